@@ -1,0 +1,1 @@
+//! Old CLOG (MPE1).

@@ -1,0 +1,280 @@
+//! Record-level encoding and decoding over in-memory blocks.
+
+use crate::error::{Error, Result};
+use crate::record::*;
+use crate::version::Version;
+use binrw::{BinRead, BinWrite, Endian};
+use std::io::Cursor;
+
+/// How records are laid out: byte order and version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// Byte order of integers and doubles.
+    pub endian: Endian,
+    /// Format version (decides the header size and the legacy bodies).
+    pub version: Version,
+}
+
+impl Layout {
+    /// Size of the record header.
+    pub fn header_len(&self) -> usize {
+        self.version.header_len()
+    }
+}
+
+fn body<T: for<'a> BinRead<Args<'a> = ()>>(bytes: &[u8], endian: Endian) -> T {
+    // The caller checked that `bytes` holds the whole body, so reading cannot fail:
+    // every field type reads a fixed number of bytes and accepts any bit pattern.
+    let mut cur = Cursor::new(bytes);
+    match T::read_options(&mut cur, endian, ()) {
+        Ok(v) => v,
+        Err(_) => unreachable!("fixed-size body read from a long-enough slice"),
+    }
+}
+
+/// Decodes the record at `pos` in `block` (a whole block's bytes).
+///
+/// `base` is the file offset of `block[0]` and `index` the block's index, both used
+/// only for error messages. Returns the record and its length on disk.
+pub fn decode_record(
+    block: &[u8],
+    pos: usize,
+    layout: Layout,
+    base: u64,
+    index: u64,
+) -> Result<(Record, usize)> {
+    let hl = layout.header_len();
+    let offset = base + pos as u64;
+    let block_end = base + block.len() as u64;
+    if pos + hl > block.len() {
+        return Err(Error::BlockOverrun {
+            offset,
+            block: index,
+            what: if pos == block.len() {
+                "the search for the block's ENDBLOCK or ENDLOG record; a record header"
+            } else {
+                "a record header"
+            },
+            len: hl as u64,
+            block_end,
+        });
+    }
+    let legacy = layout.version.has_legacy_header();
+    let (time, icomm, rank, thread, rt) = if legacy {
+        let h: LegacyRecordHeader = body(&block[pos..pos + hl], layout.endian);
+        (h.time, 0, h.proc_id, 0, h.rectype)
+    } else {
+        let h: RecordHeader = body(&block[pos..pos + hl], layout.endian);
+        (h.time, h.icomm, h.rank, h.thread, h.rectype)
+    };
+    let Some(bl) = body_len(rt, legacy) else {
+        return Err(Error::UnknownRecordType {
+            offset,
+            block: index,
+            rectype: rt,
+        });
+    };
+    let start = pos + hl;
+    if start + bl > block.len() {
+        return Err(Error::BlockOverrun {
+            offset,
+            block: index,
+            what: rectype_name(rt),
+            len: (hl + bl) as u64,
+            block_end,
+        });
+    }
+    let b = &block[start..start + bl];
+    let e = layout.endian;
+    let body = match (rt, legacy) {
+        (rectype::ENDLOG, _) => Body::EndLog,
+        (rectype::ENDBLOCK, _) => Body::EndBlock,
+        (rectype::STATEDEF, _) => Body::StateDef(body(b, e)),
+        (rectype::EVENTDEF, _) => Body::EventDef(body(b, e)),
+        (rectype::CONSTDEF, _) => Body::ConstDef(body(b, e)),
+        (rectype::BAREEVT, _) => Body::Bare(body(b, e)),
+        (rectype::CARGOEVT, _) => Body::Cargo(body(b, e)),
+        (rectype::MSGEVT, false) => Body::Msg(body(b, e)),
+        (rectype::MSGEVT, true) => Body::LegacyMsg(body(b, e)),
+        (rectype::COLLEVT, false) => Body::Coll(body(b, e)),
+        (rectype::COLLEVT, true) => Body::LegacyColl(body(b, e)),
+        (rectype::COMMEVT, false) => Body::Comm(body(b, e)),
+        (rectype::COMMEVT, true) => Body::LegacyComm(body(b, e)),
+        (rectype::SRCLOC, _) => Body::SrcLoc(body(b, e)),
+        (rectype::TIMESHIFT, _) => Body::TimeShift(body(b, e)),
+        _ => unreachable!("body_len accepted only known record types"),
+    };
+    Ok((
+        Record {
+            time,
+            icomm,
+            rank,
+            thread,
+            body,
+        },
+        hl + bl,
+    ))
+}
+
+/// Appends the encoding of `rec` to `out`.
+///
+/// Fails if the body's layout does not belong to `layout.version` (a legacy body in
+/// a 02.30+ file or the reverse).
+pub fn encode_record(rec: &Record, layout: Layout, out: &mut Vec<u8>) -> Result<()> {
+    let legacy = layout.version.has_legacy_header();
+    let needs_legacy = matches!(rec.rectype(), rectype::MSGEVT | rectype::COLLEVT | rectype::COMMEVT);
+    if needs_legacy && rec.body.is_legacy() != legacy {
+        return Err(Error::Write(format!(
+            "a {} record with the {} layout cannot go into a {} file",
+            rectype_name(rec.rectype()),
+            if rec.body.is_legacy() { "02.10" } else { "02.30+" },
+            layout.version
+        )));
+    }
+    let mut cur = Cursor::new(out);
+    let end = cur.get_ref().len() as u64;
+    cur.set_position(end);
+    let e = layout.endian;
+    let res = if legacy {
+        LegacyRecordHeader {
+            time: rec.time,
+            rectype: rec.rectype(),
+            proc_id: rec.rank,
+        }
+        .write_options(&mut cur, e, ())
+    } else {
+        RecordHeader {
+            time: rec.time,
+            icomm: rec.icomm,
+            rank: rec.rank,
+            thread: rec.thread,
+            rectype: rec.rectype(),
+        }
+        .write_options(&mut cur, e, ())
+    };
+    res.and_then(|()| match &rec.body {
+        Body::EndLog | Body::EndBlock => Ok(()),
+        Body::StateDef(b) => b.write_options(&mut cur, e, ()),
+        Body::EventDef(b) => b.write_options(&mut cur, e, ()),
+        Body::ConstDef(b) => b.write_options(&mut cur, e, ()),
+        Body::Bare(b) => b.write_options(&mut cur, e, ()),
+        Body::Cargo(b) => b.write_options(&mut cur, e, ()),
+        Body::Msg(b) => b.write_options(&mut cur, e, ()),
+        Body::Coll(b) => b.write_options(&mut cur, e, ()),
+        Body::Comm(b) => b.write_options(&mut cur, e, ()),
+        Body::SrcLoc(b) => b.write_options(&mut cur, e, ()),
+        Body::TimeShift(b) => b.write_options(&mut cur, e, ()),
+        Body::LegacyMsg(b) => b.write_options(&mut cur, e, ()),
+        Body::LegacyColl(b) => b.write_options(&mut cur, e, ()),
+        Body::LegacyComm(b) => b.write_options(&mut cur, e, ()),
+    })
+    .map_err(|e| Error::Write(format!("record encoding: {e}")))
+}
+
+/// A block: its records (the last one is ENDBLOCK or ENDLOG) and the bytes that
+/// follow the terminator up to the block's end, kept verbatim (MPE leaves stale
+/// bytes there).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// The records, terminator included.
+    pub records: Vec<Record>,
+    /// Bytes after the terminator.
+    pub trailing: Vec<u8>,
+}
+
+impl Block {
+    /// Whether the block ends with ENDLOG.
+    pub fn is_last(&self) -> bool {
+        matches!(self.records.last().map(|r| &r.body), Some(Body::EndLog))
+    }
+}
+
+/// Iterates over the records of one block's bytes, stopping after the terminator.
+#[derive(Debug, Clone)]
+pub struct BlockRecords<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    layout: Layout,
+    base: u64,
+    index: u64,
+    done: bool,
+}
+
+impl<'a> BlockRecords<'a> {
+    /// Records of `bytes`, which start at file offset `base` and form block `index`.
+    pub fn new(bytes: &'a [u8], layout: Layout, base: u64, index: u64) -> Self {
+        BlockRecords {
+            bytes,
+            pos: 0,
+            layout,
+            base,
+            index,
+            done: false,
+        }
+    }
+
+    /// Position after the last record returned.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+}
+
+impl Iterator for BlockRecords<'_> {
+    type Item = Result<(Record, u64)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match decode_record(self.bytes, self.pos, self.layout, self.base, self.index) {
+            Ok((rec, len)) => {
+                let off = self.base + self.pos as u64;
+                self.pos += len;
+                self.done = rec.is_terminator();
+                Some(Ok((rec, off)))
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// Parses a whole block into an owned [`Block`].
+pub fn decode_block(bytes: &[u8], layout: Layout, base: u64, index: u64) -> Result<Block> {
+    let mut it = BlockRecords::new(bytes, layout, base, index);
+    let mut records = Vec::new();
+    for r in it.by_ref() {
+        records.push(r?.0);
+    }
+    let trailing = bytes[it.position()..].to_vec();
+    Ok(Block { records, trailing })
+}
+
+/// Appends a block of exactly `block_size` bytes: the records, the trailing bytes,
+/// then zeros. Fails if they do not fit, or if the last record is not a terminator.
+pub fn encode_block(block: &Block, layout: Layout, block_size: usize, out: &mut Vec<u8>) -> Result<()> {
+    let start = out.len();
+    match block.records.last() {
+        Some(r) if r.is_terminator() => {}
+        _ => {
+            return Err(Error::Write(
+                "a block must end with an ENDBLOCK or ENDLOG record".into(),
+            ))
+        }
+    }
+    for r in &block.records {
+        encode_record(r, layout, out)?;
+    }
+    out.extend_from_slice(&block.trailing);
+    let used = out.len() - start;
+    if used > block_size {
+        out.truncate(start);
+        return Err(Error::Write(format!(
+            "the block's records and trailing bytes take {used} bytes; the block size is {block_size}"
+        )));
+    }
+    out.resize(start + block_size, 0);
+    Ok(())
+}

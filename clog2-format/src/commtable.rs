@@ -1,0 +1,118 @@
+//! The communicator table written after the last block (CLOG-02.43 and later).
+
+use crate::error::{Error, Result};
+use crate::record::Uuid;
+use binrw::{binrw, BinRead, BinWrite, Endian};
+use std::io::Cursor;
+
+/// Size of one table entry on disk.
+pub const ENTRY_LEN: u64 = 40;
+
+/// One communicator: its global ID, local ID and kind.
+#[binrw]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommEntry {
+    /// Global ID.
+    pub gcomm: Uuid,
+    /// Local ID (the index records use in `icomm`).
+    pub local_id: i32,
+    /// Kind, see [`comm_kind`].
+    pub kind: i32,
+}
+
+/// Communicator kinds of the table.
+pub mod comm_kind {
+    /// Learned from another rank.
+    pub const UNKNOWN: i32 = -1;
+    /// Intercommunicator.
+    pub const INTER: i32 = 0;
+    /// Intracommunicator.
+    pub const INTRA: i32 = 1;
+    /// Local intracommunicator of an intercommunicator.
+    pub const LOCAL: i32 = 2;
+    /// Remote intracommunicator of an intercommunicator.
+    pub const REMOTE: i32 = 3;
+
+    /// The name `clog2_print` uses for a kind.
+    pub fn name(kind: i32) -> String {
+        match kind {
+            INTER => "InterComm".into(),
+            INTRA => "IntraComm".into(),
+            LOCAL => "LocalComm".into(),
+            REMOTE => "RemoteComm".into(),
+            k => format!("Unknown({k})"),
+        }
+    }
+}
+
+/// The comm table: a count, then the entries.
+#[binrw]
+#[br(import(available: u64))]
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CommTable {
+    #[br(temp, assert(count >= 0 && 4 + count as u64 * ENTRY_LEN <= available,
+        "the table's count {} needs {} bytes but {} remain", count, 4 + count as i64 * 40, available))]
+    #[bw(try_calc = i32::try_from(entries.len()))]
+    count: i32,
+    /// The entries, in table order.
+    #[br(count = count)]
+    pub entries: Vec<CommEntry>,
+}
+
+impl CommTable {
+    /// A table with these entries.
+    pub fn new(entries: Vec<CommEntry>) -> Self {
+        CommTable { entries }
+    }
+
+    /// Size on disk.
+    pub fn disk_len(&self) -> u64 {
+        4 + ENTRY_LEN * self.entries.len() as u64
+    }
+
+    /// Parses a table that must fill `bytes` exactly; `offset` is its file offset.
+    pub fn parse(bytes: &[u8], endian: Endian, offset: u64) -> Result<CommTable> {
+        if bytes.len() < 4 {
+            return Err(Error::Truncated {
+                offset: offset + bytes.len() as u64,
+                expected: "the comm table's 4-byte count".into(),
+            });
+        }
+        let mut cur = Cursor::new(bytes);
+        let t = CommTable::read_options(&mut cur, endian, (bytes.len() as u64,)).map_err(|e| match e {
+            binrw::Error::AssertFail { message, .. } => Error::BadValue {
+                offset,
+                field: "comm table count",
+                value: count_of(bytes, endian) as i64,
+                problem: message,
+            },
+            other => Error::from_binrw(other, offset, "the comm table"),
+        })?;
+        let used = t.disk_len();
+        if used < bytes.len() as u64 {
+            return Err(Error::TrailingBytes {
+                offset: offset + used,
+                count: bytes.len() as u64 - used,
+                after: "comm table",
+            });
+        }
+        Ok(t)
+    }
+
+    /// Appends the table's bytes to `out`.
+    pub fn encode(&self, endian: Endian, out: &mut Vec<u8>) -> Result<()> {
+        let mut cur = Cursor::new(out);
+        let end = cur.get_ref().len() as u64;
+        cur.set_position(end);
+        self.write_options(&mut cur, endian, ())
+            .map_err(|e| Error::Write(format!("comm table: {e}")))
+    }
+}
+
+fn count_of(bytes: &[u8], endian: Endian) -> i32 {
+    let b = [bytes[0], bytes[1], bytes[2], bytes[3]];
+    match endian {
+        Endian::Big => i32::from_be_bytes(b),
+        Endian::Little => i32::from_le_bytes(b),
+    }
+}

@@ -1,0 +1,157 @@
+//! Typed errors. Every error that comes from bad input names the byte offset in the
+//! file where the problem was found.
+
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong while reading or writing CLOG2 and old-CLOG files.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The underlying reader or writer failed.
+    #[error("byte {offset}: I/O error: {source}")]
+    Io {
+        /// Offset in the file where the operation started.
+        offset: u64,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The input ends before a structure that must be there.
+    #[error("byte {offset}: the file ends early: expected {expected}")]
+    Truncated {
+        /// Offset at which the missing structure starts (or where the input ended).
+        offset: u64,
+        /// What was expected there.
+        expected: String,
+    },
+    /// The first preamble token is not a CLOG2 version string.
+    #[error("byte {offset}: not a CLOG2 file: the preamble starts with {found:?}, expected a version such as \"CLOG-02.44\"")]
+    NotClog2 {
+        /// Always 0.
+        offset: u64,
+        /// The text found (lossily decoded, at most 16 characters).
+        found: String,
+    },
+    /// A CLOG2 version string this crate does not know.
+    #[error("byte {offset}: unsupported CLOG2 version {found:?} (supported: CLOG-02.10, .20, .30, .40, .41, .43, .44)")]
+    UnsupportedVersion {
+        /// Always 0.
+        offset: u64,
+        /// The version string found.
+        found: String,
+    },
+    /// A preamble token is missing, too long or not a valid value.
+    #[error("byte {offset}: preamble field {field}: {problem}")]
+    BadPreamble {
+        /// Offset of the offending token.
+        offset: u64,
+        /// The field's title as written by MPE (for example `block_size=`).
+        field: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A record type that the format does not define. CLOG2 records carry no length,
+    /// so nothing after it in the block can be read.
+    #[error("byte {offset}: unknown record type {rectype} in block {block}; CLOG2 records carry no length, so the rest of the block cannot be read")]
+    UnknownRecordType {
+        /// Offset of the record header.
+        offset: u64,
+        /// Block index (0-based).
+        block: u64,
+        /// The record type found.
+        rectype: i32,
+    },
+    /// A record, or the search for a block terminator, runs past the end of its block.
+    #[error("byte {offset}: {what} of {len} bytes runs past the end of block {block} (the block ends at byte {block_end})")]
+    BlockOverrun {
+        /// Offset of the record.
+        offset: u64,
+        /// Block index (0-based).
+        block: u64,
+        /// What was being read.
+        what: &'static str,
+        /// Its length in bytes.
+        len: u64,
+        /// Offset of the first byte after the block.
+        block_end: u64,
+    },
+    /// The block stream ends without an ENDLOG record.
+    #[error("byte {offset}: the block stream ends without an ENDLOG record (the file was cut or never finished)")]
+    MissingEndLog {
+        /// Offset where the block stream ended.
+        offset: u64,
+    },
+    /// Blocks follow the block that holds ENDLOG.
+    #[error("byte {offset}: data blocks follow the block that holds ENDLOG (the comm table pointer says the blocks end at byte {expected_end})")]
+    DataAfterEndLog {
+        /// Offset of the first unexpected block.
+        offset: u64,
+        /// Where the block stream should have ended.
+        expected_end: u64,
+    },
+    /// A field's value is impossible or would need an unreasonable allocation.
+    #[error("byte {offset}: {field} = {value}: {problem}")]
+    BadValue {
+        /// Offset of the field.
+        offset: u64,
+        /// Field name.
+        field: &'static str,
+        /// The value found.
+        value: i64,
+        /// Why it is rejected.
+        problem: String,
+    },
+    /// Bytes follow the end of the file's last structure.
+    #[error("byte {offset}: {count} unexpected bytes after the end of the {after}")]
+    TrailingBytes {
+        /// Offset of the first extra byte.
+        offset: u64,
+        /// How many (at least) were found.
+        count: u64,
+        /// The structure they follow.
+        after: &'static str,
+    },
+    /// A structure could not be written as asked (for example a record that does not
+    /// fit in a block).
+    #[error("cannot write: {0}")]
+    Write(String),
+}
+
+impl Error {
+    /// The byte offset in the input where the problem was found, if the error concerns
+    /// input bytes.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::Io { offset, .. }
+            | Error::Truncated { offset, .. }
+            | Error::NotClog2 { offset, .. }
+            | Error::UnsupportedVersion { offset, .. }
+            | Error::BadPreamble { offset, .. }
+            | Error::UnknownRecordType { offset, .. }
+            | Error::BlockOverrun { offset, .. }
+            | Error::MissingEndLog { offset }
+            | Error::DataAfterEndLog { offset, .. }
+            | Error::BadValue { offset, .. }
+            | Error::TrailingBytes { offset, .. } => Some(*offset),
+            Error::Write(_) => None,
+        }
+    }
+
+    /// Turns a binrw error raised while parsing a structure that starts at `offset`
+    /// (and whose input slice was long enough) into a typed error.
+    pub(crate) fn from_binrw(err: binrw::Error, offset: u64, what: &str) -> Error {
+        match err {
+            binrw::Error::Io(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                Error::Truncated {
+                    offset,
+                    expected: what.to_string(),
+                }
+            }
+            binrw::Error::Io(source) => Error::Io { offset, source },
+            other => Error::Truncated {
+                offset,
+                expected: format!("{what} ({other})"),
+            },
+        }
+    }
+}

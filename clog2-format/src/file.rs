@@ -1,0 +1,67 @@
+//! A whole CLOG2 file in memory, for lossless round trips of files that fit in RAM.
+//! Large files are better streamed with [`crate::Clog2Reader`] and
+//! [`crate::BlockWriter`].
+
+use crate::codec::Block;
+use crate::commtable::CommTable;
+use crate::error::Result;
+use crate::preamble::Preamble;
+use crate::read::{Clog2Reader, Source};
+use crate::record::Record;
+use crate::write::BlockWriter;
+use std::io::Write;
+
+/// Every structure of a CLOG2 file, as parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clog2File {
+    /// The preamble (tokens and padding verbatim).
+    pub preamble: Preamble,
+    /// The blocks; the last one holds ENDLOG.
+    pub blocks: Vec<Block>,
+    /// The comm table (02.43 and later, when written).
+    pub comm_table: Option<CommTable>,
+}
+
+impl Clog2File {
+    /// Parses a whole file held in memory.
+    pub fn parse(data: &[u8]) -> Result<Clog2File> {
+        Self::read_from(Clog2Reader::from_slice(data)?)
+    }
+
+    /// Parses a whole file from a reader.
+    pub fn read<R: std::io::Read>(r: R) -> Result<Clog2File> {
+        Self::read_from(Clog2Reader::new(r)?)
+    }
+
+    fn read_from<S: Source>(mut reader: Clog2Reader<S>) -> Result<Clog2File> {
+        let mut blocks = Vec::new();
+        while let Some(b) = reader.next_block()? {
+            blocks.push(b);
+        }
+        let comm_table = reader.finish()?;
+        Ok(Clog2File {
+            preamble: reader.preamble().clone(),
+            blocks,
+            comm_table,
+        })
+    }
+
+    /// Every record, terminators included, in file order.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.blocks.iter().flat_map(|b| b.records.iter())
+    }
+
+    /// Writes the file.
+    pub fn write_to<W: Write>(&self, out: W) -> Result<W> {
+        let mut w = BlockWriter::new(out, &self.preamble)?;
+        for b in &self.blocks {
+            w.write_block(b)?;
+        }
+        w.finish(self.comm_table.as_ref())
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        self.write_to(Vec::new())
+    }
+}

@@ -1,0 +1,636 @@
+//! The 1024-byte CLOG2 preamble.
+//!
+//! It is not a C struct but a run of NUL-terminated ASCII tokens (a title, then its
+//! value) followed by padding up to byte 1024. Readers interpret the tokens by
+//! position, according to the version token; the titles are not checked. To stay
+//! lossless, [`RawPreamble`] keeps the tokens and the padding verbatim, and
+//! [`PreambleInfo`] holds their typed meaning.
+
+use crate::error::{Error, Result};
+use crate::version::Version;
+use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
+use std::io::{Cursor, Read};
+
+/// Size of the preamble in bytes.
+pub const PREAMBLE_LEN: usize = 1024;
+/// Longest value token the C reader accepts (its buffers are 32 bytes with the NUL).
+pub const MAX_VALUE_LEN: usize = 31;
+/// The unit of the `commtable_fptr` triple (2^30).
+pub const GIGA: i64 = 1 << 30;
+/// Largest block size MPE accepts (`CLOG_BLOCK_SIZE` up to 2^30).
+pub const MAX_BLOCK_SIZE: u32 = 1 << 30;
+
+/// The preamble exactly as stored: its tokens without their NUL terminators, then the
+/// bytes after the last token's NUL up to byte 1024 (zeros in every file MPE wrote;
+/// the first of them, if any, is the empty token that ends the list).
+#[binrw]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawPreamble {
+    /// The tokens, in file order, without NULs.
+    #[br(parse_with = read_tokens)]
+    #[bw(write_with = write_tokens)]
+    pub tokens: Vec<Vec<u8>>,
+    /// Bytes from the end of the last token's NUL to byte 1024.
+    #[br(parse_with = read_rest)]
+    pub padding: Vec<u8>,
+}
+
+#[binrw::parser(reader)]
+fn read_tokens() -> BinResult<Vec<Vec<u8>>> {
+    let start = reader.stream_position()?;
+    let mut tokens = Vec::new();
+    let mut byte = [0u8; 1];
+    let mut pos = start;
+    loop {
+        if pos - start >= PREAMBLE_LEN as u64 {
+            return Ok(tokens);
+        }
+        reader.read_exact(&mut byte)?;
+        if byte[0] == 0 {
+            // The empty token: the list ends; the NUL belongs to the padding.
+            reader.seek(std::io::SeekFrom::Start(pos))?;
+            return Ok(tokens);
+        }
+        let mut tok = vec![byte[0]];
+        loop {
+            if pos + tok.len() as u64 - start >= PREAMBLE_LEN as u64 {
+                return Err(binrw::Error::AssertFail {
+                    pos,
+                    message: "a preamble token runs to byte 1024 without a NUL".into(),
+                });
+            }
+            reader.read_exact(&mut byte)?;
+            if byte[0] == 0 {
+                break;
+            }
+            tok.push(byte[0]);
+        }
+        pos += tok.len() as u64 + 1;
+        tokens.push(tok);
+    }
+}
+
+#[binrw::writer(writer)]
+fn write_tokens(tokens: &Vec<Vec<u8>>) -> BinResult<()> {
+    for t in tokens {
+        writer.write_all(t)?;
+        writer.write_all(&[0])?;
+    }
+    Ok(())
+}
+
+#[binrw::parser(reader)]
+fn read_rest() -> BinResult<Vec<u8>> {
+    let mut rest = Vec::new();
+    reader.read_to_end(&mut rest)?;
+    Ok(rest)
+}
+
+impl RawPreamble {
+    /// Parses the first 1024 bytes of a CLOG2 file.
+    pub fn parse(bytes: &[u8]) -> Result<RawPreamble> {
+        if bytes.len() < PREAMBLE_LEN {
+            return Err(Error::Truncated {
+                offset: bytes.len() as u64,
+                expected: format!(
+                    "a 1024-byte CLOG2 preamble (the input has {} bytes)",
+                    bytes.len()
+                ),
+            });
+        }
+        let mut cur = Cursor::new(&bytes[..PREAMBLE_LEN]);
+        RawPreamble::read_options(&mut cur, Endian::Big, ()).map_err(|e| match e {
+            binrw::Error::AssertFail { pos, message } => Error::BadPreamble {
+                offset: pos,
+                field: "(token list)",
+                problem: message,
+            },
+            other => Error::from_binrw(other, 0, "a CLOG2 preamble"),
+        })
+    }
+
+    /// Serializes the preamble; fails if it does not come to exactly 1024 bytes.
+    pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
+        let mut cur = Cursor::new(Vec::with_capacity(PREAMBLE_LEN));
+        self.write_options(&mut cur, Endian::Big, ())
+            .map_err(|e| Error::Write(format!("preamble: {e}")))?;
+        let v = cur.into_inner();
+        <[u8; PREAMBLE_LEN]>::try_from(v.as_slice()).map_err(|_| {
+            Error::Write(format!(
+                "the preamble tokens and padding take {} bytes, not 1024",
+                v.len()
+            ))
+        })
+    }
+
+    /// Offset of token `i` within the preamble (the offset after the last token if
+    /// `i` is past the end).
+    pub fn token_offset(&self, i: usize) -> u64 {
+        self.tokens.iter().take(i).map(|t| t.len() as u64 + 1).sum()
+    }
+
+    /// Builds a preamble from tokens, padding it with zeros to 1024 bytes.
+    pub fn from_tokens(tokens: Vec<Vec<u8>>) -> Result<RawPreamble> {
+        let used: usize = tokens.iter().map(|t| t.len() + 1).sum();
+        if used >= PREAMBLE_LEN {
+            return Err(Error::Write(format!(
+                "the preamble tokens take {used} bytes; at most 1023 fit"
+            )));
+        }
+        Ok(RawPreamble {
+            tokens,
+            padding: vec![0; PREAMBLE_LEN - used],
+        })
+    }
+}
+
+/// One interpreted preamble field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// `is_big_endian=`: `TRUE ` or `FALSE`.
+    IsBigEndian,
+    /// `is_finalzed=` (sic): `TRUE ` for merged files, `FALSE` for local ones.
+    IsFinalized,
+    /// `block_size=`.
+    BlockSize,
+    /// `num_buffered_blocks=` (information only).
+    NumBufferedBlocks,
+    /// `comm_world_size=` (02.30 .. 02.41) or `max_comm_world_size=` (02.43 on).
+    CommWorldSize,
+    /// `max_thread_count=`.
+    MaxThreadCount,
+    /// `known_eventID_start=`.
+    KnownEventIdStart,
+    /// `user_eventID_start=`.
+    UserEventIdStart,
+    /// `known_solo_eventID_start=`.
+    KnownSoloEventIdStart,
+    /// `user_solo_eventID_start=`.
+    UserSoloEventIdStart,
+    /// `known_stateID_count=`.
+    KnownStateIdCount,
+    /// `user_stateID_count=`.
+    UserStateIdCount,
+    /// `known_solo_eventID_count=`.
+    KnownSoloEventIdCount,
+    /// `user_solo_eventID_count=`.
+    UserSoloEventIdCount,
+    /// `commtable_fptr=` followed by three values: giga, 1073741824, remainder.
+    CommtableFptr,
+}
+
+impl Field {
+    /// Number of value tokens after the title.
+    pub fn value_count(self) -> usize {
+        if self == Field::CommtableFptr {
+            3
+        } else {
+            1
+        }
+    }
+}
+
+/// The fields of each version's preamble, in file order, with the titles MPE wrote.
+pub fn layout(version: Version) -> &'static [(Field, &'static str)] {
+    use Field::*;
+    const V10: &[(Field, &str)] = &[
+        (IsBigEndian, "is_big_endian="),
+        (BlockSize, "block_size="),
+        (NumBufferedBlocks, "num_buffered_blocks="),
+    ];
+    const V30: &[(Field, &str)] = &[
+        (IsBigEndian, "is_big_endian="),
+        (BlockSize, "block_size="),
+        (NumBufferedBlocks, "num_buffered_blocks="),
+        (CommWorldSize, "comm_world_size="),
+    ];
+    const V40: &[(Field, &str)] = &[
+        (IsBigEndian, "is_big_endian="),
+        (BlockSize, "block_size="),
+        (NumBufferedBlocks, "num_buffered_blocks="),
+        (CommWorldSize, "comm_world_size="),
+        (KnownEventIdStart, "known_eventID_start="),
+        (UserEventIdStart, "user_eventID_start="),
+        // MPE 02.40 wrote this field under the wrong title.
+        (UserSoloEventIdStart, "user_eventID_start="),
+        (KnownStateIdCount, "known_stateID_count="),
+        (UserStateIdCount, "user_stateID_count="),
+        (UserSoloEventIdCount, "user_solo_eventID_count="),
+    ];
+    const V41: &[(Field, &str)] = &[
+        (IsBigEndian, "is_big_endian="),
+        (BlockSize, "block_size="),
+        (NumBufferedBlocks, "num_buffered_blocks="),
+        (CommWorldSize, "comm_world_size="),
+        (KnownEventIdStart, "known_eventID_start="),
+        (UserEventIdStart, "user_eventID_start="),
+        (KnownSoloEventIdStart, "known_solo_eventID_start="),
+        (UserSoloEventIdStart, "user_solo_eventID_start="),
+        (KnownStateIdCount, "known_stateID_count="),
+        (UserStateIdCount, "user_stateID_count="),
+        (KnownSoloEventIdCount, "known_solo_eventID_count="),
+        (UserSoloEventIdCount, "user_solo_eventID_count="),
+    ];
+    const V43: &[(Field, &str)] = &[
+        (IsBigEndian, "is_big_endian="),
+        (IsFinalized, "is_finalzed="),
+        (BlockSize, "block_size="),
+        (NumBufferedBlocks, "num_buffered_blocks="),
+        (CommWorldSize, "max_comm_world_size="),
+        (KnownEventIdStart, "known_eventID_start="),
+        (UserEventIdStart, "user_eventID_start="),
+        (KnownSoloEventIdStart, "known_solo_eventID_start="),
+        (UserSoloEventIdStart, "user_solo_eventID_start="),
+        (KnownStateIdCount, "known_stateID_count="),
+        (UserStateIdCount, "user_stateID_count="),
+        (KnownSoloEventIdCount, "known_solo_eventID_count="),
+        (UserSoloEventIdCount, "user_solo_eventID_count="),
+        (CommtableFptr, "commtable_fptr="),
+    ];
+    const V44: &[(Field, &str)] = &[
+        (IsBigEndian, "is_big_endian="),
+        (IsFinalized, "is_finalzed="),
+        (BlockSize, "block_size="),
+        (NumBufferedBlocks, "num_buffered_blocks="),
+        (CommWorldSize, "max_comm_world_size="),
+        (MaxThreadCount, "max_thread_count="),
+        (KnownEventIdStart, "known_eventID_start="),
+        (UserEventIdStart, "user_eventID_start="),
+        (KnownSoloEventIdStart, "known_solo_eventID_start="),
+        (UserSoloEventIdStart, "user_solo_eventID_start="),
+        (KnownStateIdCount, "known_stateID_count="),
+        (UserStateIdCount, "user_stateID_count="),
+        (KnownSoloEventIdCount, "known_solo_eventID_count="),
+        (UserSoloEventIdCount, "user_solo_eventID_count="),
+        (CommtableFptr, "commtable_fptr="),
+    ];
+    match version {
+        Version::V2_10 | Version::V2_20 => V10,
+        Version::V2_30 => V30,
+        Version::V2_40 => V40,
+        Version::V2_41 => V41,
+        Version::V2_43 => V43,
+        Version::V2_44 => V44,
+    }
+}
+
+/// The typed content of a preamble. Fields a version does not have are `None`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreambleInfo {
+    /// The format version.
+    pub version: Version,
+    /// Byte order of every integer and double in the file.
+    pub big_endian: bool,
+    /// `is_finalzed`: merged files are finalized; local temporary files are not.
+    pub finalized: Option<bool>,
+    /// Size of every block in bytes.
+    pub block_size: u32,
+    /// Number of blocks MPE buffered in memory (information only).
+    pub num_buffered_blocks: i32,
+    /// Number of processes in MPI_COMM_WORLD.
+    pub comm_world_size: Option<i32>,
+    /// Largest number of threads of any process.
+    pub max_thread_count: Option<i32>,
+    /// First known (MPI) event ID.
+    pub known_event_id_start: Option<i32>,
+    /// First user event ID.
+    pub user_event_id_start: Option<i32>,
+    /// First known solo event ID.
+    pub known_solo_event_id_start: Option<i32>,
+    /// First user solo event ID.
+    pub user_solo_event_id_start: Option<i32>,
+    /// Number of known states.
+    pub known_state_id_count: Option<i32>,
+    /// Number of user states.
+    pub user_state_id_count: Option<i32>,
+    /// Number of known solo events.
+    pub known_solo_event_id_count: Option<i32>,
+    /// Number of user solo events.
+    pub user_solo_event_id_count: Option<i32>,
+    /// Offset of the comm table (0: none was written).
+    pub commtable_fptr: Option<u64>,
+}
+
+impl PreambleInfo {
+    /// The preamble MPE 02.44's merger writes, for `world_size` processes.
+    pub fn mpe_default(world_size: i32) -> PreambleInfo {
+        PreambleInfo {
+            version: Version::V2_44,
+            big_endian: true,
+            finalized: Some(true),
+            block_size: 65536,
+            num_buffered_blocks: 128,
+            comm_world_size: Some(world_size),
+            max_thread_count: Some(1),
+            known_event_id_start: Some(0),
+            user_event_id_start: Some(600),
+            known_solo_event_id_start: Some(-10),
+            user_solo_event_id_start: Some(5000),
+            known_state_id_count: Some(300),
+            user_state_id_count: Some(0),
+            known_solo_event_id_count: Some(0),
+            user_solo_event_id_count: Some(0),
+            commtable_fptr: Some(0),
+        }
+    }
+
+    /// This preamble with its fields adapted to `version`: fields the version lacks
+    /// become `None`, fields it adds get MPE's defaults.
+    pub fn for_version(&self, version: Version) -> PreambleInfo {
+        let mut out = PreambleInfo {
+            version,
+            ..self.clone()
+        };
+        let has = |f: Field| layout(version).iter().any(|(g, _)| *g == f);
+        fn keep(present: bool, v: Option<i32>, default: i32) -> Option<i32> {
+            present.then(|| v.unwrap_or(default))
+        }
+        out.finalized = has(Field::IsFinalized).then(|| self.finalized.unwrap_or(true));
+        out.comm_world_size = keep(has(Field::CommWorldSize), self.comm_world_size, 1);
+        out.max_thread_count = keep(has(Field::MaxThreadCount), self.max_thread_count, 1);
+        out.known_event_id_start = keep(has(Field::KnownEventIdStart), self.known_event_id_start, 0);
+        out.user_event_id_start = keep(has(Field::UserEventIdStart), self.user_event_id_start, 600);
+        out.known_solo_event_id_start =
+            keep(has(Field::KnownSoloEventIdStart), self.known_solo_event_id_start, -10);
+        out.user_solo_event_id_start =
+            keep(has(Field::UserSoloEventIdStart), self.user_solo_event_id_start, 5000);
+        out.known_state_id_count = keep(has(Field::KnownStateIdCount), self.known_state_id_count, 300);
+        out.user_state_id_count = keep(has(Field::UserStateIdCount), self.user_state_id_count, 0);
+        out.known_solo_event_id_count =
+            keep(has(Field::KnownSoloEventIdCount), self.known_solo_event_id_count, 0);
+        out.user_solo_event_id_count =
+            keep(has(Field::UserSoloEventIdCount), self.user_solo_event_id_count, 0);
+        out.commtable_fptr = has(Field::CommtableFptr).then(|| self.commtable_fptr.unwrap_or(0));
+        out
+    }
+
+    fn int(&self, f: Field) -> Option<i32> {
+        match f {
+            Field::NumBufferedBlocks => Some(self.num_buffered_blocks),
+            Field::BlockSize => Some(self.block_size as i32),
+            Field::CommWorldSize => self.comm_world_size,
+            Field::MaxThreadCount => self.max_thread_count,
+            Field::KnownEventIdStart => self.known_event_id_start,
+            Field::UserEventIdStart => self.user_event_id_start,
+            Field::KnownSoloEventIdStart => self.known_solo_event_id_start,
+            Field::UserSoloEventIdStart => self.user_solo_event_id_start,
+            Field::KnownStateIdCount => self.known_state_id_count,
+            Field::UserStateIdCount => self.user_state_id_count,
+            Field::KnownSoloEventIdCount => self.known_solo_event_id_count,
+            Field::UserSoloEventIdCount => self.user_solo_event_id_count,
+            _ => None,
+        }
+    }
+
+    fn set_int(&mut self, f: Field, v: i32) {
+        match f {
+            Field::NumBufferedBlocks => self.num_buffered_blocks = v,
+            Field::BlockSize => self.block_size = v as u32,
+            Field::CommWorldSize => self.comm_world_size = Some(v),
+            Field::MaxThreadCount => self.max_thread_count = Some(v),
+            Field::KnownEventIdStart => self.known_event_id_start = Some(v),
+            Field::UserEventIdStart => self.user_event_id_start = Some(v),
+            Field::KnownSoloEventIdStart => self.known_solo_event_id_start = Some(v),
+            Field::UserSoloEventIdStart => self.user_solo_event_id_start = Some(v),
+            Field::KnownStateIdCount => self.known_state_id_count = Some(v),
+            Field::UserStateIdCount => self.user_state_id_count = Some(v),
+            Field::KnownSoloEventIdCount => self.known_solo_event_id_count = Some(v),
+            Field::UserSoloEventIdCount => self.user_solo_event_id_count = Some(v),
+            _ => {}
+        }
+    }
+
+    /// The canonical tokens MPE writes for these values.
+    pub fn to_tokens(&self) -> Vec<Vec<u8>> {
+        let mut t: Vec<Vec<u8>> = vec![self.version.as_str().into()];
+        let flag = |b: bool| if b { b"TRUE ".to_vec() } else { b"FALSE".to_vec() };
+        for &(field, title) in layout(self.version) {
+            t.push(title.into());
+            match field {
+                Field::IsBigEndian => t.push(flag(self.big_endian)),
+                Field::IsFinalized => t.push(flag(self.finalized.unwrap_or(true))),
+                Field::CommtableFptr => {
+                    let f = self.commtable_fptr.unwrap_or(0) as i64;
+                    t.push((f / GIGA).to_string().into());
+                    t.push(GIGA.to_string().into());
+                    t.push((f % GIGA).to_string().into());
+                }
+                other => t.push(self.int(other).unwrap_or(0).to_string().into()),
+            }
+        }
+        t
+    }
+
+    /// Interprets raw tokens.
+    pub fn from_raw(raw: &RawPreamble) -> Result<PreambleInfo> {
+        let first = raw.tokens.first().map(|t| t.as_slice()).unwrap_or(b"");
+        let version = match Version::from_token(first) {
+            Some(v) => v,
+            None => {
+                let found = String::from_utf8_lossy(&first[..first.len().min(16)]).into_owned();
+                return Err(if first.starts_with(b"CLOG-02.") {
+                    Error::UnsupportedVersion { offset: 0, found }
+                } else {
+                    Error::NotClog2 { offset: 0, found }
+                });
+            }
+        };
+        let mut info = PreambleInfo {
+            version,
+            big_endian: true,
+            finalized: None,
+            block_size: 0,
+            num_buffered_blocks: 0,
+            comm_world_size: None,
+            max_thread_count: None,
+            known_event_id_start: None,
+            user_event_id_start: None,
+            known_solo_event_id_start: None,
+            user_solo_event_id_start: None,
+            known_state_id_count: None,
+            user_state_id_count: None,
+            known_solo_event_id_count: None,
+            user_solo_event_id_count: None,
+            commtable_fptr: None,
+        };
+        let mut i = 1;
+        for &(field, title) in layout(version) {
+            i += 1; // the title token; its text is not checked, as in MPE's readers
+            let n = field.value_count();
+            if raw.tokens.len() < i + n {
+                return Err(Error::BadPreamble {
+                    offset: raw.token_offset(raw.tokens.len()),
+                    field: title,
+                    problem: format!(
+                        "missing: the preamble has {} tokens, {} needs at least {}",
+                        raw.tokens.len(),
+                        version,
+                        i + n
+                    ),
+                });
+            }
+            let mut vals = [0i64; 3];
+            for (k, val) in vals.iter_mut().enumerate().take(n) {
+                let tok = &raw.tokens[i + k];
+                let offset = raw.token_offset(i + k);
+                if tok.len() > MAX_VALUE_LEN {
+                    return Err(Error::BadPreamble {
+                        offset,
+                        field: title,
+                        problem: format!("value of {} characters (at most 31)", tok.len()),
+                    });
+                }
+                let text = String::from_utf8_lossy(tok);
+                let t = text.trim();
+                if matches!(field, Field::IsBigEndian | Field::IsFinalized) {
+                    *val = match t.to_ascii_lowercase().as_str() {
+                        "true" | "yes" => 1,
+                        "false" | "no" => 0,
+                        _ => {
+                            return Err(Error::BadPreamble {
+                                offset,
+                                field: title,
+                                problem: format!("{t:?} is neither TRUE nor FALSE"),
+                            })
+                        }
+                    };
+                } else {
+                    *val = t.parse::<i32>().map_err(|_| Error::BadPreamble {
+                        offset,
+                        field: title,
+                        problem: format!("{t:?} is not a 32-bit decimal integer"),
+                    })? as i64;
+                }
+            }
+            let offset = raw.token_offset(i);
+            match field {
+                Field::IsBigEndian => info.big_endian = vals[0] == 1,
+                Field::IsFinalized => info.finalized = Some(vals[0] == 1),
+                Field::BlockSize => {
+                    let bs = vals[0];
+                    let min = version.header_len() as i64;
+                    if bs < min || bs > MAX_BLOCK_SIZE as i64 || bs % 8 != 0 {
+                        return Err(Error::BadPreamble {
+                            offset,
+                            field: title,
+                            problem: format!(
+                                "{bs} is not a multiple of 8 between {min} and {MAX_BLOCK_SIZE}"
+                            ),
+                        });
+                    }
+                    info.block_size = bs as u32;
+                }
+                Field::CommtableFptr => {
+                    let f = vals[0] * vals[1] + vals[2];
+                    if f < 0 {
+                        return Err(Error::BadPreamble {
+                            offset,
+                            field: title,
+                            problem: format!(
+                                "{} * {} + {} is negative",
+                                vals[0], vals[1], vals[2]
+                            ),
+                        });
+                    }
+                    info.commtable_fptr = Some(f as u64);
+                }
+                other => info.set_int(other, vals[0] as i32),
+            }
+            i += n;
+        }
+        Ok(info)
+    }
+}
+
+/// A parsed preamble: the verbatim tokens and their meaning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preamble {
+    raw: RawPreamble,
+    info: PreambleInfo,
+}
+
+impl Preamble {
+    /// Parses and interprets the first 1024 bytes of `bytes`.
+    pub fn parse(bytes: &[u8]) -> Result<Preamble> {
+        if bytes.len() >= 8 && !bytes.starts_with(b"CLOG-02.") {
+            return Err(Error::NotClog2 {
+                offset: 0,
+                found: String::from_utf8_lossy(&bytes[..16.min(bytes.len())])
+                    .trim_end_matches('\0')
+                    .to_string(),
+            });
+        }
+        let raw = RawPreamble::parse(bytes)?;
+        let info = PreambleInfo::from_raw(&raw)?;
+        Ok(Preamble { raw, info })
+    }
+
+    /// The canonical preamble for `info`, zero-padded.
+    pub fn from_info(info: PreambleInfo) -> Result<Preamble> {
+        let raw = RawPreamble::from_tokens(info.to_tokens())?;
+        let info = PreambleInfo::from_raw(&raw)?;
+        Ok(Preamble { raw, info })
+    }
+
+    /// The typed fields.
+    pub fn info(&self) -> &PreambleInfo {
+        &self.info
+    }
+
+    /// The verbatim tokens and padding.
+    pub fn raw(&self) -> &RawPreamble {
+        &self.raw
+    }
+
+    /// The 1024 bytes to write.
+    pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
+        self.raw.to_bytes()
+    }
+
+    /// Replaces the comm-table pointer, rewriting only its three value tokens (the
+    /// padding is re-zeroed if the preamble's length changes).
+    pub fn set_commtable_fptr(&mut self, fptr: u64) -> Result<()> {
+        let Some(pos) = layout(self.info.version)
+            .iter()
+            .position(|(f, _)| *f == Field::CommtableFptr)
+        else {
+            return Err(Error::Write(format!(
+                "{} has no comm table pointer",
+                self.info.version
+            )));
+        };
+        // Token index of the first value: version, then 2 tokens per earlier field.
+        let first = 1 + 2 * pos + 1;
+        let f = fptr as i64;
+        let vals = [(f / GIGA).to_string(), GIGA.to_string(), (f % GIGA).to_string()];
+        let mut tokens = self.raw.tokens.clone();
+        if tokens.len() < first + 3 {
+            return Err(Error::Write("the preamble lacks commtable_fptr values".into()));
+        }
+        for (k, v) in vals.iter().enumerate() {
+            tokens[first + k] = v.as_bytes().to_vec();
+        }
+        let old_used: usize = self.raw.tokens.iter().map(|t| t.len() + 1).sum();
+        let new_used: usize = tokens.iter().map(|t| t.len() + 1).sum();
+        let raw = if old_used == new_used {
+            RawPreamble {
+                tokens,
+                padding: self.raw.padding.clone(),
+            }
+        } else {
+            RawPreamble::from_tokens(tokens)?
+        };
+        self.info = PreambleInfo::from_raw(&raw)?;
+        self.raw = raw;
+        Ok(())
+    }
+
+    /// The byte order of the file.
+    pub fn endian(&self) -> binrw::Endian {
+        if self.info.big_endian {
+            binrw::Endian::Big
+        } else {
+            binrw::Endian::Little
+        }
+    }
+}

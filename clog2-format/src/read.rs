@@ -1,0 +1,421 @@
+//! Reading CLOG2 files block by block, from any [`Read`] or from a byte slice (for
+//! example a memory map) without copying.
+//!
+//! Both readers parse a whole block from memory at a time, so the memory they use is
+//! bounded by the block size, and they apply the same structural checks: whole
+//! blocks, a terminator in every block, ENDLOG in the last block only, the comm
+//! table where the preamble says, and nothing after it.
+
+use crate::codec::{decode_block, decode_record, Block, Layout};
+use crate::commtable::{CommTable, ENTRY_LEN};
+use crate::error::{Error, Result};
+use crate::preamble::{Preamble, PREAMBLE_LEN};
+use crate::record::{Body, Record};
+use std::io::Read;
+
+/// Where a reader gets its bytes from: whole blocks at a time.
+pub trait Source {
+    /// Loads up to `len` more bytes and returns how many were loaded (fewer only at
+    /// the end of the input). They are then available from [`Source::loaded`].
+    fn load(&mut self, len: usize) -> std::io::Result<usize>;
+    /// The bytes of the last [`Source::load`].
+    fn loaded(&self) -> &[u8];
+}
+
+/// A [`Source`] over any [`Read`]: one buffer, reused for every block.
+#[derive(Debug)]
+pub struct ReadSource<R> {
+    inner: R,
+    buf: Vec<u8>,
+}
+
+impl<R: Read> ReadSource<R> {
+    /// Wraps a reader. For files, no extra buffering is needed: blocks are read whole.
+    pub fn new(inner: R) -> Self {
+        ReadSource {
+            inner,
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl<R: Read> Source for ReadSource<R> {
+    fn load(&mut self, len: usize) -> std::io::Result<usize> {
+        self.buf.clear();
+        // `take` + `read_to_end` grows the buffer only as data arrives, so a huge
+        // length from a corrupt preamble cannot force a huge allocation.
+        (&mut self.inner).take(len as u64).read_to_end(&mut self.buf)
+    }
+
+    fn loaded(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+/// A zero-copy [`Source`] over a byte slice (or memory map).
+#[derive(Debug, Clone)]
+pub struct SliceSource<'a> {
+    data: &'a [u8],
+    pos: usize,
+    cur: std::ops::Range<usize>,
+}
+
+impl<'a> SliceSource<'a> {
+    /// Reads from `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        SliceSource {
+            data,
+            pos: 0,
+            cur: 0..0,
+        }
+    }
+}
+
+impl Source for SliceSource<'_> {
+    fn load(&mut self, len: usize) -> std::io::Result<usize> {
+        let end = self.pos.saturating_add(len).min(self.data.len());
+        self.cur = self.pos..end;
+        self.pos = end;
+        Ok(end - self.cur.start)
+    }
+
+    fn loaded(&self) -> &[u8] {
+        &self.data[self.cur.clone()]
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Between blocks, more expected.
+    BlockStart,
+    /// Inside the loaded block at this position.
+    InBlock(usize),
+    /// ENDLOG seen; the comm table (if any) comes next.
+    AfterEndLog,
+    /// Everything read.
+    Done,
+}
+
+/// A CLOG2 reader. Use [`Clog2Reader::new`] for a [`Read`] and
+/// [`Clog2Reader::from_slice`] for bytes in memory.
+///
+/// Read records one at a time with [`Clog2Reader::next_record`] (or
+/// [`Clog2Reader::records`]), or whole blocks, trailing bytes included, with
+/// [`Clog2Reader::next_block`]; then call [`Clog2Reader::finish`] for the comm table.
+/// Do not mix records and blocks within one block.
+#[derive(Debug)]
+pub struct Clog2Reader<S> {
+    src: S,
+    preamble: Preamble,
+    layout: Layout,
+    block_size: usize,
+    /// File offset of the next byte to load.
+    offset: u64,
+    /// File offset of the loaded block.
+    block_base: u64,
+    /// Index of the loaded block (or of the next one, between blocks).
+    block_index: u64,
+    state: State,
+}
+
+impl<R: Read> Clog2Reader<ReadSource<R>> {
+    /// Reads the preamble from `inner`; blocks follow on demand.
+    pub fn new(inner: R) -> Result<Self> {
+        Self::with_source(ReadSource::new(inner))
+    }
+}
+
+impl<'a> Clog2Reader<SliceSource<'a>> {
+    /// Reads the preamble from `data`; records are parsed in place.
+    pub fn from_slice(data: &'a [u8]) -> Result<Self> {
+        Self::with_source(SliceSource::new(data))
+    }
+}
+
+impl<S: Source> Clog2Reader<S> {
+    /// Reads the preamble from `src`.
+    pub fn with_source(mut src: S) -> Result<Self> {
+        let n = src
+            .load(PREAMBLE_LEN)
+            .map_err(|source| Error::Io { offset: 0, source })?;
+        let preamble = Preamble::parse(&src.loaded()[..n])?;
+        let info = preamble.info();
+        let layout = Layout {
+            endian: preamble.endian(),
+            version: info.version,
+        };
+        let block_size = info.block_size as usize;
+        if let Some(f) = info.commtable_fptr.filter(|&f| f != 0) {
+            let k = f.checked_sub(PREAMBLE_LEN as u64);
+            if k.is_none_or(|k| k % block_size as u64 != 0 || k == 0) {
+                return Err(Error::BadValue {
+                    offset: preamble.raw().token_offset(0),
+                    field: "commtable_fptr",
+                    value: f as i64,
+                    problem: format!(
+                        "the comm table must start after a whole number (at least 1) of {block_size}-byte blocks following the 1024-byte preamble"
+                    ),
+                });
+            }
+        }
+        Ok(Clog2Reader {
+            src,
+            preamble,
+            layout,
+            block_size,
+            offset: PREAMBLE_LEN as u64,
+            block_base: PREAMBLE_LEN as u64,
+            block_index: 0,
+            state: State::BlockStart,
+        })
+    }
+
+    /// The preamble.
+    pub fn preamble(&self) -> &Preamble {
+        &self.preamble
+    }
+
+    /// Byte order and version of the records.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// File offset of the next byte the reader will load.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Number of blocks loaded so far.
+    pub fn blocks_read(&self) -> u64 {
+        match self.state {
+            State::BlockStart => self.block_index,
+            _ => self.block_index + 1,
+        }
+    }
+
+    /// Where the block stream must end, if the preamble says.
+    fn blocks_end(&self) -> Option<u64> {
+        self.preamble.info().commtable_fptr.filter(|&f| f != 0)
+    }
+
+    fn load_block(&mut self) -> Result<()> {
+        if let Some(end) = self.blocks_end() {
+            if self.offset >= end {
+                return Err(Error::MissingEndLog { offset: self.offset });
+            }
+        }
+        let base = self.offset;
+        let n = self
+            .src
+            .load(self.block_size)
+            .map_err(|source| Error::Io { offset: base, source })?;
+        self.offset += n as u64;
+        if n == 0 {
+            return Err(Error::MissingEndLog { offset: base });
+        }
+        if n < self.block_size {
+            return Err(Error::Truncated {
+                offset: base + n as u64,
+                expected: format!(
+                    "block {} to have {} bytes (it has {n})",
+                    self.block_index, self.block_size
+                ),
+            });
+        }
+        self.block_base = base;
+        self.state = State::InBlock(0);
+        Ok(())
+    }
+
+    /// The next record (terminators included), or `None` after ENDLOG.
+    pub fn next_record(&mut self) -> Result<Option<Record>> {
+        Ok(self.next_record_at()?.map(|(r, _)| r))
+    }
+
+    /// The next record with its file offset, or `None` after ENDLOG. After an error
+    /// the reader is exhausted.
+    pub fn next_record_at(&mut self) -> Result<Option<(Record, u64)>> {
+        let r = self.step_record();
+        if r.is_err() {
+            self.state = State::Done;
+        }
+        r
+    }
+
+    fn step_record(&mut self) -> Result<Option<(Record, u64)>> {
+        let pos = match self.state {
+            State::AfterEndLog | State::Done => return Ok(None),
+            State::BlockStart => {
+                self.load_block()?;
+                0
+            }
+            State::InBlock(p) => p,
+        };
+        let (rec, len) = decode_record(
+            self.src.loaded(),
+            pos,
+            self.layout,
+            self.block_base,
+            self.block_index,
+        )?;
+        self.state = match rec.body {
+            Body::EndBlock => {
+                self.block_index += 1;
+                State::BlockStart
+            }
+            Body::EndLog => State::AfterEndLog,
+            _ => State::InBlock(pos + len),
+        };
+        Ok(Some((rec, self.block_base + pos as u64)))
+    }
+
+    /// The next whole block (records and trailing bytes), or `None` after the block
+    /// that holds ENDLOG. After an error the reader is exhausted.
+    pub fn next_block(&mut self) -> Result<Option<Block>> {
+        let r = self.step_block();
+        if r.is_err() {
+            self.state = State::Done;
+        }
+        r
+    }
+
+    fn step_block(&mut self) -> Result<Option<Block>> {
+        match self.state {
+            State::AfterEndLog | State::Done => return Ok(None),
+            State::InBlock(_) => {
+                return Err(Error::Write(
+                    "next_block called in the middle of a block".into(),
+                ))
+            }
+            State::BlockStart => self.load_block()?,
+        }
+        let block = decode_block(
+            self.src.loaded(),
+            self.layout,
+            self.block_base,
+            self.block_index,
+        )?;
+        if block.is_last() {
+            self.state = State::AfterEndLog;
+        } else {
+            self.block_index += 1;
+            self.state = State::BlockStart;
+        }
+        Ok(Some(block))
+    }
+
+    /// An iterator over the remaining records.
+    pub fn records(&mut self) -> Records<'_, S> {
+        Records { reader: self }
+    }
+
+    /// Reads what follows the block stream: checks that the stream ended where the
+    /// preamble says, reads the comm table (versions 02.43 on, when the pointer is
+    /// not 0) and checks that nothing follows it. Reads the remaining records first
+    /// if ENDLOG has not been reached.
+    pub fn finish(&mut self) -> Result<Option<CommTable>> {
+        while self.next_record()?.is_some() {}
+        if self.state == State::Done {
+            return Err(Error::Write("finish called twice".into()));
+        }
+        self.state = State::Done;
+        let table = match self.blocks_end() {
+            Some(end) if self.preamble.info().version.has_comm_table() => {
+                if self.offset < end {
+                    return Err(Error::DataAfterEndLog {
+                        offset: self.offset,
+                        expected_end: end,
+                    });
+                }
+                let n = self
+                    .src
+                    .load(4)
+                    .map_err(|source| Error::Io { offset: self.offset, source })?;
+                if n < 4 {
+                    return Err(Error::Truncated {
+                        offset: self.offset + n as u64,
+                        expected: format!("the comm table at byte {end}"),
+                    });
+                }
+                let count_bytes: [u8; 4] = self.src.loaded()[..4].try_into().expect("4 bytes");
+                let count = match self.layout.endian {
+                    binrw::Endian::Big => i32::from_be_bytes(count_bytes),
+                    binrw::Endian::Little => i32::from_le_bytes(count_bytes),
+                };
+                if count < 0 {
+                    return Err(Error::BadValue {
+                        offset: self.offset,
+                        field: "comm table count",
+                        value: count as i64,
+                        problem: "negative".into(),
+                    });
+                }
+                let want = count as u64 * ENTRY_LEN;
+                let mut bytes = count_bytes.to_vec();
+                let mut got = 0u64;
+                // Read in bounded chunks so that a corrupt count cannot allocate more
+                // than the input actually holds.
+                while got < want {
+                    let chunk = (want - got).min(1 << 20) as usize;
+                    let n = self
+                        .src
+                        .load(chunk)
+                        .map_err(|source| Error::Io { offset: self.offset, source })?;
+                    bytes.extend_from_slice(&self.src.loaded()[..n]);
+                    got += n as u64;
+                    if n < chunk {
+                        break;
+                    }
+                }
+                if got < want {
+                    return Err(Error::BadValue {
+                        offset: self.offset,
+                        field: "comm table count",
+                        value: count as i64,
+                        problem: format!(
+                            "the table needs {} bytes but only {} follow",
+                            4 + want,
+                            4 + got
+                        ),
+                    });
+                }
+                let t = CommTable::parse(&bytes, self.layout.endian, self.offset)?;
+                self.offset += bytes.len() as u64;
+                Some(t)
+            }
+            _ => None,
+        };
+        let n = self
+            .src
+            .load(1 << 16)
+            .map_err(|source| Error::Io { offset: self.offset, source })?;
+        if n > 0 {
+            return Err(match (table.is_some(), self.blocks_end()) {
+                (false, None) => Error::DataAfterEndLog {
+                    offset: self.offset,
+                    expected_end: self.offset,
+                },
+                _ => Error::TrailingBytes {
+                    offset: self.offset,
+                    count: n as u64,
+                    after: if table.is_some() { "comm table" } else { "block stream" },
+                },
+            });
+        }
+        Ok(table)
+    }
+}
+
+/// Iterator over a reader's records; see [`Clog2Reader::records`].
+#[derive(Debug)]
+pub struct Records<'r, S> {
+    reader: &'r mut Clog2Reader<S>,
+}
+
+impl<S: Source> Iterator for Records<'_, S> {
+    type Item = Result<Record>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.reader.next_record().transpose()
+    }
+}

@@ -1,0 +1,181 @@
+//! Writing CLOG2 files: a lossless block writer (for re-encoding parsed files) and a
+//! record writer that packs records into blocks the way MPE's merger does.
+
+use crate::codec::{encode_block, encode_record, Block, Layout};
+use crate::commtable::CommTable;
+use crate::error::{Error, Result};
+use crate::preamble::{Preamble, PreambleInfo, PREAMBLE_LEN};
+use crate::record::{Body, Record, ENDLOG_TIME};
+use std::io::{Seek, SeekFrom, Write};
+
+fn io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
+    move |source| Error::Io { offset, source }
+}
+
+/// Writes a parsed file back block by block, exactly as given: preamble tokens and
+/// padding, every record with its pad fields, every block's trailing bytes, the comm
+/// table.
+#[derive(Debug)]
+pub struct BlockWriter<W: Write> {
+    out: W,
+    layout: Layout,
+    block_size: usize,
+    buf: Vec<u8>,
+    offset: u64,
+}
+
+impl<W: Write> BlockWriter<W> {
+    /// Writes `preamble` to `out`.
+    pub fn new(mut out: W, preamble: &Preamble) -> Result<Self> {
+        out.write_all(&preamble.to_bytes()?).map_err(io(0))?;
+        Ok(BlockWriter {
+            out,
+            layout: Layout {
+                endian: preamble.endian(),
+                version: preamble.info().version,
+            },
+            block_size: preamble.info().block_size as usize,
+            buf: Vec::with_capacity(preamble.info().block_size as usize),
+            offset: PREAMBLE_LEN as u64,
+        })
+    }
+
+    /// Writes one block.
+    pub fn write_block(&mut self, block: &Block) -> Result<()> {
+        self.buf.clear();
+        encode_block(block, self.layout, self.block_size, &mut self.buf)?;
+        self.out.write_all(&self.buf).map_err(io(self.offset))?;
+        self.offset += self.buf.len() as u64;
+        Ok(())
+    }
+
+    /// Writes the comm table, if any, and returns the output.
+    pub fn finish(mut self, table: Option<&CommTable>) -> Result<W> {
+        if let Some(t) = table {
+            self.buf.clear();
+            t.encode(self.layout.endian, &mut self.buf)?;
+            self.out.write_all(&self.buf).map_err(io(self.offset))?;
+        }
+        self.out.flush().map_err(io(self.offset))?;
+        Ok(self.out)
+    }
+}
+
+/// Writes a new CLOG2 file from records, packing them into blocks as MPE's merger
+/// does: a record of length `L` goes at block offset `p` only if
+/// `p + L + header < block_size`; otherwise the block is closed with an ENDBLOCK
+/// carrying the time of the record that did not fit. [`Clog2Writer::finish`] adds
+/// ENDLOG (time 1.0e8), the comm table, and rewrites the preamble with the table's
+/// offset. Padding after terminators is zero.
+#[derive(Debug)]
+pub struct Clog2Writer<W: Write + Seek> {
+    out: W,
+    preamble: Preamble,
+    layout: Layout,
+    block_size: usize,
+    block: Vec<u8>,
+    offset: u64,
+    records: u64,
+}
+
+impl<W: Write + Seek> Clog2Writer<W> {
+    /// Starts a file with the preamble `info` (its `commtable_fptr` is filled in by
+    /// [`Clog2Writer::finish`]).
+    pub fn new(mut out: W, info: PreambleInfo) -> Result<Self> {
+        let preamble = Preamble::from_info(info)?;
+        let layout = Layout {
+            endian: preamble.endian(),
+            version: preamble.info().version,
+        };
+        let block_size = preamble.info().block_size as usize;
+        out.write_all(&preamble.to_bytes()?).map_err(io(0))?;
+        Ok(Clog2Writer {
+            out,
+            preamble,
+            layout,
+            block_size,
+            block: Vec::with_capacity(block_size),
+            offset: PREAMBLE_LEN as u64,
+            records: 0,
+        })
+    }
+
+    /// Number of records pushed so far.
+    pub fn records_written(&self) -> u64 {
+        self.records
+    }
+
+    /// Bytes written or buffered so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.offset + self.block.len() as u64
+    }
+
+    fn terminator(time: f64, body: Body) -> Record {
+        Record {
+            time,
+            icomm: 0,
+            rank: 0,
+            thread: 0,
+            body,
+        }
+    }
+
+    fn flush_block(&mut self, terminator: Record) -> Result<()> {
+        encode_record(&terminator, self.layout, &mut self.block)?;
+        self.block.resize(self.block_size, 0);
+        self.out.write_all(&self.block).map_err(io(self.offset))?;
+        self.offset += self.block_size as u64;
+        self.block.clear();
+        Ok(())
+    }
+
+    /// Appends a record (not a terminator: blocks are closed automatically).
+    pub fn push(&mut self, rec: &Record) -> Result<()> {
+        if rec.is_terminator() {
+            return Err(Error::Write(
+                "ENDBLOCK and ENDLOG are written by the writer itself".into(),
+            ));
+        }
+        let hl = self.layout.header_len();
+        let len = rec.disk_len(hl);
+        if len + hl >= self.block_size {
+            return Err(Error::Write(format!(
+                "a {len}-byte record cannot fit in a {}-byte block",
+                self.block_size
+            )));
+        }
+        if self.block.len() + len + hl >= self.block_size {
+            self.flush_block(Self::terminator(rec.time, Body::EndBlock))?;
+        }
+        encode_record(rec, self.layout, &mut self.block)?;
+        self.records += 1;
+        Ok(())
+    }
+
+    /// Ends the log: ENDLOG, the comm table (02.43 and later; `None` writes an empty
+    /// table) and the final preamble. Returns the output and the file size.
+    pub fn finish(mut self, table: Option<&CommTable>) -> Result<(W, u64)> {
+        self.flush_block(Self::terminator(ENDLOG_TIME, Body::EndLog))?;
+        let version = self.preamble.info().version;
+        if version.has_comm_table() {
+            let fptr = self.offset;
+            let mut buf = Vec::new();
+            table
+                .cloned()
+                .unwrap_or_default()
+                .encode(self.layout.endian, &mut buf)?;
+            self.out.write_all(&buf).map_err(io(self.offset))?;
+            self.offset += buf.len() as u64;
+            self.preamble.set_commtable_fptr(fptr)?;
+            self.out.seek(SeekFrom::Start(0)).map_err(io(0))?;
+            self.out
+                .write_all(&self.preamble.to_bytes()?)
+                .map_err(io(0))?;
+            self.out.seek(SeekFrom::End(0)).map_err(io(0))?;
+        } else if table.is_some_and(|t| !t.entries.is_empty()) {
+            return Err(Error::Write(format!("{version} files have no comm table")));
+        }
+        self.out.flush().map_err(io(self.offset))?;
+        Ok((self.out, self.offset))
+    }
+}
