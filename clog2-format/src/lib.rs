@@ -34,6 +34,7 @@
 pub mod bytes;
 pub mod clog1;
 pub mod codec;
+pub mod dump;
 pub mod commtable;
 pub mod error;
 pub mod file;

@@ -9,7 +9,7 @@
 use crate::error::{Error, Result};
 use crate::version::Version;
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 
 /// Size of the preamble in bytes.
 pub const PREAMBLE_LEN: usize = 1024;

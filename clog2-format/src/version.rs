@@ -49,10 +49,11 @@ impl Version {
         }
     }
 
-    /// Parses a version token (surrounding spaces ignored).
+    /// Parses a version token; it must match exactly.
     pub fn from_token(token: &[u8]) -> Option<Version> {
-        let t = std::str::from_utf8(token).ok()?.trim();
-        Version::ALL.into_iter().find(|v| v.as_str() == t)
+        Version::ALL
+            .into_iter()
+            .find(|v| v.as_str().as_bytes() == token)
     }
 
     /// Size of the record header: 16 bytes before 02.30, 24 from 02.30 on.

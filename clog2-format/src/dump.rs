@@ -1,0 +1,255 @@
+//! The text form of `mpelog print`: one line per record with every field.
+//!
+//! The form follows MPE's C `clog2_print` (same keys, same record-type tags) but
+//! loses nothing: times print in the shortest form that reads back to the same
+//! double, strings are quoted with escapes, cargo payloads print as hex.
+//!
+//! ```text
+//! ts=0.000256 icomm=0 rank=0 thd=0 type=bare et=600
+//! ts=1.659925 icomm=2 rank=5 thd=0 type=msg et=send icomm=2 rank=6 tag=5 sz=4
+//! ts=0.000003 icomm=0 rank=0 thd=0 type=comm et=CommWorldCreate icomm=0 rank=0 wrank=0 gcomm=1505715403-85.50160576-"vm"
+//! ```
+//!
+//! Body keys by type: `sdef` state s_et e_et color name fmt; `edef` et color name fmt;
+//! `cdef` et name value; `bare` et; `cago` et bytes (64 hex digits); `msg` et
+//! (send/recv/number) icomm rank tag sz; `coll` et root sz; `comm` et icomm rank wrank
+//! gcomm (rand-time-"name"); `loc` srcid line file; `shft` shift; `elog` and `eblk`
+//! none. Legacy (02.10/02.20) bodies: `msg` et tag partner comm sz; `coll` et root
+//! comm sz; `comm` et parent newcomm.
+
+use crate::bytes::c_bytes;
+use crate::commtable::{comm_kind, CommEntry};
+use crate::preamble::PreambleInfo;
+use crate::record::*;
+use std::fmt::{self, Display, Write};
+
+/// Writes `b` (up to its first NUL) as a quoted string, escaping `"`, `\` and
+/// non-printable bytes as `\xNN`.
+pub fn quoted(b: &[u8]) -> Quoted<'_> {
+    Quoted(c_bytes(b))
+}
+
+/// See [`quoted`].
+#[derive(Debug, Clone, Copy)]
+pub struct Quoted<'a>(&'a [u8]);
+
+impl Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char('"')?;
+        for &c in self.0 {
+            match c {
+                b'"' => f.write_str("\\\"")?,
+                b'\\' => f.write_str("\\\\")?,
+                0x20..=0x7e => f.write_char(c as char)?,
+                _ => write!(f, "\\x{c:02x}")?,
+            }
+        }
+        f.write_char('"')
+    }
+}
+
+/// Lowercase hex of all bytes.
+pub fn hex(b: &[u8]) -> Hex<'_> {
+    Hex(b)
+}
+
+/// See [`hex`].
+#[derive(Debug, Clone, Copy)]
+pub struct Hex<'a>(&'a [u8]);
+
+impl Display for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A UUID as `rand-time-"name"`.
+pub fn uuid(u: &Uuid) -> impl Display + '_ {
+    UuidDisplay(u)
+}
+
+struct UuidDisplay<'a>(&'a Uuid);
+
+impl Display for UuidDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{:?}-{}", self.0.rand, self.0.time, quoted(&self.0.name.0))
+    }
+}
+
+/// The name `clog2_print` uses for a COMMEVT event type.
+pub fn comm_etype_name(etype: i32) -> String {
+    match etype {
+        comm_etype::WORLD_CREATE => "CommWorldCreate".into(),
+        comm_etype::SELF_CREATE => "CommSelfCreate".into(),
+        comm_etype::FREE => "CommFree".into(),
+        comm_etype::INTRA_CREATE => "IntraCommCreate".into(),
+        comm_etype::INTER_CREATE => "InterCommCreate".into(),
+        comm_etype::INTRA_LOCAL => "LocalIntraComm".into(),
+        comm_etype::INTRA_REMOTE => "RemoteIntraComm".into(),
+        other => format!("unknown({other})"),
+    }
+}
+
+fn msg_etype_name(etype: i32) -> String {
+    match etype {
+        SEND_ETYPE => "send".into(),
+        RECV_ETYPE => "recv".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Formats a record as one line (without the newline).
+pub fn record(rec: &Record) -> RecordLine<'_> {
+    RecordLine(rec)
+}
+
+/// See [`record`].
+#[derive(Debug, Clone, Copy)]
+pub struct RecordLine<'a>(&'a Record);
+
+impl Display for RecordLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.0;
+        write!(
+            f,
+            "ts={:?} icomm={} rank={} thd={} type={}",
+            r.time,
+            r.icomm,
+            r.rank,
+            r.thread,
+            rectype_name(r.rectype())
+        )?;
+        match &r.body {
+            Body::EndLog | Body::EndBlock => Ok(()),
+            Body::StateDef(b) => write!(
+                f,
+                " state={} s_et={} e_et={} color={} name={} fmt={}",
+                b.state_id,
+                b.start_etype,
+                b.final_etype,
+                quoted(&b.color.0),
+                quoted(&b.name.0),
+                quoted(&b.format.0)
+            ),
+            Body::EventDef(b) => write!(
+                f,
+                " et={} color={} name={} fmt={}",
+                b.etype,
+                quoted(&b.color.0),
+                quoted(&b.name.0),
+                quoted(&b.format.0)
+            ),
+            Body::ConstDef(b) => write!(
+                f,
+                " et={} name={} value={}",
+                b.etype,
+                quoted(&b.name.0),
+                b.value
+            ),
+            Body::Bare(b) => write!(f, " et={}", b.etype),
+            Body::Cargo(b) => write!(f, " et={} bytes={}", b.etype, hex(&b.bytes.0)),
+            Body::Msg(b) => write!(
+                f,
+                " et={} icomm={} rank={} tag={} sz={}",
+                msg_etype_name(b.etype),
+                b.icomm,
+                b.rank,
+                b.tag,
+                b.size
+            ),
+            Body::Coll(b) => write!(f, " et={} root={} sz={}", b.etype, b.root, b.size),
+            Body::Comm(b) => write!(
+                f,
+                " et={} icomm={} rank={} wrank={} gcomm={}",
+                comm_etype_name(b.etype),
+                b.icomm,
+                b.rank,
+                b.wrank,
+                uuid(&b.gcomm)
+            ),
+            Body::SrcLoc(b) => write!(
+                f,
+                " srcid={} line={} file={}",
+                b.srcloc,
+                b.lineno,
+                quoted(&b.filename.0)
+            ),
+            Body::TimeShift(b) => write!(f, " shift={:?}", b.timeshift),
+            Body::LegacyMsg(b) => write!(
+                f,
+                " et={} tag={} partner={} comm={} sz={}",
+                msg_etype_name(b.etype),
+                b.tag,
+                b.partner,
+                b.comm,
+                b.size
+            ),
+            Body::LegacyColl(b) => write!(
+                f,
+                " et={} root={} comm={} sz={}",
+                b.etype, b.root, b.comm, b.size
+            ),
+            Body::LegacyComm(b) => write!(
+                f,
+                " et={} parent={} newcomm={}",
+                b.etype, b.parent, b.newcomm
+            ),
+        }
+    }
+}
+
+/// Formats a comm-table entry as one line.
+pub fn comm_entry(e: &CommEntry) -> impl Display + '_ {
+    CommLine(e)
+}
+
+struct CommLine<'a>(&'a CommEntry);
+
+impl Display for CommLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "GID={} LID={} kind={}",
+            uuid(&self.0.gcomm),
+            self.0.local_id,
+            comm_kind::name(self.0.kind)
+        )
+    }
+}
+
+/// The preamble as `key = value` lines, in the order and with the names of
+/// `clog2_print`.
+pub fn preamble_lines(info: &PreambleInfo) -> Vec<String> {
+    let mut v = vec![info.version.to_string()];
+    let b = |x: bool| if x { "TRUE" } else { "FALSE" };
+    v.push(format!("is_big_endian = {}", b(info.big_endian)));
+    if let Some(x) = info.finalized {
+        v.push(format!("is_finalized = {}", b(x)));
+    }
+    v.push(format!("num_buffered_blocks = {}", info.num_buffered_blocks));
+    v.push(format!("block_size = {}", info.block_size));
+    let opt = [
+        ("max_comm_world_size", info.comm_world_size),
+        ("max_thread_count", info.max_thread_count),
+        ("known_eventID_start", info.known_event_id_start),
+        ("user_eventID_start", info.user_event_id_start),
+        ("known_solo_eventID_start", info.known_solo_event_id_start),
+        ("user_solo_eventID_start", info.user_solo_event_id_start),
+        ("known_stateID_count", info.known_state_id_count),
+        ("user_stateID_count", info.user_state_id_count),
+        ("known_solo_eventID_count", info.known_solo_event_id_count),
+        ("user_solo_eventID_count", info.user_solo_event_id_count),
+    ];
+    for (k, val) in opt {
+        if let Some(x) = val {
+            v.push(format!("{k} = {x}"));
+        }
+    }
+    if let Some(x) = info.commtable_fptr {
+        v.push(format!("commIDs_table_file_offset = {x}"));
+    }
+    v
+}
