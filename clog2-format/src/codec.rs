@@ -64,7 +64,7 @@ pub fn decode_record(
         let h: LegacyRecordHeader = body(&block[pos..pos + hl], layout.endian);
         (h.time, 0, h.proc_id, 0, h.rectype)
     } else {
-        let h: RecordHeader = body(&block[pos..pos + hl], layout.endian);
+        let h = RecordHeader::decode(&block[pos..pos + 24], layout.endian);
         (h.time, h.icomm, h.rank, h.thread, h.rectype)
     };
     let Some(bl) = body_len(rt, legacy) else {

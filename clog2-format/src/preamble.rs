@@ -582,6 +582,17 @@ impl Preamble {
         &self.raw
     }
 
+    /// Offset of the first value token of `field` within the preamble (the offset
+    /// after the last token if the version has no such field).
+    pub fn field_offset(&self, field: Field) -> u64 {
+        match layout(self.info.version).iter().position(|(f, _)| *f == field) {
+            // The version token, then per earlier field a title and its values
+            // (every field before commtable_fptr has one value).
+            Some(pos) => self.raw.token_offset(1 + 2 * pos + 1),
+            None => self.raw.token_offset(self.raw.tokens.len()),
+        }
+    }
+
     /// The 1024 bytes to write.
     pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
         self.raw.to_bytes()

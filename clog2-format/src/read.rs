@@ -149,7 +149,7 @@ impl<S: Source> Clog2Reader<S> {
             let k = f.checked_sub(PREAMBLE_LEN as u64);
             if k.is_none_or(|k| k % block_size as u64 != 0 || k == 0) {
                 return Err(Error::BadValue {
-                    offset: preamble.raw().token_offset(0),
+                    offset: preamble.field_offset(crate::preamble::Field::CommtableFptr),
                     field: "commtable_fptr",
                     value: f as i64,
                     problem: format!(

@@ -53,6 +53,32 @@ pub struct RecordHeader {
     pub rectype: i32,
 }
 
+impl RecordHeader {
+    /// Decodes the header from its 24 bytes without going through an I/O cursor: the
+    /// hot path of every reader. Equal to the binrw derive's result (tested).
+    #[inline]
+    pub fn decode(b: &[u8], endian: binrw::Endian) -> RecordHeader {
+        let f8 = |i: usize| -> [u8; 8] { b[i..i + 8].try_into().expect("8 bytes") };
+        let f4 = |i: usize| -> [u8; 4] { b[i..i + 4].try_into().expect("4 bytes") };
+        match endian {
+            binrw::Endian::Big => RecordHeader {
+                time: f64::from_be_bytes(f8(0)),
+                icomm: i32::from_be_bytes(f4(8)),
+                rank: i32::from_be_bytes(f4(12)),
+                thread: i32::from_be_bytes(f4(16)),
+                rectype: i32::from_be_bytes(f4(20)),
+            },
+            binrw::Endian::Little => RecordHeader {
+                time: f64::from_le_bytes(f8(0)),
+                icomm: i32::from_le_bytes(f4(8)),
+                rank: i32::from_le_bytes(f4(12)),
+                thread: i32::from_le_bytes(f4(16)),
+                rectype: i32::from_le_bytes(f4(20)),
+            },
+        }
+    }
+}
+
 /// The 16-byte record header of CLOG-02.10 and 02.20.
 #[binrw]
 #[derive(Debug, Clone, Copy, PartialEq)]

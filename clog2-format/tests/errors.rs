@@ -194,7 +194,13 @@ fn a_comm_table_pointer_off_the_block_grid_is_rejected() {
     let raw = clog2_format::RawPreamble::parse(&b).unwrap();
     let n = raw.tokens.len();
     let c = with_token(&b, n - 1, "1300");
-    assert!(matches!(parse(&c), Err(Error::BadValue { field: "commtable_fptr", .. })));
+    match parse(&c) {
+        Err(Error::BadValue { field: "commtable_fptr", offset, value: 1300, .. }) => {
+            // The offset names the first of the three value tokens ("0").
+            assert_eq!(&c[offset as usize..offset as usize + 2], b"0\0");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

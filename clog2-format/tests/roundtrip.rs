@@ -185,3 +185,16 @@ fn fresh_files_have_zero_padding_and_follow_mpes_block_rule() {
     assert!(file.preamble.raw().padding.iter().all(|&x| x == 0));
     assert_eq!(file.preamble.info().commtable_fptr, Some(1024 + 3 * 256));
 }
+
+proptest! {
+    /// The hand-written header decoder of the hot path equals the binrw layout.
+    #[test]
+    fn fast_header_decoder_equals_the_binrw_layout(bytes in proptest::collection::vec(any::<u8>(), 24), big in any::<bool>()) {
+        use binrw::BinRead;
+        let endian = if big { binrw::Endian::Big } else { binrw::Endian::Little };
+        let a = RecordHeader::decode(&bytes, endian);
+        let b = RecordHeader::read_options(&mut Cursor::new(&bytes), endian, ()).unwrap();
+        prop_assert_eq!(a.time.to_bits(), b.time.to_bits());
+        prop_assert_eq!((a.icomm, a.rank, a.thread, a.rectype), (b.icomm, b.rank, b.thread, b.rectype));
+    }
+}
