@@ -122,12 +122,19 @@ pub fn decode_record(
 /// a 02.30+ file or the reverse).
 pub fn encode_record(rec: &Record, layout: Layout, out: &mut Vec<u8>) -> Result<()> {
     let legacy = layout.version.has_legacy_header();
-    let needs_legacy = matches!(rec.rectype(), rectype::MSGEVT | rectype::COLLEVT | rectype::COMMEVT);
+    let needs_legacy = matches!(
+        rec.rectype(),
+        rectype::MSGEVT | rectype::COLLEVT | rectype::COMMEVT
+    );
     if needs_legacy && rec.body.is_legacy() != legacy {
         return Err(Error::Write(format!(
             "a {} record with the {} layout cannot go into a {} file",
             rectype_name(rec.rectype()),
-            if rec.body.is_legacy() { "02.10" } else { "02.30+" },
+            if rec.body.is_legacy() {
+                "02.10"
+            } else {
+                "02.30+"
+            },
             layout.version
         )));
     }
@@ -254,7 +261,12 @@ pub fn decode_block(bytes: &[u8], layout: Layout, base: u64, index: u64) -> Resu
 
 /// Appends a block of exactly `block_size` bytes: the records, the trailing bytes,
 /// then zeros. Fails if they do not fit, or if the last record is not a terminator.
-pub fn encode_block(block: &Block, layout: Layout, block_size: usize, out: &mut Vec<u8>) -> Result<()> {
+pub fn encode_block(
+    block: &Block,
+    layout: Layout,
+    block_size: usize,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let start = out.len();
     match block.records.last() {
         Some(r) if r.is_terminator() => {}

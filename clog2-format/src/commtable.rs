@@ -79,15 +79,18 @@ impl CommTable {
             });
         }
         let mut cur = Cursor::new(bytes);
-        let t = CommTable::read_options(&mut cur, endian, (bytes.len() as u64,)).map_err(|e| match e {
-            binrw::Error::AssertFail { message, .. } => Error::BadValue {
-                offset,
-                field: "comm table count",
-                value: count_of(bytes, endian) as i64,
-                problem: message,
-            },
-            other => Error::from_binrw(other, offset, "the comm table"),
-        })?;
+        let t =
+            CommTable::read_options(&mut cur, endian, (bytes.len() as u64,)).map_err(
+                |e| match e {
+                    binrw::Error::AssertFail { message, .. } => Error::BadValue {
+                        offset,
+                        field: "comm table count",
+                        value: count_of(bytes, endian) as i64,
+                        problem: message,
+                    },
+                    other => Error::from_binrw(other, offset, "the comm table"),
+                },
+            )?;
         let used = t.disk_len();
         if used < bytes.len() as u64 {
             return Err(Error::TrailingBytes {

@@ -75,7 +75,13 @@ struct UuidDisplay<'a>(&'a Uuid);
 
 impl Display for UuidDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{:?}-{}", self.0.rand, self.0.time, quoted(&self.0.name.0))
+        write!(
+            f,
+            "{}-{:?}-{}",
+            self.0.rand,
+            self.0.time,
+            quoted(&self.0.name.0)
+        )
     }
 }
 
@@ -229,7 +235,10 @@ pub fn preamble_lines(info: &PreambleInfo) -> Vec<String> {
     if let Some(x) = info.finalized {
         v.push(format!("is_finalized = {}", b(x)));
     }
-    v.push(format!("num_buffered_blocks = {}", info.num_buffered_blocks));
+    v.push(format!(
+        "num_buffered_blocks = {}",
+        info.num_buffered_blocks
+    ));
     v.push(format!("block_size = {}", info.block_size));
     let opt = [
         ("max_comm_world_size", info.comm_world_size),

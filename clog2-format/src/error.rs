@@ -52,7 +52,7 @@ pub enum Error {
     },
     /// A record type that the format does not define. CLOG2 records carry no length,
     /// so nothing after it in the block can be read.
-    #[error("byte {offset}: unknown record type {rectype} in block {block}; CLOG2 records carry no length, so the rest of the block cannot be read")]
+    #[error("byte {offset}: unknown record type {rectype} in block {block}; its size is unknown, so the rest of the block cannot be read")]
     UnknownRecordType {
         /// Offset of the record header.
         offset: u64,
@@ -82,7 +82,7 @@ pub enum Error {
         offset: u64,
     },
     /// Blocks follow the block that holds ENDLOG.
-    #[error("byte {offset}: data blocks follow the block that holds ENDLOG (the comm table pointer says the blocks end at byte {expected_end})")]
+    #[error("byte {offset}: data blocks follow the block that holds ENDLOG (the block stream should end at byte {expected_end})")]
     DataAfterEndLog {
         /// Offset of the first unexpected block.
         offset: u64,

@@ -34,8 +34,8 @@
 pub mod bytes;
 pub mod clog1;
 pub mod codec;
-pub mod dump;
 pub mod commtable;
+pub mod dump;
 pub mod error;
 pub mod file;
 pub mod preamble;

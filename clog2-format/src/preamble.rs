@@ -348,18 +348,35 @@ impl PreambleInfo {
         out.finalized = has(Field::IsFinalized).then(|| self.finalized.unwrap_or(true));
         out.comm_world_size = keep(has(Field::CommWorldSize), self.comm_world_size, 1);
         out.max_thread_count = keep(has(Field::MaxThreadCount), self.max_thread_count, 1);
-        out.known_event_id_start = keep(has(Field::KnownEventIdStart), self.known_event_id_start, 0);
+        out.known_event_id_start =
+            keep(has(Field::KnownEventIdStart), self.known_event_id_start, 0);
         out.user_event_id_start = keep(has(Field::UserEventIdStart), self.user_event_id_start, 600);
-        out.known_solo_event_id_start =
-            keep(has(Field::KnownSoloEventIdStart), self.known_solo_event_id_start, -10);
-        out.user_solo_event_id_start =
-            keep(has(Field::UserSoloEventIdStart), self.user_solo_event_id_start, 5000);
-        out.known_state_id_count = keep(has(Field::KnownStateIdCount), self.known_state_id_count, 300);
+        out.known_solo_event_id_start = keep(
+            has(Field::KnownSoloEventIdStart),
+            self.known_solo_event_id_start,
+            -10,
+        );
+        out.user_solo_event_id_start = keep(
+            has(Field::UserSoloEventIdStart),
+            self.user_solo_event_id_start,
+            5000,
+        );
+        out.known_state_id_count = keep(
+            has(Field::KnownStateIdCount),
+            self.known_state_id_count,
+            300,
+        );
         out.user_state_id_count = keep(has(Field::UserStateIdCount), self.user_state_id_count, 0);
-        out.known_solo_event_id_count =
-            keep(has(Field::KnownSoloEventIdCount), self.known_solo_event_id_count, 0);
-        out.user_solo_event_id_count =
-            keep(has(Field::UserSoloEventIdCount), self.user_solo_event_id_count, 0);
+        out.known_solo_event_id_count = keep(
+            has(Field::KnownSoloEventIdCount),
+            self.known_solo_event_id_count,
+            0,
+        );
+        out.user_solo_event_id_count = keep(
+            has(Field::UserSoloEventIdCount),
+            self.user_solo_event_id_count,
+            0,
+        );
         out.commtable_fptr = has(Field::CommtableFptr).then(|| self.commtable_fptr.unwrap_or(0));
         out
     }
@@ -403,7 +420,13 @@ impl PreambleInfo {
     /// The canonical tokens MPE writes for these values.
     pub fn to_tokens(&self) -> Vec<Vec<u8>> {
         let mut t: Vec<Vec<u8>> = vec![self.version.as_str().into()];
-        let flag = |b: bool| if b { b"TRUE ".to_vec() } else { b"FALSE".to_vec() };
+        let flag = |b: bool| {
+            if b {
+                b"TRUE ".to_vec()
+            } else {
+                b"FALSE".to_vec()
+            }
+        };
         for &(field, title) in layout(self.version) {
             t.push(title.into());
             match field {
@@ -526,10 +549,7 @@ impl PreambleInfo {
                         return Err(Error::BadPreamble {
                             offset,
                             field: title,
-                            problem: format!(
-                                "{} * {} + {} is negative",
-                                vals[0], vals[1], vals[2]
-                            ),
+                            problem: format!("{} * {} + {} is negative", vals[0], vals[1], vals[2]),
                         });
                     }
                     info.commtable_fptr = Some(f as u64);
@@ -585,7 +605,10 @@ impl Preamble {
     /// Offset of the first value token of `field` within the preamble (the offset
     /// after the last token if the version has no such field).
     pub fn field_offset(&self, field: Field) -> u64 {
-        match layout(self.info.version).iter().position(|(f, _)| *f == field) {
+        match layout(self.info.version)
+            .iter()
+            .position(|(f, _)| *f == field)
+        {
             // The version token, then per earlier field a title and its values
             // (every field before commtable_fptr has one value).
             Some(pos) => self.raw.token_offset(1 + 2 * pos + 1),
@@ -613,10 +636,16 @@ impl Preamble {
         // Token index of the first value: version, then 2 tokens per earlier field.
         let first = 1 + 2 * pos + 1;
         let f = fptr as i64;
-        let vals = [(f / GIGA).to_string(), GIGA.to_string(), (f % GIGA).to_string()];
+        let vals = [
+            (f / GIGA).to_string(),
+            GIGA.to_string(),
+            (f % GIGA).to_string(),
+        ];
         let mut tokens = self.raw.tokens.clone();
         if tokens.len() < first + 3 {
-            return Err(Error::Write("the preamble lacks commtable_fptr values".into()));
+            return Err(Error::Write(
+                "the preamble lacks commtable_fptr values".into(),
+            ));
         }
         for (k, v) in vals.iter().enumerate() {
             tokens[first + k] = v.as_bytes().to_vec();

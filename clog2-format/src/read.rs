@@ -44,7 +44,9 @@ impl<R: Read> Source for ReadSource<R> {
         self.buf.clear();
         // `take` + `read_to_end` grows the buffer only as data arrives, so a huge
         // length from a corrupt preamble cannot force a huge allocation.
-        (&mut self.inner).take(len as u64).read_to_end(&mut self.buf)
+        (&mut self.inner)
+            .take(len as u64)
+            .read_to_end(&mut self.buf)
     }
 
     fn loaded(&self) -> &[u8] {
@@ -201,14 +203,16 @@ impl<S: Source> Clog2Reader<S> {
     fn load_block(&mut self) -> Result<()> {
         if let Some(end) = self.blocks_end() {
             if self.offset >= end {
-                return Err(Error::MissingEndLog { offset: self.offset });
+                return Err(Error::MissingEndLog {
+                    offset: self.offset,
+                });
             }
         }
         let base = self.offset;
-        let n = self
-            .src
-            .load(self.block_size)
-            .map_err(|source| Error::Io { offset: base, source })?;
+        let n = self.src.load(self.block_size).map_err(|source| Error::Io {
+            offset: base,
+            source,
+        })?;
         self.offset += n as u64;
         if n == 0 {
             return Err(Error::MissingEndLog { offset: base });
@@ -327,10 +331,10 @@ impl<S: Source> Clog2Reader<S> {
                         expected_end: end,
                     });
                 }
-                let n = self
-                    .src
-                    .load(4)
-                    .map_err(|source| Error::Io { offset: self.offset, source })?;
+                let n = self.src.load(4).map_err(|source| Error::Io {
+                    offset: self.offset,
+                    source,
+                })?;
                 if n < 4 {
                     return Err(Error::Truncated {
                         offset: self.offset + n as u64,
@@ -357,10 +361,10 @@ impl<S: Source> Clog2Reader<S> {
                 // than the input actually holds.
                 while got < want {
                     let chunk = (want - got).min(1 << 20) as usize;
-                    let n = self
-                        .src
-                        .load(chunk)
-                        .map_err(|source| Error::Io { offset: self.offset, source })?;
+                    let n = self.src.load(chunk).map_err(|source| Error::Io {
+                        offset: self.offset,
+                        source,
+                    })?;
                     bytes.extend_from_slice(&self.src.loaded()[..n]);
                     got += n as u64;
                     if n < chunk {
@@ -385,10 +389,10 @@ impl<S: Source> Clog2Reader<S> {
             }
             _ => None,
         };
-        let n = self
-            .src
-            .load(1 << 16)
-            .map_err(|source| Error::Io { offset: self.offset, source })?;
+        let n = self.src.load(1 << 16).map_err(|source| Error::Io {
+            offset: self.offset,
+            source,
+        })?;
         if n > 0 {
             return Err(match (table.is_some(), self.blocks_end()) {
                 (false, None) => Error::DataAfterEndLog {
@@ -398,7 +402,11 @@ impl<S: Source> Clog2Reader<S> {
                 _ => Error::TrailingBytes {
                     offset: self.offset,
                     count: n as u64,
-                    after: if table.is_some() { "comm table" } else { "block stream" },
+                    after: if table.is_some() {
+                        "comm table"
+                    } else {
+                        "block stream"
+                    },
                 },
             });
         }

@@ -73,7 +73,12 @@ fn c_record(r: &Record, out: &mut Vec<u8>) {
     };
     match &r.body {
         Body::StateDef(b) => {
-            write!(out, "state={} s_et={} e_et={} ", b.state_id, b.start_etype, b.final_etype).unwrap();
+            write!(
+                out,
+                "state={} s_et={} e_et={} ",
+                b.state_id, b.start_etype, b.final_etype
+            )
+            .unwrap();
             s(out, "color=", &b.color.0, " ");
             s(out, "name=", &b.name.0, " ");
             s(out, "fmt=", &b.format.0, "\n");
@@ -100,7 +105,12 @@ fn c_record(r: &Record, out: &mut Vec<u8>) {
                 RECV_ETYPE => "recv ".to_string(),
                 e => format!("unk({e}) "),
             };
-            writeln!(out, "et={et}icomm={} rank={} tag={} sz={}", b.icomm, b.rank, b.tag, b.size).unwrap();
+            writeln!(
+                out,
+                "et={et}icomm={} rank={} tag={} sz={}",
+                b.icomm, b.rank, b.tag, b.size
+            )
+            .unwrap();
         }
         Body::Comm(b) => {
             // clog2_print pads the type names to 16 characters.
@@ -132,7 +142,13 @@ fn c_dump(file: &Clog2File) -> Vec<u8> {
             comm_kind::INTER | comm_kind::INTRA | comm_kind::LOCAL => " ",
             _ => "",
         };
-        writeln!(out, " LID={} kind={}{sep}", e.local_id, comm_kind::name(e.kind)).unwrap();
+        writeln!(
+            out,
+            " LID={} kind={}{sep}",
+            e.local_id,
+            comm_kind::name(e.kind)
+        )
+        .unwrap();
     }
     let table = &file.comm_table.as_ref().unwrap().entries;
     for r in file.records().filter(|r| !r.is_terminator()) {
@@ -149,7 +165,11 @@ fn c_dump(file: &Clog2File) -> Vec<u8> {
 /// (two entries on).
 fn c_patch_comm(r: &Record, table: &[clog2_format::CommEntry]) -> Record {
     let lid = |i: i32| table.get(i as usize).map_or(i, |e| e.local_id);
-    let inter = |i: i32| table.get(i as usize).is_some_and(|e| e.kind == comm_kind::INTER);
+    let inter = |i: i32| {
+        table
+            .get(i as usize)
+            .is_some_and(|e| e.kind == comm_kind::INTER)
+    };
     let mut r = *r;
     match &mut r.body {
         Body::Bare(_) | Body::Cargo(_) if inter(r.icomm) => r.icomm = lid(r.icomm + 1),
@@ -181,22 +201,33 @@ fn every_record_agrees_with_the_c_clog2_print_dump() {
         let expected = common::read_dump(&dir, &rel.replace(".clog2", ".clog2_print.txt"));
         let ours = c_dump(&file);
         if ours != expected {
-            let (a, b) = (String::from_utf8_lossy(&ours), String::from_utf8_lossy(&expected));
+            let (a, b) = (
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&expected),
+            );
             for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
                 assert_eq!(x, y, "{rel}: line {} differs", i + 1);
             }
-            panic!("{rel}: dumps differ in length ({} vs {} lines)", a.lines().count(), b.lines().count());
+            panic!(
+                "{rel}: dumps differ in length ({} vs {} lines)",
+                a.lines().count(),
+                b.lines().count()
+            );
         }
         // Per-type counts, parsed from the dump itself.
         let mut theirs = std::collections::BTreeMap::new();
         for line in String::from_utf8_lossy(&expected).lines() {
             if let Some(t) = line.split(" type=").nth(1) {
-                *theirs.entry(t.split(' ').next().unwrap().to_string()).or_insert(0u64) += 1;
+                *theirs
+                    .entry(t.split(' ').next().unwrap().to_string())
+                    .or_insert(0u64) += 1;
             }
         }
         let mut mine = std::collections::BTreeMap::new();
         for r in file.records().filter(|r| !r.is_terminator()) {
-            *mine.entry(rectype_name(r.rectype()).to_string()).or_insert(0u64) += 1;
+            *mine
+                .entry(rectype_name(r.rectype()).to_string())
+                .or_insert(0u64) += 1;
         }
         assert_eq!(mine, theirs, "{rel}: record counts per type");
     }
@@ -243,8 +274,18 @@ fn every_header_agrees_bit_for_bit_with_the_java_clog2print_dump() {
             .collect();
         assert_eq!(ours.len(), theirs.len(), "{rel}: record count");
         for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
-            assert_eq!(a.0.to_bits(), b.0.to_bits(), "{rel}: record {i} time {} vs {}", a.0, b.0);
-            assert_eq!((a.1, a.2, a.3, a.4), (b.1, b.2, b.3, b.4), "{rel}: record {i}");
+            assert_eq!(
+                a.0.to_bits(),
+                b.0.to_bits(),
+                "{rel}: record {i} time {} vs {}",
+                a.0,
+                b.0
+            );
+            assert_eq!(
+                (a.1, a.2, a.3, a.4),
+                (b.1, b.2, b.3, b.4),
+                "{rel}: record {i}"
+            );
         }
         compared += 1;
     }

@@ -5,7 +5,9 @@
 mod common;
 
 use clog2_format::record::*;
-use clog2_format::{Body, Clog2File, Clog2Reader, Clog2Writer, Error, FixedBytes, PreambleInfo, Record};
+use clog2_format::{
+    Body, Clog2File, Clog2Reader, Clog2Writer, Error, FixedBytes, PreambleInfo, Record,
+};
 use std::io::Cursor;
 
 /// A small valid file: 02.44, big-endian, 256-byte blocks, 60 bare events, a comm
@@ -20,13 +22,24 @@ fn sample() -> Vec<u8> {
             icomm: 0,
             rank: k % 2,
             thread: 0,
-            body: Body::Bare(BareEvt { etype: 600 + (k % 2), pad: FixedBytes::ZERO }),
+            body: Body::Bare(BareEvt {
+                etype: 600 + (k % 2),
+                pad: FixedBytes::ZERO,
+            }),
         })
         .unwrap();
     }
     let table = clog2_format::CommTable::new(vec![
-        clog2_format::CommEntry { gcomm: Uuid::ZERO, local_id: 0, kind: 1 },
-        clog2_format::CommEntry { gcomm: Uuid::ZERO, local_id: 1, kind: 1 },
+        clog2_format::CommEntry {
+            gcomm: Uuid::ZERO,
+            local_id: 0,
+            kind: 1,
+        },
+        clog2_format::CommEntry {
+            gcomm: Uuid::ZERO,
+            local_id: 1,
+            kind: 1,
+        },
     ]);
     w.finish(Some(&table)).unwrap().0.into_inner()
 }
@@ -35,7 +48,11 @@ fn sample() -> Vec<u8> {
 fn parse(bytes: &[u8]) -> Result<Clog2File, Error> {
     let a = Clog2File::parse(bytes);
     let b = Clog2File::read(Cursor::new(bytes));
-    assert_eq!(format!("{a:?}"), format!("{b:?}"), "slice and Read readers disagree");
+    assert_eq!(
+        format!("{a:?}"),
+        format!("{b:?}"),
+        "slice and Read readers disagree"
+    );
     a
 }
 
@@ -48,7 +65,11 @@ fn with_token(bytes: &[u8], index: usize, value: &str) -> Vec<u8> {
     let raw = clog2_format::RawPreamble::parse(bytes).unwrap();
     let mut tokens = raw.tokens.clone();
     tokens[index] = value.as_bytes().to_vec();
-    let mut out = clog2_format::RawPreamble::from_tokens(tokens).unwrap().to_bytes().unwrap().to_vec();
+    let mut out = clog2_format::RawPreamble::from_tokens(tokens)
+        .unwrap()
+        .to_bytes()
+        .unwrap()
+        .to_vec();
     out.extend_from_slice(&bytes[1024..]);
     out
 }
@@ -106,7 +127,13 @@ fn a_non_numeric_block_size_names_its_token() {
 #[test]
 fn a_block_size_that_is_not_a_multiple_of_8_is_rejected() {
     let b = with_token(&sample(), 6, "1001");
-    assert!(matches!(parse(&b), Err(Error::BadPreamble { field: "block_size=", .. })));
+    assert!(matches!(
+        parse(&b),
+        Err(Error::BadPreamble {
+            field: "block_size=",
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -135,7 +162,11 @@ fn an_unknown_record_type_stops_the_block_with_its_offset() {
     let at = 1024 + 256 * 2 + 32; // the second record of block 2
     set_i32(&mut b, at + 20, 42);
     match parse(&b) {
-        Err(Error::UnknownRecordType { offset, block, rectype }) => {
+        Err(Error::UnknownRecordType {
+            offset,
+            block,
+            rectype,
+        }) => {
             assert_eq!((offset, block, rectype), (at as u64, 2, 42));
         }
         other => panic!("{other:?}"),
@@ -150,8 +181,17 @@ fn a_record_running_past_its_block_is_an_overrun() {
     let at = 1024 + 224;
     set_i32(&mut b, at + 20, rectype::STATEDEF);
     match parse(&b) {
-        Err(Error::BlockOverrun { offset, block, block_end, len, .. }) => {
-            assert_eq!((offset, block, block_end, len), (at as u64, 0, 1024 + 256, 136));
+        Err(Error::BlockOverrun {
+            offset,
+            block,
+            block_end,
+            len,
+            ..
+        }) => {
+            assert_eq!(
+                (offset, block, block_end, len),
+                (at as u64, 0, 1024 + 256, 136)
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -165,7 +205,9 @@ fn a_block_without_terminator_is_an_overrun() {
         set_i32(&mut b, at + 20, rectype::BAREEVT);
     }
     match parse(&b) {
-        Err(Error::BlockOverrun { offset, block: 0, .. }) => assert_eq!(offset, 1024 + 256),
+        Err(Error::BlockOverrun {
+            offset, block: 0, ..
+        }) => assert_eq!(offset, 1024 + 256),
         other => panic!("{other:?}"),
     }
 }
@@ -180,7 +222,10 @@ fn blocks_after_the_endlog_block_are_rejected() {
     set_i32(&mut c, at + 20, rectype::ENDLOG);
     assert_eq!(f.blocks[4].records.len(), 8);
     match parse(&c) {
-        Err(Error::DataAfterEndLog { offset, expected_end }) => {
+        Err(Error::DataAfterEndLog {
+            offset,
+            expected_end,
+        }) => {
             assert_eq!(offset, 1024 + 256 * 5);
             assert_eq!(expected_end, f.preamble.info().commtable_fptr.unwrap());
         }
@@ -195,7 +240,12 @@ fn a_comm_table_pointer_off_the_block_grid_is_rejected() {
     let n = raw.tokens.len();
     let c = with_token(&b, n - 1, "1300");
     match parse(&c) {
-        Err(Error::BadValue { field: "commtable_fptr", offset, value: 1300, .. }) => {
+        Err(Error::BadValue {
+            field: "commtable_fptr",
+            offset,
+            value: 1300,
+            ..
+        }) => {
             // The offset names the first of the three value tokens ("0").
             assert_eq!(&c[offset as usize..offset as usize + 2], b"0\0");
         }
@@ -206,7 +256,12 @@ fn a_comm_table_pointer_off_the_block_grid_is_rejected() {
 #[test]
 fn a_huge_comm_table_count_is_refused_without_allocating() {
     let mut b = sample();
-    let fptr = Clog2File::parse(&b).unwrap().preamble.info().commtable_fptr.unwrap() as usize;
+    let fptr = Clog2File::parse(&b)
+        .unwrap()
+        .preamble
+        .info()
+        .commtable_fptr
+        .unwrap() as usize;
     set_i32(&mut b, fptr, i32::MAX);
     match parse(&b) {
         Err(Error::BadValue { offset, value, .. }) => {
@@ -247,7 +302,13 @@ fn bytes_after_the_comm_table_are_rejected() {
 fn a_truncated_comm_table_is_rejected() {
     let b = sample();
     let cut = b.len() - 10;
-    assert!(matches!(parse(&b[..cut]), Err(Error::BadValue { field: "comm table count", .. })));
+    assert!(matches!(
+        parse(&b[..cut]),
+        Err(Error::BadValue {
+            field: "comm table count",
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -274,7 +335,11 @@ fn corpus_files_cut_or_corrupted_give_errors_with_offsets() {
     let mut c = data.clone();
     set_i32(&mut c, 1024 + 20, 12);
     match parse(&c) {
-        Err(Error::UnknownRecordType { offset: 1024, rectype: 12, .. }) => {}
+        Err(Error::UnknownRecordType {
+            offset: 1024,
+            rectype: 12,
+            ..
+        }) => {}
         other => panic!("{other:?}"),
     }
 }

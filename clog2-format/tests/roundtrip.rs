@@ -15,28 +15,72 @@ fn fixed<const N: usize>() -> impl Strategy<Value = FixedBytes<N>> {
 }
 
 fn uuid() -> impl Strategy<Value = Uuid> {
-    (any::<i32>(), any::<f64>(), fixed::<20>()).prop_map(|(rand, time, name)| Uuid { rand, time, name })
+    (any::<i32>(), any::<f64>(), fixed::<20>()).prop_map(|(rand, time, name)| Uuid {
+        rand,
+        time,
+        name,
+    })
 }
 
 /// Any body valid for `version` except terminators (pads and strings hold arbitrary
 /// bytes, as stale bytes do in real files).
 fn body(legacy: bool) -> BoxedStrategy<Body> {
     let i = any::<i32>;
-    let common = prop_oneof![
-        (i(), i(), i(), fixed::<4>(), fixed::<24>(), fixed::<32>(), fixed::<40>()).prop_map(
-            |(state_id, start_etype, final_etype, pad, color, name, format)| Body::StateDef(StateDef {
-                state_id, start_etype, final_etype, pad, color, name, format
-            })
-        ),
-        (i(), fixed::<4>(), fixed::<24>(), fixed::<32>(), fixed::<40>()).prop_map(
-            |(etype, pad, color, name, format)| Body::EventDef(EventDef { etype, pad, color, name, format })
-        ),
-        (i(), i(), fixed::<32>()).prop_map(|(etype, value, name)| Body::ConstDef(ConstDef { etype, value, name })),
-        (i(), fixed::<4>()).prop_map(|(etype, pad)| Body::Bare(BareEvt { etype, pad })),
-        (i(), fixed::<4>(), fixed::<32>()).prop_map(|(etype, pad, bytes)| Body::Cargo(CargoEvt { etype, pad, bytes })),
-        (i(), i(), fixed::<40>()).prop_map(|(srcloc, lineno, filename)| Body::SrcLoc(SrcLoc { srcloc, lineno, filename })),
-        any::<f64>().prop_map(|timeshift| Body::TimeShift(TimeShift { timeshift })),
-    ];
+    let common =
+        prop_oneof![
+            (
+                i(),
+                i(),
+                i(),
+                fixed::<4>(),
+                fixed::<24>(),
+                fixed::<32>(),
+                fixed::<40>()
+            )
+                .prop_map(
+                    |(state_id, start_etype, final_etype, pad, color, name, format)| Body::StateDef(
+                        StateDef {
+                            state_id,
+                            start_etype,
+                            final_etype,
+                            pad,
+                            color,
+                            name,
+                            format
+                        }
+                    )
+                ),
+            (
+                i(),
+                fixed::<4>(),
+                fixed::<24>(),
+                fixed::<32>(),
+                fixed::<40>()
+            )
+                .prop_map(|(etype, pad, color, name, format)| Body::EventDef(
+                    EventDef {
+                        etype,
+                        pad,
+                        color,
+                        name,
+                        format
+                    }
+                )),
+            (i(), i(), fixed::<32>()).prop_map(|(etype, value, name)| Body::ConstDef(ConstDef {
+                etype,
+                value,
+                name
+            })),
+            (i(), fixed::<4>()).prop_map(|(etype, pad)| Body::Bare(BareEvt { etype, pad })),
+            (i(), fixed::<4>(), fixed::<32>())
+                .prop_map(|(etype, pad, bytes)| Body::Cargo(CargoEvt { etype, pad, bytes })),
+            (i(), i(), fixed::<40>()).prop_map(|(srcloc, lineno, filename)| Body::SrcLoc(SrcLoc {
+                srcloc,
+                lineno,
+                filename
+            })),
+            any::<f64>().prop_map(|timeshift| Body::TimeShift(TimeShift { timeshift })),
+        ];
     if legacy {
         prop_oneof![
             4 => common,
@@ -57,16 +101,21 @@ fn body(legacy: bool) -> BoxedStrategy<Body> {
 }
 
 fn record(legacy: bool) -> impl Strategy<Value = Record> {
-    (any::<f64>(), any::<i32>(), any::<i32>(), any::<i32>(), body(legacy)).prop_map(
-        move |(time, icomm, rank, thread, body)| Record {
+    (
+        any::<f64>(),
+        any::<i32>(),
+        any::<i32>(),
+        any::<i32>(),
+        body(legacy),
+    )
+        .prop_map(move |(time, icomm, rank, thread, body)| Record {
             time,
             // Legacy headers carry only a process ID.
             icomm: if legacy { 0 } else { icomm },
             rank,
             thread: if legacy { 0 } else { thread },
             body,
-        },
-    )
+        })
 }
 
 fn case() -> impl Strategy<Value = (Version, bool, u32, Vec<Record>, Vec<CommEntry>)> {
@@ -79,14 +128,26 @@ fn case() -> impl Strategy<Value = (Version, bool, u32, Vec<Record>, Vec<CommEnt
             let legacy = v.has_legacy_header();
             let table = if v.has_comm_table() {
                 proptest::collection::vec(
-                    (uuid(), any::<i32>(), any::<i32>()).prop_map(|(gcomm, local_id, kind)| CommEntry { gcomm, local_id, kind }),
+                    (uuid(), any::<i32>(), any::<i32>()).prop_map(|(gcomm, local_id, kind)| {
+                        CommEntry {
+                            gcomm,
+                            local_id,
+                            kind,
+                        }
+                    }),
                     0..5,
                 )
                 .boxed()
             } else {
                 Just(Vec::new()).boxed()
             };
-            (Just(v), Just(big), Just(bs), proptest::collection::vec(record(legacy), 0..120), table)
+            (
+                Just(v),
+                Just(big),
+                Just(bs),
+                proptest::collection::vec(record(legacy), 0..120),
+                table,
+            )
         })
 }
 
@@ -168,7 +229,16 @@ fn fresh_files_have_zero_padding_and_follow_mpes_block_rule() {
     let mut info = PreambleInfo::mpe_default(1);
     info.block_size = 256;
     let mut w = Clog2Writer::new(Cursor::new(Vec::new()), info).unwrap();
-    let rec = |t: f64| Record { time: t, icomm: 0, rank: 0, thread: 0, body: Body::Bare(BareEvt { etype: 5, pad: FixedBytes::ZERO }) };
+    let rec = |t: f64| Record {
+        time: t,
+        icomm: 0,
+        rank: 0,
+        thread: 0,
+        body: Body::Bare(BareEvt {
+            etype: 5,
+            pad: FixedBytes::ZERO,
+        }),
+    };
     for k in 0..20 {
         w.push(&rec(k as f64)).unwrap();
     }
@@ -181,7 +251,10 @@ fn fresh_files_have_zero_padding_and_follow_mpes_block_rule() {
     assert_eq!(file.blocks[0].records[7].time, 7.0);
     assert_eq!(file.blocks[1].records[7].time, 14.0);
     assert_eq!(file.blocks[2].records.last().unwrap().time, ENDLOG_TIME);
-    assert!(file.blocks.iter().all(|b| b.trailing.iter().all(|&x| x == 0)));
+    assert!(file
+        .blocks
+        .iter()
+        .all(|b| b.trailing.iter().all(|&x| x == 0)));
     assert!(file.preamble.raw().padding.iter().all(|&x| x == 0));
     assert_eq!(file.preamble.info().commtable_fptr, Some(1024 + 3 * 256));
 }

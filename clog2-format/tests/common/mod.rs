@@ -17,7 +17,11 @@ pub fn corpus() -> Option<PathBuf> {
     } else {
         p
     };
-    assert!(p.is_dir(), "MPELOG_CORPUS={} is not a directory", p.display());
+    assert!(
+        p.is_dir(),
+        "MPELOG_CORPUS={} is not a directory",
+        p.display()
+    );
     Some(p)
 }
 

@@ -1,1 +1,0 @@
-//! Old CLOG (MPE1).

@@ -1,0 +1,475 @@
+//! Reading old-CLOG files from memory: block-size inference, a record iterator
+//! ([`ClogRecords`]) and the whole-file parse ([`ClogFile::parse`]).
+
+use super::record::*;
+use crate::error::{Error, Result};
+use binrw::BinRead;
+use std::io::Cursor;
+
+/// The smallest block size [`infer_block_size`] tries when the first block ends with
+/// ENDBLOCK (MPICH up to 1.1.2 used 1024 bytes, later versions 65536).
+pub const MIN_INFERRED_BLOCK_SIZE: usize = 1024;
+
+/// Reads a fixed-size structure from `bytes` (which the caller sized to hold it).
+fn read_at<T: for<'a> BinRead<Args<'a> = ()>>(
+    bytes: &[u8],
+    offset: usize,
+    what: &str,
+) -> Result<T> {
+    T::read_be(&mut Cursor::new(bytes)).map_err(|e| Error::from_binrw(e, offset as u64, what))
+}
+
+/// A phrase naming a record of type `rectype` for error messages.
+fn record_phrase(rectype: i32) -> &'static str {
+    use rectype::*;
+    match rectype {
+        ENDLOG => "an ENDLOG record",
+        ENDBLOCK => "an ENDBLOCK record",
+        RAWEVENT => "a RAWEVENT record",
+        MSGEVENT => "a MSGEVENT record",
+        COLLEVENT => "a COLLEVENT record",
+        COMMEVENT => "a COMMEVENT record",
+        EVENTDEF => "an EVENTDEF record",
+        STATEDEF => "a STATEDEF record",
+        SRCLOC => "a SRCLOC record",
+        SHIFT => "a SHIFT record",
+        _ => "a record of unknown type",
+    }
+}
+
+const SEARCH: &str = "the search for the block's ENDBLOCK or ENDLOG record; a record header";
+
+/// Decodes the record at `pos` of `data`; the record must end by `block_end`.
+///
+/// `block` is the block's index (for error messages). Returns the record and its
+/// length on disk. A record of unknown type as the file's very first record is
+/// rejected: the input is then not an old-CLOG file.
+pub(crate) fn decode_record(
+    data: &[u8],
+    pos: usize,
+    block_end: usize,
+    block: u64,
+) -> Result<(Record, usize)> {
+    let offset = pos as u64;
+    let overrun = |what: &'static str, len: u64| Error::BlockOverrun {
+        offset,
+        block,
+        what,
+        len,
+        block_end: block_end as u64,
+    };
+    let block_end = block_end.min(data.len());
+    if pos >= block_end {
+        return Err(overrun(SEARCH, HEADER_LEN as u64));
+    }
+    if block_end - pos < HEADER_LEN {
+        return Err(overrun("a record header", HEADER_LEN as u64));
+    }
+    let h: RecordHeader = read_at(&data[pos..pos + HEADER_LEN], pos, "a record header")?;
+    let len: u64 = match record_len(h.rectype) {
+        Some(fixed) if h.length != fixed => {
+            return Err(Error::BadValue {
+                offset,
+                field: "length",
+                value: h.length.into(),
+                problem: format!(
+                    "{} must have length {fixed} ({} bytes)",
+                    record_phrase(h.rectype),
+                    fixed * 8
+                ),
+            })
+        }
+        Some(fixed) => fixed as u64 * 8,
+        None if pos == 0 => {
+            return Err(Error::UnknownRecordType {
+                offset,
+                block,
+                rectype: h.rectype,
+            })
+        }
+        None if h.length < 3 => {
+            return Err(Error::BadValue {
+                offset,
+                field: "length",
+                value: h.length.into(),
+                problem: format!(
+                    "a record of unknown type {} needs a length of at least 3 (its 24-byte header)",
+                    h.rectype
+                ),
+            })
+        }
+        None => h.length as u64 * 8,
+    };
+    if len > (block_end - pos) as u64 {
+        return Err(overrun(record_phrase(h.rectype), len));
+    }
+    // Fits in the block, so in usize.
+    let len = len as usize;
+    let b = &data[pos + HEADER_LEN..pos + len];
+    let at = pos + HEADER_LEN;
+    let what = record_phrase(h.rectype);
+    use rectype::*;
+    let body = match h.rectype {
+        ENDLOG => Body::EndLog,
+        ENDBLOCK => Body::EndBlock,
+        RAWEVENT => Body::Raw(read_at(b, at, what)?),
+        MSGEVENT => Body::Msg(read_at(b, at, what)?),
+        COLLEVENT => Body::Coll(read_at(b, at, what)?),
+        COMMEVENT => Body::Comm(read_at(b, at, what)?),
+        EVENTDEF => Body::EventDef(read_at(b, at, what)?),
+        STATEDEF => Body::StateDef(read_at(b, at, what)?),
+        SRCLOC => Body::SrcLoc(read_at(b, at, what)?),
+        SHIFT => Body::Shift(read_at(b, at, what)?),
+        rectype => Body::Unknown {
+            rectype,
+            bytes: b.to_vec(),
+        },
+    };
+    Ok((
+        Record {
+            time: h.time,
+            procid: h.procid,
+            pad: h.pad,
+            body,
+        },
+        len,
+    ))
+}
+
+/// Whether the 24 bytes at `pos` form a plausible header: a known record type (a
+/// terminator included) with its fixed length.
+fn plausible_header(data: &[u8], pos: usize) -> bool {
+    let Some(h) = data.get(pos..pos.saturating_add(HEADER_LEN)) else {
+        return false;
+    };
+    let Ok(h) = RecordHeader::read_be(&mut Cursor::new(h)) else {
+        return false;
+    };
+    record_len(h.rectype) == Some(h.length)
+}
+
+fn not_inferable(len: usize, problem: String) -> Error {
+    Error::BadValue {
+        offset: 0,
+        field: "block size",
+        value: len as i64,
+        problem: format!("cannot be inferred from the file length: {problem}"),
+    }
+}
+
+fn check_not_empty(data: &[u8]) -> Result<()> {
+    if data.len() < HEADER_LEN {
+        return Err(Error::Truncated {
+            offset: 0,
+            expected: format!(
+                "an old-CLOG record header of {HEADER_LEN} bytes (the file has {} bytes)",
+                data.len()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Infers the block size of an old-CLOG file (see the [module docs](super) for the
+/// rule): the file length if the first block ends with ENDLOG, otherwise the smallest
+/// power of two `B >= 1024`, `B >= e + 24` (`e` = offset of the first ENDBLOCK) that
+/// divides the file length and has a plausible record header at offset `B`.
+///
+/// Errors: [`Error::Truncated`] (offset 0) for a file shorter than one header;
+/// [`Error::UnknownRecordType`] (offset 0) if the first record's type is unknown;
+/// [`Error::BadValue`] for a record with a bad length (at the record) or when no
+/// block size qualifies (field `block size`, offset 0).
+pub fn infer_block_size(data: &[u8]) -> Result<usize> {
+    check_not_empty(data)?;
+    let mut pos = 0;
+    let (term_pos, endlog) = loop {
+        match decode_record(data, pos, data.len(), 0) {
+            Ok((rec, len)) => {
+                if rec.is_terminator() {
+                    break (pos, matches!(rec.body, Body::EndLog));
+                }
+                pos += len;
+            }
+            Err(Error::BlockOverrun { offset, .. }) => {
+                return Err(not_inferable(
+                    data.len(),
+                    format!(
+                        "the records from byte 0 reach the end of the file (at the record at byte {offset}) without an ENDBLOCK or ENDLOG record; the file may be truncated"
+                    ),
+                ))
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    if endlog {
+        return Ok(data.len());
+    }
+    let need = term_pos + HEADER_LEN;
+    let Some(mut b) = need
+        .max(MIN_INFERRED_BLOCK_SIZE)
+        .checked_next_power_of_two()
+    else {
+        return Err(not_inferable(data.len(), "the file is too large".into()));
+    };
+    let mut first_plausible = None;
+    while b.checked_add(HEADER_LEN).is_some_and(|e| e <= data.len()) {
+        if plausible_header(data, b) {
+            if data.len() % b == 0 {
+                return Ok(b);
+            }
+            first_plausible.get_or_insert(b);
+        }
+        match b.checked_mul(2) {
+            Some(n) => b = n,
+            None => break,
+        }
+    }
+    let hint = match first_plausible {
+        Some(p) => format!(
+            "; {p} bytes has a record header at its start but the file length {} is not a multiple of it (the file may be truncated)",
+            data.len()
+        ),
+        None => String::new(),
+    };
+    Err(not_inferable(
+        data.len(),
+        format!(
+            "the first block ends with ENDBLOCK at byte {term_pos}, but no power of two B >= {} with B >= {need} divides the file length {} and has a plausible record header at byte B{hint}; pass the block size explicitly",
+            MIN_INFERRED_BLOCK_SIZE,
+            data.len()
+        ),
+    ))
+}
+
+/// Checks an explicit block size: a multiple of 8, at least 24.
+fn check_block_size(block_size: usize) -> Result<()> {
+    if block_size < HEADER_LEN || block_size % 8 != 0 {
+        return Err(Error::BadValue {
+            offset: 0,
+            field: "block size",
+            value: i64::try_from(block_size).unwrap_or(i64::MAX),
+            problem: "an old-CLOG block size must be a multiple of 8 and at least 24".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Iterates over every record of an old-CLOG file held in memory, block by block,
+/// terminators (ENDBLOCK, ENDLOG) included, checking the file's structure as it goes.
+///
+/// Each item is the record and the offset of its first byte. After an error the
+/// iterator ends. After ENDLOG it yields [`Error::DataAfterEndLog`] if blocks follow;
+/// if the last block ends with ENDBLOCK it yields [`Error::MissingEndLog`].
+#[derive(Debug, Clone)]
+pub struct ClogRecords<'a> {
+    data: &'a [u8],
+    block_size: usize,
+    block: usize,
+    pos: usize,
+    state: State,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Records,
+    AfterEndBlock,
+    AfterEndLog,
+    Done,
+}
+
+impl<'a> ClogRecords<'a> {
+    /// Records of `data`, whose block size is inferred with [`infer_block_size`].
+    pub fn new(data: &'a [u8]) -> Result<Self> {
+        let bs = infer_block_size(data)?;
+        Self::start(data, bs)
+    }
+
+    /// Records of `data` with an explicit block size (a multiple of 8, at least 24).
+    pub fn with_block_size(data: &'a [u8], block_size: usize) -> Result<Self> {
+        check_block_size(block_size)?;
+        Self::start(data, block_size)
+    }
+
+    fn start(data: &'a [u8], block_size: usize) -> Result<Self> {
+        check_not_empty(data)?;
+        if data.len() % block_size != 0 {
+            return Err(Error::Truncated {
+                offset: data.len() as u64,
+                expected: format!(
+                    "whole blocks of {block_size} bytes (the file length {} is not a multiple of the block size)",
+                    data.len()
+                ),
+            });
+        }
+        Ok(ClogRecords {
+            data,
+            block_size,
+            block: 0,
+            pos: 0,
+            state: State::Records,
+        })
+    }
+
+    /// The block size in use.
+    pub fn block_size(&self) -> usize {
+        self.block_size
+    }
+
+    /// The number of blocks in the file.
+    pub fn block_count(&self) -> usize {
+        self.data.len() / self.block_size
+    }
+
+    /// The index of the block being read.
+    pub fn block_index(&self) -> usize {
+        self.block
+    }
+
+    /// The offset just after the last record returned (for a terminator: where the
+    /// block's trailing bytes start).
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    fn block_end(&self) -> usize {
+        (self.block + 1) * self.block_size
+    }
+}
+
+impl Iterator for ClogRecords<'_> {
+    type Item = Result<(Record, u64)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.state {
+            State::Done => None,
+            State::AfterEndBlock => {
+                self.state = State::Done;
+                Some(Err(Error::MissingEndLog {
+                    offset: self.data.len() as u64,
+                }))
+            }
+            State::AfterEndLog => {
+                self.state = State::Done;
+                let next = self.block_end() as u64;
+                Some(Err(Error::DataAfterEndLog {
+                    offset: next,
+                    expected_end: next,
+                }))
+            }
+            State::Records => {
+                let end = self.block_end();
+                match decode_record(self.data, self.pos, end, self.block as u64) {
+                    Ok((rec, len)) => {
+                        let off = self.pos as u64;
+                        self.pos += len;
+                        let last = end == self.data.len();
+                        match rec.body {
+                            Body::EndLog if last => self.state = State::Done,
+                            Body::EndLog => self.state = State::AfterEndLog,
+                            Body::EndBlock if last => self.state = State::AfterEndBlock,
+                            Body::EndBlock => {
+                                // The caller may read `position()` for the trailing
+                                // bytes before the next call moves to the next block.
+                                self.block += 1;
+                                self.pos = end;
+                            }
+                            _ => {}
+                        }
+                        Some(Ok((rec, off)))
+                    }
+                    Err(e) => {
+                        self.state = State::Done;
+                        Some(Err(e))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One block: its records (the last one is ENDBLOCK or ENDLOG) and the bytes after
+/// the terminator up to the block's end, kept verbatim (stale data in MPICH's files).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClogBlock {
+    /// The records, terminator included.
+    pub records: Vec<Record>,
+    /// Bytes after the terminator.
+    pub trailing: Vec<u8>,
+}
+
+impl ClogBlock {
+    /// Whether the block ends with ENDLOG.
+    pub fn is_last(&self) -> bool {
+        matches!(self.records.last().map(|r| &r.body), Some(Body::EndLog))
+    }
+}
+
+/// A whole old-CLOG file in memory: every block with its records and trailing bytes,
+/// so that [`ClogFile::to_bytes`] gives back the input byte for byte.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClogFile {
+    /// Block size in bytes (inferred or given).
+    pub block_size: usize,
+    /// The blocks; the last one holds ENDLOG.
+    pub blocks: Vec<ClogBlock>,
+}
+
+impl ClogFile {
+    /// Parses a whole file, inferring the block size ([`infer_block_size`]).
+    pub fn parse(data: &[u8]) -> Result<ClogFile> {
+        Self::collect(ClogRecords::new(data)?, data)
+    }
+
+    /// Parses a whole file with an explicit block size (a multiple of 8, at least 24).
+    pub fn parse_with_block_size(data: &[u8], block_size: usize) -> Result<ClogFile> {
+        Self::collect(ClogRecords::with_block_size(data, block_size)?, data)
+    }
+
+    fn collect(it: ClogRecords<'_>, data: &[u8]) -> Result<ClogFile> {
+        let block_size = it.block_size();
+        let mut blocks = Vec::new();
+        let mut cur = ClogBlock::default();
+        for r in it {
+            let (rec, off) = r?;
+            if rec.is_terminator() {
+                // The terminator is 24 bytes; the trailing bytes run to the block end.
+                let start = off as usize + HEADER_LEN;
+                let end = (blocks.len() + 1) * block_size;
+                cur.trailing = data.get(start..end).map(<[u8]>::to_vec).unwrap_or_default();
+                cur.records.push(rec);
+                blocks.push(std::mem::take(&mut cur));
+            } else {
+                cur.records.push(rec);
+            }
+        }
+        Ok(ClogFile { block_size, blocks })
+    }
+
+    /// Every record, terminators included, in file order.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.blocks.iter().flat_map(|b| b.records.iter())
+    }
+}
+
+/// The largest time magnitude [`looks_like_clog1`] accepts in the first record
+/// (about 31 years, in seconds).
+pub const MAX_PLAUSIBLE_TIME: f64 = 1.0e9;
+
+/// Whether `data` (the start of a file) looks like an old-CLOG file: at least 24 bytes,
+/// not a CLOG2 preamble (`CLOG-02.`), and a first record header with a known record
+/// type, that type's fixed length and a finite time of magnitude at most
+/// [`MAX_PLAUSIBLE_TIME`].
+///
+/// Negative times are accepted: the merge adds each process's clock shift, and
+/// MPICH-1's `simple.clog` starts with a record at -0.247 s.
+pub fn looks_like_clog1(data: &[u8]) -> bool {
+    if data.starts_with(b"CLOG-02.") || data.len() < HEADER_LEN {
+        return false;
+    }
+    let Ok(h) = RecordHeader::read_be(&mut Cursor::new(&data[..HEADER_LEN])) else {
+        return false;
+    };
+    record_len(h.rectype) == Some(h.length)
+        && h.time.is_finite()
+        && h.time.abs() <= MAX_PLAUSIBLE_TIME
+}

@@ -1,0 +1,67 @@
+//! `mpelog convert`: format conversion, and lossless rewriting through the codecs.
+
+use crate::detect::{detect, Format};
+use crate::error::{CliError, CliResult};
+use crate::output::{buffered, bytes_bar, commit, temp_beside};
+use clog2_format::{BlockWriter, Clog2Reader};
+use std::io::Write;
+use std::path::Path;
+
+/// Runs `mpelog convert`.
+pub fn run(input: &Path, output: &Path, to: Option<&str>) -> CliResult {
+    let target = match to {
+        Some(name) => Format::from_name(name).ok_or_else(|| {
+            CliError::Usage(format!("--to {name}: unknown format (known: clog2, clog)"))
+        })?,
+        None => {
+            let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
+            Format::from_name(ext).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "cannot tell the output format from {:?}: give --to clog2 or --to clog, or use a .clog2 or .clog extension",
+                    output.display().to_string()
+                ))
+            })?
+        }
+    };
+    let source = detect(input)?;
+    match (source, target) {
+        (Format::Clog2, Format::Clog2) => rewrite_clog2(input, output),
+        (Format::Clog, Format::Clog) => rewrite_clog(input, output),
+        (s, t) => Err(CliError::Usage(format!(
+            "converting {} to {} is not supported yet",
+            s.name(),
+            t.name()
+        ))),
+    }
+}
+
+/// Streams a CLOG2 file block by block through the parser and the block writer.
+fn rewrite_clog2(input: &Path, output: &Path) -> CliResult {
+    let (file, len) = super::open(input)?;
+    let bar = bytes_bar(len, "converting");
+    let mut r = Clog2Reader::new(bar.wrap_read(file)).map_err(CliError::input(input))?;
+    let tmp = temp_beside(output)?;
+    let out = buffered(&tmp, output)?;
+    let mut w = BlockWriter::new(out, r.preamble()).map_err(CliError::input(output))?;
+    while let Some(block) = r.next_block().map_err(CliError::input(input))? {
+        w.write_block(&block).map_err(CliError::input(output))?;
+    }
+    let table = r.finish().map_err(CliError::input(input))?;
+    let mut out = w.finish(table.as_ref()).map_err(CliError::input(output))?;
+    out.flush().map_err(CliError::io(output))?;
+    drop(out);
+    bar.finish_and_clear();
+    commit(tmp, output)
+}
+
+fn rewrite_clog(input: &Path, output: &Path) -> CliResult {
+    let data = std::fs::read(input).map_err(CliError::io(input))?;
+    let f = clog2_format::clog1::ClogFile::parse(&data).map_err(CliError::input(input))?;
+    let tmp = temp_beside(output)?;
+    let mut out = buffered(&tmp, output)?;
+    let bytes = f.to_bytes().map_err(CliError::input(output))?;
+    out.write_all(&bytes).map_err(CliError::io(output))?;
+    out.flush().map_err(CliError::io(output))?;
+    drop(out);
+    commit(tmp, output)
+}

@@ -1,0 +1,17 @@
+//! One module per subcommand.
+
+pub mod convert;
+pub mod info;
+pub mod print;
+pub mod synth;
+
+use crate::error::{CliError, CliResult};
+use std::fs::File;
+use std::path::Path;
+
+/// Opens an input file for streaming (blocks are read whole, so no extra buffering).
+pub fn open(path: &Path) -> CliResult<(File, u64)> {
+    let f = File::open(path).map_err(CliError::io(path))?;
+    let len = f.metadata().map_err(CliError::io(path))?.len();
+    Ok((f, len))
+}

@@ -1,0 +1,68 @@
+//! `mpelog print`: every record, one line each.
+
+use crate::detect::{detect, Format};
+use crate::error::{CliError, CliResult};
+use clog2_format::{dump, Clog2Reader};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// Runs `mpelog print`, writing to stdout.
+pub fn run(path: &Path) -> CliResult {
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let res = write_dump(path, &mut out)
+        .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
+    match res {
+        // A closed pipe (`mpelog print x | head`) is not an error.
+        Err(CliError::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// Writes the dump of `path` to `out`.
+pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
+    let o = CliError::io(Path::new("<stdout>"));
+    match detect(path)? {
+        Format::Clog2 => {
+            let (file, _) = super::open(path)?;
+            let mut r = Clog2Reader::new(file).map_err(CliError::input(path))?;
+            let res = (|| -> std::io::Result<Result<(), clog2_format::Error>> {
+                for line in dump::preamble_lines(r.preamble().info()) {
+                    writeln!(out, "# {line}")?;
+                }
+                loop {
+                    match r.next_record() {
+                        Ok(Some(rec)) => writeln!(out, "{}", dump::record(&rec))?,
+                        Ok(None) => break,
+                        Err(e) => return Ok(Err(e)),
+                    }
+                }
+                match r.finish() {
+                    Ok(Some(t)) => {
+                        for e in &t.entries {
+                            writeln!(out, "# {}", dump::comm_entry(e))?;
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => return Ok(Err(e)),
+                }
+                Ok(Ok(()))
+            })();
+            res.map_err(o)?.map_err(CliError::input(path))
+        }
+        Format::Clog => {
+            let data = std::fs::read(path).map_err(CliError::io(path))?;
+            let f = clog2_format::clog1::ClogFile::parse(&data).map_err(CliError::input(path))?;
+            (|| -> std::io::Result<()> {
+                writeln!(out, "# CLOG (MPE1) block_size = {}", f.block_size)?;
+                for rec in f.blocks.iter().flat_map(|b| b.records.iter()) {
+                    writeln!(out, "{}", rec.display())?;
+                }
+                Ok(())
+            })()
+            .map_err(o)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Detecting a trace's format from its first bytes.
+
+use crate::error::{CliError, CliResult};
+use std::io::Read;
+use std::path::Path;
+
+/// The trace formats the tool knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// CLOG2 (`CLOG-02.xx` preamble).
+    Clog2,
+    /// Old MPE1 CLOG (no preamble, big-endian 24-byte headers with a length field).
+    Clog,
+}
+
+impl Format {
+    /// The name used by `--to` and in `info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Clog2 => "CLOG2",
+            Format::Clog => "CLOG",
+        }
+    }
+
+    /// Parses a `--to` value or a file extension.
+    pub fn from_name(s: &str) -> Option<Format> {
+        match s.to_ascii_lowercase().as_str() {
+            "clog2" => Some(Format::Clog2),
+            "clog" => Some(Format::Clog),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the start of `path` and names its format.
+pub fn detect(path: &Path) -> CliResult<Format> {
+    let mut head = Vec::with_capacity(1024);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(1024).read_to_end(&mut head))
+        .map_err(CliError::io(path))?;
+    if clog2_format::looks_like_clog2(&head) {
+        return Ok(Format::Clog2);
+    }
+    if clog2_format::clog1::looks_like_clog1(&head) {
+        return Ok(Format::Clog);
+    }
+    let shown: String = String::from_utf8_lossy(&head[..head.len().min(16)])
+        .chars()
+        .map(|c| if c.is_control() { '.' } else { c })
+        .collect();
+    Err(CliError::Unrecognized {
+        path: path.to_path_buf(),
+        message: format!(
+            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\" or an old CLOG record header)"
+        ),
+    })
+}

@@ -1,0 +1,242 @@
+//! The `mpelog` command line: golden dumps (insta), exit statuses, lossless convert,
+//! atomic outputs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mpelog(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .args(args)
+        .output()
+        .expect("run mpelog")
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "mpelog failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn corpus() -> Option<PathBuf> {
+    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return None;
+    };
+    let p = PathBuf::from(p);
+    let p = if p.is_relative() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+    } else {
+        p
+    };
+    assert!(
+        p.is_dir(),
+        "MPELOG_CORPUS={} is not a directory",
+        p.display()
+    );
+    Some(p)
+}
+
+fn corpus_file(dir: &Path, rel: &str) -> String {
+    let p = dir.join(rel);
+    assert!(p.is_file(), "corpus file missing: {}", p.display());
+    p.to_str().unwrap().to_string()
+}
+
+fn synth(dir: &Path, name: &str, args: &[&str]) -> String {
+    let out = dir.join(name);
+    let out_s = out.to_str().unwrap().to_string();
+    let mut a = vec!["synth", "-o", &out_s];
+    a.extend_from_slice(args);
+    let o = mpelog(&a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out_s
+}
+
+#[test]
+fn print_of_corpus_files_matches_the_golden_dumps() {
+    let Some(dir) = corpus() else { return };
+    for (name, rel) in [
+        ("cpilog_n1", "mpe/cpilog_n1.clog2"),
+        ("nested_states_n1", "mpe/nested_states_n1.clog2"),
+        ("cpi_n4", "mpe/cpi_n4.clog2"),
+        ("cpilog_pack_n4", "mpe/cpilog_pack_n4.clog2"),
+    ] {
+        let text = stdout(&mpelog(&["print", &corpus_file(&dir, rel)]));
+        insta::assert_snapshot!(format!("print_{name}"), text);
+    }
+}
+
+#[test]
+fn print_and_info_of_a_generated_trace_match_the_golden_dumps() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = synth(
+        tmp.path(),
+        "g.clog2",
+        &["--ranks", "3", "--events", "400", "--seed", "11"],
+    );
+    insta::assert_snapshot!("print_synth_r3_e400_s11", stdout(&mpelog(&["print", &f])));
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&mpelog(&["info", "--json", &f]))).unwrap();
+    insta::assert_json_snapshot!("info_synth_r3_e400_s11", json);
+}
+
+#[test]
+fn info_json_reports_the_corpus_files_facts() {
+    let Some(dir) = corpus() else { return };
+    let o = mpelog(&[
+        "info",
+        "--json",
+        &corpus_file(&dir, "mpe/cpilog_n4_bs4k.clog2"),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["format"], "CLOG2");
+    assert_eq!(v["version"], "CLOG-02.44");
+    assert_eq!(v["byte_order"], "big");
+    assert_eq!(v["block_size"], 4096);
+    assert_eq!(v["blocks"], 4);
+    assert_eq!(v["ranks"], 4);
+    // 400 records: 396 data records, 3 ENDBLOCK, 1 ENDLOG.
+    assert_eq!(v["records"], 400);
+    assert_eq!(v["record_counts"]["eblk"], 3);
+    assert_eq!(v["record_counts"]["elog"], 1);
+    let (t0, t1) = (
+        v["time_min"].as_f64().unwrap(),
+        v["time_max"].as_f64().unwrap(),
+    );
+    assert!(t0 > 0.0 && t0 < 1e-3 && t1 > t0 && t1 < 10.0, "{t0} {t1}");
+    insta::assert_json_snapshot!("info_cpilog_n4_bs4k", v);
+}
+
+#[test]
+fn convert_clog2_to_clog2_reproduces_every_corpus_byte() {
+    let Some(dir) = corpus() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    for rel in [
+        "mpe/p2p_n4_bs4k.clog2",
+        "mpe/srtest_n2.clog2",
+        "mpe/colls_n16.clog2",
+    ] {
+        let input = corpus_file(&dir, rel);
+        let out = tmp.path().join("copy.clog2");
+        stdout(&mpelog(&["convert", &input, "-o", out.to_str().unwrap()]));
+        assert!(
+            std::fs::read(&input).unwrap() == std::fs::read(&out).unwrap(),
+            "{rel}"
+        );
+    }
+}
+
+#[test]
+fn convert_of_a_generated_trace_is_byte_identical() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = synth(
+        tmp.path(),
+        "g.clog2",
+        &["--events", "5000", "--block-size", "4096"],
+    );
+    let out = tmp.path().join("out.bin");
+    stdout(&mpelog(&[
+        "convert",
+        &f,
+        "-o",
+        out.to_str().unwrap(),
+        "--to",
+        "clog2",
+    ]));
+    assert!(std::fs::read(&f).unwrap() == std::fs::read(&out).unwrap());
+}
+
+#[test]
+fn bad_input_exits_1_with_the_offset_and_leaves_no_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = synth(
+        tmp.path(),
+        "g.clog2",
+        &["--events", "2000", "--block-size", "1024"],
+    );
+    let mut bytes = std::fs::read(&f).unwrap();
+    // An unknown record type in the first record of block 1.
+    let at = 1024 + 1024;
+    bytes[at + 20..at + 24].copy_from_slice(&77i32.to_be_bytes());
+    let bad = tmp.path().join("bad.clog2");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = tmp.path().join("out.clog2");
+    for args in [
+        vec!["info", bad.to_str().unwrap()],
+        vec!["print", bad.to_str().unwrap()],
+        vec![
+            "convert",
+            bad.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    ] {
+        let o = mpelog(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("byte 2048") && err.contains("unknown record type 77"),
+            "{err}"
+        );
+    }
+    assert!(!out.exists(), "a failed convert left its output");
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".mpelog-"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn a_file_that_is_no_trace_exits_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("x.clog2");
+    std::fs::write(&p, b"hello, world\n").unwrap();
+    let o = mpelog(&["info", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a trace format"));
+}
+
+#[test]
+fn wrong_usage_exits_2() {
+    assert_eq!(mpelog(&["info"]).status.code(), Some(2));
+    assert_eq!(mpelog(&["frobnicate"]).status.code(), Some(2));
+    let tmp = tempfile::tempdir().unwrap();
+    let f = synth(tmp.path(), "g.clog2", &["--events", "100"]);
+    let o = mpelog(&[
+        "convert",
+        &f,
+        "-o",
+        tmp.path().join("x.unknown").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--to"));
+    let o = mpelog(&[
+        "synth",
+        "-o",
+        tmp.path().join("y.clog2").to_str().unwrap(),
+        "--ranks",
+        "0",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn help_teaches_every_command() {
+    let top = stdout(&mpelog(&["--help"]));
+    for cmd in ["info", "print", "convert", "synth"] {
+        assert!(top.contains(cmd), "{cmd} missing from --help");
+        let h = stdout(&mpelog(&["help", cmd]));
+        assert!(h.len() > 200, "help for {cmd} is too thin:\n{h}");
+    }
+    assert!(top.contains("Exit status"));
+}
