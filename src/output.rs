@@ -28,8 +28,16 @@ pub fn buffered(tmp: &NamedTempFile, path: &Path) -> CliResult<BufWriter<std::fs
     ))
 }
 
-/// Renames the finished temporary file to `path`.
+/// Renames the finished temporary file to `path`, with the usual `rw-r--r--`
+/// permissions (temporary files are created private).
 pub fn commit(tmp: NamedTempFile, path: &Path) -> CliResult {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(CliError::io(path))?;
+    }
     tmp.as_file().sync_all().map_err(CliError::io(path))?;
     tmp.persist(path).map_err(|e| CliError::Io {
         path: path.to_path_buf(),

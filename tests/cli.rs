@@ -240,3 +240,13 @@ fn help_teaches_every_command() {
     }
     assert!(top.contains("Exit status"));
 }
+
+#[cfg(unix)]
+#[test]
+fn outputs_are_readable_by_others_like_any_new_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let f = synth(tmp.path(), "g.clog2", &["--events", "100"]);
+    let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644);
+}
