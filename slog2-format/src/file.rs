@@ -1,0 +1,227 @@
+//! A whole SLOG-2 file in memory, for lossless round trips: every block the header,
+//! the TreeDir and the child stubs point at, parsed, plus any bytes no pointer covers.
+
+use crate::error::{Error, Result};
+use crate::read::{Parsed, Slog2Reader, Version};
+use crate::types::*;
+use binrw::{BinWrite, Endian};
+use std::collections::BTreeMap;
+use std::io::{Cursor, Read, Seek};
+
+/// One parsed block of a file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileBlock {
+    /// A tree node.
+    Node(Parsed<TreeNodeBody>),
+    /// The CategoryMap.
+    Categories(Parsed<CategoryMap>),
+    /// The LineIDMapList.
+    LineIdMaps(Parsed<LineIdMapList>),
+    /// The TreeDir.
+    TreeDir(Parsed<TreeDir>),
+}
+
+impl FileBlock {
+    fn ptr(&self) -> FileBlockPtr {
+        match self {
+            FileBlock::Node(p) => p.ptr,
+            FileBlock::Categories(p) => p.ptr,
+            FileBlock::LineIdMaps(p) => p.ptr,
+            FileBlock::TreeDir(p) => p.ptr,
+        }
+    }
+}
+
+/// Every structure of a SLOG-2 file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slog2File {
+    /// The header.
+    pub header: Header,
+    /// The version.
+    pub version: Version,
+    /// Blocks by file offset.
+    pub blocks: BTreeMap<u64, FileBlock>,
+    /// Bytes that no pointer covers, by offset (none in files the Java tools wrote).
+    pub gaps: BTreeMap<u64, Vec<u8>>,
+}
+
+impl Slog2File {
+    /// Parses a whole file held in memory.
+    pub fn parse(data: &[u8]) -> Result<Slog2File> {
+        Self::read(Cursor::new(data))
+    }
+
+    /// Parses a whole file from a reader.
+    pub fn read<R: Read + Seek>(inner: R) -> Result<Slog2File> {
+        let mut r = Slog2Reader::open(inner)?;
+        let header = r.header().clone();
+        let version = r.version();
+        let mut blocks = BTreeMap::new();
+        let mut add = |b: FileBlock| -> Result<()> {
+            let p = b.ptr();
+            if let Some(old) = blocks.get(&(p.offset as u64)) {
+                let old: &FileBlock = old;
+                if old.ptr().size != p.size {
+                    return Err(Error::BadValue {
+                        offset: p.offset as u64,
+                        what: format!(
+                            "two pointers to the block at byte {} disagree on its size ({} and {})",
+                            p.offset,
+                            old.ptr().size,
+                            p.size
+                        ),
+                    });
+                }
+                return Ok(());
+            }
+            blocks.insert(p.offset as u64, b);
+            Ok(())
+        };
+        if let Some(t) = r.tree_dir() {
+            add(FileBlock::TreeDir(t.clone()))?;
+        }
+        if let Some(c) = r.categories() {
+            add(FileBlock::Categories(c.clone()))?;
+        }
+        if let Some(l) = r.line_id_maps() {
+            add(FileBlock::LineIdMaps(l.clone()))?;
+        }
+        // Every node reachable from the TreeDir, the root pointer and the stubs.
+        let mut todo: Vec<FileBlockPtr> = Vec::new();
+        if !header.treeroot.is_null() {
+            todo.push(header.treeroot);
+        }
+        if let Some(t) = r.tree_dir() {
+            todo.extend(t.value.entries.iter().map(|e| e.ptr));
+        }
+        let mut seen = std::collections::HashSet::new();
+        while let Some(p) = todo.pop() {
+            if !seen.insert(p) {
+                continue;
+            }
+            let node = r.read_node(p)?;
+            todo.extend(
+                node.value
+                    .stubs
+                    .iter()
+                    .map(|s| s.header.ptr)
+                    .filter(|p| !p.is_null()),
+            );
+            add(FileBlock::Node(node))?;
+        }
+        // Overlaps make a lossless layout impossible; gaps are kept verbatim.
+        let data_len = r.file_len();
+        let mut gaps = BTreeMap::new();
+        let mut pos = r.header_len();
+        let regions: Vec<(u64, u64)> = blocks
+            .values()
+            .map(|b| {
+                (
+                    b.ptr().offset as u64,
+                    b.ptr().offset as u64 + b.ptr().size as u64,
+                )
+            })
+            .collect();
+        let mut inner = r;
+        for (start, end) in regions {
+            if start < pos {
+                return Err(Error::BadValue {
+                    offset: start,
+                    what: format!("the block at byte {start} overlaps the structure before it (which ends at byte {pos})"),
+                });
+            }
+            if start > pos {
+                gaps.insert(pos, inner.read_gap(pos, start - pos)?);
+            }
+            pos = end;
+        }
+        if pos < data_len {
+            gaps.insert(pos, inner.read_gap(pos, data_len - pos)?);
+        }
+        Ok(Slog2File {
+            header,
+            version,
+            blocks,
+            gaps,
+        })
+    }
+
+    /// Writes the file: the header, then every block and gap at its offset.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = Cursor::new(Vec::new());
+        let w = |e: binrw::Error| Error::Write(e.to_string());
+        self.header
+            .write_options(&mut out, Endian::Big, ())
+            .map_err(w)?;
+        /// What sits at an offset: a block or uncovered bytes.
+        enum Item<'a> {
+            Block(&'a FileBlock),
+            Gap(&'a Vec<u8>),
+        }
+        let mut items: Vec<(u64, Item)> = Vec::new();
+        items.extend(self.blocks.iter().map(|(o, b)| (*o, Item::Block(b))));
+        items.extend(self.gaps.iter().map(|(o, g)| (*o, Item::Gap(g))));
+        items.sort_by_key(|i| i.0);
+        for (offset, item) in items {
+            if out.position() != offset {
+                return Err(Error::Write(format!(
+                    "the structure at byte {offset} would be written at byte {}",
+                    out.position()
+                )));
+            }
+            let b = match item {
+                Item::Gap(g) => {
+                    out.get_mut().extend_from_slice(g);
+                    out.set_position(out.get_ref().len() as u64);
+                    continue;
+                }
+                Item::Block(b) => b,
+            };
+            let start = out.position();
+            let trailing = match b {
+                FileBlock::Node(p) => {
+                    p.value
+                        .write_options(&mut out, Endian::Big, ())
+                        .map_err(w)?;
+                    &p.trailing
+                }
+                FileBlock::Categories(p) => {
+                    p.value
+                        .write_options(&mut out, Endian::Big, ())
+                        .map_err(w)?;
+                    &p.trailing
+                }
+                FileBlock::LineIdMaps(p) => {
+                    p.value
+                        .write_options(&mut out, Endian::Big, ())
+                        .map_err(w)?;
+                    &p.trailing
+                }
+                FileBlock::TreeDir(p) => {
+                    p.value
+                        .write_options(&mut out, Endian::Big, ())
+                        .map_err(w)?;
+                    &p.trailing
+                }
+            };
+            out.get_mut().extend_from_slice(trailing);
+            out.set_position(out.get_ref().len() as u64);
+            let size = out.position() - start;
+            if size != b.ptr().size as u64 {
+                return Err(Error::Write(format!(
+                    "the block at byte {offset} encodes to {size} bytes but its pointer says {}",
+                    b.ptr().size
+                )));
+            }
+        }
+        Ok(out.into_inner())
+    }
+
+    /// The tree nodes, by file offset.
+    pub fn nodes(&self) -> impl Iterator<Item = &Parsed<TreeNodeBody>> {
+        self.blocks.values().filter_map(|b| match b {
+            FileBlock::Node(n) => Some(n),
+            _ => None,
+        })
+    }
+}

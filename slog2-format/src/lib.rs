@@ -1,0 +1,14 @@
+//! SLOG-2, the trace format of Jumpshot-4: declarative layouts, a random-access
+//! reader and a lossless writer. See `spec/slog2.md` in the mpelog repository.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod file;
+pub mod read;
+pub mod types;
+
+pub use error::{Error, Result};
+pub use file::{FileBlock, Slog2File};
+pub use read::{Counters, Parsed, Slog2Reader, Version};
+pub use types::*;

@@ -1,0 +1,311 @@
+//! Random-access reading: opening a file reads the header, the TreeDir, the
+//! CategoryMap and the LineIDMapList; each tree node is then read on demand with one
+//! read of exactly its block, and parsed from memory. The reader counts the nodes and
+//! bytes it reads.
+
+use crate::error::{Error, Result};
+use crate::types::*;
+use binrw::{BinRead, Endian};
+use std::io::{Cursor, Read, Seek, SeekFrom};
+
+/// The SLOG-2 versions this crate reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Version {
+    /// `SLOG 2.0.5`: no category summaries, 12-byte category weights.
+    V205,
+    /// `SLOG 2.0.6`: the version Jumpshot-4 reads.
+    V206,
+}
+
+impl Version {
+    /// The version string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::V205 => "SLOG 2.0.5",
+            Version::V206 => "SLOG 2.0.6",
+        }
+    }
+
+    /// Whether this is 2.0.6 (summaries and weight counts present).
+    pub fn is_v206(self) -> bool {
+        self == Version::V206
+    }
+}
+
+/// Longest version string accepted before giving up (Java reads at most 10 bytes).
+pub const MAX_VERSION_LEN: usize = 64;
+/// Header bytes after the version string.
+pub const HEADER_FIXED_LEN: usize = 2 + 4 + 2 + 4 + 7 * 12;
+
+/// A parsed block: the value, where it was, and any bytes after the parsed content
+/// up to the block's size (Java ignores them; we keep them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed<T> {
+    /// The parsed structure.
+    pub value: T,
+    /// The block's pointer.
+    pub ptr: FileBlockPtr,
+    /// Bytes left in the block after the structure.
+    pub trailing: Vec<u8>,
+}
+
+/// How much a reader has read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Tree nodes read.
+    pub nodes_read: u64,
+    /// Bytes read from the file (header and every block).
+    pub bytes_read: u64,
+}
+
+/// A SLOG-2 reader over any `Read + Seek`.
+#[derive(Debug)]
+pub struct Slog2Reader<R> {
+    inner: R,
+    file_len: u64,
+    header: Header,
+    header_len: u64,
+    version: Version,
+    tree_dir: Option<Parsed<TreeDir>>,
+    categories: Option<Parsed<CategoryMap>>,
+    line_id_maps: Option<Parsed<LineIdMapList>>,
+    counters: Counters,
+    buf: Vec<u8>,
+}
+
+/// Parses the header from the start of `bytes` (which may be longer).
+pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
+    if bytes.len() < 2 {
+        return Err(Error::Truncated {
+            offset: 0,
+            what: "the header".into(),
+            within: format!("the file ({} bytes)", bytes.len()),
+        });
+    }
+    let n = i16::from_be_bytes([bytes[0], bytes[1]]);
+    let shown = |b: &[u8]| String::from_utf8_lossy(&b[..b.len().min(16)]).into_owned();
+    if n <= 0 || n as usize > MAX_VERSION_LEN {
+        return Err(Error::NotSlog2 {
+            found: shown(bytes),
+        });
+    }
+    let len = 2 + n as usize + HEADER_FIXED_LEN;
+    let vbytes = &bytes[2..(2 + n as usize).min(bytes.len())];
+    if !vbytes.starts_with(b"SLOG 2") && !b"SLOG 2".starts_with(vbytes) {
+        return Err(Error::NotSlog2 {
+            found: shown(bytes),
+        });
+    }
+    if bytes.len() < len {
+        return Err(Error::Truncated {
+            offset: bytes.len() as u64,
+            what: format!("the {len}-byte header"),
+            within: format!("the file ({} bytes)", bytes.len()),
+        });
+    }
+    let version = match vbytes {
+        b"SLOG 2.0.6" => Version::V206,
+        b"SLOG 2.0.5" => Version::V205,
+        other => {
+            return Err(Error::UnsupportedVersion {
+                found: String::from_utf8_lossy(other).into_owned(),
+            })
+        }
+    };
+    let header = Header::read_options(&mut Cursor::new(&bytes[..len]), Endian::Big, ())
+        .map_err(|e| Error::from_binrw(e, 0, "the header", "the file"))?;
+    Ok((header, version, len as u64))
+}
+
+/// Parses `bytes` (one whole block at `ptr`) as a `T`, keeping trailing bytes.
+pub fn parse_block<T>(
+    bytes: &[u8],
+    ptr: FileBlockPtr,
+    what: &str,
+    args: T::Args<'_>,
+) -> Result<Parsed<T>>
+where
+    T: BinRead,
+{
+    let mut cur = Cursor::new(bytes);
+    let value = T::read_options(&mut cur, Endian::Big, args).map_err(|e| {
+        Error::from_binrw(
+            e,
+            ptr.offset as u64,
+            what,
+            &format!("its {}-byte block", ptr.size),
+        )
+    })?;
+    let used = cur.position() as usize;
+    Ok(Parsed {
+        value,
+        ptr,
+        trailing: bytes[used..].to_vec(),
+    })
+}
+
+impl<R: Read + Seek> Slog2Reader<R> {
+    /// Opens a file: reads the header, TreeDir, CategoryMap and LineIDMapList.
+    pub fn open(mut inner: R) -> Result<Self> {
+        let file_len = inner
+            .seek(SeekFrom::End(0))
+            .map_err(|source| Error::Io { offset: 0, source })?;
+        inner
+            .seek(SeekFrom::Start(0))
+            .map_err(|source| Error::Io { offset: 0, source })?;
+        let want = (2 + MAX_VERSION_LEN + HEADER_FIXED_LEN).min(file_len as usize);
+        let mut head = vec![0u8; want];
+        inner
+            .read_exact(&mut head)
+            .map_err(|source| Error::Io { offset: 0, source })?;
+        let (header, version, header_len) = parse_header(&head)?;
+        let mut r = Slog2Reader {
+            inner,
+            file_len,
+            header,
+            header_len,
+            version,
+            tree_dir: None,
+            categories: None,
+            line_id_maps: None,
+            counters: Counters {
+                nodes_read: 0,
+                bytes_read: header_len,
+            },
+            buf: Vec::new(),
+        };
+        let h = r.header.clone();
+        let v = version.is_v206();
+        if !h.treedir.is_null() {
+            r.tree_dir = Some(r.read_parsed(h.treedir, "the TreeDir", ())?);
+        }
+        if !h.categories.is_null() {
+            r.categories = Some(r.read_parsed(h.categories, "the CategoryMap", (v,))?);
+        }
+        if !h.lineidmaps.is_null() {
+            r.line_id_maps = Some(r.read_parsed(h.lineidmaps, "the LineIDMapList", ())?);
+        }
+        Ok(r)
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The header's size on disk.
+    pub fn header_len(&self) -> u64 {
+        self.header_len
+    }
+
+    /// The version.
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// The file's size.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
+    }
+
+    /// The TreeDir, if the header points at one.
+    pub fn tree_dir(&self) -> Option<&Parsed<TreeDir>> {
+        self.tree_dir.as_ref()
+    }
+
+    /// The CategoryMap, if the header points at one.
+    pub fn categories(&self) -> Option<&Parsed<CategoryMap>> {
+        self.categories.as_ref()
+    }
+
+    /// The LineIDMapList, if the header points at one.
+    pub fn line_id_maps(&self) -> Option<&Parsed<LineIdMapList>> {
+        self.line_id_maps.as_ref()
+    }
+
+    /// What has been read so far.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Checks that `ptr` can be followed: not NULL, inside the file, not larger than
+    /// the header's `max_buffer_bytesize`.
+    pub fn check_ptr(&self, ptr: FileBlockPtr, what: &str) -> Result<()> {
+        let bad = |problem: String| Error::BadPointer {
+            offset: 0,
+            what: what.to_string(),
+            target: ptr.offset,
+            size: ptr.size,
+            problem,
+        };
+        if ptr.is_null() {
+            return Err(bad("the pointer is NULL".into()));
+        }
+        if ptr.offset < 0 || (ptr.offset as u64).saturating_add(ptr.size as u64) > self.file_len {
+            return Err(bad(format!(
+                "the block runs past the end of the file ({} bytes)",
+                self.file_len
+            )));
+        }
+        if ptr.size > self.header.max_buffer_bytesize {
+            return Err(bad(format!(
+                "the block is larger than the header's max_buffer_bytesize {}",
+                self.header.max_buffer_bytesize
+            )));
+        }
+        Ok(())
+    }
+
+    /// Reads the raw bytes of a block (one read) into the reader's buffer.
+    pub fn read_raw(&mut self, ptr: FileBlockPtr, what: &str) -> Result<&[u8]> {
+        self.check_ptr(ptr, what)?;
+        let at = ptr.offset as u64;
+        self.inner
+            .seek(SeekFrom::Start(at))
+            .map_err(|source| Error::Io { offset: at, source })?;
+        self.buf.resize(ptr.size as usize, 0);
+        self.inner
+            .read_exact(&mut self.buf)
+            .map_err(|source| Error::Io { offset: at, source })?;
+        self.counters.bytes_read += ptr.size as u64;
+        Ok(&self.buf)
+    }
+
+    /// Reads bytes that no pointer covers (for lossless copies); bounded by the file.
+    pub fn read_gap(&mut self, at: u64, len: u64) -> Result<Vec<u8>> {
+        let len = len.min(self.file_len.saturating_sub(at));
+        self.inner
+            .seek(SeekFrom::Start(at))
+            .map_err(|source| Error::Io { offset: at, source })?;
+        let mut v = Vec::new();
+        (&mut self.inner)
+            .take(len)
+            .read_to_end(&mut v)
+            .map_err(|source| Error::Io { offset: at, source })?;
+        Ok(v)
+    }
+
+    fn read_parsed<T: BinRead>(
+        &mut self,
+        ptr: FileBlockPtr,
+        what: &str,
+        args: T::Args<'_>,
+    ) -> Result<Parsed<T>> {
+        self.read_raw(ptr, what)?;
+        parse_block(&self.buf, ptr, what, args)
+    }
+
+    /// Reads and parses the tree node at `ptr`.
+    pub fn read_node(&mut self, ptr: FileBlockPtr) -> Result<Parsed<TreeNodeBody>> {
+        let v = self.version.is_v206();
+        let n = self.read_parsed(ptr, "a tree node", (v,))?;
+        self.counters.nodes_read += 1;
+        Ok(n)
+    }
+
+    /// Reads the root node.
+    pub fn read_root(&mut self) -> Result<Parsed<TreeNodeBody>> {
+        let p = self.header.treeroot;
+        self.read_node(p)
+    }
+}
