@@ -11,6 +11,8 @@ pub enum Format {
     Clog2,
     /// Old MPE1 CLOG (no preamble, big-endian 24-byte headers with a length field).
     Clog,
+    /// SLOG-2 (`SLOG 2.0.x` header).
+    Slog2,
 }
 
 impl Format {
@@ -19,6 +21,7 @@ impl Format {
         match self {
             Format::Clog2 => "CLOG2",
             Format::Clog => "CLOG",
+            Format::Slog2 => "SLOG-2",
         }
     }
 
@@ -27,6 +30,7 @@ impl Format {
         match s.to_ascii_lowercase().as_str() {
             "clog2" => Some(Format::Clog2),
             "clog" => Some(Format::Clog),
+            "slog2" => Some(Format::Slog2),
             _ => None,
         }
     }
@@ -41,6 +45,9 @@ pub fn detect(path: &Path) -> CliResult<Format> {
     if clog2_format::looks_like_clog2(&head) {
         return Ok(Format::Clog2);
     }
+    if head.len() >= 8 && &head[2..8] == b"SLOG 2" {
+        return Ok(Format::Slog2);
+    }
     if clog2_format::clog1::looks_like_clog1(&head) {
         return Ok(Format::Clog);
     }
@@ -51,7 +58,7 @@ pub fn detect(path: &Path) -> CliResult<Format> {
     Err(CliError::Unrecognized {
         path: path.to_path_buf(),
         message: format!(
-            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\" or an old CLOG record header)"
+            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\", a SLOG-2 header \"SLOG 2.0.x\" or an old CLOG record header)"
         ),
     })
 }

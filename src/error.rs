@@ -14,6 +14,15 @@ pub enum CliError {
         #[source]
         source: clog2_format::Error,
     },
+    /// The input is not a valid SLOG-2 file (exit 1).
+    #[error("{path}: {source}")]
+    BadSlog2 {
+        /// The input file.
+        path: PathBuf,
+        /// What is wrong, with the byte offset.
+        #[source]
+        source: slog2_format::Error,
+    },
     /// The input's format could not be recognized (exit 1).
     #[error("{path}: {message}")]
     Unrecognized {
@@ -61,6 +70,22 @@ impl CliError {
                 source,
             },
             source => CliError::BadInput {
+                path: path.to_path_buf(),
+                source,
+            },
+        }
+    }
+}
+
+impl CliError {
+    /// Wraps a SLOG-2 codec error on `path`.
+    pub fn slog2(path: &Path) -> impl FnOnce(slog2_format::Error) -> CliError + '_ {
+        move |source| match source {
+            slog2_format::Error::Io { source, .. } => CliError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            source => CliError::BadSlog2 {
                 path: path.to_path_buf(),
                 source,
             },

@@ -250,3 +250,23 @@ fn outputs_are_readable_by_others_like_any_new_file() {
     let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o644);
 }
+
+#[test]
+fn slog2_print_and_info_of_corpus_files_match_the_golden_dumps() {
+    let Some(dir) = corpus() else { return };
+    for (name, rel) in [("arrow", "historic/arrow.slog2"), ("data", "historic/data.slog2")] {
+        let text = stdout(&mpelog(&["print", &corpus_file(&dir, rel)]));
+        insta::assert_snapshot!(format!("print_slog2_{name}"), text);
+    }
+    let o = mpelog(&["info", "--json", &corpus_file(&dir, "historic/fpilog.slog2")]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["format"], "SLOG-2");
+    assert_eq!(v["version"], "SLOG 2.0.6");
+    assert_eq!(v["tree"]["nodes"], 15);
+    assert_eq!(v["tree"]["depth"], 3);
+    assert_eq!(v["record_counts"]["primitives"], 153);
+    assert_eq!(v["record_counts"]["shadows"], 113);
+    assert_eq!(v["time_min"], 0.002090999999381893);
+    assert_eq!(v["time_max"], 0.15782399999989138);
+    insta::assert_json_snapshot!("info_slog2_fpilog", v);
+}

@@ -3,8 +3,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod dump;
 pub mod error;
 pub mod file;
+pub mod info;
 pub mod read;
 pub mod types;
 

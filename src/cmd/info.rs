@@ -20,12 +20,15 @@ pub struct Summary {
     pub byte_order: &'static str,
     /// File size in bytes.
     pub file_size: u64,
-    /// Block size in bytes.
-    pub block_size: u64,
-    /// Number of blocks.
-    pub blocks: u64,
+    /// Block size in bytes (CLOG2, CLOG).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_size: Option<u64>,
+    /// Number of blocks (CLOG2, CLOG).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<u64>,
     /// Number of processes (MPI_COMM_WORLD size) from the preamble, or the number of
     /// distinct process IDs seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ranks: Option<i64>,
     /// Largest thread count.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -33,9 +36,10 @@ pub struct Summary {
     /// Whether the file was finalized (merged).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub finalized: Option<bool>,
-    /// Number of records, terminators included.
-    pub records: u64,
-    /// Records per type (type tags as in `print`).
+    /// Number of records, terminators included (CLOG2, CLOG).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub records: Option<u64>,
+    /// Records per type (type tags as in `print`), or for SLOG-2 drawables per kind.
     pub record_counts: BTreeMap<String, u64>,
     /// Earliest record time (terminators excluded), seconds.
     pub time_min: Option<f64>,
@@ -44,6 +48,28 @@ pub struct Summary {
     /// Entries in the communicator table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comm_table_entries: Option<usize>,
+    /// SLOG-2 tree facts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<TreeSummary>,
+}
+
+/// The tree of a SLOG-2 file.
+#[derive(Debug, Serialize)]
+pub struct TreeSummary {
+    /// Tree nodes.
+    pub nodes: u64,
+    /// Depth of the root (leaves are 0).
+    pub depth: i64,
+    /// Children per node.
+    pub children_per_node: i64,
+    /// Leaf size limit the writer used.
+    pub leaf_bytesize: i64,
+    /// Largest block.
+    pub max_buffer_bytesize: i64,
+    /// Categories in the legend.
+    pub categories: u64,
+    /// Line-ID maps.
+    pub line_id_maps: u64,
 }
 
 /// Runs `mpelog info`.
@@ -71,17 +97,29 @@ fn print_text(path: &Path, s: &Summary) {
         );
     }
     println!("file size:     {} bytes", s.file_size);
-    println!(
-        "block size:    {} bytes ({} blocks)",
-        s.block_size, s.blocks
-    );
+    if let (Some(bs), Some(n)) = (s.block_size, s.blocks) {
+        println!("block size:    {bs} bytes ({n} blocks)");
+    }
+    if let Some(t) = &s.tree {
+        println!(
+            "tree:          {} nodes, depth {}, {} children per node, leaves up to {} bytes, largest block {} bytes",
+            t.nodes, t.depth, t.children_per_node, t.leaf_bytesize, t.max_buffer_bytesize
+        );
+        println!(
+            "legend:        {} categories, {} line-ID maps",
+            t.categories, t.line_id_maps
+        );
+    }
     if let Some(r) = s.ranks {
         match s.max_threads {
             Some(t) => println!("ranks:         {r} (max threads {t})"),
             None => println!("ranks:         {r}"),
         }
     }
-    println!("records:       {}", s.records);
+    match s.records {
+        Some(n) => println!("records:       {n}"),
+        None => println!("drawables:"),
+    }
     for (k, v) in &s.record_counts {
         println!("  {k:<11} {v}");
     }
@@ -123,7 +161,74 @@ pub fn summarize(path: &Path) -> CliResult<Summary> {
     match detect(path)? {
         Format::Clog2 => summarize_clog2(path),
         Format::Clog => summarize_clog(path),
+        Format::Slog2 => summarize_slog2(path),
     }
+}
+
+fn summarize_slog2(path: &Path) -> CliResult<Summary> {
+    use slog2_format::{Drawable, Slog2Reader};
+    let (file, len) = super::open(path)?;
+    let mut r = Slog2Reader::open(std::io::BufReader::new(file)).map_err(CliError::slog2(path))?;
+    let h = r.header().clone();
+    let entries: Vec<_> = r
+        .tree_dir()
+        .map(|t| t.value.entries.clone())
+        .unwrap_or_default();
+    let bar = bytes_bar(
+        entries.iter().map(|e| e.ptr.size.max(0) as u64).sum(),
+        "reading",
+    );
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    let mut add = |k: &str, n: u64| *counts.entry(k.to_string()).or_insert(0) += n;
+    let (mut tmin, mut tmax): (Option<f64>, Option<f64>) = (None, None);
+    for e in &entries {
+        let n = r.read_node(e.ptr).map_err(CliError::slog2(path))?;
+        for d in n.value.nestless.iter().chain(&n.value.nestable) {
+            match d {
+                Drawable::Primitive(_) => add("primitives", 1),
+                Drawable::Composite(c) => {
+                    add("composites", 1);
+                    add("composite_parts", c.primitives.len() as u64);
+                }
+            }
+        }
+        for s in &n.value.stubs {
+            add("shadows", (s.nestless.len() + s.nestable.len()) as u64);
+        }
+        if e.id.depth == h.max_treedepth && e.id.xpos == 0 || entries.len() == 1 {
+            tmin = Some(e.earliest);
+            tmax = Some(e.latest);
+        }
+        bar.inc(e.ptr.size.max(0) as u64);
+    }
+    bar.finish_and_clear();
+    Ok(Summary {
+        format: Format::Slog2.name(),
+        version: r.version().as_str().to_string(),
+        byte_order: "big",
+        file_size: len,
+        block_size: None,
+        blocks: None,
+        ranks: None,
+        max_threads: None,
+        finalized: None,
+        records: None,
+        record_counts: counts,
+        time_min: tmin,
+        time_max: tmax,
+        comm_table_entries: None,
+        tree: Some(TreeSummary {
+            nodes: entries.len() as u64,
+            depth: h.max_treedepth as i64,
+            children_per_node: h.num_children_per_node as i64,
+            leaf_bytesize: h.treeleaf_bytesize as i64,
+            max_buffer_bytesize: h.max_buffer_bytesize as i64,
+            categories: r
+                .categories()
+                .map_or(0, |c| c.value.categories.len() as u64),
+            line_id_maps: r.line_id_maps().map_or(0, |m| m.value.maps.len() as u64),
+        }),
+    })
 }
 
 fn summarize_clog2(path: &Path) -> CliResult<Summary> {
@@ -143,16 +248,17 @@ fn summarize_clog2(path: &Path) -> CliResult<Summary> {
         version: info.version.to_string(),
         byte_order: if info.big_endian { "big" } else { "little" },
         file_size: len,
-        block_size: info.block_size as u64,
-        blocks,
+        block_size: Some(info.block_size as u64),
+        blocks: Some(blocks),
         ranks: info.comm_world_size.map(i64::from),
         max_threads: info.max_thread_count.map(i64::from),
         finalized: info.finalized,
-        records: t.records,
+        records: Some(t.records),
         record_counts: t.counts,
         time_min: t.tmin,
         time_max: t.tmax,
         comm_table_entries: table.map(|t| t.entries.len()),
+        tree: None,
     })
 }
 
@@ -172,15 +278,16 @@ fn summarize_clog(path: &Path) -> CliResult<Summary> {
         version: "MPE1".into(),
         byte_order: "big",
         file_size: data.len() as u64,
-        block_size: f.block_size as u64,
-        blocks: f.blocks.len() as u64,
+        block_size: Some(f.block_size as u64),
+        blocks: Some(f.blocks.len() as u64),
         ranks: Some(procs.len() as i64),
         max_threads: None,
         finalized: None,
-        records: t.records,
+        records: Some(t.records),
         record_counts: t.counts,
         time_min: t.tmin,
         time_max: t.tmax,
         comm_table_entries: None,
+        tree: None,
     })
 }

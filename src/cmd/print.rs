@@ -52,6 +52,7 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
             })();
             res.map_err(o)?.map_err(CliError::input(path))
         }
+        Format::Slog2 => write_slog2(path, out),
         Format::Clog => {
             let data = std::fs::read(path).map_err(CliError::io(path))?;
             let f = clog2_format::clog1::ClogFile::parse(&data).map_err(CliError::input(path))?;
@@ -65,4 +66,36 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
             .map_err(o)
         }
     }
+}
+
+fn write_slog2<W: Write>(path: &Path, out: &mut W) -> CliResult {
+    use slog2_format::{dump as d, Slog2Reader};
+    let o = CliError::io(Path::new("<stdout>"));
+    let (file, _) = super::open(path)?;
+    let mut r = Slog2Reader::open(std::io::BufReader::new(file)).map_err(CliError::slog2(path))?;
+    let mut lines = d::header(r.header(), r.version());
+    if let Some(c) = r.categories() {
+        lines.extend(c.value.categories.iter().map(d::category));
+    }
+    if let Some(m) = r.line_id_maps() {
+        for map in &m.value.maps {
+            lines.extend(d::line_id_map(map));
+        }
+    }
+    let entries = r
+        .tree_dir()
+        .map(|t| t.value.entries.clone())
+        .unwrap_or_default();
+    lines.extend(entries.iter().map(d::tree_dir_entry));
+    for l in &lines {
+        writeln!(out, "{l}").map_err(CliError::io(Path::new("<stdout>")))?;
+    }
+    for e in &entries {
+        let n = r.read_node(e.ptr).map_err(CliError::slog2(path))?;
+        for l in d::node(&n.value, &n.trailing) {
+            writeln!(out, "{l}").map_err(CliError::io(Path::new("<stdout>")))?;
+        }
+    }
+    let _ = o;
+    Ok(())
 }

@@ -1,0 +1,207 @@
+//! The text form of `mpelog print` for SLOG-2: the header, the legend, the line-ID
+//! maps, the tree directory, then every node (in TreeDir order) with every drawable,
+//! stub and shadow and all their fields. Times print in the shortest form that reads
+//! back to the same double; info buffers print as hex (and decoded where the
+//! category's formats allow, after `=>`).
+
+use crate::read::Version;
+use crate::types::*;
+use std::fmt::Write;
+
+fn ptr(p: &FileBlockPtr) -> String {
+    format!("{}@{}", p.size, p.offset)
+}
+
+fn hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+fn quoted(b: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &c in b {
+        match c {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            0x20..=0x7e => s.push(c as char),
+            _ => {
+                let _ = write!(s, "\\x{c:02x}");
+            }
+        }
+    }
+    s.push('"');
+    s
+}
+
+fn vertices(v: &[Coord]) -> String {
+    v.iter()
+        .map(|c| format!("({:?},{})", c.time, c.line_id))
+        .collect::<Vec<_>>()
+        .join("")
+}
+
+/// Header lines.
+pub fn header(h: &Header, version: Version) -> Vec<String> {
+    vec![
+        format!("version {}", quoted(&h.version.bytes)),
+        format!(
+            "header format={} num_children_per_node={} treeleaf_bytesize={} max_treedepth={} max_buffer_bytesize={}",
+            version.as_str(),
+            h.num_children_per_node,
+            h.treeleaf_bytesize,
+            h.max_treedepth,
+            h.max_buffer_bytesize
+        ),
+        format!(
+            "pointers categories={} methoddefs={} lineidmaps={} treeroot={} treedir={} annotations={} postamble={}",
+            ptr(&h.categories),
+            ptr(&h.methoddefs),
+            ptr(&h.lineidmaps),
+            ptr(&h.treeroot),
+            ptr(&h.treedir),
+            ptr(&h.annotations),
+            ptr(&h.postamble)
+        ),
+    ]
+}
+
+/// One category line.
+pub fn category(c: &Category) -> String {
+    let keys: Vec<String> = c.keys.iter().map(|k| quoted(&k.bytes)).collect();
+    let mut s = format!(
+        "category index={} name={} topo={} argb={} modifiable={} width={} keys=[{}] types={} methods={:?}",
+        c.index,
+        quoted(&c.name.bytes),
+        topology::name(c.topology),
+        hex(&c.argb),
+        c.modifiable,
+        c.width,
+        keys.join(","),
+        quoted(&c.types),
+        c.methods
+    );
+    if let Some(sum) = &c.summary {
+        let _ = write!(s, " summary=({:?},{:?},{})", sum.incl, sum.excl, sum.count);
+    }
+    s
+}
+
+/// Lines of one line-ID map.
+pub fn line_id_map(m: &LineIdMap) -> Vec<String> {
+    let labels: Vec<String> = m.labels.iter().map(|k| quoted(&k.bytes)).collect();
+    let mut v = vec![format!(
+        "linemap title={} ncols={} labels=[{}] rows={} methods={:?}",
+        quoted(&m.title.bytes),
+        m.ncols,
+        labels.join(","),
+        m.rows.len(),
+        m.methods
+    )];
+    for r in &m.rows {
+        v.push(format!("  row {} -> {:?}", r.line_id, r.values));
+    }
+    v
+}
+
+/// One TreeDir entry.
+pub fn tree_dir_entry(e: &TreeDirEntry) -> String {
+    format!(
+        "treedir ({},{}) [{:?},{:?}] {}",
+        e.id.depth,
+        e.id.xpos,
+        e.earliest,
+        e.latest,
+        ptr(&e.ptr)
+    )
+}
+
+fn primitive(p: &Primitive, indent: &str, out: &mut Vec<String>) {
+    out.push(format!(
+        "{indent}primitive cat={} info={} vertices={}",
+        p.category,
+        hex(&p.info.bytes),
+        vertices(&p.vertices)
+    ));
+}
+
+fn node_header(kind: &str, h: &NodeHeader) -> String {
+    format!(
+        "{kind} ({},{}) [{:?},{:?}] ptr={}",
+        h.id.depth,
+        h.id.xpos,
+        h.earliest,
+        h.latest,
+        ptr(&h.ptr)
+    )
+}
+
+fn shadow(s: &Shadow, out: &mut Vec<String>) {
+    let w: Vec<String> = s
+        .weights
+        .iter()
+        .map(|w| match w.count {
+            Some(c) => format!("{}:{:?}/{:?}/{}", w.category, w.incl, w.excl, c),
+            None => format!("{}:{:?}/{:?}", w.category, w.incl, w.excl),
+        })
+        .collect();
+    out.push(format!(
+        "    shadow cat={} info={} vertices={} box=[{:?},{:?}] objs={} weights=[{}]",
+        s.category,
+        hex(&s.info.bytes),
+        vertices(&s.vertices),
+        s.earliest,
+        s.latest,
+        s.num_real_objs,
+        w.join(",")
+    ));
+}
+
+/// The lines of one node: header, drawables, stubs with shadows, trailing bytes.
+pub fn node(n: &TreeNodeBody, trailing: &[u8]) -> Vec<String> {
+    let mut out = vec![format!(
+        "{} nestless={} nestable={} stubs={}",
+        node_header("node", &n.header),
+        n.nestless.len(),
+        n.nestable.len(),
+        n.stubs.len()
+    )];
+    for (list, d) in n
+        .nestless
+        .iter()
+        .map(|d| ("nestless", d))
+        .chain(n.nestable.iter().map(|d| ("nestable", d)))
+    {
+        match d {
+            Drawable::Primitive(p) => primitive(p, &format!("  {list} "), &mut out),
+            Drawable::Composite(c) => {
+                out.push(format!(
+                    "  {list} composite cat={} info={} parts={}",
+                    c.category,
+                    hex(&c.info.bytes),
+                    c.primitives.len()
+                ));
+                for p in &c.primitives {
+                    primitive(p, "    part ", &mut out);
+                }
+            }
+        }
+    }
+    for s in &n.stubs {
+        out.push(format!(
+            "  {} shadows={}+{}",
+            node_header("stub", &s.header),
+            s.nestless.len(),
+            s.nestable.len()
+        ));
+        for sh in s.nestless.iter().chain(&s.nestable) {
+            shadow(sh, &mut out);
+        }
+    }
+    if !trailing.is_empty() {
+        out.push(format!("  trailing {}", hex(trailing)));
+    }
+    out
+}

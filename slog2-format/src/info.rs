@@ -1,0 +1,1 @@
+//! Info buffer decoding (in progress).

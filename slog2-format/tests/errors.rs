@@ -1,0 +1,270 @@
+//! Bad SLOG-2 input gives a typed error with a byte offset, never a panic. The files
+//! are built here from our own layouts (a one-leaf tree) and then cut or corrupted.
+
+use binrw::{BinWrite, Endian};
+use slog2_format::*;
+use std::io::Cursor;
+
+fn bytes_of<T: for<'a> BinWrite<Args<'a> = ()>>(v: &T) -> Vec<u8> {
+    let mut c = Cursor::new(Vec::new());
+    v.write_options(&mut c, Endian::Big, ()).unwrap();
+    c.into_inner()
+}
+
+/// A valid file: header, one leaf with a state and an arrow, the CategoryMap, the
+/// LineIDMapList and the TreeDir. Returns the bytes and the offsets of the node,
+/// categories, line-ID maps and TreeDir.
+fn tiny() -> (Vec<u8>, [u64; 4]) {
+    let state = Primitive {
+        category: 5,
+        info: JStr::default(),
+        vertices: vec![
+            Coord {
+                time: 1.0,
+                line_id: 0,
+            },
+            Coord {
+                time: 2.0,
+                line_id: 0,
+            },
+        ],
+    };
+    let arrow = Primitive {
+        category: 0,
+        info: JStr {
+            len: 8,
+            bytes: vec![0, 0, 0, 7, 0, 0, 0, 4],
+        },
+        vertices: vec![
+            Coord {
+                time: 1.5,
+                line_id: 0,
+            },
+            Coord {
+                time: 1.75,
+                line_id: 1,
+            },
+        ],
+    };
+    let mut node = TreeNodeBody {
+        header: NodeHeader {
+            earliest: 1.0,
+            latest: 2.0,
+            id: NodeId { depth: 0, xpos: 0 },
+            ptr: FileBlockPtr {
+                offset: 108,
+                size: 0,
+            },
+        },
+        nestless: vec![Drawable::Primitive(arrow)],
+        nestable: vec![Drawable::Primitive(state)],
+        stubs: vec![],
+    };
+    let size = bytes_of(&node).len() as i32;
+    node.header.ptr.size = size;
+    let node_b = bytes_of(&node);
+    let cat = |index: i32, name: &str, topology: i32, keys: &[&str], types: &[u8]| Category {
+        index,
+        name: JStr::new(name),
+        topology,
+        argb: [255, 255, 0, 0],
+        modifiable: 1,
+        width: 1,
+        keys: keys.iter().map(|k| JStr::new(k)).collect(),
+        types: types.to_vec(),
+        methods: vec![],
+        summary: Some(CategorySummary {
+            incl: 0.5,
+            excl: 0.5,
+            count: 1,
+        }),
+    };
+    let cats = CategoryMap {
+        categories: vec![
+            cat(0, "message", 2, &["msg_tag=", ", msg_size=", ""], b"dd"),
+            cat(5, "Compute", 1, &[], b""),
+        ],
+    };
+    let cats_b = bytes_of(&cats);
+    let maps = LineIdMapList {
+        maps: vec![LineIdMap {
+            title: JStr::new("Identity Map"),
+            ncols: 1,
+            labels: vec![JStr::new("LineID")],
+            rows: vec![
+                LineIdRow {
+                    line_id: 0,
+                    values: vec![0],
+                },
+                LineIdRow {
+                    line_id: 1,
+                    values: vec![1],
+                },
+            ],
+            methods: vec![],
+        }],
+    };
+    let maps_b = bytes_of(&maps);
+    let node_at = 108u64;
+    let cats_at = node_at + node_b.len() as u64;
+    let maps_at = cats_at + cats_b.len() as u64;
+    let dir_at = maps_at + maps_b.len() as u64;
+    let dir = TreeDir {
+        entries: vec![TreeDirEntry {
+            id: NodeId::default(),
+            earliest: 1.0,
+            latest: 2.0,
+            ptr: node.header.ptr,
+        }],
+    };
+    let dir_b = bytes_of(&dir);
+    let p = |o: u64, b: &Vec<u8>| FileBlockPtr {
+        offset: o as i64,
+        size: b.len() as i32,
+    };
+    let header = Header {
+        version: JStr::new("SLOG 2.0.6"),
+        num_children_per_node: 2,
+        treeleaf_bytesize: 65536,
+        max_treedepth: 0,
+        max_buffer_bytesize: [&node_b, &cats_b, &maps_b, &dir_b]
+            .iter()
+            .map(|b| b.len() as i32)
+            .max()
+            .unwrap(),
+        categories: p(cats_at, &cats_b),
+        methoddefs: FileBlockPtr::NULL,
+        lineidmaps: p(maps_at, &maps_b),
+        treeroot: node.header.ptr,
+        treedir: p(dir_at, &dir_b),
+        annotations: FileBlockPtr::NULL,
+        postamble: FileBlockPtr::NULL,
+    };
+    let mut out = bytes_of(&header);
+    assert_eq!(out.len(), 108);
+    for b in [&node_b, &cats_b, &maps_b, &dir_b] {
+        out.extend_from_slice(b);
+    }
+    (out, [node_at, cats_at, maps_at, dir_at])
+}
+
+fn parse(b: &[u8]) -> Result<Slog2File> {
+    Slog2File::parse(b)
+}
+
+#[test]
+fn the_tiny_file_is_valid_and_round_trips() {
+    let (b, _) = tiny();
+    let f = parse(&b).unwrap();
+    assert_eq!(f.nodes().count(), 1);
+    assert_eq!(f.to_bytes().unwrap(), b);
+}
+
+#[test]
+fn a_file_shorter_than_its_header_is_truncated() {
+    let (b, _) = tiny();
+    match parse(&b[..50]) {
+        Err(Error::Truncated { offset, .. }) => assert_eq!(offset, 50),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_file_that_is_not_slog2_is_named() {
+    let mut b = tiny().0;
+    b[2..8].copy_from_slice(b"CLOG-0");
+    assert!(matches!(parse(&b), Err(Error::NotSlog2 { .. })));
+}
+
+#[test]
+fn another_slog2_version_is_rejected_by_name() {
+    let mut b = tiny().0;
+    b[2..12].copy_from_slice(b"SLOG 2.0.4");
+    match parse(&b) {
+        Err(e @ Error::UnsupportedVersion { .. }) => assert!(e.to_string().contains("SLOG 2.0.4")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_truncated_file_leaves_a_pointer_past_the_end() {
+    let (b, _) = tiny();
+    let cut = b.len() - 10;
+    match parse(&b[..cut]) {
+        Err(Error::BadPointer { what, problem, .. }) => {
+            assert_eq!(what, "the TreeDir");
+            assert!(problem.contains("past the end"), "{problem}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_block_larger_than_max_buffer_is_refused_before_reading() {
+    let mut b = tiny().0;
+    // max_buffer_bytesize at offset 20.
+    b[20..24].copy_from_slice(&10i32.to_be_bytes());
+    match parse(&b) {
+        Err(Error::BadPointer { problem, .. }) => {
+            assert!(problem.contains("max_buffer_bytesize"), "{problem}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_bad_tag_byte_names_its_offset() {
+    let (mut b, [node_at, ..]) = tiny();
+    // Node header (34) then the nestless count (4): the first tag byte.
+    let at = node_at as usize + 38;
+    assert_eq!(b[at], 0);
+    b[at] = 7;
+    match parse(&b) {
+        Err(Error::BadValue { offset, what }) => {
+            assert_eq!(offset, at as u64);
+            assert!(what.contains("tag"), "{what}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_string_running_past_its_block_is_truncated() {
+    let (mut b, [_, cats_at, ..]) = tiny();
+    // First category: index (4), then the name's length.
+    let at = cats_at as usize + 4 + 4;
+    b[at..at + 2].copy_from_slice(&30000i16.to_be_bytes());
+    match parse(&b) {
+        Err(Error::Truncated { offset, within, .. }) => {
+            assert_eq!(offset, cats_at);
+            assert!(within.contains("block"), "{within}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_huge_count_is_refused_without_allocating() {
+    let (mut b, [.., dir_at]) = tiny();
+    b[dir_at as usize..dir_at as usize + 4].copy_from_slice(&i32::MAX.to_be_bytes());
+    assert!(matches!(parse(&b), Err(Error::Truncated { .. })));
+    b[dir_at as usize..dir_at as usize + 4].copy_from_slice(&(-1i32).to_be_bytes());
+    match parse(&b) {
+        Err(Error::BadValue { what, .. }) => assert!(what.contains("negative"), "{what}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn random_access_reads_exactly_the_asked_node() {
+    let (b, [node_at, ..]) = tiny();
+    let mut r = Slog2Reader::open(Cursor::new(&b)).unwrap();
+    let before = r.counters();
+    let n = r.read_root().unwrap();
+    assert_eq!(n.ptr.offset as u64, node_at);
+    assert_eq!(r.counters().nodes_read, 1);
+    assert_eq!(
+        r.counters().bytes_read - before.bytes_read,
+        n.ptr.size as u64
+    );
+}
