@@ -40,6 +40,9 @@ pub enum CliError {
         #[source]
         source: std::io::Error,
     },
+    /// `check` found errors in this many files (exit 1).
+    #[error("{0} file(s) failed the check")]
+    CheckFailed(usize),
     /// The command line asks for something impossible (exit 2).
     #[error("{0}")]
     Usage(String),

@@ -54,6 +54,25 @@ enum Command {
         /// The trace file.
         file: PathBuf,
     },
+    /// Check traces against the rules of the format specifications and report every
+    /// broken rule with its ID, severity, byte offset (and tree node for SLOG-2).
+    ///
+    /// SLOG-2 files get the full rule set of spec/slog2.md (the rules Jumpshot-4 and
+    /// slog2print rely on: pointers and sizes, tree structure, child stubs and
+    /// shadows, categories, ordering, time boxes, line IDs). CLOG2 and old CLOG files
+    /// are checked by a full parse. Exit status 0 only when no file has an error
+    /// (warnings alone pass).
+    Check {
+        /// The files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// One JSON report per file, one per line.
+        #[arg(long)]
+        json: bool,
+        /// Report at most this many findings per rule and file.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
     /// Convert a trace to another format, or rewrite it through the codec.
     ///
     /// The output format comes from --to, or else from OUT's extension (.clog2,
@@ -101,6 +120,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info { file, json } => cmd::info::run(&file, json),
         Command::Print { file } => cmd::print::run(&file),
+        Command::Check { files, json, limit } => cmd::check::run(&files, json, limit),
         Command::Convert { input, output, to } => cmd::convert::run(&input, &output, to.as_deref()),
         Command::Synth {
             output,

@@ -254,11 +254,18 @@ fn outputs_are_readable_by_others_like_any_new_file() {
 #[test]
 fn slog2_print_and_info_of_corpus_files_match_the_golden_dumps() {
     let Some(dir) = corpus() else { return };
-    for (name, rel) in [("arrow", "historic/arrow.slog2"), ("data", "historic/data.slog2")] {
+    for (name, rel) in [
+        ("arrow", "historic/arrow.slog2"),
+        ("data", "historic/data.slog2"),
+    ] {
         let text = stdout(&mpelog(&["print", &corpus_file(&dir, rel)]));
         insta::assert_snapshot!(format!("print_slog2_{name}"), text);
     }
-    let o = mpelog(&["info", "--json", &corpus_file(&dir, "historic/fpilog.slog2")]);
+    let o = mpelog(&[
+        "info",
+        "--json",
+        &corpus_file(&dir, "historic/fpilog.slog2"),
+    ]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["format"], "SLOG-2");
     assert_eq!(v["version"], "SLOG 2.0.6");

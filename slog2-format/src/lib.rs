@@ -3,11 +3,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod dump;
 pub mod error;
 pub mod file;
 pub mod info;
 pub mod read;
+pub mod size;
 pub mod types;
 
 pub use error::{Error, Result};

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod check;
 pub mod convert;
 pub mod info;
 pub mod print;

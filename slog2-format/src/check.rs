@@ -1,0 +1,489 @@
+//! `mpelog check` for SLOG-2: the rules a reader relies on (see `spec/slog2.md`,
+//! "Rules `mpelog check` enforces"). Nodes are read one at a time, so memory stays
+//! bounded by the largest block plus the TreeDir.
+
+use crate::error::Error;
+use crate::read::{Slog2Reader, Version};
+use crate::types::*;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{Read, Seek};
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Jumpshot-4 or slog2print would misread the file or crash.
+    Error,
+    /// Legal but suspicious, or a loss of information.
+    Warning,
+}
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// Stable rule ID, e.g. `S2-BOX`.
+    pub rule: &'static str,
+    /// Severity.
+    pub severity: Severity,
+    /// Byte offset of the offending structure.
+    pub offset: u64,
+    /// The node concerned, if any.
+    pub node: Option<NodeId>,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// Every rule `check` knows, with its severity and a one-line description.
+pub const RULES: &[(&str, Severity, &str)] = &[
+    ("S2-PARSE", Severity::Error, "the file cannot be parsed (the message names the byte offset)"),
+    ("S2-VERSION", Severity::Warning, "version is SLOG 2.0.5: Jumpshot-4 asks before opening it and misreads the legend; convert it to 2.0.6"),
+    ("S2-NCHILD", Severity::Error, "num_children_per_node is below 2 (Jumpshot's zoom factor is its logarithm)"),
+    ("S2-PTR-NULL", Severity::Error, "the categories, line-ID maps, tree root or TreeDir pointer is NULL"),
+    ("S2-NO-LEAF", Severity::Error, "the TreeDir has no depth-0 entry (slog2print and slog2filter need one)"),
+    ("S2-ROOT", Severity::Error, "the tree-root pointer or max_treedepth disagrees with the TreeDir's root entry"),
+    ("S2-NODE-SELF", Severity::Error, "a node's own pointer differs from the pointer it was read from"),
+    ("S2-DIR-MATCH", Severity::Error, "a TreeDir entry's ID or time box differs from the node's header"),
+    ("S2-XPOS", Severity::Error, "nodes of one depth overlap in time or are not in time order by xpos"),
+    ("S2-STUBS", Severity::Error, "a non-leaf node has no child stubs, or a leaf has some"),
+    ("S2-STUB-ID", Severity::Error, "a stub's ID is not a child of its node, or its pointer or box differs from the child's"),
+    ("S2-SHADOW-WEIGHTS", Severity::Error, "a shadow has no category weights (Jumpshot dereferences a null array)"),
+    ("S2-CATEGORY", Severity::Error, "a drawable's or weight's category is missing from the CategoryMap"),
+    ("S2-PREVIEW", Severity::Error, "a shadow's category is not a preview category of the map"),
+    ("S2-ORDER", Severity::Error, "a drawable or shadow list is not in increasing start-time order"),
+    ("S2-BOX", Severity::Error, "a drawable lies outside its node's time box"),
+    ("S2-VERTICES", Severity::Warning, "a primitive's vertex count does not fit its category's topology"),
+    ("S2-LINEID", Severity::Error, "a drawable's line ID is missing from a line-ID map"),
+    ("S2-TRAILING", Severity::Warning, "a block has bytes after its content (readers ignore them)"),
+];
+
+fn severity(rule: &str) -> Severity {
+    RULES
+        .iter()
+        .find(|r| r.0 == rule)
+        .map_or(Severity::Error, |r| r.1)
+}
+
+struct Ctx {
+    findings: Vec<Finding>,
+    limit: usize,
+    per_rule: HashMap<&'static str, usize>,
+}
+
+impl Ctx {
+    fn add(&mut self, rule: &'static str, offset: u64, node: Option<NodeId>, message: String) {
+        let n = self.per_rule.entry(rule).or_insert(0);
+        *n += 1;
+        if *n <= self.limit {
+            self.findings.push(Finding {
+                rule,
+                severity: severity(rule),
+                offset,
+                node,
+                message,
+            });
+        }
+    }
+}
+
+/// Java's `Drawable.INCRE_STARTTIME_ORDER` on (earliest, latest, category, start
+/// line, final line).
+fn start_order(a: (f64, f64, i32, (i32, i32)), b: (f64, f64, i32, (i32, i32))) -> Ordering {
+    a.0.total_cmp(&b.0)
+        .then(b.1.total_cmp(&a.1))
+        .then(a.2.cmp(&b.2))
+        .then(a.3 .0.cmp(&b.3 .0))
+        .then(a.3 .1.cmp(&b.3 .1))
+}
+
+/// Checks a SLOG-2 file. At most `limit` findings are kept per rule (the count of
+/// the rest is not reported). A parse error ends the check with an `S2-PARSE`
+/// finding.
+pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
+    let mut cx = Ctx {
+        findings: Vec::new(),
+        limit: limit.max(1),
+        per_rule: HashMap::new(),
+    };
+    if let Err(e) = run(inner, &mut cx) {
+        let offset = e.offset().unwrap_or(0);
+        cx.add("S2-PARSE", offset, None, e.to_string());
+    }
+    cx.findings
+}
+
+fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
+    let mut r = Slog2Reader::open(inner)?;
+    let h = r.header().clone();
+    let v206 = r.version() == Version::V206;
+    if !v206 {
+        cx.add(
+            "S2-VERSION",
+            2,
+            None,
+            "version is \"SLOG 2.0.5\"; convert it with `mpelog convert FILE -o NEW.slog2`".into(),
+        );
+    }
+    if h.num_children_per_node < 2 {
+        cx.add(
+            "S2-NCHILD",
+            12,
+            None,
+            format!("num_children_per_node is {}", h.num_children_per_node),
+        );
+    }
+    for (name, p, at) in [
+        ("categories", h.categories, 24u64),
+        ("lineidmaps", h.lineidmaps, 48),
+        ("treeroot", h.treeroot, 60),
+        ("treedir", h.treedir, 72),
+    ] {
+        if p.is_null() {
+            cx.add(
+                "S2-PTR-NULL",
+                at,
+                None,
+                format!("the {name} pointer is NULL; Jumpshot-4 exits"),
+            );
+        }
+    }
+    for (p, t) in [
+        (
+            r.categories().map(|c| (c.ptr, c.trailing.len())),
+            "CategoryMap",
+        ),
+        (
+            r.line_id_maps().map(|c| (c.ptr, c.trailing.len())),
+            "LineIDMapList",
+        ),
+        (r.tree_dir().map(|c| (c.ptr, c.trailing.len())), "TreeDir"),
+    ] {
+        if let Some((ptr, n)) = p.filter(|p| p.1 > 0) {
+            cx.add(
+                "S2-TRAILING",
+                ptr.offset as u64 + ptr.size as u64 - n as u64,
+                None,
+                format!("the {t} block has {n} bytes after its content"),
+            );
+        }
+    }
+    let cats: HashMap<i32, (i32, usize)> = r
+        .categories()
+        .map(|c| {
+            c.value
+                .categories
+                .iter()
+                .map(|c| (c.index, (c.topology, c.types.len())))
+                .collect()
+        })
+        .unwrap_or_default();
+    let maps: Vec<(String, HashSet<i32>)> = r
+        .line_id_maps()
+        .map(|m| {
+            m.value
+                .maps
+                .iter()
+                .map(|m| (m.title.text(), m.rows.iter().map(|r| r.line_id).collect()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let entries: Vec<TreeDirEntry> = r
+        .tree_dir()
+        .map(|t| t.value.entries.clone())
+        .unwrap_or_default();
+    let by_id: BTreeMap<NodeId, TreeDirEntry> = entries.iter().map(|e| (e.id, *e)).collect();
+    let dir_at = h.treedir.offset as u64 + 4;
+    if !entries.is_empty() && !entries.iter().any(|e| e.id.depth == 0) {
+        cx.add(
+            "S2-NO-LEAF",
+            dir_at,
+            None,
+            "no TreeDir entry has depth 0".into(),
+        );
+    }
+    if let Some(root) = entries.iter().max_by_key(|e| (e.id.depth, -e.id.xpos)) {
+        if root.ptr != h.treeroot {
+            cx.add(
+                "S2-ROOT",
+                60,
+                Some(root.id),
+                format!(
+                    "treeroot points at {}@{} but the TreeDir's root ({},{}) is at {}@{}",
+                    h.treeroot.size,
+                    h.treeroot.offset,
+                    root.id.depth,
+                    root.id.xpos,
+                    root.ptr.size,
+                    root.ptr.offset
+                ),
+            );
+        }
+        if root.id.depth != h.max_treedepth {
+            cx.add(
+                "S2-ROOT",
+                18,
+                Some(root.id),
+                format!(
+                    "max_treedepth is {} but the root has depth {}",
+                    h.max_treedepth, root.id.depth
+                ),
+            );
+        }
+    }
+    // Same-depth nodes: xpos in time order, no overlap.
+    let mut prev: Option<&TreeDirEntry> = None;
+    for (i, e) in by_id.values().enumerate() {
+        if let Some(p) = prev.filter(|p| p.id.depth == e.id.depth) {
+            if e.earliest < p.latest || e.earliest < p.earliest {
+                let at =
+                    dir_at + 34 * entries.iter().position(|x| x.id == e.id).unwrap_or(i) as u64;
+                cx.add(
+                    "S2-XPOS",
+                    at,
+                    Some(e.id),
+                    format!(
+                        "node ({},{}) starts at {:?}, before node ({},{}) ends at {:?}",
+                        e.id.depth, e.id.xpos, e.earliest, p.id.depth, p.id.xpos, p.latest
+                    ),
+                );
+            }
+        }
+        prev = Some(e);
+    }
+    let k = h.num_children_per_node.max(1) as i32;
+    let preview = |cat: i32| cats.contains_key(&cat) && cat < 0;
+    for e in &entries {
+        let node = r.read_node(e.ptr)?;
+        let n = &node.value;
+        let base = e.ptr.offset as u64;
+        let id = Some(e.id);
+        if !node.trailing.is_empty() {
+            cx.add(
+                "S2-TRAILING",
+                base + e.ptr.size as u64 - node.trailing.len() as u64,
+                id,
+                format!("{} bytes after the node's content", node.trailing.len()),
+            );
+        }
+        if n.header.ptr != e.ptr {
+            cx.add(
+                "S2-NODE-SELF",
+                base + 22,
+                id,
+                format!(
+                    "the node says it is {}@{} but was read from {}@{}",
+                    n.header.ptr.size, n.header.ptr.offset, e.ptr.size, e.ptr.offset
+                ),
+            );
+        }
+        if n.header.id != e.id
+            || n.header.earliest.to_bits() != e.earliest.to_bits()
+            || n.header.latest.to_bits() != e.latest.to_bits()
+        {
+            cx.add(
+                "S2-DIR-MATCH",
+                base,
+                id,
+                format!(
+                    "TreeDir says ({},{}) [{:?},{:?}], the node header says ({},{}) [{:?},{:?}]",
+                    e.id.depth,
+                    e.id.xpos,
+                    e.earliest,
+                    e.latest,
+                    n.header.id.depth,
+                    n.header.id.xpos,
+                    n.header.earliest,
+                    n.header.latest
+                ),
+            );
+        }
+        // Real drawables.
+        let mut off = base + 34;
+        for list in [&n.nestless, &n.nestable] {
+            off += 4;
+            let mut last: Option<(f64, f64, i32, (i32, i32))> = None;
+            for d in list.iter() {
+                let key = (d.earliest(), d.latest(), d.category(), d.end_lines());
+                if let Some(l) = last {
+                    if start_order(l, key) == Ordering::Greater {
+                        cx.add(
+                            "S2-ORDER",
+                            off,
+                            id,
+                            format!(
+                                "a drawable starting at {:?} follows one starting at {:?}",
+                                key.0, l.0
+                            ),
+                        );
+                    }
+                }
+                last = Some(key);
+                if key.0 < n.header.earliest || key.1 > n.header.latest {
+                    cx.add(
+                        "S2-BOX",
+                        off,
+                        id,
+                        format!(
+                            "drawable [{:?},{:?}] lies outside the node's box [{:?},{:?}]",
+                            key.0, key.1, n.header.earliest, n.header.latest
+                        ),
+                    );
+                }
+                let prims: Vec<&Primitive> = match d {
+                    Drawable::Primitive(p) => vec![p],
+                    Drawable::Composite(c) => {
+                        if !cats.contains_key(&c.category) {
+                            cx.add(
+                                "S2-CATEGORY",
+                                off + 1,
+                                id,
+                                format!(
+                                    "composite category {} is not in the CategoryMap",
+                                    c.category
+                                ),
+                            );
+                        }
+                        c.primitives.iter().collect()
+                    }
+                };
+                for p in prims {
+                    match cats.get(&p.category) {
+                        None => cx.add("S2-CATEGORY", off + 1, id, format!("category {} is not in the CategoryMap (Jumpshot invents an \"UnknownType\" state)", p.category)),
+                        Some(&(topo, _)) => {
+                            let want = if topo == topology::EVENT { 1 } else { 2 };
+                            if p.vertices.len() != want {
+                                cx.add("S2-VERTICES", off + 1, id, format!("a {} of category {} has {} vertices", topology::name(topo), p.category, p.vertices.len()));
+                            }
+                        }
+                    }
+                    for c in &p.vertices {
+                        for (title, rows) in &maps {
+                            if !rows.contains(&c.line_id) {
+                                cx.add(
+                                    "S2-LINEID",
+                                    off + 1,
+                                    id,
+                                    format!(
+                                        "line ID {} is missing from the line-ID map {title:?}",
+                                        c.line_id
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+                off += d.disk_len();
+            }
+        }
+        // Stubs.
+        off += 4;
+        if e.id.depth > 0 && n.stubs.is_empty() {
+            cx.add(
+                "S2-STUBS",
+                off - 4,
+                id,
+                format!(
+                    "node ({},{}) has depth {} but no child stubs",
+                    e.id.depth, e.id.xpos, e.id.depth
+                ),
+            );
+        }
+        if e.id.depth == 0 && !n.stubs.is_empty() {
+            cx.add("S2-STUBS", off - 4, id, "a leaf has child stubs".into());
+        }
+        for s in &n.stubs {
+            let sid = s.header.id;
+            if sid.depth != e.id.depth - 1 || sid.xpos.checked_div(k) != Some(e.id.xpos) {
+                cx.add(
+                    "S2-STUB-ID",
+                    off,
+                    id,
+                    format!(
+                        "stub ({},{}) is not a child of node ({},{}) with {k} children per node",
+                        sid.depth, sid.xpos, e.id.depth, e.id.xpos
+                    ),
+                );
+            } else {
+                match by_id.get(&sid) {
+                    None => cx.add(
+                        "S2-STUB-ID",
+                        off,
+                        id,
+                        format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
+                    ),
+                    Some(c) if c.ptr != s.header.ptr => cx.add(
+                        "S2-STUB-ID",
+                        off,
+                        id,
+                        format!(
+                            "stub ({},{}) points at {}@{} but the child is at {}@{}",
+                            sid.depth,
+                            sid.xpos,
+                            s.header.ptr.size,
+                            s.header.ptr.offset,
+                            c.ptr.size,
+                            c.ptr.offset
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+            let mut so = off + 34;
+            for list in [&s.nestless, &s.nestable] {
+                so += 4;
+                let mut last: Option<(f64, f64, i32, (i32, i32))> = None;
+                for sh in list.iter() {
+                    let key = (
+                        sh.earliest,
+                        sh.latest,
+                        sh.category,
+                        (
+                            sh.vertices.first().map_or(0, |c| c.line_id),
+                            sh.vertices.last().map_or(0, |c| c.line_id),
+                        ),
+                    );
+                    if let Some(l) = last {
+                        if start_order(l, key) == Ordering::Greater {
+                            cx.add(
+                                "S2-ORDER",
+                                so,
+                                id,
+                                format!(
+                                    "a shadow starting at {:?} follows one starting at {:?}",
+                                    key.0, l.0
+                                ),
+                            );
+                        }
+                    }
+                    last = Some(key);
+                    if !preview(sh.category) {
+                        cx.add(
+                            "S2-PREVIEW",
+                            so,
+                            id,
+                            format!(
+                                "shadow category {} is not a preview category of the map",
+                                sh.category
+                            ),
+                        );
+                    }
+                    if sh.weights.is_empty() {
+                        cx.add(
+                            "S2-SHADOW-WEIGHTS",
+                            so,
+                            id,
+                            "a shadow has no category weights".into(),
+                        );
+                    }
+                    for w in &sh.weights {
+                        if !cats.contains_key(&w.category) {
+                            cx.add("S2-CATEGORY", so, id, format!("a shadow weight names category {}, which is not in the CategoryMap", w.category));
+                        }
+                    }
+                    so += sh.disk_len(v206);
+                }
+            }
+            off += s.disk_len(v206);
+        }
+    }
+    Ok(())
+}

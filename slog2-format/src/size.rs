@@ -1,0 +1,122 @@
+//! On-disk sizes of drawables, shadows and stubs, for locating items inside blocks
+//! (error offsets) and for writers that size blocks before writing them.
+
+use crate::types::*;
+
+impl Primitive {
+    /// Bytes on disk, without a tag byte.
+    pub fn disk_len(&self) -> u64 {
+        4 + self.info.disk_len() as u64 + 2 + 12 * self.vertices.len() as u64
+    }
+
+    /// Earliest vertex time (`+inf` without vertices).
+    pub fn earliest(&self) -> f64 {
+        self.vertices
+            .iter()
+            .map(|c| c.time)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Latest vertex time (`-inf` without vertices).
+    pub fn latest(&self) -> f64 {
+        self.vertices
+            .iter()
+            .map(|c| c.time)
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+}
+
+impl Composite {
+    /// Bytes on disk, without a tag byte.
+    pub fn disk_len(&self) -> u64 {
+        4 + self.info.disk_len() as u64
+            + 2
+            + self.primitives.iter().map(Primitive::disk_len).sum::<u64>()
+    }
+}
+
+impl Drawable {
+    /// Bytes on disk, tag byte included.
+    pub fn disk_len(&self) -> u64 {
+        1 + match self {
+            Drawable::Primitive(p) => p.disk_len(),
+            Drawable::Composite(c) => c.disk_len(),
+        }
+    }
+
+    /// Category index.
+    pub fn category(&self) -> i32 {
+        match self {
+            Drawable::Primitive(p) => p.category,
+            Drawable::Composite(c) => c.category,
+        }
+    }
+
+    /// Start of the time box (vertex minimum; union for composites).
+    pub fn earliest(&self) -> f64 {
+        match self {
+            Drawable::Primitive(p) => p.earliest(),
+            Drawable::Composite(c) => c
+                .primitives
+                .iter()
+                .map(Primitive::earliest)
+                .fold(f64::INFINITY, f64::min),
+        }
+    }
+
+    /// End of the time box.
+    pub fn latest(&self) -> f64 {
+        match self {
+            Drawable::Primitive(p) => p.latest(),
+            Drawable::Composite(c) => c
+                .primitives
+                .iter()
+                .map(Primitive::latest)
+                .fold(f64::NEG_INFINITY, f64::max),
+        }
+    }
+
+    /// Line IDs of the first and last vertex (of the first and last part for
+    /// composites), as Java's start-time order compares them.
+    pub fn end_lines(&self) -> (i32, i32) {
+        let v: Vec<&Coord> = match self {
+            Drawable::Primitive(p) => p.vertices.iter().collect(),
+            Drawable::Composite(c) => c
+                .primitives
+                .iter()
+                .flat_map(|p| p.vertices.iter())
+                .collect(),
+        };
+        (
+            v.first().map_or(0, |c| c.line_id),
+            v.last().map_or(0, |c| c.line_id),
+        )
+    }
+}
+
+impl Shadow {
+    /// Bytes on disk.
+    pub fn disk_len(&self, v206: bool) -> u64 {
+        4 + self.info.disk_len() as u64
+            + 2
+            + 12 * self.vertices.len() as u64
+            + 16
+            + 8
+            + 4
+            + if v206 { 20 } else { 12 } * self.weights.len() as u64
+    }
+}
+
+impl Stub {
+    /// Bytes on disk.
+    pub fn disk_len(&self, v206: bool) -> u64 {
+        34 + 4
+            + 4
+            + self
+                .nestless
+                .iter()
+                .chain(&self.nestable)
+                .map(|s| s.disk_len(v206))
+                .sum::<u64>()
+    }
+}

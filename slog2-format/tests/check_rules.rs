@@ -1,0 +1,137 @@
+//! `check` flags each rule on a file built to break it, with the right rule ID and
+//! byte offset; the unbroken file is clean.
+
+mod common;
+
+use common::tiny;
+use slog2_format::check::{check, Finding, Severity, RULES};
+use std::io::Cursor;
+
+fn findings(b: &[u8]) -> Vec<Finding> {
+    check(Cursor::new(b), 10)
+}
+
+fn only(b: &[u8], rule: &str) -> Finding {
+    let f = findings(b);
+    assert!(!f.is_empty(), "no finding for {rule}");
+    assert!(
+        f.iter().all(|x| x.rule == rule),
+        "expected only {rule}: {f:#?}"
+    );
+    f[0].clone()
+}
+
+fn set_i32(b: &mut [u8], at: u64, v: i32) {
+    b[at as usize..at as usize + 4].copy_from_slice(&v.to_be_bytes());
+}
+
+fn set_f64(b: &mut [u8], at: u64, v: f64) {
+    b[at as usize..at as usize + 8].copy_from_slice(&v.to_be_bytes());
+}
+
+// Layout of the tiny node (at node_at): header 34, nestless count 4, then the arrow
+// (tag 1 + cat 4 + infolen 2 + info 8 + nvert 2 + 2 x 12 = 41 bytes), nestable
+// count 4, then the state (tag 1 + cat 4 + infolen 2 + nvert 2 + 24 = 33 bytes).
+const ARROW: u64 = 38;
+const STATE: u64 = 38 + 41 + 4;
+
+#[test]
+fn the_tiny_file_is_clean() {
+    assert_eq!(findings(&tiny().0), vec![]);
+}
+
+#[test]
+fn every_rule_has_a_severity_and_a_description() {
+    assert!(RULES.len() >= 18);
+    for (id, _, text) in RULES {
+        assert!(id.starts_with("S2-") && text.len() > 20);
+    }
+}
+
+#[test]
+fn num_children_below_two() {
+    let mut b = tiny().0;
+    b[12..14].copy_from_slice(&1i16.to_be_bytes());
+    let f = only(&b, "S2-NCHILD");
+    assert_eq!((f.offset, f.severity), (12, Severity::Error));
+}
+
+#[test]
+fn a_null_line_id_map_pointer() {
+    let mut b = tiny().0;
+    b[48..60].fill(0);
+    // Without maps no line ID can be missing; only the pointer is reported.
+    let f = only(&b, "S2-PTR-NULL");
+    assert_eq!(f.offset, 48);
+}
+
+#[test]
+fn a_root_depth_that_disagrees() {
+    let mut b = tiny().0;
+    b[18..20].copy_from_slice(&2i16.to_be_bytes());
+    let f = only(&b, "S2-ROOT");
+    assert_eq!(f.offset, 18);
+}
+
+#[test]
+fn a_node_whose_self_pointer_is_wrong() {
+    let (mut b, [node_at, ..]) = tiny();
+    set_i32(&mut b, node_at + 22 + 4, 999);
+    let f = only(&b, "S2-NODE-SELF");
+    assert_eq!(f.offset, node_at + 22);
+}
+
+#[test]
+fn a_node_header_that_disagrees_with_the_tree_dir() {
+    let (mut b, [node_at, ..]) = tiny();
+    set_f64(&mut b, node_at + 8, 3.0); // latest 2.0 -> 3.0
+    let f = only(&b, "S2-DIR-MATCH");
+    assert_eq!(f.offset, node_at);
+}
+
+#[test]
+fn a_drawable_outside_its_node() {
+    let (mut b, [node_at, ..]) = tiny();
+    // The state's end vertex: 2.0 -> 2.5 (the node ends at 2.0).
+    set_f64(&mut b, node_at + STATE + 1 + 4 + 2 + 2 + 12, 2.5);
+    let f = only(&b, "S2-BOX");
+    assert_eq!(f.offset, node_at + STATE);
+}
+
+#[test]
+fn an_unknown_category() {
+    let (mut b, [node_at, ..]) = tiny();
+    set_i32(&mut b, node_at + STATE + 1, 77);
+    let f = only(&b, "S2-CATEGORY");
+    assert_eq!(f.offset, node_at + STATE + 1);
+    assert!(f.message.contains("77"));
+}
+
+#[test]
+fn a_line_id_missing_from_the_maps() {
+    let (mut b, [node_at, ..]) = tiny();
+    // The arrow's receiving line 1 -> 9.
+    set_i32(&mut b, node_at + ARROW + 1 + 4 + 2 + 8 + 2 + 12 + 8, 9);
+    let f = only(&b, "S2-LINEID");
+    assert_eq!(f.offset, node_at + ARROW + 1);
+}
+
+#[test]
+fn a_vertex_count_that_does_not_fit_the_topology_is_a_warning() {
+    // Declare the state's category (index 5) an Event: its 2 vertices no longer fit.
+    let (mut b, [_, cats_at, ..]) = tiny();
+    // Second category (index 5, "Compute"): after the first category record.
+    let first = 4 + 4 + 2 + 7 + 4 + 4 + 1 + 1 + 2 + (2 + 8) + (2 + 11) + 2 + 2 + 2 + 2 + 16;
+    let topo = cats_at + first as u64 + 4 + 2 + 7;
+    set_i32(&mut b, topo, 0);
+    let f = only(&b, "S2-VERTICES");
+    assert_eq!(f.severity, Severity::Warning);
+}
+
+#[test]
+fn an_unparsable_file_is_one_parse_finding_with_its_offset() {
+    let (mut b, [node_at, ..]) = tiny();
+    b[(node_at + ARROW) as usize] = 9;
+    let f = only(&b, "S2-PARSE");
+    assert_eq!(f.offset, node_at + ARROW);
+}
