@@ -33,27 +33,43 @@ pub struct Finding {
     pub message: String,
 }
 
-/// Every rule `check` knows, with its severity and a one-line description.
+/// Every rule `check` enforces, with its severity and a one-line description. The
+/// IDs are those of `spec/slog2.md` §15.
 pub const RULES: &[(&str, Severity, &str)] = &[
-    ("S2-PARSE", Severity::Error, "the file cannot be parsed (the message names the byte offset)"),
-    ("S2-VERSION", Severity::Warning, "version is SLOG 2.0.5: Jumpshot-4 asks before opening it and misreads the legend; convert it to 2.0.6"),
-    ("S2-NCHILD", Severity::Error, "num_children_per_node is below 2 (Jumpshot's zoom factor is its logarithm)"),
-    ("S2-PTR-NULL", Severity::Error, "the categories, line-ID maps, tree root or TreeDir pointer is NULL"),
-    ("S2-NO-LEAF", Severity::Error, "the TreeDir has no depth-0 entry (slog2print and slog2filter need one)"),
-    ("S2-ROOT", Severity::Error, "the tree-root pointer or max_treedepth disagrees with the TreeDir's root entry"),
-    ("S2-NODE-SELF", Severity::Error, "a node's own pointer differs from the pointer it was read from"),
-    ("S2-DIR-MATCH", Severity::Error, "a TreeDir entry's ID or time box differs from the node's header"),
-    ("S2-XPOS", Severity::Error, "nodes of one depth overlap in time or are not in time order by xpos"),
-    ("S2-STUBS", Severity::Error, "a non-leaf node has no child stubs, or a leaf has some"),
-    ("S2-STUB-ID", Severity::Error, "a stub's ID is not a child of its node, or its pointer or box differs from the child's"),
-    ("S2-SHADOW-WEIGHTS", Severity::Error, "a shadow has no category weights (Jumpshot dereferences a null array)"),
-    ("S2-CATEGORY", Severity::Error, "a drawable's or weight's category is missing from the CategoryMap"),
-    ("S2-PREVIEW", Severity::Error, "a shadow's category is not a preview category of the map"),
-    ("S2-ORDER", Severity::Error, "a drawable or shadow list is not in increasing start-time order"),
-    ("S2-BOX", Severity::Error, "a drawable lies outside its node's time box"),
-    ("S2-VERTICES", Severity::Warning, "a primitive's vertex count does not fit its category's topology"),
-    ("S2-LINEID", Severity::Error, "a drawable's line ID is missing from a line-ID map"),
-    ("S2-TRAILING", Severity::Warning, "a block has bytes after its content (readers ignore them)"),
+    ("S2-HDR-001", Severity::Error, "the version is not SLOG 2.0.6 or SLOG 2.0.5, or the file is not SLOG-2"),
+    ("S2-HDR-003", Severity::Warning, "version SLOG 2.0.5: Jumpshot-4 asks for confirmation, then misreads the CategoryMap; convert it to 2.0.6"),
+    ("S2-HDR-004", Severity::Error, "num_children_per_node is below 2 (Jumpshot's zoom factor is its logarithm)"),
+    ("S2-HDR-005", Severity::Error, "the categories, line-ID maps, tree root or TreeDir pointer is NULL (Java exits)"),
+    ("S2-HDR-006", Severity::Error, "a block is larger than max_buffer_bytesize (Java refuses it)"),
+    ("S2-HDR-007", Severity::Error, "a pointer reaches outside the file (truncated or corrupt file)"),
+    ("S2-HDR-008", Severity::Warning, "max_treedepth differs from the root's depth (viewers ignore the field)"),
+    ("S2-HDR-009", Severity::Warning, "methoddefs, annotations or postamble is not NULL (no reader uses them)"),
+    ("S2-HDR-010", Severity::Warning, "max_buffer_bytesize exceeds the largest block (Java allocates it up front)"),
+    ("S2-PARSE-001", Severity::Error, "the file cannot be parsed (the message names the byte offset)"),
+    ("S2-BLK-001", Severity::Warning, "a block has bytes after its content (readers ignore them)"),
+    ("S2-DIR-001", Severity::Error, "the TreeDir has no depth-0 entry (slog2print and slog2filter need one)"),
+    ("S2-DIR-002", Severity::Error, "the tree-root pointer differs from the TreeDir's root entry"),
+    ("S2-DIR-003", Severity::Error, "a TreeDir entry's ID, time box or pointer differs from the node's own header"),
+    ("S2-DIR-004", Severity::Error, "a TreeDir ID is duplicated or negative"),
+    ("S2-TREE-001", Severity::Error, "a node above the leaves has no child stubs (Jumpshot dereferences null)"),
+    ("S2-TREE-002", Severity::Error, "a stub is not a child of its node, has no TreeDir entry, or points elsewhere than the child"),
+    ("S2-TREE-005", Severity::Error, "nodes of one depth overlap in time or are not in time order by xpos"),
+    ("S2-DRW-001", Severity::Error, "a drawable tag byte is neither 0 nor 1"),
+    ("S2-DRW-002", Severity::Error, "a drawable or shadow list is not in increasing start-time order"),
+    ("S2-DRW-003", Severity::Error, "a drawable lies outside its node's time box"),
+    ("S2-DRW-004", Severity::Error, "a drawable's category is missing from the CategoryMap"),
+    ("S2-DRW-005", Severity::Error, "a primitive has no vertices or a composite has no parts"),
+    ("S2-DRW-006", Severity::Warning, "a primitive's vertex count does not fit its category's topology"),
+    ("S2-DRW-007", Severity::Error, "a shadow has no category weights (Jumpshot dereferences a null array)"),
+    ("S2-DRW-008", Severity::Error, "a shadow weight's category is missing from the CategoryMap"),
+    ("S2-DRW-009", Severity::Error, "a shadow's category is not a preview category of the map"),
+    ("S2-DRW-010", Severity::Warning, "2.0.6: a shadow's weight counts do not add up to num_real_objs"),
+    ("S2-CAT-001", Severity::Error, "two categories share an index (one silently replaces the other)"),
+    ("S2-CAT-002", Severity::Error, "a category's topology code is not 0, 1 or 2"),
+    ("S2-CAT-003", Severity::Warning, "a category has formats but not one more key than types"),
+    ("S2-LID-001", Severity::Error, "a drawable's line ID is missing from a line-ID map"),
+    ("S2-LID-002", Severity::Error, "the file has no line-ID map"),
+    ("S2-LID-003", Severity::Warning, "a line-ID map has duplicate rows or no columns"),
 ];
 
 fn severity(rule: &str) -> Severity {
@@ -106,7 +122,15 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
     };
     if let Err(e) = run(inner, &mut cx) {
         let offset = e.offset().unwrap_or(0);
-        cx.add("S2-PARSE", offset, None, e.to_string());
+        let rule = match &e {
+            Error::NotSlog2 { .. } | Error::UnsupportedVersion { .. } => "S2-HDR-001",
+            Error::BadPointer { problem, .. } if problem.contains("max_buffer") => "S2-HDR-006",
+            Error::BadPointer { problem, .. } if problem.contains("past the end") => "S2-HDR-007",
+            Error::BadPointer { .. } => "S2-HDR-005",
+            Error::BadValue { what, .. } if what.contains("tag") => "S2-DRW-001",
+            _ => "S2-PARSE-001",
+        };
+        cx.add(rule, offset, None, e.to_string());
     }
     cx.findings
 }
@@ -117,7 +141,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     let v206 = r.version() == Version::V206;
     if !v206 {
         cx.add(
-            "S2-VERSION",
+            "S2-HDR-003",
             2,
             None,
             "version is \"SLOG 2.0.5\"; convert it with `mpelog convert FILE -o NEW.slog2`".into(),
@@ -125,7 +149,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     }
     if h.num_children_per_node < 2 {
         cx.add(
-            "S2-NCHILD",
+            "S2-HDR-004",
             12,
             None,
             format!("num_children_per_node is {}", h.num_children_per_node),
@@ -139,7 +163,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     ] {
         if p.is_null() {
             cx.add(
-                "S2-PTR-NULL",
+                "S2-HDR-005",
                 at,
                 None,
                 format!("the {name} pointer is NULL; Jumpshot-4 exits"),
@@ -159,11 +183,91 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     ] {
         if let Some((ptr, n)) = p.filter(|p| p.1 > 0) {
             cx.add(
-                "S2-TRAILING",
+                "S2-BLK-001",
                 ptr.offset as u64 + ptr.size as u64 - n as u64,
                 None,
                 format!("the {t} block has {n} bytes after its content"),
             );
+        }
+    }
+    for (name, p, at) in [
+        ("methoddefs", h.methoddefs, 36u64),
+        ("annotations", h.annotations, 84),
+        ("postamble", h.postamble, 96),
+    ] {
+        if !p.is_null() {
+            cx.add(
+                "S2-HDR-009",
+                at,
+                None,
+                format!("the {name} pointer is not NULL; no reader uses it"),
+            );
+        }
+    }
+    if let Some(c) = r.categories() {
+        let mut seen = HashSet::new();
+        let mut at = c.ptr.offset as u64 + 4;
+        for cat in &c.value.categories {
+            if !seen.insert(cat.index) {
+                cx.add(
+                    "S2-CAT-001",
+                    at,
+                    None,
+                    format!("category index {} appears twice", cat.index),
+                );
+            }
+            if !(0..=2).contains(&cat.topology) {
+                cx.add(
+                    "S2-CAT-002",
+                    at,
+                    None,
+                    format!("category {} has topology code {}", cat.index, cat.topology),
+                );
+            }
+            if !cat.types.is_empty() && cat.keys.len() != cat.types.len() + 1 {
+                cx.add(
+                    "S2-CAT-003",
+                    at,
+                    None,
+                    format!(
+                        "category {} has {} keys for {} types",
+                        cat.index,
+                        cat.keys.len(),
+                        cat.types.len()
+                    ),
+                );
+            }
+            at += category_len(cat);
+        }
+    }
+    match r.line_id_maps() {
+        None => {}
+        Some(m) if m.value.maps.is_empty() => {
+            cx.add(
+                "S2-LID-002",
+                m.ptr.offset as u64,
+                None,
+                "the LineIDMapList holds no map".into(),
+            );
+        }
+        Some(m) => {
+            for map in &m.value.maps {
+                let mut ids = HashSet::new();
+                let dup = map.rows.iter().any(|r| !ids.insert(r.line_id));
+                if dup || map.ncols < 1 {
+                    cx.add(
+                        "S2-LID-003",
+                        m.ptr.offset as u64,
+                        None,
+                        format!(
+                            "line-ID map {:?} has {} columns{}",
+                            map.title.text(),
+                            map.ncols,
+                            if dup { " and duplicate rows" } else { "" }
+                        ),
+                    );
+                }
+            }
         }
     }
     let cats: HashMap<i32, (i32, usize)> = r
@@ -192,9 +296,39 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         .unwrap_or_default();
     let by_id: BTreeMap<NodeId, TreeDirEntry> = entries.iter().map(|e| (e.id, *e)).collect();
     let dir_at = h.treedir.offset as u64 + 4;
+    if by_id.len() != entries.len() {
+        cx.add(
+            "S2-DIR-004",
+            dir_at,
+            None,
+            format!(
+                "{} TreeDir entries share an ID",
+                entries.len() - by_id.len()
+            ),
+        );
+    }
+    for (i, e) in entries.iter().enumerate() {
+        if e.id.depth < 0 || e.id.xpos < 0 {
+            cx.add(
+                "S2-DIR-004",
+                dir_at + 34 * i as u64,
+                Some(e.id),
+                format!(
+                    "TreeDir entry ({},{}) has a negative depth or xpos",
+                    e.id.depth, e.id.xpos
+                ),
+            );
+        }
+    }
+    let mut largest = [h.categories, h.lineidmaps, h.treedir]
+        .iter()
+        .filter(|p| !p.is_null())
+        .map(|p| p.size)
+        .max()
+        .unwrap_or(0);
     if !entries.is_empty() && !entries.iter().any(|e| e.id.depth == 0) {
         cx.add(
-            "S2-NO-LEAF",
+            "S2-DIR-001",
             dir_at,
             None,
             "no TreeDir entry has depth 0".into(),
@@ -203,7 +337,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     if let Some(root) = entries.iter().max_by_key(|e| (e.id.depth, -e.id.xpos)) {
         if root.ptr != h.treeroot {
             cx.add(
-                "S2-ROOT",
+                "S2-DIR-002",
                 60,
                 Some(root.id),
                 format!(
@@ -219,7 +353,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         }
         if root.id.depth != h.max_treedepth {
             cx.add(
-                "S2-ROOT",
+                "S2-HDR-008",
                 18,
                 Some(root.id),
                 format!(
@@ -237,7 +371,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                 let at =
                     dir_at + 34 * entries.iter().position(|x| x.id == e.id).unwrap_or(i) as u64;
                 cx.add(
-                    "S2-XPOS",
+                    "S2-TREE-005",
                     at,
                     Some(e.id),
                     format!(
@@ -254,11 +388,12 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     for e in &entries {
         let node = r.read_node(e.ptr)?;
         let n = &node.value;
+        largest = largest.max(e.ptr.size);
         let base = e.ptr.offset as u64;
         let id = Some(e.id);
         if !node.trailing.is_empty() {
             cx.add(
-                "S2-TRAILING",
+                "S2-BLK-001",
                 base + e.ptr.size as u64 - node.trailing.len() as u64,
                 id,
                 format!("{} bytes after the node's content", node.trailing.len()),
@@ -266,7 +401,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         }
         if n.header.ptr != e.ptr {
             cx.add(
-                "S2-NODE-SELF",
+                "S2-DIR-003",
                 base + 22,
                 id,
                 format!(
@@ -280,7 +415,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             || n.header.latest.to_bits() != e.latest.to_bits()
         {
             cx.add(
-                "S2-DIR-MATCH",
+                "S2-DIR-003",
                 base,
                 id,
                 format!(
@@ -306,7 +441,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                 if let Some(l) = last {
                     if start_order(l, key) == Ordering::Greater {
                         cx.add(
-                            "S2-ORDER",
+                            "S2-DRW-002",
                             off,
                             id,
                             format!(
@@ -319,7 +454,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                 last = Some(key);
                 if key.0 < n.header.earliest || key.1 > n.header.latest {
                     cx.add(
-                        "S2-BOX",
+                        "S2-DRW-003",
                         off,
                         id,
                         format!(
@@ -331,9 +466,12 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                 let prims: Vec<&Primitive> = match d {
                     Drawable::Primitive(p) => vec![p],
                     Drawable::Composite(c) => {
+                        if c.primitives.is_empty() {
+                            cx.add("S2-DRW-005", off, id, "a composite has no parts".into());
+                        }
                         if !cats.contains_key(&c.category) {
                             cx.add(
-                                "S2-CATEGORY",
+                                "S2-DRW-004",
                                 off + 1,
                                 id,
                                 format!(
@@ -346,12 +484,20 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                     }
                 };
                 for p in prims {
+                    if p.vertices.is_empty() {
+                        cx.add(
+                            "S2-DRW-005",
+                            off,
+                            id,
+                            format!("a primitive of category {} has no vertices", p.category),
+                        );
+                    }
                     match cats.get(&p.category) {
-                        None => cx.add("S2-CATEGORY", off + 1, id, format!("category {} is not in the CategoryMap (Jumpshot invents an \"UnknownType\" state)", p.category)),
+                        None => cx.add("S2-DRW-004", off + 1, id, format!("category {} is not in the CategoryMap (Jumpshot invents an \"UnknownType\" state)", p.category)),
                         Some(&(topo, _)) => {
                             let want = if topo == topology::EVENT { 1 } else { 2 };
                             if p.vertices.len() != want {
-                                cx.add("S2-VERTICES", off + 1, id, format!("a {} of category {} has {} vertices", topology::name(topo), p.category, p.vertices.len()));
+                                cx.add("S2-DRW-006", off + 1, id, format!("a {} of category {} has {} vertices", topology::name(topo), p.category, p.vertices.len()));
                             }
                         }
                     }
@@ -359,7 +505,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                         for (title, rows) in &maps {
                             if !rows.contains(&c.line_id) {
                                 cx.add(
-                                    "S2-LINEID",
+                                    "S2-LID-001",
                                     off + 1,
                                     id,
                                     format!(
@@ -378,7 +524,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         off += 4;
         if e.id.depth > 0 && n.stubs.is_empty() {
             cx.add(
-                "S2-STUBS",
+                "S2-TREE-001",
                 off - 4,
                 id,
                 format!(
@@ -388,13 +534,13 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             );
         }
         if e.id.depth == 0 && !n.stubs.is_empty() {
-            cx.add("S2-STUBS", off - 4, id, "a leaf has child stubs".into());
+            cx.add("S2-TREE-002", off - 4, id, "a leaf has child stubs".into());
         }
         for s in &n.stubs {
             let sid = s.header.id;
             if sid.depth != e.id.depth - 1 || sid.xpos.checked_div(k) != Some(e.id.xpos) {
                 cx.add(
-                    "S2-STUB-ID",
+                    "S2-TREE-002",
                     off,
                     id,
                     format!(
@@ -405,13 +551,13 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             } else {
                 match by_id.get(&sid) {
                     None => cx.add(
-                        "S2-STUB-ID",
+                        "S2-TREE-002",
                         off,
                         id,
                         format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
                     ),
                     Some(c) if c.ptr != s.header.ptr => cx.add(
-                        "S2-STUB-ID",
+                        "S2-TREE-002",
                         off,
                         id,
                         format!(
@@ -444,7 +590,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                     if let Some(l) = last {
                         if start_order(l, key) == Ordering::Greater {
                             cx.add(
-                                "S2-ORDER",
+                                "S2-DRW-002",
                                 so,
                                 id,
                                 format!(
@@ -457,7 +603,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                     last = Some(key);
                     if !preview(sh.category) {
                         cx.add(
-                            "S2-PREVIEW",
+                            "S2-DRW-009",
                             so,
                             id,
                             format!(
@@ -466,9 +612,27 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                             ),
                         );
                     }
+                    if v206 {
+                        let sum: i64 = sh
+                            .weights
+                            .iter()
+                            .filter_map(|w| w.count)
+                            .fold(0i64, |a, c| a.saturating_add(c));
+                        if !sh.weights.is_empty() && sum != sh.num_real_objs {
+                            cx.add(
+                                "S2-DRW-010",
+                                so,
+                                id,
+                                format!(
+                                    "weight counts add up to {sum}, num_real_objs is {}",
+                                    sh.num_real_objs
+                                ),
+                            );
+                        }
+                    }
                     if sh.weights.is_empty() {
                         cx.add(
-                            "S2-SHADOW-WEIGHTS",
+                            "S2-DRW-007",
                             so,
                             id,
                             "a shadow has no category weights".into(),
@@ -476,7 +640,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                     }
                     for w in &sh.weights {
                         if !cats.contains_key(&w.category) {
-                            cx.add("S2-CATEGORY", so, id, format!("a shadow weight names category {}, which is not in the CategoryMap", w.category));
+                            cx.add("S2-DRW-008", so, id, format!("a shadow weight names category {}, which is not in the CategoryMap", w.category));
                         }
                     }
                     so += sh.disk_len(v206);
@@ -485,5 +649,31 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             off += s.disk_len(v206);
         }
     }
+    if h.max_buffer_bytesize > largest && !entries.is_empty() {
+        cx.add(
+            "S2-HDR-010",
+            20,
+            None,
+            format!(
+                "max_buffer_bytesize is {} but the largest block has {} bytes",
+                h.max_buffer_bytesize, largest
+            ),
+        );
+    }
     Ok(())
+}
+
+fn category_len(c: &Category) -> u64 {
+    4 + c.name.disk_len() as u64
+        + 4
+        + 4
+        + 1
+        + 1
+        + 2
+        + c.keys.iter().map(|k| k.disk_len() as u64).sum::<u64>()
+        + 2
+        + c.types.len() as u64
+        + 2
+        + 4 * c.methods.len() as u64
+        + if c.summary.is_some() { 16 } else { 0 }
 }

@@ -42,9 +42,27 @@ fn the_tiny_file_is_clean() {
 
 #[test]
 fn every_rule_has_a_severity_and_a_description() {
-    assert!(RULES.len() >= 18);
+    assert!(RULES.len() >= 30);
     for (id, _, text) in RULES {
         assert!(id.starts_with("S2-") && text.len() > 20);
+    }
+    // Every rule ID is in the spec's table.
+    let spec =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/slog2.md")).unwrap();
+    for (id, sev, _) in RULES {
+        let row = spec
+            .lines()
+            .find(|l| l.starts_with(&format!("| {id} |")))
+            .unwrap_or_else(|| panic!("{id} missing from spec/slog2.md"));
+        let s = if *sev == Severity::Error {
+            "| error |"
+        } else {
+            "| warning |"
+        };
+        assert!(
+            row.contains(s),
+            "{id}: severity differs from the spec: {row}"
+        );
     }
 }
 
@@ -52,7 +70,7 @@ fn every_rule_has_a_severity_and_a_description() {
 fn num_children_below_two() {
     let mut b = tiny().0;
     b[12..14].copy_from_slice(&1i16.to_be_bytes());
-    let f = only(&b, "S2-NCHILD");
+    let f = only(&b, "S2-HDR-004");
     assert_eq!((f.offset, f.severity), (12, Severity::Error));
 }
 
@@ -61,7 +79,7 @@ fn a_null_line_id_map_pointer() {
     let mut b = tiny().0;
     b[48..60].fill(0);
     // Without maps no line ID can be missing; only the pointer is reported.
-    let f = only(&b, "S2-PTR-NULL");
+    let f = only(&b, "S2-HDR-005");
     assert_eq!(f.offset, 48);
 }
 
@@ -69,15 +87,15 @@ fn a_null_line_id_map_pointer() {
 fn a_root_depth_that_disagrees() {
     let mut b = tiny().0;
     b[18..20].copy_from_slice(&2i16.to_be_bytes());
-    let f = only(&b, "S2-ROOT");
-    assert_eq!(f.offset, 18);
+    let f = only(&b, "S2-HDR-008");
+    assert_eq!((f.offset, f.severity), (18, Severity::Warning));
 }
 
 #[test]
 fn a_node_whose_self_pointer_is_wrong() {
     let (mut b, [node_at, ..]) = tiny();
     set_i32(&mut b, node_at + 22 + 4, 999);
-    let f = only(&b, "S2-NODE-SELF");
+    let f = only(&b, "S2-DIR-003");
     assert_eq!(f.offset, node_at + 22);
 }
 
@@ -85,7 +103,7 @@ fn a_node_whose_self_pointer_is_wrong() {
 fn a_node_header_that_disagrees_with_the_tree_dir() {
     let (mut b, [node_at, ..]) = tiny();
     set_f64(&mut b, node_at + 8, 3.0); // latest 2.0 -> 3.0
-    let f = only(&b, "S2-DIR-MATCH");
+    let f = only(&b, "S2-DIR-003");
     assert_eq!(f.offset, node_at);
 }
 
@@ -94,7 +112,7 @@ fn a_drawable_outside_its_node() {
     let (mut b, [node_at, ..]) = tiny();
     // The state's end vertex: 2.0 -> 2.5 (the node ends at 2.0).
     set_f64(&mut b, node_at + STATE + 1 + 4 + 2 + 2 + 12, 2.5);
-    let f = only(&b, "S2-BOX");
+    let f = only(&b, "S2-DRW-003");
     assert_eq!(f.offset, node_at + STATE);
 }
 
@@ -102,7 +120,7 @@ fn a_drawable_outside_its_node() {
 fn an_unknown_category() {
     let (mut b, [node_at, ..]) = tiny();
     set_i32(&mut b, node_at + STATE + 1, 77);
-    let f = only(&b, "S2-CATEGORY");
+    let f = only(&b, "S2-DRW-004");
     assert_eq!(f.offset, node_at + STATE + 1);
     assert!(f.message.contains("77"));
 }
@@ -112,7 +130,7 @@ fn a_line_id_missing_from_the_maps() {
     let (mut b, [node_at, ..]) = tiny();
     // The arrow's receiving line 1 -> 9.
     set_i32(&mut b, node_at + ARROW + 1 + 4 + 2 + 8 + 2 + 12 + 8, 9);
-    let f = only(&b, "S2-LINEID");
+    let f = only(&b, "S2-LID-001");
     assert_eq!(f.offset, node_at + ARROW + 1);
 }
 
@@ -124,14 +142,63 @@ fn a_vertex_count_that_does_not_fit_the_topology_is_a_warning() {
     let first = 4 + 4 + 2 + 7 + 4 + 4 + 1 + 1 + 2 + (2 + 8) + (2 + 11) + 2 + 2 + 2 + 2 + 16;
     let topo = cats_at + first as u64 + 4 + 2 + 7;
     set_i32(&mut b, topo, 0);
-    let f = only(&b, "S2-VERTICES");
+    let f = only(&b, "S2-DRW-006");
     assert_eq!(f.severity, Severity::Warning);
 }
 
 #[test]
-fn an_unparsable_file_is_one_parse_finding_with_its_offset() {
+fn a_bad_tag_byte_is_one_finding_with_its_offset() {
     let (mut b, [node_at, ..]) = tiny();
     b[(node_at + ARROW) as usize] = 9;
-    let f = only(&b, "S2-PARSE");
+    let f = only(&b, "S2-DRW-001");
     assert_eq!(f.offset, node_at + ARROW);
+}
+
+#[test]
+fn a_block_larger_than_max_buffer() {
+    let mut b = tiny().0;
+    b[20..24].copy_from_slice(&100i32.to_be_bytes());
+    let f = only(&b, "S2-HDR-006");
+    assert_eq!(f.severity, Severity::Error);
+}
+
+#[test]
+fn max_buffer_larger_than_every_block_is_a_warning() {
+    let mut b = tiny().0;
+    b[20..24].copy_from_slice(&100_000i32.to_be_bytes());
+    let f = only(&b, "S2-HDR-010");
+    assert_eq!((f.offset, f.severity), (20, Severity::Warning));
+}
+
+#[test]
+fn a_pointer_past_the_end() {
+    let b = tiny().0;
+    let f = only(&b[..b.len() - 1], "S2-HDR-007");
+    assert_eq!(f.severity, Severity::Error);
+}
+
+#[test]
+fn a_shadow_less_tree_with_a_duplicated_category_index() {
+    let (mut b, [_, cats_at, ..]) = tiny();
+    // Give the second category (5) the first one's index (0): the state's category
+    // 5 disappears and index 0 is duplicated.
+    let first = 4 + 4 + 2 + 7 + 4 + 4 + 1 + 1 + 2 + (2 + 8) + (2 + 11) + 2 + 2 + 2 + 2 + 16;
+    set_i32(&mut b, cats_at + first as u64, 0);
+    let f = findings(&b);
+    let rules: Vec<&str> = f.iter().map(|x| x.rule).collect();
+    assert!(
+        rules.contains(&"S2-CAT-001") && rules.contains(&"S2-DRW-004"),
+        "{rules:?}"
+    );
+    let dup = f.iter().find(|x| x.rule == "S2-CAT-001").unwrap();
+    assert_eq!(dup.offset, cats_at + first as u64);
+}
+
+#[test]
+fn a_non_null_annotations_pointer_is_a_warning() {
+    let mut b = tiny().0;
+    b[84 + 7] = 1;
+    b[84 + 11] = 1;
+    let f = only(&b, "S2-HDR-009");
+    assert_eq!((f.offset, f.severity), (84, Severity::Warning));
 }
