@@ -32,7 +32,9 @@ Examples:
   mpelog info demo.clog2                                  format, version, counts, time range
   mpelog info --json demo.clog2                           the same as one JSON object
   mpelog print demo.clog2 | less                          every record, one per line
-  mpelog convert old.clog2 -o copy.clog2                  rewrite through the codec (byte-identical)";
+  mpelog convert old.clog2 -o copy.clog2                  rewrite through the codec (byte-identical)
+  mpelog convert v205.slog2 -o v206.slog2                 update SLOG 2.0.5 to 2.0.6
+  mpelog check *.slog2                                    report every broken rule with its byte offset";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -76,8 +78,10 @@ enum Command {
     /// Convert a trace to another format, or rewrite it through the codec.
     ///
     /// The output format comes from --to, or else from OUT's extension (.clog2,
-    /// .clog). CLOG2 to CLOG2 (and CLOG to CLOG) parses every record and writes it
-    /// back, reproducing the input byte for byte. The output is written to a
+    /// .clog, .slog2). CLOG2 to CLOG2 (and CLOG to CLOG) parses every record and
+    /// writes it back, reproducing the input byte for byte. SLOG-2 to SLOG-2 updates
+    /// a SLOG 2.0.5 file to 2.0.6 (what slog2updater did) and rewrites a 2.0.6 file
+    /// byte for byte. The output is written to a
     /// temporary file beside OUT and renamed at the end, so OUT is never left
     /// half-written.
     Convert {
@@ -86,7 +90,7 @@ enum Command {
         /// The output file.
         #[arg(short, long)]
         output: PathBuf,
-        /// Output format: clog2 or clog (default: from OUT's extension).
+        /// Output format: clog2, clog or slog2 (default: from OUT's extension).
         #[arg(long, value_name = "FORMAT")]
         to: Option<String>,
     },

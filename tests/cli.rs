@@ -277,3 +277,57 @@ fn slog2_print_and_info_of_corpus_files_match_the_golden_dumps() {
     assert_eq!(v["time_max"], 0.15782399999989138);
     insta::assert_json_snapshot!("info_slog2_fpilog", v);
 }
+
+#[test]
+fn convert_updates_slog2_2_0_5_and_rewrites_2_0_6_byte_for_byte() {
+    let Some(dir) = corpus() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let input = corpus_file(&dir, "historic/fpilog.slog2");
+    let same = tmp.path().join("same.slog2");
+    stdout(&mpelog(&["convert", &input, "-o", same.to_str().unwrap()]));
+    assert!(std::fs::read(&input).unwrap() == std::fs::read(&same).unwrap());
+
+    let mut f = slog2_format::Slog2File::parse(&std::fs::read(&input).unwrap()).unwrap();
+    slog2_format::update::downgrade_206_to_205(&mut f).unwrap();
+    let old = tmp.path().join("old.slog2");
+    std::fs::write(&old, f.to_bytes().unwrap()).unwrap();
+    let o = mpelog(&["check", old.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "2.0.5 is only a warning");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("S2-HDR-003"));
+    let new = tmp.path().join("new.slog2");
+    stdout(&mpelog(&[
+        "convert",
+        old.to_str().unwrap(),
+        "-o",
+        new.to_str().unwrap(),
+    ]));
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&mpelog(&["info", "--json", new.to_str().unwrap()]))).unwrap();
+    assert_eq!(v["version"], "SLOG 2.0.6");
+    assert_eq!(v["record_counts"]["primitives"], 153);
+    assert_eq!(
+        stdout(&mpelog(&["check", new.to_str().unwrap()])).trim_end(),
+        format!("{}: SLOG-2: ok", new.display())
+    );
+    assert_eq!(std::fs::metadata(&new).unwrap().len(), 19690);
+}
+
+#[test]
+fn check_reports_rule_ids_and_exits_1_on_errors() {
+    let Some(dir) = corpus() else { return };
+    let good = corpus_file(&dir, "mpe/p2p_n8_ls4k_nc4.slog2");
+    let bad = corpus_file(&dir, "historic/onetimeline_fromtxt.slog2");
+    assert_eq!(mpelog(&["check", &good]).status.code(), Some(0));
+    let o = mpelog(&["check", "--json", &good, &bad]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["errors"], 0);
+    assert!(lines[1]["errors"].as_u64().unwrap() > 0);
+    let first = &lines[1]["findings"][0];
+    assert_eq!(first["rule"], "S2-DRW-003");
+    assert_eq!(first["offset"], 150);
+    assert_eq!(first["node"], "(0,0)");
+}

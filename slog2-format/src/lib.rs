@@ -11,6 +11,7 @@ pub mod info;
 pub mod read;
 pub mod size;
 pub mod types;
+pub mod update;
 
 pub use error::{Error, Result};
 pub use file::{FileBlock, Slog2File};

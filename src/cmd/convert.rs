@@ -11,13 +11,15 @@ use std::path::Path;
 pub fn run(input: &Path, output: &Path, to: Option<&str>) -> CliResult {
     let target = match to {
         Some(name) => Format::from_name(name).ok_or_else(|| {
-            CliError::Usage(format!("--to {name}: unknown format (known: clog2, clog)"))
+            CliError::Usage(format!(
+                "--to {name}: unknown format (known: clog2, clog, slog2)"
+            ))
         })?,
         None => {
             let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
             Format::from_name(ext).ok_or_else(|| {
                 CliError::Usage(format!(
-                    "cannot tell the output format from {:?}: give --to clog2 or --to clog, or use a .clog2 or .clog extension",
+                    "cannot tell the output format from {:?}: give --to clog2, clog or slog2, or use a .clog2, .clog or .slog2 extension",
                     output.display().to_string()
                 ))
             })?
@@ -27,6 +29,7 @@ pub fn run(input: &Path, output: &Path, to: Option<&str>) -> CliResult {
     match (source, target) {
         (Format::Clog2, Format::Clog2) => rewrite_clog2(input, output),
         (Format::Clog, Format::Clog) => rewrite_clog(input, output),
+        (Format::Slog2, Format::Slog2) => rewrite_slog2(input, output),
         (s, t) => Err(CliError::Usage(format!(
             "converting {} to {} is not supported yet",
             s.name(),
@@ -60,6 +63,26 @@ fn rewrite_clog(input: &Path, output: &Path) -> CliResult {
     let tmp = temp_beside(output)?;
     let mut out = buffered(&tmp, output)?;
     let bytes = f.to_bytes().map_err(CliError::input(output))?;
+    out.write_all(&bytes).map_err(CliError::io(output))?;
+    out.flush().map_err(CliError::io(output))?;
+    drop(out);
+    commit(tmp, output)
+}
+
+/// SLOG-2 to SLOG-2: a 2.0.5 file is updated to 2.0.6 (weight counts and category
+/// summaries computed, pointers laid out again); a 2.0.6 file is rewritten through
+/// the codec, byte for byte.
+fn rewrite_slog2(input: &Path, output: &Path) -> CliResult {
+    use slog2_format::{update, Slog2File, Version};
+    let (file, _) = super::open(input)?;
+    let mut f = Slog2File::read(std::io::BufReader::new(file)).map_err(CliError::slog2(input))?;
+    if f.version == Version::V205 {
+        update::update_205_to_206(&mut f).map_err(CliError::slog2(output))?;
+        eprintln!("updated {} from SLOG 2.0.5 to 2.0.6", input.display());
+    }
+    let bytes = f.to_bytes().map_err(CliError::slog2(output))?;
+    let tmp = temp_beside(output)?;
+    let mut out = buffered(&tmp, output)?;
     out.write_all(&bytes).map_err(CliError::io(output))?;
     out.flush().map_err(CliError::io(output))?;
     drop(out);
