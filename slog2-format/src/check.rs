@@ -64,6 +64,9 @@ pub const RULES: &[(&str, Severity, &str)] = &[
     ("S2-DRW-008", Severity::Error, "a shadow weight's category is missing from the CategoryMap"),
     ("S2-DRW-009", Severity::Error, "a shadow's category is not a preview category of the map"),
     ("S2-DRW-010", Severity::Warning, "2.0.6: a shadow's weight counts do not add up to num_real_objs"),
+    ("S2-INF-001", Severity::Error, "an info buffer is shorter than its category's formats need (Jumpshot exits when the popup opens)"),
+    ("S2-INF-002", Severity::Error, "a category format character is not one of s h d x l X e E (Jumpshot exits)"),
+    ("S2-INF-003", Severity::Warning, "a category has formats but the drawable no info, or the reverse"),
     ("S2-CAT-001", Severity::Error, "two categories share an index (one silently replaces the other)"),
     ("S2-CAT-002", Severity::Error, "a category's topology code is not 0, 1 or 2"),
     ("S2-CAT-003", Severity::Warning, "a category has formats but not one more key than types"),
@@ -280,6 +283,16 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                 .collect()
         })
         .unwrap_or_default();
+    let formats: HashMap<i32, Vec<u8>> = r
+        .categories()
+        .map(|c| {
+            c.value
+                .categories
+                .iter()
+                .map(|c| (c.index, c.types.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
     let maps: Vec<(String, HashSet<i32>)> = r
         .line_id_maps()
         .map(|m| {
@@ -483,6 +496,44 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                         c.primitives.iter().collect()
                     }
                 };
+                let infos: Vec<(i32, &JStr)> = match d {
+                    Drawable::Primitive(p) => vec![(p.category, &p.info)],
+                    Drawable::Composite(c) => std::iter::once((c.category, &c.info))
+                        .chain(c.primitives.iter().map(|p| (p.category, &p.info)))
+                        .collect(),
+                };
+                for (cat, info) in infos {
+                    let Some(types) = formats.get(&cat) else {
+                        continue;
+                    };
+                    match (types.is_empty(), info.bytes.is_empty()) {
+                        (true, true) => {}
+                        (false, false) => match crate::info::decode(types, &info.bytes) {
+                            Ok(_) => {}
+                            Err(e @ crate::info::InfoError::UnknownFormat { .. }) => {
+                                cx.add("S2-INF-002", off + 1, id, format!("category {cat}: {e}"))
+                            }
+                            Err(e) => {
+                                cx.add("S2-INF-001", off + 1, id, format!("category {cat}: {e}"))
+                            }
+                        },
+                        (false, true) => cx.add(
+                            "S2-INF-003",
+                            off + 1,
+                            id,
+                            format!("category {cat} has formats but the drawable has no info"),
+                        ),
+                        (true, false) => cx.add(
+                            "S2-INF-003",
+                            off + 1,
+                            id,
+                            format!(
+                                "the drawable has {} info bytes but category {cat} has no formats",
+                                info.bytes.len()
+                            ),
+                        ),
+                    }
+                }
                 for p in prims {
                     if p.vertices.is_empty() {
                         cx.add(

@@ -202,3 +202,20 @@ fn a_non_null_annotations_pointer_is_a_warning() {
     let f = only(&b, "S2-HDR-009");
     assert_eq!((f.offset, f.severity), (84, Severity::Warning));
 }
+
+#[test]
+fn an_info_buffer_too_short_for_its_formats() {
+    // The arrow carries 8 info bytes for "dd"; turn the formats into "dE", which
+    // needs 12, then into an unknown character.
+    let (mut b, [node_at, cats_at, ..]) = tiny();
+    // count, index, name, topology, argb, flag, width, 3 keys, the type count.
+    let types_at =
+        cats_at as usize + 4 + 4 + (2 + 7) + 4 + 4 + 1 + 1 + 2 + (2 + 8) + (2 + 11) + 2 + 2;
+    assert_eq!(&b[types_at..types_at + 2], b"dd");
+    b[types_at + 1] = b'E';
+    let f = only(&b, "S2-INF-001");
+    assert_eq!(f.offset, node_at + ARROW + 1);
+    b[types_at + 1] = b'q';
+    let f = only(&b, "S2-INF-002");
+    assert_eq!(f.severity, Severity::Error);
+}
