@@ -1,0 +1,175 @@
+//! The tree, shadow, legend and map rules of `check`, each broken on purpose in a
+//! real multi-level file (p2p_n8 converted with 4 KiB leaves and 4 children per
+//! node). The mutated structure is laid out again with `relayout`, so every pointer
+//! stays consistent and only the intended rule breaks.
+
+use slog2_format::check::{check, Finding};
+use slog2_format::update::relayout;
+use slog2_format::{Drawable, FileBlock, Slog2File, TreeNodeBody};
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return None;
+    };
+    let p = PathBuf::from(p);
+    Some(if p.is_relative() { Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p) } else { p })
+}
+
+fn base() -> Option<Slog2File> {
+    let path = corpus()?.join("mpe/p2p_n8_ls4k_nc4.slog2");
+    assert!(path.is_file(), "corpus file missing: {}", path.display());
+    Some(Slog2File::parse(&std::fs::read(path).unwrap()).unwrap())
+}
+
+fn run(mut f: Slog2File, m: impl FnOnce(&mut Slog2File)) -> Vec<Finding> {
+    m(&mut f);
+    relayout(&mut f).unwrap();
+    check(std::io::Cursor::new(f.to_bytes().unwrap()), 50)
+}
+
+fn has(findings: &[Finding], rule: &str) {
+    assert!(findings.iter().any(|f| f.rule == rule), "expected {rule}: {findings:#?}");
+}
+
+fn root(f: &mut Slog2File) -> &mut TreeNodeBody {
+    let at = f.header.treeroot.offset as u64;
+    match f.blocks.get_mut(&at) {
+        Some(FileBlock::Node(n)) => &mut n.value,
+        _ => panic!("no root"),
+    }
+}
+
+fn first_leaf(f: &mut Slog2File) -> &mut TreeNodeBody {
+    f.blocks
+        .values_mut()
+        .find_map(|b| match b {
+            FileBlock::Node(n) if n.value.header.id.depth == 0 && n.value.nestable.len() > 2 => Some(&mut n.value),
+            _ => None,
+        })
+        .unwrap()
+}
+
+fn tree_dir(f: &mut Slog2File) -> &mut Vec<slog2_format::TreeDirEntry> {
+    f.blocks
+        .values_mut()
+        .find_map(|b| match b {
+            FileBlock::TreeDir(t) => Some(&mut t.value.entries),
+            _ => None,
+        })
+        .unwrap()
+}
+
+fn categories(f: &mut Slog2File) -> &mut Vec<slog2_format::Category> {
+    f.blocks
+        .values_mut()
+        .find_map(|b| match b {
+            FileBlock::Categories(c) => Some(&mut c.value.categories),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn the_base_file_is_clean_after_relayout() {
+    let Some(f) = base() else { return };
+    assert_eq!(run(f, |_| {}), vec![]);
+}
+
+#[test]
+fn shadow_rules() {
+    let Some(f) = base() else { return };
+    has(&run(f.clone(), |f| root(f).stubs[0].nestable[0].weights.clear()), "S2-DRW-007");
+    has(&run(f.clone(), |f| root(f).stubs[0].nestable[0].weights[0].category = 9999), "S2-DRW-008");
+    has(&run(f.clone(), |f| root(f).stubs[0].nestable[0].category = 9999), "S2-DRW-009");
+    has(&run(f.clone(), |f| root(f).stubs[0].nestable[0].num_real_objs += 1), "S2-DRW-010");
+    has(&run(f, |f| root(f).stubs[0].nestable.reverse()), "S2-DRW-002");
+}
+
+#[test]
+fn tree_rules() {
+    let Some(f) = base() else { return };
+    has(&run(f.clone(), |f| root(f).stubs.clear()), "S2-TREE-001");
+    has(&run(f.clone(), |f| root(f).stubs[0].header.id.xpos = 99), "S2-TREE-002");
+    has(&run(f.clone(), |f| tree_dir(f).retain(|e| e.id.depth != 0)), "S2-DIR-001");
+    has(
+        &run(f.clone(), |f| {
+            let e = tree_dir(f)[1];
+            tree_dir(f).push(e);
+        }),
+        "S2-DIR-004",
+    );
+    has(
+        &run(f.clone(), |f| {
+            let leaves: Vec<usize> = (0..tree_dir(f).len()).filter(|&i| tree_dir(f)[i].id.depth == 0).collect();
+            let first_end = tree_dir(f)[leaves[0]].latest;
+            tree_dir(f)[leaves[1]].earliest = first_end - 0.01;
+        }),
+        "S2-TREE-005",
+    );
+    // The header's root pointer aimed at a leaf (relayout maps it like any pointer).
+    let leaf = f.nodes().find(|n| n.value.header.id.depth == 0).unwrap().ptr;
+    has(&run(f, move |f| f.header.treeroot = leaf), "S2-DIR-002");
+}
+
+#[test]
+fn drawable_legend_and_map_rules() {
+    let Some(f) = base() else { return };
+    has(&run(f.clone(), |f| first_leaf(f).nestable.reverse()), "S2-DRW-002");
+    has(
+        &run(f.clone(), |f| {
+            if let Drawable::Primitive(p) = &mut first_leaf(f).nestable[0] {
+                p.vertices.clear();
+            }
+        }),
+        "S2-DRW-005",
+    );
+    has(&run(f.clone(), |f| categories(f)[1].topology = 7), "S2-CAT-002");
+    has(
+        &run(f.clone(), |f| {
+            let c = categories(f).iter_mut().find(|c| !c.types.is_empty()).unwrap();
+            c.keys.push(slog2_format::JStr::new("extra"));
+        }),
+        "S2-CAT-003",
+    );
+    has(
+        &run(f.clone(), |f| {
+            let c0 = categories(f)[0].clone();
+            categories(f).push(c0);
+        }),
+        "S2-CAT-001",
+    );
+    has(
+        &run(f.clone(), |f| {
+            for b in f.blocks.values_mut() {
+                if let FileBlock::LineIdMaps(m) = b {
+                    m.value.maps.clear();
+                }
+            }
+        }),
+        "S2-LID-002",
+    );
+    has(
+        &run(f.clone(), |f| {
+            for b in f.blocks.values_mut() {
+                if let FileBlock::LineIdMaps(m) = b {
+                    let r = m.value.maps[0].rows[0].clone();
+                    m.value.maps[0].rows.push(r);
+                }
+            }
+        }),
+        "S2-LID-003",
+    );
+    let findings = run(f, |f| {
+        for b in f.blocks.values_mut() {
+            if let FileBlock::Node(n) = b {
+                n.trailing = vec![0xAB; 3];
+                break;
+            }
+        }
+    });
+    has(&findings, "S2-BLK-001");
+    let t = findings.iter().find(|x| x.rule == "S2-BLK-001").unwrap();
+    assert_eq!(t.severity, slog2_format::check::Severity::Warning);
+}
