@@ -308,7 +308,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         .map(|t| t.value.entries.clone())
         .unwrap_or_default();
     let by_id: BTreeMap<NodeId, TreeDirEntry> = entries.iter().map(|e| (e.id, *e)).collect();
-    let dir_at = h.treedir.offset as u64 + 4;
+    let dir_at = (h.treedir.offset.max(0) as u64).saturating_add(4);
     if by_id.len() != entries.len() {
         cx.add(
             "S2-DIR-004",
@@ -347,7 +347,10 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             "no TreeDir entry has depth 0".into(),
         );
     }
-    if let Some(root) = entries.iter().max_by_key(|e| (e.id.depth, -e.id.xpos)) {
+    if let Some(root) = entries
+        .iter()
+        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
+    {
         if root.ptr != h.treeroot {
             cx.add(
                 "S2-DIR-002",
@@ -589,7 +592,9 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         }
         for s in &n.stubs {
             let sid = s.header.id;
-            if sid.depth != e.id.depth - 1 || sid.xpos.checked_div(k) != Some(e.id.xpos) {
+            if Some(sid.depth) != e.id.depth.checked_sub(1)
+                || sid.xpos.checked_div(k) != Some(e.id.xpos)
+            {
                 cx.add(
                     "S2-TREE-002",
                     off,

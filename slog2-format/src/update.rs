@@ -208,9 +208,12 @@ pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
             }
         }
     }
-    let root = f
-        .nodes()
-        .max_by_key(|n| (n.value.header.id.depth, -n.value.header.id.xpos));
+    let root = f.nodes().max_by_key(|n| {
+        (
+            n.value.header.id.depth,
+            std::cmp::Reverse(n.value.header.id.xpos),
+        )
+    });
     let span = root.map_or(0.0, |r| r.value.header.latest - r.value.header.earliest);
     let mut count: HashMap<i32, i64> = HashMap::new();
     let mut incl: HashMap<i32, f64> = HashMap::new();

@@ -219,3 +219,27 @@ fn an_info_buffer_too_short_for_its_formats() {
     let f = only(&b, "S2-INF-002");
     assert_eq!(f.severity, Severity::Error);
 }
+
+/// Regression (found by the `slog2_check` fuzz target): a NULL TreeDir pointer with
+/// a negative offset made an offset computation overflow.
+#[test]
+fn a_null_tree_dir_pointer_with_a_negative_offset() {
+    let mut b = tiny().0;
+    b[72..84].fill(0xff);
+    let f = findings(&b);
+    assert!(
+        f.iter().any(|x| x.rule == "S2-HDR-005" && x.offset == 72),
+        "{f:#?}"
+    );
+}
+
+/// Regression companion: extreme node IDs do not overflow the stub and root checks.
+#[test]
+fn extreme_node_ids_do_not_overflow() {
+    let (mut b, [node_at, ..]) = tiny();
+    // Node header depth (+16) and xpos (+18) to i16::MIN / i32::MIN.
+    b[node_at as usize + 16..node_at as usize + 18].copy_from_slice(&i16::MIN.to_be_bytes());
+    b[node_at as usize + 18..node_at as usize + 22].copy_from_slice(&i32::MIN.to_be_bytes());
+    let f = findings(&b);
+    assert!(f.iter().any(|x| x.rule == "S2-DIR-003"), "{f:#?}");
+}

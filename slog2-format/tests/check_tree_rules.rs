@@ -14,7 +14,11 @@ fn corpus() -> Option<PathBuf> {
         return None;
     };
     let p = PathBuf::from(p);
-    Some(if p.is_relative() { Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p) } else { p })
+    Some(if p.is_relative() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
+    } else {
+        p
+    })
 }
 
 fn base() -> Option<Slog2File> {
@@ -30,7 +34,10 @@ fn run(mut f: Slog2File, m: impl FnOnce(&mut Slog2File)) -> Vec<Finding> {
 }
 
 fn has(findings: &[Finding], rule: &str) {
-    assert!(findings.iter().any(|f| f.rule == rule), "expected {rule}: {findings:#?}");
+    assert!(
+        findings.iter().any(|f| f.rule == rule),
+        "expected {rule}: {findings:#?}"
+    );
 }
 
 fn root(f: &mut Slog2File) -> &mut TreeNodeBody {
@@ -45,7 +52,9 @@ fn first_leaf(f: &mut Slog2File) -> &mut TreeNodeBody {
     f.blocks
         .values_mut()
         .find_map(|b| match b {
-            FileBlock::Node(n) if n.value.header.id.depth == 0 && n.value.nestable.len() > 2 => Some(&mut n.value),
+            FileBlock::Node(n) if n.value.header.id.depth == 0 && n.value.nestable.len() > 2 => {
+                Some(&mut n.value)
+            }
             _ => None,
         })
         .unwrap()
@@ -80,19 +89,44 @@ fn the_base_file_is_clean_after_relayout() {
 #[test]
 fn shadow_rules() {
     let Some(f) = base() else { return };
-    has(&run(f.clone(), |f| root(f).stubs[0].nestable[0].weights.clear()), "S2-DRW-007");
-    has(&run(f.clone(), |f| root(f).stubs[0].nestable[0].weights[0].category = 9999), "S2-DRW-008");
-    has(&run(f.clone(), |f| root(f).stubs[0].nestable[0].category = 9999), "S2-DRW-009");
-    has(&run(f.clone(), |f| root(f).stubs[0].nestable[0].num_real_objs += 1), "S2-DRW-010");
-    has(&run(f, |f| root(f).stubs[0].nestable.reverse()), "S2-DRW-002");
+    has(
+        &run(f.clone(), |f| root(f).stubs[0].nestable[0].weights.clear()),
+        "S2-DRW-007",
+    );
+    has(
+        &run(f.clone(), |f| {
+            root(f).stubs[0].nestable[0].weights[0].category = 9999
+        }),
+        "S2-DRW-008",
+    );
+    has(
+        &run(f.clone(), |f| root(f).stubs[0].nestable[0].category = 9999),
+        "S2-DRW-009",
+    );
+    has(
+        &run(f.clone(), |f| {
+            root(f).stubs[0].nestable[0].num_real_objs += 1
+        }),
+        "S2-DRW-010",
+    );
+    has(
+        &run(f, |f| root(f).stubs[0].nestable.reverse()),
+        "S2-DRW-002",
+    );
 }
 
 #[test]
 fn tree_rules() {
     let Some(f) = base() else { return };
     has(&run(f.clone(), |f| root(f).stubs.clear()), "S2-TREE-001");
-    has(&run(f.clone(), |f| root(f).stubs[0].header.id.xpos = 99), "S2-TREE-002");
-    has(&run(f.clone(), |f| tree_dir(f).retain(|e| e.id.depth != 0)), "S2-DIR-001");
+    has(
+        &run(f.clone(), |f| root(f).stubs[0].header.id.xpos = 99),
+        "S2-TREE-002",
+    );
+    has(
+        &run(f.clone(), |f| tree_dir(f).retain(|e| e.id.depth != 0)),
+        "S2-DIR-001",
+    );
     has(
         &run(f.clone(), |f| {
             let e = tree_dir(f)[1];
@@ -102,21 +136,30 @@ fn tree_rules() {
     );
     has(
         &run(f.clone(), |f| {
-            let leaves: Vec<usize> = (0..tree_dir(f).len()).filter(|&i| tree_dir(f)[i].id.depth == 0).collect();
+            let leaves: Vec<usize> = (0..tree_dir(f).len())
+                .filter(|&i| tree_dir(f)[i].id.depth == 0)
+                .collect();
             let first_end = tree_dir(f)[leaves[0]].latest;
             tree_dir(f)[leaves[1]].earliest = first_end - 0.01;
         }),
         "S2-TREE-005",
     );
     // The header's root pointer aimed at a leaf (relayout maps it like any pointer).
-    let leaf = f.nodes().find(|n| n.value.header.id.depth == 0).unwrap().ptr;
+    let leaf = f
+        .nodes()
+        .find(|n| n.value.header.id.depth == 0)
+        .unwrap()
+        .ptr;
     has(&run(f, move |f| f.header.treeroot = leaf), "S2-DIR-002");
 }
 
 #[test]
 fn drawable_legend_and_map_rules() {
     let Some(f) = base() else { return };
-    has(&run(f.clone(), |f| first_leaf(f).nestable.reverse()), "S2-DRW-002");
+    has(
+        &run(f.clone(), |f| first_leaf(f).nestable.reverse()),
+        "S2-DRW-002",
+    );
     has(
         &run(f.clone(), |f| {
             if let Drawable::Primitive(p) = &mut first_leaf(f).nestable[0] {
@@ -125,10 +168,16 @@ fn drawable_legend_and_map_rules() {
         }),
         "S2-DRW-005",
     );
-    has(&run(f.clone(), |f| categories(f)[1].topology = 7), "S2-CAT-002");
+    has(
+        &run(f.clone(), |f| categories(f)[1].topology = 7),
+        "S2-CAT-002",
+    );
     has(
         &run(f.clone(), |f| {
-            let c = categories(f).iter_mut().find(|c| !c.types.is_empty()).unwrap();
+            let c = categories(f)
+                .iter_mut()
+                .find(|c| !c.types.is_empty())
+                .unwrap();
             c.keys.push(slog2_format::JStr::new("extra"));
         }),
         "S2-CAT-003",
