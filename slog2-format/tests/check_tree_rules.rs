@@ -3,23 +3,12 @@
 //! node). The mutated structure is laid out again with `relayout`, so every pointer
 //! stays consistent and only the intended rule breaks.
 
+mod common;
+
+use common::corpus;
 use slog2_format::check::{check, Finding};
 use slog2_format::update::relayout;
 use slog2_format::{Drawable, FileBlock, Slog2File, TreeNodeBody};
-use std::path::{Path, PathBuf};
-
-fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    Some(if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    } else {
-        p
-    })
-}
 
 fn base() -> Option<Slog2File> {
     let path = corpus()?.join("mpe/p2p_n8_ls4k_nc4.slog2");

@@ -1,27 +1,10 @@
 //! SLOG-2 against the real corpus: every file written by the Java slog2sdk reads and
 //! writes back byte for byte.
 
-use slog2_format::{FileBlock, Slog2File, Slog2Reader, Version};
-use std::path::{Path, PathBuf};
+mod common;
 
-fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    let p = if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    } else {
-        p
-    };
-    assert!(
-        p.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        p.display()
-    );
-    Some(p)
-}
+use common::corpus;
+use slog2_format::{FileBlock, Slog2File, Slog2Reader, Version};
 
 /// Every SLOG-2 file of the corpus, with (children per node, leaf size, depth).
 const FILES: &[(&str, i16, i32, i16)] = &[

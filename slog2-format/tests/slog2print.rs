@@ -48,6 +48,9 @@
 //! those sequences would be cut short (and the test would fail, not skip). None of
 //! the corpus info strings contains one.
 
+mod common;
+
+use common::corpus;
 use flate2::read::GzDecoder;
 use slog2_format::info::{format_string, java_double_to_string, java_float_to_string, labelled};
 use slog2_format::{
@@ -57,25 +60,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-
-fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    let p = if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    } else {
-        p
-    };
-    assert!(
-        p.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        p.display()
-    );
-    Some(p)
-}
 
 /// Every SLOG-2 file of the corpus; each has a slog2print dump.
 const FILES: &[&str] = &[

@@ -2,22 +2,11 @@
 //! pointers and weight counts exactly, and its category summaries as spec §11.2
 //! computes them.
 
+mod common;
+
+use common::corpus;
 use slog2_format::update::{downgrade_206_to_205, update_205_to_206};
 use slog2_format::{FileBlock, Slog2File, Version};
-use std::path::{Path, PathBuf};
-
-fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    Some(if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    } else {
-        p
-    })
-}
 
 fn categories(f: &Slog2File) -> Vec<slog2_format::Category> {
     f.blocks
