@@ -281,18 +281,11 @@ pub fn java_double_to_string(d: f64) -> String {
         None
     }
     .unwrap_or_else(|| {
-        let sci = format!("{a:e}");
-        // Java rounds an exact tie between two shortest candidates to the even
-        // digit; Rust's shortest form rounds it up. Exact formatting to the same
-        // number of digits rounds half to even.
-        let n = sci.split('e').next().unwrap_or("").len().saturating_sub(2);
-        let even = format!("{a:.n$e}");
-        let chosen = if even != sci && even.parse::<f64>().ok() == Some(a) {
-            even
-        } else {
-            sci
-        };
-        split_sci(&chosen)
+        shortest_ties_even(
+            format!("{a:e}"),
+            |n| format!("{a:.n$e}"),
+            |t| t.parse::<f64>().ok() == Some(a),
+        )
     });
     java_layout(d < 0.0, &digits, exp)
 }
@@ -326,17 +319,31 @@ pub fn java_float_to_string(f: f32) -> String {
         None
     }
     .unwrap_or_else(|| {
-        let sci = format!("{a:e}");
-        let n = sci.split('e').next().unwrap_or("").len().saturating_sub(2);
-        let even = format!("{a:.n$e}");
-        let chosen = if even != sci && even.parse::<f32>().ok() == Some(a) {
-            even
-        } else {
-            sci
-        };
-        split_sci(&chosen)
+        shortest_ties_even(
+            format!("{a:e}"),
+            |n| format!("{a:.n$e}"),
+            |t| t.parse::<f32>().ok() == Some(a),
+        )
     });
     java_layout(f < 0.0, &digits, exp)
+}
+
+/// The digits and exponent of Rust's shortest scientific form `sci`, except that an
+/// exact tie between two shortest candidates goes to the even digit as in Java (Rust
+/// rounds it up). `exact(n)` formats the value exactly with `n` fraction digits
+/// (which rounds half to even); `reads_back` says whether a text gives the value.
+fn shortest_ties_even(
+    sci: String,
+    exact: impl Fn(usize) -> String,
+    reads_back: impl Fn(&str) -> bool,
+) -> (String, i32) {
+    let n = sci.split('e').next().unwrap_or("").len().saturating_sub(2);
+    let even = exact(n);
+    if even != sci && reads_back(&even) {
+        split_sci(&even)
+    } else {
+        split_sci(&sci)
+    }
 }
 
 /// Java's fast path for integer values: `bin_exp` is the unbiased binary exponent,

@@ -178,9 +178,14 @@ fn summarize_slog2(path: &Path) -> CliResult<Summary> {
         entries.iter().map(|e| e.ptr.size.max(0) as u64).sum(),
         "reading",
     );
+    // The time range is the root's box: the deepest TreeDir entry (not the header's
+    // max_treedepth, which readers do not trust).
+    let root = entries
+        .iter()
+        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)));
+    let (tmin, tmax) = (root.map(|e| e.earliest), root.map(|e| e.latest));
     let mut counts: BTreeMap<String, u64> = BTreeMap::new();
     let mut add = |k: &str, n: u64| *counts.entry(k.to_string()).or_insert(0) += n;
-    let (mut tmin, mut tmax): (Option<f64>, Option<f64>) = (None, None);
     for e in &entries {
         let n = r.read_node(e.ptr).map_err(CliError::slog2(path))?;
         for d in n.value.nestless.iter().chain(&n.value.nestable) {
@@ -194,10 +199,6 @@ fn summarize_slog2(path: &Path) -> CliResult<Summary> {
         }
         for s in &n.value.stubs {
             add("shadows", (s.nestless.len() + s.nestable.len()) as u64);
-        }
-        if e.id.depth == h.max_treedepth && e.id.xpos == 0 || entries.len() == 1 {
-            tmin = Some(e.earliest);
-            tmax = Some(e.latest);
         }
         bar.inc(e.ptr.size.max(0) as u64);
     }

@@ -70,7 +70,6 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
 
 fn write_slog2<W: Write>(path: &Path, out: &mut W) -> CliResult {
     use slog2_format::{dump as d, Slog2Reader};
-    let o = CliError::io(Path::new("<stdout>"));
     let (file, _) = super::open(path)?;
     let mut r = Slog2Reader::open(std::io::BufReader::new(file)).map_err(CliError::slog2(path))?;
     let mut lines = d::header(r.header(), r.version());
@@ -96,6 +95,5 @@ fn write_slog2<W: Write>(path: &Path, out: &mut W) -> CliResult {
             writeln!(out, "{l}").map_err(CliError::io(Path::new("<stdout>")))?;
         }
     }
-    let _ = o;
     Ok(())
 }
