@@ -34,6 +34,8 @@ Examples:
   mpelog print demo.clog2 | less                          every record, one per line
   mpelog convert old.clog2 -o copy.clog2                  rewrite through the codec (byte-identical)
   mpelog convert v205.slog2 -o v206.slog2                 update SLOG 2.0.5 to 2.0.6
+  mpelog convert demo.clog2 -o demo.slog2                 build the SLOG-2 tree (what clog2TOslog2 does)
+  mpelog window demo.slog2 --from 0.5 --to 0.6            drawables in a time window, and what it cost
   mpelog check *.slog2                                    report every broken rule with its byte offset";
 
 #[derive(Debug, Subcommand)]
@@ -93,6 +95,38 @@ enum Command {
         /// Output format: clog2, clog or slog2 (default: from OUT's extension).
         #[arg(long, value_name = "FORMAT")]
         to: Option<String>,
+        /// CLOG2 to SLOG-2: the byte size a tree leaf may reach before the
+        /// converter starts the next one (clog2TOslog2's -ls).
+        #[arg(long, value_name = "N", default_value_t = 65536)]
+        leaf_bytes: u32,
+        /// CLOG2 to SLOG-2: children per tree node (clog2TOslog2's -nc).
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        children: u16,
+    },
+    /// Print the drawables of a SLOG-2 file that overlap the time window
+    /// [FROM, TO), reading only the tree nodes whose time box meets the window.
+    ///
+    /// With --pixels W the query works like Jumpshot's summary view: it stops
+    /// descending where a node spans less than one of W pixels and prints that
+    /// node's shadows (previews) instead of its subtree.
+    ///
+    /// The last line is always `nodes_read=N bytes_read=B drawables=D`: tree nodes
+    /// read, bytes read from the file (opening included), drawables printed.
+    Window {
+        /// The SLOG-2 file.
+        file: PathBuf,
+        /// Start of the window, in seconds (inclusive).
+        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
+        from: f64,
+        /// End of the window, in seconds (exclusive).
+        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
+        to: f64,
+        /// Width of the view in pixels: summarize subtrees narrower than a pixel.
+        #[arg(long, value_name = "W")]
+        pixels: Option<u32>,
+        /// One JSON object per drawable, one per line (the last line stays as is).
+        #[arg(long)]
+        json: bool,
     },
     /// Generate a realistic MPE-like CLOG2 trace (merged, big-endian, time-ordered,
     /// blocks packed like MPE's merger): nested user states, MPI-call states,
@@ -125,7 +159,28 @@ fn main() -> ExitCode {
         Command::Info { file, json } => cmd::info::run(&file, json),
         Command::Print { file } => cmd::print::run(&file),
         Command::Check { files, json, limit } => cmd::check::run(&files, json, limit),
-        Command::Convert { input, output, to } => cmd::convert::run(&input, &output, to.as_deref()),
+        Command::Convert {
+            input,
+            output,
+            to,
+            leaf_bytes,
+            children,
+        } => cmd::convert::run(
+            &input,
+            &output,
+            to.as_deref(),
+            cmd::convert::TreeOptions {
+                leaf_bytes,
+                children,
+            },
+        ),
+        Command::Window {
+            file,
+            from,
+            to,
+            pixels,
+            json,
+        } => cmd::window::run(&file, from, to, pixels, json),
         Command::Synth {
             output,
             ranks,

@@ -7,8 +7,18 @@ use clog2_format::{BlockWriter, Clog2Reader};
 use std::io::Write;
 use std::path::Path;
 
+/// Tree options for conversions that write SLOG-2.
+#[derive(Debug, Clone, Copy)]
+pub struct TreeOptions {
+    /// Leaf byte size limit.
+    pub leaf_bytes: u32,
+    /// Children per node.
+    pub children: u16,
+}
+
 /// Runs `mpelog convert`.
-pub fn run(input: &Path, output: &Path, to: Option<&str>) -> CliResult {
+pub fn run(input: &Path, output: &Path, to: Option<&str>, tree: TreeOptions) -> CliResult {
+    let _ = tree;
     let target = match to {
         Some(name) => Format::from_name(name).ok_or_else(|| {
             CliError::Usage(format!(

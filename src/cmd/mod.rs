@@ -5,6 +5,7 @@ pub mod convert;
 pub mod info;
 pub mod print;
 pub mod synth;
+pub mod window;
 
 use crate::error::{CliError, CliResult};
 use std::fs::File;
