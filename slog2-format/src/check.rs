@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::read::{Slog2Reader, Version};
+use crate::size::start_order;
 use crate::types::*;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -102,16 +103,6 @@ impl Ctx {
             });
         }
     }
-}
-
-/// Java's `Drawable.INCRE_STARTTIME_ORDER` on (earliest, latest, category, start
-/// line, final line).
-fn start_order(a: (f64, f64, i32, (i32, i32)), b: (f64, f64, i32, (i32, i32))) -> Ordering {
-    a.0.total_cmp(&b.0)
-        .then(b.1.total_cmp(&a.1))
-        .then(a.2.cmp(&b.2))
-        .then(a.3 .0.cmp(&b.3 .0))
-        .then(a.3 .1.cmp(&b.3 .1))
 }
 
 /// Checks a SLOG-2 file. At most `limit` findings are kept per rule (the count of

@@ -61,6 +61,9 @@ pub enum Error {
         /// What is wrong.
         what: String,
     },
+    /// The CLOG2 input of a conversion is bad.
+    #[error("CLOG2 input: {0}")]
+    Clog2(Box<clog2_format::Error>),
     /// The structure cannot be written as asked.
     #[error("cannot write: {0}")]
     Write(String),
@@ -76,6 +79,7 @@ impl Error {
             | Error::BadValue { offset, .. } => Some(*offset),
             Error::NotSlog2 { .. } => Some(0),
             Error::UnsupportedVersion { .. } => Some(2),
+            Error::Clog2(e) => e.offset(),
             Error::Write(_) => None,
         }
     }

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod build;
 pub mod check;
 pub mod dump;
 pub mod error;
@@ -12,8 +13,10 @@ pub mod read;
 pub mod size;
 pub mod types;
 pub mod update;
+pub mod window;
 
 pub use error::{Error, Result};
 pub use file::{FileBlock, Slog2File};
 pub use read::{Counters, Parsed, Slog2Reader, Version};
 pub use types::*;
+pub use window::{node_read_bound, TimeWindow, WindowAnswer};

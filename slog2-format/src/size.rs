@@ -120,3 +120,17 @@ impl Stub {
                 .sum::<u64>()
     }
 }
+
+/// Java's `Drawable.INCRE_STARTTIME_ORDER` (spec §7.1) on the sort key
+/// (earliest, latest, category, (start line, final line)): earliest ascending, then
+/// latest descending, then category, start line and final line ascending.
+pub fn start_order(
+    a: (f64, f64, i32, (i32, i32)),
+    b: (f64, f64, i32, (i32, i32)),
+) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0)
+        .then(b.1.total_cmp(&a.1))
+        .then(a.2.cmp(&b.2))
+        .then(a.3 .0.cmp(&b.3 .0))
+        .then(a.3 .1.cmp(&b.3 .1))
+}

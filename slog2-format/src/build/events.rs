@@ -1,0 +1,676 @@
+//! CLOG2 events to SLOG-2 drawables, as MPE's Java converter (`clog2TOslog2`)
+//! makes them (spec/slog2.md §16.1–16.3): states from start/final event pairs,
+//! arrows from matched send/receive records, solo events, categories from the
+//! definitions, line IDs from communicator, rank and thread.
+//!
+//! Where Java crashes (an event ID nothing declares, a timeline no COMMEVT
+//! declared, a definition that contradicts an earlier one), this module counts the
+//! case in [`Unmatched`] and goes on.
+
+use super::colors;
+use super::prim::Prim;
+use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
+use clog2_format::record::{Body, Record, RECV_ETYPE, SEND_ETYPE};
+use clog2_format::PreambleInfo;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+/// What could not be paired or placed, per kind. Nothing here stops a conversion.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unmatched {
+    /// State start events never closed by a final event (dropped, as Java does).
+    pub state_starts: u64,
+    /// State final events with no open start on their timeline (dropped; Java
+    /// prints a stack trace and goes on).
+    pub state_finals: u64,
+    /// Sends with no matching receive (dropped).
+    pub sends: u64,
+    /// Receives with no matching send (dropped).
+    pub recvs: u64,
+    /// Events whose ID no definition or preamble range covers, or whose record
+    /// type does not fit the definition (dropped; Java exits with an error).
+    pub undeclared_events: u64,
+    /// Definitions that contradict an earlier one (ignored, as Java ignores them).
+    pub conflicting_definitions: u64,
+    /// Timelines drawables use that no COMMEVT declared (kept, with a guessed
+    /// world rank; Java crashes).
+    pub undeclared_timelines: u64,
+    /// The number `clog2TOslog2` prints as "Number of Unmatched Events": open
+    /// starts, sends and receives of the categories that were defined.
+    pub java_count: u64,
+}
+
+impl Unmatched {
+    /// Events dropped for any reason.
+    pub fn total_dropped(&self) -> u64 {
+        self.state_starts + self.state_finals + self.sends + self.recvs + self.undeclared_events
+    }
+}
+
+/// What an event ID does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Start,
+    Final,
+    Solo,
+    Send,
+    Recv,
+}
+
+/// A category in the making.
+#[derive(Debug, Clone)]
+struct CatDef {
+    topology: i32,
+    name: Option<String>,
+    argb: [u8; 4],
+    width: i8,
+    keys: Vec<JStr>,
+    types: Vec<u8>,
+    /// Defined by a STATEDEF/EVENTDEF (or the arrow): Java writes only these.
+    defined: bool,
+}
+
+/// The ranges of event IDs the preamble reserves, giving each ID its placeholder
+/// category until a definition names it.
+#[derive(Debug, Clone, Copy)]
+struct Placeholders {
+    known_event_start: i64,
+    known_states: i64,
+    user_event_start: i64,
+    user_states: i64,
+    known_solo_start: i64,
+    known_solos: i64,
+    user_solo_start: i64,
+    user_solos: i64,
+}
+
+impl Placeholders {
+    /// The placeholder (category index, role, topology) of an event ID.
+    fn lookup(&self, etype: i32) -> Option<(i32, Role, i32)> {
+        let e = etype as i64;
+        let mut base = 1i64;
+        let pairs = [
+            (self.known_event_start, self.known_states),
+            (self.user_event_start, self.user_states),
+        ];
+        for (start, count) in pairs {
+            let off = e - start;
+            if off >= 0 && off < 2 * count {
+                let role = if off % 2 == 0 {
+                    Role::Start
+                } else {
+                    Role::Final
+                };
+                return i32::try_from(base + off / 2)
+                    .ok()
+                    .map(|c| (c, role, topology::STATE));
+            }
+            base += count;
+        }
+        for (start, count) in [
+            (self.known_solo_start, self.known_solos),
+            (self.user_solo_start, self.user_solos),
+        ] {
+            let off = e - start;
+            if off >= 0 && off < count {
+                return i32::try_from(base + off)
+                    .ok()
+                    .map(|c| (c, Role::Solo, topology::EVENT));
+            }
+            base += count;
+        }
+        None
+    }
+
+    /// The first index after the placeholders.
+    fn next_index(&self) -> i64 {
+        1 + self.known_states + self.user_states + self.known_solos + self.user_solos
+    }
+}
+
+/// One declared timeline (Java's `CommProcThdID`).
+#[derive(Debug, Clone, Copy)]
+struct Timeline {
+    icomm: i32,
+    rank: i32,
+    thread: i32,
+    wrank: i32,
+    used: bool,
+}
+
+/// A partial arrow waiting for its other end.
+#[derive(Debug, Clone, Copy)]
+struct HalfArrow {
+    time: f64,
+    line: i32,
+    size: i32,
+}
+
+/// Turns a CLOG2 record stream into primitives. Feed records in file order with
+/// [`Clog2Drawables::push`]; each call returns the primitive the record completes,
+/// if any. Primitives come out in increasing end time when the records are in
+/// time order (as MPE's merged files are).
+#[derive(Debug)]
+pub struct Clog2Drawables {
+    world: i32,
+    threads: i32,
+    placeholders: Placeholders,
+    next_index: i64,
+    handlers: HashMap<i32, (i32, Role)>,
+    cats: BTreeMap<i32, CatDef>,
+    fallback: colors::Fallback,
+    /// Open states per (category, line), oldest first.
+    states: HashMap<(i32, i32), VecDeque<(f64, Prim)>>,
+    /// Pending sends and receives per (tag, sender process line, receiver process line).
+    sends: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
+    recvs: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
+    timelines: BTreeMap<i32, Timeline>,
+    unmatched: Unmatched,
+    ended: bool,
+}
+
+/// The arrow category's index.
+pub const ARROW_CATEGORY: i32 = 0;
+
+impl Clog2Drawables {
+    /// Starts a conversion with the preamble's world size, thread count and event
+    /// ID ranges (missing values: one thread, a world of 65536, no ranges).
+    pub fn new(pre: &PreambleInfo) -> Clog2Drawables {
+        let c = |v: Option<i32>| v.unwrap_or(0).max(0) as i64;
+        let placeholders = Placeholders {
+            known_event_start: pre.known_event_id_start.unwrap_or(0) as i64,
+            known_states: c(pre.known_state_id_count),
+            user_event_start: pre.user_event_id_start.unwrap_or(0) as i64,
+            user_states: c(pre.user_state_id_count),
+            known_solo_start: pre.known_solo_event_id_start.unwrap_or(0) as i64,
+            known_solos: c(pre.known_solo_event_id_count),
+            user_solo_start: pre.user_solo_event_id_start.unwrap_or(0) as i64,
+            user_solos: c(pre.user_solo_event_id_count),
+        };
+        let mut cats = BTreeMap::new();
+        let (keys, types) = info_keys("msg_tag=%d, msg_size=%d");
+        cats.insert(
+            ARROW_CATEGORY,
+            CatDef {
+                topology: topology::ARROW,
+                name: Some("message".into()),
+                argb: [255, 255, 255, 255],
+                width: 3,
+                keys,
+                types,
+                defined: true,
+            },
+        );
+        let mut handlers = HashMap::new();
+        handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
+        handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
+        Clog2Drawables {
+            world: pre.comm_world_size.filter(|&w| w > 0).unwrap_or(65536),
+            threads: pre.max_thread_count.filter(|&t| t > 0).unwrap_or(1),
+            placeholders,
+            next_index: placeholders.next_index(),
+            handlers,
+            cats,
+            fallback: colors::Fallback::default(),
+            states: HashMap::new(),
+            sends: HashMap::new(),
+            recvs: HashMap::new(),
+            timelines: BTreeMap::new(),
+            unmatched: Unmatched::default(),
+            ended: false,
+        }
+    }
+
+    /// The thread line ID `icomm·W·T + rank·T + thread` (Java `int` arithmetic).
+    fn thread_line(&self, icomm: i32, rank: i32, thread: i32) -> i32 {
+        icomm
+            .wrapping_mul(self.world.wrapping_mul(self.threads))
+            .wrapping_add(rank.wrapping_mul(self.threads))
+            .wrapping_add(thread)
+    }
+
+    /// The process line ID `icomm·W + rank` used to pair messages.
+    fn process_line(&self, icomm: i32, rank: i32) -> i32 {
+        icomm.wrapping_mul(self.world).wrapping_add(rank)
+    }
+
+    fn lookup(&self, etype: i32) -> Option<(i32, Role, i32)> {
+        if let Some(&(cat, role)) = self.handlers.get(&etype) {
+            let topo = self.cats.get(&cat).map_or(topology::STATE, |c| c.topology);
+            return Some((cat, role, topo));
+        }
+        self.placeholders.lookup(etype)
+    }
+
+    fn new_index(&mut self) -> i32 {
+        let i = i32::try_from(self.next_index).unwrap_or(i32::MAX);
+        self.next_index += 1;
+        i
+    }
+
+    fn color(&mut self, name: &str) -> [u8; 4] {
+        let rgb = colors::lookup(name).unwrap_or_else(|| self.fallback.next_rgb());
+        colors::argb(rgb, 255)
+    }
+
+    fn define(&mut self, index: i32, topo: i32, name: &str, color: &str, format: &str) {
+        let argb = self.color(color);
+        let (keys, types) = info_keys(format);
+        self.cats.insert(
+            index,
+            CatDef {
+                topology: topo,
+                name: Some(name.to_string()),
+                argb,
+                width: 1,
+                keys,
+                types,
+                defined: true,
+            },
+        );
+    }
+
+    /// Makes sure a placeholder category exists before a drawable uses it.
+    fn placeholder(&mut self, index: i32, topo: i32) {
+        self.cats.entry(index).or_insert(CatDef {
+            topology: topo,
+            name: None,
+            argb: [255, 255, 192, 203],
+            width: 1,
+            keys: Vec::new(),
+            types: Vec::new(),
+            defined: false,
+        });
+    }
+
+    fn use_line(&mut self, line: i32, icomm: i32, rank: i32, thread: i32) {
+        match self.timelines.get_mut(&line) {
+            Some(t) => t.used = true,
+            None => {
+                self.unmatched.undeclared_timelines += 1;
+                self.timelines.insert(
+                    line,
+                    Timeline {
+                        icomm,
+                        rank,
+                        thread,
+                        wrank: if icomm == 0 { rank } else { -1 },
+                        used: true,
+                    },
+                );
+            }
+        }
+    }
+
+    /// True once ENDLOG was seen (later records are ignored, as Java stops there).
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Takes one record; returns the primitive it completes, if any.
+    pub fn push(&mut self, r: &Record) -> Option<Prim> {
+        if self.ended {
+            return None;
+        }
+        let line = self.thread_line(r.icomm, r.rank, r.thread);
+        match &r.body {
+            Body::EndLog => {
+                self.ended = true;
+                None
+            }
+            Body::StateDef(d) => {
+                let name = d.name.to_string_lossy();
+                let color = d.color.to_string_lossy();
+                let format = d.format.to_string_lossy();
+                let h1 = self.lookup(d.start_etype);
+                let h2 = self.lookup(d.final_etype);
+                match (h1, h2) {
+                    (Some((c1, _, t1)), Some((c2, _, _))) if c1 == c2 && t1 == topology::STATE => {
+                        self.define(c1, topology::STATE, &name, &color, &format);
+                    }
+                    (Some(_), Some(_)) => self.unmatched.conflicting_definitions += 1,
+                    _ => {
+                        let idx = self.new_index();
+                        self.define(idx, topology::STATE, &name, &color, &format);
+                        self.handlers.insert(d.start_etype, (idx, Role::Start));
+                        self.handlers.insert(d.final_etype, (idx, Role::Final));
+                    }
+                }
+                None
+            }
+            Body::EventDef(d) => {
+                let name = d.name.to_string_lossy();
+                let color = d.color.to_string_lossy();
+                let format = d.format.to_string_lossy();
+                match self.lookup(d.etype) {
+                    Some((c, Role::Solo, _)) => {
+                        self.define(c, topology::EVENT, &name, &color, &format)
+                    }
+                    Some(_) => self.unmatched.conflicting_definitions += 1,
+                    None => {
+                        let idx = self.new_index();
+                        self.define(idx, topology::EVENT, &name, &color, &format);
+                        self.handlers.insert(d.etype, (idx, Role::Solo));
+                    }
+                }
+                None
+            }
+            Body::Bare(e) => self.event(r, line, e.etype, None),
+            Body::Cargo(e) => self.event(r, line, e.etype, Some(e.bytes.0)),
+            Body::Msg(m) => {
+                let remote = self.process_line(m.icomm, m.rank);
+                self.message(r, line, m.etype, m.tag, m.size, remote)
+            }
+            Body::LegacyMsg(m) => {
+                let remote = self.process_line(0, m.partner);
+                self.message(r, line, m.etype, m.tag, m.size, remote)
+            }
+            Body::Comm(c) => {
+                for thd in 0..self.threads.clamp(1, 4096) {
+                    let l = self.thread_line(c.icomm, c.rank, thd);
+                    self.timelines.entry(l).or_insert(Timeline {
+                        icomm: c.icomm,
+                        rank: c.rank,
+                        thread: thd,
+                        wrank: c.wrank,
+                        used: false,
+                    });
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn event(
+        &mut self,
+        r: &Record,
+        line: i32,
+        etype: i32,
+        cargo: Option<[u8; 32]>,
+    ) -> Option<Prim> {
+        if etype == -1 {
+            return None;
+        }
+        let Some((cat, role, topo)) = self.lookup(etype) else {
+            self.unmatched.undeclared_events += 1;
+            return None;
+        };
+        let info: &[u8] = cargo.as_ref().map_or(&[], |c| &c[..]);
+        match role {
+            Role::Solo => {
+                self.placeholder(cat, topology::EVENT);
+                self.use_line(line, r.icomm, r.rank, r.thread);
+                Some(Prim::event(cat, r.time, line, info))
+            }
+            Role::Start => {
+                let p = Prim::two(cat, topo, (r.time, line), (r.time, line), info);
+                self.states
+                    .entry((cat, line))
+                    .or_default()
+                    .push_back((r.time, p));
+                None
+            }
+            Role::Final => {
+                let open = self
+                    .states
+                    .get_mut(&(cat, line))
+                    .and_then(|q| q.pop_front());
+                match open {
+                    Some((start, mut p)) => {
+                        p.times = [start, r.time];
+                        if let Some(c) = cargo {
+                            p = Prim::two(cat, topo, (start, line), (r.time, line), &c);
+                        }
+                        self.placeholder(cat, topology::STATE);
+                        self.use_line(line, r.icomm, r.rank, r.thread);
+                        Some(p)
+                    }
+                    None => {
+                        self.unmatched.state_finals += 1;
+                        None
+                    }
+                }
+            }
+            Role::Send | Role::Recv => {
+                self.unmatched.undeclared_events += 1;
+                None
+            }
+        }
+    }
+
+    fn message(
+        &mut self,
+        r: &Record,
+        line: i32,
+        etype: i32,
+        tag: i32,
+        size: i32,
+        remote: i32,
+    ) -> Option<Prim> {
+        if etype == -1 {
+            return None;
+        }
+        let local = self.process_line(r.icomm, r.rank);
+        let role = self.handlers.get(&etype).map(|h| h.1);
+        let arrow = |from: (f64, i32), to: (f64, i32), size: i32| {
+            let mut info = [0u8; 8];
+            info[..4].copy_from_slice(&tag.to_be_bytes());
+            info[4..].copy_from_slice(&size.to_be_bytes());
+            Prim::two(ARROW_CATEGORY, topology::ARROW, from, to, &info)
+        };
+        match role {
+            Some(Role::Send) => {
+                let key = (tag, local, remote);
+                if let Some(h) = self.recvs.get_mut(&key).and_then(|q| q.pop_front()) {
+                    self.use_line(line, r.icomm, r.rank, r.thread);
+                    self.use_line_known(h.line);
+                    // Java's quirk: a receive logged first leaves msg_size 0.
+                    return Some(arrow((r.time, line), (h.time, h.line), 0));
+                }
+                self.sends.entry(key).or_default().push_back(HalfArrow {
+                    time: r.time,
+                    line,
+                    size,
+                });
+                None
+            }
+            Some(Role::Recv) => {
+                let key = (tag, remote, local);
+                if let Some(h) = self.sends.get_mut(&key).and_then(|q| q.pop_front()) {
+                    self.use_line_known(h.line);
+                    self.use_line(line, r.icomm, r.rank, r.thread);
+                    return Some(arrow((h.time, h.line), (r.time, line), h.size));
+                }
+                self.recvs.entry(key).or_default().push_back(HalfArrow {
+                    time: r.time,
+                    line,
+                    size: 0,
+                });
+                None
+            }
+            _ => {
+                self.unmatched.undeclared_events += 1;
+                None
+            }
+        }
+    }
+
+    /// Marks the line of the other end of an arrow as used; its record was seen
+    /// earlier, so an undeclared line is recorded from the line ID alone.
+    fn use_line_known(&mut self, line: i32) {
+        if let Some(t) = self.timelines.get_mut(&line) {
+            t.used = true;
+            return;
+        }
+        let wt = self.world.wrapping_mul(self.threads);
+        let (icomm, rest) = if wt > 0 {
+            (line.div_euclid(wt), line.rem_euclid(wt))
+        } else {
+            (0, line)
+        };
+        let rank = rest / self.threads;
+        let thread = rest % self.threads;
+        self.use_line(line, icomm, rank, thread);
+    }
+
+    /// What was dropped so far (open states, sends and receives are counted by
+    /// [`Clog2Drawables::finish`]).
+    pub fn unmatched(&self) -> Unmatched {
+        self.unmatched
+    }
+
+    /// Ends the conversion: counts what is still open, and returns the categories
+    /// (every category drawables may use; undefined placeholders get a name that
+    /// says so) and the "Process View" and "Communicator View" line-ID maps (the
+    /// "-Thread" views when threads > 1) of the timelines drawables used.
+    pub fn finish(mut self) -> (Vec<Category>, Vec<LineIdMap>, Unmatched) {
+        let mut u = self.unmatched;
+        u.state_starts = self.states.values().map(|q| q.len() as u64).sum();
+        // Java counts open objects of the categories it was told about.
+        let defined = |c: &i32| self.cats.get(c).is_some_and(|d| d.defined);
+        u.java_count += self
+            .states
+            .iter()
+            .filter(|((c, _), _)| defined(c))
+            .map(|(_, q)| q.len() as u64)
+            .sum::<u64>();
+        u.sends = self.sends.values().map(|q| q.len() as u64).sum();
+        u.recvs = self.recvs.values().map(|q| q.len() as u64).sum();
+        u.java_count += u.sends + u.recvs;
+
+        let cats = std::mem::take(&mut self.cats)
+            .into_iter()
+            .map(|(index, d)| Category {
+                index,
+                name: JStr::new(&d.name.unwrap_or_else(|| {
+                    format!("undefined {} {index}", topology::name(d.topology))
+                })),
+                topology: d.topology,
+                argb: d.argb,
+                modifiable: 1,
+                width: d.width,
+                keys: d.keys,
+                types: d.types,
+                methods: Vec::new(),
+                summary: None,
+            })
+            .collect();
+        let used: Vec<(i32, Timeline)> = self
+            .timelines
+            .iter()
+            .filter(|(_, t)| t.used)
+            .map(|(&l, &t)| (l, t))
+            .collect();
+        let threaded = self.threads > 1;
+        let (t1, l1, t2, l2): (&str, Vec<&str>, &str, Vec<&str>) = if threaded {
+            (
+                "Process-Thread View",
+                vec!["world_rank", "thread"],
+                "Communicator-Thread View",
+                vec!["commID", "comm_rank", "thread"],
+            )
+        } else {
+            (
+                "Process View",
+                vec!["world_rank"],
+                "Communicator View",
+                vec!["commID", "comm_rank"],
+            )
+        };
+        let map = |title: &str, labels: &[&str], f: &dyn Fn(&Timeline) -> Vec<i32>| LineIdMap {
+            title: JStr::new(title),
+            ncols: labels.len() as i32,
+            labels: labels.iter().map(|l| JStr::new(l)).collect(),
+            rows: used
+                .iter()
+                .map(|(l, t)| LineIdRow {
+                    line_id: *l,
+                    values: f(t),
+                })
+                .collect(),
+            methods: Vec::new(),
+        };
+        let maps = if threaded {
+            vec![
+                map(t1, &l1, &|t| vec![t.wrank, t.thread]),
+                map(t2, &l2, &|t| vec![t.icomm, t.rank, t.thread]),
+            ]
+        } else {
+            vec![
+                map(t1, &l1, &|t| vec![t.wrank]),
+                map(t2, &l2, &|t| vec![t.icomm, t.rank]),
+            ]
+        };
+        (cats, maps, u)
+    }
+}
+
+/// Splits an MPE format string into SLOG-2 info keys and types the way Java's
+/// `Category.setInfoKeys` does: tokens are runs without `%` and single `%`; after
+/// a `%` the next token's first character is the type and its rest a key.
+pub fn info_keys(format: &str) -> (Vec<JStr>, Vec<u8>) {
+    let bytes = format.as_bytes();
+    let mut tokens: Vec<&[u8]> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            tokens.push(&bytes[i..i + 1]);
+            i += 1;
+        } else {
+            let j = bytes[i..]
+                .iter()
+                .position(|&b| b == b'%')
+                .map_or(bytes.len(), |p| i + p);
+            tokens.push(&bytes[i..j]);
+            i = j;
+        }
+    }
+    let mut keys = Vec::new();
+    let mut types = Vec::new();
+    let mut it = tokens.into_iter();
+    while let Some(t) = it.next() {
+        if t == b"%" {
+            match it.next() {
+                Some(next) => {
+                    types.push(next[0]);
+                    keys.push(jstr(&next[1..]));
+                }
+                None => break, // Java throws here; we drop the dangling '%'
+            }
+        } else {
+            keys.push(jstr(t));
+        }
+    }
+    (keys, types)
+}
+
+fn jstr(b: &[u8]) -> JStr {
+    let b = &b[..b.len().min(i16::MAX as usize)];
+    JStr {
+        len: b.len() as i16,
+        bytes: b.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_strings_split_like_java() {
+        let (k, t) = info_keys("msg_tag=%d, msg_size=%d");
+        let k: Vec<String> = k.iter().map(JStr::text).collect();
+        assert_eq!(k, ["msg_tag=", ", msg_size=", ""]);
+        assert_eq!(t, b"dd");
+        let (k, t) = info_keys("source = %s()'s line %d.");
+        let k: Vec<String> = k.iter().map(JStr::text).collect();
+        assert_eq!(k, ["source = ", "()'s line ", "."]);
+        assert_eq!(t, b"sd");
+        let (k, t) = info_keys("%d");
+        assert_eq!(k.len(), 1);
+        assert_eq!(t, b"d");
+        assert_eq!(info_keys(""), (vec![], vec![]));
+        let (_, t) = info_keys("50%");
+        assert!(t.is_empty());
+    }
+}

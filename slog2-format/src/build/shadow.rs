@@ -1,0 +1,393 @@
+//! Shadows: the per-timeline summaries a tree node's stub carries for its child's
+//! subtree (Jumpshot's preview view), built the way the Java writer builds them
+//! (spec/slog2.md §16.5): one shadow per (topology, vertex line IDs), vertex times
+//! the count-weighted mean, box the union, one weight per real category with the
+//! inclusive and exclusive duration ratios (Java `float` arithmetic) and a count.
+
+use super::prim::Prim;
+use crate::size::start_order;
+use crate::types::{topology, FileBlockPtr, NodeId};
+use std::collections::HashMap;
+
+/// A shadow's identity: topology and the line IDs of its vertices.
+pub(crate) type Key = (i32, i32, i32);
+
+/// One category's share of a shadow.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Weight {
+    pub category: i32,
+    pub incl: f32,
+    pub excl: f32,
+    pub count: i64,
+}
+
+/// One shadow being built.
+#[derive(Debug, Clone)]
+pub(crate) struct Shadow {
+    pub topology: i32,
+    pub nv: u8,
+    pub times: [f64; 2],
+    pub lines: [i32; 2],
+    pub earliest: f64,
+    pub latest: f64,
+    pub count: i64,
+    pub weights: Vec<Weight>,
+    /// This node's own primitives it summarizes (indices into the node's list);
+    /// empty for a shadow copied from a child.
+    own: Vec<u32>,
+    /// Made from this node's own state primitives: exclusive ratios are computed.
+    nestable: bool,
+    /// Boxes of the child shadows merged into a nestable shadow.
+    child_boxes: Vec<(f64, f64)>,
+}
+
+impl Shadow {
+    fn duration(&self) -> f64 {
+        self.latest - self.earliest
+    }
+
+    fn weight_mut(&mut self, category: i32) -> Option<&mut Weight> {
+        self.weights.iter_mut().find(|w| w.category == category)
+    }
+
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    /// Bytes on disk: info box (4 + 2), vertices (2 + 12·nv), box (16), count (8),
+    /// weight count (4) and 20 bytes per weight.
+    pub fn disk_len(&self) -> usize {
+        4 + 2 + 2 + 12 * self.nv as usize + 16 + 8 + 4 + 20 * self.weights.len()
+    }
+
+    /// The preview category of the shadow's topology.
+    pub fn category(&self) -> i32 {
+        preview_index(self.topology)
+    }
+
+    fn order_key(&self) -> (f64, f64, i32, (i32, i32)) {
+        (
+            self.earliest,
+            self.latest,
+            self.category(),
+            (self.lines[0], self.lines[self.nv as usize - 1]),
+        )
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.category().to_be_bytes());
+        out.extend_from_slice(&0i16.to_be_bytes());
+        out.extend_from_slice(&(self.nv as i16).to_be_bytes());
+        for i in 0..self.nv as usize {
+            out.extend_from_slice(&self.times[i].to_be_bytes());
+            out.extend_from_slice(&self.lines[i].to_be_bytes());
+        }
+        out.extend_from_slice(&self.earliest.to_be_bytes());
+        out.extend_from_slice(&self.latest.to_be_bytes());
+        out.extend_from_slice(&self.count.to_be_bytes());
+        out.extend_from_slice(&(self.weights.len() as i32).to_be_bytes());
+        let mut ws = self.weights.clone();
+        // Increasing inclusive ratio (Java); ties by category, which Java leaves to
+        // HashMap order.
+        ws.sort_by(|a, b| a.incl.total_cmp(&b.incl).then(a.category.cmp(&b.category)));
+        for w in ws {
+            out.extend_from_slice(&w.category.to_be_bytes());
+            out.extend_from_slice(&java_f32(w.incl).to_be_bytes());
+            out.extend_from_slice(&java_f32(w.excl).to_be_bytes());
+            out.extend_from_slice(&w.count.to_be_bytes());
+        }
+    }
+}
+
+/// A `float` as Java writes it: every NaN becomes the canonical `0x7fc00000`
+/// (`Float.floatToIntBits`); 0/0 on x86 gives a negative NaN otherwise.
+pub fn java_f32(x: f32) -> f32 {
+    if x.is_nan() {
+        f32::from_bits(0x7fc0_0000)
+    } else {
+        x
+    }
+}
+
+/// The preview category index of a topology: event −1, arrow −2, state −3.
+pub fn preview_index(topo: i32) -> i32 {
+    match topo {
+        topology::EVENT => -1,
+        topology::ARROW => -2,
+        _ => -3,
+    }
+}
+
+/// The duration of the intersection of two boxes (0 when they do not overlap).
+fn intersection(a: (f64, f64), b: (f64, f64)) -> f64 {
+    if a.0 <= b.1 && b.0 <= a.1 {
+        a.1.min(b.1) - a.0.max(b.0)
+    } else {
+        0.0
+    }
+}
+
+/// The shadows of one node (Java's `BufForShadows`): its box and its shadows.
+/// Once sealed it is the stub its parent writes.
+#[derive(Debug, Clone)]
+pub(crate) struct ShadowBuf {
+    pub earliest: f64,
+    pub latest: f64,
+    pub id: NodeId,
+    pub ptr: FileBlockPtr,
+    index: HashMap<Key, usize>,
+    pub shadows: Vec<Shadow>,
+}
+
+impl ShadowBuf {
+    /// An empty buffer with an empty box.
+    pub fn new(id: NodeId) -> ShadowBuf {
+        ShadowBuf {
+            earliest: f64::INFINITY,
+            latest: f64::NEG_INFINITY,
+            id,
+            ptr: FileBlockPtr::NULL,
+            index: HashMap::new(),
+            shadows: Vec::new(),
+        }
+    }
+
+    /// Adds a node's own primitive `prims[idx]`.
+    pub fn add(&mut self, prims: &[Prim], idx: u32) {
+        let p = &prims[idx as usize];
+        let key = (p.topology, p.lines[0], p.lines[p.nv as usize - 1]);
+        match self.index.get(&key) {
+            None => {
+                self.index.insert(key, self.shadows.len());
+                self.shadows.push(Shadow {
+                    topology: p.topology,
+                    nv: p.nv,
+                    times: p.times,
+                    lines: p.lines,
+                    earliest: p.earliest(),
+                    latest: p.latest(),
+                    count: 1,
+                    weights: Vec::new(),
+                    own: vec![idx],
+                    nestable: p.topology == topology::STATE,
+                    child_boxes: Vec::new(),
+                });
+            }
+            Some(&i) => {
+                let s = &mut self.shadows[i];
+                let n = s.count as f64;
+                for v in 0..s.nv as usize {
+                    s.times[v] = (s.times[v] * n + p.times[v]) / (n + 1.0);
+                }
+                s.earliest = s.earliest.min(p.earliest());
+                s.latest = s.latest.max(p.latest());
+                s.count += 1;
+                s.own.push(idx);
+            }
+        }
+    }
+
+    /// Java's `initializeMapOfCategoryWeights`: inclusive ratios and counts of the
+    /// own primitives, relative to each shadow's own duration.
+    pub fn init_weights(&mut self, prims: &[Prim]) {
+        for s in &mut self.shadows {
+            let dur = s.duration();
+            let own = std::mem::take(&mut s.own);
+            for &i in &own {
+                let p = &prims[i as usize];
+                let fract = ((p.latest() - p.earliest()) / dur) as f32;
+                match s.weight_mut(p.category) {
+                    Some(w) => {
+                        w.incl += fract;
+                        w.count += 1;
+                    }
+                    None => s.weights.push(Weight {
+                        category: p.category,
+                        incl: fract,
+                        excl: 0.0,
+                        count: 1,
+                    }),
+                }
+            }
+            s.own = own;
+        }
+    }
+
+    /// Java's `mergeWith` and `affectTimeBounds`: folds a sealed child buffer in.
+    pub fn merge(&mut self, child: &ShadowBuf) {
+        for c in &child.shadows {
+            let key = (c.topology, c.lines[0], c.lines[c.nv as usize - 1]);
+            match self.index.get(&key) {
+                None => {
+                    self.index.insert(key, self.shadows.len());
+                    let mut copy = c.clone();
+                    copy.own.clear();
+                    copy.nestable = false;
+                    copy.child_boxes.clear();
+                    self.shadows.push(copy);
+                }
+                Some(&i) => {
+                    let s = &mut self.shadows[i];
+                    let old = s.duration();
+                    let (n, m) = (s.count as f64, c.count as f64);
+                    for v in 0..s.nv as usize {
+                        s.times[v] = (s.times[v] * n + c.times[v] * m) / (n + m);
+                    }
+                    s.earliest = s.earliest.min(c.earliest);
+                    s.latest = s.latest.max(c.latest);
+                    let new = s.duration();
+                    s.count += c.count;
+                    if old != new {
+                        let r = (old / new) as f32;
+                        for w in &mut s.weights {
+                            w.incl *= r;
+                            w.excl *= r;
+                        }
+                    }
+                    let r = (c.duration() / new) as f32;
+                    for cw in &c.weights {
+                        match s.weight_mut(cw.category) {
+                            None => s.weights.push(Weight {
+                                incl: cw.incl * r,
+                                excl: cw.excl * r,
+                                ..*cw
+                            }),
+                            Some(w) => {
+                                w.count += cw.count;
+                                w.incl += cw.incl * r;
+                                w.excl += cw.excl * r;
+                            }
+                        }
+                    }
+                    if s.nestable {
+                        s.child_boxes.push((c.earliest, c.latest));
+                    }
+                }
+            }
+        }
+        self.earliest = self.earliest.min(child.earliest);
+        self.latest = self.latest.max(child.latest);
+    }
+
+    /// Java's `finalizeMapOfCategoryWeights`: exclusive ratios of the own state
+    /// primitives (duration minus the parts covered by merged child shadows and by
+    /// nested own states), then the buffer is sealed.
+    pub fn seal(&mut self, prims: &[Prim]) {
+        for s in &mut self.shadows {
+            if !s.nestable {
+                s.own = Vec::new();
+                continue;
+            }
+            // Java keeps the primitives in a TreeSet ordered by INCRE_STARTTIME_ORDER:
+            // ones equal under that order are dropped (and keep exclusion 0).
+            let mut order: Vec<usize> = (0..s.own.len()).collect();
+            order.sort_by(|&a, &b| {
+                start_order(
+                    prims[s.own[a] as usize].order_key(),
+                    prims[s.own[b] as usize].order_key(),
+                )
+            });
+            order.dedup_by(|a, b| {
+                start_order(
+                    prims[s.own[*a] as usize].order_key(),
+                    prims[s.own[*b] as usize].order_key(),
+                )
+                .is_eq()
+            });
+            let mut excl = vec![0.0f64; s.own.len()];
+            let mut stack: Vec<usize> = Vec::new();
+            for &k in &order {
+                let p = &prims[s.own[k] as usize];
+                let pbox = (p.earliest(), p.latest());
+                let mut x = pbox.1 - pbox.0;
+                for cb in s.child_boxes.iter().rev() {
+                    x -= intersection(pbox, *cb);
+                }
+                excl[k] = x;
+                while let Some(&top) = stack.last() {
+                    let t = &prims[s.own[top] as usize];
+                    if t.earliest() <= pbox.0 && pbox.1 <= t.latest() {
+                        excl[top] -= x;
+                        break;
+                    }
+                    stack.pop();
+                }
+                stack.push(k);
+            }
+            let dur = s.duration();
+            let mut sums: Vec<(i32, f32)> = Vec::new();
+            for (k, &i) in s.own.iter().enumerate() {
+                let cat = prims[i as usize].category;
+                let fract = (excl[k] / dur) as f32;
+                match sums.iter_mut().find(|(c, _)| *c == cat) {
+                    Some((_, r)) => *r += fract,
+                    None => sums.push((cat, fract)),
+                }
+            }
+            for (cat, r) in sums {
+                if let Some(w) = s.weight_mut(cat) {
+                    w.excl += r;
+                }
+            }
+            s.own = Vec::new();
+            s.nestable = false;
+            s.child_boxes = Vec::new();
+        }
+    }
+
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    /// Bytes of the stub on disk: 34-byte header, two counts, the shadows.
+    pub fn stub_len(&self) -> usize {
+        34 + 8 + self.shadows.iter().map(Shadow::disk_len).sum::<usize>()
+    }
+
+    /// Appends the stub: header (box, ID, pointer), arrow/event shadows, state
+    /// shadows, each list in `INCRE_STARTTIME_ORDER`.
+    pub fn write_stub(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(&self.earliest.to_be_bytes());
+        out.extend_from_slice(&self.latest.to_be_bytes());
+        out.extend_from_slice(&self.id.depth.to_be_bytes());
+        out.extend_from_slice(&self.id.xpos.to_be_bytes());
+        out.extend_from_slice(&self.ptr.offset.to_be_bytes());
+        out.extend_from_slice(&self.ptr.size.to_be_bytes());
+        for nestable in [false, true] {
+            let mut list: Vec<&Shadow> = self
+                .shadows
+                .iter()
+                .filter(|s| (s.topology == topology::STATE) == nestable)
+                .collect();
+            list.sort_by(|a, b| start_order(a.order_key(), b.order_key()));
+            out.extend_from_slice(&(list.len() as i32).to_be_bytes());
+            for s in list {
+                s.write(out);
+            }
+        }
+        debug_assert_eq!(out.len() - start, self.stub_len());
+    }
+
+    /// Java's `summarizeCategories` on the root's buffer: adds each weight, its
+    /// ratios scaled by shadow duration / buffer duration, to `sums`
+    /// (category → (incl, excl, count)).
+    pub fn summarize(&self, sums: &mut HashMap<i32, (f32, f32, i64)>) {
+        let dur = self.latest - self.earliest;
+        for s in &self.shadows {
+            let r = (s.duration() / dur) as f32;
+            for w in &s.weights {
+                let e = sums.entry(w.category).or_insert((0.0, 0.0, 0));
+                e.0 += w.incl * r;
+                e.1 += w.excl * r;
+                e.2 += w.count;
+            }
+        }
+    }
+
+    /// Every line ID a shadow vertex uses.
+    pub fn lines(&self) -> impl Iterator<Item = i32> + '_ {
+        self.shadows
+            .iter()
+            .flat_map(|s| s.lines[..s.nv as usize].iter().copied())
+    }
+
+    /// Topologies present.
+    pub fn topologies(&self) -> impl Iterator<Item = i32> + '_ {
+        self.shadows.iter().map(|s| s.topology)
+    }
+}

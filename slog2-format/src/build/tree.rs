@@ -1,0 +1,506 @@
+//! The one-pass SLOG-2 tree writer (spec/slog2.md §16.4): primitives arrive in
+//! increasing end time; each goes into the lowest open node whose start is not
+//! after its own; leaves are written as they fill, parents after their children,
+//! then the legend, the line-ID maps, the tree directory and finally the header.
+//!
+//! Memory: one open node per tree level (the leaf is at most `leaf_bytes`; upper
+//! nodes hold only the drawables that cross their children's boundaries), their
+//! shadow buffers (one shadow per timeline or timeline pair), and one 34-byte
+//! directory entry per node written.
+
+use super::prim::Prim;
+use super::shadow::{java_f32, preview_index, ShadowBuf};
+use crate::error::{Error, Result};
+use crate::size::start_order;
+use crate::types::*;
+use binrw::BinWrite;
+use std::collections::{BTreeSet, HashMap};
+use std::io::{Seek, SeekFrom, Write};
+
+/// Bytes of an empty node block: header 34, three counts.
+pub const EMPTY_NODE_LEN: u64 = 46;
+
+/// The SLOG-2 version the writer produces.
+pub const VERSION: &str = "SLOG 2.0.6";
+
+/// Tree shape options (clog2TOslog2's `-ls` and `-nc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// A leaf is closed before it would grow past this many bytes.
+    pub leaf_bytes: u32,
+    /// Children per node (at least 2).
+    pub children: u16,
+}
+
+impl Default for TreeOptions {
+    /// Java's defaults: 64 KiB leaves, 2 children per node.
+    fn default() -> Self {
+        TreeOptions {
+            leaf_bytes: 65536,
+            children: 2,
+        }
+    }
+}
+
+impl TreeOptions {
+    /// Checks the options: at least 2 children and leaves of at least 64 bytes (the
+    /// empty node plus the smallest drawable), at most `i32::MAX` bytes.
+    pub fn validate(&self) -> Result<()> {
+        if self.children < 2 || self.children > i16::MAX as u16 {
+            return Err(Error::Write(format!(
+                "children per node must be 2 to 32767, not {}",
+                self.children
+            )));
+        }
+        if self.leaf_bytes < 64 || self.leaf_bytes > i32::MAX as u32 {
+            return Err(Error::Write(format!(
+                "leaf byte size must be 64 to 2147483647, not {}",
+                self.leaf_bytes
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// What the writer wrote.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TreeStats {
+    /// Primitives added.
+    pub drawables: u64,
+    /// Tree nodes written.
+    pub nodes: u64,
+    /// Depth of the root (0 when the root is the only node).
+    pub depth: u16,
+    /// Bytes of the finished file.
+    pub bytes: u64,
+    /// Largest block (the header's max_buffer_bytesize).
+    pub max_block: u32,
+    /// Categories written (preview categories included).
+    pub categories: usize,
+    /// Earliest and latest time in the tree.
+    pub time_range: (f64, f64),
+}
+
+/// One open node of the trunk.
+#[derive(Debug)]
+struct OpenNode {
+    id: NodeId,
+    earliest: f64,
+    latest: f64,
+    prims: Vec<Prim>,
+    /// Java's node byte size: 46 + Σ(primitive + tag).
+    bytes: u64,
+    shadows: ShadowBuf,
+    /// Sealed buffers of the children written since this node was last written:
+    /// this node's stubs.
+    stubs: Vec<ShadowBuf>,
+}
+
+impl OpenNode {
+    fn new(id: NodeId, earliest: f64) -> OpenNode {
+        let mut shadows = ShadowBuf::new(id);
+        shadows.earliest = earliest;
+        OpenNode {
+            id,
+            earliest,
+            latest: f64::NEG_INFINITY,
+            prims: Vec::new(),
+            bytes: EMPTY_NODE_LEN,
+            shadows,
+            stubs: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, p: Prim) {
+        self.bytes += p.disk_len() as u64 + 1;
+        self.prims.push(p);
+        let idx = (self.prims.len() - 1) as u32;
+        self.shadows.add(&self.prims, idx);
+    }
+
+    fn affect_earliest(&mut self, t: f64) {
+        self.earliest = self.earliest.min(t);
+        self.shadows.earliest = self.shadows.earliest.min(t);
+    }
+}
+
+/// Writes a SLOG-2 file in one pass from primitives in increasing end-time order.
+#[derive(Debug)]
+pub struct TreeWriter<W: Write + Seek> {
+    out: W,
+    pos: u64,
+    opts: TreeOptions,
+    /// Index 0 is the current leaf, the last is the root.
+    trunk: Vec<OpenNode>,
+    last_end: Option<f64>,
+    dir: Vec<TreeDirEntry>,
+    max_block: u32,
+    drawables: u64,
+    buf: Vec<u8>,
+    header_len: u64,
+}
+
+fn io_err(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
+    move |source| Error::Io { offset, source }
+}
+
+impl<W: Write + Seek> TreeWriter<W> {
+    /// Starts a file: writes a placeholder header at the current position, which
+    /// must be the start of the output.
+    pub fn new(mut out: W, opts: TreeOptions) -> Result<TreeWriter<W>> {
+        opts.validate()?;
+        let header = Self::header(&opts, 0, 0, [FileBlockPtr::NULL; 4]);
+        let mut bytes = std::io::Cursor::new(Vec::new());
+        header
+            .write(&mut bytes)
+            .map_err(|e| Error::Write(e.to_string()))?;
+        let bytes = bytes.into_inner();
+        out.write_all(&bytes).map_err(io_err(0))?;
+        let root = OpenNode::new(NodeId { depth: 0, xpos: 0 }, f64::INFINITY);
+        Ok(TreeWriter {
+            out,
+            pos: bytes.len() as u64,
+            opts,
+            trunk: vec![root],
+            last_end: None,
+            dir: Vec::new(),
+            max_block: 0,
+            drawables: 0,
+            buf: Vec::new(),
+            header_len: bytes.len() as u64,
+        })
+    }
+
+    fn header(opts: &TreeOptions, depth: i16, max_buffer: i32, ptrs: [FileBlockPtr; 4]) -> Header {
+        Header {
+            version: JStr::new(VERSION),
+            num_children_per_node: opts.children as i16,
+            treeleaf_bytesize: opts.leaf_bytes as i32,
+            max_treedepth: depth,
+            max_buffer_bytesize: max_buffer,
+            categories: ptrs[0],
+            methoddefs: FileBlockPtr::NULL,
+            lineidmaps: ptrs[1],
+            treeroot: ptrs[2],
+            treedir: ptrs[3],
+            annotations: FileBlockPtr::NULL,
+            postamble: FileBlockPtr::NULL,
+        }
+    }
+
+    /// Bytes written so far.
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// Primitives added so far.
+    pub fn drawables(&self) -> u64 {
+        self.drawables
+    }
+
+    /// Adds a primitive. Its end time must not be before the previous one's.
+    pub fn add(&mut self, p: Prim) -> Result<()> {
+        let (start, end) = (p.earliest(), p.latest());
+        if !start.is_finite() || !end.is_finite() {
+            return Err(Error::Write(format!(
+                "drawable #{} of category {} has a non-finite time",
+                self.drawables, p.category
+            )));
+        }
+        if let Some(last) = self.last_end {
+            if end < last {
+                return Err(Error::Write(format!(
+                    "drawable #{} ends at {end}, before the previous one ({last}): the tree writer needs increasing end times",
+                    self.drawables
+                )));
+            }
+            // Java switches even from an empty leaf; we never write an empty leaf.
+            let leaf = &self.trunk[0];
+            if leaf.bytes + p.disk_len() as u64 > self.opts.leaf_bytes as u64
+                && !leaf.prims.is_empty()
+            {
+                self.switch_branch()?;
+            }
+        }
+        let at = self
+            .trunk
+            .iter()
+            .position(|n| n.earliest <= start)
+            .unwrap_or(self.trunk.len() - 1);
+        let is_root = at == self.trunk.len() - 1;
+        let node = &mut self.trunk[at];
+        node.add(p);
+        if is_root {
+            node.affect_earliest(start);
+        }
+        self.last_end = Some(end);
+        self.drawables += 1;
+        Ok(())
+    }
+
+    /// Closes the current leaf and every ancestor whose last child it was, and
+    /// opens the next leaf (Java's `switchToNextBranch`).
+    fn switch_branch(&mut self) -> Result<()> {
+        let k = self.opts.children as i32;
+        let leaf_x = self.trunk[0].id.xpos;
+        let mut next = NodeId {
+            depth: 0,
+            xpos: leaf_x
+                .checked_add(1)
+                .ok_or_else(|| Error::Write("more than 2^31 leaves".into()))?,
+        };
+        let mut i = 0;
+        while i < self.trunk.len() {
+            if self.trunk[i].id == next {
+                break;
+            }
+            let latest = if i == 0 {
+                self.last_end.unwrap_or(f64::NEG_INFINITY)
+            } else {
+                self.trunk[i - 1].latest
+            };
+            let prev_earliest = self.trunk[i].earliest;
+            let sealed = self.write_node(i, latest)?;
+            // Reuse the node as its next sibling.
+            let next_id = next;
+            let node = &mut self.trunk[i];
+            *node = OpenNode::new(next_id, latest);
+            node.latest = latest;
+            next = NodeId {
+                depth: next.depth + 1,
+                xpos: next.xpos / k,
+            };
+            if i + 1 == self.trunk.len() {
+                if next.depth == i16::MAX {
+                    return Err(Error::Write("tree deeper than 32767 levels".into()));
+                }
+                let mut root = OpenNode::new(next, prev_earliest);
+                root.stubs.push(sealed);
+                self.trunk.push(root);
+                break;
+            }
+            self.trunk[i + 1].stubs.push(sealed);
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// Finalizes and writes trunk node `i` with end time `latest`; returns its
+    /// sealed shadow buffer (the stub its parent will write).
+    fn write_node(&mut self, i: usize, latest: f64) -> Result<ShadowBuf> {
+        let node = &mut self.trunk[i];
+        node.latest = latest;
+        node.shadows.latest = latest;
+        node.shadows.init_weights(&node.prims);
+        let stubs = std::mem::take(&mut node.stubs);
+        for s in &stubs {
+            node.shadows.merge(s);
+        }
+        node.shadows.seal(&node.prims);
+
+        let buf = &mut self.buf;
+        buf.clear();
+        buf.extend_from_slice(&node.earliest.to_be_bytes());
+        buf.extend_from_slice(&node.latest.to_be_bytes());
+        buf.extend_from_slice(&node.id.depth.to_be_bytes());
+        buf.extend_from_slice(&node.id.xpos.to_be_bytes());
+        buf.extend_from_slice(&(self.pos as i64).to_be_bytes());
+        buf.extend_from_slice(&0i32.to_be_bytes()); // size, patched below
+        let mut order: Vec<usize> = (0..node.prims.len()).collect();
+        order.sort_by(|&a, &b| start_order(node.prims[a].order_key(), node.prims[b].order_key()));
+        for nestable in [false, true] {
+            let list: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&j| (node.prims[j].topology == topology::STATE) == nestable)
+                .collect();
+            buf.extend_from_slice(&(list.len() as i32).to_be_bytes());
+            for j in list {
+                buf.push(0);
+                node.prims[j].write(buf);
+            }
+        }
+        buf.extend_from_slice(&(stubs.len() as i32).to_be_bytes());
+        for s in &stubs {
+            s.write_stub(buf);
+        }
+        let size = i32::try_from(buf.len())
+            .map_err(|_| Error::Write(format!("node {:?} exceeds 2 GiB", node.id)))?;
+        buf[30..34].copy_from_slice(&size.to_be_bytes());
+        let ptr = FileBlockPtr {
+            offset: self.pos as i64,
+            size,
+        };
+        self.out.write_all(buf).map_err(io_err(self.pos))?;
+        self.pos += buf.len() as u64;
+        self.max_block = self.max_block.max(size as u32);
+        self.dir.push(TreeDirEntry {
+            id: node.id,
+            earliest: node.earliest,
+            latest: node.latest,
+            ptr,
+        });
+        let mut sealed = std::mem::replace(&mut node.shadows, ShadowBuf::new(node.id));
+        sealed.id = node.id;
+        sealed.ptr = ptr;
+        Ok(sealed)
+    }
+
+    fn write_block<T>(&mut self, value: &T) -> Result<FileBlockPtr>
+    where
+        T: for<'a> BinWrite<Args<'a> = ()>,
+    {
+        let mut c = std::io::Cursor::new(std::mem::take(&mut self.buf));
+        c.get_mut().clear();
+        value
+            .write_be(&mut c)
+            .map_err(|e| Error::Write(e.to_string()))?;
+        let bytes = c.into_inner();
+        self.out.write_all(&bytes).map_err(io_err(self.pos))?;
+        let ptr = FileBlockPtr {
+            offset: self.pos as i64,
+            size: i32::try_from(bytes.len())
+                .map_err(|_| Error::Write("block exceeds 2 GiB".into()))?,
+        };
+        self.pos += bytes.len() as u64;
+        self.max_block = self.max_block.max(bytes.len() as u32);
+        self.buf = bytes;
+        Ok(ptr)
+    }
+
+    /// Writes the remaining open nodes (leaf to root), the CategoryMap (the given
+    /// categories that have drawables, with their summaries, plus the preview
+    /// categories in use), the LineIDMapList (`maps` and then the identity map),
+    /// the TreeDir and the header. Fails when no primitive was added.
+    pub fn finish(
+        mut self,
+        categories: &[Category],
+        maps: Vec<LineIdMap>,
+    ) -> Result<(W, TreeStats)> {
+        if self.last_end.is_none() {
+            return Err(Error::Write(
+                "no drawable in the input: nothing to write".into(),
+            ));
+        }
+        let n = self.trunk.len();
+        let mut root_buf = None;
+        for i in 0..n {
+            let latest = if i == 0 {
+                self.last_end.unwrap_or(f64::NEG_INFINITY)
+            } else {
+                self.trunk[i - 1].latest
+            };
+            let sealed = self.write_node(i, latest)?;
+            if i + 1 < n {
+                self.trunk[i + 1].stubs.push(sealed);
+            } else {
+                root_buf = Some(sealed);
+            }
+        }
+        let root_buf = root_buf.expect("the trunk has a root");
+        let root = self.trunk[n - 1].id;
+        let root_entry = *self.dir.last().expect("the root was written");
+
+        // Legend: summaries from the root's buffer.
+        let mut sums = HashMap::new();
+        root_buf.summarize(&mut sums);
+        let mut out_cats: Vec<Category> = Vec::new();
+        let topos: BTreeSet<i32> = root_buf.topologies().collect();
+        for (topo, name, argb) in [
+            (topology::EVENT, "Preview_Event", [191, 255, 255, 255]),
+            (topology::ARROW, "Preview_Arrow", [255, 255, 255, 0]),
+            (topology::STATE, "Preview_State", [191, 255, 255, 255]),
+        ] {
+            if topos.contains(&topo) {
+                out_cats.push(Category {
+                    index: preview_index(topo),
+                    name: JStr::new(name),
+                    topology: topo,
+                    argb,
+                    modifiable: 1,
+                    width: 5,
+                    keys: Vec::new(),
+                    types: Vec::new(),
+                    methods: Vec::new(),
+                    summary: Some(CategorySummary {
+                        incl: 0.0,
+                        excl: 0.0,
+                        count: 0,
+                    }),
+                });
+            }
+        }
+        for c in categories {
+            if let Some(&(incl, excl, count)) = sums.get(&c.index) {
+                let mut c = c.clone();
+                c.summary = Some(CategorySummary {
+                    incl: java_f32(incl),
+                    excl: java_f32(excl),
+                    count,
+                });
+                out_cats.push(c);
+            }
+        }
+        let ncats = out_cats.len();
+        let cat_ptr = self.write_block(&CategoryMap {
+            categories: out_cats,
+        })?;
+
+        // Line-ID maps: the caller's, then the identity map of every line used.
+        let mut lines: BTreeSet<i32> = root_buf.lines().collect();
+        for p in &self.trunk[n - 1].prims {
+            lines.extend(&p.lines[..p.nv as usize]);
+        }
+        let mut maps = maps;
+        maps.push(LineIdMap {
+            title: JStr::new("Identity Map"),
+            ncols: 1,
+            labels: vec![JStr::new("LineID")],
+            rows: lines
+                .into_iter()
+                .map(|l| LineIdRow {
+                    line_id: l,
+                    values: vec![l],
+                })
+                .collect(),
+            methods: Vec::new(),
+        });
+        let map_ptr = self.write_block(&LineIdMapList { maps })?;
+
+        // Tree directory: depth descending, xpos ascending.
+        let mut entries = std::mem::take(&mut self.dir);
+        entries.sort_by(|a, b| b.id.depth.cmp(&a.id.depth).then(a.id.xpos.cmp(&b.id.xpos)));
+        let nodes = entries.len() as u64;
+        let dir_ptr = self.write_block(&TreeDir { entries })?;
+
+        let header = Self::header(
+            &self.opts,
+            root.depth,
+            self.max_block as i32,
+            [cat_ptr, map_ptr, root_entry.ptr, dir_ptr],
+        );
+        let mut bytes = std::io::Cursor::new(Vec::new());
+        header
+            .write(&mut bytes)
+            .map_err(|e| Error::Write(e.to_string()))?;
+        let bytes = bytes.into_inner();
+        debug_assert_eq!(bytes.len() as u64, self.header_len);
+        self.out.flush().map_err(io_err(self.pos))?;
+        self.out.seek(SeekFrom::Start(0)).map_err(io_err(0))?;
+        self.out.write_all(&bytes).map_err(io_err(0))?;
+        self.out
+            .seek(SeekFrom::Start(self.pos))
+            .map_err(io_err(self.pos))?;
+        self.out.flush().map_err(io_err(self.pos))?;
+        let stats = TreeStats {
+            drawables: self.drawables,
+            nodes,
+            depth: root.depth as u16,
+            bytes: self.pos,
+            max_block: self.max_block,
+            categories: ncats,
+            time_range: (root_entry.earliest, root_entry.latest),
+        };
+        Ok((self.out, stats))
+    }
+}

@@ -1,0 +1,353 @@
+//! Time-window queries (spec §14a): the drawables of a file that overlap a window
+//! `[start, end)`, read by descending the tree from the root and loading only the
+//! children whose stub box meets the window, as Jumpshot-4 does.
+//!
+//! ```no_run
+//! # fn main() -> slog2_format::Result<()> {
+//! use slog2_format::Slog2Reader;
+//!
+//! let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+//! let answer = r.window(0.5, 0.6)?;
+//! for d in &answer.drawables {
+//!     println!("{:?} in node {:?}", d.value.category(), d.node);
+//! }
+//! println!("{} nodes, {} bytes", answer.counters.nodes_read, answer.counters.bytes_read);
+//! // A 1000-pixel overview: subtrees narrower than a pixel are shown by their shadows.
+//! let preview = r.window_preview(0.0, 10.0, 1000)?;
+//! println!("{} shadows", preview.shadows.len());
+//! # Ok(()) }
+//! ```
+//!
+//! A query never reads a block twice and never follows a stub to a node whose depth
+//! is not exactly one less than its parent's, so it ends on every input, reads each
+//! block at most once and never recurses: the walk keeps an explicit stack.
+
+use crate::error::{Error, Result};
+use crate::read::{Counters, Slog2Reader};
+use crate::size::start_order;
+use crate::types::*;
+use std::cmp::Ordering;
+use std::collections::HashSet;
+use std::io::{Read, Seek};
+
+/// A half-open time window `[start, end)`.
+///
+/// Something whose time box is `[earliest, latest]` (a drawable, a shadow, a node
+/// or a stub) *meets* the window iff `earliest < end && latest >= start`. So an
+/// event at `t` meets it iff `start <= t < end`; a zero-width window
+/// (`start == end`) is met only by boxes with `earliest < start <= latest`; NaN
+/// bounds or times meet nothing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeWindow {
+    /// Start of the window (inclusive), in seconds.
+    pub start: f64,
+    /// End of the window (exclusive), in seconds.
+    pub end: f64,
+}
+
+impl TimeWindow {
+    /// The window `[start, end)`.
+    pub fn new(start: f64, end: f64) -> TimeWindow {
+        TimeWindow { start, end }
+    }
+
+    /// Whether the time box `[earliest, latest]` meets the window:
+    /// `earliest < end && latest >= start`. False whenever a value is NaN.
+    pub fn meets(&self, earliest: f64, latest: f64) -> bool {
+        earliest < self.end && latest >= self.start
+    }
+
+    /// Whether a real drawable is visible in the window (its box, the vertex
+    /// minimum and maximum, meets it). A drawable without vertices is never visible.
+    pub fn shows(&self, d: &Drawable) -> bool {
+        self.meets(d.earliest(), d.latest())
+    }
+
+    /// Whether a shadow's stored box meets the window.
+    pub fn shows_shadow(&self, s: &Shadow) -> bool {
+        self.meets(s.earliest, s.latest)
+    }
+
+    /// The width `end - start`.
+    pub fn width(&self) -> f64 {
+        self.end - self.start
+    }
+}
+
+/// An item found by a query, with the tree node it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located<T> {
+    /// For a drawable, the node that holds it. For a shadow, the child node whose
+    /// subtree it summarizes (the node its stub describes, which was not read).
+    pub node: NodeId,
+    /// The drawable or shadow.
+    pub value: T,
+}
+
+/// What a window query found and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowAnswer {
+    /// The window asked for.
+    pub window: TimeWindow,
+    /// Every real drawable of every node read that meets the window, sorted by
+    /// [`drawable_order`], ties by node (depth descending, then xpos) and then in
+    /// file order (nestless list before nestable list). Composites count as one.
+    pub drawables: Vec<Located<Drawable>>,
+    /// Preview queries only: the shadows that meet the window, of the stubs whose
+    /// subtree was not read because it is narrower than a pixel. Sorted by
+    /// [`shadow_order`], ties by node and then in file order. Always empty for
+    /// [`Slog2Reader::window`].
+    pub shadows: Vec<Located<Shadow>>,
+    /// The nodes read, in the order they were read (the root first).
+    pub nodes: Vec<NodeId>,
+    /// What this query read: tree nodes, and the bytes of their blocks. Opening
+    /// the file is not included (see [`Slog2Reader::counters`] for the totals).
+    pub counters: Counters,
+}
+
+fn drawable_key(d: &Drawable) -> (f64, f64, i32, (i32, i32)) {
+    (d.earliest(), d.latest(), d.category(), d.end_lines())
+}
+
+fn shadow_key(s: &Shadow) -> (f64, f64, i32, (i32, i32)) {
+    (
+        s.earliest,
+        s.latest,
+        s.category,
+        (
+            s.vertices.first().map_or(0, |c| c.line_id),
+            s.vertices.last().map_or(0, |c| c.line_id),
+        ),
+    )
+}
+
+/// Java's `INCRE_STARTTIME_ORDER` (spec §10.1, [`crate::size::start_order`]) for
+/// two real drawables (their box is the vertex minimum and maximum; for a composite,
+/// over all its parts).
+pub fn drawable_order(a: &Drawable, b: &Drawable) -> Ordering {
+    start_order(drawable_key(a), drawable_key(b))
+}
+
+/// Java's `INCRE_STARTTIME_ORDER` (spec §10.1, [`crate::size::start_order`]) for
+/// two shadows (their box is the stored union box; the line IDs are those of the
+/// first and last vertex).
+pub fn shadow_order(a: &Shadow, b: &Shadow) -> Ordering {
+    start_order(shadow_key(a), shadow_key(b))
+}
+
+fn node_order(a: NodeId, b: NodeId) -> Ordering {
+    b.depth.cmp(&a.depth).then(a.xpos.cmp(&b.xpos))
+}
+
+/// The most tree nodes a full window query ([`Slog2Reader::window`]) reads in a
+/// file written the way the Java one-pass writer writes (spec §14a.3), with
+/// `k = num_children_per_node`, root depth `depth` and `drawables` drawables
+/// returned: `ceil(k / (k - 1) * (drawables + 2 + 2 * depth))`, which is
+/// `2 * drawables + 4 * depth + 4` for `k = 2`. `u64::MAX` (no bound) for `k < 2`;
+/// saturates at `u64::MAX`.
+pub fn node_read_bound(k: u32, depth: u32, drawables: u64) -> u64 {
+    if k < 2 {
+        return u64::MAX;
+    }
+    let k = k as u128;
+    let n = k * (drawables as u128 + 2 + 2 * depth as u128);
+    let bound = n.div_ceil(k - 1);
+    u64::try_from(bound).unwrap_or(u64::MAX)
+}
+
+/// The most tree nodes a preview query ([`Slog2Reader::window_preview`]) reads in a
+/// file whose same-depth node boxes do not overlap and increase with xpos (spec
+/// §14a.4): the root, plus at most `pixels + 2` nodes at each lower depth, i.e.
+/// `1 + depth * (pixels + 2)`. Saturates at `u64::MAX`.
+pub fn preview_node_read_bound(depth: u32, pixels: u32) -> u64 {
+    let pixels = pixels.max(1) as u64;
+    (depth as u64)
+        .checked_mul(pixels + 2)
+        .and_then(|n| n.checked_add(1))
+        .unwrap_or(u64::MAX)
+}
+
+/// Offset of each stub inside its node's block (node header, both drawable lists
+/// and the counts before them).
+fn stub_offsets(n: &TreeNodeBody, base: u64, v206: bool) -> Vec<u64> {
+    let mut at = base
+        + 34
+        + 4
+        + n.nestless.iter().map(Drawable::disk_len).sum::<u64>()
+        + 4
+        + n.nestable.iter().map(Drawable::disk_len).sum::<u64>()
+        + 4;
+    n.stubs
+        .iter()
+        .map(|s| {
+            let here = at;
+            at += s.disk_len(v206);
+            here
+        })
+        .collect()
+}
+
+/// A node to read: its pointer, where that pointer is stored, and (for a child) the
+/// parent and the ID its stub names.
+struct Pending {
+    ptr: FileBlockPtr,
+    ptr_at: u64,
+    stub: Option<(NodeId, NodeId)>,
+}
+
+/// Offset of the header's treeroot pointer.
+const TREEROOT_AT: u64 = 60;
+
+impl<R: Read + Seek> Slog2Reader<R> {
+    /// The real drawables that meet the window `[start, end)` (see
+    /// [`TimeWindow::meets`]), at full resolution.
+    ///
+    /// Reads the root, then every child whose stub box meets the window, down to
+    /// the leaves; each node read costs one read of its block. Collects the visible
+    /// drawables of every node read. In a file written like Java's writer, this finds
+    /// every drawable of the file that meets the window, and reads at most
+    /// [`node_read_bound`] nodes.
+    ///
+    /// Errors: any error reading a node (pointer outside the file, block larger than
+    /// `max_buffer_bytesize`, parse errors), a stub whose node ID or whose target
+    /// node's depth is not one less than its parent's, and a block reached twice.
+    pub fn window(&mut self, start: f64, end: f64) -> Result<WindowAnswer> {
+        self.walk(TimeWindow::new(start, end), None)
+    }
+
+    /// Like [`window`](Self::window), for a view `pixels` wide: one pixel is
+    /// `(end - start) / pixels` seconds, and the query does not descend into a child
+    /// whose span (stub `latest - earliest`) is less than one pixel. It returns that
+    /// stub's shadows that meet the window instead, in
+    /// [`WindowAnswer::shadows`]. The drawables are those of the nodes read.
+    /// `pixels = 0` is taken as 1. Reads at most [`preview_node_read_bound`] nodes
+    /// in a file whose same-depth boxes do not overlap.
+    pub fn window_preview(&mut self, start: f64, end: f64, pixels: u32) -> Result<WindowAnswer> {
+        let w = TimeWindow::new(start, end);
+        let pixel = w.width() / f64::from(pixels.max(1));
+        self.walk(w, Some(pixel))
+    }
+
+    fn walk(&mut self, window: TimeWindow, pixel: Option<f64>) -> Result<WindowAnswer> {
+        let before = self.counters();
+        let v206 = self.version().is_v206();
+        let mut drawables = Vec::new();
+        let mut shadows = Vec::new();
+        let mut nodes = Vec::new();
+        let mut seen: HashSet<i64> = HashSet::new();
+        let root = self.header().treeroot;
+        let mut stack = vec![Pending {
+            ptr: root,
+            ptr_at: TREEROOT_AT,
+            stub: None,
+        }];
+        while let Some(p) = stack.pop() {
+            let ptr_at = p.ptr_at;
+            let what = match p.stub {
+                None => "the header's treeroot pointer".to_string(),
+                Some((parent, child)) => format!(
+                    "the stub for node ({},{}) in node ({},{})",
+                    child.depth, child.xpos, parent.depth, parent.xpos
+                ),
+            };
+            if let Err(e) = self.check_ptr(p.ptr, &what) {
+                return Err(match e {
+                    Error::BadPointer {
+                        what,
+                        target,
+                        size,
+                        problem,
+                        ..
+                    } => Error::BadPointer {
+                        offset: ptr_at,
+                        what,
+                        target,
+                        size,
+                        problem,
+                    },
+                    other => other,
+                });
+            }
+            if !seen.insert(p.ptr.offset) {
+                return Err(Error::BadValue {
+                    offset: ptr_at,
+                    what: format!(
+                        "{what} points at the block at byte {}, which this query has already read (the tree has a cycle or a shared node)",
+                        p.ptr.offset
+                    ),
+                });
+            }
+            let node = self.read_node(p.ptr)?.value;
+            let id = node.header.id;
+            let base = p.ptr.offset as u64;
+            if let Some((_, child)) = p.stub {
+                if id.depth != child.depth {
+                    return Err(Error::BadValue {
+                        offset: base + 16,
+                        what: format!(
+                            "{what} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
+                            p.ptr.offset, id.depth, id.xpos, child.depth
+                        ),
+                    });
+                }
+            }
+            nodes.push(id);
+            let offsets = stub_offsets(&node, base, v206);
+            for d in node.nestless.into_iter().chain(node.nestable) {
+                if window.shows(&d) {
+                    drawables.push(Located { node: id, value: d });
+                }
+            }
+            let mut children = Vec::new();
+            for (s, stub_at) in node.stubs.into_iter().zip(offsets) {
+                let h = s.header;
+                if !window.meets(h.earliest, h.latest) {
+                    continue;
+                }
+                if id.depth <= 0 || h.id.depth != id.depth - 1 {
+                    return Err(Error::BadValue {
+                        offset: stub_at + 16,
+                        what: format!(
+                            "a stub in node ({},{}) names node ({},{}), which is not one level below it",
+                            id.depth, id.xpos, h.id.depth, h.id.xpos
+                        ),
+                    });
+                }
+                match pixel {
+                    Some(px) if h.latest - h.earliest < px => {
+                        for sh in s.nestless.into_iter().chain(s.nestable) {
+                            if window.shows_shadow(&sh) {
+                                shadows.push(Located {
+                                    node: h.id,
+                                    value: sh,
+                                });
+                            }
+                        }
+                    }
+                    _ => children.push(Pending {
+                        ptr: h.ptr,
+                        ptr_at: stub_at + 22,
+                        stub: Some((id, h.id)),
+                    }),
+                }
+            }
+            // Reversed, so that children are read in xpos order.
+            stack.extend(children.into_iter().rev());
+        }
+        // Stable sorts: within one node, file order (nestless before nestable).
+        drawables
+            .sort_by(|a, b| drawable_order(&a.value, &b.value).then(node_order(a.node, b.node)));
+        shadows.sort_by(|a, b| shadow_order(&a.value, &b.value).then(node_order(a.node, b.node)));
+        let after = self.counters();
+        Ok(WindowAnswer {
+            window,
+            drawables,
+            shadows,
+            nodes,
+            counters: Counters {
+                nodes_read: after.nodes_read - before.nodes_read,
+                bytes_read: after.bytes_read - before.bytes_read,
+            },
+        })
+    }
+}

@@ -1,0 +1,281 @@
+//! Our CLOG2 → SLOG-2 converter against the real `clog2TOslog2` output in the
+//! corpus: the same drawables (as multisets of category, vertices and info), the
+//! same categories and line-ID maps, the same unmatched-event count, a clean
+//! `check`, and (with Java's tree options) the same tree shape.
+
+mod common;
+
+use slog2_format::build::{clog2_to_slog2, ConvertStats, TreeOptions};
+use slog2_format::check::{check, Severity};
+use slog2_format::*;
+use std::collections::BTreeMap;
+use std::io::Cursor;
+use std::path::Path;
+
+/// (CLOG2 stem, SLOG-2 file, leaf bytes, children).
+const PAIRS: &[(&str, &str, u32, u16)] = &[
+    ("colls_n1", "colls_n1", 65536, 2),
+    ("colls_n2", "colls_n2", 65536, 2),
+    ("colls_n4", "colls_n4", 65536, 2),
+    ("colls_n8", "colls_n8", 65536, 2),
+    ("colls_n16", "colls_n16", 65536, 2),
+    ("colls_n16", "colls_n16_ls4k_nc4", 4096, 4),
+    ("comm1_isr_n4", "comm1_isr_n4", 65536, 2),
+    ("comm1_isr_loop_n2", "comm1_isr_loop_n2", 65536, 2),
+    ("cpi_n4", "cpi_n4", 65536, 2),
+    ("cpilog_n1", "cpilog_n1", 65536, 2),
+    ("cpilog_n2", "cpilog_n2", 65536, 2),
+    ("cpilog_n4", "cpilog_n4", 65536, 2),
+    ("cpilog_n4", "cpilog_n4_ls1k", 1024, 2),
+    ("cpilog_n4_bs4k", "cpilog_n4_bs4k", 65536, 2),
+    ("cpilog_n8", "cpilog_n8", 65536, 2),
+    ("cpilog_pack_n4", "cpilog_pack_n4", 65536, 2),
+    ("iotest_n2", "iotest_n2", 65536, 2),
+    ("many_events_n4", "many_events_n4", 65536, 2),
+    ("many_events_n4", "many_events_n4_ls4k_nc4", 4096, 4),
+    ("nested_states_n1", "nested_states_n1", 65536, 2),
+    ("nested_states_n2", "nested_states_n2", 65536, 2),
+    ("nested_states_n4", "nested_states_n4", 65536, 2),
+    ("nested_states_n4", "nested_states_n4_ls4k_nc4", 4096, 4),
+    ("nested_states_n16", "nested_states_n16", 65536, 2),
+    ("p2p_n2", "p2p_n2", 65536, 2),
+    ("p2p_n4", "p2p_n4", 65536, 2),
+    ("p2p_n4", "p2p_n4_ls1k", 1024, 2),
+    ("p2p_n4_bs4k", "p2p_n4_bs4k", 65536, 2),
+    ("p2p_n8", "p2p_n8", 65536, 2),
+    ("p2p_n8", "p2p_n8_ls4k_nc4", 4096, 4),
+    ("p2p_n16", "p2p_n16", 65536, 2),
+    ("srtest_n2", "srtest_n2", 65536, 2),
+];
+
+/// A drawable as a comparable value: category, (time bits, line) per vertex, info.
+type Key = (i32, Vec<(u64, i32)>, Vec<u8>);
+
+fn drawables(f: &Slog2File) -> BTreeMap<Key, u32> {
+    let mut m = BTreeMap::new();
+    for n in f.nodes() {
+        for d in n.value.nestless.iter().chain(&n.value.nestable) {
+            let Drawable::Primitive(p) = d else {
+                panic!("the converter writes no composites")
+            };
+            let k = (
+                p.category,
+                p.vertices
+                    .iter()
+                    .map(|v| (v.time.to_bits(), v.line_id))
+                    .collect(),
+                p.info.bytes.clone(),
+            );
+            *m.entry(k).or_insert(0) += 1;
+        }
+    }
+    m
+}
+
+fn convert(clog2: &Path, leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertStats) {
+    let data = std::fs::read(clog2).unwrap();
+    let mut r = clog2_format::Clog2Reader::from_slice(&data).unwrap();
+    let opts = TreeOptions {
+        leaf_bytes,
+        children,
+    };
+    let (out, stats) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+    (out.into_inner(), stats)
+}
+
+/// "Number of Unmatched Events = N" from the converter's log.
+fn java_unmatched(log: &str) -> u64 {
+    log.lines()
+        .find_map(|l| l.strip_prefix("Number of Unmatched Events = "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("unmatched count in the log")
+}
+
+fn category_defs(f: &Slog2File) -> BTreeMap<i32, (String, i32, [u8; 4], i8, Vec<String>, Vec<u8>)> {
+    let Some(FileBlock::Categories(c)) = f
+        .blocks
+        .values()
+        .find(|b| matches!(b, FileBlock::Categories(_)))
+    else {
+        panic!("no category map")
+    };
+    c.value
+        .categories
+        .iter()
+        .map(|c| {
+            (
+                c.index,
+                (
+                    c.name.text(),
+                    c.topology,
+                    c.argb,
+                    c.width,
+                    c.keys.iter().map(JStr::text).collect(),
+                    c.types.clone(),
+                ),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn drawables_equal_the_real_converters() {
+    let Some(dir) = common::corpus() else { return };
+    let mut failures = Vec::new();
+    for &(stem, slog, ls, nc) in PAIRS {
+        let clog2 = dir.join("mpe").join(format!("{stem}.clog2"));
+        let real_path = dir.join("mpe").join(format!("{slog}.slog2"));
+        let (ours, stats) = convert(&clog2, ls, nc);
+        let real = Slog2File::parse(&std::fs::read(&real_path).unwrap()).unwrap();
+        let mine =
+            Slog2File::parse(&ours).unwrap_or_else(|e| panic!("{slog}: ours does not parse: {e}"));
+        let (a, b) = (drawables(&mine), drawables(&real));
+        if a != b {
+            let only_ours = a.iter().filter(|(k, n)| b.get(*k) != Some(n)).count();
+            let only_real = b.iter().filter(|(k, n)| a.get(*k) != Some(n)).count();
+            let sample: Vec<_> = b
+                .iter()
+                .filter(|(k, n)| a.get(*k) != Some(n))
+                .take(3)
+                .collect();
+            let sample2: Vec<_> = a
+                .iter()
+                .filter(|(k, n)| b.get(*k) != Some(n))
+                .take(3)
+                .collect();
+            failures.push(format!(
+                "{slog}: drawables differ: {only_ours} keys only/different in ours, {only_real} in the real file; real e.g. {sample:?}; ours e.g. {sample2:?}"
+            ));
+        }
+        let n_real: u32 = b.values().sum();
+        assert_eq!(
+            stats.tree.drawables, n_real as u64,
+            "{slog}: drawable count"
+        );
+        if stem == slog {
+            let log =
+                std::fs::read_to_string(dir.join("mpe").join(format!("{stem}.clog2TOslog2.log")))
+                    .unwrap();
+            if stats.unmatched.java_count != java_unmatched(&log) {
+                failures.push(format!(
+                    "{slog}: unmatched {} vs Java's {}",
+                    stats.unmatched.java_count,
+                    java_unmatched(&log)
+                ));
+            }
+        }
+        // Categories: same definitions (the legend's summaries are float sums).
+        let (ca, cb) = (category_defs(&mine), category_defs(&real));
+        if ca != cb {
+            failures.push(format!(
+                "{slog}: categories differ:\n ours {ca:?}\n real {cb:?}"
+            ));
+        }
+        // Line-ID maps.
+        let maps = |f: &Slog2File| {
+            f.blocks
+                .values()
+                .find_map(|b| match b {
+                    FileBlock::LineIdMaps(m) => Some(m.value.clone()),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        if maps(&mine) != maps(&real) {
+            failures.push(format!("{slog}: line-ID maps differ"));
+        }
+        // Tree shape: the same node IDs and time boxes.
+        let shape = |f: &Slog2File| -> Vec<(i16, i32, u64, u64, usize)> {
+            f.nodes()
+                .map(|n| {
+                    let h = &n.value.header;
+                    (
+                        h.id.depth,
+                        h.id.xpos,
+                        h.earliest.to_bits(),
+                        h.latest.to_bits(),
+                        n.value.nestless.len() + n.value.nestable.len(),
+                    )
+                })
+                .collect()
+        };
+        if shape(&mine) != shape(&real) {
+            failures.push(format!(
+                "{slog}: tree shape differs: ours {} nodes depth {}, real {} nodes depth {}",
+                shape(&mine).len(),
+                mine.header.max_treedepth,
+                shape(&real).len(),
+                real.header.max_treedepth
+            ));
+        }
+        eprintln!(
+            "{slog}: {} drawables, {} nodes, depth {}, {} bytes (real {}), unmatched {:?}",
+            stats.tree.drawables,
+            stats.tree.nodes,
+            stats.tree.depth,
+            ours.len(),
+            std::fs::metadata(&real_path).unwrap().len(),
+            stats.unmatched
+        );
+        let findings = check(Cursor::new(&ours), 5);
+        let errors: Vec<_> = findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .collect();
+        if !errors.is_empty() {
+            failures.push(format!("{slog}: check errors {errors:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Byte identity with the Java writer: the same file size, header and node block
+/// pointers, and every tree node block byte-identical except for the order of
+/// shadow weights with equal inclusive ratios, which Java leaves to HashMap order
+/// (spec/slog2.md §16.5). The legend (category order, float summary sums) is
+/// compared by definition in the other test.
+#[test]
+fn node_blocks_match_the_real_converters() {
+    let Some(dir) = common::corpus() else { return };
+    let (mut same, mut total) = (0, 0);
+    for &(stem, slog, ls, nc) in PAIRS {
+        let clog2 = dir.join("mpe").join(format!("{stem}.clog2"));
+        let real_bytes = std::fs::read(dir.join("mpe").join(format!("{slog}.slog2"))).unwrap();
+        let (ours, _) = convert(&clog2, ls, nc);
+        assert_eq!(ours.len(), real_bytes.len(), "{slog}: file size");
+        let mine = Slog2File::parse(&ours).unwrap();
+        let real = Slog2File::parse(&real_bytes).unwrap();
+        assert_eq!(mine.header, real.header, "{slog}: header");
+        for (a, b) in mine.nodes().zip(real.nodes()) {
+            assert_eq!(a.ptr, b.ptr, "{slog}: node block pointers");
+            let (x, y) = (
+                a.ptr.offset as usize,
+                (a.ptr.offset + a.ptr.size as i64) as usize,
+            );
+            total += 1;
+            if ours[x..y] == real_bytes[x..y] {
+                same += 1;
+            } else {
+                // Only the order of weights with equal inclusive ratios may differ
+                // (Java orders them by HashMap iteration over identity hashes).
+                let canon = |n: &TreeNodeBody| {
+                    let mut n = n.clone();
+                    for st in &mut n.stubs {
+                        for sh in st.nestless.iter_mut().chain(st.nestable.iter_mut()) {
+                            sh.weights.sort_by_key(|w| w.category);
+                        }
+                    }
+                    n
+                };
+                // Debug text, so that NaN ratios (0/0, as in Java) compare equal.
+                assert_eq!(
+                    format!("{:?}", canon(&a.value)),
+                    format!("{:?}", canon(&b.value)),
+                    "{slog}: node {:?} differs beyond the order of equal weights",
+                    a.value.header.id
+                );
+            }
+        }
+    }
+    eprintln!("{same} of {total} node blocks byte-identical");
+}
