@@ -12,7 +12,8 @@ use super::prim::Prim;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use clog2_format::record::{Body, Record, RECV_ETYPE, SEND_ETYPE};
 use clog2_format::PreambleInfo;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// What could not be paired or placed, per kind. Nothing here stops a conversion.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -163,7 +164,7 @@ pub struct Clog2Drawables {
     /// Pending sends and receives per (tag, sender process line, receiver process line).
     sends: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
     recvs: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
-    timelines: BTreeMap<i32, Timeline>,
+    timelines: HashMap<i32, Timeline>,
     unmatched: Unmatched,
     ended: bool,
 }
@@ -200,7 +201,7 @@ impl Clog2Drawables {
                 defined: true,
             },
         );
-        let mut handlers = HashMap::new();
+        let mut handlers = HashMap::default();
         handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
         handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
         Clog2Drawables {
@@ -211,10 +212,10 @@ impl Clog2Drawables {
             handlers,
             cats,
             fallback: colors::Fallback::default(),
-            states: HashMap::new(),
-            sends: HashMap::new(),
-            recvs: HashMap::new(),
-            timelines: BTreeMap::new(),
+            states: HashMap::default(),
+            sends: HashMap::default(),
+            recvs: HashMap::default(),
+            timelines: HashMap::default(),
             unmatched: Unmatched::default(),
             ended: false,
         }
@@ -555,12 +556,13 @@ impl Clog2Drawables {
                 summary: None,
             })
             .collect();
-        let used: Vec<(i32, Timeline)> = self
+        let mut used: Vec<(i32, Timeline)> = self
             .timelines
             .iter()
             .filter(|(_, t)| t.used)
             .map(|(&l, &t)| (l, t))
             .collect();
+        used.sort_by_key(|(l, _)| *l);
         let threaded = self.threads > 1;
         let (t1, l1, t2, l2): (&str, Vec<&str>, &str, Vec<&str>) = if threaded {
             (

@@ -7,7 +7,7 @@
 use super::prim::Prim;
 use crate::size::start_order;
 use crate::types::{topology, FileBlockPtr, NodeId};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A shadow's identity: topology and the line IDs of its vertices.
 pub(crate) type Key = (i32, i32, i32);
@@ -144,7 +144,7 @@ impl ShadowBuf {
             latest: f64::NEG_INFINITY,
             id,
             ptr: FileBlockPtr::NULL,
-            index: HashMap::new(),
+            index: HashMap::default(),
             shadows: Vec::new(),
         }
     }
@@ -277,20 +277,15 @@ impl ShadowBuf {
             }
             // Java keeps the primitives in a TreeSet ordered by INCRE_STARTTIME_ORDER:
             // ones equal under that order are dropped (and keep exclusion 0).
-            let mut order: Vec<usize> = (0..s.own.len()).collect();
-            order.sort_by(|&a, &b| {
-                start_order(
-                    prims[s.own[a] as usize].order_key(),
-                    prims[s.own[b] as usize].order_key(),
-                )
-            });
-            order.dedup_by(|a, b| {
-                start_order(
-                    prims[s.own[*a] as usize].order_key(),
-                    prims[s.own[*b] as usize].order_key(),
-                )
-                .is_eq()
-            });
+            let mut order: Vec<(_, usize)> = s
+                .own
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| (prims[i as usize].order_key(), k))
+                .collect();
+            order.sort_by(|a, b| start_order(a.0, b.0));
+            order.dedup_by(|a, b| start_order(a.0, b.0).is_eq());
+            let order: Vec<usize> = order.into_iter().map(|(_, k)| k).collect();
             let mut excl = vec![0.0f64; s.own.len()];
             let mut stack: Vec<usize> = Vec::new();
             for &k in &order {

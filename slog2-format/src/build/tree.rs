@@ -14,7 +14,8 @@ use crate::error::{Error, Result};
 use crate::size::start_order;
 use crate::types::*;
 use binrw::BinWrite;
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 use std::io::{Seek, SeekFrom, Write};
 
 /// Bytes of an empty node block: header 34, three counts.
@@ -306,16 +307,17 @@ impl<W: Write + Seek> TreeWriter<W> {
         buf.extend_from_slice(&node.id.xpos.to_be_bytes());
         buf.extend_from_slice(&(self.pos as i64).to_be_bytes());
         buf.extend_from_slice(&0i32.to_be_bytes()); // size, patched below
-        let mut order: Vec<usize> = (0..node.prims.len()).collect();
-        order.sort_by(|&a, &b| start_order(node.prims[a].order_key(), node.prims[b].order_key()));
         for nestable in [false, true] {
-            let list: Vec<usize> = order
+            let mut list: Vec<(_, usize)> = node
+                .prims
                 .iter()
-                .copied()
-                .filter(|&j| (node.prims[j].topology == topology::STATE) == nestable)
+                .enumerate()
+                .filter(|(_, p)| (p.topology == topology::STATE) == nestable)
+                .map(|(j, p)| (p.order_key(), j))
                 .collect();
+            list.sort_by(|a, b| start_order(a.0, b.0));
             buf.extend_from_slice(&(list.len() as i32).to_be_bytes());
-            for j in list {
+            for (_, j) in list {
                 buf.push(0);
                 node.prims[j].write(buf);
             }
@@ -402,7 +404,7 @@ impl<W: Write + Seek> TreeWriter<W> {
         let root_entry = *self.dir.last().expect("the root was written");
 
         // Legend: summaries from the root's buffer.
-        let mut sums = HashMap::new();
+        let mut sums = HashMap::default();
         root_buf.summarize(&mut sums);
         let mut out_cats: Vec<Category> = Vec::new();
         let topos: BTreeSet<i32> = root_buf.topologies().collect();
