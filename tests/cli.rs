@@ -331,3 +331,99 @@ fn check_reports_rule_ids_and_exits_1_on_errors() {
     assert_eq!(first["offset"], 150);
     assert_eq!(first["node"], "(0,0)");
 }
+
+#[test]
+fn convert_clog2_to_slog2_builds_what_clog2toslog2_builds() {
+    let Some(dir) = corpus() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("p2p.slog2");
+    let o = mpelog(&[
+        "convert",
+        &corpus_file(&dir, "mpe/p2p_n8.clog2"),
+        "-o",
+        out.to_str().unwrap(),
+        "--leaf-bytes",
+        "4096",
+        "--children",
+        "4",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // The summary names drawables, nodes, depth, bytes and unmatched events.
+    assert!(err.contains("drawables 1305"), "{err}");
+    assert!(err.contains("tree: 14 nodes, depth 2"), "{err}");
+    assert!(err.contains("92879 bytes written"), "{err}");
+    assert!(err.contains("unmatched events 0"), "{err}");
+    let real = std::fs::metadata(corpus_file(&dir, "mpe/p2p_n8_ls4k_nc4.slog2")).unwrap();
+    assert_eq!(std::fs::metadata(&out).unwrap().len(), real.len());
+    let o = mpelog(&["check", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
+fn convert_of_a_generated_trace_to_slog2_checks_clean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = synth(
+        tmp.path(),
+        "g.clog2",
+        &["--events", "20000", "--ranks", "3"],
+    );
+    let out = tmp.path().join("g.slog2");
+    let o = mpelog(&[
+        "convert",
+        &f,
+        "-o",
+        out.to_str().unwrap(),
+        "--leaf-bytes",
+        "2048",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = mpelog(&["check", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let info = stdout(&mpelog(&["info", "--json", out.to_str().unwrap()]));
+    assert!(info.contains("\"SLOG 2.0.6\""), "{info}");
+    // Tree options are checked before any work.
+    let bad = tmp.path().join("x.slog2");
+    let o = mpelog(&[
+        "convert",
+        &f,
+        "-o",
+        bad.to_str().unwrap(),
+        "--children",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!bad.exists());
+}
+
+#[test]
+fn convert_to_slog2_of_a_bad_clog2_exits_1_and_leaves_no_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = synth(
+        tmp.path(),
+        "g.clog2",
+        &["--events", "2000", "--block-size", "1024"],
+    );
+    let mut bytes = std::fs::read(&f).unwrap();
+    let at = 1024 + 1024;
+    bytes[at + 20..at + 24].copy_from_slice(&77i32.to_be_bytes());
+    let bad = tmp.path().join("bad.clog2");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = tmp.path().join("out.slog2");
+    let o = mpelog(&[
+        "convert",
+        bad.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("byte 2048"), "{err}");
+    assert!(!out.exists());
+    let leftovers = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".mpelog-"))
+        .count();
+    assert_eq!(leftovers, 0);
+}
