@@ -101,6 +101,21 @@ pub enum Error {
         /// Why it is rejected.
         problem: String,
     },
+    /// A record completes a drawable that ends before the previous one, or at a
+    /// time that is not finite (a SLOG-2 conversion needs time-ordered records).
+    #[error(
+        "byte {offset}: the record at time {time} completes a drawable ending at {end}, {problem}"
+    )]
+    OutOfOrder {
+        /// Offset of the record.
+        offset: u64,
+        /// The record's time.
+        time: f64,
+        /// The drawable's end time.
+        end: f64,
+        /// What is wrong.
+        problem: String,
+    },
     /// Bytes follow the end of the file's last structure.
     #[error("byte {offset}: {count} unexpected bytes after the end of the {after}")]
     TrailingBytes {
@@ -132,7 +147,8 @@ impl Error {
             | Error::MissingEndLog { offset }
             | Error::DataAfterEndLog { offset, .. }
             | Error::BadValue { offset, .. }
-            | Error::TrailingBytes { offset, .. } => Some(*offset),
+            | Error::TrailingBytes { offset, .. }
+            | Error::OutOfOrder { offset, .. } => Some(*offset),
             Error::Write(_) => None,
         }
     }

@@ -18,9 +18,9 @@
 //! # Ok(()) }
 //! ```
 //!
-//! A query never reads a block twice and never follows a stub to a node whose depth
-//! is not exactly one less than its parent's, so it ends on every input, reads each
-//! block at most once and never recurses: the walk keeps an explicit stack.
+//! A query reads each block at most once and follows a stub only to a node exactly
+//! one level down, so it ends on every input; it walks with an explicit stack, never
+//! by recursion. Bad trees give an [`Error`] naming the byte offset.
 
 use crate::error::{Error, Result};
 use crate::read::{Counters, Slog2Reader};

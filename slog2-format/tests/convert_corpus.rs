@@ -91,7 +91,10 @@ fn java_unmatched(log: &str) -> u64 {
         .expect("unmatched count in the log")
 }
 
-fn category_defs(f: &Slog2File) -> BTreeMap<i32, (String, i32, [u8; 4], i8, Vec<String>, Vec<u8>)> {
+/// A category's definition: name, topology, colour, width, keys, types.
+type CategoryDef = (String, i32, [u8; 4], i8, Vec<String>, Vec<u8>);
+
+fn category_defs(f: &Slog2File) -> BTreeMap<i32, CategoryDef> {
     let Some(FileBlock::Categories(c)) = f
         .blocks
         .values()

@@ -33,9 +33,29 @@ pub fn clog2_to_slog2<S: Source, W: Write + Seek>(
     let mut tree = TreeWriter::new(out, opts)?;
     let mut records = 0u64;
     let mut last_block = 0;
-    while let Some(rec) = reader.next_record().map_err(clog)? {
+    let mut last_end = f64::NEG_INFINITY;
+    while let Some((rec, at)) = reader.next_record_at().map_err(clog)? {
         records += 1;
         if let Some(p) = events.push(&rec) {
+            let (start, end) = (p.earliest(), p.latest());
+            let problem = if !start.is_finite() || !end.is_finite() {
+                Some("which is not a finite time".to_string())
+            } else if end < last_end {
+                Some(format!(
+                    "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
+                ))
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                return Err(clog(clog2_format::Error::OutOfOrder {
+                    offset: at,
+                    time: rec.time,
+                    end,
+                    problem,
+                }));
+            }
+            last_end = end;
             tree.add(p)?;
         }
         if events.ended() {

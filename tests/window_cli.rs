@@ -1,0 +1,549 @@
+//! `mpelog window`: the output of a small file built here and of corpus windows
+//! (insta), the last line `nodes_read=N bytes_read=B drawables=D`, and the exit
+//! statuses for wrong usage and bad input.
+
+use slog2_format::update::relayout;
+use slog2_format::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn mpelog(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .args(args)
+        .output()
+        .expect("run mpelog")
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "mpelog failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn corpus() -> Option<PathBuf> {
+    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return None;
+    };
+    let p = PathBuf::from(p);
+    let p = if p.is_relative() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+    } else {
+        p
+    };
+    assert!(
+        p.is_dir(),
+        "MPELOG_CORPUS={} is not a directory",
+        p.display()
+    );
+    Some(p)
+}
+
+fn corpus_file(dir: &Path, rel: &str) -> String {
+    let p = dir.join(rel);
+    assert!(p.is_file(), "corpus file missing: {}", p.display());
+    p.to_str().unwrap().to_string()
+}
+
+/// The last line's three numbers, checked to be exactly
+/// `nodes_read=N bytes_read=B drawables=D`.
+fn totals(text: &str) -> (u64, u64, u64) {
+    assert!(text.ends_with('\n'), "no final newline");
+    let last = text.lines().last().expect("no output");
+    let fields: Vec<&str> = last.split(' ').collect();
+    assert_eq!(fields.len(), 3, "last line: {last:?}");
+    let mut v = [0u64; 3];
+    for (i, (field, key)) in fields
+        .iter()
+        .zip(["nodes_read", "bytes_read", "drawables"])
+        .enumerate()
+    {
+        let (k, n) = field.split_once('=').expect("key=value");
+        assert_eq!(k, key, "last line: {last:?}");
+        assert!(
+            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+            "last line: {last:?}"
+        );
+        v[i] = n.parse().unwrap();
+    }
+    (v[0], v[1], v[2])
+}
+
+/// The lines before the last, split into drawables, shadows and a `shadows=` line.
+fn items(text: &str) -> (Vec<&str>, Vec<&str>, Option<u64>) {
+    let lines: Vec<&str> = text.lines().collect();
+    let body = &lines[..lines.len() - 1];
+    let mut drawables = Vec::new();
+    let mut shadows = Vec::new();
+    let mut count = None;
+    for l in body {
+        if let Some(n) = l.strip_prefix("shadows=") {
+            count = Some(n.parse().unwrap());
+        } else if l.starts_with("shadow ") || l.contains(r#""kind":"shadow""#) {
+            shadows.push(*l);
+        } else {
+            drawables.push(*l);
+        }
+    }
+    (drawables, shadows, count)
+}
+
+// ---------------------------------------------------------------------------------
+// A two-leaf file built here, laid out by the codec.
+
+fn prim(category: i32, info: &[u8], v: &[(f64, i32)]) -> Primitive {
+    Primitive {
+        category,
+        info: JStr {
+            len: info.len() as i16,
+            bytes: info.to_vec(),
+        },
+        vertices: v
+            .iter()
+            .map(|&(time, line_id)| Coord { time, line_id })
+            .collect(),
+    }
+}
+
+fn placeholder(i: i64) -> FileBlockPtr {
+    FileBlockPtr {
+        offset: 1000 + i,
+        size: 1,
+    }
+}
+
+fn header(depth: i16, xpos: i32, earliest: f64, latest: f64, i: i64) -> NodeHeader {
+    NodeHeader {
+        earliest,
+        latest,
+        id: NodeId { depth, xpos },
+        ptr: placeholder(i),
+    }
+}
+
+fn shadow(category: i32, e: f64, l: f64, n: i64, of: i32) -> Shadow {
+    Shadow {
+        category,
+        info: JStr::default(),
+        vertices: vec![Coord {
+            time: e,
+            line_id: 0,
+        }],
+        earliest: e,
+        latest: l,
+        num_real_objs: n,
+        weights: vec![CategoryWeight {
+            category: of,
+            incl: 0.25,
+            excl: 0.125,
+            count: Some(n),
+        }],
+    }
+}
+
+/// Leaves (0,0) = [0, 1] and (0,1) = [1, 2] under the root (1,0) = [0, 2]; a state,
+/// an event with info, an arrow, a composite, a long state in the root and an event
+/// of a category missing from the legend.
+fn built() -> Vec<u8> {
+    let d = Drawable::Primitive;
+    let leaf0 = TreeNodeBody {
+        header: header(0, 0, 0.0, 1.0, 0),
+        nestless: vec![
+            d(prim(3, &[0, 0, 0, 3], &[(0.75, 1)])),
+            d(prim(99, &[0xab, 0xcd], &[(0.875, 0)])),
+        ],
+        nestable: vec![d(prim(1, &[], &[(0.25, 0), (0.5, 0)]))],
+        stubs: vec![],
+    };
+    let leaf1 = TreeNodeBody {
+        header: header(0, 1, 1.0, 2.0, 1),
+        nestless: vec![d(prim(
+            0,
+            &[0, 0, 0, 7, 0, 0, 0, 64],
+            &[(1.5, 1), (1.25, 0)],
+        ))],
+        nestable: vec![
+            Drawable::Composite(Composite {
+                category: 10,
+                info: JStr::default(),
+                primitives: vec![
+                    prim(1, &[], &[(1.0625, 0), (1.125, 0)]),
+                    prim(0, &[0, 0, 0, 1, 0, 0, 0, 2], &[(1.1, 0), (1.2, 1)]),
+                ],
+            }),
+            d(prim(1, &[], &[(1.5, 1), (1.75, 1)])),
+        ],
+        stubs: vec![],
+    };
+    let root = TreeNodeBody {
+        header: header(1, 0, 0.0, 2.0, 2),
+        nestless: vec![],
+        nestable: vec![d(prim(2, &[], &[(0.5, 0), (1.5, 0)]))],
+        stubs: vec![
+            Stub {
+                header: leaf0.header,
+                nestless: vec![shadow(-1, 0.75, 0.875, 2, 3)],
+                nestable: vec![shadow(-3, 0.25, 0.5, 1, 1)],
+            },
+            Stub {
+                header: leaf1.header,
+                nestless: vec![shadow(-2, 1.1, 1.5, 2, 0)],
+                nestable: vec![shadow(-3, 1.0625, 1.75, 2, 1)],
+            },
+        ],
+    };
+    let cat = |index: i32, name: &str, topology: i32, keys: &[&str], types: &[u8]| Category {
+        index,
+        name: JStr::new(name),
+        topology,
+        argb: [255, 0, 0, 255],
+        modifiable: 1,
+        width: 1,
+        keys: keys.iter().map(|k| JStr::new(k)).collect(),
+        types: types.to_vec(),
+        methods: vec![],
+        summary: Some(CategorySummary {
+            incl: 0.0,
+            excl: 0.0,
+            count: 0,
+        }),
+    };
+    let cats = CategoryMap {
+        categories: vec![
+            cat(0, "message", 2, &["msg_tag=", ", msg_size=", ""], b"dd"),
+            cat(1, "Compute", 1, &[], b""),
+            cat(2, "Phase", 1, &[], b""),
+            cat(3, "Tick", 0, &["tick ", ""], b"d"),
+            cat(10, "Group", 1, &[], b""),
+            cat(-1, "Preview_Event", 0, &[], b""),
+            cat(-2, "Preview_Arrow", 2, &[], b""),
+            cat(-3, "Preview_State", 1, &[], b""),
+        ],
+    };
+    let maps = LineIdMapList {
+        maps: vec![LineIdMap {
+            title: JStr::new("Identity Map"),
+            ncols: 1,
+            labels: vec![JStr::new("LineID")],
+            rows: (0..2)
+                .map(|l| LineIdRow {
+                    line_id: l,
+                    values: vec![l],
+                })
+                .collect(),
+            methods: vec![],
+        }],
+    };
+    let dir = TreeDir {
+        entries: [&root, &leaf0, &leaf1]
+            .iter()
+            .map(|n| TreeDirEntry {
+                id: n.header.id,
+                earliest: n.header.earliest,
+                latest: n.header.latest,
+                ptr: n.header.ptr,
+            })
+            .collect(),
+    };
+    let parsed = |value, i: i64| Parsed {
+        value,
+        ptr: placeholder(i),
+        trailing: vec![],
+    };
+    let mut f = Slog2File {
+        header: Header {
+            version: JStr::new("SLOG 2.0.6"),
+            num_children_per_node: 2,
+            treeleaf_bytesize: 4096,
+            max_treedepth: 1,
+            max_buffer_bytesize: 0,
+            categories: placeholder(3),
+            methoddefs: FileBlockPtr::NULL,
+            lineidmaps: placeholder(4),
+            treeroot: placeholder(2),
+            treedir: placeholder(5),
+            annotations: FileBlockPtr::NULL,
+            postamble: FileBlockPtr::NULL,
+        },
+        version: Version::V206,
+        blocks: Default::default(),
+        gaps: Default::default(),
+    };
+    for (i, n) in [(0, leaf0), (1, leaf1), (2, root)] {
+        f.blocks
+            .insert(1000 + i as u64, FileBlock::Node(parsed(n, i)));
+    }
+    f.blocks.insert(
+        1003,
+        FileBlock::Categories(Parsed {
+            value: cats,
+            ptr: placeholder(3),
+            trailing: vec![],
+        }),
+    );
+    f.blocks.insert(
+        1004,
+        FileBlock::LineIdMaps(Parsed {
+            value: maps,
+            ptr: placeholder(4),
+            trailing: vec![],
+        }),
+    );
+    f.blocks.insert(
+        1005,
+        FileBlock::TreeDir(Parsed {
+            value: dir,
+            ptr: placeholder(5),
+            trailing: vec![],
+        }),
+    );
+    relayout(&mut f).unwrap();
+    f.to_bytes().unwrap()
+}
+
+fn built_file(dir: &Path) -> (String, u64) {
+    let bytes = built();
+    let p = dir.join("built.slog2");
+    std::fs::write(&p, &bytes).unwrap();
+    (p.to_str().unwrap().to_string(), bytes.len() as u64)
+}
+
+#[test]
+fn window_of_a_built_file_matches_the_golden_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (f, len) = built_file(tmp.path());
+    let text = stdout(&mpelog(&["window", &f, "--from", "0.5", "--to", "1.25"]));
+    insta::assert_snapshot!("window_built_text", text);
+    // Root and both leaves: the state ending at 0.5, both events, the composite and
+    // the root's long state; the arrow starting at 1.25 and the state at 1.5 are out.
+    let (n, b, d) = totals(&text);
+    assert_eq!((n, d), (3, 5));
+    assert_eq!(b, len, "every byte of the file read once");
+    let json = stdout(&mpelog(&[
+        "window", &f, "--from", "0.5", "--to", "1.25", "--json",
+    ]));
+    insta::assert_snapshot!("window_built_json", json);
+    assert_eq!(totals(&json), (n, b, d));
+    let (objects, shadows, count) = items(&json);
+    assert!(shadows.is_empty() && count.is_none());
+    assert_eq!(objects.len() as u64, d);
+    for o in objects {
+        let v: serde_json::Value = serde_json::from_str(o).unwrap();
+        for key in [
+            "kind", "category", "name", "topology", "start", "end", "vertices", "info",
+        ] {
+            assert!(v.get(key).is_some(), "{key} missing: {o}");
+        }
+    }
+}
+
+#[test]
+fn preview_of_a_built_file_prints_shadows_before_the_totals() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (f, len) = built_file(tmp.path());
+    // A pixel of 2 s: both leaves (1 s) are narrower, so only the root is read.
+    let text = stdout(&mpelog(&[
+        "window", &f, "--from", "0", "--to", "2", "--pixels", "1",
+    ]));
+    insta::assert_snapshot!("window_built_preview", text);
+    let (n, b, d) = totals(&text);
+    let (drawables, shadows, count) = items(&text);
+    assert_eq!(n, 1);
+    assert!(b < len);
+    assert_eq!(d, 1, "the root's state");
+    assert_eq!(drawables.len() as u64, d);
+    assert_eq!(shadows.len(), 4);
+    assert_eq!(count, Some(4));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[lines.len() - 2], "shadows=4");
+    // Two pixels of 1 s: no leaf is narrower, the full answer.
+    let two = stdout(&mpelog(&[
+        "window", &f, "--from", "0", "--to", "2", "--pixels", "2",
+    ]));
+    let full = stdout(&mpelog(&["window", &f, "--from", "0", "--to", "2"]));
+    assert_eq!(two.replace("shadows=0\n", ""), full);
+    let json = stdout(&mpelog(&[
+        "window", &f, "--from", "0", "--to", "2", "--pixels", "1", "--json",
+    ]));
+    let (objects, shadows, count) = items(&json);
+    assert_eq!((objects.len(), shadows.len(), count), (1, 4, None));
+    for s in shadows {
+        let v: serde_json::Value = serde_json::from_str(s).unwrap();
+        assert!(v["num_real_objs"].as_i64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn windows_outside_the_file_print_only_the_totals() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (f, _) = built_file(tmp.path());
+    for (from, to) in [("-5", "-1"), ("3", "4"), ("-1", "0")] {
+        let text = stdout(&mpelog(&["window", &f, "--from", from, "--to", to]));
+        assert_eq!(text.lines().count(), 1, "{text}");
+        let (n, _, d) = totals(&text);
+        assert_eq!((n, d), (1, 0), "only the root is read");
+    }
+}
+
+#[test]
+fn wrong_usage_exits_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (f, _) = built_file(tmp.path());
+    let f = f.as_str();
+    for args in [
+        vec!["window", &f, "--from", "1", "--to", "1"],
+        vec!["window", &f, "--from", "2", "--to", "1"],
+        vec!["window", &f, "--from", "nan", "--to", "1"],
+        vec!["window", &f, "--from", "0", "--to", "inf"],
+        vec!["window", &f, "--from", "-inf", "--to", "0"],
+        vec!["window", &f, "--from", "0", "--to", "1", "--pixels", "0"],
+        vec!["window", &f, "--from", "0", "--to", "1", "--pixels", "-3"],
+        vec!["window", &f, "--from", "0"],
+        vec!["window", &f, "--from", "x", "--to", "1"],
+        vec!["window", "--from", "0", "--to", "1"],
+    ] {
+        let o = mpelog(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(!o.stderr.is_empty(), "{args:?}");
+    }
+    // Usage is checked before the file is opened.
+    let o = mpelog(&["window", "/nonexistent", "--from", "1", "--to", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn bad_input_exits_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (f, _) = built_file(tmp.path());
+    let window = |p: &str| mpelog(&["window", p, "--from", "0", "--to", "2"]);
+    // Not a trace, and not SLOG-2.
+    let text = tmp.path().join("x.slog2");
+    std::fs::write(&text, b"hello, world\n").unwrap();
+    let o = window(text.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(1));
+    let clog2 = tmp.path().join("g.clog2");
+    let s = mpelog(&["synth", "-o", clog2.to_str().unwrap(), "--events", "100"]);
+    assert!(s.status.success());
+    let o = window(clog2.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("CLOG2") && err.contains("SLOG-2"), "{err}");
+    // Missing.
+    let o = window(tmp.path().join("missing.slog2").to_str().unwrap());
+    assert_eq!(o.status.code(), Some(1));
+    // Truncated (the TreeDir, last, runs past the end): the message names a byte
+    // offset.
+    let bytes = std::fs::read(&f).unwrap();
+    let cut = tmp.path().join("cut.slog2");
+    std::fs::write(&cut, &bytes[..bytes.len() - 1]).unwrap();
+    let o = window(cut.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("byte "));
+    // A root pointer past the end of the file.
+    let mut bad = bytes.clone();
+    bad[60..68].copy_from_slice(&(1i64 << 40).to_be_bytes());
+    let p = tmp.path().join("bad.slog2");
+    std::fs::write(&p, &bad).unwrap();
+    let o = window(p.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("byte 60") && err.contains("treeroot"), "{err}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn help_explains_window() {
+    let h = stdout(&mpelog(&["help", "window"]));
+    for word in ["--from", "--to", "--pixels", "--json", "nodes_read="] {
+        assert!(h.contains(word), "{word} missing from help:\n{h}");
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The corpus.
+
+#[test]
+fn corpus_windows_match_the_golden_output_and_the_reader() {
+    let Some(dir) = corpus() else { return };
+    let f = corpus_file(&dir, "mpe/p2p_n8_ls4k_nc4.slog2");
+    let text = stdout(&mpelog(&["window", &f, "--from", "0.3", "--to", "0.302"]));
+    insta::assert_snapshot!("window_p2p_n8_ls4k_nc4_0.3_0.302", text);
+    // A 3-pixel overview of fpilog: the root's drawables and its stubs' shadows.
+    let f = corpus_file(&dir, "historic/fpilog.slog2");
+    let text = stdout(&mpelog(&[
+        "window", &f, "--from", "0", "--to", "1", "--pixels", "3",
+    ]));
+    insta::assert_snapshot!("window_fpilog_0_1_px3", text);
+    let (n, _, d) = totals(&text);
+    let (drawables, shadows, count) = items(&text);
+    assert_eq!((n, drawables.len() as u64), (1, d));
+    assert_eq!(Some(shadows.len() as u64), count);
+    // The counts agree with the library, and the bytes with the nodes read.
+    for (rel, t0, t1) in [
+        ("mpe/p2p_n8_ls4k_nc4.slog2", 0.1, 0.14),
+        ("mpe/many_events_n4_ls4k_nc4.slog2", 0.5, 0.505),
+        ("historic/fpilog.slog2", 0.0, 1.0),
+        ("historic/data.slog2", 0.0, 1.0),
+    ] {
+        let f = corpus_file(&dir, rel);
+        let text = stdout(&mpelog(&[
+            "window",
+            &f,
+            "--from",
+            &t0.to_string(),
+            "--to",
+            &t1.to_string(),
+        ]));
+        let (n, b, d) = totals(&text);
+        let (drawables, _, _) = items(&text);
+        assert_eq!(drawables.len() as u64, d, "{rel}");
+        let mut r = Slog2Reader::open(std::fs::File::open(&f).unwrap()).unwrap();
+        let a = r.window(t0, t1).unwrap();
+        assert_eq!(
+            (n, b, d),
+            (
+                r.counters().nodes_read,
+                r.counters().bytes_read,
+                a.drawables.len() as u64
+            ),
+            "{rel}"
+        );
+        let json = stdout(&mpelog(&[
+            "window",
+            &f,
+            "--from",
+            &t0.to_string(),
+            "--to",
+            &t1.to_string(),
+            "--json",
+        ]));
+        assert_eq!(totals(&json), (n, b, d), "{rel}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let Some(dir) = corpus() else { return };
+    let f = corpus_file(&dir, "mpe/many_events_n4_ls4k_nc4.slog2");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .args(["window", &f, "--from", "0", "--to", "10"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut buf = [0u8; 100];
+    std::io::Read::read_exact(&mut out, &mut buf).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        o.status.success(),
+        "{:?}: {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
