@@ -1,5 +1,7 @@
 //! The CLOG2 → SLOG-2 converter never panics, and whatever it writes parses and
-//! passes `check` without errors. The first byte picks the tree options.
+//! passes `check` without errors, except the S2-INF rules: cargo bytes are copied
+//! as the producer wrote them (spec/slog2.md §16.2), so a cargo that does not
+//! decode by its category's format stays so. The first byte picks the tree options.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -25,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
     slog2_format::Slog2File::parse(&bytes).expect("our output parses");
     let errors: Vec<_> = check(Cursor::new(&bytes), 3)
         .into_iter()
-        .filter(|f| f.severity == Severity::Error)
+        .filter(|f| f.severity == Severity::Error && !f.rule.starts_with("S2-INF"))
         .collect();
     assert!(errors.is_empty(), "our output breaks rules: {errors:?}");
 });
