@@ -4,8 +4,9 @@
 use super::events::{Clog2Drawables, Unmatched};
 use super::tree::{TreeOptions, TreeStats, TreeWriter};
 use crate::error::{Error, Result};
-use clog2_format::{Clog2Reader, Source};
+use clog2_format::{Body, Clog2Reader, Record, Source};
 use std::io::{Seek, Write};
+use std::sync::mpsc;
 
 /// What a conversion did.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -20,9 +21,19 @@ pub struct ConvertStats {
     pub unmatched: Unmatched,
 }
 
+/// Records per batch handed from the reading thread to the converting one.
+const BATCH: usize = 4096;
+
+/// A batch of records with their offsets, and the input offset after them.
+type Batch = (Vec<(Record, u64)>, u64);
+
 /// Converts the records of `reader` into a SLOG-2 file written to `out` (which
 /// must be at its start). `progress` is called now and then with the input offset.
-pub fn clog2_to_slog2<S: Source, W: Write + Seek>(
+///
+/// Two threads: one reads and decodes the CLOG2 blocks, the calling thread pairs
+/// events and builds the tree; batches of records pass between them through a
+/// bounded channel (a few batches in flight), so memory stays bounded.
+pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
     reader: &mut Clog2Reader<S>,
     out: W,
     opts: TreeOptions,
@@ -31,42 +42,79 @@ pub fn clog2_to_slog2<S: Source, W: Write + Seek>(
     let clog = |e: clog2_format::Error| Error::Clog2(Box::new(e));
     let mut events = Clog2Drawables::new(reader.preamble().info());
     let mut tree = TreeWriter::new(out, opts)?;
-    let mut records = 0u64;
-    let mut last_block = 0;
-    let mut last_end = f64::NEG_INFINITY;
-    while let Some((rec, at)) = reader.next_record_at().map_err(clog)? {
-        records += 1;
-        if let Some(p) = events.push(&rec) {
-            let (start, end) = (p.earliest(), p.latest());
-            let problem = if !start.is_finite() || !end.is_finite() {
-                Some("which is not a finite time".to_string())
-            } else if end < last_end {
-                Some(format!(
-                    "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
-                ))
-            } else {
-                None
-            };
-            if let Some(problem) = problem {
-                return Err(clog(clog2_format::Error::OutOfOrder {
-                    offset: at,
-                    time: rec.time,
-                    end,
-                    problem,
-                }));
+    let (full_tx, full_rx) =
+        mpsc::sync_channel::<std::result::Result<Batch, clog2_format::Error>>(4);
+    let (empty_tx, empty_rx) = mpsc::channel::<Vec<(Record, u64)>>();
+    let (records, input_bytes) = std::thread::scope(|scope| -> Result<(u64, u64)> {
+        scope.spawn(move || loop {
+            let mut batch = empty_rx
+                .try_recv()
+                .unwrap_or_else(|_| Vec::with_capacity(BATCH));
+            batch.clear();
+            let mut end = false;
+            while batch.len() < BATCH {
+                match reader.next_record_at() {
+                    Ok(Some((rec, at))) => {
+                        end = matches!(rec.body, Body::EndLog);
+                        batch.push((rec, at));
+                        if end {
+                            break;
+                        }
+                    }
+                    Ok(None) => {
+                        end = true;
+                        break;
+                    }
+                    Err(e) => {
+                        let _ = full_tx.send(Err(e));
+                        return;
+                    }
+                }
             }
-            last_end = end;
-            tree.add(p)?;
+            if full_tx.send(Ok((batch, reader.offset()))).is_err() || end {
+                return;
+            }
+        });
+        let mut records = 0u64;
+        let mut offset = 0u64;
+        let mut last_end = f64::NEG_INFINITY;
+        'batches: for msg in full_rx {
+            let (batch, after) = msg.map_err(clog)?;
+            for (rec, at) in &batch {
+                records += 1;
+                if let Some(p) = events.push(rec) {
+                    let (start, end) = (p.earliest(), p.latest());
+                    let problem = if !start.is_finite() || !end.is_finite() {
+                        Some("which is not a finite time".to_string())
+                    } else if end < last_end {
+                        Some(format!(
+                            "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
+                        ))
+                    } else {
+                        None
+                    };
+                    if let Some(problem) = problem {
+                        return Err(clog(clog2_format::Error::OutOfOrder {
+                            offset: *at,
+                            time: rec.time,
+                            end,
+                            problem,
+                        }));
+                    }
+                    last_end = end;
+                    tree.add(p)?;
+                }
+                if events.ended() {
+                    offset = after;
+                    break 'batches;
+                }
+            }
+            offset = after;
+            progress(after);
+            let _ = empty_tx.send(batch);
         }
-        if events.ended() {
-            break;
-        }
-        if reader.blocks_read() != last_block {
-            last_block = reader.blocks_read();
-            progress(reader.offset());
-        }
-    }
-    let input_bytes = reader.offset();
+        Ok((records, offset))
+    })?;
     let (categories, maps, unmatched) = events.finish();
     let (out, tree) = tree.finish(&categories, maps)?;
     Ok((
