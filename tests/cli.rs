@@ -1,59 +1,9 @@
 //! The `mpelog` command line: golden dumps (insta), exit statuses, lossless convert,
 //! atomic outputs.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn mpelog(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mpelog"))
-        .args(args)
-        .output()
-        .expect("run mpelog")
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "mpelog failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    let p = if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
-    } else {
-        p
-    };
-    assert!(
-        p.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        p.display()
-    );
-    Some(p)
-}
-
-fn corpus_file(dir: &Path, rel: &str) -> String {
-    let p = dir.join(rel);
-    assert!(p.is_file(), "corpus file missing: {}", p.display());
-    p.to_str().unwrap().to_string()
-}
-
-fn synth(dir: &Path, name: &str, args: &[&str]) -> String {
-    let out = dir.join(name);
-    let out_s = out.to_str().unwrap().to_string();
-    let mut a = vec!["synth", "-o", &out_s];
-    a.extend_from_slice(args);
-    let o = mpelog(&a);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    out_s
-}
+use common::*;
 
 #[test]
 fn print_of_corpus_files_matches_the_golden_dumps() {
@@ -183,12 +133,7 @@ fn bad_input_exits_1_with_the_offset_and_leaves_no_output() {
         );
     }
     assert!(!out.exists(), "a failed convert left its output");
-    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(".mpelog-"))
-        .collect();
-    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    assert_eq!(leftovers(tmp.path()), 0, "temporary files left");
 }
 
 #[test]
@@ -420,10 +365,5 @@ fn convert_to_slog2_of_a_bad_clog2_exits_1_and_leaves_no_output() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("byte 2048"), "{err}");
     assert!(!out.exists());
-    let leftovers = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(".mpelog-"))
-        .count();
-    assert_eq!(leftovers, 0);
+    assert_eq!(leftovers(tmp.path()), 0);
 }

@@ -4,49 +4,11 @@
 
 use slog2_format::update::relayout;
 use slog2_format::*;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn mpelog(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mpelog"))
-        .args(args)
-        .output()
-        .expect("run mpelog")
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "mpelog failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    let p = if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
-    } else {
-        p
-    };
-    assert!(
-        p.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        p.display()
-    );
-    Some(p)
-}
-
-fn corpus_file(dir: &Path, rel: &str) -> String {
-    let p = dir.join(rel);
-    assert!(p.is_file(), "corpus file missing: {}", p.display());
-    p.to_str().unwrap().to_string()
-}
+use common::*;
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// The last line's three numbers, checked to be exactly
 /// `nodes_read=N bytes_read=B drawables=D`.

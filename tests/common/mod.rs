@@ -1,0 +1,67 @@
+//! Helpers shared by the command-line tests: run the binary, find the corpus,
+//! make generated traces.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs `mpelog` with `args`.
+pub fn mpelog(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .args(args)
+        .output()
+        .expect("run mpelog")
+}
+
+pub fn stdout(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "mpelog failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+pub fn corpus() -> Option<PathBuf> {
+    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return None;
+    };
+    let p = PathBuf::from(p);
+    let p = if p.is_relative() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+    } else {
+        p
+    };
+    assert!(
+        p.is_dir(),
+        "MPELOG_CORPUS={} is not a directory",
+        p.display()
+    );
+    Some(p)
+}
+
+pub fn corpus_file(dir: &Path, rel: &str) -> String {
+    let p = dir.join(rel);
+    assert!(p.is_file(), "corpus file missing: {}", p.display());
+    p.to_str().unwrap().to_string()
+}
+
+pub fn synth(dir: &Path, name: &str, args: &[&str]) -> String {
+    let out = dir.join(name);
+    let out_s = out.to_str().unwrap().to_string();
+    let mut a = vec!["synth", "-o", &out_s];
+    a.extend_from_slice(args);
+    let o = mpelog(&a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out_s
+}
+
+/// Temporary files (`.mpelog-*`) left in `dir`.
+pub fn leftovers(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".mpelog-"))
+        .count()
+}
