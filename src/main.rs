@@ -80,12 +80,20 @@ enum Command {
     /// Convert a trace to another format, or rewrite it through the codec.
     ///
     /// The output format comes from --to, or else from OUT's extension (.clog2,
-    /// .clog, .slog2). CLOG2 to CLOG2 (and CLOG to CLOG) parses every record and
-    /// writes it back, reproducing the input byte for byte. SLOG-2 to SLOG-2 updates
-    /// a SLOG 2.0.5 file to 2.0.6 (what slog2updater did) and rewrites a 2.0.6 file
-    /// byte for byte. The output is written to a
-    /// temporary file beside OUT and renamed at the end, so OUT is never left
-    /// half-written.
+    /// .clog, .slog2).
+    ///
+    /// CLOG2 (or old CLOG) to SLOG-2 builds Jumpshot's tree of time boxes in one
+    /// pass with bounded memory, making the same drawables, categories, line-ID maps
+    /// and tree as MPE's clog2TOslog2 (clogTOslog2); --leaf-bytes and --children are
+    /// its -ls and -nc. Events that cannot be paired are counted in the summary, not
+    /// fatal. The records must be in time order, as MPE's merger writes them.
+    ///
+    /// CLOG2 to CLOG2 (and CLOG to CLOG) parses every record and writes it back,
+    /// reproducing the input byte for byte. SLOG-2 to SLOG-2 updates a SLOG 2.0.5
+    /// file to 2.0.6 (what slog2updater did) and rewrites a 2.0.6 file byte for byte.
+    ///
+    /// The output is written to a temporary file beside OUT and renamed at the end,
+    /// so OUT is never left half-written.
     Convert {
         /// The input trace.
         input: PathBuf,
@@ -95,11 +103,11 @@ enum Command {
         /// Output format: clog2, clog or slog2 (default: from OUT's extension).
         #[arg(long, value_name = "FORMAT")]
         to: Option<String>,
-        /// CLOG2 to SLOG-2: the byte size a tree leaf may reach before the
-        /// converter starts the next one (clog2TOslog2's -ls).
+        /// To SLOG-2: the byte size a tree leaf may reach before the converter
+        /// starts the next one (clog2TOslog2's -ls).
         #[arg(long, value_name = "N", default_value_t = 65536)]
         leaf_bytes: u32,
-        /// CLOG2 to SLOG-2: children per tree node (clog2TOslog2's -nc).
+        /// To SLOG-2: children per tree node (clog2TOslog2's -nc).
         #[arg(long, value_name = "N", default_value_t = 2)]
         children: u16,
     },
@@ -108,10 +116,13 @@ enum Command {
     ///
     /// With --pixels W the query works like Jumpshot's summary view: it stops
     /// descending where a node spans less than one of W pixels and prints that
-    /// node's shadows (previews) instead of its subtree.
+    /// node's shadows (previews) instead of its subtree; the line before the last
+    /// then says `shadows=S`.
     ///
     /// The last line is always `nodes_read=N bytes_read=B drawables=D`: tree nodes
-    /// read, bytes read from the file (opening included), drawables printed.
+    /// read, bytes read from the file (opening included), real drawables printed
+    /// (shadows are not counted). In a tree as clog2TOslog2 or `mpelog convert`
+    /// build it, N is at most K/(K-1)·(D + 2 + 2·depth) (spec/slog2.md §14a).
     Window {
         /// The SLOG-2 file.
         file: PathBuf,

@@ -40,6 +40,7 @@ pub fn run(input: &Path, output: &Path, to: Option<&str>, tree: TreeOptions) -> 
         (Format::Clog, Format::Clog) => rewrite_clog(input, output),
         (Format::Slog2, Format::Slog2) => rewrite_slog2(input, output),
         (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, output, tree),
+        (Format::Clog, Format::Slog2) => clog_to_slog2(input, output, tree),
         (s, t) => Err(CliError::Usage(format!(
             "converting {} to {} is not supported yet",
             s.name(),
@@ -101,24 +102,67 @@ fn rewrite_slog2(input: &Path, output: &Path) -> CliResult {
 
 /// CLOG2 to SLOG-2 in one pass (what clog2TOslog2 does), with a summary on stderr.
 fn clog2_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
-    use slog2_format::build::{self, TreeOptions as Opts};
-    let opts = Opts {
+    let opts = tree_options(tree)?;
+    let (file, len) = super::open(input)?;
+    let mut r = Clog2Reader::new(file).map_err(CliError::input(input))?;
+    to_slog2(
+        input,
+        output,
+        len,
+        "CLOG2",
+        "clog2TOslog2",
+        |out, progress| slog2_format::build::clog2_to_slog2(&mut r, out, opts, progress),
+    )
+}
+
+/// Old CLOG (MPE1) to SLOG-2 (what clogTOslog2 does), with a summary on stderr.
+fn clog_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
+    let opts = tree_options(tree)?;
+    let data = std::fs::read(input).map_err(CliError::io(input))?;
+    to_slog2(
+        input,
+        output,
+        data.len() as u64,
+        "CLOG",
+        "clogTOslog2",
+        |out, progress| slog2_format::build::clog_to_slog2(&data, out, opts, progress),
+    )
+}
+
+/// The library's tree options, checked (bad ones are a usage error).
+fn tree_options(tree: TreeOptions) -> CliResult<slog2_format::build::TreeOptions> {
+    let opts = slog2_format::build::TreeOptions {
         leaf_bytes: tree.leaf_bytes,
         children: tree.children,
     };
     opts.validate()
         .map_err(|e| CliError::Usage(e.to_string().replace("cannot write: ", "")))?;
+    Ok(opts)
+}
+
+type Out = std::io::BufWriter<std::fs::File>;
+
+/// Runs a conversion to SLOG-2 into a temporary file beside `output` with a
+/// progress bar, renames it, and prints the summary.
+fn to_slog2(
+    input: &Path,
+    output: &Path,
+    len: u64,
+    from: &str,
+    java: &str,
+    convert: impl FnOnce(
+        Out,
+        &mut dyn FnMut(u64),
+    ) -> slog2_format::Result<(Out, slog2_format::build::ConvertStats)>,
+) -> CliResult {
     let started = std::time::Instant::now();
-    let (file, len) = super::open(input)?;
     let bar = bytes_bar(len, "converting");
-    let mut r = Clog2Reader::new(file).map_err(CliError::input(input))?;
     let tmp = temp_beside(output)?;
     let out = buffered(&tmp, output)?;
-    let (mut out, stats) = build::clog2_to_slog2(&mut r, out, opts, |at| bar.set_position(at))
-        .map_err(|e| match e {
-            slog2_format::Error::Clog2(e) => CliError::input(input)(*e),
-            e => CliError::slog2(output)(e),
-        })?;
+    let (mut out, stats) = convert(out, &mut |at| bar.set_position(at)).map_err(|e| match e {
+        slog2_format::Error::Clog2(e) => CliError::input(input)(*e),
+        e => CliError::slog2(output)(e),
+    })?;
     out.flush().map_err(CliError::io(output))?;
     drop(out);
     bar.finish_and_clear();
@@ -127,7 +171,7 @@ fn clog2_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
     let u = &stats.unmatched;
     let t = &stats.tree;
     eprintln!(
-        "converted {} to {}: {} bytes of CLOG2 ({} records) in {:.2} s, {:.1} MB/s",
+        "converted {} to {}: {} bytes of {from} ({} records) in {:.2} s, {:.1} MB/s",
         input.display(),
         output.display(),
         stats.input_bytes,
@@ -136,11 +180,11 @@ fn clog2_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
         stats.input_bytes as f64 / 1e6 / secs.max(1e-9)
     );
     eprintln!(
-        "drawables {}; tree: {} nodes, depth {}, {} children per node, leaves up to {} bytes; {} bytes written, largest block {}",
-        t.drawables, t.nodes, t.depth, opts.children, opts.leaf_bytes, t.bytes, t.max_block
+        "drawables {}; tree: {} nodes, depth {}; {} bytes written, largest block {}",
+        t.drawables, t.nodes, t.depth, t.bytes, t.max_block
     );
     eprintln!(
-        "unmatched events {} (clog2TOslog2 would print {}): state starts {}, state ends {}, sends {}, receives {}, undeclared event IDs {}; conflicting definitions {}, undeclared timelines {}",
+        "unmatched events {} ({java} would print {}): state starts {}, state ends {}, sends {}, receives {}, undeclared event IDs {}; conflicting definitions {}, undeclared timelines {}",
         u.total_dropped(),
         u.java_count,
         u.state_starts,

@@ -2,6 +2,8 @@
 //! tree writer ([`tree`]) with its shadows, and the converter that joins them
 //! ([`convert`]). See spec/slog2.md §16.
 
+pub mod clog1_convert;
+pub mod clog1_events;
 pub mod colors;
 pub mod convert;
 pub mod events;
@@ -9,6 +11,8 @@ pub mod prim;
 mod shadow;
 pub mod tree;
 
+pub use clog1_convert::{clog_records_to_slog2, clog_to_slog2};
+pub use clog1_events::ClogDrawables;
 pub use convert::{clog2_to_slog2, ConvertStats};
 pub use events::{Clog2Drawables, Unmatched};
 pub use prim::Prim;

@@ -1,0 +1,97 @@
+//! Old CLOG (MPE1) → SLOG-2 in one pass, as `clogTOslog2` does: records are read
+//! block by block from memory, turned into primitives ([`super::clog1_events`])
+//! and placed in the tree as they complete.
+
+use super::clog1_events::ClogDrawables;
+use super::convert::ConvertStats;
+use super::tree::{TreeOptions, TreeWriter};
+use crate::error::{Error, Result};
+use clog2_format::clog1::ClogRecords;
+use std::io::{Seek, Write};
+
+/// Converts the old-CLOG file `data` (block size inferred as spec/clog.md §2
+/// says) into a SLOG-2 file written to `out` (which must be at its start).
+/// `progress` is called at each new block with the input offset.
+///
+/// Errors ([`Error::Clog2`], naming the byte offset): a malformed input, or a
+/// record completing a drawable that ends before the previous one or at a
+/// non-finite time (the records must be in time order); [`Error::Write`]: an
+/// input without drawables.
+pub fn clog_to_slog2<W: Write + Seek>(
+    data: &[u8],
+    out: W,
+    opts: TreeOptions,
+    progress: impl FnMut(u64),
+) -> Result<(W, ConvertStats)> {
+    let clog = |e: clog2_format::Error| Error::Clog2(Box::new(e));
+    let records = ClogRecords::new(data).map_err(clog)?;
+    clog_records_to_slog2(records, out, opts, progress)
+}
+
+/// [`clog_to_slog2`] over records already opened (for an explicit block size,
+/// [`ClogRecords::with_block_size`]).
+pub fn clog_records_to_slog2<W: Write + Seek>(
+    mut records: ClogRecords<'_>,
+    out: W,
+    opts: TreeOptions,
+    mut progress: impl FnMut(u64),
+) -> Result<(W, ConvertStats)> {
+    let clog = |e: clog2_format::Error| Error::Clog2(Box::new(e));
+    let mut events = ClogDrawables::new();
+    let mut tree = TreeWriter::new(out, opts)?;
+    let mut count = 0u64;
+    let mut last_block = 0;
+    let mut input_bytes = 0u64;
+    let mut last_end = f64::NEG_INFINITY;
+    while let Some(item) = records.next() {
+        let (rec, at) = item.map_err(clog)?;
+        count += 1;
+        if let Some(p) = events.push(&rec) {
+            let (start, end) = (p.earliest(), p.latest());
+            let problem = if !start.is_finite() || !end.is_finite() {
+                Some("which is not a finite time".to_string())
+            } else if end < last_end {
+                Some(format!(
+                    "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
+                ))
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                return Err(clog(clog2_format::Error::OutOfOrder {
+                    offset: at,
+                    time: rec.time,
+                    end,
+                    problem,
+                }));
+            }
+            last_end = end;
+            tree.add(p)?;
+        }
+        if events.ended() {
+            input_bytes = records.position() as u64;
+            break;
+        }
+        if records.block_index() != last_block {
+            last_block = records.block_index();
+            progress(records.position() as u64);
+        }
+    }
+    if events.ended() {
+        // Structure errors after ENDLOG (blocks after it) are still errors.
+        if let Some(Err(e)) = records.next() {
+            return Err(clog(e));
+        }
+    }
+    let (categories, maps, unmatched) = events.finish();
+    let (out, tree) = tree.finish(&categories, maps)?;
+    Ok((
+        out,
+        ConvertStats {
+            records: count,
+            input_bytes,
+            tree,
+            unmatched,
+        },
+    ))
+}

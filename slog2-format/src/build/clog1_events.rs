@@ -1,0 +1,441 @@
+//! Old CLOG (MPE1) records to SLOG-2 drawables, as MPE's Java converter
+//! `clogTOslog2` (`logformat.clogTOdrawable`) makes them (spec/slog2.md §16.6):
+//! states from RAWEVENT start/final pairs, arrows from RAWEVENT sends (−101) and
+//! receives (−102), one timeline per `procid`, categories from STATEDEFs over
+//! placeholders for the MPI and user event pairs MPE1 reserves.
+//!
+//! Where Java crashes (an event ID nothing declares, a STATEDEF naming the
+//! message events, an unknown colour, an unparsable message string), this module
+//! counts the case in [`Unmatched`] or takes a stated default, and goes on.
+
+use super::colors;
+use super::events::{info_keys, Unmatched, ARROW_CATEGORY};
+use super::prim::Prim;
+use crate::types::{topology, Category, JStr, LineIdMap};
+use clog2_format::clog1::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, VecDeque};
+
+/// Number of MPI placeholder states (`MPE_MAX_STATES`): events 1,2 … 359,360.
+pub const MPI_PLACEHOLDER_STATES: i32 = 180;
+/// First event of the user placeholder states (`CLOG_MAXEVENT`).
+pub const USER_FIRST_EVENT: i32 = 500;
+/// Number of user placeholder states (`MPE_USER_MAX_STATES`): events 500 … 559.
+pub const USER_PLACEHOLDER_STATES: i32 = 30;
+/// The first category index after the arrow and the placeholders.
+pub const FIRST_NEW_INDEX: i32 = 1 + MPI_PLACEHOLDER_STATES + USER_PLACEHOLDER_STATES;
+
+/// The value Java leaves in a message tag or size the string does not give
+/// (`Const.INVALID_int`).
+pub const INVALID_INT: i32 = i32::MIN;
+
+/// What an event ID does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Start,
+    Final,
+    Send,
+    Recv,
+}
+
+/// A category in the making (Java's `ObjDef`).
+#[derive(Debug, Clone)]
+struct CatDef {
+    topology: i32,
+    /// `None` for a placeholder no STATEDEF named (yet).
+    name: Option<String>,
+    argb: [u8; 4],
+    width: i8,
+    keys: Vec<JStr>,
+    types: Vec<u8>,
+    /// A drawable of it was made (Java's `Category.isUsed`).
+    used: bool,
+}
+
+/// A partial arrow waiting for its other end.
+#[derive(Debug, Clone, Copy)]
+struct HalfArrow {
+    time: f64,
+    line: i32,
+    size: i32,
+}
+
+/// Turns old-CLOG records into primitives. Feed records in file order with
+/// [`ClogDrawables::push`]; each call returns the primitive the record completes,
+/// if any. Primitives come out in increasing end time when the records are in
+/// time order (as MPE's merged files are).
+#[derive(Debug)]
+pub struct ClogDrawables {
+    /// Event IDs bound by STATEDEFs (and the message events), over the placeholders.
+    handlers: HashMap<i32, (i32, Role)>,
+    cats: BTreeMap<i32, CatDef>,
+    next_index: i64,
+    fallback: colors::Fallback,
+    /// Open state starts per (category, line), oldest first.
+    states: HashMap<(i32, i32), VecDeque<f64>>,
+    /// Pending sends and receives per (tag, sender line, receiver line).
+    sends: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
+    recvs: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
+    /// How often each category was handed to Java's writer as a STATEDEF's
+    /// category (Java counts the open states of each once per time).
+    returned: HashMap<i32, u64>,
+    /// The category Java's `statedef` variable holds (a conflicting STATEDEF
+    /// hands it out again): initially the last placeholder.
+    last_statedef: i32,
+    unmatched: Unmatched,
+    ended: bool,
+}
+
+impl Default for ClogDrawables {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The placeholder (category index, role) of an event ID: MPI state `i`
+/// (0-based) has events `2i+1`, `2i+2` and index `1+i`; user state `j` has events
+/// `500+2j`, `501+2j` and index `181+j`.
+fn placeholder(etype: i32) -> Option<(i32, Role)> {
+    let role = |off: i32| {
+        if off % 2 == 0 {
+            Role::Start
+        } else {
+            Role::Final
+        }
+    };
+    let mpi = etype.checked_sub(1)?;
+    if (0..2 * MPI_PLACEHOLDER_STATES).contains(&mpi) {
+        return Some((1 + mpi / 2, role(mpi)));
+    }
+    let user = etype.checked_sub(USER_FIRST_EVENT)?;
+    if (0..2 * USER_PLACEHOLDER_STATES).contains(&user) {
+        return Some((1 + MPI_PLACEHOLDER_STATES + user / 2, role(user)));
+    }
+    None
+}
+
+/// A CLOG string field as Java reads it for names, colours and message strings:
+/// the text before the first NUL, without leading and trailing bytes ≤ space
+/// (`String.trim`).
+pub fn field_text(field: &[u8]) -> String {
+    let b = clog2_format::bytes::c_bytes(field);
+    let start = b.iter().position(|&c| c > b' ').unwrap_or(b.len());
+    let end = b.iter().rposition(|&c| c > b' ').map_or(start, |e| e + 1);
+    String::from_utf8_lossy(&b[start..end]).into_owned()
+}
+
+/// The message tag and size of a send or receive string `"<tag> <size>"`:
+/// space-separated tokens; a missing or unparsable one is [`INVALID_INT`].
+pub fn message_params(string: &[u8]) -> (i32, i32) {
+    let text = field_text(string);
+    let mut it = text.split(' ').filter(|t| !t.is_empty());
+    let mut next = || {
+        it.next()
+            .and_then(|t| t.parse::<i32>().ok())
+            .unwrap_or(INVALID_INT)
+    };
+    let tag = next();
+    let size = next();
+    (tag, size)
+}
+
+impl ClogDrawables {
+    /// Starts a conversion: the arrow category `message` (index 0) bound to events
+    /// −101/−102, and the 210 placeholder states (indexes 1 … 210).
+    pub fn new() -> ClogDrawables {
+        let mut cats = BTreeMap::new();
+        let (keys, types) = info_keys("msg_tag=%d, msg_size=%d");
+        cats.insert(
+            ARROW_CATEGORY,
+            CatDef {
+                topology: topology::ARROW,
+                name: Some("message".into()),
+                argb: [255, 255, 255, 255],
+                width: 3,
+                keys,
+                types,
+                used: false,
+            },
+        );
+        let mut handlers = HashMap::default();
+        handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
+        handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
+        let mut returned = HashMap::default();
+        returned.insert(ARROW_CATEGORY, 1);
+        ClogDrawables {
+            handlers,
+            cats,
+            next_index: FIRST_NEW_INDEX as i64,
+            fallback: colors::Fallback::default(),
+            states: HashMap::default(),
+            sends: HashMap::default(),
+            recvs: HashMap::default(),
+            returned,
+            last_statedef: FIRST_NEW_INDEX - 1,
+            unmatched: Unmatched::default(),
+            ended: false,
+        }
+    }
+
+    fn lookup(&self, etype: i32) -> Option<(i32, Role)> {
+        self.handlers
+            .get(&etype)
+            .copied()
+            .or_else(|| placeholder(etype))
+    }
+
+    fn topology_of(&self, cat: i32) -> i32 {
+        self.cats.get(&cat).map_or(topology::STATE, |c| c.topology)
+    }
+
+    fn color(&mut self, name: &str) -> [u8; 4] {
+        let rgb = colors::lookup(name).unwrap_or_else(|| self.fallback.next_rgb());
+        colors::argb(rgb, 255)
+    }
+
+    /// Names a state category (a placeholder or a new one) from a STATEDEF.
+    fn define(&mut self, index: i32, name: String, color: &str) {
+        let argb = self.color(color);
+        let c = self.cats.entry(index).or_insert(CatDef {
+            topology: topology::STATE,
+            name: None,
+            argb,
+            width: 1,
+            keys: Vec::new(),
+            types: Vec::new(),
+            used: false,
+        });
+        c.name = Some(name);
+        c.argb = argb;
+    }
+
+    /// Marks a category used; a placeholder no STATEDEF named yet becomes
+    /// `UnknownType-N` with a palette colour (Java's `resolveCategory`).
+    fn use_category(&mut self, index: i32) {
+        let c = self.cats.entry(index).or_insert(CatDef {
+            topology: topology::STATE,
+            name: None,
+            argb: [255, 255, 192, 203],
+            width: 1,
+            keys: Vec::new(),
+            types: Vec::new(),
+            used: false,
+        });
+        if c.used {
+            return;
+        }
+        c.used = true;
+        if c.name.is_none() {
+            c.name = Some(format!("UnknownType-{index}"));
+            let rgb = self.fallback.next_rgb();
+            if let Some(c) = self.cats.get_mut(&index) {
+                c.argb = colors::argb(rgb, 255);
+            }
+        }
+    }
+
+    /// True once ENDLOG was seen (later records are ignored, as Java stops there).
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Takes one record; returns the primitive it completes, if any.
+    pub fn push(&mut self, r: &Record) -> Option<Prim> {
+        if self.ended {
+            return None;
+        }
+        match &r.body {
+            Body::EndLog => {
+                self.ended = true;
+                None
+            }
+            Body::StateDef(d) => {
+                let name = field_text(&d.description.0);
+                let color = field_text(&d.color.0);
+                let h1 = self.lookup(d.startetype);
+                let h2 = self.lookup(d.endetype);
+                match (h1, h2) {
+                    (Some((c1, _)), Some((c2, _)))
+                        if c1 == c2 && self.topology_of(c1) == topology::STATE =>
+                    {
+                        self.define(c1, name, &color);
+                        self.last_statedef = c1;
+                    }
+                    // Java prints "**** Error!" (or, for the message events, throws).
+                    (Some(_), Some(_)) => self.unmatched.conflicting_definitions += 1,
+                    _ => {
+                        let idx = i32::try_from(self.next_index).unwrap_or(i32::MAX);
+                        self.next_index += 1;
+                        self.define(idx, name, &color);
+                        self.handlers.insert(d.startetype, (idx, Role::Start));
+                        self.handlers.insert(d.endetype, (idx, Role::Final));
+                        self.last_statedef = idx;
+                    }
+                }
+                *self.returned.entry(self.last_statedef).or_insert(0) += 1;
+                None
+            }
+            Body::Raw(e) => self.raw(r, e),
+            _ => None,
+        }
+    }
+
+    fn raw(&mut self, r: &Record, e: &RawEvent) -> Option<Prim> {
+        if e.etype == CONST_ETYPE || e.etype == 0 {
+            return None;
+        }
+        let Some((cat, role)) = self.lookup(e.etype) else {
+            self.unmatched.undeclared_events += 1;
+            return None;
+        };
+        let line = r.procid;
+        match role {
+            Role::Start => {
+                self.states
+                    .entry((cat, line))
+                    .or_default()
+                    .push_back(r.time);
+                None
+            }
+            Role::Final => {
+                let open = self
+                    .states
+                    .get_mut(&(cat, line))
+                    .and_then(|q| q.pop_front());
+                match open {
+                    Some(start) => {
+                        self.use_category(cat);
+                        let topo = self.topology_of(cat);
+                        Some(Prim::two(cat, topo, (start, line), (r.time, line), &[]))
+                    }
+                    None => {
+                        self.unmatched.state_finals += 1;
+                        None
+                    }
+                }
+            }
+            Role::Send | Role::Recv => {
+                // Java parses the string only for the message event IDs.
+                let (tag, size) = if e.etype == SEND_ETYPE || e.etype == RECV_ETYPE {
+                    message_params(&e.string.0)
+                } else {
+                    (INVALID_INT, INVALID_INT)
+                };
+                let arrow = |from: (f64, i32), to: (f64, i32), size: i32| {
+                    let mut info = [0u8; 8];
+                    info[..4].copy_from_slice(&tag.to_be_bytes());
+                    info[4..].copy_from_slice(&size.to_be_bytes());
+                    Prim::two(cat, topology::ARROW, from, to, &info)
+                };
+                let p = if role == Role::Send {
+                    let key = (tag, line, e.data);
+                    match self.recvs.get_mut(&key).and_then(|q| q.pop_front()) {
+                        // Java's quirk: a receive logged first leaves msg_size 0.
+                        Some(h) => Some(arrow((r.time, line), (h.time, h.line), 0)),
+                        None => {
+                            self.sends.entry(key).or_default().push_back(HalfArrow {
+                                time: r.time,
+                                line,
+                                size,
+                            });
+                            None
+                        }
+                    }
+                } else {
+                    let key = (tag, e.data, line);
+                    match self.sends.get_mut(&key).and_then(|q| q.pop_front()) {
+                        Some(h) => Some(arrow((h.time, h.line), (r.time, line), h.size)),
+                        None => {
+                            self.recvs.entry(key).or_default().push_back(HalfArrow {
+                                time: r.time,
+                                line,
+                                size: 0,
+                            });
+                            None
+                        }
+                    }
+                };
+                if p.is_some() {
+                    self.use_category(cat);
+                }
+                p
+            }
+        }
+    }
+
+    /// What was dropped so far (open states, sends and receives are counted by
+    /// [`ClogDrawables::finish`]).
+    pub fn unmatched(&self) -> Unmatched {
+        self.unmatched
+    }
+
+    /// Ends the conversion: counts what is still open, and returns the categories
+    /// (every one defined or used; a used placeholder no STATEDEF named is
+    /// `UnknownType-N`) and no line-ID maps (Java writes only the identity map,
+    /// which the tree writer adds).
+    pub fn finish(self) -> (Vec<Category>, Vec<LineIdMap>, Unmatched) {
+        let mut u = self.unmatched;
+        u.state_starts = self.states.values().map(|q| q.len() as u64).sum();
+        u.sends = self.sends.values().map(|q| q.len() as u64).sum();
+        u.recvs = self.recvs.values().map(|q| q.len() as u64).sum();
+        // Java sums the partial objects over the topologies it handed out: the
+        // arrow once (its open sends and receives), and each STATEDEF's category
+        // once per STATEDEF.
+        let times = |c: i32| self.returned.get(&c).copied().unwrap_or(0);
+        u.java_count = times(ARROW_CATEGORY) * (u.sends + u.recvs)
+            + self
+                .states
+                .iter()
+                .map(|((c, _), q)| times(*c) * q.len() as u64)
+                .sum::<u64>();
+        let cats = self
+            .cats
+            .into_iter()
+            .map(|(index, d)| Category {
+                index,
+                name: JStr::new(&d.name.unwrap_or_else(|| format!("UnknownType-{index}"))),
+                topology: d.topology,
+                argb: d.argb,
+                modifiable: 1,
+                width: d.width,
+                keys: d.keys,
+                types: d.types,
+                methods: Vec::new(),
+                summary: None,
+            })
+            .collect();
+        (cats, Vec::new(), u)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_follow_mpe1_numbering() {
+        assert_eq!(placeholder(1), Some((1, Role::Start)));
+        assert_eq!(placeholder(2), Some((1, Role::Final)));
+        assert_eq!(placeholder(11), Some((6, Role::Start)));
+        assert_eq!(placeholder(164), Some((82, Role::Final)));
+        assert_eq!(placeholder(360), Some((180, Role::Final)));
+        assert_eq!(placeholder(361), None);
+        assert_eq!(placeholder(0), None);
+        assert_eq!(placeholder(500), Some((181, Role::Start)));
+        assert_eq!(placeholder(559), Some((210, Role::Final)));
+        assert_eq!(placeholder(560), None);
+        assert_eq!(placeholder(i32::MIN), None);
+        assert_eq!(placeholder(i32::MAX), None);
+    }
+
+    #[test]
+    fn strings_read_like_java() {
+        assert_eq!(field_text(b"MatMult        \0"), "MatMult");
+        assert_eq!(field_text(b" red\0\x15\xfe"), "red");
+        assert_eq!(message_params(b"11 8\0\0\0\0\0\0\0\0\0\0\0\0"), (11, 8));
+        assert_eq!(message_params(b"  7   -3 \0"), (7, -3));
+        assert_eq!(message_params(b"5\0"), (5, INVALID_INT));
+        assert_eq!(message_params(b"x 4\0"), (INVALID_INT, 4));
+        assert_eq!(message_params(b"\0"), (INVALID_INT, INVALID_INT));
+    }
+}
