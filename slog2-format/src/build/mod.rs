@@ -1,6 +1,29 @@
-//! Building SLOG-2 files: CLOG2 events to drawables ([`events`]), the one-pass
-//! tree writer ([`tree`]) with its shadows, and the converter that joins them
-//! ([`convert`]). See spec/slog2.md §16.
+//! Building SLOG-2 files: CLOG2 events to drawables ([`events`]), old CLOG
+//! events to drawables ([`clog1_events`]), the one-pass tree writer ([`tree`])
+//! with its shadows, and the converters that join them ([`convert`],
+//! [`clog1_convert`]). See spec/slog2.md §16.
+//!
+//! ```
+//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use slog2_format::Slog2Reader;
+//! use std::io::Cursor;
+//!
+//! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+//!     ranks: 2,
+//!     events: 2000,
+//!     seed: 1,
+//!     block_size: 4096,
+//! })?;
+//! let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+//! let (out, stats) = clog2_to_slog2(&mut reader, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+//! assert_eq!(stats.unmatched.java_count, 0);
+//!
+//! let mut slog2 = Slog2Reader::open(Cursor::new(out.into_inner()))?;
+//! let (t0, t1) = stats.tree.time_range;
+//! let answer = slog2.window(t0, (t0 + t1) / 2.0)?; // reads only the nodes that meet it
+//! assert!(!answer.drawables.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod clog1_convert;
 pub mod clog1_events;
