@@ -35,6 +35,7 @@ Examples:
   mpelog convert old.clog2 -o copy.clog2                  rewrite through the codec (byte-identical)
   mpelog convert v205.slog2 -o v206.slog2                 update SLOG 2.0.5 to 2.0.6
   mpelog convert demo.clog2 -o demo.slog2                 build the SLOG-2 tree (what clog2TOslog2 does)
+  mpelog convert demo.clog2 -o small.slog2 --compress deflate   the same with compressed tree nodes
   mpelog window demo.slog2 --from 0.5 --to 0.6            drawables in a time window, and what it cost
   mpelog check *.slog2                                    report every broken rule with its byte offset";
 
@@ -110,6 +111,13 @@ enum Command {
         /// To SLOG-2: children per tree node (clog2TOslog2's -nc).
         #[arg(long, value_name = "N", default_value_t = 2)]
         children: u16,
+        /// To SLOG-2: how tree nodes are stored. `none` writes plain SLOG 2.0.6,
+        /// which Jumpshot-4 opens; `deflate[:LEVEL]` (level 0-9, default 1) and
+        /// `stored` write our compressed extension SLOG 2.0.6Z
+        /// (spec/slog2-compressed.md), which mpelog reads transparently. A SLOG-2
+        /// input is rewritten with its nodes stored this way.
+        #[arg(long, value_name = "CODEC", default_value = "none")]
+        compress: String,
     },
     /// Print the drawables of a SLOG-2 file that overlap the time window
     /// [FROM, TO), reading only the tree nodes whose time box meets the window.
@@ -176,6 +184,7 @@ fn main() -> ExitCode {
             to,
             leaf_bytes,
             children,
+            compress,
         } => cmd::convert::run(
             &input,
             &output,
@@ -183,6 +192,7 @@ fn main() -> ExitCode {
             cmd::convert::TreeOptions {
                 leaf_bytes,
                 children,
+                compress,
             },
         ),
         Command::Window {

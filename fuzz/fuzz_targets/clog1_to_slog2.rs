@@ -14,6 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let opts = TreeOptions {
         leaf_bytes: 64 + 64 * (opt as u32 & 0x3f),
         children: 2 + (opt as u16 >> 6),
+        ..Default::default()
     };
     let Ok((out, _)) = clog_to_slog2(data, Cursor::new(Vec::new()), opts, |_| {}) else {
         return;

@@ -44,7 +44,9 @@ fn show(r: &Record) -> String {
     format!("{r:?} {}", r.time.to_bits())
 }
 
-fn run(r: Result<Clog2Reader<impl clog2_format::Source>, clog2_format::Error>) -> (Vec<String>, Option<String>) {
+fn run(
+    r: Result<Clog2Reader<impl clog2_format::Source>, clog2_format::Error>,
+) -> (Vec<String>, Option<String>) {
     match r {
         Ok(r) => collect(r),
         Err(e) => (Vec::new(), Some(e.to_string())),
@@ -59,7 +61,11 @@ fuzz_target!(|input: &[u8]| {
     };
     let (sizes, data) = rest.split_at(n);
     let whole = run(Clog2Reader::from_slice(data));
-    let bytewise = run(Clog2Reader::new(Chunked { data, sizes: &[], k: 0 }));
+    let bytewise = run(Clog2Reader::new(Chunked {
+        data,
+        sizes: &[],
+        k: 0,
+    }));
     let chunked = run(Clog2Reader::new(Chunked { data, sizes, k: 0 }));
     assert_eq!(whole, bytewise);
     assert_eq!(whole, chunked);

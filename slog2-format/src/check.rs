@@ -3,7 +3,7 @@
 //! bounded by the largest block plus the TreeDir.
 
 use crate::error::Error;
-use crate::read::{Slog2Reader, Version};
+use crate::read::Slog2Reader;
 use crate::size::start_order;
 use crate::types::*;
 use std::cmp::Ordering;
@@ -132,7 +132,7 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
 fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     let mut r = Slog2Reader::open(inner)?;
     let h = r.header().clone();
-    let v206 = r.version() == Version::V206;
+    let v206 = r.version().is_v206();
     if !v206 {
         cx.add(
             "S2-HDR-003",

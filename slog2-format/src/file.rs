@@ -148,6 +148,12 @@ impl Slog2File {
 
     /// Writes the file: the header, then every block and gap at its offset.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        if self.version.is_compressed() {
+            return Err(Error::Write(
+                "a compressed (SLOG 2.0.6Z) file is rewritten by build::reframe, not byte for byte"
+                    .into(),
+            ));
+        }
         let mut out = Cursor::new(Vec::new());
         let w = |e: binrw::Error| Error::Write(e.to_string());
         self.header

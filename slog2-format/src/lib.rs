@@ -8,6 +8,7 @@ pub mod check;
 pub mod dump;
 pub mod error;
 pub mod file;
+pub mod frame;
 pub mod info;
 pub mod read;
 pub mod size;

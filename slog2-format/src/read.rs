@@ -15,6 +15,9 @@ pub enum Version {
     V205,
     /// `SLOG 2.0.6`: the version Jumpshot-4 reads.
     V206,
+    /// `SLOG 2.0.6Z`: 2.0.6 with each tree node in a compression frame (our
+    /// extension, spec/slog2-compressed.md; Jumpshot-4 refuses it).
+    V206Z,
 }
 
 impl Version {
@@ -23,12 +26,18 @@ impl Version {
         match self {
             Version::V205 => "SLOG 2.0.5",
             Version::V206 => "SLOG 2.0.6",
+            Version::V206Z => crate::frame::VERSION,
         }
     }
 
-    /// Whether this is 2.0.6 (summaries and weight counts present).
+    /// Whether the 2.0.6 layouts apply (summaries and weight counts present).
     pub fn is_v206(self) -> bool {
-        self == Version::V206
+        self != Version::V205
+    }
+
+    /// Whether tree nodes are in compression frames.
+    pub fn is_compressed(self) -> bool {
+        self == Version::V206Z
     }
 }
 
@@ -71,6 +80,7 @@ pub struct Slog2Reader<R> {
     line_id_maps: Option<Parsed<LineIdMapList>>,
     counters: Counters,
     buf: Vec<u8>,
+    plain: Vec<u8>,
 }
 
 /// Parses the header from the start of `bytes` (which may be longer).
@@ -106,6 +116,7 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
     let version = match vbytes {
         b"SLOG 2.0.6" => Version::V206,
         b"SLOG 2.0.5" => Version::V205,
+        b"SLOG 2.0.6Z" => Version::V206Z,
         other => {
             return Err(Error::UnsupportedVersion {
                 found: String::from_utf8_lossy(other).into_owned(),
@@ -173,6 +184,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 bytes_read: header_len,
             },
             buf: Vec::new(),
+            plain: Vec::new(),
         };
         let h = r.header.clone();
         let v = version.is_v206();
@@ -295,10 +307,20 @@ impl<R: Read + Seek> Slog2Reader<R> {
         parse_block(&self.buf, ptr, what, args)
     }
 
-    /// Reads and parses the tree node at `ptr`.
+    /// Reads and parses the tree node at `ptr`. In a compressed file (`SLOG
+    /// 2.0.6Z`) the block is a frame: it is checked, inflated (never past
+    /// `max_buffer_bytesize`) and its checksum verified; `bytes_read` counts the
+    /// frame's (compressed) bytes, and the node is returned as in a plain file.
     pub fn read_node(&mut self, ptr: FileBlockPtr) -> Result<Parsed<TreeNodeBody>> {
         let v = self.version.is_v206();
-        let n = self.read_parsed(ptr, "a tree node", (v,))?;
+        let n = if self.version.is_compressed() {
+            self.read_raw(ptr, "a tree node frame")?;
+            let limit = self.header.max_buffer_bytesize.max(0) as u64;
+            crate::frame::decode(&self.buf, ptr, limit, &mut self.plain)?;
+            parse_block(&self.plain, ptr, "a tree node", (v,))?
+        } else {
+            self.read_parsed(ptr, "a tree node", (v,))?
+        };
         self.counters.nodes_read += 1;
         Ok(n)
     }

@@ -114,6 +114,7 @@ fn convert(data: &[u8], leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertStat
     let opts = TreeOptions {
         leaf_bytes,
         children,
+        ..Default::default()
     };
     let (out, stats) = clog_to_slog2(data, Cursor::new(Vec::new()), opts, |_| {})
         .unwrap_or_else(|e| panic!("conversion failed: {e}"));
@@ -496,6 +497,7 @@ fn bad_inputs_give_clear_errors() {
     let opts = TreeOptions {
         leaf_bytes: 65536,
         children: 2,
+        ..Default::default()
     };
     // Not old CLOG at all.
     let e = clog_to_slog2(&[0u8; 10], Cursor::new(Vec::new()), opts, |_| {}).unwrap_err();

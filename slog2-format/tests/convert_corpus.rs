@@ -78,6 +78,7 @@ fn convert(clog2: &Path, leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertSta
     let opts = TreeOptions {
         leaf_bytes,
         children,
+        ..Default::default()
     };
     let (out, stats) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
     (out.into_inner(), stats)

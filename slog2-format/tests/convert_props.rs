@@ -58,7 +58,7 @@ proptest! {
         windows in prop::collection::vec((0.0f64..1.0, 0.0f64..0.3), 1..12),
     ) {
         let clog2 = trace(ranks, events, seed);
-        let opts = TreeOptions { leaf_bytes, children };
+        let opts = TreeOptions { leaf_bytes, children, ..Default::default() };
         let (bytes, stats) = convert(&clog2, opts);
         let errors: Vec<_> = check(Cursor::new(&bytes), 3)
             .into_iter()
@@ -108,7 +108,7 @@ proptest! {
     ) {
         let clog2 = trace(ranks, events, seed);
         let (a, _) = convert(&clog2, TreeOptions::default());
-        let (b, sb) = convert(&clog2, TreeOptions { leaf_bytes, children });
+        let (b, sb) = convert(&clog2, TreeOptions { leaf_bytes, children, ..Default::default() });
         let fa = Slog2File::parse(&a).unwrap();
         let fb = Slog2File::parse(&b).unwrap();
         prop_assert_eq!(all_drawables(&fa), all_drawables(&fb));

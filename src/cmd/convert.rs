@@ -8,12 +8,14 @@ use std::io::Write;
 use std::path::Path;
 
 /// Tree options for conversions that write SLOG-2.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct TreeOptions {
     /// Leaf byte size limit.
     pub leaf_bytes: u32,
     /// Children per node.
     pub children: u16,
+    /// Node storage: none, stored, deflate or deflate:LEVEL.
+    pub compress: String,
 }
 
 /// Runs `mpelog convert`.
@@ -38,7 +40,7 @@ pub fn run(input: &Path, output: &Path, to: Option<&str>, tree: TreeOptions) -> 
     match (source, target) {
         (Format::Clog2, Format::Clog2) => rewrite_clog2(input, output),
         (Format::Clog, Format::Clog) => rewrite_clog(input, output),
-        (Format::Slog2, Format::Slog2) => rewrite_slog2(input, output),
+        (Format::Slog2, Format::Slog2) => rewrite_slog2(input, output, tree),
         (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, output, tree),
         (Format::Clog, Format::Slog2) => clog_to_slog2(input, output, tree),
         (s, t) => Err(CliError::Usage(format!(
@@ -81,11 +83,39 @@ fn rewrite_clog(input: &Path, output: &Path) -> CliResult {
 }
 
 /// SLOG-2 to SLOG-2: a 2.0.5 file is updated to 2.0.6 (weight counts and category
-/// summaries computed, pointers laid out again); a 2.0.6 file is rewritten through
-/// the codec, byte for byte.
-fn rewrite_slog2(input: &Path, output: &Path) -> CliResult {
+/// summaries computed, pointers laid out again); a plain 2.0.6 file is rewritten
+/// through the codec, byte for byte; with --compress, or from a compressed file,
+/// the nodes are stored anew (`build::reframe`).
+fn rewrite_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
     use slog2_format::{update, Slog2File, Version};
-    let (file, _) = super::open(input)?;
+    let compression = tree_options(&tree)?.compression;
+    let (file, len) = super::open(input)?;
+    let version = slog2_format::Slog2Reader::open(std::io::BufReader::new(&file))
+        .map_err(CliError::slog2(input))?
+        .version();
+    if compression.is_framed() || version.is_compressed() {
+        let bar = bytes_bar(len, "rewriting");
+        let tmp = temp_beside(output)?;
+        let out = buffered(&tmp, output)?;
+        let (mut out, stats) =
+            slog2_format::build::reframe(std::io::BufReader::new(file), out, compression, |_| {})
+                .map_err(CliError::slog2(input))?;
+        out.flush().map_err(CliError::io(output))?;
+        drop(out);
+        bar.finish_and_clear();
+        commit(tmp, output)?;
+        eprintln!(
+            "rewrote {} ({} bytes) to {} ({} bytes, {:.1}%): {} nodes stored as {}",
+            input.display(),
+            stats.input_bytes,
+            output.display(),
+            stats.output_bytes,
+            100.0 * stats.output_bytes as f64 / stats.input_bytes.max(1) as f64,
+            stats.nodes,
+            tree.compress
+        );
+        return Ok(());
+    }
     let mut f = Slog2File::read(std::io::BufReader::new(file)).map_err(CliError::slog2(input))?;
     if f.version == Version::V205 {
         update::update_205_to_206(&mut f).map_err(CliError::slog2(output))?;
@@ -102,7 +132,7 @@ fn rewrite_slog2(input: &Path, output: &Path) -> CliResult {
 
 /// CLOG2 to SLOG-2 in one pass (what clog2TOslog2 does), with a summary on stderr.
 fn clog2_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
-    let opts = tree_options(tree)?;
+    let opts = tree_options(&tree)?;
     let (file, len) = super::open(input)?;
     let mut r = Clog2Reader::new(file).map_err(CliError::input(input))?;
     to_slog2(
@@ -117,7 +147,7 @@ fn clog2_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
 
 /// Old CLOG (MPE1) to SLOG-2 (what clogTOslog2 does), with a summary on stderr.
 fn clog_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
-    let opts = tree_options(tree)?;
+    let opts = tree_options(&tree)?;
     let data = std::fs::read(input).map_err(CliError::io(input))?;
     to_slog2(
         input,
@@ -130,10 +160,13 @@ fn clog_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
 }
 
 /// The library's tree options, checked (bad ones are a usage error).
-fn tree_options(tree: TreeOptions) -> CliResult<slog2_format::build::TreeOptions> {
+fn tree_options(tree: &TreeOptions) -> CliResult<slog2_format::build::TreeOptions> {
+    let compression =
+        slog2_format::frame::Compression::parse(&tree.compress).map_err(CliError::Usage)?;
     let opts = slog2_format::build::TreeOptions {
         leaf_bytes: tree.leaf_bytes,
         children: tree.children,
+        compression,
     };
     opts.validate()
         .map_err(|e| CliError::Usage(e.to_string().replace("cannot write: ", "")))?;

@@ -31,6 +31,7 @@ pub mod colors;
 pub mod convert;
 pub mod events;
 pub mod prim;
+pub mod reframe;
 mod shadow;
 pub mod tree;
 
@@ -39,4 +40,5 @@ pub use clog1_events::ClogDrawables;
 pub use convert::{clog2_to_slog2, ConvertStats};
 pub use events::{Clog2Drawables, Unmatched};
 pub use prim::Prim;
+pub use reframe::{reframe, ReframeStats};
 pub use tree::{TreeOptions, TreeStats, TreeWriter};

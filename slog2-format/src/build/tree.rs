@@ -11,6 +11,7 @@
 use super::prim::Prim;
 use super::shadow::{java_f32, preview_index, ShadowBuf};
 use crate::error::{Error, Result};
+use crate::frame::{self, Compression};
 use crate::size::start_order;
 use crate::types::*;
 use binrw::BinWrite;
@@ -21,16 +22,19 @@ use std::io::{Seek, SeekFrom, Write};
 /// Bytes of an empty node block: header 34, three counts.
 pub const EMPTY_NODE_LEN: u64 = 46;
 
-/// The SLOG-2 version the writer produces.
+/// The SLOG-2 version the writer produces for plain nodes.
 pub const VERSION: &str = "SLOG 2.0.6";
 
-/// Tree shape options (clog2TOslog2's `-ls` and `-nc`).
+/// Tree shape options (clog2TOslog2's `-ls` and `-nc`) and node compression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TreeOptions {
-    /// A leaf is closed before it would grow past this many bytes.
+    /// A leaf is closed before it would grow past this many (uncompressed) bytes.
     pub leaf_bytes: u32,
     /// Children per node (at least 2).
     pub children: u16,
+    /// How nodes are stored: plain `SLOG 2.0.6` (the default), or framed and
+    /// compressed (`SLOG 2.0.6Z`, spec/slog2-compressed.md).
+    pub compression: Compression,
 }
 
 impl Default for TreeOptions {
@@ -39,6 +43,7 @@ impl Default for TreeOptions {
         TreeOptions {
             leaf_bytes: 65536,
             children: 2,
+            compression: Compression::None,
         }
     }
 }
@@ -138,6 +143,7 @@ pub struct TreeWriter<W: Write + Seek> {
     max_block: u32,
     drawables: u64,
     buf: Vec<u8>,
+    frame_buf: Vec<u8>,
     header_len: u64,
 }
 
@@ -168,13 +174,18 @@ impl<W: Write + Seek> TreeWriter<W> {
             max_block: 0,
             drawables: 0,
             buf: Vec::new(),
+            frame_buf: Vec::new(),
             header_len: bytes.len() as u64,
         })
     }
 
     fn header(opts: &TreeOptions, depth: i16, max_buffer: i32, ptrs: [FileBlockPtr; 4]) -> Header {
         Header {
-            version: JStr::new(VERSION),
+            version: JStr::new(if opts.compression.is_framed() {
+                frame::VERSION
+            } else {
+                VERSION
+            }),
             num_children_per_node: opts.children as i16,
             treeleaf_bytesize: opts.leaf_bytes as i32,
             max_treedepth: depth,
@@ -326,16 +337,28 @@ impl<W: Write + Seek> TreeWriter<W> {
         for s in &stubs {
             s.write_stub(buf);
         }
-        let size = i32::try_from(buf.len())
-            .map_err(|_| Error::Write(format!("node {:?} exceeds 2 GiB", node.id)))?;
-        buf[30..34].copy_from_slice(&size.to_be_bytes());
-        let ptr = FileBlockPtr {
-            offset: self.pos as i64,
-            size,
+        let uncompressed = buf.len();
+        let ptr = if self.opts.compression.is_framed() {
+            let frame_buf = &mut self.frame_buf;
+            frame_buf.clear();
+            let ptr = frame::encode(buf, self.pos, self.opts.compression, frame_buf)?;
+            self.out.write_all(frame_buf).map_err(io_err(self.pos))?;
+            ptr
+        } else {
+            let size = i32::try_from(buf.len())
+                .map_err(|_| Error::Write(format!("node {:?} exceeds 2 GiB", node.id)))?;
+            buf[30..34].copy_from_slice(&size.to_be_bytes());
+            self.out.write_all(buf).map_err(io_err(self.pos))?;
+            FileBlockPtr {
+                offset: self.pos as i64,
+                size,
+            }
         };
-        self.out.write_all(buf).map_err(io_err(self.pos))?;
-        self.pos += buf.len() as u64;
-        self.max_block = self.max_block.max(size as u32);
+        self.pos += ptr.size as u64;
+        self.max_block = self
+            .max_block
+            .max(ptr.size as u32)
+            .max(u32::try_from(uncompressed).unwrap_or(u32::MAX));
         self.dir.push(TreeDirEntry {
             id: node.id,
             earliest: node.earliest,

@@ -1,0 +1,349 @@
+//! Compressed tree-node frames, our SLOG-2 extension `SLOG 2.0.6Z`
+//! (spec/slog2-compressed.md).
+//!
+//! A frame is a 16-byte frame header, the node's 34-byte header as plain bytes
+//! (so a node's box, ID and own pointer read without inflating), then the rest of
+//! the node block compressed:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 1 | codec: 0 stored, 1 deflate (raw RFC 1951), 2–255 reserved |
+//! | 1 | 3 | reserved, zero |
+//! | 4 | 4 | u32 payload length (bytes after the node header) |
+//! | 8 | 4 | u32 uncompressed length of the whole node block (header included) |
+//! | 12 | 4 | u32 CRC-32 (ISO-HDLC) of the uncompressed node block |
+//! | 16 | 34 | node header, its own pointer = this frame's (offset, size) |
+//! | 50 | payload | the node block after its header, compressed by the codec |
+
+use crate::error::{Error, Result};
+use crate::types::FileBlockPtr;
+use flate2::Crc;
+use std::io::{Read, Write};
+
+/// The version string of files whose tree nodes are framed.
+pub const VERSION: &str = "SLOG 2.0.6Z";
+/// Bytes of the frame header.
+pub const FRAME_HEADER_LEN: usize = 16;
+/// Bytes of a node header.
+pub const NODE_HEADER_LEN: usize = 34;
+/// Bytes before the payload: frame header and node header.
+pub const PREFIX_LEN: usize = FRAME_HEADER_LEN + NODE_HEADER_LEN;
+
+/// Codec IDs.
+pub mod codec {
+    /// The payload is the node's bytes as they are.
+    pub const STORED: u8 = 0;
+    /// The payload is a raw deflate stream (RFC 1951).
+    pub const DEFLATE: u8 = 1;
+
+    /// A codec's name, or `None` for a reserved ID.
+    pub fn name(id: u8) -> Option<&'static str> {
+        match id {
+            STORED => Some("stored"),
+            DEFLATE => Some("deflate"),
+            _ => None,
+        }
+    }
+}
+
+/// How a writer stores tree nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compression {
+    /// Plain `SLOG 2.0.6` nodes (what Jumpshot-4 opens).
+    #[default]
+    None,
+    /// Framed nodes, payload stored.
+    Stored,
+    /// Framed nodes, payload deflated at this level (0–9).
+    Deflate(u32),
+}
+
+impl Compression {
+    /// Parses `none`, `stored`, `deflate` or `deflate:LEVEL` (LEVEL 0–9; plain
+    /// `deflate` is level 1, the fastest that still compresses).
+    pub fn parse(s: &str) -> std::result::Result<Compression, String> {
+        match s {
+            "none" => Ok(Compression::None),
+            "stored" => Ok(Compression::Stored),
+            "deflate" => Ok(Compression::Deflate(1)),
+            _ => match s.strip_prefix("deflate:").map(str::parse::<u32>) {
+                Some(Ok(l)) if l <= 9 => Ok(Compression::Deflate(l)),
+                _ => Err(format!(
+                    "unknown compression {s:?}: use none, stored, deflate or deflate:0..9"
+                )),
+            },
+        }
+    }
+
+    /// Whether nodes are framed.
+    pub fn is_framed(self) -> bool {
+        self != Compression::None
+    }
+}
+
+/// The CRC-32 of some bytes.
+fn crc32(parts: &[&[u8]]) -> u32 {
+    let mut c = Crc::new();
+    for p in parts {
+        c.update(p);
+    }
+    c.sum()
+}
+
+/// Frames a plain node block. `node` starts with its 34-byte header; its own
+/// pointer (bytes 22..34) is set here to the frame's `(offset, size)`. The frame is
+/// appended to `out`; returns its pointer and the uncompressed length.
+pub fn encode(
+    node: &mut [u8],
+    offset: u64,
+    compression: Compression,
+    out: &mut Vec<u8>,
+) -> Result<FileBlockPtr> {
+    if node.len() < NODE_HEADER_LEN {
+        return Err(Error::Write("a node block shorter than its header".into()));
+    }
+    let uncompressed =
+        u32::try_from(node.len()).map_err(|_| Error::Write("a node block over 4 GiB".into()))?;
+    let start = out.len();
+    out.resize(start + PREFIX_LEN, 0);
+    let id = match compression {
+        Compression::None | Compression::Stored => {
+            out.extend_from_slice(&node[NODE_HEADER_LEN..]);
+            codec::STORED
+        }
+        Compression::Deflate(level) => {
+            let mut enc = flate2::write::DeflateEncoder::new(
+                std::mem::take(out),
+                flate2::Compression::new(level.min(9)),
+            );
+            enc.write_all(&node[NODE_HEADER_LEN..])
+                .map_err(|e| Error::Write(format!("deflate: {e}")))?;
+            *out = enc
+                .finish()
+                .map_err(|e| Error::Write(format!("deflate: {e}")))?;
+            codec::DEFLATE
+        }
+    };
+    let size = i32::try_from(out.len() - start)
+        .map_err(|_| Error::Write("a node frame over 2 GiB".into()))?;
+    let ptr = FileBlockPtr {
+        offset: offset as i64,
+        size,
+    };
+    node[22..30].copy_from_slice(&ptr.offset.to_be_bytes());
+    node[30..34].copy_from_slice(&ptr.size.to_be_bytes());
+    let payload_len = (out.len() - start - PREFIX_LEN) as u32;
+    let crc = crc32(&[node]);
+    let f = &mut out[start..start + PREFIX_LEN];
+    f[0] = id;
+    f[4..8].copy_from_slice(&payload_len.to_be_bytes());
+    f[8..12].copy_from_slice(&uncompressed.to_be_bytes());
+    f[12..16].copy_from_slice(&crc.to_be_bytes());
+    f[FRAME_HEADER_LEN..].copy_from_slice(&node[..NODE_HEADER_LEN]);
+    Ok(ptr)
+}
+
+/// The fields of a frame header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameHeader {
+    /// Codec ID.
+    pub codec: u8,
+    /// Reserved bytes.
+    pub reserved: [u8; 3],
+    /// Payload length.
+    pub payload_len: u32,
+    /// Uncompressed node length.
+    pub uncompressed_len: u32,
+    /// CRC-32 of the uncompressed node.
+    pub crc32: u32,
+}
+
+impl FrameHeader {
+    /// Reads the first 16 bytes of a frame.
+    pub fn parse(b: &[u8; FRAME_HEADER_LEN]) -> FrameHeader {
+        let u = |i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        FrameHeader {
+            codec: b[0],
+            reserved: [b[1], b[2], b[3]],
+            payload_len: u(4),
+            uncompressed_len: u(8),
+            crc32: u(12),
+        }
+    }
+}
+
+/// Describes the node a frame holds, for messages: `tree node (d, x) at byte N`.
+fn node_name(frame: &[u8], at: u64) -> String {
+    if frame.len() >= PREFIX_LEN {
+        let h = &frame[FRAME_HEADER_LEN..];
+        let depth = i16::from_be_bytes([h[16], h[17]]);
+        let xpos = i32::from_be_bytes([h[18], h[19], h[20], h[21]]);
+        format!("tree node ({depth}, {xpos}) at byte {at}")
+    } else {
+        format!("the tree node at byte {at}")
+    }
+}
+
+/// Checks a frame read from `ptr` and writes the uncompressed node block into
+/// `out` (cleared first). `limit` bounds the uncompressed length (the header's
+/// `max_buffer_bytesize`); nothing larger is allocated or inflated.
+pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) -> Result<()> {
+    let at = ptr.offset.max(0) as u64;
+    let bad = |offset: u64, what: String| Error::BadValue { offset, what };
+    if frame.len() < PREFIX_LEN {
+        return Err(bad(
+            at,
+            format!(
+                "{}: a {}-byte block is too short for a node frame ({PREFIX_LEN} bytes at least)",
+                node_name(frame, at),
+                frame.len()
+            ),
+        ));
+    }
+    let name = node_name(frame, at);
+    let h = FrameHeader::parse(frame[..FRAME_HEADER_LEN].try_into().expect("16 bytes"));
+    if codec::name(h.codec).is_none() {
+        return Err(bad(
+            at,
+            format!(
+                "{name}: unknown compression codec {} (this reader knows 0 stored and 1 deflate)",
+                h.codec
+            ),
+        ));
+    }
+    if h.reserved != [0; 3] {
+        return Err(bad(
+            at + 1,
+            format!(
+                "{name}: reserved frame bytes are {:?}, not zero",
+                h.reserved
+            ),
+        ));
+    }
+    let payload = &frame[PREFIX_LEN..];
+    if h.payload_len as usize != payload.len() {
+        return Err(bad(
+            at + 4,
+            format!(
+                "{name}: payload length {} does not fit the {}-byte block (payload {} bytes)",
+                h.payload_len,
+                frame.len(),
+                payload.len()
+            ),
+        ));
+    }
+    let n = h.uncompressed_len as u64;
+    if n < NODE_HEADER_LEN as u64 || n > limit {
+        return Err(bad(
+            at + 8,
+            format!(
+                "{name}: uncompressed length {n} is outside {NODE_HEADER_LEN}..={limit} (max_buffer_bytesize); refused before inflating"
+            ),
+        ));
+    }
+    let rest = n as usize - NODE_HEADER_LEN;
+    out.clear();
+    out.reserve(n as usize);
+    out.extend_from_slice(&frame[FRAME_HEADER_LEN..PREFIX_LEN]);
+    match h.codec {
+        codec::STORED => {
+            if payload.len() != rest {
+                return Err(bad(
+                    at + 8,
+                    format!(
+                        "{name}: stored payload of {} bytes, but the node is {n} bytes",
+                        payload.len()
+                    ),
+                ));
+            }
+            out.extend_from_slice(payload);
+        }
+        _ => {
+            // Inflate at most one byte more than announced, to tell "too long".
+            let mut dec = flate2::read::DeflateDecoder::new(payload).take(rest as u64 + 1);
+            dec.read_to_end(out).map_err(|e| {
+                bad(
+                    at + PREFIX_LEN as u64,
+                    format!("{name}: the deflate payload is corrupt: {e}"),
+                )
+            })?;
+            if out.len() != n as usize {
+                return Err(bad(
+                    at + 8,
+                    format!(
+                        "{name}: the payload inflates to {} bytes{}, the frame says {n}",
+                        out.len(),
+                        if out.len() > n as usize {
+                            " or more"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    let crc = crc32(&[out]);
+    if crc != h.crc32 {
+        return Err(bad(
+            at + 12,
+            format!(
+                "{name}: checksum mismatch: the uncompressed node has CRC-32 {crc:08x}, the frame says {:08x}",
+                h.crc32
+            ),
+        ));
+    }
+    let own = FileBlockPtr {
+        offset: i64::from_be_bytes(out[22..30].try_into().expect("8 bytes")),
+        size: i32::from_be_bytes(out[30..34].try_into().expect("4 bytes")),
+    };
+    if own != ptr {
+        return Err(bad(
+            at + FRAME_HEADER_LEN as u64 + 22,
+            format!(
+                "{name}: the node's own pointer ({} bytes at byte {}) is not its frame's ({} bytes at byte {})",
+                own.size, own.offset, ptr.size, ptr.offset
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(rest: usize) -> Vec<u8> {
+        let mut n = vec![0u8; NODE_HEADER_LEN];
+        n[16..18].copy_from_slice(&3i16.to_be_bytes());
+        n.extend((0..rest).map(|i| (i % 7) as u8));
+        n
+    }
+
+    #[test]
+    fn every_codec_round_trips() {
+        for c in [
+            Compression::Stored,
+            Compression::Deflate(0),
+            Compression::Deflate(1),
+            Compression::Deflate(9),
+        ] {
+            let mut n = node(5000);
+            let mut out = vec![9u8; 100]; // frames are appended
+            let ptr = encode(&mut n, 100, c, &mut out).unwrap();
+            assert_eq!(ptr.size as usize, out.len() - 100);
+            let mut back = Vec::new();
+            decode(&out[100..], ptr, 1 << 20, &mut back).unwrap();
+            assert_eq!(back, n, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn compression_names_parse() {
+        assert_eq!(Compression::parse("none"), Ok(Compression::None));
+        assert_eq!(Compression::parse("deflate"), Ok(Compression::Deflate(1)));
+        assert_eq!(Compression::parse("deflate:6"), Ok(Compression::Deflate(6)));
+        assert!(Compression::parse("deflate:10").is_err());
+        assert!(Compression::parse("zstd").is_err());
+    }
+}
