@@ -396,6 +396,18 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         let node = r.read_node(e.ptr)?;
         let n = &node.value;
         largest = largest.max(e.ptr.size);
+        if r.version().is_compressed() {
+            // max_buffer_bytesize bounds the inflated node too.
+            let plain = 34
+                + 4
+                + n.nestless.iter().map(Drawable::disk_len).sum::<u64>()
+                + 4
+                + n.nestable.iter().map(Drawable::disk_len).sum::<u64>()
+                + 4
+                + n.stubs.iter().map(|s| s.disk_len(v206)).sum::<u64>()
+                + node.trailing.len() as u64;
+            largest = largest.max(i32::try_from(plain).unwrap_or(i32::MAX));
+        }
         let base = e.ptr.offset as u64;
         let id = Some(e.id);
         if !node.trailing.is_empty() {

@@ -35,12 +35,16 @@ pub mod codec {
     pub const STORED: u8 = 0;
     /// The payload is a raw deflate stream (RFC 1951).
     pub const DEFLATE: u8 = 1;
+    /// The payload is a raw deflate stream of the node's column form: times
+    /// apart, XOR-delta'd, in byte planes (spec/slog2-compressed.md §4).
+    pub const COLUMNS: u8 = 2;
 
     /// A codec's name, or `None` for a reserved ID.
     pub fn name(id: u8) -> Option<&'static str> {
         match id {
             STORED => Some("stored"),
             DEFLATE => Some("deflate"),
+            COLUMNS => Some("columns"),
             _ => None,
         }
     }
@@ -56,23 +60,37 @@ pub enum Compression {
     Stored,
     /// Framed nodes, payload deflated at this level (0–9).
     Deflate(u32),
+    /// Framed nodes, the column form deflated at this level (0–9); nodes that
+    /// do not follow the node grammar fall back to plain deflate.
+    Columns(u32),
 }
 
 impl Compression {
-    /// Parses `none`, `stored`, `deflate` or `deflate:LEVEL` (LEVEL 0–9; plain
-    /// `deflate` is level 1, the fastest that still compresses).
+    /// Parses `none`, `stored`, `deflate[:LEVEL]` (the column form where the node
+    /// follows the grammar, else plain deflate; level 4 by default) or
+    /// `raw-deflate[:LEVEL]` (plain deflate only; level 1 by default). LEVEL is 0–9.
     pub fn parse(s: &str) -> std::result::Result<Compression, String> {
-        match s {
-            "none" => Ok(Compression::None),
-            "stored" => Ok(Compression::Stored),
-            "deflate" => Ok(Compression::Deflate(1)),
-            _ => match s.strip_prefix("deflate:").map(str::parse::<u32>) {
-                Some(Ok(l)) if l <= 9 => Ok(Compression::Deflate(l)),
-                _ => Err(format!(
-                    "unknown compression {s:?}: use none, stored, deflate or deflate:0..9"
-                )),
+        let level = |l: &str| match l.parse::<u32>() {
+            Ok(l) if l <= 9 => Some(l),
+            _ => None,
+        };
+        let parsed = match s.split_once(':') {
+            None => match s {
+                "none" => Some(Compression::None),
+                "stored" => Some(Compression::Stored),
+                "deflate" => Some(Compression::Columns(4)),
+                "raw-deflate" => Some(Compression::Deflate(1)),
+                _ => None,
             },
-        }
+            Some(("deflate", l)) => level(l).map(Compression::Columns),
+            Some(("raw-deflate", l)) => level(l).map(Compression::Deflate),
+            Some(_) => None,
+        };
+        parsed.ok_or_else(|| {
+            format!(
+                "unknown compression {s:?}: use none, stored, deflate[:0..9] or raw-deflate[:0..9]"
+            )
+        })
     }
 
     /// Whether nodes are framed.
@@ -88,6 +106,20 @@ fn crc32(parts: &[&[u8]]) -> u32 {
         c.update(p);
     }
     c.sum()
+}
+
+/// Appends the raw deflate stream of `data` to `out`.
+fn deflate_into(out: &mut Vec<u8>, data: &[u8], level: u32) -> Result<()> {
+    let mut enc = flate2::write::DeflateEncoder::new(
+        std::mem::take(out),
+        flate2::Compression::new(level.min(9)),
+    );
+    enc.write_all(data)
+        .map_err(|e| Error::Write(format!("deflate: {e}")))?;
+    *out = enc
+        .finish()
+        .map_err(|e| Error::Write(format!("deflate: {e}")))?;
+    Ok(())
 }
 
 /// Frames a plain node block. `node` starts with its 34-byte header; its own
@@ -112,17 +144,19 @@ pub fn encode(
             codec::STORED
         }
         Compression::Deflate(level) => {
-            let mut enc = flate2::write::DeflateEncoder::new(
-                std::mem::take(out),
-                flate2::Compression::new(level.min(9)),
-            );
-            enc.write_all(&node[NODE_HEADER_LEN..])
-                .map_err(|e| Error::Write(format!("deflate: {e}")))?;
-            *out = enc
-                .finish()
-                .map_err(|e| Error::Write(format!("deflate: {e}")))?;
+            deflate_into(out, &node[NODE_HEADER_LEN..], level)?;
             codec::DEFLATE
         }
+        Compression::Columns(level) => match crate::columns::split(&node[NODE_HEADER_LEN..]) {
+            Some(form) => {
+                deflate_into(out, &form, level)?;
+                codec::COLUMNS
+            }
+            None => {
+                deflate_into(out, &node[NODE_HEADER_LEN..], level)?;
+                codec::DEFLATE
+            }
+        },
     };
     let size = i32::try_from(out.len() - start)
         .map_err(|_| Error::Write("a node frame over 2 GiB".into()))?;
@@ -170,6 +204,30 @@ impl FrameHeader {
             crc32: u(12),
         }
     }
+}
+
+/// Inflates `payload`, which must give exactly `want` bytes, appending them to
+/// `out`; never inflates more than `want + 1` bytes.
+fn inflate(payload: &[u8], want: usize, out: &mut Vec<u8>, name: &str, at: u64) -> Result<()> {
+    let before = out.len();
+    out.reserve(want);
+    let mut dec = flate2::read::DeflateDecoder::new(payload).take(want as u64 + 1);
+    dec.read_to_end(out).map_err(|e| Error::BadValue {
+        offset: at + PREFIX_LEN as u64,
+        what: format!("{name}: the deflate payload is corrupt: {e}"),
+    })?;
+    let got = out.len() - before;
+    if got != want {
+        return Err(Error::BadValue {
+            offset: at + 8,
+            what: format!(
+                "{name}: the payload inflates to {got} bytes{}, the frame says {}",
+                if got > want { " or more" } else { "" },
+                want
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Describes the node a frame holds, for messages: `tree node (d, x) at byte N`.
@@ -258,26 +316,19 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
             }
             out.extend_from_slice(payload);
         }
+        codec::DEFLATE => inflate(payload, rest, out, &name, at)?,
         _ => {
-            // Inflate at most one byte more than announced, to tell "too long".
-            let mut dec = flate2::read::DeflateDecoder::new(payload).take(rest as u64 + 1);
-            dec.read_to_end(out).map_err(|e| {
-                bad(
-                    at + PREFIX_LEN as u64,
-                    format!("{name}: the deflate payload is corrupt: {e}"),
-                )
-            })?;
+            // The column form is 4 bytes longer than the node's rest.
+            let mut form = Vec::new();
+            inflate(payload, rest + 4, &mut form, &name, at)?;
+            crate::columns::join(&form, out)
+                .map_err(|e| bad(at + PREFIX_LEN as u64, format!("{name}: {e}")))?;
             if out.len() != n as usize {
                 return Err(bad(
                     at + 8,
                     format!(
-                        "{name}: the payload inflates to {} bytes{}, the frame says {n}",
-                        out.len(),
-                        if out.len() > n as usize {
-                            " or more"
-                        } else {
-                            ""
-                        }
+                        "{name}: the column form gives {} bytes, the frame says {n}",
+                        out.len()
                     ),
                 ));
             }
@@ -327,6 +378,7 @@ mod tests {
             Compression::Deflate(0),
             Compression::Deflate(1),
             Compression::Deflate(9),
+            Compression::Columns(4),
         ] {
             let mut n = node(5000);
             let mut out = vec![9u8; 100]; // frames are appended
@@ -341,8 +393,16 @@ mod tests {
     #[test]
     fn compression_names_parse() {
         assert_eq!(Compression::parse("none"), Ok(Compression::None));
-        assert_eq!(Compression::parse("deflate"), Ok(Compression::Deflate(1)));
-        assert_eq!(Compression::parse("deflate:6"), Ok(Compression::Deflate(6)));
+        assert_eq!(Compression::parse("deflate"), Ok(Compression::Columns(4)));
+        assert_eq!(Compression::parse("deflate:6"), Ok(Compression::Columns(6)));
+        assert_eq!(
+            Compression::parse("raw-deflate"),
+            Ok(Compression::Deflate(1))
+        );
+        assert_eq!(
+            Compression::parse("raw-deflate:9"),
+            Ok(Compression::Deflate(9))
+        );
         assert!(Compression::parse("deflate:10").is_err());
         assert!(Compression::parse("zstd").is_err());
     }

@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod check;
+mod columns;
 pub mod dump;
 pub mod error;
 pub mod file;
