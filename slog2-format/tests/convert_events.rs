@@ -262,3 +262,45 @@ fn records_after_endlog_are_ignored() {
     assert!(out.is_empty());
     assert!(c.ended());
 }
+
+/// Pairing resumes exactly in the middle of a trace from the waiting events and
+/// the definitions seen so far (what an annotation file stores per leaf).
+#[test]
+fn pairing_resumes_from_partials_and_definitions() {
+    let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+        ranks: 4,
+        events: 20_000,
+        seed: 11,
+        block_size: 4096,
+    })
+    .unwrap();
+    let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    let pre = r.preamble().info().clone();
+    let mut recs = Vec::new();
+    while let Some(rec) = r.next_record().unwrap() {
+        recs.push(rec);
+    }
+    for split in [1, recs.len() / 3, recs.len() / 2, recs.len() - 5] {
+        let mut full = Clog2Drawables::new(&pre);
+        for (i, rec) in recs[..split].iter().enumerate() {
+            full.push_at(rec, i as u64);
+        }
+        let partials = full.partials();
+        let mut resumed = Clog2Drawables::new(&pre);
+        for rec in &recs[..split] {
+            if matches!(rec.body, Body::StateDef(_) | Body::EventDef(_)) {
+                resumed.push(rec);
+            }
+        }
+        resumed.restore(&partials);
+        assert_eq!(resumed.partials(), partials);
+        for (i, rec) in recs[split..].iter().enumerate() {
+            let at = (split + i) as u64;
+            assert_eq!(
+                full.push_at(rec, at),
+                resumed.push_at(rec, at),
+                "record {at}"
+            );
+        }
+    }
+}

@@ -144,6 +144,45 @@ struct HalfArrow {
     time: f64,
     line: i32,
     size: i32,
+    origin: u64,
+}
+
+/// An event still waiting for its partner: what carries over from one part of a
+/// trace to the next (annotation files store it at each leaf boundary).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Partial {
+    /// An open state: its category, line, start time and info in `prim`
+    /// (both vertices at the start).
+    State {
+        /// The state as started.
+        prim: Prim,
+        /// The caller's tag of the start record (see [`Clog2Drawables::push_at`]).
+        origin: u64,
+    },
+    /// A send waiting for its receive.
+    Send {
+        /// Tag, sender process line, receiver process line.
+        key: [i32; 3],
+        /// Send time.
+        time: f64,
+        /// Sender thread line.
+        line: i32,
+        /// Message size.
+        size: i32,
+        /// The caller's tag of the send record.
+        origin: u64,
+    },
+    /// A receive waiting for its send.
+    Recv {
+        /// Tag, sender process line, receiver process line.
+        key: [i32; 3],
+        /// Receive time.
+        time: f64,
+        /// Receiver thread line.
+        line: i32,
+        /// The caller's tag of the receive record.
+        origin: u64,
+    },
 }
 
 /// Turns a CLOG2 record stream into primitives. Feed records in file order with
@@ -160,13 +199,17 @@ pub struct Clog2Drawables {
     cats: BTreeMap<i32, CatDef>,
     fallback: colors::Fallback,
     /// Open states per (category, line), oldest first.
-    states: HashMap<(i32, i32), VecDeque<(f64, Prim)>>,
+    states: HashMap<(i32, i32), VecDeque<(f64, Prim, u64)>>,
     /// Pending sends and receives per (tag, sender process line, receiver process line).
     sends: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
     recvs: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
     timelines: HashMap<i32, Timeline>,
     unmatched: Unmatched,
     ended: bool,
+    /// The caller's tag of the record being pushed, and of the earlier end of the
+    /// primitive it completed.
+    origin: u64,
+    other_origin: u64,
 }
 
 /// The arrow category's index.
@@ -218,6 +261,8 @@ impl Clog2Drawables {
             timelines: HashMap::default(),
             unmatched: Unmatched::default(),
             ended: false,
+            origin: 0,
+            other_origin: 0,
         }
     }
 
@@ -309,6 +354,19 @@ impl Clog2Drawables {
 
     /// Takes one record; returns the primitive it completes, if any.
     pub fn push(&mut self, r: &Record) -> Option<Prim> {
+        self.push_at(r, 0).map(|(p, _)| p)
+    }
+
+    /// Like [`push`](Self::push), with a tag for the record (an annotation uses
+    /// its leaf number); a completed primitive comes with the tag of the record
+    /// that began it (the record's own tag for a solo event).
+    pub fn push_at(&mut self, r: &Record, origin: u64) -> Option<(Prim, u64)> {
+        self.origin = origin;
+        self.other_origin = origin;
+        self.push_record(r).map(|p| (p, self.other_origin))
+    }
+
+    fn push_record(&mut self, r: &Record) -> Option<Prim> {
         if self.ended {
             return None;
         }
@@ -408,7 +466,7 @@ impl Clog2Drawables {
                 self.states
                     .entry((cat, line))
                     .or_default()
-                    .push_back((r.time, p));
+                    .push_back((r.time, p, self.origin));
                 None
             }
             Role::Final => {
@@ -417,7 +475,8 @@ impl Clog2Drawables {
                     .get_mut(&(cat, line))
                     .and_then(|q| q.pop_front());
                 match open {
-                    Some((start, mut p)) => {
+                    Some((start, mut p, origin)) => {
+                        self.other_origin = origin;
                         p.times = [start, r.time];
                         if let Some(c) = cargo {
                             p = Prim::two(cat, topo, (start, line), (r.time, line), &c);
@@ -463,6 +522,7 @@ impl Clog2Drawables {
             Some(Role::Send) => {
                 let key = (tag, local, remote);
                 if let Some(h) = self.recvs.get_mut(&key).and_then(|q| q.pop_front()) {
+                    self.other_origin = h.origin;
                     self.use_line(line, r.icomm, r.rank, r.thread);
                     self.use_line_known(h.line);
                     // Java's quirk: a receive logged first leaves msg_size 0.
@@ -472,12 +532,14 @@ impl Clog2Drawables {
                     time: r.time,
                     line,
                     size,
+                    origin: self.origin,
                 });
                 None
             }
             Some(Role::Recv) => {
                 let key = (tag, remote, local);
                 if let Some(h) = self.sends.get_mut(&key).and_then(|q| q.pop_front()) {
+                    self.other_origin = h.origin;
                     self.use_line_known(h.line);
                     self.use_line(line, r.icomm, r.rank, r.thread);
                     return Some(arrow((h.time, h.line), (r.time, line), h.size));
@@ -486,6 +548,7 @@ impl Clog2Drawables {
                     time: r.time,
                     line,
                     size: 0,
+                    origin: self.origin,
                 });
                 None
             }
@@ -512,6 +575,93 @@ impl Clog2Drawables {
         let rank = rest / self.threads;
         let thread = rest % self.threads;
         self.use_line(line, icomm, rank, thread);
+    }
+
+    /// Every event still waiting for its partner, oldest first within each
+    /// pairing key, keys in ascending order (a deterministic order).
+    pub fn partials(&self) -> Vec<Partial> {
+        let mut out = Vec::new();
+        let mut keys: Vec<_> = self.states.keys().copied().collect();
+        keys.sort_unstable();
+        for k in keys {
+            for &(_, prim, origin) in &self.states[&k] {
+                out.push(Partial::State { prim, origin });
+            }
+        }
+        for (map, send) in [(&self.sends, true), (&self.recvs, false)] {
+            let mut keys: Vec<_> = map.keys().copied().collect();
+            keys.sort_unstable();
+            for k in keys {
+                for h in &map[&k] {
+                    let key = [k.0, k.1, k.2];
+                    out.push(if send {
+                        Partial::Send {
+                            key,
+                            time: h.time,
+                            line: h.line,
+                            size: h.size,
+                            origin: h.origin,
+                        }
+                    } else {
+                        Partial::Recv {
+                            key,
+                            time: h.time,
+                            line: h.line,
+                            origin: h.origin,
+                        }
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Replaces the waiting events by `partials` (as [`partials`](Self::partials)
+    /// gave them), e.g. to resume pairing in the middle of a trace.
+    pub fn restore(&mut self, partials: &[Partial]) {
+        self.states.clear();
+        self.sends.clear();
+        self.recvs.clear();
+        for p in partials {
+            match *p {
+                Partial::State { prim, origin } => self
+                    .states
+                    .entry((prim.category, prim.lines[0]))
+                    .or_default()
+                    .push_back((prim.times[0], prim, origin)),
+                Partial::Send {
+                    key,
+                    time,
+                    line,
+                    size,
+                    origin,
+                } => self
+                    .sends
+                    .entry((key[0], key[1], key[2]))
+                    .or_default()
+                    .push_back(HalfArrow {
+                        time,
+                        line,
+                        size,
+                        origin,
+                    }),
+                Partial::Recv {
+                    key,
+                    time,
+                    line,
+                    origin,
+                } => self
+                    .recvs
+                    .entry((key[0], key[1], key[2]))
+                    .or_default()
+                    .push_back(HalfArrow {
+                        time,
+                        line,
+                        size: 0,
+                        origin,
+                    }),
+            }
+        }
     }
 
     /// What was dropped so far (open states, sends and receives are counted by

@@ -38,7 +38,7 @@ pub mod tree;
 pub use clog1_convert::{clog_records_to_slog2, clog_to_slog2};
 pub use clog1_events::ClogDrawables;
 pub use convert::{clog2_to_slog2, ConvertStats};
-pub use events::{Clog2Drawables, Unmatched};
+pub use events::{Clog2Drawables, Partial, Unmatched};
 pub use prim::Prim;
 pub use reframe::{reframe, ReframeStats};
 pub use tree::{TreeOptions, TreeStats, TreeWriter};
