@@ -187,6 +187,15 @@ impl<S: Source> Clog2Reader<S> {
         self.offset
     }
 
+    /// The bytes of the block loaded last (the block of the record returned last),
+    /// and its file offset; empty before the first block.
+    pub fn loaded_block(&self) -> (&[u8], u64) {
+        match self.state {
+            State::BlockStart if self.block_index == 0 => (&[], self.block_base),
+            _ => (self.src.loaded(), self.block_base),
+        }
+    }
+
     /// Number of blocks loaded so far.
     pub fn blocks_read(&self) -> u64 {
         match self.state {

@@ -147,6 +147,9 @@ struct HalfArrow {
     origin: u64,
 }
 
+/// An open state: start time, the primitive as started, the start record's tag.
+type OpenState = (f64, Prim, u64);
+
 /// An event still waiting for its partner: what carries over from one part of a
 /// trace to the next (annotation files store it at each leaf boundary).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -199,7 +202,7 @@ pub struct Clog2Drawables {
     cats: BTreeMap<i32, CatDef>,
     fallback: colors::Fallback,
     /// Open states per (category, line), oldest first.
-    states: HashMap<(i32, i32), VecDeque<(f64, Prim, u64)>>,
+    states: HashMap<(i32, i32), VecDeque<OpenState>>,
     /// Pending sends and receives per (tag, sender process line, receiver process line).
     sends: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
     recvs: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,

@@ -1,0 +1,43 @@
+//! Typed errors; errors about bytes name the file and the byte offset.
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What can go wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing failed.
+    #[error("{file} byte {offset}: I/O error: {source}")]
+    Io {
+        /// "annotation" or "trace".
+        file: &'static str,
+        /// Where.
+        offset: u64,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The trace is not valid CLOG2.
+    #[error("trace: {0}")]
+    Clog2(#[from] clog2_format::Error),
+    /// A SLOG-2 structure of the annotation is bad.
+    #[error("annotation: {0}")]
+    Slog2(#[from] slog2_format::Error),
+    /// The annotation file is malformed.
+    #[error("annotation byte {offset}: {what}")]
+    BadAnnotation {
+        /// Where.
+        offset: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// The trace changed since it was annotated.
+    #[error("stale annotation: {what}; annotate the trace again")]
+    Stale {
+        /// What differs.
+        what: String,
+    },
+    /// The input cannot be annotated as asked.
+    #[error("cannot annotate: {0}")]
+    Write(String),
+}

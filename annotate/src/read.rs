@@ -1,0 +1,440 @@
+//! Window queries through an annotation file (spec/annotation.md §5): open reads
+//! the header, the TreeDir, the leaf table, the definitions, the legend and the
+//! line-ID maps, and checks the trace's size and preamble; a query reads the
+//! non-leaf nodes whose box meets the window and, for each leaf whose box meets it,
+//! its carry-in block and its byte range of the trace (checksum verified), pairs
+//! the events there and keeps the drawables that begin in that leaf.
+
+use crate::error::{Error, Result};
+use crate::format::{self, *};
+use crate::write::def_record;
+use binrw::BinRead;
+use clog2_format::codec::{BlockRecords, Layout};
+use clog2_format::preamble::PREAMBLE_LEN;
+use clog2_format::{Body, Preamble};
+use flate2::Crc;
+use slog2_format::build::{Clog2Drawables, Partial, Prim};
+use slog2_format::size::start_order;
+use slog2_format::types::*;
+use slog2_format::window::TimeWindow;
+use std::io::{Cursor, Read, Seek, SeekFrom};
+
+/// What a reader has read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Non-leaf nodes plus leaves read.
+    pub nodes_read: u64,
+    /// Bytes read from the annotation file.
+    pub annotation_bytes: u64,
+    /// Bytes read from the trace.
+    pub trace_bytes: u64,
+    /// Leaves read.
+    pub leaves_read: u64,
+    /// Records of the leaves read that are no event: definitions, communicator,
+    /// collective, constant, source-location and time-shift records (the `X` of
+    /// the cost bound, spec/annotation.md §6).
+    pub other_records: u64,
+}
+
+/// The drawables of one window query, and what it read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnnotationAnswer {
+    /// The window.
+    pub window: TimeWindow,
+    /// The drawables that meet the window, in `INCRE_STARTTIME_ORDER`.
+    pub drawables: Vec<Primitive>,
+    /// What this query read (opening not included).
+    pub counters: Counters,
+}
+
+/// An open annotation and its trace.
+#[derive(Debug)]
+pub struct Annotation<A, T> {
+    idx: A,
+    trace: T,
+    idx_len: u64,
+    header: format::Header,
+    dir: TreeDir,
+    leaves: Vec<Leaf>,
+    defs: Vec<Def>,
+    categories: CategoryMap,
+    maps: LineIdMapList,
+    preamble: Preamble,
+    counters: Counters,
+    buf: Vec<u8>,
+}
+
+fn idx_io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
+    move |source| Error::Io {
+        file: "annotation",
+        offset,
+        source,
+    }
+}
+
+fn trace_io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
+    move |source| Error::Io {
+        file: "trace",
+        offset,
+        source,
+    }
+}
+
+impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
+    /// Opens an annotation and the trace it annotates; fails if the trace's size
+    /// or preamble changed since.
+    pub fn open(mut idx: A, mut trace: T) -> Result<Self> {
+        let idx_len = idx.seek(SeekFrom::End(0)).map_err(idx_io(0))?;
+        idx.seek(SeekFrom::Start(0)).map_err(idx_io(0))?;
+        let mut head = vec![0u8; HEADER_LEN.min(idx_len) as usize];
+        idx.read_exact(&mut head).map_err(idx_io(0))?;
+        if !head.starts_with(MAGIC) {
+            return Err(Error::BadAnnotation {
+                offset: 0,
+                what: "not an mpelog annotation file (no MPELOGIX magic)".into(),
+            });
+        }
+        if head.len() < HEADER_LEN as usize {
+            return Err(Error::BadAnnotation {
+                offset: head.len() as u64,
+                what: format!("the {HEADER_LEN}-byte header is cut short"),
+            });
+        }
+        let header =
+            format::Header::read(&mut Cursor::new(&head)).map_err(|e| Error::BadAnnotation {
+                offset: 0,
+                what: format!("header: {e}"),
+            })?;
+        if header.format_version != FORMAT_VERSION {
+            return Err(Error::BadAnnotation {
+                offset: 8,
+                what: format!(
+                    "format version {} (this reader knows {FORMAT_VERSION})",
+                    header.format_version
+                ),
+            });
+        }
+        if header.children < 2 {
+            return Err(Error::BadAnnotation {
+                offset: 8,
+                what: format!("{} children per node", header.children),
+            });
+        }
+        let trace_len = trace.seek(SeekFrom::End(0)).map_err(trace_io(0))?;
+        if trace_len != header.clog2_size {
+            return Err(Error::Stale {
+                what: format!(
+                    "the trace has {trace_len} bytes, it had {} when annotated",
+                    header.clog2_size
+                ),
+            });
+        }
+        let mut pre = vec![0u8; PREAMBLE_LEN.min(trace_len as usize)];
+        trace.seek(SeekFrom::Start(0)).map_err(trace_io(0))?;
+        trace.read_exact(&mut pre).map_err(trace_io(0))?;
+        let mut crc = Crc::new();
+        crc.update(&pre);
+        if crc.sum() != header.preamble_crc32 {
+            return Err(Error::Stale {
+                what: "the trace's preamble changed since it was annotated".into(),
+            });
+        }
+        let preamble = Preamble::parse(&pre)?;
+        let mut a = Annotation {
+            idx,
+            trace,
+            idx_len,
+            header,
+            dir: TreeDir::default(),
+            leaves: Vec::new(),
+            defs: Vec::new(),
+            categories: CategoryMap::default(),
+            maps: LineIdMapList::default(),
+            preamble,
+            counters: Counters {
+                nodes_read: 0,
+                annotation_bytes: HEADER_LEN,
+                trace_bytes: pre.len() as u64,
+                leaves_read: 0,
+                other_records: 0,
+            },
+            buf: Vec::new(),
+        };
+        let h = a.header.clone();
+        a.dir = a.block(h.treedir, "the TreeDir")?;
+        a.leaves = a.block::<LeafTable>(h.leaf_table, "the leaf table")?.leaves;
+        a.defs = a.block::<Defs>(h.defs, "the definitions")?.defs;
+        a.categories = a.block_args(h.categories, "the CategoryMap", (true,))?;
+        a.maps = a.block(h.lineidmaps, "the LineIDMapList")?;
+        if a.leaves.len() != h.leaves as usize {
+            return Err(Error::BadAnnotation {
+                offset: h.leaf_table.offset as u64,
+                what: format!("{} leaves, the header says {}", a.leaves.len(), h.leaves),
+            });
+        }
+        Ok(a)
+    }
+
+    /// The header.
+    pub fn header(&self) -> &format::Header {
+        &self.header
+    }
+
+    /// The legend.
+    pub fn categories(&self) -> &CategoryMap {
+        &self.categories
+    }
+
+    /// The line-ID maps.
+    pub fn line_id_maps(&self) -> &LineIdMapList {
+        &self.maps
+    }
+
+    /// The leaves.
+    pub fn leaves(&self) -> &[Leaf] {
+        &self.leaves
+    }
+
+    /// Everything read so far, opening included.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    fn read_idx(&mut self, ptr: FileBlockPtr, what: &str) -> Result<()> {
+        let (at, size) = (ptr.offset, ptr.size);
+        if at < 0
+            || size < 0
+            || size as u64 > self.header.max_block as u64
+            || (at as u64)
+                .checked_add(size as u64)
+                .is_none_or(|e| e > self.idx_len)
+        {
+            return Err(Error::BadAnnotation {
+                offset: at.max(0) as u64,
+                what: format!("{what} ({size} bytes at byte {at}) is not inside the file or exceeds max_block"),
+            });
+        }
+        self.idx
+            .seek(SeekFrom::Start(at as u64))
+            .map_err(idx_io(at as u64))?;
+        self.buf.resize(size as usize, 0);
+        self.idx
+            .read_exact(&mut self.buf)
+            .map_err(idx_io(at as u64))?;
+        self.counters.annotation_bytes += size as u64;
+        Ok(())
+    }
+
+    fn block<B: for<'a> BinRead<Args<'a> = ()>>(
+        &mut self,
+        ptr: FileBlockPtr,
+        what: &str,
+    ) -> Result<B> {
+        self.block_args(ptr, what, ())
+    }
+
+    fn block_args<B: BinRead>(
+        &mut self,
+        ptr: FileBlockPtr,
+        what: &str,
+        args: B::Args<'_>,
+    ) -> Result<B> {
+        self.read_idx(ptr, what)?;
+        B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| Error::BadAnnotation {
+            offset: ptr.offset as u64,
+            what: format!("{what}: {e}"),
+        })
+    }
+
+    /// The drawables that meet `[start, end)`, exactly as a window on the SLOG-2
+    /// file converted from the same trace gives them.
+    pub fn window(&mut self, start: f64, end: f64) -> Result<AnnotationAnswer> {
+        let w = TimeWindow::new(start, end);
+        let before = self.counters;
+        let mut out: Vec<Primitive> = Vec::new();
+        let entries: Vec<TreeDirEntry> = self
+            .dir
+            .entries
+            .iter()
+            .filter(|e| w.meets(e.earliest, e.latest))
+            .copied()
+            .collect();
+        for e in entries {
+            let node: TreeNodeBody = self.block_args(e.ptr, "a tree node", (true,))?;
+            self.counters.nodes_read += 1;
+            for d in node.nestless.into_iter().chain(node.nestable) {
+                if w.shows(&d) {
+                    if let Drawable::Primitive(p) = d {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        let hits: Vec<usize> = (0..self.leaves.len())
+            .filter(|&i| w.meets(self.leaves[i].earliest, self.leaves[i].latest))
+            .collect();
+        for i in hits {
+            for p in self.leaf(i)? {
+                let (a, b) = (p.earliest(), p.latest());
+                if w.meets(a, b) {
+                    out.push(p.to_primitive());
+                }
+            }
+        }
+        let key = |p: &Primitive| {
+            let first = p.vertices.first().map_or((0.0, 0), |c| (c.time, c.line_id));
+            let last = p.vertices.last().map_or((0.0, 0), |c| (c.time, c.line_id));
+            (
+                first.0.min(last.0),
+                first.0.max(last.0),
+                p.category,
+                (first.1, last.1),
+            )
+        };
+        out.sort_by(|a, b| start_order(key(a), key(b)));
+        let c = self.counters;
+        Ok(AnnotationAnswer {
+            window: w,
+            drawables: out,
+            counters: Counters {
+                nodes_read: c.nodes_read - before.nodes_read,
+                annotation_bytes: c.annotation_bytes - before.annotation_bytes,
+                trace_bytes: c.trace_bytes - before.trace_bytes,
+                leaves_read: c.leaves_read - before.leaves_read,
+                other_records: c.other_records - before.other_records,
+            },
+        })
+    }
+
+    /// The drawables that begin and end in leaf `i`.
+    fn leaf(&mut self, i: usize) -> Result<Vec<Prim>> {
+        let leaf = self.leaves[i];
+        let carry: Carry = self.block(leaf.carry, "a carry-in block")?;
+        self.counters.nodes_read += 1;
+        self.counters.leaves_read += 1;
+        let bs = self.header.clog2_block_size as u64;
+        if bs == 0
+            || leaf.len as u64 % bs != 0
+            || leaf.offset < PREAMBLE_LEN as u64
+            || leaf
+                .offset
+                .checked_add(leaf.len as u64)
+                .is_none_or(|e| e > self.header.clog2_size)
+        {
+            return Err(Error::BadAnnotation {
+                offset: self.header.leaf_table.offset as u64,
+                what: format!(
+                    "leaf {i}: range {}+{} is not whole blocks inside the trace",
+                    leaf.offset, leaf.len
+                ),
+            });
+        }
+        self.trace
+            .seek(SeekFrom::Start(leaf.offset))
+            .map_err(trace_io(leaf.offset))?;
+        self.buf.resize(leaf.len as usize, 0);
+        self.trace
+            .read_exact(&mut self.buf)
+            .map_err(trace_io(leaf.offset))?;
+        self.counters.trace_bytes += leaf.len as u64;
+        let mut crc = Crc::new();
+        crc.update(&self.buf);
+        if crc.sum() != leaf.crc32 {
+            return Err(Error::Stale {
+                what: format!(
+                    "the trace's bytes {}..{} (leaf {i}) changed since it was annotated",
+                    leaf.offset,
+                    leaf.offset + leaf.len as u64
+                ),
+            });
+        }
+        let info = self.preamble.info();
+        let mut ev = Clog2Drawables::new(info);
+        for d in self.defs.iter().filter(|d| (d.leaf as usize) < i) {
+            ev.push(&def_record(d));
+        }
+        let partials: Vec<Partial> = carry.waiting.iter().map(partial).collect();
+        ev.restore(&partials);
+        let layout = Layout {
+            endian: self.preamble.endian(),
+            version: info.version,
+        };
+        let mut out = Vec::new();
+        let first = (leaf.offset - PREAMBLE_LEN as u64) / bs;
+        'blocks: for (b, bytes) in self.buf.chunks(bs as usize).enumerate() {
+            let base = leaf.offset + b as u64 * bs;
+            for r in BlockRecords::new(bytes, layout, base, first + b as u64) {
+                let (rec, _) = r?;
+                if !matches!(
+                    rec.body,
+                    Body::EndBlock
+                        | Body::EndLog
+                        | Body::Bare(_)
+                        | Body::Cargo(_)
+                        | Body::Msg(_)
+                        | Body::LegacyMsg(_)
+                ) {
+                    self.counters.other_records += 1;
+                }
+                if let Some((p, origin)) = ev.push_at(&rec, i as u64) {
+                    if origin == i as u64 {
+                        out.push(p);
+                    }
+                }
+                if ev.ended() {
+                    break 'blocks;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn partial(w: &Waiting) -> Partial {
+    match w {
+        Waiting::State {
+            category,
+            line,
+            time,
+            origin,
+            info,
+        } => {
+            // The topology is a state's; the category decides nothing else here.
+            let prim = Prim::two(
+                *category,
+                topology::STATE,
+                (*time, *line),
+                (*time, *line),
+                info,
+            );
+            Partial::State {
+                prim,
+                origin: *origin as u64,
+            }
+        }
+        Waiting::Send {
+            key,
+            time,
+            line,
+            size,
+            origin,
+        } => Partial::Send {
+            key: *key,
+            time: *time,
+            line: *line,
+            size: *size,
+            origin: *origin as u64,
+        },
+        Waiting::Recv {
+            key,
+            time,
+            line,
+            origin,
+        } => Partial::Recv {
+            key: *key,
+            time: *time,
+            line: *line,
+            origin: *origin as u64,
+        },
+    }
+}

@@ -1,0 +1,478 @@
+//! Annotating a trace in one pass (spec/annotation.md §4): records are read in
+//! order; at each leaf boundary the waiting events are written as the leaf's
+//! carry-in; a drawable whose two ends lie in different leaves goes to the lowest
+//! node above both; a node is written when its last leaf closes.
+
+use crate::error::{Error, Result};
+use crate::format::{self, *};
+use binrw::BinWrite;
+use clog2_format::{Body, Clog2Reader, Record, Source};
+use flate2::Crc;
+use rustc_hash::FxHashSet;
+use slog2_format::build::{Clog2Drawables, Partial, Prim};
+use slog2_format::size::start_order;
+use slog2_format::types::*;
+use std::collections::BTreeMap;
+use std::io::{Cursor, Seek, SeekFrom, Write};
+
+/// How to cut the trace into leaves and how wide the tree is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnnotateOptions {
+    /// Target bytes per leaf; a leaf holds `max(1, leaf_bytes / block_size)`
+    /// whole CLOG2 blocks.
+    pub leaf_bytes: u32,
+    /// Children per node (at least 2).
+    pub children: u16,
+}
+
+impl Default for AnnotateOptions {
+    /// 64 KiB leaves (one block of MPE's default size), 2 children per node.
+    fn default() -> Self {
+        AnnotateOptions {
+            leaf_bytes: 65536,
+            children: 2,
+        }
+    }
+}
+
+/// What annotating did.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AnnotateStats {
+    /// Trace bytes read.
+    pub input_bytes: u64,
+    /// Records read.
+    pub records: u64,
+    /// Leaves (byte ranges).
+    pub leaves: u64,
+    /// Non-leaf nodes written.
+    pub nodes: u64,
+    /// Depth of the root.
+    pub depth: u16,
+    /// Drawables in the trace.
+    pub drawables: u64,
+    /// Of them, those stored in the annotation (both ends in different leaves).
+    pub stored: u64,
+    /// Bytes of the annotation file.
+    pub bytes: u64,
+}
+
+/// An open non-leaf node.
+#[derive(Debug)]
+struct Open {
+    xpos: i32,
+    earliest: f64,
+    latest: f64,
+    prims: Vec<Prim>,
+}
+
+/// A writer of annotation blocks that tracks its position.
+struct Out<W> {
+    w: W,
+    pos: u64,
+    max_block: u64,
+}
+
+impl<W: Write + Seek> Out<W> {
+    fn block<T: for<'a> BinWrite<Args<'a> = ()>>(&mut self, v: &T) -> Result<FileBlockPtr> {
+        let mut c = Cursor::new(Vec::new());
+        v.write_be(&mut c)
+            .map_err(|e| Error::Write(e.to_string()))?;
+        self.raw(&c.into_inner())
+    }
+
+    fn raw(&mut self, bytes: &[u8]) -> Result<FileBlockPtr> {
+        self.w.write_all(bytes).map_err(|source| Error::Io {
+            file: "annotation",
+            offset: self.pos,
+            source,
+        })?;
+        let ptr = FileBlockPtr {
+            offset: self.pos as i64,
+            size: i32::try_from(bytes.len())
+                .map_err(|_| Error::Write("block over 2 GiB".into()))?,
+        };
+        self.pos += bytes.len() as u64;
+        self.max_block = self.max_block.max(bytes.len() as u64);
+        Ok(ptr)
+    }
+}
+
+fn waiting(p: &Partial) -> Waiting {
+    match *p {
+        Partial::State { prim, origin } => Waiting::State {
+            category: prim.category,
+            line: prim.lines[0],
+            time: prim.times[0],
+            origin: origin as u32,
+            info: prim.info().to_vec(),
+        },
+        Partial::Send {
+            key,
+            time,
+            line,
+            size,
+            origin,
+        } => Waiting::Send {
+            key,
+            time,
+            line,
+            size,
+            origin: origin as u32,
+        },
+        Partial::Recv {
+            key,
+            time,
+            line,
+            origin,
+        } => Waiting::Recv {
+            key,
+            time,
+            line,
+            origin: origin as u32,
+        },
+    }
+}
+
+/// The depth of the lowest node above leaves `a` and `b`.
+pub fn common_depth(a: u64, b: u64, k: u64) -> u16 {
+    let (mut a, mut b, mut d) = (a, b, 0u16);
+    while a != b {
+        a /= k;
+        b /= k;
+        d += 1;
+    }
+    d
+}
+
+/// Writes the node at depth `d`; returns its TreeDir entry.
+fn write_node<W: Write + Seek>(out: &mut Out<W>, d: u16, n: Open) -> Result<TreeDirEntry> {
+    let mut nestless: Vec<&Prim> = Vec::new();
+    let mut nestable: Vec<&Prim> = Vec::new();
+    for p in &n.prims {
+        if p.topology == topology::STATE {
+            nestable.push(p)
+        } else {
+            nestless.push(p)
+        }
+    }
+    nestless.sort_by(|a, b| start_order(a.order_key(), b.order_key()));
+    nestable.sort_by(|a, b| start_order(a.order_key(), b.order_key()));
+    let id = NodeId {
+        depth: d as i16,
+        xpos: n.xpos,
+    };
+    let mut body = TreeNodeBody {
+        header: NodeHeader {
+            earliest: n.earliest,
+            latest: n.latest,
+            id,
+            ptr: FileBlockPtr::NULL,
+        },
+        nestless: nestless
+            .iter()
+            .map(|p| Drawable::Primitive(p.to_primitive()))
+            .collect(),
+        nestable: nestable
+            .iter()
+            .map(|p| Drawable::Primitive(p.to_primitive()))
+            .collect(),
+        stubs: Vec::new(),
+    };
+    let mut c = Cursor::new(Vec::new());
+    body.write_be(&mut c)
+        .map_err(|e| Error::Write(e.to_string()))?;
+    let len = c.get_ref().len();
+    body.header.ptr = FileBlockPtr {
+        offset: out.pos as i64,
+        size: i32::try_from(len).map_err(|_| Error::Write("node over 2 GiB".into()))?,
+    };
+    let ptr = out.block(&body)?;
+    Ok(TreeDirEntry {
+        id,
+        earliest: n.earliest,
+        latest: n.latest,
+        ptr,
+    })
+}
+
+/// Annotates the trace `reader` reads (opened at its start), writing the
+/// annotation to `out` (at its start). `clog2_size` is the trace file's size.
+/// `progress` gets the trace offset now and then.
+pub fn annotate<S: Source, W: Write + Seek>(
+    reader: &mut Clog2Reader<S>,
+    clog2_size: u64,
+    preamble_bytes: &[u8],
+    out: W,
+    opts: AnnotateOptions,
+    mut progress: impl FnMut(u64),
+) -> Result<(W, AnnotateStats)> {
+    if opts.children < 2 || opts.children > i16::MAX as u16 {
+        return Err(Error::Write(format!(
+            "children per node must be 2 to 32767, not {}",
+            opts.children
+        )));
+    }
+    let info = reader.preamble().info().clone();
+    let bs = info.block_size as u64;
+    let leaf_blocks = (opts.leaf_bytes as u64 / bs).max(1);
+    let k = opts.children as u64;
+    let mut crc = Crc::new();
+    crc.update(preamble_bytes);
+    let mut header = format::Header {
+        format_version: FORMAT_VERSION,
+        clog2_size,
+        clog2_version: {
+            let mut v = [0u8; 12];
+            let s = info.version.as_str().as_bytes();
+            v[..s.len().min(12)].copy_from_slice(&s[..s.len().min(12)]);
+            v
+        },
+        clog2_big_endian: info.big_endian as u8,
+        clog2_block_size: info.block_size,
+        preamble_crc32: crc.sum(),
+        children: opts.children,
+        leaf_blocks: u32::try_from(leaf_blocks).unwrap_or(u32::MAX),
+        depth: 0,
+        leaves: 0,
+        max_block: 0,
+        earliest: f64::INFINITY,
+        latest: f64::NEG_INFINITY,
+        treedir: FileBlockPtr::NULL,
+        leaf_table: FileBlockPtr::NULL,
+        defs: FileBlockPtr::NULL,
+        categories: FileBlockPtr::NULL,
+        lineidmaps: FileBlockPtr::NULL,
+    };
+    let mut out = Out {
+        w: out,
+        pos: 0,
+        max_block: 0,
+    };
+    out.raw(&vec![0u8; HEADER_LEN as usize])?;
+
+    let mut ev = Clog2Drawables::new(&info);
+    let mut leaves: Vec<Leaf> = Vec::new();
+    let mut defs: Vec<Def> = Vec::new();
+    let mut dir: Vec<TreeDirEntry> = Vec::new();
+    // open[d - 1] is the open node at depth d.
+    let mut open: Vec<Open> = Vec::new();
+    let mut counts: BTreeMap<i32, u64> = BTreeMap::new();
+    let mut lines: FxHashSet<i32> = FxHashSet::default();
+    let mut stats = AnnotateStats::default();
+    let mut leaf_crc = Crc::new();
+    let mut last_block: Option<u64> = None;
+
+    // Closes the current leaf: its length, checksum, and its box into the open nodes.
+    let close_leaf = |leaves: &mut Vec<Leaf>, crc: &mut Crc, open: &mut Vec<Open>, last: u64| {
+        if let Some(l) = leaves.last_mut() {
+            l.len = (last + 1 - l.offset) as u32;
+            l.crc32 = crc.sum();
+            *crc = Crc::new();
+            for n in open.iter_mut() {
+                n.earliest = n.earliest.min(l.earliest);
+                n.latest = n.latest.max(l.latest);
+            }
+        }
+    };
+
+    while let Some((rec, at)) = reader.next_record_at()? {
+        stats.records += 1;
+        let block = (at - clog2_format::preamble::PREAMBLE_LEN as u64) / bs;
+        let leaf = block / leaf_blocks;
+        if last_block != Some(block) {
+            if leaves.len() as u64 != leaf + 1 {
+                // A new leaf starts.
+                let end = clog2_format::preamble::PREAMBLE_LEN as u64 + block * bs - 1;
+                close_leaf(&mut leaves, &mut leaf_crc, &mut open, end);
+                // Close the nodes the new leaf is not under (lowest first), and grow
+                // the root while the leaves outnumber it.
+                let mut d = 1usize;
+                while d <= open.len() {
+                    let x = (leaf / k.pow(d as u32)) as i32;
+                    if open[d - 1].xpos != x {
+                        let n = std::mem::replace(
+                            &mut open[d - 1],
+                            Open {
+                                xpos: x,
+                                earliest: f64::INFINITY,
+                                latest: f64::NEG_INFINITY,
+                                prims: Vec::new(),
+                            },
+                        );
+                        dir.push(write_node(&mut out, d as u16, n)?);
+                    }
+                    d += 1;
+                }
+                while k.checked_pow(open.len() as u32).is_some_and(|c| c <= leaf) {
+                    open.push(Open {
+                        xpos: 0,
+                        earliest: header.earliest,
+                        latest: header.latest,
+                        prims: Vec::new(),
+                    });
+                }
+                let carry = Carry {
+                    waiting: ev.partials().iter().map(waiting).collect(),
+                };
+                let carry = out.block(&carry)?;
+                leaves.push(Leaf {
+                    offset: clog2_format::preamble::PREAMBLE_LEN as u64 + block * bs,
+                    len: 0,
+                    earliest: f64::INFINITY,
+                    latest: f64::NEG_INFINITY,
+                    records: 0,
+                    crc32: 0,
+                    carry,
+                });
+                progress(at);
+            }
+            leaf_crc.update(reader.loaded_block().0);
+            last_block = Some(block);
+        }
+        let l = leaves.last_mut().expect("a leaf is open");
+        l.records += 1;
+        if !matches!(rec.body, Body::EndBlock | Body::EndLog) {
+            l.earliest = l.earliest.min(rec.time);
+            l.latest = l.latest.max(rec.time);
+            header.earliest = header.earliest.min(rec.time);
+            header.latest = header.latest.max(rec.time);
+        }
+        match &rec.body {
+            Body::StateDef(s) => defs.push(Def {
+                leaf: leaf as u32,
+                kind: 2,
+                id: s.state_id,
+                etype: s.start_etype,
+                final_etype: s.final_etype,
+                color: s.color.0,
+                name: s.name.0,
+                format: s.format.0,
+            }),
+            Body::EventDef(e) => defs.push(Def {
+                leaf: leaf as u32,
+                kind: 3,
+                id: 0,
+                etype: e.etype,
+                final_etype: 0,
+                color: e.color.0,
+                name: e.name.0,
+                format: e.format.0,
+            }),
+            _ => {}
+        }
+        if let Some((p, origin)) = ev.push_at(&rec, leaf) {
+            stats.drawables += 1;
+            *counts.entry(p.category).or_default() += 1;
+            lines.extend(&p.lines[..p.nv as usize]);
+            if origin != leaf {
+                let d = common_depth(origin, leaf, k) as usize;
+                open[d - 1].prims.push(p);
+                stats.stored += 1;
+            }
+        }
+        if ev.ended() {
+            break;
+        }
+    }
+    if leaves.is_empty() {
+        return Err(Error::Write("the trace has no records".into()));
+    }
+    let end = reader.offset() - 1;
+    close_leaf(&mut leaves, &mut leaf_crc, &mut open, end);
+    for (i, n) in open.drain(..).enumerate() {
+        dir.push(write_node(&mut out, i as u16 + 1, n)?);
+    }
+    stats.leaves = leaves.len() as u64;
+    stats.nodes = dir.len() as u64;
+    stats.input_bytes = reader.offset();
+    header.leaves = leaves.len() as u32;
+    header.depth = dir.iter().map(|e| e.id.depth as u16).max().unwrap_or(0);
+    stats.depth = header.depth;
+
+    header.leaf_table = out.block(&LeafTable { leaves })?;
+    header.defs = out.block(&Defs { defs })?;
+    let (cats, mut maps, _) = ev.finish();
+    let categories = CategoryMap {
+        categories: cats
+            .into_iter()
+            .filter_map(|mut c| {
+                let n = *counts.get(&c.index)?;
+                c.summary = Some(CategorySummary {
+                    incl: 0.0,
+                    excl: 0.0,
+                    count: n as i64,
+                });
+                Some(c)
+            })
+            .collect(),
+    };
+    header.categories = out.block(&categories)?;
+    let mut ids: Vec<i32> = lines.into_iter().collect();
+    ids.sort_unstable();
+    maps.push(LineIdMap {
+        title: JStr::new("Identity Map"),
+        ncols: 1,
+        labels: vec![JStr::new("LineID")],
+        rows: ids
+            .into_iter()
+            .map(|l| LineIdRow {
+                line_id: l,
+                values: vec![l],
+            })
+            .collect(),
+        methods: Vec::new(),
+    });
+    header.lineidmaps = out.block(&LineIdMapList { maps })?;
+    dir.sort_by(|a, b| b.id.depth.cmp(&a.id.depth).then(a.id.xpos.cmp(&b.id.xpos)));
+    header.treedir = out.block(&TreeDir { entries: dir })?;
+    header.max_block = u32::try_from(out.max_block).unwrap_or(u32::MAX);
+    let total = out.pos;
+    let io = |source| Error::Io {
+        file: "annotation",
+        offset: 0,
+        source,
+    };
+    let mut w = out.w;
+    w.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut c = Cursor::new(Vec::new());
+    header
+        .write(&mut c)
+        .map_err(|e| Error::Write(e.to_string()))?;
+    w.write_all(c.get_ref()).map_err(io)?;
+    w.seek(SeekFrom::Start(total)).map_err(io)?;
+    w.flush().map_err(io)?;
+    stats.bytes = total;
+    Ok((w, stats))
+}
+
+/// A definition as the CLOG2 record it came from (for replaying it).
+pub fn def_record(d: &Def) -> Record {
+    use clog2_format::record::{EventDef, StateDef};
+    use clog2_format::FixedBytes;
+    let body = if d.kind == 2 {
+        Body::StateDef(StateDef {
+            state_id: d.id,
+            start_etype: d.etype,
+            final_etype: d.final_etype,
+            pad: FixedBytes::ZERO,
+            color: FixedBytes(d.color),
+            name: FixedBytes(d.name),
+            format: FixedBytes(d.format),
+        })
+    } else {
+        Body::EventDef(EventDef {
+            etype: d.etype,
+            pad: FixedBytes::ZERO,
+            color: FixedBytes(d.color),
+            name: FixedBytes(d.name),
+            format: FixedBytes(d.format),
+        })
+    };
+    Record {
+        time: 0.0,
+        icomm: 0,
+        rank: 0,
+        thread: 0,
+        body,
+    }
+}

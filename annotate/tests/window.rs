@@ -1,0 +1,179 @@
+//! Window queries through an annotation equal window queries on the SLOG-2 file
+//! converted from the same trace; the trace bytes read are bounded by the visible
+//! drawables (spec/annotation.md §6); a changed trace is refused.
+
+use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+use proptest::prelude::*;
+use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::Slog2Reader;
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+fn trace(ranks: u32, events: u64, seed: u64, block_size: u32) -> Vec<u8> {
+    clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+        ranks,
+        events,
+        seed,
+        block_size,
+    })
+    .unwrap()
+}
+
+fn index(clog2: &[u8], opts: AnnotateOptions) -> Vec<u8> {
+    let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
+    let (out, _) = annotate(
+        &mut r,
+        clog2.len() as u64,
+        &clog2[..1024],
+        Cursor::new(Vec::new()),
+        opts,
+        |_| {},
+    )
+    .unwrap();
+    out.into_inner()
+}
+
+fn slog2(clog2: &[u8]) -> Vec<u8> {
+    let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
+    let (out, _) = clog2_to_slog2(
+        &mut r,
+        Cursor::new(Vec::new()),
+        TreeOptions::default(),
+        |_| {},
+    )
+    .unwrap();
+    out.into_inner()
+}
+
+fn texts(d: &[slog2_format::Primitive]) -> Vec<String> {
+    let mut v: Vec<String> = d.iter().map(|p| format!("{p:?}")).collect();
+    v.sort();
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20, .. ProptestConfig::default() })]
+
+    #[test]
+    fn annotation_windows_equal_slog2_windows(
+        ranks in 1u32..5,
+        events in 300u64..6000,
+        seed in 0u64..1000,
+        block_size in prop::sample::select(vec![512u32, 1024, 4096]),
+        leaf_bytes in prop::sample::select(vec![512u32, 2048, 8192]),
+        children in 2u16..5,
+        windows in prop::collection::vec((0.0f64..1.0, 0.0f64..0.4), 1..10),
+    ) {
+        let clog2 = trace(ranks, events, seed, block_size);
+        let idx = index(&clog2, AnnotateOptions { leaf_bytes, children });
+        let s = slog2(&clog2);
+        let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
+        let mut r = Slog2Reader::open(Cursor::new(&s)).unwrap();
+        let (t0, t1) = (a.header().earliest, a.header().latest);
+        let span = t1 - t0;
+        let largest = a.leaves().iter().map(|l| l.len as u64).max().unwrap();
+        for (at, width) in windows {
+            let start = t0 - 0.05 * span + at * 1.1 * span;
+            let end = start + width * span;
+            let x = a.window(start, end).unwrap();
+            let y = r.window(start, end).unwrap();
+            let ys: Vec<slog2_format::Primitive> = y.drawables.iter().filter_map(|d| match &d.value {
+                slog2_format::Drawable::Primitive(p) => Some(p.clone()),
+                _ => None,
+            }).collect();
+            prop_assert_eq!(texts(&x.drawables), texts(&ys), "window [{}, {})", start, end);
+            // spec/annotation.md §6: trace bytes <= R (2 + 2D + X + U); the
+            // generated traces have no unmatched events (U = 0).
+            let d = x.drawables.len() as u64;
+            let bound = largest * (2 + 2 * d + x.counters.other_records);
+            prop_assert!(x.counters.trace_bytes <= bound,
+                "{} trace bytes > bound {} (D {}, R {}, X {})",
+                x.counters.trace_bytes, bound, d, largest, x.counters.other_records);
+        }
+    }
+}
+
+#[test]
+fn a_changed_trace_is_refused() {
+    let clog2 = trace(3, 5000, 4, 1024);
+    let idx = index(&clog2, AnnotateOptions::default());
+    // Size changed.
+    let mut longer = clog2.clone();
+    longer.push(0);
+    let e = Annotation::open(Cursor::new(&idx), Cursor::new(&longer)).unwrap_err();
+    assert!(e.to_string().contains("stale annotation"), "{e}");
+    // Preamble changed.
+    let mut pre = clog2.clone();
+    pre[1000] ^= 1;
+    let e = Annotation::open(Cursor::new(&idx), Cursor::new(&pre)).unwrap_err();
+    assert!(e.to_string().contains("preamble changed"), "{e}");
+    // A range changed: only the window that reads it fails.
+    let mut body = clog2.clone();
+    let last = body.len() - 1;
+    body[last - 300] ^= 1;
+    let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&body)).unwrap();
+    let (t0, t1) = (a.header().earliest, a.header().latest);
+    let e = a.window(t0, t1 + 1.0).unwrap_err();
+    assert!(
+        e.to_string().contains("changed since it was annotated"),
+        "{e}"
+    );
+    assert!(a.window(t0, t0 + (t1 - t0) / 100.0).is_ok());
+}
+
+fn corpus() -> Option<PathBuf> {
+    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return None;
+    };
+    let p = PathBuf::from(p);
+    let p = if p.is_relative() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
+    } else {
+        p
+    };
+    assert!(
+        p.is_dir(),
+        "MPELOG_CORPUS={} is not a directory",
+        p.display()
+    );
+    Some(p)
+}
+
+#[test]
+fn corpus_whole_file_windows_equal_the_converted_files() {
+    let Some(dir) = corpus() else { return };
+    let mut n = 0;
+    for e in std::fs::read_dir(dir.join("mpe")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "clog2") {
+            continue;
+        }
+        let clog2 = std::fs::read(&p).unwrap();
+        for opts in [
+            AnnotateOptions::default(),
+            AnnotateOptions {
+                leaf_bytes: 4096,
+                children: 3,
+            },
+        ] {
+            let idx = index(&clog2, opts);
+            let s = slog2(&clog2);
+            let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
+            let mut r = Slog2Reader::open(Cursor::new(&s)).unwrap();
+            let x = a.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
+            let y = r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
+            let ys: Vec<slog2_format::Primitive> = y
+                .drawables
+                .iter()
+                .filter_map(|d| match &d.value {
+                    slog2_format::Drawable::Primitive(p) => Some(p.clone()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(texts(&x.drawables), texts(&ys), "{}", p.display());
+        }
+        n += 1;
+    }
+    assert_eq!(n, 26, "corpus CLOG2 files");
+}
