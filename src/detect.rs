@@ -13,6 +13,8 @@ pub enum Format {
     Clog,
     /// SLOG-2 (`SLOG 2.0.x` header).
     Slog2,
+    /// An mpelog annotation file (`MPELOGIX` magic, spec/annotation.md).
+    Annotation,
 }
 
 impl Format {
@@ -22,6 +24,7 @@ impl Format {
             Format::Clog2 => "CLOG2",
             Format::Clog => "CLOG",
             Format::Slog2 => "SLOG-2",
+            Format::Annotation => "annotation",
         }
     }
 
@@ -44,6 +47,9 @@ pub fn detect(path: &Path) -> CliResult<Format> {
         .map_err(CliError::io(path))?;
     if clog2_format::looks_like_clog2(&head) {
         return Ok(Format::Clog2);
+    }
+    if head.starts_with(mpelog_annotate::format::MAGIC) {
+        return Ok(Format::Annotation);
     }
     if head.len() >= 8 && &head[2..8] == b"SLOG 2" {
         return Ok(Format::Slog2);

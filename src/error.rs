@@ -40,6 +40,15 @@ pub enum CliError {
         #[source]
         source: std::io::Error,
     },
+    /// An annotation or the trace it annotates is bad or stale (exit 1).
+    #[error("{path}: {source}")]
+    BadAnnotation {
+        /// The annotation file (or the trace, for trace errors).
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: mpelog_annotate::Error,
+    },
     /// `check` found errors in this many files (exit 1).
     #[error("{0} file(s) failed the check")]
     CheckFailed(usize),

@@ -37,6 +37,8 @@ Examples:
   mpelog convert demo.clog2 -o demo.slog2                 build the SLOG-2 tree (what clog2TOslog2 does)
   mpelog convert demo.clog2 -o small.slog2 --compress deflate   the same with compressed tree nodes
   mpelog window demo.slog2 --from 0.5 --to 0.6            drawables in a time window, and what it cost
+  mpelog annotate demo.clog2                              index the trace in place: demo.clog2.idx
+  mpelog window demo.clog2.idx --from 0.5 --to 0.6        the same window, read from the trace itself
   mpelog check *.slog2                                    report every broken rule with its byte offset";
 
 #[derive(Debug, Subcommand)]
@@ -133,8 +135,12 @@ enum Command {
     /// (shadows are not counted). In a tree as clog2TOslog2 or `mpelog convert`
     /// build it, N is at most K/(K-1)·(D + 2 + 2·depth) (spec/slog2.md §14a).
     Window {
-        /// The SLOG-2 file.
+        /// The SLOG-2 file, or an annotation file (TRACE.clog2.idx).
         file: PathBuf,
+        /// For an annotation: the trace it annotates (default: its path without
+        /// `.idx`).
+        #[arg(long, value_name = "TRACE")]
+        trace: Option<PathBuf>,
         /// Start of the window, in seconds (inclusive).
         #[arg(long, value_name = "T0", allow_negative_numbers = true)]
         from: f64,
@@ -147,6 +153,29 @@ enum Command {
         /// One JSON object per drawable, one per line (the last line stays as is).
         #[arg(long)]
         json: bool,
+    },
+    /// Index a CLOG2 trace with an annotation file, without rewriting it
+    /// (spec/annotation.md).
+    ///
+    /// One pass over the trace, which is opened read-only and never modified. The
+    /// annotation is a tree of time boxes like SLOG-2's: its leaves are byte ranges
+    /// of whole CLOG2 blocks (with checksums), its upper nodes hold the drawables
+    /// whose ends lie in different leaves. `mpelog window TRACE.clog2.idx` then reads
+    /// only the annotation nodes and trace ranges a window meets, and gives the same
+    /// drawables as the converted SLOG-2 file. A trace changed after annotating is
+    /// refused. The output is written to a temporary file and renamed at the end.
+    Annotate {
+        /// The CLOG2 trace.
+        trace: PathBuf,
+        /// The annotation file (default: TRACE.idx).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Target bytes of trace per leaf (whole CLOG2 blocks, at least one).
+        #[arg(long, value_name = "N", default_value_t = 65536)]
+        leaf_bytes: u32,
+        /// Children per node.
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        children: u16,
     },
     /// Generate a realistic MPE-like CLOG2 trace (merged, big-endian, time-ordered,
     /// blocks packed like MPE's merger): nested user states, MPI-call states,
@@ -198,11 +227,18 @@ fn main() -> ExitCode {
         ),
         Command::Window {
             file,
+            trace,
             from,
             to,
             pixels,
             json,
-        } => cmd::window::run(&file, from, to, pixels, json),
+        } => cmd::window::run(&file, trace.as_deref(), from, to, pixels, json),
+        Command::Annotate {
+            trace,
+            output,
+            leaf_bytes,
+            children,
+        } => cmd::annotate::run(&trace, output.as_deref(), leaf_bytes, children),
         Command::Synth {
             output,
             ranks,

@@ -16,7 +16,7 @@ use flate2::Crc;
 use slog2_format::build::{Clog2Drawables, Partial, Prim};
 use slog2_format::size::start_order;
 use slog2_format::types::*;
-use slog2_format::window::TimeWindow;
+use slog2_format::window::{Located, TimeWindow};
 use std::io::{Cursor, Read, Seek, SeekFrom};
 
 /// What a reader has read.
@@ -41,8 +41,10 @@ pub struct Counters {
 pub struct AnnotationAnswer {
     /// The window.
     pub window: TimeWindow,
-    /// The drawables that meet the window, in `INCRE_STARTTIME_ORDER`.
-    pub drawables: Vec<Primitive>,
+    /// The drawables that meet the window, in `INCRE_STARTTIME_ORDER`, each with
+    /// the node it came from: a non-leaf node of the annotation, or `(0, i)` for
+    /// leaf `i` (a byte range of the trace).
+    pub drawables: Vec<Located<Primitive>>,
     /// What this query read (opening not included).
     pub counters: Counters,
 }
@@ -251,7 +253,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     pub fn window(&mut self, start: f64, end: f64) -> Result<AnnotationAnswer> {
         let w = TimeWindow::new(start, end);
         let before = self.counters;
-        let mut out: Vec<Primitive> = Vec::new();
+        let mut out: Vec<Located<Primitive>> = Vec::new();
         let entries: Vec<TreeDirEntry> = self
             .dir
             .entries
@@ -265,7 +267,10 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             for d in node.nestless.into_iter().chain(node.nestable) {
                 if w.shows(&d) {
                     if let Drawable::Primitive(p) = d {
-                        out.push(p);
+                        out.push(Located {
+                            node: e.id,
+                            value: p,
+                        });
                     }
                 }
             }
@@ -277,7 +282,13 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             for p in self.leaf(i)? {
                 let (a, b) = (p.earliest(), p.latest());
                 if w.meets(a, b) {
-                    out.push(p.to_primitive());
+                    out.push(Located {
+                        node: NodeId {
+                            depth: 0,
+                            xpos: i as i32,
+                        },
+                        value: p.to_primitive(),
+                    });
                 }
             }
         }
@@ -291,7 +302,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 (first.1, last.1),
             )
         };
-        out.sort_by(|a, b| start_order(key(a), key(b)));
+        out.sort_by(|a, b| start_order(key(&a.value), key(&b.value)));
         let c = self.counters;
         Ok(AnnotationAnswer {
             window: w,

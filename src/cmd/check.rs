@@ -51,6 +51,19 @@ pub fn check_file(path: &Path, limit: usize) -> CliResult<Report> {
         Err(e) => return Err(e),
     };
     let findings = match format {
+        Format::Annotation => {
+            // Every node and every trace range, checksums included: a whole-file
+            // window through the annotation.
+            let res = super::annotation::open(path, None).and_then(|(mut a, trace)| {
+                a.window(f64::NEG_INFINITY, f64::INFINITY)
+                    .map(|_| ())
+                    .map_err(|e| super::annotation::error(path, &trace, e))
+            });
+            match res {
+                Ok(()) => Vec::new(),
+                Err(e) => vec![finding("IDX-READ", Severity::Error, 0, None, e.to_string())],
+            }
+        }
         Format::Slog2 => {
             let (file, _) = super::open(path)?;
             slog2_format::check::check(std::io::BufReader::new(file), limit)

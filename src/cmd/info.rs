@@ -162,6 +162,10 @@ pub fn summarize(path: &Path) -> CliResult<Summary> {
         Format::Clog2 => summarize_clog2(path),
         Format::Clog => summarize_clog(path),
         Format::Slog2 => summarize_slog2(path),
+        Format::Annotation => Err(CliError::Unrecognized {
+            path: path.to_path_buf(),
+            message: "this is an mpelog annotation file; query it with `mpelog window`, check it with `mpelog check`".into(),
+        }),
     }
 }
 

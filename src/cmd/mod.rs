@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
+pub mod annotate;
+pub mod annotation;
 pub mod check;
 pub mod convert;
 pub mod info;

@@ -25,6 +25,10 @@ pub fn run(path: &Path) -> CliResult {
 pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
     let o = CliError::io(Path::new("<stdout>"));
     match detect(path)? {
+        Format::Annotation => Err(CliError::Unrecognized {
+            path: path.to_path_buf(),
+            message: "this is an mpelog annotation file; query it with `mpelog window`".into(),
+        }),
         Format::Clog2 => {
             let (file, _) = super::open(path)?;
             let mut r = Clog2Reader::new(file).map_err(CliError::input(path))?;

@@ -31,7 +31,14 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// Runs `mpelog window`, writing to stdout.
-pub fn run(file: &Path, from: f64, to: f64, pixels: Option<u32>, json: bool) -> CliResult {
+pub fn run(
+    file: &Path,
+    trace: Option<&Path>,
+    from: f64,
+    to: f64,
+    pixels: Option<u32>,
+    json: bool,
+) -> CliResult {
     if !from.is_finite() || !to.is_finite() {
         return Err(CliError::Usage(format!(
             "window: --from {from} --to {to}: both must be finite numbers of seconds"
@@ -49,8 +56,18 @@ pub fn run(file: &Path, from: f64, to: f64, pixels: Option<u32>, json: bool) -> 
     }
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let res = write_window(file, from, to, pixels, json, &mut out)
-        .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
+    let res = match detect(file)? {
+        Format::Annotation => {
+            if pixels.is_some() {
+                return Err(CliError::Usage(
+                    "window: --pixels needs a SLOG-2 file (an annotation has no shadows)".into(),
+                ));
+            }
+            write_annotation_window(file, trace, from, to, json, &mut out)
+        }
+        _ => write_window(file, from, to, pixels, json, &mut out),
+    }
+    .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
     match res {
         // A closed pipe (`mpelog window x ... | head`) is not an error.
         Err(CliError::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -75,7 +92,7 @@ pub fn write_window<W: Write>(
             return Err(CliError::Unrecognized {
                 path: path.to_path_buf(),
                 message: format!(
-                    "this is a {} file; window reads SLOG-2 files (the SLOG-2 tree is what makes window queries cheap)",
+                    "this is a {} file; window reads SLOG-2 files and annotation files (convert or annotate the trace first)",
                     other.name()
                 ),
             })
@@ -111,6 +128,55 @@ pub fn write_window<W: Write>(
         )
     })()
     .map_err(o)
+}
+
+/// Runs the query through the annotation `idx` (and its trace) and writes its
+/// lines to `out`; `bytes_read` counts the annotation's and the trace's bytes.
+pub fn write_annotation_window<W: Write>(
+    idx: &Path,
+    trace: Option<&Path>,
+    from: f64,
+    to: f64,
+    json: bool,
+    out: &mut W,
+) -> CliResult {
+    let (mut a, trace) = super::annotation::open(idx, trace)?;
+    let answer = a
+        .window(from, to)
+        .map_err(|e| super::annotation::error(idx, &trace, e))?;
+    let categories: HashMap<i32, &Category> = a
+        .categories()
+        .categories
+        .iter()
+        .map(|c| (c.index, c))
+        .collect();
+    let totals = a.counters();
+    let as_slog2 = WindowAnswer {
+        window: answer.window,
+        drawables: answer
+            .drawables
+            .into_iter()
+            .map(|d| Located {
+                node: d.node,
+                value: Drawable::Primitive(d.value),
+            })
+            .collect(),
+        shadows: Vec::new(),
+        nodes: Vec::new(),
+        counters: Default::default(),
+    };
+    let lines = Lines { categories };
+    (|| -> std::io::Result<()> {
+        write_items(&lines, &as_slog2, json, out)?;
+        writeln!(
+            out,
+            "nodes_read={} bytes_read={} drawables={}",
+            totals.nodes_read,
+            totals.annotation_bytes + totals.trace_bytes,
+            as_slog2.drawables.len()
+        )
+    })()
+    .map_err(CliError::io(Path::new("<stdout>")))
 }
 
 fn write_items<W: Write>(

@@ -1,0 +1,79 @@
+//! `mpelog annotate`: index a CLOG2 trace with an annotation file, without
+//! touching the trace.
+
+use crate::detect::{detect, Format};
+use crate::error::{CliError, CliResult};
+use crate::output::{buffered, bytes_bar, commit, temp_beside};
+use mpelog_annotate::{annotate, AnnotateOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Runs `mpelog annotate`.
+pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) -> CliResult {
+    if children < 2 {
+        return Err(CliError::Usage(format!(
+            "--children {children}: a node needs at least 2 children"
+        )));
+    }
+    if leaf_bytes == 0 {
+        return Err(CliError::Usage("--leaf-bytes must be at least 1".into()));
+    }
+    match detect(trace)? {
+        Format::Clog2 => {}
+        other => {
+            return Err(CliError::Unrecognized {
+                path: trace.to_path_buf(),
+                message: format!(
+                    "this is a {} file; annotate indexes CLOG2 traces",
+                    other.name()
+                ),
+            })
+        }
+    }
+    let output: PathBuf = match output {
+        Some(o) => o.to_path_buf(),
+        None => {
+            let mut s = trace.as_os_str().to_owned();
+            s.push(".idx");
+            PathBuf::from(s)
+        }
+    };
+    let started = std::time::Instant::now();
+    // The trace is opened read-only and never written.
+    let (mut file, len) = super::open(trace)?;
+    let mut preamble = vec![0u8; 1024.min(len as usize)];
+    file.read_exact(&mut preamble)
+        .map_err(CliError::io(trace))?;
+    let (file, _) = super::open(trace)?;
+    let bar = bytes_bar(len, "annotating");
+    let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::input(trace))?;
+    let tmp = temp_beside(&output)?;
+    let out = buffered(&tmp, &output)?;
+    let opts = AnnotateOptions {
+        leaf_bytes,
+        children,
+    };
+    let (mut out, stats) = annotate(&mut r, len, &preamble, out, opts, |at| bar.set_position(at))
+        .map_err(|e| super::annotation::error(&output, trace, e))?;
+    out.flush().map_err(CliError::io(&output))?;
+    drop(out);
+    bar.finish_and_clear();
+    commit(tmp, &output)?;
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "annotated {} ({} bytes, {} records) in {:.2} s, {:.1} MB/s: {} written, {} bytes ({:.3}% of the trace)",
+        trace.display(),
+        stats.input_bytes,
+        stats.records,
+        secs,
+        stats.input_bytes as f64 / 1e6 / secs.max(1e-9),
+        output.display(),
+        stats.bytes,
+        100.0 * stats.bytes as f64 / len.max(1) as f64
+    );
+    eprintln!(
+        "{} leaves, {} nodes above them, depth {}; {} drawables, {} of them stored in the annotation (their ends lie in different leaves)",
+        stats.leaves, stats.nodes, stats.depth, stats.drawables, stats.stored
+    );
+    Ok(())
+}
