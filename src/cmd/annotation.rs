@@ -36,7 +36,15 @@ pub fn error(idx: &Path, trace: &Path, e: mpelog_annotate::Error) -> CliError {
 /// Opens both files read-only (no read buffers: every block and range is read
 /// with one read, so the counters are what was read).
 pub fn open(idx: &Path, trace: Option<&Path>) -> CliResult<(Annotation<File, File>, PathBuf)> {
+    let given = trace.is_some();
     let trace = trace_path(idx, trace)?;
+    if !given && !trace.exists() {
+        return Err(CliError::Usage(format!(
+            "{}: the trace it annotates should be {}, which does not exist; give --trace TRACE.clog2",
+            idx.display(),
+            trace.display()
+        )));
+    }
     let a = File::open(idx).map_err(CliError::io(idx))?;
     let t = File::open(&trace).map_err(CliError::io(&trace))?;
     let ann = Annotation::open(a, t).map_err(|e| error(idx, &trace, e))?;
