@@ -10,24 +10,6 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use slog2_format::Slog2Reader;
 use std::fs::File;
 
-/// A window around the middle of the file with about `want` drawables.
-fn window_for(r: &mut Slog2Reader<File>, want: usize) -> (f64, f64, usize) {
-    let root = r.tree_dir().unwrap().value.entries[0];
-    let (t0, t1) = (root.earliest, root.latest);
-    let mid = (t0 + t1) / 2.0;
-    let mut width = (t1 - t0) / 1000.0;
-    let mut n = 0;
-    for _ in 0..30 {
-        let a = r.window(mid - width / 2.0, mid + width / 2.0).unwrap();
-        n = a.drawables.len();
-        if n.abs_diff(want) * 50 < want {
-            break;
-        }
-        width *= want as f64 / n.max(1) as f64;
-    }
-    (mid - width / 2.0, mid + width / 2.0, n)
-}
-
 fn window(c: &mut Criterion) {
     let sizes: Vec<u64> = std::env::var("MPELOG_BENCH_SIZES")
         .ok()
@@ -38,7 +20,7 @@ fn window(c: &mut Criterion) {
     for mb in sizes {
         let path = mpelog_benches::slog2_file(mb);
         let mut r = Slog2Reader::open(File::open(&path).unwrap()).unwrap();
-        let (t0, t1, n) = window_for(&mut r, 10_000);
+        let (t0, t1, n) = mpelog_benches::window_for(&mut r, 10_000);
         let a = r.window(t0, t1).unwrap();
         eprintln!(
             "{mb} MB CLOG2 -> {} bytes SLOG-2, depth {}: window [{t0}, {t1}) has {n} drawables, reads {} nodes, {} bytes",

@@ -4,6 +4,9 @@
 
 use clog2_format::synth;
 use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::frame::Compression;
+use slog2_format::Slog2Reader;
+use std::io::{Read, Seek};
 use std::path::PathBuf;
 
 /// Bytes per record of the generator's MPE-like mix, roughly.
@@ -54,4 +57,62 @@ pub fn slog2_file(mb: u64) -> PathBuf {
         std::fs::rename(&tmp, &path).expect("rename");
     }
     path
+}
+
+/// A file-name-safe name for a compression (`none`, `stored`, `deflate-6`, ...),
+/// from its `Debug` form so that new variants get a name too.
+pub fn compression_slug(compression: Compression) -> String {
+    let mut s = String::new();
+    for ch in format!("{compression:?}").chars() {
+        if ch.is_ascii_alphanumeric() {
+            s.push(ch.to_ascii_lowercase());
+        } else if !s.is_empty() && !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    s.trim_end_matches('-').to_string()
+}
+
+/// The SLOG-2 conversion of [`clog2_trace`]`(mb)` with default tree options and
+/// tree nodes stored as `compression` says, made once (cached as
+/// `synth_{mb}MB.{compression}.slog2`; `Compression::None` is [`slog2_file`]).
+pub fn slog2_file_with(mb: u64, compression: Compression) -> PathBuf {
+    if compression == Compression::None {
+        return slog2_file(mb);
+    }
+    let slug = compression_slug(compression);
+    let path = cache_dir().join(format!("synth_{mb}MB.{slug}.slog2"));
+    if !path.exists() {
+        let clog2 = clog2_trace(mb);
+        let f = std::fs::File::open(&clog2).expect("open");
+        let mut r = clog2_format::Clog2Reader::new(f).expect("clog2");
+        let tmp = cache_dir().join(format!("synth_{mb}MB.{slug}.slog2.tmp"));
+        let out = std::io::BufWriter::new(std::fs::File::create(&tmp).expect("create"));
+        let opts = TreeOptions {
+            compression,
+            ..TreeOptions::default()
+        };
+        clog2_to_slog2(&mut r, out, opts, |_| {}).expect("convert");
+        std::fs::rename(&tmp, &path).expect("rename");
+    }
+    path
+}
+
+/// A window `(t0, t1, drawables)` around the middle of the file with about `want`
+/// drawables (within 2%, else the 30th try); shared by the window benches.
+pub fn window_for<R: Read + Seek>(r: &mut Slog2Reader<R>, want: usize) -> (f64, f64, usize) {
+    let root = r.tree_dir().unwrap().value.entries[0];
+    let (t0, t1) = (root.earliest, root.latest);
+    let mid = (t0 + t1) / 2.0;
+    let mut width = (t1 - t0) / 1000.0;
+    let mut n = 0;
+    for _ in 0..30 {
+        let a = r.window(mid - width / 2.0, mid + width / 2.0).unwrap();
+        n = a.drawables.len();
+        if n.abs_diff(want) * 50 < want {
+            break;
+        }
+        width *= want as f64 / n.max(1) as f64;
+    }
+    (mid - width / 2.0, mid + width / 2.0, n)
 }

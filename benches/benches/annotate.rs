@@ -1,0 +1,105 @@
+//! Annotation files on generated traces: annotation size as a fraction of the
+//! trace, annotate throughput (MB/s of trace), and the time of a window holding
+//! about 10,000 drawables through the annotation against the same window on the
+//! SLOG-2 file converted from the same trace.
+//!
+//! `cargo bench -p mpelog-benches --bench annotate`. Sizes (MB of CLOG2) from
+//! `MPELOG_BENCH_SIZES` (default `10,100,1000`); inputs are cached under
+//! `target/mpelog-bench/`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+use slog2_format::Slog2Reader;
+use std::fs::File;
+use std::io::{BufWriter, Cursor};
+use std::path::PathBuf;
+
+/// The annotation of the cached `mb` MB trace, made once.
+fn annotation(mb: u64) -> PathBuf {
+    let trace = mpelog_benches::clog2_trace(mb);
+    let path = trace.with_extension("clog2.idx");
+    if !path.exists() {
+        let data = std::fs::read(&trace).unwrap();
+        let mut r = clog2_format::Clog2Reader::from_slice(&data).unwrap();
+        let tmp = path.with_extension("tmp");
+        let out = BufWriter::new(File::create(&tmp).unwrap());
+        annotate(
+            &mut r,
+            data.len() as u64,
+            &data[..1024],
+            out,
+            AnnotateOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+    }
+    path
+}
+
+fn bench(c: &mut Criterion) {
+    let sizes: Vec<u64> = std::env::var("MPELOG_BENCH_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|t| t.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![10, 100, 1000]);
+
+    let data = std::fs::read(mpelog_benches::clog2_trace(100)).unwrap();
+    let mut g = c.benchmark_group("annotate");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    let mut out = Vec::with_capacity(data.len() / 50);
+    g.bench_function("annotate_100MB", |b| {
+        b.iter(|| {
+            let mut r = clog2_format::Clog2Reader::from_slice(&data).unwrap();
+            out.clear();
+            let (_, s) = annotate(
+                &mut r,
+                data.len() as u64,
+                &data[..1024],
+                Cursor::new(&mut out),
+                AnnotateOptions::default(),
+                |_| {},
+            )
+            .unwrap();
+            s.leaves
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("annotation_window_10k");
+    g.sample_size(30);
+    for mb in sizes {
+        let trace = mpelog_benches::clog2_trace(mb);
+        let idx = annotation(mb);
+        let slog2 = mpelog_benches::slog2_file(mb);
+        let mut s = Slog2Reader::open(File::open(&slog2).unwrap()).unwrap();
+        let (t0, t1, n) = mpelog_benches::window_for(&mut s, 10_000);
+        let mut a =
+            Annotation::open(File::open(&idx).unwrap(), File::open(&trace).unwrap()).unwrap();
+        let x = a.window(t0, t1).unwrap();
+        let y = s.window(t0, t1).unwrap();
+        let tlen = std::fs::metadata(&trace).unwrap().len();
+        let ilen = std::fs::metadata(&idx).unwrap().len();
+        eprintln!(
+            "{mb} MB trace: annotation {ilen} bytes = {:.3}% of the trace ({} leaves); window of {n} drawables: annotation {} drawables, {} nodes+leaves, {} annotation bytes, {} trace bytes; SLOG-2 {} nodes, {} bytes",
+            100.0 * ilen as f64 / tlen as f64,
+            a.leaves().len(),
+            x.drawables.len(),
+            x.counters.nodes_read,
+            x.counters.annotation_bytes,
+            x.counters.trace_bytes,
+            y.counters.nodes_read,
+            y.counters.bytes_read
+        );
+        g.bench_function(BenchmarkId::new("annotation", format!("{mb}MB")), |b| {
+            b.iter(|| a.window(t0, t1).unwrap().drawables.len())
+        });
+        g.bench_function(BenchmarkId::new("slog2", format!("{mb}MB")), |b| {
+            b.iter(|| s.window(t0, t1).unwrap().drawables.len())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
