@@ -23,7 +23,7 @@ pub enum Error {
     },
     /// A SLOG-2 version this crate does not read.
     #[error(
-        "byte 2: unsupported SLOG-2 version {found:?} (supported: \"SLOG 2.0.5\", \"SLOG 2.0.6\")"
+        "byte 2: unsupported SLOG-2 version {found:?} (supported: \"SLOG 2.0.5\", \"SLOG 2.0.6\", \"SLOG 2.0.6Z\")"
     )]
     UnsupportedVersion {
         /// The version string found.

@@ -7,7 +7,7 @@
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 1 | codec: 0 stored, 1 deflate (raw RFC 1951), 2–255 reserved |
+//! | 0 | 1 | codec: 0 stored, 1 deflate (raw RFC 1951), 2 columns (deflate of the column form), 3–255 reserved |
 //! | 1 | 3 | reserved, zero |
 //! | 4 | 4 | u32 payload length (bytes after the node header) |
 //! | 8 | 4 | u32 uncompressed length of the whole node block (header included) |
@@ -210,7 +210,9 @@ impl FrameHeader {
 /// `out`; never inflates more than `want + 1` bytes.
 fn inflate(payload: &[u8], want: usize, out: &mut Vec<u8>, name: &str, at: u64) -> Result<()> {
     let before = out.len();
-    out.reserve(want);
+    // Deflate expands at most 1032:1, so a short payload cannot need `want` bytes:
+    // reserve no more than it can give (the rest grows only if it really inflates).
+    out.reserve(want.min(payload.len().saturating_mul(1032).saturating_add(64)) + 1);
     let mut dec = flate2::read::DeflateDecoder::new(payload).take(want as u64 + 1);
     dec.read_to_end(out).map_err(|e| Error::BadValue {
         offset: at + PREFIX_LEN as u64,
@@ -264,7 +266,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
         return Err(bad(
             at,
             format!(
-                "{name}: unknown compression codec {} (this reader knows 0 stored and 1 deflate)",
+                "{name}: unknown compression codec {} (this reader knows 0 stored, 1 deflate and 2 columns)",
                 h.codec
             ),
         ));
@@ -301,7 +303,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
     }
     let rest = n as usize - NODE_HEADER_LEN;
     out.clear();
-    out.reserve(n as usize);
+    out.reserve((n as usize).min(frame.len().saturating_mul(1032).saturating_add(PREFIX_LEN)));
     out.extend_from_slice(&frame[FRAME_HEADER_LEN..PREFIX_LEN]);
     match h.codec {
         codec::STORED => {
