@@ -473,10 +473,7 @@ impl Clog2Drawables {
                 None
             }
             Role::Final => {
-                let open = self
-                    .states
-                    .get_mut(&(cat, line))
-                    .and_then(|q| q.pop_front());
+                let open = pop_oldest(&mut self.states, (cat, line));
                 match open {
                     Some((start, mut p, origin)) => {
                         self.other_origin = origin;
@@ -524,7 +521,7 @@ impl Clog2Drawables {
         match role {
             Some(Role::Send) => {
                 let key = (tag, local, remote);
-                if let Some(h) = self.recvs.get_mut(&key).and_then(|q| q.pop_front()) {
+                if let Some(h) = pop_oldest(&mut self.recvs, key) {
                     self.other_origin = h.origin;
                     self.use_line(line, r.icomm, r.rank, r.thread);
                     self.use_line_known(h.line);
@@ -541,7 +538,7 @@ impl Clog2Drawables {
             }
             Some(Role::Recv) => {
                 let key = (tag, remote, local);
-                if let Some(h) = self.sends.get_mut(&key).and_then(|q| q.pop_front()) {
+                if let Some(h) = pop_oldest(&mut self.sends, key) {
                     self.other_origin = h.origin;
                     self.use_line_known(h.line);
                     self.use_line(line, r.icomm, r.rank, r.thread);
@@ -758,6 +755,18 @@ impl Clog2Drawables {
         };
         (cats, maps, u)
     }
+}
+
+/// Takes the oldest waiting item of `key`, dropping the key once its queue is
+/// empty (so the maps hold only keys with waiting events, however many distinct
+/// tags and lines a long trace uses).
+fn pop_oldest<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, VecDeque<V>>, key: K) -> Option<V> {
+    let q = map.get_mut(&key)?;
+    let v = q.pop_front();
+    if q.is_empty() {
+        map.remove(&key);
+    }
+    v
 }
 
 /// Splits an MPE format string into SLOG-2 info keys and types the way Java's
