@@ -122,8 +122,9 @@ enum Command {
         #[arg(long, value_name = "CODEC", default_value = "none")]
         compress: String,
     },
-    /// Print the drawables of a SLOG-2 file that overlap the time window
-    /// [FROM, TO), reading only the tree nodes whose time box meets the window.
+    /// Print the drawables of a SLOG-2 file (or of a trace through its annotation
+    /// file, TRACE.clog2.idx) that overlap the time window [FROM, TO), reading
+    /// only the tree nodes (and trace ranges) whose time box meets the window.
     ///
     /// With --pixels W the query works like Jumpshot's summary view: it stops
     /// descending where a node spans less than one of W pixels and prints that
