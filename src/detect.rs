@@ -15,6 +15,8 @@ pub enum Format {
     Slog2,
     /// An mpelog annotation file (`MPELOGIX` magic, spec/annotation.md).
     Annotation,
+    /// ALOG text (upshot's format), possibly Unix-`compress`ed (`.Z`).
+    Alog,
 }
 
 impl Format {
@@ -25,6 +27,7 @@ impl Format {
             Format::Clog => "CLOG",
             Format::Slog2 => "SLOG-2",
             Format::Annotation => "annotation",
+            Format::Alog => "ALOG",
         }
     }
 
@@ -34,6 +37,7 @@ impl Format {
             "clog2" => Some(Format::Clog2),
             "clog" => Some(Format::Clog),
             "slog2" => Some(Format::Slog2),
+            "alog" | "log" => Some(Format::Alog),
             _ => None,
         }
     }
@@ -57,6 +61,9 @@ pub fn detect(path: &Path) -> CliResult<Format> {
     if clog2_format::clog1::looks_like_clog1(&head) {
         return Ok(Format::Clog);
     }
+    if alog_format::z::is_compress(&head) || alog_format::looks_like_alog(&head) {
+        return Ok(Format::Alog);
+    }
     let shown: String = String::from_utf8_lossy(&head[..head.len().min(16)])
         .chars()
         .map(|c| if c.is_control() { '.' } else { c })
@@ -64,7 +71,7 @@ pub fn detect(path: &Path) -> CliResult<Format> {
     Err(CliError::Unrecognized {
         path: path.to_path_buf(),
         message: format!(
-            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\", a SLOG-2 header \"SLOG 2.0.x\" or an old CLOG record header)"
+            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\", a SLOG-2 header \"SLOG 2.0.x\", an old CLOG record header or ALOG text)"
         ),
     })
 }

@@ -40,6 +40,15 @@ pub enum CliError {
         #[source]
         source: std::io::Error,
     },
+    /// The input is not a valid ALOG file (exit 1).
+    #[error("{path}: {source}")]
+    BadAlog {
+        /// The input file.
+        path: PathBuf,
+        /// What is wrong, with the line number.
+        #[source]
+        source: alog_format::Error,
+    },
     /// An annotation or the trace it annotates is bad or stale (exit 1).
     #[error("{path}: {source}")]
     BadAnnotation {

@@ -51,6 +51,16 @@ pub fn check_file(path: &Path, limit: usize) -> CliResult<Report> {
         Err(e) => return Err(e),
     };
     let findings = match format {
+        Format::Alog => match super::alog::read(path) {
+            Ok(_) => Vec::new(),
+            Err(e) => vec![finding(
+                "ALOG-PARSE",
+                Severity::Error,
+                0,
+                None,
+                e.to_string(),
+            )],
+        },
         Format::Annotation => {
             // Every node and every trace range, checksums included: a whole-file
             // window through the annotation.

@@ -42,6 +42,8 @@ pub fn run(input: &Path, output: &Path, to: Option<&str>, tree: TreeOptions) -> 
         (Format::Clog, Format::Clog) => rewrite_clog(input, output),
         (Format::Slog2, Format::Slog2) => rewrite_slog2(input, output, tree),
         (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, output, tree),
+        (Format::Alog, Format::Slog2) => alog_to_slog2(input, output, tree),
+        (Format::Alog, Format::Alog) => rewrite_alog(input, output),
         (Format::Clog, Format::Slog2) => clog_to_slog2(input, output, tree),
         (s, t) => Err(CliError::Usage(format!(
             "converting {} to {} is not supported yet",
@@ -229,4 +231,43 @@ fn to_slog2(
         u.undeclared_timelines
     );
     Ok(())
+}
+
+/// ALOG to SLOG-2 through the one-pass tree writer (spec/alog.md §8).
+fn alog_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
+    let opts = tree_options(&tree)?;
+    let f = super::alog::read(input)?;
+    let tmp = temp_beside(output)?;
+    let out = buffered(&tmp, output)?;
+    let (mut out, stats, unmatched) =
+        alog_format::alog_to_slog2(&f, out, opts).map_err(|source| CliError::BadAlog {
+            path: input.to_path_buf(),
+            source,
+        })?;
+    out.flush().map_err(CliError::io(output))?;
+    drop(out);
+    commit(tmp, output)?;
+    eprintln!(
+        "converted {} ({} records) to {}: drawables {}; tree: {} nodes, depth {}; {} bytes written; unmatched {:?}",
+        input.display(),
+        f.records.len(),
+        output.display(),
+        stats.drawables,
+        stats.nodes,
+        stats.depth,
+        stats.bytes,
+        unmatched
+    );
+    Ok(())
+}
+
+/// ALOG to ALOG: the canonical form (byte-identical for canonical inputs).
+fn rewrite_alog(input: &Path, output: &Path) -> CliResult {
+    let f = super::alog::read(input)?;
+    let tmp = temp_beside(output)?;
+    let mut out = buffered(&tmp, output)?;
+    out.write_all(&f.to_bytes()).map_err(CliError::io(output))?;
+    out.flush().map_err(CliError::io(output))?;
+    drop(out);
+    commit(tmp, output)
 }

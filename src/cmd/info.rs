@@ -7,6 +7,7 @@ use clog2_format::record::rectype_name;
 use clog2_format::Clog2Reader;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 
 /// What `info` reports. Keys absent from a format are omitted from the JSON.
@@ -75,61 +76,79 @@ pub struct TreeSummary {
 /// Runs `mpelog info`.
 pub fn run(path: &Path, json: bool) -> CliResult {
     let s = summarize(path)?;
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string(&s).map_err(|e| CliError::Usage(e.to_string()))?
-        );
+    let text = if json {
+        let mut t = serde_json::to_string(&s).map_err(|e| CliError::Usage(e.to_string()))?;
+        t.push('\n');
+        t
     } else {
-        print_text(path, &s);
+        text(path, &s)
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // A closed pipe (`mpelog info x | head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.map_err(CliError::io(Path::new("<stdout>"))),
     }
-    Ok(())
 }
 
-fn print_text(path: &Path, s: &Summary) {
-    println!("file:          {}", path.display());
-    println!("format:        {} ({})", s.format, s.version);
-    println!("byte order:    {}-endian", s.byte_order);
-    if let Some(f) = s.finalized {
-        println!(
-            "finalized:     {}",
-            if f { "yes (merged)" } else { "no (local file)" }
-        );
-    }
-    println!("file size:     {} bytes", s.file_size);
-    if let (Some(bs), Some(n)) = (s.block_size, s.blocks) {
-        println!("block size:    {bs} bytes ({n} blocks)");
-    }
-    if let Some(t) = &s.tree {
-        println!(
-            "tree:          {} nodes, depth {}, {} children per node, leaves up to {} bytes, largest block {} bytes",
-            t.nodes, t.depth, t.children_per_node, t.leaf_bytesize, t.max_buffer_bytesize
-        );
-        println!(
-            "legend:        {} categories, {} line-ID maps",
-            t.categories, t.line_id_maps
-        );
-    }
-    if let Some(r) = s.ranks {
-        match s.max_threads {
-            Some(t) => println!("ranks:         {r} (max threads {t})"),
-            None => println!("ranks:         {r}"),
+fn text(path: &Path, s: &Summary) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    // Writing to a String cannot fail.
+    let _ = (|| -> std::fmt::Result {
+        writeln!(o, "file:          {}", path.display())?;
+        writeln!(o, "format:        {} ({})", s.format, s.version)?;
+        if s.byte_order == "text" {
+            writeln!(o, "encoding:      text")?;
+        } else {
+            writeln!(o, "byte order:    {}-endian", s.byte_order)?;
         }
-    }
-    match s.records {
-        Some(n) => println!("records:       {n}"),
-        None => println!("drawables:"),
-    }
-    for (k, v) in &s.record_counts {
-        println!("  {k:<11} {v}");
-    }
-    match (s.time_min, s.time_max) {
-        (Some(a), Some(b)) => println!("time range:    {a:?} .. {b:?} s"),
-        _ => println!("time range:    (no timed records)"),
-    }
-    if let Some(n) = s.comm_table_entries {
-        println!("comm table:    {n} entries");
-    }
+        if let Some(f) = s.finalized {
+            writeln!(
+                o,
+                "finalized:     {}",
+                if f { "yes (merged)" } else { "no (local file)" }
+            )?;
+        }
+        writeln!(o, "file size:     {} bytes", s.file_size)?;
+        if let (Some(bs), Some(n)) = (s.block_size, s.blocks) {
+            writeln!(o, "block size:    {bs} bytes ({n} blocks)")?;
+        }
+        if let Some(t) = &s.tree {
+            writeln!(
+                o,
+                "tree:          {} nodes, depth {}, {} children per node, leaves up to {} bytes, largest block {} bytes",
+                t.nodes, t.depth, t.children_per_node, t.leaf_bytesize, t.max_buffer_bytesize
+            )?;
+            writeln!(
+                o,
+                "legend:        {} categories, {} line-ID maps",
+                t.categories, t.line_id_maps
+            )?;
+        }
+        if let Some(r) = s.ranks {
+            match s.max_threads {
+                Some(t) => writeln!(o, "ranks:         {r} (max threads {t})")?,
+                None => writeln!(o, "ranks:         {r}")?,
+            }
+        }
+        match s.records {
+            Some(n) => writeln!(o, "records:       {n}")?,
+            None => writeln!(o, "drawables:")?,
+        }
+        for (k, v) in &s.record_counts {
+            writeln!(o, "  {k:<11} {v}")?;
+        }
+        match (s.time_min, s.time_max) {
+            (Some(a), Some(b)) => writeln!(o, "time range:    {a:?} .. {b:?} s")?,
+            _ => writeln!(o, "time range:    (no timed records)")?,
+        }
+        if let Some(n) = s.comm_table_entries {
+            writeln!(o, "comm table:    {n} entries")?;
+        }
+        Ok(())
+    })();
+    o
 }
 
 #[derive(Default)]
@@ -162,6 +181,7 @@ pub fn summarize(path: &Path) -> CliResult<Summary> {
         Format::Clog2 => summarize_clog2(path),
         Format::Clog => summarize_clog(path),
         Format::Slog2 => summarize_slog2(path),
+        Format::Alog => summarize_alog(path),
         Format::Annotation => Err(CliError::Unrecognized {
             path: path.to_path_buf(),
             message: "this is an mpelog annotation file; query it with `mpelog window`, check it with `mpelog check`".into(),
@@ -263,6 +283,34 @@ fn summarize_clog2(path: &Path) -> CliResult<Summary> {
         time_min: t.tmin,
         time_max: t.tmax,
         comm_table_entries: table.map(|t| t.entries.len()),
+        tree: None,
+    })
+}
+
+fn summarize_alog(path: &Path) -> CliResult<Summary> {
+    let f = super::alog::read(path)?;
+    let s = alog_format::dump::summary(&f);
+    let len = std::fs::metadata(path).map_err(CliError::io(path))?.len();
+    let record_counts = s
+        .per_type
+        .iter()
+        .map(|(t, n)| (format!("{t}"), *n))
+        .collect();
+    Ok(Summary {
+        format: Format::Alog.name(),
+        version: "ALOG".into(),
+        byte_order: "text",
+        file_size: len,
+        block_size: None,
+        blocks: None,
+        ranks: Some(s.processes as i64),
+        max_threads: None,
+        finalized: None,
+        records: Some(s.records),
+        record_counts,
+        time_min: s.time_range_s().map(|r| r.0),
+        time_max: s.time_range_s().map(|r| r.1),
+        comm_table_entries: None,
         tree: None,
     })
 }

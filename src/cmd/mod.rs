@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod alog;
 pub mod annotate;
 pub mod annotation;
 pub mod check;

@@ -25,6 +25,16 @@ pub fn run(path: &Path) -> CliResult {
 pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
     let o = CliError::io(Path::new("<stdout>"));
     match detect(path)? {
+        Format::Alog => {
+            let f = super::alog::read(path)?;
+            (|| -> std::io::Result<()> {
+                for line in alog_format::dump::lines(&f) {
+                    writeln!(out, "{line}")?;
+                }
+                Ok(())
+            })()
+            .map_err(o)
+        }
         Format::Annotation => Err(CliError::Unrecognized {
             path: path.to_path_buf(),
             message: "this is an mpelog annotation file; query it with `mpelog window`".into(),

@@ -1,0 +1,138 @@
+//! Typed errors. Every error that comes from bad input names the 1-based line
+//! number, and the 1-based column (byte within the line) where the problem is.
+
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Which of the six numeric fields of a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// Field 1, the event or record type.
+    Type,
+    /// Field 2, the process.
+    Process,
+    /// Field 3, the task.
+    Task,
+    /// Field 4, the integer datum.
+    Data,
+    /// Field 5, the timer cycle.
+    Cycle,
+    /// Field 6, the timestamp in microseconds.
+    Timestamp,
+}
+
+impl Field {
+    /// The field's name as the dump and the spec write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Type => "type",
+            Field::Process => "process",
+            Field::Task => "task",
+            Field::Data => "data",
+            Field::Cycle => "cycle",
+            Field::Timestamp => "timestamp",
+        }
+    }
+
+    /// The field's 1-based position in the line.
+    pub fn position(self) -> usize {
+        self as usize + 1
+    }
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What is wrong with one token of a line (the problem of [`Error::BadField`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenProblem {
+    /// The line ends before this field.
+    Missing,
+    /// The token is not a decimal integer (`[+-]?[0-9]+`).
+    NotAnInteger,
+    /// The token is a decimal integer outside the range of a C `int` (i32).
+    OutOfRange,
+    /// The token is not a finite decimal number (digits, an optional fraction and
+    /// exponent; no hex, infinity or NaN forms), or is too large for a double.
+    NotANumber,
+}
+
+impl std::fmt::Display for TokenProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TokenProblem::Missing => {
+                "missing: the line ends before it (a record has six numeric fields)"
+            }
+            TokenProblem::NotAnInteger => "not a decimal integer",
+            TokenProblem::OutOfRange => "out of range (a C int holds -2147483648 to 2147483647)",
+            TokenProblem::NotANumber => "not a finite decimal number",
+        })
+    }
+}
+
+/// Everything that can go wrong reading an ALOG file or converting it.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input holds no record: it is empty, or has only blank and `#` lines.
+    #[error("no record in the input ({lines} lines, all blank or `#` comments; an ALOG file has at least one line of six numbers)")]
+    Empty {
+        /// Number of lines seen (0 for an empty input).
+        lines: u64,
+    },
+    /// One of the six numeric fields is missing or malformed.
+    #[error("line {line}, column {column}: field {position} ({field}) {problem}{}", token_text(.token))]
+    BadField {
+        /// 1-based line number.
+        line: u64,
+        /// 1-based column (byte in the line) of the token, or of the end of the
+        /// line when the field is missing.
+        column: u64,
+        /// Which field.
+        field: Field,
+        /// 1-based position of the field (1 = type … 6 = timestamp).
+        position: usize,
+        /// The token as found (lossily decoded, at most 32 characters); empty when
+        /// missing.
+        token: String,
+        /// What is wrong.
+        problem: TokenProblem,
+    },
+    /// The SLOG-2 writer failed (I/O, or an input without any drawable).
+    #[error("SLOG-2 output: {0}")]
+    Slog2(#[from] Box<slog2_format::error::Error>),
+}
+
+fn token_text(token: &str) -> String {
+    if token.is_empty() {
+        String::new()
+    } else {
+        format!(": {token:?}")
+    }
+}
+
+impl From<slog2_format::error::Error> for Error {
+    fn from(e: slog2_format::error::Error) -> Error {
+        Error::Slog2(Box::new(e))
+    }
+}
+
+impl Error {
+    /// The 1-based line number the error concerns, if it comes from input text.
+    pub fn line(&self) -> Option<u64> {
+        match self {
+            Error::BadField { line, .. } => Some(*line),
+            Error::Empty { .. } | Error::Slog2(_) => None,
+        }
+    }
+
+    /// The 1-based column the error concerns, if known.
+    pub fn column(&self) -> Option<u64> {
+        match self {
+            Error::BadField { column, .. } => Some(*column),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! A whole ALOG file in memory.
+//!
+//! Reading splits the input at LF bytes; each line loses its trailing CRs, blank
+//! lines and lines whose first non-blank byte is `#` are skipped (as nupshot does),
+//! and every other line must be a [`Record`]. Writing gives the canonical form:
+//! each record's canonical line followed by LF. A file already in canonical form
+//! (every file MPE 1.0 and `clog2alog` wrote) therefore reads and writes back byte
+//! for byte; any other file gives the same records when its canonical bytes are
+//! read again.
+
+use crate::error::{Error, Result};
+use crate::record::{rtype, Record};
+use crate::text::is_space;
+
+/// Every record of an ALOG file, in file order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AlogFile {
+    /// The records, in file order.
+    pub records: Vec<Record>,
+}
+
+/// Whether a line is skipped: blank, or a `#` comment line.
+fn skipped(line: &[u8]) -> bool {
+    match line.iter().find(|&&b| !is_space(b)) {
+        None => true,
+        Some(&b) => b == b'#',
+    }
+}
+
+impl AlogFile {
+    /// Parses a whole file. Fails on the first line that is not a record (naming
+    /// its line and column), or when there is no record at all.
+    pub fn parse(data: &[u8]) -> Result<AlogFile> {
+        let mut records = Vec::new();
+        let mut line_no = 0u64;
+        let mut rest = data;
+        while !rest.is_empty() {
+            let (line, next) = match rest.iter().position(|&b| b == b'\n') {
+                Some(i) => (&rest[..i], &rest[i + 1..]),
+                None => (rest, &rest[rest.len()..]),
+            };
+            rest = next;
+            line_no += 1;
+            if skipped(line) {
+                continue;
+            }
+            let rec = Record::parse_line(line).map_err(|(pos, e)| Error::BadField {
+                line: line_no,
+                column: pos + 1,
+                field: e.field,
+                position: e.field.position(),
+                token: e.token,
+                problem: e.problem,
+            })?;
+            records.push(rec);
+        }
+        if records.is_empty() {
+            return Err(Error::Empty { lines: line_no });
+        }
+        Ok(AlogFile { records })
+    }
+
+    /// Writes the canonical form: each record's canonical line and a LF.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        for r in &self.records {
+            r.write_line(out);
+            out.push(b'\n');
+        }
+    }
+
+    /// The canonical bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.records.len() * 24);
+        self.write_to(&mut out);
+        out
+    }
+
+    /// Whether `data` is in canonical form, i.e. reads and writes back byte for
+    /// byte.
+    pub fn is_canonical(data: &[u8]) -> bool {
+        AlogFile::parse(data).is_ok_and(|f| f.to_bytes() == data)
+    }
+
+    /// The header records (types -100 … -1), in file order.
+    pub fn headers(&self) -> impl Iterator<Item = &Record> {
+        self.records.iter().filter(|r| r.is_header())
+    }
+
+    /// The event records (types ≥ 0 and ≤ -101), in file order.
+    pub fn events(&self) -> impl Iterator<Item = &Record> {
+        self.records.iter().filter(|r| r.is_event())
+    }
+
+    /// The first header record of a type.
+    pub fn header(&self, etype: i32) -> Option<&Record> {
+        self.records.iter().find(|r| r.etype == etype)
+    }
+
+    /// The clock roll-over point in µs: the first `-11` record's timestamp, 0 when
+    /// there is none (upshot's default).
+    pub fn rollover(&self) -> f64 {
+        self.header(rtype::ROLLOVER).map_or(0.0, |r| r.timestamp)
+    }
+
+    /// Whether every header record comes before the first event (nupshot stops
+    /// reading the header at the first event).
+    pub fn header_first(&self) -> bool {
+        let first_event = self.records.iter().position(|r| r.is_event());
+        match first_event {
+            None => true,
+            Some(i) => self.records[i..].iter().all(|r| r.is_event()),
+        }
+    }
+
+    /// Whether the events are in non-decreasing real time (`cycle × rollover +
+    /// timestamp`), as every known writer sorts them.
+    pub fn time_sorted(&self) -> bool {
+        let roll = self.rollover();
+        let mut last = f64::NEG_INFINITY;
+        for r in self.events() {
+            let t = r.time_us(roll);
+            if t < last {
+                return false;
+            }
+            last = t;
+        }
+        true
+    }
+}
+
+/// Whether `data` looks like an ALOG file: its first line that is not blank or a
+/// `#` line (within the first 4 KiB) is a record. ALOG has no magic number, so
+/// this is a guess; it is false for CLOG2, SLOG-2 and old CLOG files, whose first
+/// bytes are not six decimal numbers.
+pub fn looks_like_alog(data: &[u8]) -> bool {
+    let head = &data[..data.len().min(4096)];
+    for line in head.split(|&b| b == b'\n') {
+        if skipped(line) {
+            continue;
+        }
+        return Record::parse_line(line).is_ok();
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_and_hash_lines_are_skipped() {
+        let f = AlogFile::parse(b"\n# hi\n  \n-3 0 0 2 0 0\n\r\n1 0 0 0 0 5").unwrap();
+        assert_eq!(f.records.len(), 2);
+        assert_eq!(f.to_bytes(), b"-3 0 0 2 0 0\n1 0 0 0 0 5\n");
+    }
+
+    #[test]
+    fn empty_inputs() {
+        for input in [&b""[..], b"\n\n", b"# only\n", b"   "] {
+            assert!(
+                matches!(AlogFile::parse(input), Err(Error::Empty { .. })),
+                "{input:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn detection() {
+        assert!(looks_like_alog(b"-1 0 0 0 0 0 Me\n"));
+        assert!(!looks_like_alog(b"CLOG-02.44\0"));
+        assert!(!looks_like_alog(b""));
+        assert!(!looks_like_alog(b"\x00\x0aSLOG 2.0.6"));
+    }
+}
