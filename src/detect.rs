@@ -17,6 +17,8 @@ pub enum Format {
     Annotation,
     /// ALOG text (upshot's format), possibly Unix-`compress`ed (`.Z`).
     Alog,
+    /// SLOG-1 (Jumpshot-3's format).
+    Slog1,
 }
 
 impl Format {
@@ -28,6 +30,7 @@ impl Format {
             Format::Slog2 => "SLOG-2",
             Format::Annotation => "annotation",
             Format::Alog => "ALOG",
+            Format::Slog1 => "SLOG-1",
         }
     }
 
@@ -38,6 +41,7 @@ impl Format {
             "clog" => Some(Format::Clog),
             "slog2" => Some(Format::Slog2),
             "alog" | "log" => Some(Format::Alog),
+            "slog" | "slog1" => Some(Format::Slog1),
             _ => None,
         }
     }
@@ -49,6 +53,9 @@ pub fn detect(path: &Path) -> CliResult<Format> {
     std::fs::File::open(path)
         .and_then(|f| f.take(1024).read_to_end(&mut head))
         .map_err(CliError::io(path))?;
+    if slog2_format::slog1::looks_like_slog1(&head) {
+        return Ok(Format::Slog1);
+    }
     if clog2_format::looks_like_clog2(&head) {
         return Ok(Format::Clog2);
     }
@@ -71,7 +78,7 @@ pub fn detect(path: &Path) -> CliResult<Format> {
     Err(CliError::Unrecognized {
         path: path.to_path_buf(),
         message: format!(
-            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\", a SLOG-2 header \"SLOG 2.0.x\", an old CLOG record header or ALOG text)"
+            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\", a SLOG-2 header \"SLOG 2.0.x\", an old CLOG record header, ALOG text or a SLOG-1 header)"
         ),
     })
 }

@@ -114,3 +114,46 @@ fn bad_alog_names_the_line() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("line 3"), "{err}");
 }
+
+#[test]
+fn slog1_samples_print_info_convert_rewrite() {
+    let Some(dir) = corpus() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, drawables, warnings) in [
+        ("sample.slog", 19, 0),
+        ("sppm_ic2a.slog", 7970, 0),
+        ("invalid.slog", 24, 1),
+    ] {
+        let f = corpus_file(&dir, &format!("mpich1/slog1/{name}"));
+        let text = stdout(&mpelog(&["print", &f]));
+        insta::assert_snapshot!(format!("slog1_print_{name}"), golden(&text));
+        let info = stdout(&mpelog(&["info", "--json", &f]));
+        assert!(info.contains("\"format\":\"SLOG-1\""), "{info}");
+        // check: invalid.slog is read with one warning (a begin piece that never ends).
+        let o = mpelog(&["check", &f]);
+        assert!(o.status.success(), "{name}");
+        let report = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(report.matches("S1-SPLIT-001").count(), warnings, "{report}");
+        let out = tmp.path().join(format!("{name}.slog2"));
+        let o = mpelog(&["convert", &f, "-o", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(mpelog(&["check", out.to_str().unwrap()]).status.success());
+        let w = stdout(&mpelog(&[
+            "window",
+            out.to_str().unwrap(),
+            "--from",
+            "-1e12",
+            "--to",
+            "1e12",
+        ]));
+        assert_eq!(last_drawables(&w), drawables, "{name}");
+        let back = tmp.path().join(name);
+        let o = mpelog(&["convert", &f, "-o", back.to_str().unwrap(), "--to", "slog"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&f).unwrap(),
+            "{name}"
+        );
+    }
+}

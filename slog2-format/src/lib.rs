@@ -13,6 +13,7 @@ pub mod frame;
 pub mod info;
 pub mod read;
 pub mod size;
+pub mod slog1;
 pub mod types;
 pub mod update;
 pub mod window;

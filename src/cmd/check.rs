@@ -51,6 +51,14 @@ pub fn check_file(path: &Path, limit: usize) -> CliResult<Report> {
         Err(e) => return Err(e),
     };
     let findings = match format {
+        Format::Slog1 => match super::slog1::read(path) {
+            Ok((f, _)) => f
+                .warnings()
+                .into_iter()
+                .map(|w| finding(w.rule, Severity::Warning, w.offset, None, w.what))
+                .collect(),
+            Err(e) => vec![finding("S1-PARSE", Severity::Error, 0, None, e.to_string())],
+        },
         Format::Alog => match super::alog::read(path) {
             Ok(_) => Vec::new(),
             Err(e) => vec![finding(

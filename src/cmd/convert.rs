@@ -43,6 +43,8 @@ pub fn run(input: &Path, output: &Path, to: Option<&str>, tree: TreeOptions) -> 
         (Format::Slog2, Format::Slog2) => rewrite_slog2(input, output, tree),
         (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, output, tree),
         (Format::Alog, Format::Slog2) => alog_to_slog2(input, output, tree),
+        (Format::Slog1, Format::Slog2) => slog1_to_slog2(input, output, tree),
+        (Format::Slog1, Format::Slog1) => rewrite_slog1(input, output),
         (Format::Alog, Format::Alog) => rewrite_alog(input, output),
         (Format::Clog, Format::Slog2) => clog_to_slog2(input, output, tree),
         (s, t) => Err(CliError::Usage(format!(
@@ -267,6 +269,50 @@ fn rewrite_alog(input: &Path, output: &Path) -> CliResult {
     let tmp = temp_beside(output)?;
     let mut out = buffered(&tmp, output)?;
     out.write_all(&f.to_bytes()).map_err(CliError::io(output))?;
+    out.flush().map_err(CliError::io(output))?;
+    drop(out);
+    commit(tmp, output)
+}
+
+/// SLOG-1 to SLOG-2: each interval once, as a state or arrow (spec/slog1.md).
+fn slog1_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
+    let opts = tree_options(&tree)?;
+    let (f, _) = super::slog1::read(input)?;
+    for w in f.warnings() {
+        eprintln!(
+            "{}: warning {} at byte {}: {}",
+            input.display(),
+            w.rule,
+            w.offset,
+            w.what
+        );
+    }
+    let tmp = temp_beside(output)?;
+    let out = buffered(&tmp, output)?;
+    let (mut out, stats) = slog2_format::slog1::convert::slog1_to_slog2(&f, out, opts)
+        .map_err(CliError::slog2(input))?;
+    out.flush().map_err(CliError::io(output))?;
+    drop(out);
+    commit(tmp, output)?;
+    eprintln!(
+        "converted {} to {}: drawables {}; tree: {} nodes, depth {}; {} bytes written",
+        input.display(),
+        output.display(),
+        stats.drawables,
+        stats.nodes,
+        stats.depth,
+        stats.bytes
+    );
+    Ok(())
+}
+
+/// SLOG-1 to SLOG-1: rewritten through the model (byte-identical).
+fn rewrite_slog1(input: &Path, output: &Path) -> CliResult {
+    let (f, _) = super::slog1::read(input)?;
+    let bytes = f.to_bytes().map_err(CliError::slog2(output))?;
+    let tmp = temp_beside(output)?;
+    let mut out = buffered(&tmp, output)?;
+    out.write_all(&bytes).map_err(CliError::io(output))?;
     out.flush().map_err(CliError::io(output))?;
     drop(out);
     commit(tmp, output)

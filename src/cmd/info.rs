@@ -182,6 +182,7 @@ pub fn summarize(path: &Path) -> CliResult<Summary> {
         Format::Clog => summarize_clog(path),
         Format::Slog2 => summarize_slog2(path),
         Format::Alog => summarize_alog(path),
+        Format::Slog1 => summarize_slog1(path),
         Format::Annotation => Err(CliError::Unrecognized {
             path: path.to_path_buf(),
             message: "this is an mpelog annotation file; query it with `mpelog window`, check it with `mpelog check`".into(),
@@ -310,6 +311,32 @@ fn summarize_alog(path: &Path) -> CliResult<Summary> {
         record_counts,
         time_min: s.time_range_s().map(|r| r.0),
         time_max: s.time_range_s().map(|r| r.1),
+        comm_table_entries: None,
+        tree: None,
+    })
+}
+
+fn summarize_slog1(path: &Path) -> CliResult<Summary> {
+    let (f, len) = super::slog1::read(path)?;
+    let s = slog2_format::slog1::dump::summary(&f);
+    let mut record_counts = BTreeMap::new();
+    record_counts.insert("states".to_string(), s.states);
+    record_counts.insert("arrows".to_string(), s.arrows);
+    record_counts.insert("warnings".to_string(), s.warnings.len() as u64);
+    Ok(Summary {
+        format: Format::Slog1.name(),
+        version: format!("SLOG {}.{}", s.version[0], s.version[1]),
+        byte_order: "big",
+        file_size: len,
+        block_size: Some(s.frame_bytesize as u64),
+        blocks: Some(s.frames as u64),
+        ranks: Some(s.processes as i64),
+        max_threads: Some(s.threads as i64),
+        finalized: None,
+        records: Some(s.records),
+        record_counts,
+        time_min: s.time_range.map(|r| r.0),
+        time_max: s.time_range.map(|r| r.1),
         comm_table_entries: None,
         tree: None,
     })

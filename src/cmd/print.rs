@@ -25,6 +25,16 @@ pub fn run(path: &Path) -> CliResult {
 pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
     let o = CliError::io(Path::new("<stdout>"));
     match detect(path)? {
+        Format::Slog1 => {
+            let (f, _) = super::slog1::read(path)?;
+            (|| -> std::io::Result<()> {
+                for line in slog2_format::slog1::dump::lines(&f) {
+                    writeln!(out, "{line}")?;
+                }
+                Ok(())
+            })()
+            .map_err(o)
+        }
         Format::Alog => {
             let f = super::alog::read(path)?;
             (|| -> std::io::Result<()> {

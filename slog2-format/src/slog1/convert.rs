@@ -1,0 +1,259 @@
+//! SLOG-1 → SLOG-2 (spec/slog1.md §14): every interval record once, as a state
+//! (diagonal types) or an arrow (off-diagonal types), through the one-pass tree
+//! writer.
+//!
+//! * **Once.** A record's home copy is in the frame its start falls in, in the
+//!   `cur` or `out` sector; the `inc` and `pas` sectors of later frames hold
+//!   copies. The converter takes the `cur` and `out` sectors of every frame and
+//!   nothing else, so each interval is drawn once without comparing records
+//!   (two identical home copies are two intervals and give two drawables).
+//! * **Order.** The tree writer needs increasing end times; SLOG-1 orders frames
+//!   by time but records within and across frames are not sorted by end, so the
+//!   drawables (at most 64 bytes each) are made in memory and sorted by end time,
+//!   then start time, then file order.
+//! * **Categories.** One per (interval type, bebits, state or arrow) that records
+//!   use, in that order (index 0 up): name = the profile label (pieces of split
+//!   intervals get ` (begin)`, ` (middle)`, ` (final)`), colour = the profile
+//!   colour looked up like a CLOG2 colour (spec/slog2.md §16.1 #5), width 1 for
+//!   states and 3 for arrows. Info: the record's argument words (groups
+//!   flattened), big-endian, at most 8; the format names them with the profile's
+//!   argument labels (`label=%d`), as many as every record of the category has.
+//!   Associations, the CPU and the instruction address are not carried.
+//! * **Timelines.** Line ID *i* is entry *i* of the thread table (key node,
+//!   thread; the first entry of a key wins); a (node, thread) the table lacks
+//!   gets the next IDs in key order. Maps: "Thread View" (node, thread),
+//!   "Application View" (app, node, thread), "OS Process View" (OS process,
+//!   OS thread; −1 for threads the table lacks), then the writer's identity map.
+//!
+//! SLOG-1 has no events: a zero-length interval stays a zero-length state.
+
+use super::read::{RecordRef, Slog1File};
+use super::types::*;
+use crate::build::colors::{argb, lookup, Fallback};
+use crate::build::events::info_keys;
+use crate::build::prim::{Prim, MAX_INFO};
+use crate::build::{TreeOptions, TreeStats, TreeWriter};
+use crate::error::{Error, Result};
+use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
+use std::collections::BTreeMap;
+use std::io::{Seek, Write};
+
+/// Largest number of argument words a drawable's info carries (32 bytes).
+pub const MAX_ARGS: usize = MAX_INFO / 4;
+
+/// The drawables, categories and line-ID maps of a SLOG-1 file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slog1Drawables {
+    /// One primitive per interval record, sorted by end time (then start time,
+    /// then file order).
+    pub prims: Vec<Prim>,
+    /// The categories records use.
+    pub categories: Vec<Category>,
+    /// "Thread View", "Application View" and "OS Process View".
+    pub maps: Vec<LineIdMap>,
+    /// (node, thread) pairs records use that the thread table lacks.
+    pub undeclared_threads: usize,
+    /// Records with more than [`MAX_ARGS`] argument words (the rest are dropped).
+    pub truncated_args: u64,
+}
+
+/// A line-ID map column maker: thread-table entry (if any), (node, thread).
+type RowValues = dyn Fn(Option<&ThreadInfo>, (u16, u32)) -> Vec<i32>;
+
+/// Category key: interval type, bebits order, arrow.
+type Key = (u16, u8, bool);
+
+/// Makes the drawables of `f` (see the module documentation).
+///
+/// Errors: [`Error::BadValue`] naming the record's byte offset when a record's
+/// start or end time is not finite (SLOG-2 cannot hold it).
+pub fn drawables(f: &Slog1File) -> Result<Slog1Drawables> {
+    // Timelines.
+    let mut lines: BTreeMap<(u16, u32), i32> = BTreeMap::new();
+    let mut rows: Vec<(i32, Option<&ThreadInfo>, (u16, u32))> = Vec::new();
+    for t in &f.threads.entries {
+        let k = (t.node_id, t.thread_id);
+        if let std::collections::btree_map::Entry::Vacant(v) = lines.entry(k) {
+            let id = rows.len() as i32;
+            v.insert(id);
+            rows.push((id, Some(t), k));
+        }
+    }
+    let homes: Vec<RecordRef<'_>> = f.home_records().collect();
+    let mut extra: BTreeMap<(u16, u32), ()> = BTreeMap::new();
+    for r in &homes {
+        for t in std::iter::once(&r.record.origin).chain(r.record.destination.as_ref()) {
+            if !lines.contains_key(&(t.node, t.thread)) {
+                extra.insert((t.node, t.thread), ());
+            }
+        }
+    }
+    let undeclared_threads = extra.len();
+    for k in extra.into_keys() {
+        let id = rows.len() as i32;
+        lines.insert(k, id);
+        rows.push((id, None, k));
+    }
+
+    // Categories: key → smallest argument count among its records.
+    let mut keys: BTreeMap<Key, usize> = BTreeMap::new();
+    for r in &homes {
+        let rec = r.record;
+        let n = rec.args.values().len().min(MAX_ARGS);
+        let k = (rec.intvltype, bebits_order(rec.bebits), rec.is_arrow());
+        let e = keys.entry(k).or_insert(n);
+        *e = (*e).min(n);
+    }
+    let index: BTreeMap<Key, i32> = keys
+        .keys()
+        .enumerate()
+        .map(|(i, k)| (*k, i as i32))
+        .collect();
+    let mut fallback = Fallback::default();
+    let categories: Vec<Category> = keys
+        .iter()
+        .map(|(&(itype, order, arrow), &n)| {
+            let bebits = bebits_order(order); // the order map is its own inverse
+            let entry = f
+                .profile
+                .entries
+                .iter()
+                .find(|p| p.itype() == itype && p.bebits_code() == bebits);
+            let label = entry.map(|p| p.label.as_text()).filter(|l| !l.is_empty());
+            let mut name = label.unwrap_or_else(|| format!("type {itype}"));
+            if bebits != 3 {
+                name.push_str(&format!(" ({})", bebits_name(bebits)));
+            }
+            if arrow && keys.contains_key(&(itype, order, false)) {
+                name.push_str(" (arrow)");
+            }
+            let rgb = entry
+                .and_then(|p| lookup(&p.color.as_text()))
+                .unwrap_or_else(|| fallback.next_rgb());
+            let labels = entry.map(ProfileEntry::label_texts).unwrap_or_default();
+            let format: String = (0..n)
+                .map(|i| {
+                    let l = labels
+                        .get(i)
+                        .filter(|l| !l.is_empty())
+                        .cloned()
+                        .unwrap_or(format!("arg{i}"));
+                    format!("{}{l}=%d", if i > 0 { ", " } else { "" })
+                })
+                .collect();
+            let (keys, types) = info_keys(&format);
+            Category {
+                index: index[&(itype, order, arrow)],
+                name: JStr::new(&name),
+                topology: if arrow {
+                    topology::ARROW
+                } else {
+                    topology::STATE
+                },
+                argb: argb(rgb, 255),
+                modifiable: 1,
+                width: if arrow { 3 } else { 1 },
+                keys,
+                types,
+                methods: Vec::new(),
+                summary: None,
+            }
+        })
+        .collect();
+
+    // Drawables.
+    let mut truncated_args = 0;
+    let mut prims: Vec<(Prim, usize)> = Vec::with_capacity(homes.len());
+    for (i, r) in homes.iter().enumerate() {
+        let rec = r.record;
+        let (s, e) = (rec.starttime, rec.endtime());
+        if !s.is_finite() || !e.is_finite() {
+            return Err(Error::BadValue {
+                offset: r.offset,
+                what: format!(
+                    "a record of interval type {} starts at {s:?} and ends at {e:?}: SLOG-2 needs finite times",
+                    rec.intvltype
+                ),
+            });
+        }
+        let values = rec.args.values();
+        if values.len() > MAX_ARGS {
+            truncated_args += 1;
+        }
+        let info: Vec<u8> = values
+            .iter()
+            .take(MAX_ARGS)
+            .flat_map(|v| v.to_be_bytes())
+            .collect();
+        let cat = index[&(rec.intvltype, bebits_order(rec.bebits), rec.is_arrow())];
+        let from = lines[&(rec.origin.node, rec.origin.thread)];
+        let p = match &rec.destination {
+            Some(d) if rec.is_arrow() => {
+                let to = lines[&(d.node, d.thread)];
+                Prim::two(cat, topology::ARROW, (s, from), (e, to), &info)
+            }
+            _ => Prim::two(cat, topology::STATE, (s, from), (e, from), &info),
+        };
+        prims.push((p, i));
+    }
+    prims.sort_by(|(a, i), (b, j)| {
+        a.latest()
+            .total_cmp(&b.latest())
+            .then(a.earliest().total_cmp(&b.earliest()))
+            .then(i.cmp(j))
+    });
+
+    let map = |title: &str, labels: &[&str], vals: &RowValues| LineIdMap {
+        title: JStr::new(title),
+        ncols: labels.len() as i32,
+        labels: labels.iter().map(|l| JStr::new(l)).collect(),
+        rows: rows
+            .iter()
+            .map(|&(id, t, k)| LineIdRow {
+                line_id: id,
+                values: vals(t, k),
+            })
+            .collect(),
+        methods: Vec::new(),
+    };
+    let maps = vec![
+        map("Thread View", &["node", "thread"], &|_, k| {
+            vec![k.0 as i32, k.1 as i32]
+        }),
+        map("Application View", &["app", "node", "thread"], &|t, k| {
+            vec![t.map_or(-1, |t| t.app_id as i32), k.0 as i32, k.1 as i32]
+        }),
+        map("OS Process View", &["OSprocess", "OSthread"], &|t, _| {
+            vec![
+                t.map_or(-1, |t| t.os_process_id as i32),
+                t.map_or(-1, |t| t.os_thread_id as i32),
+            ]
+        }),
+    ];
+    Ok(Slog1Drawables {
+        prims: prims.into_iter().map(|(p, _)| p).collect(),
+        categories,
+        maps,
+        undeclared_threads,
+        truncated_args,
+    })
+}
+
+/// Converts `f` to SLOG-2 written to `out` (which must be at its start) with the
+/// given tree shape. Returns the writer and the tree writer's figures
+/// (`drawables` = the number of interval records).
+///
+/// Errors: a record with a non-finite time ([`Error::BadValue`] at its offset);
+/// a file without interval records or bad options ([`Error::Write`]); I/O errors.
+pub fn slog1_to_slog2<W: Write + Seek>(
+    f: &Slog1File,
+    out: W,
+    opts: TreeOptions,
+) -> Result<(W, TreeStats)> {
+    let d = drawables(f)?;
+    let mut tree = TreeWriter::new(out, opts)?;
+    for p in d.prims {
+        tree.add(p)?;
+    }
+    tree.finish(&d.categories, d.maps)
+}

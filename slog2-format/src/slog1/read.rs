@@ -1,0 +1,366 @@
+//! Reading a whole SLOG-1 file: the header, every section its pointers name, every
+//! frame of the directory, and the bytes no section covers (kept verbatim, so the
+//! model is lossless: [`Slog1File::to_bytes`] gives the input back byte for byte).
+
+use super::types::*;
+use crate::error::{Error, Result};
+use binrw::io::{Cursor, Seek, SeekFrom};
+use binrw::{BinRead, Endian};
+use std::collections::BTreeMap;
+
+/// Every structure of a SLOG-1 file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slog1File {
+    /// The header (its pointers say where each section is).
+    pub header: Header,
+    /// The preview blob.
+    pub preview: Preview,
+    /// The thread table.
+    pub threads: ThreadTable,
+    /// The display profile.
+    pub profile: Profile,
+    /// The record definitions.
+    pub recdefs: RecDefTable,
+    /// The frame directory (valid entries only).
+    pub directory: FrameDir,
+    /// One frame per directory entry, in directory order.
+    pub frames: Vec<Frame>,
+    /// The preview statistics.
+    pub statistics: Statistics,
+    /// Bytes that no section covers, by offset: reserved and stale profile and
+    /// definition slots, unused directory slots, anything else.
+    pub gaps: BTreeMap<u64, Vec<u8>>,
+}
+
+/// What occupies a byte range of the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Part {
+    /// The header.
+    Header,
+    /// The preview statistics.
+    Statistics,
+    /// The preview blob.
+    Preview,
+    /// The display profile.
+    Profile,
+    /// The thread table.
+    ThreadTable,
+    /// The record definitions.
+    RecDefs,
+    /// The frame directory (header and valid entries).
+    Directory,
+    /// Frame `i` of the directory.
+    Frame(usize),
+}
+
+impl Part {
+    /// A name for messages.
+    pub fn name(self) -> String {
+        match self {
+            Part::Header => "the header".into(),
+            Part::Statistics => "the preview statistics".into(),
+            Part::Preview => "the preview".into(),
+            Part::Profile => "the display profile".into(),
+            Part::ThreadTable => "the thread table".into(),
+            Part::RecDefs => "the record definition table".into(),
+            Part::Directory => "the frame directory".into(),
+            Part::Frame(i) => format!("frame {i}"),
+        }
+    }
+}
+
+/// One copy of an interval record in a frame, with where it is.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordRef<'a> {
+    /// Frame index (directory order).
+    pub frame: usize,
+    /// Sector.
+    pub sector: Sector,
+    /// Byte offset of the record in the file.
+    pub offset: u64,
+    /// The record.
+    pub record: &'a IntervalRecord,
+}
+
+/// Whether `data` starts like a SLOG-1 file: version 0.9 (`00000000 00000009`).
+pub fn looks_like_slog1(data: &[u8]) -> bool {
+    data.len() >= 8 && data[..8] == [0, 0, 0, 0, 0, 0, 0, 9]
+}
+
+/// Converts a binrw error from a structure that starts at `base`.
+pub(crate) fn bin_err(e: binrw::Error, base: u64, what: &str, file_len: usize) -> Error {
+    match e {
+        binrw::Error::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            Error::Truncated {
+                offset: base,
+                what: what.to_string(),
+                within: format!("the file ({file_len} bytes)"),
+            }
+        }
+        binrw::Error::Io(source) => Error::Io {
+            offset: base,
+            source,
+        },
+        binrw::Error::AssertFail { pos, message } => Error::BadValue {
+            offset: pos,
+            what: format!("{what}: {message}"),
+        },
+        binrw::Error::Custom { pos, err } => Error::BadValue {
+            offset: pos,
+            what: format!("{what}: {err}"),
+        },
+        binrw::Error::Backtrace(bt) => bin_err(*bt.error, base, what, file_len),
+        other => Error::BadValue {
+            offset: base,
+            what: format!("{what}: {other}"),
+        },
+    }
+}
+
+/// Parses a `T` at `at`, bounded by the end of `data`.
+fn section<'a, T>(data: &[u8], at: u64, what: &str, args: T::Args<'a>) -> Result<T>
+where
+    T: BinRead,
+{
+    let mut c = Cursor::new(data);
+    c.seek(SeekFrom::Start(at))
+        .map_err(|source| Error::Io { offset: at, source })?;
+    let v =
+        T::read_options(&mut c, Endian::Big, args).map_err(|e| bin_err(e, at, what, data.len()))?;
+    Ok(v)
+}
+
+/// The header's six section pointers: name, field offset, value.
+pub fn pointers(h: &Header) -> [(&'static str, u64, u64); 6] {
+    [
+        ("fptr2statistics", 26, h.fptr2statistics),
+        ("fptr2preview", 34, h.fptr2preview),
+        ("fptr2profile", 42, h.fptr2profile),
+        ("fptr2threadtable", 50, h.fptr2threadtable),
+        ("fptr2recdefs", 58, h.fptr2recdefs),
+        ("fptr2framedata", 66, h.fptr2framedata),
+    ]
+}
+
+impl Slog1File {
+    /// Parses a whole file held in memory.
+    ///
+    /// Errors (each naming a byte offset, see spec/slog1.md §12): a file shorter
+    /// than the header, a version other than 0.9, a section pointer that is 0 or
+    /// past the end of the file, a count whose items cannot fit in the bytes left,
+    /// a malformed profile entry, a bebits code above 3, a record without a
+    /// definition or whose byte size disagrees with its fields, sectors that do not
+    /// add up to their header's counts or overflow the frame, a frame pointer that
+    /// is 0 or whose frame runs past the end of the file, statistics sets with
+    /// label sizes other than 35 or bin counts other than the section's, and
+    /// sections or frames that overlap.
+    pub fn parse(data: &[u8]) -> Result<Slog1File> {
+        let len = data.len();
+        if len < HEADER_LEN as usize {
+            return Err(Error::Truncated {
+                offset: len as u64,
+                what: "the 74-byte SLOG-1 header".into(),
+                within: format!("the file ({len} bytes)"),
+            });
+        }
+        if !looks_like_slog1(data) {
+            let v = |i: usize| u32::from_be_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+            return Err(Error::BadValue {
+                offset: 0,
+                what: format!(
+                    "not a SLOG-1 file: the version is {}.{}, not 0.9 (a SLOG-1 file starts with 00000000 00000009)",
+                    v(0),
+                    v(4)
+                ),
+            });
+        }
+        let header = section::<Header>(data, 0, "the header", ())?;
+        for (name, field, ptr) in pointers(&header) {
+            if ptr == 0 {
+                return Err(Error::BadValue {
+                    offset: field,
+                    what: format!("{name} is 0: the section is missing (the file was not closed)"),
+                });
+            }
+            if ptr >= len as u64 {
+                return Err(Error::BadValue {
+                    offset: field,
+                    what: format!(
+                        "{name} points at byte {ptr}, past the end of the file ({len} bytes)"
+                    ),
+                });
+            }
+        }
+        if (header.frame_bytesize as u64) < FRAME_HEADER_LEN {
+            return Err(Error::BadValue {
+                offset: 8,
+                what: format!(
+                    "frame_bytesize {} is less than the 32-byte frame header",
+                    header.frame_bytesize
+                ),
+            });
+        }
+        let h = &header;
+        let statistics =
+            section::<Statistics>(data, h.fptr2statistics, "the preview statistics", ())?;
+        let preview = section::<Preview>(data, h.fptr2preview, "the preview", ())?;
+        let profile = section::<Profile>(data, h.fptr2profile, "the display profile", ())?;
+        let threads = section::<ThreadTable>(data, h.fptr2threadtable, "the thread table", ())?;
+        let recdefs =
+            section::<RecDefTable>(data, h.fptr2recdefs, "the record definition table", ())?;
+        let directory = section::<FrameDir>(data, h.fptr2framedata, "the frame directory", ())?;
+
+        let defs = recdefs.index();
+        let fbs = h.frame_bytesize as u64;
+        let mut frames = Vec::with_capacity(directory.entries.len());
+        for (i, entry) in directory.entries.iter().enumerate() {
+            let field = h.fptr2framedata + DIR_HEADER_LEN + DIR_ENTRY_LEN * i as u64;
+            let at = entry.fptr2framehdr;
+            if at == 0 || at.checked_add(fbs).is_none_or(|end| end > len as u64) {
+                return Err(Error::BadValue {
+                    offset: field,
+                    what: format!(
+                        "directory entry {i} points at byte {at}: {}",
+                        if at == 0 {
+                            "a null frame pointer".to_string()
+                        } else {
+                            format!(
+                                "its {fbs}-byte frame runs past the end of the file ({len} bytes)"
+                            )
+                        }
+                    ),
+                });
+            }
+            let frame = section::<Frame>(
+                &data[..(at + fbs) as usize],
+                at,
+                &format!("frame {i}"),
+                (&defs, h.frame_bytesize),
+            )?;
+            frames.push(frame);
+        }
+        let mut f = Slog1File {
+            header,
+            preview,
+            threads,
+            profile,
+            recdefs,
+            directory,
+            frames,
+            statistics,
+            gaps: BTreeMap::new(),
+        };
+        let mut pos = 0u64;
+        let mut prev = Part::Header;
+        for (start, end, part) in f.regions() {
+            if start < pos {
+                return Err(Error::BadValue {
+                    offset: start,
+                    what: format!(
+                        "{} at byte {start} overlaps {}, which ends at byte {pos}",
+                        part.name(),
+                        prev.name()
+                    ),
+                });
+            }
+            if start > pos {
+                f.gaps
+                    .insert(pos, data[pos as usize..start as usize].to_vec());
+            }
+            pos = end;
+            prev = part;
+        }
+        if pos < len as u64 {
+            f.gaps.insert(pos, data[pos as usize..].to_vec());
+        }
+        Ok(f)
+    }
+
+    /// Every copy of every record, frame by frame, sectors in on-disk order, with
+    /// its byte offset (computed from the directory's frame pointers).
+    pub fn records(&self) -> impl Iterator<Item = RecordRef<'_>> {
+        self.frames.iter().enumerate().flat_map(move |(i, f)| {
+            let base =
+                self.directory.entries.get(i).map_or(0, |e| e.fptr2framehdr) + FRAME_HEADER_LEN;
+            let mut off = base;
+            Sector::ALL
+                .into_iter()
+                .flat_map(move |s| f.sector(s).iter().map(move |r| (s, r)))
+                .map(move |(s, r)| {
+                    let at = off;
+                    off = off.saturating_add(r.disk_len());
+                    RecordRef {
+                        frame: i,
+                        sector: s,
+                        offset: at,
+                        record: r,
+                    }
+                })
+        })
+    }
+
+    /// The home copy of every record: the `cur` and `out` sectors of every frame
+    /// (each record starts in exactly one frame). The `inc` and `pas` sectors hold
+    /// copies of records already listed in an earlier frame.
+    pub fn home_records(&self) -> impl Iterator<Item = RecordRef<'_>> {
+        self.records().filter(|r| r.sector.is_home())
+    }
+
+    /// The byte ranges the parsed structures occupy, by offset: (start, end, part).
+    pub fn regions(&self) -> Vec<(u64, u64, Part)> {
+        let h = &self.header;
+        let profile: u64 = self
+            .profile
+            .entries
+            .iter()
+            .map(ProfileEntry::disk_len)
+            .sum();
+        let mut v = vec![(0, HEADER_LEN, Part::Header)];
+        for (at, len, part) in [
+            (
+                h.fptr2statistics,
+                self.statistics.disk_len(),
+                Part::Statistics,
+            ),
+            (
+                h.fptr2preview,
+                4 + self.preview.bytes.len() as u64,
+                Part::Preview,
+            ),
+            (h.fptr2profile, 4 + profile, Part::Profile),
+            (
+                h.fptr2threadtable,
+                4 + THREAD_ENTRY_LEN * self.threads.entries.len() as u64,
+                Part::ThreadTable,
+            ),
+            (
+                h.fptr2recdefs,
+                4 + RECDEF_LEN * self.recdefs.entries.len() as u64,
+                Part::RecDefs,
+            ),
+            (
+                h.fptr2framedata,
+                DIR_HEADER_LEN + DIR_ENTRY_LEN * self.directory.entries.len() as u64,
+                Part::Directory,
+            ),
+        ] {
+            v.push((at, at.saturating_add(len), part));
+        }
+        for (i, e) in self.directory.entries.iter().enumerate() {
+            v.push((
+                e.fptr2framehdr,
+                e.fptr2framehdr.saturating_add(h.frame_bytesize as u64),
+                Part::Frame(i),
+            ));
+        }
+        v.sort();
+        v
+    }
+
+    /// Start of the first frame and end of the last (the directory's time range).
+    pub fn frame_range(&self) -> Option<(f64, f64)> {
+        let first = self.directory.entries.first()?;
+        let last = self.directory.entries.last()?;
+        Some((first.starttime, last.endtime))
+    }
+}
