@@ -39,7 +39,8 @@ Examples:
   mpelog window demo.slog2 --from 0.5 --to 0.6            drawables in a time window, and what it cost
   mpelog annotate demo.clog2                              index the trace in place: demo.clog2.idx
   mpelog window demo.clog2.idx --from 0.5 --to 0.6        the same window, read from the trace itself
-  mpelog check *.slog2                                    report every broken rule with its byte offset";
+  mpelog check *.slog2                                    report every broken rule with its byte offset
+  mpelog repair cut.clog2 -o fixed.clog2                  recover the whole records of a cut or damaged trace";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -178,6 +179,36 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 2)]
         children: u16,
     },
+    /// Recover every whole record of a CLOG2 file that was cut anywhere (a crashed
+    /// or killed run, a full disk, a partial copy) or damaged after some point, and
+    /// write a proper file (spec/clog2.md §11).
+    ///
+    /// Recovers: the preamble (unchanged but for commtable_fptr), every whole block
+    /// before the first problem byte for byte, and the whole records of the block
+    /// where the problem is (a record is whole when its bytes are all there and it
+    /// decodes; nothing after the first record that does not is trusted). The file
+    /// then ends properly: ENDLOG, and for CLOG-02.43 on the comm table, kept if it
+    /// survived whole, otherwise rebuilt from the recovered COMMEVT records as MPE's
+    /// merger builds it. Unlike MPE's clog2_repair, which only rewrites the comm
+    /// table of a file whose block stream is complete, the cut may be anywhere after
+    /// the preamble. An intact input is written back unchanged.
+    ///
+    /// Reports on stderr: the records recovered and the input bytes they came from,
+    /// how many bytes were lost after which byte and why, what happened to the comm
+    /// table, and how the file now ends.
+    ///
+    /// Exit status: 0 when the output was written (even if data was lost), 1 when
+    /// nothing can be recovered (the 1024-byte preamble is cut or invalid; the
+    /// message names the byte offset) or a file cannot be read or written, 2 on wrong
+    /// usage. The output is written to a temporary file beside OUT and renamed, so
+    /// OUT may be the input itself.
+    Repair {
+        /// The cut or damaged CLOG2 file.
+        input: PathBuf,
+        /// The repaired file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Generate a realistic MPE-like CLOG2 trace (merged, big-endian, time-ordered,
     /// blocks packed like MPE's merger): nested user states, MPI-call states,
     /// matched sends and receives, collectives, communicators, cargo events.
@@ -240,6 +271,7 @@ fn main() -> ExitCode {
             leaf_bytes,
             children,
         } => cmd::annotate::run(&trace, output.as_deref(), leaf_bytes, children),
+        Command::Repair { input, output } => cmd::repair::run(&input, &output),
         Command::Synth {
             output,
             ranks,

@@ -41,6 +41,7 @@ pub mod file;
 pub mod preamble;
 pub mod read;
 pub mod record;
+pub mod repair;
 pub mod synth;
 pub mod version;
 pub mod write;

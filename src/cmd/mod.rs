@@ -7,6 +7,7 @@ pub mod check;
 pub mod convert;
 pub mod info;
 pub mod print;
+pub mod repair;
 pub mod slog1;
 pub mod synth;
 pub mod window;
