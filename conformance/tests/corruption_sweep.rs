@@ -1215,7 +1215,19 @@ fn corpus_files_survive_corruption() {
     };
     let _lock = SWEEP_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let start = Instant::now();
-    let subjects = corpus_subjects(Path::new(&root));
+    // A relative path is taken from the workspace root, as `.ci/run` gives it.
+    let root = PathBuf::from(root);
+    let root = if root.is_relative() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(root)
+    } else {
+        root
+    };
+    assert!(
+        root.is_dir(),
+        "MPELOG_CORPUS={} is not a directory",
+        root.display()
+    );
+    let subjects = corpus_subjects(&root);
     let report = sweep(subjects, HANG_LIMIT);
     let summary = summarize("corpus files", &report, start.elapsed());
     eprintln!("{summary}");
