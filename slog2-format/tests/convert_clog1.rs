@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::compare::*;
+
 use clog2_format::clog1::{Body, ClogWriter, CommEvent, RawEvent, Record, SrcLoc, StateDef};
 use clog2_format::FixedBytes;
 use slog2_format::build::{clog_to_slog2, ClogDrawables, ConvertStats, Prim, TreeOptions};
@@ -12,103 +14,6 @@ use slog2_format::check::{check, Severity};
 use slog2_format::*;
 use std::collections::BTreeMap;
 use std::io::Cursor;
-
-/// A drawable as a comparable value: category, (time bits, line) per vertex, info.
-type Key = (i32, Vec<(u64, i32)>, Vec<u8>);
-
-fn drawables(f: &Slog2File) -> BTreeMap<Key, u32> {
-    let mut m = BTreeMap::new();
-    for n in f.nodes() {
-        for d in n.value.nestless.iter().chain(&n.value.nestable) {
-            let Drawable::Primitive(p) = d else {
-                panic!("the converter writes no composites")
-            };
-            let k = (
-                p.category,
-                p.vertices
-                    .iter()
-                    .map(|v| (v.time.to_bits(), v.line_id))
-                    .collect(),
-                p.info.bytes.clone(),
-            );
-            *m.entry(k).or_insert(0) += 1;
-        }
-    }
-    m
-}
-
-type CatDef = (String, i32, [u8; 4], i8, Vec<String>, Vec<u8>);
-
-fn category_defs(f: &Slog2File) -> BTreeMap<i32, CatDef> {
-    let Some(FileBlock::Categories(c)) = f
-        .blocks
-        .values()
-        .find(|b| matches!(b, FileBlock::Categories(_)))
-    else {
-        panic!("no category map")
-    };
-    c.value
-        .categories
-        .iter()
-        .map(|c| {
-            (
-                c.index,
-                (
-                    c.name.text(),
-                    c.topology,
-                    c.argb,
-                    c.width,
-                    c.keys.iter().map(JStr::text).collect(),
-                    c.types.clone(),
-                ),
-            )
-        })
-        .collect()
-}
-
-fn summaries(f: &Slog2File) -> BTreeMap<i32, (f32, f32, i64)> {
-    let Some(FileBlock::Categories(c)) = f
-        .blocks
-        .values()
-        .find(|b| matches!(b, FileBlock::Categories(_)))
-    else {
-        panic!("no category map")
-    };
-    c.value
-        .categories
-        .iter()
-        .map(|c| {
-            let s = c.summary.expect("2.0.6 categories have summaries");
-            (c.index, (s.incl, s.excl, s.count))
-        })
-        .collect()
-}
-
-fn line_maps(f: &Slog2File) -> LineIdMapList {
-    f.blocks
-        .values()
-        .find_map(|b| match b {
-            FileBlock::LineIdMaps(m) => Some(m.value.clone()),
-            _ => None,
-        })
-        .expect("a line-ID map list")
-}
-
-/// Node IDs, time boxes and drawable counts, in file order.
-fn shape(f: &Slog2File) -> Vec<(i16, i32, u64, u64, usize)> {
-    f.nodes()
-        .map(|n| {
-            let h = &n.value.header;
-            (
-                h.id.depth,
-                h.id.xpos,
-                h.earliest.to_bits(),
-                h.latest.to_bits(),
-                n.value.nestless.len() + n.value.nestable.len(),
-            )
-        })
-        .collect()
-}
 
 fn convert(data: &[u8], leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertStats) {
     let opts = TreeOptions {
@@ -219,35 +124,9 @@ fn fpilog_node_blocks_match_the_real_converters() {
     ] {
         let real_bytes = std::fs::read(hist.join(format!("{slog}.slog2"))).unwrap();
         let (ours, _) = convert(&data, ls, nc);
-        let mine = Slog2File::parse(&ours).unwrap();
-        let real = Slog2File::parse(&real_bytes).unwrap();
-        for (a, b) in mine.nodes().zip(real.nodes()) {
-            assert_eq!(a.ptr, b.ptr, "{slog}: node block pointers");
-            let (x, y) = (
-                a.ptr.offset as usize,
-                (a.ptr.offset + a.ptr.size as i64) as usize,
-            );
-            total += 1;
-            if ours[x..y] == real_bytes[x..y] {
-                same += 1;
-            } else {
-                let canon = |n: &TreeNodeBody| {
-                    let mut n = n.clone();
-                    for st in &mut n.stubs {
-                        for sh in st.nestless.iter_mut().chain(st.nestable.iter_mut()) {
-                            sh.weights.sort_by_key(|w| w.category);
-                        }
-                    }
-                    n
-                };
-                assert_eq!(
-                    format!("{:?}", canon(&a.value)),
-                    format!("{:?}", canon(&b.value)),
-                    "{slog}: node {:?} differs beyond the order of equal weights",
-                    a.value.header.id
-                );
-            }
-        }
+        let (s, t) = node_blocks_match(slog, &ours, &real_bytes);
+        same += s;
+        total += t;
     }
     eprintln!("{same} of {total} node blocks byte-identical");
 }
@@ -464,7 +343,7 @@ fn small_file_gives_the_expected_drawables() {
     let cats = category_defs(&f);
     let keys: Vec<i32> = cats.keys().copied().collect();
     assert_eq!(keys, [-3, -2, 0, 6, 7, 181, 211]);
-    let state = |name: &str, argb: [u8; 4]| -> CatDef {
+    let state = |name: &str, argb: [u8; 4]| -> CategoryDef {
         (name.into(), topology::STATE, argb, 1, vec![], vec![])
     };
     assert_eq!(

@@ -5,10 +5,11 @@
 
 mod common;
 
+use common::compare::*;
+
 use slog2_format::build::{clog2_to_slog2, ConvertStats, TreeOptions};
 use slog2_format::check::{check, Severity};
 use slog2_format::*;
-use std::collections::BTreeMap;
 use std::io::Cursor;
 use std::path::Path;
 
@@ -48,30 +49,6 @@ const PAIRS: &[(&str, &str, u32, u16)] = &[
     ("srtest_n2", "srtest_n2", 65536, 2),
 ];
 
-/// A drawable as a comparable value: category, (time bits, line) per vertex, info.
-type Key = (i32, Vec<(u64, i32)>, Vec<u8>);
-
-fn drawables(f: &Slog2File) -> BTreeMap<Key, u32> {
-    let mut m = BTreeMap::new();
-    for n in f.nodes() {
-        for d in n.value.nestless.iter().chain(&n.value.nestable) {
-            let Drawable::Primitive(p) = d else {
-                panic!("the converter writes no composites")
-            };
-            let k = (
-                p.category,
-                p.vertices
-                    .iter()
-                    .map(|v| (v.time.to_bits(), v.line_id))
-                    .collect(),
-                p.info.bytes.clone(),
-            );
-            *m.entry(k).or_insert(0) += 1;
-        }
-    }
-    m
-}
-
 fn convert(clog2: &Path, leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertStats) {
     let data = std::fs::read(clog2).unwrap();
     let mut r = clog2_format::Clog2Reader::from_slice(&data).unwrap();
@@ -90,36 +67,6 @@ fn java_unmatched(log: &str) -> u64 {
         .find_map(|l| l.strip_prefix("Number of Unmatched Events = "))
         .and_then(|v| v.trim().parse().ok())
         .expect("unmatched count in the log")
-}
-
-/// A category's definition: name, topology, colour, width, keys, types.
-type CategoryDef = (String, i32, [u8; 4], i8, Vec<String>, Vec<u8>);
-
-fn category_defs(f: &Slog2File) -> BTreeMap<i32, CategoryDef> {
-    let Some(FileBlock::Categories(c)) = f
-        .blocks
-        .values()
-        .find(|b| matches!(b, FileBlock::Categories(_)))
-    else {
-        panic!("no category map")
-    };
-    c.value
-        .categories
-        .iter()
-        .map(|c| {
-            (
-                c.index,
-                (
-                    c.name.text(),
-                    c.topology,
-                    c.argb,
-                    c.width,
-                    c.keys.iter().map(JStr::text).collect(),
-                    c.types.clone(),
-                ),
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -176,33 +123,10 @@ fn drawables_equal_the_real_converters() {
             ));
         }
         // Line-ID maps.
-        let maps = |f: &Slog2File| {
-            f.blocks
-                .values()
-                .find_map(|b| match b {
-                    FileBlock::LineIdMaps(m) => Some(m.value.clone()),
-                    _ => None,
-                })
-                .unwrap()
-        };
-        if maps(&mine) != maps(&real) {
+        if line_maps(&mine) != line_maps(&real) {
             failures.push(format!("{slog}: line-ID maps differ"));
         }
         // Tree shape: the same node IDs and time boxes.
-        let shape = |f: &Slog2File| -> Vec<(i16, i32, u64, u64, usize)> {
-            f.nodes()
-                .map(|n| {
-                    let h = &n.value.header;
-                    (
-                        h.id.depth,
-                        h.id.xpos,
-                        h.earliest.to_bits(),
-                        h.latest.to_bits(),
-                        n.value.nestless.len() + n.value.nestable.len(),
-                    )
-                })
-                .collect()
-        };
         if shape(&mine) != shape(&real) {
             failures.push(format!(
                 "{slog}: tree shape differs: ours {} nodes depth {}, real {} nodes depth {}",
@@ -250,36 +174,9 @@ fn node_blocks_match_the_real_converters() {
         let mine = Slog2File::parse(&ours).unwrap();
         let real = Slog2File::parse(&real_bytes).unwrap();
         assert_eq!(mine.header, real.header, "{slog}: header");
-        for (a, b) in mine.nodes().zip(real.nodes()) {
-            assert_eq!(a.ptr, b.ptr, "{slog}: node block pointers");
-            let (x, y) = (
-                a.ptr.offset as usize,
-                (a.ptr.offset + a.ptr.size as i64) as usize,
-            );
-            total += 1;
-            if ours[x..y] == real_bytes[x..y] {
-                same += 1;
-            } else {
-                // Only the order of weights with equal inclusive ratios may differ
-                // (Java orders them by HashMap iteration over identity hashes).
-                let canon = |n: &TreeNodeBody| {
-                    let mut n = n.clone();
-                    for st in &mut n.stubs {
-                        for sh in st.nestless.iter_mut().chain(st.nestable.iter_mut()) {
-                            sh.weights.sort_by_key(|w| w.category);
-                        }
-                    }
-                    n
-                };
-                // Debug text, so that NaN ratios (0/0, as in Java) compare equal.
-                assert_eq!(
-                    format!("{:?}", canon(&a.value)),
-                    format!("{:?}", canon(&b.value)),
-                    "{slog}: node {:?} differs beyond the order of equal weights",
-                    a.value.header.id
-                );
-            }
-        }
+        let (s, t) = node_blocks_match(slog, &ours, &real_bytes);
+        same += s;
+        total += t;
     }
     eprintln!("{same} of {total} node blocks byte-identical");
 }

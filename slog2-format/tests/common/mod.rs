@@ -1,6 +1,8 @@
 //! A tiny valid SLOG-2 file built from our own layouts, shared by the tests.
 #![allow(dead_code)]
 
+pub mod compare;
+
 use binrw::{BinWrite, Endian};
 use slog2_format::*;
 use std::io::Cursor;
