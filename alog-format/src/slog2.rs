@@ -22,7 +22,7 @@ use crate::error::Result;
 use crate::file::AlogFile;
 use crate::record::{rtype, Kind};
 use slog2_format::build::colors;
-use slog2_format::build::events::info_keys;
+use slog2_format::build::events::arrow_category;
 use slog2_format::build::{Prim, TreeOptions, TreeStats, TreeWriter};
 use slog2_format::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -148,19 +148,7 @@ type Pending = (f64, i32, i32);
 pub fn drawables(f: &AlogFile) -> Drawables {
     let mut u = Unmatched::default();
     let mut fallback = colors::Fallback::default();
-    let (keys, types) = info_keys("msg_tag=%d, msg_size=%d");
-    let mut cats = vec![Category {
-        index: ARROW_CATEGORY,
-        name: JStr::new("message"),
-        topology: topology::ARROW,
-        argb: [255, 255, 255, 255],
-        modifiable: 1,
-        width: 3,
-        keys,
-        types,
-        methods: Vec::new(),
-        summary: None,
-    }];
+    let mut cats = vec![arrow_category()];
 
     // States, as upshot's first pass defines them.
     let mut state_names: HashSet<Vec<u8>> = HashSet::new();

@@ -9,7 +9,7 @@
 //! counts the case in [`Unmatched`] or takes a stated default, and goes on.
 
 use super::colors;
-use super::events::{info_keys, Unmatched, ARROW_CATEGORY};
+use super::events::{arrow_category, Unmatched, ARROW_CATEGORY};
 use super::prim::Prim;
 use crate::types::{topology, Category, JStr, LineIdMap};
 use clog2_format::clog1::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
@@ -144,16 +144,16 @@ impl ClogDrawables {
     /// −101/−102, and the 210 placeholder states (indexes 1 … 210).
     pub fn new() -> ClogDrawables {
         let mut cats = BTreeMap::new();
-        let (keys, types) = info_keys("msg_tag=%d, msg_size=%d");
+        let a = arrow_category();
         cats.insert(
             ARROW_CATEGORY,
             CatDef {
-                topology: topology::ARROW,
-                name: Some("message".into()),
-                argb: [255, 255, 255, 255],
-                width: 3,
-                keys,
-                types,
+                topology: a.topology,
+                name: Some(a.name.text()),
+                argb: a.argb,
+                width: a.width,
+                keys: a.keys,
+                types: a.types,
                 used: false,
             },
         );

@@ -218,6 +218,24 @@ pub struct Clog2Drawables {
 /// The arrow category's index.
 pub const ARROW_CATEGORY: i32 = 0;
 
+/// The arrow category every MPE converter makes (spec/slog2.md §16.1 rule 1):
+/// index 0, `message`, opaque white, width 3, `msg_tag=%d, msg_size=%d`.
+pub fn arrow_category() -> Category {
+    let (keys, types) = info_keys("msg_tag=%d, msg_size=%d");
+    Category {
+        index: ARROW_CATEGORY,
+        name: JStr::new("message"),
+        topology: topology::ARROW,
+        argb: [255, 255, 255, 255],
+        modifiable: 1,
+        width: 3,
+        keys,
+        types,
+        methods: Vec::new(),
+        summary: None,
+    }
+}
+
 impl Clog2Drawables {
     /// Starts a conversion with the preamble's world size, thread count and event
     /// ID ranges (missing values: one thread, a world of 65536, no ranges).
@@ -234,16 +252,16 @@ impl Clog2Drawables {
             user_solos: c(pre.user_solo_event_id_count),
         };
         let mut cats = BTreeMap::new();
-        let (keys, types) = info_keys("msg_tag=%d, msg_size=%d");
+        let a = arrow_category();
         cats.insert(
             ARROW_CATEGORY,
             CatDef {
-                topology: topology::ARROW,
-                name: Some("message".into()),
-                argb: [255, 255, 255, 255],
-                width: 3,
-                keys,
-                types,
+                topology: a.topology,
+                name: Some(a.name.text()),
+                argb: a.argb,
+                width: a.width,
+                keys: a.keys,
+                types: a.types,
                 defined: true,
             },
         );
