@@ -4,6 +4,12 @@
 
 mod common;
 
+/// The CLOG2 corpus file list of clog2-format's tests (`CLOG2_FILES`).
+#[path = "../clog2-format/tests/common/mod.rs"]
+mod clog2_corpus;
+
+use clog2_corpus::CLOG2_FILES;
+
 use clog2_format::repair::repair;
 use clog2_format::{Clog2Reader, Record};
 use common::{corpus, corpus_file, leftovers, mpelog, synth};
@@ -175,37 +181,6 @@ fn usage_and_help() {
         assert!(help.contains(want), "{want:?} missing from: {help}");
     }
 }
-
-/// Every CLOG2 file of the corpus (relative paths), with its block size (the list
-/// of clog2-format/tests/common).
-pub const CLOG2_FILES: &[(&str, u32)] = &[
-    ("mpe/colls_n1.clog2", 65536),
-    ("mpe/colls_n2.clog2", 65536),
-    ("mpe/colls_n4.clog2", 65536),
-    ("mpe/colls_n8.clog2", 65536),
-    ("mpe/colls_n16.clog2", 65536),
-    ("mpe/comm1_isr_n4.clog2", 65536),
-    ("mpe/comm1_isr_loop_n2.clog2", 65536),
-    ("mpe/cpi_n4.clog2", 65536),
-    ("mpe/cpilog_n1.clog2", 65536),
-    ("mpe/cpilog_n2.clog2", 65536),
-    ("mpe/cpilog_n4.clog2", 65536),
-    ("mpe/cpilog_n4_bs4k.clog2", 4096),
-    ("mpe/cpilog_n8.clog2", 65536),
-    ("mpe/cpilog_pack_n4.clog2", 65536),
-    ("mpe/iotest_n2.clog2", 65536),
-    ("mpe/many_events_n4.clog2", 65536),
-    ("mpe/nested_states_n1.clog2", 65536),
-    ("mpe/nested_states_n2.clog2", 65536),
-    ("mpe/nested_states_n4.clog2", 65536),
-    ("mpe/nested_states_n16.clog2", 65536),
-    ("mpe/p2p_n2.clog2", 65536),
-    ("mpe/p2p_n4.clog2", 65536),
-    ("mpe/p2p_n4_bs4k.clog2", 4096),
-    ("mpe/p2p_n8.clog2", 65536),
-    ("mpe/p2p_n16.clog2", 65536),
-    ("mpe/srtest_n2.clog2", 65536),
-];
 
 /// 100 distinct cut offsets after the preamble: the start of the blocks, block
 /// boundaries, inside the comm table, the whole file, spread offsets for the rest.
