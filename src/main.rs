@@ -63,23 +63,37 @@ enum Command {
         file: PathBuf,
     },
     /// Check traces against the rules of the format specifications and report every
-    /// broken rule with its ID, severity, byte offset (and tree node for SLOG-2).
+    /// broken rule with its ID, severity, byte offset and what to do.
     ///
-    /// SLOG-2 files get the full rule set of spec/slog2.md (the rules Jumpshot-4 and
-    /// slog2print rely on: pointers and sizes, tree structure, child stubs and
-    /// shadows, categories, ordering, time boxes, line IDs). CLOG2 and old CLOG files
-    /// are checked by a full parse. Exit status 0 only when no file has an error
-    /// (warnings alone pass).
+    /// Every format is detected from its bytes and checked: CLOG2 and old CLOG
+    /// (the reader's reject rules, time order, definitions for every event ID,
+    /// pairing, communicators), ALOG (also `.Z`), SLOG-1, SLOG-2 (pointers and sizes,
+    /// tree structure, stubs and shadows, categories, ordering, time boxes, line
+    /// IDs), compressed SLOG-2 (every frame: codec, lengths, checksum) and
+    /// annotations (checked against their trace: structure, every node, every
+    /// leaf's checksum). Large CLOG2 and SLOG-2 files are streamed.
+    ///
+    /// Rule IDs are stable; `--list-rules` prints them all, and spec/conformance.md
+    /// says where each comes from. Exit status 0 only when no file has an error
+    /// (warnings alone pass), 1 when one has.
     Check {
         /// The files to check.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "list_rules")]
         files: Vec<PathBuf>,
-        /// One JSON report per file, one per line.
+        /// One JSON report per file, one per line: {file, format, errors, warnings,
+        /// findings: [{rule, severity, offset, place?, message}]}.
         #[arg(long)]
         json: bool,
         /// Report at most this many findings per rule and file.
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        /// For annotation files: the trace they annotate (default: the
+        /// annotation's name without `.idx`).
+        #[arg(long)]
+        trace: Option<PathBuf>,
+        /// Print every rule (ID, format, severity, what it requires) and exit.
+        #[arg(long)]
+        list_rules: bool,
     },
     /// Convert a trace to another format, or rewrite it through the codec.
     ///
@@ -239,7 +253,19 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info { file, json } => cmd::info::run(&file, json),
         Command::Print { file } => cmd::print::run(&file),
-        Command::Check { files, json, limit } => cmd::check::run(&files, json, limit),
+        Command::Check {
+            files,
+            json,
+            limit,
+            trace,
+            list_rules,
+        } => {
+            if list_rules {
+                cmd::check::list_rules(json)
+            } else {
+                cmd::check::run(&files, json, limit, trace)
+            }
+        }
         Command::Convert {
             input,
             output,

@@ -285,7 +285,7 @@ fn check_reports_rule_ids_and_exits_1_on_errors() {
     let first = &lines[1]["findings"][0];
     assert_eq!(first["rule"], "S2-DRW-003");
     assert_eq!(first["offset"], 150);
-    assert_eq!(first["node"], "(0,0)");
+    assert_eq!(first["place"], "node (0,0)");
 }
 
 #[test]

@@ -135,4 +135,21 @@ impl Error {
             _ => None,
         }
     }
+
+    /// The row of spec/alog.md §3 ("What a reader must reject") the input
+    /// breaks: 1 a missing field, 2 a field that is not an integer, 3 an
+    /// integer outside i32, 4 a timestamp that is not a finite number, 5 no
+    /// record. `None` for errors that are not about the input (SLOG-2 output).
+    pub fn spec_row(&self) -> Option<u8> {
+        match self {
+            Error::BadField { problem, .. } => Some(match problem {
+                TokenProblem::Missing => 1,
+                TokenProblem::NotAnInteger => 2,
+                TokenProblem::OutOfRange => 3,
+                TokenProblem::NotANumber => 4,
+            }),
+            Error::Empty { .. } => Some(5),
+            Error::Slog2(_) => None,
+        }
+    }
 }

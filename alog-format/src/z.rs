@@ -13,6 +13,9 @@ pub enum ZError {
     /// The input does not start with `1f 9d`.
     #[error("not a Unix compress (.Z) stream: no 1f 9d magic")]
     NotCompress,
+    /// The stream ends after the magic, before its flags byte.
+    #[error("byte 2: the stream ends before its flags byte")]
+    NoFlags,
     /// The flags byte asks for a code width outside 9..16.
     #[error("byte 2: largest code width {0} is not 9 to 16")]
     BadWidth(u8),
@@ -27,8 +30,29 @@ pub enum ZError {
         next: u32,
     },
     /// The output would exceed the caller's limit.
-    #[error("the unpacked data exceeds the limit of {0} bytes")]
-    TooLarge(usize),
+    #[error(
+        "the unpacked data exceeds the limit of {limit} bytes (at byte {offset} of the .Z stream)"
+    )]
+    TooLarge {
+        /// The caller's limit.
+        limit: usize,
+        /// Byte offset (in the `.Z` stream) of the code whose output passes the
+        /// limit.
+        offset: u64,
+    },
+}
+
+impl ZError {
+    /// The byte offset in the `.Z` stream the error concerns: 0 for a missing
+    /// magic, 2 (the flags byte, or where it is missing) for a missing flags
+    /// byte or a bad width, the first byte of the offending code otherwise.
+    pub fn offset(&self) -> u64 {
+        match self {
+            ZError::NotCompress => 0,
+            ZError::NoFlags | ZError::BadWidth(_) => 2,
+            ZError::BadCode { offset, .. } | ZError::TooLarge { offset, .. } => *offset,
+        }
+    }
 }
 
 /// Whether `data` starts with the `.Z` magic.
@@ -38,8 +62,11 @@ pub fn is_compress(data: &[u8]) -> bool {
 
 /// Unpacks a `.Z` stream, giving up when the output would exceed `limit` bytes.
 pub fn decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, ZError> {
-    if !is_compress(data) || data.len() < 3 {
+    if !is_compress(data) {
         return Err(ZError::NotCompress);
+    }
+    if data.len() < 3 {
+        return Err(ZError::NoFlags);
     }
     let flags = data[2];
     let max_bits = (flags & 0x1f) as u32;
@@ -109,6 +136,9 @@ pub fn decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, ZError> {
                     next: free,
                 });
             }
+            if limit == 0 {
+                return Err(ZError::TooLarge { limit, offset });
+            }
             fin = code as u8;
             old = Some(code);
             out.push(fin);
@@ -145,7 +175,7 @@ pub fn decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, ZError> {
         fin = suffix[c as usize];
         stack.push(fin);
         if out.len() + stack.len() > limit {
-            return Err(ZError::TooLarge(limit));
+            return Err(ZError::TooLarge { limit, offset });
         }
         out.extend(stack.iter().rev());
         if free < max_max_code {
@@ -167,6 +197,7 @@ mod tests {
         assert_eq!(decompress(b"", 10), Err(ZError::NotCompress));
         assert_eq!(decompress(b"\x1f\x8b\x08", 10), Err(ZError::NotCompress));
         assert_eq!(decompress(b"\x1f\x9d\x88", 10), Err(ZError::BadWidth(8)));
+        assert_eq!(decompress(b"\x1f\x9d", 10), Err(ZError::NoFlags));
         assert_eq!(decompress(b"\x1f\x9d\x90", 10), Ok(Vec::new()));
     }
 
@@ -177,5 +208,15 @@ mod tests {
         let z = [0x1f, 0x9d, 0x90, 0x61, 0xc4, 0x04, 0x1c, 0x28, 0x46, 0x01];
         let out = decompress(&z, 100).unwrap();
         assert_eq!(out, b"abababab\n");
+        let e = decompress(&z, 5).unwrap_err();
+        assert_eq!(
+            e,
+            ZError::TooLarge {
+                limit: 5,
+                offset: 6
+            }
+        );
+        assert_eq!(e.offset(), 6);
+        assert_eq!(decompress(&z, 0).unwrap_err().offset(), 3);
     }
 }

@@ -3,55 +3,15 @@
 //! parse, dump, summary, canonical bytes, SLOG-2 conversion and check.
 
 use alog_format::dump::{lines, summary};
-use alog_format::record::{Comment, Kind, Record};
+use alog_format::record::Kind;
 use alog_format::slog2::{alog_to_slog2, drawables};
 use alog_format::AlogFile;
+use mpelog_conformance::strategies::alog;
 use proptest::prelude::*;
 use slog2_format::build::TreeOptions;
 use slog2_format::check::{check, Severity};
 use slog2_format::Slog2Reader;
 use std::io::Cursor;
-
-fn timestamp() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        4 => (0u64..=u32::MAX as u64).prop_map(|v| v as f64),
-        1 => (0u64..(1u64 << 53)).prop_map(|v| v as f64),
-        1 => any::<f64>().prop_filter("finite", |v| v.is_finite()),
-        1 => (0u32..10_000_000, 1u32..1000).prop_map(|(a, b)| a as f64 + 1.0 / b as f64),
-    ]
-}
-
-fn comment() -> impl Strategy<Value = Option<Comment>> {
-    prop_oneof![
-        1 => Just(None),
-        1 => Just(Some(Comment::default())),
-        3 => prop::collection::vec(any::<u8>(), 0..24).prop_map(|b| Some(Comment::sanitized(&b))),
-        2 => "[ -~]{0,20}".prop_map(|s| Some(Comment::sanitized(s.as_bytes()))),
-    ]
-}
-
-fn record() -> impl Strategy<Value = Record> {
-    (
-        prop_oneof![any::<i32>(), -120i32..20],
-        any::<i32>(),
-        any::<i32>(),
-        any::<i32>(),
-        prop_oneof![Just(0i32), any::<i32>()],
-        timestamp(),
-        comment(),
-    )
-        .prop_map(
-            |(etype, process, task, data, cycle, timestamp, comment)| Record {
-                etype,
-                process,
-                task,
-                data,
-                cycle,
-                timestamp,
-                comment,
-            },
-        )
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
@@ -59,7 +19,7 @@ proptest! {
     /// Records written canonically parse back identically, and the canonical
     /// bytes are a fixed point.
     #[test]
-    fn canonical_records_read_back(records in prop::collection::vec(record(), 1..40)) {
+    fn canonical_records_read_back(records in alog::records(1..40)) {
         let f = AlogFile { records };
         let bytes = f.to_bytes();
         let back = AlogFile::parse(&bytes).unwrap();
@@ -76,7 +36,7 @@ proptest! {
     /// spaces, tabs, CRLF) read back to the same records.
     #[test]
     fn any_separators_read_the_same(
-        records in prop::collection::vec(record(), 1..20),
+        records in alog::records(1..20),
         seps in prop::collection::vec("[ \t]{1,4}", 7),
         lead in "[ \t]{0,3}",
         crlf in any::<bool>(),

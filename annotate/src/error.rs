@@ -26,6 +26,8 @@ pub enum Error {
     /// The annotation file is malformed.
     #[error("annotation byte {offset}: {what}")]
     BadAnnotation {
+        /// The rule of spec/annotation.md §10 it breaks (`IDX-HDR-001`, …).
+        rule: &'static str,
         /// Where.
         offset: u64,
         /// What is wrong.
@@ -34,6 +36,10 @@ pub enum Error {
     /// The trace changed since it was annotated.
     #[error("stale annotation: {what}; annotate the trace again")]
     Stale {
+        /// The rule of spec/annotation.md §10 it breaks (`IDX-STALE-001`, …).
+        rule: &'static str,
+        /// Where, in the trace (0 for its size).
+        offset: u64,
         /// What differs.
         what: String,
     },

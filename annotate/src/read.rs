@@ -92,23 +92,27 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         idx.read_exact(&mut head).map_err(idx_io(0))?;
         if !head.starts_with(MAGIC) {
             return Err(Error::BadAnnotation {
+                rule: "IDX-HDR-001",
                 offset: 0,
                 what: "not an mpelog annotation file (no MPELOGIX magic)".into(),
             });
         }
         if head.len() < HEADER_LEN as usize {
             return Err(Error::BadAnnotation {
+                rule: "IDX-HDR-001",
                 offset: head.len() as u64,
                 what: format!("the {HEADER_LEN}-byte header is cut short"),
             });
         }
         let header =
             format::Header::read(&mut Cursor::new(&head)).map_err(|e| Error::BadAnnotation {
+                rule: "IDX-HDR-001",
                 offset: 0,
                 what: format!("header: {e}"),
             })?;
         if header.format_version != FORMAT_VERSION {
             return Err(Error::BadAnnotation {
+                rule: "IDX-HDR-002",
                 offset: 8,
                 what: format!(
                     "format version {} (this reader knows {FORMAT_VERSION})",
@@ -118,13 +122,16 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         }
         if header.children < 2 {
             return Err(Error::BadAnnotation {
-                offset: 8,
+                rule: "IDX-HDR-003",
+                offset: 39,
                 what: format!("{} children per node", header.children),
             });
         }
         let trace_len = trace.seek(SeekFrom::End(0)).map_err(trace_io(0))?;
         if trace_len != header.clog2_size {
             return Err(Error::Stale {
+                rule: "IDX-STALE-001",
+                offset: trace_len,
                 what: format!(
                     "the trace has {trace_len} bytes, it had {} when annotated",
                     header.clog2_size
@@ -138,6 +145,8 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         crc.update(&pre);
         if crc.sum() != header.preamble_crc32 {
             return Err(Error::Stale {
+                rule: "IDX-STALE-002",
+                offset: 0,
                 what: "the trace's preamble changed since it was annotated".into(),
             });
         }
@@ -170,6 +179,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         a.maps = a.block(h.lineidmaps, "the LineIDMapList")?;
         if a.leaves.len() != h.leaves as usize {
             return Err(Error::BadAnnotation {
+                rule: "IDX-LEAF-001",
                 offset: h.leaf_table.offset as u64,
                 what: format!("{} leaves, the header says {}", a.leaves.len(), h.leaves),
             });
@@ -197,6 +207,23 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         &self.leaves
     }
 
+    /// The TreeDir: every node with its box and pointer.
+    pub fn tree_dir(&self) -> &TreeDir {
+        &self.dir
+    }
+
+    /// The definitions block's entries, in trace order.
+    pub fn defs(&self) -> &[Def] {
+        &self.defs
+    }
+
+    /// Reads the node that TreeDir entry `e` points at (counted as read).
+    pub fn node(&mut self, e: &TreeDirEntry) -> Result<TreeNodeBody> {
+        let node = self.block_args(e.ptr, "a tree node", (true,))?;
+        self.counters.nodes_read += 1;
+        Ok(node)
+    }
+
     /// Everything read so far, opening included.
     pub fn counters(&self) -> Counters {
         self.counters
@@ -212,6 +239,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 .is_none_or(|e| e > self.idx_len)
         {
             return Err(Error::BadAnnotation {
+                rule: "IDX-BLK-001",
                 offset: at.max(0) as u64,
                 what: format!("{what} ({size} bytes at byte {at}) is not inside the file or exceeds max_block"),
             });
@@ -243,6 +271,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     ) -> Result<B> {
         self.read_idx(ptr, what)?;
         B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| Error::BadAnnotation {
+            rule: "IDX-BLK-002",
             offset: ptr.offset as u64,
             what: format!("{what}: {e}"),
         })
@@ -262,8 +291,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             .copied()
             .collect();
         for e in entries {
-            let node: TreeNodeBody = self.block_args(e.ptr, "a tree node", (true,))?;
-            self.counters.nodes_read += 1;
+            let node = self.node(&e)?;
             for d in node.nestless.into_iter().chain(node.nestable) {
                 if w.shows(&d) {
                     if let Drawable::Primitive(p) = d {
@@ -333,7 +361,8 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 .is_none_or(|e| e > self.header.clog2_size)
         {
             return Err(Error::BadAnnotation {
-                offset: self.header.leaf_table.offset as u64,
+                rule: "IDX-LEAF-002",
+                offset: self.header.leaf_table.offset as u64 + 4 + 48 * i as u64,
                 what: format!(
                     "leaf {i}: range {}+{} is not whole blocks inside the trace",
                     leaf.offset, leaf.len
@@ -352,6 +381,8 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         crc.update(&self.buf);
         if crc.sum() != leaf.crc32 {
             return Err(Error::Stale {
+                rule: "IDX-STALE-003",
+                offset: leaf.offset,
                 what: format!(
                     "the trace's bytes {}..{} (leaf {i}) changed since it was annotated",
                     leaf.offset,

@@ -2,47 +2,31 @@
 //! converted from the same trace; the trace bytes read are bounded by the visible
 //! drawables (spec/annotation.md §6); a changed trace is refused.
 
-use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+use mpelog_annotate::{AnnotateOptions, Annotation};
+use mpelog_conformance::strategies::annotation::{annotate, annotate_options_with};
+use mpelog_conformance::strategies::clog2::{generate, synth_options};
+use mpelog_conformance::strategies::slog2::{convert, windows};
 use proptest::prelude::*;
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::build::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 fn trace(ranks: u32, events: u64, seed: u64, block_size: u32) -> Vec<u8> {
-    clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+    generate(&clog2_format::synth::Options {
         ranks,
         events,
         seed,
         block_size,
     })
-    .unwrap()
 }
 
 fn index(clog2: &[u8], opts: AnnotateOptions) -> Vec<u8> {
-    let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let (out, _) = annotate(
-        &mut r,
-        clog2.len() as u64,
-        &clog2[..1024],
-        Cursor::new(Vec::new()),
-        opts,
-        |_| {},
-    )
-    .unwrap();
-    out.into_inner()
+    annotate(clog2, opts)
 }
 
 fn slog2(clog2: &[u8]) -> Vec<u8> {
-    let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let (out, _) = clog2_to_slog2(
-        &mut r,
-        Cursor::new(Vec::new()),
-        TreeOptions::default(),
-        |_| {},
-    )
-    .unwrap();
-    out.into_inner()
+    convert(clog2, TreeOptions::default()).0
 }
 
 fn texts(d: &[slog2_format::Primitive]) -> Vec<String> {
@@ -62,25 +46,19 @@ proptest! {
 
     #[test]
     fn annotation_windows_equal_slog2_windows(
-        ranks in 1u32..5,
-        events in 300u64..6000,
-        seed in 0u64..1000,
-        block_size in prop::sample::select(vec![512u32, 1024, 4096]),
-        leaf_bytes in prop::sample::select(vec![512u32, 2048, 8192]),
-        children in 2u16..5,
-        windows in prop::collection::vec((0.0f64..1.0, 0.0f64..0.4), 1..10),
+        synth in synth_options(1..5, 300..6000, &[512, 1024, 4096]),
+        opts in annotate_options_with(prop::sample::select(vec![512u32, 2048, 8192]), 2u16..5),
+        windows in windows(0.4, 1..10),
     ) {
-        let clog2 = trace(ranks, events, seed, block_size);
-        let idx = index(&clog2, AnnotateOptions { leaf_bytes, children });
+        let clog2 = generate(&synth);
+        let idx = index(&clog2, opts);
         let s = slog2(&clog2);
         let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
         let mut r = Slog2Reader::open(Cursor::new(&s)).unwrap();
         let (t0, t1) = (a.header().earliest, a.header().latest);
-        let span = t1 - t0;
         let largest = a.leaves().iter().map(|l| l.len as u64).max().unwrap();
-        for (at, width) in windows {
-            let start = t0 - 0.05 * span + at * 1.1 * span;
-            let end = start + width * span;
+        for w in windows {
+            let (start, end) = w.place(t0, t1);
             let x = a.window(start, end).unwrap();
             let y = r.window(start, end).unwrap();
             let ys: Vec<slog2_format::Primitive> = y.drawables.iter().filter_map(|d| match &d.value {

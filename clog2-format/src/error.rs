@@ -49,6 +49,11 @@ pub enum Error {
         field: &'static str,
         /// What is wrong.
         problem: String,
+        /// The row of spec/clog2.md §10 ("What a reader must reject") the preamble
+        /// breaks: 3 a missing token, 4 a value token longer than 31 bytes, 5 an
+        /// integer that is not decimal, 6 a bad boolean, 7 a bad block_size, 8 a bad
+        /// commtable_fptr. See [`Error::spec_row`].
+        row: u8,
     },
     /// A record type that the format does not define. CLOG2 records carry no length,
     /// so nothing after it in the block can be read.
@@ -150,6 +155,19 @@ impl Error {
             | Error::TrailingBytes { offset, .. }
             | Error::OutOfOrder { offset, .. } => Some(*offset),
             Error::Write(_) => None,
+        }
+    }
+
+    /// The row of spec/clog2.md §10 ("What a reader must reject") that a preamble
+    /// error breaks, when the error alone says it: [`Error::NotClog2`] and
+    /// [`Error::UnsupportedVersion`] are row 2, [`Error::BadPreamble`] gives its
+    /// `row` (3–8). Other errors depend on where the reader was (a truncation is
+    /// row 1 in the preamble, 9 in a block, 15 in the comm table), so `None`.
+    pub fn spec_row(&self) -> Option<u8> {
+        match self {
+            Error::NotClog2 { .. } | Error::UnsupportedVersion { .. } => Some(2),
+            Error::BadPreamble { row, .. } => Some(*row),
+            _ => None,
         }
     }
 

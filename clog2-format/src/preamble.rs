@@ -19,6 +19,9 @@ pub const MAX_VALUE_LEN: usize = 31;
 pub const GIGA: i64 = 1 << 30;
 /// Largest block size MPE accepts (`CLOG_BLOCK_SIZE` up to 2^30).
 pub const MAX_BLOCK_SIZE: u32 = 1 << 30;
+/// Smallest block size a reader accepts, in every version (spec/clog2.md §3.3:
+/// one 24-byte record header).
+pub const MIN_BLOCK_SIZE: u32 = 24;
 
 /// The preamble exactly as stored: its tokens without their NUL terminators, then the
 /// bytes after the last token's NUL up to byte 1024 (zeros in every file MPE wrote;
@@ -30,7 +33,8 @@ pub struct RawPreamble {
     #[br(parse_with = read_tokens)]
     #[bw(write_with = write_tokens)]
     pub tokens: Vec<Vec<u8>>,
-    /// Bytes from the end of the last token's NUL to byte 1024.
+    /// Bytes from the end of the last token's NUL to byte 1024 (they start with the
+    /// empty token's NUL, or with a run of bytes that has no NUL before byte 1024).
     #[br(parse_with = read_rest)]
     pub padding: Vec<u8>,
 }
@@ -54,10 +58,10 @@ fn read_tokens() -> BinResult<Vec<Vec<u8>>> {
         let mut tok = vec![byte[0]];
         loop {
             if pos + tok.len() as u64 - start >= PREAMBLE_LEN as u64 {
-                return Err(binrw::Error::AssertFail {
-                    pos,
-                    message: "a preamble token runs to byte 1024 without a NUL".into(),
-                });
+                // No NUL before byte 1024: the list ends and these bytes are
+                // padding (spec/clog2.md §3.1 step 1).
+                reader.seek(std::io::SeekFrom::Start(pos))?;
+                return Ok(tokens);
             }
             reader.read_exact(&mut byte)?;
             if byte[0] == 0 {
@@ -104,6 +108,7 @@ impl RawPreamble {
                 offset: pos,
                 field: "(token list)",
                 problem: message,
+                row: 3,
             },
             other => Error::from_binrw(other, 0, "a CLOG2 preamble"),
         })
@@ -490,6 +495,7 @@ impl PreambleInfo {
                         version,
                         i + n
                     ),
+                    row: 3,
                 });
             }
             let mut vals = [0i64; 3];
@@ -501,6 +507,7 @@ impl PreambleInfo {
                         offset,
                         field: title,
                         problem: format!("value of {} characters (at most 31)", tok.len()),
+                        row: 4,
                     });
                 }
                 let text = String::from_utf8_lossy(tok);
@@ -514,6 +521,7 @@ impl PreambleInfo {
                                 offset,
                                 field: title,
                                 problem: format!("{t:?} is neither TRUE nor FALSE"),
+                                row: 6,
                             })
                         }
                     };
@@ -522,6 +530,7 @@ impl PreambleInfo {
                         offset,
                         field: title,
                         problem: format!("{t:?} is not a 32-bit decimal integer"),
+                        row: 5,
                     })? as i64;
                 }
             }
@@ -531,7 +540,7 @@ impl PreambleInfo {
                 Field::IsFinalized => info.finalized = Some(vals[0] == 1),
                 Field::BlockSize => {
                     let bs = vals[0];
-                    let min = version.header_len() as i64;
+                    let min = MIN_BLOCK_SIZE as i64;
                     if bs < min || bs > MAX_BLOCK_SIZE as i64 || bs % 8 != 0 {
                         return Err(Error::BadPreamble {
                             offset,
@@ -539,6 +548,7 @@ impl PreambleInfo {
                             problem: format!(
                                 "{bs} is not a multiple of 8 between {min} and {MAX_BLOCK_SIZE}"
                             ),
+                            row: 7,
                         });
                     }
                     info.block_size = bs as u32;
@@ -550,6 +560,7 @@ impl PreambleInfo {
                             offset,
                             field: title,
                             problem: format!("{} * {} + {} is negative", vals[0], vals[1], vals[2]),
+                            row: 8,
                         });
                     }
                     info.commtable_fptr = Some(f as u64);

@@ -149,13 +149,15 @@ impl<S: Source> Clog2Reader<S> {
         let block_size = info.block_size as usize;
         if let Some(f) = info.commtable_fptr.filter(|&f| f != 0) {
             let k = f.checked_sub(PREAMBLE_LEN as u64);
-            if k.is_none_or(|k| k % block_size as u64 != 0 || k == 0) {
+            // k = 0 is allowed (spec/clog2.md §3.3): the block stream is then empty,
+            // which the block reader reports as a missing ENDLOG.
+            if k.is_none_or(|k| k % block_size as u64 != 0) {
                 return Err(Error::BadValue {
                     offset: preamble.field_offset(crate::preamble::Field::CommtableFptr),
                     field: "commtable_fptr",
                     value: f as i64,
                     problem: format!(
-                        "the comm table must start after a whole number (at least 1) of {block_size}-byte blocks following the 1024-byte preamble"
+                        "the comm table must start after a whole number of {block_size}-byte blocks following the 1024-byte preamble"
                     ),
                 });
             }
@@ -335,6 +337,25 @@ impl<S: Source> Clog2Reader<S> {
         let table = match self.blocks_end() {
             Some(end) if self.preamble.info().version.has_comm_table() => {
                 if self.offset < end {
+                    // Blocks follow ENDLOG (#14), unless the input ends here: then
+                    // the pointer is past the end of the file (#8).
+                    let n = self.src.load(1).map_err(|source| Error::Io {
+                        offset: self.offset,
+                        source,
+                    })?;
+                    if n == 0 {
+                        return Err(Error::BadValue {
+                            offset: self
+                                .preamble
+                                .field_offset(crate::preamble::Field::CommtableFptr),
+                            field: "commtable_fptr",
+                            value: end as i64,
+                            problem: format!(
+                                "the comm table pointer is past the end of the file ({} bytes)",
+                                self.offset
+                            ),
+                        });
+                    }
                     return Err(Error::DataAfterEndLog {
                         offset: self.offset,
                         expected_end: end,
@@ -345,8 +366,9 @@ impl<S: Source> Clog2Reader<S> {
                     source,
                 })?;
                 if n < 4 {
+                    // Reported at the table's start (spec/clog2.md §10 #15).
                     return Err(Error::Truncated {
-                        offset: self.offset + n as u64,
+                        offset: self.offset,
                         expected: format!("the comm table at byte {end}"),
                     });
                 }

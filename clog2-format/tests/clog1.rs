@@ -3,6 +3,7 @@
 
 use clog2_format::clog1::*;
 use clog2_format::{Error, FixedBytes};
+use mpelog_conformance::strategies::clog;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -1103,101 +1104,6 @@ fn writer_errors() {
 // Properties
 // ---------------------------------------------------------------------------
 
-fn fixed<const N: usize>() -> impl Strategy<Value = FixedBytes<N>> {
-    proptest::array::uniform::<_, N>(any::<u8>()).prop_map(FixedBytes)
-}
-
-fn body() -> impl Strategy<Value = Body> {
-    let i = any::<i32>;
-    prop_oneof![
-        (i(), i(), i(), fixed(), fixed()).prop_map(|(etype, data, srcloc, pad, string)| {
-            Body::Raw(RawEvent {
-                etype,
-                data,
-                srcloc,
-                pad,
-                string,
-            })
-        }),
-        (i(), i(), i(), i(), i(), i()).prop_map(|(etype, tag, partner, comm, size, srcloc)| {
-            Body::Msg(MsgEvent {
-                etype,
-                tag,
-                partner,
-                comm,
-                size,
-                srcloc,
-            })
-        }),
-        (i(), i(), i(), i(), i(), fixed()).prop_map(|(etype, root, comm, size, srcloc, pad)| {
-            Body::Coll(CollEvent {
-                etype,
-                root,
-                comm,
-                size,
-                srcloc,
-                pad,
-            })
-        }),
-        (i(), i(), i(), i()).prop_map(|(etype, parent, newcomm, srcloc)| {
-            Body::Comm(CommEvent {
-                etype,
-                parent,
-                newcomm,
-                srcloc,
-            })
-        }),
-        (i(), fixed(), fixed()).prop_map(|(etype, pad, description)| {
-            Body::EventDef(EventDef {
-                etype,
-                pad,
-                description,
-            })
-        }),
-        (i(), i(), i(), fixed(), fixed(), fixed()).prop_map(
-            |(stateid, startetype, endetype, pad, color, description)| {
-                Body::StateDef(StateDef {
-                    stateid,
-                    startetype,
-                    endetype,
-                    pad,
-                    color,
-                    description,
-                })
-            }
-        ),
-        (i(), i(), fixed()).prop_map(|(srcloc, lineno, filename)| {
-            Body::SrcLoc(SrcLoc {
-                srcloc,
-                lineno,
-                filename,
-            })
-        }),
-        any::<f64>().prop_map(|timeshift| Body::Shift(Shift { timeshift })),
-        (prop_oneof![9..1000i32, -1000..-3i32, Just(0)], 0usize..6).prop_flat_map(
-            |(rectype, words)| {
-                proptest::collection::vec(any::<u8>(), words * 8)
-                    .prop_map(move |bytes| Body::Unknown { rectype, bytes })
-            }
-        ),
-    ]
-}
-
-fn record() -> impl Strategy<Value = Record> {
-    (
-        any::<f64>().prop_filter("finite", |t| t.is_finite()),
-        any::<i32>(),
-        fixed::<4>(),
-        body(),
-    )
-        .prop_map(|(time, procid, pad, body)| Record {
-            time,
-            procid,
-            pad,
-            body,
-        })
-}
-
 /// Records compare with `==`, so NaN shifts are compared by bits instead.
 fn same(a: &[Record], b: &[Record]) -> bool {
     a.len() == b.len()
@@ -1220,11 +1126,10 @@ proptest! {
     /// write -> parse gives the records back; parse -> write gives the bytes back.
     #[test]
     fn write_parse_round_trip(
-        recs in proptest::collection::vec(record(), 0..120),
+        recs in clog::records(0..120),
         bs in prop_oneof![Just(1024usize), Just(2048), Just(200), Just(4096)],
-        tight in any::<bool>(),
+        fill in clog::block_fill(),
     ) {
-        let fill = if tight { BlockFill::Tight } else { BlockFill::Mpe1 };
         let bytes = write(&recs, bs, fill);
         prop_assert_eq!(bytes.len() % bs, 0);
         match ClogFile::parse_with_block_size(&bytes, bs) {
@@ -1256,7 +1161,7 @@ proptest! {
     /// Stale bytes after terminators survive parse -> write.
     #[test]
     fn trailing_bytes_survive(
-        recs in proptest::collection::vec(record(), 1..80),
+        recs in clog::records(1..80),
         noise in proptest::collection::vec(any::<u8>(), 64),
     ) {
         let mut recs = recs;
@@ -1281,7 +1186,7 @@ proptest! {
     /// of) the input; whatever parses writes back byte for byte.
     #[test]
     fn corrupted_files_never_panic(
-        recs in proptest::collection::vec(record(), 1..60),
+        recs in clog::records(1..60),
         flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
         cut in any::<prop::sample::Index>(),
         do_cut in any::<bool>(),

@@ -1,155 +1,14 @@
 //! Properties over generated files: for every version and byte order, records written
 //! by `Clog2Writer` read back identically, and parsing then re-writing any file gives
-//! the same bytes.
+//! the same bytes. The files come from `mpelog_conformance::strategies::clog2::case`.
 
 use clog2_format::record::*;
 use clog2_format::{
-    Body, Clog2File, Clog2Reader, Clog2Writer, CommEntry, CommTable, FixedBytes, PreambleInfo,
-    Record, Version,
+    Body, Clog2File, Clog2Reader, Clog2Writer, CommTable, FixedBytes, PreambleInfo, Record,
 };
+use mpelog_conformance::strategies::clog2;
 use proptest::prelude::*;
 use std::io::Cursor;
-
-fn fixed<const N: usize>() -> impl Strategy<Value = FixedBytes<N>> {
-    proptest::collection::vec(any::<u8>(), N).prop_map(|v| FixedBytes(v.try_into().unwrap()))
-}
-
-fn uuid() -> impl Strategy<Value = Uuid> {
-    (any::<i32>(), any::<f64>(), fixed::<20>()).prop_map(|(rand, time, name)| Uuid {
-        rand,
-        time,
-        name,
-    })
-}
-
-/// Any body valid for `version` except terminators (pads and strings hold arbitrary
-/// bytes, as stale bytes do in real files).
-fn body(legacy: bool) -> BoxedStrategy<Body> {
-    let i = any::<i32>;
-    let common =
-        prop_oneof![
-            (
-                i(),
-                i(),
-                i(),
-                fixed::<4>(),
-                fixed::<24>(),
-                fixed::<32>(),
-                fixed::<40>()
-            )
-                .prop_map(
-                    |(state_id, start_etype, final_etype, pad, color, name, format)| Body::StateDef(
-                        StateDef {
-                            state_id,
-                            start_etype,
-                            final_etype,
-                            pad,
-                            color,
-                            name,
-                            format
-                        }
-                    )
-                ),
-            (
-                i(),
-                fixed::<4>(),
-                fixed::<24>(),
-                fixed::<32>(),
-                fixed::<40>()
-            )
-                .prop_map(|(etype, pad, color, name, format)| Body::EventDef(
-                    EventDef {
-                        etype,
-                        pad,
-                        color,
-                        name,
-                        format
-                    }
-                )),
-            (i(), i(), fixed::<32>()).prop_map(|(etype, value, name)| Body::ConstDef(ConstDef {
-                etype,
-                value,
-                name
-            })),
-            (i(), fixed::<4>()).prop_map(|(etype, pad)| Body::Bare(BareEvt { etype, pad })),
-            (i(), fixed::<4>(), fixed::<32>())
-                .prop_map(|(etype, pad, bytes)| Body::Cargo(CargoEvt { etype, pad, bytes })),
-            (i(), i(), fixed::<40>()).prop_map(|(srcloc, lineno, filename)| Body::SrcLoc(SrcLoc {
-                srcloc,
-                lineno,
-                filename
-            })),
-            any::<f64>().prop_map(|timeshift| Body::TimeShift(TimeShift { timeshift })),
-        ];
-    if legacy {
-        prop_oneof![
-            4 => common,
-            1 => (i(), i(), i(), i(), i(), fixed::<4>()).prop_map(|(etype, tag, partner, comm, size, pad)| Body::LegacyMsg(LegacyMsgEvt { etype, tag, partner, comm, size, pad })),
-            1 => (i(), i(), i(), i()).prop_map(|(etype, root, comm, size)| Body::LegacyColl(LegacyCollEvt { etype, root, comm, size })),
-            1 => (i(), i(), i(), fixed::<4>()).prop_map(|(etype, parent, newcomm, pad)| Body::LegacyComm(LegacyCommEvt { etype, parent, newcomm, pad })),
-        ]
-        .boxed()
-    } else {
-        prop_oneof![
-            4 => common,
-            1 => (i(), i(), i(), i(), i(), fixed::<4>()).prop_map(|(etype, icomm, rank, tag, size, pad)| Body::Msg(MsgEvt { etype, icomm, rank, tag, size, pad })),
-            1 => (i(), i(), i(), fixed::<4>()).prop_map(|(etype, root, size, pad)| Body::Coll(CollEvt { etype, root, size, pad })),
-            1 => (i(), i(), i(), i(), uuid()).prop_map(|(etype, icomm, rank, wrank, gcomm)| Body::Comm(CommEvt { etype, icomm, rank, wrank, gcomm })),
-        ]
-        .boxed()
-    }
-}
-
-fn record(legacy: bool) -> impl Strategy<Value = Record> {
-    (
-        any::<f64>(),
-        any::<i32>(),
-        any::<i32>(),
-        any::<i32>(),
-        body(legacy),
-    )
-        .prop_map(move |(time, icomm, rank, thread, body)| Record {
-            time,
-            // Legacy headers carry only a process ID.
-            icomm: if legacy { 0 } else { icomm },
-            rank,
-            thread: if legacy { 0 } else { thread },
-            body,
-        })
-}
-
-fn case() -> impl Strategy<Value = (Version, bool, u32, Vec<Record>, Vec<CommEntry>)> {
-    (
-        prop::sample::select(Version::ALL.to_vec()),
-        any::<bool>(),
-        prop::sample::select(vec![256u32, 512, 1024, 4096]),
-    )
-        .prop_flat_map(|(v, big, bs)| {
-            let legacy = v.has_legacy_header();
-            let table = if v.has_comm_table() {
-                proptest::collection::vec(
-                    (uuid(), any::<i32>(), any::<i32>()).prop_map(|(gcomm, local_id, kind)| {
-                        CommEntry {
-                            gcomm,
-                            local_id,
-                            kind,
-                        }
-                    }),
-                    0..5,
-                )
-                .boxed()
-            } else {
-                Just(Vec::new()).boxed()
-            };
-            (
-                Just(v),
-                Just(big),
-                Just(bs),
-                proptest::collection::vec(record(legacy), 0..120),
-                table,
-            )
-        })
-}
 
 fn same(a: &Record, b: &Record) -> bool {
     // Compare floats by bits so that NaNs and -0.0 count as preserved.
@@ -161,7 +20,7 @@ proptest! {
 
     #[test]
     fn written_records_read_back_and_files_rewrite_identically(
-        (version, big, block_size, records, table) in case()
+        (version, big, block_size, records, table) in clog2::case()
     ) {
         let mut info = PreambleInfo::mpe_default(4).for_version(version);
         info.big_endian = big;

@@ -24,6 +24,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod check;
+pub mod report;
+pub mod rules;
+pub mod strategies;
+
+pub use check::{check_annotation, check_bytes, check_format, check_path, Options};
+pub use report::{Finding, Report};
+pub use rules::{Rule, Severity};
+
 use slog2_format::build::TreeOptions;
 use std::fmt;
 use std::io::Cursor;
@@ -235,7 +244,7 @@ pub const PREVIEW_PIXELS: u32 = 50;
 ///   [`slog2_format::build::clog_to_slog2`] into memory.
 /// * SLOG-2, plain or compressed: [`slog2_format::Slog2File::parse`];
 ///   [`slog2_format::Slog2Reader::open`], then `window(-inf, inf)` and
-///   `window_preview(-inf, inf, 50)`; [`slog2_format::check::check`] (3 findings).
+///   `window_preview(-inf, inf, 50)`.
 /// * annotation: [`mpelog_annotate::Annotation::open`] over an *empty* trace,
 ///   which reads the header only (it then fails as stale unless the annotation
 ///   names an empty trace); use [`exercise_annotation`] to give the trace.
@@ -244,21 +253,42 @@ pub const PREVIEW_PIXELS: u32 = 50;
 ///   [`alog_format::alog_to_slog2`] into memory.
 /// * SLOG-1: [`slog2_format::slog1::Slog1File::parse`]; when it parses,
 ///   `warnings` and [`slog2_format::slog1::convert::slog1_to_slog2`] into memory.
+///
+/// Last, for every format, the conformance checker [`check_format`] (at most
+/// [`CHECK_LIMIT`] findings per rule); its step is an error when it finds an
+/// error.
 pub fn exercise(format: Format, bytes: &[u8]) -> Outcome {
-    match format {
+    let mut out = match format {
         Format::Clog2 => clog2(bytes),
         Format::Clog => clog(bytes),
         Format::Slog2 | Format::Slog2Compressed => slog2(format, bytes),
-        Format::Annotation => exercise_annotation(bytes, &[]),
+        Format::Annotation => return exercise_annotation(bytes, &[]),
         Format::Alog => alog(bytes),
         Format::Slog1 => slog1(bytes),
+    };
+    let opts = Options {
+        limit: CHECK_LIMIT,
+        trace: None,
+    };
+    out.record(
+        "check::check_format",
+        first_error(check_format(format, bytes, &opts)),
+    );
+    out
+}
+
+/// `Ok` when a report has no error finding, else its first error as text.
+fn first_error(r: Report) -> std::result::Result<(), String> {
+    match r.findings.iter().find(|f| f.severity == Severity::Error) {
+        Some(f) => Err(format!("{} at byte {}: {}", f.rule, f.offset, f.message)),
+        None => Ok(()),
     }
 }
 
 /// Runs the annotation entry points on the annotation `annotation` of the CLOG2
 /// trace `trace` (either may be corrupted): [`mpelog_annotate::Annotation::open`],
 /// then `window(-inf, inf)` and a window over the middle quarter of the time range
-/// the header names.
+/// the header names; then the checker, [`check_annotation`].
 pub fn exercise_annotation(annotation: &[u8], trace: &[u8]) -> Outcome {
     let mut out = Outcome::new(Format::Annotation);
     let opened = mpelog_annotate::Annotation::open(Cursor::new(annotation), Cursor::new(trace));
@@ -270,6 +300,12 @@ pub fn exercise_annotation(annotation: &[u8], trace: &[u8]) -> Outcome {
         let r = a.window(t0 + span * 0.375, t0 + span * 0.625);
         out.record("Annotation::window(middle quarter)", r);
     }
+    let opts = Options {
+        limit: CHECK_LIMIT,
+        trace: None,
+    };
+    let r = check_annotation(Cursor::new(annotation), Cursor::new(trace), &opts);
+    out.record("check::check_annotation", first_error(r));
     out
 }
 
@@ -333,17 +369,6 @@ fn slog2(format: Format, bytes: &[u8]) -> Outcome {
         let w = r.window_preview(f64::NEG_INFINITY, f64::INFINITY, PREVIEW_PIXELS);
         out.record("Slog2Reader::window_preview(-inf, inf, 50)", w.map(drop));
     }
-    let findings = slog2_format::check::check(Cursor::new(bytes), CHECK_LIMIT);
-    let first_error = findings
-        .iter()
-        .find(|f| f.severity == slog2_format::check::Severity::Error);
-    out.record(
-        "check::check",
-        match first_error {
-            Some(f) => Err(format!("{} at byte {}: {}", f.rule, f.offset, f.message)),
-            None => Ok(()),
-        },
-    );
     out
 }
 

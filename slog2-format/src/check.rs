@@ -74,6 +74,23 @@ pub const RULES: &[(&str, Severity, &str)] = &[
     ("S2-LID-001", Severity::Error, "a drawable's line ID is missing from a line-ID map"),
     ("S2-LID-002", Severity::Error, "the file has no line-ID map"),
     ("S2-LID-003", Severity::Warning, "a line-ID map has duplicate rows or no columns"),
+    ("S2Z-FRM-001", Severity::Error, "2.0.6Z: a node frame is shorter than 50 bytes, names an unknown codec, or has non-zero reserved bytes"),
+    ("S2Z-FRM-002", Severity::Error, "2.0.6Z: a frame's payload length is not its block size minus 50"),
+    ("S2Z-FRM-003", Severity::Error, "2.0.6Z: a frame's uncompressed length is below 34 or above max_buffer_bytesize (refused before inflating)"),
+    ("S2Z-FRM-004", Severity::Error, "2.0.6Z: a frame's payload does not decode to exactly the announced length (corrupt deflate stream or column form)"),
+    ("S2Z-FRM-005", Severity::Error, "2.0.6Z: the CRC-32 of a decoded node differs from its frame's"),
+    ("S2Z-FRM-006", Severity::Error, "2.0.6Z: a decoded node's own pointer differs from the frame's block pointer"),
+];
+
+/// The frame rules, indexed by the check number of spec/slog2-compressed.md §5
+/// minus one.
+const FRAME_RULES: [&str; 6] = [
+    "S2Z-FRM-001",
+    "S2Z-FRM-002",
+    "S2Z-FRM-003",
+    "S2Z-FRM-004",
+    "S2Z-FRM-005",
+    "S2Z-FRM-006",
 ];
 
 fn severity(rule: &str) -> Severity {
@@ -122,6 +139,7 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
             Error::BadPointer { problem, .. } if problem.contains("past the end") => "S2-HDR-007",
             Error::BadPointer { .. } => "S2-HDR-005",
             Error::BadValue { what, .. } if what.contains("tag") => "S2-DRW-001",
+            Error::BadFrame { step, .. } => FRAME_RULES[(*step as usize).clamp(1, 6) - 1],
             _ => "S2-PARSE-001",
         };
         cx.add(rule, offset, None, e.to_string());

@@ -61,6 +61,18 @@ pub enum Error {
         /// What is wrong.
         what: String,
     },
+    /// A compressed tree-node frame (SLOG 2.0.6Z) fails one of the checks of
+    /// spec/slog2-compressed.md §5; `step` is the number of that check (1–6), which
+    /// `check` reports as rule `S2Z-FRM-00<step>`.
+    #[error("byte {offset}: {what}")]
+    BadFrame {
+        /// Offset of the offending frame field (or of the frame).
+        offset: u64,
+        /// The check of spec/slog2-compressed.md §5 that fails (1–6).
+        step: u8,
+        /// What is wrong.
+        what: String,
+    },
     /// The CLOG2 input of a conversion is bad.
     #[error("CLOG2 input: {0}")]
     Clog2(Box<clog2_format::Error>),
@@ -76,7 +88,8 @@ impl Error {
             Error::Io { offset, .. }
             | Error::Truncated { offset, .. }
             | Error::BadPointer { offset, .. }
-            | Error::BadValue { offset, .. } => Some(*offset),
+            | Error::BadValue { offset, .. }
+            | Error::BadFrame { offset, .. } => Some(*offset),
             Error::NotSlog2 { .. } => Some(0),
             Error::UnsupportedVersion { .. } => Some(2),
             Error::Clog2(e) => e.offset(),

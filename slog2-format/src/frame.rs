@@ -214,14 +214,16 @@ fn inflate(payload: &[u8], want: usize, out: &mut Vec<u8>, name: &str, at: u64) 
     // reserve no more than it can give (the rest grows only if it really inflates).
     out.reserve(want.min(payload.len().saturating_mul(1032).saturating_add(64)) + 1);
     let mut dec = flate2::read::DeflateDecoder::new(payload).take(want as u64 + 1);
-    dec.read_to_end(out).map_err(|e| Error::BadValue {
+    dec.read_to_end(out).map_err(|e| Error::BadFrame {
         offset: at + PREFIX_LEN as u64,
+        step: 4,
         what: format!("{name}: the deflate payload is corrupt: {e}"),
     })?;
     let got = out.len() - before;
     if got != want {
-        return Err(Error::BadValue {
+        return Err(Error::BadFrame {
             offset: at + 8,
+            step: 4,
             what: format!(
                 "{name}: the payload inflates to {got} bytes{}, the frame says {}",
                 if got > want { " or more" } else { "" },
@@ -249,9 +251,10 @@ fn node_name(frame: &[u8], at: u64) -> String {
 /// `max_buffer_bytesize`); nothing larger is allocated or inflated.
 pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) -> Result<()> {
     let at = ptr.offset.max(0) as u64;
-    let bad = |offset: u64, what: String| Error::BadValue { offset, what };
+    let bad = |step: u8, offset: u64, what: String| Error::BadFrame { offset, step, what };
     if frame.len() < PREFIX_LEN {
         return Err(bad(
+            1,
             at,
             format!(
                 "{}: a {}-byte block is too short for a node frame ({PREFIX_LEN} bytes at least)",
@@ -264,7 +267,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
     let h = FrameHeader::parse(frame[..FRAME_HEADER_LEN].try_into().expect("16 bytes"));
     if codec::name(h.codec).is_none() {
         return Err(bad(
-            at,
+            1, at,
             format!(
                 "{name}: unknown compression codec {} (this reader knows 0 stored, 1 deflate and 2 columns)",
                 h.codec
@@ -273,6 +276,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
     }
     if h.reserved != [0; 3] {
         return Err(bad(
+            1,
             at + 1,
             format!(
                 "{name}: reserved frame bytes are {:?}, not zero",
@@ -283,6 +287,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
     let payload = &frame[PREFIX_LEN..];
     if h.payload_len as usize != payload.len() {
         return Err(bad(
+            2,
             at + 4,
             format!(
                 "{name}: payload length {} does not fit the {}-byte block (payload {} bytes)",
@@ -295,7 +300,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
     let n = h.uncompressed_len as u64;
     if n < NODE_HEADER_LEN as u64 || n > limit {
         return Err(bad(
-            at + 8,
+            3, at + 8,
             format!(
                 "{name}: uncompressed length {n} is outside {NODE_HEADER_LEN}..={limit} (max_buffer_bytesize); refused before inflating"
             ),
@@ -309,6 +314,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
         codec::STORED => {
             if payload.len() != rest {
                 return Err(bad(
+                    4,
                     at + 8,
                     format!(
                         "{name}: stored payload of {} bytes, but the node is {n} bytes",
@@ -324,9 +330,10 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
             let mut form = Vec::new();
             inflate(payload, rest + 4, &mut form, &name, at)?;
             crate::columns::join(&form, out)
-                .map_err(|e| bad(at + PREFIX_LEN as u64, format!("{name}: {e}")))?;
+                .map_err(|e| bad(4, at + PREFIX_LEN as u64, format!("{name}: {e}")))?;
             if out.len() != n as usize {
                 return Err(bad(
+                    4,
                     at + 8,
                     format!(
                         "{name}: the column form gives {} bytes, the frame says {n}",
@@ -339,7 +346,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
     let crc = crc32(&[out]);
     if crc != h.crc32 {
         return Err(bad(
-            at + 12,
+            5, at + 12,
             format!(
                 "{name}: checksum mismatch: the uncompressed node has CRC-32 {crc:08x}, the frame says {:08x}",
                 h.crc32
@@ -352,7 +359,7 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
     };
     if own != ptr {
         return Err(bad(
-            at + FRAME_HEADER_LEN as u64 + 22,
+            6, at + FRAME_HEADER_LEN as u64 + 22,
             format!(
                 "{name}: the node's own pointer ({} bytes at byte {}) is not its frame's ({} bytes at byte {})",
                 own.size, own.offset, ptr.size, ptr.offset

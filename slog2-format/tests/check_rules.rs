@@ -44,7 +44,7 @@ fn the_tiny_file_is_clean() {
 fn every_rule_has_a_severity_and_a_description() {
     assert!(RULES.len() >= 30);
     for (id, _, text) in RULES {
-        assert!(id.starts_with("S2-") && text.len() > 20);
+        assert!((id.starts_with("S2-") || id.starts_with("S2Z-")) && text.len() > 20);
     }
     // Every rule ID is in the spec's table.
     let spec =
@@ -242,4 +242,47 @@ fn extreme_node_ids_do_not_overflow() {
     b[node_at as usize + 18..node_at as usize + 22].copy_from_slice(&i32::MIN.to_be_bytes());
     let f = findings(&b);
     assert!(f.iter().any(|x| x.rule == "S2-DIR-003"), "{f:#?}");
+}
+
+#[test]
+fn an_unknown_version() {
+    let (mut b, _) = tiny();
+    b[11] = b'9';
+    let f = only(&b, "S2-HDR-001");
+    assert_eq!(f.offset, 2);
+    assert!(f.message.contains("SLOG 2.0.9"), "{f:#?}");
+}
+
+#[test]
+fn a_2_0_5_file_is_a_warning() {
+    let (b, _) = tiny();
+    let mut file = slog2_format::Slog2File::parse(&b).unwrap();
+    slog2_format::update::downgrade_206_to_205(&mut file).unwrap();
+    let f = only(&file.to_bytes().unwrap(), "S2-HDR-003");
+    assert_eq!((f.offset, f.severity), (2, Severity::Warning));
+}
+
+#[test]
+fn info_bytes_for_a_category_without_formats_is_a_warning() {
+    // The arrow (8 info bytes) is given category 5, which has no formats.
+    let (mut b, [node_at, ..]) = tiny();
+    set_i32(&mut b, node_at + ARROW + 1, 5);
+    let f = findings(&b);
+    let inf: Vec<_> = f.iter().filter(|x| x.rule == "S2-INF-003").collect();
+    assert_eq!(inf.len(), 1, "{f:#?}");
+    assert_eq!(
+        (inf[0].offset, inf[0].severity),
+        (node_at + ARROW + 1, Severity::Warning)
+    );
+    assert!(f.iter().all(|x| x.severity == Severity::Warning), "{f:#?}");
+}
+
+#[test]
+fn a_negative_drawable_count_is_a_parse_error() {
+    let (mut b, [node_at, ..]) = tiny();
+    set_i32(&mut b, node_at + 34, -1);
+    // Reported at the node (the structure whose parse fails), naming the count.
+    let f = only(&b, "S2-PARSE-001");
+    assert_eq!(f.offset, node_at, "{f:#?}");
+    assert!(f.message.contains("negative drawable count"), "{f:#?}");
 }

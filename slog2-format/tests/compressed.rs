@@ -9,8 +9,10 @@
 
 mod common;
 
+use mpelog_conformance::strategies::clog2::{generate, synth_options};
+use mpelog_conformance::strategies::slog2::{convert, tree_options, window};
 use proptest::prelude::*;
-use slog2_format::build::{clog2_to_slog2, reframe, ConvertStats, TreeOptions};
+use slog2_format::build::{reframe, ConvertStats, TreeOptions};
 use slog2_format::check::{check, Finding, Severity};
 use slog2_format::frame::{self, Compression, FRAME_HEADER_LEN, NODE_HEADER_LEN, PREFIX_LEN};
 use slog2_format::read::parse_header;
@@ -137,13 +139,12 @@ static ALLOC: alloc_count::Counting = alloc_count::Counting;
 // Files.
 
 fn trace(ranks: u32, events: u64, seed: u64) -> Vec<u8> {
-    clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+    generate(&clog2_format::synth::Options {
         ranks,
         events,
         seed,
         block_size: 4096,
     })
-    .unwrap()
 }
 
 fn opts(leaf_bytes: u32, children: u16, compression: Compression) -> TreeOptions {
@@ -152,12 +153,6 @@ fn opts(leaf_bytes: u32, children: u16, compression: Compression) -> TreeOptions
         children,
         compression,
     }
-}
-
-fn convert(clog2: &[u8], opts: TreeOptions) -> (Vec<u8>, ConvertStats) {
-    let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let (out, stats) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
-    (out.into_inner(), stats)
 }
 
 fn reframe_to(bytes: &[u8], c: Compression) -> Vec<u8> {
@@ -269,27 +264,27 @@ proptest! {
 
     #[test]
     fn compressed_files_answer_every_window_like_the_plain_file(
-        ranks in 1u32..5,
-        events in 300u64..5000,
-        seed in 0u64..1000,
-        leaf_bytes in prop::sample::select(vec![256u32, 1024, 4096, 65536]),
-        children in 2u16..=4,
-        windows in prop::collection::vec((0.0f64..1.0, 0.0f64..0.3, 1u32..3000), 1..8),
+        synth in synth_options(1..5, 300..5000, &[4096]),
+        tree in tree_options(
+            prop::sample::select(vec![256u32, 1024, 4096, 65536]),
+            2u16..=4,
+            Just(Compression::None),
+        ),
+        windows in prop::collection::vec((window(0.3), 1u32..3000), 1..8),
     ) {
-        let clog2 = trace(ranks, events, seed);
-        let (plain, stats) = convert(&clog2, opts(leaf_bytes, children, Compression::None));
+        let clog2 = generate(&synth);
+        let (plain, stats) = convert(&clog2, tree);
         let plain_findings = check(Cursor::new(&plain), 5);
         let plain_warnings = rules(&plain_findings, Severity::Warning);
         let (t0, t1) = stats.tree.time_range;
-        let span = t1 - t0;
         let mut queries = vec![(f64::NEG_INFINITY, f64::INFINITY, 1000)];
-        queries.extend(windows.iter().map(|&(at, width, pixels)| {
-            let start = t0 - 0.05 * span + at * 1.1 * span;
-            (start, start + width * span, pixels)
+        queries.extend(windows.iter().map(|&(w, pixels)| {
+            let (start, end) = w.place(t0, t1);
+            (start, end, pixels)
         }));
         let mut p = open(&plain);
         for &c in FRAMED {
-            let (z, zstats) = convert(&clog2, opts(leaf_bytes, children, c));
+            let (z, zstats) = convert(&clog2, TreeOptions { compression: c, ..tree });
             prop_assert_eq!(version(&z), Version::V206Z);
             let shape = |s: &ConvertStats| {
                 (s.records, s.input_bytes, s.unmatched, s.tree.drawables, s.tree.nodes,

@@ -1,6 +1,6 @@
 //! Properties of the CLOG2 → SLOG-2 converter and of window queries, over traces
 //! from the generator (`clog2_format::synth`) with random sizes, seeds and tree
-//! options:
+//! options (the shared strategies of `mpelog_conformance::strategies`):
 //!
 //! * the file passes `check` without errors, and holds one drawable per
 //!   completed state, arrow and event whatever the tree options;
@@ -11,27 +11,23 @@
 
 mod common;
 
+use mpelog_conformance::strategies::clog2::{generate, synth_options};
+use mpelog_conformance::strategies::slog2::{convert, tree_options, windows};
 use proptest::prelude::*;
-use slog2_format::build::{clog2_to_slog2, ConvertStats, TreeOptions};
+use slog2_format::build::TreeOptions;
 use slog2_format::check::{check, Severity};
+use slog2_format::frame::Compression;
 use slog2_format::window::{node_read_bound, TimeWindow};
 use slog2_format::*;
 use std::io::Cursor;
 
 fn trace(ranks: u32, events: u64, seed: u64) -> Vec<u8> {
-    clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+    generate(&clog2_format::synth::Options {
         ranks,
         events,
         seed,
         block_size: 4096,
     })
-    .unwrap()
-}
-
-fn convert(clog2: &[u8], opts: TreeOptions) -> (Vec<u8>, ConvertStats) {
-    let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let (out, stats) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
-    (out.into_inner(), stats)
 }
 
 /// Every drawable of the file, as comparable text, sorted.
@@ -50,15 +46,15 @@ proptest! {
 
     #[test]
     fn windows_equal_brute_force_and_read_few_nodes(
-        ranks in 1u32..6,
-        events in 300u64..6000,
-        seed in 0u64..1000,
-        leaf_bytes in prop::sample::select(vec![256u32, 700, 2048, 8192, 65536]),
-        children in 2u16..5,
-        windows in prop::collection::vec((0.0f64..1.0, 0.0f64..0.3), 1..12),
+        synth in synth_options(1..6, 300..6000, &[4096]),
+        opts in tree_options(
+            prop::sample::select(vec![256u32, 700, 2048, 8192, 65536]),
+            2u16..5,
+            Just(Compression::None),
+        ),
+        windows in windows(0.3, 1..12),
     ) {
-        let clog2 = trace(ranks, events, seed);
-        let opts = TreeOptions { leaf_bytes, children, ..Default::default() };
+        let clog2 = generate(&synth);
         let (bytes, stats) = convert(&clog2, opts);
         let errors: Vec<_> = check(Cursor::new(&bytes), 3)
             .into_iter()
@@ -69,14 +65,12 @@ proptest! {
         let all = all_drawables(&file);
         prop_assert_eq!(all.len() as u64, stats.tree.drawables);
         let (t0, t1) = stats.tree.time_range;
-        let span = t1 - t0;
         let mut r = Slog2Reader::open(Cursor::new(&bytes)).unwrap();
         let k = r.header().num_children_per_node as u32;
         let depth = r.header().max_treedepth as u32;
-        for (at, width) in windows {
+        for w in windows {
             // Windows from a little before the file to a little after it.
-            let start = t0 - 0.05 * span + at * 1.1 * span;
-            let end = start + width * span;
+            let (start, end) = w.place(t0, t1);
             let answer = r.window(start, end).unwrap();
             let w = TimeWindow::new(start, end);
             let mut got: Vec<String> =
@@ -100,15 +94,13 @@ proptest! {
     /// The tree options change the tree, never the drawables.
     #[test]
     fn tree_options_do_not_change_the_drawables(
-        ranks in 1u32..5,
-        events in 300u64..4000,
-        seed in 0u64..1000,
-        leaf_bytes in 200u32..5000,
-        children in 2u16..6,
+        synth in synth_options(1..5, 300..4000, &[4096]),
+        opts in tree_options(200u32..5000, 2u16..6, Just(Compression::None)),
     ) {
-        let clog2 = trace(ranks, events, seed);
+        let clog2 = generate(&synth);
         let (a, _) = convert(&clog2, TreeOptions::default());
-        let (b, sb) = convert(&clog2, TreeOptions { leaf_bytes, children, ..Default::default() });
+        let (b, sb) = convert(&clog2, opts);
+        let children = opts.children;
         let fa = Slog2File::parse(&a).unwrap();
         let fb = Slog2File::parse(&b).unwrap();
         prop_assert_eq!(all_drawables(&fa), all_drawables(&fb));

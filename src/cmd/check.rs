@@ -1,194 +1,108 @@
-//! `mpelog check`: validate traces against the rules of `spec/`.
+//! `mpelog check`: validate traces against the rules of `spec/`, through the
+//! conformance library (`mpelog_conformance::check_path`).
 
-use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
+use mpelog_conformance::{check_path, rules, Options, Report};
 use serde::Serialize;
-use slog2_format::check::Severity;
-use std::path::Path;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
-/// One finding, as printed.
+/// One finding, as printed by `--json`.
 #[derive(Debug, Serialize)]
-pub struct Finding {
-    /// Rule ID.
-    pub rule: String,
-    /// `error` or `warning`.
-    pub severity: &'static str,
-    /// Byte offset.
-    pub offset: u64,
-    /// Node `(depth,xpos)` for SLOG-2 findings inside the tree.
+struct JsonFinding<'a> {
+    rule: &'a str,
+    severity: &'a str,
+    offset: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub node: Option<String>,
-    /// What is wrong and what to do.
-    pub message: String,
+    place: Option<&'a str>,
+    message: &'a str,
 }
 
-/// The report for one file.
+/// The report for one file, as printed by `--json`.
 #[derive(Debug, Serialize)]
-pub struct Report {
-    /// The file.
-    pub file: String,
-    /// Its detected format, if any.
-    pub format: Option<&'static str>,
-    /// Number of error findings.
-    pub errors: usize,
-    /// Number of warning findings.
-    pub warnings: usize,
-    /// The findings.
-    pub findings: Vec<Finding>,
+struct JsonReport<'a> {
+    file: String,
+    format: Option<&'static str>,
+    errors: usize,
+    warnings: usize,
+    findings: Vec<JsonFinding<'a>>,
 }
 
-/// Checks one file.
-pub fn check_file(path: &Path, limit: usize) -> CliResult<Report> {
-    let format = match detect(path) {
-        Ok(f) => f,
-        Err(CliError::Unrecognized { message, .. }) => {
-            return Ok(report(
-                path,
-                None,
-                vec![finding("FORMAT", Severity::Error, 0, None, message)],
-            ))
-        }
-        Err(e) => return Err(e),
-    };
-    let findings = match format {
-        Format::Slog1 => match super::slog1::read(path) {
-            Ok((f, _)) => f
-                .warnings()
-                .into_iter()
-                .map(|w| finding(w.rule, Severity::Warning, w.offset, None, w.what))
-                .collect(),
-            Err(e) => vec![finding("S1-PARSE", Severity::Error, 0, None, e.to_string())],
-        },
-        Format::Alog => match super::alog::read(path) {
-            Ok(_) => Vec::new(),
-            Err(e) => vec![finding(
-                "ALOG-PARSE",
-                Severity::Error,
-                0,
-                None,
-                e.to_string(),
-            )],
-        },
-        Format::Annotation => {
-            // Every node and every trace range, checksums included: a whole-file
-            // window through the annotation.
-            let res = super::annotation::open(path, None).and_then(|(mut a, trace)| {
-                a.window(f64::NEG_INFINITY, f64::INFINITY)
-                    .map(|_| ())
-                    .map_err(|e| super::annotation::error(path, &trace, e))
-            });
-            match res {
-                Ok(()) => Vec::new(),
-                Err(e) => vec![finding("IDX-READ", Severity::Error, 0, None, e.to_string())],
-            }
-        }
-        Format::Slog2 => {
-            let (file, _) = super::open(path)?;
-            slog2_format::check::check(std::io::BufReader::new(file), limit)
-                .into_iter()
-                .map(|f| {
-                    finding(
-                        f.rule,
-                        f.severity,
-                        f.offset,
-                        f.node.map(|n| format!("({},{})", n.depth, n.xpos)),
-                        f.message,
-                    )
-                })
-                .collect()
-        }
-        Format::Clog2 => {
-            let (file, _) = super::open(path)?;
-            parse_only(
-                "C2-PARSE",
-                (|| {
-                    let mut r = clog2_format::Clog2Reader::new(file)?;
-                    while r.next_record()?.is_some() {}
-                    r.finish().map(|_| ())
-                })(),
-            )
-        }
-        Format::Clog => {
-            let data = std::fs::read(path).map_err(CliError::io(path))?;
-            parse_only(
-                "C1-PARSE",
-                clog2_format::clog1::ClogFile::parse(&data).map(|_| ()),
-            )
-        }
-    };
-    Ok(report(path, Some(format.name()), findings))
-}
-
-fn parse_only(rule: &str, r: Result<(), clog2_format::Error>) -> Vec<Finding> {
-    match r {
-        Ok(()) => Vec::new(),
-        Err(e) => vec![finding(
-            rule,
-            Severity::Error,
-            e.offset().unwrap_or(0),
-            None,
-            e.to_string(),
-        )],
-    }
-}
-
-fn finding(rule: &str, s: Severity, offset: u64, node: Option<String>, message: String) -> Finding {
-    Finding {
-        rule: rule.to_string(),
-        severity: match s {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        },
-        offset,
-        node,
-        message,
-    }
-}
-
-fn report(path: &Path, format: Option<&'static str>, findings: Vec<Finding>) -> Report {
-    Report {
+fn json_report<'a>(path: &Path, r: &'a Report) -> JsonReport<'a> {
+    JsonReport {
         file: path.display().to_string(),
-        format,
-        errors: findings.iter().filter(|f| f.severity == "error").count(),
-        warnings: findings.iter().filter(|f| f.severity == "warning").count(),
-        findings,
+        format: r.format.map(|f| f.name()),
+        errors: r.errors(),
+        warnings: r.warnings(),
+        findings: r
+            .findings
+            .iter()
+            .map(|f| JsonFinding {
+                rule: f.rule,
+                severity: f.severity.name(),
+                offset: f.offset,
+                place: f.place.as_deref(),
+                message: &f.message,
+            })
+            .collect(),
+    }
+}
+
+fn text(path: &Path, r: &Report) -> String {
+    let fmt = r.format.map_or("unknown format", |f| f.name());
+    if r.findings.is_empty() {
+        return format!("{}: {fmt}: ok\n", path.display());
+    }
+    let mut t = format!(
+        "{}: {fmt}: {} errors, {} warnings\n",
+        path.display(),
+        r.errors(),
+        r.warnings()
+    );
+    for f in &r.findings {
+        let place = f
+            .place
+            .as_deref()
+            .map(|p| format!(" ({p})"))
+            .unwrap_or_default();
+        t += &format!(
+            "  {} {} byte {}{place}: {}\n",
+            f.severity, f.rule, f.offset, f.message
+        );
+    }
+    t
+}
+
+/// Writes `text` to standard output; `Ok(false)` when the reader has gone (a
+/// closed pipe, as in `mpelog check … | head`), which is not an error.
+fn emit(text: &str) -> CliResult<bool> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        r => r
+            .map(|()| true)
+            .map_err(CliError::io(Path::new("<stdout>"))),
     }
 }
 
 /// Runs `mpelog check`; fails (exit 1) when any file has an error finding.
-pub fn run(files: &[std::path::PathBuf], json: bool, limit: usize) -> CliResult {
+pub fn run(files: &[PathBuf], json: bool, limit: usize, trace: Option<PathBuf>) -> CliResult {
+    let opts = Options { limit, trace };
     let mut bad = 0;
     for path in files {
-        let r = check_file(path, limit)?;
-        if r.errors > 0 {
+        let r = check_path(path, &opts).map_err(CliError::io(path))?;
+        if !r.passes() {
             bad += 1;
         }
-        if json {
-            println!(
-                "{}",
-                serde_json::to_string(&r).map_err(|e| CliError::Usage(e.to_string()))?
-            );
+        let shown = if json {
+            let line = serde_json::to_string(&json_report(path, &r))
+                .map_err(|e| CliError::Usage(e.to_string()))?;
+            emit(&(line + "\n"))?
         } else {
-            let fmt = r.format.unwrap_or("unknown format");
-            if r.findings.is_empty() {
-                println!("{}: {fmt}: ok", r.file);
-            } else {
-                println!(
-                    "{}: {fmt}: {} errors, {} warnings",
-                    r.file, r.errors, r.warnings
-                );
-                for f in &r.findings {
-                    let node = f
-                        .node
-                        .as_deref()
-                        .map(|n| format!(" node {n}"))
-                        .unwrap_or_default();
-                    println!(
-                        "  {} {} byte {}{node}: {}",
-                        f.severity, f.rule, f.offset, f.message
-                    );
-                }
-            }
+            emit(&text(path, &r))?
+        };
+        if !shown {
+            break;
         }
     }
     if bad > 0 {
@@ -196,4 +110,27 @@ pub fn run(files: &[std::path::PathBuf], json: bool, limit: usize) -> CliResult 
     } else {
         Ok(())
     }
+}
+
+/// `mpelog check --list-rules`: every rule, one per line (or JSON lines).
+pub fn list_rules(json: bool) -> CliResult {
+    let mut t = String::new();
+    for r in rules::all() {
+        let format = r.format.map_or("any", |f| f.name());
+        if json {
+            let v = serde_json::json!({
+                "rule": r.id,
+                "format": format,
+                "severity": r.severity.name(),
+                "summary": r.summary,
+            });
+            t += &format!("{v}\n");
+        } else {
+            t += &format!(
+                "{:<13} {:<10} {:<7} {}\n",
+                r.id, format, r.severity, r.summary
+            );
+        }
+    }
+    emit(&t).map(drop)
 }

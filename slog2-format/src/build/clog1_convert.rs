@@ -47,8 +47,8 @@ pub fn clog_records_to_slog2<W: Write + Seek>(
         let (rec, at) = item.map_err(clog)?;
         count += 1;
         if let Some(p) = events.push(&rec) {
-            let (start, end) = (p.earliest(), p.latest());
-            let problem = if !start.is_finite() || !end.is_finite() {
+            let end = p.latest();
+            let problem = if !p.times_finite() {
                 Some("which is not a finite time".to_string())
             } else if end < last_end {
                 Some(format!(

@@ -83,8 +83,8 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
             for (rec, at) in &batch {
                 records += 1;
                 if let Some(p) = events.push(rec) {
-                    let (start, end) = (p.earliest(), p.latest());
-                    let problem = if !start.is_finite() || !end.is_finite() {
+                    let end = p.latest();
+                    let problem = if !p.times_finite() {
                         Some("which is not a finite time".to_string())
                     } else if end < last_end {
                         Some(format!(

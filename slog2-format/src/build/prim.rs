@@ -70,6 +70,14 @@ impl Prim {
         &self.info[..self.info_len as usize]
     }
 
+    /// Whether every vertex time is finite (neither NaN nor infinite);
+    /// [`Prim::earliest`] and [`Prim::latest`] skip a NaN.
+    pub fn times_finite(&self) -> bool {
+        self.times[..(self.nv as usize).min(2)]
+            .iter()
+            .all(|t| t.is_finite())
+    }
+
     /// Earliest vertex time (the start of the time box).
     pub fn earliest(&self) -> f64 {
         if self.nv == 2 {

@@ -50,28 +50,40 @@ impl fmt::Display for Warning {
     }
 }
 
-#[derive(Default)]
 struct Out {
     list: Vec<Warning>,
     counts: BTreeMap<&'static str, (usize, u64)>,
+    /// Warnings kept per rule; `None`: all, and no summary.
+    limit: Option<usize>,
 }
 
 impl Out {
+    fn new(limit: Option<usize>) -> Out {
+        Out {
+            list: Vec::new(),
+            counts: BTreeMap::new(),
+            limit,
+        }
+    }
+
     fn add(&mut self, rule: &'static str, offset: u64, what: String) {
         let c = self.counts.entry(rule).or_insert((0, offset));
         c.0 += 1;
-        if c.0 <= MAX_PER_RULE {
+        if self.limit.is_none_or(|l| c.0 <= l) {
             self.list.push(Warning { rule, offset, what });
         }
     }
 
     fn finish(mut self) -> Vec<Warning> {
+        let Some(limit) = self.limit else {
+            return self.list;
+        };
         for (rule, (n, first)) in self.counts {
-            if n > MAX_PER_RULE {
+            if n > limit {
                 self.list.push(Warning {
                     rule,
                     offset: first,
-                    what: format!("{} more warnings of this rule not listed", n - MAX_PER_RULE),
+                    what: format!("{} more warnings of this rule not listed", n - limit),
                 });
             }
         }
@@ -91,7 +103,18 @@ fn task(t: &TaskLabel) -> String {
 /// Every warning about `f`, rule by rule (at most [`MAX_PER_RULE`] of each, then
 /// one saying how many more).
 pub fn warnings(f: &Slog1File) -> Vec<Warning> {
-    let mut w = Out::default();
+    collect(f, Some(MAX_PER_RULE))
+}
+
+/// Every warning about `f`, rule by rule, all of them and without the "more
+/// warnings" summaries of [`warnings`] (for callers that count and cap findings
+/// themselves, such as `mpelog check`).
+pub fn all_warnings(f: &Slog1File) -> Vec<Warning> {
+    collect(f, None)
+}
+
+fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
+    let mut w = Out::new(limit);
     let h = &f.header;
     if f.statistics.nset == 0 || f.statistics.nbin == 0 {
         w.add(

@@ -117,17 +117,62 @@ pub(crate) fn bin_err(e: binrw::Error, base: u64, what: &str, file_len: usize) -
     }
 }
 
+/// Why a reader must reject a file: the error (with the byte offset the spec
+/// gives) and the row of spec/slog1.md §13 ("What a reader must reject") it
+/// breaks. [`Slog1File::parse_or_reject`] gives it.
+#[derive(Debug)]
+pub struct Rejection {
+    /// The row of spec/slog1.md §13, 1 to 14.
+    pub row: u8,
+    /// The error; [`Error::offset`] is the offset the row names.
+    pub error: Error,
+}
+
+impl Rejection {
+    fn new(row: u8, error: Error) -> Rejection {
+        Rejection { row, error }
+    }
+}
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.error, f)
+    }
+}
+
+impl std::error::Error for Rejection {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// The spec row of a binrw error raised reading a section or frame: the row its
+/// [`RowError`] names; a structure running past the end of the data is row 6
+/// (so is any other binrw error, which reading from memory does not raise).
+fn row_of(e: &binrw::Error) -> u8 {
+    match e.custom_err::<RowError>() {
+        Some(r) => r.row,
+        None => row::TRUNCATED,
+    }
+}
+
 /// Parses a `T` at `at`, bounded by the end of `data`.
-fn section<'a, T>(data: &[u8], at: u64, what: &str, args: T::Args<'a>) -> Result<T>
+fn section<'a, T>(
+    data: &[u8],
+    at: u64,
+    what: &str,
+    args: T::Args<'a>,
+) -> std::result::Result<T, Rejection>
 where
     T: BinRead,
 {
     let mut c = Cursor::new(data);
     c.seek(SeekFrom::Start(at))
-        .map_err(|source| Error::Io { offset: at, source })?;
-    let v =
-        T::read_options(&mut c, Endian::Big, args).map_err(|e| bin_err(e, at, what, data.len()))?;
-    Ok(v)
+        .map_err(|source| Rejection::new(row::TRUNCATED, Error::Io { offset: at, source }))?;
+    T::read_options(&mut c, Endian::Big, args).map_err(|e| {
+        let row = row_of(&e);
+        Rejection::new(row, bin_err(e, at, what, data.len()))
+    })
 }
 
 /// The header's six section pointers: name, field offset, value.
@@ -145,7 +190,7 @@ pub fn pointers(h: &Header) -> [(&'static str, u64, u64); 6] {
 impl Slog1File {
     /// Parses a whole file held in memory.
     ///
-    /// Errors (each naming a byte offset, see spec/slog1.md §12): a file shorter
+    /// Errors (each naming a byte offset, see spec/slog1.md §13): a file shorter
     /// than the header, a version other than 0.9, a section pointer that is 0 or
     /// past the end of the file, a count whose items cannot fit in the bytes left,
     /// a malformed profile entry, a bebits code above 3, a record without a
@@ -155,50 +200,76 @@ impl Slog1File {
     /// label sizes other than 35 or bin counts other than the section's, and
     /// sections or frames that overlap.
     pub fn parse(data: &[u8]) -> Result<Slog1File> {
+        Slog1File::parse_or_reject(data).map_err(|r| r.error)
+    }
+
+    /// Parses a whole file held in memory, as [`Slog1File::parse`] does; an
+    /// error also names the row of spec/slog1.md §13 it breaks (1 file too
+    /// short, 2 version, 3 section pointer, 4 frame size, 5 count, 6 truncated
+    /// structure, 7 profile entry, 8 definition bebits, 9 statistics set, 10
+    /// directory entry, 11 frame overflow, 12 sector, 13 record, 14 overlap).
+    pub fn parse_or_reject(data: &[u8]) -> std::result::Result<Slog1File, Rejection> {
         let len = data.len();
         if len < HEADER_LEN as usize {
-            return Err(Error::Truncated {
-                offset: len as u64,
-                what: "the 74-byte SLOG-1 header".into(),
-                within: format!("the file ({len} bytes)"),
-            });
+            return Err(Rejection::new(
+                1,
+                Error::Truncated {
+                    offset: len as u64,
+                    what: "the 74-byte SLOG-1 header".into(),
+                    within: format!("the file ({len} bytes)"),
+                },
+            ));
         }
         if !looks_like_slog1(data) {
             let v = |i: usize| u32::from_be_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
-            return Err(Error::BadValue {
-                offset: 0,
-                what: format!(
-                    "not a SLOG-1 file: the version is {}.{}, not 0.9 (a SLOG-1 file starts with 00000000 00000009)",
-                    v(0),
-                    v(4)
-                ),
-            });
+            return Err(Rejection::new(
+                2,
+                Error::BadValue {
+                    offset: 0,
+                    what: format!(
+                        "not a SLOG-1 file: the version is {}.{}, not 0.9 (a SLOG-1 file starts with 00000000 00000009)",
+                        v(0),
+                        v(4)
+                    ),
+                },
+            ));
         }
         let header = section::<Header>(data, 0, "the header", ())?;
         for (name, field, ptr) in pointers(&header) {
             if ptr == 0 {
-                return Err(Error::BadValue {
-                    offset: field,
-                    what: format!("{name} is 0: the section is missing (the file was not closed)"),
-                });
+                return Err(Rejection::new(
+                    3,
+                    Error::BadValue {
+                        offset: field,
+                        what: format!(
+                            "{name} is 0: the section is missing (the file was not closed)"
+                        ),
+                    },
+                ));
             }
             if ptr >= len as u64 {
-                return Err(Error::BadValue {
-                    offset: field,
-                    what: format!(
-                        "{name} points at byte {ptr}, past the end of the file ({len} bytes)"
-                    ),
-                });
+                return Err(Rejection::new(
+                    3,
+                    Error::BadValue {
+                        offset: field,
+                        what: format!(
+                            "{name} points at byte {ptr}, past the end of the file ({len} bytes)"
+                        ),
+                    },
+                ));
             }
         }
         if (header.frame_bytesize as u64) < FRAME_HEADER_LEN {
-            return Err(Error::BadValue {
-                offset: 8,
-                what: format!(
-                    "frame_bytesize {} is less than the 32-byte frame header",
-                    header.frame_bytesize
-                ),
-            });
+            return Err(Rejection::new(
+                4,
+                Error::BadValue {
+                    offset: 8,
+                    what: format!(
+                        "frame_bytesize {} is less than the 32-byte frame header",
+                        header.frame_bytesize
+                    ),
+                },
+            ));
         }
         let h = &header;
         let statistics =
@@ -217,19 +288,22 @@ impl Slog1File {
             let field = h.fptr2framedata + DIR_HEADER_LEN + DIR_ENTRY_LEN * i as u64;
             let at = entry.fptr2framehdr;
             if at == 0 || at.checked_add(fbs).is_none_or(|end| end > len as u64) {
-                return Err(Error::BadValue {
-                    offset: field,
-                    what: format!(
-                        "directory entry {i} points at byte {at}: {}",
-                        if at == 0 {
-                            "a null frame pointer".to_string()
-                        } else {
-                            format!(
+                return Err(Rejection::new(
+                    row::DIR_ENTRY,
+                    Error::BadValue {
+                        offset: field,
+                        what: format!(
+                            "directory entry {i} points at byte {at}: {}",
+                            if at == 0 {
+                                "a null frame pointer".to_string()
+                            } else {
+                                format!(
                                 "its {fbs}-byte frame runs past the end of the file ({len} bytes)"
                             )
-                        }
-                    ),
-                });
+                            }
+                        ),
+                    },
+                ));
             }
             let frame = section::<Frame>(
                 &data[..(at + fbs) as usize],
@@ -254,14 +328,17 @@ impl Slog1File {
         let mut prev = Part::Header;
         for (start, end, part) in f.regions() {
             if start < pos {
-                return Err(Error::BadValue {
-                    offset: start,
-                    what: format!(
-                        "{} at byte {start} overlaps {}, which ends at byte {pos}",
-                        part.name(),
-                        prev.name()
-                    ),
-                });
+                return Err(Rejection::new(
+                    row::OVERLAP,
+                    Error::BadValue {
+                        offset: start,
+                        what: format!(
+                            "{} at byte {start} overlaps {}, which ends at byte {pos}",
+                            part.name(),
+                            prev.name()
+                        ),
+                    },
+                ));
             }
             if start > pos {
                 f.gaps

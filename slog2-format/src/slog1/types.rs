@@ -39,6 +39,66 @@ pub const STAT_SET_FIXED_LEN: u64 = 45;
 /// The only version there is: 0.9.
 pub const VERSION: [u32; 2] = [0, 9];
 
+/// An error raised inside a structure, with the row of spec/slog1.md §13 ("What
+/// a reader must reject") it breaks. It travels through binrw as a custom error
+/// (its `Display` is the message alone, so error texts are unchanged);
+/// [`super::Slog1File::parse_or_reject`] hands the row on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowError {
+    /// The row of spec/slog1.md §13 (5–13 inside sections and frames).
+    pub row: u8,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl RowError {
+    /// An error of spec row `row`.
+    pub fn new(row: u8, message: impl Into<String>) -> RowError {
+        RowError {
+            row,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for RowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The binrw error for a [`RowError`] of row `row` at `pos`.
+fn reject(pos: u64, row: u8, message: String) -> binrw::Error {
+    binrw::Error::Custom {
+        pos,
+        err: Box::new(RowError::new(row, message)),
+    }
+}
+
+/// Spec rows (spec/slog1.md §13) of the errors raised in this module.
+pub mod row {
+    /// A count whose items cannot fit in the rest of the file.
+    pub const COUNT: u8 = 5;
+    /// A structure running past the end of the file.
+    pub const TRUNCATED: u8 = 6;
+    /// A malformed display-profile entry.
+    pub const PROFILE: u8 = 7;
+    /// A record definition's bebits above 3.
+    pub const RECDEF_BEBITS: u8 = 8;
+    /// A bad statistics set.
+    pub const STAT_SET: u8 = 9;
+    /// A directory entry with a null pointer or a frame outside the file.
+    pub const DIR_ENTRY: u8 = 10;
+    /// Sectors larger than the frame.
+    pub const FRAME_SIZE: u8 = 11;
+    /// A sector whose counts and records disagree.
+    pub const SECTOR: u8 = 12;
+    /// A malformed record.
+    pub const RECORD: u8 = 13;
+    /// Overlapping extents.
+    pub const OVERLAP: u8 = 14;
+}
+
 /// Bytes left between the reader's position and its end.
 fn left<R: Read + Seek>(r: &mut R) -> BinResult<u64> {
     let pos = r.stream_position()?;
@@ -47,19 +107,21 @@ fn left<R: Read + Seek>(r: &mut R) -> BinResult<u64> {
     Ok(end.saturating_sub(pos))
 }
 
-/// Fails (at `pos`) unless `need` bytes are left.
+/// Fails (at `pos`, as spec row `row`) unless `need` bytes are left.
 fn need<R: Read + Seek>(
     r: &mut R,
     pos: u64,
+    row: u8,
     need: u64,
     what: impl Fn() -> String,
 ) -> BinResult<()> {
     let have = left(r)?;
     if need > have {
-        return Err(binrw::Error::AssertFail {
+        return Err(reject(
             pos,
-            message: format!("{} needs {need} bytes but only {have} are left", what()),
-        });
+            row,
+            format!("{} needs {need} bytes but only {have} are left", what()),
+        ));
     }
     Ok(())
 }
@@ -70,22 +132,28 @@ fn need<R: Read + Seek>(
 fn fitting_count(min: u64, what: &'static str) -> BinResult<u32> {
     let pos = reader.stream_position()?;
     let n = u32::read_options(reader, endian, ())?;
-    need(reader, pos, (n as u64).saturating_mul(min), || {
-        format!("a count of {n} {what} (at least {min} bytes each)")
-    })?;
+    need(
+        reader,
+        pos,
+        row::COUNT,
+        (n as u64).saturating_mul(min),
+        || format!("a count of {n} {what} (at least {min} bytes each)"),
+    )?;
     Ok(n)
 }
 
-/// Reads a bebits code and fails (at its byte) unless it is 0 to 3.
+/// Reads a bebits code and fails (at its byte, as spec row `row`) unless it is 0
+/// to 3.
 #[binrw::parser(reader, endian)]
-fn bebits_code(what: &'static str) -> BinResult<u8> {
+fn bebits_code(what: &'static str, row: u8) -> BinResult<u8> {
     let pos = reader.stream_position()?;
     let b = u8::read_options(reader, endian, ())?;
     if b > 3 {
-        return Err(binrw::Error::AssertFail {
+        return Err(reject(
             pos,
-            message: format!("{what} has bebits code {b}, not 0 to 3"),
-        });
+            row,
+            format!("{what} has bebits code {b}, not 0 to 3"),
+        ));
     }
     Ok(b)
 }
@@ -94,7 +162,7 @@ fn bebits_code(what: &'static str) -> BinResult<u8> {
 #[binrw::parser(reader)]
 fn fitting_bytes(n: u64, what: &'static str) -> BinResult<Vec<u8>> {
     let pos = reader.stream_position()?;
-    need(reader, pos, n, || what.to_string())?;
+    need(reader, pos, row::TRUNCATED, n, || what.to_string())?;
     let mut v = Vec::with_capacity(n as usize);
     reader.by_ref().take(n).read_to_end(&mut v)?;
     Ok(v)
@@ -225,7 +293,7 @@ pub fn field_is_well_formed(b: &[u8; FIELD_LEN]) -> bool {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TextField {
     /// The raw bytes: text (or a decimal number), a NUL, padding, a TAB.
-    #[br(assert(field_is_well_formed(&bytes), "a profile field {:?} does not end with a TAB or holds a TAB, LF or CR", String::from_utf8_lossy(&bytes)))]
+    #[br(assert(field_is_well_formed(&bytes), RowError::new(row::PROFILE, format!("a profile field {:?} does not end with a TAB or holds a TAB, LF or CR", String::from_utf8_lossy(&bytes)))))]
     pub bytes: [u8; FIELD_LEN],
 }
 
@@ -301,14 +369,17 @@ fn arg_labels(nargs: Option<&TextField>) -> BinResult<Vec<TextField>> {
     };
     let pos = reader.stream_position()?;
     let Some(n) = field.as_number() else {
-        return Err(binrw::Error::AssertFail {
-            pos: pos - FIELD_LEN as u64,
-            message: format!("argument label count {:?} is not a number", field.as_text()),
-        });
+        // The entry's assertion on `nargs` reports this first, at the entry.
+        return Err(reject(
+            pos - FIELD_LEN as u64,
+            row::PROFILE,
+            format!("argument label count {:?} is not a number", field.as_text()),
+        ));
     };
     need(
         reader,
         pos - FIELD_LEN as u64,
+        row::COUNT,
         n as u64 * FIELD_LEN as u64 + 1,
         || format!("a count of {n} argument labels (35 bytes each)"),
     )?;
@@ -323,10 +394,10 @@ fn arg_labels(nargs: Option<&TextField>) -> BinResult<Vec<TextField>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfileEntry {
     /// Interval type, decimal (0–65535).
-    #[br(assert(intvltype.as_number().is_some_and(|n| n <= u16::MAX as u32), "the interval type field {:?} is not a number from 0 to 65535", intvltype.as_text()))]
+    #[br(assert(intvltype.as_number().is_some_and(|n| n <= u16::MAX as u32), RowError::new(row::PROFILE, format!("the interval type field {:?} is not a number from 0 to 65535", intvltype.as_text()))))]
     pub intvltype: TextField,
     /// Bebits code, decimal (0–3).
-    #[br(assert(bebits.as_number().is_some_and(|n| n <= 3), "the bebits field {:?} is not a number from 0 to 3", bebits.as_text()))]
+    #[br(assert(bebits.as_number().is_some_and(|n| n <= 3), RowError::new(row::PROFILE, format!("the bebits field {:?} is not a number from 0 to 3", bebits.as_text()))))]
     pub bebits: TextField,
     /// Class (`state`, `message`, ...): an arrow type's class contains `message`.
     pub classtype: TextField,
@@ -335,15 +406,16 @@ pub struct ProfileEntry {
     /// Colour name (X11 / Jumpshot colour table).
     pub color: TextField,
     /// `0` (no argument labels) or `1` (a count and the labels follow).
-    #[br(assert(matches!(has_labels.as_number(), Some(0 | 1)), "the argument-label flag {:?} is neither 0 nor 1", has_labels.as_text()))]
+    #[br(assert(matches!(has_labels.as_number(), Some(0 | 1)), RowError::new(row::PROFILE, format!("the argument-label flag {:?} is neither 0 nor 1", has_labels.as_text()))))]
     pub has_labels: TextField,
     /// Number of argument labels, present when `has_labels` is 1.
     #[br(if(has_labels.as_number() == Some(1)))]
+    #[br(assert(nargs.as_ref().is_none_or(|f| f.as_number().is_some()), RowError::new(row::PROFILE, format!("argument label count {:?} is not a number", nargs.as_ref().map(TextField::as_text).unwrap_or_default()))))]
     pub nargs: Option<TextField>,
     /// The argument labels (as many as `nargs` says).
     #[br(parse_with = arg_labels, args(nargs.as_ref()))]
     pub arg_labels: Vec<TextField>,
-    #[br(temp, assert(newline == b'\n', "a profile entry ends with byte {:#04x}, not an LF", newline))]
+    #[br(temp, assert(newline == b'\n', RowError::new(row::PROFILE, format!("a profile entry ends with byte {:#04x}, not an LF", newline))))]
     #[bw(calc = b'\n')]
     newline: u8,
 }
@@ -424,7 +496,7 @@ pub struct RecDef {
     /// Interval type.
     pub intvltype: u16,
     /// Bebits code (0–3).
-    #[br(parse_with = bebits_code, args("a record definition"))]
+    #[br(parse_with = bebits_code, args("a record definition", row::RECDEF_BEBITS))]
     pub bebits: u8,
     /// Association words per record.
     pub nassocs: u16,
@@ -561,20 +633,22 @@ fn record_args(variable: bool, nargs: u16, left: u64) -> BinResult<RecordArgs> {
     while left > 0 {
         let pos = reader.stream_position()?;
         if left < 2 {
-            return Err(binrw::Error::AssertFail {
+            return Err(reject(
                 pos,
-                message: format!(
+                row::RECORD,
+                format!(
                     "{left} byte left in a variable-size record, too few for an argument count"
                 ),
-            });
+            ));
         }
         let n = u16::read_options(reader, endian, ())?;
         let len = 2 + 4 * n as u64;
         if len > left {
-            return Err(binrw::Error::AssertFail {
+            return Err(reject(
                 pos,
-                message: format!("an argument group of {n} values ({len} bytes) runs past the record's end ({left} bytes left)"),
-            });
+                row::RECORD,
+                format!("an argument group of {n} values ({len} bytes) runs past the record's end ({left} bytes left)"),
+            ));
         }
         let values = (0..n)
             .map(|_| u32::read_options(reader, endian, ()))
@@ -633,7 +707,7 @@ pub struct IntervalRecord {
     /// Interval type (key into the profile and the record definitions).
     pub intvltype: u16,
     /// Bebits code: 0 middle, 1 begin, 2 final, 3 whole.
-    #[br(parse_with = bebits_code, args("a record"))]
+    #[br(parse_with = bebits_code, args("a record", row::RECORD))]
     pub bebits: u8,
     /// Start time in seconds.
     pub starttime: f64,
@@ -647,8 +721,8 @@ pub struct IntervalRecord {
     /// Instruction address (0 if unknown).
     pub instr_addr: u32,
     #[br(temp, calc = lookup(defs, intvltype, bebits))]
-    #[br(assert(def.is_some(), "no record definition for interval type {} bebits {}", intvltype, bebits))]
-    #[br(assert(size_fits(bytesize, rectype, def), "the record's byte size {} does not match its definition {:?} (associations, arguments)", bytesize, def.unwrap_or_default()))]
+    #[br(assert(def.is_some(), RowError::new(row::RECORD, format!("no record definition for interval type {} bebits {}", intvltype, bebits))))]
+    #[br(assert(size_fits(bytesize, rectype, def), RowError::new(row::RECORD, format!("the record's byte size {} does not match its definition {:?} (associations, arguments)", bytesize, def.unwrap_or_default()))))]
     #[bw(ignore)]
     def: Option<(u16, u16)>,
     /// Association words (as many as the definition says).
@@ -740,20 +814,21 @@ fn sector(
     let start = reader.stream_position()?;
     let end = start + nbytes as u64;
     if nrec as u64 * MIN_DIAG_RECORD_LEN > nbytes as u64 {
-        return Err(binrw::Error::AssertFail {
-            pos: start,
-            message: format!("the {name} sector's {nrec} records cannot fit in its {nbytes} bytes (at least 34 each)"),
-        });
+        return Err(reject(
+            start,
+            row::SECTOR,
+            format!("the {name} sector's {nrec} records cannot fit in its {nbytes} bytes (at least 34 each)"),
+        ));
     }
     let mut recs = Vec::with_capacity(nrec as usize);
     for i in 0..nrec {
         let pos = reader.stream_position()?;
         let size = u16::read_options(reader, endian, ())? as u64;
-        reader.seek(SeekFrom::Start(pos))?;
         if size < MIN_DIAG_RECORD_LEN || pos + size > end {
-            return Err(binrw::Error::AssertFail {
+            return Err(reject(
                 pos,
-                message: format!(
+                row::SECTOR,
+                format!(
                     "record {i} of the {name} sector has byte size {size}: {}",
                     if size < MIN_DIAG_RECORD_LEN {
                         "less than the 34-byte fixed part".to_string()
@@ -761,24 +836,37 @@ fn sector(
                         format!("it runs past the sector's end at byte {end}")
                     }
                 ),
-            });
+            ));
         }
+        // An arrow's fixed part is longer: refuse a record too short for it
+        // before its destination is read past the record's end.
+        let rectype = u16::read_options(reader, endian, ())?;
+        if is_off_diagonal(rectype) && size < MIN_OFFDIAG_RECORD_LEN {
+            return Err(reject(
+                pos,
+                row::RECORD,
+                format!("record {i} of the {name} sector has byte size {size}: less than the 41-byte fixed part of an arrow (record type {rectype})"),
+            ));
+        }
+        reader.seek(SeekFrom::Start(pos))?;
         let r = IntervalRecord::read_options(reader, endian, (defs,))?;
         let used = reader.stream_position()? - pos;
         if used != size {
-            return Err(binrw::Error::AssertFail {
+            return Err(reject(
                 pos,
-                message: format!("record {i} of the {name} sector has byte size {size} but its fields take {used} bytes"),
-            });
+                row::RECORD,
+                format!("record {i} of the {name} sector has byte size {size} but its fields take {used} bytes"),
+            ));
         }
         recs.push(r);
     }
     let pos = reader.stream_position()?;
     if pos != end {
-        return Err(binrw::Error::AssertFail {
-            pos: start,
-            message: format!("the {name} sector's {nrec} records take {} bytes, not the {nbytes} its header says", pos - start),
-        });
+        return Err(reject(
+            start,
+            row::SECTOR,
+            format!("the {name} sector's {nrec} records take {} bytes, not the {nbytes} its header says", pos - start),
+        ));
     }
     Ok(recs)
 }
@@ -815,7 +903,7 @@ pub struct Frame {
     #[bw(try_calc = u32::try_from(out.len()))]
     nrec_out: u32,
     #[br(temp, calc = FRAME_HEADER_LEN + nbytes_cur as u64 + nbytes_inc as u64 + nbytes_pas as u64 + nbytes_out as u64)]
-    #[br(assert(used <= frame_bytesize as u64, "the frame's sectors take {} bytes with its header, more than the frame size {}", used, frame_bytesize))]
+    #[br(assert(used <= frame_bytesize as u64, RowError::new(row::FRAME_SIZE, format!("the frame's sectors take {} bytes with its header, more than the frame size {}", used, frame_bytesize))))]
     #[bw(ignore)]
     used: u64,
     /// Records that start and end in the frame.
@@ -877,12 +965,12 @@ pub struct StatSet {
     pub rectype: u16,
     /// Interval type.
     pub intvltype: u16,
-    #[br(temp, assert(label_size == FIELD_LEN as u16, "a statistics label size is {}, not 35", label_size))]
+    #[br(temp, assert(label_size == FIELD_LEN as u16, RowError::new(row::STAT_SET, format!("a statistics label size is {}, not 35", label_size))))]
     #[bw(calc = FIELD_LEN as u16)]
     label_size: u16,
     /// Label: 34 bytes of NUL-padded text and an LF.
     pub label: [u8; FIELD_LEN],
-    #[br(temp, assert(n == nbin, "a statistics set has {} bins, the section says {}", n, nbin))]
+    #[br(temp, assert(n == nbin, RowError::new(row::STAT_SET, format!("a statistics set has {} bins, the section says {}", n, nbin))))]
     #[bw(try_calc = u32::try_from(bins.len()))]
     n: u32,
     /// Average number of active intervals of the type in each bin.
@@ -918,6 +1006,7 @@ fn stat_sets(nset: u32, nbin: u32) -> BinResult<Vec<StatSet>> {
     need(
         reader,
         pos.saturating_sub(24),
+        row::COUNT,
         (nset as u64).saturating_mul(each),
         || format!("{nset} statistics sets of {nbin} bins"),
     )?;

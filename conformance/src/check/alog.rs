@@ -1,0 +1,685 @@
+//! ALOG rules (spec/alog.md §10, "Rules `mpelog check` enforces").
+//!
+//! A `.Z` file is unpacked first ([`alog_format::z::decompress`], at most
+//! [`Z_LIMIT`] bytes); a stream that does not unpack is `AL-Z-001` or
+//! `AL-Z-002`, with an offset in the compressed file. Every other offset is in
+//! the (unpacked) text: parse errors of [`alog_format::AlogFile::parse`] become
+//! the `AL-REJ-NNN` finding of the spec §3 row they break
+//! ([`alog_format::Error::spec_row`]), at the byte of the offending token (or of
+//! the line end when the token is missing), with `line L, column C` as place. A
+//! file that parses is then checked for what the viewers (upshot, nupshot) and
+//! `mpelog convert` do with it: the header against the body, time order, state
+//! definitions, and pairing of states and messages exactly as
+//! [`alog_format::alog_to_slog2`] pairs them. Those findings are warnings (the
+//! spec forbids readers to reject such files) at the first byte of the offending
+//! line, with `line L` as place.
+
+use crate::report::Collector;
+use crate::rules::{Rule, Severity};
+use crate::Format;
+use alog_format::record::{rtype, Kind, Record};
+use alog_format::z::{self, ZError};
+use alog_format::{AlogFile, Error};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+
+/// The largest unpacked size of a `.Z` file the checker accepts (64 MiB; the
+/// largest known sample unpacks to 242 KiB). Larger files are `AL-Z-002`.
+pub const Z_LIMIT: usize = 64 << 20;
+
+const fn rule(id: &'static str, severity: Severity, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        format: Some(Format::Alog),
+        severity,
+        summary,
+    }
+}
+
+/// The ALOG rules: the rows of spec/alog.md §3, the `.Z` rules, then the checks
+/// beyond parsing.
+pub const RULES: &[Rule] = &[
+    rule("AL-REJ-001", Severity::Error, "a record line has fewer than six fields"),
+    rule("AL-REJ-002", Severity::Error, "one of fields 1-5 (type, process, task, data, cycle) is not a decimal integer"),
+    rule("AL-REJ-003", Severity::Error, "one of fields 1-5 is an integer outside the C int range [-2147483648, 2147483647]"),
+    rule("AL-REJ-004", Severity::Error, "the timestamp (field 6) is not a finite decimal number"),
+    rule("AL-REJ-005", Severity::Error, "the file holds no record (it is empty, or has only blank and # lines)"),
+    rule("AL-Z-001", Severity::Error, "a Unix compress (.Z) file that does not unpack (no flags byte, a code width outside 9-16, or a code beyond the table)"),
+    rule("AL-Z-002", Severity::Error, "a .Z file that unpacks to more than the checker's limit (64 MiB): not checked"),
+    rule("AL-LINE-001", Severity::Warning, "a blank or # line: nupshot and mpelog skip it, upshot aborts the file"),
+    rule("AL-HDR-001", Severity::Warning, "no -3 (number of processes) record, or its value is below 1: upshot refuses the file"),
+    rule("AL-HDR-002", Severity::Warning, "no -6 (start) or -7 (end) record, or the end is not after the start, or is 0: upshot refuses the file"),
+    rule("AL-HDR-003", Severity::Warning, "the -2 record's number of events differs from the number of event records"),
+    rule("AL-HDR-004", Severity::Warning, "an event's process is outside 0 ... n-1 (n = the -3 value): upshot draws it outside its rows"),
+    rule("AL-HDR-005", Severity::Warning, "an event's time is outside the -6 ... -7 range: upshot draws it off the time axis"),
+    rule("AL-HDR-006", Severity::Warning, "a header record (type -100 ... -1) after the first event: nupshot ignores it"),
+    rule("AL-TIME-001", Severity::Warning, "an event is earlier than the event before it: upshot pairs in file order, mpelog convert in time order"),
+    rule("AL-TIME-002", Severity::Warning, "an event has a cycle other than 0 but the file has no roll-over point (-11): the cycle does not count"),
+    rule("AL-TIME-003", Severity::Warning, "an event's time cycle x roll-over + timestamp is not a finite number: mpelog convert drops it"),
+    rule("AL-DEF-001", Severity::Warning, "a -13 record without a colouring word or a state name defines nothing: its events are point events"),
+    rule("AL-DEF-002", Severity::Warning, "a -13 record repeats a state name with other event types: upshot keeps the first definition"),
+    rule("AL-DEF-003", Severity::Warning, "a -13 record gives an event type that already starts or ends another state, or starts and ends the same one"),
+    rule("AL-DEF-004", Severity::Warning, "state definitions whose start event never occurs: upshot drops them (reported once per file)"),
+    rule("AL-MSG-001", Severity::Warning, "a -101/-102 record whose comment does not start with `tag size`: a plain event, not a message (nupshot refuses it)"),
+    rule("AL-PAIR-001", Severity::Warning, "a state end event with no open instance of its state on its process: dropped"),
+    rule("AL-PAIR-002", Severity::Warning, "a state start event never ended: the state is drawn to the end of the run"),
+    rule("AL-PAIR-003", Severity::Warning, "a send (-101) without a matching receive: no arrow is drawn"),
+    rule("AL-PAIR-004", Severity::Warning, "a receive (-102) without a matching send: no arrow is drawn"),
+    rule("AL-CONV-001", Severity::Warning, "no event makes a drawable: mpelog convert refuses the file"),
+];
+
+/// Checks an ALOG file (text, or `.Z`).
+pub fn check(bytes: &[u8], c: &mut Collector) {
+    let unpacked;
+    let text = if z::is_compress(bytes) {
+        match z::decompress(bytes, Z_LIMIT) {
+            Ok(v) => {
+                unpacked = v;
+                &unpacked[..]
+            }
+            Err(e) => return unpack_error(&e, bytes.len(), c),
+        }
+    } else {
+        bytes
+    };
+    let lines = Lines::index(text);
+    match AlogFile::parse(text) {
+        Ok(f) => Checker::new(&f, &lines, c).run(),
+        Err(e) => reject(&e, &lines, c),
+    }
+}
+
+fn unpack_error(e: &ZError, len: usize, c: &mut Collector) {
+    match e {
+        ZError::TooLarge { limit, .. } => c.add(
+            "AL-Z-002",
+            e.offset(),
+            None,
+            format!(
+                "the {len}-byte .Z file unpacks to more than {} MiB, the checker's limit, so it was not checked ({e}); unpack it (`uncompress`) and check the plain file",
+                limit >> 20
+            ),
+        ),
+        _ => c.add(
+            "AL-Z-001",
+            e.offset(),
+            None,
+            format!(
+                "the .Z file does not unpack: {e}; the file is damaged or not made by Unix compress: get it again, or unpack it with `uncompress` and check the result"
+            ),
+        ),
+    }
+}
+
+/// Where the lines of the text are, split as [`AlogFile::parse`] splits them.
+struct Lines {
+    /// Byte offset of the first byte of each line (1-based line L is at L - 1).
+    starts: Vec<u64>,
+    /// Per record (file order): its line index.
+    records: Vec<usize>,
+    /// The skipped (blank or `#`) lines.
+    skipped: Vec<usize>,
+}
+
+impl Lines {
+    fn index(text: &[u8]) -> Lines {
+        let mut l = Lines {
+            starts: Vec::new(),
+            records: Vec::new(),
+            skipped: Vec::new(),
+        };
+        let mut at = 0usize;
+        while at < text.len() {
+            let end = text[at..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(text.len(), |i| at + i);
+            let line = &text[at..end];
+            let i = l.starts.len();
+            l.starts.push(at as u64);
+            match line.iter().find(|&&b| !alog_format::text::is_space(b)) {
+                None | Some(b'#') => l.skipped.push(i),
+                Some(_) => l.records.push(i),
+            }
+            at = end + 1;
+        }
+        l
+    }
+
+    /// The byte offset of 1-based line `line`, column `column`.
+    fn offset(&self, line: u64, column: u64) -> u64 {
+        let start = usize::try_from(line)
+            .ok()
+            .and_then(|l| l.checked_sub(1))
+            .and_then(|i| self.starts.get(i))
+            .copied()
+            .unwrap_or(0);
+        start + column.saturating_sub(1)
+    }
+
+    /// The offset and place of record `i`'s line.
+    fn record(&self, i: usize) -> (u64, Option<String>) {
+        let line = self.records[i];
+        (self.starts[line], Some(format!("line {}", line + 1)))
+    }
+
+    /// The 1-based line number of record `i`.
+    fn line_of(&self, i: usize) -> usize {
+        self.records[i] + 1
+    }
+}
+
+/// A parse error as the finding of its spec row.
+fn reject(e: &Error, lines: &Lines, c: &mut Collector) {
+    let rule = match e.spec_row() {
+        Some(1) => "AL-REJ-001",
+        Some(2) => "AL-REJ-002",
+        Some(3) => "AL-REJ-003",
+        Some(4) => "AL-REJ-004",
+        // Row 5, and (not raised by parsing) output errors.
+        _ => "AL-REJ-005",
+    };
+    match (e.line(), e.column()) {
+        (Some(line), Some(column)) => c.add(
+            rule,
+            lines.offset(line, column),
+            Some(format!("line {line}, column {column}")),
+            format!(
+                "{e}; every record line is six decimal numbers `type process task data cycle timestamp`, then an optional comment: fix or remove the line"
+            ),
+        ),
+        _ => c.add(
+            rule,
+            0,
+            None,
+            format!("{e}; the file is empty or not ALOG"),
+        ),
+    }
+}
+
+/// A kept state definition (spec/alog.md §4.2).
+struct State {
+    /// Its `-13` record.
+    record: usize,
+    name: String,
+    start: i32,
+    /// Whether a start event of the state occurred.
+    started: bool,
+}
+
+/// The checks of a file that parses.
+struct Checker<'a, 'c> {
+    f: &'a AlogFile,
+    lines: &'a Lines,
+    c: &'c mut Collector,
+    roll: f64,
+}
+
+/// A pending message end: its record.
+type Pending = usize;
+
+impl<'a, 'c> Checker<'a, 'c> {
+    fn new(f: &'a AlogFile, lines: &'a Lines, c: &'c mut Collector) -> Checker<'a, 'c> {
+        Checker {
+            f,
+            lines,
+            c,
+            roll: f.rollover(),
+        }
+    }
+
+    fn add(&mut self, rule: &'static str, record: usize, message: String) {
+        let (offset, place) = self.lines.record(record);
+        self.c.add(rule, offset, place, message);
+    }
+
+    /// The first record of a type, with its index.
+    fn header(&self, etype: i32) -> Option<(usize, &'a Record)> {
+        let f: &'a AlogFile = self.f;
+        f.records.iter().enumerate().find(|(_, r)| r.etype == etype)
+    }
+
+    fn run(mut self) {
+        self.skipped_lines();
+        self.header_records();
+        self.times();
+        let mut states = self.definitions();
+        self.messages();
+        self.pairing(&mut states);
+        self.unused_definitions(&states);
+        if alog_format::slog2::drawables(self.f).prims.is_empty() {
+            self.c.add(
+                "AL-CONV-001",
+                0,
+                None,
+                format!(
+                    "none of the file's {} event records makes a drawable (no point event, no paired state or message): `mpelog convert` refuses it and the viewers show nothing; check that the file holds the run's events",
+                    self.f.events().count()
+                ),
+            );
+        }
+    }
+
+    fn skipped_lines(&mut self) {
+        for &i in &self.lines.skipped {
+            self.c.add(
+                "AL-LINE-001",
+                self.lines.starts[i],
+                Some(format!("line {}", i + 1)),
+                "a blank or `#` line: nupshot and mpelog skip it, but upshot stops reading the file there; remove the line (`mpelog convert FILE OUT.alog` writes the file without such lines)".to_string(),
+            );
+        }
+    }
+
+    fn header_records(&mut self) {
+        let f = self.f;
+        // -3: number of processes.
+        let nprocs = match self.header(rtype::NUM_PROCS) {
+            Some((i, r)) if r.data < 1 => {
+                self.add(
+                    "AL-HDR-001",
+                    i,
+                    format!(
+                        "the -3 record says {} processes: upshot needs at least 1 and refuses the file; set it to the number of processes (timelines) the events use",
+                        r.data
+                    ),
+                );
+                None
+            }
+            Some((_, r)) => Some(r.data),
+            None => {
+                self.c.add(
+                    "AL-HDR-001",
+                    0,
+                    None,
+                    "the file has no -3 record (number of processes): upshot refuses the file; add `-3 0 0 N 0 0` to the header, N = the number of processes".to_string(),
+                );
+                None
+            }
+        };
+        // -6 / -7: start and end of the run.
+        let start = self.header(rtype::START_TIME);
+        let end = self.header(rtype::END_TIME);
+        let (s_us, e_us) = match (start, end) {
+            (Some((_, s)), Some((ei, e))) => {
+                let (s_us, e_us) = (s.time_us(self.roll), e.time_us(self.roll));
+                let bad = e_us <= s_us || e_us == 0.0;
+                if bad {
+                    let why = if e_us == 0.0 {
+                        "is 0".to_string()
+                    } else {
+                        format!("is not after the -6 start time {s_us} µs")
+                    };
+                    self.add(
+                        "AL-HDR-002",
+                        ei,
+                        format!(
+                            "the -7 end time {e_us} µs {why}: upshot needs an end after the start and not 0, and refuses the file; set -6 and -7 to the earliest and latest event times"
+                        ),
+                    );
+                }
+                // Only a valid range is compared with the events.
+                if bad {
+                    (None, None)
+                } else {
+                    (Some(s_us), Some(e_us))
+                }
+            }
+            _ => {
+                let missing = match (start, end) {
+                    (None, None) => "-6 and -7 records",
+                    (None, _) => "-6 record",
+                    _ => "-7 record",
+                };
+                self.c.add(
+                    "AL-HDR-002",
+                    0,
+                    None,
+                    format!(
+                        "the file has no {missing} (start and end time of the run): upshot refuses it; add `-6 0 0 0 0 T0` and `-7 0 0 0 0 T1` with the earliest and latest event times in µs"
+                    ),
+                );
+                (None, None)
+            }
+        };
+        // -2: number of events.
+        let nevents = f.events().count();
+        if let Some((i, r)) = self.header(rtype::NUM_EVENTS) {
+            if i64::from(r.data) != nevents as i64 {
+                self.add(
+                    "AL-HDR-003",
+                    i,
+                    format!(
+                        "the -2 record says {} events, the file has {nevents} event records (types ≥ 0 and ≤ -101); set it to {nevents}",
+                        r.data
+                    ),
+                );
+            }
+        }
+        // Processes and times of the events against the header.
+        let mut bad_procs = HashSet::new();
+        let mut first_event = None;
+        for (i, r) in f.records.iter().enumerate() {
+            if r.is_header() {
+                if let Some(first) = first_event {
+                    self.add(
+                        "AL-HDR-006",
+                        i,
+                        format!(
+                            "a header record of type {} after the first event (line {}): nupshot stops reading the header at the first event and ignores it; move the header records before the events",
+                            r.etype,
+                            self.lines.line_of(first)
+                        ),
+                    );
+                }
+                continue;
+            }
+            first_event.get_or_insert(i);
+            if let Some(n) = nprocs {
+                if !(0..n).contains(&r.process) && bad_procs.insert(r.process) {
+                    self.add(
+                        "AL-HDR-004",
+                        i,
+                        format!(
+                            "an event of process {} (first of that process), but the -3 record says {n} processes (0 … {}): upshot draws it outside the timelines; number the processes 0 … n-1 or correct -3",
+                            r.process,
+                            n - 1
+                        ),
+                    );
+                }
+            }
+            if let (Some(s), Some(e)) = (s_us, e_us) {
+                let t = r.time_us(self.roll);
+                if t.is_finite() && (t < s || t > e) {
+                    self.add(
+                        "AL-HDR-005",
+                        i,
+                        format!(
+                            "an event at {t} µs, outside the run's range {s} … {e} µs that -6 and -7 give: upshot draws it off the time axis; set -6 and -7 to the earliest and latest event times"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn times(&mut self) {
+        let f = self.f;
+        let mut prev: Option<(usize, f64)> = None;
+        for (i, r) in f.records.iter().enumerate().filter(|(_, r)| r.is_event()) {
+            let t = r.time_us(self.roll);
+            if r.cycle != 0 && self.roll == 0.0 {
+                self.add(
+                    "AL-TIME-002",
+                    i,
+                    format!(
+                        "the event has cycle {} but the file has no roll-over point (no -11 record, or 0), so the cycle adds nothing to its time {} µs; add the -11 record with the clock's roll-over value, or fold the cycles into the timestamps",
+                        r.cycle, r.timestamp
+                    ),
+                );
+            }
+            if !t.is_finite() {
+                self.add(
+                    "AL-TIME-003",
+                    i,
+                    format!(
+                        "the event's time cycle × roll-over + timestamp = {} × {} + {} is not a finite number: `mpelog convert` drops it; correct the cycle or the -11 roll-over point",
+                        r.cycle, self.roll, r.timestamp
+                    ),
+                );
+                continue;
+            }
+            if let Some((pi, pt)) = prev {
+                if t < pt {
+                    self.add(
+                        "AL-TIME-001",
+                        i,
+                        format!(
+                            "the event at {t} µs comes after one at {pt} µs (line {}): the events are not in time order; upshot pairs states and messages in file order, `mpelog convert` in time order, so they can differ; sort the events by (cycle, timestamp)",
+                            self.lines.line_of(pi)
+                        ),
+                    );
+                }
+            }
+            prev = Some((i, t));
+        }
+    }
+
+    /// The `-13` records as upshot keeps them (spec/alog.md §4.2): returns the
+    /// kept states.
+    fn definitions(&mut self) -> Vec<State> {
+        let f = self.f;
+        let mut states: Vec<State> = Vec::new();
+        let mut by_name: HashMap<Vec<u8>, (i32, i32, usize)> = HashMap::new();
+        let mut starts: HashMap<i32, usize> = HashMap::new();
+        let mut ends: HashMap<i32, usize> = HashMap::new();
+        for (i, r) in f.records.iter().enumerate() {
+            if r.etype != rtype::STATE_DEF {
+                continue;
+            }
+            let Some(d) = r.state_def() else {
+                self.add(
+                    "AL-DEF-001",
+                    i,
+                    format!(
+                        "the state definition's comment {} lacks {}: it defines nothing, and events {} and {} are point events; write the comment as `color:bitmap name` (`: name` for default colours)",
+                        alog_format::dump::quoted(r.comment_bytes()),
+                        if r.comment_bytes().is_empty() { "the colouring word and the name" } else { "the name after the colouring word" },
+                        r.task,
+                        r.data
+                    ),
+                );
+                continue;
+            };
+            let name = String::from_utf8_lossy(&d.text.name).into_owned();
+            if let Some(&(s, e, first)) = by_name.get(&d.text.name) {
+                if (s, e) != (d.start, d.end) {
+                    self.add(
+                        "AL-DEF-002",
+                        i,
+                        format!(
+                            "state {name:?} is defined again with events {} and {}; the first definition (line {}, events {s} and {e}) is kept, so these events are point events unless another state uses them; give the state another name or drop this record",
+                            d.start,
+                            d.end,
+                            self.lines.line_of(first)
+                        ),
+                    );
+                }
+                continue;
+            }
+            by_name.insert(d.text.name.clone(), (d.start, d.end, i));
+            let index = states.len();
+            let mut clashes = Vec::new();
+            if d.start == d.end {
+                clashes.push(format!(
+                    "event type {} both starts and ends it (it is always a start, so the state never ends)",
+                    d.start
+                ));
+            }
+            for (t, what) in [(d.start, "starts"), (d.end, "ends")] {
+                for (map, role) in [(&starts, "starts"), (&ends, "ends")] {
+                    if let Some(&other) = map.get(&t) {
+                        clashes.push(format!(
+                            "event type {t}, which {what} it, already {role} state {:?} (line {})",
+                            states[other].name,
+                            self.lines.line_of(states[other].record)
+                        ));
+                    }
+                }
+            }
+            if !clashes.is_empty() {
+                self.add(
+                    "AL-DEF-003",
+                    i,
+                    format!(
+                        "state {name:?}: {}; an event type that starts any state is a start, and the last definition of a type wins, so states get mixed up; give each state its own pair of event types",
+                        clashes.join("; ")
+                    ),
+                );
+            }
+            starts.insert(d.start, index);
+            ends.insert(d.end, index);
+            states.push(State {
+                record: i,
+                name,
+                start: d.start,
+                started: false,
+            });
+        }
+        states
+    }
+
+    fn messages(&mut self) {
+        let f = self.f;
+        for (i, r) in f.records.iter().enumerate() {
+            if (r.etype == rtype::SEND || r.etype == rtype::RECV) && r.message_text().is_none() {
+                self.add(
+                    "AL-MSG-001",
+                    i,
+                    format!(
+                        "a {} record whose comment {} does not start with two integers `tag size`: upshot and `mpelog convert` show it as a plain event, not a message, and nupshot refuses the file; write `tag size` in the comment (p4 clock-sync records should have been removed by adjlogs)",
+                        r.etype,
+                        alog_format::dump::quoted(r.comment_bytes())
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Pairs states and messages in time order as [`alog_format::alog_to_slog2`]
+    /// does (spec/alog.md §7, §8 item 3) and reports what stays unpaired.
+    fn pairing(&mut self, states: &mut [State]) {
+        let f = self.f;
+        let mut starts: HashMap<i32, usize> = HashMap::new();
+        let mut ends: HashMap<i32, usize> = HashMap::new();
+        for (k, s) in states.iter().enumerate() {
+            let d = f.records[s.record]
+                .state_def()
+                .expect("kept definitions parse");
+            starts.insert(d.start, k);
+            ends.insert(d.end, k);
+        }
+        let mut events: Vec<(f64, usize)> = f
+            .records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.is_event())
+            .map(|(i, r)| (r.time_us(self.roll), i))
+            .filter(|(t, _)| t.is_finite())
+            .collect();
+        events.sort_by(|a, b| a.0.total_cmp(&b.0));
+
+        // Per process, the slots of open states: (state, start record).
+        let mut slots: BTreeMap<i32, Vec<Option<(usize, usize)>>> = BTreeMap::new();
+        let mut sends: HashMap<(i32, i32, i32), VecDeque<Pending>> = HashMap::new();
+        let mut recvs: HashMap<(i32, i32, i32), VecDeque<Pending>> = HashMap::new();
+        for &(_, i) in &events {
+            let r = &f.records[i];
+            if matches!(r.kind(), Kind::Send | Kind::Recv) {
+                let m = r.message().expect("sends and receives have a message");
+                let key = (m.sender, m.receiver, m.tag);
+                let (mine, theirs) = if m.send {
+                    (&mut sends, &mut recvs)
+                } else {
+                    (&mut recvs, &mut sends)
+                };
+                let matched = theirs.get_mut(&key).and_then(VecDeque::pop_front);
+                if matched.is_none() {
+                    mine.entry(key).or_default().push_back(i);
+                }
+            } else if let Some(&state) = starts.get(&r.etype) {
+                states[state].started = true;
+                let s = slots.entry(r.process).or_default();
+                match s.iter().position(Option::is_none) {
+                    Some(k) => s[k] = Some((state, i)),
+                    None => s.push(Some((state, i))),
+                }
+            } else if let Some(&state) = ends.get(&r.etype) {
+                let s = slots.entry(r.process).or_default();
+                match s
+                    .iter()
+                    .rposition(|x| matches!(x, Some((st, _)) if *st == state))
+                {
+                    Some(k) => {
+                        s[k] = None;
+                        if k + 1 == s.len() {
+                            s.pop();
+                        }
+                    }
+                    None => self.add(
+                        "AL-PAIR-001",
+                        i,
+                        format!(
+                            "an end of state {:?} (event type {}) on process {} with no open instance of the state there: upshot and `mpelog convert` drop it; check that the start event was logged (and precedes the end in time)",
+                            states[state].name, r.etype, r.process
+                        ),
+                    ),
+                }
+            }
+        }
+        let mut open: Vec<(usize, usize)> = slots
+            .values()
+            .flat_map(|s| s.iter().rev().flatten().copied())
+            .collect();
+        open.sort_by_key(|&(_, i)| i);
+        for (state, i) in open {
+            let r = &f.records[i];
+            self.add(
+                "AL-PAIR-002",
+                i,
+                format!(
+                    "a start of state {:?} (event type {}) on process {} that no end event closes: it is drawn up to the end of the run; check that the end event (type {}) was logged",
+                    states[state].name,
+                    r.etype,
+                    r.process,
+                    f.records[states[state].record].data
+                ),
+            );
+        }
+        for (rule, queues, what) in [
+            ("AL-PAIR-003", &sends, "send"),
+            ("AL-PAIR-004", &recvs, "receive"),
+        ] {
+            let mut left: Vec<usize> = queues.values().flatten().copied().collect();
+            left.sort_unstable();
+            for i in left {
+                let m = f.records[i].message().expect("queued records are messages");
+                let (other, other_type) = if m.send {
+                    ("receive", "-102")
+                } else {
+                    ("send", "-101")
+                };
+                self.add(
+                    rule,
+                    i,
+                    format!(
+                        "a {what} from process {} to process {} with tag {} that no {other} ({other_type} with the same sender, receiver and tag) matches: no arrow is drawn; check that the partner record was logged",
+                        m.sender, m.receiver, m.tag
+                    ),
+                );
+            }
+        }
+    }
+
+    fn unused_definitions(&mut self, states: &[State]) {
+        let unused: Vec<&State> = states.iter().filter(|s| !s.started).collect();
+        let Some(first) = unused.first() else {
+            return;
+        };
+        let names: Vec<String> = unused
+            .iter()
+            .take(5)
+            .map(|s| format!("{:?} (event {})", s.name, s.start))
+            .collect();
+        let more = if unused.len() > 5 { ", …" } else { "" };
+        self.add(
+            "AL-DEF-004",
+            first.record,
+            format!(
+                "{} of the {} state definitions never start (no event of their start type): {}{more}; upshot drops them and the SLOG-2 legend lacks them; nothing to do unless a state is missing from the view (then its start events were not logged)",
+                unused.len(),
+                states.len(),
+                names.join(", ")
+            ),
+        );
+    }
+}

@@ -1,0 +1,192 @@
+//! Annotation rules (spec/annotation.md §10): the annotation's own structure, and
+//! that it still describes its trace.
+//!
+//! The check opens the annotation with its trace (header, TreeDir, leaf table,
+//! definitions, legend, maps), then reads every node and compares it with its
+//! TreeDir entry, checks that the leaves tile the trace's block stream in order,
+//! and finally answers the whole-file window, which reads every leaf's carry-in
+//! and trace range (checksums included) and pairs its records.
+
+use crate::report::Collector;
+use crate::rules::{Rule, Severity};
+use crate::Format;
+use mpelog_annotate::{Annotation, Error};
+use std::io::{Cursor, Read, Seek};
+use std::path::Path;
+
+const fn rule(id: &'static str, severity: Severity, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        format: Some(Format::Annotation),
+        severity,
+        summary,
+    }
+}
+
+/// The annotation rules.
+pub const RULES: &[Rule] = &[
+    rule("IDX-HDR-001", Severity::Error, "the file does not start with the MPELOGIX magic, or its 131-byte header is cut short or unreadable"),
+    rule("IDX-HDR-002", Severity::Error, "the header's format_version is not 1"),
+    rule("IDX-HDR-003", Severity::Error, "the header's children per node is below 2"),
+    rule("IDX-BLK-001", Severity::Error, "a block pointer (header or leaf table) lies outside the file or exceeds max_block"),
+    rule("IDX-BLK-002", Severity::Error, "a block (TreeDir, leaf table, definitions, CategoryMap, LineIDMapList, carry-in or node) does not parse"),
+    rule("IDX-LEAF-001", Severity::Error, "the leaf table's count differs from the header's leaves"),
+    rule("IDX-LEAF-002", Severity::Error, "a leaf's trace range is not whole blocks inside the trace"),
+    rule("IDX-LEAF-003", Severity::Error, "the leaves do not tile the trace's block stream in order from byte 1024 (records would be missed or read twice)"),
+    rule("IDX-NODE-001", Severity::Error, "a node's header (ID, time box or own pointer) differs from its TreeDir entry"),
+    rule("IDX-NODE-002", Severity::Error, "a node holds a drawable outside its time box"),
+    rule("IDX-STALE-001", Severity::Error, "the trace's size differs from the one recorded: the trace changed since it was annotated"),
+    rule("IDX-STALE-002", Severity::Error, "the CRC-32 of the trace's preamble differs from the one recorded"),
+    rule("IDX-STALE-003", Severity::Error, "the CRC-32 of a leaf's trace range differs from the one recorded"),
+    rule("IDX-TRACE-001", Severity::Error, "the trace the annotation belongs to cannot be opened"),
+    rule("IDX-TRACE-002", Severity::Error, "the trace's preamble or records (in a leaf's range) are not valid CLOG2"),
+];
+
+/// Checks an annotation, against its trace when given. Without a trace only the
+/// header is checked, and `IDX-TRACE-001` is reported.
+pub fn check<A: Read + Seek, T: Read + Seek>(a: A, trace: Option<T>, c: &mut Collector) {
+    let Some(trace) = trace else {
+        // Open against an empty trace: header errors come first; the stale size
+        // that follows is expected.
+        if let Err(e) = Annotation::open(a, Cursor::new(Vec::new())) {
+            if !matches!(e, Error::Stale { .. }) {
+                report(e, c);
+            }
+        }
+        if c.seen("IDX-TRACE-001") == 0 {
+            c.add(
+                "IDX-TRACE-001",
+                0,
+                None,
+                "no trace was given: only the header was checked; check the annotation with its trace (`mpelog check X.clog2.idx` next to X.clog2, or --trace X.clog2)".into(),
+            );
+        }
+        return;
+    };
+    let mut ann = match Annotation::open(a, trace) {
+        Ok(ann) => ann,
+        Err(e) => return report(e, c),
+    };
+    if let Err(e) = nodes(&mut ann, c) {
+        return report(e, c);
+    }
+    tiling(&ann, c);
+    if c.errors() > 0 {
+        return;
+    }
+    if let Err(e) = ann.window(f64::NEG_INFINITY, f64::INFINITY) {
+        report(e, c);
+    }
+}
+
+/// Reports that the trace at `path` cannot be opened.
+pub fn no_trace(path: &Path, e: std::io::Error, c: &mut Collector) {
+    c.add(
+        "IDX-TRACE-001",
+        0,
+        None,
+        format!(
+            "cannot open the trace it annotates, {}: {e}; give it with --trace TRACE.clog2",
+            path.display()
+        ),
+    );
+}
+
+/// Every node against its TreeDir entry and its own box.
+fn nodes<A: Read + Seek, T: Read + Seek>(
+    ann: &mut Annotation<A, T>,
+    c: &mut Collector,
+) -> Result<(), Error> {
+    let entries = ann.tree_dir().entries.clone();
+    for e in entries {
+        let node = ann.node(&e)?;
+        let h = node.header;
+        let at = e.ptr.offset.max(0) as u64;
+        let place = Some(format!("node ({},{})", e.id.depth, e.id.xpos));
+        if h.id != e.id
+            || h.ptr != e.ptr
+            || h.earliest.to_bits() != e.earliest.to_bits()
+            || h.latest.to_bits() != e.latest.to_bits()
+        {
+            c.add(
+                "IDX-NODE-001",
+                at,
+                place.clone(),
+                format!(
+                    "the node's header says ID ({},{}), box [{}, {}], {} bytes at byte {}; its TreeDir entry says ({},{}), [{}, {}], {} bytes at byte {}; annotate the trace again",
+                    h.id.depth, h.id.xpos, h.earliest, h.latest, h.ptr.size, h.ptr.offset,
+                    e.id.depth, e.id.xpos, e.earliest, e.latest, e.ptr.size, e.ptr.offset
+                ),
+            );
+        }
+        for d in node.nestless.iter().chain(&node.nestable) {
+            let (t0, t1) = (d.earliest(), d.latest());
+            if !(t0 >= h.earliest && t1 <= h.latest) {
+                c.add(
+                    "IDX-NODE-002",
+                    at,
+                    place.clone(),
+                    format!(
+                        "a drawable of category {} spans [{t0}, {t1}], outside the node's box [{}, {}]; annotate the trace again",
+                        d.category(),
+                        h.earliest,
+                        h.latest
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The leaves, in order, cover the block stream from byte 1024 without gap or
+/// overlap.
+fn tiling<A: Read + Seek, T: Read + Seek>(ann: &Annotation<A, T>, c: &mut Collector) {
+    let table = ann.header().leaf_table.offset.max(0) as u64;
+    let mut expect = clog2_format::preamble::PREAMBLE_LEN as u64;
+    for (i, leaf) in ann.leaves().iter().enumerate() {
+        if leaf.offset != expect {
+            c.add(
+                "IDX-LEAF-003",
+                table + 4 + 48 * i as u64,
+                Some(format!("leaf {i}")),
+                format!(
+                    "leaf {i} starts at trace byte {}, where the previous leaf ends at {expect}: the leaves must cover the block stream in order; annotate the trace again",
+                    leaf.offset
+                ),
+            );
+        }
+        expect = leaf.offset.saturating_add(leaf.len as u64);
+    }
+}
+
+fn report(e: Error, c: &mut Collector) {
+    let (rule, offset) = match &e {
+        Error::BadAnnotation { rule, offset, .. } | Error::Stale { rule, offset, .. } => {
+            (*rule, *offset)
+        }
+        Error::Slog2(inner) => ("IDX-BLK-002", inner.offset().unwrap_or(0)),
+        Error::Clog2(inner) => ("IDX-TRACE-002", inner.offset().unwrap_or(0)),
+        Error::Io {
+            file: "trace",
+            offset,
+            ..
+        } => ("IDX-TRACE-001", *offset),
+        Error::Io { offset, .. } => ("IDX-BLK-001", *offset),
+        Error::Write(_) => ("IDX-BLK-002", 0),
+    };
+    let hint = match rule {
+        r if r.starts_with("IDX-STALE") => "",
+        "IDX-TRACE-001" | "IDX-TRACE-002" => {
+            "; check the trace itself with `mpelog check TRACE.clog2`"
+        }
+        _ => "; the annotation is damaged: annotate the trace again",
+    };
+    let place = match rule {
+        r if r.starts_with("IDX-STALE") || r.starts_with("IDX-TRACE") => {
+            Some("in the trace".to_string())
+        }
+        _ => None,
+    };
+    c.add(rule, offset, place, format!("{e}{hint}"));
+}

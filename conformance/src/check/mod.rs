@@ -1,0 +1,154 @@
+//! The checker: detects a file's format and checks it against the rules of
+//! `spec/` (the table is [`crate::rules`]).
+//!
+//! Every format module has a `RULES` table and a `check` function. Parse errors
+//! of the format's reader become the `…-REJ-NNN` finding of the spec row they
+//! break, with the reader's byte offset; a file that parses is then checked
+//! for the rules beyond parsing (definitions, order, pairing, …).
+//!
+//! ```
+//! use mpelog_conformance::check::{check_bytes, Options};
+//! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+//!     ranks: 2,
+//!     events: 300,
+//!     seed: 1,
+//!     block_size: 1024,
+//! })
+//! .unwrap();
+//! assert!(check_bytes(&clog2, &Options::default()).passes());
+//! let cut = check_bytes(&clog2[..3000], &Options::default());
+//! assert_eq!(cut.rule_ids(), ["C2-REJ-009"]);
+//! ```
+
+pub mod alog;
+pub mod annotation;
+pub mod clog;
+pub mod clog2;
+pub mod slog1;
+pub mod slog2;
+
+use crate::report::{Collector, Report};
+use crate::{detect, Format};
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek};
+use std::path::{Path, PathBuf};
+
+/// How to check.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Findings kept per rule (the count of the rest is not reported); at least 1.
+    pub limit: usize,
+    /// For an annotation file: the trace it annotates. When `None`,
+    /// [`check_path`] takes the annotation's name without `.idx`.
+    pub trace: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            limit: 20,
+            trace: None,
+        }
+    }
+}
+
+/// Checks `bytes` as the format [`detect`] finds. An annotation is checked
+/// without its trace ([`check_annotation`] takes both).
+pub fn check_bytes(bytes: &[u8], opts: &Options) -> Report {
+    match detect(bytes) {
+        Some(f) => check_format(f, bytes, opts),
+        None => unrecognized(bytes.len()),
+    }
+}
+
+/// Checks `bytes` as a file of `format`, whatever [`detect`] would say.
+pub fn check_format(format: Format, bytes: &[u8], opts: &Options) -> Report {
+    let mut c = Collector::new(format, opts.limit);
+    match format {
+        Format::Clog2 => clog2::check(io::Cursor::new(bytes), &mut c),
+        Format::Clog => clog::check(bytes, &mut c),
+        Format::Alog => alog::check(bytes, &mut c),
+        Format::Slog1 => slog1::check(bytes, &mut c),
+        Format::Slog2 | Format::Slog2Compressed => slog2::check(io::Cursor::new(bytes), &mut c),
+        Format::Annotation => {
+            annotation::check(io::Cursor::new(bytes), None::<io::Cursor<&[u8]>>, &mut c)
+        }
+    }
+    c.finish()
+}
+
+/// Checks the annotation `annotation` of the CLOG2 trace `trace`: its structure
+/// and every node, and that it still describes the trace (size, preamble and
+/// every leaf's checksum).
+pub fn check_annotation<A, T>(annotation: A, trace: T, opts: &Options) -> Report
+where
+    A: Read + Seek,
+    T: Read + Seek,
+{
+    let mut c = Collector::new(Format::Annotation, opts.limit);
+    annotation::check(annotation, Some(trace), &mut c);
+    c.finish()
+}
+
+/// Checks the file at `path`. CLOG2, SLOG-2 and annotations are streamed (memory
+/// stays bounded whatever the file size); the older formats are read whole.
+/// An annotation's trace is `opts.trace`, or the annotation's path without
+/// `.idx`. Only I/O errors on opening or reading are returned as `Err`.
+pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
+    let mut f = File::open(path)?;
+    let mut head = Vec::with_capacity(64);
+    (&mut f).take(64).read_to_end(&mut head)?;
+    f.rewind()?;
+    let Some(format) = detect(&head) else {
+        return Ok(unrecognized(f.metadata()?.len() as usize));
+    };
+    let mut c = Collector::new(format, opts.limit);
+    match format {
+        Format::Clog2 => clog2::check(BufReader::with_capacity(1 << 16, f), &mut c),
+        Format::Slog2 | Format::Slog2Compressed => {
+            slog2::check(BufReader::with_capacity(1 << 16, f), &mut c)
+        }
+        Format::Annotation => {
+            let trace = match &opts.trace {
+                Some(t) => t.clone(),
+                None => trace_of(path),
+            };
+            match File::open(&trace) {
+                Ok(t) => annotation::check(BufReader::new(f), Some(BufReader::new(t)), &mut c),
+                Err(e) => {
+                    annotation::no_trace(&trace, e, &mut c);
+                    annotation::check(BufReader::new(f), None::<File>, &mut c);
+                }
+            }
+        }
+        _ => {
+            let mut bytes = Vec::new();
+            f.read_to_end(&mut bytes)?;
+            return Ok(check_format(format, &bytes, opts));
+        }
+    }
+    Ok(c.finish())
+}
+
+/// The trace an annotation at `idx` belongs to by name: `X.idx` → `X`.
+pub fn trace_of(idx: &Path) -> PathBuf {
+    match idx.to_str().and_then(|s| s.strip_suffix(".idx")) {
+        Some(t) => PathBuf::from(t),
+        None => idx.with_extension(""),
+    }
+}
+
+fn unrecognized(len: usize) -> Report {
+    Report {
+        format: None,
+        findings: vec![crate::report::Finding {
+            rule: "FORMAT-001",
+            severity: crate::rules::Severity::Error,
+            offset: 0,
+            place: None,
+            message: format!(
+                "the {len}-byte file is none of ALOG, CLOG, CLOG2, SLOG-1, SLOG-2 (plain or compressed) or an mpelog annotation; check that it is a trace and not cut at its start"
+            ),
+        }],
+    }
+}

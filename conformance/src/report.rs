@@ -1,0 +1,129 @@
+//! What a check finds: [`Finding`]s gathered in a [`Report`] per file.
+
+use crate::rules::Severity;
+use crate::Format;
+
+/// One broken rule at one place in a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The rule's stable ID (see [`crate::rules`]), e.g. `C2-REJ-011`.
+    pub rule: &'static str,
+    /// How bad it is.
+    pub severity: Severity,
+    /// Byte offset in the file of the offending structure (for ALOG, of the
+    /// offending token).
+    pub offset: u64,
+    /// Where inside the file's structure, when the offset alone does not say it:
+    /// a SLOG-2 tree node `(depth,xpos)`, an ALOG `line L, column C`.
+    pub place: Option<String>,
+    /// What is wrong and what to do about it.
+    pub message: String,
+}
+
+/// Everything a check found in one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The format the file was checked as, or `None` when no format matched
+    /// (then the only finding is `FORMAT-001`).
+    pub format: Option<Format>,
+    /// The findings, in the order they were found.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    /// An empty report for `format`.
+    pub fn new(format: Format) -> Report {
+        Report {
+            format: Some(format),
+            findings: Vec::new(),
+        }
+    }
+
+    /// How many findings are errors.
+    pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+
+    /// How many findings are warnings.
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    fn count(&self, s: Severity) -> usize {
+        self.findings.iter().filter(|f| f.severity == s).count()
+    }
+
+    /// Whether the file has no error finding (warnings allowed).
+    pub fn passes(&self) -> bool {
+        self.errors() == 0
+    }
+
+    /// The IDs of the findings, in order (handy in tests).
+    pub fn rule_ids(&self) -> Vec<&'static str> {
+        self.findings.iter().map(|f| f.rule).collect()
+    }
+}
+
+/// Collects findings for one file, keeping at most `limit` per rule and taking
+/// each rule's severity from the rule table.
+#[derive(Debug)]
+pub struct Collector {
+    report: Report,
+    limit: usize,
+    per_rule: std::collections::HashMap<&'static str, usize>,
+}
+
+impl Collector {
+    /// A collector for a file of `format` keeping at most `limit` (≥ 1) findings
+    /// per rule.
+    pub fn new(format: Format, limit: usize) -> Collector {
+        Collector {
+            report: Report::new(format),
+            limit: limit.max(1),
+            per_rule: Default::default(),
+        }
+    }
+
+    /// Adds a finding of `rule` (which must be in [`crate::rules::RULES`]; its
+    /// severity comes from there).
+    ///
+    /// # Panics
+    /// When `rule` is not in the table: a programming error that every rule test
+    /// catches.
+    pub fn add(&mut self, rule: &'static str, offset: u64, place: Option<String>, message: String) {
+        let severity = crate::rules::lookup(rule)
+            .unwrap_or_else(|| panic!("rule {rule} is not in the rule table"))
+            .severity;
+        let n = self.per_rule.entry(rule).or_insert(0);
+        *n += 1;
+        if *n <= self.limit {
+            self.report.findings.push(Finding {
+                rule,
+                severity,
+                offset,
+                place,
+                message,
+            });
+        }
+    }
+
+    /// How many error findings were kept so far.
+    pub fn errors(&self) -> usize {
+        self.report.errors()
+    }
+
+    /// The most findings kept per rule.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// How many findings of `rule` were added (kept or not).
+    pub fn seen(&self, rule: &str) -> usize {
+        self.per_rule.get(rule).copied().unwrap_or(0)
+    }
+
+    /// The report.
+    pub fn finish(self) -> Report {
+        self.report
+    }
+}

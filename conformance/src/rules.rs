@@ -1,0 +1,125 @@
+//! The rule table: every rule the checker enforces, for every format, with its
+//! severity and a one-line summary. The IDs are stable; `spec/conformance.md`
+//! lists them all and points to the spec section each comes from.
+//!
+//! ID scheme: a format prefix (`C2` CLOG2, `C1` old CLOG, `AL` ALOG, `S1` SLOG-1,
+//! `S2` SLOG-2, `S2Z` compressed SLOG-2 frames, `IDX` annotation), a group, and
+//! a number. `…-REJ-NNN` rules are the numbered rows of a spec's "What a reader
+//! must reject" table (`C2-REJ-011` is row 11 of spec/clog2.md §10); the others
+//! are checks beyond parsing.
+
+use crate::Format;
+use std::fmt;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The file breaks the format: a conforming reader rejects it, or the real
+    /// tools misread it or crash on it.
+    Error,
+    /// Legal but suspicious, or information a tool will lose.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl From<slog2_format::check::Severity> for Severity {
+    fn from(s: slog2_format::check::Severity) -> Severity {
+        match s {
+            slog2_format::check::Severity::Error => Severity::Error,
+            slog2_format::check::Severity::Warning => Severity::Warning,
+        }
+    }
+}
+
+/// One rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// Stable ID, e.g. `C2-REJ-011`.
+    pub id: &'static str,
+    /// The format it applies to (SLOG-2 rules also apply to compressed SLOG-2);
+    /// `None` for rules about any file.
+    pub format: Option<Format>,
+    /// Its severity.
+    pub severity: Severity,
+    /// What it requires, in one line.
+    pub summary: &'static str,
+}
+
+/// Rules that apply to any file.
+pub const GENERAL: &[Rule] = &[
+    Rule {
+        id: "FORMAT-001",
+        format: None,
+        severity: Severity::Error,
+        summary: "the file is none of the formats mpelog knows (ALOG, CLOG, CLOG2, SLOG-1, SLOG-2, annotation)",
+    },
+];
+
+/// Every rule of every format: the general rules, then the tables of
+/// [`crate::check`]'s format modules, then SLOG-2's (from
+/// [`slog2_format::check::RULES`]).
+pub fn all() -> &'static [Rule] {
+    static ALL: std::sync::OnceLock<Vec<Rule>> = std::sync::OnceLock::new();
+    ALL.get_or_init(build)
+}
+
+fn build() -> Vec<Rule> {
+    let mut v: Vec<Rule> = GENERAL.to_vec();
+    for t in [
+        crate::check::clog2::RULES,
+        crate::check::clog::RULES,
+        crate::check::alog::RULES,
+        crate::check::slog1::RULES,
+        crate::check::slog2::RULES,
+        crate::check::annotation::RULES,
+    ] {
+        v.extend_from_slice(t);
+    }
+    v.extend(
+        slog2_format::check::RULES
+            .iter()
+            .map(|&(id, severity, summary)| Rule {
+                id,
+                format: Some(if id.starts_with("S2Z-") {
+                    Format::Slog2Compressed
+                } else {
+                    Format::Slog2
+                }),
+                severity: severity.into(),
+                summary,
+            }),
+    );
+    v
+}
+
+/// The rule with ID `id`.
+pub fn lookup(id: &str) -> Option<Rule> {
+    all().iter().find(|r| r.id == id).copied()
+}
+
+/// The rules of `format` (for compressed SLOG-2: SLOG-2's and the frame rules).
+pub fn of(format: Format) -> Vec<Rule> {
+    all()
+        .iter()
+        .filter(|r| {
+            r.format == Some(format)
+                || (format == Format::Slog2Compressed && r.format == Some(Format::Slog2))
+        })
+        .copied()
+        .collect()
+}

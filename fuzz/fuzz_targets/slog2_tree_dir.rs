@@ -1,0 +1,16 @@
+//! The SLOG-2 tree directory (TreeDir block) parsed from arbitrary bytes: never a
+//! panic; a directory that parses writes back to the bytes it used.
+#![no_main]
+
+#[path = "shared/round_trip.rs"]
+mod shared;
+
+use libfuzzer_sys::fuzz_target;
+use slog2_format::read::parse_block;
+use slog2_format::TreeDir;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(p) = parse_block::<TreeDir>(data, shared::whole(data), "the TreeDir", ()) {
+        shared::round_trip(&p.value, &data[..data.len() - p.trailing.len()]);
+    }
+});
