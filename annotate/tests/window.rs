@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use slog2_format::build::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::io::Cursor;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn trace(ranks: u32, events: u64, seed: u64, block_size: u32) -> Vec<u8> {
     generate(&clog2_format::synth::Options {
@@ -106,22 +106,7 @@ fn a_changed_trace_is_refused() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    let p = if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    } else {
-        p
-    };
-    assert!(
-        p.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        p.display()
-    );
-    Some(p)
+    mpelog_conformance::corpus::root()
 }
 
 #[test]

@@ -15,16 +15,7 @@ use std::path::{Path, PathBuf};
 /// The corpus directory from `MPELOG_CORPUS` (relative paths are relative to the
 /// workspace root), or `None` (after printing why) if it is not set.
 fn corpus_dir() -> Option<PathBuf> {
-    let Some(v) = std::env::var_os("MPELOG_CORPUS") else {
-        println!("skipped: MPELOG_CORPUS not set");
-        return None;
-    };
-    let p = PathBuf::from(v);
-    Some(if p.is_absolute() {
-        p
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    })
+    mpelog_conformance::corpus::root()
 }
 
 fn read_corpus(dir: &Path, rel: &str) -> Vec<u8> {

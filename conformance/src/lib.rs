@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod corpus;
 pub mod report;
 pub mod rules;
 pub mod strategies;

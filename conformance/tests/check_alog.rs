@@ -733,18 +733,9 @@ const CORPUS: &[&str] = &[
     "gmmlog_profile.log.Z",
 ];
 
+/// The corpus's ALOG directory.
 fn corpus_dir() -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let mut root = PathBuf::from(root);
-    if root.is_relative() {
-        root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join(root);
-    }
-    Some(root.join("mpich1/alog"))
+    mpelog_conformance::corpus::root().map(|r| r.join("mpich1/alog"))
 }
 
 /// The corpus files as text (`.Z` unpacked); none without `MPELOG_CORPUS`.

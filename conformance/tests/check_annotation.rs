@@ -1,6 +1,9 @@
 //! Every annotation rule (`IDX-*`) is reported, with the right offset, on an
 //! annotation (or trace) built to break it; a fresh annotation passes.
 
+mod common;
+
+use common::crc32;
 use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
 use mpelog_conformance::check::annotation::RULES;
 use mpelog_conformance::{check_annotation, check_bytes, check_path, Options, Report};
@@ -84,22 +87,6 @@ fn ptr(b: &[u8], at: usize) -> (usize, usize) {
 
 const TREEDIR: usize = 71;
 const LEAF_TABLE: usize = 83;
-
-/// CRC-32 as zlib computes it.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &b in bytes {
-        c ^= b as u32;
-        for _ in 0..8 {
-            c = if c & 1 != 0 {
-                (c >> 1) ^ 0xEDB8_8320
-            } else {
-                c >> 1
-            };
-        }
-    }
-    !c
-}
 
 #[test]
 fn a_fresh_annotation_passes() {

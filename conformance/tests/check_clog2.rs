@@ -17,7 +17,7 @@ use mpelog_conformance::{
 };
 use std::collections::BTreeSet;
 use std::io::{Cursor, Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 // ---------------------------------------------------------------------------
 // Files
@@ -757,20 +757,7 @@ fn parse_findings_agree_with_the_reader() {
 
 /// The corpus root from `MPELOG_CORPUS` (relative: to the workspace root).
 fn corpus() -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("MPELOG_CORPUS") else {
-        println!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let mut root = PathBuf::from(root);
-    if root.is_relative() {
-        root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(root);
-    }
-    assert!(
-        root.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        root.display()
-    );
-    Some(root)
+    mpelog_conformance::corpus::root()
 }
 
 #[test]

@@ -70,21 +70,7 @@ fn mpe_files(root: &Path) -> Vec<(String, Format)> {
 }
 
 fn root() -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let mut root = PathBuf::from(root);
-    if root.is_relative() {
-        // .ci/run gives it relative to the workspace root.
-        root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(root);
-    }
-    assert!(
-        root.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        root.display()
-    );
-    Some(root)
+    mpelog_conformance::corpus::root()
 }
 
 #[test]

@@ -10,7 +10,6 @@ use mpelog_conformance::{
 };
 use slog2_format::slog1::*;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 fn opts() -> Options {
     Options {
@@ -739,16 +738,9 @@ const CORPUS: &[(&str, &[(&str, usize)])] = &[
 
 #[test]
 fn corpus_files_have_no_error() {
-    let Some(root) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
+    let Some(root) = mpelog_conformance::corpus::root() else {
         return;
     };
-    let mut root = PathBuf::from(root);
-    if root.is_relative() {
-        root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join(root);
-    }
     for (name, want) in CORPUS {
         let p = root.join("mpich1/slog1").join(name);
         assert!(p.is_file(), "{} is missing", p.display());

@@ -3,6 +3,9 @@
 //! §5) is reported with the right offset on a frame built to break it. (The
 //! plain SLOG-2 rules have their tests in slog2-format/tests/check_rules.rs.)
 
+mod common;
+
+use common::crc32;
 use mpelog_conformance::{check_bytes, rules, Format, Options, Report, Severity};
 use slog2_format::build::{clog2_to_slog2, TreeOptions};
 use slog2_format::frame::Compression;
@@ -46,22 +49,6 @@ fn only(r: &Report, rule: &str, offset: u64) {
     assert_eq!(errors.len(), 1, "expected only {rule}: {r:#?}");
     assert_eq!((errors[0].rule, errors[0].offset), (rule, offset), "{r:#?}");
     assert!(errors[0].message.contains("tree node ("), "{r:#?}");
-}
-
-/// CRC-32 as zlib computes it.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &b in bytes {
-        c ^= b as u32;
-        for _ in 0..8 {
-            c = if c & 1 != 0 {
-                (c >> 1) ^ 0xEDB8_8320
-            } else {
-                c >> 1
-            };
-        }
-    }
-    !c
 }
 
 #[test]

@@ -1213,24 +1213,11 @@ fn corpus_subjects(root: &Path) -> Vec<Subject> {
 
 #[test]
 fn corpus_files_survive_corruption() {
-    let Some(root) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
+    let Some(root) = mpelog_conformance::corpus::root() else {
         return;
     };
     let _lock = SWEEP_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let start = Instant::now();
-    // A relative path is taken from the workspace root, as `.ci/run` gives it.
-    let root = PathBuf::from(root);
-    let root = if root.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(root)
-    } else {
-        root
-    };
-    assert!(
-        root.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        root.display()
-    );
     let subjects = corpus_subjects(&root);
     let report = sweep(subjects, HANG_LIMIT);
     let summary = summarize("corpus files", &report, start.elapsed());

@@ -23,22 +23,7 @@ pub fn stdout(o: &Output) -> String {
 }
 
 pub fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    let p = if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
-    } else {
-        p
-    };
-    assert!(
-        p.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        p.display()
-    );
-    Some(p)
+    mpelog_conformance::corpus::root()
 }
 
 pub fn corpus_file(dir: &Path, rel: &str) -> String {

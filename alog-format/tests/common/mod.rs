@@ -6,22 +6,7 @@ use std::path::{Path, PathBuf};
 /// The corpus directory, or `None` (after saying so) when `MPELOG_CORPUS` is unset.
 /// A relative path is taken from the workspace root, as `.ci/run` gives it.
 pub fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    let p = if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    } else {
-        p
-    };
-    assert!(
-        p.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        p.display()
-    );
-    Some(p)
+    mpelog_conformance::corpus::root()
 }
 
 /// The ALOG samples of `mpich1/alog/` (file name, as stored).

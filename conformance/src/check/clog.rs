@@ -19,8 +19,7 @@ use clog2_format::clog1::{
 };
 use clog2_format::Error;
 use slog2_format::build::clog1_events::{
-    field_text, message_params, ClogDrawables, FIRST_NEW_INDEX, MPI_PLACEHOLDER_STATES,
-    USER_FIRST_EVENT, USER_PLACEHOLDER_STATES,
+    field_text, message_params, placeholder, ClogDrawables, Role, FIRST_NEW_INDEX,
 };
 use slog2_format::build::colors;
 use slog2_format::build::events::ARROW_CATEGORY;
@@ -171,37 +170,6 @@ fn reject(c: &mut Collector, bytes: &[u8], explicit: bool, e: &Error) {
         _ => "the file is damaged at this record; take it again from its source",
     };
     c.add(rule, offset, None, format!("{e}; {advice}"));
-}
-
-/// What an event ID does (spec/slog2.md §16.6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Start,
-    Final,
-    Send,
-    Recv,
-}
-
-/// The placeholder binding of an event ID: MPI state `i` has events `2i+1`,
-/// `2i+2` and index `1+i`; user state `j` has events `500+2j`, `501+2j` and index
-/// `181+j` (spec/slog2.md §16.6 item 1).
-fn placeholder(etype: i32) -> Option<(i32, Role)> {
-    let role = |off: i32| {
-        if off % 2 == 0 {
-            Role::Start
-        } else {
-            Role::Final
-        }
-    };
-    let mpi = etype.checked_sub(1)?;
-    if (0..2 * MPI_PLACEHOLDER_STATES).contains(&mpi) {
-        return Some((1 + mpi / 2, role(mpi)));
-    }
-    let user = etype.checked_sub(USER_FIRST_EVENT)?;
-    if (0..2 * USER_PLACEHOLDER_STATES).contains(&user) {
-        return Some((1 + MPI_PLACEHOLDER_STATES + user / 2, role(user)));
-    }
-    None
 }
 
 /// A state category's colour as its last STATEDEF gave it, and whether a
@@ -551,13 +519,7 @@ mod tests {
         let (mine, conv) = open_counts(&bytes);
         assert_eq!(mine, (conv.state_starts, conv.sends, conv.recvs));
         assert_eq!(mine, (2, 1, 1));
-        if let Some(root) = std::env::var_os("MPELOG_CORPUS") {
-            let mut root = std::path::PathBuf::from(root);
-            if root.is_relative() {
-                root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("..")
-                    .join(root);
-            }
+        if let Some(root) = crate::corpus::root() {
             for f in [
                 "historic/fpilog.clog",
                 "mpich1/clog1/simple.clog",

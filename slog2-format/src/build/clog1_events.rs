@@ -29,12 +29,16 @@ pub const FIRST_NEW_INDEX: i32 = 1 + MPI_PLACEHOLDER_STATES + USER_PLACEHOLDER_S
 /// (`Const.INVALID_int`).
 pub const INVALID_INT: i32 = i32::MIN;
 
-/// What an event ID does.
+/// What an event ID does (spec/slog2.md §16.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
+pub enum Role {
+    /// It starts a state.
     Start,
+    /// It ends a state.
     Final,
+    /// It is the send end of an arrow.
     Send,
+    /// It is the receive end of an arrow.
     Recv,
 }
 
@@ -94,8 +98,8 @@ impl Default for ClogDrawables {
 
 /// The placeholder (category index, role) of an event ID: MPI state `i`
 /// (0-based) has events `2i+1`, `2i+2` and index `1+i`; user state `j` has events
-/// `500+2j`, `501+2j` and index `181+j`.
-fn placeholder(etype: i32) -> Option<(i32, Role)> {
+/// `500+2j`, `501+2j` and index `181+j` (spec/slog2.md §16.6 item 1).
+pub fn placeholder(etype: i32) -> Option<(i32, Role)> {
     let role = |off: i32| {
         if off % 2 == 0 {
             Role::Start

@@ -6,27 +6,12 @@ pub mod compare;
 use binrw::{BinWrite, Endian};
 use slog2_format::*;
 use std::io::Cursor;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The corpus directory, or `None` (after saying so) when `MPELOG_CORPUS` is unset.
 /// A relative path is taken from the workspace root, as `.ci/run` gives it.
 pub fn corpus() -> Option<PathBuf> {
-    let Some(p) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
-        return None;
-    };
-    let p = PathBuf::from(p);
-    let p = if p.is_relative() {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    } else {
-        p
-    };
-    assert!(
-        p.is_dir(),
-        "MPELOG_CORPUS={} is not a directory",
-        p.display()
-    );
-    Some(p)
+    mpelog_conformance::corpus::root()
 }
 
 /// Serializes a structure.
