@@ -84,8 +84,9 @@ impl Collector {
         }
     }
 
-    /// Adds a finding of `rule` (which must be in [`crate::rules::RULES`]; its
-    /// severity comes from there).
+    /// Adds a finding of `rule` (which must be in [`crate::rules::all`]; its
+    /// severity comes from there). A leading `byte OFFSET: ` or `PLACE: ` is
+    /// taken off the message, which is shown with both.
     ///
     /// # Panics
     /// When `rule` is not in the table: a programming error that every rule test
@@ -97,6 +98,19 @@ impl Collector {
         let n = self.per_rule.entry(rule).or_insert(0);
         *n += 1;
         if *n <= self.limit {
+            // Reader errors start with their position; the finding shows it already.
+            let mut message = message;
+            for shown in [
+                Some(format!("byte {offset}: ")),
+                place.as_ref().map(|p| format!("{p}: ")),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if let Some(rest) = message.strip_prefix(&shown) {
+                    message = rest.to_string();
+                }
+            }
             self.report.findings.push(Finding {
                 rule,
                 severity,
