@@ -345,6 +345,20 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         })
     }
 
+    /// Reads leaf `i` as a window query does (its carry-in block and its trace
+    /// range, checksum included) and pairs its records; returns how many
+    /// drawables begin and end in it. Memory is one leaf's: this is how
+    /// `mpelog check` verifies a whole annotation.
+    pub fn verify_leaf(&mut self, i: usize) -> Result<usize> {
+        if i >= self.leaves.len() {
+            return Err(Error::Write(format!(
+                "leaf {i} does not exist ({} leaves)",
+                self.leaves.len()
+            )));
+        }
+        self.leaf(i).map(|d| d.len())
+    }
+
     /// The drawables that begin and end in leaf `i`.
     fn leaf(&mut self, i: usize) -> Result<Vec<Prim>> {
         let leaf = self.leaves[i];

@@ -4,8 +4,8 @@
 //! The check opens the annotation with its trace (header, TreeDir, leaf table,
 //! definitions, legend, maps), then reads every node and compares it with its
 //! TreeDir entry, checks that the leaves tile the trace's block stream in order,
-//! and finally answers the whole-file window, which reads every leaf's carry-in
-//! and trace range (checksums included) and pairs its records.
+//! and finally reads every leaf as a window query does (carry-in block, trace
+//! range with its checksum, pairing of its records), one leaf at a time.
 
 use crate::report::Collector;
 use crate::rules::{Rule, Severity};
@@ -74,8 +74,12 @@ pub fn check<A: Read + Seek, T: Read + Seek>(a: A, trace: Option<T>, c: &mut Col
     if c.errors() > 0 {
         return;
     }
-    if let Err(e) = ann.window(f64::NEG_INFINITY, f64::INFINITY) {
-        report(e, c);
+    // Every leaf, one at a time (what a whole-file window reads, in bounded
+    // memory).
+    for i in 0..ann.leaves().len() {
+        if let Err(e) = ann.verify_leaf(i) {
+            return report(e, c);
+        }
     }
 }
 
