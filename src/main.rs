@@ -76,6 +76,10 @@ enum Command {
     /// Rule IDs are stable; `--list-rules` prints them all, and spec/conformance.md
     /// says where each comes from. Exit status 0 only when no file has an error
     /// (warnings alone pass), 1 when one has.
+    ///
+    /// Examples: `mpelog check run.clog2 run.slog2`;
+    /// `mpelog check --json traces/* > report.jsonl`;
+    /// `mpelog check run.clog2.idx` (the annotation and run.clog2 beside it).
     Check {
         /// The files to check.
         #[arg(required_unless_present = "list_rules")]
