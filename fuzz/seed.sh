@@ -1,0 +1,31 @@
+#!/bin/sh
+# Seeds every fuzz target's corpus (fuzz/corpus/TARGET/) from the real-file corpus.
+# Usage: MPELOG_CORPUS=../../shared/corpus sh seed.sh   (run in fuzz/)
+# Files are copied, never linked; fuzz/corpus is not committed. The targets not
+# seeded here start from nothing and find their structures quickly
+# (slog2_tree_dir, slog2_tree_node, slog2_category_map, slog2_line_id_maps,
+# clog2_writer_ops), or want generated inputs (slog2_frame: files from
+# `mpelog convert --compress` after a 16-byte prefix, see the README;
+# annotation_window: any bytes over its built-in trace).
+set -eu
+C=${MPELOG_CORPUS:?set MPELOG_CORPUS to the corpus directory}
+seed() { # seed TARGET FILE...
+    t=$1; shift
+    mkdir -p "corpus/$t"
+    for f in "$@"; do [ -f "$f" ] && cp "$f" "corpus/$t/"; done
+}
+small_clog2="$C/mpe/cpilog_n4_bs4k.clog2 $C/mpe/p2p_n4_bs4k.clog2 $C/mpe/cpilog_n1.clog2 $C/mpe/nested_states_n1.clog2"
+for t in clog2_stream clog2_buf_independent clog2_to_slog2 conformance_check; do seed $t $small_clog2; done
+mkdir -p corpus/clog2_preamble
+for f in $small_clog2; do head -c 1024 "$f" > "corpus/clog2_preamble/$(basename "$f").pre"; done
+old_clog="$C/mpich1/clog1/arrowtest.clog $C/mpich1/clog1/simple.clog $C/mpich1/clog1/nesttest.clog $C/historic/fpilog.clog"
+for t in clog1_file clog1_to_slog2 conformance_check; do seed $t $old_clog; done
+small_slog2="$C/mpe/cpi_n4.slog2 $C/mpe/cpilog_n4_ls1k.slog2 $C/mpe/p2p_n8_ls4k_nc4.slog2 $C/historic/arrow.slog2 $C/historic/data.slog2"
+for t in slog2_file slog2_check slog2_window conformance_check; do seed $t $small_slog2; done
+for f in $small_slog2; do mkdir -p corpus/slog2_header; head -c 300 "$f" > "corpus/slog2_header/$(basename "$f").hdr"; done
+alog="$C/mpich1/alog/cpilog.alog $C/mpich1/alog/srtest.alog $C/mpich1/alog/monte.log $C/mpich1/alog/gmm.log"
+for t in alog_file conformance_check; do seed $t $alog "$C/mpich1/alog/gmmlog_profile.log.Z"; done
+mkdir -p corpus/alog_line
+for f in $alog; do split -l 1 -a 4 "$f" "corpus/alog_line/$(basename "$f")."; done
+for t in slog1_file conformance_check; do seed $t "$C/mpich1/slog1/sample.slog"; done
+echo "seeded: $(ls corpus | wc -l) targets"
