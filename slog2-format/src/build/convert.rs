@@ -46,7 +46,7 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
         mpsc::sync_channel::<std::result::Result<Batch, clog2_format::Error>>(4);
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<(Record, u64)>>();
     let (records, input_bytes) = std::thread::scope(|scope| -> Result<(u64, u64)> {
-        scope.spawn(move || loop {
+        let reader_thread = scope.spawn(move || loop {
             let mut batch = empty_rx
                 .try_recv()
                 .unwrap_or_else(|_| Vec::with_capacity(BATCH));
@@ -75,45 +75,57 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
                 return;
             }
         });
-        let mut records = 0u64;
-        let mut offset = 0u64;
-        let mut last_end = f64::NEG_INFINITY;
-        'batches: for msg in full_rx {
-            let (batch, after) = msg.map_err(clog)?;
-            for (rec, at) in &batch {
-                records += 1;
-                if let Some(p) = events.push(rec) {
-                    let end = p.latest();
-                    let problem = if !p.times_finite() {
-                        Some("which is not a finite time".to_string())
-                    } else if end < last_end {
-                        Some(format!(
+        // Pairing and tree building; `full_rx` is consumed here, so when this ends
+        // (at ENDLOG or on an error) the reader thread's next send fails and it
+        // returns.
+        let pairing = (|| -> Result<(u64, u64)> {
+            let mut records = 0u64;
+            let mut offset = 0u64;
+            let mut last_end = f64::NEG_INFINITY;
+            'batches: for msg in full_rx {
+                let (batch, after) = msg.map_err(clog)?;
+                for (rec, at) in &batch {
+                    records += 1;
+                    if let Some(p) = events.push(rec) {
+                        let end = p.latest();
+                        let problem = if !p.times_finite() {
+                            Some("which is not a finite time".to_string())
+                        } else if end < last_end {
+                            Some(format!(
                             "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
                         ))
-                    } else {
-                        None
-                    };
-                    if let Some(problem) = problem {
-                        return Err(clog(clog2_format::Error::OutOfOrder {
-                            offset: *at,
-                            time: rec.time,
-                            end,
-                            problem,
-                        }));
+                        } else {
+                            None
+                        };
+                        if let Some(problem) = problem {
+                            return Err(clog(clog2_format::Error::OutOfOrder {
+                                offset: *at,
+                                time: rec.time,
+                                end,
+                                problem,
+                            }));
+                        }
+                        last_end = end;
+                        tree.add(p)?;
                     }
-                    last_end = end;
-                    tree.add(p)?;
+                    if events.ended() {
+                        offset = after;
+                        break 'batches;
+                    }
                 }
-                if events.ended() {
-                    offset = after;
-                    break 'batches;
-                }
+                offset = after;
+                progress(after);
+                let _ = empty_tx.send(batch);
             }
-            offset = after;
-            progress(after);
-            let _ = empty_tx.send(batch);
+            Ok((records, offset))
+        })();
+        // Join explicitly: joining waits until the thread has exited, its
+        // thread-locals released; the scope's own wait at its end does not (a
+        // leak checker run right after this function saw the thread's handle).
+        if let Err(panic) = reader_thread.join() {
+            std::panic::resume_unwind(panic);
         }
-        Ok((records, offset))
+        pairing
     })?;
     let (categories, maps, unmatched) = events.finish();
     let (out, tree) = tree.finish(&categories, maps)?;
