@@ -5,6 +5,7 @@
 //! no error.
 
 use mpelog_conformance::check::slog1::RULES;
+use mpelog_conformance::strategies::slog1::{arrow, state};
 use mpelog_conformance::{
     check_bytes, check_format, check_path, Finding, Format, Options, Report, Severity,
 };
@@ -15,41 +16,6 @@ fn opts() -> Options {
     Options {
         limit: 1000,
         ..Options::default()
-    }
-}
-
-fn state(t: u16, b: u8, s: f64, d: f64, node: u16, args: Vec<u32>) -> IntervalRecord {
-    IntervalRecord {
-        rectype: 64,
-        intvltype: t,
-        bebits: b,
-        starttime: s,
-        duration: d,
-        origin: TaskLabel {
-            node,
-            cpu: 0,
-            thread: 0,
-        },
-        destination: None,
-        instr_addr: 0x1000 + t as u32,
-        assocs: vec![],
-        args: RecordArgs::Fixed(args),
-    }
-}
-
-fn arrow(s: f64, d: f64, from: u16, to: u16, tag: u32) -> IntervalRecord {
-    IntervalRecord {
-        rectype: 192,
-        intvltype: 10001,
-        destination: Some(TaskLabel {
-            node: to,
-            cpu: 0,
-            thread: 0,
-        }),
-        instr_addr: 0,
-        assocs: vec![7],
-        args: RecordArgs::Fixed(vec![tag]),
-        ..state(10001, 3, s, d, from, vec![])
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod common;
 
+use mpelog_conformance::strategies::slog1::{arrow, state};
 use slog2_format::build::TreeOptions;
 use slog2_format::check::{check, Severity};
 use slog2_format::slog1::*;
@@ -408,48 +409,6 @@ fn corpus_converts_to_slog2_that_checks_clean() {
 
 // ---------------------------------------------------------------------------
 // Files built here (no corpus needed).
-
-fn state(t: u16, b: u8, s: f64, d: f64, node: u16, args: Vec<u32>) -> IntervalRecord {
-    IntervalRecord {
-        rectype: 64,
-        intvltype: t,
-        bebits: b,
-        starttime: s,
-        duration: d,
-        origin: TaskLabel {
-            node,
-            cpu: 0,
-            thread: 0,
-        },
-        destination: None,
-        instr_addr: 0x1000 + t as u32,
-        assocs: vec![],
-        args: RecordArgs::Fixed(args),
-    }
-}
-
-fn arrow(s: f64, d: f64, from: u16, to: u16, tag: u32) -> IntervalRecord {
-    IntervalRecord {
-        rectype: 192,
-        intvltype: 10001,
-        bebits: 3,
-        starttime: s,
-        duration: d,
-        origin: TaskLabel {
-            node: from,
-            cpu: 0,
-            thread: 0,
-        },
-        destination: Some(TaskLabel {
-            node: to,
-            cpu: 0,
-            thread: 0,
-        }),
-        instr_addr: 0,
-        assocs: vec![7],
-        args: RecordArgs::Fixed(vec![tag]),
-    }
-}
 
 /// Three ranks, a state of every frame's length on rank 0 (pas copies), short
 /// states, a split interval (begin, middle, final), arrows with an association,

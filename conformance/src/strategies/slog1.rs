@@ -265,3 +265,44 @@ pub fn slog1_file() -> impl Strategy<Value = Slog1File> {
 pub fn file() -> impl Strategy<Value = Vec<u8>> {
     slog1_file().prop_map(|f| f.to_bytes().expect("a built file writes"))
 }
+
+/// A fixed state record (rectype 64) of interval type `t` with bebits `b`, on
+/// node `node` (cpu and thread 0), its instruction address `0x1000 + t`, no
+/// associations and the fixed arguments `args`: a building block for tests that
+/// write SLOG-1 files by hand.
+pub fn state(t: u16, b: u8, s: f64, d: f64, node: u16, args: Vec<u32>) -> IntervalRecord {
+    IntervalRecord {
+        rectype: 64,
+        intvltype: t,
+        bebits: b,
+        starttime: s,
+        duration: d,
+        origin: TaskLabel {
+            node,
+            cpu: 0,
+            thread: 0,
+        },
+        destination: None,
+        instr_addr: 0x1000 + t as u32,
+        assocs: vec![],
+        args: RecordArgs::Fixed(args),
+    }
+}
+
+/// A fixed arrow record (rectype 192, interval type 10001, bebits 3) from node
+/// `from` to node `to` carrying `tag`, with one association (7).
+pub fn arrow(s: f64, d: f64, from: u16, to: u16, tag: u32) -> IntervalRecord {
+    IntervalRecord {
+        rectype: 192,
+        intvltype: 10001,
+        destination: Some(TaskLabel {
+            node: to,
+            cpu: 0,
+            thread: 0,
+        }),
+        instr_addr: 0,
+        assocs: vec![7],
+        args: RecordArgs::Fixed(vec![tag]),
+        ..state(10001, 3, s, d, from, vec![])
+    }
+}
