@@ -169,26 +169,10 @@ const TESTED: &[&str] = &[
 ];
 
 #[test]
-fn every_rule_is_tested_and_in_the_spec() {
+fn every_rule_is_tested() {
+    // (The table's shape, and its agreement with the spec: rules_spec.rs.)
     let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
     assert_eq!(ids, TESTED);
-    let spec =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/alog.md")).unwrap();
-    for r in RULES {
-        assert_eq!(r.format, Some(Format::Alog));
-        let sev = match r.severity {
-            Severity::Error => "| error |",
-            Severity::Warning => "| warning |",
-        };
-        let row = spec
-            .lines()
-            .find(|l| l.starts_with(&format!("| {} |", r.id)))
-            .unwrap_or_else(|| panic!("{} is not in the table of spec/alog.md §10", r.id));
-        assert!(row.contains(sev), "{}: severity differs: {row}", r.id);
-        if r.id.starts_with("AL-REJ-") {
-            assert_eq!(r.severity, Severity::Error);
-        }
-    }
 }
 
 #[test]

@@ -10,9 +10,7 @@ use clog2_format::clog1::{
 use clog2_format::FixedBytes;
 use mpelog_conformance::check::clog::{check_with_block_size, RULES};
 use mpelog_conformance::report::Collector;
-use mpelog_conformance::{
-    check_bytes, check_format, check_path, Format, Options, Report, Severity,
-};
+use mpelog_conformance::{check_bytes, check_format, check_path, Format, Options, Report};
 use std::collections::BTreeSet;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
@@ -368,29 +366,10 @@ fn every_rule_is_reported_at_its_offset() {
 
 #[test]
 fn every_rule_has_a_case() {
+    // (The table's shape, and its agreement with the spec: rules_spec.rs.)
     let tested: BTreeSet<&str> = CASES.iter().map(|c| c.0).collect();
     let rules: BTreeSet<&str> = RULES.iter().map(|r| r.id).collect();
     assert_eq!(tested, rules);
-    for r in RULES {
-        assert_eq!(r.format, Some(Format::Clog), "{}", r.id);
-        assert_eq!(
-            mpelog_conformance::rules::lookup(r.id),
-            Some(*r),
-            "{}",
-            r.id
-        );
-        if r.id.contains("-REJ-") {
-            assert_eq!(r.severity, Severity::Error, "{}", r.id);
-        }
-    }
-    // Rows 1 to 9 of spec/clog.md §6, in order.
-    let rej: Vec<&str> = RULES
-        .iter()
-        .map(|r| r.id)
-        .filter(|id| id.contains("-REJ-"))
-        .collect();
-    let want: Vec<String> = (1..=9).map(|n| format!("C1-REJ-{n:03}")).collect();
-    assert_eq!(rej, want);
 }
 
 #[test]

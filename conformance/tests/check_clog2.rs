@@ -601,29 +601,10 @@ fn every_rule_is_reported_at_its_offset() {
 
 #[test]
 fn every_rule_has_a_case() {
+    // (The table's shape, and its agreement with the spec: rules_spec.rs.)
     let tested: BTreeSet<&str> = CASES.iter().map(|c| c.0).collect();
     let rules: BTreeSet<&str> = RULES.iter().map(|r| r.id).collect();
     assert_eq!(tested, rules);
-    for r in RULES {
-        assert_eq!(r.format, Some(Format::Clog2), "{}", r.id);
-        assert_eq!(
-            mpelog_conformance::rules::lookup(r.id),
-            Some(*r),
-            "{} is not (only) in the rule table",
-            r.id
-        );
-        if r.id.contains("-REJ-") {
-            assert_eq!(r.severity, Severity::Error, "{}", r.id);
-        }
-    }
-    // Rows 1 to 16 of spec/clog2.md §10, in order.
-    let rej: Vec<&str> = RULES
-        .iter()
-        .map(|r| r.id)
-        .filter(|id| id.contains("-REJ-"))
-        .collect();
-    let want: Vec<String> = (1..=16).map(|n| format!("C2-REJ-{n:03}")).collect();
-    assert_eq!(rej, want);
 }
 
 // ---------------------------------------------------------------------------

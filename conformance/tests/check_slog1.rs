@@ -219,30 +219,14 @@ const TESTED: &[&str] = &[
 ];
 
 #[test]
-fn every_rule_is_tested_and_in_the_spec() {
+fn every_rule_is_tested() {
+    // (The table's shape, and its agreement with the spec: rules_spec.rs.)
     let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
     assert_eq!(ids, TESTED);
     // Every warning of the reader is in the table.
     for (id, _) in slog2_format::slog1::check::RULES {
         let r = RULES.iter().find(|r| r.id == *id).unwrap();
         assert_eq!(r.severity, Severity::Warning, "{id}");
-    }
-    let spec =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/slog1.md")).unwrap();
-    let section = &spec[spec
-        .find("Rules `mpelog check` enforces")
-        .expect("the section")..];
-    for r in RULES {
-        assert_eq!(r.format, Some(Format::Slog1));
-        let sev = match r.severity {
-            Severity::Error => "| error |",
-            Severity::Warning => "| warning |",
-        };
-        let row = section
-            .lines()
-            .find(|l| l.starts_with(&format!("| {} |", r.id)))
-            .unwrap_or_else(|| panic!("{} is not in the table of spec/slog1.md §17", r.id));
-        assert!(row.contains(sev), "{}: severity differs: {row}", r.id);
     }
 }
 

@@ -1,7 +1,8 @@
 //! The rule table and the specs agree: every rule is listed in spec/conformance.md
 //! with its format and severity, and defined in its format's spec; IDs are unique.
 
-use mpelog_conformance::rules::{self, Rule};
+use mpelog_conformance::rules::{self, Rule, Severity};
+use mpelog_conformance::Format;
 use std::collections::BTreeSet;
 
 fn spec(name: &str) -> String {
@@ -93,4 +94,57 @@ fn every_rule_is_defined_in_its_format_spec() {
             r.id
         );
     }
+}
+
+/// The format a rule ID prefix belongs to.
+fn format_of(id: &str) -> Option<Format> {
+    Some(match id.split('-').next().unwrap() {
+        "C2" => Format::Clog2,
+        "C1" => Format::Clog,
+        "AL" => Format::Alog,
+        "S1" => Format::Slog1,
+        "S2" => Format::Slog2,
+        "S2Z" => Format::Slog2Compressed,
+        "IDX" => Format::Annotation,
+        _ => return None,
+    })
+}
+
+#[test]
+fn the_table_is_well_shaped() {
+    let mut rej: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for r in rules::all() {
+        // Its format is the one its prefix names, and lookup finds it.
+        assert_eq!(r.format, format_of(r.id), "{}", r.id);
+        assert_eq!(rules::lookup(r.id), Some(*r), "{}", r.id);
+        // The severity agrees with the rows of its format spec that give one (a
+        // spec may list a rule in more than one table; range rows of reject
+        // rules say `error` for all of them).
+        if let Some(file) = home(r.id) {
+            let want = format!("| {} |", r.severity);
+            let head = format!("| {} |", r.id);
+            for row in spec(file).lines().filter(|l| l.starts_with(&head)) {
+                if row.contains("| error |") || row.contains("| warning |") {
+                    assert!(
+                        row.contains(&want),
+                        "{}: severity differs from spec/{file}: {row}",
+                        r.id
+                    );
+                }
+            }
+        }
+        if let Some(i) = r.id.find("-REJ-") {
+            assert_eq!(r.severity, Severity::Error, "{}", r.id);
+            rej.entry(&r.id[..i]).or_default().push(r.id);
+        }
+    }
+    // Reject rules are the rows 1..N of the spec's reject table, in order.
+    for (prefix, ids) in &rej {
+        let want: Vec<String> = (1..=ids.len())
+            .map(|n| format!("{prefix}-REJ-{n:03}"))
+            .collect();
+        assert_eq!(ids, &want, "{prefix}");
+    }
+    let counts: Vec<(&str, usize)> = rej.iter().map(|(p, v)| (*p, v.len())).collect();
+    assert_eq!(counts, [("AL", 5), ("C1", 9), ("C2", 16), ("S1", 14)]);
 }
