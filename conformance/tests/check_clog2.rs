@@ -422,6 +422,35 @@ const CASES: &[(&str, Case)] = &[
         assert_eq!(convert_error(&b), Some(at));
         (check(&b), at)
     }),
+    ("C2-TIME-001", || {
+        // Overlapping, not wholly before: state 0 from 1 to 3, then state 1 from
+        // 0.5 to 2. It starts before the previous start and ends inside the
+        // previous state; its end (2) is before the previous end (3), so
+        // mpelog convert refuses it. (A checker that remembered the previous
+        // drawable's start instead of its end would pass it.)
+        let b = build(&[
+            bare(1.0, 0, 0),
+            bare(3.0, 0, 1),
+            bare(0.5, 0, 2),
+            bare(2.0, 0, 3),
+        ]);
+        let at = body_at(&b, 3);
+        assert_eq!(convert_error(&b), Some(at));
+        (check(&b), at)
+    }),
+    ("C2-TIME-001", || {
+        // On another rank: the order is that of the whole merged stream, not
+        // per timeline. Rank 0's state [1, 3], then rank 1's [2, 2.5].
+        let b = build(&[
+            bare(1.0, 0, 0),
+            bare(3.0, 0, 1),
+            bare(2.0, 1, 2),
+            bare(2.5, 1, 3),
+        ]);
+        let at = body_at(&b, 3);
+        assert_eq!(convert_error(&b), Some(at));
+        (check(&b), at)
+    }),
     ("C2-TIME-002", || {
         // A state from 1 to +inf: mpelog convert refuses it at the same record.
         let b = build(&[bare(1.0, 0, 0), bare(f64::INFINITY, 0, 1)]);

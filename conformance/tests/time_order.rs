@@ -1,0 +1,202 @@
+//! C2-TIME-001 and C2-TIME-002 against their reference, `mpelog convert`: over
+//! small random traces of states, arrows and solo events (times on a coarse
+//! grid, so that equal times, nested and overlapping drawables are common),
+//! `check` reports a C2-TIME rule exactly when the converter refuses the file,
+//! and at the converter's byte offset. The oracle is the converter's own
+//! decision, not the checker's rule restated.
+
+use clog2_format::commtable::{comm_kind, CommEntry, CommTable};
+use clog2_format::record::{comm_etype, BareEvt, Body, CommEvt, MsgEvt, Record, Uuid};
+use clog2_format::{Clog2Reader, Clog2Writer, FixedBytes, PreambleInfo};
+use mpelog_conformance::{check_bytes, Options};
+use proptest::prelude::*;
+use std::io::Cursor;
+
+/// Cases per property: `MPELOG_PROPTEST_CASES` when set (CI raises it), else
+/// `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("MPELOG_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+fn header(time: f64, rank: i32, body: Body) -> Record {
+    Record {
+        time,
+        icomm: 0,
+        rank,
+        thread: 0,
+        body,
+    }
+}
+
+fn bare(time: f64, rank: i32, etype: i32) -> Record {
+    header(
+        time,
+        rank,
+        Body::Bare(BareEvt {
+            etype,
+            pad: FixedBytes::ZERO,
+        }),
+    )
+}
+
+fn msg(time: f64, rank: i32, etype: i32, partner: i32) -> Record {
+    header(
+        time,
+        rank,
+        Body::Msg(MsgEvt {
+            etype,
+            icomm: 0,
+            rank: partner,
+            tag: 7,
+            size: 8,
+            pad: FixedBytes::ZERO,
+        }),
+    )
+}
+
+fn commevt(rank: i32) -> Record {
+    header(
+        0.0,
+        rank,
+        Body::Comm(CommEvt {
+            etype: comm_etype::WORLD_CREATE,
+            icomm: 0,
+            rank,
+            wrank: rank,
+            gcomm: Uuid::ZERO,
+        }),
+    )
+}
+
+/// A 2-rank 02.44 trace of `body` after both ranks' MPI_COMM_WORLD.
+fn build(body: &[Record]) -> Vec<u8> {
+    let mut info = PreambleInfo::mpe_default(2);
+    info.block_size = 1024;
+    info.known_solo_event_id_count = Some(2);
+    let mut w = Clog2Writer::new(Cursor::new(Vec::new()), info).unwrap();
+    for r in [commevt(0), commevt(1)].iter().chain(body) {
+        w.push(r).unwrap();
+    }
+    let table = CommTable::new(vec![CommEntry {
+        gcomm: Uuid::ZERO,
+        local_id: 0,
+        kind: comm_kind::INTRA,
+    }]);
+    w.finish(Some(&table)).unwrap().0.into_inner()
+}
+
+/// Where `mpelog convert` refuses the file for its time order (`Some(offset)`),
+/// or `None` when it converts it.
+fn convert_refusal(b: &[u8]) -> Option<u64> {
+    let conv = slog2_format::build::clog2_to_slog2(
+        &mut Clog2Reader::from_slice(b).unwrap(),
+        Cursor::new(Vec::new()),
+        Default::default(),
+        |_| {},
+    );
+    match conv {
+        Ok(_) => None,
+        Err(slog2_format::Error::Clog2(e)) => {
+            assert!(
+                matches!(*e, clog2_format::Error::OutOfOrder { .. }),
+                "convert failed otherwise: {e}"
+            );
+            Some(e.offset().expect("OutOfOrder names its offset"))
+        }
+        Err(e) => panic!("convert failed otherwise: {e}"),
+    }
+}
+
+/// The first C2-TIME finding of `check`, as (rule, offset).
+fn check_time(b: &[u8]) -> Option<(String, u64)> {
+    check_bytes(b, &Options::default())
+        .findings
+        .iter()
+        .find(|f| f.rule.starts_with("C2-TIME-"))
+        .map(|f| (f.rule.to_string(), f.offset))
+}
+
+/// One record: kinds 0..=3 are the start/final events of states 0 (events 0/1)
+/// and 1 (events 2/3), 4 a known solo event, 5 a send to the other rank, 6 a
+/// receive from it.
+fn record((tick, rank, kind): (u8, i32, u8)) -> Record {
+    let t = f64::from(tick) * 0.5;
+    match kind {
+        0..=3 => bare(t, rank, i32::from(kind)),
+        4 => bare(t, rank, -10),
+        5 => msg(t, rank, -101, 1 - rank),
+        _ => msg(t, rank, -102, 1 - rank),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
+
+    #[test]
+    fn check_reports_time_order_exactly_where_convert_refuses(
+        recs in prop::collection::vec((0u8..8, 0i32..2, 0u8..7), 1..14)
+    ) {
+        // A solo event at time 0 first: the file always has a drawable (an
+        // empty one is refused for that), and it constrains no later time.
+        let body: Vec<Record> = std::iter::once(bare(0.0, 0, -10))
+            .chain(recs.into_iter().map(record))
+            .collect();
+        let b = build(&body);
+        let refused = convert_refusal(&b);
+        let found = check_time(&b);
+        prop_assert_eq!(
+            found.as_ref().map(|f| f.1),
+            refused,
+            "check {:?}, convert refuses at {:?}; records {:?}",
+            found,
+            refused,
+            body
+        );
+    }
+}
+
+/// Hand-picked orders, each with the converter's verdict checked first, so
+/// that the property above is known to meet both outcomes.
+#[test]
+fn both_verdicts_occur() {
+    let cases: &[(&[Record], bool)] = &[
+        // [1, 3] then [0.5, 2]: overlapping, ends earlier: refused.
+        (
+            &[bare(1.0, 0, 0), bare(3.0, 0, 1), bare(0.5, 0, 2), bare(2.0, 0, 3)],
+            true,
+        ),
+        // [1, 3] then [0.5, 3]: same end: accepted.
+        (
+            &[bare(1.0, 0, 0), bare(3.0, 0, 1), bare(0.5, 1, 2), bare(3.0, 1, 3)],
+            false,
+        ),
+        // Nested on one rank: the inner state ends first, the outer later.
+        (
+            &[bare(1.0, 0, 0), bare(2.0, 0, 2), bare(3.0, 0, 3), bare(4.0, 0, 1)],
+            false,
+        ),
+        // An event at 2.5 after a state ending at 3: refused.
+        (
+            &[bare(1.0, 0, 0), bare(3.0, 0, 1), bare(2.5, 1, -10)],
+            true,
+        ),
+        // An arrow sent at 0.5 and received at 2, after a state ending at 3.
+        (
+            &[bare(1.0, 0, 0), bare(3.0, 0, 1), msg(0.5, 0, -101, 1), msg(2.0, 1, -102, 0)],
+            true,
+        ),
+    ];
+    for (i, (body, refused)) in cases.iter().enumerate() {
+        let b = build(body);
+        let conv = convert_refusal(&b);
+        assert_eq!(conv.is_some(), *refused, "case {i}: convert");
+        let found = check_time(&b);
+        assert_eq!(found.as_ref().map(|f| f.1), conv, "case {i}: {found:?}");
+        if let Some((rule, _)) = found {
+            assert_eq!(rule, "C2-TIME-001", "case {i}");
+        }
+    }
+}
