@@ -1,21 +1,40 @@
 //! The command-line tool's errors and their exit codes.
 
+use crate::input::shown;
 use std::path::{Path, PathBuf};
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    /// The input is not a valid trace (exit 1).
-    #[error("{path}: {source}")]
+    /// The input is not a valid CLOG2 or old CLOG trace (exit 1).
+    #[error("{}: {source}{}", shown(.path), repair_hint(.path, .source, *.repairable))]
     BadInput {
         /// The input file.
         path: PathBuf,
         /// What is wrong, with the byte offset.
         #[source]
         source: clog2_format::Error,
+        /// A CLOG2 file whose records before the problem `mpelog repair` recovers.
+        repairable: bool,
+    },
+    /// The output is one of the inputs (exit 1): writing it would destroy the input.
+    #[error("{}: this output is the input {} (the same file); name another output", shown(.output), shown(.input))]
+    SameFile {
+        /// The output as named.
+        output: PathBuf,
+        /// The input it is.
+        input: PathBuf,
+    },
+    /// The output cannot be written there (exit 1).
+    #[error("{}: {message}", shown(.path))]
+    Output {
+        /// The output as named.
+        path: PathBuf,
+        /// Why.
+        message: String,
     },
     /// The input is not a valid SLOG-2 file (exit 1).
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", shown(.path))]
     BadSlog2 {
         /// The input file.
         path: PathBuf,
@@ -24,7 +43,7 @@ pub enum CliError {
         source: slog2_format::Error,
     },
     /// The input's format could not be recognized (exit 1).
-    #[error("{path}: {message}")]
+    #[error("{}: {message}", shown(.path))]
     Unrecognized {
         /// The input file.
         path: PathBuf,
@@ -32,7 +51,7 @@ pub enum CliError {
         message: String,
     },
     /// A file could not be opened, read or written (exit 1).
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", shown(.path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -41,7 +60,7 @@ pub enum CliError {
         source: std::io::Error,
     },
     /// The input is not a valid ALOG file (exit 1).
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", shown(.path))]
     BadAlog {
         /// The input file.
         path: PathBuf,
@@ -50,7 +69,7 @@ pub enum CliError {
         source: alog_format::Error,
     },
     /// An annotation or the trace it annotates is bad or stale (exit 1).
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", shown(.path))]
     BadAnnotation {
         /// The annotation file (or the trace, for trace errors).
         path: PathBuf,
@@ -83,9 +102,22 @@ impl CliError {
         }
     }
 
-    /// Wraps a codec error on `path`.
+    /// Wraps an old-CLOG codec error on `path` (or a CLOG2 error on an output).
     pub fn input(path: &Path) -> impl FnOnce(clog2_format::Error) -> CliError + '_ {
-        move |source| match source {
+        move |source| Self::from_clog2(path, source, false)
+    }
+
+    /// Wraps a CLOG2 reading error on the input `path`; one that `mpelog repair`
+    /// can recover from says so, with the command.
+    pub fn clog2(path: &Path) -> impl FnOnce(clog2_format::Error) -> CliError + '_ {
+        move |source| {
+            let repairable = source.repairable();
+            Self::from_clog2(path, source, repairable)
+        }
+    }
+
+    fn from_clog2(path: &Path, source: clog2_format::Error, repairable: bool) -> CliError {
+        match source {
             clog2_format::Error::Io { source, .. } => CliError::Io {
                 path: path.to_path_buf(),
                 source,
@@ -93,6 +125,7 @@ impl CliError {
             source => CliError::BadInput {
                 path: path.to_path_buf(),
                 source,
+                repairable,
             },
         }
     }
@@ -116,3 +149,14 @@ impl CliError {
 
 /// Result of a command.
 pub type CliResult<T = ()> = Result<T, CliError>;
+
+/// The line that tells how to recover a damaged CLOG2 file.
+fn repair_hint(path: &Path, e: &clog2_format::Error, repairable: bool) -> String {
+    match (repairable, e.offset()) {
+        (true, Some(at)) => format!(
+            "\nmpelog: the records before byte {at} can be recovered: mpelog repair {} -o FIXED.clog2",
+            shown(path)
+        ),
+        _ => String::new(),
+    }
+}

@@ -1,12 +1,16 @@
-//! `mpelog`: inspect, convert, generate and check MPE trace files (CLOG2, old CLOG;
-//! SLOG-2, ALOG and SLOG-1 as they land).
+//! `mpelog`: inspect, convert, generate and check MPE trace files (CLOG2, old
+//! CLOG, SLOG-2, ALOG and SLOG-1).
 //!
-//! Exit status: 0 success, 1 bad input or a failed check, 2 wrong usage.
+//! Exit status: 0 success, 1 bad input or a failed check, 2 wrong usage; 130, 143
+//! or 129 when interrupted by SIGINT, SIGTERM or SIGHUP.
 
 mod cmd;
 mod detect;
 mod error;
+mod input;
 mod output;
+mod signals;
+mod size;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -18,7 +22,16 @@ use std::process::ExitCode;
 /// The format of every input is detected from its bytes, not its name.
 ///
 /// Exit status: 0 on success, 1 when an input is bad (the message names the byte
-/// offset), 2 on wrong usage.
+/// offset), 2 on wrong usage, 130/143/129 when interrupted by SIGINT/SIGTERM/SIGHUP.
+///
+/// Files: an input or output named `-` is standard input or output. Outputs never
+/// overwrite an input (the same file under any name, hard link or symlink is
+/// refused), are built in a temporary file `.NAME.mpelog-PID-XXXXXX.tmp` beside
+/// them and renamed into place when complete, so a failed or interrupted run
+/// leaves the old file (or nothing) behind; a symlink output stays a link and its
+/// target is replaced; devices, FIFOs and sockets are written directly, never
+/// replaced. Temporary files of a killed run are removed by the next run that
+/// writes the same output.
 #[derive(Debug, Parser)]
 #[command(name = "mpelog", version, about, long_about, after_help = EXAMPLES)]
 struct Cli {
@@ -35,6 +48,7 @@ Examples:
   mpelog convert old.clog2 -o copy.clog2                  rewrite through the codec (byte-identical)
   mpelog convert v205.slog2 -o v206.slog2                 update SLOG 2.0.5 to 2.0.6
   mpelog convert demo.clog2 -o demo.slog2                 build the SLOG-2 tree (what clog2TOslog2 does)
+  mpelog convert - --format slog2 -o - < a.clog2 > a.slog2  the same through standard input and output
   mpelog convert demo.clog2 -o small.slog2 --compress deflate   the same with compressed tree nodes
   mpelog window demo.slog2 --from 0.5 --to 0.6            drawables in a time window, and what it cost
   mpelog annotate demo.clog2                              index the trace in place: demo.clog2.idx
@@ -46,8 +60,13 @@ Examples:
 enum Command {
     /// Summarize a trace: format, version, byte order, block size, ranks, record
     /// counts per type and time range.
+    ///
+    /// Reads CLOG2, old CLOG, SLOG-2 (plain and compressed), ALOG (also `.Z`) and
+    /// SLOG-1. For a cut or damaged CLOG2 file it prints what it could read (the
+    /// preamble and the records before the damage), then the error, and the
+    /// `mpelog repair` command that recovers those records; the exit status is 1.
     Info {
-        /// The trace file (CLOG2 or old CLOG).
+        /// The trace file (`-` for standard input).
         file: PathBuf,
         /// Print one JSON object (keys include format, version, time_min, time_max).
         #[arg(long)]
@@ -55,11 +74,12 @@ enum Command {
     },
     /// Print every record of a trace, one line each, with every field.
     ///
-    /// CLOG2 lines follow MPE's clog2_print (same keys and type tags) without its
+    /// Reads CLOG2, old CLOG, SLOG-2 (plain and compressed), ALOG (also `.Z`) and
+    /// SLOG-1. CLOG2 lines follow MPE's clog2_print (same keys and type tags) without its
     /// losses: times print in full precision, strings quoted, cargo payloads as hex.
     /// The preamble and the comm table come first, as `# ` comment lines.
     Print {
-        /// The trace file.
+        /// The trace file (`-` for standard input).
         file: PathBuf,
     },
     /// Check traces against the rules of the format specifications and report every
@@ -101,8 +121,11 @@ enum Command {
     },
     /// Convert a trace to another format, or rewrite it through the codec.
     ///
-    /// The output format comes from --to, or else from OUT's extension (.clog2,
-    /// .clog, .slog2).
+    /// Reads CLOG2, old CLOG, SLOG-2 (plain and compressed), ALOG (also `.Z`) and
+    /// SLOG-1; writes SLOG-2 from any of them, and each format to itself. The
+    /// output format comes from --format, or else from OUT's extension (.slog2,
+    /// .clog2, .clog, .alog or .log, .slog). Prints a summary on stderr: bytes and
+    /// records read, bytes written and, to SLOG-2, the tree and the unpaired events.
     ///
     /// CLOG2 (or old CLOG) to SLOG-2 builds Jumpshot's tree of time boxes in one
     /// pass with bounded memory, making the same drawables, categories, line-ID maps
@@ -114,20 +137,23 @@ enum Command {
     /// reproducing the input byte for byte. SLOG-2 to SLOG-2 updates a SLOG 2.0.5
     /// file to 2.0.6 (what slog2updater did) and rewrites a 2.0.6 file byte for byte.
     ///
-    /// The output is written to a temporary file beside OUT and renamed at the end,
-    /// so OUT is never left half-written.
+    /// OUT must not be the input. It is written to a temporary file beside it and
+    /// renamed at the end, so it is never left half-written; `-o -` writes to
+    /// standard output, and an input `-` reads standard input (see `mpelog --help`
+    /// for symlinks, devices and interrupted runs).
     Convert {
-        /// The input trace.
+        /// The input trace (`-` for standard input).
         input: PathBuf,
-        /// The output file.
+        /// The output file (`-` for standard output).
         #[arg(short, long)]
         output: PathBuf,
-        /// Output format: clog2, clog or slog2 (default: from OUT's extension).
+        /// Output format: slog2, clog2, clog, alog or slog (default: from OUT's
+        /// extension; needed with `-o -`).
         #[arg(long, value_name = "FORMAT")]
-        to: Option<String>,
+        format: Option<String>,
         /// To SLOG-2: the byte size a tree leaf may reach before the converter
-        /// starts the next one (clog2TOslog2's -ls).
-        #[arg(long, value_name = "N", default_value_t = 65536)]
+        /// starts the next one (clog2TOslog2's -ls; k and m suffixes: 64k).
+        #[arg(long, value_name = "N", default_value = "64k", value_parser = size::parse_u32)]
         leaf_bytes: u32,
         /// To SLOG-2: children per tree node (clog2TOslog2's -nc).
         #[arg(long, value_name = "N", default_value_t = 2)]
@@ -141,9 +167,11 @@ enum Command {
         #[arg(long, value_name = "CODEC", default_value = "none")]
         compress: String,
     },
-    /// Print the drawables of a SLOG-2 file (or of a trace through its annotation
-    /// file, TRACE.clog2.idx) that overlap the time window [FROM, TO), reading
-    /// only the tree nodes (and trace ranges) whose time box meets the window.
+    /// Print the drawables of a SLOG-2 file, plain or compressed (or of a CLOG2
+    /// trace through its annotation file, TRACE.clog2.idx) that overlap the time
+    /// window [FROM, TO), reading only the tree nodes (and trace ranges) whose time
+    /// box meets the window. Without --from the window starts at the file's start,
+    /// without --to it ends after the file's end: neither gives the whole file.
     ///
     /// With --pixels W the query works like Jumpshot's summary view: it stops
     /// descending where a node spans less than one of W pixels and prints that
@@ -161,12 +189,12 @@ enum Command {
         /// `.idx`).
         #[arg(long, value_name = "TRACE")]
         trace: Option<PathBuf>,
-        /// Start of the window, in seconds (inclusive).
+        /// Start of the window, in seconds (inclusive; default: the file's start).
         #[arg(long, value_name = "T0", allow_negative_numbers = true)]
-        from: f64,
-        /// End of the window, in seconds (exclusive).
+        from: Option<f64>,
+        /// End of the window, in seconds (exclusive; default: after the file's end).
         #[arg(long, value_name = "T1", allow_negative_numbers = true)]
-        to: f64,
+        to: Option<f64>,
         /// Width of the view in pixels: summarize subtrees narrower than a pixel.
         #[arg(long, value_name = "W")]
         pixels: Option<u32>,
@@ -183,15 +211,17 @@ enum Command {
     /// whose ends lie in different leaves. `mpelog window TRACE.clog2.idx` then reads
     /// only the annotation nodes and trace ranges a window meets, and gives the same
     /// drawables as the converted SLOG-2 file. A trace changed after annotating is
-    /// refused. The output is written to a temporary file and renamed at the end.
+    /// refused. The output is written to a temporary file and renamed at the end;
+    /// it can never be the trace itself.
     Annotate {
-        /// The CLOG2 trace.
+        /// The CLOG2 trace (a file: the annotation names it).
         trace: PathBuf,
-        /// The annotation file (default: TRACE.idx).
+        /// The annotation file (default: TRACE.idx; `-` for standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Target bytes of trace per leaf (whole CLOG2 blocks, at least one).
-        #[arg(long, value_name = "N", default_value_t = 65536)]
+        /// Target bytes of trace per leaf (whole CLOG2 blocks, at least one; k and
+        /// m suffixes: 64k).
+        #[arg(long, value_name = "N", default_value = "64k", value_parser = size::parse_u32)]
         leaf_bytes: u32,
         /// Children per node.
         #[arg(long, value_name = "N", default_value_t = 2)]
@@ -218,12 +248,16 @@ enum Command {
     /// Exit status: 0 when the output was written (even if data was lost), 1 when
     /// nothing can be recovered (the 1024-byte preamble is cut or invalid; the
     /// message names the byte offset) or a file cannot be read or written, 2 on wrong
-    /// usage. The output is written to a temporary file beside OUT and renamed, so
-    /// OUT may be the input itself.
+    /// usage.
+    ///
+    /// In place: OUT may be the input itself (the only command that allows it).
+    /// The whole input is read first and the repaired file is written to a
+    /// temporary file beside OUT, synced, and renamed over it, so a crash at any
+    /// moment leaves either the old file or the new one whole, never a mix.
     Repair {
-        /// The cut or damaged CLOG2 file.
+        /// The cut or damaged CLOG2 file (`-` for standard input).
         input: PathBuf,
-        /// The repaired file.
+        /// The repaired file (`-` for standard output).
         #[arg(short, long)]
         output: PathBuf,
     },
@@ -234,7 +268,8 @@ enum Command {
     /// Memory stays bounded whatever the size, so multi-GB files are fine. The same
     /// options always give the same bytes.
     Synth {
-        /// The output file (written to a temporary file, then renamed).
+        /// The output file (written to a temporary file, then renamed; `-` for
+        /// standard output).
         #[arg(short, long)]
         output: PathBuf,
         /// Number of MPI processes.
@@ -246,15 +281,28 @@ enum Command {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// CLOG2 block size in bytes (multiple of 8).
-        #[arg(long, default_value_t = 65536)]
+        /// CLOG2 block size in bytes (multiple of 8; k and m suffixes: 64k).
+        #[arg(long, default_value = "64k", value_parser = size::parse_u32)]
         block_size: u32,
     },
 }
 
 fn main() -> ExitCode {
+    signals::install();
     let cli = Cli::parse();
-    let result = match cli.command {
+    let result = run(cli);
+    input::cleanup();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mpelog: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn run(cli: Cli) -> error::CliResult {
+    match cli.command {
         Command::Info { file, json } => cmd::info::run(&file, json),
         Command::Print { file } => cmd::print::run(&file),
         Command::Check {
@@ -273,14 +321,14 @@ fn main() -> ExitCode {
         Command::Convert {
             input,
             output,
-            to,
+            format,
             leaf_bytes,
             children,
             compress,
         } => cmd::convert::run(
             &input,
             &output,
-            to.as_deref(),
+            format.as_deref(),
             cmd::convert::TreeOptions {
                 leaf_bytes,
                 children,
@@ -309,12 +357,5 @@ fn main() -> ExitCode {
             seed,
             block_size,
         } => cmd::synth::run(&output, ranks, events, seed, block_size),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("mpelog: {e}");
-            ExitCode::from(e.exit_code())
-        }
     }
 }

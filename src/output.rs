@@ -1,49 +1,336 @@
-//! Output files written atomically, and progress bars for long work.
+//! Where a command's output goes, written so that the user's data is never lost.
+//!
+//! The rules (the README and `mpelog help convert` say the same):
+//!
+//! * An output is never an input: before anything is read, an output that is the
+//!   same file as an input (the same path, another path, a hard link or a symlink
+//!   to it: compared by device and inode, never by name) is refused.
+//! * A regular output is built in a temporary file beside it and renamed over it
+//!   when complete (after `fsync`), so it is either the old file or the new one,
+//!   never half-written. A failed run leaves nothing behind.
+//! * An output that is a symlink stays one: the temporary file is made beside the
+//!   link's final target and renamed over the target.
+//! * `-` is standard output. Character devices, FIFOs and sockets (and the
+//!   `/proc` links behind `/dev/stdout`) are opened and written directly, never
+//!   renamed over. Formats that seek back while writing (SLOG-2, annotations) are
+//!   built in an unnamed temporary file first and copied out when complete.
+//! * Temporary files are named `.NAME.mpelog-PID-XXXXXX.tmp` beside NAME. On
+//!   SIGINT, SIGTERM or SIGHUP they are removed before exit (status 130, 143,
+//!   129). One left by a run that was killed outright (SIGKILL, power loss) is
+//!   removed by the next run that writes the same output, once its process is
+//!   gone.
 
 use crate::error::{CliError, CliResult};
+use crate::input::shown;
+use crate::signals;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::BufWriter;
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
-/// A temporary file beside `path`; [`commit`] renames it over `path`. Dropping it
-/// without committing deletes it, so `path` is never half-written.
-pub fn temp_beside(path: &Path) -> CliResult<NamedTempFile> {
-    let dir = match path.parent() {
+/// The writer commands write their output through: buffered, seekable.
+pub type OutWriter = BufWriter<File>;
+
+/// How many symlinks are followed before giving up (as the kernel's ELOOP).
+const MAX_LINKS: usize = 40;
+
+/// A planned output: where the bytes go while they are written, and where they go
+/// when [`Output::commit`] is called. Dropping an `Output` without committing
+/// removes its temporary file.
+#[derive(Debug)]
+pub struct Output {
+    /// The path the user named (for messages); `-` for standard output.
+    shown: PathBuf,
+    how: How,
+}
+
+#[derive(Debug)]
+enum How {
+    /// A temporary file beside `target`, renamed over it at the end.
+    Rename { tmp: NamedTempFile, target: PathBuf },
+    /// An unnamed temporary file, copied to `dest` at the end.
+    Copy { tmp: File, dest: Dest },
+}
+
+#[derive(Debug)]
+enum Dest {
+    Stdout,
+    /// A device, FIFO, socket or `/proc` link: opened for writing, never renamed.
+    Direct(PathBuf),
+}
+
+/// The identity of a file: device and inode.
+type FileId = (u64, u64);
+
+fn id_of(m: &std::fs::Metadata) -> FileId {
+    (m.dev(), m.ino())
+}
+
+/// Whether `path` names standard input or output.
+pub fn is_dash(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+impl Output {
+    /// Plans the output `path` of a command whose inputs are `inputs`: refuses an
+    /// output that is one of the inputs, removes stale temporary files of earlier
+    /// killed runs, and creates the temporary file.
+    ///
+    /// `in_place` allows the output to be the same file as an input, for commands
+    /// that read their whole input before writing (`repair`): the rename keeps the
+    /// old file whole until the new one is complete.
+    pub fn create(path: &Path, inputs: &[&Path], in_place: bool) -> CliResult<Output> {
+        if !in_place {
+            refuse_same_file(path, inputs)?;
+        }
+        let how = if is_dash(path) {
+            How::Copy {
+                tmp: tempfile::tempfile().map_err(CliError::io(path))?,
+                dest: Dest::Stdout,
+            }
+        } else {
+            match resolve(path)? {
+                Resolved::Regular(target) => {
+                    if let Some(name) = target.file_name() {
+                        remove_stale(dir_of(&target), &temp_prefix(name));
+                    }
+                    let tmp = temp_beside(&target).map_err(CliError::io(path))?;
+                    signals::register(tmp.path());
+                    How::Rename { tmp, target }
+                }
+                Resolved::Direct(dest) => How::Copy {
+                    tmp: tempfile::tempfile().map_err(CliError::io(path))?,
+                    dest: Dest::Direct(dest),
+                },
+            }
+        };
+        Ok(Output {
+            shown: path.to_path_buf(),
+            how,
+        })
+    }
+
+    /// The path the user named, for messages.
+    pub fn path(&self) -> &Path {
+        &self.shown
+    }
+
+    /// A buffered writer over the temporary file.
+    pub fn writer(&self) -> CliResult<OutWriter> {
+        let file = match &self.how {
+            How::Rename { tmp, .. } => tmp.reopen(),
+            How::Copy { tmp, .. } => tmp.try_clone(),
+        }
+        .map_err(CliError::io(&self.shown))?;
+        Ok(BufWriter::with_capacity(1 << 20, file))
+    }
+
+    /// Flushes `writer` (which must come from [`Output::writer`]) and commits.
+    pub fn finish(self, mut writer: OutWriter) -> CliResult {
+        writer.flush().map_err(CliError::io(&self.shown))?;
+        drop(writer);
+        self.commit()
+    }
+
+    /// Puts the finished output in place: renames the temporary file over the
+    /// target (with the target's permissions if it existed, `rw-r--r--` if not),
+    /// or copies it to standard output or the device.
+    pub fn commit(self) -> CliResult {
+        let shown = self.shown;
+        match self.how {
+            How::Rename { tmp, target } => {
+                let mode = std::fs::metadata(&target)
+                    .map(|m| m.mode() & 0o7777)
+                    .unwrap_or(0o644);
+                use std::os::unix::fs::PermissionsExt;
+                tmp.as_file()
+                    .set_permissions(std::fs::Permissions::from_mode(mode))
+                    .map_err(CliError::io(&shown))?;
+                tmp.as_file().sync_all().map_err(CliError::io(&shown))?;
+                let tmp_path = tmp.path().to_path_buf();
+                let res = tmp.persist(&target);
+                signals::unregister(&tmp_path);
+                res.map_err(|e| CliError::Io {
+                    path: shown.clone(),
+                    source: e.error,
+                })?;
+                Ok(())
+            }
+            How::Copy { mut tmp, dest } => {
+                tmp.seek(SeekFrom::Start(0)).map_err(CliError::io(&shown))?;
+                let copied = match &dest {
+                    Dest::Stdout => {
+                        let mut out = std::io::stdout().lock();
+                        std::io::copy(&mut tmp, &mut out).and_then(|_| out.flush())
+                    }
+                    Dest::Direct(p) => std::fs::OpenOptions::new()
+                        .write(true)
+                        .truncate(true)
+                        .open(p)
+                        .and_then(|mut f| std::io::copy(&mut tmp, &mut f).map(|_| ())),
+                };
+                copied.map_err(CliError::io(&shown))
+            }
+        }
+    }
+}
+
+/// What an output path turned out to be.
+enum Resolved {
+    /// A regular file (or nothing yet) at this path, symlinks followed.
+    Regular(PathBuf),
+    /// Something to open and write in place.
+    Direct(PathBuf),
+}
+
+/// Follows `path`'s symlinks to the file they name.
+fn resolve(path: &Path) -> CliResult<Resolved> {
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Resolved::Regular(at)),
+            Err(e) => return Err(CliError::io(path)(e)),
+        };
+        let ft = meta.file_type();
+        if ft.is_symlink() {
+            let next = std::fs::read_link(&at).map_err(CliError::io(path))?;
+            // A link into /proc (as /dev/stdout is) names an open file of some
+            // process, not a place to rename into: write through it.
+            if next.starts_with("/proc") || at.starts_with("/proc") {
+                return Ok(Resolved::Direct(path.to_path_buf()));
+            }
+            at = match at.parent() {
+                Some(dir) if next.is_relative() => dir.join(next),
+                _ => next,
+            };
+            continue;
+        }
+        if ft.is_dir() {
+            return Err(CliError::Output {
+                path: path.to_path_buf(),
+                message: "is a directory; name a file".into(),
+            });
+        }
+        if ft.is_char_device() || ft.is_fifo() || ft.is_socket() || ft.is_block_device() {
+            return Ok(Resolved::Direct(path.to_path_buf()));
+        }
+        return Ok(Resolved::Regular(at));
+    }
+    Err(CliError::Output {
+        path: path.to_path_buf(),
+        message: format!("more than {MAX_LINKS} levels of symbolic links"),
+    })
+}
+
+/// Refuses an output that is one of the inputs (by device and inode).
+fn refuse_same_file(output: &Path, inputs: &[&Path]) -> CliResult {
+    let out_id = if is_dash(output) {
+        // `-o - > input` (stdout redirected to an input file) is caught too.
+        stdout_id()
+    } else {
+        std::fs::metadata(output).ok().map(|m| id_of(&m))
+    };
+    let Some(out_id) = out_id else {
+        return Ok(());
+    };
+    for input in inputs {
+        let Ok(m) = std::fs::metadata(input) else {
+            continue;
+        };
+        // Only files hold data that can be lost; a terminal or pipe given twice is not.
+        if m.is_file() && id_of(&m) == out_id {
+            return Err(CliError::SameFile {
+                output: output.to_path_buf(),
+                input: input.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The device and inode of standard output.
+fn stdout_id() -> Option<FileId> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let f = File::from(fd);
+    f.metadata().ok().map(|m| id_of(&m))
+}
+
+/// The prefix of the temporary files of an output named `name`.
+fn temp_prefix(name: &std::ffi::OsStr) -> String {
+    format!(".{}.mpelog-", name.to_string_lossy())
+}
+
+/// The directory a path is in (`.` for a bare name).
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
+    }
+}
+
+/// A temporary file beside `target`: `.NAME.mpelog-PID-XXXXXX.tmp`.
+fn temp_beside(target: &Path) -> std::io::Result<NamedTempFile> {
+    let name = target.file_name().unwrap_or(std::ffi::OsStr::new("output"));
+    temp_in(dir_of(target), &temp_prefix(name))
+}
+
+/// A temporary file `PREFIXPID-XXXXXX.tmp` in `dir`, the name
+/// [`remove_stale`] recognizes.
+pub fn temp_in(dir: &Path, prefix: &str) -> std::io::Result<NamedTempFile> {
     tempfile::Builder::new()
-        .prefix(".mpelog-")
+        .prefix(&format!("{prefix}{}-", std::process::id()))
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(CliError::io(path))
 }
 
-/// A buffered writer over the temporary file.
-pub fn buffered(tmp: &NamedTempFile, path: &Path) -> CliResult<BufWriter<std::fs::File>> {
-    Ok(BufWriter::with_capacity(
-        1 << 20,
-        tmp.reopen().map_err(CliError::io(path))?,
-    ))
-}
-
-/// Renames the finished temporary file to `path`, with the usual `rw-r--r--`
-/// permissions (temporary files are created private).
-pub fn commit(tmp: NamedTempFile, path: &Path) -> CliResult {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(CliError::io(path))?;
+/// Removes the temporary files `PREFIXPID-XXXXXX.tmp` in `dir` that killed runs
+/// left: ours by name and owner, and whose process no longer runs.
+pub fn remove_stale(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|n| n.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        if !meta.is_file() || meta.uid() != uid || pid <= 0 || process_alive(pid) {
+            continue;
+        }
+        let stale = entry.path();
+        if std::fs::remove_file(&stale).is_ok() {
+            eprintln!(
+                "mpelog: removed {}, left by an earlier run that was killed",
+                stale.display()
+            );
+        }
     }
-    tmp.as_file().sync_all().map_err(CliError::io(path))?;
-    tmp.persist(path).map_err(|e| CliError::Io {
-        path: path.to_path_buf(),
-        source: e.error,
-    })?;
-    Ok(())
+}
+
+/// Whether a process with this ID exists.
+fn process_alive(pid: i32) -> bool {
+    if pid as u32 == std::process::id() {
+        return true;
+    }
+    // SAFETY: kill with signal 0 only checks whether the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// A byte-counting progress bar on stderr, drawn only when stderr is a terminal.
@@ -58,4 +345,9 @@ pub fn bytes_bar(total: u64, what: &str) -> ProgressBar {
     );
     bar.set_message(what.to_string());
     bar
+}
+
+/// The text shown for an output path in summaries.
+pub fn name(o: &Output) -> String {
+    shown(o.path())
 }

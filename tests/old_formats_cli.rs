@@ -94,7 +94,14 @@ fn alog_canonical_rewrite_is_byte_identical() {
     for name in ["cpilog.alog", "srtest.alog", "monte.log", "gmm.log"] {
         let f = corpus_file(&dir, &format!("mpich1/alog/{name}"));
         let out = tmp.path().join(name);
-        let o = mpelog(&["convert", &f, "-o", out.to_str().unwrap(), "--to", "alog"]);
+        let o = mpelog(&[
+            "convert",
+            &f,
+            "-o",
+            out.to_str().unwrap(),
+            "--format",
+            "alog",
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(
             std::fs::read(&out).unwrap(),
@@ -148,7 +155,14 @@ fn slog1_samples_print_info_convert_rewrite() {
         ]));
         assert_eq!(last_drawables(&w), drawables, "{name}");
         let back = tmp.path().join(name);
-        let o = mpelog(&["convert", &f, "-o", back.to_str().unwrap(), "--to", "slog"]);
+        let o = mpelog(&[
+            "convert",
+            &f,
+            "-o",
+            back.to_str().unwrap(),
+            "--format",
+            "slog",
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(
             std::fs::read(&back).unwrap(),

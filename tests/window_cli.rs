@@ -363,7 +363,7 @@ fn wrong_usage_exits_2() {
         vec!["window", &f, "--from", "-inf", "--to", "0"],
         vec!["window", &f, "--from", "0", "--to", "1", "--pixels", "0"],
         vec!["window", &f, "--from", "0", "--to", "1", "--pixels", "-3"],
-        vec!["window", &f, "--from", "0"],
+        vec!["window", &f, "--to", "-1e300"],
         vec!["window", &f, "--from", "x", "--to", "1"],
         vec!["window", "--from", "0", "--to", "1"],
     ] {

@@ -7,9 +7,11 @@ use std::path::Path;
 /// Largest unpacked `.Z` input accepted.
 const MAX_UNPACKED: usize = 1 << 30;
 
-/// Reads and parses an ALOG file, unpacking `.Z` first.
-pub fn read(path: &Path) -> CliResult<AlogFile> {
+/// Reads and parses an ALOG file, unpacking `.Z` first; returns it and the
+/// file's size.
+pub fn read(path: &Path) -> CliResult<(AlogFile, u64)> {
     let data = std::fs::read(path).map_err(CliError::io(path))?;
+    let len = data.len() as u64;
     let text = if alog_format::z::is_compress(&data) {
         alog_format::z::decompress(&data, MAX_UNPACKED).map_err(|e| CliError::Unrecognized {
             path: path.to_path_buf(),
@@ -18,8 +20,9 @@ pub fn read(path: &Path) -> CliResult<AlogFile> {
     } else {
         data
     };
-    AlogFile::parse(&text).map_err(|source| CliError::BadAlog {
+    let f = AlogFile::parse(&text).map_err(|source| CliError::BadAlog {
         path: path.to_path_buf(),
         source,
-    })
+    })?;
+    Ok((f, len))
 }

@@ -3,9 +3,10 @@
 
 use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
-use crate::output::{buffered, bytes_bar, commit, temp_beside};
+use crate::input::shown;
+use crate::output::{bytes_bar, Output};
 use mpelog_annotate::{annotate, AnnotateOptions};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Runs `mpelog annotate`.
@@ -18,6 +19,21 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
     if leaf_bytes == 0 {
         return Err(CliError::Usage("--leaf-bytes must be at least 1".into()));
     }
+    if crate::output::is_dash(trace) {
+        return Err(CliError::Usage(
+            "annotate: the trace must be a file, not standard input (the annotation refers to it by path)".into(),
+        ));
+    }
+    let output: PathBuf = match output {
+        Some(o) => o.to_path_buf(),
+        None => {
+            let mut s = trace.as_os_str().to_owned();
+            s.push(".idx");
+            PathBuf::from(s)
+        }
+    };
+    // The trace is opened read-only and never written; it can never be the output.
+    let out = Output::create(&output, &[trace], false)?;
     match detect(trace)? {
         Format::Clog2 => {}
         other => {
@@ -30,14 +46,6 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
             })
         }
     }
-    let output: PathBuf = match output {
-        Some(o) => o.to_path_buf(),
-        None => {
-            let mut s = trace.as_os_str().to_owned();
-            s.push(".idx");
-            PathBuf::from(s)
-        }
-    };
     let started = std::time::Instant::now();
     // The trace is opened read-only and never written.
     let (mut file, len) = super::open(trace)?;
@@ -46,28 +54,26 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
         .map_err(CliError::io(trace))?;
     let (file, _) = super::open(trace)?;
     let bar = bytes_bar(len, "annotating");
-    let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::input(trace))?;
-    let tmp = temp_beside(&output)?;
-    let out = buffered(&tmp, &output)?;
+    let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::clog2(trace))?;
     let opts = AnnotateOptions {
         leaf_bytes,
         children,
     };
-    let (mut out, stats) = annotate(&mut r, len, &preamble, out, opts, |at| bar.set_position(at))
-        .map_err(|e| super::annotation::error(&output, trace, e))?;
-    out.flush().map_err(CliError::io(&output))?;
-    drop(out);
+    let (w, stats) = annotate(&mut r, len, &preamble, out.writer()?, opts, |at| {
+        bar.set_position(at)
+    })
+    .map_err(|e| super::annotation::error(&output, trace, e))?;
     bar.finish_and_clear();
-    commit(tmp, &output)?;
+    out.finish(w)?;
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "annotated {} ({} bytes, {} records) in {:.2} s, {:.1} MB/s: {} written, {} bytes ({:.3}% of the trace)",
-        trace.display(),
+        shown(trace),
         stats.input_bytes,
         stats.records,
         secs,
         stats.input_bytes as f64 / 1e6 / secs.max(1e-9),
-        output.display(),
+        shown(&output),
         stats.bytes,
         100.0 * stats.bytes as f64 / len.max(1) as f64
     );

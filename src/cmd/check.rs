@@ -30,7 +30,7 @@ struct JsonReport<'a> {
 
 fn json_report<'a>(path: &Path, r: &'a Report) -> JsonReport<'a> {
     JsonReport {
-        file: path.display().to_string(),
+        file: crate::input::shown(path),
         format: r.format.map(|f| f.name()),
         errors: r.errors(),
         warnings: r.warnings(),
@@ -51,11 +51,11 @@ fn json_report<'a>(path: &Path, r: &'a Report) -> JsonReport<'a> {
 fn text(path: &Path, r: &Report) -> String {
     let fmt = r.format.map_or("unknown format", |f| f.name());
     if r.findings.is_empty() {
-        return format!("{}: {fmt}: ok\n", path.display());
+        return format!("{}: {fmt}: ok\n", crate::input::shown(path));
     }
     let mut t = format!(
         "{}: {fmt}: {} errors, {} warnings\n",
-        path.display(),
+        crate::input::shown(path),
         r.errors(),
         r.warnings()
     );
@@ -90,6 +90,7 @@ pub fn run(files: &[PathBuf], json: bool, limit: usize, trace: Option<PathBuf>) 
     let opts = Options { limit, trace };
     let mut bad = 0;
     for path in files {
+        let path = &crate::input::resolve(path)?;
         let r = check_path(path, &opts).map_err(CliError::io(path))?;
         if !r.passes() {
             bad += 1;

@@ -1,11 +1,17 @@
 //! `mpelog convert`: format conversion, and lossless rewriting through the codecs.
+//!
+//! Every conversion prints one summary on stderr: what was read (format, bytes,
+//! records), what was written (format, bytes) and, to SLOG-2, the tree and the
+//! events that could not be paired.
 
 use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
-use crate::output::{buffered, bytes_bar, commit, temp_beside};
+use crate::input::shown;
+use crate::output::{bytes_bar, OutWriter, Output};
 use clog2_format::{BlockWriter, Clog2Reader};
 use std::io::Write;
 use std::path::Path;
+use std::time::Instant;
 
 /// Tree options for conversions that write SLOG-2.
 #[derive(Debug, Clone)]
@@ -19,152 +25,256 @@ pub struct TreeOptions {
 }
 
 /// Runs `mpelog convert`.
-pub fn run(input: &Path, output: &Path, to: Option<&str>, tree: TreeOptions) -> CliResult {
-    let target = match to {
+pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions) -> CliResult {
+    let target = match format {
         Some(name) => Format::from_name(name).ok_or_else(|| {
             CliError::Usage(format!(
-                "--to {name}: unknown format (known: clog2, clog, slog2)"
+                "--format {name}: unknown output format (known: clog2, clog, slog2, alog, slog)"
             ))
         })?,
         None => {
             let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
             Format::from_name(ext).ok_or_else(|| {
                 CliError::Usage(format!(
-                    "cannot tell the output format from {:?}: give --to clog2, clog or slog2, or use a .clog2, .clog or .slog2 extension",
-                    output.display().to_string()
+                    "cannot tell the output format from {:?}: give --format clog2, clog, slog2, alog or slog, or use that extension",
+                    shown(output)
                 ))
             })?
         }
     };
+    // Options are checked before anything is read or written.
+    let opts = tree_options(&tree)?;
+    let out = Output::create(output, &[input], false)?;
+    let input = &crate::input::resolve(input)?;
     let source = detect(input)?;
-    match (source, target) {
-        (Format::Clog2, Format::Clog2) => rewrite_clog2(input, output),
-        (Format::Clog, Format::Clog) => rewrite_clog(input, output),
-        (Format::Slog2, Format::Slog2) => rewrite_slog2(input, output, tree),
-        (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, output, tree),
-        (Format::Alog, Format::Slog2) => alog_to_slog2(input, output, tree),
-        (Format::Slog1, Format::Slog2) => slog1_to_slog2(input, output, tree),
-        (Format::Slog1, Format::Slog1) => rewrite_slog1(input, output),
-        (Format::Alog, Format::Alog) => rewrite_alog(input, output),
-        (Format::Clog, Format::Slog2) => clog_to_slog2(input, output, tree),
-        (s, t) => Err(CliError::Usage(format!(
-            "converting {} to {} is not supported yet",
-            s.name(),
-            t.name()
-        ))),
+    let started = Instant::now();
+    let done = match (source, target) {
+        (Format::Clog2, Format::Clog2) => rewrite_clog2(input, &out)?,
+        (Format::Clog, Format::Clog) => rewrite_clog(input, &out)?,
+        (Format::Slog2, Format::Slog2) => rewrite_slog2(input, &out, opts, &tree.compress)?,
+        (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, &out, opts)?,
+        (Format::Alog, Format::Slog2) => alog_to_slog2(input, &out, opts)?,
+        (Format::Slog1, Format::Slog2) => slog1_to_slog2(input, &out, opts)?,
+        (Format::Slog1, Format::Slog1) => rewrite_slog1(input, &out)?,
+        (Format::Alog, Format::Alog) => rewrite_alog(input, &out)?,
+        (Format::Clog, Format::Slog2) => clog_to_slog2(input, &out, opts)?,
+        (s, t) => {
+            return Err(CliError::Usage(format!(
+                "converting {} to {} is not supported (to SLOG-2 from every format; each format to itself)",
+                s.name(),
+                t.name()
+            )))
+        }
+    };
+    let output_bytes = done.output_bytes;
+    let shown_out = crate::output::name(&out);
+    out.commit()?;
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{} {} ({}, {} bytes{}) to {} ({}, {} bytes) in {:.2} s, {:.1} MB/s",
+        done.verb,
+        shown(input),
+        source.name(),
+        done.input_bytes,
+        done.records
+            .map(|r| format!(", {r} records"))
+            .unwrap_or_default(),
+        shown_out,
+        done.output_format,
+        output_bytes,
+        secs,
+        done.input_bytes as f64 / 1e6 / secs.max(1e-9)
+    );
+    for line in &done.details {
+        eprintln!("{line}");
     }
+    Ok(())
+}
+
+/// What a conversion did, for its summary.
+struct Done {
+    verb: &'static str,
+    input_bytes: u64,
+    records: Option<u64>,
+    output_format: &'static str,
+    output_bytes: u64,
+    details: Vec<String>,
+}
+
+/// Flushes `w` and returns how many bytes it holds.
+fn finish_writer(mut w: OutWriter, out: &Output) -> CliResult<u64> {
+    w.flush().map_err(CliError::io(out.path()))?;
+    let n = w
+        .get_ref()
+        .metadata()
+        .map_err(CliError::io(out.path()))?
+        .len();
+    Ok(n)
+}
+
+/// Writes a whole in-memory result.
+fn write_all(out: &Output, bytes: &[u8]) -> CliResult<u64> {
+    let mut w = out.writer()?;
+    w.write_all(bytes).map_err(CliError::io(out.path()))?;
+    finish_writer(w, out)
 }
 
 /// Streams a CLOG2 file block by block through the parser and the block writer.
-fn rewrite_clog2(input: &Path, output: &Path) -> CliResult {
+fn rewrite_clog2(input: &Path, out: &Output) -> CliResult<Done> {
     let (file, len) = super::open(input)?;
     let bar = bytes_bar(len, "converting");
-    let mut r = Clog2Reader::new(bar.wrap_read(file)).map_err(CliError::input(input))?;
-    let tmp = temp_beside(output)?;
-    let out = buffered(&tmp, output)?;
-    let mut w = BlockWriter::new(out, r.preamble()).map_err(CliError::input(output))?;
-    while let Some(block) = r.next_block().map_err(CliError::input(input))? {
-        w.write_block(&block).map_err(CliError::input(output))?;
+    let mut r = Clog2Reader::new(bar.wrap_read(file)).map_err(CliError::clog2(input))?;
+    let mut w =
+        BlockWriter::new(out.writer()?, r.preamble()).map_err(CliError::input(out.path()))?;
+    let mut records = 0u64;
+    while let Some(block) = r.next_block().map_err(CliError::clog2(input))? {
+        records += block.records.len() as u64;
+        w.write_block(&block).map_err(CliError::input(out.path()))?;
     }
-    let table = r.finish().map_err(CliError::input(input))?;
-    let mut out = w.finish(table.as_ref()).map_err(CliError::input(output))?;
-    out.flush().map_err(CliError::io(output))?;
-    drop(out);
+    let table = r.finish().map_err(CliError::clog2(input))?;
+    let w = w
+        .finish(table.as_ref())
+        .map_err(CliError::input(out.path()))?;
     bar.finish_and_clear();
-    commit(tmp, output)
+    let output_bytes = finish_writer(w, out)?;
+    Ok(Done {
+        verb: "rewrote",
+        input_bytes: len,
+        records: Some(records),
+        output_format: "CLOG2",
+        output_bytes,
+        details: vec![identical_or_not(len, output_bytes)],
+    })
 }
 
-fn rewrite_clog(input: &Path, output: &Path) -> CliResult {
+fn identical_or_not(input: u64, output: u64) -> String {
+    if input == output {
+        "every record parsed and written back (same size as the input)".into()
+    } else {
+        format!("every record parsed and written back in the canonical layout ({input} -> {output} bytes)")
+    }
+}
+
+fn rewrite_clog(input: &Path, out: &Output) -> CliResult<Done> {
     let data = std::fs::read(input).map_err(CliError::io(input))?;
     let f = clog2_format::clog1::ClogFile::parse(&data).map_err(CliError::input(input))?;
-    let tmp = temp_beside(output)?;
-    let mut out = buffered(&tmp, output)?;
-    let bytes = f.to_bytes().map_err(CliError::input(output))?;
-    out.write_all(&bytes).map_err(CliError::io(output))?;
-    out.flush().map_err(CliError::io(output))?;
-    drop(out);
-    commit(tmp, output)
+    let bytes = f.to_bytes().map_err(CliError::input(out.path()))?;
+    let records = f.blocks.iter().map(|b| b.records.len() as u64).sum();
+    let output_bytes = write_all(out, &bytes)?;
+    Ok(Done {
+        verb: "rewrote",
+        input_bytes: data.len() as u64,
+        records: Some(records),
+        output_format: "CLOG",
+        output_bytes,
+        details: vec![identical_or_not(data.len() as u64, output_bytes)],
+    })
 }
 
 /// SLOG-2 to SLOG-2: a 2.0.5 file is updated to 2.0.6 (weight counts and category
 /// summaries computed, pointers laid out again); a plain 2.0.6 file is rewritten
 /// through the codec, byte for byte; with --compress, or from a compressed file,
 /// the nodes are stored anew (`build::reframe`).
-fn rewrite_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
+fn rewrite_slog2(
+    input: &Path,
+    out: &Output,
+    opts: slog2_format::build::TreeOptions,
+    compress_name: &str,
+) -> CliResult<Done> {
     use slog2_format::{update, Slog2File, Version};
-    let compression = tree_options(&tree)?.compression;
+    let compression = opts.compression;
     let (file, len) = super::open(input)?;
     let version = slog2_format::Slog2Reader::open(std::io::BufReader::new(&file))
         .map_err(CliError::slog2(input))?
         .version();
     if compression.is_framed() || version.is_compressed() {
         let bar = bytes_bar(len, "rewriting");
-        let tmp = temp_beside(output)?;
-        let out = buffered(&tmp, output)?;
-        let (mut out, stats) =
-            slog2_format::build::reframe(std::io::BufReader::new(file), out, compression, |_| {})
-                .map_err(CliError::slog2(input))?;
-        out.flush().map_err(CliError::io(output))?;
-        drop(out);
+        let (w, stats) = slog2_format::build::reframe(
+            std::io::BufReader::new(file),
+            out.writer()?,
+            compression,
+            |_| {},
+        )
+        .map_err(CliError::slog2(input))?;
         bar.finish_and_clear();
-        commit(tmp, output)?;
-        eprintln!(
-            "rewrote {} ({} bytes) to {} ({} bytes, {:.1}%): {} nodes stored as {}",
-            input.display(),
-            stats.input_bytes,
-            output.display(),
-            stats.output_bytes,
-            100.0 * stats.output_bytes as f64 / stats.input_bytes.max(1) as f64,
-            stats.nodes,
-            tree.compress
-        );
-        return Ok(());
+        let output_bytes = finish_writer(w, out)?;
+        return Ok(Done {
+            verb: "rewrote",
+            input_bytes: len,
+            records: None,
+            output_format: if compression.is_framed() {
+                "SLOG 2.0.6Z"
+            } else {
+                "SLOG 2.0.6"
+            },
+            output_bytes,
+            details: vec![format!(
+                "{} tree nodes stored as {compress_name} ({:.1}% of the input size)",
+                stats.nodes,
+                100.0 * stats.output_bytes as f64 / stats.input_bytes.max(1) as f64,
+            )],
+        });
     }
     let mut f = Slog2File::read(std::io::BufReader::new(file)).map_err(CliError::slog2(input))?;
+    let mut details = Vec::new();
     if f.version == Version::V205 {
-        update::update_205_to_206(&mut f).map_err(CliError::slog2(output))?;
-        eprintln!("updated {} from SLOG 2.0.5 to 2.0.6", input.display());
+        update::update_205_to_206(&mut f).map_err(CliError::slog2(out.path()))?;
+        details.push("updated from SLOG 2.0.5 to 2.0.6 (what slog2updater does)".to_string());
     }
-    let bytes = f.to_bytes().map_err(CliError::slog2(output))?;
-    let tmp = temp_beside(output)?;
-    let mut out = buffered(&tmp, output)?;
-    out.write_all(&bytes).map_err(CliError::io(output))?;
-    out.flush().map_err(CliError::io(output))?;
-    drop(out);
-    commit(tmp, output)
+    let bytes = f.to_bytes().map_err(CliError::slog2(out.path()))?;
+    let output_bytes = write_all(out, &bytes)?;
+    if details.is_empty() {
+        details.push(identical_or_not(len, output_bytes));
+    }
+    Ok(Done {
+        verb: "rewrote",
+        input_bytes: len,
+        records: None,
+        output_format: "SLOG 2.0.6",
+        output_bytes,
+        details,
+    })
 }
 
-/// CLOG2 to SLOG-2 in one pass (what clog2TOslog2 does), with a summary on stderr.
-fn clog2_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
-    let opts = tree_options(&tree)?;
+/// CLOG2 to SLOG-2 in one pass (what clog2TOslog2 does).
+fn clog2_to_slog2(
+    input: &Path,
+    out: &Output,
+    opts: slog2_format::build::TreeOptions,
+) -> CliResult<Done> {
     let (file, len) = super::open(input)?;
-    let mut r = Clog2Reader::new(file).map_err(CliError::input(input))?;
+    let mut r = Clog2Reader::new(file).map_err(CliError::clog2(input))?;
     to_slog2(
         input,
-        output,
+        out,
         len,
-        "CLOG2",
         "clog2TOslog2",
-        |out, progress| slog2_format::build::clog2_to_slog2(&mut r, out, opts, progress),
+        opts,
+        true,
+        |w, progress| slog2_format::build::clog2_to_slog2(&mut r, w, opts, progress),
     )
 }
 
-/// Old CLOG (MPE1) to SLOG-2 (what clogTOslog2 does), with a summary on stderr.
-fn clog_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
-    let opts = tree_options(&tree)?;
+/// Old CLOG (MPE1) to SLOG-2 (what clogTOslog2 does).
+fn clog_to_slog2(
+    input: &Path,
+    out: &Output,
+    opts: slog2_format::build::TreeOptions,
+) -> CliResult<Done> {
     let data = std::fs::read(input).map_err(CliError::io(input))?;
     to_slog2(
         input,
-        output,
+        out,
         data.len() as u64,
-        "CLOG",
         "clogTOslog2",
-        |out, progress| slog2_format::build::clog_to_slog2(&data, out, opts, progress),
+        opts,
+        false,
+        |w, progress| slog2_format::build::clog_to_slog2(&data, w, opts, progress),
     )
 }
 
 /// The library's tree options, checked (bad ones are a usage error).
-fn tree_options(tree: &TreeOptions) -> CliResult<slog2_format::build::TreeOptions> {
+pub fn tree_options(tree: &TreeOptions) -> CliResult<slog2_format::build::TreeOptions> {
     let compression =
         slog2_format::frame::Compression::parse(&tree.compress).map_err(CliError::Usage)?;
     let opts = slog2_format::build::TreeOptions {
@@ -172,148 +282,207 @@ fn tree_options(tree: &TreeOptions) -> CliResult<slog2_format::build::TreeOption
         children: tree.children,
         compression,
     };
-    opts.validate()
-        .map_err(|e| CliError::Usage(e.to_string().replace("cannot write: ", "")))?;
+    if opts.validate().is_err() {
+        return Err(CliError::Usage(format!(
+            "--leaf-bytes {} --children {}: leaves take 64 to 2147483647 bytes, nodes 2 to 32767 children",
+            tree.leaf_bytes, tree.children
+        )));
+    }
     Ok(opts)
 }
 
-type Out = std::io::BufWriter<std::fs::File>;
+/// The format name of a SLOG-2 output written with these options.
+fn slog2_name(opts: &slog2_format::build::TreeOptions) -> &'static str {
+    if opts.compression.is_framed() {
+        "SLOG 2.0.6Z"
+    } else {
+        "SLOG 2.0.6"
+    }
+}
 
-/// Runs a conversion to SLOG-2 into a temporary file beside `output` with a
-/// progress bar, renames it, and prints the summary.
+/// Runs a CLOG2 or old-CLOG conversion to SLOG-2 with a progress bar.
 fn to_slog2(
     input: &Path,
-    output: &Path,
+    out: &Output,
     len: u64,
-    from: &str,
     java: &str,
+    opts: slog2_format::build::TreeOptions,
+    clog2: bool,
     convert: impl FnOnce(
-        Out,
+        OutWriter,
         &mut dyn FnMut(u64),
-    ) -> slog2_format::Result<(Out, slog2_format::build::ConvertStats)>,
-) -> CliResult {
-    let started = std::time::Instant::now();
+    ) -> slog2_format::Result<(OutWriter, slog2_format::build::ConvertStats)>,
+) -> CliResult<Done> {
     let bar = bytes_bar(len, "converting");
-    let tmp = temp_beside(output)?;
-    let out = buffered(&tmp, output)?;
-    let (mut out, stats) = convert(out, &mut |at| bar.set_position(at)).map_err(|e| match e {
-        slog2_format::Error::Clog2(e) => CliError::input(input)(*e),
-        e => CliError::slog2(output)(e),
-    })?;
-    out.flush().map_err(CliError::io(output))?;
-    drop(out);
+    let (w, stats) =
+        convert(out.writer()?, &mut |at| bar.set_position(at)).map_err(|e| match e {
+            slog2_format::Error::Clog2(e) if clog2 => CliError::clog2(input)(*e),
+            slog2_format::Error::Clog2(e) => CliError::input(input)(*e),
+            e => CliError::slog2(out.path())(e),
+        })?;
     bar.finish_and_clear();
-    commit(tmp, output)?;
-    let secs = started.elapsed().as_secs_f64();
-    let u = &stats.unmatched;
+    let output_bytes = finish_writer(w, out)?;
     let t = &stats.tree;
-    eprintln!(
-        "converted {} to {}: {} bytes of {from} ({} records) in {:.2} s, {:.1} MB/s",
-        input.display(),
-        output.display(),
-        stats.input_bytes,
-        stats.records,
-        secs,
-        stats.input_bytes as f64 / 1e6 / secs.max(1e-9)
-    );
-    eprintln!(
-        "drawables {}; tree: {} nodes, depth {}; {} bytes written, largest block {}",
-        t.drawables, t.nodes, t.depth, t.bytes, t.max_block
-    );
-    eprintln!(
-        "unmatched events {} ({java} would print {}): state starts {}, state ends {}, sends {}, receives {}, undeclared event IDs {}; conflicting definitions {}, undeclared timelines {}",
-        u.total_dropped(),
-        u.java_count,
-        u.state_starts,
-        u.state_finals,
-        u.sends,
-        u.recvs,
-        u.undeclared_events,
-        u.conflicting_definitions,
-        u.undeclared_timelines
-    );
-    Ok(())
+    Ok(Done {
+        verb: "converted",
+        input_bytes: len,
+        records: Some(stats.records),
+        output_format: slog2_name(&opts),
+        output_bytes,
+        details: vec![tree_line(t), unmatched_line(&stats.unmatched, java)],
+    })
+}
+
+fn tree_line(t: &slog2_format::build::TreeStats) -> String {
+    format!(
+        "drawables {}; tree: {} nodes, depth {}, largest block {} bytes",
+        t.drawables, t.nodes, t.depth, t.max_block
+    )
+}
+
+/// The unmatched-event line: what was dropped, and how it relates to the number
+/// MPE's Java converter prints.
+pub fn unmatched_line(u: &slog2_format::build::Unmatched, java: &str) -> String {
+    let mut s = if u.total_dropped() == 0 {
+        "unmatched events: none dropped".to_string()
+    } else {
+        format!(
+            "unmatched events: {} dropped (state starts never ended {}, state ends without a start {}, sends without a receive {}, receives without a send {}, undeclared event IDs {})",
+            u.total_dropped(),
+            u.state_starts,
+            u.state_finals,
+            u.sends,
+            u.recvs,
+            u.undeclared_events
+        )
+    };
+    if u.java_count != u.total_dropped() {
+        s.push_str(&format!(
+            "; {java} reports {} (it counts only the starts, sends and receives of defined categories)",
+            u.java_count
+        ));
+    }
+    if u.conflicting_definitions > 0 {
+        s.push_str(&format!(
+            "; {} conflicting definitions ignored",
+            u.conflicting_definitions
+        ));
+    }
+    if u.undeclared_timelines > 0 {
+        s.push_str(&format!(
+            "; {} timelines no COMMEVT declared (kept)",
+            u.undeclared_timelines
+        ));
+    }
+    s
 }
 
 /// ALOG to SLOG-2 through the one-pass tree writer (spec/alog.md §8).
-fn alog_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
-    let opts = tree_options(&tree)?;
-    let f = super::alog::read(input)?;
-    let tmp = temp_beside(output)?;
-    let out = buffered(&tmp, output)?;
-    let (mut out, stats, unmatched) =
-        alog_format::alog_to_slog2(&f, out, opts).map_err(|source| CliError::BadAlog {
+fn alog_to_slog2(
+    input: &Path,
+    out: &Output,
+    opts: slog2_format::build::TreeOptions,
+) -> CliResult<Done> {
+    let (f, len) = super::alog::read(input)?;
+    let (w, stats, u) = alog_format::alog_to_slog2(&f, out.writer()?, opts).map_err(|source| {
+        CliError::BadAlog {
             path: input.to_path_buf(),
             source,
-        })?;
-    out.flush().map_err(CliError::io(output))?;
-    drop(out);
-    commit(tmp, output)?;
-    eprintln!(
-        "converted {} ({} records) to {}: drawables {}; tree: {} nodes, depth {}; {} bytes written; unmatched {:?}",
-        input.display(),
-        f.records.len(),
-        output.display(),
-        stats.drawables,
-        stats.nodes,
-        stats.depth,
-        stats.bytes,
-        unmatched
-    );
-    Ok(())
+        }
+    })?;
+    let output_bytes = finish_writer(w, out)?;
+    let mut unmatched = if u.total_dropped() == 0 {
+        "unmatched events: none dropped".to_string()
+    } else {
+        format!(
+            "unmatched events: {} dropped (state ends without a start {}, sends without a receive {}, receives without a send {}, events at a time that is not a number {})",
+            u.total_dropped(),
+            u.state_ends,
+            u.sends,
+            u.recvs,
+            u.bad_times
+        )
+    };
+    if u.states_closed_at_end > 0 {
+        unmatched.push_str(&format!(
+            "; {} states still open at the end closed there (as upshot draws them)",
+            u.states_closed_at_end
+        ));
+    }
+    if u.ignored_state_defs > 0 {
+        unmatched.push_str(&format!(
+            "; {} state definitions ignored",
+            u.ignored_state_defs
+        ));
+    }
+    Ok(Done {
+        verb: "converted",
+        input_bytes: len,
+        records: Some(f.records.len() as u64),
+        output_format: slog2_name(&opts),
+        output_bytes,
+        details: vec![tree_line(&stats), unmatched],
+    })
 }
 
 /// ALOG to ALOG: the canonical form (byte-identical for canonical inputs).
-fn rewrite_alog(input: &Path, output: &Path) -> CliResult {
-    let f = super::alog::read(input)?;
-    let tmp = temp_beside(output)?;
-    let mut out = buffered(&tmp, output)?;
-    out.write_all(&f.to_bytes()).map_err(CliError::io(output))?;
-    out.flush().map_err(CliError::io(output))?;
-    drop(out);
-    commit(tmp, output)
+fn rewrite_alog(input: &Path, out: &Output) -> CliResult<Done> {
+    let (f, len) = super::alog::read(input)?;
+    let output_bytes = write_all(out, &f.to_bytes())?;
+    Ok(Done {
+        verb: "rewrote",
+        input_bytes: len,
+        records: Some(f.records.len() as u64),
+        output_format: "ALOG",
+        output_bytes,
+        details: vec![identical_or_not(len, output_bytes)],
+    })
 }
 
 /// SLOG-1 to SLOG-2: each interval once, as a state or arrow (spec/slog1.md).
-fn slog1_to_slog2(input: &Path, output: &Path, tree: TreeOptions) -> CliResult {
-    let opts = tree_options(&tree)?;
-    let (f, _) = super::slog1::read(input)?;
+fn slog1_to_slog2(
+    input: &Path,
+    out: &Output,
+    opts: slog2_format::build::TreeOptions,
+) -> CliResult<Done> {
+    let (f, len) = super::slog1::read(input)?;
+    let mut details = Vec::new();
     for w in f.warnings() {
-        eprintln!(
+        details.push(format!(
             "{}: warning {} at byte {}: {}",
-            input.display(),
+            shown(input),
             w.rule,
             w.offset,
             w.what
-        );
+        ));
     }
-    let tmp = temp_beside(output)?;
-    let out = buffered(&tmp, output)?;
-    let (mut out, stats) = slog2_format::slog1::convert::slog1_to_slog2(&f, out, opts)
+    let (w, stats) = slog2_format::slog1::convert::slog1_to_slog2(&f, out.writer()?, opts)
         .map_err(CliError::slog2(input))?;
-    out.flush().map_err(CliError::io(output))?;
-    drop(out);
-    commit(tmp, output)?;
-    eprintln!(
-        "converted {} to {}: drawables {}; tree: {} nodes, depth {}; {} bytes written",
-        input.display(),
-        output.display(),
-        stats.drawables,
-        stats.nodes,
-        stats.depth,
-        stats.bytes
-    );
-    Ok(())
+    let output_bytes = finish_writer(w, out)?;
+    details.insert(0, tree_line(&stats));
+    let records = slog2_format::slog1::dump::summary(&f).records;
+    Ok(Done {
+        verb: "converted",
+        input_bytes: len,
+        records: Some(records),
+        output_format: slog2_name(&opts),
+        output_bytes,
+        details,
+    })
 }
 
 /// SLOG-1 to SLOG-1: rewritten through the model (byte-identical).
-fn rewrite_slog1(input: &Path, output: &Path) -> CliResult {
-    let (f, _) = super::slog1::read(input)?;
-    let bytes = f.to_bytes().map_err(CliError::slog2(output))?;
-    let tmp = temp_beside(output)?;
-    let mut out = buffered(&tmp, output)?;
-    out.write_all(&bytes).map_err(CliError::io(output))?;
-    out.flush().map_err(CliError::io(output))?;
-    drop(out);
-    commit(tmp, output)
+fn rewrite_slog1(input: &Path, out: &Output) -> CliResult<Done> {
+    let (f, len) = super::slog1::read(input)?;
+    let bytes = f.to_bytes().map_err(CliError::slog2(out.path()))?;
+    let output_bytes = write_all(out, &bytes)?;
+    let records = slog2_format::slog1::dump::summary(&f).records;
+    Ok(Done {
+        verb: "rewrote",
+        input_bytes: len,
+        records: Some(records),
+        output_format: "SLOG-1",
+        output_bytes,
+        details: vec![identical_or_not(len, output_bytes)],
+    })
 }

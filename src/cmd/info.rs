@@ -52,6 +52,22 @@ pub struct Summary {
     /// SLOG-2 tree facts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tree: Option<TreeSummary>,
+    /// For a damaged file: the problem that stopped reading. Everything above
+    /// then describes what came before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damaged: Option<Damage>,
+}
+
+/// Where and why reading a damaged file stopped.
+#[derive(Debug, Serialize)]
+pub struct Damage {
+    /// Byte offset of the problem.
+    pub offset: Option<u64>,
+    /// What is wrong.
+    pub message: String,
+    /// The command that recovers the records before it, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repair: Option<String>,
 }
 
 /// The tree of a SLOG-2 file.
@@ -75,7 +91,12 @@ pub struct TreeSummary {
 
 /// Runs `mpelog info`.
 pub fn run(path: &Path, json: bool) -> CliResult {
-    let s = summarize(path)?;
+    let path = &crate::input::resolve(path)?;
+    let (s, failure) = match summarize(path) {
+        Ok(s) => (s, None),
+        Err(Failure::Partial(s, e)) => (*s, Some(e)),
+        Err(Failure::Nothing(e)) => return Err(e),
+    };
     let text = if json {
         let mut t = serde_json::to_string(&s).map_err(|e| CliError::Usage(e.to_string()))?;
         t.push('\n');
@@ -86,8 +107,26 @@ pub fn run(path: &Path, json: bool) -> CliResult {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         // A closed pipe (`mpelog info x | head`) is not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.map_err(CliError::io(Path::new("<stdout>"))),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.map_err(CliError::io(Path::new("<stdout>")))?,
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Why a summary is not complete.
+pub enum Failure {
+    /// The file is damaged after a point: what came before, and the error.
+    Partial(Box<Summary>, CliError),
+    /// Nothing could be read.
+    Nothing(CliError),
+}
+
+impl From<CliError> for Failure {
+    fn from(e: CliError) -> Failure {
+        Failure::Nothing(e)
     }
 }
 
@@ -96,7 +135,7 @@ fn text(path: &Path, s: &Summary) -> String {
     let mut o = String::new();
     // Writing to a String cannot fail.
     let _ = (|| -> std::fmt::Result {
-        writeln!(o, "file:          {}", path.display())?;
+        writeln!(o, "file:          {}", crate::input::shown(path))?;
         writeln!(o, "format:        {} ({})", s.format, s.version)?;
         if s.byte_order == "text" {
             writeln!(o, "encoding:      text")?;
@@ -146,6 +185,18 @@ fn text(path: &Path, s: &Summary) -> String {
         if let Some(n) = s.comm_table_entries {
             writeln!(o, "comm table:    {n} entries")?;
         }
+        if let Some(d) = &s.damaged {
+            match d.offset {
+                Some(at) => writeln!(
+                    o,
+                    "damaged:       at byte {at}; the counts above are of what comes before"
+                )?,
+                None => writeln!(
+                    o,
+                    "damaged:       the counts above are of what could be read"
+                )?,
+            }
+        }
         Ok(())
     })();
     o
@@ -175,19 +226,22 @@ impl Tally {
     }
 }
 
-/// Reads the whole trace and builds its summary.
-pub fn summarize(path: &Path) -> CliResult<Summary> {
-    match detect(path)? {
-        Format::Clog2 => summarize_clog2(path),
-        Format::Clog => summarize_clog(path),
-        Format::Slog2 => summarize_slog2(path),
-        Format::Alog => summarize_alog(path),
-        Format::Slog1 => summarize_slog1(path),
-        Format::Annotation => Err(CliError::Unrecognized {
-            path: path.to_path_buf(),
-            message: "this is an mpelog annotation file; query it with `mpelog window`, check it with `mpelog check`".into(),
-        }),
-    }
+/// Reads the whole trace and builds its summary; for a damaged CLOG2 file, the
+/// summary of what comes before the damage, with the error.
+pub fn summarize(path: &Path) -> Result<Summary, Failure> {
+    Ok(match detect(path)? {
+        Format::Clog2 => return summarize_clog2(path),
+        Format::Clog => summarize_clog(path)?,
+        Format::Slog2 => summarize_slog2(path)?,
+        Format::Alog => summarize_alog(path)?,
+        Format::Slog1 => summarize_slog1(path)?,
+        Format::Annotation => {
+            return Err(Failure::Nothing(CliError::Unrecognized {
+                path: path.to_path_buf(),
+                message: "this is an mpelog annotation file; query it with `mpelog window`, check it with `mpelog check`".into(),
+            }))
+        }
+    })
 }
 
 fn summarize_slog2(path: &Path) -> CliResult<Summary> {
@@ -254,22 +308,34 @@ fn summarize_slog2(path: &Path) -> CliResult<Summary> {
                 .map_or(0, |c| c.value.categories.len() as u64),
             line_id_maps: r.line_id_maps().map_or(0, |m| m.value.maps.len() as u64),
         }),
+        damaged: None,
     })
 }
 
-fn summarize_clog2(path: &Path) -> CliResult<Summary> {
+fn summarize_clog2(path: &Path) -> Result<Summary, Failure> {
     let (file, len) = super::open(path)?;
     let bar = bytes_bar(len, "reading");
-    let mut r = Clog2Reader::new(bar.wrap_read(file)).map_err(CliError::input(path))?;
+    let mut r = Clog2Reader::new(bar.wrap_read(file)).map_err(CliError::clog2(path))?;
     let mut t = Tally::default();
-    while let Some(rec) = r.next_record().map_err(CliError::input(path))? {
-        t.add(rectype_name(rec.rectype()), rec.time, rec.is_terminator());
+    let mut failure = None;
+    loop {
+        match r.next_record() {
+            Ok(Some(rec)) => t.add(rectype_name(rec.rectype()), rec.time, rec.is_terminator()),
+            Ok(None) => break,
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
     }
     let blocks = r.blocks_read();
-    let table = r.finish().map_err(CliError::input(path))?;
+    let table = match failure {
+        Some(_) => None,
+        None => r.finish().map_err(|e| failure = Some(e)).ok().flatten(),
+    };
     bar.finish_and_clear();
     let info = r.preamble().info();
-    Ok(Summary {
+    let summary = Summary {
         format: Format::Clog2.name(),
         version: info.version.to_string(),
         byte_order: if info.big_endian { "big" } else { "little" },
@@ -285,13 +351,33 @@ fn summarize_clog2(path: &Path) -> CliResult<Summary> {
         time_max: t.tmax,
         comm_table_entries: table.map(|t| t.entries.len()),
         tree: None,
-    })
+        damaged: None,
+    };
+    match failure {
+        None => Ok(summary),
+        Some(e) => {
+            let damage = Damage {
+                offset: e.offset(),
+                message: e.to_string(),
+                repair: e
+                    .repairable()
+                    .then(|| format!("mpelog repair {} -o FIXED.clog2", crate::input::shown(path))),
+            };
+            let err = CliError::clog2(path)(e);
+            Err(Failure::Partial(
+                Box::new(Summary {
+                    damaged: Some(damage),
+                    ..summary
+                }),
+                err,
+            ))
+        }
+    }
 }
 
 fn summarize_alog(path: &Path) -> CliResult<Summary> {
-    let f = super::alog::read(path)?;
+    let (f, len) = super::alog::read(path)?;
     let s = alog_format::dump::summary(&f);
-    let len = std::fs::metadata(path).map_err(CliError::io(path))?.len();
     let record_counts = s
         .per_type
         .iter()
@@ -313,6 +399,7 @@ fn summarize_alog(path: &Path) -> CliResult<Summary> {
         time_max: s.time_range_s().map(|r| r.1),
         comm_table_entries: None,
         tree: None,
+        damaged: None,
     })
 }
 
@@ -339,6 +426,7 @@ fn summarize_slog1(path: &Path) -> CliResult<Summary> {
         time_max: s.time_range.map(|r| r.1),
         comm_table_entries: None,
         tree: None,
+        damaged: None,
     })
 }
 
@@ -369,5 +457,6 @@ fn summarize_clog(path: &Path) -> CliResult<Summary> {
         time_max: t.tmax,
         comm_table_entries: None,
         tree: None,
+        damaged: None,
     })
 }

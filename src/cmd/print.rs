@@ -8,6 +8,7 @@ use std::path::Path;
 
 /// Runs `mpelog print`, writing to stdout.
 pub fn run(path: &Path) -> CliResult {
+    let path = &crate::input::resolve(path)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let res = write_dump(path, &mut out)
@@ -36,7 +37,7 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
             .map_err(o)
         }
         Format::Alog => {
-            let f = super::alog::read(path)?;
+            let (f, _) = super::alog::read(path)?;
             (|| -> std::io::Result<()> {
                 for line in alog_format::dump::lines(&f) {
                     writeln!(out, "{line}")?;
@@ -51,7 +52,7 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
         }),
         Format::Clog2 => {
             let (file, _) = super::open(path)?;
-            let mut r = Clog2Reader::new(file).map_err(CliError::input(path))?;
+            let mut r = Clog2Reader::new(file).map_err(CliError::clog2(path))?;
             let res = (|| -> std::io::Result<Result<(), clog2_format::Error>> {
                 for line in dump::preamble_lines(r.preamble().info()) {
                     writeln!(out, "# {line}")?;
@@ -74,7 +75,7 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
                 }
                 Ok(Ok(()))
             })();
-            res.map_err(o)?.map_err(CliError::input(path))
+            res.map_err(o)?.map_err(CliError::clog2(path))
         }
         Format::Slog2 => write_slog2(path, out),
         Format::Clog => {

@@ -1,7 +1,7 @@
 //! `mpelog synth`: generate a realistic CLOG2 trace.
 
 use crate::error::{CliError, CliResult};
-use crate::output::{buffered, commit, temp_beside};
+use crate::output::Output;
 use clog2_format::synth;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
@@ -14,8 +14,7 @@ pub fn run(output: &Path, ranks: u32, events: u64, seed: u64, block_size: u32) -
         seed,
         block_size,
     };
-    let tmp = temp_beside(output)?;
-    let out = buffered(&tmp, output)?;
+    let out = Output::create(output, &[], false)?;
     let bar = ProgressBar::with_draw_target(Some(events), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
@@ -24,21 +23,23 @@ pub fn run(output: &Path, ranks: u32, events: u64, seed: u64, block_size: u32) -
         .expect("valid template")
         .progress_chars("=> "),
     );
-    let (out, stats) = synth::generate_with_progress(out, &opts, &mut |n| bar.set_position(n))
-        .map_err(|e| match e {
-            clog2_format::Error::Write(m) => CliError::Usage(m),
-            other => CliError::input(output)(other),
-        })?;
-    out.into_inner().map_err(|e| CliError::Io {
-        path: output.to_path_buf(),
-        source: e.into_error(),
-    })?;
+    let (w, stats) =
+        synth::generate_with_progress(out.writer()?, &opts, &mut |n| bar.set_position(n)).map_err(
+            |e| match e {
+                clog2_format::Error::Write(m) => CliError::Usage(m),
+                other => CliError::input(output)(other),
+            },
+        )?;
     bar.finish_and_clear();
-    commit(tmp, output)?;
+    let shown_out = crate::output::name(&out);
+    out.finish(w)?;
+    // Records as `info` and `convert` count them: block terminators included.
     eprintln!(
-        "wrote {}: {} records, {} bytes, {} blocks, {} ranks, time 0 .. {:.6} s",
-        output.display(),
+        "wrote {}: {} records ({} events and definitions, {} block terminators), {} bytes, {} blocks, {} ranks, time 0 .. {:.6} s",
+        shown_out,
+        stats.records + stats.blocks,
         stats.records,
+        stats.blocks,
         stats.bytes,
         stats.blocks,
         ranks,

@@ -34,21 +34,22 @@ use std::path::Path;
 pub fn run(
     file: &Path,
     trace: Option<&Path>,
-    from: f64,
-    to: f64,
+    from: Option<f64>,
+    to: Option<f64>,
     pixels: Option<u32>,
     json: bool,
 ) -> CliResult {
-    if !from.is_finite() || !to.is_finite() {
-        return Err(CliError::Usage(format!(
-            "window: --from {from} --to {to}: both must be finite numbers of seconds"
-        )));
+    for (flag, v) in [("--from", from), ("--to", to)] {
+        if let Some(v) = v.filter(|v| !v.is_finite()) {
+            return Err(CliError::Usage(format!(
+                "window: {flag} {v}: give a finite number of seconds"
+            )));
+        }
     }
-    if from >= to {
-        return Err(CliError::Usage(format!(
-            "window: --from {from} must be less than --to {to} (the window is [FROM, TO))"
-        )));
+    if let (Some(from), Some(to)) = (from, to) {
+        check_order(from, to)?;
     }
+    let file = &crate::input::resolve(file)?;
     if pixels == Some(0) {
         return Err(CliError::Usage(
             "window: --pixels must be at least 1".into(),
@@ -77,11 +78,55 @@ pub fn run(
     }
 }
 
+fn check_order(from: f64, to: f64) -> CliResult {
+    if from >= to {
+        return Err(CliError::Usage(format!(
+            "window: --from {from} must be less than --to {to} (the window is [FROM, TO))"
+        )));
+    }
+    Ok(())
+}
+
+/// The smallest `f64` above `x` (for finite `x`).
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let bits = x.to_bits();
+    f64::from_bits(if x > 0.0 { bits + 1 } else { bits - 1 })
+}
+
+/// The window to query: the given bounds, the file's start for a missing
+/// `--from`, and just after the file's end for a missing `--to`, so that the
+/// whole file is `[start, next_up(end))`. `root` is the tree root's time box.
+fn window_bounds(
+    from: Option<f64>,
+    to: Option<f64>,
+    root: Option<(f64, f64)>,
+) -> CliResult<(f64, f64)> {
+    let (start, end) = root
+        .filter(|(a, b)| a.is_finite() && b.is_finite() && a <= b)
+        .unwrap_or((0.0, 0.0));
+    let from = from.unwrap_or(start);
+    let to = to.unwrap_or_else(|| next_up(end.max(from)));
+    check_order(from, to)?;
+    Ok((from, to))
+}
+
+/// The box of the root, the deepest TreeDir entry.
+fn root_box<'a>(
+    entries: impl Iterator<Item = &'a slog2_format::TreeDirEntry>,
+) -> Option<(f64, f64)> {
+    entries
+        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
+        .map(|e| (e.earliest, e.latest))
+}
+
 /// Runs the query on `path` and writes its lines to `out`.
 pub fn write_window<W: Write>(
     path: &Path,
-    from: f64,
-    to: f64,
+    from: Option<f64>,
+    to: Option<f64>,
     pixels: Option<u32>,
     json: bool,
     out: &mut W,
@@ -102,6 +147,11 @@ pub fn write_window<W: Write>(
     // No read buffer: the reader reads each block with one read of exactly its
     // bytes, so the counters are what was read from the file.
     let mut r = Slog2Reader::open(file).map_err(CliError::slog2(path))?;
+    let (from, to) = window_bounds(
+        from,
+        to,
+        root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())),
+    )?;
     let answer = match pixels {
         Some(p) => r.window_preview(from, to, p),
         None => r.window(from, to),
@@ -135,12 +185,13 @@ pub fn write_window<W: Write>(
 pub fn write_annotation_window<W: Write>(
     idx: &Path,
     trace: Option<&Path>,
-    from: f64,
-    to: f64,
+    from: Option<f64>,
+    to: Option<f64>,
     json: bool,
     out: &mut W,
 ) -> CliResult {
     let (mut a, trace) = super::annotation::open(idx, trace)?;
+    let (from, to) = window_bounds(from, to, root_box(a.tree_dir().entries.iter()))?;
     let answer = a
         .window(from, to)
         .map_err(|e| super::annotation::error(idx, &trace, e))?;

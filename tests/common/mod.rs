@@ -42,11 +42,12 @@ pub fn synth(dir: &Path, name: &str, args: &[&str]) -> String {
     out_s
 }
 
-/// Temporary files (`.mpelog-*`) left in `dir`.
+/// Temporary files (`.NAME.mpelog-PID-XXXXXX.tmp`, or any other `.mpelog-`
+/// file) left in `dir`.
 pub fn leftovers(dir: &Path) -> usize {
     std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(".mpelog-"))
+        .filter(|e| e.file_name().to_string_lossy().contains(".mpelog-"))
         .count()
 }

@@ -1,0 +1,51 @@
+//! Removing temporary files when the run is interrupted.
+//!
+//! [`install`] starts a thread that waits for SIGINT, SIGTERM and SIGHUP; on one,
+//! it removes every registered temporary file and exits with 128 + the signal's
+//! number (130, 143, 129), as a shell reports a command killed by it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The temporary files to remove on a signal.
+static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Starts the signal thread. Call once, first thing in `main`.
+pub fn install() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        // Without the handler, an interrupted run leaves a temporary file with a
+        // recognizable name, which the next run removes.
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            remove_all();
+            std::process::exit(128 + sig);
+        }
+    });
+}
+
+/// Removes every registered temporary file (also used at a normal exit).
+pub fn remove_all() {
+    let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+    for p in temps.drain(..) {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Registers a temporary file to remove on a signal.
+pub fn register(path: &Path) {
+    TEMPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(path.to_path_buf());
+}
+
+/// Forgets a temporary file (renamed into place, or removed).
+pub fn unregister(path: &Path) {
+    TEMPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|p| p != path);
+}
