@@ -469,19 +469,22 @@ const MIN_BYTES: u64 = 1024;
 #[test]
 fn corpus_files_answer_windows_and_previews_like_their_plain_form() {
     let Some(dir) = common::corpus() else { return };
-    let mut files: Vec<_> = ["mpe", "historic"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(dir.join(d)).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "slog2"))
-        .collect();
-    files.sort();
+    // 33 files in mpe/, 11 in historic/, all SLOG 2.0.6.
+    let mut files = mpelog_conformance::corpus::listing(&dir.join("mpe"), ".slog2", 33);
+    files.extend(mpelog_conformance::corpus::listing(
+        &dir.join("historic"),
+        ".slog2",
+        11,
+    ));
     let mut done = 0;
     for path in files {
         let orig = std::fs::read(&path).unwrap();
-        if version(&orig) != Version::V206 {
-            continue;
-        }
+        assert_eq!(
+            version(&orig),
+            Version::V206,
+            "{}: every corpus SLOG-2 file is 2.0.6",
+            path.display()
+        );
         let shown = path.display();
         let root = *entries(&orig).iter().max_by_key(|e| e.id.depth).unwrap();
         let (t0, t1) = (root.earliest, root.latest);
@@ -531,7 +534,7 @@ fn corpus_files_answer_windows_and_previews_like_their_plain_form() {
         }
         done += 1;
     }
-    assert!(done >= 30, "only {done} SLOG 2.0.6 files in the corpus");
+    assert_eq!(done, 44, "SLOG 2.0.6 files of the corpus");
 }
 
 // ---------------------------------------------------------------------------------

@@ -5,7 +5,11 @@
 //! * the file passes `check` without errors, and holds one drawable per
 //!   completed state, arrow and event whatever the tree options;
 //! * (a) a window query returns exactly the drawables a brute-force filter over
-//!   every drawable of the file finds;
+//!   every drawable of the file finds. The filter is spec/slog2.md §14a.1
+//!   written out here (box = vertex minimum and maximum; `[a, b]` meets
+//!   `[t0, t1)` iff `a < t1` and `b >= t0`), not `TimeWindow`, and half of the
+//!   windows start or end exactly on a drawable's time, where a half-open rule
+//!   that is off by one comparison shows;
 //! * (b) it reads at most `node_read_bound(K, depth, D)` nodes (spec/slog2.md,
 //!   window queries): only the depth term grows with the file.
 
@@ -17,7 +21,7 @@ use proptest::prelude::*;
 use slog2_format::build::TreeOptions;
 use slog2_format::check::{check, Severity};
 use slog2_format::frame::Compression;
-use slog2_format::window::{node_read_bound, TimeWindow};
+use slog2_format::window::node_read_bound;
 use slog2_format::*;
 use std::io::Cursor;
 
@@ -30,19 +34,65 @@ fn trace(ranks: u32, events: u64, seed: u64) -> Vec<u8> {
     })
 }
 
-/// Every drawable of the file, as comparable text, sorted.
+/// Cases per property: `MPELOG_PROPTEST_CASES` when set (CI raises it for
+/// these whole-trace properties), else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("MPELOG_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The time box of a drawable from its vertices (every member's, for a
+/// composite), computed here rather than by the crate.
+fn time_box(d: &Drawable) -> (f64, f64) {
+    let prims = match d {
+        Drawable::Primitive(p) => std::slice::from_ref(p),
+        Drawable::Composite(c) => &c.primitives[..],
+    };
+    let mut b = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in prims.iter().flat_map(|p| &p.vertices) {
+        b = (b.0.min(v.time), b.1.max(v.time));
+    }
+    b
+}
+
+/// Whether the box `[a, b]` meets the half-open window `[t0, t1)` (spec/slog2.md
+/// §14a.1).
+fn meets_spec((a, b): (f64, f64), t0: f64, t1: f64) -> bool {
+    a < t1 && b >= t0
+}
+
+/// Every drawable of the file, as comparable text with its box, sorted.
 fn all_drawables(f: &Slog2File) -> Vec<(String, f64, f64)> {
     let mut v: Vec<(String, f64, f64)> = f
         .nodes()
         .flat_map(|n| n.value.nestless.iter().chain(&n.value.nestable))
-        .map(|d| (format!("{d:?}"), d.earliest(), d.latest()))
+        .map(|d| {
+            let (a, b) = time_box(d);
+            (format!("{d:?}"), a, b)
+        })
         .collect();
     v.sort_by(|a, b| a.0.cmp(&b.0));
     v
 }
 
+/// A window with an edge exactly on a drawable's time: `kind` 0 starts at the
+/// drawable's end (it is shown), 1 ends at its start (it is not), 2 is the
+/// zero-width window at its start, 3 the one at its end; `width` is a fraction
+/// of the file's span for the other edge.
+fn edge_window(d: &(String, f64, f64), kind: u8, width: f64, span: f64) -> (f64, f64) {
+    let (_, a, b) = *d;
+    match kind {
+        0 => (b, b + width * span),
+        1 => (a - width * span, a),
+        2 => (a, a),
+        _ => (b, b),
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(24), .. ProptestConfig::default() })]
 
     #[test]
     fn windows_equal_brute_force_and_read_few_nodes(
@@ -53,6 +103,10 @@ proptest! {
             Just(Compression::None),
         ),
         windows in windows(0.3, 1..12),
+        edges in prop::collection::vec(
+            (any::<prop::sample::Index>(), 0u8..4, 0.0f64..0.3),
+            1..12,
+        ),
     ) {
         let clog2 = generate(&synth);
         let (bytes, stats) = convert(&clog2, opts);
@@ -68,19 +122,27 @@ proptest! {
         let mut r = Slog2Reader::open(Cursor::new(&bytes)).unwrap();
         let k = r.header().num_children_per_node as u32;
         let depth = r.header().max_treedepth as u32;
-        for w in windows {
-            // Windows from a little before the file to a little after it.
-            let (start, end) = w.place(t0, t1);
+        // Windows from a little before the file to a little after it, and
+        // windows with an edge on a drawable's start or end.
+        let placed = windows.iter().map(|w| w.place(t0, t1));
+        let on_edges = edges
+            .iter()
+            .map(|(i, kind, width)| edge_window(i.get(&all), *kind, *width, t1 - t0));
+        let mut edge_hits = 0;
+        for (start, end) in placed.chain(on_edges) {
             let answer = r.window(start, end).unwrap();
-            let w = TimeWindow::new(start, end);
             let mut got: Vec<String> =
                 answer.drawables.iter().map(|d| format!("{:?}", d.value)).collect();
             got.sort();
             let want: Vec<String> = all
                 .iter()
-                .filter(|(_, a, b)| w.meets(*a, *b))
+                .filter(|(_, a, b)| meets_spec((*a, *b), start, end))
                 .map(|(s, _, _)| s.clone())
                 .collect();
+            edge_hits += all
+                .iter()
+                .filter(|(_, a, b)| *a == end || *b == start)
+                .count();
             prop_assert_eq!(&got, &want, "window [{}, {})", start, end);
             let bound = node_read_bound(k, depth, got.len() as u64);
             prop_assert!(
@@ -89,6 +151,8 @@ proptest! {
                 start, end, answer.counters.nodes_read, bound, k, depth, got.len()
             );
         }
+        // Some drawable lay exactly on a window edge.
+        prop_assert!(edge_hits > 0);
     }
 
     /// The tree options change the tree, never the drawables.
