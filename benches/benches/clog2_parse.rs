@@ -30,6 +30,19 @@ fn parse(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Bytes(data.len() as u64));
 
+    // In place: header fields decoded, body bytes borrowed (no copy, no allocation).
+    g.bench_function("refs_from_slice", |b| {
+        b.iter(|| {
+            let mut r = Clog2Reader::from_slice(black_box(&data)).unwrap();
+            let mut n = 0u64;
+            while let Some((rec, _)) = r.next_ref().unwrap() {
+                n += rec.rectype as u64 + rec.body.len() as u64;
+            }
+            r.finish().unwrap();
+            n
+        })
+    });
+
     g.bench_function("records_from_slice", |b| {
         b.iter(|| {
             let mut r = Clog2Reader::from_slice(black_box(&data)).unwrap();
@@ -54,6 +67,19 @@ fn parse(c: &mut Criterion) {
             let mut n = 0u64;
             while let Some(rec) = r.next_record().unwrap() {
                 n += rec.rectype() as u64;
+            }
+            r.finish().unwrap();
+            n
+        })
+    });
+
+    g.bench_function("refs_from_file_read", |b| {
+        b.iter(|| {
+            let f = std::fs::File::open(&path).unwrap();
+            let mut r = Clog2Reader::new(f).unwrap();
+            let mut n = 0u64;
+            while let Some((rec, _)) = r.next_ref().unwrap() {
+                n += rec.rectype as u64 + rec.body.len() as u64;
             }
             r.finish().unwrap();
             n

@@ -32,17 +32,136 @@ fn body<T: for<'a> BinRead<Args<'a> = ()>>(bytes: &[u8], endian: Endian) -> T {
     }
 }
 
-/// Decodes the record at `pos` in `block` (a whole block's bytes).
+/// A record read in place: its header's fields, and its body's bytes borrowed
+/// from the block. Nothing is copied or allocated; [`RecordRef::to_record`]
+/// decodes the body when it is wanted.
 ///
-/// `base` is the file offset of `block[0]` and `index` the block's index, both used
-/// only for error messages. Returns the record and its length on disk.
-pub fn decode_record(
+/// ```
+/// use clog2_format::{synth, Clog2Reader};
+/// let bytes = synth::generate_vec(&synth::Options { events: 500, ..Default::default() }).unwrap();
+/// let mut r = Clog2Reader::from_slice(&bytes).unwrap();
+/// let mut sends = 0;
+/// while let Some((rec, _offset)) = r.next_ref().unwrap() {
+///     if rec.rectype == clog2_format::record::rectype::MSGEVT {
+///         sends += 1;
+///         assert_eq!(rec.to_record().rectype(), rec.rectype);
+///     }
+/// }
+/// assert!(sends > 0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecordRef<'a> {
+    /// Seconds since the start of logging.
+    pub time: f64,
+    /// Communicator local ID (0 in 02.10/02.20 files).
+    pub icomm: i32,
+    /// Rank in `icomm` (process ID for 02.10/02.20).
+    pub rank: i32,
+    /// Thread ID (0 in 02.10/02.20 files).
+    pub thread: i32,
+    /// Record type, see [`rectype`].
+    pub rectype: i32,
+    /// The body's bytes (their length is implied by the record type).
+    pub body: &'a [u8],
+    /// Byte order and version, to decode the body.
+    pub layout: Layout,
+}
+
+impl RecordRef<'_> {
+    /// Whether this record ends a block (ENDBLOCK or ENDLOG).
+    #[inline]
+    pub fn is_terminator(&self) -> bool {
+        self.rectype == rectype::ENDLOG || self.rectype == rectype::ENDBLOCK
+    }
+
+    /// The record's size on disk, header included.
+    #[inline]
+    pub fn disk_len(&self) -> usize {
+        self.layout.header_len() + self.body.len()
+    }
+
+    /// The `i32` at byte `at` of the body, in the file's byte order (`None` past
+    /// the body's end).
+    #[inline]
+    pub fn body_i32(&self, at: usize) -> Option<i32> {
+        let b: [u8; 4] = self.body.get(at..at + 4)?.try_into().ok()?;
+        Some(match self.layout.endian {
+            Endian::Big => i32::from_be_bytes(b),
+            Endian::Little => i32::from_le_bytes(b),
+        })
+    }
+
+    /// The owned record, body decoded.
+    pub fn to_record(&self) -> Record {
+        let legacy = self.layout.version.has_legacy_header();
+        let (b, e) = (self.body, self.layout.endian);
+        let body = match (self.rectype, legacy) {
+            (rectype::ENDLOG, _) => Body::EndLog,
+            (rectype::ENDBLOCK, _) => Body::EndBlock,
+            (rectype::STATEDEF, _) => Body::StateDef(body(b, e)),
+            (rectype::EVENTDEF, _) => Body::EventDef(body(b, e)),
+            (rectype::CONSTDEF, _) => Body::ConstDef(body(b, e)),
+            (rectype::BAREEVT, _) => Body::Bare(body(b, e)),
+            (rectype::CARGOEVT, _) => Body::Cargo(body(b, e)),
+            (rectype::MSGEVT, false) => Body::Msg(body(b, e)),
+            (rectype::MSGEVT, true) => Body::LegacyMsg(body(b, e)),
+            (rectype::COLLEVT, false) => Body::Coll(body(b, e)),
+            (rectype::COLLEVT, true) => Body::LegacyColl(body(b, e)),
+            (rectype::COMMEVT, false) => Body::Comm(body(b, e)),
+            (rectype::COMMEVT, true) => Body::LegacyComm(body(b, e)),
+            (rectype::SRCLOC, _) => Body::SrcLoc(body(b, e)),
+            (rectype::TIMESHIFT, _) => Body::TimeShift(body(b, e)),
+            _ => unreachable!("a RecordRef is made only for known record types"),
+        };
+        Record {
+            time: self.time,
+            icomm: self.icomm,
+            rank: self.rank,
+            thread: self.thread,
+            body,
+        }
+    }
+}
+
+/// A record header decoded and checked against its block: the fields and where
+/// the body lies. Borrows nothing, so a reader can update its state before
+/// lending out the [`RecordRef`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RecordHead {
+    pub time: f64,
+    pub icomm: i32,
+    pub rank: i32,
+    pub thread: i32,
+    pub rectype: i32,
+    /// Body start and end in the block.
+    pub body: (usize, usize),
+}
+
+impl RecordHead {
+    /// The record, its body borrowed from `block` (the block it was decoded from).
+    #[inline]
+    pub fn view<'a>(&self, block: &'a [u8], layout: Layout) -> RecordRef<'a> {
+        RecordRef {
+            time: self.time,
+            icomm: self.icomm,
+            rank: self.rank,
+            thread: self.thread,
+            rectype: self.rectype,
+            body: &block[self.body.0..self.body.1],
+            layout,
+        }
+    }
+}
+
+/// Decodes and checks the header of the record at `pos` in `block`.
+#[inline]
+pub(crate) fn decode_head(
     block: &[u8],
     pos: usize,
     layout: Layout,
     base: u64,
     index: u64,
-) -> Result<(Record, usize)> {
+) -> Result<RecordHead> {
     let hl = layout.header_len();
     let offset = base + pos as u64;
     let block_end = base + block.len() as u64;
@@ -84,36 +203,43 @@ pub fn decode_record(
             block_end,
         });
     }
-    let b = &block[start..start + bl];
-    let e = layout.endian;
-    let body = match (rt, legacy) {
-        (rectype::ENDLOG, _) => Body::EndLog,
-        (rectype::ENDBLOCK, _) => Body::EndBlock,
-        (rectype::STATEDEF, _) => Body::StateDef(body(b, e)),
-        (rectype::EVENTDEF, _) => Body::EventDef(body(b, e)),
-        (rectype::CONSTDEF, _) => Body::ConstDef(body(b, e)),
-        (rectype::BAREEVT, _) => Body::Bare(body(b, e)),
-        (rectype::CARGOEVT, _) => Body::Cargo(body(b, e)),
-        (rectype::MSGEVT, false) => Body::Msg(body(b, e)),
-        (rectype::MSGEVT, true) => Body::LegacyMsg(body(b, e)),
-        (rectype::COLLEVT, false) => Body::Coll(body(b, e)),
-        (rectype::COLLEVT, true) => Body::LegacyColl(body(b, e)),
-        (rectype::COMMEVT, false) => Body::Comm(body(b, e)),
-        (rectype::COMMEVT, true) => Body::LegacyComm(body(b, e)),
-        (rectype::SRCLOC, _) => Body::SrcLoc(body(b, e)),
-        (rectype::TIMESHIFT, _) => Body::TimeShift(body(b, e)),
-        _ => unreachable!("body_len accepted only known record types"),
-    };
-    Ok((
-        Record {
-            time,
-            icomm,
-            rank,
-            thread,
-            body,
-        },
-        hl + bl,
-    ))
+    Ok(RecordHead {
+        time,
+        icomm,
+        rank,
+        thread,
+        rectype: rt,
+        body: (start, start + bl),
+    })
+}
+
+/// Reads the record at `pos` in `block` (a whole block's bytes) in place.
+///
+/// `base` is the file offset of `block[0]` and `index` the block's index, both used
+/// only for error messages. Returns the record and its length on disk.
+pub fn decode_record_ref(
+    block: &[u8],
+    pos: usize,
+    layout: Layout,
+    base: u64,
+    index: u64,
+) -> Result<(RecordRef<'_>, usize)> {
+    let head = decode_head(block, pos, layout, base, index)?;
+    Ok((head.view(block, layout), head.body.1 - pos))
+}
+
+/// Decodes the record at `pos` in `block` (a whole block's bytes).
+///
+/// `base` is the file offset of `block[0]` and `index` the block's index, both used
+/// only for error messages. Returns the record and its length on disk.
+pub fn decode_record(
+    block: &[u8],
+    pos: usize,
+    layout: Layout,
+    base: u64,
+    index: u64,
+) -> Result<(Record, usize)> {
+    decode_record_ref(block, pos, layout, base, index).map(|(r, len)| (r.to_record(), len))
 }
 
 /// Appends the encoding of `rec` to `out`.

@@ -47,7 +47,7 @@ pub mod version;
 pub mod write;
 
 pub use bytes::FixedBytes;
-pub use codec::{Block, BlockRecords, Layout};
+pub use codec::{Block, BlockRecords, Layout, RecordRef};
 pub use commtable::{CommEntry, CommTable};
 pub use error::{Error, Result};
 pub use file::Clog2File;
