@@ -189,12 +189,28 @@ fn wrong_usage_exits_2() {
 #[test]
 fn help_teaches_every_command() {
     let top = stdout(&mpelog(&["--help"]));
-    for cmd in ["info", "print", "convert", "synth"] {
+    let commands = [
+        "info", "print", "check", "convert", "window", "annotate", "repair", "synth",
+    ];
+    for cmd in commands {
         assert!(top.contains(cmd), "{cmd} missing from --help");
         let h = stdout(&mpelog(&["help", cmd]));
         assert!(h.len() > 200, "help for {cmd} is too thin:\n{h}");
+        // `mpelog help X` is the long help, the same as `mpelog X --help`.
+        assert_eq!(h, stdout(&mpelog(&[cmd, "--help"])), "{cmd}");
+    }
+    // Commands that read any trace name every format they read.
+    for cmd in ["info", "print", "convert"] {
+        let h = stdout(&mpelog(&["help", cmd]));
+        for format in ["CLOG2", "old CLOG", "SLOG-2", "ALOG", "SLOG-1", "compressed"] {
+            assert!(h.contains(format), "help {cmd} does not name {format}");
+        }
     }
     assert!(top.contains("Exit status"));
+    // The file rules are stated once, in the top-level help.
+    for rule in ["`-` is standard input or output", "symlink", "FIFOs", "130/143/129"] {
+        assert!(top.contains(rule), "--help does not say {rule:?}");
+    }
 }
 
 #[cfg(unix)]
