@@ -65,7 +65,10 @@ pub fn file(dir: &Path, rel: &str) -> PathBuf {
 pub fn listing(dir: &Path, suffix: &str, expected: usize) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("corpus directory {}: {e}", dir.display()))
-        .map(|e| e.unwrap_or_else(|e| panic!("{}: {e}", dir.display())).path())
+        .map(|e| {
+            e.unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .path()
+        })
         .filter(|p| {
             p.is_file()
                 && p.file_name()

@@ -165,27 +165,44 @@ fn both_verdicts_occur() {
     let cases: &[(&[Record], bool)] = &[
         // [1, 3] then [0.5, 2]: overlapping, ends earlier: refused.
         (
-            &[bare(1.0, 0, 0), bare(3.0, 0, 1), bare(0.5, 0, 2), bare(2.0, 0, 3)],
+            &[
+                bare(1.0, 0, 0),
+                bare(3.0, 0, 1),
+                bare(0.5, 0, 2),
+                bare(2.0, 0, 3),
+            ],
             true,
         ),
         // [1, 3] then [0.5, 3]: same end: accepted.
         (
-            &[bare(1.0, 0, 0), bare(3.0, 0, 1), bare(0.5, 1, 2), bare(3.0, 1, 3)],
+            &[
+                bare(1.0, 0, 0),
+                bare(3.0, 0, 1),
+                bare(0.5, 1, 2),
+                bare(3.0, 1, 3),
+            ],
             false,
         ),
         // Nested on one rank: the inner state ends first, the outer later.
         (
-            &[bare(1.0, 0, 0), bare(2.0, 0, 2), bare(3.0, 0, 3), bare(4.0, 0, 1)],
+            &[
+                bare(1.0, 0, 0),
+                bare(2.0, 0, 2),
+                bare(3.0, 0, 3),
+                bare(4.0, 0, 1),
+            ],
             false,
         ),
         // An event at 2.5 after a state ending at 3: refused.
-        (
-            &[bare(1.0, 0, 0), bare(3.0, 0, 1), bare(2.5, 1, -10)],
-            true,
-        ),
+        (&[bare(1.0, 0, 0), bare(3.0, 0, 1), bare(2.5, 1, -10)], true),
         // An arrow sent at 0.5 and received at 2, after a state ending at 3.
         (
-            &[bare(1.0, 0, 0), bare(3.0, 0, 1), msg(0.5, 0, -101, 1), msg(2.0, 1, -102, 0)],
+            &[
+                bare(1.0, 0, 0),
+                bare(3.0, 0, 1),
+                msg(0.5, 0, -101, 1),
+                msg(2.0, 1, -102, 0),
+            ],
             true,
         ),
     ];

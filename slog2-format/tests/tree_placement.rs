@@ -117,7 +117,10 @@ fn check_placement(bytes: &[u8], what: &str) -> usize {
                     .filter(|c| c.header.earliest <= end && end <= c.header.latest)
                     .map(|c| c.header.earliest)
                     .collect();
-                assert!(!open.is_empty(), "{what}: {d:?} in {at:?}: no child holds its end");
+                assert!(
+                    !open.is_empty(),
+                    "{what}: {d:?} in {at:?}: no child holds its end"
+                );
                 assert!(
                     open.iter().any(|&e| start < e),
                     "{what}: {d:?} in {at:?} starts at {start}, not before the child open at its end (children start at {open:?}): it belongs in the child"
