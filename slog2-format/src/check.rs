@@ -2,8 +2,9 @@
 //! "Rules `mpelog check` enforces"). Nodes are read one at a time, so memory stays
 //! bounded by the largest block plus the TreeDir.
 
-use crate::error::Error;
+use crate::error::{Error, PointerProblem};
 use crate::read::Slog2Reader;
+use crate::read::{Validation, CATEGORIES_AT, LINEIDMAPS_AT, TREEDIR_AT, TREEROOT_AT};
 use crate::size::start_order;
 use crate::types::*;
 use std::cmp::Ordering;
@@ -135,9 +136,13 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
         let offset = e.offset().unwrap_or(0);
         let rule = match &e {
             Error::NotSlog2 { .. } | Error::UnsupportedVersion { .. } => "S2-HDR-001",
-            Error::BadPointer { problem, .. } if problem.contains("max_buffer") => "S2-HDR-006",
-            Error::BadPointer { problem, .. } if problem.contains("past the end") => "S2-HDR-007",
-            Error::BadPointer { .. } => "S2-HDR-005",
+            Error::BadPointer { kind, .. } => match kind {
+                PointerProblem::TooLarge => "S2-HDR-006",
+                PointerProblem::OutsideFile => "S2-HDR-007",
+                _ => "S2-HDR-005",
+            },
+            Error::BadDrawable { problem, .. } => problem.rule(),
+            Error::BadTree { problem, .. } => problem.rule(),
             Error::BadValue { what, .. } if what.contains("tag") => "S2-DRW-001",
             Error::BadFrame { step, .. } => FRAME_RULES[(*step as usize).clamp(1, 6) - 1],
             _ => "S2-PARSE-001",
@@ -149,8 +154,36 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
 
 fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     let mut r = Slog2Reader::open(inner)?;
+    // `check` reports every drawable problem itself.
+    r.set_validation(Validation::Off);
+    file_rules(&r, cx);
+    node_rules(&mut r, cx)
+}
+
+/// The first error-severity finding of the rules about the header, the
+/// CategoryMap's indexes, the line-ID maps and the TreeDir (everything `check`
+/// reports before it reads the nodes): `(rule, offset, node, message)`. Window
+/// queries refuse a file that has one (spec/slog2.md §14a.2).
+pub(crate) fn first_file_error<R: Read + Seek>(
+    r: &Slog2Reader<R>,
+) -> Option<(&'static str, u64, Option<NodeId>, String)> {
+    let mut cx = Ctx {
+        findings: Vec::new(),
+        limit: 1,
+        per_rule: HashMap::new(),
+    };
+    file_rules(r, &mut cx);
+    cx.findings
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .min_by_key(|f| f.offset)
+        .map(|f| (f.rule, f.offset, f.node, f.message))
+}
+
+fn file_rules<R: Read + Seek>(r: &Slog2Reader<R>, cx: &mut Ctx) {
     let h = r.header().clone();
     let v206 = r.version().is_v206();
+    let at = |a: u64| r.pointer_at(a);
     if !v206 {
         cx.add(
             "S2-HDR-003",
@@ -167,16 +200,16 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             format!("num_children_per_node is {}", h.num_children_per_node),
         );
     }
-    for (name, p, at) in [
-        ("categories", h.categories, 24u64),
-        ("lineidmaps", h.lineidmaps, 48),
-        ("treeroot", h.treeroot, 60),
-        ("treedir", h.treedir, 72),
+    for (name, p, field) in [
+        ("categories", h.categories, CATEGORIES_AT),
+        ("lineidmaps", h.lineidmaps, LINEIDMAPS_AT),
+        ("treeroot", h.treeroot, TREEROOT_AT),
+        ("treedir", h.treedir, TREEDIR_AT),
     ] {
         if p.is_null() {
             cx.add(
                 "S2-HDR-005",
-                at,
+                at(field),
                 None,
                 format!("the {name} pointer is NULL; Jumpshot-4 exits"),
             );
@@ -202,7 +235,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             );
         }
     }
-    for (name, p, at) in [
+    for (name, p, field) in [
         ("methoddefs", h.methoddefs, 36u64),
         ("annotations", h.annotations, 84),
         ("postamble", h.postamble, 96),
@@ -210,7 +243,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         if !p.is_null() {
             cx.add(
                 "S2-HDR-009",
-                at,
+                at(field),
                 None,
                 format!("the {name} pointer is not NULL; no reader uses it"),
             );
@@ -282,36 +315,6 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             }
         }
     }
-    let cats: HashMap<i32, (i32, usize)> = r
-        .categories()
-        .map(|c| {
-            c.value
-                .categories
-                .iter()
-                .map(|c| (c.index, (c.topology, c.types.len())))
-                .collect()
-        })
-        .unwrap_or_default();
-    let formats: HashMap<i32, Vec<u8>> = r
-        .categories()
-        .map(|c| {
-            c.value
-                .categories
-                .iter()
-                .map(|c| (c.index, c.types.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let maps: Vec<(String, HashSet<i32>)> = r
-        .line_id_maps()
-        .map(|m| {
-            m.value
-                .maps
-                .iter()
-                .map(|m| (m.title.text(), m.rows.iter().map(|r| r.line_id).collect()))
-                .collect()
-        })
-        .unwrap_or_default();
     let entries: Vec<TreeDirEntry> = r
         .tree_dir()
         .map(|t| t.value.entries.clone())
@@ -342,12 +345,6 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             );
         }
     }
-    let mut largest = [h.categories, h.lineidmaps, h.treedir]
-        .iter()
-        .filter(|p| !p.is_null())
-        .map(|p| p.size)
-        .max()
-        .unwrap_or(0);
     if !entries.is_empty() && !entries.iter().any(|e| e.id.depth == 0) {
         cx.add(
             "S2-DIR-001",
@@ -363,7 +360,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         if root.ptr != h.treeroot {
             cx.add(
                 "S2-DIR-002",
-                60,
+                at(TREEROOT_AT),
                 Some(root.id),
                 format!(
                     "treeroot points at {}@{} but the TreeDir's root ({},{}) is at {}@{}",
@@ -408,6 +405,57 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
         }
         prev = Some(e);
     }
+}
+
+fn node_rules<R: Read + Seek>(r: &mut Slog2Reader<R>, cx: &mut Ctx) -> Result<(), Error> {
+    let h = r.header().clone();
+    let v206 = r.version().is_v206();
+    let cats: HashMap<i32, (i32, usize)> = r
+        .categories()
+        .map(|c| {
+            c.value
+                .categories
+                .iter()
+                .map(|c| (c.index, (c.topology, c.types.len())))
+                .collect()
+        })
+        .unwrap_or_default();
+    let formats: HashMap<i32, Vec<u8>> = r
+        .categories()
+        .map(|c| {
+            c.value
+                .categories
+                .iter()
+                .map(|c| (c.index, c.types.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let maps: Vec<(String, HashSet<i32>)> = r
+        .line_id_maps()
+        .map(|m| {
+            m.value
+                .maps
+                .iter()
+                .map(|m| (m.title.text(), m.rows.iter().map(|r| r.line_id).collect()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let entries: Vec<TreeDirEntry> = r
+        .tree_dir()
+        .map(|t| t.value.entries.clone())
+        .unwrap_or_default();
+    let by_id: BTreeMap<NodeId, TreeDirEntry> = entries.iter().map(|e| (e.id, *e)).collect();
+    let mut largest = [h.categories, h.lineidmaps, h.treedir]
+        .iter()
+        .filter(|p| !p.is_null())
+        .map(|p| p.size)
+        .max()
+        .unwrap_or(0);
+    // A root pointer that is not the TreeDir's root: Jumpshot and window queries
+    // read that block, so it must parse (the mismatch itself is S2-DIR-002).
+    if !h.treeroot.is_null() && !entries.iter().any(|e| e.ptr == h.treeroot) {
+        r.read_node(h.treeroot)?;
+    }
     let k = h.num_children_per_node.max(1) as i32;
     let preview = |cat: i32| cats.contains_key(&cat) && cat < 0;
     for e in &entries {
@@ -451,9 +499,10 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             || n.header.earliest.to_bits() != e.earliest.to_bits()
             || n.header.latest.to_bits() != e.latest.to_bits()
         {
+            // At the ID field when the ID differs, else at the box.
             cx.add(
                 "S2-DIR-003",
-                base,
+                if n.header.id != e.id { base + 16 } else { base },
                 id,
                 format!(
                     "TreeDir says ({},{}) [{:?},{:?}], the node header says ({},{}) [{:?},{:?}]",
@@ -489,7 +538,17 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                     }
                 }
                 last = Some(key);
-                if key.0 < n.header.earliest || key.1 > n.header.latest {
+                let (ne, nl) = (n.header.earliest, n.header.latest);
+                let outside = |p: &Primitive| {
+                    p.vertices
+                        .iter()
+                        .any(|v| !crate::validate::inside(v.time, ne, nl))
+                };
+                let out = match d {
+                    Drawable::Primitive(p) => outside(p),
+                    Drawable::Composite(c) => c.primitives.iter().any(outside),
+                };
+                if out {
                     cx.add(
                         "S2-DRW-003",
                         off,
@@ -618,7 +677,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
             {
                 cx.add(
                     "S2-TREE-002",
-                    off,
+                    off + 16,
                     id,
                     format!(
                         "stub ({},{}) is not a child of node ({},{}) with {k} children per node",
@@ -629,13 +688,13 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
                 match by_id.get(&sid) {
                     None => cx.add(
                         "S2-TREE-002",
-                        off,
+                        off + 16,
                         id,
                         format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
                     ),
                     Some(c) if c.ptr != s.header.ptr => cx.add(
                         "S2-TREE-002",
-                        off,
+                        off + 22,
                         id,
                         format!(
                             "stub ({},{}) points at {}@{} but the child is at {}@{}",

@@ -39,11 +39,14 @@ pub enum Error {
         /// The file or the block it lies in.
         within: String,
     },
-    /// A file block pointer that cannot be followed.
+    /// A file block pointer that cannot be followed (spec/slog2.md §14 #3).
     #[error("byte {offset}: {what} points at {size} bytes at byte {target}: {problem}")]
     BadPointer {
-        /// Offset of the pointer itself.
+        /// Offset of the pointer field itself (header 24, 48, 60, 72; a TreeDir
+        /// entry + 22; a stub + 22).
         offset: u64,
+        /// Why it cannot be followed.
+        kind: PointerProblem,
         /// Which pointer.
         what: String,
         /// Target offset.
@@ -73,12 +76,137 @@ pub enum Error {
         /// What is wrong.
         what: String,
     },
+    /// A tree node holds a drawable or a shadow that the file cannot resolve or
+    /// that is impossible: a category missing from the CategoryMap, a line ID
+    /// missing from a line-ID map, a time outside the node's box, ... (spec/slog2.md
+    /// §14 #9–#12). Raised while a node is decoded, unless the reader is lenient
+    /// ([`crate::read::Validation`]).
+    #[error("byte {offset}: {what}")]
+    BadDrawable {
+        /// Offset of the offending drawable or shadow (see [`DrawableProblem`]).
+        offset: u64,
+        /// The node that holds it.
+        node: crate::types::NodeId,
+        /// What is wrong.
+        problem: DrawableProblem,
+        /// The same, in words.
+        what: String,
+    },
+    /// A window query meets a file whose tree it cannot trust (spec/slog2.md
+    /// §14a.2): a node read disagrees with its TreeDir entry, a stub names no child
+    /// of its node, an upper node has no stubs, or the header or the TreeDir break
+    /// an error rule of `check`.
+    #[error("byte {offset}: {what}")]
+    BadTree {
+        /// Offset of the offending field (see [`TreeProblem`]).
+        offset: u64,
+        /// The node concerned.
+        node: crate::types::NodeId,
+        /// What is wrong.
+        problem: TreeProblem,
+        /// The same, in words.
+        what: String,
+    },
     /// The CLOG2 input of a conversion is bad.
     #[error("CLOG2 input: {0}")]
     Clog2(Box<clog2_format::Error>),
     /// The structure cannot be written as asked.
     #[error("cannot write: {0}")]
     Write(String),
+}
+
+/// Why a block pointer cannot be followed (spec/slog2.md §14 #3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PointerProblem {
+    /// The pointer is NULL where a block is needed (a TreeDir entry, a stub, the
+    /// tree root).
+    Null,
+    /// The block starts before the file or ends after it.
+    OutsideFile,
+    /// The block is larger than the header's `max_buffer_bytesize`.
+    TooLarge,
+}
+
+/// What is wrong with a drawable or shadow of a tree node. The offset of
+/// [`Error::BadDrawable`] is the drawable's tag byte for `OutsideNode`, `Empty`
+/// and `Unsorted`, the byte after it (the category field) for `UnknownCategory`
+/// and `UnknownLineId`, and the shadow's first byte for the shadow problems: the
+/// offsets `check` reports for the same rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DrawableProblem {
+    /// A category (of a primitive, a composite or a composite's part) that the
+    /// CategoryMap does not define (`check`: S2-DRW-004).
+    UnknownCategory(i32),
+    /// A vertex line ID that is missing from a line-ID map, or the file has no
+    /// line-ID map (`check`: S2-LID-001).
+    UnknownLineId(i32),
+    /// A vertex time outside the node's time box `[earliest, latest]`, or NaN
+    /// (`check`: S2-DRW-003).
+    OutsideNode,
+    /// A primitive without vertices or a composite without parts (S2-DRW-005).
+    Empty,
+    /// A drawable or shadow list that is not in start-time order (S2-DRW-002).
+    Unsorted,
+    /// A shadow whose category is not a preview category of the map (S2-DRW-009).
+    ShadowCategory(i32),
+    /// A shadow without category weights (S2-DRW-007).
+    NoWeights,
+    /// A shadow weight whose category the map does not define (S2-DRW-008).
+    WeightCategory(i32),
+}
+
+impl DrawableProblem {
+    /// The `check` rule that reports the same problem.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            DrawableProblem::UnknownCategory(_) => "S2-DRW-004",
+            DrawableProblem::UnknownLineId(_) => "S2-LID-001",
+            DrawableProblem::OutsideNode => "S2-DRW-003",
+            DrawableProblem::Empty => "S2-DRW-005",
+            DrawableProblem::Unsorted => "S2-DRW-002",
+            DrawableProblem::ShadowCategory(_) => "S2-DRW-009",
+            DrawableProblem::NoWeights => "S2-DRW-007",
+            DrawableProblem::WeightCategory(_) => "S2-DRW-008",
+        }
+    }
+}
+
+/// What is wrong with a node's place in the tree (window queries, spec/slog2.md
+/// §14a.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TreeProblem {
+    /// The node's ID, box or self pointer differs from its TreeDir entry, or it has
+    /// none (`check`: S2-DIR-003). Offset: the node's block.
+    DisagreesWithTreeDir,
+    /// A stub names a node that is not a child of its node, or that the TreeDir
+    /// does not hold, or points elsewhere than the child's TreeDir pointer
+    /// (S2-TREE-002). Offset: the stub.
+    NotAChild,
+    /// A node above the leaves without stubs (S2-TREE-001). Offset: the stub
+    /// count.
+    NoStubs,
+    /// A leaf with stubs (S2-TREE-002). Offset: the stub count.
+    LeafWithStubs,
+    /// The header, the line-ID maps or the TreeDir break the `check` rule named
+    /// (an error-severity rule: a NULL pointer, K < 2, no line-ID map, a TreeDir
+    /// without leaves, with duplicate IDs, a root other than treeroot, overlapping
+    /// nodes). Offset: the one `check` reports.
+    File(&'static str),
+}
+
+impl TreeProblem {
+    /// The `check` rule that reports the same problem.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            TreeProblem::DisagreesWithTreeDir => "S2-DIR-003",
+            TreeProblem::NotAChild | TreeProblem::LeafWithStubs => "S2-TREE-002",
+            TreeProblem::NoStubs => "S2-TREE-001",
+            TreeProblem::File(rule) => rule,
+        }
+    }
 }
 
 impl Error {
@@ -89,7 +217,9 @@ impl Error {
             | Error::Truncated { offset, .. }
             | Error::BadPointer { offset, .. }
             | Error::BadValue { offset, .. }
-            | Error::BadFrame { offset, .. } => Some(*offset),
+            | Error::BadFrame { offset, .. }
+            | Error::BadDrawable { offset, .. }
+            | Error::BadTree { offset, .. } => Some(*offset),
             Error::NotSlog2 { .. } => Some(0),
             Error::UnsupportedVersion { .. } => Some(2),
             Error::Clog2(e) => e.offset(),

@@ -2,7 +2,7 @@
 //! the TreeDir and the child stubs point at, parsed, plus any bytes no pointer covers.
 
 use crate::error::{Error, Result};
-use crate::read::{Parsed, Slog2Reader, Version};
+use crate::read::{Parsed, Slog2Reader, Validation, Version};
 use crate::types::*;
 use binrw::{BinWrite, Endian};
 use std::collections::BTreeMap;
@@ -51,9 +51,22 @@ impl Slog2File {
         Self::read(Cursor::new(data))
     }
 
-    /// Parses a whole file from a reader.
+    /// Parses a whole file from a reader, as it is: the structure is checked
+    /// (spec/slog2.md §14 #1–#6) but not what the drawables refer to, so that a
+    /// damaged file can still be copied byte for byte and inspected
+    /// ([`Validation::Off`]). [`read_with`](Self::read_with) checks the nodes too.
     pub fn read<R: Read + Seek>(inner: R) -> Result<Slog2File> {
+        Self::read_with(inner, Validation::Off)
+    }
+
+    /// Parses a whole file from a reader, checking every node as `validation`
+    /// says ([`Slog2Reader::set_validation`]): with [`Validation::Strict`], a
+    /// drawable that the file cannot resolve is an error naming its offset; with
+    /// [`Validation::Lenient`] it is dropped (the model is then no longer a
+    /// byte-for-byte image of the file).
+    pub fn read_with<R: Read + Seek>(inner: R, validation: Validation) -> Result<Slog2File> {
         let mut r = Slog2Reader::open(inner)?;
+        r.set_validation(validation);
         let header = r.header().clone();
         let version = r.version();
         let mut blocks = BTreeMap::new();

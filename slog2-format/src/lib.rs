@@ -16,10 +16,11 @@ pub mod size;
 pub mod slog1;
 pub mod types;
 pub mod update;
+pub mod validate;
 pub mod window;
 
 pub use error::{Error, Result};
 pub use file::{FileBlock, Slog2File};
-pub use read::{Counters, Parsed, Slog2Reader, Version};
+pub use read::{Counters, Dropped, Parsed, Slog2Reader, Validation, Version};
 pub use types::*;
 pub use window::{node_read_bound, TimeWindow, WindowAnswer};

@@ -3,8 +3,10 @@
 //! read of exactly its block, and parsed from memory. The reader counts the nodes and
 //! bytes it reads.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, PointerProblem, Result};
 use crate::types::*;
+use crate::validate::Legend;
+pub use crate::validate::{Dropped, Validation};
 use binrw::{BinRead, Endian};
 use std::io::{Cursor, Read, Seek, SeekFrom};
 
@@ -81,6 +83,20 @@ pub struct Slog2Reader<R> {
     counters: Counters,
     buf: Vec<u8>,
     plain: Vec<u8>,
+    legend: Legend,
+    validation: Validation,
+    dropped: Dropped,
+    pub(crate) walk_cache: Option<WalkCache>,
+}
+
+/// What window queries check once per file: the TreeDir by node ID, and the first
+/// error `check` finds in the header, the maps or the TreeDir.
+#[derive(Debug)]
+pub(crate) struct WalkCache {
+    pub(crate) dir: std::collections::HashMap<NodeId, TreeDirEntry>,
+    /// The TreeDir's root entry (deepest, then lowest xpos), if any.
+    pub(crate) root: Option<NodeId>,
+    pub(crate) file_error: Option<(&'static str, u64, Option<NodeId>, String)>,
 }
 
 /// Parses the header from the start of `bytes` (which may be longer).
@@ -157,6 +173,14 @@ where
 
 impl<R: Read + Seek> Slog2Reader<R> {
     /// Opens a file: reads the header, TreeDir, CategoryMap and LineIDMapList.
+    ///
+    /// Checks, in this order (spec/slog2.md §14): the header (#1, #2); the
+    /// non-NULL header pointers categories, lineIDmaps, treeroot and treedir, in
+    /// offset order (#3, reported at 24, 48, 60, 72); then the TreeDir block and
+    /// every TreeDir entry pointer (#3: not NULL, inside the file, not larger than
+    /// `max_buffer_bytesize`; reported at the entry + 22), the CategoryMap and the
+    /// LineIDMapList (#4, #5). The reader validates the nodes it decodes
+    /// ([`Validation::Strict`]); see [`set_validation`](Self::set_validation).
     pub fn open(mut inner: R) -> Result<Self> {
         let file_len = inner
             .seek(SeekFrom::End(0))
@@ -185,19 +209,104 @@ impl<R: Read + Seek> Slog2Reader<R> {
             },
             buf: Vec::new(),
             plain: Vec::new(),
+            legend: Legend::default(),
+            validation: Validation::default(),
+            dropped: Dropped::default(),
+            walk_cache: None,
         };
         let h = r.header.clone();
         let v = version.is_v206();
+        let (cats_at, maps_at, root_at, dir_at) = (
+            r.pointer_at(CATEGORIES_AT),
+            r.pointer_at(LINEIDMAPS_AT),
+            r.pointer_at(TREEROOT_AT),
+            r.pointer_at(TREEDIR_AT),
+        );
+        let fields = [
+            (h.categories, "the CategoryMap", cats_at),
+            (h.lineidmaps, "the LineIDMapList", maps_at),
+            (h.treeroot, "the root node", root_at),
+            (h.treedir, "the TreeDir", dir_at),
+        ];
+        for (p, what, at) in fields {
+            if !p.is_null() {
+                r.check_ptr(p, what, at)?;
+            }
+        }
         if !h.treedir.is_null() {
-            r.tree_dir = Some(r.read_parsed(h.treedir, "the TreeDir", ())?);
+            let dir: Parsed<TreeDir> = r.read_parsed(h.treedir, "the TreeDir", dir_at, ())?;
+            let first = h.treedir.offset as u64 + 4;
+            for (i, e) in dir.value.entries.iter().enumerate() {
+                let at = first + 34 * i as u64 + 22;
+                let what = format!("the TreeDir entry for node ({},{})", e.id.depth, e.id.xpos);
+                if e.ptr.is_null() {
+                    return Err(Error::BadPointer {
+                        offset: at,
+                        kind: PointerProblem::Null,
+                        what,
+                        target: e.ptr.offset,
+                        size: e.ptr.size,
+                        problem: "the pointer is NULL".into(),
+                    });
+                }
+                r.check_ptr(e.ptr, &what, at)?;
+            }
+            r.tree_dir = Some(dir);
         }
         if !h.categories.is_null() {
-            r.categories = Some(r.read_parsed(h.categories, "the CategoryMap", (v,))?);
+            r.categories = Some(r.read_parsed(h.categories, "the CategoryMap", cats_at, (v,))?);
         }
         if !h.lineidmaps.is_null() {
-            r.line_id_maps = Some(r.read_parsed(h.lineidmaps, "the LineIDMapList", ())?);
+            r.line_id_maps = Some(r.read_parsed(h.lineidmaps, "the LineIDMapList", maps_at, ())?);
         }
+        let no_maps_at = if h.lineidmaps.is_null() {
+            maps_at
+        } else {
+            h.lineidmaps.offset as u64
+        };
+        r.legend = Legend::new(
+            r.categories.as_ref().map(|c| &c.value),
+            r.line_id_maps.as_ref().map(|m| &m.value),
+            no_maps_at,
+        );
         Ok(r)
+    }
+
+    /// How the nodes this reader decodes are checked (default
+    /// [`Validation::Strict`]): every drawable's categories and line IDs must be
+    /// in the file's CategoryMap and line-ID maps, its times inside its node's box,
+    /// ... (spec/slog2.md §14 #9–#12). [`Validation::Lenient`] drops the
+    /// drawables and shadows that fail instead, and counts them in
+    /// [`dropped`](Self::dropped); [`Validation::Off`] returns nodes as decoded.
+    pub fn set_validation(&mut self, v: Validation) {
+        self.validation = v;
+    }
+
+    /// Shorthand: [`Validation::Lenient`] if `lenient`, else [`Validation::Strict`].
+    pub fn set_lenient(&mut self, lenient: bool) {
+        self.validation = if lenient {
+            Validation::Lenient
+        } else {
+            Validation::Strict
+        };
+    }
+
+    /// Where the header pointer that sits at byte `at_206` of a `SLOG 2.0.6`
+    /// header (e.g. [`TREEROOT_AT`]) sits in this file (one byte later in a
+    /// `SLOG 2.0.6Z` header, whose version string is one byte longer).
+    pub fn pointer_at(&self, at_206: u64) -> u64 {
+        at_206 + self.header_len - 108
+    }
+
+    /// The validation in force.
+    pub fn validation(&self) -> Validation {
+        self.validation
+    }
+
+    /// What a lenient reader has dropped so far, over every node it decoded (a
+    /// query's share is the difference before and after it).
+    pub fn dropped(&self) -> Dropped {
+        self.dropped
     }
 
     /// The header.
@@ -240,37 +349,51 @@ impl<R: Read + Seek> Slog2Reader<R> {
         self.counters
     }
 
-    /// Checks that `ptr` can be followed: not NULL, inside the file, not larger than
-    /// the header's `max_buffer_bytesize`.
-    pub fn check_ptr(&self, ptr: FileBlockPtr, what: &str) -> Result<()> {
-        let bad = |problem: String| Error::BadPointer {
-            offset: 0,
+    /// Checks that `ptr`, stored at byte `at`, can be followed: not NULL, inside
+    /// the file, not larger than the header's `max_buffer_bytesize`. Errors are
+    /// [`Error::BadPointer`] at `at`.
+    pub fn check_ptr(&self, ptr: FileBlockPtr, what: &str, at: u64) -> Result<()> {
+        let bad = |kind: PointerProblem, problem: String| Error::BadPointer {
+            offset: at,
+            kind,
             what: what.to_string(),
             target: ptr.offset,
             size: ptr.size,
             problem,
         };
         if ptr.is_null() {
-            return Err(bad("the pointer is NULL".into()));
+            return Err(bad(PointerProblem::Null, "the pointer is NULL".into()));
         }
         if ptr.offset < 0 || (ptr.offset as u64).saturating_add(ptr.size as u64) > self.file_len {
-            return Err(bad(format!(
-                "the block runs past the end of the file ({} bytes)",
-                self.file_len
-            )));
+            return Err(bad(
+                PointerProblem::OutsideFile,
+                format!(
+                    "the block runs past the end of the file ({} bytes)",
+                    self.file_len
+                ),
+            ));
         }
         if ptr.size > self.header.max_buffer_bytesize {
-            return Err(bad(format!(
-                "the block is larger than the header's max_buffer_bytesize {}",
-                self.header.max_buffer_bytesize
-            )));
+            return Err(bad(
+                PointerProblem::TooLarge,
+                format!(
+                    "the block is larger than the header's max_buffer_bytesize {}",
+                    self.header.max_buffer_bytesize
+                ),
+            ));
         }
         Ok(())
     }
 
-    /// Reads the raw bytes of a block (one read) into the reader's buffer.
+    /// Reads the raw bytes of a block (one read) into the reader's buffer. A
+    /// pointer that cannot be followed is reported at the block's own offset (the
+    /// pointer's field is not known here).
     pub fn read_raw(&mut self, ptr: FileBlockPtr, what: &str) -> Result<&[u8]> {
-        self.check_ptr(ptr, what)?;
+        self.read_raw_at(ptr, what, ptr.offset.max(0) as u64)
+    }
+
+    fn read_raw_at(&mut self, ptr: FileBlockPtr, what: &str, ptr_at: u64) -> Result<&[u8]> {
+        self.check_ptr(ptr, what, ptr_at)?;
         let at = ptr.offset as u64;
         self.inner
             .seek(SeekFrom::Start(at))
@@ -301,33 +424,74 @@ impl<R: Read + Seek> Slog2Reader<R> {
         &mut self,
         ptr: FileBlockPtr,
         what: &str,
+        ptr_at: u64,
         args: T::Args<'_>,
     ) -> Result<Parsed<T>> {
-        self.read_raw(ptr, what)?;
+        self.read_raw_at(ptr, what, ptr_at)?;
         parse_block(&self.buf, ptr, what, args)
     }
 
-    /// Reads and parses the tree node at `ptr`. In a compressed file (`SLOG
-    /// 2.0.6Z`) the block is a frame: it is checked, inflated (never past
+    /// Reads and parses the tree node at `ptr`, then checks its drawables and
+    /// shadows as [`set_validation`](Self::set_validation) says (by default an
+    /// [`Error::BadDrawable`] for a category or line ID the file cannot resolve, a
+    /// time outside the node's box, ...). In a compressed file (`SLOG 2.0.6Z`)
+    /// the block is a frame: it is checked, inflated (never past
     /// `max_buffer_bytesize`) and its checksum verified; `bytes_read` counts the
     /// frame's (compressed) bytes, and the node is returned as in a plain file.
     pub fn read_node(&mut self, ptr: FileBlockPtr) -> Result<Parsed<TreeNodeBody>> {
+        let mut n = self.read_node_unchecked(ptr, ptr.offset.max(0) as u64)?;
+        self.validate_node(&mut n)?;
+        Ok(n)
+    }
+
+    /// [`read_node`](Self::read_node) without the drawable checks; a pointer
+    /// that cannot be followed is reported at `ptr_at`.
+    pub(crate) fn read_node_unchecked(
+        &mut self,
+        ptr: FileBlockPtr,
+        ptr_at: u64,
+    ) -> Result<Parsed<TreeNodeBody>> {
         let v = self.version.is_v206();
         let n = if self.version.is_compressed() {
-            self.read_raw(ptr, "a tree node frame")?;
+            self.read_raw_at(ptr, "a tree node frame", ptr_at)?;
             let limit = self.header.max_buffer_bytesize.max(0) as u64;
             crate::frame::decode(&self.buf, ptr, limit, &mut self.plain)?;
             parse_block(&self.plain, ptr, "a tree node", (v,))?
         } else {
-            self.read_parsed(ptr, "a tree node", (v,))?
+            self.read_parsed(ptr, "a tree node", ptr_at, (v,))?
         };
         self.counters.nodes_read += 1;
         Ok(n)
     }
 
+    /// The drawable checks of [`read_node`](Self::read_node), on a node read
+    /// with `read_node_unchecked`.
+    pub(crate) fn validate_node(&mut self, n: &mut Parsed<TreeNodeBody>) -> Result<()> {
+        crate::validate::node(
+            &mut n.value,
+            n.ptr.offset as u64,
+            self.version.is_v206(),
+            &self.legend,
+            self.validation,
+            &mut self.dropped,
+        )
+    }
+
     /// Reads the root node.
     pub fn read_root(&mut self) -> Result<Parsed<TreeNodeBody>> {
         let p = self.header.treeroot;
-        self.read_node(p)
+        let mut n = self.read_node_unchecked(p, self.pointer_at(TREEROOT_AT))?;
+        self.validate_node(&mut n)?;
+        Ok(n)
     }
 }
+
+/// Offset of the categories pointer in a `SLOG 2.0.6` header (see
+/// [`Slog2Reader::pointer_at`] for other versions).
+pub const CATEGORIES_AT: u64 = 24;
+/// Offset of the lineIDmaps pointer in a `SLOG 2.0.6` header.
+pub const LINEIDMAPS_AT: u64 = 48;
+/// Offset of the treeroot pointer in a `SLOG 2.0.6` header.
+pub const TREEROOT_AT: u64 = 60;
+/// Offset of the treedir pointer in a `SLOG 2.0.6` header.
+pub const TREEDIR_AT: u64 = 72;

@@ -22,8 +22,8 @@
 //! one level down, so it ends on every input; it walks with an explicit stack, never
 //! by recursion. Bad trees give an [`Error`] naming the byte offset.
 
-use crate::error::{Error, Result};
-use crate::read::{Counters, Slog2Reader};
+use crate::error::{Error, Result, TreeProblem};
+use crate::read::{Counters, Slog2Reader, Validation, WalkCache, TREEROOT_AT};
 use crate::size::start_order;
 use crate::types::*;
 use std::cmp::Ordering;
@@ -187,6 +187,176 @@ fn stub_offsets(n: &TreeNodeBody, base: u64, v206: bool) -> Vec<u64> {
         .collect()
 }
 
+impl<R: Read + Seek> Slog2Reader<R> {
+    /// Whether a node read at `ptr` (stored at `ptr_at`) fits the tree: the stub
+    /// that led to it (if any) names a child of its parent that the TreeDir holds
+    /// at `ptr`, and the node agrees with the TreeDir entry of that ID (of the
+    /// TreeDir's root for the root). These are the checks of S2-TREE-002 and
+    /// S2-DIR-003, at the offsets `check` reports. A file with an empty TreeDir
+    /// is not compared with it.
+    fn check_followed(
+        &mut self,
+        n: &TreeNodeBody,
+        ptr: FileBlockPtr,
+        ptr_at: u64,
+        stub: Option<(NodeId, NodeId)>,
+        k: i32,
+    ) -> Result<()> {
+        let id = n.header.id;
+        let base = ptr.offset as u64;
+        let bad = |offset: u64, problem: TreeProblem, what: String| Error::BadTree {
+            offset,
+            node: id,
+            problem,
+            what,
+        };
+        let cache = self.walk_cache();
+        if cache.dir.is_empty() {
+            return Ok(());
+        }
+        let want = match stub {
+            Some((parent, sid)) => {
+                if sid.xpos.checked_div(k) != Some(parent.xpos) {
+                    return Err(bad(
+                        ptr_at - 6,
+                        TreeProblem::NotAChild,
+                        format!(
+                            "stub ({},{}) is not a child of node ({},{}) with {k} children per node",
+                            sid.depth, sid.xpos, parent.depth, parent.xpos
+                        ),
+                    ));
+                }
+                match cache.dir.get(&sid) {
+                    None => {
+                        return Err(bad(
+                            ptr_at - 6,
+                            TreeProblem::NotAChild,
+                            format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
+                        ))
+                    }
+                    Some(c) if c.ptr != ptr => {
+                        return Err(bad(
+                            ptr_at,
+                            TreeProblem::NotAChild,
+                            format!(
+                                "stub ({},{}) points at {}@{} but the child is at {}@{}",
+                                sid.depth, sid.xpos, ptr.size, ptr.offset, c.ptr.size, c.ptr.offset
+                            ),
+                        ))
+                    }
+                    Some(_) => sid,
+                }
+            }
+            None => match cache.root {
+                Some(r) => r,
+                None => return Ok(()),
+            },
+        };
+        let h = n.header;
+        let Some(e) = cache.dir.get(&want) else {
+            return Ok(());
+        };
+        if id != want {
+            return Err(bad(
+                base + 16,
+                TreeProblem::DisagreesWithTreeDir,
+                format!(
+                    "the block at byte {base} says it is node ({},{}), its pointer is that of node ({},{})",
+                    id.depth, id.xpos, want.depth, want.xpos
+                ),
+            ));
+        }
+        if e.ptr != ptr || h.ptr != ptr {
+            return Err(bad(
+                base + 22,
+                TreeProblem::DisagreesWithTreeDir,
+                format!(
+                    "node ({},{}) was read from {}@{} and says it is at {}@{}; its TreeDir entry says {}@{}",
+                    id.depth, id.xpos, ptr.size, ptr.offset, h.ptr.size, h.ptr.offset, e.ptr.size, e.ptr.offset
+                ),
+            ));
+        }
+        if e.earliest.to_bits() != h.earliest.to_bits() || e.latest.to_bits() != h.latest.to_bits()
+        {
+            return Err(bad(
+                base,
+                TreeProblem::DisagreesWithTreeDir,
+                format!(
+                    "node ({},{}) has the box [{:?},{:?}], its TreeDir entry [{:?},{:?}]",
+                    id.depth, id.xpos, h.earliest, h.latest, e.earliest, e.latest
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The stubs of a node read that the query does not follow: the node has stubs
+    /// iff it is above the leaves (S2-TREE-001/002, at the stub count), and each
+    /// stub not followed names a child that the TreeDir holds (S2-TREE-002, at the
+    /// stub's ID field). Its pointer is not looked at.
+    fn check_stubs(
+        &mut self,
+        id: NodeId,
+        n_stubs: usize,
+        count_at: u64,
+        unfollowed: &[(NodeHeader, u64)],
+        k: i32,
+    ) -> Result<()> {
+        let bad = |offset: u64, problem: TreeProblem, what: String| Error::BadTree {
+            offset,
+            node: id,
+            problem,
+            what,
+        };
+        if id.depth > 0 && n_stubs == 0 {
+            return Err(bad(
+                count_at,
+                TreeProblem::NoStubs,
+                format!(
+                    "node ({},{}) has depth {} but no child stubs",
+                    id.depth, id.xpos, id.depth
+                ),
+            ));
+        }
+        if id.depth == 0 && n_stubs > 0 {
+            return Err(bad(
+                count_at,
+                TreeProblem::LeafWithStubs,
+                format!("leaf (0,{}) has child stubs", id.xpos),
+            ));
+        }
+        let dir = &self.walk_cache().dir;
+        if dir.is_empty() {
+            return Ok(());
+        }
+        for (h, at) in unfollowed {
+            let sid = h.id;
+            if Some(sid.depth) != id.depth.checked_sub(1)
+                || sid.xpos.checked_div(k) != Some(id.xpos)
+            {
+                return Err(bad(
+                    at + 16,
+                    TreeProblem::NotAChild,
+                    format!(
+                        "stub ({},{}) is not a child of node ({},{}) with {k} children per node",
+                        sid.depth, sid.xpos, id.depth, id.xpos
+                    ),
+                ));
+            }
+            if !dir.contains_key(&sid) {
+                return Err(bad(
+                    at + 16,
+                    TreeProblem::NotAChild,
+                    format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
+                ));
+            }
+            // The pointer of a stub not followed is not looked at (a query reads
+            // nothing it does not need).
+        }
+        Ok(())
+    }
+}
+
 /// A node to read: its pointer, where that pointer is stored, and (for a child) the
 /// parent and the ID its stub names.
 struct Pending {
@@ -194,9 +364,6 @@ struct Pending {
     ptr_at: u64,
     stub: Option<(NodeId, NodeId)>,
 }
-
-/// Offset of the header's treeroot pointer.
-const TREEROOT_AT: u64 = 60;
 
 impl<R: Read + Seek> Slog2Reader<R> {
     /// The real drawables that meet the window `[start, end)` (see
@@ -211,6 +378,12 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// Errors: any error reading a node (pointer outside the file, block larger than
     /// `max_buffer_bytesize`, parse errors), a stub whose node ID or whose target
     /// node's depth is not one less than its parent's, and a block reached twice.
+    /// Unless the reader's validation is [`Validation::Off`], also: a drawable or
+    /// shadow of a node read that the file cannot resolve ([`Error::BadDrawable`];
+    /// a lenient reader drops it instead), and ([`Error::BadTree`]) a node read
+    /// that disagrees with its TreeDir entry, a stub that names no child of its
+    /// node, and a header, line-ID map list or TreeDir that breaks an error rule of
+    /// `check` (spec/slog2.md §14a.2).
     pub fn window(&mut self, start: f64, end: f64) -> Result<WindowAnswer> {
         self.walk(TimeWindow::new(start, end), None)
     }
@@ -228,9 +401,35 @@ impl<R: Read + Seek> Slog2Reader<R> {
         self.walk(w, Some(pixel))
     }
 
+    /// The TreeDir by ID and the file-level check, made at the first query.
+    fn walk_cache(&mut self) -> &WalkCache {
+        if self.walk_cache.is_none() {
+            let dir = self
+                .tree_dir()
+                .map(|t| t.value.entries.iter().map(|e| (e.id, *e)).collect())
+                .unwrap_or_default();
+            let file_error = crate::check::first_file_error(self);
+            let root = self.tree_dir().and_then(|t| {
+                t.value
+                    .entries
+                    .iter()
+                    .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
+                    .map(|e| e.id)
+            });
+            self.walk_cache = Some(WalkCache {
+                dir,
+                root,
+                file_error,
+            });
+        }
+        self.walk_cache.as_ref().expect("just made")
+    }
+
     fn walk(&mut self, window: TimeWindow, pixel: Option<f64>) -> Result<WindowAnswer> {
         let before = self.counters();
         let v206 = self.version().is_v206();
+        let checked = self.validation() != Validation::Off;
+        let k = i32::from(self.header().num_children_per_node.max(1));
         let mut drawables = Vec::new();
         let mut shadows = Vec::new();
         let mut nodes = Vec::new();
@@ -238,7 +437,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let root = self.header().treeroot;
         let mut stack = vec![Pending {
             ptr: root,
-            ptr_at: TREEROOT_AT,
+            ptr_at: self.pointer_at(TREEROOT_AT),
             stub: None,
         }];
         while let Some(p) = stack.pop() {
@@ -250,24 +449,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     child.depth, child.xpos, parent.depth, parent.xpos
                 ),
             };
-            if let Err(e) = self.check_ptr(p.ptr, &what) {
-                return Err(match e {
-                    Error::BadPointer {
-                        what,
-                        target,
-                        size,
-                        problem,
-                        ..
-                    } => Error::BadPointer {
-                        offset: ptr_at,
-                        what,
-                        target,
-                        size,
-                        problem,
-                    },
-                    other => other,
-                });
-            }
+            self.check_ptr(p.ptr, &what, ptr_at)?;
             if !seen.insert(p.ptr.offset) {
                 return Err(Error::BadValue {
                     offset: ptr_at,
@@ -277,8 +459,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     ),
                 });
             }
-            let node = self.read_node(p.ptr)?.value;
-            let id = node.header.id;
+            let mut parsed = self.read_node_unchecked(p.ptr, ptr_at)?;
+            let id = parsed.value.header.id;
             let base = p.ptr.offset as u64;
             if let Some((_, child)) = p.stub {
                 if id.depth != child.depth {
@@ -291,8 +473,17 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     });
                 }
             }
+            // Offsets before a lenient check drops anything.
+            let offsets = stub_offsets(&parsed.value, base, v206);
+            let count_at = crate::validate::stub_at(&parsed.value, base, v206, 0) - 4;
+            if checked {
+                self.check_followed(&parsed.value, p.ptr, ptr_at, p.stub, k)?;
+                self.validate_node(&mut parsed)?;
+            }
+            let node = parsed.value;
+            let n_stubs = node.stubs.len();
+            let mut unfollowed = Vec::new();
             nodes.push(id);
-            let offsets = stub_offsets(&node, base, v206);
             for d in node.nestless.into_iter().chain(node.nestable) {
                 if window.shows(&d) {
                     drawables.push(Located { node: id, value: d });
@@ -302,6 +493,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
             for (s, stub_at) in node.stubs.into_iter().zip(offsets) {
                 let h = s.header;
                 if !window.meets(h.earliest, h.latest) {
+                    if checked {
+                        unfollowed.push((h, stub_at));
+                    }
                     continue;
                 }
                 if id.depth <= 0 || h.id.depth != id.depth - 1 {
@@ -315,6 +509,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 }
                 match pixel {
                     Some(px) if h.latest - h.earliest < px => {
+                        if checked {
+                            unfollowed.push((h, stub_at));
+                        }
                         for sh in s.nestless.into_iter().chain(s.nestable) {
                             if window.shows_shadow(&sh) {
                                 shadows.push(Located {
@@ -331,8 +528,23 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     }),
                 }
             }
+            if checked {
+                self.check_stubs(id, n_stubs, count_at, &unfollowed, k)?;
+            }
             // Reversed, so that children are read in xpos order.
             stack.extend(children.into_iter().rev());
+        }
+        // The header and TreeDir rules last, so that a node that cannot be read is
+        // reported as such.
+        if checked {
+            if let Some((rule, offset, node, what)) = self.walk_cache().file_error.clone() {
+                return Err(Error::BadTree {
+                    offset,
+                    node: node.unwrap_or_default(),
+                    problem: TreeProblem::File(rule),
+                    what: format!("{rule}: {what}"),
+                });
+            }
         }
         // Stable sorts: within one node, file order (nestless before nestable).
         drawables

@@ -1,0 +1,365 @@
+//! What a reader checks while it decodes a tree node (spec/slog2.md §14 #9–#12):
+//! every category a drawable, a part or a shadow weight names is in the
+//! CategoryMap, every vertex line ID is in every line-ID map, every vertex time lies
+//! inside the node's box, no primitive or composite is empty, the lists are in
+//! start-time order, and shadows have a preview category and weights.
+//!
+//! The sets of valid categories and line IDs are made once, when the file is
+//! opened ([`Legend`]); each check is then a table look-up per value. Offsets are
+//! computed only when something is wrong.
+
+use crate::error::{DrawableProblem, Error, Result};
+use crate::size::start_order;
+use crate::types::*;
+use std::cmp::Ordering;
+
+/// How strictly a reader checks the drawables of the nodes it decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Validation {
+    /// The default: a drawable or shadow that the file cannot resolve (or that is
+    /// impossible, see [`DrawableProblem`]) is an [`Error::BadDrawable`] naming
+    /// its byte offset.
+    #[default]
+    Strict,
+    /// Drawables and shadows with an unresolvable category or line ID, a time
+    /// outside their node's box, no vertices or parts, or (shadows) no weights or a
+    /// bad category are dropped from the node, and counted
+    /// ([`crate::Slog2Reader::dropped`]). Unsorted lists are accepted.
+    Lenient,
+    /// No check: nodes are returned as decoded. For tools that report or copy
+    /// what is there (`check`, lossless copies).
+    Off,
+}
+
+/// Drawables and shadows a lenient reader dropped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Real drawables (a composite counts as one).
+    pub drawables: u64,
+    /// Shadows.
+    pub shadows: u64,
+}
+
+/// A set of `i32` IDs: a bit table over `[min, max]` when that range is small
+/// compared with the number of IDs, a sorted list otherwise. Its size is bounded by
+/// the IDs actually given, never by a header field.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IdSet {
+    min: i64,
+    dense: Vec<bool>,
+    sorted: Vec<i32>,
+}
+
+impl IdSet {
+    pub(crate) fn new(mut ids: Vec<i32>) -> IdSet {
+        ids.sort_unstable();
+        ids.dedup();
+        let (Some(&lo), Some(&hi)) = (ids.first(), ids.last()) else {
+            return IdSet::default();
+        };
+        let span = (hi as i64 - lo as i64 + 1) as u64;
+        if span <= 64 + 8 * ids.len() as u64 {
+            let mut dense = vec![false; span as usize];
+            for id in &ids {
+                dense[(*id as i64 - lo as i64) as usize] = true;
+            }
+            IdSet {
+                min: lo as i64,
+                dense,
+                sorted: Vec::new(),
+            }
+        } else {
+            IdSet {
+                min: 0,
+                dense: Vec::new(),
+                sorted: ids,
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, id: i32) -> bool {
+        if self.dense.is_empty() {
+            self.sorted.binary_search(&id).is_ok()
+        } else {
+            let i = id as i64 - self.min;
+            i >= 0 && (i as u64) < self.dense.len() as u64 && self.dense[i as usize]
+        }
+    }
+}
+
+/// What a node's references are checked against: made once per file.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Legend {
+    categories: IdSet,
+    /// Preview categories: negative indexes of the map.
+    previews: IdSet,
+    /// Line IDs present in every line-ID map.
+    line_ids: IdSet,
+    /// When the file has no line-ID map: where `check` reports that (the header's
+    /// lineIDmaps pointer, 48, or the empty LineIDMapList block).
+    no_maps_at: Option<u64>,
+}
+
+impl Legend {
+    pub(crate) fn new(
+        categories: Option<&CategoryMap>,
+        maps: Option<&LineIdMapList>,
+        no_maps_at: u64,
+    ) -> Legend {
+        let cats: Vec<i32> = categories
+            .map(|c| c.categories.iter().map(|c| c.index).collect())
+            .unwrap_or_default();
+        let previews = IdSet::new(cats.iter().copied().filter(|c| *c < 0).collect());
+        let maps: &[LineIdMap] = maps.map_or(&[], |m| &m.maps);
+        let (line_ids, no_maps_at) = match maps.split_first() {
+            None => (IdSet::default(), Some(no_maps_at)),
+            Some((first, rest)) => {
+                let mut ids: Vec<i32> = first.rows.iter().map(|r| r.line_id).collect();
+                for m in rest {
+                    let other = IdSet::new(m.rows.iter().map(|r| r.line_id).collect());
+                    ids.retain(|id| other.contains(*id));
+                }
+                (IdSet::new(ids), None)
+            }
+        };
+        Legend {
+            categories: IdSet::new(cats),
+            previews,
+            line_ids,
+            no_maps_at,
+        }
+    }
+}
+
+/// Whether a vertex time lies inside the box `[earliest, latest]` (false for NaN).
+#[inline]
+pub(crate) fn inside(t: f64, earliest: f64, latest: f64) -> bool {
+    t >= earliest && t <= latest
+}
+
+#[inline]
+fn primitive(p: &Primitive, e: f64, l: f64, g: &Legend) -> Option<DrawableProblem> {
+    if !g.categories.contains(p.category) {
+        return Some(DrawableProblem::UnknownCategory(p.category));
+    }
+    if p.vertices.is_empty() {
+        return Some(DrawableProblem::Empty);
+    }
+    for v in &p.vertices {
+        if !g.line_ids.contains(v.line_id) {
+            return Some(DrawableProblem::UnknownLineId(v.line_id));
+        }
+        if !inside(v.time, e, l) {
+            return Some(DrawableProblem::OutsideNode);
+        }
+    }
+    None
+}
+
+#[inline]
+fn drawable(d: &Drawable, e: f64, l: f64, g: &Legend) -> Option<DrawableProblem> {
+    match d {
+        Drawable::Primitive(p) => primitive(p, e, l, g),
+        Drawable::Composite(c) => {
+            if !g.categories.contains(c.category) {
+                return Some(DrawableProblem::UnknownCategory(c.category));
+            }
+            if c.primitives.is_empty() {
+                return Some(DrawableProblem::Empty);
+            }
+            c.primitives.iter().find_map(|p| primitive(p, e, l, g))
+        }
+    }
+}
+
+#[inline]
+fn shadow(s: &Shadow, g: &Legend) -> Option<DrawableProblem> {
+    if !g.previews.contains(s.category) {
+        return Some(DrawableProblem::ShadowCategory(s.category));
+    }
+    if s.weights.is_empty() {
+        return Some(DrawableProblem::NoWeights);
+    }
+    s.weights
+        .iter()
+        .find(|w| !g.categories.contains(w.category))
+        .map(|w| DrawableProblem::WeightCategory(w.category))
+}
+
+type Key = (f64, f64, i32, (i32, i32));
+
+#[inline]
+fn drawable_key(d: &Drawable) -> Key {
+    (d.earliest(), d.latest(), d.category(), d.end_lines())
+}
+
+#[inline]
+fn shadow_key(s: &Shadow) -> Key {
+    (
+        s.earliest,
+        s.latest,
+        s.category,
+        (
+            s.vertices.first().map_or(0, |c| c.line_id),
+            s.vertices.last().map_or(0, |c| c.line_id),
+        ),
+    )
+}
+
+/// Where item `i` of list `list` (0 nestless, 1 nestable) of a node starts.
+fn drawable_at(n: &TreeNodeBody, base: u64, list: usize, i: usize) -> u64 {
+    let sum = |l: &[Drawable]| l.iter().map(Drawable::disk_len).sum::<u64>();
+    let mut at = base + 34 + 4;
+    if list == 1 {
+        at += sum(&n.nestless) + 4;
+        at += sum(&n.nestable[..i]);
+    } else {
+        at += sum(&n.nestless[..i]);
+    }
+    at
+}
+
+/// Where stub `s` of a node starts.
+pub(crate) fn stub_at(n: &TreeNodeBody, base: u64, v206: bool, s: usize) -> u64 {
+    let sum = |l: &[Drawable]| l.iter().map(Drawable::disk_len).sum::<u64>();
+    base + 34
+        + 4
+        + sum(&n.nestless)
+        + 4
+        + sum(&n.nestable)
+        + 4
+        + n.stubs[..s].iter().map(|s| s.disk_len(v206)).sum::<u64>()
+}
+
+/// Where shadow `i` of list `list` of stub `s` starts.
+fn shadow_at(n: &TreeNodeBody, base: u64, v206: bool, s: usize, list: usize, i: usize) -> u64 {
+    let stub = &n.stubs[s];
+    let sum = |l: &[Shadow]| l.iter().map(|x| x.disk_len(v206)).sum::<u64>();
+    let mut at = stub_at(n, base, v206, s) + 34 + 4;
+    if list == 1 {
+        at += sum(&stub.nestless) + 4 + sum(&stub.nestable[..i]);
+    } else {
+        at += sum(&stub.nestless[..i]);
+    }
+    at
+}
+
+fn describe(p: DrawableProblem, n: &TreeNodeBody, what: &str) -> String {
+    let id = n.header.id;
+    let node = format!("node ({},{})", id.depth, id.xpos);
+    match p {
+        DrawableProblem::UnknownCategory(c) => {
+            format!("a {what} in {node} has category {c}, which is not in the CategoryMap")
+        }
+        DrawableProblem::UnknownLineId(l) => {
+            format!("a {what} in {node} has line ID {l}, which is missing from a line-ID map")
+        }
+        DrawableProblem::OutsideNode => format!(
+            "a {what} in {node} has a time outside the node's box [{:?},{:?}]",
+            n.header.earliest, n.header.latest
+        ),
+        DrawableProblem::Empty => format!("a {what} in {node} has no vertices or no parts"),
+        DrawableProblem::Unsorted => {
+            format!("a {what} in {node} starts before the one it follows (the list is not in start-time order)")
+        }
+        DrawableProblem::ShadowCategory(c) => {
+            format!("a shadow in {node} has category {c}, which is not a preview category of the CategoryMap")
+        }
+        DrawableProblem::NoWeights => format!("a shadow in {node} has no category weights"),
+        DrawableProblem::WeightCategory(c) => {
+            format!("a shadow weight in {node} names category {c}, which is not in the CategoryMap")
+        }
+    }
+}
+
+/// Checks (or, in lenient mode, cleans) a decoded node that starts at `base`.
+pub(crate) fn node(
+    n: &mut TreeNodeBody,
+    base: u64,
+    v206: bool,
+    g: &Legend,
+    mode: Validation,
+    dropped: &mut Dropped,
+) -> Result<()> {
+    let (e, l) = (n.header.earliest, n.header.latest);
+    match mode {
+        Validation::Off => Ok(()),
+        Validation::Lenient => {
+            for list in [&mut n.nestless, &mut n.nestable] {
+                let before = list.len();
+                list.retain(|d| drawable(d, e, l, g).is_none());
+                dropped.drawables += (before - list.len()) as u64;
+            }
+            for s in &mut n.stubs {
+                for list in [&mut s.nestless, &mut s.nestable] {
+                    let before = list.len();
+                    list.retain(|x| shadow(x, g).is_none());
+                    dropped.shadows += (before - list.len()) as u64;
+                }
+            }
+            Ok(())
+        }
+        Validation::Strict => strict(n, base, v206, g),
+    }
+}
+
+fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
+    let (e, l) = (n.header.earliest, n.header.latest);
+    let fail = |problem: DrawableProblem, offset: u64, what: &str| -> Error {
+        let offset = match (problem, g.no_maps_at) {
+            (DrawableProblem::UnknownLineId(_), Some(at)) => at,
+            _ => offset,
+        };
+        let mut text = describe(problem, n, what);
+        if let (DrawableProblem::UnknownLineId(_), Some(_)) = (problem, g.no_maps_at) {
+            text.push_str(" (the file has no line-ID map)");
+        }
+        Error::BadDrawable {
+            offset,
+            node: n.header.id,
+            problem,
+            what: text,
+        }
+    };
+    for (li, list) in [&n.nestless, &n.nestable].into_iter().enumerate() {
+        let mut last: Option<Key> = None;
+        for (i, d) in list.iter().enumerate() {
+            if let Some(p) = drawable(d, e, l, g) {
+                let at = drawable_at(n, base, li, i);
+                let at = match p {
+                    DrawableProblem::UnknownCategory(_) | DrawableProblem::UnknownLineId(_) => {
+                        at + 1
+                    }
+                    _ => at,
+                };
+                return Err(fail(p, at, "drawable"));
+            }
+            let key = drawable_key(d);
+            if last.is_some_and(|k| start_order(k, key) == Ordering::Greater) {
+                let at = drawable_at(n, base, li, i);
+                return Err(fail(DrawableProblem::Unsorted, at, "drawable"));
+            }
+            last = Some(key);
+        }
+    }
+    for (si, s) in n.stubs.iter().enumerate() {
+        for (li, list) in [&s.nestless, &s.nestable].into_iter().enumerate() {
+            let mut last: Option<Key> = None;
+            for (i, x) in list.iter().enumerate() {
+                let key = shadow_key(x);
+                let p = shadow(x, g).or_else(|| {
+                    last.filter(|k| start_order(*k, key) == Ordering::Greater)
+                        .map(|_| DrawableProblem::Unsorted)
+                });
+                if let Some(p) = p {
+                    let at = shadow_at(n, base, v206, si, li, i);
+                    return Err(fail(p, at, "shadow"));
+                }
+                last = Some(key);
+            }
+        }
+    }
+    Ok(())
+}
