@@ -96,6 +96,8 @@ pub(crate) struct WalkCache {
     pub(crate) dir: std::collections::HashMap<NodeId, TreeDirEntry>,
     /// The TreeDir's root entry (deepest, then lowest xpos), if any.
     pub(crate) root: Option<NodeId>,
+    /// The block pointers of the TreeDir entries.
+    pub(crate) blocks: std::collections::HashSet<FileBlockPtr>,
     pub(crate) file_error: Option<(&'static str, u64, Option<NodeId>, String)>,
 }
 

@@ -256,6 +256,16 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let Some(e) = cache.dir.get(&want) else {
             return Ok(());
         };
+        if stub.is_none() && e.ptr != ptr {
+            return Err(bad(
+                ptr_at,
+                TreeProblem::File("S2-DIR-002"),
+                format!(
+                    "treeroot points at {}@{} but the TreeDir's root ({},{}) is at {}@{}",
+                    ptr.size, ptr.offset, want.depth, want.xpos, e.ptr.size, e.ptr.offset
+                ),
+            ));
+        }
         if id != want {
             return Err(bad(
                 base + 16,
@@ -416,9 +426,14 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
                     .map(|e| e.id)
             });
+            let blocks = self
+                .tree_dir()
+                .map(|t| t.value.entries.iter().map(|e| e.ptr).collect())
+                .unwrap_or_default();
             self.walk_cache = Some(WalkCache {
                 dir,
                 root,
+                blocks,
                 file_error,
             });
         }
@@ -458,6 +473,22 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         p.ptr.offset
                     ),
                 });
+            }
+            if let (true, Some((parent, sid))) = (checked, p.stub) {
+                // A stub that points at no node block of the TreeDir: report the
+                // stub, not the bytes it leads to.
+                let cache = self.walk_cache();
+                if !cache.dir.is_empty() && !cache.blocks.contains(&p.ptr) {
+                    return Err(Error::BadTree {
+                        offset: ptr_at,
+                        node: parent,
+                        problem: TreeProblem::NotAChild,
+                        what: format!(
+                            "stub ({},{}) points at {}@{}, where the TreeDir has no node",
+                            sid.depth, sid.xpos, p.ptr.size, p.ptr.offset
+                        ),
+                    });
+                }
             }
             let mut parsed = self.read_node_unchecked(p.ptr, ptr_at)?;
             let id = parsed.value.header.id;
