@@ -41,8 +41,17 @@ fn located(d: &[slog2_format::window::Located<slog2_format::Primitive>]) -> Vec<
     v
 }
 
+/// Cases per whole-trace property: `default`, or `MPELOG_PROPTEST_CASES` when
+/// that is larger (CI raises it).
+fn cases(default: u32) -> u32 {
+    std::env::var("MPELOG_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(default, |n: u32| n.max(default))
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 20, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(20), .. ProptestConfig::default() })]
 
     #[test]
     fn annotation_windows_equal_slog2_windows(

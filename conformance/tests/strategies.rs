@@ -123,9 +123,18 @@ proptest! {
     }
 }
 
+/// Cases per whole-trace property: `default`, or `MPELOG_PROPTEST_CASES` when
+/// that is larger (CI raises it).
+fn cases(default: u32) -> u32 {
+    std::env::var("MPELOG_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(default, |n: u32| n.max(default))
+}
+
 proptest! {
     // Each case generates a trace and converts or annotates it.
-    #![proptest_config(ProptestConfig::with_cases(8))]
+    #![proptest_config(ProptestConfig::with_cases(cases(8)))]
 
     #[test]
     fn generated_clog2_traces_are_valid(bytes in clog2::trace()) {

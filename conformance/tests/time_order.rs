@@ -12,13 +12,13 @@ use mpelog_conformance::{check_bytes, Options};
 use proptest::prelude::*;
 use std::io::Cursor;
 
-/// Cases per property: `MPELOG_PROPTEST_CASES` when set (CI raises it), else
-/// `default`.
+/// Cases per whole-trace property: `default`, or `MPELOG_PROPTEST_CASES` when
+/// that is larger (CI raises it).
 fn cases(default: u32) -> u32 {
     std::env::var("MPELOG_PROPTEST_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+        .map_or(default, |n: u32| n.max(default))
 }
 
 fn header(time: f64, rank: i32, body: Body) -> Record {

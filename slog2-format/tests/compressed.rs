@@ -259,8 +259,17 @@ fn same_answer(
     Ok(())
 }
 
+/// Cases per whole-trace property: `default`, or `MPELOG_PROPTEST_CASES` when
+/// that is larger (CI raises it).
+fn cases(default: u32) -> u32 {
+    std::env::var("MPELOG_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(default, |n: u32| n.max(default))
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(16), .. ProptestConfig::default() })]
 
     #[test]
     fn compressed_files_answer_every_window_like_the_plain_file(

@@ -34,13 +34,13 @@ fn trace(ranks: u32, events: u64, seed: u64) -> Vec<u8> {
     })
 }
 
-/// Cases per property: `MPELOG_PROPTEST_CASES` when set (CI raises it for
-/// these whole-trace properties), else `default`.
+/// Cases per whole-trace property: `default`, or `MPELOG_PROPTEST_CASES` when
+/// that is larger (CI raises it).
 fn cases(default: u32) -> u32 {
     std::env::var("MPELOG_PROPTEST_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+        .map_or(default, |n: u32| n.max(default))
 }
 
 /// The time box of a drawable from its vertices (every member's, for a
