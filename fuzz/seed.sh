@@ -7,6 +7,10 @@
 # clog2_writer_ops), or want generated inputs (slog2_frame: files from
 # `mpelog convert --compress` after a 16-byte prefix, see the README;
 # annotation_window: any bytes over its built-in trace).
+# Each target gets its input form: conformance_check takes real files as they are
+# (detection) and, for the SLOG-2 checkers, also forced copies (first byte 0xF2
+# for SLOG-2, see the target); slog2_window takes a file followed by a 17-byte
+# query (two big-endian f64 and a pixel count).
 set -eu
 C=${MPELOG_CORPUS:?set MPELOG_CORPUS to the corpus directory}
 seed() { # seed TARGET FILE...
@@ -21,7 +25,19 @@ for f in $small_clog2; do head -c 1024 "$f" > "corpus/clog2_preamble/$(basename 
 old_clog="$C/mpich1/clog1/arrowtest.clog $C/mpich1/clog1/simple.clog $C/mpich1/clog1/nesttest.clog $C/historic/fpilog.clog"
 for t in clog1_file clog1_to_slog2 conformance_check; do seed $t $old_clog; done
 small_slog2="$C/mpe/cpi_n4.slog2 $C/mpe/cpilog_n4_ls1k.slog2 $C/mpe/p2p_n8_ls4k_nc4.slog2 $C/historic/arrow.slog2 $C/historic/data.slog2"
-for t in slog2_file slog2_check slog2_window conformance_check; do seed $t $small_slog2; done
+for t in slog2_file slog2_check conformance_check; do seed $t $small_slog2; done
+# conformance_check: the SLOG-2 checker forced (0xF2 = 0xF0 + index of SLOG-2).
+for f in $small_slog2; do
+    { printf '\362'; cat "$f"; } > "corpus/conformance_check/$(basename "$f").forced"
+done
+# slog2_window: each file, then the window [0, 1e9) in 100 pixels and the window
+# [0, 0.5) in 7 pixels.
+mkdir -p corpus/slog2_window
+for f in $small_slog2; do
+    b=$(basename "$f")
+    { cat "$f"; printf '\0\0\0\0\0\0\0\0\101\315\315\145\0\0\0\0\144'; } > "corpus/slog2_window/$b.all"
+    { cat "$f"; printf '\0\0\0\0\0\0\0\0\77\340\0\0\0\0\0\0\7'; } > "corpus/slog2_window/$b.half"
+done
 for f in $small_slog2; do mkdir -p corpus/slog2_header; head -c 300 "$f" > "corpus/slog2_header/$(basename "$f").hdr"; done
 alog="$C/mpich1/alog/cpilog.alog $C/mpich1/alog/srtest.alog $C/mpich1/alog/monte.log $C/mpich1/alog/gmm.log"
 for t in alog_file conformance_check; do seed $t $alog "$C/mpich1/alog/gmmlog_profile.log.Z"; done

@@ -1,5 +1,8 @@
-//! Window and preview queries never panic or loop, whatever the bytes. The last
-//! 17 bytes choose the window (two f64) and the pixel count.
+//! Window and preview queries never panic or loop, whatever the bytes, strict
+//! and lenient. The input is a file followed by 17 bytes that choose the window
+//! (two big-endian f64) and the pixel count; `seed.sh` seeds it with real files
+//! so followed. A query that succeeds on a strict reader returns only drawables
+//! whose categories the file defines.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -16,7 +19,24 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut r) = Slog2Reader::open(Cursor::new(file)) else {
         return;
     };
-    let _ = r.window(a, b);
-    let _ = r.window(f64::NEG_INFINITY, f64::INFINITY);
-    let _ = r.window_preview(a, b, q[16] as u32);
+    let categories: std::collections::HashSet<i32> = r
+        .categories()
+        .map(|c| c.value.categories.iter().map(|c| c.index).collect())
+        .unwrap_or_default();
+    for lenient in [false, true] {
+        r.set_lenient(lenient);
+        let answers = [
+            r.window(a, b),
+            r.window(f64::NEG_INFINITY, f64::INFINITY),
+            r.window_preview(a, b, q[16] as u32),
+        ];
+        for w in answers.iter().flatten() {
+            for d in &w.drawables {
+                assert!(categories.contains(&d.value.category()), "{d:?}");
+            }
+        }
+        for e in answers.iter().filter_map(|w| w.as_ref().err()) {
+            assert!(e.offset().is_some(), "{e}");
+        }
+    }
 });
