@@ -33,6 +33,7 @@ pub mod events;
 pub mod prim;
 pub mod reframe;
 mod shadow;
+mod sink;
 pub mod tree;
 
 pub use clog1_convert::{clog_records_to_slog2, clog_to_slog2};

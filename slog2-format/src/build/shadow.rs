@@ -6,7 +6,7 @@
 
 use super::prim::Prim;
 use crate::size::start_order;
-use crate::types::{topology, FileBlockPtr, NodeId};
+use crate::types::{topology, NodeId};
 use rustc_hash::FxHashMap as HashMap;
 
 /// A shadow's identity: topology and the line IDs of its vertices.
@@ -124,6 +124,9 @@ fn intersection(a: (f64, f64), b: (f64, f64)) -> f64 {
     }
 }
 
+/// Where a stub's 12-byte pointer starts within the stub (after the box and ID).
+pub(crate) const STUB_PTR_AT: usize = 22;
+
 /// The shadows of one node (Java's `BufForShadows`): its box and its shadows.
 /// Once sealed it is the stub its parent writes.
 #[derive(Debug, Clone)]
@@ -131,7 +134,9 @@ pub(crate) struct ShadowBuf {
     pub earliest: f64,
     pub latest: f64,
     pub id: NodeId,
-    pub ptr: FileBlockPtr,
+    /// The written node's sequence number in the tree writer: its stub's
+    /// pointer is filled in from it when the parent is placed.
+    pub seq: u32,
     index: HashMap<Key, usize>,
     pub shadows: Vec<Shadow>,
 }
@@ -143,7 +148,7 @@ impl ShadowBuf {
             earliest: f64::INFINITY,
             latest: f64::NEG_INFINITY,
             id,
-            ptr: FileBlockPtr::NULL,
+            seq: 0,
             index: HashMap::default(),
             shadows: Vec::new(),
         }
@@ -334,15 +339,16 @@ impl ShadowBuf {
     }
 
     /// Appends the stub: header (box, ID, pointer), arrow/event shadows, state
-    /// shadows, each list in `INCRE_STARTTIME_ORDER`.
+    /// shadows, each list in `INCRE_STARTTIME_ORDER`. The pointer is left zero, to
+    /// be filled in at byte [`STUB_PTR_AT`] of the stub once the child is placed.
     pub fn write_stub(&self, out: &mut Vec<u8>) {
         let start = out.len();
         out.extend_from_slice(&self.earliest.to_be_bytes());
         out.extend_from_slice(&self.latest.to_be_bytes());
         out.extend_from_slice(&self.id.depth.to_be_bytes());
         out.extend_from_slice(&self.id.xpos.to_be_bytes());
-        out.extend_from_slice(&self.ptr.offset.to_be_bytes());
-        out.extend_from_slice(&self.ptr.size.to_be_bytes());
+        debug_assert_eq!(out.len() - start, STUB_PTR_AT);
+        out.extend_from_slice(&[0; 12]);
         for nestable in [false, true] {
             let mut list: Vec<&Shadow> = self
                 .shadows

@@ -9,7 +9,8 @@
 //! directory entry per node written.
 
 use super::prim::Prim;
-use super::shadow::{java_f32, preview_index, ShadowBuf};
+use super::shadow::{java_f32, preview_index, ShadowBuf, STUB_PTR_AT};
+use super::sink::{NodeJob, Placed, Sink};
 use crate::error::{Error, Result};
 use crate::frame::{self, Compression};
 use crate::size::start_order;
@@ -143,8 +144,31 @@ pub struct TreeWriter<W: Write + Seek> {
     max_block: u32,
     drawables: u64,
     buf: Vec<u8>,
-    frame_buf: Vec<u8>,
+    /// Fills in stub pointers and frames nodes (on a thread of its own for
+    /// compressed files); nodes come back in order to be written.
+    sink: Sink,
     header_len: u64,
+}
+
+/// Writes placed nodes to `out` at `pos` and records their pointers.
+struct Placer<'a, W> {
+    out: &'a mut W,
+    pos: &'a mut u64,
+    dir: &'a mut [TreeDirEntry],
+    max_block: &'a mut u32,
+}
+
+impl<W: Write> Placer<'_, W> {
+    fn place(&mut self, p: Placed) -> Result<()> {
+        debug_assert_eq!(p.ptr.offset as u64, *self.pos);
+        self.out.write_all(&p.bytes).map_err(io_err(*self.pos))?;
+        *self.pos += p.bytes.len() as u64;
+        *self.max_block = (*self.max_block)
+            .max(p.ptr.size as u32)
+            .max(u32::try_from(p.uncompressed).unwrap_or(u32::MAX));
+        self.dir[p.seq as usize].ptr = p.ptr;
+        Ok(())
+    }
 }
 
 fn io_err(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
@@ -174,7 +198,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             max_block: 0,
             drawables: 0,
             buf: Vec::new(),
-            frame_buf: Vec::new(),
+            sink: Sink::new(bytes.len() as u64, opts.compression),
             header_len: bytes.len() as u64,
         })
     }
@@ -334,40 +358,33 @@ impl<W: Write + Seek> TreeWriter<W> {
             }
         }
         buf.extend_from_slice(&(stubs.len() as i32).to_be_bytes());
+        let mut stub_ptrs = Vec::with_capacity(stubs.len());
         for s in &stubs {
+            stub_ptrs.push((buf.len() + STUB_PTR_AT, s.seq));
             s.write_stub(buf);
         }
-        let uncompressed = buf.len();
-        let ptr = if self.opts.compression.is_framed() {
-            let frame_buf = &mut self.frame_buf;
-            frame_buf.clear();
-            let ptr = frame::encode(buf, self.pos, self.opts.compression, frame_buf)?;
-            self.out.write_all(frame_buf).map_err(io_err(self.pos))?;
-            ptr
-        } else {
-            let size = i32::try_from(buf.len())
-                .map_err(|_| Error::Write(format!("node {:?} exceeds 2 GiB", node.id)))?;
-            buf[30..34].copy_from_slice(&size.to_be_bytes());
-            self.out.write_all(buf).map_err(io_err(self.pos))?;
-            FileBlockPtr {
-                offset: self.pos as i64,
-                size,
-            }
-        };
-        self.pos += ptr.size as u64;
-        self.max_block = self
-            .max_block
-            .max(ptr.size as u32)
-            .max(u32::try_from(uncompressed).unwrap_or(u32::MAX));
+        let seq = u32::try_from(self.dir.len())
+            .map_err(|_| Error::Write("more than 2^32 tree nodes".into()))?;
         self.dir.push(TreeDirEntry {
             id: node.id,
             earliest: node.earliest,
             latest: node.latest,
-            ptr,
+            ptr: FileBlockPtr::NULL, // filled in when placed
         });
         let mut sealed = std::mem::replace(&mut node.shadows, ShadowBuf::new(node.id));
         sealed.id = node.id;
-        sealed.ptr = ptr;
+        sealed.seq = seq;
+        let job = NodeJob {
+            bytes: std::mem::replace(buf, Vec::with_capacity(buf.len())),
+            stubs: stub_ptrs,
+        };
+        let mut placer = Placer {
+            out: &mut self.out,
+            pos: &mut self.pos,
+            dir: &mut self.dir,
+            max_block: &mut self.max_block,
+        };
+        self.sink.push(job, &mut |p| placer.place(p))?;
         Ok(sealed)
     }
 
@@ -422,6 +439,13 @@ impl<W: Write + Seek> TreeWriter<W> {
                 root_buf = Some(sealed);
             }
         }
+        let mut placer = Placer {
+            out: &mut self.out,
+            pos: &mut self.pos,
+            dir: &mut self.dir,
+            max_block: &mut self.max_block,
+        };
+        self.sink.finish(&mut |p| placer.place(p))?;
         let root_buf = root_buf.expect("the trunk has a root");
         let root = self.trunk[n - 1].id;
         let root_entry = *self.dir.last().expect("the root was written");
