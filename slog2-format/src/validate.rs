@@ -78,13 +78,14 @@ impl IdSet {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn contains(&self, id: i32) -> bool {
         if self.dense.is_empty() {
             self.sorted.binary_search(&id).is_ok()
         } else {
-            let i = id as i64 - self.min;
-            i >= 0 && (i as u64) < self.dense.len() as u64 && self.dense[i as usize]
+            // A negative difference wraps to a huge index: one comparison.
+            let i = (id as i64).wrapping_sub(self.min) as u64 as usize;
+            self.dense.get(i).copied().unwrap_or(false)
         }
     }
 }
@@ -140,38 +141,8 @@ pub(crate) fn inside(t: f64, earliest: f64, latest: f64) -> bool {
 }
 
 #[inline]
-fn primitive(p: &Primitive, e: f64, l: f64, g: &Legend) -> Option<DrawableProblem> {
-    if !g.categories.contains(p.category) {
-        return Some(DrawableProblem::UnknownCategory(p.category));
-    }
-    if p.vertices.is_empty() {
-        return Some(DrawableProblem::Empty);
-    }
-    for v in &p.vertices {
-        if !g.line_ids.contains(v.line_id) {
-            return Some(DrawableProblem::UnknownLineId(v.line_id));
-        }
-        if !inside(v.time, e, l) {
-            return Some(DrawableProblem::OutsideNode);
-        }
-    }
-    None
-}
-
-#[inline]
 fn drawable(d: &Drawable, e: f64, l: f64, g: &Legend) -> Option<DrawableProblem> {
-    match d {
-        Drawable::Primitive(p) => primitive(p, e, l, g),
-        Drawable::Composite(c) => {
-            if !g.categories.contains(c.category) {
-                return Some(DrawableProblem::UnknownCategory(c.category));
-            }
-            if c.primitives.is_empty() {
-                return Some(DrawableProblem::Empty);
-            }
-            c.primitives.iter().find_map(|p| primitive(p, e, l, g))
-        }
-    }
+    drawable_box(d, e, l, g).err()
 }
 
 #[inline]
@@ -305,6 +276,58 @@ pub(crate) fn node(
     }
 }
 
+/// One pass over a primitive's vertices: the first problem, else its time box
+/// (vertex minimum and maximum).
+#[inline(always)]
+fn primitive_box(p: &Primitive, e: f64, l: f64, g: &Legend) -> Result<(f64, f64), DrawableProblem> {
+    if !g.categories.contains(p.category) {
+        return Err(DrawableProblem::UnknownCategory(p.category));
+    }
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    // The vertices of a state share their line: look each line up once.
+    let mut known: Option<i32> = None;
+    for v in &p.vertices {
+        if known != Some(v.line_id) {
+            if !g.line_ids.contains(v.line_id) {
+                return Err(DrawableProblem::UnknownLineId(v.line_id));
+            }
+            known = Some(v.line_id);
+        }
+        if !inside(v.time, e, l) {
+            return Err(DrawableProblem::OutsideNode);
+        }
+        lo = lo.min(v.time);
+        hi = hi.max(v.time);
+    }
+    if p.vertices.is_empty() {
+        return Err(DrawableProblem::Empty);
+    }
+    Ok((lo, hi))
+}
+
+/// [`drawable`] and the drawable's time box, in one pass.
+#[inline(always)]
+fn drawable_box(d: &Drawable, e: f64, l: f64, g: &Legend) -> Result<(f64, f64), DrawableProblem> {
+    match d {
+        Drawable::Primitive(p) => primitive_box(p, e, l, g),
+        Drawable::Composite(c) => {
+            if !g.categories.contains(c.category) {
+                return Err(DrawableProblem::UnknownCategory(c.category));
+            }
+            if c.primitives.is_empty() {
+                return Err(DrawableProblem::Empty);
+            }
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in &c.primitives {
+                let (a, b) = primitive_box(p, e, l, g)?;
+                lo = lo.min(a);
+                hi = hi.max(b);
+            }
+            Ok((lo, hi))
+        }
+    }
+}
+
 fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
     let (e, l) = (n.header.earliest, n.header.latest);
     let fail = |problem: DrawableProblem, offset: u64, what: &str| -> Error {
@@ -324,24 +347,43 @@ fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
         }
     };
     for (li, list) in [&n.nestless, &n.nestable].into_iter().enumerate() {
-        let mut last: Option<Key> = None;
+        // The previous drawable's box; equal boxes compare by the whole key.
+        let mut last: Option<(f64, f64)> = None;
         for (i, d) in list.iter().enumerate() {
-            if let Some(p) = drawable(d, e, l, g) {
-                let at = drawable_at(n, base, li, i);
-                let at = match p {
-                    DrawableProblem::UnknownCategory(_) | DrawableProblem::UnknownLineId(_) => {
-                        at + 1
-                    }
-                    _ => at,
+            let (lo, hi) = match drawable_box(d, e, l, g) {
+                Ok(b) => b,
+                Err(p) => {
+                    let at = drawable_at(n, base, li, i);
+                    let at = match p {
+                        DrawableProblem::UnknownCategory(_) | DrawableProblem::UnknownLineId(_) => {
+                            at + 1
+                        }
+                        _ => at,
+                    };
+                    return Err(fail(p, at, "drawable"));
+                }
+            };
+            if let Some((plo, phi)) = last {
+                // INCRE_STARTTIME_ORDER: earliest ascending, then latest
+                // descending, then category and end lines (total order, as check).
+                let out_of_order = match lo.total_cmp(&plo) {
+                    Ordering::Less => true,
+                    Ordering::Greater => false,
+                    Ordering::Equal => match hi.total_cmp(&phi) {
+                        Ordering::Greater => true,
+                        Ordering::Less => false,
+                        Ordering::Equal => {
+                            start_order(drawable_key(&list[i - 1]), drawable_key(d))
+                                == Ordering::Greater
+                        }
+                    },
                 };
-                return Err(fail(p, at, "drawable"));
+                if out_of_order {
+                    let at = drawable_at(n, base, li, i);
+                    return Err(fail(DrawableProblem::Unsorted, at, "drawable"));
+                }
             }
-            let key = drawable_key(d);
-            if last.is_some_and(|k| start_order(k, key) == Ordering::Greater) {
-                let at = drawable_at(n, base, li, i);
-                return Err(fail(DrawableProblem::Unsorted, at, "drawable"));
-            }
-            last = Some(key);
+            last = Some((lo, hi));
         }
     }
     for (si, s) in n.stubs.iter().enumerate() {

@@ -21,6 +21,24 @@
 //! A query reads each block at most once and follows a stub only to a node exactly
 //! one level down, so it ends on every input; it walks with an explicit stack, never
 //! by recursion. Bad trees give an [`Error`] naming the byte offset.
+//!
+//! Answers hold only what the file can vouch for: by default a drawable or shadow
+//! of a node read whose category or line ID the file cannot resolve, or whose time
+//! lies outside its node's box, is an [`Error::BadDrawable`] at its offset; a node
+//! that disagrees with the TreeDir, or a file whose header or TreeDir breaks an
+//! error rule of `check`, is an [`Error::BadTree`]. A lenient reader drops such
+//! drawables instead and counts them:
+//!
+//! ```no_run
+//! # fn main() -> slog2_format::Result<()> {
+//! use slog2_format::Slog2Reader;
+//!
+//! let mut r = Slog2Reader::open(std::fs::File::open("damaged.slog2").unwrap())?;
+//! r.set_lenient(true);
+//! let answer = r.window(0.5, 0.6)?;
+//! println!("{} drawables, {} dropped", answer.drawables.len(), r.dropped().drawables);
+//! # Ok(()) }
+//! ```
 
 use crate::error::{Error, Result, TreeProblem};
 use crate::read::{Counters, Slog2Reader, Validation, WalkCache, TREEROOT_AT};
@@ -506,7 +524,14 @@ impl<R: Read + Seek> Slog2Reader<R> {
             }
             // Offsets before a lenient check drops anything.
             let offsets = stub_offsets(&parsed.value, base, v206);
-            let count_at = crate::validate::stub_at(&parsed.value, base, v206, 0) - 4;
+            // The stub count's offset, needed only to report a node without stubs.
+            let count_at = match offsets.first() {
+                Some(at) => at - 4,
+                None if checked && id.depth > 0 => {
+                    crate::validate::stub_at(&parsed.value, base, v206, 0) - 4
+                }
+                None => 0,
+            };
             if checked {
                 self.check_followed(&parsed.value, p.ptr, ptr_at, p.stub, k)?;
                 self.validate_node(&mut parsed)?;
@@ -516,8 +541,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
             let mut unfollowed = Vec::new();
             nodes.push(id);
             for d in node.nestless.into_iter().chain(node.nestable) {
-                if window.shows(&d) {
-                    drawables.push(Located { node: id, value: d });
+                // The sort key once per drawable (its box decides visibility).
+                let key = drawable_key(&d);
+                if window.meets(key.0, key.1) {
+                    drawables.push((key, Located { node: id, value: d }));
                 }
             }
             let mut children = Vec::new();
@@ -578,8 +605,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
             }
         }
         // Stable sorts: within one node, file order (nestless before nestable).
-        drawables
-            .sort_by(|a, b| drawable_order(&a.value, &b.value).then(node_order(a.node, b.node)));
+        drawables.sort_by(|a, b| start_order(a.0, b.0).then(node_order(a.1.node, b.1.node)));
+        let drawables: Vec<Located<Drawable>> = drawables.into_iter().map(|(_, d)| d).collect();
         shadows.sort_by(|a, b| shadow_order(&a.value, &b.value).then(node_order(a.node, b.node)));
         let after = self.counters();
         Ok(WindowAnswer {
