@@ -295,3 +295,50 @@ fn an_unknown_line_id_is_an_error_or_dropped_and_counted() {
         "{f:#?}"
     );
 }
+
+/// Every corpus SLOG-2 file without check errors answers the whole-file window
+/// strictly, exactly as without checks; the files `check` finds errors in (the
+/// six `historic/*_fromtxt`) are refused with an offset `check` names, and a
+/// lenient reader answers them with valid drawables only.
+#[test]
+fn corpus_files_pass_strict_reading_unless_check_finds_errors() {
+    let Some(dir) = mpelog_conformance::corpus::root() else {
+        return;
+    };
+    let mut files: Vec<_> = ["mpe", "historic"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(dir.join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "slog2"))
+        .collect();
+    files.sort();
+    let (mut clean, mut refused) = (0, 0);
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let shown = path.display();
+        let findings = check::check(Cursor::new(&bytes[..]), 1 << 20);
+        let errors: Vec<_> = findings
+            .iter()
+            .filter(|f| f.severity == check::Severity::Error)
+            .collect();
+        let all = (f64::NEG_INFINITY, f64::INFINITY, None);
+        let strict = run(&bytes, Validation::Strict, all);
+        if errors.is_empty() {
+            let strict = strict.unwrap_or_else(|e| panic!("{shown}: {e}"));
+            let off = run(&bytes, Validation::Off, all).unwrap();
+            assert_eq!(format!("{strict:?}"), format!("{off:?}"), "{shown}");
+            clean += 1;
+        } else {
+            let e = strict.expect_err(&format!("{shown}: {errors:?}"));
+            let at = e.offset().unwrap();
+            assert!(errors.iter().any(|f| f.offset == at), "{shown}: {e}");
+            let lenient = run(&bytes, Validation::Lenient, all).unwrap();
+            assert!(Oracle::of(&bytes).invalid(&lenient).is_none(), "{shown}");
+            refused += 1;
+        }
+    }
+    assert!(
+        clean >= 35 && refused == 6,
+        "{clean} clean, {refused} refused"
+    );
+}
