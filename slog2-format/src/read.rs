@@ -227,7 +227,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let fields = [
             (h.categories, "the CategoryMap", cats_at),
             (h.lineidmaps, "the LineIDMapList", maps_at),
-            (h.treeroot, "the root node", root_at),
+            (h.treeroot, "the header's treeroot pointer", root_at),
             (h.treedir, "the TreeDir", dir_at),
         ];
         for (p, what, at) in fields {
