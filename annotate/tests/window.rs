@@ -114,6 +114,56 @@ fn a_changed_trace_is_refused() {
     assert!(a.window(t0, t0 + (t1 - t0) / 100.0).is_ok());
 }
 
+/// Every byte of a leaf's trace range is under its checksum: a flipped first,
+/// middle or last byte makes exactly that leaf stale (IDX-STALE-003, at the
+/// leaf's offset) and leaves its neighbours readable; a flipped preamble byte
+/// (first or last) refuses the annotation (IDX-STALE-002). No corpus.
+#[test]
+fn every_byte_of_a_leaf_is_checksummed() {
+    use mpelog_annotate::Error;
+    let clog2 = trace(3, 5000, 4, 1024);
+    let idx = index(
+        &clog2,
+        AnnotateOptions {
+            leaf_bytes: 2048,
+            children: 2,
+        },
+    );
+    let leaves = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2))
+        .unwrap()
+        .leaves()
+        .to_vec();
+    assert!(leaves.len() >= 4, "{} leaves", leaves.len());
+    for (i, leaf) in leaves.iter().enumerate() {
+        let len = u64::from(leaf.len);
+        for at in [leaf.offset, leaf.offset + len / 2, leaf.offset + len - 1] {
+            let mut b = clog2.clone();
+            b[at as usize] ^= 0x40;
+            let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&b)).unwrap();
+            match a.verify_leaf(i) {
+                Err(Error::Stale { rule, offset, .. }) => {
+                    assert_eq!((rule, offset), ("IDX-STALE-003", leaf.offset), "byte {at}")
+                }
+                other => panic!("leaf {i}, byte {at} flipped: {other:?}"),
+            }
+            for j in [i.wrapping_sub(1), i + 1] {
+                if j < leaves.len() {
+                    a.verify_leaf(j)
+                        .unwrap_or_else(|e| panic!("leaf {j} with byte {at} flipped: {e}"));
+                }
+            }
+        }
+    }
+    for at in [0, 1023] {
+        let mut b = clog2.clone();
+        b[at] ^= 0x40;
+        match Annotation::open(Cursor::new(&idx), Cursor::new(&b)) {
+            Err(Error::Stale { rule, .. }) => assert_eq!(rule, "IDX-STALE-002", "byte {at}"),
+            other => panic!("preamble byte {at} flipped: {:?}", other.err()),
+        }
+    }
+}
+
 fn corpus() -> Option<PathBuf> {
     mpelog_conformance::corpus::root()
 }

@@ -88,3 +88,58 @@ fn an_error_names_its_block() {
         assert_eq!(r.blocks_read(), k + 1, "block {k}");
     }
 }
+
+/// A file cut inside a block, however little of the block is missing, is
+/// truncated at its end: the reader does not read a short block as a block.
+#[test]
+fn a_block_cut_anywhere_is_truncated_at_the_cut() {
+    let (b, blocks) = trace();
+    for k in [0, blocks / 2, blocks - 1] {
+        let base = 1024 + k * BLOCK;
+        for missing in [1, 8, BLOCK / 4, BLOCK / 2, BLOCK - 1] {
+            let cut = (base + BLOCK - missing) as usize;
+            let mut r = Clog2Reader::from_slice(&b[..cut]).unwrap();
+            let e = loop {
+                match r.next_record_at() {
+                    Ok(Some(_)) => {}
+                    Ok(None) => panic!("block {k} missing {missing} bytes: no error"),
+                    Err(e) => break e,
+                }
+            };
+            assert!(
+                matches!(e, Error::Truncated { offset, .. } if offset == cut as u64),
+                "block {k} missing {missing} bytes: {e:?}"
+            );
+        }
+    }
+}
+
+/// A block stream without ENDLOG ends where the preamble says (the comm
+/// table's offset): the reader does not read the comm table as a block.
+#[test]
+fn a_stream_without_endlog_stops_at_the_comm_table() {
+    let (mut b, blocks) = trace();
+    let end = 1024 + blocks * BLOCK;
+    // The last block's ENDLOG becomes an ENDBLOCK.
+    let mut r = Clog2Reader::from_slice(&b).unwrap();
+    let mut endlog = None;
+    while let Some((rec, at)) = r.next_record_at().unwrap() {
+        if rec.rectype() == rectype::ENDLOG {
+            endlog = Some(at as usize);
+        }
+    }
+    let at = endlog.expect("an ENDLOG");
+    b[at + 20..at + 24].copy_from_slice(&rectype::ENDBLOCK.to_be_bytes());
+    let mut r = Clog2Reader::from_slice(&b).unwrap();
+    let e = loop {
+        match r.next_record_at() {
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("no error"),
+            Err(e) => break e,
+        }
+    };
+    assert!(
+        matches!(e, Error::MissingEndLog { offset } if offset == end),
+        "{e:?}"
+    );
+}
