@@ -173,3 +173,43 @@ fn generated_traces_place_every_drawable_by_the_rule() {
     // Long states (nested user states) do end up above the leaves.
     assert!(inner > 0);
 }
+
+/// A leaf is closed only when the next drawable would not fit: for every leaf
+/// but the last, its block size plus the on-disk size of the next leaf's first
+/// drawable exceeds `leaf_bytes`, and the leaf itself is at most one byte over
+/// (Java counts a drawable without its tag byte when it decides). The states
+/// are all alike, so some leaf size hits `leaf_bytes` exactly.
+#[test]
+fn a_leaf_is_closed_only_when_the_next_drawable_does_not_fit() {
+    let clog2 = back_to_back(300);
+    for leaf_bytes in 200..=330 {
+        let what = format!("leaf {leaf_bytes}");
+        let (bytes, _) = convert(&clog2, opts(leaf_bytes, 3));
+        let f = Slog2File::parse(&bytes).unwrap();
+        let mut leaves: Vec<&TreeNodeBody> = f
+            .nodes()
+            .map(|n| &n.value)
+            .filter(|n| n.header.id.depth == 0)
+            .collect();
+        leaves.sort_by_key(|n| n.header.id.xpos);
+        assert!(leaves.len() > 10, "{what}");
+        for pair in leaves.windows(2) {
+            let size = u64::from(pair[0].header.ptr.size as u32);
+            let next = drawables(pair[1]).next().expect("a leaf has drawables");
+            let next_len = match next {
+                Drawable::Primitive(p) => p.disk_len(),
+                Drawable::Composite(c) => c.disk_len(),
+            };
+            assert!(
+                size <= u64::from(leaf_bytes) + 1,
+                "{what}: leaf {:?} has {size} bytes",
+                pair[0].header.id
+            );
+            assert!(
+                size + next_len > u64::from(leaf_bytes),
+                "{what}: leaf {:?} of {size} bytes was closed, but the next drawable ({next_len} bytes) fits",
+                pair[0].header.id
+            );
+        }
+    }
+}
