@@ -345,6 +345,45 @@ fn file_rules<R: Read + Seek>(r: &Slog2Reader<R>, cx: &mut Ctx) {
             );
         }
     }
+    // Blocks that overlap: a TreeDir pointer into another block cannot be the
+    // pointer of a node (S2-DIR-003; the later-starting block's entry is blamed, at
+    // its pointer field; ties: the later entry).
+    let mut blocks: Vec<(u64, u64, Option<usize>)> = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e.ptr.is_null() && e.ptr.offset >= 0)
+        .map(|(i, e)| {
+            let start = e.ptr.offset as u64;
+            (start, start.saturating_add(e.ptr.size as u64), Some(i))
+        })
+        .collect();
+    for p in [h.categories, h.lineidmaps, h.treedir] {
+        if !p.is_null() && p.offset >= 0 {
+            let start = p.offset as u64;
+            blocks.push((start, start.saturating_add(p.size as u64), None));
+        }
+    }
+    blocks.sort_unstable();
+    let mut reach: Option<(u64, Option<usize>)> = None;
+    for &(start, end, entry) in &blocks {
+        if let Some((until, holder)) = reach.filter(|r| start < r.0) {
+            if let Some(i) = entry.or(holder) {
+                let e = &entries[i];
+                cx.add(
+                    "S2-DIR-003",
+                    dir_at + 34 * i as u64 + 22,
+                    Some(e.id),
+                    format!(
+                        "the block of node ({},{}) at {}@{} overlaps another block (which ends at byte {until})",
+                        e.id.depth, e.id.xpos, e.ptr.size, e.ptr.offset
+                    ),
+                );
+            }
+        }
+        if reach.is_none_or(|r| end > r.0) {
+            reach = Some((end, entry));
+        }
+    }
     if !entries.is_empty() && !entries.iter().any(|e| e.id.depth == 0) {
         cx.add(
             "S2-DIR-001",

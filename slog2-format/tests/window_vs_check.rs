@@ -3,7 +3,8 @@
 //!
 //! Differential property: whenever a strict window query succeeds, `check`
 //! reports no error about the header, the TreeDir or a node the query read; where
-//! both fail, `check` has an error at the offset the query names. Mutations: byte
+//! both fail, `check` has an error at the offset the query names (full windows
+//! and previews). Mutations: byte
 //! flips anywhere, truncations, node blocks copied over other node blocks, and a
 //! node block inserted twice (every later offset shifts).
 //!
@@ -173,7 +174,8 @@ fn concerning<'a>(bytes: &[u8], findings: &'a [Finding], nodes: &[NodeId]) -> Ve
         .collect()
 }
 
-fn windows(orig: &[u8]) -> Vec<(f64, f64)> {
+/// Queries: `(start, end, pixels)`, a preview when pixels are given.
+fn windows(orig: &[u8]) -> Vec<(f64, f64, Option<u32>)> {
     let r = Slog2Reader::open(Cursor::new(orig)).unwrap();
     let root = r
         .tree_dir()
@@ -186,8 +188,9 @@ fn windows(orig: &[u8]) -> Vec<(f64, f64)> {
         .unwrap();
     let (t0, w) = (root.earliest, root.latest - root.earliest);
     vec![
-        (f64::NEG_INFINITY, f64::INFINITY),
-        (t0 + 0.4 * w, t0 + 0.5 * w),
+        (f64::NEG_INFINITY, f64::INFINITY, None),
+        (t0 + 0.4 * w, t0 + 0.5 * w, None),
+        (t0, t0 + w, Some(30)),
     ]
 }
 
@@ -198,22 +201,25 @@ fn a_window_that_succeeds_has_a_clean_check_and_both_failures_name_one_offset() 
     for orig in originals() {
         assert!(check(Cursor::new(&orig[..]), 10).is_empty());
         let qs = windows(&orig);
-        for _ in 0..3000 {
+        for _ in 0..2000 {
             let (how, b) = mutate(&orig, &mut rng);
             let findings = check(Cursor::new(&b[..]), 1 << 20);
             let errors: Vec<&Finding> = findings
                 .iter()
                 .filter(|f| f.severity == Severity::Error)
                 .collect();
-            for &(t0, t1) in &qs {
-                let w = Slog2Reader::open(Cursor::new(&b[..])).and_then(|mut r| r.window(t0, t1));
+            for &(t0, t1, pixels) in &qs {
+                let w = Slog2Reader::open(Cursor::new(&b[..])).and_then(|mut r| match pixels {
+                    None => r.window(t0, t1),
+                    Some(p) => r.window_preview(t0, t1, p),
+                });
                 match w {
                     Ok(a) => {
                         ok += 1;
                         let bad = concerning(&b, &findings, &a.nodes);
                         assert!(
                             bad.is_empty(),
-                            "{how}: window [{t0}, {t1}) read {:?}, check: {bad:#?}",
+                            "{how}: window [{t0}, {t1}) / {pixels:?} read {:?}, check: {bad:#?}",
                             a.nodes
                         );
                     }
@@ -354,4 +360,51 @@ fn lenient_readers_still_refuse_bad_pointers() {
     r.set_lenient(true);
     let e = r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap_err();
     assert_eq!(pointer(&e), (60, PointerProblem::Null));
+}
+
+/// A TreeDir entry pointer moved into another node's block (found by the
+/// differential test): `check` reads garbage there; a window that never reads that
+/// node still refuses the file, at the entry's pointer field, where `check`
+/// reports S2-DIR-003.
+#[test]
+fn a_tree_dir_pointer_into_another_block_is_refused() {
+    let orig = generated(2, 400, 1024, 2, 11);
+    let r = Slog2Reader::open(Cursor::new(&orig[..])).unwrap();
+    let h = r.header().clone();
+    let entries = r.tree_dir().unwrap().value.entries.clone();
+    let (i, last) = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.id.depth == 0)
+        .max_by_key(|(_, e)| e.id.xpos)
+        .unwrap();
+    let first = entries
+        .iter()
+        .find(|e| e.id == NodeId { depth: 0, xpos: 0 })
+        .unwrap();
+    let field = h.treedir.offset as usize + 4 + 34 * i + 22;
+    let mut b = orig.clone();
+    set_ptr(
+        &mut b,
+        field,
+        first.ptr.offset + 10,
+        last.ptr.size.min(first.ptr.size - 10),
+    );
+    let mut r = Slog2Reader::open(Cursor::new(&b[..])).unwrap();
+    let e = r.window(first.earliest, first.earliest).unwrap_err();
+    match e {
+        Error::BadTree {
+            offset, problem, ..
+        } => {
+            assert_eq!(offset, field as u64);
+            assert_eq!(problem.rule(), "S2-DIR-003");
+        }
+        other => panic!("{other:?}"),
+    }
+    let f = check(Cursor::new(&b[..]), 10);
+    assert!(
+        f.iter()
+            .any(|f| f.rule == "S2-DIR-003" && f.offset == field as u64),
+        "{f:#?}"
+    );
 }
