@@ -117,6 +117,8 @@ pub struct Clog2Reader<S> {
     block_base: u64,
     /// Index of the loaded block (or of the next one, between blocks).
     block_index: u64,
+    /// Whole blocks loaded so far.
+    loaded: u64,
     state: State,
 }
 
@@ -170,6 +172,7 @@ impl<S: Source> Clog2Reader<S> {
             offset: PREAMBLE_LEN as u64,
             block_base: PREAMBLE_LEN as u64,
             block_index: 0,
+            loaded: 0,
             state: State::BlockStart,
         })
     }
@@ -200,10 +203,7 @@ impl<S: Source> Clog2Reader<S> {
 
     /// Number of blocks loaded so far.
     pub fn blocks_read(&self) -> u64 {
-        match self.state {
-            State::BlockStart => self.block_index,
-            _ => self.block_index + 1,
-        }
+        self.loaded
     }
 
     /// Where the block stream must end, if the preamble says.
@@ -238,6 +238,7 @@ impl<S: Source> Clog2Reader<S> {
             });
         }
         self.block_base = base;
+        self.loaded += 1;
         self.state = State::InBlock(0);
         Ok(())
     }

@@ -110,7 +110,23 @@ fn a_block_cut_anywhere_is_truncated_at_the_cut() {
                 matches!(e, Error::Truncated { offset, .. } if offset == cut as u64),
                 "block {k} missing {missing} bytes: {e:?}"
             );
+            // Only the whole blocks before the cut were read.
+            assert_eq!(r.blocks_read(), k, "block {k} missing {missing} bytes");
         }
+        // Cut at the block's start: the stream ends without ENDLOG after k blocks.
+        let mut r = Clog2Reader::from_slice(&b[..base as usize]).unwrap();
+        let e = loop {
+            match r.next_record_at() {
+                Ok(Some(_)) => {}
+                Ok(None) => panic!("block {k} cut at its start: no error"),
+                Err(e) => break e,
+            }
+        };
+        assert!(
+            matches!(e, Error::MissingEndLog { offset } if offset == base),
+            "{e:?}"
+        );
+        assert_eq!(r.blocks_read(), k, "cut at the start of block {k}");
     }
 }
 
