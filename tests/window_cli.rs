@@ -108,14 +108,20 @@ fn shadow(category: i32, e: f64, l: f64, n: i64, of: i32) -> Shadow {
 
 /// Leaves (0,0) = [0, 1] and (0,1) = [1, 2] under the root (1,0) = [0, 2]; a state,
 /// an event with info, an arrow, a composite, a long state in the root and an event
-/// of a category missing from the legend.
+/// whose info bytes do not decode by its category's format.
 fn built() -> Vec<u8> {
+    built_with(4)
+}
+
+/// [`built`], with the undecodable event in category `odd` (4 is in the legend,
+/// any other is not: such a file is damaged).
+fn built_with(odd: i32) -> Vec<u8> {
     let d = Drawable::Primitive;
     let leaf0 = TreeNodeBody {
         header: header(0, 0, 0.0, 1.0, 0),
         nestless: vec![
             d(prim(3, &[0, 0, 0, 3], &[(0.75, 1)])),
-            d(prim(99, &[0xab, 0xcd], &[(0.875, 0)])),
+            d(prim(odd, &[0xab, 0xcd], &[(0.875, 0)])),
         ],
         nestable: vec![d(prim(1, &[], &[(0.25, 0), (0.5, 0)]))],
         stubs: vec![],
@@ -179,6 +185,7 @@ fn built() -> Vec<u8> {
             cat(1, "Compute", 1, &[], b""),
             cat(2, "Phase", 1, &[], b""),
             cat(3, "Tick", 0, &["tick ", ""], b"d"),
+            cat(4, "Odd", 0, &["odd ", ""], b"d"),
             cat(10, "Group", 1, &[], b""),
             cat(-1, "Preview_Event", 0, &[], b""),
             cat(-2, "Preview_Arrow", 2, &[], b""),
@@ -271,6 +278,18 @@ fn built_file(dir: &Path) -> (String, u64) {
     let p = dir.join("built.slog2");
     std::fs::write(&p, &bytes).unwrap();
     (p.to_str().unwrap().to_string(), bytes.len() as u64)
+}
+
+#[test]
+fn a_drawable_of_a_category_missing_from_the_legend_is_an_error_with_its_offset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("damaged.slog2");
+    std::fs::write(&p, built_with(99)).unwrap();
+    let o = mpelog(&["window", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "no impossible drawable is printed");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("byte ") && e.contains("99"), "{e}");
 }
 
 #[test]
