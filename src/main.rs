@@ -201,6 +201,13 @@ enum Command {
         /// One JSON object per drawable, one per line (the last line stays as is).
         #[arg(long)]
         json: bool,
+        /// Read a damaged SLOG-2 file anyway: drop the drawables and shadows it
+        /// cannot resolve (a category missing from the legend, a line ID missing
+        /// from the line-ID maps, times outside their node's box, ...) and say on
+        /// stderr how many. Without it such a file is refused with the byte
+        /// offset of the damage (spec/slog2.md §14).
+        #[arg(long)]
+        lenient: bool,
     },
     /// Index a CLOG2 trace with an annotation file, without rewriting it
     /// (spec/annotation.md).
@@ -342,7 +349,8 @@ fn run(cli: Cli) -> error::CliResult {
             to,
             pixels,
             json,
-        } => cmd::window::run(&file, trace.as_deref(), from, to, pixels, json),
+            lenient,
+        } => cmd::window::run(&file, trace.as_deref(), from, to, pixels, json, lenient),
         Command::Annotate {
             trace,
             output,

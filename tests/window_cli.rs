@@ -290,6 +290,36 @@ fn a_drawable_of_a_category_missing_from_the_legend_is_an_error_with_its_offset(
     assert!(o.stdout.is_empty(), "no impossible drawable is printed");
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(e.contains("byte ") && e.contains("99"), "{e}");
+    // --lenient drops it, says so, and answers with the rest.
+    let o = mpelog(&["window", p.to_str().unwrap(), "--lenient"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(!text.contains("cat=99"), "{text}");
+    let whole = built_file(tmp.path()).0;
+    let (_, _, all) = totals(&stdout(&mpelog(&["window", &whole])));
+    assert_eq!(totals(&text).2, all - 1);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("dropped 1 drawables and 0 shadows"), "{e}");
+    // print and convert (plain and compressed) refuse it too, writing nothing.
+    let out = tmp.path().join("copy.slog2");
+    for args in [
+        vec!["print", p.to_str().unwrap()],
+        vec!["convert", p.to_str().unwrap(), "-o", out.to_str().unwrap()],
+        vec![
+            "convert",
+            p.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--compress",
+            "deflate",
+        ],
+    ] {
+        let o = mpelog(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains("byte ") && e.contains("99"), "{args:?}: {e}");
+        assert!(!out.exists(), "{args:?}");
+    }
 }
 
 #[test]

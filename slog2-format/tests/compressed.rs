@@ -485,7 +485,7 @@ fn corpus_files_answer_windows_and_previews_like_their_plain_form() {
         ".slog2",
         11,
     ));
-    let mut done = 0;
+    let (mut done, mut broken) = (0, 0);
     for path in files {
         let orig = std::fs::read(&path).unwrap();
         assert_eq!(
@@ -504,6 +504,21 @@ fn corpus_files_answer_windows_and_previews_like_their_plain_form() {
             queries.push((start, start + span / f64::from(3 * i + 2), 50 + 400 * i));
         }
         let orig_errors = rules(&check(Cursor::new(&orig), 5), Severity::Error);
+        if !orig_errors.is_empty() {
+            // A file that breaks a rule of its nodes (the historic *_fromtxt
+            // files) is refused with an offset rather than re-stored.
+            for &c in FRAMED {
+                let e = reframe(Cursor::new(&orig), Cursor::new(Vec::new()), c, |_| {})
+                    .err()
+                    .unwrap_or_else(|| {
+                        panic!("{shown}: re-stored as {c:?} despite {orig_errors:?}")
+                    });
+                assert!(e.offset().is_some(), "{shown}: {e}");
+            }
+            broken += 1;
+            done += 1;
+            continue;
+        }
         let mut p = open(&orig);
         let mut previous: Option<Vec<u8>> = None;
         for &c in FRAMED {
@@ -544,6 +559,7 @@ fn corpus_files_answer_windows_and_previews_like_their_plain_form() {
         done += 1;
     }
     assert_eq!(done, 44, "SLOG 2.0.6 files of the corpus");
+    assert_eq!(broken, 6, "the historic *_fromtxt files break node rules");
 }
 
 // ---------------------------------------------------------------------------------

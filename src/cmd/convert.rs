@@ -215,7 +215,13 @@ fn rewrite_slog2(
             )],
         });
     }
-    let mut f = Slog2File::read(std::io::BufReader::new(file)).map_err(CliError::slog2(input))?;
+    // Every node checked as it is read: a damaged plain file is refused with the
+    // offset of the damage, never copied on.
+    let mut f = Slog2File::read_with(
+        std::io::BufReader::new(file),
+        slog2_format::Validation::Strict,
+    )
+    .map_err(CliError::slog2(input))?;
     let mut details = Vec::new();
     if f.version == Version::V205 {
         update::update_205_to_206(&mut f).map_err(CliError::slog2(out.path()))?;

@@ -38,6 +38,7 @@ pub fn run(
     to: Option<f64>,
     pixels: Option<u32>,
     json: bool,
+    lenient: bool,
 ) -> CliResult {
     for (flag, v) in [("--from", from), ("--to", to)] {
         if let Some(v) = v.filter(|v| !v.is_finite()) {
@@ -66,7 +67,7 @@ pub fn run(
             }
             write_annotation_window(file, trace, from, to, json, &mut out)
         }
-        _ => write_window(file, from, to, pixels, json, &mut out),
+        _ => write_window(file, from, to, pixels, json, lenient, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
     match res {
@@ -129,6 +130,7 @@ pub fn write_window<W: Write>(
     to: Option<f64>,
     pixels: Option<u32>,
     json: bool,
+    lenient: bool,
     out: &mut W,
 ) -> CliResult {
     match detect(path)? {
@@ -147,6 +149,7 @@ pub fn write_window<W: Write>(
     // No read buffer: the reader reads each block with one read of exactly its
     // bytes, so the counters are what was read from the file.
     let mut r = Slog2Reader::open(file).map_err(CliError::slog2(path))?;
+    r.set_lenient(lenient);
     let (from, to) = window_bounds(
         from,
         to,
@@ -162,6 +165,15 @@ pub fn write_window<W: Write>(
         .map(|c| c.value.categories.iter().map(|c| (c.index, c)).collect())
         .unwrap_or_default();
     let totals = r.counters();
+    let dropped = r.dropped();
+    if dropped.drawables + dropped.shadows > 0 {
+        eprintln!(
+            "mpelog: {}: --lenient: dropped {} drawables and {} shadows that the file cannot resolve (unknown category or line ID, outside their node's box, ...); `mpelog check` says where",
+            crate::input::shown(path),
+            dropped.drawables,
+            dropped.shadows
+        );
+    }
     let o = CliError::io(Path::new("<stdout>"));
     let lines = Lines { categories };
     (|| -> std::io::Result<()> {
