@@ -202,13 +202,25 @@ fn help_teaches_every_command() {
     // Commands that read any trace name every format they read.
     for cmd in ["info", "print", "convert"] {
         let h = stdout(&mpelog(&["help", cmd]));
-        for format in ["CLOG2", "old CLOG", "SLOG-2", "ALOG", "SLOG-1", "compressed"] {
+        for format in [
+            "CLOG2",
+            "old CLOG",
+            "SLOG-2",
+            "ALOG",
+            "SLOG-1",
+            "compressed",
+        ] {
             assert!(h.contains(format), "help {cmd} does not name {format}");
         }
     }
     assert!(top.contains("Exit status"));
     // The file rules are stated once, in the top-level help.
-    for rule in ["`-` is standard input or output", "symlink", "FIFOs", "130/143/129"] {
+    for rule in [
+        "`-` is standard input or output",
+        "symlink",
+        "FIFOs",
+        "130/143/129",
+    ] {
         assert!(top.contains(rule), "--help does not say {rule:?}");
     }
 }
