@@ -87,6 +87,8 @@ pub struct Slog2Reader<R> {
     validation: Validation,
     dropped: Dropped,
     pub(crate) walk_cache: Option<WalkCache>,
+    /// The bytes of the nodes a window query reads, kept between queries for reuse.
+    pub(crate) arena: Vec<u8>,
 }
 
 /// What window queries check once per file: the TreeDir by node ID, and the first
@@ -215,6 +217,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             validation: Validation::default(),
             dropped: Dropped::default(),
             walk_cache: None,
+            arena: Vec::new(),
         };
         let h = r.header.clone();
         let v = version.is_v206();
@@ -464,6 +467,54 @@ impl<R: Read + Seek> Slog2Reader<R> {
         };
         self.counters.nodes_read += 1;
         Ok(n)
+    }
+
+    /// Reads the tree node block at `ptr` (stored at `ptr_at`) as
+    /// [`read_node_unchecked`](Self::read_node_unchecked) does, but only its bytes
+    /// (inflated, in a compressed file): into `arena` from byte `used` on (the arena
+    /// grows as needed; bytes after `used` are overwritten). Returns their count.
+    /// Counts the bytes read but not the node: see [`count_node`](Self::count_node).
+    pub(crate) fn read_node_bytes(
+        &mut self,
+        ptr: FileBlockPtr,
+        ptr_at: u64,
+        arena: &mut Vec<u8>,
+        used: usize,
+    ) -> Result<usize> {
+        if self.version.is_compressed() {
+            self.read_raw_at(ptr, "a tree node frame", ptr_at)?;
+            let limit = self.header.max_buffer_bytesize.max(0) as u64;
+            crate::frame::decode(&self.buf, ptr, limit, &mut self.plain)?;
+            arena.truncate(used);
+            arena.extend_from_slice(&self.plain);
+            return Ok(self.plain.len());
+        }
+        self.check_ptr(ptr, "a tree node", ptr_at)?;
+        let at = ptr.offset as u64;
+        let size = ptr.size as usize;
+        self.inner
+            .seek(SeekFrom::Start(at))
+            .map_err(|source| Error::Io { offset: at, source })?;
+        let end = used + size;
+        if arena.len() < end {
+            arena.resize(end, 0);
+        }
+        self.inner
+            .read_exact(&mut arena[used..end])
+            .map_err(|source| Error::Io { offset: at, source })?;
+        self.counters.bytes_read += ptr.size as u64;
+        Ok(size)
+    }
+
+    /// Counts a node read with [`read_node_bytes`](Self::read_node_bytes) and
+    /// decoded.
+    pub(crate) fn count_node(&mut self) {
+        self.counters.nodes_read += 1;
+    }
+
+    /// What the drawables of the nodes read are checked against.
+    pub(crate) fn legend(&self) -> &Legend {
+        &self.legend
     }
 
     /// The drawable checks of [`read_node`](Self::read_node), on a node read

@@ -79,17 +79,16 @@ impl Drawable {
     /// Line IDs of the first and last vertex (of the first and last part for
     /// composites), as Java's start-time order compares them.
     pub fn end_lines(&self) -> (i32, i32) {
-        let v: Vec<&Coord> = match self {
-            Drawable::Primitive(p) => p.vertices.iter().collect(),
-            Drawable::Composite(c) => c
-                .primitives
-                .iter()
-                .flat_map(|p| p.vertices.iter())
-                .collect(),
+        let (first, last) = match self {
+            Drawable::Primitive(p) => (p.vertices.first(), p.vertices.last()),
+            Drawable::Composite(c) => (
+                c.primitives.iter().find_map(|p| p.vertices.first()),
+                c.primitives.iter().rev().find_map(|p| p.vertices.last()),
+            ),
         };
         (
-            v.first().map_or(0, |c| c.line_id),
-            v.last().map_or(0, |c| c.line_id),
+            first.map_or(0, |c| c.line_id),
+            last.map_or(0, |c| c.line_id),
         )
     }
 }

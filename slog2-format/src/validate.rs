@@ -134,6 +134,26 @@ impl Legend {
     }
 }
 
+impl Legend {
+    /// Whether a drawable, part or weight may name category `c`.
+    #[inline(always)]
+    pub(crate) fn category_known(&self, c: i32) -> bool {
+        self.categories.contains(c)
+    }
+
+    /// Whether a shadow may name category `c` (a preview category).
+    #[inline(always)]
+    pub(crate) fn preview_known(&self, c: i32) -> bool {
+        self.previews.contains(c)
+    }
+
+    /// Whether line ID `l` is in every line-ID map.
+    #[inline(always)]
+    pub(crate) fn line_known(&self, l: i32) -> bool {
+        self.line_ids.contains(l)
+    }
+}
+
 /// Whether a vertex time lies inside the box `[earliest, latest]` (false for NaN).
 #[inline]
 pub(crate) fn inside(t: f64, earliest: f64, latest: f64) -> bool {

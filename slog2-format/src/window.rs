@@ -44,9 +44,14 @@ use crate::error::{Error, Result, TreeProblem};
 use crate::read::{Counters, Slog2Reader, Validation, WalkCache, TREEROOT_AT};
 use crate::size::start_order;
 use crate::types::*;
+use scan::{Checks, Entry, SortKey, Src, StubAt};
 use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::io::{Read, Seek};
+
+#[path = "window_scan.rs"]
+mod scan;
+use scan as window_scan;
 
 /// A half-open time window `[start, end)`.
 ///
@@ -214,13 +219,14 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// is not compared with it.
     fn check_followed(
         &mut self,
-        n: &TreeNodeBody,
+        h: &NodeHeader,
         ptr: FileBlockPtr,
         ptr_at: u64,
         stub: Option<(NodeId, NodeId)>,
         k: i32,
     ) -> Result<()> {
-        let id = n.header.id;
+        let h = *h;
+        let id = h.id;
         let base = ptr.offset as u64;
         let bad = |offset: u64, problem: TreeProblem, what: String| Error::BadTree {
             offset,
@@ -270,7 +276,6 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 None => return Ok(()),
             },
         };
-        let h = n.header;
         let Some(e) = cache.dir.get(&want) else {
             return Ok(());
         };
@@ -461,12 +466,20 @@ impl<R: Read + Seek> Slog2Reader<R> {
     fn walk(&mut self, window: TimeWindow, pixel: Option<f64>) -> Result<WindowAnswer> {
         let before = self.counters();
         let v206 = self.version().is_v206();
-        let checked = self.validation() != Validation::Off;
+        let validation = self.validation();
+        let checked = validation != Validation::Off;
         let k = i32::from(self.header().num_children_per_node.max(1));
-        let mut drawables = Vec::new();
+        // The visible drawables, by sort key; decoded once sorted (those of nodes
+        // the fast path could not take are decoded already, in `owned`).
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut owned: Vec<Option<Drawable>> = Vec::new();
         let mut shadows = Vec::new();
         let mut nodes = Vec::new();
         let mut seen: HashSet<i64> = HashSet::new();
+        // The bytes of every node read, so that drawables can be decoded at the end.
+        let mut arena = std::mem::take(&mut self.arena);
+        let mut used = 0usize;
+        let mut scanned_stubs: Vec<StubAt> = Vec::new();
         let root = self.header().treeroot;
         let mut stack = vec![Pending {
             ptr: root,
@@ -475,19 +488,23 @@ impl<R: Read + Seek> Slog2Reader<R> {
         }];
         while let Some(p) = stack.pop() {
             let ptr_at = p.ptr_at;
-            let what = match p.stub {
+            // Formatted only for an error.
+            let what = || match p.stub {
                 None => "the header's treeroot pointer".to_string(),
                 Some((parent, child)) => format!(
                     "the stub for node ({},{}) in node ({},{})",
                     child.depth, child.xpos, parent.depth, parent.xpos
                 ),
             };
-            self.check_ptr(p.ptr, &what, ptr_at)?;
+            if self.check_ptr(p.ptr, "", ptr_at).is_err() {
+                self.check_ptr(p.ptr, &what(), ptr_at)?;
+            }
             if !seen.insert(p.ptr.offset) {
                 return Err(Error::BadValue {
                     offset: ptr_at,
                     what: format!(
-                        "{what} points at the block at byte {}, which this query has already read (the tree has a cycle or a shared node)",
+                        "{} points at the block at byte {}, which this query has already read (the tree has a cycle or a shared node)",
+                        what(),
                         p.ptr.offset
                     ),
                 });
@@ -508,48 +525,129 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     });
                 }
             }
-            let mut parsed = self.read_node_unchecked(p.ptr, ptr_at)?;
-            let id = parsed.value.header.id;
+            let len = self.read_node_bytes(p.ptr, ptr_at, &mut arena, used)?;
+            let bytes = &arena[used..used + len];
             let base = p.ptr.offset as u64;
-            if let Some((_, child)) = p.stub {
-                if id.depth != child.depth {
-                    return Err(Error::BadValue {
-                        offset: base + 16,
-                        what: format!(
-                            "{what} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
-                            p.ptr.offset, id.depth, id.xpos, child.depth
-                        ),
-                    });
-                }
-            }
-            // Offsets before a lenient check drops anything.
-            let offsets = stub_offsets(&parsed.value, base, v206);
-            // The stub count's offset, needed only to report a node without stubs.
-            let count_at = match offsets.first() {
-                Some(at) => at - 4,
-                None if checked && id.depth > 0 => {
-                    crate::validate::stub_at(&parsed.value, base, v206, 0) - 4
-                }
-                None => 0,
+            let checks = match validation {
+                Validation::Off => Checks::Off,
+                Validation::Lenient => Checks::Items(self.legend()),
+                Validation::Strict => Checks::Strict(self.legend()),
             };
-            if checked {
-                self.check_followed(&parsed.value, p.ptr, ptr_at, p.stub, k)?;
-                self.validate_node(&mut parsed)?;
+            scanned_stubs.clear();
+            let scanned = window_scan::node(
+                bytes,
+                used,
+                v206,
+                checks,
+                &window,
+                &mut entries,
+                &mut scanned_stubs,
+            );
+            let depth_error = |id: NodeId, child: NodeId| {
+                Error::BadValue {
+                offset: base + 16,
+                what: format!(
+                    "{} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
+                    what(),
+                    p.ptr.offset,
+                    id.depth,
+                    id.xpos,
+                    child.depth
+                ),
             }
-            let node = parsed.value;
-            let n_stubs = node.stubs.len();
+            };
+            let (id, count_at, stubs) = match scanned {
+                // The fast path: the node parsed and passed the drawable checks.
+                Some(sc) => {
+                    self.count_node();
+                    let id = sc.header.id;
+                    if let Some((_, child)) = p.stub {
+                        if id.depth != child.depth {
+                            return Err(depth_error(id, child));
+                        }
+                    }
+                    let count_at = if !scanned_stubs.is_empty() || (checked && id.depth > 0) {
+                        base + sc.count_at as u64
+                    } else {
+                        0
+                    };
+                    if checked {
+                        self.check_followed(&sc.header, p.ptr, ptr_at, p.stub, k)?;
+                    }
+                    let stubs: Vec<(NodeHeader, u64, StubShadows)> = scanned_stubs
+                        .iter()
+                        .map(|s| {
+                            (
+                                s.header,
+                                base + s.at as u64,
+                                StubShadows::Arena(used + s.at),
+                            )
+                        })
+                        .collect();
+                    (id, count_at, stubs)
+                }
+                // Anything else: decoded and checked the ordinary way, which gives
+                // the error (or drops what a lenient reader drops).
+                None => {
+                    let mut parsed = crate::read::parse_block::<TreeNodeBody>(
+                        bytes,
+                        p.ptr,
+                        "a tree node",
+                        (v206,),
+                    )?;
+                    self.count_node();
+                    let id = parsed.value.header.id;
+                    if let Some((_, child)) = p.stub {
+                        if id.depth != child.depth {
+                            return Err(depth_error(id, child));
+                        }
+                    }
+                    // Offsets before a lenient check drops anything.
+                    let offsets = stub_offsets(&parsed.value, base, v206);
+                    // The stub count's offset, needed only to report a node without stubs.
+                    let count_at = match offsets.first() {
+                        Some(at) => at - 4,
+                        None if checked && id.depth > 0 => {
+                            crate::validate::stub_at(&parsed.value, base, v206, 0) - 4
+                        }
+                        None => 0,
+                    };
+                    if checked {
+                        self.check_followed(&parsed.value.header, p.ptr, ptr_at, p.stub, k)?;
+                        self.validate_node(&mut parsed)?;
+                    }
+                    let node = parsed.value;
+                    for d in node.nestless.into_iter().chain(node.nestable) {
+                        // The sort key once per drawable (its box decides visibility).
+                        let key = drawable_key(&d);
+                        if window.meets(key.0, key.1) {
+                            entries.push(Entry {
+                                key: SortKey::new(key, id),
+                                node: id,
+                                src: Src::Owned(owned.len()),
+                            });
+                            owned.push(Some(d));
+                        }
+                    }
+                    let stubs: Vec<(NodeHeader, u64, StubShadows)> = node
+                        .stubs
+                        .into_iter()
+                        .zip(offsets)
+                        .map(|(s, at)| {
+                            let list = s.nestless.into_iter().chain(s.nestable).collect();
+                            (s.header, at, StubShadows::Owned(list))
+                        })
+                        .collect();
+                    (id, count_at, stubs)
+                }
+            };
+            let node_at = used;
+            used += len;
+            let n_stubs = stubs.len();
             let mut unfollowed = Vec::new();
             nodes.push(id);
-            for d in node.nestless.into_iter().chain(node.nestable) {
-                // The sort key once per drawable (its box decides visibility).
-                let key = drawable_key(&d);
-                if window.meets(key.0, key.1) {
-                    drawables.push((key, Located { node: id, value: d }));
-                }
-            }
             let mut children = Vec::new();
-            for (s, stub_at) in node.stubs.into_iter().zip(offsets) {
-                let h = s.header;
+            for (h, stub_at, list) in stubs {
                 if !window.meets(h.earliest, h.latest) {
                     if checked {
                         unfollowed.push((h, stub_at));
@@ -570,12 +668,19 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         if checked {
                             unfollowed.push((h, stub_at));
                         }
-                        for sh in s.nestless.into_iter().chain(s.nestable) {
+                        let mut keep = |sh: Shadow| {
                             if window.shows_shadow(&sh) {
                                 shadows.push(Located {
                                     node: h.id,
                                     value: sh,
                                 });
+                            }
+                        };
+                        match list {
+                            StubShadows::Owned(list) => list.into_iter().for_each(keep),
+                            StubShadows::Arena(at) => {
+                                window_scan::stub_shadows(&arena, at, v206, &mut keep)
+                                    .ok_or_else(|| undecodable(base + (at - node_at) as u64))?;
                             }
                         }
                     }
@@ -604,9 +709,22 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 });
             }
         }
-        // Stable sorts: within one node, file order (nestless before nestable).
-        drawables.sort_by(|a, b| start_order(a.0, b.0).then(node_order(a.1.node, b.1.node)));
-        let drawables: Vec<Located<Drawable>> = drawables.into_iter().map(|(_, d)| d).collect();
+        // A stable sort: within one node, file order (nestless before nestable).
+        // The lists of a node are in start order already, so this merges runs.
+        entries.sort_by_key(|e| e.key);
+        let mut drawables = Vec::with_capacity(entries.len());
+        for e in &entries {
+            let value = match e.src {
+                Src::Arena(at) => window_scan::drawable(&arena, at),
+                Src::Owned(i) => owned.get_mut(i).and_then(Option::take),
+            };
+            let value = value.ok_or_else(|| undecodable(0))?;
+            drawables.push(Located {
+                node: e.node,
+                value,
+            });
+        }
+        self.arena = arena;
         shadows.sort_by(|a, b| shadow_order(&a.value, &b.value).then(node_order(a.node, b.node)));
         let after = self.counters();
         Ok(WindowAnswer {
@@ -619,5 +737,22 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 bytes_read: after.bytes_read - before.bytes_read,
             },
         })
+    }
+}
+
+/// Where the shadows of a stub are: in the query's arena (the stub's offset), or
+/// decoded already (both lists, nestless first).
+enum StubShadows {
+    Arena(usize),
+    Owned(Vec<Shadow>),
+}
+
+/// An item that the fast path accepted but could not decode again (never happens:
+/// the same bytes are read the same way).
+fn undecodable(offset: u64) -> Error {
+    Error::BadValue {
+        offset,
+        what: "a drawable or shadow accepted by the window query's scan could not be decoded"
+            .into(),
     }
 }

@@ -1,0 +1,497 @@
+//! The fast path of window queries: a tree node decoded straight from its bytes.
+//!
+//! [`node`] walks a node's bytes once, checks every drawable and shadow as
+//! [`crate::validate`] does, and keeps only what a query needs: the sort key and
+//! byte offset of each drawable that meets the window, and the header and offset of
+//! each stub. Nothing is allocated per drawable; the visible ones are decoded into
+//! owned values only once the answer is sorted ([`drawable`]).
+//!
+//! The scan never reports errors itself: whenever the bytes do not parse, or a check
+//! fails, it says so (`None`) and the caller decodes the node the ordinary way
+//! (binrw and [`crate::validate::node`]), which gives the error, with its offset and
+//! text, or the lenient result. So on every node the scan accepts, it finds exactly
+//! what the ordinary path would.
+
+use crate::types::*;
+use crate::validate::{inside, Legend};
+use crate::window::TimeWindow;
+
+/// A cursor over a node's bytes: big-endian reads that fail (`None`) at the end.
+struct Cur<'a> {
+    b: &'a [u8],
+    p: usize,
+}
+
+impl<'a> Cur<'a> {
+    #[inline(always)]
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let s = self.b.get(self.p..self.p.checked_add(N)?)?;
+        self.p += N;
+        s.try_into().ok()
+    }
+    #[inline(always)]
+    fn u8(&mut self) -> Option<u8> {
+        let v = *self.b.get(self.p)?;
+        self.p += 1;
+        Some(v)
+    }
+    #[inline(always)]
+    fn i16(&mut self) -> Option<i16> {
+        self.take().map(i16::from_be_bytes)
+    }
+    #[inline(always)]
+    fn i32(&mut self) -> Option<i32> {
+        self.take().map(i32::from_be_bytes)
+    }
+    #[inline(always)]
+    fn i64(&mut self) -> Option<i64> {
+        self.take().map(i64::from_be_bytes)
+    }
+    #[inline(always)]
+    fn f32(&mut self) -> Option<f32> {
+        self.take().map(f32::from_be_bytes)
+    }
+    #[inline(always)]
+    fn f64(&mut self) -> Option<f64> {
+        self.take().map(f64::from_be_bytes)
+    }
+    /// The next `n` bytes.
+    #[inline(always)]
+    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+        let s = self.b.get(self.p..self.p.checked_add(n)?)?;
+        self.p += n;
+        Some(s)
+    }
+    /// A count stored as `i16`/`i32` that binrw asserts is not negative.
+    #[inline(always)]
+    fn count16(&mut self) -> Option<usize> {
+        usize::try_from(self.i16()?).ok()
+    }
+    #[inline(always)]
+    fn count32(&mut self) -> Option<usize> {
+        usize::try_from(self.i32()?).ok()
+    }
+    /// A `JStr`: its length as written and its bytes.
+    #[inline(always)]
+    fn jstr(&mut self) -> Option<(i16, &'a [u8])> {
+        let len = self.i16()?;
+        let bytes = self.bytes(len.max(0) as usize)?;
+        Some((len, bytes))
+    }
+    fn header(&mut self) -> Option<NodeHeader> {
+        Some(NodeHeader {
+            earliest: self.f64()?,
+            latest: self.f64()?,
+            id: NodeId {
+                depth: self.i16()?,
+                xpos: self.i32()?,
+            },
+            ptr: FileBlockPtr {
+                offset: self.i64()?,
+                size: self.i32()?,
+            },
+        })
+    }
+}
+
+/// Java's start-time order (spec §10.1) with the node order after it, as one
+/// integer tuple: sorting by it is sorting by
+/// `start_order(key).then(node_order(node))`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct SortKey {
+    earliest: i64,
+    /// Descending: the bitwise complement of the ordered bits.
+    latest: i64,
+    category: i32,
+    first_line: i32,
+    last_line: i32,
+    /// Depth descending.
+    depth: i32,
+    xpos: i32,
+}
+
+/// The bits of `x` as an integer that orders as `f64::total_cmp` does.
+#[inline(always)]
+fn ordered(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    b ^ ((((b >> 63) as u64) >> 1) as i64)
+}
+
+/// A drawable's sort key `(earliest, latest, category, (first line, last line))`.
+pub(crate) type Key = (f64, f64, i32, (i32, i32));
+
+impl SortKey {
+    /// The key of a drawable with key `k` in node `node`.
+    #[inline(always)]
+    pub(crate) fn new(k: Key, node: NodeId) -> SortKey {
+        SortKey {
+            earliest: ordered(k.0),
+            latest: !ordered(k.1),
+            category: k.2,
+            first_line: k.3 .0,
+            last_line: k.3 .1,
+            depth: -i32::from(node.depth),
+            xpos: node.xpos,
+        }
+    }
+}
+
+/// Where a visible drawable is: in the query's byte arena (at its tag byte), or
+/// decoded already (an index into the query's owned drawables).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Src {
+    Arena(usize),
+    Owned(usize),
+}
+
+/// A visible drawable: its sort key, its node, and where it is.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Entry {
+    pub(crate) key: SortKey,
+    pub(crate) node: NodeId,
+    pub(crate) src: Src,
+}
+
+/// How the scan checks what it decodes (see [`crate::validate::Validation`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Checks<'a> {
+    /// No check.
+    Off,
+    /// The per-item checks: a failure sends the node to the ordinary path.
+    Items(&'a Legend),
+    /// The per-item checks and the start-time order of every list.
+    Strict(&'a Legend),
+}
+
+impl<'a> Checks<'a> {
+    #[inline(always)]
+    fn legend(self) -> Option<&'a Legend> {
+        match self {
+            Checks::Off => None,
+            Checks::Items(g) | Checks::Strict(g) => Some(g),
+        }
+    }
+    #[inline(always)]
+    fn order(self) -> bool {
+        matches!(self, Checks::Strict(_))
+    }
+}
+
+/// A stub of a scanned node: its header and where it starts in the node's bytes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StubAt {
+    pub(crate) header: NodeHeader,
+    pub(crate) at: usize,
+}
+
+/// What [`node`] found besides the visible drawables.
+pub(crate) struct Scanned {
+    pub(crate) header: NodeHeader,
+    /// Where the stub count is, in the node's bytes.
+    pub(crate) count_at: usize,
+}
+
+/// A scanned primitive: category, earliest, latest, and the line IDs of its first
+/// and last vertex (`None` without vertices).
+type Scanned1 = (i32, f64, f64, Option<(i32, i32)>);
+
+/// One primitive (no tag byte): `(category, earliest, latest, first line, last
+/// line)`, the lines `None` without vertices. `None` if it does not parse or (with
+/// a legend) fails a check of `validate::primitive_box`.
+#[inline(always)]
+fn primitive(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Scanned1> {
+    let category = c.i32()?;
+    c.jstr()?;
+    let n = c.count16()?;
+    let v = c.bytes(12 * n)?;
+    if let Some(g) = g {
+        if n == 0 || !g.category_known(category) {
+            return None;
+        }
+    }
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut known: Option<i32> = None;
+    for x in v.chunks_exact(12) {
+        let t = f64::from_be_bytes(x[..8].try_into().ok()?);
+        if let Some(g) = g {
+            let line = i32::from_be_bytes(x[8..].try_into().ok()?);
+            if known != Some(line) {
+                if !g.line_known(line) {
+                    return None;
+                }
+                known = Some(line);
+            }
+            if !inside(t, e, l) {
+                return None;
+            }
+        }
+        lo = lo.min(t);
+        hi = hi.max(t);
+    }
+    let lines = match (
+        v.get(8..12),
+        v.len().checked_sub(4).and_then(|i| v.get(i..)),
+    ) {
+        (Some(a), Some(b)) => Some((
+            i32::from_be_bytes(a.try_into().ok()?),
+            i32::from_be_bytes(b.try_into().ok()?),
+        )),
+        _ => None,
+    };
+    Some((category, lo, hi, lines))
+}
+
+/// One drawable (tag byte first): its sort key, as `window::drawable_key` makes it.
+#[inline(always)]
+fn drawable_key(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Key> {
+    match c.u8()? {
+        0 => {
+            let (category, lo, hi, lines) = primitive(c, e, l, g)?;
+            Some((lo, hi, category, lines.unwrap_or((0, 0))))
+        }
+        1 => {
+            let category = c.i32()?;
+            c.jstr()?;
+            let n = c.count16()?;
+            if let Some(g) = g {
+                if n == 0 || !g.category_known(category) {
+                    return None;
+                }
+            }
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            let (mut first, mut last) = (None, None);
+            for _ in 0..n {
+                let (_, a, b, lines) = primitive(c, e, l, g)?;
+                lo = lo.min(a);
+                hi = hi.max(b);
+                if let Some((f, z)) = lines {
+                    first = first.or(Some(f));
+                    last = Some(z);
+                }
+            }
+            Some((lo, hi, category, (first.unwrap_or(0), last.unwrap_or(0))))
+        }
+        _ => None,
+    }
+}
+
+/// One shadow: its sort key (`window::shadow_key`), `None` if it does not parse
+/// or (with a legend) fails a check of `validate::shadow`.
+#[inline(always)]
+fn shadow_key(c: &mut Cur, v206: bool, g: Option<&Legend>) -> Option<Key> {
+    let category = c.i32()?;
+    c.jstr()?;
+    let n = c.count16()?;
+    let v = c.bytes(12 * n)?;
+    let earliest = c.f64()?;
+    let latest = c.f64()?;
+    c.i64()?;
+    let nw = c.count32()?;
+    let size = if v206 { 20 } else { 12 };
+    let w = c.bytes(nw.checked_mul(size)?)?;
+    if let Some(g) = g {
+        if !g.preview_known(category) || nw == 0 {
+            return None;
+        }
+        for x in w.chunks_exact(size) {
+            if !g.category_known(i32::from_be_bytes(x[..4].try_into().ok()?)) {
+                return None;
+            }
+        }
+    }
+    let line =
+        |i: usize| -> Option<i32> { Some(i32::from_be_bytes(v.get(i..i + 4)?.try_into().ok()?)) };
+    let (first, last) = if n == 0 {
+        (0, 0)
+    } else {
+        (line(8)?, line(12 * (n - 1) + 8)?)
+    };
+    Some((earliest, latest, category, (first, last)))
+}
+
+/// Scans a whole node (`bytes`, which start at `base` in the query's arena): pushes
+/// an [`Entry`] for each drawable that meets `window` (nestless list first) and a
+/// [`StubAt`] for each stub. `None` (and nothing pushed) if the node does not parse
+/// or fails a check: the caller then decodes it the ordinary way.
+pub(crate) fn node(
+    bytes: &[u8],
+    base: usize,
+    v206: bool,
+    checks: Checks,
+    window: &TimeWindow,
+    entries: &mut Vec<Entry>,
+    stubs: &mut Vec<StubAt>,
+) -> Option<Scanned> {
+    let (n_entries, n_stubs) = (entries.len(), stubs.len());
+    let found = scan(bytes, base, v206, checks, window, entries, stubs);
+    if found.is_none() {
+        entries.truncate(n_entries);
+        stubs.truncate(n_stubs);
+    }
+    found
+}
+
+fn scan(
+    bytes: &[u8],
+    base: usize,
+    v206: bool,
+    checks: Checks,
+    window: &TimeWindow,
+    entries: &mut Vec<Entry>,
+    stubs: &mut Vec<StubAt>,
+) -> Option<Scanned> {
+    let g = checks.legend();
+    let mut c = Cur { b: bytes, p: 0 };
+    let header = c.header()?;
+    let (e, l, id) = (header.earliest, header.latest, header.id);
+    for _list in 0..2 {
+        let n = c.count32()?;
+        let mut last: Option<Key> = None;
+        for _ in 0..n {
+            let at = c.p;
+            let key = drawable_key(&mut c, e, l, g)?;
+            if checks.order() {
+                if let Some(prev) = last {
+                    if crate::size::start_order(prev, key) == std::cmp::Ordering::Greater {
+                        return None;
+                    }
+                }
+                last = Some(key);
+            }
+            if window.meets(key.0, key.1) {
+                entries.push(Entry {
+                    key: SortKey::new(key, id),
+                    node: id,
+                    src: Src::Arena(base + at),
+                });
+            }
+        }
+    }
+    let count_at = c.p;
+    let n = c.count32()?;
+    for _ in 0..n {
+        let at = c.p;
+        let h = c.header()?;
+        for _list in 0..2 {
+            let k = c.count32()?;
+            let mut last: Option<Key> = None;
+            for _ in 0..k {
+                let key = shadow_key(&mut c, v206, g)?;
+                if checks.order() {
+                    if let Some(prev) = last {
+                        if crate::size::start_order(prev, key) == std::cmp::Ordering::Greater {
+                            return None;
+                        }
+                    }
+                    last = Some(key);
+                }
+            }
+        }
+        stubs.push(StubAt { header: h, at });
+    }
+    Some(Scanned { header, count_at })
+}
+
+fn owned_primitive(c: &mut Cur) -> Option<Primitive> {
+    let category = c.i32()?;
+    let (len, info) = c.jstr()?;
+    let n = c.count16()?;
+    let v = c.bytes(12 * n)?;
+    let mut vertices = Vec::with_capacity(n);
+    for x in v.chunks_exact(12) {
+        vertices.push(Coord {
+            time: f64::from_be_bytes(x[..8].try_into().ok()?),
+            line_id: i32::from_be_bytes(x[8..].try_into().ok()?),
+        });
+    }
+    Some(Primitive {
+        category,
+        info: JStr {
+            len,
+            bytes: info.to_vec(),
+        },
+        vertices,
+    })
+}
+
+/// Decodes the drawable (tag byte first) at `at` in `bytes`: the value binrw
+/// would read there.
+pub(crate) fn drawable(bytes: &[u8], at: usize) -> Option<Drawable> {
+    let mut c = Cur { b: bytes, p: at };
+    match c.u8()? {
+        0 => owned_primitive(&mut c).map(Drawable::Primitive),
+        1 => {
+            let category = c.i32()?;
+            let (len, info) = c.jstr()?;
+            let n = c.count16()?;
+            let mut primitives = Vec::with_capacity(n.min(bytes.len()));
+            for _ in 0..n {
+                primitives.push(owned_primitive(&mut c)?);
+            }
+            Some(Drawable::Composite(Composite {
+                category,
+                info: JStr {
+                    len,
+                    bytes: info.to_vec(),
+                },
+                primitives,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// Decodes the shadows of the stub at `at` in `bytes` (nestless list first), each
+/// passed to `f`: the values binrw would read there.
+pub(crate) fn stub_shadows(
+    bytes: &[u8],
+    at: usize,
+    v206: bool,
+    mut f: impl FnMut(Shadow),
+) -> Option<()> {
+    let mut c = Cur { b: bytes, p: at };
+    c.header()?;
+    for _list in 0..2 {
+        let k = c.count32()?;
+        for _ in 0..k {
+            let category = c.i32()?;
+            let (len, info) = c.jstr()?;
+            let n = c.count16()?;
+            let v = c.bytes(12 * n)?;
+            let mut vertices = Vec::with_capacity(n);
+            for x in v.chunks_exact(12) {
+                vertices.push(Coord {
+                    time: f64::from_be_bytes(x[..8].try_into().ok()?),
+                    line_id: i32::from_be_bytes(x[8..].try_into().ok()?),
+                });
+            }
+            let earliest = c.f64()?;
+            let latest = c.f64()?;
+            let num_real_objs = c.i64()?;
+            let nw = c.count32()?;
+            let size = if v206 { 20 } else { 12 };
+            let mut weights = Vec::with_capacity(nw.min(bytes.len() / size));
+            for _ in 0..nw {
+                weights.push(CategoryWeight {
+                    category: c.i32()?,
+                    incl: c.f32()?,
+                    excl: c.f32()?,
+                    count: if v206 { Some(c.i64()?) } else { None },
+                });
+            }
+            f(Shadow {
+                category,
+                info: JStr {
+                    len,
+                    bytes: info.to_vec(),
+                },
+                vertices,
+                earliest,
+                latest,
+                num_real_objs,
+                weights,
+            });
+        }
+    }
+    Some(())
+}
