@@ -87,8 +87,8 @@ pub struct Slog2Reader<R> {
     validation: Validation,
     dropped: Dropped,
     pub(crate) walk_cache: Option<WalkCache>,
-    /// The bytes of the nodes a window query reads, kept between queries for reuse.
-    pub(crate) arena: Vec<u8>,
+    /// A window query's buffers, kept between queries for reuse.
+    pub(crate) window_bufs: crate::window::scan::Buffers,
 }
 
 /// What window queries check once per file: the TreeDir by node ID, and the first
@@ -217,7 +217,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             validation: Validation::default(),
             dropped: Dropped::default(),
             walk_cache: None,
-            arena: Vec::new(),
+            window_bufs: Default::default(),
         };
         let h = r.header.clone();
         let v = version.is_v206();

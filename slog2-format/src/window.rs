@@ -50,7 +50,7 @@ use std::collections::HashSet;
 use std::io::{Read, Seek};
 
 #[path = "window_scan.rs"]
-mod scan;
+pub(crate) mod scan;
 use scan as window_scan;
 
 /// A half-open time window `[start, end)`.
@@ -471,13 +471,15 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let k = i32::from(self.header().num_children_per_node.max(1));
         // The visible drawables, by sort key; decoded once sorted (those of nodes
         // the fast path could not take are decoded already, in `owned`).
-        let mut entries: Vec<Entry> = Vec::new();
+        let mut bufs = std::mem::take(&mut self.window_bufs);
+        bufs.entries.clear();
+        let mut entries = std::mem::take(&mut bufs.entries);
         let mut owned: Vec<Option<Drawable>> = Vec::new();
         let mut shadows = Vec::new();
         let mut nodes = Vec::new();
         let mut seen: HashSet<i64> = HashSet::new();
         // The bytes of every node read, so that drawables can be decoded at the end.
-        let mut arena = std::mem::take(&mut self.arena);
+        let mut arena = std::mem::take(&mut bufs.arena);
         let mut used = 0usize;
         let mut scanned_stubs: Vec<StubAt> = Vec::new();
         let root = self.header().treeroot;
@@ -711,9 +713,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
         }
         // A stable sort: within one node, file order (nestless before nestable).
         // The lists of a node are in start order already, so this merges runs.
-        entries.sort_by_key(|e| e.key);
-        let mut drawables = Vec::with_capacity(entries.len());
-        for e in &entries {
+        bufs.entries = entries;
+        bufs.sort_entries();
+        let mut drawables = Vec::with_capacity(bufs.entries.len());
+        for e in &bufs.entries {
             let value = match e.src {
                 Src::Arena(at) => window_scan::drawable(&arena, at),
                 Src::Owned(i) => owned.get_mut(i).and_then(Option::take),
@@ -724,7 +727,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 value,
             });
         }
-        self.arena = arena;
+        bufs.arena = arena;
+        self.window_bufs = bufs;
         shadows.sort_by(|a, b| shadow_order(&a.value, &b.value).then(node_order(a.node, b.node)));
         let after = self.counters();
         Ok(WindowAnswer {
