@@ -42,12 +42,16 @@ pub struct Dropped {
 }
 
 /// A set of `i32` IDs: a bit table over `[min, max]` when that range is small
-/// compared with the number of IDs, a sorted list otherwise. Its size is bounded by
-/// the IDs actually given, never by a header field.
+/// compared with the number of IDs (at most 4096 + 512 per ID bits), a sorted
+/// list otherwise. Its size is bounded by the IDs actually given, never by a
+/// header field.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct IdSet {
     min: i64,
-    dense: Vec<bool>,
+    /// One bit per ID of `[min, max]`; empty for the sorted form.
+    bits: Vec<u64>,
+    /// The number of IDs the bit table covers (`max - min + 1`).
+    span: u64,
     sorted: Vec<i32>,
 }
 
@@ -59,20 +63,23 @@ impl IdSet {
             return IdSet::default();
         };
         let span = (hi as i64 - lo as i64 + 1) as u64;
-        if span <= 64 + 8 * ids.len() as u64 {
-            let mut dense = vec![false; span as usize];
+        if span <= 4096 + 512 * ids.len() as u64 {
+            let mut bits = vec![0u64; span.div_ceil(64) as usize];
             for id in &ids {
-                dense[(*id as i64 - lo as i64) as usize] = true;
+                let i = (*id as i64 - lo as i64) as u64;
+                bits[(i / 64) as usize] |= 1 << (i % 64);
             }
             IdSet {
                 min: lo as i64,
-                dense,
+                bits,
+                span,
                 sorted: Vec::new(),
             }
         } else {
             IdSet {
                 min: 0,
-                dense: Vec::new(),
+                bits: Vec::new(),
+                span: 0,
                 sorted: ids,
             }
         }
@@ -80,12 +87,12 @@ impl IdSet {
 
     #[inline(always)]
     pub(crate) fn contains(&self, id: i32) -> bool {
-        if self.dense.is_empty() {
+        if self.bits.is_empty() {
             self.sorted.binary_search(&id).is_ok()
         } else {
             // A negative difference wraps to a huge index: one comparison.
-            let i = (id as i64).wrapping_sub(self.min) as u64 as usize;
-            self.dense.get(i).copied().unwrap_or(false)
+            let i = (id as i64).wrapping_sub(self.min) as u64;
+            i < self.span && self.bits[(i / 64) as usize] & (1 << (i % 64)) != 0
         }
     }
 }
@@ -424,4 +431,34 @@ fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IdSet;
+
+    /// Both forms of the set (bit table and sorted list) answer as a plain set,
+    /// at and around every member and at the ends of the `i32` range.
+    #[test]
+    fn id_sets_hold_exactly_their_ids() {
+        let cases: Vec<Vec<i32>> = vec![
+            vec![],
+            vec![0],
+            vec![-3, -2, -1, 0, 1, 3, 6, 7, 13, 23, 251, 309],
+            vec![i32::MIN, -1, 5, i32::MAX],
+            (0..200).map(|i| i * 97 - 5000).collect(),
+            vec![7, 7, 7, 70_000],
+            vec![1, 1_000_000_000],
+        ];
+        for ids in cases {
+            let set = IdSet::new(ids.clone());
+            let mut probes = vec![i32::MIN, i32::MIN + 1, -1, 0, 1, i32::MAX - 1, i32::MAX];
+            for &id in &ids {
+                probes.extend([id.wrapping_sub(1), id, id.wrapping_add(1), id ^ 64]);
+            }
+            for p in probes {
+                assert_eq!(set.contains(p), ids.contains(&p), "{p} in {ids:?}");
+            }
+        }
+    }
 }

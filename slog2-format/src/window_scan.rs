@@ -160,61 +160,14 @@ pub(crate) struct Buffers {
     pub(crate) arena: Vec<u8>,
     /// The visible drawables.
     pub(crate) entries: Vec<Entry>,
-    /// Room for merging `entries`.
-    scratch: Vec<Entry>,
-    /// Where the sorted runs of `entries` end.
-    runs: Vec<usize>,
 }
 
 impl Buffers {
-    /// Sorts `entries` by key, stably: merges its non-decreasing runs (the lists
-    /// of a node are in start order already), pairwise, with `scratch`.
+    /// Sorts `entries` by key, stably (equal keys keep their order: within a node,
+    /// file order). The lists of a node are in start order already, and the
+    /// standard library's stable sort merges such runs.
     pub(crate) fn sort_entries(&mut self) {
-        let v = &mut self.entries;
-        let runs = &mut self.runs;
-        runs.clear();
-        for i in 1..v.len() {
-            if v[i].key < v[i - 1].key {
-                runs.push(i);
-            }
-        }
-        runs.push(v.len());
-        let scratch = &mut self.scratch;
-        while runs.len() > 1 {
-            scratch.clear();
-            scratch.reserve(v.len());
-            let mut start = 0;
-            let mut merged = 0;
-            let mut i = 0;
-            while i < runs.len() {
-                if i + 1 == runs.len() {
-                    scratch.extend_from_slice(&v[start..runs[i]]);
-                    runs[merged] = runs[i];
-                    merged += 1;
-                    break;
-                }
-                let (mid, end) = (runs[i], runs[i + 1]);
-                let (mut a, mut b) = (start, mid);
-                while a < mid && b < end {
-                    // Equal keys: the earlier run first.
-                    if v[b].key < v[a].key {
-                        scratch.push(v[b]);
-                        b += 1;
-                    } else {
-                        scratch.push(v[a]);
-                        a += 1;
-                    }
-                }
-                scratch.extend_from_slice(&v[a..mid]);
-                scratch.extend_from_slice(&v[b..end]);
-                runs[merged] = end;
-                merged += 1;
-                start = end;
-                i += 2;
-            }
-            runs.truncate(merged);
-            std::mem::swap(v, scratch);
-        }
+        self.entries.sort_by_key(|e| e.key);
     }
 }
 
@@ -560,56 +513,4 @@ pub(crate) fn stub_shadows(
         }
     }
     Some(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The run merge orders as the standard library's stable sort does, equal keys
-    /// in their original order, for inputs with few and many runs.
-    #[test]
-    fn merging_runs_is_a_stable_sort() {
-        let mut x: u64 = 1;
-        let mut next = move |m: u64| {
-            x = x
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (x >> 33) % m
-        };
-        let mut b = Buffers::default();
-        for case in 0..200 {
-            let n = next(300) as usize;
-            let mut v: Vec<Entry> = (0..n)
-                .map(|i| Entry {
-                    key: SortKey::new(
-                        (next(8) as f64, next(3) as f64, 0, (0, 0)),
-                        NodeId {
-                            depth: next(2) as i16,
-                            xpos: 0,
-                        },
-                    ),
-                    node: NodeId::default(),
-                    src: Src::Owned(i),
-                })
-                .collect();
-            if case % 2 == 0 {
-                // A few long sorted runs, as a query makes.
-                for c in v.chunks_mut(1 + n / 4) {
-                    c.sort_by_key(|e| e.key);
-                }
-            }
-            b.entries = v.clone();
-            b.sort_entries();
-            v.sort_by_key(|e| e.key);
-            let order = |v: &[Entry]| -> Vec<usize> {
-                v.iter()
-                    .map(|e| match e.src {
-                        Src::Owned(i) | Src::Arena(i) => i,
-                    })
-                    .collect()
-            };
-            assert_eq!(order(&b.entries), order(&v), "case {case}");
-        }
-    }
 }
