@@ -19,11 +19,27 @@ seed() { # seed TARGET FILE...
     for f in "$@"; do [ -f "$f" ] && cp "$f" "corpus/$t/"; done
 }
 small_clog2="$C/mpe/cpilog_n4_bs4k.clog2 $C/mpe/p2p_n4_bs4k.clog2 $C/mpe/cpilog_n1.clog2 $C/mpe/nested_states_n1.clog2"
-for t in clog2_stream clog2_buf_independent clog2_to_slog2 conformance_check; do seed $t $small_clog2; done
+for t in clog2_stream conformance_check; do seed $t $small_clog2; done
+# Targets whose first byte is a parameter get it in front of the file:
+# clog2_buf_independent a count of chunk sizes, then the sizes (here 3: 7, 64, 1);
+# clog2_to_slog2 and clog1_to_slog2 the tree options (0: 64-byte leaves, 2
+# children; 0x4f: 1 KiB leaves, 3 children).
+prefixed() { # prefixed TARGET SUFFIX PREFIX-BYTES FILE...
+    t=$1; sfx=$2; pre=$3; shift 3
+    mkdir -p "corpus/$t"
+    for f in "$@"; do
+        [ -f "$f" ] && { printf "$pre"; cat "$f"; } > "corpus/$t/$(basename "$f").$sfx"
+    done
+}
+prefixed clog2_buf_independent chunks '\003\007\100\001' $small_clog2
+prefixed clog2_to_slog2 ls64 '\000' $small_clog2
+prefixed clog2_to_slog2 ls1k '\117' $small_clog2
 mkdir -p corpus/clog2_preamble
 for f in $small_clog2; do head -c 1024 "$f" > "corpus/clog2_preamble/$(basename "$f").pre"; done
 old_clog="$C/mpich1/clog1/arrowtest.clog $C/mpich1/clog1/simple.clog $C/mpich1/clog1/nesttest.clog $C/historic/fpilog.clog"
-for t in clog1_file clog1_to_slog2 conformance_check; do seed $t $old_clog; done
+for t in clog1_file conformance_check; do seed $t $old_clog; done
+prefixed clog1_to_slog2 ls64 '\000' $old_clog
+prefixed clog1_to_slog2 ls1k '\117' $old_clog
 small_slog2="$C/mpe/cpi_n4.slog2 $C/mpe/cpilog_n4_ls1k.slog2 $C/mpe/p2p_n8_ls4k_nc4.slog2 $C/historic/arrow.slog2 $C/historic/data.slog2"
 for t in slog2_file slog2_check conformance_check; do seed $t $small_slog2; done
 # conformance_check: the SLOG-2 checker forced (0xF2 = 0xF0 + index of SLOG-2).
