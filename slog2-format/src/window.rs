@@ -44,7 +44,7 @@ use crate::error::{Error, Result, TreeProblem};
 use crate::read::{Counters, Slog2Reader, Validation, WalkCache, TREEROOT_AT};
 use crate::size::start_order;
 use crate::types::*;
-use scan::{Checks, Entry, SortKey, Src, StubAt};
+use scan::{Checks, Entry, Src, StubAt};
 use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::io::{Read, Seek};
@@ -623,11 +623,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         // The sort key once per drawable (its box decides visibility).
                         let key = drawable_key(&d);
                         if window.meets(key.0, key.1) {
-                            entries.push(Entry {
-                                key: SortKey::new(key, id),
-                                node: id,
-                                src: Src::Owned(owned.len()),
-                            });
+                            entries.push(Entry::new(key, id, Src::Owned(owned.len())));
                             owned.push(Some(d));
                         }
                     }
@@ -717,13 +713,13 @@ impl<R: Read + Seek> Slog2Reader<R> {
         bufs.sort_entries();
         let mut drawables = Vec::with_capacity(bufs.entries.len());
         for e in &bufs.entries {
-            let value = match e.src {
+            let value = match e.src() {
                 Src::Arena(at) => window_scan::drawable(&arena, at),
                 Src::Owned(i) => owned.get_mut(i).and_then(Option::take),
             };
             let value = value.ok_or_else(|| undecodable(0))?;
             drawables.push(Located {
-                node: e.node,
+                node: e.node(),
                 value,
             });
         }

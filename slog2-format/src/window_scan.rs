@@ -144,12 +144,50 @@ pub(crate) enum Src {
     Owned(usize),
 }
 
-/// A visible drawable: its sort key, its node, and where it is.
+/// A visible drawable: its sort key (which holds its node) and where it is, in 48
+/// bytes (the sort moves entries).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
     pub(crate) key: SortKey,
-    pub(crate) node: NodeId,
-    pub(crate) src: Src,
+    /// [`Src`]: the arena offset, or the owned index with the top bit set.
+    src: u64,
+}
+
+const OWNED: u64 = 1 << 63;
+const _: () = assert!(std::mem::size_of::<Entry>() == 48);
+
+impl Entry {
+    /// The entry of a drawable with key `key` in node `node`, found at `src`.
+    #[inline(always)]
+    pub(crate) fn new(key: Key, node: NodeId, src: Src) -> Entry {
+        Entry {
+            key: SortKey::new(key, node),
+            src: match src {
+                Src::Arena(at) => at as u64 & !OWNED,
+                Src::Owned(i) => i as u64 | OWNED,
+            },
+        }
+    }
+
+    /// The node that holds the drawable.
+    #[inline(always)]
+    pub(crate) fn node(&self) -> NodeId {
+        NodeId {
+            // The negated depth of an `i16`: its negation wraps back exactly.
+            depth: self.key.depth.wrapping_neg() as i16,
+            xpos: self.key.xpos,
+        }
+    }
+
+    /// Where the drawable is.
+    #[inline(always)]
+    pub(crate) fn src(&self) -> Src {
+        if self.src & OWNED != 0 {
+            Src::Owned((self.src & !OWNED) as usize)
+        } else {
+            Src::Arena(self.src as usize)
+        }
+    }
 }
 
 /// A window query's buffers, kept by the reader between queries (so that large
@@ -378,11 +416,7 @@ fn scan(
                 last = Some(key);
             }
             if window.meets(key.0, key.1) {
-                entries.push(Entry {
-                    key: SortKey::new(key, id),
-                    node: id,
-                    src: Src::Arena(base + at),
-                });
+                entries.push(Entry::new(key, id, Src::Arena(base + at)));
             }
         }
     }
