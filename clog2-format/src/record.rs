@@ -450,6 +450,43 @@ pub struct Record {
 }
 
 impl Record {
+    /// A record of `body` logged at `time` by `rank` of MPI_COMM_WORLD (local
+    /// communicator 0), thread 0.
+    ///
+    /// ```
+    /// use clog2_format::record::{Body, Record};
+    /// let r = Record::new(1.5, 2, Body::EndBlock);
+    /// assert_eq!((r.time, r.rank, r.icomm, r.thread), (1.5, 2, 0, 0));
+    /// ```
+    pub fn new(time: f64, rank: i32, body: Body) -> Record {
+        Record {
+            time,
+            icomm: 0,
+            rank,
+            thread: 0,
+            body,
+        }
+    }
+
+    /// A BAREEVT record of event `etype` (as `MPE_Log_bare_event` writes it: the
+    /// pad bytes zero), logged at `time` by `rank` of MPI_COMM_WORLD.
+    ///
+    /// ```
+    /// use clog2_format::record::{rectype, Record};
+    /// let r = Record::bare(0.25, 0, 300);
+    /// assert_eq!(r.rectype(), rectype::BAREEVT);
+    /// ```
+    pub fn bare(time: f64, rank: i32, etype: i32) -> Record {
+        Record::new(
+            time,
+            rank,
+            Body::Bare(BareEvt {
+                etype,
+                pad: crate::bytes::FixedBytes::ZERO,
+            }),
+        )
+    }
+
     /// The record type number.
     pub fn rectype(&self) -> i32 {
         self.body.rectype()

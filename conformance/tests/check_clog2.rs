@@ -7,7 +7,7 @@
 use clog2_format::commtable::{comm_kind, CommEntry, CommTable};
 use clog2_format::preamble::{Field, GIGA};
 use clog2_format::record::{
-    comm_etype, rectype, BareEvt, Body, CommEvt, ConstDef, EventDef, MsgEvt, Record, StateDef, Uuid,
+    comm_etype, rectype, Body, CommEvt, ConstDef, EventDef, MsgEvt, Record, StateDef, Uuid,
 };
 use clog2_format::{Clog2Reader, Clog2Writer, FixedBytes, Preamble, PreambleInfo, RawPreamble};
 use mpelog_conformance::check::clog2::RULES;
@@ -86,29 +86,8 @@ fn fptr(b: &[u8]) -> u64 {
     preamble(b).info().commtable_fptr.unwrap()
 }
 
-fn header(time: f64, rank: i32, body: Body) -> Record {
-    Record {
-        time,
-        icomm: 0,
-        rank,
-        thread: 0,
-        body,
-    }
-}
-
-fn bare(time: f64, rank: i32, etype: i32) -> Record {
-    header(
-        time,
-        rank,
-        Body::Bare(BareEvt {
-            etype,
-            pad: FixedBytes::ZERO,
-        }),
-    )
-}
-
 fn msg(time: f64, rank: i32, etype: i32, partner: i32, tag: i32) -> Record {
-    header(
+    Record::new(
         time,
         rank,
         Body::Msg(MsgEvt {
@@ -123,7 +102,7 @@ fn msg(time: f64, rank: i32, etype: i32, partner: i32, tag: i32) -> Record {
 }
 
 fn statedef(start: i32, fin: i32, name: &str, format: &str) -> Record {
-    header(
+    Record::new(
         0.0,
         0,
         Body::StateDef(StateDef {
@@ -139,7 +118,7 @@ fn statedef(start: i32, fin: i32, name: &str, format: &str) -> Record {
 }
 
 fn eventdef(etype: i32, name: &str, format: &str) -> Record {
-    header(
+    Record::new(
         0.0,
         0,
         Body::EventDef(EventDef {
@@ -153,7 +132,7 @@ fn eventdef(etype: i32, name: &str, format: &str) -> Record {
 }
 
 fn commevt(time: f64, rank: i32, etype: i32, icomm: i32) -> Record {
-    header(
+    Record::new(
         time,
         rank,
         Body::Comm(CommEvt {
@@ -211,7 +190,9 @@ fn body_at(b: &[u8], i: usize) -> u64 {
 fn small_blocks() -> (Vec<u8>, u64) {
     let mut i = info(2);
     i.block_size = 256;
-    let body: Vec<Record> = (0..40).map(|k| bare(f64::from(k), 0, -10)).collect();
+    let body: Vec<Record> = (0..40)
+        .map(|k| Record::bare(f64::from(k), 0, -10))
+        .collect();
     let b = build_with(i, &body);
     let ends: Vec<u64> = records(&b)
         .into_iter()
@@ -392,13 +373,13 @@ const CASES: &[(&str, Case)] = &[
     ("C2-FIN-001", || {
         let mut i = info(2);
         i.finalized = Some(false);
-        let b = build_with(i, &[bare(1.0, 0, -10)]);
+        let b = build_with(i, &[Record::bare(1.0, 0, -10)]);
         let at = preamble(&b).field_offset(Field::IsFinalized);
         (check(&b), at)
     }),
     ("C2-FIN-002", || {
         // commtable_fptr 0 and no table: the block stream runs to the end.
-        let b = build(&[bare(1.0, 0, -10)]);
+        let b = build(&[Record::bare(1.0, 0, -10)]);
         let f = fptr(&b) as usize;
         let n = token_count(&b);
         let c = with_token(&with_token(&b[..f], n - 3, "0"), n - 1, "0");
@@ -412,10 +393,10 @@ const CASES: &[(&str, Case)] = &[
     ("C2-TIME-001", || {
         // State 0 (events 0/1) from 1 to 2, then state 1 (2/3) from 0.5 to 0.6.
         let b = build(&[
-            bare(1.0, 0, 0),
-            bare(2.0, 0, 1),
-            bare(0.5, 0, 2),
-            bare(0.6, 0, 3),
+            Record::bare(1.0, 0, 0),
+            Record::bare(2.0, 0, 1),
+            Record::bare(0.5, 0, 2),
+            Record::bare(0.6, 0, 3),
         ]);
         let at = body_at(&b, 3);
         // mpelog convert refuses the file at the same record.
@@ -429,10 +410,10 @@ const CASES: &[(&str, Case)] = &[
         // mpelog convert refuses it. (A checker that remembered the previous
         // drawable's start instead of its end would pass it.)
         let b = build(&[
-            bare(1.0, 0, 0),
-            bare(3.0, 0, 1),
-            bare(0.5, 0, 2),
-            bare(2.0, 0, 3),
+            Record::bare(1.0, 0, 0),
+            Record::bare(3.0, 0, 1),
+            Record::bare(0.5, 0, 2),
+            Record::bare(2.0, 0, 3),
         ]);
         let at = body_at(&b, 3);
         assert_eq!(convert_error(&b), Some(at));
@@ -442,10 +423,10 @@ const CASES: &[(&str, Case)] = &[
         // On another rank: the order is that of the whole merged stream, not
         // per timeline. Rank 0's state [1, 3], then rank 1's [2, 2.5].
         let b = build(&[
-            bare(1.0, 0, 0),
-            bare(3.0, 0, 1),
-            bare(2.0, 1, 2),
-            bare(2.5, 1, 3),
+            Record::bare(1.0, 0, 0),
+            Record::bare(3.0, 0, 1),
+            Record::bare(2.0, 1, 2),
+            Record::bare(2.5, 1, 3),
         ]);
         let at = body_at(&b, 3);
         assert_eq!(convert_error(&b), Some(at));
@@ -453,21 +434,21 @@ const CASES: &[(&str, Case)] = &[
     }),
     ("C2-TIME-002", || {
         // A state from 1 to +inf: mpelog convert refuses it at the same record.
-        let b = build(&[bare(1.0, 0, 0), bare(f64::INFINITY, 0, 1)]);
+        let b = build(&[Record::bare(1.0, 0, 0), Record::bare(f64::INFINITY, 0, 1)]);
         let at = body_at(&b, 1);
         assert_eq!(convert_error(&b), Some(at));
         (check(&b), at)
     }),
     ("C2-TIME-002", || {
         // A state from NaN to 2: mpelog convert refuses it too.
-        let b = build(&[bare(f64::NAN, 0, 0), bare(2.0, 0, 1)]);
+        let b = build(&[Record::bare(f64::NAN, 0, 0), Record::bare(2.0, 0, 1)]);
         let at = body_at(&b, 1);
         assert_eq!(convert_error(&b), Some(at));
         (check(&b), at)
     }),
     ("C2-DEF-001", || {
         // 700 is a user event ID, and the preamble reserves no user states.
-        let b = build(&[bare(1.0, 0, -10), bare(2.0, 0, 700)]);
+        let b = build(&[Record::bare(1.0, 0, -10), Record::bare(2.0, 0, 700)]);
         (check(&b), body_at(&b, 1))
     }),
     ("C2-DEF-001", || {
@@ -477,7 +458,7 @@ const CASES: &[(&str, Case)] = &[
     }),
     ("C2-DEF-002", || {
         // 0 is the start event of known state 0.
-        let b = build(&[bare(1.0, 0, -10), eventdef(0, "Oops", "")]);
+        let b = build(&[Record::bare(1.0, 0, -10), eventdef(0, "Oops", "")]);
         (check(&b), body_at(&b, 1))
     }),
     ("C2-DEF-003", || {
@@ -489,23 +470,23 @@ const CASES: &[(&str, Case)] = &[
         let b = build(&[
             statedef(600, 601, "Solve", ""),
             statedef(600, 601, "Other", ""),
-            bare(1.0, 0, 600),
-            bare(2.0, 0, 601),
+            Record::bare(1.0, 0, 600),
+            Record::bare(2.0, 0, 601),
         ]);
         (check(&b), body_at(&b, 1))
     }),
     ("C2-DEF-005", || {
-        let b = build(&[eventdef(5000, "Tick", "n=%q"), bare(1.0, 0, 5000)]);
+        let b = build(&[eventdef(5000, "Tick", "n=%q"), Record::bare(1.0, 0, 5000)]);
         (check(&b), body_at(&b, 0))
     }),
     ("C2-PAIR-001", || {
         // A start that is never closed.
-        let b = build(&[bare(1.0, 0, 0), bare(2.0, 0, -10)]);
+        let b = build(&[Record::bare(1.0, 0, 0), Record::bare(2.0, 0, -10)]);
         (check(&b), body_at(&b, 0))
     }),
     ("C2-PAIR-001", || {
         // A final with nothing open.
-        let b = build(&[bare(1.0, 0, -10), bare(2.0, 0, 1)]);
+        let b = build(&[Record::bare(1.0, 0, -10), Record::bare(2.0, 0, 1)]);
         (check(&b), body_at(&b, 1))
     }),
     ("C2-PAIR-002", || {
@@ -515,7 +496,7 @@ const CASES: &[(&str, Case)] = &[
     }),
     ("C2-COMM-001", || {
         // A CONSTDEF logged in communicator 2; the table has one entry.
-        let mut r = header(
+        let mut r = Record::new(
             1.0,
             0,
             Body::ConstDef(ConstDef {
@@ -525,7 +506,7 @@ const CASES: &[(&str, Case)] = &[
             }),
         );
         r.icomm = 2;
-        let b = build(&[bare(0.5, 0, -10), r]);
+        let b = build(&[Record::bare(0.5, 0, -10), r]);
         (check(&b), body_at(&b, 1))
     }),
     ("C2-COMM-001", || {
@@ -535,7 +516,7 @@ const CASES: &[(&str, Case)] = &[
     }),
     ("C2-COMM-002", || {
         // A state of rank 2 in MPI_COMM_WORLD: only ranks 0 and 1 declared theirs.
-        let b = build(&[bare(1.0, 2, 0), bare(2.0, 2, 1)]);
+        let b = build(&[Record::bare(1.0, 2, 0), Record::bare(2.0, 2, 1)]);
         (check(&b), body_at(&b, 1))
     }),
 ];
@@ -665,11 +646,11 @@ fn generated_files_have_no_finding() {
     let b = build(&[
         statedef(600, 601, "Solve", "n=%d"),
         eventdef(5000, "Tick", "t=%E"),
-        bare(1.0, 0, 600),
+        Record::bare(1.0, 0, 600),
         msg(1.5, 0, -101, 1, 3),
         msg(1.6, 1, -102, 0, 3),
-        bare(2.0, 0, 601),
-        bare(2.5, 1, 5000),
+        Record::bare(2.0, 0, 601),
+        Record::bare(2.5, 1, 5000),
     ]);
     let r = check(&b);
     assert!(r.findings.is_empty(), "{r:#?}");
@@ -703,7 +684,10 @@ fn a_streamed_file_gives_the_same_report() {
     for (name, b) in [
         ("ok.clog2", synth()),
         ("cut.clog2", synth()[..3000].to_vec()),
-        ("pair.clog2", build(&[bare(1.0, 0, 0), bare(2.0, 0, -10)])),
+        (
+            "pair.clog2",
+            build(&[Record::bare(1.0, 0, 0), Record::bare(2.0, 0, -10)]),
+        ),
     ] {
         let p = dir.join(name);
         std::fs::write(&p, &b).unwrap();

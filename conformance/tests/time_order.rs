@@ -6,7 +6,7 @@
 //! decision, not the checker's rule restated.
 
 use clog2_format::commtable::{comm_kind, CommEntry, CommTable};
-use clog2_format::record::{comm_etype, BareEvt, Body, CommEvt, MsgEvt, Record, Uuid};
+use clog2_format::record::{comm_etype, Body, CommEvt, MsgEvt, Record, Uuid};
 use clog2_format::{Clog2Reader, Clog2Writer, FixedBytes, PreambleInfo};
 use mpelog_conformance::{check_bytes, Options};
 use proptest::prelude::*;
@@ -21,29 +21,8 @@ fn cases(default: u32) -> u32 {
         .map_or(default, |n: u32| n.max(default))
 }
 
-fn header(time: f64, rank: i32, body: Body) -> Record {
-    Record {
-        time,
-        icomm: 0,
-        rank,
-        thread: 0,
-        body,
-    }
-}
-
-fn bare(time: f64, rank: i32, etype: i32) -> Record {
-    header(
-        time,
-        rank,
-        Body::Bare(BareEvt {
-            etype,
-            pad: FixedBytes::ZERO,
-        }),
-    )
-}
-
 fn msg(time: f64, rank: i32, etype: i32, partner: i32) -> Record {
-    header(
+    Record::new(
         time,
         rank,
         Body::Msg(MsgEvt {
@@ -58,7 +37,7 @@ fn msg(time: f64, rank: i32, etype: i32, partner: i32) -> Record {
 }
 
 fn commevt(rank: i32) -> Record {
-    header(
+    Record::new(
         0.0,
         rank,
         Body::Comm(CommEvt {
@@ -125,8 +104,8 @@ fn check_time(b: &[u8]) -> Option<(String, u64)> {
 fn record((tick, rank, kind): (u8, i32, u8)) -> Record {
     let t = f64::from(tick) * 0.5;
     match kind {
-        0..=3 => bare(t, rank, i32::from(kind)),
-        4 => bare(t, rank, -10),
+        0..=3 => Record::bare(t, rank, i32::from(kind)),
+        4 => Record::bare(t, rank, -10),
         5 => msg(t, rank, -101, 1 - rank),
         _ => msg(t, rank, -102, 1 - rank),
     }
@@ -141,7 +120,7 @@ proptest! {
     ) {
         // A solo event at time 0 first: the file always has a drawable (an
         // empty one is refused for that), and it constrains no later time.
-        let body: Vec<Record> = std::iter::once(bare(0.0, 0, -10))
+        let body: Vec<Record> = std::iter::once(Record::bare(0.0, 0, -10))
             .chain(recs.into_iter().map(record))
             .collect();
         let b = build(&body);
@@ -166,40 +145,47 @@ fn both_verdicts_occur() {
         // [1, 3] then [0.5, 2]: overlapping, ends earlier: refused.
         (
             &[
-                bare(1.0, 0, 0),
-                bare(3.0, 0, 1),
-                bare(0.5, 0, 2),
-                bare(2.0, 0, 3),
+                Record::bare(1.0, 0, 0),
+                Record::bare(3.0, 0, 1),
+                Record::bare(0.5, 0, 2),
+                Record::bare(2.0, 0, 3),
             ],
             true,
         ),
         // [1, 3] then [0.5, 3]: same end: accepted.
         (
             &[
-                bare(1.0, 0, 0),
-                bare(3.0, 0, 1),
-                bare(0.5, 1, 2),
-                bare(3.0, 1, 3),
+                Record::bare(1.0, 0, 0),
+                Record::bare(3.0, 0, 1),
+                Record::bare(0.5, 1, 2),
+                Record::bare(3.0, 1, 3),
             ],
             false,
         ),
         // Nested on one rank: the inner state ends first, the outer later.
         (
             &[
-                bare(1.0, 0, 0),
-                bare(2.0, 0, 2),
-                bare(3.0, 0, 3),
-                bare(4.0, 0, 1),
+                Record::bare(1.0, 0, 0),
+                Record::bare(2.0, 0, 2),
+                Record::bare(3.0, 0, 3),
+                Record::bare(4.0, 0, 1),
             ],
             false,
         ),
         // An event at 2.5 after a state ending at 3: refused.
-        (&[bare(1.0, 0, 0), bare(3.0, 0, 1), bare(2.5, 1, -10)], true),
+        (
+            &[
+                Record::bare(1.0, 0, 0),
+                Record::bare(3.0, 0, 1),
+                Record::bare(2.5, 1, -10),
+            ],
+            true,
+        ),
         // An arrow sent at 0.5 and received at 2, after a state ending at 3.
         (
             &[
-                bare(1.0, 0, 0),
-                bare(3.0, 0, 1),
+                Record::bare(1.0, 0, 0),
+                Record::bare(3.0, 0, 1),
                 msg(0.5, 0, -101, 1),
                 msg(2.0, 1, -102, 0),
             ],

@@ -22,29 +22,8 @@ fn preamble() -> PreambleInfo {
     p
 }
 
-fn rec(time: f64, rank: i32, body: Body) -> Record {
-    Record {
-        time,
-        icomm: 0,
-        rank,
-        thread: 0,
-        body,
-    }
-}
-
-fn bare(time: f64, rank: i32, etype: i32) -> Record {
-    rec(
-        time,
-        rank,
-        Body::Bare(BareEvt {
-            etype,
-            pad: FixedBytes::ZERO,
-        }),
-    )
-}
-
 fn cargo(time: f64, rank: i32, etype: i32, byte: u8) -> Record {
-    rec(
+    Record::new(
         time,
         rank,
         Body::Cargo(CargoEvt {
@@ -56,7 +35,7 @@ fn cargo(time: f64, rank: i32, etype: i32, byte: u8) -> Record {
 }
 
 fn msg(time: f64, rank: i32, etype: i32, partner: i32, tag: i32, size: i32) -> Record {
-    rec(
+    Record::new(
         time,
         rank,
         Body::Msg(MsgEvt {
@@ -71,7 +50,7 @@ fn msg(time: f64, rank: i32, etype: i32, partner: i32, tag: i32, size: i32) -> R
 }
 
 fn comm(rank: i32) -> Record {
-    rec(
+    Record::new(
         0.0,
         rank,
         Body::Comm(CommEvt {
@@ -85,7 +64,7 @@ fn comm(rank: i32) -> Record {
 }
 
 fn statedef(start: i32, fin: i32, name: &str) -> Record {
-    rec(
+    Record::new(
         9.0,
         0,
         Body::StateDef(StateDef {
@@ -113,12 +92,12 @@ fn states_pair_first_in_first_out_per_timeline() {
         &[
             comm(0),
             comm(1),
-            bare(1.0, 0, 600),
-            bare(2.0, 0, 600),
-            bare(2.5, 1, 600),
-            bare(3.0, 0, 601),
-            bare(4.0, 0, 601),
-            bare(5.0, 1, 601),
+            Record::bare(1.0, 0, 600),
+            Record::bare(2.0, 0, 600),
+            Record::bare(2.5, 1, 600),
+            Record::bare(3.0, 0, 601),
+            Record::bare(4.0, 0, 601),
+            Record::bare(5.0, 1, 601),
         ],
     );
     // S1 S2 E E on rank 0 gives [1,3] and [2,4] (FIFO), not nested; rank 1 apart.
@@ -149,7 +128,7 @@ fn a_final_cargo_replaces_the_starts_info_and_a_bare_final_keeps_it() {
             cargo(1.0, 0, 600, 7),
             cargo(2.0, 0, 601, 9),
             cargo(3.0, 0, 600, 7),
-            bare(4.0, 0, 601),
+            Record::bare(4.0, 0, 601),
         ],
     );
     assert_eq!(out[0].info(), &[9u8; 32][..]);
@@ -201,13 +180,13 @@ fn what_java_crashes_on_is_counted_and_skipped() {
         &mut c,
         &[
             comm(0),
-            bare(1.0, 0, 4999),               // no definition, no range
-            bare(1.5, 0, 601),                // final without a start
-            bare(2.0, 1, 600),                // rank 1 has no COMMEVT
-            bare(3.0, 1, 601),                // ... the state is kept
-            bare(3.5, 0, SEND_ETYPE),         // a message ID in a bare record
+            Record::bare(1.0, 0, 4999),       // no definition, no range
+            Record::bare(1.5, 0, 601),        // final without a start
+            Record::bare(2.0, 1, 600),        // rank 1 has no COMMEVT
+            Record::bare(3.0, 1, 601),        // ... the state is kept
+            Record::bare(3.5, 0, SEND_ETYPE), // a message ID in a bare record
             msg(4.0, 0, SEND_ETYPE, 1, 1, 1), // never received
-            bare(5.0, 0, 602),                // never ended
+            Record::bare(5.0, 0, 602),        // never ended
         ],
     );
     assert_eq!(out.len(), 1);
@@ -232,8 +211,8 @@ fn definitions_name_placeholders_or_make_new_categories() {
             statedef(600, 601, "Work"), // names user state 0: index 1 + 300
             statedef(7000, 7001, "New"), // outside every range: the next free index
             statedef(602, 605, "Bad"),  // two different placeholders: ignored
-            bare(1.0, 0, 7000),
-            bare(2.0, 0, 7001),
+            Record::bare(1.0, 0, 7000),
+            Record::bare(2.0, 0, 7001),
         ],
     );
     assert_eq!(out[0].category, 311); // 1 + 300 known + 10 user states
@@ -254,9 +233,9 @@ fn records_after_endlog_are_ignored() {
         &mut c,
         &[
             comm(0),
-            bare(1.0, 0, 600),
-            rec(1e8, 0, Body::EndLog),
-            bare(2.0, 0, 601),
+            Record::bare(1.0, 0, 600),
+            Record::new(1e8, 0, Body::EndLog),
+            Record::bare(2.0, 0, 601),
         ],
     );
     assert!(out.is_empty());

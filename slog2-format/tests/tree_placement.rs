@@ -22,23 +22,13 @@ use slog2_format::{Drawable, NodeId, Slog2File, TreeNodeBody};
 use std::collections::BTreeMap;
 use std::io::Cursor;
 
-fn rec(time: f64, rank: i32, body: Body) -> Record {
-    Record {
-        time,
-        icomm: 0,
-        rank,
-        thread: 0,
-        body,
-    }
-}
-
 /// `n` states of rank 0 back to back: [k, k + 1] for k = 0..n (state 0, events
 /// 0 and 1 of MPE's known-state range).
 fn back_to_back(n: u32) -> Vec<u8> {
     let mut info = PreambleInfo::mpe_default(1);
     info.block_size = 4096;
     let mut w = Clog2Writer::new(Cursor::new(Vec::new()), info).unwrap();
-    w.push(&rec(
+    w.push(&Record::new(
         0.0,
         0,
         Body::Comm(CommEvt {
@@ -56,7 +46,7 @@ fn back_to_back(n: u32) -> Vec<u8> {
                 etype,
                 pad: FixedBytes::ZERO,
             });
-            w.push(&rec(t, 0, body)).unwrap();
+            w.push(&Record::new(t, 0, body)).unwrap();
         }
     }
     let table = CommTable::new(vec![CommEntry {

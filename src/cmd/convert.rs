@@ -368,19 +368,24 @@ pub fn unmatched_line(u: &slog2_format::build::Unmatched, java: &str) -> String 
             u.java_count
         ));
     }
-    if u.conflicting_definitions > 0 {
-        s.push_str(&format!(
-            "; {} conflicting definitions ignored",
-            u.conflicting_definitions
-        ));
-    }
-    if u.undeclared_timelines > 0 {
-        s.push_str(&format!(
-            "; {} timelines no COMMEVT declared (kept)",
-            u.undeclared_timelines
-        ));
-    }
+    note(
+        &mut s,
+        u.conflicting_definitions,
+        "conflicting definitions ignored",
+    );
+    note(
+        &mut s,
+        u.undeclared_timelines,
+        "timelines no COMMEVT declared (kept)",
+    );
     s
+}
+
+/// Appends `; N what` to a summary line when `n` is not 0.
+fn note(line: &mut String, n: u64, what: &str) {
+    if n > 0 {
+        line.push_str(&format!("; {n} {what}"));
+    }
 }
 
 /// ALOG to SLOG-2 through the one-pass tree writer (spec/alog.md §8).
@@ -409,18 +414,16 @@ fn alog_to_slog2(
             u.bad_times
         )
     };
-    if u.states_closed_at_end > 0 {
-        unmatched.push_str(&format!(
-            "; {} states still open at the end closed there (as upshot draws them)",
-            u.states_closed_at_end
-        ));
-    }
-    if u.ignored_state_defs > 0 {
-        unmatched.push_str(&format!(
-            "; {} state definitions ignored",
-            u.ignored_state_defs
-        ));
-    }
+    note(
+        &mut unmatched,
+        u.states_closed_at_end,
+        "states still open at the end closed there (as upshot draws them)",
+    );
+    note(
+        &mut unmatched,
+        u.ignored_state_defs,
+        "state definitions ignored",
+    );
     Ok(Done {
         verb: "converted",
         input_bytes: len,
