@@ -3,6 +3,8 @@
 //! line IDs or times the file cannot vouch for. Each query either fails (with a
 //! byte offset) or answers with valid drawables only, strict or lenient.
 
+mod common;
+
 use mpelog_conformance::strategies::clog2::generate;
 use mpelog_conformance::strategies::slog2::convert;
 use proptest::prelude::*;
@@ -132,16 +134,7 @@ fn node_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
 }
 
 fn queries(bytes: &[u8]) -> Vec<(f64, f64, Option<u32>)> {
-    let r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
-    let root = r
-        .tree_dir()
-        .unwrap()
-        .value
-        .entries
-        .iter()
-        .max_by_key(|e| e.id.depth)
-        .copied()
-        .unwrap();
+    let root = common::root_entry(bytes);
     let (t0, t1) = (root.earliest, root.latest);
     let w = t1 - t0;
     vec![

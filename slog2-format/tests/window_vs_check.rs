@@ -176,16 +176,7 @@ fn concerning<'a>(bytes: &[u8], findings: &'a [Finding], nodes: &[NodeId]) -> Ve
 
 /// Queries: `(start, end, pixels)`, a preview when pixels are given.
 fn windows(orig: &[u8]) -> Vec<(f64, f64, Option<u32>)> {
-    let r = Slog2Reader::open(Cursor::new(orig)).unwrap();
-    let root = r
-        .tree_dir()
-        .unwrap()
-        .value
-        .entries
-        .iter()
-        .max_by_key(|e| e.id.depth)
-        .copied()
-        .unwrap();
+    let root = common::root_entry(orig);
     let (t0, w) = (root.earliest, root.latest - root.earliest);
     vec![
         (f64::NEG_INFINITY, f64::INFINITY, None),

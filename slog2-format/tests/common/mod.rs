@@ -8,6 +8,19 @@ use slog2_format::*;
 use std::io::Cursor;
 use std::path::PathBuf;
 
+/// The root's TreeDir entry (the deepest) of a SLOG-2 file in memory.
+pub fn root_entry(bytes: &[u8]) -> TreeDirEntry {
+    let r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+    r.tree_dir()
+        .unwrap()
+        .value
+        .entries
+        .iter()
+        .max_by_key(|e| e.id.depth)
+        .copied()
+        .unwrap()
+}
+
 /// The corpus directory, or `None` (after saying so) when `MPELOG_CORPUS` is unset.
 /// A relative path is taken from the workspace root, as `.ci/run` gives it.
 pub fn corpus() -> Option<PathBuf> {
