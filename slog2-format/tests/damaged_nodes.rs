@@ -5,11 +5,7 @@
 
 mod common;
 
-use mpelog_conformance::strategies::clog2::generate;
-use mpelog_conformance::strategies::slog2::convert;
 use proptest::prelude::*;
-use slog2_format::build::TreeOptions;
-use slog2_format::frame::Compression;
 use slog2_format::window::WindowAnswer;
 use slog2_format::*;
 use std::collections::{HashMap, HashSet};
@@ -24,21 +20,7 @@ fn files() -> Vec<Vec<u8>> {
     ]
     .iter()
     .map(|&(ranks, events, leaf_bytes, children, seed)| {
-        let clog2 = generate(&clog2_format::synth::Options {
-            ranks,
-            events,
-            seed,
-            block_size: 4096,
-        });
-        convert(
-            &clog2,
-            TreeOptions {
-                leaf_bytes,
-                children,
-                compression: Compression::None,
-            },
-        )
-        .0
+        common::generated(ranks, events, leaf_bytes, children, seed)
     })
     .collect()
 }

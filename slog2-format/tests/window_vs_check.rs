@@ -17,13 +17,9 @@
 
 mod common;
 
-use common::tiny;
-use mpelog_conformance::strategies::clog2::generate;
-use mpelog_conformance::strategies::slog2::convert;
-use slog2_format::build::TreeOptions;
+use common::{generated, tiny};
 use slog2_format::check::{check, Finding, Severity};
 use slog2_format::error::PointerProblem;
-use slog2_format::frame::Compression;
 use slog2_format::read::parse_header;
 use slog2_format::*;
 use std::collections::HashSet;
@@ -42,24 +38,6 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
-}
-
-fn generated(ranks: u32, events: u64, leaf_bytes: u32, children: u16, seed: u64) -> Vec<u8> {
-    let clog2 = generate(&clog2_format::synth::Options {
-        ranks,
-        events,
-        seed,
-        block_size: 4096,
-    });
-    convert(
-        &clog2,
-        TreeOptions {
-            leaf_bytes,
-            children,
-            compression: Compression::None,
-        },
-    )
-    .0
 }
 
 fn originals() -> Vec<Vec<u8>> {
