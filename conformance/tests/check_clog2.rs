@@ -4,12 +4,14 @@
 //! the spec names, and no other error. Valid generated files give no finding at
 //! all, and every corpus CLOG2 file (`MPELOG_CORPUS`) passes.
 
-use clog2_format::commtable::{comm_kind, CommEntry, CommTable};
+mod common;
+
 use clog2_format::preamble::{Field, GIGA};
 use clog2_format::record::{
-    comm_etype, rectype, Body, CommEvt, ConstDef, EventDef, MsgEvt, Record, StateDef, Uuid,
+    comm_etype, rectype, Body, ConstDef, EventDef, MsgEvt, Record, StateDef,
 };
-use clog2_format::{Clog2Reader, Clog2Writer, FixedBytes, Preamble, PreambleInfo, RawPreamble};
+use clog2_format::{Clog2Reader, FixedBytes, Preamble, RawPreamble};
+use common::{build, build_with, commevt, info};
 use mpelog_conformance::check::clog2::RULES;
 use mpelog_conformance::report::Collector;
 use mpelog_conformance::{
@@ -129,54 +131,6 @@ fn eventdef(etype: i32, name: &str, format: &str) -> Record {
             format: FixedBytes::from_str_truncated(format),
         }),
     )
-}
-
-fn commevt(time: f64, rank: i32, etype: i32, icomm: i32) -> Record {
-    Record::new(
-        time,
-        rank,
-        Body::Comm(CommEvt {
-            etype,
-            icomm,
-            rank,
-            wrank: rank,
-            gcomm: Uuid::ZERO,
-        }),
-    )
-}
-
-/// MPE 02.44's preamble for `ranks` processes with 1 KiB blocks; event IDs
-/// 0..599 are the known states, -10 and -9 the known solo events.
-fn info(ranks: i32) -> PreambleInfo {
-    let mut i = PreambleInfo::mpe_default(ranks);
-    i.block_size = 1024;
-    i.known_solo_event_id_count = Some(2);
-    i
-}
-
-/// A 2-rank trace: both ranks declare MPI_COMM_WORLD (the records of `body`
-/// follow), and a comm table with that one communicator.
-fn build_with(info: PreambleInfo, body: &[Record]) -> Vec<u8> {
-    let mut w = Clog2Writer::new(Cursor::new(Vec::new()), info).unwrap();
-    for r in [
-        commevt(0.0, 0, comm_etype::WORLD_CREATE, 0),
-        commevt(0.0, 1, comm_etype::WORLD_CREATE, 0),
-    ]
-    .iter()
-    .chain(body)
-    {
-        w.push(r).unwrap();
-    }
-    let table = CommTable::new(vec![CommEntry {
-        gcomm: Uuid::ZERO,
-        local_id: 0,
-        kind: comm_kind::INTRA,
-    }]);
-    w.finish(Some(&table)).unwrap().0.into_inner()
-}
-
-fn build(body: &[Record]) -> Vec<u8> {
-    build_with(info(2), body)
 }
 
 /// Offset of the `i`-th record of `body` in a file made by [`build`].

@@ -5,9 +5,11 @@
 //! and at the converter's byte offset. The oracle is the converter's own
 //! decision, not the checker's rule restated.
 
-use clog2_format::commtable::{comm_kind, CommEntry, CommTable};
-use clog2_format::record::{comm_etype, Body, CommEvt, MsgEvt, Record, Uuid};
-use clog2_format::{Clog2Reader, Clog2Writer, FixedBytes, PreambleInfo};
+mod common;
+
+use clog2_format::record::{Body, MsgEvt, Record};
+use clog2_format::{Clog2Reader, FixedBytes};
+use common::build;
 use mpelog_conformance::{check_bytes, Options};
 use proptest::prelude::*;
 use std::io::Cursor;
@@ -34,37 +36,6 @@ fn msg(time: f64, rank: i32, etype: i32, partner: i32) -> Record {
             pad: FixedBytes::ZERO,
         }),
     )
-}
-
-fn commevt(rank: i32) -> Record {
-    Record::new(
-        0.0,
-        rank,
-        Body::Comm(CommEvt {
-            etype: comm_etype::WORLD_CREATE,
-            icomm: 0,
-            rank,
-            wrank: rank,
-            gcomm: Uuid::ZERO,
-        }),
-    )
-}
-
-/// A 2-rank 02.44 trace of `body` after both ranks' MPI_COMM_WORLD.
-fn build(body: &[Record]) -> Vec<u8> {
-    let mut info = PreambleInfo::mpe_default(2);
-    info.block_size = 1024;
-    info.known_solo_event_id_count = Some(2);
-    let mut w = Clog2Writer::new(Cursor::new(Vec::new()), info).unwrap();
-    for r in [commevt(0), commevt(1)].iter().chain(body) {
-        w.push(r).unwrap();
-    }
-    let table = CommTable::new(vec![CommEntry {
-        gcomm: Uuid::ZERO,
-        local_id: 0,
-        kind: comm_kind::INTRA,
-    }]);
-    w.finish(Some(&table)).unwrap().0.into_inner()
 }
 
 /// Where `mpelog convert` refuses the file for its time order (`Some(offset)`),
