@@ -103,18 +103,6 @@ impl Oracle {
     }
 }
 
-/// The node blocks of a file: (offset, size).
-fn node_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
-    let r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
-    r.tree_dir()
-        .unwrap()
-        .value
-        .entries
-        .iter()
-        .map(|e| (e.ptr.offset as usize, e.ptr.size as usize))
-        .collect()
-}
-
 fn queries(bytes: &[u8]) -> Vec<(f64, f64, Option<u32>)> {
     let root = common::root_entry(bytes);
     let (t0, t1) = (root.earliest, root.latest);
@@ -149,7 +137,7 @@ proptest! {
     ) {
         thread_local!(static FILES: Vec<Vec<u8>> = files());
         let orig = FILES.with(|f| f[which].clone());
-        let blocks = node_blocks(&orig);
+        let blocks = common::node_blocks(&orig);
         let (off, size) = blocks[block.index(blocks.len())];
         let mut bytes = orig.clone();
         bytes[off + at.index(size)] ^= xor;

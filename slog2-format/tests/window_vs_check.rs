@@ -48,21 +48,9 @@ fn originals() -> Vec<Vec<u8>> {
     ]
 }
 
-/// Node blocks `(offset, size)` of an undamaged file.
-fn node_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
-    let r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
-    r.tree_dir()
-        .unwrap()
-        .value
-        .entries
-        .iter()
-        .map(|e| (e.ptr.offset as usize, e.ptr.size as usize))
-        .collect()
-}
-
 fn mutate(orig: &[u8], rng: &mut Rng) -> (String, Vec<u8>) {
     let mut b = orig.to_vec();
-    let blocks = node_blocks(orig);
+    let blocks = common::node_blocks(orig);
     match rng.below(8) {
         0..=4 => {
             let at = rng.below(b.len());

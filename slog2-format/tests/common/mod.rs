@@ -28,17 +28,26 @@ pub fn generated(ranks: u32, events: u64, leaf_bytes: u32, children: u16, seed: 
     .0
 }
 
+/// The TreeDir entries of a SLOG-2 file in memory.
+pub fn tree_entries(bytes: &[u8]) -> Vec<TreeDirEntry> {
+    let r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+    r.tree_dir().unwrap().value.entries.clone()
+}
+
 /// The root's TreeDir entry (the deepest) of a SLOG-2 file in memory.
 pub fn root_entry(bytes: &[u8]) -> TreeDirEntry {
-    let r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
-    r.tree_dir()
-        .unwrap()
-        .value
-        .entries
-        .iter()
+    tree_entries(bytes)
+        .into_iter()
         .max_by_key(|e| e.id.depth)
-        .copied()
         .unwrap()
+}
+
+/// The node blocks `(offset, size)` of a SLOG-2 file in memory.
+pub fn node_blocks(bytes: &[u8]) -> Vec<(usize, usize)> {
+    tree_entries(bytes)
+        .iter()
+        .map(|e| (e.ptr.offset as usize, e.ptr.size as usize))
+        .collect()
 }
 
 /// The corpus directory, or `None` (after saying so) when `MPELOG_CORPUS` is unset.
