@@ -11,7 +11,7 @@ use clog2_format::record::{
     comm_etype, rectype, Body, ConstDef, EventDef, MsgEvt, Record, StateDef,
 };
 use clog2_format::{Clog2Reader, FixedBytes, Preamble, RawPreamble};
-use common::{build, build_with, commevt, info};
+use common::{build, build_with, commevt, convert_refusal, info};
 use mpelog_conformance::check::clog2::RULES;
 use mpelog_conformance::report::Collector;
 use mpelog_conformance::{
@@ -354,7 +354,7 @@ const CASES: &[(&str, Case)] = &[
         ]);
         let at = body_at(&b, 3);
         // mpelog convert refuses the file at the same record.
-        assert_eq!(convert_error(&b), Some(at));
+        assert_eq!(convert_refusal(&b), Some(at));
         (check(&b), at)
     }),
     ("C2-TIME-001", || {
@@ -370,7 +370,7 @@ const CASES: &[(&str, Case)] = &[
             Record::bare(2.0, 0, 3),
         ]);
         let at = body_at(&b, 3);
-        assert_eq!(convert_error(&b), Some(at));
+        assert_eq!(convert_refusal(&b), Some(at));
         (check(&b), at)
     }),
     ("C2-TIME-001", || {
@@ -383,21 +383,21 @@ const CASES: &[(&str, Case)] = &[
             Record::bare(2.5, 1, 3),
         ]);
         let at = body_at(&b, 3);
-        assert_eq!(convert_error(&b), Some(at));
+        assert_eq!(convert_refusal(&b), Some(at));
         (check(&b), at)
     }),
     ("C2-TIME-002", || {
         // A state from 1 to +inf: mpelog convert refuses it at the same record.
         let b = build(&[Record::bare(1.0, 0, 0), Record::bare(f64::INFINITY, 0, 1)]);
         let at = body_at(&b, 1);
-        assert_eq!(convert_error(&b), Some(at));
+        assert_eq!(convert_refusal(&b), Some(at));
         (check(&b), at)
     }),
     ("C2-TIME-002", || {
         // A state from NaN to 2: mpelog convert refuses it too.
         let b = build(&[Record::bare(f64::NAN, 0, 0), Record::bare(2.0, 0, 1)]);
         let at = body_at(&b, 1);
-        assert_eq!(convert_error(&b), Some(at));
+        assert_eq!(convert_refusal(&b), Some(at));
         (check(&b), at)
     }),
     ("C2-DEF-001", || {
@@ -474,24 +474,6 @@ const CASES: &[(&str, Case)] = &[
         (check(&b), body_at(&b, 1))
     }),
 ];
-
-/// The offset at which `mpelog convert` refuses a file for its time order
-/// (`Error::OutOfOrder`), if it does.
-fn convert_error(b: &[u8]) -> Option<u64> {
-    let conv = slog2_format::build::clog2_to_slog2(
-        &mut Clog2Reader::from_slice(b).unwrap(),
-        Cursor::new(Vec::new()),
-        Default::default(),
-        |_| {},
-    );
-    match conv {
-        Err(slog2_format::Error::Clog2(e)) => {
-            assert!(matches!(*e, clog2_format::Error::OutOfOrder { .. }), "{e}");
-            e.offset()
-        }
-        _ => None,
-    }
-}
 
 /// A reader whose byte `at` cannot be read (a bad sector).
 struct FailAt {

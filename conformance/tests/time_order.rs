@@ -8,11 +8,10 @@
 mod common;
 
 use clog2_format::record::{Body, MsgEvt, Record};
-use clog2_format::{Clog2Reader, FixedBytes};
-use common::build;
+use clog2_format::FixedBytes;
+use common::{build, convert_refusal};
 use mpelog_conformance::{check_bytes, Options};
 use proptest::prelude::*;
-use std::io::Cursor;
 
 /// Cases per whole-trace property: `default`, or `MPELOG_PROPTEST_CASES` when
 /// that is larger (CI raises it).
@@ -36,28 +35,6 @@ fn msg(time: f64, rank: i32, etype: i32, partner: i32) -> Record {
             pad: FixedBytes::ZERO,
         }),
     )
-}
-
-/// Where `mpelog convert` refuses the file for its time order (`Some(offset)`),
-/// or `None` when it converts it.
-fn convert_refusal(b: &[u8]) -> Option<u64> {
-    let conv = slog2_format::build::clog2_to_slog2(
-        &mut Clog2Reader::from_slice(b).unwrap(),
-        Cursor::new(Vec::new()),
-        Default::default(),
-        |_| {},
-    );
-    match conv {
-        Ok(_) => None,
-        Err(slog2_format::Error::Clog2(e)) => {
-            assert!(
-                matches!(*e, clog2_format::Error::OutOfOrder { .. }),
-                "convert failed otherwise: {e}"
-            );
-            Some(e.offset().expect("OutOfOrder names its offset"))
-        }
-        Err(e) => panic!("convert failed otherwise: {e}"),
-    }
 }
 
 /// The first C2-TIME finding of `check`, as (rule, offset).

@@ -3,7 +3,7 @@
 
 use clog2_format::commtable::{comm_kind, CommEntry, CommTable};
 use clog2_format::record::{Body, CommEvt, Record, Uuid};
-use clog2_format::{Clog2Writer, PreambleInfo};
+use clog2_format::{Clog2Reader, Clog2Writer, PreambleInfo};
 use std::io::Cursor;
 
 /// A COMMEVT record of `rank` (its world rank too) for the local communicator
@@ -69,4 +69,26 @@ pub fn crc32(bytes: &[u8]) -> u32 {
         }
     }
     !c
+}
+
+/// Where `mpelog convert` refuses the file for its time order (`Some(offset)`),
+/// or `None` when it converts it.
+pub fn convert_refusal(b: &[u8]) -> Option<u64> {
+    let conv = slog2_format::build::clog2_to_slog2(
+        &mut Clog2Reader::from_slice(b).unwrap(),
+        Cursor::new(Vec::new()),
+        Default::default(),
+        |_| {},
+    );
+    match conv {
+        Ok(_) => None,
+        Err(slog2_format::Error::Clog2(e)) => {
+            assert!(
+                matches!(*e, clog2_format::Error::OutOfOrder { .. }),
+                "convert failed otherwise: {e}"
+            );
+            Some(e.offset().expect("OutOfOrder names its offset"))
+        }
+        Err(e) => panic!("convert failed otherwise: {e}"),
+    }
 }
