@@ -7,6 +7,10 @@
 //! points a format has; the tests of this crate feed it corrupted files (the
 //! corruption sweep, `tests/corruption_sweep.rs`) and check that it returns.
 //!
+//! The proptest strategies ([`strategies`]) and the corpus locator (`corpus`) are
+//! test support, behind the non-default `test-support` feature, so a program that
+//! only checks files links no proptest.
+//!
 //! ```
 //! use mpelog_conformance::{detect, exercise, Format};
 //! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
@@ -25,9 +29,11 @@
 #![warn(missing_docs)]
 
 pub mod check;
+#[cfg(any(test, feature = "test-support"))]
 pub mod corpus;
 pub mod report;
 pub mod rules;
+#[cfg(feature = "test-support")]
 pub mod strategies;
 
 pub use check::{check_annotation, check_bytes, check_format, check_path, Options};
