@@ -7,7 +7,7 @@
 //! points a format has; the tests of this crate feed it corrupted files (the
 //! corruption sweep, `tests/corruption_sweep.rs`) and check that it returns.
 //!
-//! The proptest strategies ([`strategies`]) and the corpus locator (`corpus`) are
+//! The proptest strategies (`strategies`) and the corpus locator (`corpus`) are
 //! test support, behind the non-default `test-support` feature, so a program that
 //! only checks files links no proptest.
 //!
