@@ -23,4 +23,7 @@ pub use error::{Error, Result};
 pub use file::{FileBlock, Slog2File};
 pub use read::{Counters, Dropped, Parsed, Slog2Reader, Validation, Version};
 pub use types::*;
-pub use window::{node_read_bound, TimeWindow, WindowAnswer};
+pub use window::{
+    node_read_bound, DrawableRef, NotStorable, PrimitiveRef, ShadowRef, TimeWindow, WindowAnswer,
+    WindowBuf,
+};

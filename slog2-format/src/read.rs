@@ -88,7 +88,7 @@ pub struct Slog2Reader<R> {
     dropped: Dropped,
     pub(crate) walk_cache: Option<WalkCache>,
     /// A window query's buffers, kept between queries for reuse.
-    pub(crate) window_bufs: crate::window::scan::Buffers,
+    pub(crate) window_bufs: crate::window::WindowBuf,
 }
 
 /// What window queries check once per file: the TreeDir by node ID, and the first

@@ -44,14 +44,17 @@ use crate::error::{Error, Result, TreeProblem};
 use crate::read::{Counters, Slog2Reader, Validation, WalkCache, TREEROOT_AT};
 use crate::size::start_order;
 use crate::types::*;
-use scan::{Checks, Entry, Src, StubAt};
+use scan::{Checks, SortKey};
 use std::cmp::Ordering;
-use std::collections::HashSet;
 use std::io::{Read, Seek};
 
 #[path = "window_scan.rs"]
 pub(crate) mod scan;
 use scan as window_scan;
+
+#[path = "window_buf.rs"]
+pub(crate) mod buf;
+pub use buf::{DrawableRef, NotStorable, PrimitiveRef, ShadowRef, WindowBuf};
 
 /// A half-open time window `[start, end)`.
 ///
@@ -128,7 +131,7 @@ pub struct WindowAnswer {
     pub counters: Counters,
 }
 
-fn drawable_key(d: &Drawable) -> (f64, f64, i32, (i32, i32)) {
+pub(crate) fn drawable_key(d: &Drawable) -> (f64, f64, i32, (i32, i32)) {
     (d.earliest(), d.latest(), d.category(), d.end_lines())
 }
 
@@ -156,10 +159,6 @@ pub fn drawable_order(a: &Drawable, b: &Drawable) -> Ordering {
 /// first and last vertex).
 pub fn shadow_order(a: &Shadow, b: &Shadow) -> Ordering {
     start_order(shadow_key(a), shadow_key(b))
-}
-
-fn node_order(a: NodeId, b: NodeId) -> Ordering {
-    b.depth.cmp(&a.depth).then(a.xpos.cmp(&b.xpos))
 }
 
 /// The most tree nodes a full window query ([`Slog2Reader::window`]) reads in a
@@ -418,7 +417,37 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// node, and a header, line-ID map list or TreeDir that breaks an error rule of
     /// `check` (spec/slog2.md §14a.2).
     pub fn window(&mut self, start: f64, end: f64) -> Result<WindowAnswer> {
-        self.walk(TimeWindow::new(start, end), None)
+        let mut buf = std::mem::take(&mut self.window_bufs);
+        let found = self.window_into(&mut buf, start, end);
+        let answer = found.map(|()| buf.to_answer());
+        self.window_bufs = buf;
+        answer
+    }
+
+    /// [`window`](Self::window) into a reusable buffer: the same drawables, nodes
+    /// and counters, in the same order, held in `buf`'s flat arrays (read them with
+    /// [`WindowBuf::drawables`]; [`WindowBuf::to_answer`] gives what `window`
+    /// returns). Once `buf` has grown to the size of the answers, a query allocates
+    /// nothing. The same errors as `window`; after an error `buf` holds an empty
+    /// answer.
+    ///
+    /// ```no_run
+    /// # fn main() -> slog2_format::Result<()> {
+    /// use slog2_format::{Slog2Reader, WindowBuf};
+    ///
+    /// let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+    /// let mut buf = WindowBuf::new();
+    /// r.window_into(&mut buf, 0.5, 0.6)?;
+    /// for d in buf.drawables() {
+    ///     println!("{} at {:?}: {} vertices", d.category(), d.node(), d.vertices().len());
+    /// }
+    /// // Owned values on request.
+    /// let first: Option<slog2_format::Drawable> = buf.drawable(0).map(|d| d.to_owned());
+    /// assert_eq!(buf.to_answer(), r.window(0.5, 0.6)?);
+    /// # Ok(()) }
+    /// ```
+    pub fn window_into(&mut self, buf: &mut WindowBuf, start: f64, end: f64) -> Result<()> {
+        self.walk_into(buf, TimeWindow::new(start, end), None)
     }
 
     /// Like [`window`](Self::window), for a view `pixels` wide: one pixel is
@@ -429,9 +458,50 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// `pixels = 0` is taken as 1. Reads at most [`preview_node_read_bound`] nodes
     /// in a file whose same-depth boxes do not overlap.
     pub fn window_preview(&mut self, start: f64, end: f64, pixels: u32) -> Result<WindowAnswer> {
+        let mut buf = std::mem::take(&mut self.window_bufs);
+        let found = self.window_preview_into(&mut buf, start, end, pixels);
+        let answer = found.map(|()| buf.to_answer());
+        self.window_bufs = buf;
+        answer
+    }
+
+    /// [`window_preview`](Self::window_preview) into a reusable buffer, as
+    /// [`window_into`](Self::window_into) is to [`window`](Self::window): the
+    /// drawables and the shadows ([`WindowBuf::shadows`]) that `window_preview`
+    /// returns, in the same order.
+    ///
+    /// ```no_run
+    /// # fn main() -> slog2_format::Result<()> {
+    /// use slog2_format::{Slog2Reader, WindowBuf};
+    ///
+    /// let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+    /// let mut buf = WindowBuf::new();
+    /// r.window_preview_into(&mut buf, 0.0, 10.0, 1000)?;
+    /// for s in buf.shadows() {
+    ///     println!("{} summarizes {} drawables of {:?}", s.category(), s.num_real_objs(), s.node());
+    /// }
+    /// assert_eq!(buf.to_answer(), r.window_preview(0.0, 10.0, 1000)?);
+    /// # Ok(()) }
+    /// ```
+    pub fn window_preview_into(
+        &mut self,
+        buf: &mut WindowBuf,
+        start: f64,
+        end: f64,
+        pixels: u32,
+    ) -> Result<()> {
         let w = TimeWindow::new(start, end);
         let pixel = w.width() / f64::from(pixels.max(1));
-        self.walk(w, Some(pixel))
+        self.walk_into(buf, w, Some(pixel))
+    }
+
+    /// [`walk`](Self::walk), leaving an empty answer in `buf` after an error.
+    fn walk_into(&mut self, buf: &mut WindowBuf, w: TimeWindow, pixel: Option<f64>) -> Result<()> {
+        let found = self.walk(buf, w, pixel);
+        if found.is_err() {
+            buf.clear(w);
+        }
+        found
     }
 
     /// The TreeDir by ID and the file-level check, made at the first query.
@@ -463,31 +533,22 @@ impl<R: Read + Seek> Slog2Reader<R> {
         self.walk_cache.as_ref().expect("just made")
     }
 
-    fn walk(&mut self, window: TimeWindow, pixel: Option<f64>) -> Result<WindowAnswer> {
+    fn walk(&mut self, buf: &mut WindowBuf, window: TimeWindow, pixel: Option<f64>) -> Result<()> {
         let before = self.counters();
         let v206 = self.version().is_v206();
         let validation = self.validation();
         let checked = validation != Validation::Off;
         let k = i32::from(self.header().num_children_per_node.max(1));
-        // The visible drawables, by sort key; decoded once sorted (those of nodes
-        // the fast path could not take are decoded already, in `owned`).
-        let mut bufs = std::mem::take(&mut self.window_bufs);
-        bufs.entries.clear();
-        let mut entries = std::mem::take(&mut bufs.entries);
-        let mut owned: Vec<Option<Drawable>> = Vec::new();
-        let mut shadows = Vec::new();
-        let mut nodes = Vec::new();
-        let mut seen: HashSet<i64> = HashSet::new();
-        // The bytes of every node read, so that drawables can be decoded at the end.
-        let mut arena = std::mem::take(&mut bufs.arena);
-        let mut used = 0usize;
-        let mut scanned_stubs: Vec<StubAt> = Vec::new();
+        buf.clear(window);
+        buf.seen.clear();
+        let mut bytes = std::mem::take(&mut buf.node_bytes);
         let root = self.header().treeroot;
         let mut stack = vec![Pending {
             ptr: root,
             ptr_at: self.pointer_at(TREEROOT_AT),
             stub: None,
         }];
+        let mut found = Ok(());
         while let Some(p) = stack.pop() {
             let ptr_at = p.ptr_at;
             // Formatted only for an error.
@@ -501,7 +562,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             if self.check_ptr(p.ptr, "", ptr_at).is_err() {
                 self.check_ptr(p.ptr, &what(), ptr_at)?;
             }
-            if !seen.insert(p.ptr.offset) {
+            if !buf.seen.insert(p.ptr.offset) {
                 return Err(Error::BadValue {
                     offset: ptr_at,
                     what: format!(
@@ -527,174 +588,31 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     });
                 }
             }
-            let len = self.read_node_bytes(p.ptr, ptr_at, &mut arena, used)?;
-            let bytes = &arena[used..used + len];
-            let base = p.ptr.offset as u64;
-            let checks = match validation {
-                Validation::Off => Checks::Off,
-                Validation::Lenient => Checks::Items(self.legend()),
-                Validation::Strict => Checks::Strict(self.legend()),
+            let read = self.read_node_bytes(p.ptr, ptr_at, &mut bytes, 0);
+            let len = match read {
+                Ok(len) => len,
+                Err(e) => {
+                    found = Err(e);
+                    break;
+                }
             };
-            scanned_stubs.clear();
-            let scanned = window_scan::node(
-                bytes,
-                used,
-                v206,
-                checks,
-                &window,
-                &mut entries,
-                &mut scanned_stubs,
+            let step = self.walk_node(
+                buf,
+                &bytes[..len],
+                &p,
+                &what,
+                window,
+                pixel,
+                (v206, checked, validation, k),
+                &mut stack,
             );
-            let depth_error = |id: NodeId, child: NodeId| {
-                Error::BadValue {
-                offset: base + 16,
-                what: format!(
-                    "{} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
-                    what(),
-                    p.ptr.offset,
-                    id.depth,
-                    id.xpos,
-                    child.depth
-                ),
+            if let Err(e) = step {
+                found = Err(e);
+                break;
             }
-            };
-            let (id, count_at, stubs) = match scanned {
-                // The fast path: the node parsed and passed the drawable checks.
-                Some(sc) => {
-                    self.count_node();
-                    let id = sc.header.id;
-                    if let Some((_, child)) = p.stub {
-                        if id.depth != child.depth {
-                            return Err(depth_error(id, child));
-                        }
-                    }
-                    let count_at = if !scanned_stubs.is_empty() || (checked && id.depth > 0) {
-                        base + sc.count_at as u64
-                    } else {
-                        0
-                    };
-                    if checked {
-                        self.check_followed(&sc.header, p.ptr, ptr_at, p.stub, k)?;
-                    }
-                    let stubs: Vec<(NodeHeader, u64, StubShadows)> = scanned_stubs
-                        .iter()
-                        .map(|s| {
-                            (
-                                s.header,
-                                base + s.at as u64,
-                                StubShadows::Arena(used + s.at),
-                            )
-                        })
-                        .collect();
-                    (id, count_at, stubs)
-                }
-                // Anything else: decoded and checked the ordinary way, which gives
-                // the error (or drops what a lenient reader drops).
-                None => {
-                    let mut parsed = crate::read::parse_block::<TreeNodeBody>(
-                        bytes,
-                        p.ptr,
-                        "a tree node",
-                        (v206,),
-                    )?;
-                    self.count_node();
-                    let id = parsed.value.header.id;
-                    if let Some((_, child)) = p.stub {
-                        if id.depth != child.depth {
-                            return Err(depth_error(id, child));
-                        }
-                    }
-                    // Offsets before a lenient check drops anything.
-                    let offsets = stub_offsets(&parsed.value, base, v206);
-                    // The stub count's offset, needed only to report a node without stubs.
-                    let count_at = match offsets.first() {
-                        Some(at) => at - 4,
-                        None if checked && id.depth > 0 => {
-                            crate::validate::stub_at(&parsed.value, base, v206, 0) - 4
-                        }
-                        None => 0,
-                    };
-                    if checked {
-                        self.check_followed(&parsed.value.header, p.ptr, ptr_at, p.stub, k)?;
-                        self.validate_node(&mut parsed)?;
-                    }
-                    let node = parsed.value;
-                    for d in node.nestless.into_iter().chain(node.nestable) {
-                        // The sort key once per drawable (its box decides visibility).
-                        let key = drawable_key(&d);
-                        if window.meets(key.0, key.1) {
-                            entries.push(Entry::new(key, id, Src::Owned(owned.len())));
-                            owned.push(Some(d));
-                        }
-                    }
-                    let stubs: Vec<(NodeHeader, u64, StubShadows)> = node
-                        .stubs
-                        .into_iter()
-                        .zip(offsets)
-                        .map(|(s, at)| {
-                            let list = s.nestless.into_iter().chain(s.nestable).collect();
-                            (s.header, at, StubShadows::Owned(list))
-                        })
-                        .collect();
-                    (id, count_at, stubs)
-                }
-            };
-            let node_at = used;
-            used += len;
-            let n_stubs = stubs.len();
-            let mut unfollowed = Vec::new();
-            nodes.push(id);
-            let mut children = Vec::new();
-            for (h, stub_at, list) in stubs {
-                if !window.meets(h.earliest, h.latest) {
-                    if checked {
-                        unfollowed.push((h, stub_at));
-                    }
-                    continue;
-                }
-                if id.depth <= 0 || h.id.depth != id.depth - 1 {
-                    return Err(Error::BadValue {
-                        offset: stub_at + 16,
-                        what: format!(
-                            "a stub in node ({},{}) names node ({},{}), which is not one level below it",
-                            id.depth, id.xpos, h.id.depth, h.id.xpos
-                        ),
-                    });
-                }
-                match pixel {
-                    Some(px) if h.latest - h.earliest < px => {
-                        if checked {
-                            unfollowed.push((h, stub_at));
-                        }
-                        let mut keep = |sh: Shadow| {
-                            if window.shows_shadow(&sh) {
-                                shadows.push(Located {
-                                    node: h.id,
-                                    value: sh,
-                                });
-                            }
-                        };
-                        match list {
-                            StubShadows::Owned(list) => list.into_iter().for_each(keep),
-                            StubShadows::Arena(at) => {
-                                window_scan::stub_shadows(&arena, at, v206, &mut keep)
-                                    .ok_or_else(|| undecodable(base + (at - node_at) as u64))?;
-                            }
-                        }
-                    }
-                    _ => children.push(Pending {
-                        ptr: h.ptr,
-                        ptr_at: stub_at + 22,
-                        stub: Some((id, h.id)),
-                    }),
-                }
-            }
-            if checked {
-                self.check_stubs(id, n_stubs, count_at, &unfollowed, k)?;
-            }
-            // Reversed, so that children are read in xpos order.
-            stack.extend(children.into_iter().rev());
         }
+        buf.node_bytes = bytes;
+        found?;
         // The header and TreeDir rules last, so that a node that cannot be read is
         // reported as such.
         if checked {
@@ -709,41 +627,210 @@ impl<R: Read + Seek> Slog2Reader<R> {
         }
         // A stable sort: within one node, file order (nestless before nestable).
         // The lists of a node are in start order already, so this merges runs.
-        bufs.entries = entries;
-        bufs.sort_entries();
-        let mut drawables = Vec::with_capacity(bufs.entries.len());
-        for e in &bufs.entries {
-            let value = match e.src() {
-                Src::Arena(at) => window_scan::drawable(&arena, at),
-                Src::Owned(i) => owned.get_mut(i).and_then(Option::take),
-            };
-            let value = value.ok_or_else(|| undecodable(0))?;
-            drawables.push(Located {
-                node: e.node(),
-                value,
-            });
-        }
-        bufs.arena = arena;
-        self.window_bufs = bufs;
-        shadows.sort_by(|a, b| shadow_order(&a.value, &b.value).then(node_order(a.node, b.node)));
+        buf.store.sort();
         let after = self.counters();
-        Ok(WindowAnswer {
-            window,
-            drawables,
-            shadows,
-            nodes,
-            counters: Counters {
-                nodes_read: after.nodes_read - before.nodes_read,
-                bytes_read: after.bytes_read - before.bytes_read,
-            },
-        })
+        buf.counters = Counters {
+            nodes_read: after.nodes_read - before.nodes_read,
+            bytes_read: after.bytes_read - before.bytes_read,
+        };
+        Ok(())
+    }
+
+    /// One node of [`walk`](Self::walk): its bytes are `bytes`, read as `p` says.
+    /// Adds its visible drawables (and, in a preview, the visible shadows of the
+    /// stubs not followed) to `buf`, and the children to follow to `stack`.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_node(
+        &mut self,
+        buf: &mut WindowBuf,
+        bytes: &[u8],
+        p: &Pending,
+        what: &dyn Fn() -> String,
+        window: TimeWindow,
+        pixel: Option<f64>,
+        (v206, checked, validation, k): (bool, bool, Validation, i32),
+        stack: &mut Vec<Pending>,
+    ) -> Result<()> {
+        let ptr_at = p.ptr_at;
+        let base = p.ptr.offset as u64;
+        let too_large = || {
+            Error::BadValue {
+            offset: base,
+            what: "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)"
+                .into(),
+        }
+        };
+        if !buf.store.fits(bytes.len()) {
+            return Err(too_large());
+        }
+        let checks = match validation {
+            Validation::Off => Checks::Off,
+            Validation::Lenient => Checks::Items(self.legend()),
+            Validation::Strict => Checks::Strict(self.legend()),
+        };
+        buf.entries.clear();
+        buf.stubs.clear();
+        let scanned = window_scan::node(
+            bytes,
+            v206,
+            checks,
+            &window,
+            &mut buf.entries,
+            &mut buf.stubs,
+        );
+        let depth_error = |id: NodeId, child: NodeId| Error::BadValue {
+            offset: base + 16,
+            what: format!(
+                "{} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
+                what(),
+                p.ptr.offset,
+                id.depth,
+                id.xpos,
+                child.depth
+            ),
+        };
+        let (id, count_at, stubs) = match scanned {
+            // The fast path: the node parsed and passed the drawable checks.
+            Some(sc) => {
+                self.count_node();
+                let id = sc.header.id;
+                if let Some((_, child)) = p.stub {
+                    if id.depth != child.depth {
+                        return Err(depth_error(id, child));
+                    }
+                }
+                let count_at = if !buf.stubs.is_empty() || (checked && id.depth > 0) {
+                    base + sc.count_at as u64
+                } else {
+                    0
+                };
+                if checked {
+                    self.check_followed(&sc.header, p.ptr, ptr_at, p.stub, k)?;
+                }
+                for e in &buf.entries {
+                    window_scan::push_drawable(bytes, e.at, e.key, &mut buf.store)
+                        .ok_or_else(|| undecodable(base + e.at as u64))?;
+                }
+                let stubs: Vec<(NodeHeader, u64, StubShadows)> = buf
+                    .stubs
+                    .iter()
+                    .map(|s| (s.header, base + s.at as u64, StubShadows::Bytes(s.at)))
+                    .collect();
+                (id, count_at, stubs)
+            }
+            // Anything else: decoded and checked the ordinary way, which gives
+            // the error (or drops what a lenient reader drops).
+            None => {
+                let mut parsed =
+                    crate::read::parse_block::<TreeNodeBody>(bytes, p.ptr, "a tree node", (v206,))?;
+                self.count_node();
+                let id = parsed.value.header.id;
+                if let Some((_, child)) = p.stub {
+                    if id.depth != child.depth {
+                        return Err(depth_error(id, child));
+                    }
+                }
+                // Offsets before a lenient check drops anything.
+                let offsets = stub_offsets(&parsed.value, base, v206);
+                // The stub count's offset, needed only to report a node without stubs.
+                let count_at = match offsets.first() {
+                    Some(at) => at - 4,
+                    None if checked && id.depth > 0 => {
+                        crate::validate::stub_at(&parsed.value, base, v206, 0) - 4
+                    }
+                    None => 0,
+                };
+                if checked {
+                    self.check_followed(&parsed.value.header, p.ptr, ptr_at, p.stub, k)?;
+                    self.validate_node(&mut parsed)?;
+                }
+                let node = parsed.value;
+                for d in node.nestless.iter().chain(&node.nestable) {
+                    // The sort key once per drawable (its box decides visibility).
+                    let key = drawable_key(d);
+                    if window.meets(key.0, key.1) {
+                        buf.store
+                            .push_drawable(SortKey::new(key, id), d)
+                            .map_err(|_| too_large())?;
+                    }
+                }
+                let stubs: Vec<(NodeHeader, u64, StubShadows)> = node
+                    .stubs
+                    .into_iter()
+                    .zip(offsets)
+                    .map(|(s, at)| {
+                        let list = s.nestless.into_iter().chain(s.nestable).collect();
+                        (s.header, at, StubShadows::Owned(list))
+                    })
+                    .collect();
+                (id, count_at, stubs)
+            }
+        };
+        let n_stubs = stubs.len();
+        let mut unfollowed = Vec::new();
+        buf.nodes.push(id);
+        let mut children = Vec::new();
+        for (h, stub_at, list) in stubs {
+            if !window.meets(h.earliest, h.latest) {
+                if checked {
+                    unfollowed.push((h, stub_at));
+                }
+                continue;
+            }
+            if id.depth <= 0 || h.id.depth != id.depth - 1 {
+                return Err(Error::BadValue {
+                    offset: stub_at + 16,
+                    what: format!(
+                        "a stub in node ({},{}) names node ({},{}), which is not one level below it",
+                        id.depth, id.xpos, h.id.depth, h.id.xpos
+                    ),
+                });
+            }
+            match pixel {
+                Some(px) if h.latest - h.earliest < px => {
+                    if checked {
+                        unfollowed.push((h, stub_at));
+                    }
+                    match list {
+                        StubShadows::Owned(list) => {
+                            for sh in list.iter().filter(|sh| window.shows_shadow(sh)) {
+                                let key = SortKey::new(shadow_key(sh), h.id);
+                                buf.store.push_shadow(key, sh).map_err(|_| too_large())?;
+                            }
+                        }
+                        StubShadows::Bytes(at) => {
+                            window_scan::push_stub_shadows(
+                                bytes,
+                                at,
+                                v206,
+                                &window,
+                                h.id,
+                                &mut buf.store,
+                            )
+                            .ok_or_else(|| undecodable(base + at as u64))?;
+                        }
+                    }
+                }
+                _ => children.push(Pending {
+                    ptr: h.ptr,
+                    ptr_at: stub_at + 22,
+                    stub: Some((id, h.id)),
+                }),
+            }
+        }
+        if checked {
+            self.check_stubs(id, n_stubs, count_at, &unfollowed, k)?;
+        }
+        // Reversed, so that children are read in xpos order.
+        stack.extend(children.into_iter().rev());
+        Ok(())
     }
 }
 
-/// Where the shadows of a stub are: in the query's arena (the stub's offset), or
+/// Where the shadows of a stub are: in the node's bytes (the stub's offset), or
 /// decoded already (both lists, nestless first).
 enum StubShadows {
-    Arena(usize),
+    Bytes(usize),
     Owned(Vec<Shadow>),
 }
 

@@ -14,6 +14,7 @@
 
 use crate::types::*;
 use crate::validate::{inside, Legend};
+use crate::window::buf::Store;
 use crate::window::TimeWindow;
 
 /// A cursor over a node's bytes: big-endian reads that fail (`None`) at the end.
@@ -46,10 +47,6 @@ impl<'a> Cur<'a> {
     #[inline(always)]
     fn i64(&mut self) -> Option<i64> {
         self.take().map(i64::from_be_bytes)
-    }
-    #[inline(always)]
-    fn f32(&mut self) -> Option<f32> {
-        self.take().map(f32::from_be_bytes)
     }
     #[inline(always)]
     fn f64(&mut self) -> Option<f64> {
@@ -99,15 +96,15 @@ impl<'a> Cur<'a> {
 /// `start_order(key).then(node_order(node))`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct SortKey {
-    earliest: i64,
+    pub(crate) earliest: i64,
     /// Descending: the bitwise complement of the ordered bits.
-    latest: i64,
-    category: i32,
-    first_line: i32,
-    last_line: i32,
+    pub(crate) latest: i64,
+    pub(crate) category: i32,
+    pub(crate) first_line: i32,
+    pub(crate) last_line: i32,
     /// Depth descending.
-    depth: i32,
-    xpos: i32,
+    pub(crate) depth: i32,
+    pub(crate) xpos: i32,
 }
 
 /// The bits of `x` as an integer that orders as `f64::total_cmp` does.
@@ -136,77 +133,12 @@ impl SortKey {
     }
 }
 
-/// Where a visible drawable is: in the query's byte arena (at its tag byte), or
-/// decoded already (an index into the query's owned drawables).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Src {
-    Arena(usize),
-    Owned(usize),
-}
-
-/// A visible drawable: its sort key (which holds its node) and where it is, in 48
-/// bytes (the sort moves entries).
+/// A visible drawable of the node being scanned: its sort key (which holds its
+/// node) and the offset of its tag byte in the node's bytes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
     pub(crate) key: SortKey,
-    /// [`Src`]: the arena offset, or the owned index with the top bit set.
-    src: u64,
-}
-
-const OWNED: u64 = 1 << 63;
-const _: () = assert!(std::mem::size_of::<Entry>() == 48);
-
-impl Entry {
-    /// The entry of a drawable with key `key` in node `node`, found at `src`.
-    #[inline(always)]
-    pub(crate) fn new(key: Key, node: NodeId, src: Src) -> Entry {
-        Entry {
-            key: SortKey::new(key, node),
-            src: match src {
-                Src::Arena(at) => at as u64 & !OWNED,
-                Src::Owned(i) => i as u64 | OWNED,
-            },
-        }
-    }
-
-    /// The node that holds the drawable.
-    #[inline(always)]
-    pub(crate) fn node(&self) -> NodeId {
-        NodeId {
-            // The negated depth of an `i16`: its negation wraps back exactly.
-            depth: self.key.depth.wrapping_neg() as i16,
-            xpos: self.key.xpos,
-        }
-    }
-
-    /// Where the drawable is.
-    #[inline(always)]
-    pub(crate) fn src(&self) -> Src {
-        if self.src & OWNED != 0 {
-            Src::Owned((self.src & !OWNED) as usize)
-        } else {
-            Src::Arena(self.src as usize)
-        }
-    }
-}
-
-/// A window query's buffers, kept by the reader between queries (so that large
-/// ones are not allocated and faulted in again for every query).
-#[derive(Debug, Default)]
-pub(crate) struct Buffers {
-    /// The bytes of every node read.
-    pub(crate) arena: Vec<u8>,
-    /// The visible drawables.
-    pub(crate) entries: Vec<Entry>,
-}
-
-impl Buffers {
-    /// Sorts `entries` by key, stably (equal keys keep their order: within a node,
-    /// file order). The lists of a node are in start order already, and the
-    /// standard library's stable sort merges such runs.
-    pub(crate) fn sort_entries(&mut self) {
-        self.entries.sort_by_key(|e| e.key);
-    }
+    pub(crate) at: usize,
 }
 
 /// How the scan checks what it decodes (see [`crate::validate::Validation`]).
@@ -366,13 +298,12 @@ fn shadow_key(c: &mut Cur, v206: bool, g: Option<&Legend>) -> Option<Key> {
     Some((earliest, latest, category, (first, last)))
 }
 
-/// Scans a whole node (`bytes`, which start at `base` in the query's arena): pushes
+/// Scans a whole node (`bytes`): pushes
 /// an [`Entry`] for each drawable that meets `window` (nestless list first) and a
 /// [`StubAt`] for each stub. `None` (and nothing pushed) if the node does not parse
 /// or fails a check: the caller then decodes it the ordinary way.
 pub(crate) fn node(
     bytes: &[u8],
-    base: usize,
     v206: bool,
     checks: Checks,
     window: &TimeWindow,
@@ -380,7 +311,7 @@ pub(crate) fn node(
     stubs: &mut Vec<StubAt>,
 ) -> Option<Scanned> {
     let (n_entries, n_stubs) = (entries.len(), stubs.len());
-    let found = scan(bytes, base, v206, checks, window, entries, stubs);
+    let found = scan(bytes, v206, checks, window, entries, stubs);
     if found.is_none() {
         entries.truncate(n_entries);
         stubs.truncate(n_stubs);
@@ -390,7 +321,6 @@ pub(crate) fn node(
 
 fn scan(
     bytes: &[u8],
-    base: usize,
     v206: bool,
     checks: Checks,
     window: &TimeWindow,
@@ -416,7 +346,10 @@ fn scan(
                 last = Some(key);
             }
             if window.meets(key.0, key.1) {
-                entries.push(Entry::new(key, id, Src::Arena(base + at)));
+                entries.push(Entry {
+                    key: SortKey::new(key, id),
+                    at,
+                });
             }
         }
     }
@@ -445,105 +378,89 @@ fn scan(
     Some(Scanned { header, count_at })
 }
 
-fn owned_primitive(c: &mut Cur) -> Option<Primitive> {
-    let category = c.i32()?;
-    let (len, info) = c.jstr()?;
+/// A primitive (no tag byte) at the cursor into `store`, as `key` says.
+#[inline(always)]
+fn push_primitive(c: &mut Cur, key: SortKey, store: &mut Store) -> Option<()> {
+    c.i32()?;
+    let info = c.jstr()?;
     let n = c.count16()?;
     let v = c.bytes(12 * n)?;
-    let mut vertices = Vec::with_capacity(n);
-    for x in v.chunks_exact(12) {
-        vertices.push(Coord {
-            time: f64::from_be_bytes(x[..8].try_into().ok()?),
-            line_id: i32::from_be_bytes(x[8..].try_into().ok()?),
-        });
-    }
-    Some(Primitive {
-        category,
-        info: JStr {
-            len,
-            bytes: info.to_vec(),
-        },
-        vertices,
-    })
+    store.push_raw_primitive(key, info, v);
+    Some(())
 }
 
-/// Decodes the drawable (tag byte first) at `at` in `bytes`: the value binrw
-/// would read there.
-pub(crate) fn drawable(bytes: &[u8], at: usize) -> Option<Drawable> {
+/// Decodes the drawable (tag byte first) at `at` in `bytes` into `store`, with
+/// sort key `key`: the value binrw would read there. `None` (and possibly part of
+/// it pushed) if it does not parse. The caller has checked [`Store::fits`] with
+/// the length of `bytes`.
+#[inline(always)]
+pub(crate) fn push_drawable(
+    bytes: &[u8],
+    at: usize,
+    key: SortKey,
+    store: &mut Store,
+) -> Option<()> {
     let mut c = Cur { b: bytes, p: at };
     match c.u8()? {
-        0 => owned_primitive(&mut c).map(Drawable::Primitive),
+        0 => push_primitive(&mut c, key, store),
         1 => {
-            let category = c.i32()?;
-            let (len, info) = c.jstr()?;
+            c.i32()?;
+            let info = c.jstr()?;
             let n = c.count16()?;
-            let mut primitives = Vec::with_capacity(n.min(bytes.len()));
+            store.push_raw_composite(key, info, n as u16);
             for _ in 0..n {
-                primitives.push(owned_primitive(&mut c)?);
+                let category = c.i32()?;
+                let info = c.jstr()?;
+                let n = c.count16()?;
+                let v = c.bytes(12 * n)?;
+                store.push_raw_part(category, info, v);
             }
-            Some(Drawable::Composite(Composite {
-                category,
-                info: JStr {
-                    len,
-                    bytes: info.to_vec(),
-                },
-                primitives,
-            }))
+            Some(())
         }
         _ => None,
     }
 }
 
-/// Decodes the shadows of the stub at `at` in `bytes` (nestless list first), each
-/// passed to `f`: the values binrw would read there.
-pub(crate) fn stub_shadows(
+/// Decodes the shadows of the stub at `at` in `bytes` (nestless list first) and
+/// pushes into `store` those that meet `window`, as shadows of node `node`: the
+/// values binrw would read there. The caller has checked [`Store::fits`] with the
+/// length of `bytes`.
+pub(crate) fn push_stub_shadows(
     bytes: &[u8],
     at: usize,
     v206: bool,
-    mut f: impl FnMut(Shadow),
+    window: &TimeWindow,
+    node: NodeId,
+    store: &mut Store,
 ) -> Option<()> {
     let mut c = Cur { b: bytes, p: at };
     c.header()?;
+    let size = if v206 { 20 } else { 12 };
     for _list in 0..2 {
         let k = c.count32()?;
         for _ in 0..k {
             let category = c.i32()?;
-            let (len, info) = c.jstr()?;
+            let info = c.jstr()?;
             let n = c.count16()?;
             let v = c.bytes(12 * n)?;
-            let mut vertices = Vec::with_capacity(n);
-            for x in v.chunks_exact(12) {
-                vertices.push(Coord {
-                    time: f64::from_be_bytes(x[..8].try_into().ok()?),
-                    line_id: i32::from_be_bytes(x[8..].try_into().ok()?),
-                });
-            }
             let earliest = c.f64()?;
             let latest = c.f64()?;
             let num_real_objs = c.i64()?;
             let nw = c.count32()?;
-            let size = if v206 { 20 } else { 12 };
-            let mut weights = Vec::with_capacity(nw.min(bytes.len() / size));
-            for _ in 0..nw {
-                weights.push(CategoryWeight {
-                    category: c.i32()?,
-                    incl: c.f32()?,
-                    excl: c.f32()?,
-                    count: if v206 { Some(c.i64()?) } else { None },
-                });
+            let w = c.bytes(nw.checked_mul(size)?)?;
+            if !window.meets(earliest, latest) {
+                continue;
             }
-            f(Shadow {
-                category,
-                info: JStr {
-                    len,
-                    bytes: info.to_vec(),
-                },
-                vertices,
-                earliest,
-                latest,
-                num_real_objs,
-                weights,
-            });
+            let line = |i: usize| -> Option<i32> {
+                Some(i32::from_be_bytes(v.get(i..i + 4)?.try_into().ok()?))
+            };
+            let lines = if n == 0 {
+                (0, 0)
+            } else {
+                (line(8)?, line(12 * (n - 1) + 8)?)
+            };
+            let key = SortKey::new((earliest, latest, category, lines), node);
+            store.push_raw_shadow(key, info, v, num_real_objs, w, v206);
         }
     }
     Some(())

@@ -1,0 +1,792 @@
+//! A reusable window answer: [`WindowBuf`] holds the drawables and shadows of a
+//! query in a few flat arrays (one compact entry per item, the vertices, info
+//! bytes and weights of all items in shared arrays), so that a query allocates
+//! nothing once the buffer has grown to the size of its answers. Items are read
+//! through borrowed views ([`DrawableRef`], [`ShadowRef`]), which give owned
+//! values on request.
+
+use crate::read::Counters;
+use crate::types::*;
+use crate::window::scan::{Key, SortKey};
+use crate::window::{Located, TimeWindow, WindowAnswer};
+
+/// A drawable of a [`WindowBuf`]: its sort key (box, category, end lines, node)
+/// and where its parts are.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Item {
+    pub(crate) key: SortKey,
+    /// A primitive: its first vertex in `vertices`. A composite: its first part.
+    at: u32,
+    /// Where its info bytes start in `info`.
+    info_at: u32,
+    /// A primitive: its vertex count. A composite: its part count.
+    n: u16,
+    /// The info length as written (the bytes are `max(len, 0)`).
+    info_len: i16,
+    composite: bool,
+}
+
+/// A part of a composite in a [`WindowBuf`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Part {
+    category: i32,
+    vert_at: u32,
+    info_at: u32,
+    vert_n: u16,
+    info_len: i16,
+}
+
+/// A shadow of a [`WindowBuf`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ShadowItem {
+    pub(crate) key: SortKey,
+    num_real_objs: i64,
+    vert_at: u32,
+    info_at: u32,
+    weights_at: u32,
+    weights_n: u32,
+    vert_n: u16,
+    info_len: i16,
+}
+
+/// What a [`WindowBuf`] cannot hold: more than `u32::MAX` vertices, info bytes,
+/// parts or weights in all (it indexes them with 32 bits), an item with more
+/// vertices or parts than a SLOG-2 file can store (`i16::MAX`), or an info
+/// [`JStr`] whose byte count is not `max(len, 0)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotStorable;
+
+impl std::fmt::Display for NotStorable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the window answer does not fit a WindowBuf")
+    }
+}
+
+impl std::error::Error for NotStorable {}
+
+fn idx(n: usize) -> Result<u32, NotStorable> {
+    u32::try_from(n).map_err(|_| NotStorable)
+}
+
+/// The arrays of an answer (apart from the query's scratch buffers).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Store {
+    pub(crate) items: Vec<Item>,
+    parts: Vec<Part>,
+    vertices: Vec<Coord>,
+    info: Vec<u8>,
+    pub(crate) shadows: Vec<ShadowItem>,
+    weights: Vec<CategoryWeight>,
+}
+
+/// Big-endian vertices (12 bytes each) into `out`.
+#[inline(always)]
+fn push_be_vertices(out: &mut Vec<Coord>, v: &[u8]) {
+    out.extend(v.chunks_exact(12).map(|x| {
+        let mut t = [0u8; 8];
+        t.copy_from_slice(&x[..8]);
+        let mut l = [0u8; 4];
+        l.copy_from_slice(&x[8..12]);
+        Coord {
+            time: f64::from_be_bytes(t),
+            line_id: i32::from_be_bytes(l),
+        }
+    }));
+}
+
+impl Store {
+    fn clear(&mut self) {
+        self.items.clear();
+        self.parts.clear();
+        self.vertices.clear();
+        self.info.clear();
+        self.shadows.clear();
+        self.weights.clear();
+    }
+
+    /// Whether `more` further vertices, info bytes, parts or weights still fit
+    /// the 32-bit indexes (checked once per node, with `more` the node's size).
+    pub(crate) fn fits(&self, more: usize) -> bool {
+        let most = [
+            self.vertices.len(),
+            self.info.len(),
+            self.parts.len(),
+            self.weights.len(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        most.checked_add(more)
+            .is_some_and(|n| n <= u32::MAX as usize)
+    }
+
+    /// A primitive read from a node's bytes: `(info_len, info)` and its vertices
+    /// as stored (12 bytes each). The caller has checked [`fits`](Self::fits).
+    #[inline(always)]
+    pub(crate) fn push_raw_primitive(&mut self, key: SortKey, info: (i16, &[u8]), vertices: &[u8]) {
+        let item = Item {
+            key,
+            at: self.vertices.len() as u32,
+            info_at: self.info.len() as u32,
+            n: (vertices.len() / 12) as u16,
+            info_len: info.0,
+            composite: false,
+        };
+        self.info.extend_from_slice(info.1);
+        push_be_vertices(&mut self.vertices, vertices);
+        self.items.push(item);
+    }
+
+    /// Starts a composite read from a node's bytes: its parts follow with
+    /// [`push_raw_part`](Self::push_raw_part).
+    #[inline(always)]
+    pub(crate) fn push_raw_composite(&mut self, key: SortKey, info: (i16, &[u8]), parts: u16) {
+        let item = Item {
+            key,
+            at: self.parts.len() as u32,
+            info_at: self.info.len() as u32,
+            n: parts,
+            info_len: info.0,
+            composite: true,
+        };
+        self.info.extend_from_slice(info.1);
+        self.items.push(item);
+    }
+
+    /// A part of the composite pushed last.
+    #[inline(always)]
+    pub(crate) fn push_raw_part(&mut self, category: i32, info: (i16, &[u8]), vertices: &[u8]) {
+        let part = Part {
+            category,
+            vert_at: self.vertices.len() as u32,
+            info_at: self.info.len() as u32,
+            vert_n: (vertices.len() / 12) as u16,
+            info_len: info.0,
+        };
+        self.info.extend_from_slice(info.1);
+        push_be_vertices(&mut self.vertices, vertices);
+        self.parts.push(part);
+    }
+
+    /// A shadow read from a node's bytes (vertices and weights as stored). The
+    /// caller has checked [`fits`](Self::fits).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn push_raw_shadow(
+        &mut self,
+        key: SortKey,
+        info: (i16, &[u8]),
+        vertices: &[u8],
+        num_real_objs: i64,
+        weights: &[u8],
+        v206: bool,
+    ) {
+        let size = if v206 { 20 } else { 12 };
+        let item = ShadowItem {
+            key,
+            num_real_objs,
+            vert_at: self.vertices.len() as u32,
+            info_at: self.info.len() as u32,
+            weights_at: self.weights.len() as u32,
+            weights_n: (weights.len() / size) as u32,
+            vert_n: (vertices.len() / 12) as u16,
+            info_len: info.0,
+        };
+        self.info.extend_from_slice(info.1);
+        push_be_vertices(&mut self.vertices, vertices);
+        self.weights.extend(weights.chunks_exact(size).map(|x| {
+            let w = |i: usize| {
+                let mut b = [0u8; 4];
+                b.copy_from_slice(&x[i..i + 4]);
+                b
+            };
+            CategoryWeight {
+                category: i32::from_be_bytes(w(0)),
+                incl: f32::from_be_bytes(w(4)),
+                excl: f32::from_be_bytes(w(8)),
+                count: if v206 {
+                    let mut b = [0u8; 8];
+                    b.copy_from_slice(&x[12..20]);
+                    Some(i64::from_be_bytes(b))
+                } else {
+                    None
+                },
+            }
+        }));
+        self.shadows.push(item);
+    }
+
+    fn info_of(&self, info: &JStr) -> Result<(u32, i16), NotStorable> {
+        if info.bytes.len() != info.len.max(0) as usize {
+            return Err(NotStorable);
+        }
+        let at = idx(self.info.len())?;
+        idx(self.info.len() + info.bytes.len())?;
+        Ok((at, info.len))
+    }
+
+    fn verts_of(&self, v: &[Coord]) -> Result<(u32, u16), NotStorable> {
+        let at = idx(self.vertices.len())?;
+        idx(self.vertices.len() + v.len())?;
+        let n = i16::try_from(v.len()).map_err(|_| NotStorable)?;
+        Ok((at, n as u16))
+    }
+
+    fn push_part(&mut self, p: &Primitive) -> Result<Part, NotStorable> {
+        let (info_at, info_len) = self.info_of(&p.info)?;
+        let (vert_at, vert_n) = self.verts_of(&p.vertices)?;
+        self.info.extend_from_slice(&p.info.bytes);
+        self.vertices.extend_from_slice(&p.vertices);
+        Ok(Part {
+            category: p.category,
+            vert_at,
+            info_at,
+            vert_n,
+            info_len,
+        })
+    }
+
+    /// An owned drawable, with its sort key.
+    pub(crate) fn push_drawable(&mut self, key: SortKey, d: &Drawable) -> Result<(), NotStorable> {
+        let item = match d {
+            Drawable::Primitive(p) => {
+                let part = self.push_part(p)?;
+                Item {
+                    key,
+                    at: part.vert_at,
+                    info_at: part.info_at,
+                    n: part.vert_n,
+                    info_len: part.info_len,
+                    composite: false,
+                }
+            }
+            Drawable::Composite(c) => {
+                let (info_at, info_len) = self.info_of(&c.info)?;
+                self.info.extend_from_slice(&c.info.bytes);
+                let at = idx(self.parts.len())?;
+                idx(self.parts.len() + c.primitives.len())?;
+                let n = i16::try_from(c.primitives.len()).map_err(|_| NotStorable)? as u16;
+                for p in &c.primitives {
+                    let part = self.push_part(p)?;
+                    self.parts.push(part);
+                }
+                Item {
+                    key,
+                    at,
+                    info_at,
+                    n,
+                    info_len,
+                    composite: true,
+                }
+            }
+        };
+        self.items.push(item);
+        Ok(())
+    }
+
+    /// An owned shadow, with its sort key.
+    pub(crate) fn push_shadow(&mut self, key: SortKey, s: &Shadow) -> Result<(), NotStorable> {
+        let (info_at, info_len) = self.info_of(&s.info)?;
+        let (vert_at, vert_n) = self.verts_of(&s.vertices)?;
+        let weights_at = idx(self.weights.len())?;
+        idx(self.weights.len() + s.weights.len())?;
+        let weights_n = idx(s.weights.len())?;
+        self.info.extend_from_slice(&s.info.bytes);
+        self.vertices.extend_from_slice(&s.vertices);
+        self.weights.extend_from_slice(&s.weights);
+        self.shadows.push(ShadowItem {
+            key,
+            num_real_objs: s.num_real_objs,
+            vert_at,
+            info_at,
+            weights_at,
+            weights_n,
+            vert_n,
+            info_len,
+        });
+        Ok(())
+    }
+
+    /// Sorts the drawables and the shadows by their keys, stably (ties keep the
+    /// order they were pushed in).
+    pub(crate) fn sort(&mut self) {
+        self.items.sort_by_key(|i| i.key);
+        self.shadows.sort_by_key(|s| s.key);
+    }
+}
+
+/// A reusable answer of a window query: the drawables and shadows found, the
+/// nodes read and what the query read, held in flat arrays that later queries
+/// reuse, so that a query into a buffer allocates nothing once the buffer has
+/// grown to the size of its answers.
+///
+/// Filled by [`Slog2Reader::window_into`](crate::Slog2Reader::window_into) and
+/// [`Slog2Reader::window_preview_into`](crate::Slog2Reader::window_preview_into)
+/// with exactly what [`window`](crate::Slog2Reader::window) and
+/// [`window_preview`](crate::Slog2Reader::window_preview) return, in the same
+/// order; [`to_answer`](Self::to_answer) makes that [`WindowAnswer`].
+///
+/// ```no_run
+/// # fn main() -> slog2_format::Result<()> {
+/// use slog2_format::{Slog2Reader, WindowBuf};
+///
+/// let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+/// let mut buf = WindowBuf::new();
+/// for i in 0..10 {
+///     let t = f64::from(i) * 0.1;
+///     r.window_into(&mut buf, t, t + 0.1)?;
+///     for d in buf.drawables() {
+///         println!("{} {:?} {}..{}", d.category(), d.node(), d.earliest(), d.latest());
+///     }
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct WindowBuf {
+    pub(crate) window: TimeWindow,
+    pub(crate) store: Store,
+    pub(crate) nodes: Vec<NodeId>,
+    pub(crate) counters: Counters,
+    /// Scratch of the query: the node being read.
+    pub(crate) node_bytes: Vec<u8>,
+    /// Scratch: the visible drawables of the node being read (sort key and offset).
+    pub(crate) entries: Vec<crate::window::scan::Entry>,
+    /// Scratch: the stubs of the node being read.
+    pub(crate) stubs: Vec<crate::window::scan::StubAt>,
+    /// Scratch: the blocks read by the query.
+    pub(crate) seen: std::collections::HashSet<i64>,
+}
+
+impl Default for WindowBuf {
+    fn default() -> WindowBuf {
+        WindowBuf::new()
+    }
+}
+
+impl WindowBuf {
+    /// An empty buffer (the answer of no query: an empty window `[0, 0)`).
+    pub fn new() -> WindowBuf {
+        WindowBuf {
+            window: TimeWindow::new(0.0, 0.0),
+            store: Store::default(),
+            nodes: Vec::new(),
+            counters: Counters::default(),
+            node_bytes: Vec::new(),
+            entries: Vec::new(),
+            stubs: Vec::new(),
+            seen: Default::default(),
+        }
+    }
+
+    /// Empties the answer and sets its window (keeps the memory for reuse).
+    pub fn clear(&mut self, window: TimeWindow) {
+        self.window = window;
+        self.store.clear();
+        self.nodes.clear();
+        self.counters = Counters::default();
+    }
+
+    /// The window of the answer.
+    pub fn window(&self) -> TimeWindow {
+        self.window
+    }
+
+    /// The nodes read, in the order they were read (the root first).
+    pub fn nodes(&self) -> &[NodeId] {
+        &self.nodes
+    }
+
+    /// What the query read (see [`WindowAnswer::counters`]).
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// The number of drawables.
+    pub fn drawables_len(&self) -> usize {
+        self.store.items.len()
+    }
+
+    /// The number of shadows.
+    pub fn shadows_len(&self) -> usize {
+        self.store.shadows.len()
+    }
+
+    /// The `i`-th drawable, in the order of [`WindowAnswer::drawables`].
+    pub fn drawable(&self, i: usize) -> Option<DrawableRef<'_>> {
+        self.store.items.get(i).map(|item| DrawableRef {
+            store: &self.store,
+            item,
+        })
+    }
+
+    /// The `i`-th shadow, in the order of [`WindowAnswer::shadows`].
+    pub fn shadow(&self, i: usize) -> Option<ShadowRef<'_>> {
+        self.store.shadows.get(i).map(|item| ShadowRef {
+            store: &self.store,
+            item,
+        })
+    }
+
+    /// The drawables, in the order of [`WindowAnswer::drawables`].
+    pub fn drawables(
+        &self,
+    ) -> impl ExactSizeIterator<Item = DrawableRef<'_>> + DoubleEndedIterator + Clone + '_ {
+        let store = &self.store;
+        store
+            .items
+            .iter()
+            .map(move |item| DrawableRef { store, item })
+    }
+
+    /// The shadows, in the order of [`WindowAnswer::shadows`] (preview queries
+    /// only; empty after [`window_into`](crate::Slog2Reader::window_into)).
+    pub fn shadows(
+        &self,
+    ) -> impl ExactSizeIterator<Item = ShadowRef<'_>> + DoubleEndedIterator + Clone + '_ {
+        let store = &self.store;
+        store
+            .shadows
+            .iter()
+            .map(move |item| ShadowRef { store, item })
+    }
+
+    /// Adds a drawable found in node `node` (for answers built outside this crate,
+    /// e.g. from an annotation); [`sort`](Self::sort) puts it in its place.
+    /// Errors only if the buffer would hold more than `u32::MAX` vertices, info
+    /// bytes or parts, or the drawable more than `i16::MAX` vertices or parts.
+    pub fn push_drawable(&mut self, node: NodeId, d: &Drawable) -> Result<(), NotStorable> {
+        let key = SortKey::new(crate::window::drawable_key(d), node);
+        let before = (
+            self.store.parts.len(),
+            self.store.vertices.len(),
+            self.store.info.len(),
+        );
+        let pushed = self.store.push_drawable(key, d);
+        if pushed.is_err() {
+            self.store.parts.truncate(before.0);
+            self.store.vertices.truncate(before.1);
+            self.store.info.truncate(before.2);
+        }
+        pushed
+    }
+
+    /// Adds a primitive found in node `node`; see [`push_drawable`](Self::push_drawable).
+    pub fn push_primitive(&mut self, node: NodeId, p: &Primitive) -> Result<(), NotStorable> {
+        let key: Key = (
+            p.earliest(),
+            p.latest(),
+            p.category,
+            (
+                p.vertices.first().map_or(0, |c| c.line_id),
+                p.vertices.last().map_or(0, |c| c.line_id),
+            ),
+        );
+        let key = SortKey::new(key, node);
+        let part = self.store.push_part(p)?;
+        self.store.items.push(Item {
+            key,
+            at: part.vert_at,
+            info_at: part.info_at,
+            n: part.vert_n,
+            info_len: part.info_len,
+            composite: false,
+        });
+        Ok(())
+    }
+
+    /// Sorts what was pushed into the order of a window answer: drawables by
+    /// [`drawable_order`](crate::window::drawable_order), shadows by
+    /// [`shadow_order`](crate::window::shadow_order), ties by node (depth
+    /// descending, then xpos) and then in the order they were pushed.
+    pub fn sort(&mut self) {
+        self.store.sort();
+    }
+
+    /// The answer as owned values: what
+    /// [`window`](crate::Slog2Reader::window) or
+    /// [`window_preview`](crate::Slog2Reader::window_preview) returns.
+    pub fn to_answer(&self) -> WindowAnswer {
+        WindowAnswer {
+            window: self.window,
+            drawables: self.drawables().map(|d| d.located()).collect(),
+            shadows: self.shadows().map(|s| s.located()).collect(),
+            nodes: self.nodes.clone(),
+            counters: self.counters,
+        }
+    }
+}
+
+impl From<&WindowBuf> for WindowAnswer {
+    fn from(b: &WindowBuf) -> WindowAnswer {
+        b.to_answer()
+    }
+}
+
+fn unordered(x: i64) -> f64 {
+    // `ordered` is its own inverse.
+    f64::from_bits((x ^ ((((x >> 63) as u64) >> 1) as i64)) as u64)
+}
+
+impl SortKey {
+    fn earliest(&self) -> f64 {
+        unordered(self.earliest)
+    }
+    fn latest(&self) -> f64 {
+        unordered(!self.latest)
+    }
+    fn node(&self) -> NodeId {
+        NodeId {
+            // The negated depth of an `i16`: its negation wraps back exactly.
+            depth: self.depth.wrapping_neg() as i16,
+            xpos: self.xpos,
+        }
+    }
+}
+
+fn jstr(len: i16, bytes: &[u8]) -> JStr {
+    JStr {
+        len,
+        bytes: bytes.to_vec(),
+    }
+}
+
+/// A drawable of a [`WindowBuf`], borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct DrawableRef<'a> {
+    store: &'a Store,
+    item: &'a Item,
+}
+
+impl<'a> DrawableRef<'a> {
+    /// The node that holds it.
+    pub fn node(&self) -> NodeId {
+        self.item.key.node()
+    }
+
+    /// Its category.
+    pub fn category(&self) -> i32 {
+        self.item.key.category
+    }
+
+    /// Its earliest vertex time ([`Drawable::earliest`]).
+    pub fn earliest(&self) -> f64 {
+        self.item.key.earliest()
+    }
+
+    /// Its latest vertex time ([`Drawable::latest`]).
+    pub fn latest(&self) -> f64 {
+        self.item.key.latest()
+    }
+
+    /// The line IDs of its first and last vertex ([`Drawable::end_lines`]).
+    pub fn end_lines(&self) -> (i32, i32) {
+        (self.item.key.first_line, self.item.key.last_line)
+    }
+
+    /// Whether it is a composite.
+    pub fn is_composite(&self) -> bool {
+        self.item.composite
+    }
+
+    /// Its info bytes.
+    pub fn info(&self) -> &'a [u8] {
+        let at = self.item.info_at as usize;
+        let n = self.item.info_len.max(0) as usize;
+        self.store.info.get(at..at + n).unwrap_or_default()
+    }
+
+    /// Its info length as written (negative lengths are kept; see [`JStr`]).
+    pub fn info_len(&self) -> i16 {
+        self.item.info_len
+    }
+
+    fn parts_slice(&self) -> &'a [Part] {
+        if !self.item.composite {
+            return &[];
+        }
+        let at = self.item.at as usize;
+        self.store
+            .parts
+            .get(at..at + self.item.n as usize)
+            .unwrap_or_default()
+    }
+
+    /// Its vertices: a primitive's, or those of every part of a composite in turn.
+    pub fn vertices(&self) -> &'a [Coord] {
+        let (at, n) = if self.item.composite {
+            let parts = self.parts_slice();
+            match (parts.first(), parts.last()) {
+                (Some(a), Some(z)) => (
+                    a.vert_at as usize,
+                    (z.vert_at as usize + z.vert_n as usize).saturating_sub(a.vert_at as usize),
+                ),
+                _ => (0, 0),
+            }
+        } else {
+            (self.item.at as usize, self.item.n as usize)
+        };
+        self.store.vertices.get(at..at + n).unwrap_or_default()
+    }
+
+    /// The parts of a composite (none for a primitive).
+    pub fn parts(&self) -> impl ExactSizeIterator<Item = PrimitiveRef<'a>> + Clone + 'a {
+        let store = self.store;
+        self.parts_slice()
+            .iter()
+            .map(move |part| PrimitiveRef { store, part: *part })
+    }
+
+    /// The drawable as an owned value.
+    pub fn to_owned(&self) -> Drawable {
+        if self.item.composite {
+            Drawable::Composite(Composite {
+                category: self.category(),
+                info: jstr(self.item.info_len, self.info()),
+                primitives: self.parts().map(|p| p.to_owned()).collect(),
+            })
+        } else {
+            Drawable::Primitive(Primitive {
+                category: self.category(),
+                info: jstr(self.item.info_len, self.info()),
+                vertices: self.vertices().to_vec(),
+            })
+        }
+    }
+
+    /// The drawable as an owned value, with its node.
+    pub fn located(&self) -> Located<Drawable> {
+        Located {
+            node: self.node(),
+            value: self.to_owned(),
+        }
+    }
+}
+
+/// A part of a composite of a [`WindowBuf`], borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct PrimitiveRef<'a> {
+    store: &'a Store,
+    part: Part,
+}
+
+impl<'a> PrimitiveRef<'a> {
+    /// Its category.
+    pub fn category(&self) -> i32 {
+        self.part.category
+    }
+
+    /// Its info bytes.
+    pub fn info(&self) -> &'a [u8] {
+        let at = self.part.info_at as usize;
+        let n = self.part.info_len.max(0) as usize;
+        self.store.info.get(at..at + n).unwrap_or_default()
+    }
+
+    /// Its info length as written.
+    pub fn info_len(&self) -> i16 {
+        self.part.info_len
+    }
+
+    /// Its vertices.
+    pub fn vertices(&self) -> &'a [Coord] {
+        let at = self.part.vert_at as usize;
+        self.store
+            .vertices
+            .get(at..at + self.part.vert_n as usize)
+            .unwrap_or_default()
+    }
+
+    /// The primitive as an owned value.
+    pub fn to_owned(&self) -> Primitive {
+        Primitive {
+            category: self.category(),
+            info: jstr(self.part.info_len, self.info()),
+            vertices: self.vertices().to_vec(),
+        }
+    }
+}
+
+/// A shadow of a [`WindowBuf`], borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct ShadowRef<'a> {
+    store: &'a Store,
+    item: &'a ShadowItem,
+}
+
+impl<'a> ShadowRef<'a> {
+    /// The child node whose subtree it summarizes (see [`Located::node`]).
+    pub fn node(&self) -> NodeId {
+        self.item.key.node()
+    }
+
+    /// Its (preview) category.
+    pub fn category(&self) -> i32 {
+        self.item.key.category
+    }
+
+    /// Start of the union of the represented boxes ([`Shadow::earliest`]).
+    pub fn earliest(&self) -> f64 {
+        self.item.key.earliest()
+    }
+
+    /// End of the union ([`Shadow::latest`]).
+    pub fn latest(&self) -> f64 {
+        self.item.key.latest()
+    }
+
+    /// Number of real primitives represented.
+    pub fn num_real_objs(&self) -> i64 {
+        self.item.num_real_objs
+    }
+
+    /// Its info bytes.
+    pub fn info(&self) -> &'a [u8] {
+        let at = self.item.info_at as usize;
+        let n = self.item.info_len.max(0) as usize;
+        self.store.info.get(at..at + n).unwrap_or_default()
+    }
+
+    /// Its info length as written.
+    pub fn info_len(&self) -> i16 {
+        self.item.info_len
+    }
+
+    /// Its vertices.
+    pub fn vertices(&self) -> &'a [Coord] {
+        let at = self.item.vert_at as usize;
+        self.store
+            .vertices
+            .get(at..at + self.item.vert_n as usize)
+            .unwrap_or_default()
+    }
+
+    /// Its per-category weights.
+    pub fn weights(&self) -> &'a [CategoryWeight] {
+        let at = self.item.weights_at as usize;
+        self.store
+            .weights
+            .get(at..at + self.item.weights_n as usize)
+            .unwrap_or_default()
+    }
+
+    /// The shadow as an owned value.
+    pub fn to_owned(&self) -> Shadow {
+        Shadow {
+            category: self.category(),
+            info: jstr(self.item.info_len, self.info()),
+            vertices: self.vertices().to_vec(),
+            earliest: self.earliest(),
+            latest: self.latest(),
+            num_real_objs: self.item.num_real_objs,
+            weights: self.weights().to_vec(),
+        }
+    }
+
+    /// The shadow as an owned value, with its node.
+    pub fn located(&self) -> Located<Shadow> {
+        Located {
+            node: self.node(),
+            value: self.to_owned(),
+        }
+    }
+}
