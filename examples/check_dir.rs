@@ -42,14 +42,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut passed, mut failed) = (0, 0);
     for path in paths.iter().filter(|p| p.is_file()) {
         let report = check_path(path, &Options::default())?;
-        let format = report.format.map_or("unknown".to_string(), |f| f.to_string());
+        let format = report
+            .format
+            .map_or("unknown".to_string(), |f| f.to_string());
         println!(
             "{}: {format}, {} errors, {} warnings",
             path.display(),
             report.errors(),
             report.warnings()
         );
-        for f in report.findings.iter().filter(|f| f.severity.name() == "error") {
+        for f in report
+            .findings
+            .iter()
+            .filter(|f| f.severity.name() == "error")
+        {
             println!("  {} at byte {}: {}", f.rule, f.offset, f.message);
         }
         if report.passes() {

@@ -15,7 +15,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (mut reader, from, to) = if let [path, from, to] = &args[..] {
         let file = std::fs::read(path)?;
-        (Slog2Reader::open(Cursor::new(file))?, from.parse()?, to.parse()?)
+        (
+            Slog2Reader::open(Cursor::new(file))?,
+            from.parse()?,
+            to.parse()?,
+        )
     } else {
         let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
             ranks: 4,
@@ -23,7 +27,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ..Default::default()
         })?;
         let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
-        let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+        let (out, _) = clog2_to_slog2(
+            &mut trace,
+            Cursor::new(Vec::new()),
+            TreeOptions::default(),
+            |_| {},
+        )?;
         let reader = Slog2Reader::open(Cursor::new(out.into_inner()))?;
         let root = reader.tree_dir().expect("a tree").value.entries[0];
         let span = root.latest - root.earliest;
