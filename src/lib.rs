@@ -1,0 +1,5 @@
+//! The `mpelog` package: the `mpelog` command-line tool (its source is the `mpelog`
+//! binary of this package). This library target holds the README, so that every
+//! code example in it is compiled and run by `cargo test --doc`.
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
