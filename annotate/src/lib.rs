@@ -10,6 +10,7 @@
 
 pub mod error;
 pub mod format;
+mod pair;
 pub mod read;
 pub mod write;
 

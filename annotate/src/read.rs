@@ -7,14 +7,14 @@
 
 use crate::error::{Error, Result};
 use crate::format::{self, *};
-use crate::write::def_record;
+use crate::pair::{parse_carry, Pairer, Wait};
 use binrw::BinRead;
-use clog2_format::codec::{BlockRecords, Layout};
+use clog2_format::codec::{decode_record_ref, Layout};
 use clog2_format::preamble::PREAMBLE_LEN;
-use clog2_format::{Body, Preamble};
+use clog2_format::record::rectype;
+use clog2_format::Preamble;
 use flate2::Crc;
-use slog2_format::build::{Clog2Drawables, Partial, Prim};
-use slog2_format::size::start_order;
+use slog2_format::build::Prim;
 use slog2_format::types::*;
 use slog2_format::window::{Located, TimeWindow};
 use std::io::{Cursor, Read, Seek, SeekFrom};
@@ -61,9 +61,76 @@ pub struct Annotation<A, T> {
     defs: Vec<Def>,
     categories: CategoryMap,
     maps: LineIdMapList,
-    preamble: Preamble,
+    layout: Layout,
     counters: Counters,
+    /// The last block read from the annotation.
     buf: Vec<u8>,
+    /// The last leaf range read from the trace.
+    tbuf: Vec<u8>,
+    /// Where each file's position is, when known (a read that starts there
+    /// needs no seek).
+    idx_pos: Option<u64>,
+    trace_pos: Option<u64>,
+    /// Whether the definitions are in leaf order (as a writer writes them).
+    defs_sorted: bool,
+    pairer: Pairer,
+    scratch: Scratch,
+}
+
+/// A query's buffers, kept between queries.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// The drawables found, in the order found.
+    entries: Vec<Entry>,
+    /// The drawables made from leaves.
+    prims: Vec<Prim>,
+    /// The drawables read from nodes.
+    node_prims: Vec<Primitive>,
+    /// A carry-in block.
+    carry: Vec<Wait>,
+}
+
+/// The bits of `x` as an integer that orders as `f64::total_cmp` does.
+#[inline(always)]
+fn ordered(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    b ^ ((((b >> 63) as u64) >> 1) as i64)
+}
+
+/// A drawable found by a query: its `INCRE_STARTTIME_ORDER` key as integers
+/// (earliest, latest descending, category, first and last line), its node, and
+/// where it is (`NODE` set: an index into the node drawables; otherwise into the
+/// leaf drawables).
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    key: (i64, i64, i32, i32, i32),
+    node: NodeId,
+    src: u32,
+}
+
+const NODE: u32 = 1 << 31;
+
+impl Entry {
+    #[inline(always)]
+    fn new(k: (f64, f64, i32, (i32, i32)), node: NodeId, src: u32) -> Entry {
+        Entry {
+            key: (ordered(k.0), !ordered(k.1), k.2, k.3 .0, k.3 .1),
+            node,
+            src,
+        }
+    }
+}
+
+/// The order key of a node's primitive: its first and last vertex.
+fn node_key(p: &Primitive) -> (f64, f64, i32, (i32, i32)) {
+    let first = p.vertices.first().map_or((0.0, 0), |c| (c.time, c.line_id));
+    let last = p.vertices.last().map_or((0.0, 0), |c| (c.time, c.line_id));
+    (
+        first.0.min(last.0),
+        first.0.max(last.0),
+        p.category,
+        (first.1, last.1),
+    )
 }
 
 fn idx_io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
@@ -151,6 +218,11 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             });
         }
         let preamble = Preamble::parse(&pre)?;
+        let layout = Layout {
+            endian: preamble.endian(),
+            version: preamble.info().version,
+        };
+        let pairer = Pairer::new(preamble.info());
         let mut a = Annotation {
             idx,
             trace,
@@ -161,7 +233,8 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             defs: Vec::new(),
             categories: CategoryMap::default(),
             maps: LineIdMapList::default(),
-            preamble,
+            layout,
+            pairer,
             counters: Counters {
                 nodes_read: 0,
                 annotation_bytes: HEADER_LEN,
@@ -170,11 +243,17 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 other_records: 0,
             },
             buf: Vec::new(),
+            tbuf: Vec::new(),
+            idx_pos: None,
+            trace_pos: None,
+            defs_sorted: true,
+            scratch: Scratch::default(),
         };
         let h = a.header.clone();
         a.dir = a.block(h.treedir, "the TreeDir")?;
         a.leaves = a.block::<LeafTable>(h.leaf_table, "the leaf table")?.leaves;
         a.defs = a.block::<Defs>(h.defs, "the definitions")?.defs;
+        a.defs_sorted = a.defs.windows(2).all(|d| d[0].leaf <= d[1].leaf);
         a.categories = a.block_args(h.categories, "the CategoryMap", (true,))?;
         a.maps = a.block(h.lineidmaps, "the LineIDMapList")?;
         if a.leaves.len() != h.leaves as usize {
@@ -244,13 +323,18 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 what: format!("{what} ({size} bytes at byte {at}) is not inside the file or exceeds max_block"),
             });
         }
-        self.idx
-            .seek(SeekFrom::Start(at as u64))
-            .map_err(idx_io(at as u64))?;
+        if self.idx_pos != Some(at as u64) {
+            self.idx_pos = None;
+            self.idx
+                .seek(SeekFrom::Start(at as u64))
+                .map_err(idx_io(at as u64))?;
+        }
+        self.idx_pos = None;
         self.buf.resize(size as usize, 0);
         self.idx
             .read_exact(&mut self.buf)
             .map_err(idx_io(at as u64))?;
+        self.idx_pos = Some(at as u64 + size as u64);
         self.counters.annotation_bytes += size as u64;
         Ok(())
     }
@@ -282,55 +366,30 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     pub fn window(&mut self, start: f64, end: f64) -> Result<AnnotationAnswer> {
         let w = TimeWindow::new(start, end);
         let before = self.counters;
-        let mut out: Vec<Located<Primitive>> = Vec::new();
-        let entries: Vec<TreeDirEntry> = self
-            .dir
-            .entries
-            .iter()
-            .filter(|e| w.meets(e.earliest, e.latest))
-            .copied()
-            .collect();
-        for e in entries {
-            let node = self.node(&e)?;
-            for d in node.nestless.into_iter().chain(node.nestable) {
-                if w.shows(&d) {
-                    if let Drawable::Primitive(p) = d {
-                        out.push(Located {
-                            node: e.id,
-                            value: p,
-                        });
-                    }
-                }
-            }
-        }
-        let hits: Vec<usize> = (0..self.leaves.len())
-            .filter(|&i| w.meets(self.leaves[i].earliest, self.leaves[i].latest))
-            .collect();
-        for i in hits {
-            for p in self.leaf(i)? {
-                let (a, b) = (p.earliest(), p.latest());
-                if w.meets(a, b) {
-                    out.push(Located {
-                        node: NodeId {
-                            depth: 0,
-                            xpos: i as i32,
+        self.collect(w)?;
+        let s = &mut self.scratch;
+        let mut out: Vec<Located<Primitive>> = Vec::with_capacity(s.entries.len());
+        for e in &s.entries {
+            let value = if e.src & NODE != 0 {
+                std::mem::replace(
+                    &mut s.node_prims[(e.src & !NODE) as usize],
+                    Primitive {
+                        category: 0,
+                        info: JStr {
+                            len: 0,
+                            bytes: Vec::new(),
                         },
-                        value: p.to_primitive(),
-                    });
-                }
-            }
+                        vertices: Vec::new(),
+                    },
+                )
+            } else {
+                s.prims[e.src as usize].to_primitive()
+            };
+            out.push(Located {
+                node: e.node,
+                value,
+            });
         }
-        let key = |p: &Primitive| {
-            let first = p.vertices.first().map_or((0.0, 0), |c| (c.time, c.line_id));
-            let last = p.vertices.last().map_or((0.0, 0), |c| (c.time, c.line_id));
-            (
-                first.0.min(last.0),
-                first.0.max(last.0),
-                p.category,
-                (first.1, last.1),
-            )
-        };
-        out.sort_by(|a, b| start_order(key(&a.value), key(&b.value)));
         let c = self.counters;
         Ok(AnnotationAnswer {
             window: w,
@@ -345,6 +404,40 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         })
     }
 
+    /// Finds the drawables of window `w` into the scratch buffers, sorted in
+    /// `INCRE_STARTTIME_ORDER` (ties: nodes in TreeDir order, then leaves in
+    /// order, each in the order read).
+    fn collect(&mut self, w: TimeWindow) -> Result<()> {
+        self.scratch.entries.clear();
+        self.scratch.prims.clear();
+        self.scratch.node_prims.clear();
+        for k in 0..self.dir.entries.len() {
+            let e = self.dir.entries[k];
+            if !w.meets(e.earliest, e.latest) {
+                continue;
+            }
+            let node = self.node(&e)?;
+            let s = &mut self.scratch;
+            for d in node.nestless.into_iter().chain(node.nestable) {
+                if w.shows(&d) {
+                    if let Drawable::Primitive(p) = d {
+                        let src = s.node_prims.len() as u32 | NODE;
+                        s.entries.push(Entry::new(node_key(&p), e.id, src));
+                        s.node_prims.push(p);
+                    }
+                }
+            }
+        }
+        for i in 0..self.leaves.len() {
+            let l = &self.leaves[i];
+            if w.meets(l.earliest, l.latest) {
+                self.leaf(i, Some(w))?;
+            }
+        }
+        self.scratch.entries.sort_by_key(|e| e.key);
+        Ok(())
+    }
+
     /// Reads leaf `i` as a window query does (its carry-in block and its trace
     /// range, checksum included) and pairs its records; returns how many
     /// drawables begin and end in it. Memory is one leaf's: this is how
@@ -356,13 +449,31 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 self.leaves.len()
             )));
         }
-        self.leaf(i).map(|d| d.len())
+        self.scratch.entries.clear();
+        self.scratch.prims.clear();
+        self.leaf(i, None)
     }
 
-    /// The drawables that begin and end in leaf `i`.
-    fn leaf(&mut self, i: usize) -> Result<Vec<Prim>> {
+    /// Pairs the records of leaf `i`; of the drawables that begin and end in
+    /// it, those that meet `w` (all without a window) go to the scratch
+    /// buffers. Returns how many begin and end in it.
+    fn leaf(&mut self, i: usize, w: Option<TimeWindow>) -> Result<usize> {
         let leaf = self.leaves[i];
-        let carry: Carry = self.block(leaf.carry, "a carry-in block")?;
+        self.read_idx(leaf.carry, "a carry-in block")?;
+        if parse_carry(&self.buf, &mut self.scratch.carry).is_none() {
+            // Not a carry-in block: the binrw reader says why (or, should it
+            // read what the fast path refused, its entries are used).
+            let carry =
+                Carry::read_be(&mut Cursor::new(&self.buf)).map_err(|e| Error::BadAnnotation {
+                    rule: "IDX-BLK-002",
+                    offset: leaf.carry.offset as u64,
+                    what: format!("a carry-in block: {e}"),
+                })?;
+            self.scratch.carry.clear();
+            self.scratch
+                .carry
+                .extend(carry.waiting.iter().map(Wait::from));
+        }
         self.counters.nodes_read += 1;
         self.counters.leaves_read += 1;
         let bs = self.header.clog2_block_size as u64;
@@ -383,16 +494,21 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 ),
             });
         }
+        if self.trace_pos != Some(leaf.offset) {
+            self.trace_pos = None;
+            self.trace
+                .seek(SeekFrom::Start(leaf.offset))
+                .map_err(trace_io(leaf.offset))?;
+        }
+        self.trace_pos = None;
+        self.tbuf.resize(leaf.len as usize, 0);
         self.trace
-            .seek(SeekFrom::Start(leaf.offset))
+            .read_exact(&mut self.tbuf)
             .map_err(trace_io(leaf.offset))?;
-        self.buf.resize(leaf.len as usize, 0);
-        self.trace
-            .read_exact(&mut self.buf)
-            .map_err(trace_io(leaf.offset))?;
+        self.trace_pos = Some(leaf.offset + leaf.len as u64);
         self.counters.trace_bytes += leaf.len as u64;
         let mut crc = Crc::new();
-        crc.update(&self.buf);
+        crc.update(&self.tbuf);
         if crc.sum() != leaf.crc32 {
             return Err(Error::Stale {
                 rule: "IDX-STALE-003",
@@ -404,93 +520,51 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 ),
             });
         }
-        let info = self.preamble.info();
-        let mut ev = Clog2Drawables::new(info);
-        for d in self.defs.iter().filter(|d| (d.leaf as usize) < i) {
-            ev.push(&def_record(d));
-        }
-        let partials: Vec<Partial> = carry.waiting.iter().map(partial).collect();
-        ev.restore(&partials);
-        let layout = Layout {
-            endian: self.preamble.endian(),
-            version: info.version,
-        };
-        let mut out = Vec::new();
+        let me = i as u32;
+        self.pairer
+            .start_leaf(&self.defs, me, self.defs_sorted, &self.scratch.carry);
+        let node = NodeId { depth: 0, xpos: i as i32 };
+        let layout = self.layout;
+        let pairer = &mut self.pairer;
+        let s = &mut self.scratch;
+        let mut count = 0usize;
         let first = (leaf.offset - PREAMBLE_LEN as u64) / bs;
-        'blocks: for (b, bytes) in self.buf.chunks(bs as usize).enumerate() {
+        'blocks: for (b, bytes) in self.tbuf.chunks(bs as usize).enumerate() {
             let base = leaf.offset + b as u64 * bs;
-            for r in BlockRecords::new(bytes, layout, base, first + b as u64) {
-                let (rec, _) = r?;
+            let index = first + b as u64;
+            let mut pos = 0usize;
+            loop {
+                let (rec, len) = decode_record_ref(bytes, pos, layout, base, index)?;
+                pos += len;
                 if !matches!(
-                    rec.body,
-                    Body::EndBlock
-                        | Body::EndLog
-                        | Body::Bare(_)
-                        | Body::Cargo(_)
-                        | Body::Msg(_)
-                        | Body::LegacyMsg(_)
+                    rec.rectype,
+                    rectype::ENDBLOCK
+                        | rectype::ENDLOG
+                        | rectype::BAREEVT
+                        | rectype::CARGOEVT
+                        | rectype::MSGEVT
                 ) {
                     self.counters.other_records += 1;
                 }
-                if let Some((p, origin)) = ev.push_at(&rec, i as u64) {
-                    if origin == i as u64 {
-                        out.push(p);
+                if let Some((p, origin)) = pairer.push(&rec, me) {
+                    if origin == me {
+                        count += 1;
+                        if w.is_none_or(|w| w.meets(p.earliest(), p.latest())) {
+                            s.entries
+                                .push(Entry::new(p.order_key(), node, s.prims.len() as u32));
+                            s.prims.push(p);
+                        }
                     }
                 }
-                if ev.ended() {
+                if pairer.ended() {
                     break 'blocks;
+                }
+                if rec.is_terminator() {
+                    break;
                 }
             }
         }
-        Ok(out)
+        Ok(count)
     }
 }
 
-fn partial(w: &Waiting) -> Partial {
-    match w {
-        Waiting::State {
-            category,
-            line,
-            time,
-            origin,
-            info,
-        } => {
-            // The topology is a state's; the category decides nothing else here.
-            let prim = Prim::two(
-                *category,
-                topology::STATE,
-                (*time, *line),
-                (*time, *line),
-                info,
-            );
-            Partial::State {
-                prim,
-                origin: *origin as u64,
-            }
-        }
-        Waiting::Send {
-            key,
-            time,
-            line,
-            size,
-            origin,
-        } => Partial::Send {
-            key: *key,
-            time: *time,
-            line: *line,
-            size: *size,
-            origin: *origin as u64,
-        },
-        Waiting::Recv {
-            key,
-            time,
-            line,
-            origin,
-        } => Partial::Recv {
-            key: *key,
-            time: *time,
-            line: *line,
-            origin: *origin as u64,
-        },
-    }
-}

@@ -1,0 +1,696 @@
+//! Pairing a leaf's records into drawables straight from the trace bytes.
+//!
+//! This is the pairing of `slog2_format::build::Clog2Drawables` (spec/slog2.md
+//! §16.1–16.2), cut down to what a window query needs: which primitive each record
+//! completes and the leaf its first end came from. It reads each record in place
+//! (a [`RecordRef`]: header fields and borrowed body bytes), keeps its tables
+//! between leaves and queries (so a leaf allocates nothing once they have grown),
+//! and skips what only a conversion needs (category names, colours, info keys,
+//! line-ID maps, counts of what was dropped). Tests compare it with
+//! `Clog2Drawables` leaf by leaf, on generated traces with every kind of
+//! definition and on the corpus.
+//!
+//! What an event ID means (its category, role and the category's topology)
+//! depends only on the preamble's ID ranges and the definitions seen so far: the
+//! same rules as `Clog2Drawables::lookup`. The converter also creates placeholder
+//! categories as drawables use them; that never changes a lookup (a handler's
+//! category always exists, made by the definition that made the handler), so it
+//! is left out here.
+
+use crate::format::{Def, Waiting};
+use clog2_format::record::{rectype, RECV_ETYPE, SEND_ETYPE};
+use clog2_format::{PreambleInfo, RecordRef};
+use rustc_hash::FxHashMap;
+use slog2_format::build::events::ARROW_CATEGORY;
+use slog2_format::build::Prim;
+use slog2_format::types::topology;
+use std::collections::hash_map::Entry;
+use std::collections::VecDeque;
+
+/// What an event ID does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Start,
+    Final,
+    Solo,
+    Send,
+    Recv,
+}
+
+/// The preamble's reserved event-ID ranges (as `Clog2Drawables` reads them).
+#[derive(Debug, Clone, Copy)]
+struct Placeholders {
+    known_event_start: i64,
+    known_states: i64,
+    user_event_start: i64,
+    user_states: i64,
+    known_solo_start: i64,
+    known_solos: i64,
+    user_solo_start: i64,
+    user_solos: i64,
+}
+
+impl Placeholders {
+    /// The placeholder (category index, role, topology) of an event ID.
+    fn lookup(&self, etype: i32) -> Option<(i32, Role, i32)> {
+        let e = etype as i64;
+        let mut base = 1i64;
+        for (start, count) in [
+            (self.known_event_start, self.known_states),
+            (self.user_event_start, self.user_states),
+        ] {
+            let off = e - start;
+            if off >= 0 && off < 2 * count {
+                let role = if off % 2 == 0 {
+                    Role::Start
+                } else {
+                    Role::Final
+                };
+                return i32::try_from(base + off / 2)
+                    .ok()
+                    .map(|c| (c, role, topology::STATE));
+            }
+            base += count;
+        }
+        for (start, count) in [
+            (self.known_solo_start, self.known_solos),
+            (self.user_solo_start, self.user_solos),
+        ] {
+            let off = e - start;
+            if off >= 0 && off < count {
+                return i32::try_from(base + off)
+                    .ok()
+                    .map(|c| (c, Role::Solo, topology::EVENT));
+            }
+            base += count;
+        }
+        None
+    }
+
+    /// The first index after the placeholders.
+    fn next_index(&self) -> i64 {
+        1 + self.known_states + self.user_states + self.known_solos + self.user_solos
+    }
+}
+
+/// An open state: its start, the topology and info it started with, its leaf.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    time: f64,
+    topo: i32,
+    info_len: u8,
+    info: [u8; 32],
+    origin: u32,
+}
+
+/// A send or receive waiting for its other end.
+#[derive(Debug, Clone, Copy)]
+struct Half {
+    time: f64,
+    line: i32,
+    size: i32,
+    origin: u32,
+}
+
+/// A waiting event of a carry-in block ([`Waiting`] without allocation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Wait {
+    /// An open state.
+    State {
+        category: i32,
+        line: i32,
+        time: f64,
+        origin: u32,
+        /// At most 32.
+        info_len: u8,
+        info: [u8; 32],
+    },
+    /// A send waiting for its receive.
+    Send {
+        key: [i32; 3],
+        time: f64,
+        line: i32,
+        size: i32,
+        origin: u32,
+    },
+    /// A receive waiting for its send.
+    Recv {
+        key: [i32; 3],
+        time: f64,
+        line: i32,
+        origin: u32,
+    },
+}
+
+impl From<&Waiting> for Wait {
+    fn from(w: &Waiting) -> Wait {
+        match w {
+            Waiting::State {
+                category,
+                line,
+                time,
+                origin,
+                info,
+            } => {
+                let n = info.len().min(32);
+                let mut buf = [0u8; 32];
+                buf[..n].copy_from_slice(&info[..n]);
+                Wait::State {
+                    category: *category,
+                    line: *line,
+                    time: *time,
+                    origin: *origin,
+                    info_len: n as u8,
+                    info: buf,
+                }
+            }
+            Waiting::Send {
+                key,
+                time,
+                line,
+                size,
+                origin,
+            } => Wait::Send {
+                key: *key,
+                time: *time,
+                line: *line,
+                size: *size,
+                origin: *origin,
+            },
+            Waiting::Recv {
+                key,
+                time,
+                line,
+                origin,
+            } => Wait::Recv {
+                key: *key,
+                time: *time,
+                line: *line,
+                origin: *origin,
+            },
+        }
+    }
+}
+
+/// Reads a carry-in block (spec/annotation.md §4) into `out` without
+/// allocating. `None` when the bytes are not a carry-in block as the binrw
+/// layout ([`crate::format::Carry`]) reads them; bytes after the last entry
+/// are ignored, as that reader ignores them.
+pub(crate) fn parse_carry(b: &[u8], out: &mut Vec<Wait>) -> Option<()> {
+    fn take<'a>(b: &'a [u8], at: &mut usize, n: usize) -> Option<&'a [u8]> {
+        let s = b.get(*at..at.checked_add(n)?)?;
+        *at += n;
+        Some(s)
+    }
+    out.clear();
+    let mut at = 0usize;
+    let mut take = |n: usize| take(b, &mut at, n);
+    let i32_ = |s: &[u8]| i32::from_be_bytes([s[0], s[1], s[2], s[3]]);
+    let u32_ = |s: &[u8]| u32::from_be_bytes([s[0], s[1], s[2], s[3]]);
+    let f64_ = |s: &[u8]| f64::from_be_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]);
+    let count = i32_(take(4)?);
+    if count < 0 {
+        return None;
+    }
+    for _ in 0..count {
+        let tag = take(1)?[0];
+        match tag {
+            0 => {
+                let s = take(21)?;
+                let info_len = s[20];
+                if info_len > 32 {
+                    return None;
+                }
+                let bytes = take(info_len as usize)?;
+                let mut info = [0u8; 32];
+                info[..bytes.len()].copy_from_slice(bytes);
+                out.push(Wait::State {
+                    category: i32_(&s[0..]),
+                    line: i32_(&s[4..]),
+                    time: f64_(&s[8..]),
+                    origin: u32_(&s[16..]),
+                    info_len,
+                    info,
+                });
+            }
+            1 => {
+                let s = take(32)?;
+                out.push(Wait::Send {
+                    key: [i32_(&s[0..]), i32_(&s[4..]), i32_(&s[8..])],
+                    time: f64_(&s[12..]),
+                    line: i32_(&s[20..]),
+                    size: i32_(&s[24..]),
+                    origin: u32_(&s[28..]),
+                });
+            }
+            2 => {
+                let s = take(28)?;
+                out.push(Wait::Recv {
+                    key: [i32_(&s[0..]), i32_(&s[4..]), i32_(&s[8..])],
+                    time: f64_(&s[12..]),
+                    line: i32_(&s[20..]),
+                    origin: u32_(&s[24..]),
+                });
+            }
+            _ => return None,
+        }
+    }
+    Some(())
+}
+
+/// Slots of the event-ID cache (a power of two).
+const CACHE: usize = 64;
+
+/// Pairing state: what event IDs mean, and the events waiting for a partner.
+#[derive(Debug)]
+pub(crate) struct Pairer {
+    world: i32,
+    threads: i32,
+    placeholders: Placeholders,
+    next_index: i64,
+    handlers: FxHashMap<i32, (i32, Role)>,
+    /// Topology of every category a definition made (and the arrow's).
+    topo: FxHashMap<i32, i32>,
+    /// Recent lookups by `etype mod CACHE`; cleared by every definition.
+    cache: [Option<(i32, Option<(i32, Role, i32)>)>; CACHE],
+    /// How many entries of the definitions block the meanings hold, when they
+    /// are exactly those (`None` once a definition record of the trace was
+    /// applied: the next leaf starts again from the preamble).
+    defs_applied: Option<usize>,
+    /// Open states per (category, line), oldest first. Keys stay when their
+    /// queue empties, so that a leaf allocates nothing once the maps have grown.
+    states: FxHashMap<(i32, i32), VecDeque<Open>>,
+    /// Sends and receives per (tag, sender process line, receiver process line).
+    sends: FxHashMap<(i32, i32, i32), VecDeque<Half>>,
+    recvs: FxHashMap<(i32, i32, i32), VecDeque<Half>>,
+    /// Open states, sends and receives waiting (the sum of the queue lengths).
+    waiting: usize,
+    ended: bool,
+}
+
+/// The body `i32` at `at` (the caller checked the body's length by its type).
+#[inline(always)]
+fn i32_at(r: &RecordRef<'_>, at: usize) -> i32 {
+    r.body_i32(at).unwrap_or(-1)
+}
+
+/// Pops the oldest item of `key`'s queue.
+#[inline]
+fn pop<K: std::hash::Hash + Eq, V>(map: &mut FxHashMap<K, VecDeque<V>>, key: K) -> Option<V> {
+    map.get_mut(&key)?.pop_front()
+}
+
+#[inline]
+fn push<K: std::hash::Hash + Eq, V>(map: &mut FxHashMap<K, VecDeque<V>>, key: K, v: V) {
+    match map.entry(key) {
+        Entry::Occupied(mut e) => e.get_mut().push_back(v),
+        Entry::Vacant(e) => {
+            e.insert(VecDeque::with_capacity(4)).push_back(v);
+        }
+    }
+}
+
+impl Pairer {
+    /// A pairer for a trace with this preamble (world size, threads, ID ranges;
+    /// missing values as `Clog2Drawables::new` takes them).
+    pub(crate) fn new(pre: &PreambleInfo) -> Pairer {
+        let c = |v: Option<i32>| v.unwrap_or(0).max(0) as i64;
+        let placeholders = Placeholders {
+            known_event_start: pre.known_event_id_start.unwrap_or(0) as i64,
+            known_states: c(pre.known_state_id_count),
+            user_event_start: pre.user_event_id_start.unwrap_or(0) as i64,
+            user_states: c(pre.user_state_id_count),
+            known_solo_start: pre.known_solo_event_id_start.unwrap_or(0) as i64,
+            known_solos: c(pre.known_solo_event_id_count),
+            user_solo_start: pre.user_solo_event_id_start.unwrap_or(0) as i64,
+            user_solos: c(pre.user_solo_event_id_count),
+        };
+        let mut p = Pairer {
+            world: pre.comm_world_size.filter(|&w| w > 0).unwrap_or(65536),
+            threads: pre.max_thread_count.filter(|&t| t > 0).unwrap_or(1),
+            placeholders,
+            next_index: 0,
+            handlers: FxHashMap::default(),
+            topo: FxHashMap::default(),
+            cache: [None; CACHE],
+            defs_applied: None,
+            states: FxHashMap::default(),
+            sends: FxHashMap::default(),
+            recvs: FxHashMap::default(),
+            waiting: 0,
+            ended: false,
+        };
+        p.reset_meanings();
+        p
+    }
+
+    /// The meanings of event IDs at the start of a trace.
+    fn reset_meanings(&mut self) {
+        self.next_index = self.placeholders.next_index();
+        self.handlers.clear();
+        self.handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
+        self.handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
+        self.topo.clear();
+        self.topo.insert(ARROW_CATEGORY, topology::ARROW);
+        self.cache = [None; CACHE];
+        self.defs_applied = Some(0);
+    }
+
+    /// Sets the pairing up for a leaf: the meanings of event IDs after `defs`
+    /// (the definitions block's entries of the leaves before it, which are the
+    /// first `defs.len()` entries when `prefix` is true), and the waiting events
+    /// of its carry-in block, each tagged with the leaf it came from.
+    pub(crate) fn start_leaf(&mut self, all: &[Def], leaf: u32, prefix: bool, carry: &[Wait]) {
+        if prefix {
+            let n = all.partition_point(|d| d.leaf < leaf);
+            match self.defs_applied {
+                Some(m) if m <= n => {}
+                _ => self.reset_meanings(),
+            }
+            let m = self.defs_applied.unwrap_or(0);
+            for d in &all[m..n] {
+                self.define(d.kind, d.etype, d.final_etype);
+            }
+            self.defs_applied = Some(n);
+        } else {
+            self.reset_meanings();
+            for d in all.iter().filter(|d| d.leaf < leaf) {
+                self.define(d.kind, d.etype, d.final_etype);
+            }
+            self.defs_applied = None;
+        }
+        self.ended = false;
+        if self.waiting > 0 {
+            for q in self.states.values_mut() {
+                q.clear();
+            }
+            for q in self.sends.values_mut().chain(self.recvs.values_mut()) {
+                q.clear();
+            }
+            self.waiting = 0;
+        }
+        for &w in carry {
+            self.waiting += 1;
+            match w {
+                Wait::State {
+                    category,
+                    line,
+                    time,
+                    origin,
+                    info_len,
+                    info,
+                } => push(
+                    &mut self.states,
+                    (category, line),
+                    Open {
+                        time,
+                        topo: topology::STATE,
+                        info_len,
+                        info,
+                        origin,
+                    },
+                ),
+                Wait::Send {
+                    key,
+                    time,
+                    line,
+                    size,
+                    origin,
+                } => push(
+                    &mut self.sends,
+                    (key[0], key[1], key[2]),
+                    Half {
+                        time,
+                        line,
+                        size,
+                        origin,
+                    },
+                ),
+                Wait::Recv {
+                    key,
+                    time,
+                    line,
+                    origin,
+                } => push(
+                    &mut self.recvs,
+                    (key[0], key[1], key[2]),
+                    Half {
+                        time,
+                        line,
+                        size: 0,
+                        origin,
+                    },
+                ),
+            }
+        }
+    }
+
+    /// True once ENDLOG was seen.
+    pub(crate) fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// The thread line ID `icomm·W·T + rank·T + thread` (Java `int` arithmetic).
+    #[inline]
+    fn thread_line(&self, icomm: i32, rank: i32, thread: i32) -> i32 {
+        icomm
+            .wrapping_mul(self.world.wrapping_mul(self.threads))
+            .wrapping_add(rank.wrapping_mul(self.threads))
+            .wrapping_add(thread)
+    }
+
+    /// The process line ID `icomm·W + rank` used to pair messages.
+    #[inline]
+    fn process_line(&self, icomm: i32, rank: i32) -> i32 {
+        icomm.wrapping_mul(self.world).wrapping_add(rank)
+    }
+
+    fn lookup_uncached(&self, etype: i32) -> Option<(i32, Role, i32)> {
+        if let Some(&(cat, role)) = self.handlers.get(&etype) {
+            let topo = self.topo.get(&cat).copied().unwrap_or(topology::STATE);
+            return Some((cat, role, topo));
+        }
+        self.placeholders.lookup(etype)
+    }
+
+    #[inline]
+    fn lookup(&mut self, etype: i32) -> Option<(i32, Role, i32)> {
+        let slot = etype as u32 as usize & (CACHE - 1);
+        if let Some((e, v)) = self.cache[slot] {
+            if e == etype {
+                return v;
+            }
+        }
+        let v = self.lookup_uncached(etype);
+        self.cache[slot] = Some((etype, v));
+        v
+    }
+
+    fn new_index(&mut self) -> i32 {
+        let i = i32::try_from(self.next_index).unwrap_or(i32::MAX);
+        self.next_index += 1;
+        i
+    }
+
+    /// A STATEDEF (`kind` 2: `etype` starts, `final_etype` ends) or an EVENTDEF
+    /// (any other kind), as `Clog2Drawables` takes them.
+    fn define(&mut self, kind: u8, etype: i32, final_etype: i32) {
+        self.cache = [None; CACHE];
+        if kind == 2 {
+            match (self.lookup_uncached(etype), self.lookup_uncached(final_etype)) {
+                (Some((c1, _, t1)), Some((c2, _, _))) if c1 == c2 && t1 == topology::STATE => {
+                    self.topo.insert(c1, topology::STATE);
+                }
+                (Some(_), Some(_)) => {}
+                _ => {
+                    let idx = self.new_index();
+                    self.topo.insert(idx, topology::STATE);
+                    self.handlers.insert(etype, (idx, Role::Start));
+                    self.handlers.insert(final_etype, (idx, Role::Final));
+                }
+            }
+        } else {
+            match self.lookup_uncached(etype) {
+                Some((c, Role::Solo, _)) => {
+                    self.topo.insert(c, topology::EVENT);
+                }
+                Some(_) => {}
+                None => {
+                    let idx = self.new_index();
+                    self.topo.insert(idx, topology::EVENT);
+                    self.handlers.insert(etype, (idx, Role::Solo));
+                }
+            }
+        }
+    }
+
+    /// Takes one record of leaf `leaf`; returns the primitive it completes, if
+    /// any, with the leaf of the record that began it.
+    #[inline]
+    pub(crate) fn push(&mut self, r: &RecordRef<'_>, leaf: u32) -> Option<(Prim, u32)> {
+        if self.ended {
+            return None;
+        }
+        match r.rectype {
+            rectype::BAREEVT => {
+                let line = self.thread_line(r.icomm, r.rank, r.thread);
+                self.event(r.time, line, i32_at(r, 0), None, leaf)
+            }
+            rectype::CARGOEVT => {
+                let line = self.thread_line(r.icomm, r.rank, r.thread);
+                let cargo: Option<&[u8; 32]> = r.body.get(8..40).and_then(|b| b.try_into().ok());
+                // A CARGOEVT body is 40 bytes; `None` cannot happen.
+                let cargo = cargo.unwrap_or(&[0; 32]);
+                self.event(r.time, line, i32_at(r, 0), Some(cargo), leaf)
+            }
+            rectype::MSGEVT => {
+                let line = self.thread_line(r.icomm, r.rank, r.thread);
+                let etype = i32_at(r, 0);
+                let (remote, tag, size) = if r.layout.version.has_legacy_header() {
+                    // etype, tag, partner, comm, size.
+                    (self.process_line(0, i32_at(r, 8)), i32_at(r, 4), i32_at(r, 16))
+                } else {
+                    // etype, icomm, rank, tag, size.
+                    let remote = self.process_line(i32_at(r, 4), i32_at(r, 8));
+                    (remote, i32_at(r, 12), i32_at(r, 16))
+                };
+                let local = self.process_line(r.icomm, r.rank);
+                self.message(r.time, line, local, etype, tag, size, remote, leaf)
+            }
+            rectype::STATEDEF => {
+                // state ID, start event, final event.
+                self.define(2, i32_at(r, 4), i32_at(r, 8));
+                self.defs_applied = None;
+                None
+            }
+            rectype::EVENTDEF => {
+                self.define(3, i32_at(r, 0), 0);
+                self.defs_applied = None;
+                None
+            }
+            rectype::ENDLOG => {
+                self.ended = true;
+                None
+            }
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn event(
+        &mut self,
+        time: f64,
+        line: i32,
+        etype: i32,
+        cargo: Option<&[u8; 32]>,
+        leaf: u32,
+    ) -> Option<(Prim, u32)> {
+        if etype == -1 {
+            return None;
+        }
+        let (cat, role, topo) = self.lookup(etype)?;
+        let info: &[u8] = cargo.map_or(&[], |c| &c[..]);
+        match role {
+            Role::Solo => Some((Prim::event(cat, time, line, info), leaf)),
+            Role::Start => {
+                let mut buf = [0u8; 32];
+                buf[..info.len()].copy_from_slice(info);
+                self.waiting += 1;
+                push(
+                    &mut self.states,
+                    (cat, line),
+                    Open {
+                        time,
+                        topo,
+                        info_len: info.len() as u8,
+                        info: buf,
+                        origin: leaf,
+                    },
+                );
+                None
+            }
+            Role::Final => {
+                let o = pop(&mut self.states, (cat, line))?;
+                self.waiting -= 1;
+                let p = match cargo {
+                    Some(c) => Prim::two(cat, topo, (o.time, line), (time, line), c),
+                    None => Prim::two(
+                        cat,
+                        o.topo,
+                        (o.time, line),
+                        (time, line),
+                        &o.info[..o.info_len as usize],
+                    ),
+                };
+                Some((p, o.origin))
+            }
+            Role::Send | Role::Recv => None,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn message(
+        &mut self,
+        time: f64,
+        line: i32,
+        local: i32,
+        etype: i32,
+        tag: i32,
+        size: i32,
+        remote: i32,
+        leaf: u32,
+    ) -> Option<(Prim, u32)> {
+        if etype == -1 {
+            return None;
+        }
+        let arrow = |from: (f64, i32), to: (f64, i32), size: i32| {
+            let mut info = [0u8; 8];
+            info[..4].copy_from_slice(&tag.to_be_bytes());
+            info[4..].copy_from_slice(&size.to_be_bytes());
+            Prim::two(ARROW_CATEGORY, topology::ARROW, from, to, &info)
+        };
+        match self.handlers.get(&etype).map(|h| h.1) {
+            Some(Role::Send) => {
+                let key = (tag, local, remote);
+                if let Some(h) = pop(&mut self.recvs, key) {
+                    self.waiting -= 1;
+                    // Java's quirk: a receive logged first leaves msg_size 0.
+                    return Some((arrow((time, line), (h.time, h.line), 0), h.origin));
+                }
+                self.waiting += 1;
+                push(
+                    &mut self.sends,
+                    key,
+                    Half {
+                        time,
+                        line,
+                        size,
+                        origin: leaf,
+                    },
+                );
+                None
+            }
+            Some(Role::Recv) => {
+                let key = (tag, remote, local);
+                if let Some(h) = pop(&mut self.sends, key) {
+                    self.waiting -= 1;
+                    return Some((arrow((h.time, h.line), (time, line), h.size), h.origin));
+                }
+                self.waiting += 1;
+                push(
+                    &mut self.recvs,
+                    key,
+                    Half {
+                        time,
+                        line,
+                        size: 0,
+                        origin: leaf,
+                    },
+                );
+                None
+            }
+            _ => None,
+        }
+    }
+}
