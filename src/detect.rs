@@ -1,4 +1,5 @@
-//! Detecting a trace's format from its first bytes.
+//! Detecting a trace's format from its first bytes, by the library's detection
+//! ([`mpelog_conformance::detect`]), with the CLI's names and messages.
 
 use crate::error::{CliError, CliResult};
 use std::io::Read;
@@ -53,23 +54,17 @@ pub fn detect(path: &Path) -> CliResult<Format> {
     std::fs::File::open(path)
         .and_then(|f| f.take(1024).read_to_end(&mut head))
         .map_err(CliError::io(path))?;
-    if slog2_format::slog1::looks_like_slog1(&head) {
-        return Ok(Format::Slog1);
-    }
-    if clog2_format::looks_like_clog2(&head) {
-        return Ok(Format::Clog2);
-    }
-    if head.starts_with(mpelog_annotate::format::MAGIC) {
-        return Ok(Format::Annotation);
-    }
-    if head.len() >= 8 && &head[2..8] == b"SLOG 2" {
-        return Ok(Format::Slog2);
-    }
-    if clog2_format::clog1::looks_like_clog1(&head) {
-        return Ok(Format::Clog);
-    }
-    if alog_format::z::is_compress(&head) || alog_format::looks_like_alog(&head) {
-        return Ok(Format::Alog);
+    // The library's detection (the checker uses the same); the CLI reads plain
+    // and compressed SLOG-2 through one reader, so both are `Slog2` here.
+    use mpelog_conformance::Format as Lib;
+    match mpelog_conformance::detect(&head) {
+        Some(Lib::Clog2) => return Ok(Format::Clog2),
+        Some(Lib::Clog) => return Ok(Format::Clog),
+        Some(Lib::Slog2 | Lib::Slog2Compressed) => return Ok(Format::Slog2),
+        Some(Lib::Annotation) => return Ok(Format::Annotation),
+        Some(Lib::Alog) => return Ok(Format::Alog),
+        Some(Lib::Slog1) => return Ok(Format::Slog1),
+        None => {}
     }
     let shown: String = String::from_utf8_lossy(&head[..head.len().min(16)])
         .chars()
