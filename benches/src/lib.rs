@@ -116,3 +116,19 @@ pub fn window_for<R: Read + Seek>(r: &mut Slog2Reader<R>, want: usize) -> (f64, 
     }
     (mid - width / 2.0, mid + width / 2.0, n)
 }
+
+/// `n` window starts of windows `width` wide spread at random over `[t0, t1]` (a
+/// fixed LCG, so every run asks the same windows); shared by `window_random` and
+/// the `window_prof` example.
+pub fn window_starts(t0: f64, t1: f64, width: f64, n: usize) -> Vec<f64> {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let u = (x >> 11) as f64 / (1u64 << 53) as f64;
+            t0 + u * (t1 - t0 - width).max(0.0)
+        })
+        .collect()
+}

@@ -707,10 +707,24 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 if checked {
                     self.check_followed(&sc.header, p.ptr, ptr_at, p.stub, k)?;
                 }
-                for e in &buf.entries {
-                    window_scan::push_drawable(bytes, e.at, e.key, &mut buf.store)
-                        .ok_or_else(|| undecodable(base + e.at as u64))?;
+                // Upper nodes' drawables apart, so that the leaves' (read in
+                // time order) make one long run for the final sort.
+                let upper = id.depth > 0;
+                if upper {
+                    buf.store.swap_upper();
                 }
+                let (a, b) = buf.entries.split_at(sc.nestless.min(buf.entries.len()));
+                let decoded = if a.is_sorted_by_key(|e| e.key) && b.is_sorted_by_key(|e| e.key) {
+                    // Both lists in order: decoded merged (ties nestless first, as
+                    // the stable sort would put them), one sorted run per node.
+                    window_scan::push_merged(bytes, a, b, &mut buf.store)
+                } else {
+                    window_scan::push_all(bytes, &buf.entries, &mut buf.store)
+                };
+                if upper {
+                    buf.store.swap_upper();
+                }
+                decoded.map_err(|at| undecodable(base + u64::from(at)))?;
                 let stubs: Vec<(NodeHeader, u64, StubShadows)> = buf
                     .stubs
                     .iter()

@@ -72,6 +72,9 @@ fn idx(n: usize) -> Result<u32, NotStorable> {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Store {
     pub(crate) items: Vec<Item>,
+    /// While a query runs: the drawables of nodes above the leaves (appended to
+    /// `items` before the sort).
+    upper: Vec<Item>,
     parts: Vec<Part>,
     vertices: Vec<Coord>,
     info: Vec<u8>,
@@ -82,21 +85,16 @@ pub(crate) struct Store {
 /// Big-endian vertices (12 bytes each) into `out`.
 #[inline(always)]
 fn push_be_vertices(out: &mut Vec<Coord>, v: &[u8]) {
-    out.extend(v.chunks_exact(12).map(|x| {
-        let mut t = [0u8; 8];
-        t.copy_from_slice(&x[..8]);
-        let mut l = [0u8; 4];
-        l.copy_from_slice(&x[8..12]);
-        Coord {
-            time: f64::from_be_bytes(t),
-            line_id: i32::from_be_bytes(l),
-        }
+    out.extend(v.chunks_exact(12).map(|x| Coord {
+        time: f64::from_be_bytes(x.first_chunk::<8>().copied().unwrap_or_default()),
+        line_id: i32::from_be_bytes(x.last_chunk::<4>().copied().unwrap_or_default()),
     }));
 }
 
 impl Store {
     fn clear(&mut self) {
         self.items.clear();
+        self.upper.clear();
         self.parts.clear();
         self.vertices.clear();
         self.info.clear();
@@ -132,7 +130,9 @@ impl Store {
             info_len: info.0,
             composite: false,
         };
-        self.info.extend_from_slice(info.1);
+        if !info.1.is_empty() {
+            self.info.extend_from_slice(info.1);
+        }
         push_be_vertices(&mut self.vertices, vertices);
         self.items.push(item);
     }
@@ -307,9 +307,17 @@ impl Store {
         Ok(())
     }
 
+    /// Swaps the drawables pushed so far with those set apart: drawables pushed
+    /// between two swaps go to the other list, which [`sort`](Self::sort) appends.
+    /// As the key holds the node, only the order of one node's drawables matters.
+    pub(crate) fn swap_upper(&mut self) {
+        std::mem::swap(&mut self.items, &mut self.upper);
+    }
+
     /// Sorts the drawables and the shadows by their keys, stably (ties keep the
     /// order they were pushed in).
     pub(crate) fn sort(&mut self) {
+        self.items.append(&mut self.upper);
         self.items.sort_by_key(|i| i.key);
         self.shadows.sort_by_key(|s| s.key);
     }

@@ -134,11 +134,24 @@ impl SortKey {
 }
 
 /// A visible drawable of the node being scanned: its sort key (which holds its
-/// node) and the offset of its tag byte in the node's bytes.
+/// node), the offset of its tag byte in the node's bytes and, for a primitive,
+/// where its info bytes and vertices are.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
     pub(crate) key: SortKey,
-    pub(crate) at: usize,
+    pub(crate) at: u32,
+    /// A primitive's info bytes (`max(info_len, 0)` of them) and vertices.
+    loc: Loc,
+    composite: bool,
+}
+
+/// Where a primitive's info bytes and vertices are in a node's bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Loc {
+    info_at: u32,
+    vert_at: u32,
+    n: u16,
+    info_len: i16,
 }
 
 /// How the scan checks what it decodes (see [`crate::validate::Validation`]).
@@ -178,20 +191,26 @@ pub(crate) struct Scanned {
     pub(crate) header: NodeHeader,
     /// Where the stub count is, in the node's bytes.
     pub(crate) count_at: usize,
+    /// How many of the entries pushed are of the nestless list (they come first).
+    pub(crate) nestless: usize,
 }
 
-/// A scanned primitive: category, earliest, latest, and the line IDs of its first
-/// and last vertex (`None` without vertices).
-type Scanned1 = (i32, f64, f64, Option<(i32, i32)>);
+/// A scanned primitive: category, earliest, latest, the line IDs of its first
+/// and last vertex (`None` without vertices), and where its parts are.
+type Scanned1 = (i32, f64, f64, Option<(i32, i32)>, Loc);
 
 /// One primitive (no tag byte): `(category, earliest, latest, first line, last
 /// line)`, the lines `None` without vertices. `None` if it does not parse or (with
-/// a legend) fails a check of `validate::primitive_box`.
+/// a legend) fails a check of `validate::primitive_box`. The node's bytes are at
+/// most `u32::MAX` long.
 #[inline(always)]
 fn primitive(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Scanned1> {
     let category = c.i32()?;
-    c.jstr()?;
+    let info_len = c.i16()?;
+    let info_at = c.p;
+    c.bytes(info_len.max(0) as usize)?;
     let n = c.count16()?;
+    let vert_at = c.p;
     let v = c.bytes(12 * n)?;
     if let Some(g) = g {
         if n == 0 || !g.category_known(category) {
@@ -201,9 +220,9 @@ fn primitive(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Scanned1
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     let mut known: Option<i32> = None;
     for x in v.chunks_exact(12) {
-        let t = f64::from_be_bytes(x[..8].try_into().ok()?);
+        let t = f64::from_be_bytes(*x.first_chunk::<8>()?);
         if let Some(g) = g {
-            let line = i32::from_be_bytes(x[8..].try_into().ok()?);
+            let line = i32::from_be_bytes(*x.last_chunk::<4>()?);
             if known != Some(line) {
                 if !g.line_known(line) {
                     return None;
@@ -217,26 +236,30 @@ fn primitive(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Scanned1
         lo = lo.min(t);
         hi = hi.max(t);
     }
-    let lines = match (
-        v.get(8..12),
-        v.len().checked_sub(4).and_then(|i| v.get(i..)),
-    ) {
+    let lines = match (v.get(8..12), v.last_chunk::<4>()) {
         (Some(a), Some(b)) => Some((
             i32::from_be_bytes(a.try_into().ok()?),
-            i32::from_be_bytes(b.try_into().ok()?),
+            i32::from_be_bytes(*b),
         )),
         _ => None,
     };
-    Some((category, lo, hi, lines))
+    let loc = Loc {
+        info_at: info_at as u32,
+        vert_at: vert_at as u32,
+        n: n as u16,
+        info_len,
+    };
+    Some((category, lo, hi, lines, loc))
 }
 
-/// One drawable (tag byte first): its sort key, as `window::drawable_key` makes it.
+/// One drawable (tag byte first): its sort key, as `window::drawable_key` makes
+/// it, and for a primitive where its parts are.
 #[inline(always)]
-fn drawable_key(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Key> {
+fn drawable_key(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<(Key, Option<Loc>)> {
     match c.u8()? {
         0 => {
-            let (category, lo, hi, lines) = primitive(c, e, l, g)?;
-            Some((lo, hi, category, lines.unwrap_or((0, 0))))
+            let (category, lo, hi, lines, loc) = primitive(c, e, l, g)?;
+            Some(((lo, hi, category, lines.unwrap_or((0, 0))), Some(loc)))
         }
         1 => {
             let category = c.i32()?;
@@ -250,7 +273,7 @@ fn drawable_key(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Key> 
             let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
             let (mut first, mut last) = (None, None);
             for _ in 0..n {
-                let (_, a, b, lines) = primitive(c, e, l, g)?;
+                let (_, a, b, lines, _) = primitive(c, e, l, g)?;
                 lo = lo.min(a);
                 hi = hi.max(b);
                 if let Some((f, z)) = lines {
@@ -258,7 +281,10 @@ fn drawable_key(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Key> 
                     last = Some(z);
                 }
             }
-            Some((lo, hi, category, (first.unwrap_or(0), last.unwrap_or(0))))
+            Some((
+                (lo, hi, category, (first.unwrap_or(0), last.unwrap_or(0))),
+                None,
+            ))
         }
         _ => None,
     }
@@ -331,24 +357,36 @@ fn scan(
     let mut c = Cur { b: bytes, p: 0 };
     let header = c.header()?;
     let (e, l, id) = (header.earliest, header.latest, header.id);
-    for _list in 0..2 {
+    let first = entries.len();
+    let mut nestless = 0;
+    if u32::try_from(bytes.len()).is_err() {
+        return None;
+    }
+    for list in 0..2 {
+        if list == 1 {
+            nestless = entries.len() - first;
+        }
         let n = c.count32()?;
-        let mut last: Option<Key> = None;
+        let mut last: Option<SortKey> = None;
         for _ in 0..n {
-            let at = c.p;
-            let key = drawable_key(&mut c, e, l, g)?;
+            let at = c.p as u32;
+            let (key, loc) = drawable_key(&mut c, e, l, g)?;
+            let sk = SortKey::new(key, id);
             if checks.order() {
+                // `start_order` on the keys of one node: the integer key's order.
                 if let Some(prev) = last {
-                    if crate::size::start_order(prev, key) == std::cmp::Ordering::Greater {
+                    if prev > sk {
                         return None;
                     }
                 }
-                last = Some(key);
+                last = Some(sk);
             }
             if window.meets(key.0, key.1) {
                 entries.push(Entry {
-                    key: SortKey::new(key, id),
+                    key: sk,
                     at,
+                    loc: loc.unwrap_or_default(),
+                    composite: loc.is_none(),
                 });
             }
         }
@@ -360,22 +398,28 @@ fn scan(
         let h = c.header()?;
         for _list in 0..2 {
             let k = c.count32()?;
-            let mut last: Option<Key> = None;
+            let mut last: Option<SortKey> = None;
             for _ in 0..k {
                 let key = shadow_key(&mut c, v206, g)?;
                 if checks.order() {
+                    // `start_order`: the integer key's order (one node).
+                    let sk = SortKey::new(key, id);
                     if let Some(prev) = last {
-                        if crate::size::start_order(prev, key) == std::cmp::Ordering::Greater {
+                        if prev > sk {
                             return None;
                         }
                     }
-                    last = Some(key);
+                    last = Some(sk);
                 }
             }
         }
         stubs.push(StubAt { header: h, at });
     }
-    Some(Scanned { header, count_at })
+    Some(Scanned {
+        header,
+        count_at,
+        nestless,
+    })
 }
 
 /// A primitive (no tag byte) at the cursor into `store`, as `key` says.
@@ -464,4 +508,56 @@ pub(crate) fn push_stub_shadows(
         }
     }
     Some(())
+}
+
+/// Decodes the drawable of `e` (in `bytes`) into `store`. `Err` with its
+/// offset if it does not parse.
+#[inline(always)]
+fn push_entry(bytes: &[u8], e: &Entry, store: &mut Store) -> Result<(), u32> {
+    if e.composite {
+        return push_drawable(bytes, e.at as usize, e.key, store).ok_or(e.at);
+    }
+    let l = e.loc;
+    let info_at = l.info_at as usize;
+    let vert_at = l.vert_at as usize;
+    let info = bytes
+        .get(info_at..info_at + l.info_len.max(0) as usize)
+        .ok_or(e.at)?;
+    let v = bytes
+        .get(vert_at..vert_at + 12 * l.n as usize)
+        .ok_or(e.at)?;
+    store.push_raw_primitive(e.key, (l.info_len, info), v);
+    Ok(())
+}
+
+/// Decodes the drawables of `entries` (offsets in `bytes`) into `store`, in
+/// order. `Err` with the offset of one that does not parse.
+pub(crate) fn push_all(bytes: &[u8], entries: &[Entry], store: &mut Store) -> Result<(), u32> {
+    for e in entries {
+        push_entry(bytes, e, store)?;
+    }
+    Ok(())
+}
+
+/// Decodes the drawables of two lists sorted by key into `store`, merged (on
+/// equal keys, `a` first). `Err` with the offset of one that does not parse.
+pub(crate) fn push_merged(
+    bytes: &[u8],
+    a: &[Entry],
+    b: &[Entry],
+    store: &mut Store,
+) -> Result<(), u32> {
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        let e = if y.key < x.key {
+            j += 1;
+            y
+        } else {
+            i += 1;
+            x
+        };
+        push_entry(bytes, e, store)?;
+    }
+    push_all(bytes, a.get(i..).unwrap_or_default(), store)?;
+    push_all(bytes, b.get(j..).unwrap_or_default(), store)
 }
