@@ -1,6 +1,6 @@
 //! What a check finds: [`Finding`]s gathered in a [`Report`] per file.
 
-use crate::rules::Severity;
+use crate::rules::{Rule, Severity};
 use crate::Format;
 
 /// One broken rule at one place in a file.
@@ -84,17 +84,12 @@ impl Collector {
         }
     }
 
-    /// Adds a finding of `rule` (which must be in [`crate::rules::all`]; its
-    /// severity comes from there). A leading `byte OFFSET: ` or `PLACE: ` is
-    /// taken off the message, which is shown with both.
-    ///
-    /// # Panics
-    /// When `rule` is not in the table: a programming error that every rule test
-    /// catches.
-    pub fn add(&mut self, rule: &'static str, offset: u64, place: Option<String>, message: String) {
-        let severity = crate::rules::lookup(rule)
-            .unwrap_or_else(|| panic!("rule {rule} is not in the rule table"))
-            .severity;
+    /// Adds a finding of `rule` (its severity comes with it). A leading
+    /// `byte OFFSET: ` or `PLACE: ` is taken off the message, which is shown with
+    /// both.
+    pub fn add(&mut self, rule: Rule, offset: u64, place: Option<String>, message: String) {
+        let severity = rule.severity;
+        let rule = rule.id;
         let n = self.per_rule.entry(rule).or_insert(0);
         *n += 1;
         if *n <= self.limit {
@@ -132,8 +127,8 @@ impl Collector {
     }
 
     /// How many findings of `rule` were added (kept or not).
-    pub fn seen(&self, rule: &str) -> usize {
-        self.per_rule.get(rule).copied().unwrap_or(0)
+    pub fn seen(&self, rule: Rule) -> usize {
+        self.per_rule.get(rule.id).copied().unwrap_or(0)
     }
 
     /// The report.

@@ -47,7 +47,7 @@ impl From<slog2_format::check::Severity> for Severity {
 }
 
 /// One rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rule {
     /// Stable ID, e.g. `C2-REJ-011`.
     pub id: &'static str,
@@ -60,15 +60,48 @@ pub struct Rule {
     pub summary: &'static str,
 }
 
+/// Declares a module's rules as typed constants (so a misspelt rule does not
+/// compile) and its table `RULES`, in the order given.
+///
+/// `rule_table! { FORMAT; /// doc of RULES
+/// NAME = "ID", Error|Warning, "summary"; ... }`
+macro_rules! rule_table {
+    ($format:expr; $(#[$doc:meta])* $( $name:ident = $id:literal, $severity:ident, $summary:literal; )*) => {
+        $(
+            #[doc = concat!("`", $id, "` (", stringify!($severity), "): ", $summary, ".")]
+            pub const $name: $crate::rules::Rule = $crate::rules::Rule {
+                id: $id,
+                format: $format,
+                severity: $crate::rules::Severity::$severity,
+                summary: $summary,
+            };
+        )*
+        $(#[$doc])*
+        pub const RULES: &[$crate::rules::Rule] = &[$($name),*];
+    };
+}
+pub(crate) use rule_table;
+
 /// Rules that apply to any file.
-pub const GENERAL: &[Rule] = &[
-    Rule {
-        id: "FORMAT-001",
-        format: None,
-        severity: Severity::Error,
-        summary: "the file is none of the formats mpelog knows (ALOG, CLOG, CLOG2, SLOG-1, SLOG-2, annotation)",
-    },
-];
+pub mod general {
+    crate::rules::rule_table! {
+        None;
+        /// Rules that apply to any file.
+        FORMAT_001 = "FORMAT-001", Error,
+            "the file is none of the formats mpelog knows (ALOG, CLOG, CLOG2, SLOG-1, SLOG-2, annotation)";
+    }
+}
+pub use general::{FORMAT_001, RULES as GENERAL};
+
+/// The rule of `table` whose ID another crate reports as text (the SLOG-1 and
+/// annotation crates name the rule an error or warning breaks by its ID), or
+/// `fallback` when it is not there: a mismatch between the crates that the rule
+/// tests catch (debug builds stop on it).
+pub(crate) fn by_id(table: &[Rule], id: &str, fallback: Rule) -> Rule {
+    let found = table.iter().find(|r| r.id == id).copied();
+    debug_assert!(found.is_some(), "rule {id} is not in the table");
+    found.unwrap_or(fallback)
+}
 
 /// Every rule of every format: the general rules, then the tables of
 /// [`crate::check`]'s format modules, then SLOG-2's (from

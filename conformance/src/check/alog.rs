@@ -15,7 +15,7 @@
 //! line, with `line L` as place.
 
 use crate::report::Collector;
-use crate::rules::{Rule, Severity};
+use crate::rules::Rule;
 use crate::Format;
 use alog_format::record::{rtype, Kind, Record};
 use alog_format::z::{self, ZError};
@@ -26,46 +26,65 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 /// largest known sample unpacks to 242 KiB). Larger files are `AL-Z-002`.
 pub const Z_LIMIT: usize = 64 << 20;
 
-const fn rule(id: &'static str, severity: Severity, summary: &'static str) -> Rule {
-    Rule {
-        id,
-        format: Some(Format::Alog),
-        severity,
-        summary,
-    }
+crate::rules::rule_table! {
+    Some(Format::Alog);
+    /// The ALOG rules: the rows of spec/alog.md §3, the `.Z` rules, then the checks
+    /// beyond parsing.
+    AL_REJ_001 = "AL-REJ-001", Error,
+        "a record line has fewer than six fields";
+    AL_REJ_002 = "AL-REJ-002", Error,
+        "one of fields 1-5 (type, process, task, data, cycle) is not a decimal integer";
+    AL_REJ_003 = "AL-REJ-003", Error,
+        "one of fields 1-5 is an integer outside the C int range [-2147483648, 2147483647]";
+    AL_REJ_004 = "AL-REJ-004", Error,
+        "the timestamp (field 6) is not a finite decimal number";
+    AL_REJ_005 = "AL-REJ-005", Error,
+        "the file holds no record (it is empty, or has only blank and # lines)";
+    AL_Z_001 = "AL-Z-001", Error,
+        "a Unix compress (.Z) file that does not unpack (no flags byte, a code width outside 9-16, or a code beyond the table)";
+    AL_Z_002 = "AL-Z-002", Error,
+        "a .Z file that unpacks to more than the checker's limit (64 MiB): not checked";
+    AL_LINE_001 = "AL-LINE-001", Warning,
+        "a blank or # line: nupshot and mpelog skip it, upshot aborts the file";
+    AL_HDR_001 = "AL-HDR-001", Warning,
+        "no -3 (number of processes) record, or its value is below 1: upshot refuses the file";
+    AL_HDR_002 = "AL-HDR-002", Warning,
+        "no -6 (start) or -7 (end) record, or the end is not after the start, or is 0: upshot refuses the file";
+    AL_HDR_003 = "AL-HDR-003", Warning,
+        "the -2 record's number of events differs from the number of event records";
+    AL_HDR_004 = "AL-HDR-004", Warning,
+        "an event's process is outside 0 ... n-1 (n = the -3 value): upshot draws it outside its rows";
+    AL_HDR_005 = "AL-HDR-005", Warning,
+        "an event's time is outside the -6 ... -7 range: upshot draws it off the time axis";
+    AL_HDR_006 = "AL-HDR-006", Warning,
+        "a header record (type -100 ... -1) after the first event: nupshot ignores it";
+    AL_TIME_001 = "AL-TIME-001", Warning,
+        "an event is earlier than the event before it: upshot pairs in file order, mpelog convert in time order";
+    AL_TIME_002 = "AL-TIME-002", Warning,
+        "an event has a cycle other than 0 but the file has no roll-over point (-11): the cycle does not count";
+    AL_TIME_003 = "AL-TIME-003", Warning,
+        "an event's time cycle x roll-over + timestamp is not a finite number: mpelog convert drops it";
+    AL_DEF_001 = "AL-DEF-001", Warning,
+        "a -13 record without a colouring word or a state name defines nothing: its events are point events";
+    AL_DEF_002 = "AL-DEF-002", Warning,
+        "a -13 record repeats a state name with other event types: upshot keeps the first definition";
+    AL_DEF_003 = "AL-DEF-003", Warning,
+        "a -13 record gives an event type that already starts or ends another state, or starts and ends the same one";
+    AL_DEF_004 = "AL-DEF-004", Warning,
+        "state definitions whose start event never occurs: upshot drops them (reported once per file)";
+    AL_MSG_001 = "AL-MSG-001", Warning,
+        "a -101/-102 record whose comment does not start with `tag size`: a plain event, not a message (nupshot refuses it)";
+    AL_PAIR_001 = "AL-PAIR-001", Warning,
+        "a state end event with no open instance of its state on its process: dropped";
+    AL_PAIR_002 = "AL-PAIR-002", Warning,
+        "a state start event never ended: the state is drawn to the end of the run";
+    AL_PAIR_003 = "AL-PAIR-003", Warning,
+        "a send (-101) without a matching receive: no arrow is drawn";
+    AL_PAIR_004 = "AL-PAIR-004", Warning,
+        "a receive (-102) without a matching send: no arrow is drawn";
+    AL_CONV_001 = "AL-CONV-001", Warning,
+        "no event makes a drawable: mpelog convert refuses the file";
 }
-
-/// The ALOG rules: the rows of spec/alog.md §3, the `.Z` rules, then the checks
-/// beyond parsing.
-pub const RULES: &[Rule] = &[
-    rule("AL-REJ-001", Severity::Error, "a record line has fewer than six fields"),
-    rule("AL-REJ-002", Severity::Error, "one of fields 1-5 (type, process, task, data, cycle) is not a decimal integer"),
-    rule("AL-REJ-003", Severity::Error, "one of fields 1-5 is an integer outside the C int range [-2147483648, 2147483647]"),
-    rule("AL-REJ-004", Severity::Error, "the timestamp (field 6) is not a finite decimal number"),
-    rule("AL-REJ-005", Severity::Error, "the file holds no record (it is empty, or has only blank and # lines)"),
-    rule("AL-Z-001", Severity::Error, "a Unix compress (.Z) file that does not unpack (no flags byte, a code width outside 9-16, or a code beyond the table)"),
-    rule("AL-Z-002", Severity::Error, "a .Z file that unpacks to more than the checker's limit (64 MiB): not checked"),
-    rule("AL-LINE-001", Severity::Warning, "a blank or # line: nupshot and mpelog skip it, upshot aborts the file"),
-    rule("AL-HDR-001", Severity::Warning, "no -3 (number of processes) record, or its value is below 1: upshot refuses the file"),
-    rule("AL-HDR-002", Severity::Warning, "no -6 (start) or -7 (end) record, or the end is not after the start, or is 0: upshot refuses the file"),
-    rule("AL-HDR-003", Severity::Warning, "the -2 record's number of events differs from the number of event records"),
-    rule("AL-HDR-004", Severity::Warning, "an event's process is outside 0 ... n-1 (n = the -3 value): upshot draws it outside its rows"),
-    rule("AL-HDR-005", Severity::Warning, "an event's time is outside the -6 ... -7 range: upshot draws it off the time axis"),
-    rule("AL-HDR-006", Severity::Warning, "a header record (type -100 ... -1) after the first event: nupshot ignores it"),
-    rule("AL-TIME-001", Severity::Warning, "an event is earlier than the event before it: upshot pairs in file order, mpelog convert in time order"),
-    rule("AL-TIME-002", Severity::Warning, "an event has a cycle other than 0 but the file has no roll-over point (-11): the cycle does not count"),
-    rule("AL-TIME-003", Severity::Warning, "an event's time cycle x roll-over + timestamp is not a finite number: mpelog convert drops it"),
-    rule("AL-DEF-001", Severity::Warning, "a -13 record without a colouring word or a state name defines nothing: its events are point events"),
-    rule("AL-DEF-002", Severity::Warning, "a -13 record repeats a state name with other event types: upshot keeps the first definition"),
-    rule("AL-DEF-003", Severity::Warning, "a -13 record gives an event type that already starts or ends another state, or starts and ends the same one"),
-    rule("AL-DEF-004", Severity::Warning, "state definitions whose start event never occurs: upshot drops them (reported once per file)"),
-    rule("AL-MSG-001", Severity::Warning, "a -101/-102 record whose comment does not start with `tag size`: a plain event, not a message (nupshot refuses it)"),
-    rule("AL-PAIR-001", Severity::Warning, "a state end event with no open instance of its state on its process: dropped"),
-    rule("AL-PAIR-002", Severity::Warning, "a state start event never ended: the state is drawn to the end of the run"),
-    rule("AL-PAIR-003", Severity::Warning, "a send (-101) without a matching receive: no arrow is drawn"),
-    rule("AL-PAIR-004", Severity::Warning, "a receive (-102) without a matching send: no arrow is drawn"),
-    rule("AL-CONV-001", Severity::Warning, "no event makes a drawable: mpelog convert refuses the file"),
-];
 
 /// Checks an ALOG file (text, or `.Z`).
 pub fn check(bytes: &[u8], c: &mut Collector) {
@@ -91,7 +110,7 @@ pub fn check(bytes: &[u8], c: &mut Collector) {
 fn unpack_error(e: &ZError, len: usize, c: &mut Collector) {
     match e {
         ZError::TooLarge { limit, .. } => c.add(
-            "AL-Z-002",
+            AL_Z_002,
             e.offset(),
             None,
             format!(
@@ -100,7 +119,7 @@ fn unpack_error(e: &ZError, len: usize, c: &mut Collector) {
             ),
         ),
         _ => c.add(
-            "AL-Z-001",
+            AL_Z_001,
             e.offset(),
             None,
             format!(
@@ -171,12 +190,12 @@ impl Lines {
 /// A parse error as the finding of its spec row.
 fn reject(e: &Error, lines: &Lines, c: &mut Collector) {
     let rule = match e.spec_row() {
-        Some(1) => "AL-REJ-001",
-        Some(2) => "AL-REJ-002",
-        Some(3) => "AL-REJ-003",
-        Some(4) => "AL-REJ-004",
+        Some(1) => AL_REJ_001,
+        Some(2) => AL_REJ_002,
+        Some(3) => AL_REJ_003,
+        Some(4) => AL_REJ_004,
         // Row 5, and (not raised by parsing) output errors.
-        _ => "AL-REJ-005",
+        _ => AL_REJ_005,
     };
     match (e.line(), e.column()) {
         (Some(line), Some(column)) => c.add(
@@ -227,7 +246,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         }
     }
 
-    fn add(&mut self, rule: &'static str, record: usize, message: String) {
+    fn add(&mut self, rule: Rule, record: usize, message: String) {
         let (offset, place) = self.lines.record(record);
         self.c.add(rule, offset, place, message);
     }
@@ -248,7 +267,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         self.unused_definitions(&states);
         if alog_format::slog2::drawables(self.f).prims.is_empty() {
             self.c.add(
-                "AL-CONV-001",
+                AL_CONV_001,
                 0,
                 None,
                 format!(
@@ -262,7 +281,7 @@ impl<'a, 'c> Checker<'a, 'c> {
     fn skipped_lines(&mut self) {
         for &i in &self.lines.skipped {
             self.c.add(
-                "AL-LINE-001",
+                AL_LINE_001,
                 self.lines.starts[i],
                 Some(format!("line {}", i + 1)),
                 "a blank or `#` line: nupshot and mpelog skip it, but upshot stops reading the file there; remove the line (`mpelog convert FILE OUT.alog` writes the file without such lines)".to_string(),
@@ -276,7 +295,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         let nprocs = match self.header(rtype::NUM_PROCS) {
             Some((i, r)) if r.data < 1 => {
                 self.add(
-                    "AL-HDR-001",
+                    AL_HDR_001,
                     i,
                     format!(
                         "the -3 record says {} processes: upshot needs at least 1 and refuses the file; set it to the number of processes (timelines) the events use",
@@ -288,7 +307,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             Some((_, r)) => Some(r.data),
             None => {
                 self.c.add(
-                    "AL-HDR-001",
+                    AL_HDR_001,
                     0,
                     None,
                     "the file has no -3 record (number of processes): upshot refuses the file; add `-3 0 0 N 0 0` to the header, N = the number of processes".to_string(),
@@ -310,7 +329,7 @@ impl<'a, 'c> Checker<'a, 'c> {
                         format!("is not after the -6 start time {s_us} µs")
                     };
                     self.add(
-                        "AL-HDR-002",
+                        AL_HDR_002,
                         ei,
                         format!(
                             "the -7 end time {e_us} µs {why}: upshot needs an end after the start and not 0, and refuses the file; set -6 and -7 to the earliest and latest event times"
@@ -331,7 +350,7 @@ impl<'a, 'c> Checker<'a, 'c> {
                     _ => "-7 record",
                 };
                 self.c.add(
-                    "AL-HDR-002",
+                    AL_HDR_002,
                     0,
                     None,
                     format!(
@@ -346,7 +365,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         if let Some((i, r)) = self.header(rtype::NUM_EVENTS) {
             if i64::from(r.data) != nevents as i64 {
                 self.add(
-                    "AL-HDR-003",
+                    AL_HDR_003,
                     i,
                     format!(
                         "the -2 record says {} events, the file has {nevents} event records (types ≥ 0 and ≤ -101); set it to {nevents}",
@@ -362,7 +381,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             if r.is_header() {
                 if let Some(first) = first_event {
                     self.add(
-                        "AL-HDR-006",
+                        AL_HDR_006,
                         i,
                         format!(
                             "a header record of type {} after the first event (line {}): nupshot stops reading the header at the first event and ignores it; move the header records before the events",
@@ -377,7 +396,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             if let Some(n) = nprocs {
                 if !(0..n).contains(&r.process) && bad_procs.insert(r.process) {
                     self.add(
-                        "AL-HDR-004",
+                        AL_HDR_004,
                         i,
                         format!(
                             "an event of process {} (first of that process), but the -3 record says {n} processes (0 … {}): upshot draws it outside the timelines; number the processes 0 … n-1 or correct -3",
@@ -391,7 +410,7 @@ impl<'a, 'c> Checker<'a, 'c> {
                 let t = r.time_us(self.roll);
                 if t.is_finite() && (t < s || t > e) {
                     self.add(
-                        "AL-HDR-005",
+                        AL_HDR_005,
                         i,
                         format!(
                             "an event at {t} µs, outside the run's range {s} … {e} µs that -6 and -7 give: upshot draws it off the time axis; set -6 and -7 to the earliest and latest event times"
@@ -409,7 +428,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             let t = r.time_us(self.roll);
             if r.cycle != 0 && self.roll == 0.0 {
                 self.add(
-                    "AL-TIME-002",
+                    AL_TIME_002,
                     i,
                     format!(
                         "the event has cycle {} but the file has no roll-over point (no -11 record, or 0), so the cycle adds nothing to its time {} µs; add the -11 record with the clock's roll-over value, or fold the cycles into the timestamps",
@@ -419,7 +438,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             }
             if !t.is_finite() {
                 self.add(
-                    "AL-TIME-003",
+                    AL_TIME_003,
                     i,
                     format!(
                         "the event's time cycle × roll-over + timestamp = {} × {} + {} is not a finite number: `mpelog convert` drops it; correct the cycle or the -11 roll-over point",
@@ -431,7 +450,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             if let Some((pi, pt)) = prev {
                 if t < pt {
                     self.add(
-                        "AL-TIME-001",
+                        AL_TIME_001,
                         i,
                         format!(
                             "the event at {t} µs comes after one at {pt} µs (line {}): the events are not in time order; upshot pairs states and messages in file order, `mpelog convert` in time order, so they can differ; sort the events by (cycle, timestamp)",
@@ -458,7 +477,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             }
             let Some(d) = r.state_def() else {
                 self.add(
-                    "AL-DEF-001",
+                    AL_DEF_001,
                     i,
                     format!(
                         "the state definition's comment {} lacks {}: it defines nothing, and events {} and {} are point events; write the comment as `color:bitmap name` (`: name` for default colours)",
@@ -474,7 +493,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             if let Some(&(s, e, first)) = by_name.get(&d.text.name) {
                 if (s, e) != (d.start, d.end) {
                     self.add(
-                        "AL-DEF-002",
+                        AL_DEF_002,
                         i,
                         format!(
                             "state {name:?} is defined again with events {} and {}; the first definition (line {}, events {s} and {e}) is kept, so these events are point events unless another state uses them; give the state another name or drop this record",
@@ -508,7 +527,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             }
             if !clashes.is_empty() {
                 self.add(
-                    "AL-DEF-003",
+                    AL_DEF_003,
                     i,
                     format!(
                         "state {name:?}: {}; an event type that starts any state is a start, and the last definition of a type wins, so states get mixed up; give each state its own pair of event types",
@@ -533,7 +552,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         for (i, r) in f.records.iter().enumerate() {
             if (r.etype == rtype::SEND || r.etype == rtype::RECV) && r.message_text().is_none() {
                 self.add(
-                    "AL-MSG-001",
+                    AL_MSG_001,
                     i,
                     format!(
                         "a {} record whose comment {} does not start with two integers `tag size`: upshot and `mpelog convert` show it as a plain event, not a message, and nupshot refuses the file; write `tag size` in the comment (p4 clock-sync records should have been removed by adjlogs)",
@@ -606,7 +625,7 @@ impl<'a, 'c> Checker<'a, 'c> {
                         }
                     }
                     None => self.add(
-                        "AL-PAIR-001",
+                        AL_PAIR_001,
                         i,
                         format!(
                             "an end of state {:?} (event type {}) on process {} with no open instance of the state there: upshot and `mpelog convert` drop it; check that the start event was logged (and precedes the end in time)",
@@ -624,7 +643,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         for (state, i) in open {
             let r = &f.records[i];
             self.add(
-                "AL-PAIR-002",
+                AL_PAIR_002,
                 i,
                 format!(
                     "a start of state {:?} (event type {}) on process {} that no end event closes: it is drawn up to the end of the run; check that the end event (type {}) was logged",
@@ -636,8 +655,8 @@ impl<'a, 'c> Checker<'a, 'c> {
             );
         }
         for (rule, queues, what) in [
-            ("AL-PAIR-003", &sends, "send"),
-            ("AL-PAIR-004", &recvs, "receive"),
+            (AL_PAIR_003, &sends, "send"),
+            (AL_PAIR_004, &recvs, "receive"),
         ] {
             let mut left: Vec<usize> = queues.values().flatten().copied().collect();
             left.sort_unstable();
@@ -672,7 +691,7 @@ impl<'a, 'c> Checker<'a, 'c> {
             .collect();
         let more = if unused.len() > 5 { ", …" } else { "" };
         self.add(
-            "AL-DEF-004",
+            AL_DEF_004,
             first.record,
             format!(
                 "{} of the {} state definitions never start (no event of their start type): {}{more}; upshot drops them and the SLOG-2 legend lacks them; nothing to do unless a state is missing from the view (then its start events were not logged)",

@@ -8,39 +8,45 @@
 //! range with its checksum, pairing of its records), one leaf at a time.
 
 use crate::report::Collector;
-use crate::rules::{Rule, Severity};
 use crate::Format;
 use mpelog_annotate::{Annotation, Error};
 use std::io::{Cursor, Read, Seek};
 use std::path::Path;
 
-const fn rule(id: &'static str, severity: Severity, summary: &'static str) -> Rule {
-    Rule {
-        id,
-        format: Some(Format::Annotation),
-        severity,
-        summary,
-    }
+crate::rules::rule_table! {
+    Some(Format::Annotation);
+    /// The annotation rules.
+    IDX_HDR_001 = "IDX-HDR-001", Error,
+        "the file does not start with the MPELOGIX magic, or its 131-byte header is cut short or unreadable";
+    IDX_HDR_002 = "IDX-HDR-002", Error,
+        "the header's format_version is not 1";
+    IDX_HDR_003 = "IDX-HDR-003", Error,
+        "the header's children per node is below 2";
+    IDX_BLK_001 = "IDX-BLK-001", Error,
+        "a block pointer (header or leaf table) lies outside the file or exceeds max_block";
+    IDX_BLK_002 = "IDX-BLK-002", Error,
+        "a block (TreeDir, leaf table, definitions, CategoryMap, LineIDMapList, carry-in or node) does not parse";
+    IDX_LEAF_001 = "IDX-LEAF-001", Error,
+        "the leaf table's count differs from the header's leaves";
+    IDX_LEAF_002 = "IDX-LEAF-002", Error,
+        "a leaf's trace range is not whole blocks inside the trace";
+    IDX_LEAF_003 = "IDX-LEAF-003", Error,
+        "the leaves do not tile the trace's block stream in order from byte 1024 (records would be missed or read twice)";
+    IDX_NODE_001 = "IDX-NODE-001", Error,
+        "a node's header (ID, time box or own pointer) differs from its TreeDir entry";
+    IDX_NODE_002 = "IDX-NODE-002", Error,
+        "a node holds a drawable outside its time box";
+    IDX_STALE_001 = "IDX-STALE-001", Error,
+        "the trace's size differs from the one recorded: the trace changed since it was annotated";
+    IDX_STALE_002 = "IDX-STALE-002", Error,
+        "the CRC-32 of the trace's preamble differs from the one recorded";
+    IDX_STALE_003 = "IDX-STALE-003", Error,
+        "the CRC-32 of a leaf's trace range differs from the one recorded";
+    IDX_TRACE_001 = "IDX-TRACE-001", Error,
+        "the trace the annotation belongs to cannot be opened";
+    IDX_TRACE_002 = "IDX-TRACE-002", Error,
+        "the trace's preamble or records (in a leaf's range) are not valid CLOG2";
 }
-
-/// The annotation rules.
-pub const RULES: &[Rule] = &[
-    rule("IDX-HDR-001", Severity::Error, "the file does not start with the MPELOGIX magic, or its 131-byte header is cut short or unreadable"),
-    rule("IDX-HDR-002", Severity::Error, "the header's format_version is not 1"),
-    rule("IDX-HDR-003", Severity::Error, "the header's children per node is below 2"),
-    rule("IDX-BLK-001", Severity::Error, "a block pointer (header or leaf table) lies outside the file or exceeds max_block"),
-    rule("IDX-BLK-002", Severity::Error, "a block (TreeDir, leaf table, definitions, CategoryMap, LineIDMapList, carry-in or node) does not parse"),
-    rule("IDX-LEAF-001", Severity::Error, "the leaf table's count differs from the header's leaves"),
-    rule("IDX-LEAF-002", Severity::Error, "a leaf's trace range is not whole blocks inside the trace"),
-    rule("IDX-LEAF-003", Severity::Error, "the leaves do not tile the trace's block stream in order from byte 1024 (records would be missed or read twice)"),
-    rule("IDX-NODE-001", Severity::Error, "a node's header (ID, time box or own pointer) differs from its TreeDir entry"),
-    rule("IDX-NODE-002", Severity::Error, "a node holds a drawable outside its time box"),
-    rule("IDX-STALE-001", Severity::Error, "the trace's size differs from the one recorded: the trace changed since it was annotated"),
-    rule("IDX-STALE-002", Severity::Error, "the CRC-32 of the trace's preamble differs from the one recorded"),
-    rule("IDX-STALE-003", Severity::Error, "the CRC-32 of a leaf's trace range differs from the one recorded"),
-    rule("IDX-TRACE-001", Severity::Error, "the trace the annotation belongs to cannot be opened"),
-    rule("IDX-TRACE-002", Severity::Error, "the trace's preamble or records (in a leaf's range) are not valid CLOG2"),
-];
 
 /// Checks an annotation, against its trace when given. Without a trace only the
 /// header is checked, and `IDX-TRACE-001` is reported.
@@ -53,9 +59,9 @@ pub fn check<A: Read + Seek, T: Read + Seek>(a: A, trace: Option<T>, c: &mut Col
                 report(e, c);
             }
         }
-        if c.seen("IDX-TRACE-001") == 0 {
+        if c.seen(IDX_TRACE_001) == 0 {
             c.add(
-                "IDX-TRACE-001",
+                IDX_TRACE_001,
                 0,
                 None,
                 "no trace was given: only the header was checked; check the annotation with its trace (`mpelog check X.clog2.idx` next to X.clog2, or --trace X.clog2)".into(),
@@ -86,7 +92,7 @@ pub fn check<A: Read + Seek, T: Read + Seek>(a: A, trace: Option<T>, c: &mut Col
 /// Reports that the trace at `path` cannot be opened.
 pub fn no_trace(path: &Path, e: std::io::Error, c: &mut Collector) {
     c.add(
-        "IDX-TRACE-001",
+        IDX_TRACE_001,
         0,
         None,
         format!(
@@ -113,7 +119,7 @@ fn nodes<A: Read + Seek, T: Read + Seek>(
             || h.latest.to_bits() != e.latest.to_bits()
         {
             c.add(
-                "IDX-NODE-001",
+                IDX_NODE_001,
                 at,
                 place.clone(),
                 format!(
@@ -127,7 +133,7 @@ fn nodes<A: Read + Seek, T: Read + Seek>(
             let (t0, t1) = (d.earliest(), d.latest());
             if !(t0 >= h.earliest && t1 <= h.latest) {
                 c.add(
-                    "IDX-NODE-002",
+                    IDX_NODE_002,
                     at,
                     place.clone(),
                     format!(
@@ -151,7 +157,7 @@ fn tiling<A: Read + Seek, T: Read + Seek>(ann: &Annotation<A, T>, c: &mut Collec
     for (i, leaf) in ann.leaves().iter().enumerate() {
         if leaf.offset != expect {
             c.add(
-                "IDX-LEAF-003",
+                IDX_LEAF_003,
                 table + 4 + 48 * i as u64,
                 Some(format!("leaf {i}")),
                 format!(
@@ -167,30 +173,25 @@ fn tiling<A: Read + Seek, T: Read + Seek>(ann: &Annotation<A, T>, c: &mut Collec
 fn report(e: Error, c: &mut Collector) {
     let (rule, offset) = match &e {
         Error::BadAnnotation { rule, offset, .. } | Error::Stale { rule, offset, .. } => {
-            (*rule, *offset)
+            (crate::rules::by_id(RULES, rule, IDX_BLK_002), *offset)
         }
-        Error::Slog2(inner) => ("IDX-BLK-002", inner.offset().unwrap_or(0)),
-        Error::Clog2(inner) => ("IDX-TRACE-002", inner.offset().unwrap_or(0)),
+        Error::Slog2(inner) => (IDX_BLK_002, inner.offset().unwrap_or(0)),
+        Error::Clog2(inner) => (IDX_TRACE_002, inner.offset().unwrap_or(0)),
         Error::Io {
             file: "trace",
             offset,
             ..
-        } => ("IDX-TRACE-001", *offset),
-        Error::Io { offset, .. } => ("IDX-BLK-001", *offset),
-        Error::Write(_) => ("IDX-BLK-002", 0),
+        } => (IDX_TRACE_001, *offset),
+        Error::Io { offset, .. } => (IDX_BLK_001, *offset),
+        Error::Write(_) => (IDX_BLK_002, 0),
     };
+    let stale = [IDX_STALE_001, IDX_STALE_002, IDX_STALE_003].contains(&rule);
     let hint = match rule {
-        r if r.starts_with("IDX-STALE") => "",
-        "IDX-TRACE-001" | "IDX-TRACE-002" => {
-            "; check the trace itself with `mpelog check TRACE.clog2`"
-        }
+        _ if stale => "",
+        IDX_TRACE_001 | IDX_TRACE_002 => "; check the trace itself with `mpelog check TRACE.clog2`",
         _ => "; the annotation is damaged: annotate the trace again",
     };
-    let place = match rule {
-        r if r.starts_with("IDX-STALE") || r.starts_with("IDX-TRACE") => {
-            Some("in the trace".to_string())
-        }
-        _ => None,
-    };
+    let in_trace = stale || [IDX_TRACE_001, IDX_TRACE_002].contains(&rule);
+    let place = in_trace.then(|| "in the trace".to_string());
     c.add(rule, offset, place, format!("{e}{hint}"));
 }

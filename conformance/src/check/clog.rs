@@ -12,7 +12,6 @@
 //! bindings (spec/slog2.md §16.6) to name the offending record.
 
 use crate::report::Collector;
-use crate::rules::{Rule, Severity};
 use crate::Format;
 use clog2_format::clog1::{
     record_len, Body, ClogRecords, Record, CONST_ETYPE, HEADER_LEN, RECV_ETYPE, SEND_ETYPE,
@@ -25,40 +24,49 @@ use slog2_format::build::colors;
 use slog2_format::build::events::ARROW_CATEGORY;
 use std::collections::{HashMap, VecDeque};
 
-const fn rule(id: &'static str, severity: Severity, summary: &'static str) -> Rule {
-    Rule {
-        id,
-        format: Some(Format::Clog),
-        severity,
-        summary,
-    }
+crate::rules::rule_table! {
+    Some(Format::Clog);
+    /// The old CLOG rules: rows 1–9 of spec/clog.md §6, then the rules beyond parsing
+    /// of spec/clog.md §7.
+    C1_REJ_001 = "C1-REJ-001", Error,
+        "an explicit block size is not a multiple of 8 or is below 24";
+    C1_REJ_002 = "C1-REJ-002", Error,
+        "the block size cannot be inferred (no terminator from byte 0, or no power of two fits)";
+    C1_REJ_003 = "C1-REJ-003", Error,
+        "the file is empty, or its length is not a multiple of the block size";
+    C1_REJ_004 = "C1-REJ-004", Error,
+        "a known record type has a length other than its fixed length";
+    C1_REJ_005 = "C1-REJ-005", Error,
+        "a record of unknown type has a length below 3";
+    C1_REJ_006 = "C1-REJ-006", Error,
+        "a record, or a 24-byte header, runs past the end of its block";
+    C1_REJ_007 = "C1-REJ-007", Error,
+        "a block's records end exactly at the block end, without a terminator";
+    C1_REJ_008 = "C1-REJ-008", Error,
+        "the file has no ENDLOG record";
+    C1_REJ_009 = "C1-REJ-009", Error,
+        "blocks follow the block that holds ENDLOG";
+    C1_TIME_001 = "C1-TIME-001", Error,
+        "a record completes a drawable that ends before the previous drawable (mpelog convert refuses the file)";
+    C1_TIME_002 = "C1-TIME-002", Error,
+        "a record completes a drawable with a time that is not finite, NaN or infinite (mpelog convert refuses infinite ones)";
+    C1_DEF_001 = "C1-DEF-001", Error,
+        "a RAWEVENT's ID is bound to no state and is not a message ID (clogTOslog2 exits)";
+    C1_DEF_002 = "C1-DEF-002", Error,
+        "a STATEDEF names the message events -101/-102 (clogTOslog2 throws)";
+    C1_DEF_003 = "C1-DEF-003", Warning,
+        "a STATEDEF's two event IDs belong to different states (the definition is ignored)";
+    C1_DEF_004 = "C1-DEF-004", Warning,
+        "an event ID is defined again with another name (the earlier name is lost)";
+    C1_DEF_005 = "C1-DEF-005", Error,
+        "a drawn state's STATEDEF colour is not in Jumpshot's colour table (clogTOslog2 crashes)";
+    C1_MSG_001 = "C1-MSG-001", Error,
+        "a send/receive RAWEVENT's tag or size token is not a decimal integer (clogTOslog2 crashes)";
+    C1_PAIR_001 = "C1-PAIR-001", Warning,
+        "a state start is never closed, or a state final has no open start (the state is dropped)";
+    C1_PAIR_002 = "C1-PAIR-002", Warning,
+        "a send has no matching receive, or a receive no matching send (the arrow is dropped)";
 }
-
-use Severity::{Error as E, Warning as W};
-
-/// The old CLOG rules: rows 1–9 of spec/clog.md §6, then the rules beyond parsing
-/// of spec/clog.md §7.
-pub const RULES: &[Rule] = &[
-    rule("C1-REJ-001", E, "an explicit block size is not a multiple of 8 or is below 24"),
-    rule("C1-REJ-002", E, "the block size cannot be inferred (no terminator from byte 0, or no power of two fits)"),
-    rule("C1-REJ-003", E, "the file is empty, or its length is not a multiple of the block size"),
-    rule("C1-REJ-004", E, "a known record type has a length other than its fixed length"),
-    rule("C1-REJ-005", E, "a record of unknown type has a length below 3"),
-    rule("C1-REJ-006", E, "a record, or a 24-byte header, runs past the end of its block"),
-    rule("C1-REJ-007", E, "a block's records end exactly at the block end, without a terminator"),
-    rule("C1-REJ-008", E, "the file has no ENDLOG record"),
-    rule("C1-REJ-009", E, "blocks follow the block that holds ENDLOG"),
-    rule("C1-TIME-001", E, "a record completes a drawable that ends before the previous drawable (mpelog convert refuses the file)"),
-    rule("C1-TIME-002", E, "a record completes a drawable with a time that is not finite, NaN or infinite (mpelog convert refuses infinite ones)"),
-    rule("C1-DEF-001", E, "a RAWEVENT's ID is bound to no state and is not a message ID (clogTOslog2 exits)"),
-    rule("C1-DEF-002", E, "a STATEDEF names the message events -101/-102 (clogTOslog2 throws)"),
-    rule("C1-DEF-003", W, "a STATEDEF's two event IDs belong to different states (the definition is ignored)"),
-    rule("C1-DEF-004", W, "an event ID is defined again with another name (the earlier name is lost)"),
-    rule("C1-DEF-005", E, "a drawn state's STATEDEF colour is not in Jumpshot's colour table (clogTOslog2 crashes)"),
-    rule("C1-MSG-001", E, "a send/receive RAWEVENT's tag or size token is not a decimal integer (clogTOslog2 crashes)"),
-    rule("C1-PAIR-001", W, "a state start is never closed, or a state final has no open start (the state is dropped)"),
-    rule("C1-PAIR-002", W, "a send has no matching receive, or a receive no matching send (the arrow is dropped)"),
-];
 
 /// Checks an old CLOG file, inferring its block size (spec/clog.md §2).
 pub fn check(bytes: &[u8], c: &mut Collector) {
@@ -75,7 +83,7 @@ pub fn check_with_block_size(bytes: &[u8], block_size: Option<usize>, c: &mut Co
         Some(b) => {
             if b < HEADER_LEN || b % 8 != 0 {
                 c.add(
-                    "C1-REJ-001",
+                    C1_REJ_001,
                     0,
                     None,
                     format!("the block size {b} is not a multiple of 8 of at least 24; give the size the file was written with (1024 up to MPICH 1.1.2, 65536 later)"),
@@ -84,7 +92,7 @@ pub fn check_with_block_size(bytes: &[u8], block_size: Option<usize>, c: &mut Co
             }
             if bytes.is_empty() || bytes.len() % b != 0 {
                 c.add(
-                    "C1-REJ-003",
+                    C1_REJ_003,
                     len,
                     None,
                     format!("byte {len}: the file length {len} is not a positive multiple of the block size {b}: the file was cut, or the block size is wrong"),
@@ -118,16 +126,16 @@ fn reject(c: &mut Collector, bytes: &[u8], explicit: bool, e: &Error) {
         // The file is empty (offset 0 = its length), not a multiple of the block
         // size (offset = length), or, with the size inferred, shorter than one
         // header: then the walk of §2 step 1 finds no terminator.
-        Error::Truncated { .. } if len == 0 || offset == len || explicit => ("C1-REJ-003", len),
-        Error::Truncated { .. } => ("C1-REJ-002", 0),
+        Error::Truncated { .. } if len == 0 || offset == len || explicit => (C1_REJ_003, len),
+        Error::Truncated { .. } => (C1_REJ_002, 0),
         Error::BadValue {
             field: "block size",
             ..
-        } if explicit => ("C1-REJ-001", 0),
+        } if explicit => (C1_REJ_001, 0),
         Error::BadValue {
             field: "block size",
             ..
-        } => ("C1-REJ-002", 0),
+        } => (C1_REJ_002, 0),
         Error::BadValue {
             field: "length", ..
         } => {
@@ -135,20 +143,20 @@ fn reject(c: &mut Collector, bytes: &[u8], explicit: bool, e: &Error) {
                 .get(offset as usize + 8..offset as usize + 12)
                 .map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
             if rectype.and_then(record_len).is_some() {
-                ("C1-REJ-004", offset)
+                (C1_REJ_004, offset)
             } else {
-                ("C1-REJ-005", offset)
+                (C1_REJ_005, offset)
             }
         }
-        Error::BlockOverrun { block_end, .. } if offset == *block_end => ("C1-REJ-007", offset),
-        Error::BlockOverrun { .. } => ("C1-REJ-006", offset),
-        Error::MissingEndLog { .. } => ("C1-REJ-008", offset),
-        Error::DataAfterEndLog { .. } => ("C1-REJ-009", offset),
+        Error::BlockOverrun { block_end, .. } if offset == *block_end => (C1_REJ_007, offset),
+        Error::BlockOverrun { .. } => (C1_REJ_006, offset),
+        Error::MissingEndLog { .. } => (C1_REJ_008, offset),
+        Error::DataAfterEndLog { .. } => (C1_REJ_009, offset),
         // The reader takes a first record of unknown type as proof that the
         // bytes are not old CLOG at all (detection never picks such a file).
         Error::UnknownRecordType { .. } => {
             c.add(
-                "FORMAT-001",
+                crate::rules::FORMAT_001,
                 0,
                 None,
                 format!("{e}: the first record's type is not an old-CLOG record type, so this is not an old-CLOG file"),
@@ -157,16 +165,16 @@ fn reject(c: &mut Collector, bytes: &[u8], explicit: bool, e: &Error) {
         }
         // Not produced by the old-CLOG reader (records are decoded from slices
         // it sized); reported where the structure ended.
-        _ => ("C1-REJ-006", offset),
+        _ => (C1_REJ_006, offset),
     };
     let advice = match rule {
-        "C1-REJ-001" => {
+        C1_REJ_001 => {
             "give the size the file was written with (1024 up to MPICH 1.1.2, 65536 later)"
         }
-        "C1-REJ-002" | "C1-REJ-003" | "C1-REJ-008" => {
+        C1_REJ_002 | C1_REJ_003 | C1_REJ_008 => {
             "the file was cut or is not an old-CLOG file; take it again from its source"
         }
-        "C1-REJ-009" => "the blocks after ENDLOG's are not part of the log (files joined together, or a damaged terminator); take the file again from its source",
+        C1_REJ_009 => "the blocks after ENDLOG's are not part of the log (files joined together, or a damaged terminator); take the file again from its source",
         _ => "the file is damaged at this record; take it again from its source",
     };
     c.add(rule, offset, None, format!("{e}; {advice}"));
@@ -235,12 +243,12 @@ impl Semantics {
             let (start, end) = (prim.earliest(), prim.latest());
             let vertices = &prim.times[..usize::from(prim.nv).clamp(1, 2)];
             if vertices.iter().any(|t| !t.is_finite()) || !start.is_finite() || !end.is_finite() {
-                c.add("C1-TIME-002", at, None, format!(
+                c.add(C1_TIME_002, at, None, format!(
                     "byte {at}: this RAWEVENT at time {} completes a drawable with the vertex times {vertices:?}, which are not all finite (NaN or infinite); mpelog convert refuses an infinite time and copies a NaN one into the SLOG-2 file, where no viewer can place it; the record's time, or its partner's, is corrupt",
                     r.time
                 ));
             } else if end < self.last_end {
-                c.add("C1-TIME-001", at, None, format!(
+                c.add(C1_TIME_001, at, None, format!(
                     "byte {at}: this RAWEVENT at time {} completes a drawable ending at {end}, before the end {} of an earlier one; mpelog convert refuses the file: the records must be in time order, as MPICH-1's merger writes them",
                     r.time, self.last_end
                 ));
@@ -259,13 +267,13 @@ impl Semantics {
             }
             Body::Raw(e) => {
                 if after.undeclared_events > before.undeclared_events {
-                    c.add("C1-DEF-001", at, None, format!(
+                    c.add(C1_DEF_001, at, None, format!(
                         "byte {at}: RAWEVENT with event ID {} at time {}: no STATEDEF before it binds this ID, and it is neither an MPI (1..360) nor a user (500..559) placeholder event nor a message ID; Java clogTOslog2 exits here and mpelog convert drops the event; log a STATEDEF for it first",
                         e.etype, r.time
                     ));
                 }
                 if after.state_finals > before.state_finals {
-                    c.add("C1-PAIR-001", at, None, format!(
+                    c.add(C1_PAIR_001, at, None, format!(
                         "byte {at}: RAWEVENT with state final event {} at time {} has no open start on process {}; converters drop it; the start was not logged",
                         e.etype, r.time, r.procid
                     ));
@@ -291,12 +299,12 @@ impl Semantics {
             (Some((c1, _)), Some((c2, _))) if c1 == c2 && c1 != ARROW_CATEGORY => c1,
             (Some((c1, _)), Some((c2, _))) => {
                 if c1 == c2 {
-                    c.add("C1-DEF-002", at, None, format!(
+                    c.add(C1_DEF_002, at, None, format!(
                         "byte {at}: STATEDEF {:?} binds events {}/{}, the message events; Java clogTOslog2 throws ClassCastException, mpelog convert ignores the definition; give the state its own event IDs",
                         name, d.startetype, d.endetype
                     ));
                 } else {
-                    c.add("C1-DEF-003", at, None, format!(
+                    c.add(C1_DEF_003, at, None, format!(
                         "byte {at}: STATEDEF {:?} binds events {}/{}, which already belong to two different states; clogTOslog2 prints \"**** Error!\" and, like mpelog convert, ignores the definition; use a fresh pair of event IDs",
                         name, d.startetype, d.endetype
                     ));
@@ -324,7 +332,7 @@ impl Semantics {
             }
         }
         if let Some((id, old, old_at)) = earlier {
-            c.add("C1-DEF-004", at, None, format!(
+            c.add(C1_DEF_004, at, None, format!(
                 "byte {at}: STATEDEF {name:?} defines event ID {id} again, which the STATEDEF at byte {old_at} named {old:?}; converters keep only the last name, so the earlier one is lost; give each state its own event IDs"
             ));
         }
@@ -367,7 +375,7 @@ impl Semantics {
                         .take(2)
                         .find(|t| t.parse::<i32>().is_err());
                     if let Some(bad) = bad {
-                        c.add("C1-MSG-001", at, None, format!(
+                        c.add(C1_MSG_001, at, None, format!(
                             "byte {at}: the {} RAWEVENT's string {text:?} should be \"<tag> <size>\" in decimal, but {bad:?} is not a decimal integer; Java clogTOslog2 crashes, mpelog convert takes -2^31",
                             if etype == SEND_ETYPE { "send" } else { "receive" }
                         ));
@@ -405,11 +413,11 @@ impl Semantics {
         open.sort_unstable();
         for (at, state) in open {
             if state {
-                c.add("C1-PAIR-001", at, None, format!(
+                c.add(C1_PAIR_001, at, None, format!(
                     "byte {at}: the state started by this RAWEVENT is never closed: no final event follows on its process; converters drop it (the program ended inside the state)"
                 ));
             } else {
-                c.add("C1-PAIR-002", at, None, format!(
+                c.add(C1_PAIR_002, at, None, format!(
                     "byte {at}: this send or receive RAWEVENT has no partner with the same tag, sender and receiver; converters draw no arrow for it"
                 ));
             }
@@ -422,7 +430,7 @@ impl Semantics {
             .collect();
         colors.sort_unstable();
         for (at, name) in colors {
-            c.add("C1-DEF-005", at, None, format!(
+            c.add(C1_DEF_005, at, None, format!(
                 "byte {at}: STATEDEF colour {name:?} is not in Jumpshot's colour table and the state is drawn; Java clogTOslog2 crashes writing its category (mpelog convert picks a palette colour); use an X11 colour name"
             ));
         }

@@ -16,7 +16,7 @@
 //! the offset of the record concerned.
 
 use crate::report::Collector;
-use crate::rules::{Rule, Severity};
+use crate::rules::Rule;
 use crate::Format;
 use clog2_format::preamble::{Field, Preamble, PREAMBLE_LEN};
 use clog2_format::record::{comm_etype, Body, Record};
@@ -25,51 +25,71 @@ use slog2_format::build::events::{info_keys, Clog2Drawables, Partial};
 use std::collections::HashMap;
 use std::io::{self, Read, Seek, SeekFrom};
 
-const fn rule(id: &'static str, severity: Severity, summary: &'static str) -> Rule {
-    Rule {
-        id,
-        format: Some(Format::Clog2),
-        severity,
-        summary,
-    }
+crate::rules::rule_table! {
+    Some(Format::Clog2);
+    /// The CLOG2 rules: rows 1–16 of spec/clog2.md §10, then the rules beyond
+    /// parsing of spec/clog2.md §12.
+    C2_REJ_001 = "C2-REJ-001", Error,
+        "the file is shorter than its 1024-byte preamble";
+    C2_REJ_002 = "C2-REJ-002", Error,
+        "the preamble's version token is not one of the seven CLOG2 versions";
+    C2_REJ_003 = "C2-REJ-003", Error,
+        "a preamble token the version requires is missing";
+    C2_REJ_004 = "C2-REJ-004", Error,
+        "a preamble value token is longer than 31 bytes";
+    C2_REJ_005 = "C2-REJ-005", Error,
+        "a preamble integer value is not a 32-bit decimal number";
+    C2_REJ_006 = "C2-REJ-006", Error,
+        "is_big_endian or is_finalzed is neither TRUE nor FALSE";
+    C2_REJ_007 = "C2-REJ-007", Error,
+        "block_size is not a multiple of 8 between 24 and 2^30";
+    C2_REJ_008 = "C2-REJ-008", Error,
+        "commtable_fptr is not 1024 + k*block_size, or points past the end of the file";
+    C2_REJ_009 = "C2-REJ-009", Error,
+        "the file ends inside a block (it was cut)";
+    C2_REJ_010 = "C2-REJ-010", Error,
+        "a record has an unknown record type";
+    C2_REJ_011 = "C2-REJ-011", Error,
+        "a record (or its header) runs past the end of its block";
+    C2_REJ_012 = "C2-REJ-012", Error,
+        "a block's records end exactly at the block end, without ENDBLOCK or ENDLOG";
+    C2_REJ_013 = "C2-REJ-013", Error,
+        "the block stream ends without an ENDLOG record";
+    C2_REJ_014 = "C2-REJ-014", Error,
+        "data blocks follow the block that holds ENDLOG";
+    C2_REJ_015 = "C2-REJ-015", Error,
+        "the comm table is cut short or has a negative count";
+    C2_REJ_016 = "C2-REJ-016", Error,
+        "bytes follow the comm table";
+    C2_IO_001 = "C2-IO-001", Error,
+        "the file could not be read to its end (I/O error); the check is incomplete";
+    C2_FIN_001 = "C2-FIN-001", Warning,
+        "is_finalzed is FALSE: a local file MPE did not merge (times not clock-corrected)";
+    C2_FIN_002 = "C2-FIN-002", Warning,
+        "02.43+: commtable_fptr is 0, no comm table was written (an unfinished file)";
+    C2_TIME_001 = "C2-TIME-001", Error,
+        "a record completes a drawable that ends before the previous drawable (mpelog convert refuses the file)";
+    C2_TIME_002 = "C2-TIME-002", Error,
+        "a record completes a drawable with a time that is not finite, NaN or infinite (mpelog convert refuses infinite ones)";
+    C2_DEF_001 = "C2-DEF-001", Error,
+        "an event's ID has no definition and is outside the preamble's ID ranges, or does not fit its record type (clog2TOslog2 exits)";
+    C2_DEF_002 = "C2-DEF-002", Error,
+        "an EVENTDEF names an ID that is a state's or a message's event (clog2TOslog2 throws)";
+    C2_DEF_003 = "C2-DEF-003", Warning,
+        "a STATEDEF's start and final IDs belong to different categories or to a solo event (the definition is ignored)";
+    C2_DEF_004 = "C2-DEF-004", Warning,
+        "an event ID is defined again with another name or format (the earlier one is lost)";
+    C2_DEF_005 = "C2-DEF-005", Error,
+        "a definition's format has a %-type other than s h d x l X e E (Jumpshot exits showing its info)";
+    C2_PAIR_001 = "C2-PAIR-001", Warning,
+        "a state start is never closed, or a state final has no open start (the state is dropped)";
+    C2_PAIR_002 = "C2-PAIR-002", Warning,
+        "a send has no matching receive, or a receive no matching send (the arrow is dropped)";
+    C2_COMM_001 = "C2-COMM-001", Warning,
+        "02.43+: a record uses a communicator the comm table lacks";
+    C2_COMM_002 = "C2-COMM-002", Error,
+        "02.30+: a drawable lies on a timeline no COMMEVT declared (clog2TOslog2 crashes)";
 }
-
-use Severity::{Error as E, Warning as W};
-
-/// The CLOG2 rules: rows 1–16 of spec/clog2.md §10, then the rules beyond
-/// parsing of spec/clog2.md §12.
-pub const RULES: &[Rule] = &[
-    rule("C2-REJ-001", E, "the file is shorter than its 1024-byte preamble"),
-    rule("C2-REJ-002", E, "the preamble's version token is not one of the seven CLOG2 versions"),
-    rule("C2-REJ-003", E, "a preamble token the version requires is missing"),
-    rule("C2-REJ-004", E, "a preamble value token is longer than 31 bytes"),
-    rule("C2-REJ-005", E, "a preamble integer value is not a 32-bit decimal number"),
-    rule("C2-REJ-006", E, "is_big_endian or is_finalzed is neither TRUE nor FALSE"),
-    rule("C2-REJ-007", E, "block_size is not a multiple of 8 between 24 and 2^30"),
-    rule("C2-REJ-008", E, "commtable_fptr is not 1024 + k*block_size, or points past the end of the file"),
-    rule("C2-REJ-009", E, "the file ends inside a block (it was cut)"),
-    rule("C2-REJ-010", E, "a record has an unknown record type"),
-    rule("C2-REJ-011", E, "a record (or its header) runs past the end of its block"),
-    rule("C2-REJ-012", E, "a block's records end exactly at the block end, without ENDBLOCK or ENDLOG"),
-    rule("C2-REJ-013", E, "the block stream ends without an ENDLOG record"),
-    rule("C2-REJ-014", E, "data blocks follow the block that holds ENDLOG"),
-    rule("C2-REJ-015", E, "the comm table is cut short or has a negative count"),
-    rule("C2-REJ-016", E, "bytes follow the comm table"),
-    rule("C2-IO-001", E, "the file could not be read to its end (I/O error); the check is incomplete"),
-    rule("C2-FIN-001", W, "is_finalzed is FALSE: a local file MPE did not merge (times not clock-corrected)"),
-    rule("C2-FIN-002", W, "02.43+: commtable_fptr is 0, no comm table was written (an unfinished file)"),
-    rule("C2-TIME-001", E, "a record completes a drawable that ends before the previous drawable (mpelog convert refuses the file)"),
-    rule("C2-TIME-002", E, "a record completes a drawable with a time that is not finite, NaN or infinite (mpelog convert refuses infinite ones)"),
-    rule("C2-DEF-001", E, "an event's ID has no definition and is outside the preamble's ID ranges, or does not fit its record type (clog2TOslog2 exits)"),
-    rule("C2-DEF-002", E, "an EVENTDEF names an ID that is a state's or a message's event (clog2TOslog2 throws)"),
-    rule("C2-DEF-003", W, "a STATEDEF's start and final IDs belong to different categories or to a solo event (the definition is ignored)"),
-    rule("C2-DEF-004", W, "an event ID is defined again with another name or format (the earlier one is lost)"),
-    rule("C2-DEF-005", E, "a definition's format has a %-type other than s h d x l X e E (Jumpshot exits showing its info)"),
-    rule("C2-PAIR-001", W, "a state start is never closed, or a state final has no open start (the state is dropped)"),
-    rule("C2-PAIR-002", W, "a send has no matching receive, or a receive no matching send (the arrow is dropped)"),
-    rule("C2-COMM-001", W, "02.43+: a record uses a communicator the comm table lacks"),
-    rule("C2-COMM-002", E, "02.30+: a drawable lies on a timeline no COMMEVT declared (clog2TOslog2 crashes)"),
-];
 
 /// Checks a CLOG2 file read from `r` (from its current position to its end).
 pub fn check<R: Read + Seek>(r: R, c: &mut Collector) {
@@ -92,28 +112,15 @@ enum Phase {
 }
 
 /// The rule and offset of a reader error, by spec/clog2.md §10.
-fn classify(phase: Phase, e: &Error) -> (&'static str, u64) {
-    const REJ: [&str; 16] = [
-        "C2-REJ-001",
-        "C2-REJ-002",
-        "C2-REJ-003",
-        "C2-REJ-004",
-        "C2-REJ-005",
-        "C2-REJ-006",
-        "C2-REJ-007",
-        "C2-REJ-008",
-        "C2-REJ-009",
-        "C2-REJ-010",
-        "C2-REJ-011",
-        "C2-REJ-012",
-        "C2-REJ-013",
-        "C2-REJ-014",
-        "C2-REJ-015",
-        "C2-REJ-016",
+fn classify(phase: Phase, e: &Error) -> (Rule, u64) {
+    const REJ: [Rule; 16] = [
+        C2_REJ_001, C2_REJ_002, C2_REJ_003, C2_REJ_004, C2_REJ_005, C2_REJ_006, C2_REJ_007,
+        C2_REJ_008, C2_REJ_009, C2_REJ_010, C2_REJ_011, C2_REJ_012, C2_REJ_013, C2_REJ_014,
+        C2_REJ_015, C2_REJ_016,
     ];
     let offset = e.offset().unwrap_or(0);
     if let Error::Io { .. } = e {
-        return ("C2-IO-001", offset);
+        return (C2_IO_001, offset);
     }
     let row: u8 = match (phase, e) {
         (
@@ -152,16 +159,16 @@ fn classify(phase: Phase, e: &Error) -> (&'static str, u64) {
 }
 
 /// What to do about a parse error of `rule`.
-fn advice(rule: &str) -> &'static str {
+fn advice(rule: Rule) -> &'static str {
     match rule {
-        "C2-REJ-001" | "C2-REJ-002" => {
+        C2_REJ_001 | C2_REJ_002 => {
             "this is not a readable CLOG2 file; nothing can be recovered without its preamble"
         }
-        "C2-REJ-003" | "C2-REJ-004" | "C2-REJ-005" | "C2-REJ-006" | "C2-REJ-007" => {
+        C2_REJ_003 | C2_REJ_004 | C2_REJ_005 | C2_REJ_006 | C2_REJ_007 => {
             "the preamble is damaged; restore the token, or take the file again from its source"
         }
-        "C2-IO-001" => "check the storage and copy the file again",
-        "C2-REJ-008" | "C2-REJ-014" | "C2-REJ-015" | "C2-REJ-016" => {
+        C2_IO_001 => "check the storage and copy the file again",
+        C2_REJ_008 | C2_REJ_014 | C2_REJ_015 | C2_REJ_016 => {
             "`mpelog repair FILE -o NEW.clog2` keeps the blocks up to ENDLOG and writes a valid comm table and pointer"
         }
         _ => "`mpelog repair FILE -o NEW.clog2` keeps every whole record before this point and writes a valid file",
@@ -175,10 +182,10 @@ fn reject(c: &mut Collector, phase: Phase, e: &Error) {
 
 fn io_error(c: &mut Collector, offset: u64, e: io::Error) {
     c.add(
-        "C2-IO-001",
+        C2_IO_001,
         offset,
         None,
-        format!("byte {offset}: I/O error: {e}; {}", advice("C2-IO-001")),
+        format!("byte {offset}: I/O error: {e}; {}", advice(C2_IO_001)),
     );
 }
 
@@ -187,8 +194,8 @@ fn io_error(c: &mut Collector, offset: u64, e: io::Error) {
 #[derive(Debug)]
 struct Pending {
     limit: usize,
-    kept: Vec<(&'static str, u64, String)>,
-    counts: HashMap<&'static str, u64>,
+    kept: Vec<(Rule, u64, String)>,
+    counts: HashMap<Rule, u64>,
 }
 
 impl Pending {
@@ -201,7 +208,7 @@ impl Pending {
     }
 
     /// Adds a finding; the message is made only if it is kept.
-    fn add(&mut self, rule: &'static str, offset: u64, message: impl FnOnce() -> String) {
+    fn add(&mut self, rule: Rule, offset: u64, message: impl FnOnce() -> String) {
         let n = self.counts.entry(rule).or_insert(0);
         *n += 1;
         if *n <= self.limit as u64 {
@@ -314,13 +321,13 @@ fn run<R: Read + Seek>(mut r: R, c: &mut Collector, p: &mut Pending) -> bool {
 
     if info.finalized == Some(false) {
         let at = pre.field_offset(Field::IsFinalized);
-        p.add("C2-FIN-001", at, || format!(
+        p.add(C2_FIN_001, at, || format!(
             "byte {at}: is_finalzed is FALSE: this is a local file that MPE's merger did not finish; its times are not clock-corrected (each TIMESHIFT is still to be applied) and its messages name no partner communicator, so timelines of different processes do not line up; use the merged file MPE writes at MPI_Finalize"
         ));
     }
     if info.version.has_comm_table() && fptr.is_none() {
         let at = pre.field_offset(Field::CommtableFptr);
-        p.add("C2-FIN-002", at, || format!(
+        p.add(C2_FIN_002, at, || format!(
             "byte {at}: commtable_fptr is 0: no comm table was written (an unfinished file), so the communicators' global IDs are lost; `mpelog repair FILE -o NEW.clog2` rebuilds the table from the COMMEVT records"
         ));
     }
@@ -388,7 +395,7 @@ impl Semantics {
 
         if after.undeclared_events > before.undeclared_events {
             let e = etype(r).unwrap_or_default();
-            p.add("C2-DEF-001", at, || {
+            p.add(C2_DEF_001, at, || {
                 let (why, fix) = match r.body {
                     Body::Msg(_) | Body::LegacyMsg(_) => (
                         "a MSGEVT's ID must be -101 (send) or -102 (receive)",
@@ -411,12 +418,12 @@ impl Semantics {
         }
         if after.conflicting_definitions > before.conflicting_definitions {
             match r.body {
-                Body::EventDef(d) => p.add("C2-DEF-002", at, || format!(
+                Body::EventDef(d) => p.add(C2_DEF_002, at, || format!(
                     "byte {at}: EVENTDEF of ID {} ({:?}) names an ID that is already a state's start or final event or a message event; Java clog2TOslog2 throws ClassCastException, mpelog convert ignores the definition; give the solo event an ID of its own",
                     d.etype,
                     d.name.to_string_lossy()
                 )),
-                Body::StateDef(d) => p.add("C2-DEF-003", at, || format!(
+                Body::StateDef(d) => p.add(C2_DEF_003, at, || format!(
                     "byte {at}: STATEDEF of state {} ({:?}) with events {}/{}: the two IDs already belong to different categories, or to a solo event; clog2TOslog2 prints \"**** Error!\" and, like mpelog convert, ignores the definition; use a fresh pair of event IDs",
                     d.state_id,
                     d.name.to_string_lossy(),
@@ -430,13 +437,13 @@ impl Semantics {
         }
         if after.state_finals > before.state_finals {
             let e = etype(r).unwrap_or_default();
-            p.add("C2-PAIR-001", at, || format!(
+            p.add(C2_PAIR_001, at, || format!(
                 "byte {at}: {name} with state final event {e} at time {} has no open start on its timeline (icomm {}, rank {}, thread {}); converters drop it; the start was not logged (logging off, or the file cut before it)",
                 r.time, r.icomm, r.rank, r.thread
             ));
         }
         if self.timelines && after.undeclared_timelines > before.undeclared_timelines {
-            p.add("C2-COMM-002", at, || format!(
+            p.add(C2_COMM_002, at, || format!(
                 "byte {at}: the drawable this {name} completes lies on a timeline (communicator, rank, thread) that no COMMEVT declared (this record's: icomm {}, rank {}, thread {}); Java clog2TOslog2 crashes, mpelog convert guesses the world rank; the file lacks the COMMEVT of that communicator",
                 r.icomm, r.rank, r.thread
             ));
@@ -445,13 +452,13 @@ impl Semantics {
             let (start, end) = (prim.earliest(), prim.latest());
             let vertices = &prim.times[..usize::from(prim.nv).clamp(1, 2)];
             if vertices.iter().any(|t| !t.is_finite()) || !start.is_finite() || !end.is_finite() {
-                p.add("C2-TIME-002", at, || format!(
+                p.add(C2_TIME_002, at, || format!(
                     "byte {at}: this {name} at time {} completes a drawable with the vertex times {vertices:?}, which are not all finite (NaN or infinite); mpelog convert refuses an infinite time and copies a NaN one into the SLOG-2 file, where no viewer can place it; the record's time, or its partner's, is corrupt",
                     r.time
                 ));
             } else if end < self.last_end {
                 let last = self.last_end;
-                p.add("C2-TIME-001", at, || format!(
+                p.add(C2_TIME_001, at, || format!(
                     "byte {at}: this {name} at time {} completes a drawable ending at {end}, before the end {last} of an earlier one; mpelog convert refuses the file: the records must be in time order, as MPE's merger writes them",
                     r.time
                 ));
@@ -480,7 +487,7 @@ impl Semantics {
         let kind = rec_name(r);
         let (_, types) = info_keys(&format);
         if let Some(t) = types.iter().copied().find(|t| !b"shdxlXeE".contains(t)) {
-            p.add("C2-DEF-005", at, || format!(
+            p.add(C2_DEF_005, at, || format!(
                 "byte {at}: {kind} {name:?} has the format {format:?}, whose type %{} is not one of s h d x l X e E; Jumpshot exits when it shows the info of this category; fix the format given to MPE_Describe_info_state / MPE_Describe_info_event",
                 t as char
             ));
@@ -499,7 +506,7 @@ impl Semantics {
             }
         }
         if let Some((id, old_name, old_format, old_at)) = redefined {
-            p.add("C2-DEF-004", at, || format!(
+            p.add(C2_DEF_004, at, || format!(
                 "byte {at}: {kind} {name:?} (format {format:?}) defines event ID {id} again, which the definition at byte {old_at} named {old_name:?} (format {old_format:?}); converters keep only the last definition, so the earlier name is lost; give each state and event its own IDs"
             ));
         }
@@ -527,7 +534,7 @@ impl Semantics {
         };
         if let Some((what, i)) = bad {
             let name = rec_name(r);
-            p.add("C2-COMM-001", at, || format!(
+            p.add(C2_COMM_001, at, || format!(
                 "byte {at}: {name}: {what} is {i}, which is not an index of the comm table ({n} entries); the communicator's global ID and kind are unknown to tools that read the table; the table was not written by MPE's merger for these records"
             ));
         }
@@ -546,15 +553,15 @@ impl Semantics {
         for part in open {
             let at = origin(&part);
             match part {
-                Partial::State { prim, .. } => p.add("C2-PAIR-001", at, || format!(
+                Partial::State { prim, .. } => p.add(C2_PAIR_001, at, || format!(
                     "byte {at}: the state started at time {} (category {}, line {}) is never closed: no final event follows on its timeline; converters drop it (the program ended inside the state, or logging was switched off)",
                     prim.times[0], prim.category, prim.lines[0]
                 )),
-                Partial::Send { key, time, .. } => p.add("C2-PAIR-002", at, || format!(
+                Partial::Send { key, time, .. } => p.add(C2_PAIR_002, at, || format!(
                     "byte {at}: the send at time {time} (tag {}) has no matching receive (same tag, sender and receiver); converters draw no arrow for it",
                     key[0]
                 )),
-                Partial::Recv { key, time, .. } => p.add("C2-PAIR-002", at, || format!(
+                Partial::Recv { key, time, .. } => p.add(C2_PAIR_002, at, || format!(
                     "byte {at}: the receive at time {time} (tag {}) has no matching send (same tag, sender and receiver); converters draw no arrow for it",
                     key[0]
                 )),

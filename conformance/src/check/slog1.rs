@@ -103,10 +103,8 @@ pub const RULES: &[Rule] = &[
 ];
 
 /// The rule ID of row `row` (1–14) of spec/slog1.md §13.
-fn reject_id(row: u8) -> &'static str {
-    RULES
-        .get(usize::from(row.clamp(1, 14)) - 1)
-        .map_or("S1-REJ-006", |r| r.id)
+fn reject_id(row: u8) -> Rule {
+    RULES[usize::from(row.clamp(1, 14)) - 1]
 }
 
 /// What to do about a file that breaks row `row`.
@@ -162,7 +160,7 @@ pub fn check(bytes: &[u8], c: &mut Collector) {
             .find(|&&(start, end, _)| start <= w.offset && w.offset < end)
             .map(|(_, _, part)| part.name());
         c.add(
-            w.rule,
+            crate::rules::by_id(RULES, w.rule, RULES[RULES.len() - 1]),
             w.offset,
             place,
             format!("{}; {}", w.what, warning_hint(w.rule)),

@@ -13,6 +13,7 @@ pub const RULES: &[Rule] = &[];
 pub fn check<R: Read + Seek>(r: R, c: &mut Collector) {
     for f in slog2_format::check::check(r, c.limit()) {
         let place = f.node.map(|n| format!("node ({},{})", n.depth, n.xpos));
-        c.add(f.rule, f.offset, place, f.message);
+        let rule = crate::rules::by_id(crate::rules::all(), f.rule, crate::rules::FORMAT_001);
+        c.add(rule, f.offset, place, f.message);
     }
 }
