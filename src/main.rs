@@ -181,7 +181,7 @@ enum Command {
     /// The last line is always `nodes_read=N bytes_read=B drawables=D`: tree nodes
     /// read, bytes read from the file (opening included), real drawables printed
     /// (shadows are not counted). In a tree as clog2TOslog2 or `mpelog convert`
-    /// build it, N is at most K/(K-1)·(D + 2 + 2·depth) (spec/slog2.md §14a).
+    /// build it, N is at most K/(K-1)·(D + 2 + 2·depth) (spec/queries.md §2.3).
     Window {
         /// The SLOG-2 file, or an annotation file (TRACE.clog2.idx).
         file: PathBuf,
@@ -236,7 +236,7 @@ enum Command {
     },
     /// Recover every whole record of a CLOG2 file that was cut anywhere (a crashed
     /// or killed run, a full disk, a partial copy) or damaged after some point, and
-    /// write a proper file (spec/clog2.md §11).
+    /// write a proper file (spec/conversion.md §10).
     ///
     /// Recovers: the preamble (unchanged but for commtable_fptr), every whole block
     /// before the first problem byte for byte, and the whole records of the block

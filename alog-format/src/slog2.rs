@@ -1,5 +1,5 @@
 //! ALOG → SLOG-2: events to drawables the way upshot draws them, written with the
-//! one-pass tree writer (spec/alog.md §8).
+//! one-pass tree writer (spec/conversion.md §6).
 //!
 //! * **States** come from the `-13` definitions (start event type in `task`, end
 //!   event type in `data`, `color[:bitmap] name` comment). Pairing follows upshot:

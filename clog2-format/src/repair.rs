@@ -1,5 +1,5 @@
 //! Repairing a CLOG2 file that was cut anywhere or damaged after some point
-//! (`spec/clog2.md` §11).
+//! (`spec/conversion.md` §10).
 //!
 //! [`repair`] keeps everything the input still holds in whole: the preamble, every
 //! whole block before the first problem (copied byte for byte), the whole records of

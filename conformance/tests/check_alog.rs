@@ -1,4 +1,4 @@
-//! The ALOG rules of `mpelog check` (spec/alog.md §10): for every rule a file
+//! The ALOG rules of `mpelog check` (spec/conformance.md §6): for every rule a file
 //! written here to break it, checked through `check_format`/`check_bytes`, with
 //! the rule ID and the exact byte offset; the unbroken file has no finding; the
 //! pairing findings agree with what the converter leaves unpaired; every corpus

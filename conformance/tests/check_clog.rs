@@ -1,4 +1,4 @@
-//! The old-CLOG rules of `mpelog check` (spec/clog.md §6 and §7), one case per
+//! The old-CLOG rules of `mpelog check` (spec/clog.md §6 and spec/conformance.md §5), one case per
 //! rule: a file that breaks the rule (written with the old-CLOG writer, then
 //! patched) must give that rule at the exact offset the spec names, and no other
 //! error. Valid files give no finding at all, and every corpus old-CLOG file

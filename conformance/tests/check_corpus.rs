@@ -1,6 +1,6 @@
 //! `check` passes every trace of the real corpus (`MPELOG_CORPUS`) except the six
 //! known-broken historic `*_fromtxt.slog2` files, which fail with the rules the
-//! spec (spec/slog2.md §15, informative note) says they break. The findings of
+//! spec (spec/conformance.md §8, informative note) says they break. The findings of
 //! every file are printed (run with `--nocapture` to see them).
 
 use mpelog_conformance::{check_path, Format, Options, Severity};
@@ -34,7 +34,7 @@ const FILES: &[(&str, Format)] = &[
 ];
 
 /// The known-broken files and the error rules each must be reported under (at
-/// least these; spec/slog2.md §15).
+/// least these; spec/conformance.md §8).
 const BROKEN: &[(&str, &[&str])] = &[
     ("historic/arrow_fromtxt.slog2", &["S2-DRW-002"]),
     ("historic/arrow_old_fromtxt.slog2", &["S2-DRW-002"]),

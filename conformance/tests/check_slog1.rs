@@ -1,4 +1,4 @@
-//! The SLOG-1 rules of `mpelog check` (spec/slog1.md §17): for every rule a file
+//! The SLOG-1 rules of `mpelog check` (spec/conformance.md §7): for every rule a file
 //! built with `slog1::build` and then patched to break it, checked through
 //! `check_bytes`/`check_format`, with the rule ID and the exact byte offset; the
 //! unbroken file has no finding; every corpus SLOG-1 file (`MPELOG_CORPUS`) has
@@ -472,7 +472,7 @@ fn rej_014_overlapping_extents() {
 }
 
 // ---------------------------------------------------------------------------
-// Warnings (spec/slog1.md §14).
+// Warnings (spec/conformance.md §7.1).
 
 #[test]
 fn stat_001_empty_statistics() {

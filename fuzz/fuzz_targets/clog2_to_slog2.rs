@@ -1,6 +1,6 @@
 //! The CLOG2 → SLOG-2 converter never panics, and whatever it writes parses and
 //! passes `check` without errors, except the S2-INF rules: cargo bytes are copied
-//! as the producer wrote them (spec/slog2.md §16.2), so a cargo that does not
+//! as the producer wrote them (spec/conversion.md §2.2), so a cargo that does not
 //! decode by its category's format stays so. The first byte picks the tree options.
 #![no_main]
 

@@ -36,7 +36,7 @@ pub struct Finding {
 }
 
 /// Every rule `check` enforces, with its severity and a one-line description. The
-/// IDs are those of `spec/slog2.md` §15.
+/// IDs are those of `spec/conformance.md` §8.
 pub const RULES: &[(&str, Severity, &str)] = &[
     ("S2-HDR-001", Severity::Error, "the version is not SLOG 2.0.6 or SLOG 2.0.5, or the file is not SLOG-2"),
     ("S2-HDR-003", Severity::Warning, "version SLOG 2.0.5: Jumpshot-4 asks for confirmation, then misreads the CategoryMap; convert it to 2.0.6"),
@@ -163,7 +163,7 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
 /// The first error-severity finding of the rules about the header, the
 /// CategoryMap's indexes, the line-ID maps and the TreeDir (everything `check`
 /// reports before it reads the nodes): `(rule, offset, node, message)`. Window
-/// queries refuse a file that has one (spec/slog2.md §14a.2).
+/// queries refuse a file that has one (spec/queries.md §2.2).
 pub(crate) fn first_file_error<R: Read + Seek>(
     r: &Slog2Reader<R>,
 ) -> Option<(&'static str, u64, Option<NodeId>, String)> {

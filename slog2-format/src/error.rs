@@ -92,8 +92,8 @@ pub enum Error {
         /// The same, in words.
         what: String,
     },
-    /// A window query meets a file whose tree it cannot trust (spec/slog2.md
-    /// §14a.2): a node read disagrees with its TreeDir entry, a stub names no child
+    /// A window query meets a file whose tree it cannot trust (spec/queries.md
+    /// §2.2): a node read disagrees with its TreeDir entry, a stub names no child
     /// of its node, an upper node has no stubs, or the header or the TreeDir break
     /// an error rule of `check`.
     #[error("byte {offset}: {what}")]
@@ -173,8 +173,8 @@ impl DrawableProblem {
     }
 }
 
-/// What is wrong with a node's place in the tree (window queries, spec/slog2.md
-/// §14a.2).
+/// What is wrong with a node's place in the tree (window queries, spec/queries.md
+/// §2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TreeProblem {

@@ -120,7 +120,7 @@ impl Stub {
     }
 }
 
-/// Java's `Drawable.INCRE_STARTTIME_ORDER` (spec §7.1) on the sort key
+/// Java's `Drawable.INCRE_STARTTIME_ORDER` (spec/slog2.md §10.1) on the sort key
 /// (earliest, latest, category, (start line, final line)): earliest ascending, then
 /// latest descending, then category, start line and final line ascending.
 pub fn start_order(

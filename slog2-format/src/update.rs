@@ -1,5 +1,5 @@
 //! Changing a file's version in place: 2.0.5 → 2.0.6 (what Java's `slog2updater` is
-//! for; `spec/slog2.md` §11.2) and, for tests and tooling, 2.0.6 → 2.0.5. The tree,
+//! for; `spec/conversion.md` §8) and, for tests and tooling, 2.0.6 → 2.0.5. The tree,
 //! drawables, shadows, maps, trailing bytes and gaps are kept; the blocks keep their
 //! order and every pointer is rewritten for the new sizes.
 
@@ -125,7 +125,7 @@ fn primitives(d: &Drawable) -> Vec<&Primitive> {
 }
 
 /// Updates a 2.0.5 file to 2.0.6: weight counts from the subtrees, category
-/// summaries from all real primitives (spec §11.2), version string, new layout.
+/// summaries from all real primitives (spec/conversion.md §8), version string, new layout.
 pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V205 {
         return Err(Error::Write(format!(

@@ -1,7 +1,7 @@
 //! 2.0.5 ↔ 2.0.6: a corpus file, or one of our converter's files (no corpus
 //! needed), taken down to 2.0.5 and updated back gets its blocks, tree, pointers
 //! and weight counts exactly, and its category summaries (counts, inclusive and
-//! exclusive ratios) as spec §11.2 computes them.
+//! exclusive ratios) as spec/conversion.md §8 computes them.
 
 mod common;
 
@@ -65,7 +65,7 @@ fn converted_files_go_down_and_up_again() {
 }
 
 /// 2.0.6 → 2.0.5 → 2.0.6 gives `data` back: tree, pointers and counts exactly,
-/// ratios within what spec §11.2 allows; in a tree of several levels the
+/// ratios within what spec/conversion.md §8 allows; in a tree of several levels the
 /// exclusive ratio `data` holds is at least `floor` times the recomputed one.
 fn down_and_up(rel: &str, data: &[u8], floor: f32) {
     let orig = Slog2File::parse(data).unwrap();
@@ -110,7 +110,7 @@ fn down_and_up(rel: &str, data: &[u8], floor: f32) {
     // Category summaries: counts exact; inclusive ratios close to Java's;
     // exclusive ratios close to Java's in a single-node file, and in a
     // deeper tree not below Java's approximation and at most 1/`floor`
-    // times it (spec/slog2.md §11.2: Java's is lower there). Java's NaN
+    // times it (spec/conversion.md §8: Java's is lower there). Java's NaN
     // ratios (Event categories with a zero-length shadow) are not compared.
     let single_node = orig.header.max_treedepth == 0;
     let (cats, java) = (categories(&back), categories(&orig));

@@ -1,5 +1,5 @@
 //! `mpelog window`: the drawables of a SLOG-2 file in a time window (spec/slog2.md
-//! §14a), one per line, then what the query cost.
+//! §2), one per line, then what the query cost.
 //!
 //! Text lines, for example (times in full precision, the shortest form that reads
 //! back exactly; `shadows=` only in previews):

@@ -1,4 +1,4 @@
-//! ALOG rules (spec/alog.md §10, "Rules `mpelog check` enforces").
+//! ALOG rules (spec/conformance.md §6).
 //!
 //! A `.Z` file is unpacked first ([`alog_format::z::decompress`], at most
 //! [`Z_LIMIT`] bytes); a stream that does not unpack is `AL-Z-001` or
@@ -565,7 +565,7 @@ impl<'a, 'c> Checker<'a, 'c> {
     }
 
     /// Pairs states and messages in time order as [`alog_format::alog_to_slog2`]
-    /// does (spec/alog.md §7, §8 item 3) and reports what stays unpaired.
+    /// does (spec/alog.md §7, spec/conversion.md §6 item 3) and reports what stays unpaired.
     fn pairing(&mut self, states: &mut [State]) {
         let f = self.f;
         let mut starts: HashMap<i32, usize> = HashMap::new();

@@ -1,4 +1,4 @@
-//! Annotation rules (spec/annotation.md §10): the annotation's own structure, and
+//! Annotation rules (spec/conformance.md §9): the annotation's own structure, and
 //! that it still describes its trace.
 //!
 //! The check opens the annotation with its trace (header, TreeDir, leaf table,

@@ -1,6 +1,5 @@
 //! Old CLOG rules: the rows of spec/clog.md §6 ("What a reader must reject") and
-//! the rules beyond parsing of spec/clog.md §7 ("Rules `mpelog check`
-//! enforces").
+//! the rules beyond parsing of spec/conformance.md §5.2.
 //!
 //! Old-CLOG files are small (MPICH-1's merger wrote them in memory), so the file
 //! is held whole: a first pass over [`clog2_format::clog1::ClogRecords`] checks
@@ -9,7 +8,7 @@
 //! The time-order, undeclared-event and conflicting-definition rules run the
 //! records through [`slog2_format::build::clog1_events::ClogDrawables`], the code
 //! `mpelog convert` uses; the pairing and colour rules follow the same event ID
-//! bindings (spec/slog2.md §16.6) to name the offending record.
+//! bindings (spec/conversion.md §5) to name the offending record.
 
 use crate::report::Collector;
 use crate::Format;
@@ -27,7 +26,7 @@ use std::collections::{HashMap, VecDeque};
 crate::rules::rule_table! {
     Some(Format::Clog);
     /// The old CLOG rules: rows 1–9 of spec/clog.md §6, then the rules beyond parsing
-    /// of spec/clog.md §7.
+    /// of spec/conformance.md §5.2.
     C1_REJ_001 = "C1-REJ-001", Error,
         "an explicit block size is not a multiple of 8 or is below 24";
     C1_REJ_002 = "C1-REJ-002", Error,

@@ -1,6 +1,5 @@
 //! CLOG2 rules: the rows of spec/clog2.md §10 ("What a reader must reject") and
-//! the rules beyond parsing of spec/clog2.md §12 ("Rules `mpelog check`
-//! enforces").
+//! the rules beyond parsing of spec/conformance.md §4.2.
 //!
 //! The file is streamed once with [`clog2_format::Clog2Reader`]: memory stays
 //! bounded by the block size, the events still waiting for their partner (what a
@@ -28,7 +27,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 crate::rules::rule_table! {
     Some(Format::Clog2);
     /// The CLOG2 rules: rows 1–16 of spec/clog2.md §10, then the rules beyond
-    /// parsing of spec/clog2.md §12.
+    /// parsing of spec/conformance.md §4.2.
     C2_REJ_001 = "C2-REJ-001", Error,
         "the file is shorter than its 1024-byte preamble";
     C2_REJ_002 = "C2-REJ-002", Error,

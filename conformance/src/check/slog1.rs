@@ -1,9 +1,9 @@
-//! SLOG-1 rules (spec/slog1.md §17, "Rules `mpelog check` enforces").
+//! SLOG-1 rules (spec/conformance.md §7).
 //!
 //! The file is parsed with [`Slog1File::parse_or_reject`]; an error is the
 //! `S1-REJ-NNN` finding of the spec §13 row it breaks (the parser names the row,
 //! see [`slog2_format::slog1::Rejection`]), at the offset the row gives, and ends
-//! the check. A file that parses gets one finding per warning of spec §14
+//! the check. A file that parses gets one finding per warning of spec/conformance.md §7.1
 //! ([`slog2_format::slog1::check::all_warnings`]), at the warning's offset, with
 //! the part of the file it lies in (`frame 2`, `the display profile`, …) as
 //! place.
@@ -36,7 +36,7 @@ const fn warning(i: usize) -> Rule {
 }
 
 /// The SLOG-1 rules: the 14 rows of spec/slog1.md §13 (errors), then the
-/// warnings of §14.
+/// warnings of spec/conformance.md §7.1.
 pub const RULES: &[Rule] = &[
     reject("S1-REJ-001", "the file is shorter than the 74-byte header"),
     reject(
@@ -135,7 +135,7 @@ fn warning_hint(rule: &str) -> &'static str {
         "S1-J3-002" => "Jumpshot-3 draws the arrow as a state; use record type 192",
         "S1-REC-001" => "viewers cannot place the interval and `mpelog convert` refuses a non-finite time; correct the record's times",
         "S1-SPLIT-001" => "the interval is shown unfinished or in loose pieces; nothing to do if the program really stopped inside the interval",
-        _ => "see spec/slog1.md §14",
+        _ => "see spec/conformance.md §7.1",
     }
 }
 

@@ -1,5 +1,4 @@
-//! SLOG-2 rules, plain and compressed (spec/slog2.md §15, spec/slog2-compressed.md
-//! §5): the checker is [`slog2_format::check`], whose table holds the rules.
+//! SLOG-2 rules, plain and compressed (spec/conformance.md §8): the checker is [`slog2_format::check`], whose table holds the rules.
 
 use crate::report::Collector;
 use crate::rules::Rule;

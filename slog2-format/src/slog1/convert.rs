@@ -1,4 +1,4 @@
-//! SLOG-1 → SLOG-2 (spec/slog1.md §14): every interval record once, as a state
+//! SLOG-1 → SLOG-2 (spec/conversion.md §7): every interval record once, as a state
 //! (diagonal types) or an arrow (off-diagonal types), through the one-pass tree
 //! writer.
 //!
@@ -14,7 +14,7 @@
 //! * **Categories.** One per (interval type, bebits, state or arrow) that records
 //!   use, in that order (index 0 up): name = the profile label (pieces of split
 //!   intervals get ` (begin)`, ` (middle)`, ` (final)`), colour = the profile
-//!   colour looked up like a CLOG2 colour (spec/slog2.md §16.1 #5), width 1 for
+//!   colour looked up like a CLOG2 colour (spec/conversion.md §2.1 item 5), width 1 for
 //!   states and 3 for arrows. Info: the record's argument words (groups
 //!   flattened), big-endian, at most 8; the format names them with the profile's
 //!   argument labels (`label=%d`), as many as every record of the category has.

@@ -1,7 +1,7 @@
 //! Writing SLOG-1: the lossless [`Slog1File::to_bytes`], [`Slog1File::lay_out`]
 //! (fresh pointers for a model built in memory), and [`build`], which makes a
 //! complete file — frames, sectors, pseudo copies, statistics — from interval
-//! records and tables (spec/slog1.md §11).
+//! records and tables (spec/slog1.md §12).
 
 use super::read::Slog1File;
 use super::types::*;
@@ -237,7 +237,7 @@ fn total_order(a: f64, b: f64) -> Ordering {
     a.total_cmp(&b)
 }
 
-/// Builds a complete SLOG-1 file (spec/slog1.md §11): records sorted by start
+/// Builds a complete SLOG-1 file (spec/slog1.md §12): records sorted by start
 /// time; frames tile time from the earliest start to the latest end; each record
 /// has its home copy in the frame its start falls in (`cur` if it ends there,
 /// else `out`) and a pseudo copy in every later frame it reaches (`inc` where it
