@@ -1,10 +1,11 @@
-//! CLOG2 → SLOG-2 in one pass: records are read block by block, turned into
+//! CLOG2 → SLOG-2 in one pass: records are read in place, turned into
 //! primitives and placed in the tree as they complete.
 
 use super::events::{Clog2Drawables, Unmatched};
+use super::prim::Prim;
 use super::tree::{TreeOptions, TreeStats, TreeWriter};
 use crate::error::{Error, Result};
-use clog2_format::{Body, Clog2Reader, Record, Source};
+use clog2_format::{Clog2Reader, Source};
 use std::io::{Seek, Write};
 use std::sync::mpsc;
 
@@ -21,18 +22,28 @@ pub struct ConvertStats {
     pub unmatched: Unmatched,
 }
 
-/// Records per batch handed from the reading thread to the converting one.
-const BATCH: usize = 4096;
+/// Primitives per batch handed from the pairing thread to the tree-building one.
+const BATCH: usize = 2048;
 
-/// A batch of records with their offsets, and the input offset after them.
-type Batch = (Vec<(Record, u64)>, u64);
+/// Batches in flight between the two threads before the pairing thread waits.
+const IN_FLIGHT: usize = 4;
+
+/// A batch of primitives in end-time order, and the input offset after the
+/// records that made them.
+type Batch = (Vec<Prim>, u64);
+
+/// What the pairing thread hands back at the end: the pairing state, records
+/// read, input offset after them.
+type Paired = (Clog2Drawables, u64, u64);
 
 /// Converts the records of `reader` into a SLOG-2 file written to `out` (which
 /// must be at its start). `progress` is called now and then with the input offset.
 ///
-/// Two threads: one reads and decodes the CLOG2 blocks, the calling thread pairs
-/// events and builds the tree; batches of records pass between them through a
-/// bounded channel (a few batches in flight), so memory stays bounded.
+/// Two threads, a pipeline: one reads the CLOG2 records in place and pairs events
+/// into primitives (checking their time order), the calling thread places the
+/// primitives in the tree and writes the nodes; batches of primitives pass between
+/// them through a bounded channel (a few batches in flight), so memory stays
+/// bounded.
 pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
     reader: &mut Clog2Reader<S>,
     out: W,
@@ -40,93 +51,39 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
     mut progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
     let clog = |e: clog2_format::Error| Error::Clog2(Box::new(e));
-    let mut events = Clog2Drawables::new(reader.preamble().info());
+    let events = Clog2Drawables::new(reader.preamble().info());
     let mut tree = TreeWriter::new(out, opts)?;
     let (full_tx, full_rx) =
-        mpsc::sync_channel::<std::result::Result<Batch, clog2_format::Error>>(4);
-    let (empty_tx, empty_rx) = mpsc::channel::<Vec<(Record, u64)>>();
-    let (records, input_bytes) = std::thread::scope(|scope| -> Result<(u64, u64)> {
-        let reader_thread = scope.spawn(move || loop {
-            let mut batch = empty_rx
-                .try_recv()
-                .unwrap_or_else(|_| Vec::with_capacity(BATCH));
-            batch.clear();
-            let mut end = false;
-            while batch.len() < BATCH {
-                match reader.next_record_at() {
-                    Ok(Some((rec, at))) => {
-                        end = matches!(rec.body, Body::EndLog);
-                        batch.push((rec, at));
-                        if end {
-                            break;
-                        }
-                    }
-                    Ok(None) => {
-                        end = true;
-                        break;
-                    }
-                    Err(e) => {
-                        let _ = full_tx.send(Err(e));
-                        return;
-                    }
-                }
-            }
-            if full_tx.send(Ok((batch, reader.offset()))).is_err() || end {
-                return;
-            }
-        });
-        // Pairing and tree building; `full_rx` is consumed here, so when this ends
-        // (at ENDLOG or on an error) the reader thread's next send fails and it
+        mpsc::sync_channel::<std::result::Result<Batch, clog2_format::Error>>(IN_FLIGHT);
+    let (empty_tx, empty_rx) = mpsc::channel::<Vec<Prim>>();
+    let paired = std::thread::scope(|scope| -> Result<Paired> {
+        let pairing_thread = scope.spawn(move || pair(reader, events, &full_tx, &empty_rx));
+        // Tree building; `full_rx` is consumed here, so when this ends (after the
+        // last batch or on an error) the pairing thread's next send fails and it
         // returns.
-        let pairing = (|| -> Result<(u64, u64)> {
-            let mut records = 0u64;
-            let mut offset = 0u64;
-            let mut last_end = f64::NEG_INFINITY;
-            'batches: for msg in full_rx {
-                let (batch, after) = msg.map_err(clog)?;
-                for (rec, at) in &batch {
-                    records += 1;
-                    if let Some(p) = events.push(rec) {
-                        let end = p.latest();
-                        let problem = if !p.times_finite() {
-                            Some("which is not a finite time".to_string())
-                        } else if end < last_end {
-                            Some(format!(
-                            "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
-                        ))
-                        } else {
-                            None
-                        };
-                        if let Some(problem) = problem {
-                            return Err(clog(clog2_format::Error::OutOfOrder {
-                                offset: *at,
-                                time: rec.time,
-                                end,
-                                problem,
-                            }));
-                        }
-                        last_end = end;
-                        tree.add(p)?;
-                    }
-                    if events.ended() {
-                        offset = after;
-                        break 'batches;
-                    }
+        let building = (|| -> Result<()> {
+            for msg in full_rx {
+                let (mut batch, after) = msg.map_err(clog)?;
+                for p in batch.drain(..) {
+                    tree.add(p)?;
                 }
-                offset = after;
                 progress(after);
+                // The pairing thread may be gone already.
                 let _ = empty_tx.send(batch);
             }
-            Ok((records, offset))
+            Ok(())
         })();
         // Join explicitly: joining waits until the thread has exited, its
         // thread-locals released; the scope's own wait at its end does not (a
         // leak checker run right after this function saw the thread's handle).
-        if let Err(panic) = reader_thread.join() {
-            std::panic::resume_unwind(panic);
-        }
-        pairing
+        let paired = match pairing_thread.join() {
+            Ok(p) => p,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        building?;
+        paired.ok_or_else(|| Error::Write("the pairing thread stopped early".into()))
     })?;
+    let (events, records, input_bytes) = paired;
     let (categories, maps, unmatched) = events.finish();
     let (out, tree) = tree.finish(&categories, maps)?;
     Ok((
@@ -138,4 +95,70 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
             unmatched,
         },
     ))
+}
+
+/// The pairing thread: reads records up to ENDLOG, pairs them into primitives,
+/// checks that they come in end-time order and sends them in batches (an error
+/// ends the stream). Returns the pairing state with the record count and the
+/// input offset, or `None` when it stopped on an error or because the receiver
+/// went away.
+fn pair<S: Source>(
+    reader: &mut Clog2Reader<S>,
+    mut events: Clog2Drawables,
+    full_tx: &mpsc::SyncSender<std::result::Result<Batch, clog2_format::Error>>,
+    empty_rx: &mpsc::Receiver<Vec<Prim>>,
+) -> Option<Paired> {
+    let mut records = 0u64;
+    let mut last_end = f64::NEG_INFINITY;
+    let mut batch = Vec::with_capacity(BATCH);
+    loop {
+        let (rec, at) = match reader.next_ref() {
+            Ok(Some(r)) => r,
+            // Only after ENDLOG, which ends the loop below.
+            Ok(None) => break,
+            Err(e) => {
+                // The receiver may be gone: then nobody needs the error.
+                let _ = full_tx.send(Err(e));
+                return None;
+            }
+        };
+        records += 1;
+        if let Some(p) = events.push_ref(&rec) {
+            let end = p.latest();
+            let problem = if !p.times_finite() {
+                Some("which is not a finite time".to_string())
+            } else if end < last_end {
+                Some(format!(
+                    "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
+                ))
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                let e = clog2_format::Error::OutOfOrder {
+                    offset: at,
+                    time: rec.time,
+                    end,
+                    problem,
+                };
+                let _ = full_tx.send(Err(e));
+                return None;
+            }
+            last_end = end;
+            batch.push(p);
+            if batch.len() == BATCH {
+                let next = empty_rx
+                    .try_recv()
+                    .unwrap_or_else(|_| Vec::with_capacity(BATCH));
+                let full = std::mem::replace(&mut batch, next);
+                full_tx.send(Ok((full, reader.offset()))).ok()?;
+            }
+        }
+        if events.ended() {
+            break;
+        }
+    }
+    let offset = reader.offset();
+    full_tx.send(Ok((batch, offset))).ok()?;
+    Some((events, records, offset))
 }

@@ -10,9 +10,10 @@
 use super::colors;
 use super::prim::Prim;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
-use clog2_format::record::{Body, Record, RECV_ETYPE, SEND_ETYPE};
-use clog2_format::PreambleInfo;
+use clog2_format::record::{rectype, Body, Record, RECV_ETYPE, SEND_ETYPE};
+use clog2_format::{PreambleInfo, RecordRef};
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
 
 /// What could not be paired or placed, per kind. Nothing here stops a conversion.
@@ -150,6 +151,62 @@ struct HalfArrow {
 /// An open state: start time, the primitive as started, the start record's tag.
 type OpenState = (f64, Prim, u64);
 
+/// The header fields of the record being pushed.
+#[derive(Debug, Clone, Copy)]
+struct Hdr {
+    time: f64,
+    icomm: i32,
+    rank: i32,
+    thread: i32,
+}
+
+/// The waiting items of one pairing key, oldest first. The oldest is stored
+/// inline: most keys have one item waiting, so pairing allocates nothing.
+#[derive(Debug, Clone)]
+struct Queue<V> {
+    head: V,
+    rest: VecDeque<V>,
+}
+
+impl<V> Queue<V> {
+    fn len(&self) -> usize {
+        1 + self.rest.len()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &V> {
+        std::iter::once(&self.head).chain(self.rest.iter())
+    }
+}
+
+/// Appends `v` to the queue of `key`.
+fn push_back<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, Queue<V>>, key: K, v: V) {
+    match map.entry(key) {
+        Entry::Occupied(mut e) => e.get_mut().rest.push_back(v),
+        Entry::Vacant(e) => {
+            e.insert(Queue {
+                head: v,
+                rest: VecDeque::new(),
+            });
+        }
+    }
+}
+
+/// Slots of the event-ID cache (a power of two).
+const HANDLER_CACHE: usize = 64;
+/// Slots of the cache of timelines already marked used (a power of two).
+const LINE_CACHE: usize = 256;
+
+/// A cached event-ID lookup.
+#[derive(Debug, Clone, Copy)]
+struct Handler {
+    etype: i32,
+    cat: i32,
+    role: Role,
+    topo: i32,
+    /// The category is known to exist in `cats` (no placeholder needed).
+    placed: bool,
+}
+
 /// An event still waiting for its partner: what carries over from one part of a
 /// trace to the next (annotation files store it at each leaf boundary).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -202,11 +259,17 @@ pub struct Clog2Drawables {
     cats: BTreeMap<i32, CatDef>,
     fallback: colors::Fallback,
     /// Open states per (category, line), oldest first.
-    states: HashMap<(i32, i32), VecDeque<OpenState>>,
+    states: HashMap<(i32, i32), Queue<OpenState>>,
     /// Pending sends and receives per (tag, sender process line, receiver process line).
-    sends: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
-    recvs: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
+    sends: HashMap<(i32, i32, i32), Queue<HalfArrow>>,
+    recvs: HashMap<(i32, i32, i32), Queue<HalfArrow>>,
     timelines: HashMap<i32, Timeline>,
+    /// Recent event-ID lookups by `etype mod HANDLER_CACHE` (cleared by every
+    /// definition, the only records that change what an ID means).
+    handler_cache: [Option<Handler>; HANDLER_CACHE],
+    /// Timelines already marked used, by `line mod LINE_CACHE`: the line ID in the
+    /// low 32 bits, bit 32 set (0 is an empty slot). A used timeline stays used.
+    line_cache: [u64; LINE_CACHE],
     unmatched: Unmatched,
     ended: bool,
     /// The caller's tag of the record being pushed, and of the earlier end of the
@@ -280,6 +343,8 @@ impl Clog2Drawables {
             sends: HashMap::default(),
             recvs: HashMap::default(),
             timelines: HashMap::default(),
+            handler_cache: [None; HANDLER_CACHE],
+            line_cache: [0; LINE_CACHE],
             unmatched: Unmatched::default(),
             ended: false,
             origin: 0,
@@ -350,6 +415,12 @@ impl Clog2Drawables {
     }
 
     fn use_line(&mut self, line: i32, icomm: i32, rank: i32, thread: i32) {
+        let tag = line as u32 as u64 | 1 << 32;
+        let slot = line as u32 as usize & (LINE_CACHE - 1);
+        if self.line_cache[slot] == tag {
+            return;
+        }
+        self.line_cache[slot] = tag;
         match self.timelines.get_mut(&line) {
             Some(t) => t.used = true,
             None => {
@@ -387,11 +458,63 @@ impl Clog2Drawables {
         self.push_record(r).map(|p| (p, self.other_origin))
     }
 
+    /// Takes one record read in place ([`Clog2Reader::next_ref`]); returns the
+    /// primitive it completes, if any. The same as [`push`](Self::push) of the
+    /// decoded record, without decoding events and messages into a [`Record`].
+    ///
+    /// [`Clog2Reader::next_ref`]: clog2_format::Clog2Reader::next_ref
+    pub fn push_ref(&mut self, r: &RecordRef<'_>) -> Option<Prim> {
+        self.origin = 0;
+        self.other_origin = 0;
+        if self.ended {
+            return None;
+        }
+        let h = Hdr {
+            time: r.time,
+            icomm: r.icomm,
+            rank: r.rank,
+            thread: r.thread,
+        };
+        let legacy = r.layout.version.has_legacy_header();
+        match r.rectype {
+            rectype::BAREEVT if r.body.len() >= 8 => {
+                let line = self.thread_line(h.icomm, h.rank, h.thread);
+                let etype = r.body_i32(0).unwrap_or(-1);
+                self.event(h, line, etype, None)
+            }
+            rectype::CARGOEVT if r.body.len() >= 40 => {
+                let line = self.thread_line(h.icomm, h.rank, h.thread);
+                let etype = r.body_i32(0).unwrap_or(-1);
+                let mut cargo = [0u8; 32];
+                cargo.copy_from_slice(&r.body[8..40]);
+                self.event(h, line, etype, Some(cargo))
+            }
+            rectype::MSGEVT if !legacy && r.body.len() >= 24 => {
+                let line = self.thread_line(h.icomm, h.rank, h.thread);
+                let f = |at| r.body_i32(at).unwrap_or(0);
+                let (etype, icomm, rank, tag, size) = (f(0), f(4), f(8), f(12), f(16));
+                let remote = self.process_line(icomm, rank);
+                self.message(h, line, etype, tag, size, remote)
+            }
+            _ => self.push_record(&r.to_record()),
+        }
+    }
+
     fn push_record(&mut self, r: &Record) -> Option<Prim> {
         if self.ended {
             return None;
         }
         let line = self.thread_line(r.icomm, r.rank, r.thread);
+        let h = Hdr {
+            time: r.time,
+            icomm: r.icomm,
+            rank: r.rank,
+            thread: r.thread,
+        };
+        if matches!(r.body, Body::StateDef(_) | Body::EventDef(_)) {
+            // Definitions change what event IDs mean.
+            self.handler_cache = [None; HANDLER_CACHE];
+        }
         match &r.body {
             Body::EndLog => {
                 self.ended = true;
@@ -434,15 +557,15 @@ impl Clog2Drawables {
                 }
                 None
             }
-            Body::Bare(e) => self.event(r, line, e.etype, None),
-            Body::Cargo(e) => self.event(r, line, e.etype, Some(e.bytes.0)),
+            Body::Bare(e) => self.event(h, line, e.etype, None),
+            Body::Cargo(e) => self.event(h, line, e.etype, Some(e.bytes.0)),
             Body::Msg(m) => {
                 let remote = self.process_line(m.icomm, m.rank);
-                self.message(r, line, m.etype, m.tag, m.size, remote)
+                self.message(h, line, m.etype, m.tag, m.size, remote)
             }
             Body::LegacyMsg(m) => {
                 let remote = self.process_line(0, m.partner);
-                self.message(r, line, m.etype, m.tag, m.size, remote)
+                self.message(h, line, m.etype, m.tag, m.size, remote)
             }
             Body::Comm(c) => {
                 for thd in 0..self.threads.clamp(1, 4096) {
@@ -461,33 +584,58 @@ impl Clog2Drawables {
         }
     }
 
-    fn event(
-        &mut self,
-        r: &Record,
-        line: i32,
-        etype: i32,
-        cargo: Option<[u8; 32]>,
-    ) -> Option<Prim> {
+    /// The cached lookup of `etype` and its cache slot.
+    #[inline]
+    fn handler(&mut self, etype: i32) -> Option<(Handler, usize)> {
+        let slot = etype as u32 as usize & (HANDLER_CACHE - 1);
+        if let Some(h) = self.handler_cache[slot] {
+            if h.etype == etype {
+                return Some((h, slot));
+            }
+        }
+        let (cat, role, topo) = self.lookup(etype)?;
+        let h = Handler {
+            etype,
+            cat,
+            role,
+            topo,
+            placed: false,
+        };
+        self.handler_cache[slot] = Some(h);
+        Some((h, slot))
+    }
+
+    /// [`placeholder`](Self::placeholder) for the handler in cache slot `slot`,
+    /// once.
+    #[inline]
+    fn place(&mut self, h: Handler, slot: usize, topo: i32) {
+        if !h.placed {
+            self.placeholder(h.cat, topo);
+            if let Some(c) = &mut self.handler_cache[slot] {
+                c.placed = true;
+            }
+        }
+    }
+
+    fn event(&mut self, r: Hdr, line: i32, etype: i32, cargo: Option<[u8; 32]>) -> Option<Prim> {
         if etype == -1 {
             return None;
         }
-        let Some((cat, role, topo)) = self.lookup(etype) else {
+        let Some((h, slot)) = self.handler(etype) else {
             self.unmatched.undeclared_events += 1;
             return None;
         };
+        let (cat, role, topo) = (h.cat, h.role, h.topo);
         let info: &[u8] = cargo.as_ref().map_or(&[], |c| &c[..]);
         match role {
             Role::Solo => {
-                self.placeholder(cat, topology::EVENT);
+                self.place(h, slot, topology::EVENT);
                 self.use_line(line, r.icomm, r.rank, r.thread);
                 Some(Prim::event(cat, r.time, line, info))
             }
             Role::Start => {
                 let p = Prim::two(cat, topo, (r.time, line), (r.time, line), info);
-                self.states
-                    .entry((cat, line))
-                    .or_default()
-                    .push_back((r.time, p, self.origin));
+                push_back(&mut self.states, (cat, line), (r.time, p, self.origin));
                 None
             }
             Role::Final => {
@@ -499,7 +647,7 @@ impl Clog2Drawables {
                         if let Some(c) = cargo {
                             p = Prim::two(cat, topo, (start, line), (r.time, line), &c);
                         }
-                        self.placeholder(cat, topology::STATE);
+                        self.place(h, slot, topology::STATE);
                         self.use_line(line, r.icomm, r.rank, r.thread);
                         Some(p)
                     }
@@ -518,7 +666,7 @@ impl Clog2Drawables {
 
     fn message(
         &mut self,
-        r: &Record,
+        r: Hdr,
         line: i32,
         etype: i32,
         tag: i32,
@@ -529,7 +677,8 @@ impl Clog2Drawables {
             return None;
         }
         let local = self.process_line(r.icomm, r.rank);
-        let role = self.handlers.get(&etype).map(|h| h.1);
+        // Only the arrow's IDs are Send and Recv (placeholders never are).
+        let role = self.handler(etype).map(|(h, _)| h.role);
         let arrow = |from: (f64, i32), to: (f64, i32), size: i32| {
             let mut info = [0u8; 8];
             info[..4].copy_from_slice(&tag.to_be_bytes());
@@ -546,12 +695,16 @@ impl Clog2Drawables {
                     // Java's quirk: a receive logged first leaves msg_size 0.
                     return Some(arrow((r.time, line), (h.time, h.line), 0));
                 }
-                self.sends.entry(key).or_default().push_back(HalfArrow {
-                    time: r.time,
-                    line,
-                    size,
-                    origin: self.origin,
-                });
+                push_back(
+                    &mut self.sends,
+                    key,
+                    HalfArrow {
+                        time: r.time,
+                        line,
+                        size,
+                        origin: self.origin,
+                    },
+                );
                 None
             }
             Some(Role::Recv) => {
@@ -562,12 +715,16 @@ impl Clog2Drawables {
                     self.use_line(line, r.icomm, r.rank, r.thread);
                     return Some(arrow((h.time, h.line), (r.time, line), h.size));
                 }
-                self.recvs.entry(key).or_default().push_back(HalfArrow {
-                    time: r.time,
-                    line,
-                    size: 0,
-                    origin: self.origin,
-                });
+                push_back(
+                    &mut self.recvs,
+                    key,
+                    HalfArrow {
+                        time: r.time,
+                        line,
+                        size: 0,
+                        origin: self.origin,
+                    },
+                );
                 None
             }
             _ => {
@@ -580,6 +737,10 @@ impl Clog2Drawables {
     /// Marks the line of the other end of an arrow as used; its record was seen
     /// earlier, so an undeclared line is recorded from the line ID alone.
     fn use_line_known(&mut self, line: i32) {
+        let tag = line as u32 as u64 | 1 << 32;
+        if self.line_cache[line as u32 as usize & (LINE_CACHE - 1)] == tag {
+            return;
+        }
         if let Some(t) = self.timelines.get_mut(&line) {
             t.used = true;
             return;
@@ -602,7 +763,7 @@ impl Clog2Drawables {
         let mut keys: Vec<_> = self.states.keys().copied().collect();
         keys.sort_unstable();
         for k in keys {
-            for &(_, prim, origin) in &self.states[&k] {
+            for &(_, prim, origin) in self.states[&k].iter() {
                 out.push(Partial::State { prim, origin });
             }
         }
@@ -610,7 +771,7 @@ impl Clog2Drawables {
             let mut keys: Vec<_> = map.keys().copied().collect();
             keys.sort_unstable();
             for k in keys {
-                for h in &map[&k] {
+                for h in map[&k].iter() {
                     let key = [k.0, k.1, k.2];
                     out.push(if send {
                         Partial::Send {
@@ -642,42 +803,42 @@ impl Clog2Drawables {
         self.recvs.clear();
         for p in partials {
             match *p {
-                Partial::State { prim, origin } => self
-                    .states
-                    .entry((prim.category, prim.lines[0]))
-                    .or_default()
-                    .push_back((prim.times[0], prim, origin)),
+                Partial::State { prim, origin } => push_back(
+                    &mut self.states,
+                    (prim.category, prim.lines[0]),
+                    (prim.times[0], prim, origin),
+                ),
                 Partial::Send {
                     key,
                     time,
                     line,
                     size,
                     origin,
-                } => self
-                    .sends
-                    .entry((key[0], key[1], key[2]))
-                    .or_default()
-                    .push_back(HalfArrow {
+                } => push_back(
+                    &mut self.sends,
+                    (key[0], key[1], key[2]),
+                    HalfArrow {
                         time,
                         line,
                         size,
                         origin,
-                    }),
+                    },
+                ),
                 Partial::Recv {
                     key,
                     time,
                     line,
                     origin,
-                } => self
-                    .recvs
-                    .entry((key[0], key[1], key[2]))
-                    .or_default()
-                    .push_back(HalfArrow {
+                } => push_back(
+                    &mut self.recvs,
+                    (key[0], key[1], key[2]),
+                    HalfArrow {
                         time,
                         line,
                         size: 0,
                         origin,
-                    }),
+                    },
+                ),
             }
         }
     }
@@ -778,13 +939,14 @@ impl Clog2Drawables {
 /// Takes the oldest waiting item of `key`, dropping the key once its queue is
 /// empty (so the maps hold only keys with waiting events, however many distinct
 /// tags and lines a long trace uses).
-fn pop_oldest<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, VecDeque<V>>, key: K) -> Option<V> {
-    let q = map.get_mut(&key)?;
-    let v = q.pop_front();
-    if q.is_empty() {
-        map.remove(&key);
+fn pop_oldest<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, Queue<V>>, key: K) -> Option<V> {
+    match map.entry(key) {
+        Entry::Occupied(mut e) => match e.get_mut().rest.pop_front() {
+            Some(next) => Some(std::mem::replace(&mut e.get_mut().head, next)),
+            None => Some(e.remove().head),
+        },
+        Entry::Vacant(_) => None,
     }
-    v
 }
 
 /// Splits an MPE format string into SLOG-2 info keys and types the way Java's

@@ -128,6 +128,27 @@ impl Prim {
         }
     }
 
+    /// Appends a zero tag byte and the primitive in SLOG-2 byte order (what a
+    /// node's drawable list holds), with one copy.
+    #[inline]
+    pub fn write_tagged(&self, out: &mut Vec<u8>) {
+        // Tag 1 + category 4 + info length 2 + info ≤ 32 + vertex count 2 + 2 × 12.
+        let mut b = [0u8; 1 + 8 + MAX_INFO + 24];
+        let n = self.info_len as usize;
+        b[1..5].copy_from_slice(&self.category.to_be_bytes());
+        b[5..7].copy_from_slice(&(n as i16).to_be_bytes());
+        b[7..7 + n].copy_from_slice(&self.info[..n]);
+        let mut at = 7 + n;
+        b[at..at + 2].copy_from_slice(&(self.nv as i16).to_be_bytes());
+        at += 2;
+        for i in 0..(self.nv as usize).min(2) {
+            b[at..at + 8].copy_from_slice(&self.times[i].to_be_bytes());
+            b[at + 8..at + 12].copy_from_slice(&self.lines[i].to_be_bytes());
+            at += 12;
+        }
+        out.extend_from_slice(&b[..at]);
+    }
+
     /// The general form used by the file codec.
     pub fn to_primitive(&self) -> Primitive {
         let info = self.info().to_vec();

@@ -19,6 +19,9 @@ pub(crate) struct Weight {
     pub incl: f32,
     pub excl: f32,
     pub count: i64,
+    /// The exclusive ratios of the node's own states of this category, summed
+    /// while sealing (-0.0, the identity of `+`, otherwise).
+    acc: f32,
 }
 
 /// One shadow being built.
@@ -32,9 +35,6 @@ pub(crate) struct Shadow {
     pub latest: f64,
     pub count: i64,
     pub weights: Vec<Weight>,
-    /// This node's own primitives it summarizes (indices into the node's list);
-    /// empty for a shadow copied from a child.
-    own: Vec<u32>,
     /// Made from this node's own state primitives: exclusive ratios are computed.
     nestable: bool,
     /// Boxes of the child shadows merged into a nestable shadow.
@@ -96,6 +96,38 @@ impl Shadow {
     }
 }
 
+/// An `f64` as a `u64` in the order of `f64::total_cmp`.
+#[inline]
+pub(crate) fn ordered(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
+    }
+}
+
+/// An `i32` as a `u32` in the same order.
+#[inline]
+fn ordered_i32(x: i32) -> u32 {
+    x as u32 ^ 1 << 31
+}
+
+/// The key of Java's `INCRE_STARTTIME_ORDER` ([`start_order`] of
+/// [`Prim::order_key`]) of the primitive `j` as two integers whose order is the
+/// same, ties broken by `j`: earliest time ascending, latest descending,
+/// category, start line, final line, then `j` in the low 32 bits.
+#[inline]
+pub(crate) fn order_key(p: &Prim, j: u32) -> (u128, u128) {
+    let (l0, l1) = p.end_lines();
+    let hi = (ordered(p.earliest()) as u128) << 64 | !ordered(p.latest()) as u128;
+    let lo = (ordered_i32(p.category) as u128) << 96
+        | (ordered_i32(l0) as u128) << 64
+        | (ordered_i32(l1) as u128) << 32
+        | j as u128;
+    (hi, lo)
+}
+
 /// A `float` as Java writes it: every NaN becomes the canonical `0x7fc00000`
 /// (`Float.floatToIntBits`); 0/0 on x86 gives a negative NaN otherwise.
 pub fn java_f32(x: f32) -> f32 {
@@ -127,6 +159,21 @@ fn intersection(a: (f64, f64), b: (f64, f64)) -> f64 {
 /// Where a stub's 12-byte pointer starts within the stub (after the box and ID).
 pub(crate) const STUB_PTR_AT: usize = 22;
 
+/// Reusable scratch space for [`ShadowBuf::seal`].
+#[derive(Debug, Default)]
+pub(crate) struct SealScratch {
+    /// Per shadow: where its states start in `grouped`.
+    starts: Vec<u32>,
+    /// Per shadow: where its next state goes in `grouped`.
+    fill: Vec<u32>,
+    /// The state primitives' indices grouped by shadow (each group in
+    /// `INCRE_STARTTIME_ORDER`).
+    grouped: Vec<u32>,
+    /// Exclusive duration per primitive index.
+    excl: Vec<f64>,
+    stack: Vec<u32>,
+}
+
 /// The shadows of one node (Java's `BufForShadows`): its box and its shadows.
 /// Once sealed it is the stub its parent writes.
 #[derive(Debug, Clone)]
@@ -154,13 +201,14 @@ impl ShadowBuf {
         }
     }
 
-    /// Adds a node's own primitive `prims[idx]`.
-    pub fn add(&mut self, prims: &[Prim], idx: u32) {
-        let p = &prims[idx as usize];
+    /// Adds a node's own primitive; returns the index of the shadow it went to.
+    #[inline]
+    pub fn add(&mut self, p: &Prim) -> u32 {
         let key = (p.topology, p.lines[0], p.lines[p.nv as usize - 1]);
         match self.index.get(&key) {
             None => {
-                self.index.insert(key, self.shadows.len());
+                let i = self.shadows.len();
+                self.index.insert(key, i);
                 self.shadows.push(Shadow {
                     topology: p.topology,
                     nv: p.nv,
@@ -170,10 +218,10 @@ impl ShadowBuf {
                     latest: p.latest(),
                     count: 1,
                     weights: Vec::new(),
-                    own: vec![idx],
                     nestable: p.topology == topology::STATE,
                     child_boxes: Vec::new(),
                 });
+                i as u32
             }
             Some(&i) => {
                 let s = &mut self.shadows[i];
@@ -184,34 +232,31 @@ impl ShadowBuf {
                 s.earliest = s.earliest.min(p.earliest());
                 s.latest = s.latest.max(p.latest());
                 s.count += 1;
-                s.own.push(idx);
+                i as u32
             }
         }
     }
 
     /// Java's `initializeMapOfCategoryWeights`: inclusive ratios and counts of the
-    /// own primitives, relative to each shadow's own duration.
-    pub fn init_weights(&mut self, prims: &[Prim]) {
-        for s in &mut self.shadows {
-            let dur = s.duration();
-            let own = std::mem::take(&mut s.own);
-            for &i in &own {
-                let p = &prims[i as usize];
-                let fract = ((p.latest() - p.earliest()) / dur) as f32;
-                match s.weight_mut(p.category) {
-                    Some(w) => {
-                        w.incl += fract;
-                        w.count += 1;
-                    }
-                    None => s.weights.push(Weight {
-                        category: p.category,
-                        incl: fract,
-                        excl: 0.0,
-                        count: 1,
-                    }),
+    /// own primitives, relative to each shadow's own duration. `shadow_of[j]` is
+    /// the shadow [`add`](Self::add) put `prims[j]` in.
+    pub fn init_weights(&mut self, prims: &[Prim], shadow_of: &[u32]) {
+        for (p, &si) in prims.iter().zip(shadow_of) {
+            let s = &mut self.shadows[si as usize];
+            let fract = ((p.latest() - p.earliest()) / s.duration()) as f32;
+            match s.weight_mut(p.category) {
+                Some(w) => {
+                    w.incl += fract;
+                    w.count += 1;
                 }
+                None => s.weights.push(Weight {
+                    category: p.category,
+                    incl: fract,
+                    excl: 0.0,
+                    count: 1,
+                    acc: -0.0,
+                }),
             }
-            s.own = own;
         }
     }
 
@@ -223,7 +268,6 @@ impl ShadowBuf {
                 None => {
                     self.index.insert(key, self.shadows.len());
                     let mut copy = c.clone();
-                    copy.own.clear();
                     copy.nestable = false;
                     copy.child_boxes.clear();
                     self.shadows.push(copy);
@@ -274,59 +318,99 @@ impl ShadowBuf {
     /// Java's `finalizeMapOfCategoryWeights`: exclusive ratios of the own state
     /// primitives (duration minus the parts covered by merged child shadows and by
     /// nested own states), then the buffer is sealed.
-    pub fn seal(&mut self, prims: &[Prim]) {
-        for s in &mut self.shadows {
-            if !s.nestable {
-                s.own = Vec::new();
-                continue;
+    ///
+    /// `shadow_of[j]` is the shadow of `prims[j]`; `states` lists the state
+    /// primitives in `INCRE_STARTTIME_ORDER`, ties by index (the index in the low
+    /// 32 bits of each entry).
+    pub fn seal(
+        &mut self,
+        prims: &[Prim],
+        shadow_of: &[u32],
+        states: &[u128],
+        scratch: &mut SealScratch,
+    ) {
+        if !states.is_empty() {
+            // Group the states by shadow, keeping the order within each group.
+            let n = self.shadows.len();
+            let starts = &mut scratch.starts;
+            starts.clear();
+            starts.resize(n + 1, 0);
+            for &x in states {
+                starts[shadow_of[x as u32 as usize] as usize + 1] += 1;
             }
-            // Java keeps the primitives in a TreeSet ordered by INCRE_STARTTIME_ORDER:
-            // ones equal under that order are dropped (and keep exclusion 0).
-            let mut order: Vec<(_, usize)> = s
-                .own
-                .iter()
-                .enumerate()
-                .map(|(k, &i)| (prims[i as usize].order_key(), k))
-                .collect();
-            order.sort_by(|a, b| start_order(a.0, b.0));
-            order.dedup_by(|a, b| start_order(a.0, b.0).is_eq());
-            let order: Vec<usize> = order.into_iter().map(|(_, k)| k).collect();
-            let mut excl = vec![0.0f64; s.own.len()];
-            let mut stack: Vec<usize> = Vec::new();
-            for &k in &order {
-                let p = &prims[s.own[k] as usize];
-                let pbox = (p.earliest(), p.latest());
-                let mut x = pbox.1 - pbox.0;
-                for cb in s.child_boxes.iter().rev() {
-                    x -= intersection(pbox, *cb);
+            for i in 0..n {
+                starts[i + 1] += starts[i];
+            }
+            let grouped = &mut scratch.grouped;
+            grouped.clear();
+            grouped.resize(states.len(), 0);
+            let fill = &mut scratch.fill;
+            fill.clear();
+            fill.extend_from_slice(&starts[..n]);
+            for &x in states {
+                let si = shadow_of[x as u32 as usize] as usize;
+                grouped[fill[si] as usize] = x as u32;
+                fill[si] += 1;
+            }
+            let excl = &mut scratch.excl;
+            excl.clear();
+            excl.resize(prims.len(), 0.0);
+            let stack = &mut scratch.stack;
+            for (si, s) in self.shadows.iter_mut().enumerate() {
+                if !s.nestable {
+                    continue;
                 }
-                excl[k] = x;
-                while let Some(&top) = stack.last() {
-                    let t = &prims[s.own[top] as usize];
-                    if t.earliest() <= pbox.0 && pbox.1 <= t.latest() {
-                        excl[top] -= x;
-                        break;
+                let group = &grouped[starts[si] as usize..starts[si + 1] as usize];
+                stack.clear();
+                // Java keeps the primitives in a TreeSet ordered by
+                // INCRE_STARTTIME_ORDER: ones equal under that order are dropped
+                // (and keep exclusion 0).
+                let mut prev: Option<(u128, u128)> = None;
+                for &j in group {
+                    let j = j as usize;
+                    let p = &prims[j];
+                    let (hi, lo) = order_key(p, 0);
+                    let key = (hi, lo);
+                    if prev == Some(key) {
+                        continue;
                     }
-                    stack.pop();
+                    prev = Some(key);
+                    let pbox = (p.earliest(), p.latest());
+                    let mut x = pbox.1 - pbox.0;
+                    for cb in s.child_boxes.iter().rev() {
+                        x -= intersection(pbox, *cb);
+                    }
+                    excl[j] = x;
+                    while let Some(&top) = stack.last() {
+                        let t = &prims[top as usize];
+                        if t.earliest() <= pbox.0 && pbox.1 <= t.latest() {
+                            excl[top as usize] -= x;
+                            break;
+                        }
+                        stack.pop();
+                    }
+                    stack.push(j as u32);
                 }
-                stack.push(k);
             }
-            let dur = s.duration();
-            let mut sums: Vec<(i32, f32)> = Vec::new();
-            for (k, &i) in s.own.iter().enumerate() {
-                let cat = prims[i as usize].category;
-                let fract = (excl[k] / dur) as f32;
-                match sums.iter_mut().find(|(c, _)| *c == cat) {
-                    Some((_, r)) => *r += fract,
-                    None => sums.push((cat, fract)),
+            // Sums per category in primitive order (as Java iterates its list).
+            for (j, p) in prims.iter().enumerate() {
+                let s = &mut self.shadows[shadow_of[j] as usize];
+                if !s.nestable {
+                    continue;
+                }
+                let fract = (excl[j] / s.duration()) as f32;
+                if let Some(w) = s.weight_mut(p.category) {
+                    w.acc += fract;
                 }
             }
-            for (cat, r) in sums {
-                if let Some(w) = s.weight_mut(cat) {
-                    w.excl += r;
+        }
+        for s in &mut self.shadows {
+            if s.nestable {
+                for w in &mut s.weights {
+                    w.excl += w.acc;
+                    w.acc = -0.0;
                 }
             }
-            s.own = Vec::new();
             s.nestable = false;
             s.child_boxes = Vec::new();
         }

@@ -9,11 +9,12 @@
 //! directory entry per node written.
 
 use super::prim::Prim;
-use super::shadow::{java_f32, preview_index, ShadowBuf, STUB_PTR_AT};
+use super::shadow::{
+    java_f32, order_key, ordered, preview_index, SealScratch, ShadowBuf, STUB_PTR_AT,
+};
 use super::sink::{NodeJob, Placed, Sink};
 use crate::error::{Error, Result};
 use crate::frame::{self, Compression};
-use crate::size::start_order;
 use crate::types::*;
 use binrw::BinWrite;
 use rustc_hash::FxHashMap as HashMap;
@@ -95,6 +96,8 @@ struct OpenNode {
     earliest: f64,
     latest: f64,
     prims: Vec<Prim>,
+    /// The shadow of each primitive (an index into `shadows.shadows`).
+    shadow_of: Vec<u32>,
     /// Java's node byte size: 46 + Σ(primitive + tag).
     bytes: u64,
     shadows: ShadowBuf,
@@ -112,17 +115,32 @@ impl OpenNode {
             earliest,
             latest: f64::NEG_INFINITY,
             prims: Vec::new(),
+            shadow_of: Vec::new(),
             bytes: EMPTY_NODE_LEN,
             shadows,
             stubs: Vec::new(),
         }
     }
 
+    /// Makes this (written) node the empty node `id`, keeping its buffers.
+    fn reset(&mut self, id: NodeId, earliest: f64) {
+        self.id = id;
+        self.earliest = earliest;
+        self.latest = f64::NEG_INFINITY;
+        self.prims.clear();
+        self.shadow_of.clear();
+        self.bytes = EMPTY_NODE_LEN;
+        self.shadows = ShadowBuf::new(id);
+        self.shadows.earliest = earliest;
+        self.stubs.clear();
+    }
+
+    #[inline]
     fn add(&mut self, p: Prim) {
         self.bytes += p.disk_len() as u64 + 1;
+        let si = self.shadows.add(&p);
+        self.shadow_of.push(si);
         self.prims.push(p);
-        let idx = (self.prims.len() - 1) as u32;
-        self.shadows.add(&self.prims, idx);
     }
 
     fn affect_earliest(&mut self, t: f64) {
@@ -144,6 +162,10 @@ pub struct TreeWriter<W: Write + Seek> {
     max_block: u32,
     drawables: u64,
     buf: Vec<u8>,
+    /// A node's primitives being sorted (earliest time in the high 64 bits,
+    /// index in the low 32): arrows and events, states.
+    keys: [Vec<u128>; 2],
+    seal: SealScratch,
     /// Fills in stub pointers and frames nodes (on a thread of its own for
     /// compressed files); nodes come back in order to be written.
     sink: Sink,
@@ -198,6 +220,8 @@ impl<W: Write + Seek> TreeWriter<W> {
             max_block: 0,
             drawables: 0,
             buf: Vec::new(),
+            keys: [Vec::new(), Vec::new()],
+            seal: SealScratch::default(),
             sink: Sink::new(bytes.len() as u64, opts.compression),
             header_len: bytes.len() as u64,
         })
@@ -300,7 +324,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             // Reuse the node as its next sibling.
             let next_id = next;
             let node = &mut self.trunk[i];
-            *node = OpenNode::new(next_id, latest);
+            node.reset(next_id, latest);
             node.latest = latest;
             next = NodeId {
                 depth: next.depth + 1,
@@ -327,34 +351,59 @@ impl<W: Write + Seek> TreeWriter<W> {
         let node = &mut self.trunk[i];
         node.latest = latest;
         node.shadows.latest = latest;
-        node.shadows.init_weights(&node.prims);
+        node.shadows.init_weights(&node.prims, &node.shadow_of);
         let stubs = std::mem::take(&mut node.stubs);
         for s in &stubs {
             node.shadows.merge(s);
         }
-        node.shadows.seal(&node.prims);
+        // Both drawable lists in INCRE_STARTTIME_ORDER (ties in arrival order, as
+        // Java's stable sort leaves them): sorted on the earliest time and the
+        // index, then each run of equal earliest times on the whole key.
+        let [others, states] = &mut self.keys;
+        others.clear();
+        states.clear();
+        for (j, p) in node.prims.iter().enumerate() {
+            let list = if p.topology == topology::STATE {
+                &mut *states
+            } else {
+                &mut *others
+            };
+            list.push((ordered(p.earliest()) as u128) << 64 | j as u128);
+        }
+        for list in [&mut *others, &mut *states] {
+            list.sort_unstable();
+            let mut i = 0;
+            while i < list.len() {
+                let t = list[i] >> 64;
+                let mut k = i + 1;
+                while k < list.len() && list[k] >> 64 == t {
+                    k += 1;
+                }
+                if k - i > 1 {
+                    list[i..k].sort_unstable_by_key(|&x| {
+                        let j = x as u32;
+                        order_key(&node.prims[j as usize], j)
+                    });
+                }
+                i = k;
+            }
+        }
+        node.shadows
+            .seal(&node.prims, &node.shadow_of, states, &mut self.seal);
 
         let buf = &mut self.buf;
         buf.clear();
+        buf.reserve(node.bytes as usize);
         buf.extend_from_slice(&node.earliest.to_be_bytes());
         buf.extend_from_slice(&node.latest.to_be_bytes());
         buf.extend_from_slice(&node.id.depth.to_be_bytes());
         buf.extend_from_slice(&node.id.xpos.to_be_bytes());
         buf.extend_from_slice(&(self.pos as i64).to_be_bytes());
         buf.extend_from_slice(&0i32.to_be_bytes()); // size, patched below
-        for nestable in [false, true] {
-            let mut list: Vec<(_, usize)> = node
-                .prims
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| (p.topology == topology::STATE) == nestable)
-                .map(|(j, p)| (p.order_key(), j))
-                .collect();
-            list.sort_by(|a, b| start_order(a.0, b.0));
+        for list in [&*others, &*states] {
             buf.extend_from_slice(&(list.len() as i32).to_be_bytes());
-            for (_, j) in list {
-                buf.push(0);
-                node.prims[j].write(buf);
+            for &x in list {
+                node.prims[x as u32 as usize].write_tagged(buf);
             }
         }
         buf.extend_from_slice(&(stubs.len() as i32).to_be_bytes());
