@@ -52,7 +52,7 @@ struct Placeholders {
 
 impl Placeholders {
     /// The placeholder (category index, role, topology) of an event ID.
-    fn lookup(&self, etype: i32) -> Option<(i32, Role, i32)> {
+    fn lookup(&self, etype: i32) -> Option<Meaning> {
         let e = etype as i64;
         let mut base = 1i64;
         for (start, count) in [
@@ -96,6 +96,9 @@ impl Placeholders {
 /// An open state: its start, the topology and info it started with, its leaf.
 #[derive(Debug, Clone, Copy)]
 struct Open {
+    /// The answer slot the caller reserved for it (see [`Pairer::next_slot`]),
+    /// or [`NO_SLOT`] for one of the carry-in block.
+    slot: u32,
     time: f64,
     topo: i32,
     info_len: u8,
@@ -106,6 +109,8 @@ struct Open {
 /// A send or receive waiting for its other end.
 #[derive(Debug, Clone, Copy)]
 struct Half {
+    /// As [`Open::slot`].
+    slot: u32,
     time: f64,
     line: i32,
     size: i32,
@@ -258,6 +263,13 @@ pub(crate) fn parse_carry(b: &[u8], out: &mut Vec<Wait>) -> Option<()> {
     Some(())
 }
 
+/// The slot of a waiting event of a carry-in block (its drawable, if completed
+/// here, began in an earlier leaf).
+pub(crate) const NO_SLOT: u32 = u32::MAX;
+
+/// What an event ID means: category, role, the category's topology.
+type Meaning = (i32, Role, i32);
+
 /// Slots of the event-ID cache (a power of two).
 const CACHE: usize = 64;
 
@@ -272,7 +284,7 @@ pub(crate) struct Pairer {
     /// Topology of every category a definition made (and the arrow's).
     topo: FxHashMap<i32, i32>,
     /// Recent lookups by `etype mod CACHE`; cleared by every definition.
-    cache: [Option<(i32, Option<(i32, Role, i32)>)>; CACHE],
+    cache: [Option<(i32, Option<Meaning>)>; CACHE],
     /// How many entries of the definitions block the meanings hold, when they
     /// are exactly those (`None` once a definition record of the trace was
     /// applied: the next leaf starts again from the preamble).
@@ -286,6 +298,8 @@ pub(crate) struct Pairer {
     /// Open states, sends and receives waiting (the sum of the queue lengths).
     waiting: usize,
     ended: bool,
+    /// The slot the next drawable begun in this leaf gets.
+    next_slot: u32,
 }
 
 /// The body `i32` at `at` (the caller checked the body's length by its type).
@@ -339,6 +353,7 @@ impl Pairer {
             recvs: FxHashMap::default(),
             waiting: 0,
             ended: false,
+            next_slot: 0,
         };
         p.reset_meanings();
         p
@@ -348,8 +363,10 @@ impl Pairer {
     fn reset_meanings(&mut self) {
         self.next_index = self.placeholders.next_index();
         self.handlers.clear();
-        self.handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
-        self.handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
+        self.handlers
+            .insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
+        self.handlers
+            .insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
         self.topo.clear();
         self.topo.insert(ARROW_CATEGORY, topology::ARROW);
         self.cache = [None; CACHE];
@@ -360,7 +377,19 @@ impl Pairer {
     /// (the definitions block's entries of the leaves before it, which are the
     /// first `defs.len()` entries when `prefix` is true), and the waiting events
     /// of its carry-in block, each tagged with the leaf it came from.
-    pub(crate) fn start_leaf(&mut self, all: &[Def], leaf: u32, prefix: bool, carry: &[Wait]) {
+    ///
+    /// Every drawable the leaf begins gets a slot when its first record is
+    /// pushed, counted from `first_slot`: the slots follow the order of those
+    /// records, which is start-time order in a time-ordered trace.
+    pub(crate) fn start_leaf(
+        &mut self,
+        all: &[Def],
+        leaf: u32,
+        prefix: bool,
+        carry: &[Wait],
+        first_slot: u32,
+    ) {
+        self.next_slot = first_slot;
         if prefix {
             let n = all.partition_point(|d| d.leaf < leaf);
             match self.defs_applied {
@@ -403,6 +432,7 @@ impl Pairer {
                     &mut self.states,
                     (category, line),
                     Open {
+                        slot: NO_SLOT,
                         time,
                         topo: topology::STATE,
                         info_len,
@@ -420,6 +450,7 @@ impl Pairer {
                     &mut self.sends,
                     (key[0], key[1], key[2]),
                     Half {
+                        slot: NO_SLOT,
                         time,
                         line,
                         size,
@@ -435,6 +466,7 @@ impl Pairer {
                     &mut self.recvs,
                     (key[0], key[1], key[2]),
                     Half {
+                        slot: NO_SLOT,
                         time,
                         line,
                         size: 0,
@@ -443,6 +475,20 @@ impl Pairer {
                 ),
             }
         }
+    }
+
+    /// The slot the next drawable begun in this leaf will get: the caller
+    /// keeps one answer slot for each below it.
+    #[inline]
+    pub(crate) fn next_slot(&self) -> u32 {
+        self.next_slot
+    }
+
+    #[inline]
+    fn take_slot(&mut self) -> u32 {
+        let s = self.next_slot;
+        self.next_slot = s.saturating_add(1);
+        s
     }
 
     /// True once ENDLOG was seen.
@@ -465,7 +511,7 @@ impl Pairer {
         icomm.wrapping_mul(self.world).wrapping_add(rank)
     }
 
-    fn lookup_uncached(&self, etype: i32) -> Option<(i32, Role, i32)> {
+    fn lookup_uncached(&self, etype: i32) -> Option<Meaning> {
         if let Some(&(cat, role)) = self.handlers.get(&etype) {
             let topo = self.topo.get(&cat).copied().unwrap_or(topology::STATE);
             return Some((cat, role, topo));
@@ -474,7 +520,7 @@ impl Pairer {
     }
 
     #[inline]
-    fn lookup(&mut self, etype: i32) -> Option<(i32, Role, i32)> {
+    fn lookup(&mut self, etype: i32) -> Option<Meaning> {
         let slot = etype as u32 as usize & (CACHE - 1);
         if let Some((e, v)) = self.cache[slot] {
             if e == etype {
@@ -497,7 +543,10 @@ impl Pairer {
     fn define(&mut self, kind: u8, etype: i32, final_etype: i32) {
         self.cache = [None; CACHE];
         if kind == 2 {
-            match (self.lookup_uncached(etype), self.lookup_uncached(final_etype)) {
+            match (
+                self.lookup_uncached(etype),
+                self.lookup_uncached(final_etype),
+            ) {
                 (Some((c1, _, t1)), Some((c2, _, _))) if c1 == c2 && t1 == topology::STATE => {
                     self.topo.insert(c1, topology::STATE);
                 }
@@ -525,9 +574,9 @@ impl Pairer {
     }
 
     /// Takes one record of leaf `leaf`; returns the primitive it completes, if
-    /// any, with the leaf of the record that began it.
+    /// any, with the leaf of the record that began it and its slot.
     #[inline]
-    pub(crate) fn push(&mut self, r: &RecordRef<'_>, leaf: u32) -> Option<(Prim, u32)> {
+    pub(crate) fn push(&mut self, r: &RecordRef<'_>, leaf: u32) -> Option<(Prim, u32, u32)> {
         if self.ended {
             return None;
         }
@@ -548,7 +597,11 @@ impl Pairer {
                 let etype = i32_at(r, 0);
                 let (remote, tag, size) = if r.layout.version.has_legacy_header() {
                     // etype, tag, partner, comm, size.
-                    (self.process_line(0, i32_at(r, 8)), i32_at(r, 4), i32_at(r, 16))
+                    (
+                        self.process_line(0, i32_at(r, 8)),
+                        i32_at(r, 4),
+                        i32_at(r, 16),
+                    )
                 } else {
                     // etype, icomm, rank, tag, size.
                     let remote = self.process_line(i32_at(r, 4), i32_at(r, 8));
@@ -584,22 +637,24 @@ impl Pairer {
         etype: i32,
         cargo: Option<&[u8; 32]>,
         leaf: u32,
-    ) -> Option<(Prim, u32)> {
+    ) -> Option<(Prim, u32, u32)> {
         if etype == -1 {
             return None;
         }
         let (cat, role, topo) = self.lookup(etype)?;
         let info: &[u8] = cargo.map_or(&[], |c| &c[..]);
         match role {
-            Role::Solo => Some((Prim::event(cat, time, line, info), leaf)),
+            Role::Solo => Some((Prim::event(cat, time, line, info), leaf, self.take_slot())),
             Role::Start => {
                 let mut buf = [0u8; 32];
                 buf[..info.len()].copy_from_slice(info);
                 self.waiting += 1;
+                let slot = self.take_slot();
                 push(
                     &mut self.states,
                     (cat, line),
                     Open {
+                        slot,
                         time,
                         topo,
                         info_len: info.len() as u8,
@@ -622,7 +677,7 @@ impl Pairer {
                         &o.info[..o.info_len as usize],
                     ),
                 };
-                Some((p, o.origin))
+                Some((p, o.origin, o.slot))
             }
             Role::Send | Role::Recv => None,
         }
@@ -640,7 +695,7 @@ impl Pairer {
         size: i32,
         remote: i32,
         leaf: u32,
-    ) -> Option<(Prim, u32)> {
+    ) -> Option<(Prim, u32, u32)> {
         if etype == -1 {
             return None;
         }
@@ -656,13 +711,15 @@ impl Pairer {
                 if let Some(h) = pop(&mut self.recvs, key) {
                     self.waiting -= 1;
                     // Java's quirk: a receive logged first leaves msg_size 0.
-                    return Some((arrow((time, line), (h.time, h.line), 0), h.origin));
+                    return Some((arrow((time, line), (h.time, h.line), 0), h.origin, h.slot));
                 }
                 self.waiting += 1;
+                let slot = self.take_slot();
                 push(
                     &mut self.sends,
                     key,
                     Half {
+                        slot,
                         time,
                         line,
                         size,
@@ -675,13 +732,19 @@ impl Pairer {
                 let key = (tag, remote, local);
                 if let Some(h) = pop(&mut self.sends, key) {
                     self.waiting -= 1;
-                    return Some((arrow((h.time, h.line), (time, line), h.size), h.origin));
+                    return Some((
+                        arrow((h.time, h.line), (time, line), h.size),
+                        h.origin,
+                        h.slot,
+                    ));
                 }
                 self.waiting += 1;
+                let slot = self.take_slot();
                 push(
                     &mut self.recvs,
                     key,
                     Half {
+                        slot,
                         time,
                         line,
                         size: 0,

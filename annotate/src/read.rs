@@ -7,11 +7,11 @@
 
 use crate::error::{Error, Result};
 use crate::format::{self, *};
-use crate::pair::{parse_carry, Pairer, Wait};
+use crate::pair::{parse_carry, Pairer, Wait, NO_SLOT};
 use binrw::BinRead;
-use clog2_format::codec::{decode_record_ref, Layout};
+use clog2_format::codec::{decode_record_ref, Layout, RecordRef};
 use clog2_format::preamble::PREAMBLE_LEN;
-use clog2_format::record::rectype;
+use clog2_format::record::{body_len, rectype};
 use clog2_format::Preamble;
 use flate2::Crc;
 use slog2_format::build::Prim;
@@ -62,6 +62,9 @@ pub struct Annotation<A, T> {
     categories: CategoryMap,
     maps: LineIdMapList,
     layout: Layout,
+    /// Body length of each record type below 16 (`u32::MAX`: unknown), for the
+    /// in-place reading of 02.30+ records.
+    body_lens: [u32; 16],
     counters: Counters,
     /// The last block read from the annotation.
     buf: Vec<u8>,
@@ -80,7 +83,10 @@ pub struct Annotation<A, T> {
 /// A query's buffers, kept between queries.
 #[derive(Debug, Default)]
 struct Scratch {
-    /// The drawables found, in the order found.
+    /// The drawables found in nodes, in the order found.
+    node_entries: Vec<Entry>,
+    /// The drawables found in leaves, by slot ([`Pairer::next_slot`]; `HOLE`
+    /// for a slot whose drawable is not part of the answer).
     entries: Vec<Entry>,
     /// The drawables made from leaves.
     prims: Vec<Prim>,
@@ -109,6 +115,87 @@ struct Entry {
 }
 
 const NODE: u32 = 1 << 31;
+/// A slot without a drawable.
+const HOLE: u32 = u32::MAX;
+const HOLE_ENTRY: Entry = Entry {
+    key: (0, 0, 0, 0, 0),
+    node: NodeId { depth: 0, xpos: 0 },
+    src: HOLE,
+};
+
+/// Sorts `v` by key, stably. Insertion sort while it moves at most about 8
+/// entries per entry (a time-ordered trace gives the leaves' drawables in
+/// start order but for ties), the standard stable sort after that.
+fn sort_nearly_sorted(v: &mut [Entry]) {
+    let mut budget = v.len().saturating_mul(8).saturating_add(64);
+    for i in 1..v.len() {
+        if v[i - 1].key <= v[i].key {
+            continue;
+        }
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1].key > x.key {
+            v[j] = v[j - 1];
+            j -= 1;
+            budget = budget.saturating_sub(1);
+        }
+        v[j] = x;
+        if budget == 0 {
+            // Insertion moves an entry only past greater ones: equal keys are
+            // still in their first order, which the stable sort keeps.
+            v.sort_by_key(|e| e.key);
+            return;
+        }
+    }
+}
+
+/// The record at `pos` of `block` read in place, when it is a whole 02.30+
+/// record of a known type (`None` otherwise: the caller asks
+/// `decode_record_ref`, which says what is wrong). The same values as
+/// `decode_record_ref` gives.
+#[inline(always)]
+fn record_at<'a>(
+    block: &'a [u8],
+    pos: usize,
+    layout: Layout,
+    lens: &[u32; 16],
+) -> Option<(RecordRef<'a>, usize)> {
+    let h: &[u8; 24] = block.get(pos..pos.checked_add(24)?)?.try_into().ok()?;
+    let (time, icomm, rank, thread, rt) = match layout.endian {
+        binrw::Endian::Big => (
+            f64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]),
+            i32::from_be_bytes([h[8], h[9], h[10], h[11]]),
+            i32::from_be_bytes([h[12], h[13], h[14], h[15]]),
+            i32::from_be_bytes([h[16], h[17], h[18], h[19]]),
+            i32::from_be_bytes([h[20], h[21], h[22], h[23]]),
+        ),
+        binrw::Endian::Little => (
+            f64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]),
+            i32::from_le_bytes([h[8], h[9], h[10], h[11]]),
+            i32::from_le_bytes([h[12], h[13], h[14], h[15]]),
+            i32::from_le_bytes([h[16], h[17], h[18], h[19]]),
+            i32::from_le_bytes([h[20], h[21], h[22], h[23]]),
+        ),
+    };
+    let bl = *lens.get(usize::try_from(rt).ok()?)?;
+    if bl == u32::MAX {
+        return None;
+    }
+    let start = pos + 24;
+    let body = block.get(start..start + bl as usize)?;
+    Some((
+        RecordRef {
+            time,
+            icomm,
+            rank,
+            thread,
+            rectype: rt,
+            body,
+            layout,
+        },
+        24 + bl as usize,
+    ))
+}
 
 impl Entry {
     #[inline(always)]
@@ -223,6 +310,14 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             version: preamble.info().version,
         };
         let pairer = Pairer::new(preamble.info());
+        let legacy = layout.version.has_legacy_header();
+        let mut body_lens = [u32::MAX; 16];
+        for (rt, l) in body_lens.iter_mut().enumerate() {
+            // A legacy file never takes the in-place path (its header differs).
+            if let (false, Some(n)) = (legacy, body_len(rt as i32, legacy)) {
+                *l = n as u32;
+            }
+        }
         let mut a = Annotation {
             idx,
             trace,
@@ -234,6 +329,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             categories: CategoryMap::default(),
             maps: LineIdMapList::default(),
             layout,
+            body_lens,
             pairer,
             counters: Counters {
                 nodes_read: 0,
@@ -368,8 +464,26 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         let before = self.counters;
         self.collect(w)?;
         let s = &mut self.scratch;
-        let mut out: Vec<Located<Primitive>> = Vec::with_capacity(s.entries.len());
-        for e in &s.entries {
+        let n = s.node_entries.len() + s.entries.len();
+        let mut out: Vec<Located<Primitive>> = Vec::with_capacity(n);
+        // Merge the two sorted lists; on equal keys the node's drawable first.
+        let (mut a, mut b) = (0, 0);
+        while a + b < n {
+            let e = match (s.node_entries.get(a), s.entries.get(b)) {
+                (Some(x), Some(y)) if x.key <= y.key => {
+                    a += 1;
+                    *x
+                }
+                (_, Some(y)) => {
+                    b += 1;
+                    *y
+                }
+                (Some(x), None) => {
+                    a += 1;
+                    *x
+                }
+                (None, None) => break,
+            };
             let value = if e.src & NODE != 0 {
                 std::mem::replace(
                     &mut s.node_prims[(e.src & !NODE) as usize],
@@ -404,10 +518,12 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         })
     }
 
-    /// Finds the drawables of window `w` into the scratch buffers, sorted in
-    /// `INCRE_STARTTIME_ORDER` (ties: nodes in TreeDir order, then leaves in
-    /// order, each in the order read).
+    /// Finds the drawables of window `w` into the scratch buffers: those of
+    /// nodes and those of leaves, each list sorted in `INCRE_STARTTIME_ORDER`
+    /// (ties: nodes in TreeDir order, each in file order; leaves in order, each
+    /// by the record that began the drawable).
     fn collect(&mut self, w: TimeWindow) -> Result<()> {
+        self.scratch.node_entries.clear();
         self.scratch.entries.clear();
         self.scratch.prims.clear();
         self.scratch.node_prims.clear();
@@ -422,7 +538,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 if w.shows(&d) {
                     if let Drawable::Primitive(p) = d {
                         let src = s.node_prims.len() as u32 | NODE;
-                        s.entries.push(Entry::new(node_key(&p), e.id, src));
+                        s.node_entries.push(Entry::new(node_key(&p), e.id, src));
                         s.node_prims.push(p);
                     }
                 }
@@ -434,7 +550,10 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 self.leaf(i, Some(w))?;
             }
         }
-        self.scratch.entries.sort_by_key(|e| e.key);
+        let s = &mut self.scratch;
+        s.node_entries.sort_by_key(|e| e.key);
+        s.entries.retain(|e| e.src != HOLE);
+        sort_nearly_sorted(&mut s.entries);
         Ok(())
     }
 
@@ -521,10 +640,19 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             });
         }
         let me = i as u32;
-        self.pairer
-            .start_leaf(&self.defs, me, self.defs_sorted, &self.scratch.carry);
-        let node = NodeId { depth: 0, xpos: i as i32 };
-        let layout = self.layout;
+        let first_slot = u32::try_from(self.scratch.entries.len()).unwrap_or(u32::MAX);
+        self.pairer.start_leaf(
+            &self.defs,
+            me,
+            self.defs_sorted,
+            &self.scratch.carry,
+            first_slot,
+        );
+        let node = NodeId {
+            depth: 0,
+            xpos: i as i32,
+        };
+        let (layout, lens) = (self.layout, self.body_lens);
         let pairer = &mut self.pairer;
         let s = &mut self.scratch;
         let mut count = 0usize;
@@ -534,7 +662,10 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             let index = first + b as u64;
             let mut pos = 0usize;
             loop {
-                let (rec, len) = decode_record_ref(bytes, pos, layout, base, index)?;
+                let (rec, len) = match record_at(bytes, pos, layout, &lens) {
+                    Some(r) => r,
+                    None => decode_record_ref(bytes, pos, layout, base, index)?,
+                };
                 pos += len;
                 if !matches!(
                     rec.rectype,
@@ -546,12 +677,19 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 ) {
                     self.counters.other_records += 1;
                 }
-                if let Some((p, origin)) = pairer.push(&rec, me) {
+                let done = pairer.push(&rec, me);
+                while (s.entries.len() as u64) < u64::from(pairer.next_slot()) {
+                    s.entries.push(HOLE_ENTRY);
+                }
+                if let Some((p, origin, slot)) = done {
                     if origin == me {
                         count += 1;
                         if w.is_none_or(|w| w.meets(p.earliest(), p.latest())) {
-                            s.entries
-                                .push(Entry::new(p.order_key(), node, s.prims.len() as u32));
+                            let e = Entry::new(p.order_key(), node, s.prims.len() as u32);
+                            match s.entries.get_mut(slot as usize) {
+                                Some(at) if slot != NO_SLOT => *at = e,
+                                _ => s.entries.push(e),
+                            }
                             s.prims.push(p);
                         }
                     }
@@ -568,3 +706,417 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    //! The in-place pairing of leaves against `Clog2Drawables` (the converter's
+    //! pairing, as this reader used it before): every leaf of generated traces
+    //! full of definitions that clash, undeclared and unmatched events, both
+    //! byte orders and every version, and of the corpus, gives the same
+    //! drawables, counts and errors.
+
+    use super::*;
+    use crate::write::def_record;
+    use clog2_format::codec::BlockRecords;
+    use clog2_format::record::{
+        BareEvt, CargoEvt, ConstDef, EventDef, LegacyMsgEvt, MsgEvt, StateDef,
+    };
+    use clog2_format::{Body, FixedBytes, Record, Version};
+    use proptest::prelude::*;
+    use slog2_format::build::{Clog2Drawables, Partial};
+
+    fn partial(w: &Waiting) -> Partial {
+        match w {
+            Waiting::State {
+                category,
+                line,
+                time,
+                origin,
+                info,
+            } => Partial::State {
+                prim: Prim::two(
+                    *category,
+                    topology::STATE,
+                    (*time, *line),
+                    (*time, *line),
+                    info,
+                ),
+                origin: *origin as u64,
+            },
+            Waiting::Send {
+                key,
+                time,
+                line,
+                size,
+                origin,
+            } => Partial::Send {
+                key: *key,
+                time: *time,
+                line: *line,
+                size: *size,
+                origin: *origin as u64,
+            },
+            Waiting::Recv {
+                key,
+                time,
+                line,
+                origin,
+            } => Partial::Recv {
+                key: *key,
+                time: *time,
+                line: *line,
+                origin: *origin as u64,
+            },
+        }
+    }
+
+    /// Leaf `i` as this reader read it before (a new `Clog2Drawables` per
+    /// leaf, owned records): its drawables that begin in it, and the records
+    /// that are no event.
+    fn reference_leaf<A: Read + Seek, T: Read + Seek>(
+        a: &mut Annotation<A, T>,
+        i: usize,
+    ) -> Result<(Vec<Prim>, u64)> {
+        let leaf = a.leaves[i];
+        let carry: Carry = a.block(leaf.carry, "a carry-in block")?;
+        let bs = a.header.clog2_block_size as u64;
+        if bs == 0
+            || leaf.len as u64 % bs != 0
+            || leaf.offset < PREAMBLE_LEN as u64
+            || leaf
+                .offset
+                .checked_add(leaf.len as u64)
+                .is_none_or(|e| e > a.header.clog2_size)
+        {
+            return Err(Error::Write("range".into()));
+        }
+        a.trace.seek(SeekFrom::Start(leaf.offset)).unwrap();
+        a.trace_pos = None;
+        let mut buf = vec![0u8; leaf.len as usize];
+        a.trace.read_exact(&mut buf).unwrap();
+        let mut pre = vec![0u8; PREAMBLE_LEN];
+        a.trace.seek(SeekFrom::Start(0)).unwrap();
+        a.trace.read_exact(&mut pre).unwrap();
+        let preamble = clog2_format::Preamble::parse(&pre).unwrap();
+        let info = preamble.info();
+        let mut ev = Clog2Drawables::new(info);
+        for d in a.defs.iter().filter(|d| (d.leaf as usize) < i) {
+            ev.push(&def_record(d));
+        }
+        let partials: Vec<Partial> = carry.waiting.iter().map(partial).collect();
+        ev.restore(&partials);
+        let mut out = Vec::new();
+        let mut other = 0;
+        let first = (leaf.offset - PREAMBLE_LEN as u64) / bs;
+        'blocks: for (b, bytes) in buf.chunks(bs as usize).enumerate() {
+            let base = leaf.offset + b as u64 * bs;
+            for r in BlockRecords::new(bytes, a.layout, base, first + b as u64) {
+                let (rec, _) = r?;
+                if !matches!(
+                    rec.body,
+                    Body::EndBlock
+                        | Body::EndLog
+                        | Body::Bare(_)
+                        | Body::Cargo(_)
+                        | Body::Msg(_)
+                        | Body::LegacyMsg(_)
+                ) {
+                    other += 1;
+                }
+                if let Some((p, origin)) = ev.push_at(&rec, i as u64) {
+                    if origin == i as u64 {
+                        out.push(p);
+                    }
+                }
+                if ev.ended() {
+                    break 'blocks;
+                }
+            }
+        }
+        Ok((out, other))
+    }
+
+    fn sorted(v: &[Prim]) -> Vec<String> {
+        let mut s: Vec<String> = v.iter().map(|p| format!("{p:?}")).collect();
+        s.sort();
+        s
+    }
+
+    /// Compares every leaf of `idx` over `clog2`, in order and then backwards
+    /// (so that the reused pairing state is exercised both ways); returns the
+    /// drawables found.
+    fn compare_leaves(clog2: &[u8], idx: &[u8]) -> usize {
+        let mut a = Annotation::open(Cursor::new(idx), Cursor::new(clog2)).unwrap();
+        let n = a.leaves.len();
+        let mut total = 0;
+        for i in (0..n).chain((0..n).rev()) {
+            let before = a.counters.other_records;
+            let fast = a.verify_leaf(i);
+            let got: Vec<Prim> = a
+                .scratch
+                .entries
+                .iter()
+                .filter(|e| e.src != HOLE)
+                .map(|e| a.scratch.prims[e.src as usize])
+                .collect();
+            let other = a.counters.other_records - before;
+            match (fast, reference_leaf(&mut a, i)) {
+                (Ok(count), Ok((want, want_other))) => {
+                    assert_eq!(count, want.len(), "leaf {i}");
+                    assert_eq!(sorted(&got), sorted(&want), "leaf {i}");
+                    assert_eq!(other, want_other, "leaf {i}");
+                    total += count;
+                }
+                (Err(e), Err(f)) => assert_eq!(format!("{e:?}"), format!("{f:?}"), "leaf {i}"),
+                (x, y) => panic!("leaf {i}: {x:?} against {:?}", y.map(|(v, o)| (v.len(), o))),
+            }
+        }
+        total
+    }
+
+    /// Event IDs that mean something under `PreambleInfo::mpe_default`
+    /// (placeholder states 0..600 in pairs), send and receive, IDs outside
+    /// every range, and -1.
+    const ETYPES: [i32; 14] = [
+        0, 1, 2, 3, 598, 599, 600, 601, 5000, 5001, -10, -1, -101, -102,
+    ];
+
+    fn body(legacy: bool) -> impl Strategy<Value = Body> {
+        let e = || prop::sample::select(ETYPES.to_vec());
+        prop_oneof![
+            2 => (e(), e()).prop_map(|(start_etype, final_etype)| Body::StateDef(StateDef {
+                state_id: 1,
+                start_etype,
+                final_etype,
+                pad: FixedBytes::ZERO,
+                color: FixedBytes::from_str_truncated("red"),
+                name: FixedBytes::from_str_truncated("s"),
+                format: FixedBytes::ZERO,
+            })),
+            1 => e().prop_map(|etype| Body::EventDef(EventDef {
+                etype,
+                pad: FixedBytes::ZERO,
+                color: FixedBytes::from_str_truncated("blue"),
+                name: FixedBytes::from_str_truncated("e"),
+                format: FixedBytes::ZERO,
+            })),
+            1 => Just(Body::ConstDef(ConstDef {
+                etype: -201,
+                value: 3,
+                name: FixedBytes::ZERO,
+            })),
+            8 => e().prop_map(|etype| Body::Bare(BareEvt {
+                etype,
+                pad: FixedBytes::ZERO,
+            })),
+            4 => (e(), any::<u8>()).prop_map(|(etype, b)| Body::Cargo(CargoEvt {
+                etype,
+                pad: FixedBytes::ZERO,
+                bytes: FixedBytes([b; 32]),
+            })),
+            6 => (
+                prop_oneof![4 => Just(-101), 4 => Just(-102), 1 => e()],
+                0..2i32,
+                0..3i32,
+                0..2i32,
+                0..100i32
+            )
+                .prop_map(move |(etype, icomm, rank, tag, size)| if legacy {
+                    Body::LegacyMsg(LegacyMsgEvt {
+                        etype,
+                        tag,
+                        partner: rank,
+                        comm: icomm,
+                        size,
+                        pad: FixedBytes::ZERO,
+                    })
+                } else {
+                    Body::Msg(MsgEvt {
+                        etype,
+                        icomm,
+                        rank,
+                        tag,
+                        size,
+                        pad: FixedBytes::ZERO,
+                    })
+                }),
+        ]
+    }
+
+    fn case() -> impl Strategy<Value = (Vec<u8>, u32, u16)> {
+        (
+            prop::sample::select(Version::ALL.to_vec()),
+            any::<bool>(),
+            prop::sample::select(vec![256u32, 512]),
+            any::<bool>(),
+        )
+            .prop_flat_map(|(v, big, bs, ordered)| {
+                let legacy = v.has_legacy_header();
+                (
+                    Just((v, big, bs, ordered)),
+                    proptest::collection::vec(
+                        (0.0..100.0f64, 0..3i32, 0..2i32, 0..2i32, body(legacy)),
+                        0..400,
+                    ),
+                    prop::sample::select(vec![256u32, 512, 1024]),
+                    2u16..4,
+                )
+            })
+            .prop_map(|((v, big, bs, ordered), recs, leaf_bytes, children)| {
+                let mut times: Vec<f64> = recs.iter().map(|r| r.0).collect();
+                if ordered {
+                    times.sort_by(f64::total_cmp);
+                }
+                let legacy = v.has_legacy_header();
+                let records: Vec<Record> = recs
+                    .into_iter()
+                    .zip(times)
+                    .map(|((_, rank, icomm, thread, body), time)| Record {
+                        time,
+                        icomm: if legacy { 0 } else { icomm },
+                        rank,
+                        thread: if legacy { 0 } else { thread },
+                        body,
+                    })
+                    .collect();
+                let case = (v, big, bs, records, Vec::new());
+                (
+                    mpelog_conformance::strategies::clog2::write(&case),
+                    leaf_bytes,
+                    children,
+                )
+            })
+    }
+
+    fn annotated(clog2: &[u8], leaf_bytes: u32, children: u16) -> Option<Vec<u8>> {
+        let mut r = clog2_format::Clog2Reader::from_slice(clog2).ok()?;
+        let (out, _) = crate::annotate(
+            &mut r,
+            clog2.len() as u64,
+            &clog2[..PREAMBLE_LEN.min(clog2.len())],
+            Cursor::new(Vec::new()),
+            crate::AnnotateOptions {
+                leaf_bytes,
+                children,
+            },
+            |_| {},
+        )
+        .ok()?;
+        Some(out.into_inner())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+        #[test]
+        fn leaves_pair_as_clog2_drawables((clog2, leaf_bytes, children) in case()) {
+            let idx = annotated(&clog2, leaf_bytes, children);
+            prop_assume!(idx.is_some());
+            compare_leaves(&clog2, &idx.unwrap_or_default());
+        }
+    }
+
+    #[test]
+    fn generated_traces_pair_as_clog2_drawables() {
+        for (ranks, events, seed, bs, leaf) in [
+            (1, 3000, 1, 512, 512),
+            (4, 20000, 2, 1024, 4096),
+            (16, 30000, 3, 4096, 4096),
+        ] {
+            let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+                ranks,
+                events,
+                seed,
+                block_size: bs,
+            })
+            .unwrap();
+            let idx = annotated(&clog2, leaf, 2).unwrap();
+            assert!(compare_leaves(&clog2, &idx) > events as usize / 4);
+        }
+    }
+
+    #[test]
+    fn corpus_traces_pair_as_clog2_drawables() {
+        let Some(dir) = mpelog_conformance::corpus::root() else {
+            return;
+        };
+        let mut n = 0;
+        for e in std::fs::read_dir(dir.join("mpe")).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_none_or(|x| x != "clog2") {
+                continue;
+            }
+            let clog2 = std::fs::read(&p).unwrap();
+            for leaf in [4096, 65536] {
+                let idx = annotated(&clog2, leaf, 3).unwrap();
+                compare_leaves(&clog2, &idx);
+            }
+            n += 1;
+        }
+        assert_eq!(n, 26, "corpus CLOG2 files");
+    }
+
+    /// The in-place carry-in reader accepts exactly what the binrw layout
+    /// reads, with the same values.
+    #[test]
+    fn carry_blocks_read_as_binrw_reads_them() {
+        use binrw::BinWrite;
+        let carry = Carry {
+            waiting: vec![
+                Waiting::State {
+                    category: 3,
+                    line: -2,
+                    time: 1.5,
+                    origin: 7,
+                    info: vec![1, 2, 3],
+                },
+                Waiting::Send {
+                    key: [1, 2, 3],
+                    time: 2.5,
+                    line: 4,
+                    size: 99,
+                    origin: 1,
+                },
+                Waiting::Recv {
+                    key: [4, 5, 6],
+                    time: -1.0,
+                    line: 8,
+                    origin: 0,
+                },
+                Waiting::State {
+                    category: 0,
+                    line: 0,
+                    time: 0.0,
+                    origin: 0,
+                    info: vec![9; 32],
+                },
+            ],
+        };
+        let mut c = Cursor::new(Vec::new());
+        carry.write_be(&mut c).unwrap();
+        let bytes = c.into_inner();
+        let mut out = Vec::new();
+        let mut tried = 0;
+        // Every cut, every single-byte change and a trailing byte.
+        let mut cases: Vec<Vec<u8>> = (0..=bytes.len()).map(|n| bytes[..n].to_vec()).collect();
+        for at in 0..bytes.len() {
+            for v in [0u8, 1, 2, 3, 32, 33, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[at] = v;
+                cases.push(b);
+            }
+        }
+        let mut longer = bytes.clone();
+        longer.push(5);
+        cases.push(longer);
+        for b in cases {
+            // Debug text: a changed byte may make a NaN time.
+            let fast = parse_carry(&b, &mut out).map(|_| format!("{out:?}"));
+            let slow = Carry::read_be(&mut Cursor::new(&b))
+                .ok()
+                .map(|c| format!("{:?}", c.waiting.iter().map(Wait::from).collect::<Vec<_>>()));
+            assert_eq!(fast, slow, "{b:?}");
+            tried += usize::from(fast.is_some());
+        }
+        assert!(tried > 100, "{tried} cases read");
+    }
+}
