@@ -7,6 +7,8 @@
 //! multi-level files of the corpus (when `MPELOG_CORPUS` is set).
 
 mod common;
+#[path = "common/views.rs"]
+mod views;
 
 use common::corpus;
 use slog2_format::check::{check, Severity};
@@ -81,6 +83,10 @@ struct Loaded {
     depth: u32,
     sizes: HashMap<NodeId, u64>,
     boxes: HashMap<NodeId, (f64, f64)>,
+    /// One buffer for every query into a buffer (each answer is checked against
+    /// the owned one, so that a buffer reused after larger or smaller answers
+    /// keeps nothing of them).
+    buf: std::cell::RefCell<WindowBuf>,
 }
 
 impl Loaded {
@@ -111,6 +117,7 @@ impl Loaded {
             depth,
             sizes,
             boxes,
+            buf: Default::default(),
         }
     }
 
@@ -207,6 +214,12 @@ impl Loaded {
         );
         assert!(a.shadows.is_empty());
         self.check_counters(&r, opened, &a);
+        // The same query into the reused buffer.
+        let mut buf = self.buf.borrow_mut();
+        self.reader()
+            .window_into(&mut buf, t0, t1)
+            .unwrap_or_else(|e| panic!("{}: [{t0:?},{t1:?}) into: {e}", self.name));
+        views::check_views(&buf, &a, &format!("{}: [{t0:?},{t1:?})", self.name));
         let d = a.drawables.len() as u64;
         let bound = node_read_bound(self.k, self.depth, d);
         assert!(
@@ -244,6 +257,16 @@ impl Loaded {
             .window_preview(t0, t1, pixels)
             .unwrap_or_else(|e| panic!("{}: [{t0:?},{t1:?}) / {pixels}: {e}", self.name));
         self.check_counters(&r, opened, &p);
+        let mut buf = self.buf.borrow_mut();
+        self.reader()
+            .window_preview_into(&mut buf, t0, t1, pixels)
+            .unwrap_or_else(|e| panic!("{}: [{t0:?},{t1:?}) / {pixels} into: {e}", self.name));
+        views::check_views(
+            &buf,
+            &p,
+            &format!("{}: [{t0:?},{t1:?}) / {pixels}", self.name),
+        );
+        drop(buf);
         let bound = preview_node_read_bound(self.depth, pixels);
         assert!(
             p.counters.nodes_read <= bound,

@@ -1,0 +1,140 @@
+//! Checks of a [`WindowBuf`]'s borrowed views against an owned answer, shared by
+//! the window tests (`#[path]`-included, not part of `common/mod.rs`).
+
+use slog2_format::window::Located;
+use slog2_format::*;
+
+/// `buf` holds exactly `want` (drawables, shadows, nodes, counters): every view
+/// accessor agrees with the owned value, `to_owned`/`located` give it back, and
+/// `to_answer` equals `want` (apart from the window, compared by bits).
+pub fn check_views(buf: &WindowBuf, want: &WindowAnswer, what: &str) {
+    let w = buf.window();
+    assert_eq!(
+        (w.start.to_bits(), w.end.to_bits()),
+        (want.window.start.to_bits(), want.window.end.to_bits()),
+        "{what}: window"
+    );
+    assert_eq!(buf.nodes(), &want.nodes[..], "{what}: nodes");
+    assert_eq!(buf.counters(), want.counters, "{what}: counters");
+    assert_eq!(
+        buf.drawables_len(),
+        want.drawables.len(),
+        "{what}: drawables"
+    );
+    assert_eq!(buf.drawables().len(), want.drawables.len(), "{what}");
+    for (i, (v, d)) in buf.drawables().zip(&want.drawables).enumerate() {
+        check_drawable(v, d, &format!("{what}: drawable {i}"));
+        let again = buf.drawable(i).expect("in range");
+        assert_eq!(again.located(), *d, "{what}: drawable {i}");
+    }
+    assert!(buf.drawable(want.drawables.len()).is_none(), "{what}");
+    assert_eq!(buf.shadows_len(), want.shadows.len(), "{what}: shadows");
+    for (i, (v, s)) in buf.shadows().zip(&want.shadows).enumerate() {
+        let what = format!("{what}: shadow {i}");
+        let o = &s.value;
+        assert_eq!(v.node(), s.node, "{what}");
+        assert_eq!(v.category(), o.category, "{what}");
+        assert_eq!(v.earliest().to_bits(), o.earliest.to_bits(), "{what}");
+        assert_eq!(v.latest().to_bits(), o.latest.to_bits(), "{what}");
+        assert_eq!(v.num_real_objs(), o.num_real_objs, "{what}");
+        assert_eq!(v.info(), &o.info.bytes[..], "{what}");
+        assert_eq!(v.info_len(), o.info.len, "{what}");
+        assert_eq!(v.vertices(), &o.vertices[..], "{what}");
+        assert_eq!(weight_bits(v.weights()), weight_bits(&o.weights), "{what}");
+        assert_eq!(shadow_bits(&v.to_owned()), shadow_bits(o), "{what}");
+        let again = buf.shadow(i).expect("in range").located();
+        assert_eq!(again.node, s.node, "{what}");
+        assert_eq!(shadow_bits(&again.value), shadow_bits(o), "{what}");
+    }
+    assert!(buf.shadow(want.shadows.len()).is_none(), "{what}");
+    // NaN windows and weights never compare equal: shadows and the window by bits.
+    let mut answer = buf.to_answer();
+    let mut want = want.clone();
+    let shadows = |a: &mut WindowAnswer| -> Vec<_> {
+        std::mem::take(&mut a.shadows)
+            .iter()
+            .map(|s| (s.node, shadow_bits(&s.value)))
+            .collect()
+    };
+    assert_eq!(
+        shadows(&mut answer),
+        shadows(&mut want),
+        "{what}: to_answer"
+    );
+    answer.window = TimeWindow::new(0.0, 0.0);
+    want.window = answer.window;
+    assert!(answer == want, "{what}: to_answer");
+}
+
+/// The weights, with their ratios as bits.
+fn weight_bits(w: &[CategoryWeight]) -> Vec<(i32, u32, u32, Option<i64>)> {
+    w.iter()
+        .map(|w| (w.category, w.incl.to_bits(), w.excl.to_bits(), w.count))
+        .collect()
+}
+
+/// A shadow with every float as bits.
+#[allow(clippy::type_complexity)]
+fn shadow_bits(
+    s: &Shadow,
+) -> (
+    i32,
+    JStr,
+    Vec<(u64, i32)>,
+    u64,
+    u64,
+    i64,
+    Vec<(i32, u32, u32, Option<i64>)>,
+) {
+    (
+        s.category,
+        s.info.clone(),
+        s.vertices
+            .iter()
+            .map(|c| (c.time.to_bits(), c.line_id))
+            .collect(),
+        s.earliest.to_bits(),
+        s.latest.to_bits(),
+        s.num_real_objs,
+        weight_bits(&s.weights),
+    )
+}
+
+/// One drawable view against its owned value.
+fn check_drawable(v: DrawableRef<'_>, d: &Located<Drawable>, what: &str) {
+    let o = &d.value;
+    assert_eq!(v.node(), d.node, "{what}");
+    assert_eq!(v.category(), o.category(), "{what}");
+    assert_eq!(v.earliest().to_bits(), o.earliest().to_bits(), "{what}");
+    assert_eq!(v.latest().to_bits(), o.latest().to_bits(), "{what}");
+    assert_eq!(v.end_lines(), o.end_lines(), "{what}");
+    match o {
+        Drawable::Primitive(p) => {
+            assert!(!v.is_composite(), "{what}");
+            assert_eq!(v.info(), &p.info.bytes[..], "{what}");
+            assert_eq!(v.info_len(), p.info.len, "{what}");
+            assert_eq!(v.vertices(), &p.vertices[..], "{what}");
+            assert_eq!(v.parts().len(), 0, "{what}");
+        }
+        Drawable::Composite(c) => {
+            assert!(v.is_composite(), "{what}");
+            assert_eq!(v.info(), &c.info.bytes[..], "{what}");
+            assert_eq!(v.info_len(), c.info.len, "{what}");
+            let all: Vec<Coord> = c
+                .primitives
+                .iter()
+                .flat_map(|p| p.vertices.iter().copied())
+                .collect();
+            assert_eq!(v.vertices(), &all[..], "{what}");
+            assert_eq!(v.parts().len(), c.primitives.len(), "{what}");
+            for (q, p) in v.parts().zip(&c.primitives) {
+                assert_eq!(q.category(), p.category, "{what}");
+                assert_eq!(q.info(), &p.info.bytes[..], "{what}");
+                assert_eq!(q.info_len(), p.info.len, "{what}");
+                assert_eq!(q.vertices(), &p.vertices[..], "{what}");
+                assert_eq!(q.to_owned(), *p, "{what}");
+            }
+        }
+    }
+    assert_eq!(v.to_owned(), *o, "{what}");
+}
