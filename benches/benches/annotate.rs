@@ -6,13 +6,23 @@
 //! `cargo bench -p mpelog-benches --bench annotate`. Sizes (MB of CLOG2) from
 //! `MPELOG_BENCH_SIZES` (default `10,100,1000`); inputs are cached under
 //! `target/mpelog-bench/`.
+//!
+//! Besides criterion's figures (`annotation_window_10k/{annotation,slog2}`),
+//! each size prints one line `side by side:` with both mean times and their
+//! ratio (issue 14's target: annotation ≤ 1.2 × SLOG-2), measured in one loop
+//! that alternates the two queries (`MPELOG_BENCH_ROUNDS` rounds, default 300,
+//! after 20 warm-up rounds), so that a change of load on the machine touches
+//! both alike. Both are the owned answers (`Annotation::window` and
+//! `Slog2Reader::window`), each dropped inside the timed part.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
 use slog2_format::Slog2Reader;
 use std::fs::File;
 use std::io::{BufWriter, Cursor};
+use std::hint::black_box;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// The annotation of the cached `mb` MB trace, made once.
 fn annotation(mb: u64) -> PathBuf {
@@ -91,6 +101,7 @@ fn bench(c: &mut Criterion) {
             y.counters.nodes_read,
             y.counters.bytes_read
         );
+        side_by_side(mb, &mut a, &mut s, t0, t1);
         g.bench_function(BenchmarkId::new("annotation", format!("{mb}MB")), |b| {
             b.iter(|| a.window(t0, t1).unwrap().drawables.len())
         });
@@ -99,6 +110,52 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+}
+
+/// Alternates the annotation window and the SLOG-2 window of `[t0, t1)` and
+/// prints both mean times and their ratio.
+fn side_by_side<A, T, R>(
+    mb: u64,
+    a: &mut Annotation<A, T>,
+    s: &mut Slog2Reader<R>,
+    t0: f64,
+    t1: f64,
+) where
+    A: std::io::Read + std::io::Seek,
+    T: std::io::Read + std::io::Seek,
+    R: std::io::Read + std::io::Seek,
+{
+    let rounds: u32 = std::env::var("MPELOG_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
+        .max(1);
+    let (mut ta, mut ts) = (Duration::ZERO, Duration::ZERO);
+    let (mut na, mut ns) = (0, 0);
+    for round in 0..rounds + 20 {
+        let t = Instant::now();
+        let x = black_box(a.window(t0, t1).unwrap());
+        na = x.drawables.len();
+        drop(x);
+        let da = t.elapsed();
+        let t = Instant::now();
+        let y = black_box(s.window(t0, t1).unwrap());
+        ns = y.drawables.len();
+        drop(y);
+        let ds = t.elapsed();
+        if round >= 20 {
+            ta += da;
+            ts += ds;
+        }
+    }
+    assert_eq!(na, ns, "the two answers differ in size");
+    let ms = |d: Duration| d.as_secs_f64() * 1e3 / f64::from(rounds);
+    eprintln!(
+        "{mb} MB trace, side by side ({rounds} rounds, {na} drawables): annotation {:.3} ms, SLOG-2 {:.3} ms, ratio {:.2}",
+        ms(ta),
+        ms(ts),
+        ta.as_secs_f64() / ts.as_secs_f64()
+    );
 }
 
 criterion_group!(benches, bench);
