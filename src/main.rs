@@ -78,9 +78,21 @@ enum Command {
     /// SLOG-1. CLOG2 lines follow MPE's clog2_print (same keys and type tags) without its
     /// losses: times print in full precision, strings quoted, cargo payloads as hex.
     /// The preamble and the comm table come first, as `# ` comment lines.
+    ///
+    /// SLOG-2 prints the header, legend, line-ID maps and TreeDir, then every node
+    /// in TreeDir order (as slog2print); with `--tree`, the nodes depth first from
+    /// the root, each child indented under its parent (as slog2printrecur).
     Print {
         /// The trace file (`-` for standard input).
         file: PathBuf,
+        /// SLOG-2: print the tree depth first from the root, children indented
+        /// under their parent (slog2printrecur's node view).
+        #[arg(long)]
+        tree: bool,
+        /// With `--tree`: do not read nodes below this depth (0 = the leaves, the
+        /// default; slog2printrecur's `-d`). Their stubs still show in the parent.
+        #[arg(long, value_name = "D", requires = "tree", default_value_t = 0)]
+        depth: i16,
     },
     /// Check traces against the rules of the format specifications and report every
     /// broken rule with its ID, severity, byte offset and what to do.
@@ -311,7 +323,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> error::CliResult {
     match cli.command {
         Command::Info { file, json } => cmd::info::run(&file, json),
-        Command::Print { file } => cmd::print::run(&file),
+        Command::Print { file, tree, depth } => cmd::print::run(&file, tree.then_some(depth)),
         Command::Check {
             files,
             json,

@@ -205,3 +205,93 @@ pub fn node(n: &TreeNodeBody, trailing: &[u8]) -> Vec<String> {
     }
     out
 }
+
+/// The nodes of the tree depth first from the root, as `slog2printrecur` prints
+/// them (`mpelog print --tree`): each node's lines ([`node`]) indented by two
+/// spaces per level below the root, its children after it in stub order. Nodes
+/// deeper than `lowest_depth` are read; a stub whose child is below it is listed
+/// in its parent's lines but not followed (`lowest_depth = 0` reads every node).
+///
+/// Every child is reached through the TreeDir entry its stub names; a stub that
+/// names no TreeDir node, a child whose depth is not one less than its parent's,
+/// and a block reached twice are [`Error::BadTree`](crate::Error::BadTree) at the
+/// parent's block, so a damaged file cannot make the walk loop.
+///
+/// ```
+/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::{dump, Slog2Reader};
+/// use std::io::Cursor;
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// let opts = TreeOptions { leaf_bytes: 4096, ..TreeOptions::default() };
+/// let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+/// let mut r = Slog2Reader::open(Cursor::new(out.into_inner())).unwrap();
+/// let mut lines = Vec::new();
+/// dump::tree(&mut r, 0, |l| lines.push(l)).unwrap();
+/// assert!(lines[0].starts_with("node ("));
+/// assert!(lines.iter().any(|l| l.starts_with("  node (")), "children are indented");
+/// ```
+pub fn tree<R: std::io::Read + std::io::Seek>(
+    r: &mut crate::Slog2Reader<R>,
+    lowest_depth: i16,
+    mut line: impl FnMut(String),
+) -> crate::Result<()> {
+    use crate::error::{Error, TreeProblem};
+    let entries: std::collections::HashMap<NodeId, TreeDirEntry> = r
+        .tree_dir()
+        .map(|t| t.value.entries.iter().map(|e| (e.id, *e)).collect())
+        .unwrap_or_default();
+    let Some(root) = entries
+        .values()
+        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
+        .copied()
+    else {
+        return Ok(());
+    };
+    let mut seen = std::collections::HashSet::new();
+    // Depth first: a stack of nodes still to print, children pushed in reverse.
+    let mut todo = vec![root];
+    while let Some(e) = todo.pop() {
+        let at = e.ptr.offset as u64;
+        let bad = |what: String| Error::BadTree {
+            offset: at,
+            node: e.id,
+            problem: TreeProblem::NotAChild,
+            what,
+        };
+        if !seen.insert(e.ptr.offset) {
+            return Err(bad(format!(
+                "the block at {} is reached twice",
+                e.ptr.offset
+            )));
+        }
+        let n = r.read_node(e.ptr)?;
+        let levels = (i32::from(root.id.depth) - i32::from(e.id.depth)).max(0);
+        let indent = "  ".repeat(levels as usize);
+        for l in node(&n.value, &n.trailing) {
+            line(format!("{indent}{l}"));
+        }
+        let mut children = Vec::new();
+        for s in &n.value.stubs {
+            let id = s.header.id;
+            if id.depth < lowest_depth {
+                continue;
+            }
+            if i32::from(id.depth) != i32::from(e.id.depth) - 1 {
+                return Err(bad(format!(
+                    "stub ({},{}) of node ({},{}) is not one level down",
+                    id.depth, id.xpos, e.id.depth, e.id.xpos
+                )));
+            }
+            let child = entries.get(&id).copied().ok_or_else(|| {
+                bad(format!(
+                    "stub ({},{}) has no TreeDir entry",
+                    id.depth, id.xpos
+                ))
+            })?;
+            children.push(child);
+        }
+        todo.extend(children.into_iter().rev());
+    }
+    Ok(())
+}

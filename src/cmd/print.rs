@@ -6,13 +6,16 @@ use clog2_format::{dump, Clog2Reader};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-/// Runs `mpelog print`, writing to stdout.
-pub fn run(path: &Path) -> CliResult {
+/// Runs `mpelog print`, writing to stdout; `tree` is `--tree`'s lowest depth.
+pub fn run(path: &Path, tree: Option<i16>) -> CliResult {
     let path = &crate::input::resolve(path)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let res = write_dump(path, &mut out)
-        .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
+    let res = match tree {
+        Some(depth) => write_tree(path, depth, &mut out),
+        None => write_dump(path, &mut out),
+    }
+    .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
     match res {
         // A closed pipe (`mpelog print x | head`) is not an error.
         Err(CliError::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -91,6 +94,26 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
             .map_err(o)
         }
     }
+}
+
+/// Writes `print --tree`: the SLOG-2 tree depth first, down to `depth`.
+pub fn write_tree<W: Write>(path: &Path, depth: i16, out: &mut W) -> CliResult {
+    if detect(path)? != Format::Slog2 {
+        return Err(CliError::Usage(
+            "--tree prints the tree of a SLOG-2 file; convert the trace first".into(),
+        ));
+    }
+    let (file, _) = super::open(path)?;
+    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+        .map_err(CliError::slog2(path))?;
+    let mut written = Ok(());
+    slog2_format::dump::tree(&mut r, depth, |l| {
+        if written.is_ok() {
+            written = writeln!(out, "{l}");
+        }
+    })
+    .map_err(CliError::slog2(path))?;
+    written.map_err(CliError::io(Path::new("<stdout>")))
 }
 
 fn write_slog2<W: Write>(path: &Path, out: &mut W) -> CliResult {
