@@ -1,6 +1,6 @@
 //! Runs window queries in a loop, for profiling (`valgrind --tool=callgrind`):
 //! `cargo run --release -p mpelog-annotate --example window_profile -- TRACE.clog2
-//! TRACE.clog2.idx TRACE.slog2 annotation|slog2 N`. The window is the one the
+//! TRACE.clog2.idx TRACE.slog2 annotation|annotation_buf|slog2|slog2_buf N`. The window is the one the
 //! `annotate` bench uses: about 10,000 drawables around the middle of the trace.
 
 use mpelog_annotate::Annotation;
@@ -10,7 +10,9 @@ use std::fs::File;
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     if a.len() != 6 {
-        eprintln!("usage: window_profile TRACE IDX SLOG2 annotation|slog2 N");
+        eprintln!(
+            "usage: window_profile TRACE IDX SLOG2 annotation|annotation_buf|slog2|slog2_buf N"
+        );
         std::process::exit(2);
     }
     let n: usize = a[5].parse().expect("N");
@@ -38,10 +40,19 @@ fn main() {
     )
     .expect("open annotation");
     let mut total = 0;
+    let mut buf = slog2_format::WindowBuf::new();
     let t = std::time::Instant::now();
     for _ in 0..n {
         total += match a[4].as_str() {
             "annotation" => ann.window(t0, t1).expect("window").drawables.len(),
+            "annotation_buf" => {
+                ann.window_into(&mut buf, t0, t1).expect("window");
+                buf.drawables_len()
+            }
+            "slog2_buf" => {
+                s.window_into(&mut buf, t0, t1).expect("window");
+                buf.drawables_len()
+            }
             _ => s.window(t0, t1).expect("window").drawables.len(),
         };
     }

@@ -302,6 +302,29 @@ pub(crate) struct Pairer {
     next_slot: u32,
 }
 
+/// A primitive (what `Prim::event` and `Prim::two` make, built in place;
+/// `info_len` is at most 32 and the bytes after it are zero).
+#[inline(always)]
+fn prim(
+    category: i32,
+    topology: i32,
+    nv: u8,
+    times: [f64; 2],
+    lines: [i32; 2],
+    info: [u8; 32],
+    info_len: u8,
+) -> Prim {
+    Prim {
+        category,
+        topology,
+        nv,
+        times,
+        lines,
+        info_len,
+        info,
+    }
+}
+
 /// The body `i32` at `at` (the caller checked the body's length by its type).
 #[inline(always)]
 fn i32_at(r: &RecordRef<'_>, at: usize) -> i32 {
@@ -642,12 +665,23 @@ impl Pairer {
             return None;
         }
         let (cat, role, topo) = self.lookup(etype)?;
-        let info: &[u8] = cargo.map_or(&[], |c| &c[..]);
+        // Fixed-size copies: an info is a whole cargo or nothing.
+        let (info, info_len) = cargo.map_or(([0u8; 32], 0), |c| (*c, 32));
         match role {
-            Role::Solo => Some((Prim::event(cat, time, line, info), leaf, self.take_slot())),
+            Role::Solo => Some((
+                prim(
+                    cat,
+                    topology::EVENT,
+                    1,
+                    [time, time],
+                    [line, line],
+                    info,
+                    info_len,
+                ),
+                leaf,
+                self.take_slot(),
+            )),
             Role::Start => {
-                let mut buf = [0u8; 32];
-                buf[..info.len()].copy_from_slice(info);
                 self.waiting += 1;
                 let slot = self.take_slot();
                 push(
@@ -657,8 +691,8 @@ impl Pairer {
                         slot,
                         time,
                         topo,
-                        info_len: info.len() as u8,
-                        info: buf,
+                        info_len,
+                        info,
                         origin: leaf,
                     },
                 );
@@ -668,13 +702,15 @@ impl Pairer {
                 let o = pop(&mut self.states, (cat, line))?;
                 self.waiting -= 1;
                 let p = match cargo {
-                    Some(c) => Prim::two(cat, topo, (o.time, line), (time, line), c),
-                    None => Prim::two(
+                    Some(_) => prim(cat, topo, 2, [o.time, time], [line, line], info, 32),
+                    None => prim(
                         cat,
                         o.topo,
-                        (o.time, line),
-                        (time, line),
-                        &o.info[..o.info_len as usize],
+                        2,
+                        [o.time, time],
+                        [line, line],
+                        o.info,
+                        o.info_len,
                     ),
                 };
                 Some((p, o.origin, o.slot))
@@ -700,10 +736,18 @@ impl Pairer {
             return None;
         }
         let arrow = |from: (f64, i32), to: (f64, i32), size: i32| {
-            let mut info = [0u8; 8];
-            info[..4].copy_from_slice(&tag.to_be_bytes());
-            info[4..].copy_from_slice(&size.to_be_bytes());
-            Prim::two(ARROW_CATEGORY, topology::ARROW, from, to, &info)
+            let mut info = [0u8; 32];
+            let (t, z) = (tag.to_be_bytes(), size.to_be_bytes());
+            info[..8].copy_from_slice(&[t[0], t[1], t[2], t[3], z[0], z[1], z[2], z[3]]);
+            prim(
+                ARROW_CATEGORY,
+                topology::ARROW,
+                2,
+                [from.0, to.0],
+                [from.1, to.1],
+                info,
+                8,
+            )
         };
         match self.handlers.get(&etype).map(|h| h.1) {
             Some(Role::Send) => {

@@ -17,6 +17,7 @@ use flate2::Crc;
 use slog2_format::build::Prim;
 use slog2_format::types::*;
 use slog2_format::window::{Located, TimeWindow};
+use slog2_format::WindowBuf;
 use std::io::{Cursor, Read, Seek, SeekFrom};
 
 /// What a reader has read.
@@ -94,6 +95,33 @@ struct Scratch {
     node_prims: Vec<Primitive>,
     /// A carry-in block.
     carry: Vec<Wait>,
+    /// A leaf drawable being handed to a [`WindowBuf`] (its vectors reused).
+    tmp: Option<Primitive>,
+}
+
+impl Scratch {
+    /// The drawables found, sorted: the node and the leaf lists merged, on
+    /// equal keys the node's drawable first (nodes are deeper than leaves).
+    fn merged(&self) -> impl Iterator<Item = Entry> + '_ {
+        let (mut a, mut b) = (0, 0);
+        std::iter::from_fn(
+            move || match (self.node_entries.get(a), self.entries.get(b)) {
+                (Some(x), Some(y)) if x.key <= y.key => {
+                    a += 1;
+                    Some(*x)
+                }
+                (_, Some(y)) => {
+                    b += 1;
+                    Some(*y)
+                }
+                (Some(x), None) => {
+                    a += 1;
+                    Some(*x)
+                }
+                (None, None) => None,
+            },
+        )
+    }
 }
 
 /// The bits of `x` as an integer that orders as `f64::total_cmp` does.
@@ -206,6 +234,89 @@ impl Entry {
             src,
         }
     }
+}
+
+/// Reads the drawables of a node block (spec/annotation.md §5) that meet `w`
+/// into `s` as [`Annotation::collect`] does with the parsed node, straight from
+/// the bytes: only a block of primitives with non-negative info lengths and no
+/// stubs (what a writer writes). `None` for anything else, with `s` as it was:
+/// the caller parses the block with binrw, which reads it or says what is
+/// wrong. What this accepts, binrw reads alike (tested).
+fn scan_node(b: &[u8], w: TimeWindow, id: NodeId, s: &mut Scratch) -> Option<()> {
+    let mark = (s.node_entries.len(), s.node_prims.len());
+    let found = scan_lists(b, w, id, s);
+    if found.is_none() {
+        s.node_entries.truncate(mark.0);
+        s.node_prims.truncate(mark.1);
+    }
+    found
+}
+
+fn scan_lists(b: &[u8], w: TimeWindow, id: NodeId, s: &mut Scratch) -> Option<()> {
+    let mut at = 34usize;
+    let i32_at = |at: usize| -> Option<i32> {
+        let x: [u8; 4] = b.get(at..at + 4)?.try_into().ok()?;
+        Some(i32::from_be_bytes(x))
+    };
+    let i16_at = |at: usize| -> Option<i16> {
+        let x: [u8; 2] = b.get(at..at + 2)?.try_into().ok()?;
+        Some(i16::from_be_bytes(x))
+    };
+    b.get(..34)?;
+    for _list in 0..2 {
+        let n = i32_at(at)?;
+        if n < 0 {
+            return None;
+        }
+        at += 4;
+        for _ in 0..n {
+            // Tag 0 (a primitive), category, info length and bytes, vertices.
+            if *b.get(at)? != 0 {
+                return None;
+            }
+            let category = i32_at(at + 1)?;
+            let info_len = i16_at(at + 5)?;
+            if info_len < 0 {
+                return None;
+            }
+            let info_at = at + 7;
+            let nv_at = info_at + info_len as usize;
+            let nv = i16_at(nv_at)?;
+            if nv < 0 {
+                return None;
+            }
+            let v_at = nv_at + 2;
+            let end = v_at + 12 * nv as usize;
+            let verts = b.get(v_at..end)?;
+            at = end;
+            let coord = |v: &[u8]| Coord {
+                time: f64::from_be_bytes([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]]),
+                line_id: i32::from_be_bytes([v[8], v[9], v[10], v[11]]),
+            };
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for v in verts.chunks_exact(12) {
+                let t = coord(v).time;
+                lo = lo.min(t);
+                hi = hi.max(t);
+            }
+            if !w.meets(lo, hi) {
+                continue;
+            }
+            let p = Primitive {
+                category,
+                info: JStr {
+                    len: info_len,
+                    bytes: b.get(info_at..nv_at)?.to_vec(),
+                },
+                vertices: verts.chunks_exact(12).map(coord).collect(),
+            };
+            let src = s.node_prims.len() as u32 | NODE;
+            s.node_entries.push(Entry::new(node_key(&p), id, src));
+            s.node_prims.push(p);
+        }
+    }
+    // No stubs: the count must be there and be 0.
+    (i32_at(at)? == 0).then_some(())
 }
 
 /// The order key of a node's primitive: its first and last vertex.
@@ -450,6 +561,11 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         args: B::Args<'_>,
     ) -> Result<B> {
         self.read_idx(ptr, what)?;
+        self.parse_buf(ptr, what, args)
+    }
+
+    /// Parses the block just read (from `ptr`).
+    fn parse_buf<B: BinRead>(&self, ptr: FileBlockPtr, what: &str, args: B::Args<'_>) -> Result<B> {
         B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| Error::BadAnnotation {
             rule: "IDX-BLK-002",
             offset: ptr.offset as u64,
@@ -464,29 +580,13 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         let before = self.counters;
         self.collect(w)?;
         let s = &mut self.scratch;
-        let n = s.node_entries.len() + s.entries.len();
-        let mut out: Vec<Located<Primitive>> = Vec::with_capacity(n);
-        // Merge the two sorted lists; on equal keys the node's drawable first.
-        let (mut a, mut b) = (0, 0);
-        while a + b < n {
-            let e = match (s.node_entries.get(a), s.entries.get(b)) {
-                (Some(x), Some(y)) if x.key <= y.key => {
-                    a += 1;
-                    *x
-                }
-                (_, Some(y)) => {
-                    b += 1;
-                    *y
-                }
-                (Some(x), None) => {
-                    a += 1;
-                    *x
-                }
-                (None, None) => break,
-            };
+        let mut out: Vec<Located<Primitive>> =
+            Vec::with_capacity(s.node_entries.len() + s.entries.len());
+        let mut nodes = std::mem::take(&mut s.node_prims);
+        for e in s.merged() {
             let value = if e.src & NODE != 0 {
                 std::mem::replace(
-                    &mut s.node_prims[(e.src & !NODE) as usize],
+                    &mut nodes[(e.src & !NODE) as usize],
                     Primitive {
                         category: 0,
                         info: JStr {
@@ -504,6 +604,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 value,
             });
         }
+        s.node_prims = nodes;
         let c = self.counters;
         Ok(AnnotationAnswer {
             window: w,
@@ -515,6 +616,94 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 leaves_read: c.leaves_read - before.leaves_read,
                 other_records: c.other_records - before.other_records,
             },
+        })
+    }
+
+    /// [`window`](Self::window) into a reusable [`WindowBuf`] (the answer type
+    /// of SLOG-2 window queries): the same drawables in the same order, held in
+    /// the buffer's flat arrays, so that a query allocates nothing once the
+    /// buffer and this reader's own buffers have grown to the size of its
+    /// answers. Returns what the query read; the buffer's own
+    /// [`WindowBuf::counters`] and [`WindowBuf::nodes`] stay empty. After an
+    /// error the buffer holds an empty answer. Besides the errors of `window`:
+    /// [`Error::Slog2`] with `BadValue` when the answer does not fit the
+    /// buffer (more than 4 Gi vertices or info bytes).
+    ///
+    /// ```no_run
+    /// # fn main() -> mpelog_annotate::Result<()> {
+    /// use mpelog_annotate::Annotation;
+    /// use slog2_format::WindowBuf;
+    /// use std::fs::File;
+    ///
+    /// let idx = File::open("trace.clog2.idx").unwrap();
+    /// let trace = File::open("trace.clog2").unwrap();
+    /// let mut a = Annotation::open(idx, trace)?;
+    /// let mut buf = WindowBuf::new();
+    /// for i in 0..10 {
+    ///     let t = f64::from(i) * 0.1;
+    ///     let read = a.window_into(&mut buf, t, t + 0.1)?;
+    ///     println!("{} drawables, {} trace bytes read", buf.drawables_len(), read.trace_bytes);
+    ///     for d in buf.drawables() {
+    ///         println!("{} {:?} {}..{}", d.category(), d.node(), d.earliest(), d.latest());
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn window_into(&mut self, buf: &mut WindowBuf, start: f64, end: f64) -> Result<Counters> {
+        let w = TimeWindow::new(start, end);
+        buf.clear(w);
+        let before = self.counters;
+        self.collect(w)?;
+        let s = &mut self.scratch;
+        let mut tmp = s.tmp.take().unwrap_or(Primitive {
+            category: 0,
+            info: JStr {
+                len: 0,
+                bytes: Vec::new(),
+            },
+            vertices: Vec::new(),
+        });
+        let mut pushed = Ok(());
+        for e in s.merged() {
+            pushed = if e.src & NODE != 0 {
+                buf.push_primitive(e.node, &s.node_prims[(e.src & !NODE) as usize])
+            } else {
+                let p = &s.prims[e.src as usize];
+                tmp.category = p.category;
+                tmp.info.len = i16::from(p.info_len);
+                tmp.info.bytes.clear();
+                tmp.info.bytes.extend_from_slice(p.info());
+                tmp.vertices.clear();
+                for i in 0..(p.nv as usize).min(2) {
+                    tmp.vertices.push(Coord {
+                        time: p.times[i],
+                        line_id: p.lines[i],
+                    });
+                }
+                buf.push_primitive(e.node, &tmp)
+            };
+            if pushed.is_err() {
+                break;
+            }
+        }
+        s.tmp = Some(tmp);
+        if let Err(e) = pushed {
+            buf.clear(w);
+            // As `Slog2Reader::window_into` says it.
+            return Err(Error::Slog2(slog2_format::Error::BadValue {
+                offset: 0,
+                what: format!("{e} (more than 4 Gi vertices or info bytes)"),
+            }));
+        }
+        // In order already: the sort checks it and keeps it.
+        buf.sort();
+        let c = self.counters;
+        Ok(Counters {
+            nodes_read: c.nodes_read - before.nodes_read,
+            annotation_bytes: c.annotation_bytes - before.annotation_bytes,
+            trace_bytes: c.trace_bytes - before.trace_bytes,
+            leaves_read: c.leaves_read - before.leaves_read,
+            other_records: c.other_records - before.other_records,
         })
     }
 
@@ -532,7 +721,13 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             if !w.meets(e.earliest, e.latest) {
                 continue;
             }
-            let node = self.node(&e)?;
+            self.read_idx(e.ptr, "a tree node")?;
+            if scan_node(&self.buf, w, e.id, &mut self.scratch).is_some() {
+                self.counters.nodes_read += 1;
+                continue;
+            }
+            let node: TreeNodeBody = self.parse_buf(e.ptr, "a tree node", (true,))?;
+            self.counters.nodes_read += 1;
             let s = &mut self.scratch;
             for d in node.nestless.into_iter().chain(node.nestable) {
                 if w.shows(&d) {
@@ -1053,6 +1248,85 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 26, "corpus CLOG2 files");
+    }
+
+    /// What the node scan finds in a block, and what the binrw path finds
+    /// (`None` when binrw refuses the block).
+    fn node_both(b: &[u8], w: TimeWindow) -> (Option<String>, Option<String>) {
+        let id = NodeId { depth: 1, xpos: 0 };
+        let mut s = Scratch::default();
+        let fast = scan_node(b, w, id, &mut s)
+            .map(|()| format!("{:?} {:?}", s.node_entries, s.node_prims));
+        let slow = TreeNodeBody::read_be_args(&mut Cursor::new(b), (true,))
+            .ok()
+            .map(|node| {
+                let mut s = Scratch::default();
+                for d in node.nestless.into_iter().chain(node.nestable) {
+                    if w.shows(&d) {
+                        if let Drawable::Primitive(p) = d {
+                            let src = s.node_prims.len() as u32 | NODE;
+                            s.node_entries.push(Entry::new(node_key(&p), id, src));
+                            s.node_prims.push(p);
+                        }
+                    }
+                }
+                format!("{:?} {:?}", s.node_entries, s.node_prims)
+            });
+        (fast, slow)
+    }
+
+    /// The node scan reads what binrw reads, alike: on the nodes of a
+    /// generated annotation, with every byte of some of them changed.
+    #[test]
+    fn node_scan_reads_as_binrw_reads() {
+        let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
+            ranks: 3,
+            events: 6000,
+            seed: 5,
+            block_size: 512,
+        })
+        .unwrap();
+        let idx = annotated(&clog2, 512, 2).unwrap();
+        let a = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
+        let (t0, t1) = (a.header.earliest, a.header.latest);
+        let windows = [
+            TimeWindow::new(t0, t1 + 1.0),
+            TimeWindow::new(t0 + (t1 - t0) * 0.3, t0 + (t1 - t0) * 0.4),
+            TimeWindow::new(t1, t1),
+        ];
+        let (mut fast, mut refused) = (0, 0);
+        for (k, e) in a.dir.entries.iter().enumerate() {
+            let (at, n) = (e.ptr.offset as usize, e.ptr.size as usize);
+            let block = &idx[at..at + n];
+            for w in windows {
+                let (x, y) = node_both(block, w);
+                assert!(x.is_some(), "a writer's node is read in place");
+                assert_eq!(x, y);
+            }
+            if k % 7 != 0 || n > 2000 {
+                continue;
+            }
+            for i in 0..n {
+                for v in [0u8, 1, 0x80, 0xff] {
+                    let mut b = block.to_vec();
+                    b[i] = v;
+                    let (x, y) = node_both(&b, windows[0]);
+                    if x.is_some() {
+                        assert_eq!(x, y, "byte {i} of node {k} set to {v}");
+                        fast += 1;
+                    } else {
+                        refused += 1;
+                    }
+                }
+            }
+            let (x, y) = node_both(&block[..n - 1], windows[0]);
+            assert_eq!(x, None);
+            assert_eq!(y, None);
+        }
+        assert!(
+            fast > 100 && refused > 100,
+            "{fast} read, {refused} refused"
+        );
     }
 
     /// The in-place carry-in reader accepts exactly what the binrw layout

@@ -8,7 +8,7 @@ use mpelog_conformance::strategies::clog2::{generate, synth_options};
 use mpelog_conformance::strategies::slog2::{convert, windows};
 use proptest::prelude::*;
 use slog2_format::build::TreeOptions;
-use slog2_format::Slog2Reader;
+use slog2_format::{Slog2Reader, WindowBuf};
 use std::io::Cursor;
 use std::path::PathBuf;
 
@@ -66,9 +66,23 @@ proptest! {
         let mut r = Slog2Reader::open(Cursor::new(&s)).unwrap();
         let (t0, t1) = (a.header().earliest, a.header().latest);
         let largest = a.leaves().iter().map(|l| l.len as u64).max().unwrap();
+        let mut buf = WindowBuf::new();
         for w in windows {
             let (start, end) = w.place(t0, t1);
             let x = a.window(start, end).unwrap();
+            // The buffer answer: the same drawables in the same order, the same
+            // counters.
+            let read = a.window_into(&mut buf, start, end).unwrap();
+            prop_assert_eq!(read, x.counters);
+            let owned: Vec<slog2_format::window::Located<slog2_format::Drawable>> = x
+                .drawables
+                .iter()
+                .map(|d| slog2_format::window::Located {
+                    node: d.node,
+                    value: slog2_format::Drawable::Primitive(d.value.clone()),
+                })
+                .collect();
+            prop_assert_eq!(buf.to_answer().drawables, owned);
             let y = r.window(start, end).unwrap();
             let ys: Vec<slog2_format::Primitive> = y.drawables.iter().filter_map(|d| match &d.value {
                 slog2_format::Drawable::Primitive(p) => Some(p.clone()),
@@ -112,6 +126,22 @@ fn a_changed_trace_is_refused() {
         "{e}"
     );
     assert!(a.window(t0, t0 + (t1 - t0) / 100.0).is_ok());
+    // The buffer query fails alike and leaves an empty answer.
+    let mut buf = WindowBuf::new();
+    a.window_into(&mut buf, t0, t0 + (t1 - t0) / 100.0).unwrap();
+    assert!(buf.drawables_len() > 0);
+    let e = a.window_into(&mut buf, t0, t1 + 1.0).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            mpelog_annotate::Error::Stale {
+                rule: "IDX-STALE-003",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(buf.drawables_len(), 0);
 }
 
 /// Every byte of a leaf's trace range is under its checksum: a flipped first,
