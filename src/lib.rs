@@ -3,3 +3,6 @@
 //! code example in it is compiled and run by `cargo test --doc`.
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod stats;

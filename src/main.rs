@@ -179,6 +179,40 @@ enum Command {
         #[arg(long, value_name = "CODEC", default_value = "none")]
         compress: String,
     },
+    /// Statistics of a trace: per category (as Jumpshot's legend and statistics
+    /// window) and per timeline, how many drawables meet the window and their
+    /// inclusive and exclusive durations (sum, mean, min, max, share of the window);
+    /// for arrows, messages and bytes per sender/receiver pair and a histogram of
+    /// message sizes; with --bins, the time each category covers per slice.
+    ///
+    /// Reads SLOG-2 (plain and compressed) in slices of tree leaves, so memory
+    /// stays bounded whatever the file's size; any other trace `convert` reads is
+    /// converted to SLOG-2 in a temporary directory first. Durations are clipped to
+    /// the window; exclusive = inclusive minus the states directly nested on the
+    /// same timeline (the legend's `excl` ratio). A share is a sum over the
+    /// window's width, summed over timelines, so it can exceed 100%.
+    Stats {
+        /// The trace.
+        file: PathBuf,
+        /// Start of the window, in seconds (default: the file's start).
+        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
+        from: Option<f64>,
+        /// End of the window, in seconds (exclusive; default: after the file's end).
+        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
+        to: Option<f64>,
+        /// Which tables: per category, per timeline, or both.
+        #[arg(long, value_enum, default_value = "category")]
+        by: cmd::stats::By,
+        /// Add a histogram of N equal time slices of the window.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        bins: usize,
+        /// One JSON object with every table.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV rows, one table after the other, with a `table` column.
+        #[arg(long)]
+        csv: bool,
+    },
     /// Print the drawables of a SLOG-2 file, plain or compressed (or of a CLOG2
     /// trace through its annotation file, TRACE.clog2.idx) that overlap the time
     /// window [FROM, TO), reading only the tree nodes (and trace ranges) whose time
@@ -370,6 +404,25 @@ fn run(cli: Cli) -> error::CliResult {
             children,
         } => cmd::annotate::run(&trace, output.as_deref(), leaf_bytes, children),
         Command::Repair { input, output } => cmd::repair::run(&input, &output),
+        Command::Stats {
+            file,
+            from,
+            to,
+            by,
+            bins,
+            json,
+            csv,
+        } => {
+            let style = match (json, csv) {
+                (true, _) => cmd::stats::Style::Json,
+                (_, true) => cmd::stats::Style::Csv,
+                _ => cmd::stats::Style::Text,
+            };
+            let opts = mpelog::stats::Options::default()
+                .window(from, to)
+                .bins(bins);
+            cmd::stats::run(&file, &opts, by, style)
+        }
         Command::Synth {
             output,
             ranks,

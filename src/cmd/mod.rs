@@ -9,6 +9,7 @@ pub mod info;
 pub mod print;
 pub mod repair;
 pub mod slog1;
+pub mod stats;
 pub mod synth;
 pub mod window;
 

@@ -1,0 +1,276 @@
+//! `mpelog stats`: per-category and per-timeline durations, the communication
+//! matrix, message sizes and a time histogram ([`mpelog::stats`]), as text, JSON
+//! or CSV.
+
+use crate::detect::{detect, Format};
+use crate::error::{CliError, CliResult};
+use mpelog::stats::{self, Options, Stats};
+use std::io::Write;
+use std::path::Path;
+
+/// Which tables `--by` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum By {
+    /// Per category.
+    Category,
+    /// Per timeline.
+    Timeline,
+    /// Both.
+    Both,
+}
+
+/// How to print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Aligned tables.
+    Text,
+    /// One JSON object.
+    Json,
+    /// CSV rows with a `table` column.
+    Csv,
+}
+
+/// Runs `mpelog stats`.
+pub fn run(path: &Path, opts: &Options, by: By, style: Style) -> CliResult {
+    let path = &crate::input::resolve(path)?;
+    let s = match detect(path)? {
+        Format::Slog2 => of_slog2(path, opts)?,
+        Format::Annotation => {
+            return Err(CliError::Usage(
+                "stats of an annotation: convert its trace (`mpelog stats TRACE.clog2`)".into(),
+            ))
+        }
+        _ => {
+            // Any other trace: converted to SLOG-2 in a temporary directory first.
+            let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
+            let tmp = dir.path().join("converted.slog2");
+            super::convert::run(
+                path,
+                &tmp,
+                Some("slog2"),
+                super::convert::TreeOptions {
+                    leaf_bytes: 64 * 1024,
+                    children: 2,
+                    compress: "none".into(),
+                },
+            )?;
+            of_slog2(&tmp, opts)?
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let o = CliError::io(Path::new("<stdout>"));
+    match style {
+        Style::Json => {
+            serde_json::to_writer_pretty(&mut out, &s)
+                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
+            writeln!(out).map_err(o)?;
+        }
+        Style::Csv => csv(&s, by, &mut out).map_err(o)?,
+        Style::Text => text(&s, by, &mut out).map_err(o)?,
+    }
+    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+}
+
+fn of_slog2(path: &Path, opts: &Options) -> CliResult<Stats> {
+    let (file, _) = super::open(path)?;
+    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+        .map_err(CliError::slog2(path))?;
+    stats::slog2(&mut r, opts).map_err(CliError::slog2(path))
+}
+
+/// A number as the shortest text that reads back to it.
+fn num(x: f64) -> String {
+    format!("{x:?}")
+}
+
+fn text<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "window [{}, {}) ({} s)",
+        num(s.from),
+        num(s.to),
+        num(s.to - s.from)
+    )?;
+    if by != By::Timeline {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:>6} {:<24} {:<6} {:>10} {:>14} {:>12} {:>12} {:>12} {:>8} {:>14} {:>8}",
+            "index",
+            "category",
+            "kind",
+            "count",
+            "incl sum s",
+            "incl mean s",
+            "incl min s",
+            "incl max s",
+            "incl %",
+            "excl sum s",
+            "excl %"
+        )?;
+        for c in &s.categories {
+            writeln!(
+                out,
+                "{:>6} {:<24} {:<6} {:>10} {:>14.6e} {:>12.4e} {:>12.4e} {:>12.4e} {:>8.3} {:>14.6e} {:>8.3}",
+                c.index,
+                c.name,
+                c.topology,
+                c.count,
+                c.inclusive.sum,
+                c.inclusive.mean(),
+                c.inclusive.min,
+                c.inclusive.max,
+                100.0 * c.inclusive_share,
+                c.exclusive.sum,
+                100.0 * c.exclusive_share
+            )?;
+        }
+    }
+    if by != By::Category {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:>8} {:>10} {:>14} {:>12} {:>14} {:>8} {:>8} {:>8} {:>8}",
+            "timeline",
+            "states",
+            "incl sum s",
+            "incl mean s",
+            "excl sum s",
+            "incl %",
+            "events",
+            "sent",
+            "received"
+        )?;
+        for t in &s.timelines {
+            writeln!(
+                out,
+                "{:>8} {:>10} {:>14.6e} {:>12.4e} {:>14.6e} {:>8.3} {:>8} {:>8} {:>8}",
+                t.line,
+                t.inclusive.count,
+                t.inclusive.sum,
+                t.inclusive.mean(),
+                t.exclusive.sum,
+                100.0 * t.inclusive_share,
+                t.events,
+                t.sent,
+                t.received
+            )?;
+        }
+    }
+    if !s.messages.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:>8} {:>8} {:>10} {:>14}",
+            "sender", "receiver", "messages", "bytes"
+        )?;
+        for m in &s.messages {
+            writeln!(
+                out,
+                "{:>8} {:>8} {:>10} {:>14}",
+                m.sender, m.receiver, m.messages, m.bytes
+            )?;
+        }
+    }
+    if !s.message_sizes.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "{:>14} {:>10}", "size below", "messages")?;
+        for (below, n) in &s.message_sizes {
+            writeln!(out, "{below:>14} {n:>10}")?;
+        }
+    }
+    if !s.bins.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "histogram: per bin, seconds covered by each state category (events and arrows: how many start there)")?;
+        for b in &s.bins {
+            let cells: Vec<String> = b
+                .categories
+                .iter()
+                .map(|(c, v)| format!("{c}={}", num(*v)))
+                .collect();
+            writeln!(
+                out,
+                "[{}, {}) {}",
+                num(b.start),
+                num(b.end),
+                cells.join(" ")
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn csv<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "table,key,name,kind,count,incl_sum,incl_mean,incl_min,incl_max,incl_share,excl_sum,excl_mean,excl_min,excl_max,excl_share,events,sent,received,bytes,bin_start,bin_end"
+    )?;
+    let quote = |t: &str| format!("\"{}\"", t.replace('"', "\"\""));
+    if by != By::Timeline {
+        for c in &s.categories {
+            writeln!(
+                out,
+                "category,{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,,,",
+                c.index,
+                quote(&c.name),
+                c.topology,
+                c.count,
+                num(c.inclusive.sum),
+                num(c.inclusive.mean()),
+                num(c.inclusive.min),
+                num(c.inclusive.max),
+                num(c.inclusive_share),
+                num(c.exclusive.sum),
+                num(c.exclusive.mean()),
+                num(c.exclusive.min),
+                num(c.exclusive.max),
+                num(c.exclusive_share)
+            )?;
+        }
+    }
+    if by != By::Category {
+        for t in &s.timelines {
+            writeln!(
+                out,
+                "timeline,{},,state,{},{},{},{},{},{},{},{},{},{},,{},{},{},,,",
+                t.line,
+                t.inclusive.count,
+                num(t.inclusive.sum),
+                num(t.inclusive.mean()),
+                num(t.inclusive.min),
+                num(t.inclusive.max),
+                num(t.inclusive_share),
+                num(t.exclusive.sum),
+                num(t.exclusive.mean()),
+                num(t.exclusive.min),
+                num(t.exclusive.max),
+                t.events,
+                t.sent,
+                t.received
+            )?;
+        }
+    }
+    for m in &s.messages {
+        writeln!(
+            out,
+            "message,{}->{},,arrow,{},,,,,,,,,,,,,,{},,",
+            m.sender, m.receiver, m.messages, m.bytes
+        )?;
+    }
+    for (below, n) in &s.message_sizes {
+        writeln!(out, "message_size,<{below},,arrow,{n},,,,,,,,,,,,,,,,")?;
+    }
+    for b in &s.bins {
+        for (c, v) in &b.categories {
+            writeln!(
+                out,
+                "bin,{c},,,,{},,,,,,,,,,,,,,{},{}",
+                num(*v),
+                num(b.start),
+                num(b.end)
+            )?;
+        }
+    }
+    Ok(())
+}
