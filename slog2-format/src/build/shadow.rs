@@ -5,7 +5,6 @@
 //! inclusive and exclusive duration ratios (Java `float` arithmetic) and a count.
 
 use super::prim::Prim;
-use crate::size::start_order;
 use crate::types::{topology, NodeId};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -62,16 +61,20 @@ impl Shadow {
         preview_index(self.topology)
     }
 
-    fn order_key(&self) -> (f64, f64, i32, (i32, i32)) {
-        (
+    /// The key of `INCRE_STARTTIME_ORDER` as integers (see [`order_key`]), ties
+    /// broken by `i`.
+    fn int_key(&self, i: u32) -> (u128, u128) {
+        int_key(
             self.earliest,
             self.latest,
             self.category(),
             (self.lines[0], self.lines[self.nv as usize - 1]),
+            i,
         )
     }
 
-    fn write(&self, out: &mut Vec<u8>) {
+    /// Appends the shadow; sorts its weights as they are written.
+    fn write(&mut self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.category().to_be_bytes());
         out.extend_from_slice(&0i16.to_be_bytes());
         out.extend_from_slice(&(self.nv as i16).to_be_bytes());
@@ -83,11 +86,12 @@ impl Shadow {
         out.extend_from_slice(&self.latest.to_be_bytes());
         out.extend_from_slice(&self.count.to_be_bytes());
         out.extend_from_slice(&(self.weights.len() as i32).to_be_bytes());
-        let mut ws = self.weights.clone();
         // Increasing inclusive ratio (Java); ties by category, which Java leaves to
-        // HashMap order.
-        ws.sort_by(|a, b| a.incl.total_cmp(&b.incl).then(a.category.cmp(&b.category)));
-        for w in ws {
+        // HashMap order. Categories are distinct: the order is total, so sorting
+        // in place changes nothing else (no later use depends on their order).
+        self.weights
+            .sort_unstable_by(|a, b| a.incl.total_cmp(&b.incl).then(a.category.cmp(&b.category)));
+        for w in &self.weights {
             out.extend_from_slice(&w.category.to_be_bytes());
             out.extend_from_slice(&java_f32(w.incl).to_be_bytes());
             out.extend_from_slice(&java_f32(w.excl).to_be_bytes());
@@ -113,15 +117,27 @@ fn ordered_i32(x: i32) -> u32 {
     x as u32 ^ 1 << 31
 }
 
-/// The key of Java's `INCRE_STARTTIME_ORDER` ([`start_order`] of
+/// The key of Java's `INCRE_STARTTIME_ORDER` ([`start_order`](crate::size::start_order) of
 /// [`Prim::order_key`]) of the primitive `j` as two integers whose order is the
 /// same, ties broken by `j`: earliest time ascending, latest descending,
 /// category, start line, final line, then `j` in the low 32 bits.
 #[inline]
 pub(crate) fn order_key(p: &Prim, j: u32) -> (u128, u128) {
-    let (l0, l1) = p.end_lines();
-    let hi = (ordered(p.earliest()) as u128) << 64 | !ordered(p.latest()) as u128;
-    let lo = (ordered_i32(p.category) as u128) << 96
+    int_key(p.earliest(), p.latest(), p.category, p.end_lines(), j)
+}
+
+/// [`start_order`](crate::size::start_order) of `(earliest, latest, category, (l0, l1))` as two integers
+/// whose order is the same, ties broken by `j` (in the low 32 bits).
+#[inline]
+fn int_key(
+    earliest: f64,
+    latest: f64,
+    category: i32,
+    (l0, l1): (i32, i32),
+    j: u32,
+) -> (u128, u128) {
+    let hi = (ordered(earliest) as u128) << 64 | !ordered(latest) as u128;
+    let lo = (ordered_i32(category) as u128) << 96
         | (ordered_i32(l0) as u128) << 64
         | (ordered_i32(l1) as u128) << 32
         | j as u128;
@@ -158,6 +174,33 @@ fn intersection(a: (f64, f64), b: (f64, f64)) -> f64 {
 
 /// Where a stub's 12-byte pointer starts within the stub (after the box and ID).
 pub(crate) const STUB_PTR_AT: usize = 22;
+
+/// Weight lists of written stubs, kept for new shadows (a shadow is made for
+/// every timeline of every node: reusing their lists saves an allocation each).
+#[derive(Debug, Default)]
+pub(crate) struct WeightPool(Vec<Vec<Weight>>);
+
+/// Lists kept at most: enough for the shadows of a few nodes.
+const POOL_MAX: usize = 1 << 14;
+
+impl WeightPool {
+    /// An empty list.
+    #[inline]
+    fn take(&mut self) -> Vec<Weight> {
+        self.0.pop().unwrap_or_default()
+    }
+
+    /// Keeps the weight lists of a buffer that is no longer needed.
+    pub fn give(&mut self, buf: ShadowBuf) {
+        for s in buf.shadows {
+            if self.0.len() < POOL_MAX && s.weights.capacity() > 0 {
+                let mut w = s.weights;
+                w.clear();
+                self.0.push(w);
+            }
+        }
+    }
+}
 
 /// Reusable scratch space for [`ShadowBuf::seal`].
 #[derive(Debug, Default)]
@@ -203,7 +246,7 @@ impl ShadowBuf {
 
     /// Adds a node's own primitive; returns the index of the shadow it went to.
     #[inline]
-    pub fn add(&mut self, p: &Prim) -> u32 {
+    pub fn add(&mut self, p: &Prim, pool: &mut WeightPool) -> u32 {
         let key = (p.topology, p.lines[0], p.lines[p.nv as usize - 1]);
         match self.index.get(&key) {
             None => {
@@ -217,7 +260,7 @@ impl ShadowBuf {
                     earliest: p.earliest(),
                     latest: p.latest(),
                     count: 1,
-                    weights: Vec::new(),
+                    weights: pool.take(),
                     nestable: p.topology == topology::STATE,
                     child_boxes: Vec::new(),
                 });
@@ -261,16 +304,26 @@ impl ShadowBuf {
     }
 
     /// Java's `mergeWith` and `affectTimeBounds`: folds a sealed child buffer in.
-    pub fn merge(&mut self, child: &ShadowBuf) {
+    pub fn merge(&mut self, child: &ShadowBuf, pool: &mut WeightPool) {
         for c in &child.shadows {
             let key = (c.topology, c.lines[0], c.lines[c.nv as usize - 1]);
             match self.index.get(&key) {
                 None => {
                     self.index.insert(key, self.shadows.len());
-                    let mut copy = c.clone();
-                    copy.nestable = false;
-                    copy.child_boxes.clear();
-                    self.shadows.push(copy);
+                    let mut weights = pool.take();
+                    weights.extend_from_slice(&c.weights);
+                    self.shadows.push(Shadow {
+                        topology: c.topology,
+                        nv: c.nv,
+                        times: c.times,
+                        lines: c.lines,
+                        earliest: c.earliest,
+                        latest: c.latest,
+                        count: c.count,
+                        weights,
+                        nestable: false,
+                        child_boxes: Vec::new(),
+                    });
                 }
                 Some(&i) => {
                     let s = &mut self.shadows[i];
@@ -425,7 +478,10 @@ impl ShadowBuf {
     /// Appends the stub: header (box, ID, pointer), arrow/event shadows, state
     /// shadows, each list in `INCRE_STARTTIME_ORDER`. The pointer is left zero, to
     /// be filled in at byte [`STUB_PTR_AT`] of the stub once the child is placed.
-    pub fn write_stub(&self, out: &mut Vec<u8>) {
+    ///
+    /// `keys` is scratch space. Each shadow's weights are left sorted.
+    pub fn write_stub(&mut self, out: &mut Vec<u8>, keys: &mut Vec<(u128, u128)>) {
+        out.reserve(self.stub_len());
         let start = out.len();
         out.extend_from_slice(&self.earliest.to_be_bytes());
         out.extend_from_slice(&self.latest.to_be_bytes());
@@ -434,15 +490,16 @@ impl ShadowBuf {
         debug_assert_eq!(out.len() - start, STUB_PTR_AT);
         out.extend_from_slice(&[0; 12]);
         for nestable in [false, true] {
-            let mut list: Vec<&Shadow> = self
-                .shadows
-                .iter()
-                .filter(|s| (s.topology == topology::STATE) == nestable)
-                .collect();
-            list.sort_by(|a, b| start_order(a.order_key(), b.order_key()));
-            out.extend_from_slice(&(list.len() as i32).to_be_bytes());
-            for s in list {
-                s.write(out);
+            keys.clear();
+            for (i, s) in self.shadows.iter().enumerate() {
+                if (s.topology == topology::STATE) == nestable {
+                    keys.push(s.int_key(i as u32));
+                }
+            }
+            keys.sort_unstable();
+            out.extend_from_slice(&(keys.len() as i32).to_be_bytes());
+            for &(_, lo) in keys.iter() {
+                self.shadows[lo as u32 as usize].write(out);
             }
         }
         debug_assert_eq!(out.len() - start, self.stub_len());

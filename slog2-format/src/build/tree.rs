@@ -10,7 +10,7 @@
 
 use super::prim::Prim;
 use super::shadow::{
-    java_f32, order_key, ordered, preview_index, SealScratch, ShadowBuf, STUB_PTR_AT,
+    java_f32, order_key, ordered, preview_index, SealScratch, ShadowBuf, WeightPool, STUB_PTR_AT,
 };
 use super::sink::{NodeJob, Placed, Sink};
 use crate::error::{Error, Result};
@@ -136,9 +136,9 @@ impl OpenNode {
     }
 
     #[inline]
-    fn add(&mut self, p: Prim) {
+    fn add(&mut self, p: Prim, pool: &mut WeightPool) {
         self.bytes += p.disk_len() as u64 + 1;
-        let si = self.shadows.add(&p);
+        let si = self.shadows.add(&p, pool);
         self.shadow_of.push(si);
         self.prims.push(p);
     }
@@ -165,12 +165,21 @@ pub struct TreeWriter<W: Write + Seek> {
     /// A node's primitives being sorted (earliest time in the high 64 bits,
     /// index in the low 32): arrows and events, states.
     keys: [Vec<u128>; 2],
+    /// Order keys of a stub's shadows being sorted.
+    stub_keys: Vec<(u128, u128)>,
     seal: SealScratch,
+    /// Weight lists of written stubs, for new shadows.
+    pool: WeightPool,
+    /// Buffers of written nodes, for the next nodes.
+    spare: Vec<Vec<u8>>,
     /// Fills in stub pointers and frames nodes (on a thread of its own for
     /// compressed files); nodes come back in order to be written.
     sink: Sink,
     header_len: u64,
 }
+
+/// Node buffers kept for reuse once written.
+const SPARE_BUFFERS: usize = 4;
 
 /// Writes placed nodes to `out` at `pos` and records their pointers.
 struct Placer<'a, W> {
@@ -178,6 +187,8 @@ struct Placer<'a, W> {
     pos: &'a mut u64,
     dir: &'a mut [TreeDirEntry],
     max_block: &'a mut u32,
+    /// Written blocks' buffers, for the next nodes.
+    spare: &'a mut Vec<Vec<u8>>,
 }
 
 impl<W: Write> Placer<'_, W> {
@@ -189,6 +200,11 @@ impl<W: Write> Placer<'_, W> {
             .max(p.ptr.size as u32)
             .max(u32::try_from(p.uncompressed).unwrap_or(u32::MAX));
         self.dir[p.seq as usize].ptr = p.ptr;
+        if self.spare.len() < SPARE_BUFFERS {
+            let mut bytes = p.bytes;
+            bytes.clear();
+            self.spare.push(bytes);
+        }
         Ok(())
     }
 }
@@ -221,7 +237,10 @@ impl<W: Write + Seek> TreeWriter<W> {
             drawables: 0,
             buf: Vec::new(),
             keys: [Vec::new(), Vec::new()],
+            stub_keys: Vec::new(),
             seal: SealScratch::default(),
+            pool: WeightPool::default(),
+            spare: Vec::new(),
             sink: Sink::new(bytes.len() as u64, opts.compression),
             header_len: bytes.len() as u64,
         })
@@ -289,7 +308,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             .unwrap_or(self.trunk.len() - 1);
         let is_root = at == self.trunk.len() - 1;
         let node = &mut self.trunk[at];
-        node.add(p);
+        node.add(p, &mut self.pool);
         if is_root {
             node.affect_earliest(start);
         }
@@ -352,9 +371,9 @@ impl<W: Write + Seek> TreeWriter<W> {
         node.latest = latest;
         node.shadows.latest = latest;
         node.shadows.init_weights(&node.prims, &node.shadow_of);
-        let stubs = std::mem::take(&mut node.stubs);
+        let mut stubs = std::mem::take(&mut node.stubs);
         for s in &stubs {
-            node.shadows.merge(s);
+            node.shadows.merge(s, &mut self.pool);
         }
         // Both drawable lists in INCRE_STARTTIME_ORDER (ties in arrival order, as
         // Java's stable sort leaves them): sorted on the earliest time and the
@@ -408,9 +427,12 @@ impl<W: Write + Seek> TreeWriter<W> {
         }
         buf.extend_from_slice(&(stubs.len() as i32).to_be_bytes());
         let mut stub_ptrs = Vec::with_capacity(stubs.len());
-        for s in &stubs {
+        for s in &mut stubs {
             stub_ptrs.push((buf.len() + STUB_PTR_AT, s.seq));
-            s.write_stub(buf);
+            s.write_stub(buf, &mut self.stub_keys);
+        }
+        for s in stubs {
+            self.pool.give(s);
         }
         let seq = u32::try_from(self.dir.len())
             .map_err(|_| Error::Write("more than 2^32 tree nodes".into()))?;
@@ -423,8 +445,12 @@ impl<W: Write + Seek> TreeWriter<W> {
         let mut sealed = std::mem::replace(&mut node.shadows, ShadowBuf::new(node.id));
         sealed.id = node.id;
         sealed.seq = seq;
+        let next = self
+            .spare
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(buf.len()));
         let job = NodeJob {
-            bytes: std::mem::replace(buf, Vec::with_capacity(buf.len())),
+            bytes: std::mem::replace(buf, next),
             stubs: stub_ptrs,
         };
         let mut placer = Placer {
@@ -432,6 +458,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             pos: &mut self.pos,
             dir: &mut self.dir,
             max_block: &mut self.max_block,
+            spare: &mut self.spare,
         };
         self.sink.push(job, &mut |p| placer.place(p))?;
         Ok(sealed)
@@ -493,6 +520,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             pos: &mut self.pos,
             dir: &mut self.dir,
             max_block: &mut self.max_block,
+            spare: &mut self.spare,
         };
         self.sink.finish(&mut |p| placer.place(p))?;
         let root_buf = root_buf.expect("the trunk has a root");
