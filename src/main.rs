@@ -185,15 +185,19 @@ enum Command {
     /// for arrows, messages and bytes per sender/receiver pair and a histogram of
     /// message sizes; with --bins, the time each category covers per slice.
     ///
-    /// Reads SLOG-2 (plain and compressed) in slices of tree leaves, so memory
-    /// stays bounded whatever the file's size; any other trace `convert` reads is
+    /// Reads SLOG-2 (plain and compressed) and annotation files in slices of tree
+    /// leaves, so memory stays bounded whatever the file's size; any other trace `convert` reads is
     /// converted to SLOG-2 in a temporary directory first. Durations are clipped to
     /// the window; exclusive = inclusive minus the states directly nested on the
     /// same timeline (the legend's `excl` ratio). A share is a sum over the
     /// window's width, summed over timelines, so it can exceed 100%.
     Stats {
-        /// The trace.
+        /// The trace, or an annotation file (TRACE.clog2.idx).
         file: PathBuf,
+        /// For an annotation: the trace it annotates (default: its path without
+        /// `.idx`).
+        #[arg(long, value_name = "TRACE")]
+        trace: Option<PathBuf>,
         /// Start of the window, in seconds (default: the file's start).
         #[arg(long, value_name = "T0", allow_negative_numbers = true)]
         from: Option<f64>,
@@ -406,6 +410,7 @@ fn run(cli: Cli) -> error::CliResult {
         Command::Repair { input, output } => cmd::repair::run(&input, &output),
         Command::Stats {
             file,
+            trace,
             from,
             to,
             by,
@@ -421,7 +426,7 @@ fn run(cli: Cli) -> error::CliResult {
             let opts = mpelog::stats::Options::default()
                 .window(from, to)
                 .bins(bins);
-            cmd::stats::run(&file, &opts, by, style)
+            cmd::stats::run(&file, trace.as_deref(), &opts, by, style)
         }
         Command::Synth {
             output,

@@ -31,7 +31,7 @@
 //! ```
 
 use serde::Serialize;
-use slog2_format::types::{topology, Category, Drawable, Primitive};
+use slog2_format::types::{topology, Category, Drawable, Primitive, TreeDirEntry};
 use slog2_format::{Slog2Reader, TimeWindow, WindowBuf};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Seek};
@@ -501,8 +501,6 @@ pub fn slog2<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,
 ) -> slog2_format::Result<Stats> {
-    /// Leaves per slice.
-    const SLICE: usize = 64;
     let categories: Vec<Category> = r
         .categories()
         .map(|c| c.value.categories.clone())
@@ -511,6 +509,41 @@ pub fn slog2<R: Read + Seek>(
         .tree_dir()
         .map(|t| t.value.entries.clone())
         .unwrap_or_default();
+    let leaves = entries
+        .iter()
+        .filter(|e| e.id.depth == 0)
+        .map(|e| e.earliest)
+        .collect();
+    sliced(&categories, &entries, leaves, opts, |buf, a, b| {
+        r.window_into(buf, a, b)
+    })
+}
+
+/// The statistics of a CLOG2 trace through its annotation file, read in slices
+/// of the annotation's leaves as [`slog2`] reads a SLOG-2 file.
+pub fn annotation<A: Read + Seek, T: Read + Seek>(
+    ann: &mut mpelog_annotate::Annotation<A, T>,
+    opts: &Options,
+) -> mpelog_annotate::Result<Stats> {
+    let categories = ann.categories().categories.clone();
+    let entries = ann.tree_dir().entries.clone();
+    let leaves = ann.leaves().iter().map(|l| l.earliest).collect();
+    sliced(&categories, &entries, leaves, opts, |buf, a, b| {
+        ann.window_into(buf, a, b).map(|_| ())
+    })
+}
+
+/// Feeds the drawables of consecutive slices of `leaves` (their start times) to
+/// an accumulator, each slice one `query` of the tree whose TreeDir is `entries`.
+fn sliced<E>(
+    categories: &[Category],
+    entries: &[TreeDirEntry],
+    mut leaves: Vec<f64>,
+    opts: &Options,
+    mut query: impl FnMut(&mut WindowBuf, f64, f64) -> Result<(), E>,
+) -> Result<Stats, E> {
+    /// Leaves per slice.
+    const SLICE: usize = 64;
     let root = entries
         .iter()
         .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
@@ -524,16 +557,11 @@ pub fn slog2<R: Read + Seek>(
             true,
         ),
     };
-    let mut acc = Accumulator::new(&categories, t0, t1, clip, opts.bins);
-    let Some(_) = root else {
+    let mut acc = Accumulator::new(categories, t0, t1, clip, opts.bins);
+    if root.is_none() {
         return Ok(acc.finish());
-    };
+    }
     // Slice boundaries: the start of every SLICE-th leaf, inside the window.
-    let mut leaves: Vec<f64> = entries
-        .iter()
-        .filter(|e| e.id.depth == 0)
-        .map(|e| e.earliest)
-        .collect();
     leaves.sort_by(f64::total_cmp);
     let mut cuts: Vec<f64> = leaves
         .iter()
@@ -556,7 +584,7 @@ pub fn slog2<R: Read + Seek>(
     let mut slice: Vec<Primitive> = Vec::new();
     for (k, pair) in bounds.windows(2).enumerate() {
         let (a, b) = (pair[0], pair[1]);
-        r.window_into(&mut buf, a, b)?;
+        query(&mut buf, a, b)?;
         slice.clear();
         for d in buf.drawables() {
             let start = d.earliest();

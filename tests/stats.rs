@@ -287,3 +287,61 @@ fn text_json_and_csv_of_a_corpus_file_match_the_golden_output() {
         insta::assert_snapshot!(format!("stats_comm1_isr_n4_{name}"), stdout(&mpelog(&args)));
     }
 }
+
+#[test]
+fn an_annotation_gives_the_statistics_of_the_converted_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = common::synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "5"]);
+    let idx = format!("{clog2}.idx");
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    for args in [
+        vec!["annotate", clog2.as_str(), "--leaf-bytes", "4k"],
+        vec!["convert", clog2.as_str(), "-o", slog2],
+    ] {
+        let o = mpelog(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    for window in [vec![], vec!["--from", "0.2", "--to", "0.4"]] {
+        let json = |f: &str| -> serde_json::Value {
+            let mut args = vec!["stats", f, "--json", "--by", "both"];
+            args.extend(window.iter().copied());
+            serde_json::from_str(&stdout(&mpelog(&args))).unwrap()
+        };
+        let (a, s) = (json(&idx), json(slog2));
+        if !window.is_empty() {
+            assert_eq!((&a["from"], &a["to"]), (&s["from"], &s["to"]));
+        }
+        let counts = |v: &serde_json::Value| -> Vec<(i64, u64)> {
+            v["categories"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| (c["index"].as_i64().unwrap(), c["count"].as_u64().unwrap()))
+                .collect()
+        };
+        assert_eq!(counts(&a), counts(&s), "window {window:?}");
+        assert!(!counts(&s).is_empty());
+        for (x, y) in a["categories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(s["categories"].as_array().unwrap())
+        {
+            for key in ["inclusive", "exclusive"] {
+                let (p, q) = (
+                    x[key]["sum"].as_f64().unwrap(),
+                    y[key]["sum"].as_f64().unwrap(),
+                );
+                assert!(close(p, q), "{key} of {}: {p} vs {q}", x["index"]);
+            }
+        }
+        assert_eq!(a["messages"], s["messages"]);
+    }
+    // Any trace convert reads: the CLOG2 itself, converted on the way.
+    let direct: serde_json::Value =
+        serde_json::from_str(&stdout(&mpelog(&["stats", &clog2, "--json"]))).unwrap();
+    let of_slog2: serde_json::Value =
+        serde_json::from_str(&stdout(&mpelog(&["stats", slog2, "--json"]))).unwrap();
+    assert_eq!(direct, of_slog2);
+}

@@ -31,14 +31,14 @@ pub enum Style {
 }
 
 /// Runs `mpelog stats`.
-pub fn run(path: &Path, opts: &Options, by: By, style: Style) -> CliResult {
+pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Style) -> CliResult {
     let path = &crate::input::resolve(path)?;
     let s = match detect(path)? {
         Format::Slog2 => of_slog2(path, opts)?,
         Format::Annotation => {
-            return Err(CliError::Usage(
-                "stats of an annotation: convert its trace (`mpelog stats TRACE.clog2`)".into(),
-            ))
+            let (mut ann, trace) = super::annotation::open(path, trace)?;
+            stats::annotation(&mut ann, opts)
+                .map_err(|e| super::annotation::error(path, &trace, e))?
         }
         _ => {
             // Any other trace: converted to SLOG-2 in a temporary directory first.
