@@ -24,7 +24,6 @@ use rustc_hash::FxHashMap;
 use slog2_format::build::events::ARROW_CATEGORY;
 use slog2_format::build::Prim;
 use slog2_format::types::topology;
-use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
 
 /// What an event ID does.
@@ -291,10 +290,10 @@ pub(crate) struct Pairer {
     defs_applied: Option<usize>,
     /// Open states per (category, line), oldest first. Keys stay when their
     /// queue empties, so that a leaf allocates nothing once the maps have grown.
-    states: FxHashMap<(i32, i32), VecDeque<Open>>,
+    states: Queues<(i32, i32), Open>,
     /// Sends and receives per (tag, sender process line, receiver process line).
-    sends: FxHashMap<(i32, i32, i32), VecDeque<Half>>,
-    recvs: FxHashMap<(i32, i32, i32), VecDeque<Half>>,
+    sends: Queues<(i32, i32, i32), Half>,
+    recvs: Queues<(i32, i32, i32), Half>,
     /// Open states, sends and receives waiting (the sum of the queue lengths).
     waiting: usize,
     ended: bool,
@@ -331,18 +330,95 @@ fn i32_at(r: &RecordRef<'_>, at: usize) -> i32 {
     r.body_i32(at).unwrap_or(-1)
 }
 
-/// Pops the oldest item of `key`'s queue.
-#[inline]
-fn pop<K: std::hash::Hash + Eq, V>(map: &mut FxHashMap<K, VecDeque<V>>, key: K) -> Option<V> {
-    map.get_mut(&key)?.pop_front()
+/// A pairing key with a cheap slot number for [`Queues`]' direct-mapped cache.
+trait SlotKey: Copy + Eq + std::hash::Hash {
+    fn slot(&self) -> usize;
 }
 
-#[inline]
-fn push<K: std::hash::Hash + Eq, V>(map: &mut FxHashMap<K, VecDeque<V>>, key: K, v: V) {
-    match map.entry(key) {
-        Entry::Occupied(mut e) => e.get_mut().push_back(v),
-        Entry::Vacant(e) => {
-            e.insert(VecDeque::with_capacity(4)).push_back(v);
+impl SlotKey for (i32, i32) {
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        ((self.0 as u32).wrapping_mul(0x9e37_79b9) ^ (self.1 as u32).wrapping_mul(0x85eb_ca6b))
+            as usize
+            >> 22
+    }
+}
+
+impl SlotKey for (i32, i32, i32) {
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        ((self.0 as u32).wrapping_mul(0x9e37_79b9)
+            ^ (self.1 as u32).wrapping_mul(0x85eb_ca6b)
+            ^ (self.2 as u32).wrapping_mul(0xc2b2_ae35)) as usize
+            >> 22
+    }
+}
+
+/// Slots of a [`Queues`] cache (the top 10 bits of a 32-bit slot hash).
+const SLOTS: usize = 1 << 10;
+/// A free cache slot.
+const FREE: u32 = u32::MAX;
+/// Queues kept past this many keys are dropped when a leaf starts (every leaf
+/// starts from its carry-in block, so nothing is lost).
+const MAX_KEYS: usize = 1 << 14;
+
+/// Waiting items per pairing key, oldest first: the queues in one vector,
+/// found through a map from key to queue and, first, a direct-mapped cache of
+/// recent keys. Queues stay when they empty (a leaf allocates nothing once the
+/// tables have grown).
+#[derive(Debug)]
+struct Queues<K, V> {
+    cache: Vec<(K, u32)>,
+    index: FxHashMap<K, u32>,
+    queues: Vec<VecDeque<V>>,
+}
+
+impl<K: SlotKey + Default, V> Queues<K, V> {
+    fn new() -> Self {
+        Queues {
+            cache: vec![(K::default(), FREE); SLOTS],
+            index: FxHashMap::default(),
+            queues: Vec::new(),
+        }
+    }
+
+    /// The queue of `key` (made empty if new).
+    #[inline]
+    fn queue(&mut self, key: K) -> &mut VecDeque<V> {
+        let slot = &mut self.cache[key.slot() & (SLOTS - 1)];
+        let q = if slot.1 != FREE && slot.0 == key {
+            slot.1
+        } else {
+            let n = self.queues.len() as u32;
+            let q = *self.index.entry(key).or_insert(n);
+            if q == n {
+                self.queues.push(VecDeque::new());
+            }
+            *slot = (key, q);
+            q
+        };
+        &mut self.queues[q as usize]
+    }
+
+    #[inline]
+    fn push(&mut self, key: K, v: V) {
+        self.queue(key).push_back(v);
+    }
+
+    #[inline]
+    fn pop(&mut self, key: K) -> Option<V> {
+        self.queue(key).pop_front()
+    }
+
+    /// Empties every queue if `waiting` (some queue holds an item), and drops
+    /// them all when there are many.
+    fn clear(&mut self, waiting: bool) {
+        if self.queues.len() > MAX_KEYS {
+            self.queues = Vec::new();
+            self.index = FxHashMap::default();
+            self.cache.fill((K::default(), FREE));
+        } else if waiting {
+            self.queues.iter_mut().for_each(VecDeque::clear);
         }
     }
 }
@@ -371,9 +447,9 @@ impl Pairer {
             topo: FxHashMap::default(),
             cache: [None; CACHE],
             defs_applied: None,
-            states: FxHashMap::default(),
-            sends: FxHashMap::default(),
-            recvs: FxHashMap::default(),
+            states: Queues::new(),
+            sends: Queues::new(),
+            recvs: Queues::new(),
             waiting: 0,
             ended: false,
             next_slot: 0,
@@ -432,15 +508,11 @@ impl Pairer {
             self.defs_applied = None;
         }
         self.ended = false;
-        if self.waiting > 0 {
-            for q in self.states.values_mut() {
-                q.clear();
-            }
-            for q in self.sends.values_mut().chain(self.recvs.values_mut()) {
-                q.clear();
-            }
-            self.waiting = 0;
-        }
+        let waiting = self.waiting > 0;
+        self.states.clear(waiting);
+        self.sends.clear(waiting);
+        self.recvs.clear(waiting);
+        self.waiting = 0;
         for &w in carry {
             self.waiting += 1;
             match w {
@@ -451,8 +523,7 @@ impl Pairer {
                     origin,
                     info_len,
                     info,
-                } => push(
-                    &mut self.states,
+                } => self.states.push(
                     (category, line),
                     Open {
                         slot: NO_SLOT,
@@ -469,8 +540,7 @@ impl Pairer {
                     line,
                     size,
                     origin,
-                } => push(
-                    &mut self.sends,
+                } => self.sends.push(
                     (key[0], key[1], key[2]),
                     Half {
                         slot: NO_SLOT,
@@ -485,8 +555,7 @@ impl Pairer {
                     time,
                     line,
                     origin,
-                } => push(
-                    &mut self.recvs,
+                } => self.recvs.push(
                     (key[0], key[1], key[2]),
                     Half {
                         slot: NO_SLOT,
@@ -684,8 +753,7 @@ impl Pairer {
             Role::Start => {
                 self.waiting += 1;
                 let slot = self.take_slot();
-                push(
-                    &mut self.states,
+                self.states.push(
                     (cat, line),
                     Open {
                         slot,
@@ -699,7 +767,7 @@ impl Pairer {
                 None
             }
             Role::Final => {
-                let o = pop(&mut self.states, (cat, line))?;
+                let o = self.states.pop((cat, line))?;
                 self.waiting -= 1;
                 let p = match cargo {
                     Some(_) => prim(cat, topo, 2, [o.time, time], [line, line], info, 32),
@@ -752,15 +820,14 @@ impl Pairer {
         match self.handlers.get(&etype).map(|h| h.1) {
             Some(Role::Send) => {
                 let key = (tag, local, remote);
-                if let Some(h) = pop(&mut self.recvs, key) {
+                if let Some(h) = self.recvs.pop(key) {
                     self.waiting -= 1;
                     // Java's quirk: a receive logged first leaves msg_size 0.
                     return Some((arrow((time, line), (h.time, h.line), 0), h.origin, h.slot));
                 }
                 self.waiting += 1;
                 let slot = self.take_slot();
-                push(
-                    &mut self.sends,
+                self.sends.push(
                     key,
                     Half {
                         slot,
@@ -774,7 +841,7 @@ impl Pairer {
             }
             Some(Role::Recv) => {
                 let key = (tag, remote, local);
-                if let Some(h) = pop(&mut self.sends, key) {
+                if let Some(h) = self.sends.pop(key) {
                     self.waiting -= 1;
                     return Some((
                         arrow((h.time, h.line), (time, line), h.size),
@@ -784,8 +851,7 @@ impl Pairer {
                 }
                 self.waiting += 1;
                 let slot = self.take_slot();
-                push(
-                    &mut self.recvs,
+                self.recvs.push(
                     key,
                     Half {
                         slot,
