@@ -75,27 +75,37 @@ impl Shadow {
 
     /// Appends the shadow; sorts its weights as they are written.
     fn write(&mut self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.category().to_be_bytes());
-        out.extend_from_slice(&0i16.to_be_bytes());
-        out.extend_from_slice(&(self.nv as i16).to_be_bytes());
-        for i in 0..self.nv as usize {
-            out.extend_from_slice(&self.times[i].to_be_bytes());
-            out.extend_from_slice(&self.lines[i].to_be_bytes());
+        // Category 4, info length 2, vertex count 2, vertices 2 × 12, box 16,
+        // count 8, weight count 4.
+        let mut h = [0u8; 8 + 24 + 28];
+        h[..4].copy_from_slice(&self.category().to_be_bytes());
+        h[6..8].copy_from_slice(&(self.nv as i16).to_be_bytes());
+        let mut at = 8;
+        for i in 0..(self.nv as usize).min(2) {
+            h[at..at + 8].copy_from_slice(&self.times[i].to_be_bytes());
+            h[at + 8..at + 12].copy_from_slice(&self.lines[i].to_be_bytes());
+            at += 12;
         }
-        out.extend_from_slice(&self.earliest.to_be_bytes());
-        out.extend_from_slice(&self.latest.to_be_bytes());
-        out.extend_from_slice(&self.count.to_be_bytes());
-        out.extend_from_slice(&(self.weights.len() as i32).to_be_bytes());
+        h[at..at + 8].copy_from_slice(&self.earliest.to_be_bytes());
+        h[at + 8..at + 16].copy_from_slice(&self.latest.to_be_bytes());
+        h[at + 16..at + 24].copy_from_slice(&self.count.to_be_bytes());
+        h[at + 24..at + 28].copy_from_slice(&(self.weights.len() as i32).to_be_bytes());
+        out.extend_from_slice(&h[..at + 28]);
         // Increasing inclusive ratio (Java); ties by category, which Java leaves to
         // HashMap order. Categories are distinct: the order is total, so sorting
         // in place changes nothing else (no later use depends on their order).
-        self.weights
-            .sort_unstable_by(|a, b| a.incl.total_cmp(&b.incl).then(a.category.cmp(&b.category)));
+        if self.weights.len() > 1 {
+            self.weights.sort_unstable_by(|a, b| {
+                a.incl.total_cmp(&b.incl).then(a.category.cmp(&b.category))
+            });
+        }
         for w in &self.weights {
-            out.extend_from_slice(&w.category.to_be_bytes());
-            out.extend_from_slice(&java_f32(w.incl).to_be_bytes());
-            out.extend_from_slice(&java_f32(w.excl).to_be_bytes());
-            out.extend_from_slice(&w.count.to_be_bytes());
+            let mut b = [0u8; 20];
+            b[..4].copy_from_slice(&w.category.to_be_bytes());
+            b[4..8].copy_from_slice(&java_f32(w.incl).to_be_bytes());
+            b[8..12].copy_from_slice(&java_f32(w.excl).to_be_bytes());
+            b[12..].copy_from_slice(&w.count.to_be_bytes());
+            out.extend_from_slice(&b);
         }
     }
 }
@@ -214,7 +224,11 @@ pub(crate) struct SealScratch {
     grouped: Vec<u32>,
     /// Exclusive duration per primitive index.
     excl: Vec<f64>,
-    stack: Vec<u32>,
+    /// Open enclosing states: index, earliest and latest time.
+    stack: Vec<(u32, f64, f64)>,
+    /// Per primitive: its weight's position in its shadow's list (weights are
+    /// only appended until the buffer is written).
+    slots: Vec<u32>,
 }
 
 /// The shadows of one node (Java's `BufForShadows`): its box and its shadows.
@@ -283,22 +297,32 @@ impl ShadowBuf {
     /// Java's `initializeMapOfCategoryWeights`: inclusive ratios and counts of the
     /// own primitives, relative to each shadow's own duration. `shadow_of[j]` is
     /// the shadow [`add`](Self::add) put `prims[j]` in.
-    pub fn init_weights(&mut self, prims: &[Prim], shadow_of: &[u32]) {
+    ///
+    /// Notes in `scratch` where each primitive's weight is, for [`seal`](Self::seal).
+    pub fn init_weights(&mut self, prims: &[Prim], shadow_of: &[u32], scratch: &mut SealScratch) {
+        let slots = &mut scratch.slots;
+        slots.clear();
+        slots.reserve(prims.len());
         for (p, &si) in prims.iter().zip(shadow_of) {
             let s = &mut self.shadows[si as usize];
             let fract = ((p.latest() - p.earliest()) / s.duration()) as f32;
-            match s.weight_mut(p.category) {
-                Some(w) => {
+            match s.weights.iter().position(|w| w.category == p.category) {
+                Some(k) => {
+                    let w = &mut s.weights[k];
                     w.incl += fract;
                     w.count += 1;
+                    slots.push(k as u32);
                 }
-                None => s.weights.push(Weight {
-                    category: p.category,
-                    incl: fract,
-                    excl: 0.0,
-                    count: 1,
-                    acc: -0.0,
-                }),
+                None => {
+                    slots.push(s.weights.len() as u32);
+                    s.weights.push(Weight {
+                        category: p.category,
+                        incl: fract,
+                        excl: 0.0,
+                        count: 1,
+                        acc: -0.0,
+                    });
+                }
             }
         }
     }
@@ -418,43 +442,42 @@ impl ShadowBuf {
                 // Java keeps the primitives in a TreeSet ordered by
                 // INCRE_STARTTIME_ORDER: ones equal under that order are dropped
                 // (and keep exclusion 0).
-                let mut prev: Option<(u128, u128)> = None;
+                // Equal under that order within one shadow (same lines): the
+                // same times (bit for bit, as total_cmp) and category.
+                let mut prev: Option<(u64, u64, i32)> = None;
                 for &j in group {
                     let j = j as usize;
                     let p = &prims[j];
-                    let (hi, lo) = order_key(p, 0);
-                    let key = (hi, lo);
+                    let pbox = (p.earliest(), p.latest());
+                    let key = (pbox.0.to_bits(), pbox.1.to_bits(), p.category);
                     if prev == Some(key) {
                         continue;
                     }
                     prev = Some(key);
-                    let pbox = (p.earliest(), p.latest());
                     let mut x = pbox.1 - pbox.0;
                     for cb in s.child_boxes.iter().rev() {
                         x -= intersection(pbox, *cb);
                     }
                     excl[j] = x;
-                    while let Some(&top) = stack.last() {
-                        let t = &prims[top as usize];
-                        if t.earliest() <= pbox.0 && pbox.1 <= t.latest() {
+                    while let Some(&(top, te, tl)) = stack.last() {
+                        if te <= pbox.0 && pbox.1 <= tl {
                             excl[top as usize] -= x;
                             break;
                         }
                         stack.pop();
                     }
-                    stack.push(j as u32);
+                    stack.push((j as u32, pbox.0, pbox.1));
                 }
             }
-            // Sums per category in primitive order (as Java iterates its list).
+            // Sums per category in primitive order (as Java iterates its list):
+            // the states are the primitives of the nestable shadows.
             for (j, p) in prims.iter().enumerate() {
-                let s = &mut self.shadows[shadow_of[j] as usize];
-                if !s.nestable {
+                if p.topology != topology::STATE {
                     continue;
                 }
+                let s = &mut self.shadows[shadow_of[j] as usize];
                 let fract = (excl[j] / s.duration()) as f32;
-                if let Some(w) = s.weight_mut(p.category) {
-                    w.acc += fract;
-                }
+                s.weights[scratch.slots[j] as usize].acc += fract;
             }
         }
         for s in &mut self.shadows {

@@ -370,7 +370,8 @@ impl<W: Write + Seek> TreeWriter<W> {
         let node = &mut self.trunk[i];
         node.latest = latest;
         node.shadows.latest = latest;
-        node.shadows.init_weights(&node.prims, &node.shadow_of);
+        node.shadows
+            .init_weights(&node.prims, &node.shadow_of, &mut self.seal);
         let mut stubs = std::mem::take(&mut node.stubs);
         for s in &stubs {
             node.shadows.merge(s, &mut self.pool);
