@@ -5,4 +5,5 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod slices;
 pub mod stats;
