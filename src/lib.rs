@@ -5,4 +5,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod export;
+pub mod slices;
 pub mod stats;

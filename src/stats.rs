@@ -30,9 +30,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::slices::{self, Tree};
 use serde::Serialize;
-use slog2_format::types::{topology, Category, Drawable, Primitive, TreeDirEntry};
-use slog2_format::{Slog2Reader, TimeWindow, WindowBuf};
+use slog2_format::types::{topology, Category, Primitive};
+use slog2_format::Slog2Reader;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Seek};
 
@@ -505,18 +506,7 @@ pub fn slog2<R: Read + Seek>(
         .categories()
         .map(|c| c.value.categories.clone())
         .unwrap_or_default();
-    let entries = r
-        .tree_dir()
-        .map(|t| t.value.entries.clone())
-        .unwrap_or_default();
-    let leaves = entries
-        .iter()
-        .filter(|e| e.id.depth == 0)
-        .map(|e| e.earliest)
-        .collect();
-    sliced(&categories, &entries, leaves, opts, |buf, a, b| {
-        r.window_into(buf, a, b)
-    })
+    of_tree(r, &categories, opts)
 }
 
 /// The statistics of a CLOG2 trace through its annotation file, read in slices
@@ -526,98 +516,16 @@ pub fn annotation<A: Read + Seek, T: Read + Seek>(
     opts: &Options,
 ) -> mpelog_annotate::Result<Stats> {
     let categories = ann.categories().categories.clone();
-    let entries = ann.tree_dir().entries.clone();
-    let leaves = ann.leaves().iter().map(|l| l.earliest).collect();
-    sliced(&categories, &entries, leaves, opts, |buf, a, b| {
-        ann.window_into(buf, a, b).map(|_| ())
-    })
+    of_tree(ann, &categories, opts)
 }
 
-/// Feeds the drawables of consecutive slices of `leaves` (their start times) to
-/// an accumulator, each slice one `query` of the tree whose TreeDir is `entries`.
-fn sliced<E>(
+fn of_tree<T: Tree>(
+    tree: &mut T,
     categories: &[Category],
-    entries: &[TreeDirEntry],
-    mut leaves: Vec<f64>,
     opts: &Options,
-    mut query: impl FnMut(&mut WindowBuf, f64, f64) -> Result<(), E>,
-) -> Result<Stats, E> {
-    /// Leaves per slice.
-    const SLICE: usize = 64;
-    let root = entries
-        .iter()
-        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
-        .copied();
-    let (start, end) = root.map_or((0.0, 0.0), |e| (e.earliest, e.latest));
-    let (t0, t1, clip) = match (opts.from, opts.to) {
-        (None, None) => (start, end, false),
-        (a, b) => (
-            a.unwrap_or(start),
-            b.unwrap_or_else(|| next_up(end.max(a.unwrap_or(start)))),
-            true,
-        ),
-    };
-    let mut acc = Accumulator::new(categories, t0, t1, clip, opts.bins);
-    if root.is_none() {
-        return Ok(acc.finish());
-    }
-    // Slice boundaries: the start of every SLICE-th leaf, inside the window.
-    leaves.sort_by(f64::total_cmp);
-    let mut cuts: Vec<f64> = leaves
-        .iter()
-        .step_by(SLICE)
-        .skip(1)
-        .copied()
-        .filter(|&c| c > t0 && c < t1)
-        .collect();
-    cuts.dedup();
-    let (lo, hi) = if clip {
-        (t0, t1)
-    } else {
-        (f64::NEG_INFINITY, f64::INFINITY)
-    };
-    let mut bounds = vec![lo];
-    bounds.extend(cuts);
-    bounds.push(hi);
-    let window = TimeWindow::new(lo, hi);
-    let mut buf = WindowBuf::new();
-    let mut slice: Vec<Primitive> = Vec::new();
-    for (k, pair) in bounds.windows(2).enumerate() {
-        let (a, b) = (pair[0], pair[1]);
-        query(&mut buf, a, b)?;
-        slice.clear();
-        for d in buf.drawables() {
-            let start = d.earliest();
-            // Each drawable in the slice where it starts (the first slice also
-            // takes those that start before the window).
-            if (k > 0 && start < a) || start >= b || !window.meets(start, d.latest()) {
-                continue;
-            }
-            match d.to_owned() {
-                Drawable::Primitive(p) => slice.push(p),
-                Drawable::Composite(c) => slice.extend(c.primitives),
-            }
-        }
-        slice.sort_by(|x, y| {
-            x.earliest()
-                .total_cmp(&y.earliest())
-                .then(y.latest().total_cmp(&x.latest()))
-        });
-        for p in &slice {
-            acc.push(p);
-        }
-    }
+) -> Result<Stats, T::Error> {
+    let span = slices::span(&tree.entries(), opts.from, opts.to);
+    let mut acc = Accumulator::new(categories, span.from, span.to, span.clipped, opts.bins);
+    slices::visit(tree, span, |p| acc.push(p))?;
     Ok(acc.finish())
-}
-
-/// The smallest double above `x` (for a finite `x`).
-fn next_up(x: f64) -> f64 {
-    if !x.is_finite() {
-        return x;
-    }
-    if x == 0.0 {
-        return f64::from_bits(1);
-    }
-    let bits = x.to_bits();
-    f64::from_bits(if x > 0.0 { bits + 1 } else { bits - 1 })
 }

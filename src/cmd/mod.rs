@@ -5,6 +5,7 @@ pub mod annotate;
 pub mod annotation;
 pub mod check;
 pub mod convert;
+pub mod export;
 pub mod info;
 pub mod print;
 pub mod repair;

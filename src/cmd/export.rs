@@ -1,0 +1,138 @@
+//! `mpelog export`: a trace as Chrome trace-event JSON (Perfetto's UI opens it)
+//! or pipit's CSV ([`mpelog::export`]), written atomically.
+
+use crate::detect::{detect, Format};
+use crate::error::{CliError, CliResult};
+use crate::input::shown;
+use crate::output::Output;
+use mpelog::export::{self, chrome::ChromeJson, pipit::PipitCsv, Counts, Options, Sink};
+use std::path::Path;
+
+/// The output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum To {
+    /// Chrome trace-event JSON (`.json`, gzipped as `.json.gz`).
+    ChromeJson,
+    /// pipit's CSV layout (`.csv`).
+    Csv,
+}
+
+/// The format asked for, or the one `output`'s name says, and whether to gzip.
+fn target(output: &Path, format: Option<To>) -> CliResult<(To, bool)> {
+    let name = output.to_string_lossy().to_ascii_lowercase();
+    let gz = name.ends_with(".gz");
+    if let Some(f) = format {
+        return Ok((f, gz && f == To::ChromeJson));
+    }
+    if name.ends_with(".json") || name.ends_with(".json.gz") {
+        Ok((To::ChromeJson, gz))
+    } else if name.ends_with(".csv") {
+        Ok((To::Csv, false))
+    } else if name.ends_with(".pftrace") || name.ends_with(".parquet") {
+        Err(CliError::Usage(format!(
+            "{}: Perfetto protobuf and Parquet output are not implemented yet; write .json (Perfetto's UI opens it) or .csv",
+            shown(output)
+        )))
+    } else {
+        Err(CliError::Usage(format!(
+            "cannot tell the export format from {:?}: give --format chrome-json or csv, or name the output .json, .json.gz or .csv",
+            shown(output)
+        )))
+    }
+}
+
+/// Runs `mpelog export`.
+pub fn run(
+    input: &Path,
+    output: &Path,
+    format: Option<To>,
+    trace: Option<&Path>,
+    opts: &Options,
+) -> CliResult {
+    let (to, gz) = target(output, format)?;
+    let out = Output::create(output, &[input], false)?;
+    let input = &crate::input::resolve(input)?;
+    let started = std::time::Instant::now();
+    let w = out.writer()?;
+    let (w, counts) = match to {
+        To::ChromeJson if gz => {
+            let mut sink = ChromeJson::new(flate2::write::GzEncoder::new(
+                w,
+                flate2::Compression::default(),
+            ));
+            let counts = write(input, trace, opts, &mut sink)?;
+            let w = sink.into_inner().finish().map_err(CliError::io(output))?;
+            (w, counts)
+        }
+        To::ChromeJson => {
+            let mut sink = ChromeJson::new(w);
+            let counts = write(input, trace, opts, &mut sink)?;
+            (sink.into_inner(), counts)
+        }
+        To::Csv => {
+            let mut sink = PipitCsv::new(w);
+            let counts = write(input, trace, opts, &mut sink)?;
+            (sink.into_inner(), counts)
+        }
+    };
+    let shown_out = crate::output::name(&out);
+    out.finish(w)?;
+    eprintln!(
+        "exported {} to {}: {} states, {} events, {} arrows on {} tracks in {:.2} s",
+        shown(input),
+        shown_out,
+        counts.states,
+        counts.events,
+        counts.arrows,
+        counts.tracks,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn write<S: Sink>(
+    input: &Path,
+    trace: Option<&Path>,
+    opts: &Options,
+    sink: &mut S,
+) -> CliResult<Counts> {
+    let out_err = |e: std::io::Error| CliError::io(Path::new("<output>"))(e);
+    match detect(input)? {
+        Format::Slog2 => slog2(input, opts, sink),
+        Format::Annotation => {
+            let (mut ann, trace) = super::annotation::open(input, trace)?;
+            export::annotation(&mut ann, opts, sink).map_err(|e| match e {
+                export::Error::Read(e) => super::annotation::error(input, &trace, e),
+                export::Error::Write(e) => out_err(e),
+                e => CliError::Usage(e.to_string()),
+            })
+        }
+        _ => {
+            // Any other trace: converted to SLOG-2 in a temporary directory first.
+            let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
+            let tmp = dir.path().join("converted.slog2");
+            super::convert::run(
+                input,
+                &tmp,
+                Some("slog2"),
+                super::convert::TreeOptions {
+                    leaf_bytes: 64 * 1024,
+                    children: 2,
+                    compress: "none".into(),
+                },
+            )?;
+            slog2(&tmp, opts, sink)
+        }
+    }
+}
+
+fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts> {
+    let (file, _) = super::open(path)?;
+    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+        .map_err(CliError::slog2(path))?;
+    export::slog2(&mut r, opts, sink).map_err(|e| match e {
+        export::Error::Read(e) => CliError::slog2(path)(e),
+        export::Error::Write(e) => CliError::io(Path::new("<output>"))(e),
+        e => CliError::Usage(e.to_string()),
+    })
+}

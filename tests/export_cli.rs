@@ -1,0 +1,330 @@
+//! `mpelog export`: Chrome trace-event JSON and pipit CSV, read back by
+//! independent readers (serde_json; Python's `csv` and pandas), against the
+//! drawables of the file: one slice per state, one flow per arrow, one instant
+//! per event, times within 1 ns, every track properly nested.
+
+mod common;
+
+use common::{mpelog, synth};
+use serde_json::Value;
+use slog2_format::types::{topology, Drawable, Primitive};
+use slog2_format::{Slog2File, Slog2Reader};
+use std::collections::HashMap;
+use std::io::Cursor;
+use std::path::Path;
+
+/// `(kind, name, start ns, end ns)` of every real primitive meeting `[a, b)`,
+/// times from `t0`, sorted.
+fn drawables(path: &str, window: Option<(f64, f64)>) -> (Vec<(i32, String, i64, i64)>, f64) {
+    let bytes = std::fs::read(path).unwrap();
+    let f = Slog2File::parse(&bytes).unwrap();
+    let r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+    let cats: HashMap<i32, (String, i32)> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, (c.name.text(), c.topology)))
+        .collect();
+    let root = r
+        .tree_dir()
+        .unwrap()
+        .value
+        .entries
+        .iter()
+        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
+        .copied()
+        .unwrap();
+    let (a, b) = window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+    let t0 = window.map_or(root.earliest, |w| w.0);
+    let mut all: Vec<Primitive> = Vec::new();
+    for n in f.nodes() {
+        for d in n.value.nestless.iter().chain(&n.value.nestable) {
+            match d {
+                Drawable::Primitive(p) => all.push(p.clone()),
+                Drawable::Composite(c) => all.extend(c.primitives.iter().cloned()),
+            }
+        }
+    }
+    let ns = |t: f64| ((t - t0) * 1e9).round() as i64;
+    let mut out: Vec<_> = all
+        .iter()
+        .filter(|p| p.earliest() < b && p.latest() >= a)
+        .map(|p| {
+            let (name, topo) = cats[&p.category].clone();
+            (topo, name, ns(p.earliest()), ns(p.latest()))
+        })
+        .collect();
+    out.sort();
+    (out, t0)
+}
+
+fn export(input: &str, out: &Path, extra: &[&str]) {
+    let mut args = vec!["export", input, "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let o = mpelog(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The slices, instants and flows of a Chrome JSON export, checked for nesting.
+fn read_chrome(path: &Path) -> Vec<(i32, String, i64, i64)> {
+    let text = if path.to_string_lossy().ends_with(".gz") {
+        let mut s = String::new();
+        use std::io::Read;
+        flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    } else {
+        std::fs::read_to_string(path).unwrap()
+    };
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let ns = |e: &Value| (e["ts"].as_f64().unwrap() * 1e3).round() as i64;
+    let mut open: HashMap<i64, Vec<(String, i64)>> = HashMap::new();
+    let mut last: HashMap<i64, i64> = HashMap::new();
+    let mut out = Vec::new();
+    let mut flows: HashMap<u64, (Option<i64>, Option<i64>)> = HashMap::new();
+    let mut sends: HashMap<(i64, i64), Vec<String>> = HashMap::new();
+    for e in v["traceEvents"].as_array().unwrap() {
+        let tid = e["tid"].as_i64().unwrap_or(-1);
+        let ph = e["ph"].as_str().unwrap();
+        if ph != "M" {
+            let t = ns(e);
+            let prev = last.insert(tid, t).unwrap_or(i64::MIN);
+            assert!(t >= prev, "track {tid}: time goes back at {e}");
+        }
+        match ph {
+            "B" => open
+                .entry(tid)
+                .or_default()
+                .push((e["name"].as_str().unwrap().to_string(), ns(e))),
+            "E" => {
+                let (name, start) = open.get_mut(&tid).unwrap().pop().expect("E after B");
+                out.push((topology::STATE, name, start, ns(e)));
+            }
+            "i" => out.push((
+                topology::EVENT,
+                e["name"].as_str().unwrap().into(),
+                ns(e),
+                ns(e),
+            )),
+            "X" => {
+                assert_eq!(e["dur"].as_f64(), Some(0.0));
+                sends
+                    .entry((tid, ns(e)))
+                    .or_default()
+                    .push(e["name"].as_str().unwrap().into());
+            }
+            "s" | "f" => {
+                assert!(
+                    sends.contains_key(&(tid, ns(e))),
+                    "a flow end sits on a slice"
+                );
+                let f = flows.entry(e["id"].as_u64().unwrap()).or_default();
+                let end = if ph == "s" { &mut f.0 } else { &mut f.1 };
+                assert!(end.is_none(), "one {ph} per flow");
+                *end = Some(ns(e));
+            }
+            _ => {}
+        }
+    }
+    assert!(open.values().all(Vec::is_empty), "every B has its E");
+    for (id, (s, f)) in &flows {
+        let (s, f) = (
+            s.expect("an s"),
+            f.unwrap_or_else(|| panic!("flow {id} has no f")),
+        );
+        // The drawable's box is its earliest and latest vertex.
+        out.push((topology::ARROW, String::new(), s.min(f), s.max(f)));
+    }
+    out
+}
+
+/// Compares exported items with the drawables: same counts per kind, the same
+/// multiset of times within 1 ns (arrows by times only).
+fn compare(got: Vec<(i32, String, i64, i64)>, want: &[(i32, String, i64, i64)], what: &str) {
+    for kind in [topology::STATE, topology::EVENT, topology::ARROW] {
+        let mut g: Vec<_> = got.iter().filter(|x| x.0 == kind).cloned().collect();
+        let mut w: Vec<_> = want.iter().filter(|x| x.0 == kind).cloned().collect();
+        if kind == topology::ARROW {
+            g.iter_mut().chain(w.iter_mut()).for_each(|x| x.1.clear());
+        }
+        g.sort();
+        w.sort();
+        assert_eq!(g.len(), w.len(), "{what}: kind {kind} count");
+        for (x, y) in g.iter().zip(&w) {
+            assert!(
+                x.1 == y.1 && (x.2 - y.2).abs() <= 1 && (x.3 - y.3).abs() <= 1,
+                "{what}: {x:?} vs {y:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn chrome_json_has_every_drawable_properly_nested() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "3"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    let o = mpelog(&["convert", &clog2, "-o", slog2, "--leaf-bytes", "2k"]);
+    assert!(o.status.success());
+    let mut inputs = vec![slog2.to_string()];
+    if let Some(root) = common::corpus() {
+        for f in [
+            "mpe/comm1_isr_n4.slog2",
+            "mpe/cpilog_n4.slog2",
+            "mpe/p2p_n4_bs4k.slog2",
+        ] {
+            inputs.push(common::corpus_file(&root, f));
+        }
+    }
+    for input in &inputs {
+        let (want, t0) = drawables(input, None);
+        assert!(want.iter().any(|x| x.0 == topology::STATE));
+        for name in ["a.json", "a.json.gz"] {
+            let out = dir.path().join(name);
+            export(input, &out, &[]);
+            compare(read_chrome(&out), &want, &format!("{input} {name}"));
+            let v: Value = if name.ends_with(".gz") {
+                continue;
+            } else {
+                serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+            };
+            // serde_json reads numbers to within an ulp or so.
+            let start = v["otherData"]["start_seconds"].as_f64().unwrap();
+            assert!(
+                (start - t0).abs() <= 1e-15 * t0.abs().max(1.0),
+                "{start} vs {t0}"
+            );
+        }
+    }
+    // A window: what meets it, times from its start.
+    let bytes = std::fs::read(slog2).unwrap();
+    let r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+    let root = r.tree_dir().unwrap().value.entries[0];
+    let span = root.latest - root.earliest;
+    let (a, b) = (root.earliest + 0.3 * span, root.earliest + 0.5 * span);
+    let (want, _) = drawables(slog2, Some((a, b)));
+    let out = dir.path().join("w.json");
+    export(
+        slog2,
+        &out,
+        &["--from", &a.to_string(), "--to", &b.to_string()],
+    );
+    compare(read_chrome(&out), &want, "window");
+}
+
+#[test]
+fn pipit_csv_reads_back_with_python() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "4"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    assert!(mpelog(&["convert", &clog2, "-o", slog2]).status.success());
+    let (want, _) = drawables(slog2, None);
+    let count = |k| want.iter().filter(|x| x.0 == k).count();
+    let out = dir.path().join("a.csv");
+    export(slog2, &out, &[]);
+    // Python's csv module: counts per row kind, Enter/Leave matched per
+    // (Process, Thread) by name, timestamps never going back on a track.
+    let script = r#"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0].keys()) == ["Timestamp (ns)", "Event Type", "Name", "Thread", "Process", "Attributes"]
+stacks, last = {}, {}
+n = {"Enter": 0, "Leave": 0, "Instant": 0, "MpiSend": 0, "MpiRecv": 0}
+for r in rows:
+    loc, t = (r["Process"], r["Thread"]), int(r["Timestamp (ns)"])
+    assert t >= last.get(loc, t), r
+    last[loc] = t
+    kind = r["Event Type"]
+    if kind == "Enter":
+        stacks.setdefault(loc, []).append(r["Name"])
+    elif kind == "Leave":
+        assert stacks[loc].pop() == r["Name"], r
+    if r["Name"] in ("MpiSend", "MpiRecv"):
+        n[r["Name"]] += 1
+        a = json.loads(r["Attributes"])
+        assert ("receiver" if r["Name"] == "MpiSend" else "sender") in a
+        assert a["msg_length"] is not None
+    else:
+        n[kind] += 1
+assert all(not s for s in stacks.values())
+print(n["Enter"], n["Leave"], n["Instant"], n["MpiSend"], n["MpiRecv"])
+"#;
+    let o = std::process::Command::new("python3")
+        .args(["-c", script, out.to_str().unwrap()])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got: Vec<usize> = String::from_utf8(o.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let (states, events, arrows) = (
+        count(topology::STATE),
+        count(topology::EVENT),
+        count(topology::ARROW),
+    );
+    assert!(states > 0 && events > 0 && arrows > 0);
+    assert_eq!(got, vec![states, states, events, arrows, arrows]);
+
+    // pandas, as a data-frame user loads it (CI installs pandas).
+    let pandas = r#"
+import sys
+import pandas as pd
+df = pd.read_csv(sys.argv[1])
+print(len(df), int((df["Event Type"] == "Enter").sum()))
+"#;
+    let o = std::process::Command::new("python3")
+        .args(["-c", pandas, out.to_str().unwrap()])
+        .output()
+        .expect("python3 runs");
+    if !o.status.success()
+        && String::from_utf8_lossy(&o.stderr).contains("No module named 'pandas'")
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs pandas (.ci/run)"
+        );
+        eprintln!("pandas is not installed: the pandas read was skipped");
+        return;
+    }
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got: Vec<usize> = String::from_utf8(o.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(got, vec![2 * states + events + 2 * arrows, states]);
+}
+
+#[test]
+fn export_refuses_what_it_cannot_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "2000"]);
+    for out in ["x.pftrace", "x.parquet", "x.txt"] {
+        let o = mpelog(&[
+            "export",
+            &clog2,
+            "-o",
+            dir.path().join(out).to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{out}");
+        assert!(!dir.path().join(out).exists());
+    }
+    // A CLOG2 trace exports (converted on the way) like its SLOG-2.
+    let slog2 = dir.path().join("t.slog2");
+    assert!(mpelog(&["convert", &clog2, "-o", slog2.to_str().unwrap()])
+        .status
+        .success());
+    export(&clog2, &dir.path().join("c.json"), &[]);
+    export(slog2.to_str().unwrap(), &dir.path().join("s.json"), &[]);
+    assert_eq!(
+        std::fs::read(dir.path().join("c.json")).unwrap(),
+        std::fs::read(dir.path().join("s.json")).unwrap()
+    );
+}
