@@ -12,15 +12,16 @@
 //! ratio (issue 14's target: annotation ≤ 1.2 × SLOG-2), measured in one loop
 //! that alternates the two queries (`MPELOG_BENCH_ROUNDS` rounds, default 300,
 //! after 20 warm-up rounds), so that a change of load on the machine touches
-//! both alike. Both are the owned answers (`Annotation::window` and
-//! `Slog2Reader::window`), each dropped inside the timed part.
+//! both alike: once for owned answers (`Annotation::window` against
+//! `Slog2Reader::window`, each dropped inside the timed part) and once for
+//! answers into a reusable `WindowBuf` (`window_into` on both).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
-use slog2_format::Slog2Reader;
+use slog2_format::{Slog2Reader, WindowBuf};
 use std::fs::File;
-use std::io::{BufWriter, Cursor};
 use std::hint::black_box;
+use std::io::{BufWriter, Cursor};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -113,7 +114,10 @@ fn bench(c: &mut Criterion) {
 }
 
 /// Alternates the annotation window and the SLOG-2 window of `[t0, t1)` and
-/// prints both mean times and their ratio.
+/// prints both mean times and their ratio: owned answers
+/// (`Annotation::window` against `Slog2Reader::window`, each answer dropped
+/// inside the timed part), then answers into a reusable `WindowBuf`
+/// (`Annotation::window_into` against `Slog2Reader::window_into`).
 fn side_by_side<A, T, R>(
     mb: u64,
     a: &mut Annotation<A, T>,
@@ -130,31 +134,49 @@ fn side_by_side<A, T, R>(
         .and_then(|v| v.parse().ok())
         .unwrap_or(300)
         .max(1);
-    let (mut ta, mut ts) = (Duration::ZERO, Duration::ZERO);
-    let (mut na, mut ns) = (0, 0);
-    for round in 0..rounds + 20 {
-        let t = Instant::now();
-        let x = black_box(a.window(t0, t1).unwrap());
-        na = x.drawables.len();
-        drop(x);
-        let da = t.elapsed();
-        let t = Instant::now();
-        let y = black_box(s.window(t0, t1).unwrap());
-        ns = y.drawables.len();
-        drop(y);
-        let ds = t.elapsed();
-        if round >= 20 {
-            ta += da;
-            ts += ds;
-        }
-    }
-    assert_eq!(na, ns, "the two answers differ in size");
     let ms = |d: Duration| d.as_secs_f64() * 1e3 / f64::from(rounds);
-    eprintln!(
-        "{mb} MB trace, side by side ({rounds} rounds, {na} drawables): annotation {:.3} ms, SLOG-2 {:.3} ms, ratio {:.2}",
-        ms(ta),
-        ms(ts),
-        ta.as_secs_f64() / ts.as_secs_f64()
+    let line = |api: &str,
+                    mut ann: Box<dyn FnMut() -> usize + '_>,
+                    mut slog2: Box<dyn FnMut() -> usize + '_>| {
+        let (mut ta, mut ts) = (Duration::ZERO, Duration::ZERO);
+        let (mut na, mut ns) = (0, 0);
+        for round in 0..rounds + 20 {
+            let t = Instant::now();
+            na = black_box(ann());
+            let da = t.elapsed();
+            let t = Instant::now();
+            ns = black_box(slog2());
+            let ds = t.elapsed();
+            if round >= 20 {
+                ta += da;
+                ts += ds;
+            }
+        }
+        assert_eq!(na, ns, "the two answers differ in size");
+        eprintln!(
+            "{mb} MB trace, side by side, {api} ({rounds} rounds, {na} drawables): annotation {:.3} ms, SLOG-2 {:.3} ms, ratio {:.2}",
+            ms(ta),
+            ms(ts),
+            ta.as_secs_f64() / ts.as_secs_f64()
+        );
+    };
+    let (ac, sc) = (std::cell::RefCell::new(a), std::cell::RefCell::new(s));
+    line(
+        "owned answers",
+        Box::new(|| ac.borrow_mut().window(t0, t1).unwrap().drawables.len()),
+        Box::new(|| sc.borrow_mut().window(t0, t1).unwrap().drawables.len()),
+    );
+    let (mut ba, mut bs) = (WindowBuf::new(), WindowBuf::new());
+    line(
+        "WindowBuf answers",
+        Box::new(|| {
+            ac.borrow_mut().window_into(&mut ba, t0, t1).unwrap();
+            ba.drawables_len()
+        }),
+        Box::new(|| {
+            sc.borrow_mut().window_into(&mut bs, t0, t1).unwrap();
+            bs.drawables_len()
+        }),
     );
 }
 
