@@ -217,9 +217,10 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
-    /// Export a trace for today's viewers and data tools: Chrome trace-event JSON
-    /// (open it in Perfetto's UI, ui.perfetto.dev, or chrome://tracing; `.json.gz`
-    /// gzips it) or CSV in pipit's layout (pandas, pipit).
+    /// Export a trace for today's viewers and data tools: a Perfetto trace
+    /// (`.pftrace`: open it in Perfetto's UI, ui.perfetto.dev), Chrome trace-event
+    /// JSON (Perfetto's UI, chrome://tracing, Trace Compass; `.json.gz` gzips it)
+    /// or CSV in pipit's layout (pandas, pipit).
     ///
     /// States become slices on a track per timeline of the view (nested as they
     /// nest; states that overlap without nesting go to extra tracks of the same
@@ -236,7 +237,7 @@ enum Command {
         /// The output file (`-` for standard output).
         #[arg(short, long)]
         output: PathBuf,
-        /// Output format (default: from OUT's name: .json, .json.gz, .csv).
+        /// Output format (default: from OUT's name: .pftrace, .json, .json.gz, .csv).
         #[arg(long, value_enum)]
         format: Option<cmd::export::To>,
         /// For an annotation: the trace it annotates (default: its path without

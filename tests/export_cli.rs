@@ -5,6 +5,9 @@
 
 mod common;
 
+/// `(kind, name, start ns, end ns)` of one exported item or drawable.
+type Item = (i32, String, i64, i64);
+
 use common::{mpelog, synth};
 use serde_json::Value;
 use slog2_format::types::{topology, Drawable, Primitive};
@@ -15,7 +18,7 @@ use std::path::Path;
 
 /// `(kind, name, start ns, end ns)` of every real primitive meeting `[a, b)`,
 /// times from `t0`, sorted.
-fn drawables(path: &str, window: Option<(f64, f64)>) -> (Vec<(i32, String, i64, i64)>, f64) {
+fn drawables(path: &str, window: Option<(f64, f64)>) -> (Vec<Item>, f64) {
     let bytes = std::fs::read(path).unwrap();
     let f = Slog2File::parse(&bytes).unwrap();
     let r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
@@ -68,7 +71,7 @@ fn export(input: &str, out: &Path, extra: &[&str]) {
 }
 
 /// The slices, instants and flows of a Chrome JSON export, checked for nesting.
-fn read_chrome(path: &Path) -> Vec<(i32, String, i64, i64)> {
+fn read_chrome(path: &Path) -> Vec<Item> {
     let text = if path.to_string_lossy().ends_with(".gz") {
         let mut s = String::new();
         use std::io::Read;
@@ -143,7 +146,7 @@ fn read_chrome(path: &Path) -> Vec<(i32, String, i64, i64)> {
 
 /// Compares exported items with the drawables: same counts per kind, the same
 /// multiset of times within 1 ns (arrows by times only).
-fn compare(got: Vec<(i32, String, i64, i64)>, want: &[(i32, String, i64, i64)], what: &str) {
+fn compare(got: Vec<Item>, want: &[Item], what: &str) {
     for kind in [topology::STATE, topology::EVENT, topology::ARROW] {
         let mut g: Vec<_> = got.iter().filter(|x| x.0 == kind).cloned().collect();
         let mut w: Vec<_> = want.iter().filter(|x| x.0 == kind).cloned().collect();
@@ -306,7 +309,7 @@ print(len(df), int((df["Event Type"] == "Enter").sum()))
 fn export_refuses_what_it_cannot_write() {
     let dir = tempfile::tempdir().unwrap();
     let clog2 = synth(dir.path(), "t.clog2", &["--events", "2000"]);
-    for out in ["x.pftrace", "x.parquet", "x.txt"] {
+    for out in ["x.parquet", "x.txt"] {
         let o = mpelog(&[
             "export",
             &clog2,
@@ -327,4 +330,116 @@ fn export_refuses_what_it_cannot_write() {
         std::fs::read(dir.path().join("c.json")).unwrap(),
         std::fs::read(dir.path().join("s.json")).unwrap()
     );
+}
+
+/// Decodes a Perfetto export with the protobuf classes of Perfetto's own Python
+/// package and returns `(kind, name, start ns, end ns)` per exported item and
+/// the start time the export recorded, after checking that every track's
+/// slices nest and every flow has both ends on a zero-length slice.
+fn read_perfetto(path: &Path) -> Option<(Vec<Item>, f64)> {
+    let script = r#"
+import json, sys
+try:
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+except ImportError:
+    print("NO-PERFETTO"); sys.exit(0)
+t = pb.Trace(); t.ParseFromString(open(sys.argv[1], "rb").read())
+names, stacks, last, out, flows, start = {}, {}, {}, [], {}, None
+for p in t.packet:
+    if p.HasField("track_descriptor") and p.track_descriptor.uuid == 1:
+        start = float(p.track_descriptor.name.split("start ")[1].split(" s")[0])
+    for n in p.interned_data.event_names:
+        names[n.iid] = n.name
+    if not p.HasField("track_event"):
+        continue
+    e, ts = p.track_event, p.timestamp
+    tr = e.track_uuid
+    assert ts >= last.get(tr, 0), "time goes back on a track"
+    last[tr] = ts
+    if e.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
+        stacks.setdefault(tr, []).append((names[e.name_iid], ts, list(e.flow_ids), list(e.terminating_flow_ids)))
+    elif e.type == pb.TrackEvent.TYPE_SLICE_END:
+        name, t0, fl, term = stacks[tr].pop()
+        for f in fl:
+            assert ts == t0 and flows.setdefault(f, [None, None])[0] is None
+            flows[f][0] = t0
+        for f in term:
+            assert ts == t0 and flows.setdefault(f, [None, None])[1] is None
+            flows[f][1] = t0
+        if not fl and not term:
+            out.append((1, name, t0, ts))
+    elif e.type == pb.TrackEvent.TYPE_INSTANT:
+        out.append((0, names[e.name_iid], ts, ts))
+assert all(not s for s in stacks.values()), "every slice ends"
+for f, (s, r) in flows.items():
+    assert s is not None and r is not None, f
+    out.append((2, "", min(s, r), max(s, r)))
+print(json.dumps({"items": out, "start": start}))
+"#;
+    let o = std::process::Command::new("python3")
+        .args(["-c", script, path.to_str().unwrap()])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    if text.trim() == "NO-PERFETTO" {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs perfetto (.ci/run)"
+        );
+        eprintln!("Python package perfetto is not installed: the Perfetto decode was skipped");
+        return None;
+    }
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let items = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x[0].as_i64().unwrap() as i32,
+                x[1].as_str().unwrap().to_string(),
+                x[2].as_i64().unwrap(),
+                x[3].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    Some((items, v["start"].as_f64().unwrap()))
+}
+
+#[test]
+fn perfetto_trace_decodes_with_perfettos_protos() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "8"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    assert!(
+        mpelog(&["convert", &clog2, "-o", slog2, "--leaf-bytes", "2k"])
+            .status
+            .success()
+    );
+    let mut inputs = vec![slog2.to_string()];
+    if let Some(root) = common::corpus() {
+        for f in [
+            "mpe/comm1_isr_n4.slog2",
+            "mpe/cpilog_n4.slog2",
+            "mpe/p2p_n4_bs4k.slog2",
+        ] {
+            inputs.push(common::corpus_file(&root, f));
+        }
+    }
+    for input in &inputs {
+        let out = dir.path().join("a.pftrace");
+        export(input, &out, &[]);
+        let Some((got, start)) = read_perfetto(&out) else {
+            return;
+        };
+        let (want, t0) = drawables(input, None);
+        // (serde_json reads numbers to within an ulp or so)
+        assert!(
+            (start - t0).abs() <= 1e-15 * t0.abs().max(1.0),
+            "{input}: start {start} vs {t0}"
+        );
+        compare(got, &want, &format!("{input} perfetto"));
+    }
 }

@@ -1,16 +1,20 @@
-//! `mpelog export`: a trace as Chrome trace-event JSON (Perfetto's UI opens it)
-//! or pipit's CSV ([`mpelog::export`]), written atomically.
+//! `mpelog export`: a trace as a Perfetto trace, Chrome trace-event JSON or
+//! pipit's CSV ([`mpelog::export`]), written atomically.
 
 use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
-use mpelog::export::{self, chrome::ChromeJson, pipit::PipitCsv, Counts, Options, Sink};
+use mpelog::export::{
+    self, chrome::ChromeJson, perfetto::PerfettoTrace, pipit::PipitCsv, Counts, Options, Sink,
+};
 use std::path::Path;
 
 /// The output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum To {
+    /// Perfetto's protobuf trace (`.pftrace`).
+    Perfetto,
     /// Chrome trace-event JSON (`.json`, gzipped as `.json.gz`).
     ChromeJson,
     /// pipit's CSV layout (`.csv`).
@@ -28,14 +32,16 @@ fn target(output: &Path, format: Option<To>) -> CliResult<(To, bool)> {
         Ok((To::ChromeJson, gz))
     } else if name.ends_with(".csv") {
         Ok((To::Csv, false))
-    } else if name.ends_with(".pftrace") || name.ends_with(".parquet") {
+    } else if name.ends_with(".pftrace") || name.ends_with(".perfetto-trace") {
+        Ok((To::Perfetto, false))
+    } else if name.ends_with(".parquet") {
         Err(CliError::Usage(format!(
-            "{}: Perfetto protobuf and Parquet output are not implemented yet; write .json (Perfetto's UI opens it) or .csv",
+            "{}: Parquet output is not implemented yet; write .pftrace, .json or .csv",
             shown(output)
         )))
     } else {
         Err(CliError::Usage(format!(
-            "cannot tell the export format from {:?}: give --format chrome-json or csv, or name the output .json, .json.gz or .csv",
+            "cannot tell the export format from {:?}: give --format perfetto, chrome-json or csv, or name the output .pftrace, .json, .json.gz or .csv",
             shown(output)
         )))
     }
@@ -66,6 +72,11 @@ pub fn run(
         }
         To::ChromeJson => {
             let mut sink = ChromeJson::new(w);
+            let counts = write(input, trace, opts, &mut sink)?;
+            (sink.into_inner(), counts)
+        }
+        To::Perfetto => {
+            let mut sink = PerfettoTrace::new(w);
             let counts = write(input, trace, opts, &mut sink)?;
             (sink.into_inner(), counts)
         }

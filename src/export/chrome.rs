@@ -71,7 +71,7 @@ fn pid(t: &Track) -> i64 {
 }
 
 impl<W: Write> Sink for ChromeJson<W> {
-    fn start(&mut self, from: f64, _to: f64) -> io::Result<()> {
+    fn start(&mut self, from: f64, _to: f64, _first: f64) -> io::Result<()> {
         self.from = from;
         write!(
             self.out,

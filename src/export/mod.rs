@@ -1,6 +1,7 @@
-//! Exporting a trace to the formats today's tools open (`mpelog export`): the
-//! Chrome trace-event JSON that Perfetto and Trace Compass read ([`chrome`]) and
-//! pipit's CSV layout for pandas ([`pipit`]).
+//! Exporting a trace to the formats today's tools open (`mpelog export`):
+//! Perfetto's protobuf trace ([`perfetto`]), the Chrome trace-event JSON that
+//! Perfetto and Trace Compass read ([`chrome`]) and pipit's CSV layout for
+//! pandas ([`pipit`]).
 //!
 //! The drawables are read in start order with bounded memory
 //! ([`crate::slices`]) and turned into one stream of timed items, in time order,
@@ -16,6 +17,7 @@
 //! the ends of arrows go to track 0.
 
 pub mod chrome;
+pub mod perfetto;
 pub mod pipit;
 
 use crate::slices::{self, Tree};
@@ -150,9 +152,9 @@ pub struct Track {
 /// A writer of the exported items, called in time order.
 pub trait Sink {
     /// The start, before anything else: the exported window `[from, to]` (a
-    /// whole file's time box). Writers that count time from the trace's start
-    /// count it from `from`.
-    fn start(&mut self, from: f64, to: f64) -> io::Result<()>;
+    /// whole file's time box) and `first`, the earliest time any item has (the
+    /// start of a state that began before the window; `from` otherwise).
+    fn start(&mut self, from: f64, to: f64, first: f64) -> io::Result<()>;
     /// A track used for the first time (before any item on it).
     fn track(&mut self, track: &Track) -> io::Result<()>;
     /// A state starts.
@@ -547,15 +549,25 @@ where
         counts: Counts::default(),
     };
     let span = slices::span(&tree.entries(), opts.from, opts.to);
-    d.sink.start(span.from, span.to)?;
     let mut written = Ok(());
+    let mut started = false;
     slices::visit(tree, span, |p| {
+        if !started {
+            // The first primitive has the earliest start of all.
+            started = true;
+            written = d
+                .sink
+                .start(span.from, span.to, p.earliest().min(span.from));
+        }
         if written.is_ok() {
             written = d.primitive(p);
         }
     })
     .map_err(Error::Read)?;
     written?;
+    if !started {
+        d.sink.start(span.from, span.to, span.from)?;
+    }
     d.flush(f64::INFINITY)?;
     d.sink.finish()?;
     Ok(d.counts)

@@ -77,7 +77,7 @@ fn message(cat: &Cat, info: &[u8]) -> (Option<i64>, Option<i64>) {
 }
 
 impl<W: Write> Sink for PipitCsv<W> {
-    fn start(&mut self, from: f64, _to: f64) -> io::Result<()> {
+    fn start(&mut self, from: f64, _to: f64, _first: f64) -> io::Result<()> {
         self.from = from;
         writeln!(
             self.out,

@@ -1,0 +1,327 @@
+//! Perfetto's native trace format: a `Trace` of `TracePacket`s holding
+//! `TrackDescriptor`s and `TrackEvent`s (protos/perfetto/trace in Perfetto's
+//! sources), which the Perfetto UI and trace processor read directly.
+//!
+//! One thread track per track of the export (`pid` the timeline's first row
+//! value, the rank in the process view), states as `SLICE_BEGIN`/`SLICE_END`,
+//! events as `INSTANT`s, arrows as zero-length slices at both ends joined by a
+//! flow (`flow_ids` at the send, `terminating_flow_ids` at the receive). Event
+//! names are interned; the category index, its colour and the decoded info
+//! values are debug annotations. Timestamps are nanoseconds from the earliest
+//! exported time, whose absolute value in seconds is in the name of the first
+//! track ("mpelog export, start S s").
+//!
+//! The encoding is written here directly (a few message types, varints and
+//! length prefixes), so no protobuf runtime is linked.
+
+use super::{ArgValue, Cat, Sink, Track};
+use std::collections::{HashMap, HashSet};
+use std::io::{self, Write};
+
+// Field numbers (protos/perfetto/trace/...).
+const TRACE_PACKET: u32 = 1;
+const PACKET_TIMESTAMP: u32 = 8;
+const PACKET_SEQUENCE_ID: u32 = 10;
+const PACKET_TRACK_EVENT: u32 = 11;
+const PACKET_INTERNED_DATA: u32 = 12;
+const PACKET_SEQUENCE_FLAGS: u32 = 13;
+const PACKET_TRACK_DESCRIPTOR: u32 = 60;
+const EVENT_ANNOTATIONS: u32 = 4;
+const EVENT_TYPE: u32 = 9;
+const EVENT_NAME_IID: u32 = 10;
+const EVENT_TRACK_UUID: u32 = 11;
+const EVENT_CATEGORIES: u32 = 22;
+const EVENT_FLOW_IDS: u32 = 47;
+const EVENT_TERMINATING_FLOW_IDS: u32 = 48;
+const TRACK_UUID: u32 = 1;
+const TRACK_NAME: u32 = 2;
+const TRACK_PROCESS: u32 = 3;
+const TRACK_THREAD: u32 = 4;
+const TRACK_PARENT: u32 = 5;
+const PROCESS_PID: u32 = 1;
+const PROCESS_NAME: u32 = 6;
+const THREAD_PID: u32 = 1;
+const THREAD_TID: u32 = 2;
+const THREAD_NAME: u32 = 5;
+const ANNOTATION_INT: u32 = 4;
+const ANNOTATION_DOUBLE: u32 = 5;
+const ANNOTATION_STRING: u32 = 6;
+const ANNOTATION_NAME: u32 = 10;
+const INTERNED_EVENT_NAMES: u32 = 2;
+const NAME_IID: u32 = 1;
+const NAME_NAME: u32 = 2;
+
+const SLICE_BEGIN: u64 = 1;
+const SLICE_END: u64 = 2;
+const INSTANT: u64 = 3;
+const INCREMENTAL_STATE_CLEARED: u64 = 1;
+const NEEDS_INCREMENTAL_STATE: u64 = 2;
+/// The sequence all packets belong to.
+const SEQUENCE: u64 = 1;
+/// The UUID of the root track that names the export; track `i` is `i + 2`,
+/// process `p` is `PROCESS_BASE + p`.
+const ROOT_UUID: u64 = 1;
+const PROCESS_BASE: u64 = 1 << 40;
+
+/// A protobuf message being built.
+#[derive(Debug, Default, Clone)]
+struct Msg(Vec<u8>);
+
+impl Msg {
+    fn varint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.0.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.0.push(v as u8);
+    }
+    fn key(&mut self, field: u32, wire: u8) {
+        self.varint(u64::from(field) << 3 | u64::from(wire));
+    }
+    fn uint(&mut self, field: u32, v: u64) -> &mut Msg {
+        self.key(field, 0);
+        self.varint(v);
+        self
+    }
+    fn int(&mut self, field: u32, v: i64) -> &mut Msg {
+        self.uint(field, v as u64)
+    }
+    fn fixed64(&mut self, field: u32, v: u64) -> &mut Msg {
+        self.key(field, 1);
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    fn double(&mut self, field: u32, v: f64) -> &mut Msg {
+        self.fixed64(field, v.to_bits())
+    }
+    fn bytes(&mut self, field: u32, b: &[u8]) -> &mut Msg {
+        self.key(field, 2);
+        self.varint(b.len() as u64);
+        self.0.extend_from_slice(b);
+        self
+    }
+    fn string(&mut self, field: u32, s: &str) -> &mut Msg {
+        self.bytes(field, s.as_bytes())
+    }
+    fn msg(&mut self, field: u32, m: &Msg) -> &mut Msg {
+        self.bytes(field, &m.0)
+    }
+}
+
+/// A [`Sink`] writing a Perfetto trace to `W`.
+#[derive(Debug)]
+pub struct PerfettoTrace<W: Write> {
+    out: W,
+    base: f64,
+    names: HashMap<String, u64>,
+    processes: HashSet<i64>,
+    first_packet: bool,
+}
+
+impl<W: Write> PerfettoTrace<W> {
+    /// A writer to `out`.
+    pub fn new(out: W) -> PerfettoTrace<W> {
+        PerfettoTrace {
+            out,
+            base: 0.0,
+            names: HashMap::new(),
+            processes: HashSet::new(),
+            first_packet: true,
+        }
+    }
+
+    /// The writer, after [`Sink::finish`].
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn ns(&self, t: f64) -> u64 {
+        ((t - self.base) * 1e9).round().max(0.0) as u64
+    }
+
+    fn packet(&mut self, mut p: Msg) -> io::Result<()> {
+        p.uint(PACKET_SEQUENCE_ID, SEQUENCE);
+        if self.first_packet {
+            self.first_packet = false;
+            p.uint(PACKET_SEQUENCE_FLAGS, INCREMENTAL_STATE_CLEARED);
+        }
+        let mut t = Msg::default();
+        t.msg(TRACE_PACKET, &p);
+        self.out.write_all(&t.0)
+    }
+
+    /// A packet holding `event` at `time`, interning `name` first.
+    fn event(&mut self, time: f64, name: Option<&str>, mut event: Msg) -> io::Result<()> {
+        let mut p = Msg::default();
+        p.uint(PACKET_TIMESTAMP, self.ns(time));
+        if let Some(name) = name {
+            let next = self.names.len() as u64 + 1;
+            let iid = *self.names.entry(name.to_string()).or_insert(next);
+            if iid == next {
+                let mut entry = Msg::default();
+                entry.uint(NAME_IID, iid).string(NAME_NAME, name);
+                let mut interned = Msg::default();
+                interned.msg(INTERNED_EVENT_NAMES, &entry);
+                p.msg(PACKET_INTERNED_DATA, &interned);
+            }
+            event.uint(EVENT_NAME_IID, iid);
+        }
+        p.msg(PACKET_TRACK_EVENT, &event);
+        p.uint(PACKET_SEQUENCE_FLAGS, NEEDS_INCREMENTAL_STATE);
+        self.packet(p)
+    }
+
+    fn track_event(kind: u64, t: &Track, category: &str) -> Msg {
+        let mut e = Msg::default();
+        e.uint(EVENT_TYPE, kind).uint(EVENT_TRACK_UUID, uuid(t));
+        if !category.is_empty() {
+            e.string(EVENT_CATEGORIES, category);
+        }
+        e
+    }
+
+    fn annotations(e: &mut Msg, cat: &Cat, info: &[u8], extra: &[(&str, String)]) {
+        let mut add = |name: &str, v: ArgValue| {
+            let mut a = Msg::default();
+            a.string(ANNOTATION_NAME, name);
+            match v {
+                ArgValue::Int(i) => a.int(ANNOTATION_INT, i),
+                ArgValue::Float(f) => a.double(ANNOTATION_DOUBLE, f),
+                ArgValue::Text(s) => a.string(ANNOTATION_STRING, &s),
+            };
+            e.msg(EVENT_ANNOTATIONS, &a);
+        };
+        add("category", ArgValue::Int(i64::from(cat.index)));
+        add("color", ArgValue::Text(cat.color.clone()));
+        for (k, v) in cat.args(info) {
+            add(&k, v);
+        }
+        for (k, v) in extra {
+            add(k, ArgValue::Text(v.clone()));
+        }
+    }
+
+    /// A zero-length slice with a flow end: `end` is the field (`flow_ids` or
+    /// `terminating_flow_ids`) and the flow.
+    fn flow_slice(
+        &mut self,
+        time: f64,
+        t: &Track,
+        (field, flow): (u32, u64),
+        cat: &Cat,
+        info: &[u8],
+        other: (&str, &Track),
+    ) -> io::Result<()> {
+        let mut e = Self::track_event(SLICE_BEGIN, t, "arrow");
+        Self::annotations(&mut e, cat, info, &[(other.0, other.1.name.clone())]);
+        e.fixed64(field, flow);
+        self.event(time, Some(&cat.name), e)?;
+        let e = Self::track_event(SLICE_END, t, "");
+        self.event(time, None, e)
+    }
+}
+
+fn uuid(t: &Track) -> u64 {
+    u64::from(t.id) + 2
+}
+
+fn pid(t: &Track) -> i64 {
+    t.row.first().map_or(0, |&v| i64::from(v))
+}
+
+impl<W: Write> Sink for PerfettoTrace<W> {
+    fn start(&mut self, _from: f64, _to: f64, first: f64) -> io::Result<()> {
+        self.base = first;
+        let mut d = Msg::default();
+        d.uint(TRACK_UUID, ROOT_UUID)
+            .string(TRACK_NAME, &format!("mpelog export, start {first:?} s"));
+        let mut p = Msg::default();
+        p.msg(PACKET_TRACK_DESCRIPTOR, &d);
+        self.packet(p)
+    }
+
+    fn track(&mut self, t: &Track) -> io::Result<()> {
+        let p = pid(t);
+        if self.processes.insert(p) {
+            let mut proc = Msg::default();
+            proc.int(PROCESS_PID, p)
+                .string(PROCESS_NAME, &format!("process {p}"));
+            let mut d = Msg::default();
+            d.uint(TRACK_UUID, PROCESS_BASE.wrapping_add(p as u64))
+                .msg(TRACK_PROCESS, &proc);
+            let mut packet = Msg::default();
+            packet.msg(PACKET_TRACK_DESCRIPTOR, &d);
+            self.packet(packet)?;
+        }
+        let name = if t.lane == 0 {
+            t.name.clone()
+        } else {
+            format!("{} ({})", t.name, t.lane + 1)
+        };
+        let mut thread = Msg::default();
+        thread
+            .int(THREAD_PID, p)
+            .int(THREAD_TID, i64::from(t.id) + 1)
+            .string(THREAD_NAME, &name);
+        let mut d = Msg::default();
+        d.uint(TRACK_UUID, uuid(t))
+            .string(TRACK_NAME, &name)
+            .uint(TRACK_PARENT, PROCESS_BASE.wrapping_add(p as u64))
+            .msg(TRACK_THREAD, &thread);
+        let mut packet = Msg::default();
+        packet.msg(PACKET_TRACK_DESCRIPTOR, &d);
+        self.packet(packet)
+    }
+
+    fn enter(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
+        let mut e = Self::track_event(SLICE_BEGIN, t, "state");
+        Self::annotations(&mut e, cat, info, &[]);
+        self.event(time, Some(&cat.name), e)
+    }
+
+    fn leave(&mut self, time: f64, t: &Track, _cat: &Cat) -> io::Result<()> {
+        let e = Self::track_event(SLICE_END, t, "");
+        self.event(time, None, e)
+    }
+
+    fn instant(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
+        let mut e = Self::track_event(INSTANT, t, "event");
+        Self::annotations(&mut e, cat, info, &[]);
+        self.event(time, Some(&cat.name), e)
+    }
+
+    fn send(
+        &mut self,
+        time: f64,
+        t: &Track,
+        to: &Track,
+        flow: u64,
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
+        self.flow_slice(time, t, (EVENT_FLOW_IDS, flow), cat, info, ("to", to))
+    }
+
+    fn receive(
+        &mut self,
+        time: f64,
+        t: &Track,
+        from: &Track,
+        flow: u64,
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
+        self.flow_slice(
+            time,
+            t,
+            (EVENT_TERMINATING_FLOW_IDS, flow),
+            cat,
+            info,
+            ("from", from),
+        )
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
