@@ -30,6 +30,7 @@ pub mod clog1_events;
 pub mod colors;
 pub mod convert;
 pub mod events;
+mod node;
 pub mod prim;
 pub mod reframe;
 mod shadow;

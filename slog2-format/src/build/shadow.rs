@@ -260,7 +260,7 @@ impl ShadowBuf {
 
     /// Adds a node's own primitive; returns the index of the shadow it went to.
     #[inline]
-    pub fn add(&mut self, p: &Prim, pool: &mut WeightPool) -> u32 {
+    pub fn add(&mut self, p: &Prim) -> u32 {
         let key = (p.topology, p.lines[0], p.lines[p.nv as usize - 1]);
         match self.index.get(&key) {
             None => {
@@ -274,7 +274,7 @@ impl ShadowBuf {
                     earliest: p.earliest(),
                     latest: p.latest(),
                     count: 1,
-                    weights: pool.take(),
+                    weights: Vec::new(),
                     nestable: p.topology == topology::STATE,
                     child_boxes: Vec::new(),
                 });
@@ -299,7 +299,13 @@ impl ShadowBuf {
     /// the shadow [`add`](Self::add) put `prims[j]` in.
     ///
     /// Notes in `scratch` where each primitive's weight is, for [`seal`](Self::seal).
-    pub fn init_weights(&mut self, prims: &[Prim], shadow_of: &[u32], scratch: &mut SealScratch) {
+    pub fn init_weights(
+        &mut self,
+        prims: &[Prim],
+        shadow_of: &[u32],
+        scratch: &mut SealScratch,
+        pool: &mut WeightPool,
+    ) {
         let slots = &mut scratch.slots;
         slots.clear();
         slots.reserve(prims.len());
@@ -314,6 +320,9 @@ impl ShadowBuf {
                     slots.push(k as u32);
                 }
                 None => {
+                    if s.weights.capacity() == 0 {
+                        s.weights = pool.take();
+                    }
                     slots.push(s.weights.len() as u32);
                     s.weights.push(Weight {
                         category: p.category,

@@ -6,10 +6,13 @@
 //! and where a node lands depends on the compressed size of every node before it.
 //! The writer therefore hands each node over with the byte positions of its stub
 //! pointers and the sequence numbers of the children they name; [`Framer`] fills
-//! them in from the pointers it gave out, in order. For compressed files that
-//! work runs on a thread of its own ([`Sink::Threaded`]), so compression overlaps
-//! event pairing and tree building; the bytes are the same either way.
+//! them in from the pointers it gave out, in order. That work runs on a thread of
+//! its own ([`Sink::Threaded`]), so it overlaps placing drawables in the tree:
+//! for plain files the thread also builds the nodes ([`Builder`]), for
+//! compressed ones it compresses them (built by the writer's thread). The bytes
+//! are the same either way.
 
+use super::node::{Builder, NodeTask};
 use crate::error::{Error, Result};
 use crate::frame::{self, Compression};
 use crate::types::FileBlockPtr;
@@ -28,6 +31,15 @@ pub(crate) struct NodeJob {
     /// For each stub: where its 12-byte pointer starts in `bytes`, and the
     /// sequence number of the node it names.
     pub stubs: Vec<(usize, u32)>,
+}
+
+/// What the tree writer hands over: a node to build, or one built.
+#[derive(Debug)]
+pub(crate) enum Job {
+    /// A closed node, built by the sink (see [`Sink::builds`]).
+    Task(NodeTask),
+    /// A node's bytes.
+    Built(NodeJob),
 }
 
 /// A node ready to write at the next position.
@@ -102,56 +114,72 @@ impl Framer {
 /// The framer, inline or on its own thread.
 #[derive(Debug)]
 pub(crate) enum Sink {
-    /// Framing on the caller's thread (plain files: nothing to compress).
+    /// Framing on the caller's thread (when no thread could be started).
     Inline(Framer),
-    /// Framing on a thread of its own; results come back in order.
+    /// Framing (and for plain files building) on a thread of its own; results
+    /// come back in order. The thread returns its builder, if it builds.
     Threaded {
-        jobs: Option<SyncSender<NodeJob>>,
+        jobs: Option<SyncSender<Job>>,
         placed: Receiver<Result<Placed>>,
-        worker: Option<JoinHandle<()>>,
+        worker: Option<JoinHandle<Option<Builder>>>,
+        builds: bool,
     },
 }
 
 impl Sink {
-    /// A sink for nodes starting at `pos`: threaded when nodes are compressed.
+    /// A sink for nodes starting at `pos`, on a thread of its own: it builds the
+    /// nodes too unless they are compressed (compression is the thread's work
+    /// then).
     pub fn new(pos: u64, compression: Compression) -> Sink {
         let mut framer = Framer::new(pos, compression);
-        if !compression.is_framed() {
-            return Sink::Inline(framer);
-        }
-        let (jobs, job_rx) = sync_channel::<NodeJob>(QUEUE);
+        let builds = !compression.is_framed();
+        let (jobs, job_rx) = sync_channel::<Job>(QUEUE);
         let (placed_tx, placed) = sync_channel::<Result<Placed>>(QUEUE);
         let spawned = std::thread::Builder::new()
-            .name("mpelog-frames".into())
+            .name("mpelog-nodes".into())
             .spawn(move || {
+                let mut builder = Builder::default();
                 for job in job_rx {
+                    let job = match job {
+                        Job::Task(t) => builder.build(t),
+                        Job::Built(j) => j,
+                    };
                     let r = framer.place(job);
                     let failed = r.is_err();
                     if placed_tx.send(r).is_err() || failed {
-                        return;
+                        return None;
                     }
                 }
+                builds.then_some(builder)
             });
         match spawned {
             Ok(worker) => Sink::Threaded {
                 jobs: Some(jobs),
                 placed,
                 worker: Some(worker),
+                builds,
             },
             // No thread to be had: frame inline.
             Err(_) => Sink::Inline(Framer::new(pos, compression)),
         }
     }
 
+    /// Whether the sink builds the nodes ([`Job::Task`]); otherwise it takes
+    /// them built ([`Job::Built`]).
+    pub fn builds(&self) -> bool {
+        matches!(self, Sink::Threaded { builds: true, .. })
+    }
+
     /// Hands over the next node; calls `write` with every node placed since, in
     /// order (for the inline sink, this one).
-    pub fn push(
-        &mut self,
-        job: NodeJob,
-        write: &mut dyn FnMut(Placed) -> Result<()>,
-    ) -> Result<()> {
+    pub fn push(&mut self, job: Job, write: &mut dyn FnMut(Placed) -> Result<()>) -> Result<()> {
         match self {
-            Sink::Inline(f) => write(f.place(job)?),
+            Sink::Inline(f) => match job {
+                Job::Built(job) => write(f.place(job)?),
+                Job::Task(_) => Err(Error::Write(
+                    "a node to build handed to a sink that does not build".into(),
+                )),
+            },
             Sink::Threaded { jobs, placed, .. } => {
                 let tx = jobs.as_ref().expect("the sink is open");
                 // Write what is ready first, so both queues keep moving.
@@ -168,23 +196,30 @@ impl Sink {
         }
     }
 
-    /// Waits for every node handed over and writes them, in order.
-    pub fn finish(&mut self, write: &mut dyn FnMut(Placed) -> Result<()>) -> Result<()> {
+    /// Waits for every node handed over and writes them, in order. Returns the
+    /// sink's builder when it builds.
+    pub fn finish(
+        &mut self,
+        write: &mut dyn FnMut(Placed) -> Result<()>,
+    ) -> Result<Option<Builder>> {
         match self {
-            Sink::Inline(_) => Ok(()),
+            Sink::Inline(_) => Ok(None),
             Sink::Threaded {
                 jobs,
                 placed,
                 worker,
+                ..
             } => {
                 drop(jobs.take());
                 let r = Self::drain(placed, write);
+                let mut builder = None;
                 if let Some(w) = worker.take() {
-                    if let Err(panic) = w.join() {
-                        std::panic::resume_unwind(panic);
+                    match w.join() {
+                        Ok(b) => builder = b,
+                        Err(panic) => std::panic::resume_unwind(panic),
                     }
                 }
-                r
+                r.map(|()| builder)
             }
         }
     }
@@ -208,6 +243,7 @@ impl Drop for Sink {
             jobs,
             placed,
             worker,
+            ..
         } = self
         {
             drop(jobs.take());

@@ -8,11 +8,10 @@
 //! shadow buffers (one shadow per timeline or timeline pair), and one 34-byte
 //! directory entry per node written.
 
+use super::node::{Builder, NodeTask};
 use super::prim::Prim;
-use super::shadow::{
-    java_f32, order_key, ordered, preview_index, SealScratch, ShadowBuf, WeightPool, STUB_PTR_AT,
-};
-use super::sink::{NodeJob, Placed, Sink};
+use super::shadow::{java_f32, preview_index, ShadowBuf};
+use super::sink::{Job, Placed, Sink};
 use crate::error::{Error, Result};
 use crate::frame::{self, Compression};
 use crate::types::*;
@@ -101,9 +100,6 @@ struct OpenNode {
     /// Java's node byte size: 46 + Σ(primitive + tag).
     bytes: u64,
     shadows: ShadowBuf,
-    /// Sealed buffers of the children written since this node was last written:
-    /// this node's stubs.
-    stubs: Vec<ShadowBuf>,
 }
 
 impl OpenNode {
@@ -118,27 +114,23 @@ impl OpenNode {
             shadow_of: Vec::new(),
             bytes: EMPTY_NODE_LEN,
             shadows,
-            stubs: Vec::new(),
         }
     }
 
-    /// Makes this (written) node the empty node `id`, keeping its buffers.
+    /// Makes this (written) node the empty node `id`.
     fn reset(&mut self, id: NodeId, earliest: f64) {
         self.id = id;
         self.earliest = earliest;
         self.latest = f64::NEG_INFINITY;
-        self.prims.clear();
-        self.shadow_of.clear();
         self.bytes = EMPTY_NODE_LEN;
         self.shadows = ShadowBuf::new(id);
         self.shadows.earliest = earliest;
-        self.stubs.clear();
     }
 
     #[inline]
-    fn add(&mut self, p: Prim, pool: &mut WeightPool) {
+    fn add(&mut self, p: Prim) {
         self.bytes += p.disk_len() as u64 + 1;
-        let si = self.shadows.add(&p, pool);
+        let si = self.shadows.add(&p);
         self.shadow_of.push(si);
         self.prims.push(p);
     }
@@ -162,24 +154,13 @@ pub struct TreeWriter<W: Write + Seek> {
     max_block: u32,
     drawables: u64,
     buf: Vec<u8>,
-    /// A node's primitives being sorted (earliest time in the high 64 bits,
-    /// index in the low 32): arrows and events, states.
-    keys: [Vec<u128>; 2],
-    /// Order keys of a stub's shadows being sorted.
-    stub_keys: Vec<(u128, u128)>,
-    seal: SealScratch,
-    /// Weight lists of written stubs, for new shadows.
-    pool: WeightPool,
-    /// Buffers of written nodes, for the next nodes.
-    spare: Vec<Vec<u8>>,
-    /// Fills in stub pointers and frames nodes (on a thread of its own for
-    /// compressed files); nodes come back in order to be written.
+    /// Builds nodes when the sink does not (compressed files).
+    builder: Builder,
+    /// Builds (plain files), fills in stub pointers and frames nodes, on a
+    /// thread of its own; nodes come back in order to be written.
     sink: Sink,
     header_len: u64,
 }
-
-/// Node buffers kept for reuse once written.
-const SPARE_BUFFERS: usize = 4;
 
 /// Writes placed nodes to `out` at `pos` and records their pointers.
 struct Placer<'a, W> {
@@ -187,8 +168,6 @@ struct Placer<'a, W> {
     pos: &'a mut u64,
     dir: &'a mut [TreeDirEntry],
     max_block: &'a mut u32,
-    /// Written blocks' buffers, for the next nodes.
-    spare: &'a mut Vec<Vec<u8>>,
 }
 
 impl<W: Write> Placer<'_, W> {
@@ -200,11 +179,6 @@ impl<W: Write> Placer<'_, W> {
             .max(p.ptr.size as u32)
             .max(u32::try_from(p.uncompressed).unwrap_or(u32::MAX));
         self.dir[p.seq as usize].ptr = p.ptr;
-        if self.spare.len() < SPARE_BUFFERS {
-            let mut bytes = p.bytes;
-            bytes.clear();
-            self.spare.push(bytes);
-        }
         Ok(())
     }
 }
@@ -236,11 +210,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             max_block: 0,
             drawables: 0,
             buf: Vec::new(),
-            keys: [Vec::new(), Vec::new()],
-            stub_keys: Vec::new(),
-            seal: SealScratch::default(),
-            pool: WeightPool::default(),
-            spare: Vec::new(),
+            builder: Builder::default(),
             sink: Sink::new(bytes.len() as u64, opts.compression),
             header_len: bytes.len() as u64,
         })
@@ -308,7 +278,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             .unwrap_or(self.trunk.len() - 1);
         let is_root = at == self.trunk.len() - 1;
         let node = &mut self.trunk[at];
-        node.add(p, &mut self.pool);
+        node.add(p);
         if is_root {
             node.affect_earliest(start);
         }
@@ -339,7 +309,7 @@ impl<W: Write + Seek> TreeWriter<W> {
                 self.trunk[i - 1].latest
             };
             let prev_earliest = self.trunk[i].earliest;
-            let sealed = self.write_node(i, latest)?;
+            self.write_node(i, latest)?;
             // Reuse the node as its next sibling.
             let next_id = next;
             let node = &mut self.trunk[i];
@@ -353,116 +323,54 @@ impl<W: Write + Seek> TreeWriter<W> {
                 if next.depth == i16::MAX {
                     return Err(Error::Write("tree deeper than 32767 levels".into()));
                 }
-                let mut root = OpenNode::new(next, prev_earliest);
-                root.stubs.push(sealed);
-                self.trunk.push(root);
+                // The written node's buffer is the new root's first stub.
+                self.trunk.push(OpenNode::new(next, prev_earliest));
                 break;
             }
-            self.trunk[i + 1].stubs.push(sealed);
             i += 1;
         }
         Ok(())
     }
 
-    /// Finalizes and writes trunk node `i` with end time `latest`; returns its
-    /// sealed shadow buffer (the stub its parent will write).
-    fn write_node(&mut self, i: usize, latest: f64) -> Result<ShadowBuf> {
+    /// Finalizes trunk node `i` with end time `latest` and hands it to be built
+    /// and written; its sealed shadow buffer becomes a stub of its parent.
+    fn write_node(&mut self, i: usize, latest: f64) -> Result<()> {
+        let seq = u32::try_from(self.dir.len())
+            .map_err(|_| Error::Write("more than 2^32 tree nodes".into()))?;
         let node = &mut self.trunk[i];
         node.latest = latest;
         node.shadows.latest = latest;
-        node.shadows
-            .init_weights(&node.prims, &node.shadow_of, &mut self.seal);
-        let mut stubs = std::mem::take(&mut node.stubs);
-        for s in &stubs {
-            node.shadows.merge(s, &mut self.pool);
-        }
-        // Both drawable lists in INCRE_STARTTIME_ORDER (ties in arrival order, as
-        // Java's stable sort leaves them): sorted on the earliest time and the
-        // index, then each run of equal earliest times on the whole key.
-        let [others, states] = &mut self.keys;
-        others.clear();
-        states.clear();
-        for (j, p) in node.prims.iter().enumerate() {
-            let list = if p.topology == topology::STATE {
-                &mut *states
-            } else {
-                &mut *others
-            };
-            list.push((ordered(p.earliest()) as u128) << 64 | j as u128);
-        }
-        for list in [&mut *others, &mut *states] {
-            list.sort_unstable();
-            let mut i = 0;
-            while i < list.len() {
-                let t = list[i] >> 64;
-                let mut k = i + 1;
-                while k < list.len() && list[k] >> 64 == t {
-                    k += 1;
-                }
-                if k - i > 1 {
-                    list[i..k].sort_unstable_by_key(|&x| {
-                        let j = x as u32;
-                        order_key(&node.prims[j as usize], j)
-                    });
-                }
-                i = k;
-            }
-        }
-        node.shadows
-            .seal(&node.prims, &node.shadow_of, states, &mut self.seal);
-
-        let buf = &mut self.buf;
-        buf.clear();
-        buf.reserve(node.bytes as usize);
-        buf.extend_from_slice(&node.earliest.to_be_bytes());
-        buf.extend_from_slice(&node.latest.to_be_bytes());
-        buf.extend_from_slice(&node.id.depth.to_be_bytes());
-        buf.extend_from_slice(&node.id.xpos.to_be_bytes());
-        buf.extend_from_slice(&(self.pos as i64).to_be_bytes());
-        buf.extend_from_slice(&0i32.to_be_bytes()); // size, patched below
-        for list in [&*others, &*states] {
-            buf.extend_from_slice(&(list.len() as i32).to_be_bytes());
-            for &x in list {
-                node.prims[x as u32 as usize].write_tagged(buf);
-            }
-        }
-        buf.extend_from_slice(&(stubs.len() as i32).to_be_bytes());
-        let mut stub_ptrs = Vec::with_capacity(stubs.len());
-        for s in &mut stubs {
-            stub_ptrs.push((buf.len() + STUB_PTR_AT, s.seq));
-            s.write_stub(buf, &mut self.stub_keys);
-        }
-        for s in stubs {
-            self.pool.give(s);
-        }
-        let seq = u32::try_from(self.dir.len())
-            .map_err(|_| Error::Write("more than 2^32 tree nodes".into()))?;
         self.dir.push(TreeDirEntry {
             id: node.id,
             earliest: node.earliest,
             latest: node.latest,
             ptr: FileBlockPtr::NULL, // filled in when placed
         });
-        let mut sealed = std::mem::replace(&mut node.shadows, ShadowBuf::new(node.id));
-        sealed.id = node.id;
-        sealed.seq = seq;
-        let next = self
-            .spare
-            .pop()
-            .unwrap_or_else(|| Vec::with_capacity(buf.len()));
-        let job = NodeJob {
-            bytes: std::mem::replace(buf, next),
-            stubs: stub_ptrs,
+        let cap = node.prims.len();
+        let task = NodeTask {
+            level: i,
+            id: node.id,
+            earliest: node.earliest,
+            latest: node.latest,
+            pos: self.pos,
+            seq,
+            bytes: node.bytes,
+            prims: std::mem::replace(&mut node.prims, Vec::with_capacity(cap)),
+            shadow_of: std::mem::replace(&mut node.shadow_of, Vec::with_capacity(cap)),
+            shadows: std::mem::replace(&mut node.shadows, ShadowBuf::new(node.id)),
+        };
+        let job = if self.sink.builds() {
+            Job::Task(task)
+        } else {
+            Job::Built(self.builder.build(task))
         };
         let mut placer = Placer {
             out: &mut self.out,
             pos: &mut self.pos,
             dir: &mut self.dir,
             max_block: &mut self.max_block,
-            spare: &mut self.spare,
         };
-        self.sink.push(job, &mut |p| placer.place(p))?;
-        Ok(sealed)
+        self.sink.push(job, &mut |p| placer.place(p))
     }
 
     fn write_block<T>(&mut self, value: &T) -> Result<FileBlockPtr>
@@ -502,29 +410,30 @@ impl<W: Write + Seek> TreeWriter<W> {
             ));
         }
         let n = self.trunk.len();
-        let mut root_buf = None;
+        // The root's own lines (its primitives go to be built).
+        let mut lines: BTreeSet<i32> = BTreeSet::new();
+        for p in &self.trunk[n - 1].prims {
+            lines.extend(&p.lines[..p.nv as usize]);
+        }
         for i in 0..n {
             let latest = if i == 0 {
                 self.last_end.unwrap_or(f64::NEG_INFINITY)
             } else {
                 self.trunk[i - 1].latest
             };
-            let sealed = self.write_node(i, latest)?;
-            if i + 1 < n {
-                self.trunk[i + 1].stubs.push(sealed);
-            } else {
-                root_buf = Some(sealed);
-            }
+            self.write_node(i, latest)?;
         }
         let mut placer = Placer {
             out: &mut self.out,
             pos: &mut self.pos,
             dir: &mut self.dir,
             max_block: &mut self.max_block,
-            spare: &mut self.spare,
         };
-        self.sink.finish(&mut |p| placer.place(p))?;
-        let root_buf = root_buf.expect("the trunk has a root");
+        let builder = self.sink.finish(&mut |p| placer.place(p))?;
+        let root_buf = builder
+            .unwrap_or_else(|| std::mem::take(&mut self.builder))
+            .take_sealed(n)
+            .ok_or_else(|| Error::Write("the root node was not built".into()))?;
         let root = self.trunk[n - 1].id;
         let root_entry = *self.dir.last().expect("the root was written");
 
@@ -574,10 +483,7 @@ impl<W: Write + Seek> TreeWriter<W> {
         })?;
 
         // Line-ID maps: the caller's, then the identity map of every line used.
-        let mut lines: BTreeSet<i32> = root_buf.lines().collect();
-        for p in &self.trunk[n - 1].prims {
-            lines.extend(&p.lines[..p.nv as usize]);
-        }
+        lines.extend(root_buf.lines());
         let mut maps = maps;
         maps.push(LineIdMap {
             title: JStr::new("Identity Map"),
