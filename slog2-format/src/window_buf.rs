@@ -26,6 +26,24 @@ pub(crate) struct Item {
     composite: bool,
 }
 
+/// An item of no drawable (what a view of a bad index would show; never used).
+const EMPTY_ITEM: Item = Item {
+    key: SortKey {
+        earliest: 0,
+        latest: 0,
+        category: 0,
+        first_line: 0,
+        last_line: 0,
+        depth: 0,
+        xpos: 0,
+    },
+    at: 0,
+    info_at: 0,
+    n: 0,
+    info_len: 0,
+    composite: false,
+};
+
 /// A part of a composite in a [`WindowBuf`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Part {
@@ -75,6 +93,11 @@ pub(crate) struct Store {
     /// While a query runs: the drawables of nodes above the leaves (appended to
     /// `items` before the sort).
     upper: Vec<Item>,
+    /// The drawables in answer order (indexes into `items`), made by
+    /// [`sort`](Self::sort).
+    pub(crate) order: Vec<u32>,
+    /// Scratch of [`sort`](Self::sort).
+    scratch: Vec<u32>,
     parts: Vec<Part>,
     vertices: Vec<Coord>,
     info: Vec<u8>,
@@ -85,16 +108,31 @@ pub(crate) struct Store {
 /// Big-endian vertices (12 bytes each) into `out`.
 #[inline(always)]
 fn push_be_vertices(out: &mut Vec<Coord>, v: &[u8]) {
-    out.extend(v.chunks_exact(12).map(|x| Coord {
+    let coord = |x: &[u8]| Coord {
         time: f64::from_be_bytes(x.first_chunk::<8>().copied().unwrap_or_default()),
-        line_id: i32::from_be_bytes(x.last_chunk::<4>().copied().unwrap_or_default()),
-    }));
+        line_id: i32::from_be_bytes(
+            x.get(8..12)
+                .and_then(|l| l.first_chunk::<4>())
+                .copied()
+                .unwrap_or_default(),
+        ),
+    };
+    // States and arrows have two vertices, events one.
+    match v.len() {
+        24 => {
+            let (a, b) = v.split_at(12);
+            out.extend_from_slice(&[coord(a), coord(b)]);
+        }
+        12 => out.push(coord(v)),
+        _ => out.extend(v.chunks_exact(12).map(coord)),
+    }
 }
 
 impl Store {
     fn clear(&mut self) {
         self.items.clear();
         self.upper.clear();
+        self.order.clear();
         self.parts.clear();
         self.vertices.clear();
         self.info.clear();
@@ -106,6 +144,7 @@ impl Store {
     /// the 32-bit indexes (checked once per node, with `more` the node's size).
     pub(crate) fn fits(&self, more: usize) -> bool {
         let most = [
+            self.items.len() + self.upper.len(),
             self.vertices.len(),
             self.info.len(),
             self.parts.len(),
@@ -317,8 +356,36 @@ impl Store {
     /// Sorts the drawables and the shadows by their keys, stably (ties keep the
     /// order they were pushed in).
     pub(crate) fn sort(&mut self) {
+        // The drawables stay where they are; `order` lists them sorted.
+        let leaves = self.items.len();
         self.items.append(&mut self.upper);
-        self.items.sort_by_key(|i| i.key);
+        let items = &self.items;
+        self.order.clear();
+        let (a, b) = items.split_at(leaves);
+        if a.is_sorted_by_key(|i| i.key) {
+            // The leaves' drawables are one sorted run (the usual case: leaves
+            // are read in time order, each node's lists merged as decoded): the
+            // few of upper nodes are sorted and merged in. No key is equal across
+            // the two but for nodes of one ID read twice (damage that only an
+            // unchecked reader reads): then the leaves' first.
+            let mut upper: Vec<u32> = std::mem::take(&mut self.scratch);
+            upper.clear();
+            upper.extend((leaves..items.len()).map(|i| i as u32));
+            upper.sort_by_key(|&i| b[i as usize - leaves].key);
+            let mut i = 0usize;
+            for &u in &upper {
+                let uk = &items[u as usize].key;
+                let n = a[i..].partition_point(|x| x.key <= *uk);
+                self.order.extend((i..i + n).map(|x| x as u32));
+                self.order.push(u);
+                i += n;
+            }
+            self.order.extend((i..leaves).map(|x| x as u32));
+            self.scratch = upper;
+        } else {
+            self.order.extend((0..items.len()).map(|i| i as u32));
+            self.order.sort_by_key(|&i| items[i as usize].key);
+        }
         self.shadows.sort_by_key(|s| s.key);
     }
 }
@@ -421,7 +488,8 @@ impl WindowBuf {
 
     /// The `i`-th drawable, in the order of [`WindowAnswer::drawables`].
     pub fn drawable(&self, i: usize) -> Option<DrawableRef<'_>> {
-        self.store.items.get(i).map(|item| DrawableRef {
+        let at = *self.store.order.get(i)? as usize;
+        self.store.items.get(at).map(|item| DrawableRef {
             store: &self.store,
             item,
         })
@@ -440,10 +508,11 @@ impl WindowBuf {
         &self,
     ) -> impl ExactSizeIterator<Item = DrawableRef<'_>> + DoubleEndedIterator + Clone + '_ {
         let store = &self.store;
-        store
-            .items
-            .iter()
-            .map(move |item| DrawableRef { store, item })
+        store.order.iter().map(move |&at| DrawableRef {
+            store,
+            // `order` indexes `items` (never the empty item).
+            item: store.items.get(at as usize).unwrap_or(&EMPTY_ITEM),
+        })
     }
 
     /// The shadows, in the order of [`WindowAnswer::shadows`] (preview queries
@@ -459,10 +528,12 @@ impl WindowBuf {
     }
 
     /// Adds a drawable found in node `node` (for answers built outside this crate,
-    /// e.g. from an annotation); [`sort`](Self::sort) puts it in its place.
+    /// e.g. from an annotation): listed last until [`sort`](Self::sort) puts it
+    /// in its place.
     /// Errors only if the buffer would hold more than `u32::MAX` vertices, info
     /// bytes or parts, or the drawable more than `i16::MAX` vertices or parts.
     pub fn push_drawable(&mut self, node: NodeId, d: &Drawable) -> Result<(), NotStorable> {
+        idx(self.store.items.len() + 1)?;
         let key = SortKey::new(crate::window::drawable_key(d), node);
         let before = (
             self.store.parts.len(),
@@ -470,6 +541,9 @@ impl WindowBuf {
             self.store.info.len(),
         );
         let pushed = self.store.push_drawable(key, d);
+        if pushed.is_ok() {
+            self.store.order.push((self.store.items.len() - 1) as u32);
+        }
         if pushed.is_err() {
             self.store.parts.truncate(before.0);
             self.store.vertices.truncate(before.1);
@@ -480,6 +554,7 @@ impl WindowBuf {
 
     /// Adds a primitive found in node `node`; see [`push_drawable`](Self::push_drawable).
     pub fn push_primitive(&mut self, node: NodeId, p: &Primitive) -> Result<(), NotStorable> {
+        idx(self.store.items.len() + 1)?;
         let key: Key = (
             p.earliest(),
             p.latest(),
@@ -499,6 +574,7 @@ impl WindowBuf {
             info_len: part.info_len,
             composite: false,
         });
+        self.store.order.push((self.store.items.len() - 1) as u32);
         Ok(())
     }
 

@@ -308,10 +308,17 @@ fn shadow_key(c: &mut Cur, v206: bool, g: Option<&Legend>) -> Option<Key> {
         if !g.preview_known(category) || nw == 0 {
             return None;
         }
-        for x in w.chunks_exact(size) {
-            if !g.category_known(i32::from_be_bytes(x[..4].try_into().ok()?)) {
-                return None;
-            }
+        let known = |x: &[u8]| {
+            x.first_chunk::<4>()
+                .is_some_and(|c| g.category_known(i32::from_be_bytes(*c)))
+        };
+        let all = if v206 {
+            w.chunks_exact(20).all(known)
+        } else {
+            w.chunks_exact(12).all(known)
+        };
+        if !all {
+            return None;
         }
     }
     let line =
