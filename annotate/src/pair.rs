@@ -294,8 +294,6 @@ pub(crate) struct Pairer {
     /// Sends and receives per (tag, sender process line, receiver process line).
     sends: Queues<(i32, i32, i32), Half>,
     recvs: Queues<(i32, i32, i32), Half>,
-    /// Open states, sends and receives waiting (the sum of the queue lengths).
-    waiting: usize,
     ended: bool,
     /// The slot the next drawable begun in this leaf gets.
     next_slot: u32,
@@ -371,6 +369,9 @@ struct Queues<K, V> {
     cache: Vec<(K, u32)>,
     index: FxHashMap<K, u32>,
     queues: Vec<VecDeque<V>>,
+    /// The queues pushed to since the last [`clear`](Self::clear) (each
+    /// once: when it was empty).
+    used: Vec<u32>,
 }
 
 impl<K: SlotKey + Default, V> Queues<K, V> {
@@ -379,12 +380,13 @@ impl<K: SlotKey + Default, V> Queues<K, V> {
             cache: vec![(K::default(), FREE); SLOTS],
             index: FxHashMap::default(),
             queues: Vec::new(),
+            used: Vec::new(),
         }
     }
 
-    /// The queue of `key` (made empty if new).
+    /// The index of the queue of `key` (made empty if new).
     #[inline]
-    fn queue(&mut self, key: K) -> &mut VecDeque<V> {
+    fn queue(&mut self, key: K) -> usize {
         let slot = &mut self.cache[key.slot() & (SLOTS - 1)];
         let q = if slot.1 != FREE && slot.0 == key {
             slot.1
@@ -397,29 +399,39 @@ impl<K: SlotKey + Default, V> Queues<K, V> {
             *slot = (key, q);
             q
         };
-        &mut self.queues[q as usize]
+        q as usize
     }
 
     #[inline]
     fn push(&mut self, key: K, v: V) {
-        self.queue(key).push_back(v);
+        let i = self.queue(key);
+        let q = &mut self.queues[i];
+        if q.is_empty() {
+            self.used.push(i as u32);
+        }
+        q.push_back(v);
     }
 
     #[inline]
     fn pop(&mut self, key: K) -> Option<V> {
-        self.queue(key).pop_front()
+        let i = self.queue(key);
+        self.queues[i].pop_front()
     }
 
-    /// Empties every queue if `waiting` (some queue holds an item), and drops
-    /// them all when there are many.
-    fn clear(&mut self, waiting: bool) {
+    /// Empties every queue, and drops them all when there are many.
+    fn clear(&mut self) {
         if self.queues.len() > MAX_KEYS {
             self.queues = Vec::new();
             self.index = FxHashMap::default();
             self.cache.fill((K::default(), FREE));
-        } else if waiting {
-            self.queues.iter_mut().for_each(VecDeque::clear);
+        } else {
+            for &i in &self.used {
+                if let Some(q) = self.queues.get_mut(i as usize) {
+                    q.clear();
+                }
+            }
         }
+        self.used.clear();
     }
 }
 
@@ -450,7 +462,6 @@ impl Pairer {
             states: Queues::new(),
             sends: Queues::new(),
             recvs: Queues::new(),
-            waiting: 0,
             ended: false,
             next_slot: 0,
         };
@@ -508,13 +519,10 @@ impl Pairer {
             self.defs_applied = None;
         }
         self.ended = false;
-        let waiting = self.waiting > 0;
-        self.states.clear(waiting);
-        self.sends.clear(waiting);
-        self.recvs.clear(waiting);
-        self.waiting = 0;
+        self.states.clear();
+        self.sends.clear();
+        self.recvs.clear();
         for &w in carry {
-            self.waiting += 1;
             match w {
                 Wait::State {
                     category,
@@ -751,7 +759,6 @@ impl Pairer {
                 self.take_slot(),
             )),
             Role::Start => {
-                self.waiting += 1;
                 let slot = self.take_slot();
                 self.states.push(
                     (cat, line),
@@ -768,7 +775,6 @@ impl Pairer {
             }
             Role::Final => {
                 let o = self.states.pop((cat, line))?;
-                self.waiting -= 1;
                 let p = match cargo {
                     Some(_) => prim(cat, topo, 2, [o.time, time], [line, line], info, 32),
                     None => prim(
@@ -821,11 +827,9 @@ impl Pairer {
             Some(Role::Send) => {
                 let key = (tag, local, remote);
                 if let Some(h) = self.recvs.pop(key) {
-                    self.waiting -= 1;
                     // Java's quirk: a receive logged first leaves msg_size 0.
                     return Some((arrow((time, line), (h.time, h.line), 0), h.origin, h.slot));
                 }
-                self.waiting += 1;
                 let slot = self.take_slot();
                 self.sends.push(
                     key,
@@ -842,14 +846,12 @@ impl Pairer {
             Some(Role::Recv) => {
                 let key = (tag, remote, local);
                 if let Some(h) = self.sends.pop(key) {
-                    self.waiting -= 1;
                     return Some((
                         arrow((h.time, h.line), (time, line), h.size),
                         h.origin,
                         h.slot,
                     ));
                 }
-                self.waiting += 1;
                 let slot = self.take_slot();
                 self.recvs.push(
                     key,
