@@ -26,9 +26,9 @@ struct Cur<'a> {
 impl<'a> Cur<'a> {
     #[inline(always)]
     fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let s = self.b.get(self.p..self.p.checked_add(N)?)?;
+        let s = *self.b.get(self.p..)?.first_chunk::<N>()?;
         self.p += N;
-        s.try_into().ok()
+        Some(s)
     }
     #[inline(always)]
     fn u8(&mut self) -> Option<u8> {
@@ -55,7 +55,7 @@ impl<'a> Cur<'a> {
     /// The next `n` bytes.
     #[inline(always)]
     fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
-        let s = self.b.get(self.p..self.p.checked_add(n)?)?;
+        let s = self.b.get(self.p..)?.get(..n)?;
         self.p += n;
         Some(s)
     }
@@ -374,23 +374,26 @@ fn scan(
             nestless = entries.len() - first;
         }
         let n = c.count32()?;
-        let mut last: Option<SortKey> = None;
+        let mut last: Option<(i64, Key)> = None;
         for _ in 0..n {
             let at = c.p as u32;
             let (key, loc) = drawable_key(&mut c, e, l, g)?;
-            let sk = SortKey::new(key, id);
             if checks.order() {
-                // `start_order` on the keys of one node: the integer key's order.
-                if let Some(prev) = last {
-                    if prev > sk {
+                // `start_order` on the keys of one node: the integer key's order,
+                // whole only when the start times are equal.
+                let start = ordered(key.0);
+                if let Some((prev_start, prev)) = last {
+                    if prev_start > start
+                        || (prev_start == start && SortKey::new(prev, id) > SortKey::new(key, id))
+                    {
                         return None;
                     }
                 }
-                last = Some(sk);
+                last = Some((start, key));
             }
             if window.meets(key.0, key.1) {
                 entries.push(Entry {
-                    key: sk,
+                    key: SortKey::new(key, id),
                     at,
                     loc: loc.unwrap_or_default(),
                     composite: loc.is_none(),
