@@ -5,7 +5,7 @@
 //! start-time order, and shadows have a preview category and weights.
 //!
 //! The sets of valid categories and line IDs are made once, when the file is
-//! opened ([`Legend`]); each check is then a table look-up per value. Offsets are
+//! opened (`Legend`); each check is then a table look-up per value. Offsets are
 //! computed only when something is wrong.
 
 use crate::error::{DrawableProblem, Error, Result};
