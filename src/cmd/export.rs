@@ -19,6 +19,8 @@ pub enum To {
     ChromeJson,
     /// pipit's CSV layout (`.csv`).
     Csv,
+    /// Parquet, one row per drawable (`.parquet`).
+    Parquet,
 }
 
 /// The format asked for, or the one `output`'s name says, and whether to gzip.
@@ -35,13 +37,10 @@ fn target(output: &Path, format: Option<To>) -> CliResult<(To, bool)> {
     } else if name.ends_with(".pftrace") || name.ends_with(".perfetto-trace") {
         Ok((To::Perfetto, false))
     } else if name.ends_with(".parquet") {
-        Err(CliError::Usage(format!(
-            "{}: Parquet output is not implemented yet; write .pftrace, .json or .csv",
-            shown(output)
-        )))
+        Ok((To::Parquet, false))
     } else {
         Err(CliError::Usage(format!(
-            "cannot tell the export format from {:?}: give --format perfetto, chrome-json or csv, or name the output .pftrace, .json, .json.gz or .csv",
+            "cannot tell the export format from {:?}: give --format perfetto, chrome-json, csv or parquet, or name the output .pftrace, .json, .json.gz, .csv or .parquet",
             shown(output)
         )))
     }
@@ -80,6 +79,7 @@ pub fn run(
             let counts = write(input, trace, opts, &mut sink)?;
             (sink.into_inner(), counts)
         }
+        To::Parquet => parquet(input, trace, opts, w, output)?,
         To::Csv => {
             let mut sink = PipitCsv::new(w);
             let counts = write(input, trace, opts, &mut sink)?;
@@ -88,14 +88,18 @@ pub fn run(
     };
     let shown_out = crate::output::name(&out);
     out.finish(w)?;
+    let what = if to == To::Parquet {
+        format!("{} rows (one per drawable)", counts.states)
+    } else {
+        format!(
+            "{} states, {} events, {} arrows on {} tracks",
+            counts.states, counts.events, counts.arrows, counts.tracks
+        )
+    };
     eprintln!(
-        "exported {} to {}: {} states, {} events, {} arrows on {} tracks in {:.2} s",
+        "exported {} to {}: {what} in {:.2} s",
         shown(input),
         shown_out,
-        counts.states,
-        counts.events,
-        counts.arrows,
-        counts.tracks,
         started.elapsed().as_secs_f64()
     );
     Ok(())
@@ -146,4 +150,80 @@ fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts
         export::Error::Write(e) => CliError::io(Path::new("<output>"))(e),
         e => CliError::Usage(e.to_string()),
     })
+}
+
+/// Writes the Parquet file: one row per drawable, not the timed items of
+/// [`Sink`].
+#[cfg(feature = "parquet")]
+fn parquet(
+    input: &Path,
+    trace: Option<&Path>,
+    opts: &Options,
+    w: crate::output::OutWriter,
+    output: &Path,
+) -> CliResult<(crate::output::OutWriter, Counts)> {
+    use mpelog::export::parquet::{export as write, Error};
+    let done = |r: (u64, crate::output::OutWriter)| {
+        let counts = Counts {
+            states: r.0,
+            ..Counts::default()
+        };
+        (r.1, counts)
+    };
+    match detect(input)? {
+        Format::Annotation => {
+            let (mut ann, trace) = super::annotation::open(input, trace)?;
+            let cats = ann.categories().categories.clone();
+            write(&mut ann, &cats, opts, w)
+                .map(done)
+                .map_err(|e| match e {
+                    Error::Read(e) => super::annotation::error(input, &trace, e),
+                    e => CliError::io(output)(std::io::Error::other(e)),
+                })
+        }
+        Format::Slog2 => {
+            let (file, _) = super::open(input)?;
+            let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+                .map_err(CliError::slog2(input))?;
+            let cats = r
+                .categories()
+                .map(|c| c.value.categories.clone())
+                .unwrap_or_default();
+            write(&mut r, &cats, opts, w)
+                .map(done)
+                .map_err(|e| match e {
+                    Error::Read(e) => CliError::slog2(input)(e),
+                    e => CliError::io(output)(std::io::Error::other(e)),
+                })
+        }
+        _ => {
+            let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
+            let tmp = dir.path().join("converted.slog2");
+            super::convert::run(
+                input,
+                &tmp,
+                Some("slog2"),
+                super::convert::TreeOptions {
+                    leaf_bytes: 64 * 1024,
+                    children: 2,
+                    compress: "none".into(),
+                },
+            )?;
+            parquet(&tmp, None, opts, w, output)
+        }
+    }
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet(
+    _input: &Path,
+    _trace: Option<&Path>,
+    _opts: &Options,
+    _w: crate::output::OutWriter,
+    output: &Path,
+) -> CliResult<(crate::output::OutWriter, Counts)> {
+    Err(CliError::Usage(format!(
+        "{}: this mpelog was built without the `parquet` feature",
+        shown(output)
+    )))
 }

@@ -1,7 +1,8 @@
 //! Exporting a trace to the formats today's tools open (`mpelog export`):
 //! Perfetto's protobuf trace ([`perfetto`]), the Chrome trace-event JSON that
-//! Perfetto and Trace Compass read ([`chrome`]) and pipit's CSV layout for
-//! pandas ([`pipit`]).
+//! Perfetto and Trace Compass read ([`chrome`]), pipit's CSV layout for pandas
+//! ([`pipit`]) and, with the default `parquet` feature, Parquet for SQL engines
+//! and data frames (`parquet`, one row per drawable).
 //!
 //! The drawables are read in start order with bounded memory
 //! ([`crate::slices`]) and turned into one stream of timed items, in time order,
@@ -17,6 +18,8 @@
 //! the ends of arrows go to track 0.
 
 pub mod chrome;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod perfetto;
 pub mod pipit;
 

@@ -1,0 +1,366 @@
+//! Parquet: one row per drawable, for DuckDB, Polars, pandas and Spark.
+//!
+//! Columns: `kind` (`state`, `arrow`, `event`), `category` (legend index),
+//! `name`, `start` and `end` (seconds, as in the trace), `duration`,
+//! `start_line` and `end_line` (line IDs), `info` (the info values as text,
+//! labelled as Jumpshot shows them) and one typed column per info label of the
+//! legend (`msg_tag`, `msg_size`, ...: INT64, DOUBLE or UTF8; null where a
+//! drawable's category has no such value). Rows are sorted by start time, and a
+//! row group closes after 131,072 rows or 1/256 of the exported span, so every
+//! row group covers a bounded time range: its column statistics (min/max of
+//! `start`, `end`) let a query with a time filter skip the others.
+
+use super::{ArgValue, Cat};
+use crate::slices::{self, Tree};
+use parquet::basic::{ConvertedType, Repetition, Type as Physical};
+use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::Type;
+use slog2_format::types::{topology, Category, Primitive};
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+
+/// Rows per row group at most.
+const GROUP_ROWS: usize = 131_072;
+/// Row groups per exported span at least (time bound).
+const GROUPS_PER_SPAN: f64 = 256.0;
+
+/// Why a Parquet export failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error<E: std::error::Error + 'static> {
+    /// Reading the input failed.
+    #[error(transparent)]
+    Read(E),
+    /// The Parquet writer failed (writing the output, mostly).
+    #[error("writing Parquet: {0}")]
+    Write(#[from] parquet::errors::ParquetError),
+}
+
+/// The type of a typed info column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Float,
+    Text,
+}
+
+/// A column's values for the row group being built.
+#[derive(Debug)]
+enum Values {
+    Int(Vec<i64>),
+    Float(Vec<f64>),
+    Text(Vec<ByteArray>),
+}
+
+#[derive(Debug)]
+struct Column {
+    name: String,
+    values: Values,
+    defined: Vec<i16>,
+}
+
+/// The typed info columns the legend calls for: a label's column per type.
+fn info_columns(categories: &[Category]) -> Vec<(String, Kind)> {
+    let mut out: Vec<(String, Kind)> = Vec::new();
+    for c in categories {
+        let cat = Cat::of(c);
+        for (i, &t) in c.types.iter().enumerate() {
+            let kind = match t {
+                b'h' | b'd' | b'l' | b'x' | b'X' => Kind::Int,
+                b'e' | b'E' => Kind::Float,
+                b's' => Kind::Text,
+                _ => continue,
+            };
+            let label = label(cat.keys.get(i).map(String::as_str), i);
+            let name = if out.iter().any(|(n, k)| *n == label && *k != kind) {
+                format!("{label}_{}", ["int", "float", "text"][kind as usize])
+            } else {
+                label
+            };
+            if !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, kind));
+            }
+        }
+    }
+    out
+}
+
+/// A column name from an info label (`", msg_size="` → `msg_size`).
+fn label(key: Option<&str>, i: usize) -> String {
+    let base: String = key
+        .unwrap_or("")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let base = base.trim_matches('_').to_string();
+    if base.is_empty() {
+        format!("arg{i}")
+    } else {
+        format!("info_{base}")
+    }
+}
+
+struct Writer<W: Write + Send> {
+    file: SerializedFileWriter<W>,
+    cats: HashMap<i32, (Cat, i32)>,
+    kind: Vec<ByteArray>,
+    category: Vec<i32>,
+    name: Vec<ByteArray>,
+    start: Vec<f64>,
+    end: Vec<f64>,
+    duration: Vec<f64>,
+    start_line: Vec<i32>,
+    end_line: Vec<i32>,
+    info: Vec<ByteArray>,
+    info_defined: Vec<i16>,
+    typed: Vec<Column>,
+    group_start: f64,
+    group_span: f64,
+    rows: u64,
+}
+
+impl<W: Write + Send> Writer<W> {
+    fn push(&mut self, p: &Primitive) -> parquet::errors::Result<()> {
+        let (Some(first), Some(last)) = (p.vertices.first(), p.vertices.last()) else {
+            return Ok(());
+        };
+        let start = p.earliest();
+        if !self.start.is_empty()
+            && (self.start.len() >= GROUP_ROWS || start - self.group_start > self.group_span)
+        {
+            self.flush()?;
+        }
+        if self.start.is_empty() {
+            self.group_start = start;
+        }
+        let (cat, topo) = self.cats.get(&p.category).cloned().unwrap_or_else(|| {
+            (
+                Cat {
+                    index: p.category,
+                    name: format!("category {}", p.category),
+                    color: String::new(),
+                    keys: Vec::new(),
+                    types: Vec::new(),
+                },
+                topology::STATE,
+            )
+        });
+        let kind = match topo {
+            topology::EVENT => "event",
+            topology::ARROW => "arrow",
+            _ => "state",
+        };
+        self.kind.push(kind.into());
+        self.category.push(p.category);
+        self.name.push(cat.name.as_str().into());
+        self.start.push(start);
+        self.end.push(p.latest());
+        self.duration.push(p.latest() - start);
+        self.start_line.push(first.line_id);
+        self.end_line.push(last.line_id);
+        let args = cat.args(&p.info.bytes);
+        if args.is_empty() {
+            self.info_defined.push(0);
+        } else {
+            let text: Vec<String> = args
+                .iter()
+                .map(|(k, v)| match v {
+                    ArgValue::Int(i) => format!("{k}={i}"),
+                    ArgValue::Float(f) => format!("{k}={f}"),
+                    ArgValue::Text(t) => format!("{k}={t}"),
+                })
+                .collect();
+            self.info.push(text.join(", ").as_str().into());
+            self.info_defined.push(1);
+        }
+        // Typed columns: the value of each label this category has.
+        let mut by_name: HashMap<String, ArgValue> = HashMap::new();
+        for (i, (_, v)) in args.into_iter().enumerate() {
+            by_name.insert(label(cat.keys.get(i).map(String::as_str), i), v);
+        }
+        for c in &mut self.typed {
+            let base = c
+                .name
+                .trim_end_matches("_int")
+                .trim_end_matches("_float")
+                .trim_end_matches("_text");
+            let v = by_name.get(&c.name).or_else(|| by_name.get(base));
+            let stored = match (v, &mut c.values) {
+                (Some(ArgValue::Int(i)), Values::Int(out)) => {
+                    out.push(*i);
+                    true
+                }
+                (Some(ArgValue::Float(f)), Values::Float(out)) => {
+                    out.push(*f);
+                    true
+                }
+                (Some(ArgValue::Text(t)), Values::Text(out)) => {
+                    out.push(t.as_str().into());
+                    true
+                }
+                _ => false,
+            };
+            c.defined.push(i16::from(stored));
+        }
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Writes the rows held as one row group.
+    fn flush(&mut self) -> parquet::errors::Result<()> {
+        if self.start.is_empty() {
+            return Ok(());
+        }
+        let mut g = self.file.next_row_group()?;
+        macro_rules! column {
+            ($t:ty, $values:expr, $def:expr) => {{
+                let mut c = g.next_column()?.expect("a column of the schema");
+                c.typed::<$t>().write_batch($values, $def, None)?;
+                c.close()?;
+            }};
+        }
+        column!(ByteArrayType, &self.kind, None);
+        column!(Int32Type, &self.category, None);
+        column!(ByteArrayType, &self.name, None);
+        column!(DoubleType, &self.start, None);
+        column!(DoubleType, &self.end, None);
+        column!(DoubleType, &self.duration, None);
+        column!(Int32Type, &self.start_line, None);
+        column!(Int32Type, &self.end_line, None);
+        column!(ByteArrayType, &self.info, Some(&self.info_defined[..]));
+        for c in &self.typed {
+            match &c.values {
+                Values::Int(v) => column!(Int64Type, v, Some(&c.defined[..])),
+                Values::Float(v) => column!(DoubleType, v, Some(&c.defined[..])),
+                Values::Text(v) => column!(ByteArrayType, v, Some(&c.defined[..])),
+            }
+        }
+        g.close()?;
+        self.kind.clear();
+        self.category.clear();
+        self.name.clear();
+        self.start.clear();
+        self.end.clear();
+        self.duration.clear();
+        self.start_line.clear();
+        self.end_line.clear();
+        self.info.clear();
+        self.info_defined.clear();
+        for c in &mut self.typed {
+            c.defined.clear();
+            match &mut c.values {
+                Values::Int(v) => v.clear(),
+                Values::Float(v) => v.clear(),
+                Values::Text(v) => v.clear(),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn field(name: &str, physical: Physical, repetition: Repetition, utf8: bool) -> Arc<Type> {
+    let mut b = Type::primitive_type_builder(name, physical).with_repetition(repetition);
+    if utf8 {
+        b = b.with_converted_type(ConvertedType::UTF8);
+    }
+    Arc::new(b.build().expect("a valid column"))
+}
+
+/// Writes the drawables of `tree` that meet the window of `opts` to `out` as
+/// one Parquet file; returns the number of rows and `out`.
+pub fn export<T: Tree, W: Write + Send>(
+    tree: &mut T,
+    categories: &[Category],
+    opts: &super::Options,
+    out: W,
+) -> Result<(u64, W), Error<T::Error>>
+where
+    T::Error: std::error::Error + 'static,
+{
+    const REQUIRED: Repetition = Repetition::REQUIRED;
+    const OPTIONAL: Repetition = Repetition::OPTIONAL;
+    let typed = info_columns(categories);
+    let mut fields = vec![
+        field("kind", Physical::BYTE_ARRAY, REQUIRED, true),
+        field("category", Physical::INT32, REQUIRED, false),
+        field("name", Physical::BYTE_ARRAY, REQUIRED, true),
+        field("start", Physical::DOUBLE, REQUIRED, false),
+        field("end", Physical::DOUBLE, REQUIRED, false),
+        field("duration", Physical::DOUBLE, REQUIRED, false),
+        field("start_line", Physical::INT32, REQUIRED, false),
+        field("end_line", Physical::INT32, REQUIRED, false),
+        field("info", Physical::BYTE_ARRAY, OPTIONAL, true),
+    ];
+    for (name, kind) in &typed {
+        fields.push(match kind {
+            Kind::Int => field(name, Physical::INT64, OPTIONAL, false),
+            Kind::Float => field(name, Physical::DOUBLE, OPTIONAL, false),
+            Kind::Text => field(name, Physical::BYTE_ARRAY, OPTIONAL, true),
+        });
+    }
+    let schema = Arc::new(
+        Type::group_type_builder("drawable")
+            .with_fields(fields)
+            .build()
+            .expect("a valid schema"),
+    );
+    let props = Arc::new(
+        WriterProperties::builder()
+            .set_created_by("mpelog".into())
+            .build(),
+    );
+    let span = slices::span(&tree.entries(), opts.from, opts.to);
+    let mut w = Writer {
+        file: SerializedFileWriter::new(out, schema, props)?,
+        cats: categories
+            .iter()
+            .map(|c| (c.index, (Cat::of(c), c.topology)))
+            .collect(),
+        kind: Vec::new(),
+        category: Vec::new(),
+        name: Vec::new(),
+        start: Vec::new(),
+        end: Vec::new(),
+        duration: Vec::new(),
+        start_line: Vec::new(),
+        end_line: Vec::new(),
+        info: Vec::new(),
+        info_defined: Vec::new(),
+        typed: typed
+            .into_iter()
+            .map(|(name, kind)| Column {
+                name,
+                values: match kind {
+                    Kind::Int => Values::Int(Vec::new()),
+                    Kind::Float => Values::Float(Vec::new()),
+                    Kind::Text => Values::Text(Vec::new()),
+                },
+                defined: Vec::new(),
+            })
+            .collect(),
+        group_start: 0.0,
+        group_span: ((span.to - span.from) / GROUPS_PER_SPAN).max(0.0),
+        rows: 0,
+    };
+    let mut written = Ok(());
+    slices::visit(tree, span, |p| {
+        if written.is_ok() {
+            written = w.push(p);
+        }
+    })
+    .map_err(Error::Read)?;
+    written?;
+    w.flush()?;
+    let rows = w.rows;
+    let out = w.file.into_inner()?;
+    Ok((rows, out))
+}
