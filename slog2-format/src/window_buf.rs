@@ -720,6 +720,21 @@ impl<'a> DrawableRef<'a> {
             .map(move |part| PrimitiveRef { store, part: *part })
     }
 
+    /// A primitive as a primitive view (`None` for a composite; see
+    /// [`parts`](Self::parts)).
+    pub fn primitive(&self) -> Option<PrimitiveRef<'a>> {
+        (!self.item.composite).then(|| PrimitiveRef {
+            store: self.store,
+            part: Part {
+                category: self.item.key.category,
+                vert_at: self.item.at,
+                info_at: self.item.info_at,
+                vert_n: self.item.n,
+                info_len: self.item.info_len,
+            },
+        })
+    }
+
     /// The drawable as an owned value.
     pub fn to_owned(&self) -> Drawable {
         if self.item.composite {

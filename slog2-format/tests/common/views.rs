@@ -115,9 +115,13 @@ fn check_drawable(v: DrawableRef<'_>, d: &Located<Drawable>, what: &str) {
             assert_eq!(v.info_len(), p.info.len, "{what}");
             assert_eq!(v.vertices(), &p.vertices[..], "{what}");
             assert_eq!(v.parts().len(), 0, "{what}");
+            let q = v.primitive().expect("a primitive");
+            assert_eq!(q.to_owned(), *p, "{what}");
+            assert_eq!(q.vertices(), &p.vertices[..], "{what}");
         }
         Drawable::Composite(c) => {
             assert!(v.is_composite(), "{what}");
+            assert!(v.primitive().is_none(), "{what}");
             assert_eq!(v.info(), &c.info.bytes[..], "{what}");
             assert_eq!(v.info_len(), c.info.len, "{what}");
             let all: Vec<Coord> = c
