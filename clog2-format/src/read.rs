@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::preamble::{Preamble, PREAMBLE_LEN};
 use crate::record::{rectype, Record};
 use std::io::Read;
+use std::ops::ControlFlow;
 
 /// Where a reader gets its bytes from: whole blocks at a time.
 pub trait Source {
@@ -273,6 +274,87 @@ impl<S: Source> Clog2Reader<S> {
             Err(e) => {
                 self.state = State::Done;
                 Err(e)
+            }
+        }
+    }
+
+    /// Calls `f` with each remaining record read in place (as
+    /// [`Clog2Reader::next_ref`] gives them, ENDLOG included) and its file
+    /// offset, until ENDLOG or until `f` breaks; returns what `f` broke with.
+    /// The same records as a loop over `next_ref`, without its per-record state
+    /// handling: the fastest way through a file. After an error the reader is
+    /// exhausted.
+    ///
+    /// ```
+    /// use clog2_format::{synth, Clog2Reader};
+    /// use std::ops::ControlFlow;
+    /// let bytes = synth::generate_vec(&synth::Options { events: 500, ..Default::default() }).unwrap();
+    /// let mut r = Clog2Reader::from_slice(&bytes).unwrap();
+    /// let mut n = 0;
+    /// let stop: Option<()> = r
+    ///     .for_each_ref(|_rec, _offset| {
+    ///         n += 1;
+    ///         ControlFlow::Continue(())
+    ///     })
+    ///     .unwrap();
+    /// assert!(stop.is_none());
+    /// let mut again = Clog2Reader::from_slice(&bytes).unwrap();
+    /// let mut m = 0;
+    /// while again.next_ref().unwrap().is_some() {
+    ///     m += 1;
+    /// }
+    /// assert_eq!(n, m);
+    /// ```
+    pub fn for_each_ref<B>(
+        &mut self,
+        mut f: impl FnMut(&RecordRef<'_>, u64) -> ControlFlow<B>,
+    ) -> Result<Option<B>> {
+        loop {
+            let mut pos = match self.state {
+                State::AfterEndLog | State::Done => return Ok(None),
+                State::BlockStart => {
+                    if let Err(e) = self.load_block() {
+                        self.state = State::Done;
+                        return Err(e);
+                    }
+                    0
+                }
+                State::InBlock(p) => p,
+            };
+            let block = self.src.loaded();
+            let (layout, base, index) = (self.layout, self.block_base, self.block_index);
+            loop {
+                let head = match decode_head(block, pos, layout, base, index) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        self.state = State::Done;
+                        return Err(e);
+                    }
+                };
+                let at = base + pos as u64;
+                pos = head.body.1;
+                let flow = f(&head.view(block, layout), at);
+                let ended = match head.rectype {
+                    rectype::ENDBLOCK => {
+                        self.block_index += 1;
+                        self.state = State::BlockStart;
+                        true
+                    }
+                    rectype::ENDLOG => {
+                        self.state = State::AfterEndLog;
+                        true
+                    }
+                    _ => {
+                        self.state = State::InBlock(pos);
+                        false
+                    }
+                };
+                if let ControlFlow::Break(b) = flow {
+                    return Ok(Some(b));
+                }
+                if ended {
+                    break;
+                }
             }
         }
     }

@@ -7,6 +7,7 @@ use super::tree::{TreeOptions, TreeStats, TreeWriter};
 use crate::error::{Error, Result};
 use clog2_format::{Clog2Reader, Source};
 use std::io::{Seek, Write};
+use std::ops::ControlFlow;
 use std::sync::mpsc;
 
 /// What a conversion did.
@@ -108,22 +109,19 @@ fn pair<S: Source>(
     full_tx: &mpsc::SyncSender<std::result::Result<Batch, clog2_format::Error>>,
     empty_rx: &mpsc::Receiver<Vec<Prim>>,
 ) -> Option<Paired> {
+    /// Why pairing stopped early.
+    enum Stop {
+        /// A record out of time order (the error to send).
+        Order(clog2_format::Error),
+        /// The receiver went away.
+        Gone,
+    }
     let mut records = 0u64;
     let mut last_end = f64::NEG_INFINITY;
     let mut batch = Vec::with_capacity(BATCH);
-    loop {
-        let (rec, at) = match reader.next_ref() {
-            Ok(Some(r)) => r,
-            // Only after ENDLOG, which ends the loop below.
-            Ok(None) => break,
-            Err(e) => {
-                // The receiver may be gone: then nobody needs the error.
-                let _ = full_tx.send(Err(e));
-                return None;
-            }
-        };
+    let read = reader.for_each_ref(|rec, at| {
         records += 1;
-        if let Some(p) = events.push_ref(&rec) {
+        if let Some(p) = events.push_ref(rec) {
             let end = p.latest();
             let problem = if !p.times_finite() {
                 Some("which is not a finite time".to_string())
@@ -135,14 +133,12 @@ fn pair<S: Source>(
                 None
             };
             if let Some(problem) = problem {
-                let e = clog2_format::Error::OutOfOrder {
+                return ControlFlow::Break(Stop::Order(clog2_format::Error::OutOfOrder {
                     offset: at,
                     time: rec.time,
                     end,
                     problem,
-                };
-                let _ = full_tx.send(Err(e));
-                return None;
+                }));
             }
             last_end = end;
             batch.push(p);
@@ -151,11 +147,22 @@ fn pair<S: Source>(
                     .try_recv()
                     .unwrap_or_else(|_| Vec::with_capacity(BATCH));
                 let full = std::mem::replace(&mut batch, next);
-                full_tx.send(Ok((full, reader.offset()))).ok()?;
+                // Progress: the offset of the record that completed the batch.
+                if full_tx.send(Ok((full, at))).is_err() {
+                    return ControlFlow::Break(Stop::Gone);
+                }
             }
         }
-        if events.ended() {
-            break;
+        // The reader stops after ENDLOG, where pairing ends too.
+        ControlFlow::Continue(())
+    });
+    match read {
+        Ok(None) => {}
+        Ok(Some(Stop::Gone)) => return None,
+        Ok(Some(Stop::Order(e))) | Err(e) => {
+            // The receiver may be gone: then nobody needs the error.
+            let _ = full_tx.send(Err(e));
+            return None;
         }
     }
     let offset = reader.offset();
