@@ -6,5 +6,6 @@
 #![warn(missing_docs)]
 
 pub mod export;
+pub mod filter;
 pub mod slices;
 pub mod stats;

@@ -217,6 +217,43 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
+    /// Filter a SLOG-2 file into a new one, as MPE's slog2filter: remove or keep
+    /// categories (by index or name), cut a time window (drawables that meet it
+    /// are kept), and rebuild the tree with the given leaf size, children per
+    /// node and node storage, so `filter IN -o OUT --leaf-bytes 4k` alone
+    /// re-trees a file. Shadows, category summaries and the legend are computed
+    /// anew for what is kept; the line-ID maps are kept. Reads plain and
+    /// compressed SLOG-2 with bounded memory.
+    Filter {
+        /// The SLOG-2 file.
+        input: PathBuf,
+        /// The new file (`-` for standard output).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Categories to remove: indices or names, comma-separated (slog2filter -r).
+        #[arg(long, value_delimiter = ',', value_name = "CAT,...")]
+        remove: Vec<String>,
+        /// Keep only these categories: indices or names, comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "CAT,...")]
+        keep: Option<Vec<String>>,
+        /// Start of the time cut, in seconds (default: the file's start).
+        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
+        from: Option<f64>,
+        /// End of the time cut, in seconds (exclusive; default: after the file's end).
+        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
+        to: Option<f64>,
+        /// The byte size a tree leaf may reach (clog2TOslog2's -ls; k and m
+        /// suffixes).
+        #[arg(long, value_name = "N", default_value = "64k", value_parser = size::parse_u32)]
+        leaf_bytes: u32,
+        /// Children per tree node (clog2TOslog2's -nc).
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        children: u16,
+        /// Node storage: none (plain SLOG 2.0.6), deflate[:LEVEL], raw-deflate[:LEVEL]
+        /// or stored (SLOG 2.0.6Z), as `convert --compress`.
+        #[arg(long, value_name = "CODEC", default_value = "none")]
+        compress: String,
+    },
     /// Export a trace for today's viewers and data tools: a Perfetto trace
     /// (`.pftrace`: open it in Perfetto's UI, ui.perfetto.dev), Chrome trace-event
     /// JSON (Perfetto's UI, chrome://tracing, Trace Compass; `.json.gz` gzips it)
@@ -446,6 +483,31 @@ fn run(cli: Cli) -> error::CliResult {
             children,
         } => cmd::annotate::run(&trace, output.as_deref(), leaf_bytes, children),
         Command::Repair { input, output } => cmd::repair::run(&input, &output),
+        Command::Filter {
+            input,
+            output,
+            remove,
+            keep,
+            from,
+            to,
+            leaf_bytes,
+            children,
+            compress,
+        } => cmd::filter::run(
+            &input,
+            &output,
+            cmd::filter::Args {
+                remove,
+                keep,
+                from,
+                to,
+                tree: cmd::convert::TreeOptions {
+                    leaf_bytes,
+                    children,
+                    compress,
+                },
+            },
+        ),
         Command::Export {
             input,
             output,

@@ -90,9 +90,26 @@ pub fn span(entries: &[TreeDirEntry], from: Option<f64>, to: Option<f64>) -> Spa
 
 /// Calls `f` with every real primitive that meets the span (the parts of a
 /// composite one by one), in start order (ties: the longer first).
-pub fn visit<T: Tree>(
+pub fn visit<T: Tree>(tree: &mut T, span: Span, f: impl FnMut(&Primitive)) -> Result<(), T::Error> {
+    visit_in(tree, span, Order::Start, f)
+}
+
+/// The order [`visit_in`] feeds primitives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// By start time (ties: the longer first).
+    Start,
+    /// By end time (ties: the later start first), as the one-pass tree writer
+    /// takes them.
+    End,
+}
+
+/// Calls `f` with every real primitive that meets the span, in `order`: each
+/// slice's query keeps the primitives whose start (or end) lies in the slice.
+pub fn visit_in<T: Tree>(
     tree: &mut T,
     span: Span,
+    order: Order,
     mut f: impl FnMut(&Primitive),
 ) -> Result<(), T::Error> {
     let entries = tree.entries();
@@ -125,11 +142,13 @@ pub fn visit<T: Tree>(
         let (a, b) = (pair[0], pair[1]);
         tree.query(&mut buf, a, b)?;
         slice.clear();
+        let last = k + 2 == bounds.len();
         for d in buf.drawables() {
-            let start = d.earliest();
-            // Each drawable in the slice where it starts (the first slice also
-            // takes those that start before the window).
-            if (k > 0 && start < a) || start >= b || !window.meets(start, d.latest()) {
+            let (start, end) = (d.earliest(), d.latest());
+            let key = if order == Order::Start { start } else { end };
+            // Each drawable in the slice where its key lies (the first slice
+            // also takes the keys before it, the last the keys after it).
+            if (k > 0 && key < a) || (!last && key >= b) || !window.meets(start, end) {
                 continue;
             }
             match d.to_owned() {
@@ -137,11 +156,18 @@ pub fn visit<T: Tree>(
                 Drawable::Composite(c) => slice.extend(c.primitives),
             }
         }
-        slice.sort_by(|x, y| {
-            x.earliest()
-                .total_cmp(&y.earliest())
-                .then(y.latest().total_cmp(&x.latest()))
-        });
+        match order {
+            Order::Start => slice.sort_by(|x, y| {
+                x.earliest()
+                    .total_cmp(&y.earliest())
+                    .then(y.latest().total_cmp(&x.latest()))
+            }),
+            Order::End => slice.sort_by(|x, y| {
+                x.latest()
+                    .total_cmp(&y.latest())
+                    .then(y.earliest().total_cmp(&x.earliest()))
+            }),
+        }
         slice.iter().for_each(&mut f);
     }
     Ok(())

@@ -309,7 +309,7 @@ print(len(df), int((df["Event Type"] == "Enter").sum()))
 fn export_refuses_what_it_cannot_write() {
     let dir = tempfile::tempdir().unwrap();
     let clog2 = synth(dir.path(), "t.clog2", &["--events", "2000"]);
-    for out in ["x.parquet", "x.txt"] {
+    for out in ["x.txt", "x.pdf"] {
         let o = mpelog(&[
             "export",
             &clog2,

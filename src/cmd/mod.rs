@@ -6,6 +6,7 @@ pub mod annotation;
 pub mod check;
 pub mod convert;
 pub mod export;
+pub mod filter;
 pub mod info;
 pub mod print;
 pub mod repair;

@@ -1,0 +1,96 @@
+//! `mpelog filter`: keep or remove categories, cut a window and re-tree a
+//! SLOG-2 file ([`mpelog::filter`]), written atomically.
+
+use crate::detect::{detect, Format};
+use crate::error::{CliError, CliResult};
+use crate::input::shown;
+use crate::output::Output;
+use mpelog::filter::{filter, Error, Options};
+use std::path::Path;
+
+/// What `mpelog filter` was asked.
+#[derive(Debug, Clone)]
+pub struct Args {
+    /// `--remove`: category indices or names.
+    pub remove: Vec<String>,
+    /// `--keep`.
+    pub keep: Option<Vec<String>>,
+    /// `--from`.
+    pub from: Option<f64>,
+    /// `--to`.
+    pub to: Option<f64>,
+    /// Tree options.
+    pub tree: super::convert::TreeOptions,
+}
+
+/// Category indices from indices or names of the legend.
+fn categories(asked: &[String], legend: &[slog2_format::types::Category]) -> CliResult<Vec<i32>> {
+    asked
+        .iter()
+        .map(|a| {
+            if let Ok(i) = a.trim().parse::<i32>() {
+                return Ok(i);
+            }
+            legend
+                .iter()
+                .find(|c| c.name.text().eq_ignore_ascii_case(a.trim()))
+                .map(|c| c.index)
+                .ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "no category {a:?} in the legend (give an index or a name; `mpelog print FILE | grep ^category` lists them)"
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// Runs `mpelog filter`.
+pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
+    let tree = super::convert::tree_options(&args.tree)?;
+    let out = Output::create(output, &[input], false)?;
+    let input = &crate::input::resolve(input)?;
+    if detect(input)? != Format::Slog2 {
+        return Err(CliError::Usage(format!(
+            "{}: filter reads SLOG-2; convert the trace first (`mpelog convert {} -o X.slog2`)",
+            shown(input),
+            shown(input)
+        )));
+    }
+    let started = std::time::Instant::now();
+    let (file, _) = super::open(input)?;
+    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+        .map_err(CliError::slog2(input))?;
+    let legend = r
+        .categories()
+        .map(|c| c.value.categories.clone())
+        .unwrap_or_default();
+    let mut opts = Options::default()
+        .remove(categories(&args.remove, &legend)?)
+        .window(args.from, args.to)
+        .tree(tree);
+    if let Some(k) = &args.keep {
+        opts = opts.keep(categories(k, &legend)?);
+    }
+    let w = out.writer()?;
+    let (w, stats) = filter(&mut r, w, &opts).map_err(|e| match e {
+        Error::Slog2(e) => CliError::slog2(input)(e),
+        e => CliError::Unrecognized {
+            path: input.to_path_buf(),
+            message: e.to_string(),
+        },
+    })?;
+    let shown_out = crate::output::name(&out);
+    out.finish(w)?;
+    eprintln!(
+        "filtered {} to {}: kept {} drawables, removed {}; {} nodes, depth {}, {} bytes, in {:.2} s",
+        shown(input),
+        shown_out,
+        stats.kept,
+        stats.removed,
+        stats.tree.nodes,
+        stats.tree.depth,
+        stats.tree.bytes,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
