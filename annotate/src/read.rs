@@ -319,6 +319,27 @@ fn scan_lists(b: &[u8], w: TimeWindow, id: NodeId, s: &mut Scratch) -> Option<()
     (i32_at(at)? == 0).then_some(())
 }
 
+/// A leaf's drawable as an owned primitive: `Prim::to_primitive`, with the
+/// vertices pushed into a vector made at its size.
+#[inline]
+fn owned(p: &Prim) -> Primitive {
+    let mut vertices = Vec::with_capacity(p.nv as usize);
+    for i in 0..(p.nv as usize).min(2) {
+        vertices.push(Coord {
+            time: p.times[i],
+            line_id: p.lines[i],
+        });
+    }
+    Primitive {
+        category: p.category,
+        info: JStr {
+            len: i16::from(p.info_len),
+            bytes: p.info().to_vec(),
+        },
+        vertices,
+    }
+}
+
 /// The order key of a node's primitive: its first and last vertex.
 fn node_key(p: &Primitive) -> (f64, f64, i32, (i32, i32)) {
     let first = p.vertices.first().map_or((0.0, 0), |c| (c.time, c.line_id));
@@ -597,7 +618,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                     },
                 )
             } else {
-                s.prims[e.src as usize].to_primitive()
+                owned(&s.prims[e.src as usize])
             };
             out.push(Located {
                 node: e.node,
