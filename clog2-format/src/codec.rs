@@ -154,7 +154,7 @@ impl RecordHead {
 }
 
 /// Decodes and checks the header of the record at `pos` in `block`.
-#[inline]
+#[inline(always)]
 pub(crate) fn decode_head(
     block: &[u8],
     pos: usize,
