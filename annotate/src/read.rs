@@ -44,7 +44,9 @@ pub struct AnnotationAnswer {
     pub window: TimeWindow,
     /// The drawables that meet the window, in `INCRE_STARTTIME_ORDER`, each with
     /// the node it came from: a non-leaf node of the annotation, or `(0, i)` for
-    /// leaf `i` (a byte range of the trace).
+    /// leaf `i` (a byte range of the trace). Ties as in a SLOG-2 answer: by node
+    /// (depth descending, then xpos), then in file order (for a leaf, the order
+    /// of the records that begin the drawables).
     pub drawables: Vec<Located<Primitive>>,
     /// What this query read (opening not included).
     pub counters: Counters,
