@@ -732,7 +732,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
 
     /// Finds the drawables of window `w` into the scratch buffers: those of
     /// nodes and those of leaves, each list sorted in `INCRE_STARTTIME_ORDER`
-    /// (ties: nodes in TreeDir order, each in file order; leaves in order, each
+    /// (ties: by node, depth descending then xpos, each in file order; leaves in order, each
     /// by the record that began the drawable).
     fn collect(&mut self, w: TimeWindow) -> Result<()> {
         self.scratch.node_entries.clear();
@@ -769,7 +769,9 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             }
         }
         let s = &mut self.scratch;
-        s.node_entries.sort_by_key(|e| e.key);
+        // Ties by node (depth descending, then xpos) whatever the TreeDir's order.
+        s.node_entries
+            .sort_by_key(|e| (e.key, -i32::from(e.node.depth), e.node.xpos));
         s.entries.retain(|e| e.src != HOLE);
         sort_nearly_sorted(&mut s.entries);
         Ok(())
