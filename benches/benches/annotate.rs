@@ -136,8 +136,8 @@ fn side_by_side<A, T, R>(
         .max(1);
     let ms = |d: Duration| d.as_secs_f64() * 1e3 / f64::from(rounds);
     let line = |api: &str,
-                    mut ann: Box<dyn FnMut() -> usize + '_>,
-                    mut slog2: Box<dyn FnMut() -> usize + '_>| {
+                mut ann: Box<dyn FnMut() -> usize + '_>,
+                mut slog2: Box<dyn FnMut() -> usize + '_>| {
         let (mut ta, mut ts) = (Duration::ZERO, Duration::ZERO);
         let (mut na, mut ns) = (0, 0);
         for round in 0..rounds + 20 {
