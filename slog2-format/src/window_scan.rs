@@ -233,8 +233,14 @@ fn primitive(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Scanned1
                 return None;
             }
         }
-        lo = lo.min(t);
-        hi = hi.max(t);
+        // `lo.min(t)` and `hi.max(t)` (as x86 lowers them: `lo` is never NaN,
+        // a NaN `t` changes nothing, ties keep `lo`), without the NaN fix-ups.
+        if t < lo {
+            lo = t;
+        }
+        if t > hi {
+            hi = t;
+        }
     }
     let lines = match (v.get(8..12), v.last_chunk::<4>()) {
         (Some(a), Some(b)) => Some((
@@ -274,8 +280,12 @@ fn drawable_key(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<(Key,
             let (mut first, mut last) = (None, None);
             for _ in 0..n {
                 let (_, a, b, lines, _) = primitive(c, e, l, g)?;
-                lo = lo.min(a);
-                hi = hi.max(b);
+                if a < lo {
+                    lo = a;
+                }
+                if b > hi {
+                    hi = b;
+                }
                 if let Some((f, z)) = lines {
                     first = first.or(Some(f));
                     last = Some(z);
