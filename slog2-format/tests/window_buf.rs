@@ -386,3 +386,47 @@ fn pushed_items_come_out_in_window_order() {
     assert_eq!(buf.drawables_len(), 0);
     assert_eq!(buf.window(), TimeWindow::new(1.0, 2.0));
 }
+
+#[test]
+fn signed_zero_and_nan_times_give_the_owned_box() {
+    // The arrow's times (1.5, 1.75) become each pair of ±0.0 and NaN; an
+    // unchecking reader returns it, with the box `Drawable::earliest`/`latest`
+    // give its owned value.
+    let (orig, _) = common::tiny();
+    let find = |b: &[u8], t: f64| {
+        b.windows(8)
+            .position(|w| w == t.to_be_bytes())
+            .expect("time in the file")
+    };
+    let (a, z) = (find(&orig, 1.5), find(&orig, 1.75));
+    let values = [0.0, -0.0, f64::NAN, 1.5];
+    let mut buf = WindowBuf::new();
+    let mut zeros = 0;
+    for x in values {
+        for y in values {
+            let mut b = orig.clone();
+            b[a..a + 8].copy_from_slice(&x.to_be_bytes());
+            b[z..z + 8].copy_from_slice(&y.to_be_bytes());
+            let mut r = Slog2Reader::open(Cursor::new(&b[..])).unwrap();
+            r.set_validation(Validation::Off);
+            let want = r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
+            r.window_into(&mut buf, f64::NEG_INFINITY, f64::INFINITY)
+                .unwrap();
+            views::check_views(&buf, &want, &format!("({x:?}, {y:?})"));
+            let f = Slog2File::parse(&b).unwrap();
+            let model: Vec<(u64, u64)> = f
+                .nodes()
+                .flat_map(|n| n.value.nestless.iter().chain(&n.value.nestable))
+                .map(|d| (d.earliest().to_bits(), d.latest().to_bits()))
+                .collect();
+            for d in buf.drawables() {
+                let bx = (d.earliest().to_bits(), d.latest().to_bits());
+                assert!(model.contains(&bx), "({x:?}, {y:?}): box {bx:?}");
+                if d.earliest() == 0.0 {
+                    zeros += 1;
+                }
+            }
+        }
+    }
+    assert!(zeros > 0);
+}
