@@ -723,7 +723,7 @@ impl<'a> DrawableRef<'a> {
     /// A primitive as a primitive view (`None` for a composite; see
     /// [`parts`](Self::parts)).
     pub fn primitive(&self) -> Option<PrimitiveRef<'a>> {
-        (!self.item.composite).then(|| PrimitiveRef {
+        (!self.item.composite).then_some(PrimitiveRef {
             store: self.store,
             part: Part {
                 category: self.item.key.category,
