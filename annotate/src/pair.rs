@@ -24,7 +24,6 @@ use rustc_hash::FxHashMap;
 use slog2_format::build::events::ARROW_CATEGORY;
 use slog2_format::build::Prim;
 use slog2_format::types::topology;
-use std::collections::VecDeque;
 
 /// What an event ID does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -368,13 +367,63 @@ const MAX_KEYS: usize = 1 << 14;
 struct Queues<K, V> {
     cache: Vec<(K, u32)>,
     index: FxHashMap<K, u32>,
-    queues: Vec<VecDeque<V>>,
+    queues: Vec<Fifo<V>>,
     /// The queues pushed to since the last [`clear`](Self::clear) (each
     /// once: when it was empty).
     used: Vec<u32>,
 }
 
-impl<K: SlotKey + Default, V> Queues<K, V> {
+/// A first-in first-out queue of small `Copy` items: a vector and the index
+/// of its oldest item (simpler than a ring buffer; emptied whenever its last
+/// item is taken, compacted when most of it has been taken).
+#[derive(Debug)]
+struct Fifo<V> {
+    items: Vec<V>,
+    head: usize,
+}
+
+impl<V> Default for Fifo<V> {
+    fn default() -> Self {
+        Fifo {
+            items: Vec::new(),
+            head: 0,
+        }
+    }
+}
+
+impl<V: Copy> Fifo<V> {
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.head >= self.items.len()
+    }
+
+    #[inline]
+    fn push_back(&mut self, v: V) {
+        if self.head > 64 && self.head * 2 > self.items.len() {
+            self.items.drain(..self.head);
+            self.head = 0;
+        }
+        self.items.push(v);
+    }
+
+    #[inline]
+    fn pop_front(&mut self) -> Option<V> {
+        let v = *self.items.get(self.head)?;
+        self.head += 1;
+        if self.head == self.items.len() {
+            self.items.clear();
+            self.head = 0;
+        }
+        Some(v)
+    }
+
+    fn clear(&mut self) {
+        self.items.clear();
+        self.head = 0;
+    }
+}
+
+impl<K: SlotKey + Default, V: Copy> Queues<K, V> {
     fn new() -> Self {
         Queues {
             cache: vec![(K::default(), FREE); SLOTS],
@@ -394,7 +443,7 @@ impl<K: SlotKey + Default, V> Queues<K, V> {
             let n = self.queues.len() as u32;
             let q = *self.index.entry(key).or_insert(n);
             if q == n {
-                self.queues.push(VecDeque::new());
+                self.queues.push(Fifo::default());
             }
             *slot = (key, q);
             q
