@@ -106,7 +106,9 @@ impl Builder {
         }
         shadows.seal(&prims, &shadow_of, states, &mut self.seal);
 
-        let mut buf = Vec::with_capacity(bytes as usize);
+        // The drawables (Java's node size counts only them), then the stubs.
+        let stub_bytes: usize = 4 + stubs.iter().map(ShadowBuf::stub_len).sum::<usize>();
+        let mut buf = Vec::with_capacity(bytes as usize + stub_bytes);
         buf.extend_from_slice(&earliest.to_be_bytes());
         buf.extend_from_slice(&latest.to_be_bytes());
         buf.extend_from_slice(&id.depth.to_be_bytes());

@@ -49,7 +49,6 @@ impl Shadow {
         self.weights.iter_mut().find(|w| w.category == category)
     }
 
-    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     /// Bytes on disk: info box (4 + 2), vertices (2 + 12·nv), box (16), count (8),
     /// weight count (4) and 20 bytes per weight.
     pub fn disk_len(&self) -> usize {
@@ -501,7 +500,6 @@ impl ShadowBuf {
         }
     }
 
-    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     /// Bytes of the stub on disk: 34-byte header, two counts, the shadows.
     pub fn stub_len(&self) -> usize {
         34 + 8 + self.shadows.iter().map(Shadow::disk_len).sum::<usize>()
