@@ -162,7 +162,7 @@ pub fn filter<R: Read + Seek, W: Write + Seek>(
             .find(|x| x.index == c)
             .map_or(topology::STATE, |x| x.topology)
     };
-    let mut w = TreeWriter::new(out, opts.tree.clone())?;
+    let mut w = TreeWriter::new(out, opts.tree)?;
     let span = slices::span(&slices::Tree::entries(r), opts.from, opts.to);
     let (mut kept, mut removed) = (0u64, 0u64);
     let mut failed: Option<Error> = None;

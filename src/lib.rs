@@ -7,5 +7,6 @@
 
 pub mod export;
 pub mod filter;
+pub mod render;
 pub mod slices;
 pub mod stats;

@@ -217,6 +217,33 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
+    /// Draw a time window as Jumpshot-4 draws it, to an SVG or PNG file: one row
+    /// per timeline of the view on black, states as bars in their category's
+    /// colour (nested states thinner inside), arrows white, events as circles,
+    /// a time axis in seconds and the legend. Subtrees narrower than a pixel are
+    /// drawn from their shadows (the summary view: boxes filled by category
+    /// ratio, arrow shadows yellow), so the picture costs what it shows whatever
+    /// the trace's size. Any trace `convert` reads is converted first.
+    Render {
+        /// The trace.
+        input: PathBuf,
+        /// The picture: OUT.svg or OUT.png.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Start of the window, in seconds (default: the file's start).
+        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
+        from: Option<f64>,
+        /// End of the window, in seconds (default: the file's end).
+        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
+        to: Option<f64>,
+        /// Width of the picture in pixels.
+        #[arg(long, value_name = "PX", default_value_t = 1200)]
+        width: u32,
+        /// The view whose rows are the timelines: a line-ID map's title or
+        /// position (default: the first, usually "Process View").
+        #[arg(long, value_name = "VIEW")]
+        view: Option<String>,
+    },
     /// Filter a SLOG-2 file into a new one, as MPE's slog2filter: remove or keep
     /// categories (by index or name), cut a time window (drawables that meet it
     /// are kept), and rebuild the tree with the given leaf size, children per
@@ -483,6 +510,20 @@ fn run(cli: Cli) -> error::CliResult {
             children,
         } => cmd::annotate::run(&trace, output.as_deref(), leaf_bytes, children),
         Command::Repair { input, output } => cmd::repair::run(&input, &output),
+        Command::Render {
+            input,
+            output,
+            from,
+            to,
+            width,
+            view,
+        } => {
+            let opts = mpelog::render::Options::default()
+                .window(from, to)
+                .width(width)
+                .view(view);
+            cmd::render::run(&input, &output, &opts)
+        }
         Command::Filter {
             input,
             output,

@@ -9,6 +9,8 @@ pub mod export;
 pub mod filter;
 pub mod info;
 pub mod print;
+pub mod raster;
+pub mod render;
 pub mod repair;
 pub mod slog1;
 pub mod stats;
