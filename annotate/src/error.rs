@@ -26,7 +26,7 @@ pub enum Error {
     /// The annotation file is malformed.
     #[error("annotation byte {offset}: {what}")]
     BadAnnotation {
-        /// The rule of spec/annotation.md §10 it breaks (`IDX-HDR-001`, …).
+        /// The rule of spec/conformance.md §9 it breaks (`IDX-HDR-001`, …).
         rule: &'static str,
         /// Where.
         offset: u64,
@@ -36,7 +36,7 @@ pub enum Error {
     /// The trace changed since it was annotated.
     #[error("stale annotation: {what}; annotate the trace again")]
     Stale {
-        /// The rule of spec/annotation.md §10 it breaks (`IDX-STALE-001`, …).
+        /// The rule of spec/conformance.md §9 it breaks (`IDX-STALE-001`, …).
         rule: &'static str,
         /// Where, in the trace (0 for its size).
         offset: u64,

@@ -1,4 +1,4 @@
-//! Window queries through an annotation file (spec/annotation.md §5): open reads
+//! Window queries through an annotation file (spec/queries.md §4.1): open reads
 //! the header, the TreeDir, the leaf table, the definitions, the legend and the
 //! line-ID maps, and checks the trace's size and preamble; a query reads the
 //! non-leaf nodes whose box meets the window and, for each leaf whose box meets it,
@@ -33,7 +33,7 @@ pub struct Counters {
     pub leaves_read: u64,
     /// Records of the leaves read that are no event: definitions, communicator,
     /// collective, constant, source-location and time-shift records (the `X` of
-    /// the cost bound, spec/annotation.md §6).
+    /// the cost bound, spec/queries.md §4.2).
     pub other_records: u64,
 }
 

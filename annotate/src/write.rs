@@ -1,4 +1,4 @@
-//! Annotating a trace in one pass (spec/annotation.md §4): records are read in
+//! Annotating a trace in one pass (spec/annotation.md §9): records are read in
 //! order; at each leaf boundary the waiting events are written as the leaf's
 //! carry-in; a drawable whose two ends lie in different leaves goes to the lowest
 //! node above both; a node is written when its last leaf closes.

@@ -1,6 +1,6 @@
 //! Window queries through an annotation equal window queries on the SLOG-2 file
 //! converted from the same trace; the trace bytes read are bounded by the visible
-//! drawables (spec/annotation.md §6); a changed trace is refused.
+//! drawables (spec/queries.md §4.2); a changed trace is refused.
 
 use mpelog_annotate::{AnnotateOptions, Annotation};
 use mpelog_conformance::strategies::annotation::{annotate, annotate_options_with};
@@ -89,7 +89,7 @@ proptest! {
                 _ => None,
             }).collect();
             prop_assert_eq!(located(&x.drawables), texts(&ys), "window [{}, {})", start, end);
-            // spec/annotation.md §6: trace bytes <= R (2 + 2D + X + U); the
+            // spec/queries.md §4.2: trace bytes <= R (2 + 2D + X + U); the
             // generated traces have no unmatched events (U = 0).
             let d = x.drawables.len() as u64;
             let bound = largest * (2 + 2 * d + x.counters.other_records);
