@@ -7,6 +7,7 @@
 
 pub mod export;
 pub mod filter;
+pub mod items;
 pub mod render;
 pub mod slices;
 pub mod stats;

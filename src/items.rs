@@ -1,0 +1,267 @@
+//! The text and JSON forms of window answers, shared by `mpelog window` and
+//! `mpelog serve`'s `/api/window`: one line or one JSON object per drawable or
+//! shadow, with the category's name and topology and the info decoded by the
+//! category's formats (see `mpelog window --help` for the keys).
+
+use serde_json::{json, Value};
+use slog2_format::window::Located;
+use slog2_format::{info, topology, Category, Coord, Drawable, JStr, Primitive, Shadow};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// Formats drawables and shadows with the file's legend.
+pub struct Lines<'a> {
+    /// The legend, by index.
+    pub categories: HashMap<i32, &'a Category>,
+}
+
+/// An info buffer, decoded with its category's formats when possible.
+struct Info {
+    text: Option<String>,
+    error: Option<String>,
+    hex: String,
+}
+
+fn hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+fn vertices_text(v: &[Coord]) -> String {
+    v.iter()
+        .map(|c| format!("({:?},{})", c.time, c.line_id))
+        .collect()
+}
+
+fn vertices_json(v: &[Coord]) -> Value {
+    Value::Array(v.iter().map(|c| json!([c.time, c.line_id])).collect())
+}
+
+/// A time as JSON (non-finite times, which JSON cannot hold, become strings).
+fn time_json(t: f64) -> Value {
+    if t.is_finite() {
+        json!(t)
+    } else {
+        json!(format!("{t:?}"))
+    }
+}
+
+/// An f32 ratio as JSON, with the digits of its shortest f32 text.
+fn ratio_json(x: f32) -> Value {
+    match format!("{x:?}").parse::<f64>() {
+        Ok(v) if v.is_finite() => json!(v),
+        _ => json!(format!("{x:?}")),
+    }
+}
+
+impl Lines<'_> {
+    fn name(&self, category: i32) -> Option<String> {
+        self.categories.get(&category).map(|c| c.name.text())
+    }
+
+    fn topology(&self, category: i32) -> Option<String> {
+        self.categories
+            .get(&category)
+            .map(|c| topology::name(c.topology))
+    }
+
+    fn info(&self, category: i32, bytes: &JStr) -> Info {
+        let hex = hex(&bytes.bytes);
+        match self.categories.get(&category) {
+            None if bytes.bytes.is_empty() => Info {
+                text: Some(String::new()),
+                error: None,
+                hex,
+            },
+            None => Info {
+                text: None,
+                error: Some(format!("category {category} is not in the CategoryMap")),
+                hex,
+            },
+            Some(c) => match info::labelled(&c.keys, &c.types, &bytes.bytes) {
+                Ok(t) => Info {
+                    text: Some(t),
+                    error: None,
+                    hex,
+                },
+                Err(e) => Info {
+                    text: None,
+                    error: Some(e.to_string()),
+                    hex,
+                },
+            },
+        }
+    }
+
+    /// `cat=.. name=.. topo=..`
+    fn head_text(&self, category: i32) -> String {
+        format!(
+            "cat={category} name={} topo={}",
+            self.name(category)
+                .map_or_else(|| "?".to_string(), |n| format!("{n:?}")),
+            self.topology(category).unwrap_or_else(|| "?".into())
+        )
+    }
+
+    fn info_text(&self, category: i32, bytes: &JStr) -> String {
+        let i = self.info(category, bytes);
+        match (i.text, i.error) {
+            (Some(t), _) => format!("info={t:?}"),
+            (None, e) => format!("info_hex={} info_error={:?}", i.hex, e.unwrap_or_default()),
+        }
+    }
+
+    fn part_text(&self, p: &Primitive) -> String {
+        format!(
+            "{} vertices={} {}",
+            self.head_text(p.category),
+            vertices_text(&p.vertices),
+            self.info_text(p.category, &p.info)
+        )
+    }
+
+    /// The drawable text form of one item.
+    pub fn drawable_text(&self, d: &Located<Drawable>) -> String {
+        let v = &d.value;
+        let node = format!("node=({},{})", d.node.depth, d.node.xpos);
+        let bx = format!("box=[{:?},{:?}]", v.earliest(), v.latest());
+        match v {
+            Drawable::Primitive(p) => format!(
+                "primitive {} {bx} vertices={} {} {node}",
+                self.head_text(p.category),
+                vertices_text(&p.vertices),
+                self.info_text(p.category, &p.info)
+            ),
+            Drawable::Composite(c) => {
+                let parts: Vec<String> = c.primitives.iter().map(|p| self.part_text(p)).collect();
+                format!(
+                    "composite {} {bx} {} parts=[{}] {node}",
+                    self.head_text(c.category),
+                    self.info_text(c.category, &c.info),
+                    parts.join("; ")
+                )
+            }
+        }
+    }
+
+    /// The shadow text form of one item.
+    pub fn shadow_text(&self, s: &Located<Shadow>) -> String {
+        let v = &s.value;
+        let w: Vec<String> = v
+            .weights
+            .iter()
+            .map(|w| match w.count {
+                Some(c) => format!("{}:{:?}/{:?}/{}", w.category, w.incl, w.excl, c),
+                None => format!("{}:{:?}/{:?}", w.category, w.incl, w.excl),
+            })
+            .collect();
+        format!(
+            "shadow {} box=[{:?},{:?}] vertices={} num_real_objs={} weights=[{}] node=({},{})",
+            self.head_text(v.category),
+            v.earliest,
+            v.latest,
+            vertices_text(&v.vertices),
+            v.num_real_objs,
+            w.join(","),
+            s.node.depth,
+            s.node.xpos
+        )
+    }
+
+    /// The keys every object has.
+    fn object(
+        &self,
+        kind: &str,
+        category: i32,
+        (start, end): (f64, f64),
+        vertices: Value,
+        info: &JStr,
+    ) -> serde_json::Map<String, Value> {
+        let mut m = serde_json::Map::new();
+        m.insert("kind".into(), json!(kind));
+        m.insert("category".into(), json!(category));
+        m.insert("name".into(), json!(self.name(category)));
+        m.insert("topology".into(), json!(self.topology(category)));
+        m.insert("start".into(), time_json(start));
+        m.insert("end".into(), time_json(end));
+        m.insert("vertices".into(), vertices);
+        let i = self.info(category, info);
+        m.insert("info".into(), json!(i.text));
+        if let Some(e) = i.error {
+            m.insert("info_hex".into(), json!(i.hex));
+            m.insert("info_error".into(), json!(e));
+        }
+        m
+    }
+
+    /// The drawable json form of one item.
+    pub fn drawable_json(&self, d: &Located<Drawable>) -> Value {
+        let v = &d.value;
+        let bx = (v.earliest(), v.latest());
+        let mut m = match v {
+            Drawable::Primitive(p) => self.object(
+                "primitive",
+                p.category,
+                bx,
+                vertices_json(&p.vertices),
+                &p.info,
+            ),
+            Drawable::Composite(c) => {
+                let all: Vec<Coord> = c
+                    .primitives
+                    .iter()
+                    .flat_map(|p| p.vertices.iter().copied())
+                    .collect();
+                let mut m = self.object("composite", c.category, bx, vertices_json(&all), &c.info);
+                let parts: Vec<Value> = c
+                    .primitives
+                    .iter()
+                    .map(|p| {
+                        Value::Object(self.object(
+                            "primitive",
+                            p.category,
+                            (p.earliest(), p.latest()),
+                            vertices_json(&p.vertices),
+                            &p.info,
+                        ))
+                    })
+                    .collect();
+                m.insert("parts".into(), Value::Array(parts));
+                m
+            }
+        };
+        m.insert("node".into(), json!([d.node.depth, d.node.xpos]));
+        Value::Object(m)
+    }
+
+    /// The shadow json form of one item.
+    pub fn shadow_json(&self, s: &Located<Shadow>) -> Value {
+        let v = &s.value;
+        let mut m = self.object(
+            "shadow",
+            v.category,
+            (v.earliest, v.latest),
+            vertices_json(&v.vertices),
+            &v.info,
+        );
+        m.insert("num_real_objs".into(), json!(v.num_real_objs));
+        let weights: Vec<Value> = v
+            .weights
+            .iter()
+            .map(|w| {
+                json!({
+                    "category": w.category,
+                    "incl": ratio_json(w.incl),
+                    "excl": ratio_json(w.excl),
+                    "count": w.count,
+                })
+            })
+            .collect();
+        m.insert("weights".into(), Value::Array(weights));
+        m.insert("node".into(), json!([s.node.depth, s.node.xpos]));
+        Value::Object(m)
+    }
+}
