@@ -9,5 +9,6 @@ pub mod export;
 pub mod filter;
 pub mod items;
 pub mod render;
+pub mod serve;
 pub mod slices;
 pub mod stats;

@@ -244,6 +244,26 @@ enum Command {
         #[arg(long, value_name = "VIEW")]
         view: Option<String>,
     },
+    /// Serve a viewer for traces in the browser, and the HTTP API it reads
+    /// (/api/info, /api/window, /api/export, /trace with Range requests). The
+    /// page draws timelines, legend (toggle, search), zoom (wheel, shift-drag a
+    /// range, buttons, + - 0 keys), pan (drag, arrow keys), the summary when
+    /// zoomed out, popups with a clicked drawable's values, and exports the
+    /// window to Perfetto. Every zoom or pan asks for the visible window at the
+    /// canvas's width, so the browser holds a bounded number of objects. Binds
+    /// to loopback unless told otherwise; traces other than SLOG-2 are
+    /// converted once into a temporary directory.
+    Serve {
+        /// The traces.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// The port (0: any free port, printed at start).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+    },
     /// Filter a SLOG-2 file into a new one, as MPE's slog2filter: remove or keep
     /// categories (by index or name), cut a time window (drawables that meet it
     /// are kept), and rebuild the tree with the given leaf size, children per
@@ -510,6 +530,7 @@ fn run(cli: Cli) -> error::CliResult {
             children,
         } => cmd::annotate::run(&trace, output.as_deref(), leaf_bytes, children),
         Command::Repair { input, output } => cmd::repair::run(&input, &output),
+        Command::Serve { files, bind, port } => cmd::serve::run(&files, &bind, port),
         Command::Render {
             input,
             output,

@@ -12,6 +12,7 @@ pub mod print;
 pub mod raster;
 pub mod render;
 pub mod repair;
+pub mod serve;
 pub mod slog1;
 pub mod stats;
 pub mod synth;

@@ -1,0 +1,128 @@
+//! `mpelog serve`: the viewer page and its API over HTTP ([`mpelog::serve`]),
+//! on a few worker threads over tiny_http.
+
+use crate::detect::{detect, Format};
+use crate::error::{CliError, CliResult};
+use crate::input::shown;
+use mpelog::serve::{Body, Service};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Worker threads answering requests.
+const WORKERS: usize = 8;
+
+/// Runs `mpelog serve` until interrupted.
+pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
+    let tmp = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
+    let mut served = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let f = crate::input::resolve(f)?;
+        match detect(&f)? {
+            Format::Slog2 => served.push(f),
+            Format::Annotation => {
+                return Err(CliError::Usage(format!(
+                    "{}: serve shows SLOG-2 files; serve the annotated trace itself",
+                    shown(&f)
+                )))
+            }
+            _ => {
+                // Converted once, into a temporary directory removed at exit.
+                let out = tmp.path().join(format!("{i}.slog2"));
+                eprintln!("converting {} for the viewer ...", shown(&f));
+                super::convert::run(
+                    &f,
+                    &out,
+                    Some("slog2"),
+                    super::convert::TreeOptions {
+                        leaf_bytes: 64 * 1024,
+                        children: 2,
+                        compress: "none".into(),
+                    },
+                )?;
+                served.push(out);
+            }
+        }
+    }
+    let service = Arc::new(Service::new(&served).map_err(CliError::slog2(&served[0]))?);
+    let addr = format!("{bind}:{port}");
+    let server = tiny_http::Server::http(&addr)
+        .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
+    let local = server
+        .server_addr()
+        .to_ip()
+        .map_or(addr.clone(), |a| a.to_string());
+    let loopback = bind == "127.0.0.1" || bind == "::1" || bind == "localhost";
+    eprintln!(
+        "serving {} at http://{local}/ ({}; Ctrl-C stops)",
+        files
+            .iter()
+            .map(|f| shown(f))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if loopback {
+            "loopback only: use an SSH tunnel to reach it from another machine"
+        } else {
+            "reachable from the network"
+        }
+    );
+    let server = Arc::new(server);
+    let workers: Vec<_> = (0..WORKERS)
+        .map(|_| {
+            let (server, service) = (Arc::clone(&server), Arc::clone(&service));
+            std::thread::spawn(move || loop {
+                let Ok(req) = server.recv() else { return };
+                answer(&service, req);
+            })
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+    Ok(())
+}
+
+fn answer(service: &Service, req: tiny_http::Request) {
+    let range = req
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Range"))
+        .map(|h| h.value.as_str().to_string());
+    let method = req.method().as_str().to_string();
+    let r = service.handle(&method, req.url(), range.as_deref());
+    let mut headers =
+        vec![tiny_http::Header::from_bytes("Content-Type", r.content_type).expect("ascii")];
+    for (k, v) in &r.headers {
+        if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
+            headers.push(h);
+        }
+    }
+    let status = tiny_http::StatusCode(r.status);
+    // A client that went away is not the server's problem.
+    let _ignored = match r.body {
+        Body::Bytes(b) => {
+            let len = b.len();
+            req.respond(tiny_http::Response::new(
+                status,
+                headers,
+                std::io::Cursor::new(b),
+                Some(len),
+                None,
+            ))
+        }
+        Body::File { path, offset, len } => {
+            use std::io::{Read, Seek, SeekFrom};
+            match std::fs::File::open(&path)
+                .and_then(|mut f| f.seek(SeekFrom::Start(offset)).map(|_| f))
+            {
+                Ok(f) => req.respond(tiny_http::Response::new(
+                    status,
+                    headers,
+                    f.take(len),
+                    Some(len as usize),
+                    None,
+                )),
+                Err(_) => req.respond(tiny_http::Response::empty(500)),
+            }
+        }
+    };
+}

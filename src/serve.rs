@@ -1,0 +1,484 @@
+//! The HTTP side of `mpelog serve`: a viewer page and the API it reads, as a
+//! pure function from a request to a response ([`Service::handle`]), so the
+//! server loop is a few lines and every answer can be tested without sockets.
+//!
+//! Endpoints (other tools may use them; the names are stable):
+//! - `GET /` — the viewer page (plain HTML, CSS and JavaScript embedded in
+//!   the binary; no network at run time).
+//! - `GET /api/info[?file=K]` — the file's time range, views (line-ID maps with
+//!   their rows), legend (index, name, topology, colour) and the files served.
+//! - `GET /api/window?from=T0&to=T1&pixels=W[&file=K]` — the drawables and
+//!   shadows of a preview query `W` pixels wide, each as `mpelog window --json`
+//!   prints it, plus what it cost (`nodes_read`, `bytes_read`, `micros`). A
+//!   window whose answer would exceed [`MAX_ITEMS`] is asked again at fewer
+//!   pixels, so every answer is bounded.
+//! - `GET /api/export?from=T0&to=T1[&file=K]` — the window as a Perfetto trace.
+//! - `GET /trace[?file=K]` — the file's bytes, with HTTP Range requests (`206`
+//!   answers; `416` for a range outside the file).
+//!
+//! Only the named files are served; any other path is `404`, a malformed or
+//! unknown parameter `400`, a method other than GET or HEAD `405`.
+
+use crate::items::Lines;
+use slog2_format::{Category, Slog2Reader};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The most drawables and shadows one `/api/window` answer holds.
+pub const MAX_ITEMS: usize = 200_000;
+/// The widest view `pixels` may ask for.
+pub const MAX_PIXELS: u32 = 16_384;
+
+/// The viewer page.
+pub const PAGE: &str = include_str!("serve/page.html");
+
+/// A response body.
+#[derive(Debug)]
+pub enum Body {
+    /// Bytes in memory.
+    Bytes(Vec<u8>),
+    /// `len` bytes of a served file from `offset`.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// First byte.
+        offset: u64,
+        /// Number of bytes.
+        len: u64,
+    },
+}
+
+/// An HTTP response.
+#[derive(Debug)]
+pub struct Response {
+    /// Status code.
+    pub status: u16,
+    /// `Content-Type`.
+    pub content_type: &'static str,
+    /// Further headers.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Body,
+}
+
+impl Response {
+    fn bytes(status: u16, content_type: &'static str, body: Vec<u8>) -> Response {
+        Response {
+            status,
+            content_type,
+            headers: Vec::new(),
+            body: Body::Bytes(body),
+        }
+    }
+
+    fn json(v: &serde_json::Value) -> Response {
+        Response::bytes(200, "application/json", v.to_string().into_bytes())
+    }
+
+    fn error(status: u16, message: &str) -> Response {
+        let v = serde_json::json!({ "error": message });
+        Response::bytes(status, "application/json", v.to_string().into_bytes())
+    }
+
+    /// The body's length in bytes.
+    pub fn len(&self) -> u64 {
+        match &self.body {
+            Body::Bytes(b) => b.len() as u64,
+            Body::File { len, .. } => *len,
+        }
+    }
+
+    /// Whether the body is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The body read into memory (for tests and small answers).
+    pub fn read_body(&self) -> std::io::Result<Vec<u8>> {
+        match &self.body {
+            Body::Bytes(b) => Ok(b.clone()),
+            Body::File { path, offset, len } => {
+                let mut f = File::open(path)?;
+                f.seek(SeekFrom::Start(*offset))?;
+                let mut v = Vec::new();
+                f.take(*len).read_to_end(&mut v)?;
+                Ok(v)
+            }
+        }
+    }
+}
+
+/// One served SLOG-2 file and a pool of open readers.
+struct Served {
+    path: PathBuf,
+    name: String,
+    len: u64,
+    readers: Mutex<Vec<Slog2Reader<BufReader<File>>>>,
+}
+
+/// What `mpelog serve` serves.
+pub struct Service {
+    files: Vec<Served>,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field(
+                "files",
+                &self.files.iter().map(|s| &s.path).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+fn open(path: &Path) -> slog2_format::Result<Slog2Reader<BufReader<File>>> {
+    let f = File::open(path).map_err(|e| slog2_format::Error::Io {
+        offset: 0,
+        source: e,
+    })?;
+    Slog2Reader::open(BufReader::new(f))
+}
+
+/// The query parameters of `url`; `None` when one is malformed or repeated.
+fn params(query: &str) -> Option<HashMap<String, String>> {
+    let mut out = HashMap::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let v = v.replace('+', " ");
+        let v = percent_decode(&v)?;
+        if out.insert(k.to_string(), v).is_some() {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let h = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(h, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A `Range: bytes=...` header against a file of `len` bytes: `Ok(None)` for no
+/// range, `Ok(Some((start, end)))` inclusive, `Err(())` when unsatisfiable.
+fn byte_range(header: Option<&str>, len: u64) -> Result<Option<(u64, u64)>, ()> {
+    let Some(h) = header else { return Ok(None) };
+    let spec = h.trim().strip_prefix("bytes=").ok_or(())?;
+    if spec.contains(',') {
+        return Err(()); // one range only
+    }
+    let (a, b) = spec.split_once('-').ok_or(())?;
+    let (a, b) = (a.trim(), b.trim());
+    let range = if a.is_empty() {
+        let n: u64 = b.parse().map_err(|_| ())?;
+        if n == 0 || len == 0 {
+            return Err(());
+        }
+        (len.saturating_sub(n), len - 1)
+    } else {
+        let start: u64 = a.parse().map_err(|_| ())?;
+        let end: u64 = if b.is_empty() {
+            len.saturating_sub(1)
+        } else {
+            b.parse::<u64>().map_err(|_| ())?.min(len.saturating_sub(1))
+        };
+        if start >= len || start > end {
+            return Err(());
+        }
+        (start, end)
+    };
+    Ok(Some(range))
+}
+
+impl Service {
+    /// Serves the SLOG-2 files `paths` (each is opened once to check it).
+    pub fn new(paths: &[PathBuf]) -> slog2_format::Result<Service> {
+        let mut files = Vec::new();
+        for p in paths {
+            let r = open(p)?;
+            let len = std::fs::metadata(p)
+                .map_err(|e| slog2_format::Error::Io {
+                    offset: 0,
+                    source: e,
+                })?
+                .len();
+            files.push(Served {
+                path: p.clone(),
+                name: p
+                    .file_name()
+                    .map_or("trace".into(), |n| n.to_string_lossy().into_owned()),
+                len,
+                readers: Mutex::new(vec![r]),
+            });
+        }
+        Ok(Service { files })
+    }
+
+    /// Runs `f` with a reader of file `k` from the pool (or a new one).
+    fn with_reader<T>(
+        &self,
+        k: usize,
+        f: impl FnOnce(&mut Slog2Reader<BufReader<File>>) -> T,
+    ) -> slog2_format::Result<T> {
+        let s = &self.files[k];
+        let taken = s.readers.lock().map(|mut v| v.pop()).unwrap_or(None);
+        let mut r = match taken {
+            Some(r) => r,
+            None => open(&s.path)?,
+        };
+        let out = f(&mut r);
+        if let Ok(mut v) = s.readers.lock() {
+            if v.len() < 16 {
+                v.push(r);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Answers one request: `method`, the request target `url` (path and
+    /// query) and the `Range` header if any.
+    pub fn handle(&self, method: &str, url: &str, range: Option<&str>) -> Response {
+        if method != "GET" && method != "HEAD" {
+            let mut r = Response::error(405, "only GET and HEAD");
+            r.headers.push(("Allow".into(), "GET, HEAD".into()));
+            return r;
+        }
+        if url.len() > 4096 {
+            return Response::error(414, "request target too long");
+        }
+        let (path, query) = url.split_once('?').unwrap_or((url, ""));
+        let Some(q) = params(query) else {
+            return Response::error(400, "malformed query");
+        };
+        let known: &[&str] = match path {
+            "/" | "/index.html" => &[],
+            "/api/info" | "/trace" => &["file"],
+            "/api/window" => &["file", "from", "to", "pixels"],
+            "/api/export" => &["file", "from", "to"],
+            _ => return Response::error(404, "no such page: the viewer is at /"),
+        };
+        if let Some(k) = q.keys().find(|k| !known.contains(&k.as_str())) {
+            return Response::error(400, &format!("unknown parameter {k:?}"));
+        }
+        let file = match q.get("file").map(|v| v.parse::<usize>()) {
+            None => 0,
+            Some(Ok(k)) if k < self.files.len() => k,
+            _ => return Response::error(400, "file: the index of a served file"),
+        };
+        match path {
+            "/api/info" => self.info(file),
+            "/api/window" => self.window(file, &q),
+            "/api/export" => self.export(file, &q),
+            "/trace" => self.trace(file, range),
+            _ => {
+                let mut r =
+                    Response::bytes(200, "text/html; charset=utf-8", PAGE.as_bytes().to_vec());
+                r.headers.push(("Cache-Control".into(), "no-store".into()));
+                r
+            }
+        }
+    }
+
+    fn info(&self, k: usize) -> Response {
+        let names: Vec<&str> = self.files.iter().map(|f| f.name.as_str()).collect();
+        let v = self.with_reader(k, |r| {
+            let root = r.tree_dir().and_then(|t| {
+                t.value
+                    .entries
+                    .iter()
+                    .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
+                    .copied()
+            });
+            let legend: Vec<serde_json::Value> = r
+                .categories()
+                .map(|c| {
+                    c.value
+                        .categories
+                        .iter()
+                        .map(|c| {
+                            serde_json::json!({
+                                "index": c.index,
+                                "name": c.name.text(),
+                                "topology": slog2_format::topology::name(c.topology),
+                                "color": format!("#{:02x}{:02x}{:02x}", c.argb[1], c.argb[2], c.argb[3]),
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let views: Vec<serde_json::Value> = r
+                .line_id_maps()
+                .map(|m| {
+                    m.value
+                        .maps
+                        .iter()
+                        .map(|m| {
+                            serde_json::json!({
+                                "title": m.title.text(),
+                                "labels": m.labels.iter().map(|l| l.text()).collect::<Vec<_>>(),
+                                "rows": m.rows.iter().map(|r| serde_json::json!({"line": r.line_id, "values": r.values})).collect::<Vec<_>>(),
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            serde_json::json!({
+                "files": names,
+                "file": k,
+                "bytes": self.files[k].len,
+                "time_min": root.map(|e| e.earliest),
+                "time_max": root.map(|e| e.latest),
+                "depth": root.map(|e| e.id.depth),
+                "views": views,
+                "legend": legend,
+            })
+        });
+        match v {
+            Ok(v) => Response::json(&v),
+            Err(e) => Response::error(500, &e.to_string()),
+        }
+    }
+
+    fn window(&self, k: usize, q: &HashMap<String, String>) -> Response {
+        let num = |key: &str| q.get(key).map(|v| v.parse::<f64>());
+        let (from, to) = match (num("from"), num("to")) {
+            (Some(Ok(a)), Some(Ok(b))) if a.is_finite() && b.is_finite() && a < b => (a, b),
+            _ => return Response::error(400, "from and to: finite seconds, from < to"),
+        };
+        let pixels = match q.get("pixels").map(|v| v.parse::<u32>()) {
+            Some(Ok(p)) if (1..=MAX_PIXELS).contains(&p) => p,
+            None => 1600,
+            _ => return Response::error(400, "pixels: 1 to 16384"),
+        };
+        let answer = self.with_reader(k, |r| -> slog2_format::Result<serde_json::Value> {
+            let started = Instant::now();
+            let before = r.counters();
+            let mut px = pixels;
+            let answer = loop {
+                let a = r.window_preview(from, to, px)?;
+                if a.drawables.len() + a.shadows.len() <= MAX_ITEMS || px == 1 {
+                    break a;
+                }
+                px = (px / 2).max(1);
+            };
+            let after = r.counters();
+            let categories: HashMap<i32, &Category> = r
+                .categories()
+                .map(|c| c.value.categories.iter().map(|c| (c.index, c)).collect())
+                .unwrap_or_default();
+            let lines = Lines { categories };
+            let drawables: Vec<serde_json::Value> = answer
+                .drawables
+                .iter()
+                .map(|d| lines.drawable_json(d))
+                .collect();
+            let shadows: Vec<serde_json::Value> = answer
+                .shadows
+                .iter()
+                .map(|s| lines.shadow_json(s))
+                .collect();
+            Ok(serde_json::json!({
+                "from": from,
+                "to": to,
+                "pixels": px,
+                "drawables": drawables,
+                "shadows": shadows,
+                "cost": {
+                    "nodes_read": after.nodes_read - before.nodes_read,
+                    "bytes_read": after.bytes_read - before.bytes_read,
+                    "micros": started.elapsed().as_micros() as u64,
+                },
+            }))
+        });
+        match answer {
+            Ok(Ok(v)) => Response::json(&v),
+            Ok(Err(e)) | Err(e) => Response::error(422, &e.to_string()),
+        }
+    }
+
+    fn export(&self, k: usize, q: &HashMap<String, String>) -> Response {
+        let num = |key: &str| q.get(key).map(|v| v.parse::<f64>());
+        let (from, to) = match (num("from"), num("to")) {
+            (Some(Ok(a)), Some(Ok(b))) if a.is_finite() && b.is_finite() && a < b => (a, b),
+            _ => return Response::error(400, "from and to: finite seconds, from < to"),
+        };
+        let out = self.with_reader(k, |r| {
+            let mut sink = crate::export::perfetto::PerfettoTrace::new(Vec::new());
+            let opts = crate::export::Options::default().window(Some(from), Some(to));
+            crate::export::slog2(r, &opts, &mut sink).map(|_| sink.into_inner())
+        });
+        match out {
+            Ok(Ok(bytes)) => {
+                let mut r = Response::bytes(200, "application/octet-stream", bytes);
+                r.headers.push((
+                    "Content-Disposition".into(),
+                    format!(
+                        "attachment; filename=\"{}-{from}-{to}.pftrace\"",
+                        self.files[k].name.replace('"', "")
+                    ),
+                ));
+                r
+            }
+            Ok(Err(e)) => Response::error(422, &e.to_string()),
+            Err(e) => Response::error(500, &e.to_string()),
+        }
+    }
+
+    fn trace(&self, k: usize, range: Option<&str>) -> Response {
+        let s = &self.files[k];
+        match byte_range(range, s.len) {
+            Ok(None) => {
+                let mut r = Response {
+                    status: 200,
+                    content_type: "application/octet-stream",
+                    headers: Vec::new(),
+                    body: Body::File {
+                        path: s.path.clone(),
+                        offset: 0,
+                        len: s.len,
+                    },
+                };
+                r.headers.push(("Accept-Ranges".into(), "bytes".into()));
+                r
+            }
+            Ok(Some((a, b))) => {
+                let mut r = Response {
+                    status: 206,
+                    content_type: "application/octet-stream",
+                    headers: Vec::new(),
+                    body: Body::File {
+                        path: s.path.clone(),
+                        offset: a,
+                        len: b - a + 1,
+                    },
+                };
+                r.headers.push(("Accept-Ranges".into(), "bytes".into()));
+                r.headers
+                    .push(("Content-Range".into(), format!("bytes {a}-{b}/{}", s.len)));
+                r
+            }
+            Err(()) => {
+                let mut r = Response::error(416, "range not satisfiable");
+                r.headers
+                    .push(("Content-Range".into(), format!("bytes */{}", s.len)));
+                r
+            }
+        }
+    }
+}
