@@ -18,6 +18,23 @@
 //! # Ok(()) }
 //! ```
 //!
+//! The same queries fill a reusable [`WindowBuf`] instead
+//! ([`Slog2Reader::window_into`], [`Slog2Reader::window_preview_into`]): the same
+//! answer, read through borrowed views, with no allocation per query once the
+//! buffer has grown (owned values on request):
+//!
+//! ```no_run
+//! # fn main() -> slog2_format::Result<()> {
+//! use slog2_format::{Slog2Reader, WindowBuf};
+//!
+//! let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+//! let mut buf = WindowBuf::new();
+//! r.window_into(&mut buf, 0.5, 0.6)?;
+//! let states = buf.drawables().filter(|d| d.vertices().len() == 2).count();
+//! println!("{states} of {} drawables have two vertices", buf.drawables_len());
+//! # Ok(()) }
+//! ```
+//!
 //! A query reads each block at most once and follows a stub only to a node exactly
 //! one level down, so it ends on every input; it walks with an explicit stack, never
 //! by recursion. Bad trees give an [`Error`] naming the byte offset.
