@@ -147,7 +147,9 @@ enum Command {
     ///
     /// CLOG2 to CLOG2 (and CLOG to CLOG) parses every record and writes it back,
     /// reproducing the input byte for byte. SLOG-2 to SLOG-2 updates a SLOG 2.0.5
-    /// file to 2.0.6 (what slog2updater did) and rewrites a 2.0.6 file byte for byte.
+    /// file to 2.0.6 (what slog2updater did) and rewrites a 2.0.6 file byte for byte;
+    /// with --leaf-bytes or --children it builds a new tree of every drawable
+    /// (as `mpelog filter` with nothing removed).
     ///
     /// OUT must not be the input. It is written to a temporary file beside it and
     /// renamed at the end, so it is never left half-written; `-o -` writes to
@@ -164,12 +166,14 @@ enum Command {
         #[arg(long, value_name = "FORMAT")]
         format: Option<String>,
         /// To SLOG-2: the byte size a tree leaf may reach before the converter
-        /// starts the next one (clog2TOslog2's -ls; k and m suffixes: 64k).
-        #[arg(long, value_name = "N", default_value = "64k", value_parser = size::parse_u32)]
-        leaf_bytes: u32,
-        /// To SLOG-2: children per tree node (clog2TOslog2's -nc).
-        #[arg(long, value_name = "N", default_value_t = 2)]
-        children: u16,
+        /// starts the next one (clog2TOslog2's -ls; k and m suffixes; default
+        /// 64k). From SLOG-2, giving it builds a new tree.
+        #[arg(long, value_name = "N", value_parser = size::parse_u32)]
+        leaf_bytes: Option<u32>,
+        /// To SLOG-2: children per tree node (clog2TOslog2's -nc; default 2).
+        /// From SLOG-2, giving it builds a new tree.
+        #[arg(long, value_name = "N")]
+        children: Option<u16>,
         /// To SLOG-2: how tree nodes are stored. `none` writes plain SLOG 2.0.6,
         /// which Jumpshot-4 opens. `deflate[:LEVEL]` (level 0-9, default 4; about
         /// a third of the plain size), `raw-deflate[:LEVEL]` and `stored` write our
@@ -509,9 +513,10 @@ fn run(cli: Cli) -> error::CliResult {
             &output,
             format.as_deref(),
             cmd::convert::TreeOptions {
-                leaf_bytes,
-                children,
+                leaf_bytes: leaf_bytes.unwrap_or(64 * 1024),
+                children: children.unwrap_or(2),
                 compress,
+                retree: leaf_bytes.is_some() || children.is_some(),
             },
         ),
         Command::Window {
@@ -567,6 +572,7 @@ fn run(cli: Cli) -> error::CliResult {
                     leaf_bytes,
                     children,
                     compress,
+                    retree: true,
                 },
             },
         ),

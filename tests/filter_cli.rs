@@ -238,3 +238,47 @@ fn filter_refuses_what_it_cannot_do() {
         "a failed filter leaves nothing"
     );
 }
+
+#[test]
+fn convert_slog2_with_tree_options_re_trees() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    assert!(mpelog(&["convert", &clog2, "-o", slog2]).status.success());
+    let nodes = |p: &str| {
+        Slog2Reader::open(Cursor::new(std::fs::read(p).unwrap()))
+            .unwrap()
+            .tree_dir()
+            .unwrap()
+            .value
+            .entries
+            .len()
+    };
+    // No tree option: byte for byte.
+    let same = dir.path().join("same.slog2");
+    let same = same.to_str().unwrap();
+    assert!(mpelog(&["convert", slog2, "-o", same]).status.success());
+    assert_eq!(std::fs::read(same).unwrap(), std::fs::read(slog2).unwrap());
+    // --leaf-bytes: a new tree, the same drawables.
+    let small = dir.path().join("small.slog2");
+    let small = small.to_str().unwrap();
+    let o = mpelog(&["convert", slog2, "-o", small, "--leaf-bytes", "1k"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        nodes(small) > 4 * nodes(slog2),
+        "{} vs {}",
+        nodes(small),
+        nodes(slog2)
+    );
+    assert!(primitives(small) == primitives(slog2));
+    // And what convert from the CLOG2 with the same options builds.
+    let direct = dir.path().join("direct.slog2");
+    let direct = direct.to_str().unwrap();
+    assert!(
+        mpelog(&["convert", &clog2, "-o", direct, "--leaf-bytes", "1k"])
+            .status
+            .success()
+    );
+    assert_eq!(nodes(direct), nodes(small));
+}

@@ -22,6 +22,30 @@ pub struct TreeOptions {
     pub children: u16,
     /// Node storage: none, stored, deflate or deflate:LEVEL.
     pub compress: String,
+    /// SLOG-2 to SLOG-2: build a new tree with these options (`--leaf-bytes`
+    /// or `--children` given) instead of keeping the input's.
+    pub retree: bool,
+}
+
+impl Default for TreeOptions {
+    /// clog2TOslog2's defaults: 64 KiB leaves, 2 children, plain nodes.
+    fn default() -> TreeOptions {
+        TreeOptions {
+            leaf_bytes: 64 * 1024,
+            children: 2,
+            compress: "none".into(),
+            retree: false,
+        }
+    }
+}
+
+/// Converts any trace `convert` reads into `DIR/converted.slog2` with the
+/// default tree (for commands that read SLOG-2: stats, export, render, serve)
+/// and returns that path.
+pub fn to_temp_slog2(input: &Path, dir: &Path, name: &str) -> CliResult<std::path::PathBuf> {
+    let out = dir.join(name);
+    run(input, &out, Some("slog2"), TreeOptions::default())?;
+    Ok(out)
 }
 
 /// Runs `mpelog convert`.
@@ -51,6 +75,7 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     let done = match (source, target) {
         (Format::Clog2, Format::Clog2) => rewrite_clog2(input, &out)?,
         (Format::Clog, Format::Clog) => rewrite_clog(input, &out)?,
+        (Format::Slog2, Format::Slog2) if tree.retree => retree_slog2(input, &out, opts)?,
         (Format::Slog2, Format::Slog2) => rewrite_slog2(input, &out, opts, &tree.compress)?,
         (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, &out, opts)?,
         (Format::Alog, Format::Slog2) => alog_to_slog2(input, &out, opts)?,
@@ -239,6 +264,39 @@ fn rewrite_slog2(
         output_format: "SLOG 2.0.6",
         output_bytes,
         details,
+    })
+}
+
+/// SLOG-2 to SLOG-2 with new tree options: every drawable into a new tree
+/// (`mpelog::filter` with nothing removed).
+fn retree_slog2(
+    input: &Path,
+    out: &Output,
+    opts: slog2_format::build::TreeOptions,
+) -> CliResult<Done> {
+    let (file, len) = super::open(input)?;
+    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+        .map_err(CliError::slog2(input))?;
+    let (w, stats) = mpelog::filter::filter(
+        &mut r,
+        out.writer()?,
+        &mpelog::filter::Options::default().tree(opts),
+    )
+    .map_err(|e| match e {
+        mpelog::filter::Error::Slog2(e) => CliError::slog2(input)(e),
+        e => CliError::Unrecognized {
+            path: input.to_path_buf(),
+            message: e.to_string(),
+        },
+    })?;
+    let output_bytes = finish_writer(w, out)?;
+    Ok(Done {
+        verb: "re-treed",
+        input_bytes: len,
+        records: None,
+        output_format: slog2_name(&opts),
+        output_bytes,
+        details: vec![tree_line(&stats.tree)],
     })
 }
 

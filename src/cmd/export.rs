@@ -125,17 +125,7 @@ fn write<S: Sink>(
         _ => {
             // Any other trace: converted to SLOG-2 in a temporary directory first.
             let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = dir.path().join("converted.slog2");
-            super::convert::run(
-                input,
-                &tmp,
-                Some("slog2"),
-                super::convert::TreeOptions {
-                    leaf_bytes: 64 * 1024,
-                    children: 2,
-                    compress: "none".into(),
-                },
-            )?;
+            let tmp = super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?;
             slog2(&tmp, opts, sink)
         }
     }
@@ -198,17 +188,7 @@ fn parquet(
         }
         _ => {
             let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = dir.path().join("converted.slog2");
-            super::convert::run(
-                input,
-                &tmp,
-                Some("slog2"),
-                super::convert::TreeOptions {
-                    leaf_bytes: 64 * 1024,
-                    children: 2,
-                    compress: "none".into(),
-                },
-            )?;
+            let tmp = super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?;
             parquet(&tmp, None, opts, w, output)
         }
     }

@@ -31,17 +31,7 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
         }
         _ => {
             dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = dir.path().join("converted.slog2");
-            super::convert::run(
-                input,
-                &tmp,
-                Some("slog2"),
-                super::convert::TreeOptions {
-                    leaf_bytes: 64 * 1024,
-                    children: 2,
-                    compress: "none".into(),
-                },
-            )?;
+            let tmp = super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?;
             tmp
         }
     };

@@ -27,19 +27,12 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
             }
             _ => {
                 // Converted once, into a temporary directory removed at exit.
-                let out = tmp.path().join(format!("{i}.slog2"));
                 eprintln!("converting {} for the viewer ...", shown(&f));
-                super::convert::run(
+                served.push(super::convert::to_temp_slog2(
                     &f,
-                    &out,
-                    Some("slog2"),
-                    super::convert::TreeOptions {
-                        leaf_bytes: 64 * 1024,
-                        children: 2,
-                        compress: "none".into(),
-                    },
-                )?;
-                served.push(out);
+                    tmp.path(),
+                    &format!("{i}.slog2"),
+                )?);
             }
         }
     }

@@ -43,17 +43,7 @@ pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Sty
         _ => {
             // Any other trace: converted to SLOG-2 in a temporary directory first.
             let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = dir.path().join("converted.slog2");
-            super::convert::run(
-                path,
-                &tmp,
-                Some("slog2"),
-                super::convert::TreeOptions {
-                    leaf_bytes: 64 * 1024,
-                    children: 2,
-                    compress: "none".into(),
-                },
-            )?;
+            let tmp = super::convert::to_temp_slog2(path, dir.path(), "converted.slog2")?;
             of_slog2(&tmp, opts)?
         }
     };
