@@ -111,7 +111,7 @@ fn fpilog_equals_the_real_converters() {
 
 /// The node blocks of the fpilog conversions are byte-identical to Java's, except
 /// for the order of shadow weights with equal inclusive ratios (HashMap order in
-/// Java, spec/slog2.md §16.5).
+/// Java, spec/conversion.md §4).
 #[test]
 fn fpilog_node_blocks_match_the_real_converters() {
     let Some(dir) = common::corpus() else { return };
@@ -199,7 +199,7 @@ fn statedef(time: f64, start: i32, end: i32, color: &str, name: &str) -> Record 
     )
 }
 
-/// A small old-CLOG file exercising each rule of spec/slog2.md §16.6.
+/// A small old-CLOG file exercising each rule of spec/conversion.md §5.
 fn small_clog() -> Vec<u8> {
     let mut recs = vec![
         Record::new(

@@ -160,7 +160,7 @@ fn drawables_equal_the_real_converters() {
 /// Byte identity with the Java writer: the same file size, header and node block
 /// pointers, and every tree node block byte-identical except for the order of
 /// shadow weights with equal inclusive ratios, which Java leaves to HashMap order
-/// (spec/slog2.md §16.5). The legend (category order, float summary sums) is
+/// (spec/conversion.md §4). The legend (category order, float summary sums) is
 /// compared by definition in the other test.
 #[test]
 fn node_blocks_match_the_real_converters() {

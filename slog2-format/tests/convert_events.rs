@@ -1,4 +1,4 @@
-//! The CLOG2 event-pairing rules of spec/slog2.md §16, one behaviour per test, on
+//! The CLOG2 event-pairing rules of spec/conversion.md §2, one behaviour per test, on
 //! hand-made record streams (no corpus needed).
 
 use clog2_format::record::*;

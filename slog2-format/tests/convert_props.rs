@@ -5,7 +5,7 @@
 //! * the file passes `check` without errors, and holds one drawable per
 //!   completed state, arrow and event whatever the tree options;
 //! * (a) a window query returns exactly the drawables a brute-force filter over
-//!   every drawable of the file finds. The filter is spec/slog2.md §14a.1
+//!   every drawable of the file finds. The filter is spec/queries.md §2.1
 //!   written out here (box = vertex minimum and maximum; `[a, b]` meets
 //!   `[t0, t1)` iff `a < t1` and `b >= t0`), not `TimeWindow`, and half of the
 //!   windows start or end exactly on a drawable's time, where a half-open rule
@@ -57,8 +57,8 @@ fn time_box(d: &Drawable) -> (f64, f64) {
     b
 }
 
-/// Whether the box `[a, b]` meets the half-open window `[t0, t1)` (spec/slog2.md
-/// §14a.1).
+/// Whether the box `[a, b]` meets the half-open window `[t0, t1)` (spec/queries.md
+/// §2.1).
 fn meets_spec((a, b): (f64, f64), t0: f64, t1: f64) -> bool {
     a < t1 && b >= t0
 }

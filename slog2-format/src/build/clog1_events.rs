@@ -1,5 +1,5 @@
 //! Old CLOG (MPE1) records to SLOG-2 drawables, as MPE's Java converter
-//! `clogTOslog2` (`logformat.clogTOdrawable`) makes them (spec/slog2.md §16.6):
+//! `clogTOslog2` (`logformat.clogTOdrawable`) makes them (spec/conversion.md §5):
 //! states from RAWEVENT start/final pairs, arrows from RAWEVENT sends (−101) and
 //! receives (−102), one timeline per `procid`, categories from STATEDEFs over
 //! placeholders for the MPI and user event pairs MPE1 reserves.
@@ -29,7 +29,7 @@ pub const FIRST_NEW_INDEX: i32 = 1 + MPI_PLACEHOLDER_STATES + USER_PLACEHOLDER_S
 /// (`Const.INVALID_int`).
 pub const INVALID_INT: i32 = i32::MIN;
 
-/// What an event ID does (spec/slog2.md §16.6).
+/// What an event ID does (spec/conversion.md §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     /// It starts a state.
@@ -98,7 +98,7 @@ impl Default for ClogDrawables {
 
 /// The placeholder (category index, role) of an event ID: MPI state `i`
 /// (0-based) has events `2i+1`, `2i+2` and index `1+i`; user state `j` has events
-/// `500+2j`, `501+2j` and index `181+j` (spec/slog2.md §16.6 item 1).
+/// `500+2j`, `501+2j` and index `181+j` (spec/conversion.md §5 item 1).
 pub fn placeholder(etype: i32) -> Option<(i32, Role)> {
     let role = |off: i32| {
         if off % 2 == 0 {

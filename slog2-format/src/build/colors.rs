@@ -1,7 +1,7 @@
 //! Colour names to RGB, the way MPE's Java converter resolves the colour names of
 //! CLOG2 definitions: the name up to the first `:` is looked up in the X11 colour
 //! table that Jumpshot ships (`jumpshot.colors`, 746 names); an unknown name gets
-//! the next colour of a fixed rotating palette (spec/slog2.md §16.3).
+//! the next colour of a fixed rotating palette (spec/conversion.md §2.1 item 5).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

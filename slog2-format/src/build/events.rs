@@ -1,5 +1,5 @@
 //! CLOG2 events to SLOG-2 drawables, as MPE's Java converter (`clog2TOslog2`)
-//! makes them (spec/slog2.md §16.1–16.3): states from start/final event pairs,
+//! makes them (spec/conversion.md §2.1–2.3): states from start/final event pairs,
 //! arrows from matched send/receive records, solo events, categories from the
 //! definitions, line IDs from communicator, rank and thread.
 //!
@@ -281,7 +281,7 @@ pub struct Clog2Drawables {
 /// The arrow category's index.
 pub const ARROW_CATEGORY: i32 = 0;
 
-/// The arrow category every MPE converter makes (spec/slog2.md §16.1 rule 1):
+/// The arrow category every MPE converter makes (spec/conversion.md §2.1 rule 1):
 /// index 0, `message`, opaque white, width 3, `msg_tag=%d, msg_size=%d`.
 pub fn arrow_category() -> Category {
     let (keys, types) = info_keys("msg_tag=%d, msg_size=%d");

@@ -1,7 +1,7 @@
 //! Building SLOG-2 files: CLOG2 events to drawables ([`events`]), old CLOG
 //! events to drawables ([`clog1_events`]), the one-pass tree writer ([`tree`])
 //! with its shadows, and the converters that join them ([`convert`],
-//! [`clog1_convert`]). See spec/slog2.md §16.
+//! [`clog1_convert`]). See spec/conversion.md §2–§5.
 //!
 //! ```
 //! use slog2_format::build::{clog2_to_slog2, TreeOptions};

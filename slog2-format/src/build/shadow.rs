@@ -1,6 +1,6 @@
 //! Shadows: the per-timeline summaries a tree node's stub carries for its child's
 //! subtree (Jumpshot's preview view), built the way the Java writer builds them
-//! (spec/slog2.md §16.5): one shadow per (topology, vertex line IDs), vertex times
+//! (spec/conversion.md §4): one shadow per (topology, vertex line IDs), vertex times
 //! the count-weighted mean, box the union, one weight per real category with the
 //! inclusive and exclusive duration ratios (Java `float` arithmetic) and a count.
 

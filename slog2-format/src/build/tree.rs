@@ -1,4 +1,4 @@
-//! The one-pass SLOG-2 tree writer (spec/slog2.md §16.4): primitives arrive in
+//! The one-pass SLOG-2 tree writer (spec/conversion.md §3): primitives arrive in
 //! increasing end time; each goes into the lowest open node whose start is not
 //! after its own; leaves are written as they fill, parents after their children,
 //! then the legend, the line-ID maps, the tree directory and finally the header.
