@@ -446,7 +446,7 @@ fn note(line: &mut String, n: u64, what: &str) {
     }
 }
 
-/// ALOG to SLOG-2 through the one-pass tree writer (spec/alog.md §8).
+/// ALOG to SLOG-2 through the one-pass tree writer (spec/conversion.md §6).
 fn alog_to_slog2(
     input: &Path,
     out: &Output,
