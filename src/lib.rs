@@ -8,6 +8,7 @@
 pub mod export;
 pub mod filter;
 pub mod items;
+pub mod remote;
 pub mod render;
 pub mod serve;
 pub mod slices;

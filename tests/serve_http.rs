@@ -10,6 +10,16 @@ use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
+/// A server child killed when dropped, also when a test fails.
+struct Child(std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn trace(dir: &std::path::Path) -> PathBuf {
     let clog2 = synth(dir, "t.clog2", &["--events", "20000", "--seed", "6"]);
     let slog2 = dir.join("t.slog2");
@@ -171,16 +181,18 @@ fn the_server_answers_on_loopback() {
         .local_addr()
         .unwrap()
         .port();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
-        .args([
-            "serve",
-            slog2.to_str().unwrap(),
-            "--port",
-            &port.to_string(),
-        ])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let _child = Child(
+        std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
+            .args([
+                "serve",
+                slog2.to_str().unwrap(),
+                "--port",
+                &port.to_string(),
+            ])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let get = |path: &str| -> Option<String> {
         let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
         write!(
@@ -214,6 +226,96 @@ fn the_server_answers_on_loopback() {
     );
     let missing = get("/nope").unwrap();
     assert!(missing.contains(" 404 "));
-    child.kill().unwrap();
-    let _ = child.wait();
+}
+
+#[test]
+fn window_of_a_url_reads_with_one_range_request_per_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let _child = Child(
+        std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
+            .args([
+                "serve",
+                slog2.to_str().unwrap(),
+                "--port",
+                &port.to_string(),
+            ])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let url = format!("http://127.0.0.1:{port}/trace");
+    let info: Value = serde_json::from_str(&stdout(&mpelog(&[
+        "info",
+        slog2.to_str().unwrap(),
+        "--json",
+    ])))
+    .unwrap();
+    let (t0, t1) = (
+        info["time_min"].as_f64().unwrap(),
+        info["time_max"].as_f64().unwrap(),
+    );
+    let mut checked = 0;
+    for (f, g) in [(0.1, 0.12), (0.5, 0.6), (0.0, 1.0)] {
+        let (a, b) = (
+            (t0 + f * (t1 - t0)).to_string(),
+            (t0 + g * (t1 - t0)).to_string(),
+        );
+        let local = stdout(&mpelog(&[
+            "window",
+            slog2.to_str().unwrap(),
+            "--from",
+            &a,
+            "--to",
+            &b,
+            "--json",
+        ]));
+        let mut remote = None;
+        for _ in 0..100 {
+            let o = mpelog(&["window", &url, "--from", &a, "--to", &b, "--json"]);
+            if o.status.success() {
+                remote = Some(String::from_utf8(o.stdout).unwrap());
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let remote = remote.expect("the server answers");
+        let body = |t: &str| {
+            t.trim_end()
+                .rsplit_once('\n')
+                .map_or(String::new(), |b| b.0.to_string())
+        };
+        let (lb, rb) = (body(&local), body(&remote));
+        assert!(!lb.is_empty());
+        assert!(
+            lb == rb,
+            "the same drawables ({} and {} bytes)",
+            lb.len(),
+            rb.len()
+        );
+        let last = remote.trim_end().lines().last().unwrap();
+        let field = |k: &str| -> u64 {
+            last.split(&format!("{k}="))
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let (nodes, requests) = (field("nodes_read"), field("requests"));
+        // Opening: the length, then header, legend, line-ID maps and TreeDir.
+        assert!(
+            requests > nodes && requests <= nodes + 6,
+            "{requests} requests for {nodes} nodes"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
 }

@@ -107,13 +107,17 @@ fn answer(service: &Service, req: tiny_http::Request) {
             match std::fs::File::open(&path)
                 .and_then(|mut f| f.seek(SeekFrom::Start(offset)).map(|_| f))
             {
-                Ok(f) => req.respond(tiny_http::Response::new(
-                    status,
-                    headers,
-                    f.take(len),
-                    Some(len as usize),
-                    None,
-                )),
+                // With its length, not chunked: range clients read Content-Length.
+                Ok(f) => req.respond(
+                    tiny_http::Response::new(
+                        status,
+                        headers,
+                        f.take(len),
+                        Some(len as usize),
+                        None,
+                    )
+                    .with_chunked_threshold(usize::MAX),
+                ),
                 Err(_) => req.respond(tiny_http::Response::empty(500)),
             }
         }

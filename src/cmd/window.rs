@@ -47,6 +47,14 @@ pub fn run(
     if let (Some(from), Some(to)) = (from, to) {
         check_order(from, to)?;
     }
+    if pixels == Some(0) {
+        return Err(CliError::Usage(
+            "window: --pixels must be at least 1".into(),
+        ));
+    }
+    if let Some(url) = file.to_str().filter(|f| f.starts_with("http://")) {
+        return write_remote_window(url, from, to, pixels, json, lenient);
+    }
     let file = &crate::input::resolve(file)?;
     if pixels == Some(0) {
         return Err(CliError::Usage(
@@ -74,6 +82,54 @@ pub fn run(
         }
         other => other,
     }
+}
+
+/// A window of a remote SLOG-2 file read with HTTP Range requests; the last
+/// line adds the requests made and the bytes received.
+fn write_remote_window(
+    url: &str,
+    from: Option<f64>,
+    to: Option<f64>,
+    pixels: Option<u32>,
+    json: bool,
+    lenient: bool,
+) -> CliResult {
+    let path = Path::new(url);
+    let f = mpelog::remote::HttpFile::open(url).map_err(CliError::io(path))?;
+    let counts = f.counts();
+    let mut r = Slog2Reader::open(f).map_err(CliError::slog2(path))?;
+    r.set_lenient(lenient);
+    let (from, to) = window_bounds(
+        from,
+        to,
+        root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())),
+    )?;
+    let answer = match pixels {
+        Some(p) => r.window_preview(from, to, p),
+        None => r.window(from, to),
+    }
+    .map_err(CliError::slog2(path))?;
+    let categories: HashMap<i32, &Category> = r
+        .categories()
+        .map(|c| c.value.categories.iter().map(|c| (c.index, c)).collect())
+        .unwrap_or_default();
+    let totals = r.counters();
+    let (requests, received) = (counts.requests(), counts.bytes());
+    let lines = Lines { categories };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    (|| -> std::io::Result<()> {
+        write_items(&lines, &answer, json, &mut out)?;
+        writeln!(
+            out,
+            "nodes_read={} bytes_read={} drawables={} requests={requests} bytes_received={received}",
+            totals.nodes_read,
+            totals.bytes_read,
+            answer.drawables.len()
+        )?;
+        out.flush()
+    })()
+    .map_err(CliError::io(Path::new("<stdout>")))
 }
 
 fn check_order(from: f64, to: f64) -> CliResult {
