@@ -374,6 +374,10 @@ enum Command {
         /// Width of the view in pixels: summarize subtrees narrower than a pixel.
         #[arg(long, value_name = "W")]
         pixels: Option<u32>,
+        /// Read no tree node below depth D (slog2navigator's d=; 0 = the leaves):
+        /// the children of the nodes at depth D are shown by their shadows.
+        #[arg(long, value_name = "D", conflicts_with = "pixels")]
+        depth: Option<i16>,
         /// One JSON object per drawable, one per line (the last line stays as is).
         #[arg(long)]
         json: bool,
@@ -525,9 +529,18 @@ fn run(cli: Cli) -> error::CliResult {
             from,
             to,
             pixels,
+            depth,
             json,
             lenient,
-        } => cmd::window::run(&file, trace.as_deref(), from, to, pixels, json, lenient),
+        } => cmd::window::run(
+            &file,
+            trace.as_deref(),
+            from,
+            to,
+            cmd::window::Detail { pixels, depth },
+            json,
+            lenient,
+        ),
         Command::Annotate {
             trace,
             output,

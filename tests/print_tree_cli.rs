@@ -114,3 +114,64 @@ fn print_tree_of_a_trace_that_is_not_slog2_is_a_usage_error() {
     let o = mpelog(&["print", "--depth", "1", &clog2]);
     assert_eq!(o.status.code(), Some(2), "--depth needs --tree");
 }
+
+#[test]
+fn window_depth_reads_no_node_below_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    let o = mpelog(&["convert", &clog2, "-o", slog2, "--leaf-bytes", "2k"]);
+    assert!(o.status.success());
+    let all = stdout(&mpelog(&["window", slog2]));
+    let last = |t: &str| t.lines().last().unwrap().to_string();
+    let nodes = |t: &str| -> u64 {
+        last(t)
+            .split("nodes_read=")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // --depth 0: every node, the same answer.
+    let d0 = stdout(&mpelog(&["window", slog2, "--depth", "0"]));
+    let body = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with("shadows="))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&d0), body(&all));
+    for d in [1, 2, 3] {
+        let t = stdout(&mpelog(&["window", slog2, "--depth", &d.to_string()]));
+        assert!(nodes(&t) < nodes(&all), "depth {d}: fewer nodes read");
+        // Every drawable and shadow comes from a node at depth >= d (a shadow
+        // names the child its stub describes: depth d - 1).
+        for l in t.lines().filter(|l| l.contains(" node=(")) {
+            let depth: i16 = l
+                .rsplit(" node=(")
+                .next()
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let min = if l.starts_with("shadow") { d - 1 } else { d };
+            assert!(depth >= min, "depth {d}: {l}");
+        }
+        assert!(
+            t.lines().any(|l| l.starts_with("shadow ")),
+            "depth {d}: the rest as shadows"
+        );
+    }
+    let o = mpelog(&["window", slog2, "--depth", "1", "--pixels", "100"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "--depth and --pixels exclude each other"
+    );
+}

@@ -406,6 +406,24 @@ impl<R: Read + Seek> Slog2Reader<R> {
     }
 }
 
+/// Where a walk stops descending: into children narrower than a pixel
+/// (previews), and below a depth (`window_to_depth`). A child not read gives
+/// its stub's shadows instead.
+#[derive(Debug, Clone, Copy)]
+struct Stop {
+    pixel: Option<f64>,
+    lowest: i16,
+}
+
+impl Default for Stop {
+    fn default() -> Stop {
+        Stop {
+            pixel: None,
+            lowest: i16::MIN,
+        }
+    }
+}
+
 /// A node to read: its pointer, where that pointer is stored, and (for a child) the
 /// parent and the ID its stub names.
 struct Pending {
@@ -464,7 +482,38 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # Ok(()) }
     /// ```
     pub fn window_into(&mut self, buf: &mut WindowBuf, start: f64, end: f64) -> Result<()> {
-        self.walk_into(buf, TimeWindow::new(start, end), None)
+        self.walk_into(buf, TimeWindow::new(start, end), Stop::default())
+    }
+
+    /// Like [`window`](Self::window), reading no node below depth `lowest`
+    /// (slog2navigator's `d=`; 0 reads down to the leaves): the nodes at depth
+    /// `lowest` are read, and their children meeting the window are shown by
+    /// their stub's shadows in [`WindowAnswer::shadows`], as a preview shows
+    /// subtrees narrower than a pixel.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+    /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let opts = TreeOptions { leaf_bytes: 2048, ..TreeOptions::default() };
+    /// let (out, _) = clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), opts, |_| {})?;
+    /// let mut r = slog2_format::Slog2Reader::open(std::io::Cursor::new(out.into_inner()))?;
+    /// let full = r.window(0.0, 10.0)?;
+    /// let top = r.window_to_depth(0.0, 10.0, 2)?;
+    /// assert!(top.nodes.len() < full.nodes.len());
+    /// assert!(!top.shadows.is_empty());
+    /// assert_eq!(r.window_to_depth(0.0, 10.0, 0)?, full);
+    /// # Ok(()) }
+    /// ```
+    pub fn window_to_depth(&mut self, start: f64, end: f64, lowest: i16) -> Result<WindowAnswer> {
+        let mut buf = WindowBuf::new();
+        let stop = Stop {
+            pixel: None,
+            lowest,
+        };
+        self.walk_into(&mut buf, TimeWindow::new(start, end), stop)?;
+        Ok(buf.to_answer())
     }
 
     /// Like [`window`](Self::window), for a view `pixels` wide: one pixel is
@@ -509,12 +558,19 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ) -> Result<()> {
         let w = TimeWindow::new(start, end);
         let pixel = w.width() / f64::from(pixels.max(1));
-        self.walk_into(buf, w, Some(pixel))
+        self.walk_into(
+            buf,
+            w,
+            Stop {
+                pixel: Some(pixel),
+                lowest: i16::MIN,
+            },
+        )
     }
 
     /// [`walk`](Self::walk), leaving an empty answer in `buf` after an error.
-    fn walk_into(&mut self, buf: &mut WindowBuf, w: TimeWindow, pixel: Option<f64>) -> Result<()> {
-        let found = self.walk(buf, w, pixel);
+    fn walk_into(&mut self, buf: &mut WindowBuf, w: TimeWindow, stop: Stop) -> Result<()> {
+        let found = self.walk(buf, w, stop);
         if found.is_err() {
             buf.clear(w);
         }
@@ -550,7 +606,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         self.walk_cache.as_ref().expect("just made")
     }
 
-    fn walk(&mut self, buf: &mut WindowBuf, window: TimeWindow, pixel: Option<f64>) -> Result<()> {
+    fn walk(&mut self, buf: &mut WindowBuf, window: TimeWindow, stop: Stop) -> Result<()> {
         let before = self.counters();
         let v206 = self.version().is_v206();
         let validation = self.validation();
@@ -619,7 +675,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 &p,
                 &what,
                 window,
-                pixel,
+                stop,
                 (v206, checked, validation, k),
                 &mut stack,
             );
@@ -664,7 +720,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         p: &Pending,
         what: &dyn Fn() -> String,
         window: TimeWindow,
-        pixel: Option<f64>,
+        stop: Stop,
         (v206, checked, validation, k): (bool, bool, Validation, i32),
         stack: &mut Vec<Pending>,
     ) -> Result<()> {
@@ -817,8 +873,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     ),
                 });
             }
-            match pixel {
-                Some(px) if h.latest - h.earliest < px => {
+            let narrow = stop.pixel.is_some_and(|px| h.latest - h.earliest < px);
+            match narrow || h.id.depth < stop.lowest {
+                true => {
                     if checked {
                         unfollowed.push((h, stub_at));
                     }
@@ -842,7 +899,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         }
                     }
                 }
-                _ => children.push(Pending {
+                false => children.push(Pending {
                     ptr: h.ptr,
                     ptr_at: stub_at + 22,
                     stub: Some((id, h.id)),

@@ -27,16 +27,27 @@ use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+/// How much of the tree a window reads: all of it, down to a pixel's width
+/// (`--pixels`), or down to a depth (`--depth`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Detail {
+    /// `--pixels`.
+    pub pixels: Option<u32>,
+    /// `--depth`.
+    pub depth: Option<i16>,
+}
+
 /// Runs `mpelog window`, writing to stdout.
 pub fn run(
     file: &Path,
     trace: Option<&Path>,
     from: Option<f64>,
     to: Option<f64>,
-    pixels: Option<u32>,
+    detail: Detail,
     json: bool,
     lenient: bool,
 ) -> CliResult {
+    let pixels = detail.pixels;
     for (flag, v) in [("--from", from), ("--to", to)] {
         if let Some(v) = v.filter(|v| !v.is_finite()) {
             return Err(CliError::Usage(format!(
@@ -53,7 +64,7 @@ pub fn run(
         ));
     }
     if let Some(url) = file.to_str().filter(|f| f.starts_with("http://")) {
-        return write_remote_window(url, from, to, pixels, json, lenient);
+        return write_remote_window(url, from, to, detail, json, lenient);
     }
     let file = &crate::input::resolve(file)?;
     if pixels == Some(0) {
@@ -65,14 +76,14 @@ pub fn run(
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let res = match detect(file)? {
         Format::Annotation => {
-            if pixels.is_some() {
+            if pixels.is_some() || detail.depth.is_some() {
                 return Err(CliError::Usage(
-                    "window: --pixels needs a SLOG-2 file (an annotation has no shadows)".into(),
+                    "window: --pixels and --depth need a SLOG-2 file (an annotation has no shadows)".into(),
                 ));
             }
             write_annotation_window(file, trace, from, to, json, &mut out)
         }
-        _ => write_window(file, from, to, pixels, json, lenient, &mut out),
+        _ => write_window(file, from, to, detail, json, lenient, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
     match res {
@@ -90,7 +101,7 @@ fn write_remote_window(
     url: &str,
     from: Option<f64>,
     to: Option<f64>,
-    pixels: Option<u32>,
+    detail: Detail,
     json: bool,
     lenient: bool,
 ) -> CliResult {
@@ -104,11 +115,7 @@ fn write_remote_window(
         to,
         root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())),
     )?;
-    let answer = match pixels {
-        Some(p) => r.window_preview(from, to, p),
-        None => r.window(from, to),
-    }
-    .map_err(CliError::slog2(path))?;
+    let answer = query(&mut r, from, to, detail).map_err(CliError::slog2(path))?;
     let categories: HashMap<i32, &Category> = r
         .categories()
         .map(|c| c.value.categories.iter().map(|c| (c.index, c)).collect())
@@ -130,6 +137,20 @@ fn write_remote_window(
         out.flush()
     })()
     .map_err(CliError::io(Path::new("<stdout>")))
+}
+
+/// The query `detail` asks for.
+fn query<R: std::io::Read + std::io::Seek>(
+    r: &mut Slog2Reader<R>,
+    from: f64,
+    to: f64,
+    detail: Detail,
+) -> slog2_format::Result<WindowAnswer> {
+    match (detail.pixels, detail.depth) {
+        (Some(p), _) => r.window_preview(from, to, p),
+        (None, Some(d)) => r.window_to_depth(from, to, d),
+        (None, None) => r.window(from, to),
+    }
 }
 
 fn check_order(from: f64, to: f64) -> CliResult {
@@ -181,7 +202,7 @@ pub fn write_window<W: Write>(
     path: &Path,
     from: Option<f64>,
     to: Option<f64>,
-    pixels: Option<u32>,
+    detail: Detail,
     json: bool,
     lenient: bool,
     out: &mut W,
@@ -208,11 +229,8 @@ pub fn write_window<W: Write>(
         to,
         root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())),
     )?;
-    let answer = match pixels {
-        Some(p) => r.window_preview(from, to, p),
-        None => r.window(from, to),
-    }
-    .map_err(CliError::slog2(path))?;
+    let answer = query(&mut r, from, to, detail).map_err(CliError::slog2(path))?;
+    let pixels = detail.pixels.or(detail.depth.map(|_| 0));
     let categories: HashMap<i32, &Category> = r
         .categories()
         .map(|c| c.value.categories.iter().map(|c| (c.index, c)).collect())
