@@ -1,4 +1,4 @@
-//! Time-window queries (spec §14a): the drawables of a file that overlap a window
+//! Time-window queries (spec/queries.md §2): the drawables of a file that overlap a window
 //! `[start, end)`, read by descending the tree from the root and loading only the
 //! children whose stub box meets the window, as Jumpshot-4 does.
 //!
@@ -179,7 +179,7 @@ pub fn shadow_order(a: &Shadow, b: &Shadow) -> Ordering {
 }
 
 /// The most tree nodes a full window query ([`Slog2Reader::window`]) reads in a
-/// file written the way the Java one-pass writer writes (spec §14a.3), with
+/// file written the way the Java one-pass writer writes (spec/queries.md §2.3), with
 /// `k = num_children_per_node`, root depth `depth` and `drawables` drawables
 /// returned: `ceil(k / (k - 1) * (drawables + 2 + 2 * depth))`, which is
 /// `2 * drawables + 4 * depth + 4` for `k = 2`. `u64::MAX` (no bound) for `k < 2`;
@@ -195,8 +195,8 @@ pub fn node_read_bound(k: u32, depth: u32, drawables: u64) -> u64 {
 }
 
 /// The most tree nodes a preview query ([`Slog2Reader::window_preview`]) reads in a
-/// file whose same-depth node boxes do not overlap and increase with xpos (spec
-/// §14a.4): the root, plus at most `pixels + 2` nodes at each lower depth, i.e.
+/// file whose same-depth node boxes do not overlap and increase with xpos
+/// (spec/queries.md §2.4): the root, plus at most `pixels + 2` nodes at each lower depth, i.e.
 /// `1 + depth * (pixels + 2)`. Saturates at `u64::MAX`.
 pub fn preview_node_read_bound(depth: u32, pixels: u32) -> u64 {
     let pixels = pixels.max(1) as u64;
@@ -450,7 +450,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// a lenient reader drops it instead), and ([`Error::BadTree`]) a node read
     /// that disagrees with its TreeDir entry, a stub that names no child of its
     /// node, and a header, line-ID map list or TreeDir that breaks an error rule of
-    /// `check` (spec/slog2.md §14a.2).
+    /// `check` (spec/queries.md §2.2).
     pub fn window(&mut self, start: f64, end: f64) -> Result<WindowAnswer> {
         let mut buf = std::mem::take(&mut self.window_bufs);
         let found = self.window_into(&mut buf, start, end);

@@ -1,6 +1,6 @@
-//! Window queries (spec §14a): the answer equals a brute-force filter over every
-//! drawable of the file, the number of nodes read stays within the bound of §14a.3
-//! (and §14a.4 for previews), the Java navigator's answers are reproduced, and bad
+//! Window queries (spec/queries.md §2): the answer equals a brute-force filter over every
+//! drawable of the file, the number of nodes read stays within the bound of spec/queries.md §2.3
+//! (and §2.4 for previews), the Java navigator's answers are reproduced, and bad
 //! trees give errors, never panics or endless walks.
 //!
 //! Files: trees built here the way the Java writer builds them (always run), and the
@@ -121,7 +121,7 @@ impl Loaded {
         }
     }
 
-    /// The premises of the bound of spec §14a.3 this file breaks (none for files
+    /// The premises of the bound of spec/queries.md §2.3 this file breaks (none for files
     /// the Java writer made): same-depth boxes touching and increasing with xpos,
     /// child boxes inside the parent's and equal to their stub's, K children for
     /// every node but the last at its depth, drawables inside their node's box, no
@@ -1008,7 +1008,7 @@ fn corrupted_and_truncated_files_give_errors_not_panics() {
         r.window_preview(t0, t1, 7).unwrap();
     }
     // What a damaged file answers still obeys the window contract: every
-    // drawable and shadow returned meets the window (spec/slog2.md §14a.1,
+    // drawable and shadow returned meets the window (spec/queries.md §2.1,
     // written out), and an error that names an offset names one in the file
     // (or its end).
     let in_window = |a: f64, b: f64, t0: f64, t1: f64| a < t1 && b >= t0;

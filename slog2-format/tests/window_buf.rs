@@ -1,6 +1,6 @@
 //! Window queries into a reusable [`WindowBuf`] (issue 14): the answer equals a
 //! query walked over the whole-file model (every node parsed by `Slog2File`, the
-//! tree followed from the root as spec §14a says), through the borrowed views and
+//! tree followed from the root as spec/queries.md §2 says), through the borrowed views and
 //! as owned values, on generated traces and on every SLOG-2 file of the corpus;
 //! one buffer serves every query, so that nothing of a larger or smaller earlier
 //! answer stays. On damaged files the buffer API gives the errors of the owned API

@@ -12,7 +12,7 @@
 //! (S2-INF-001/002, spec §14 #7–#8, are reported when values are decoded); the
 //! pointer of a stub the query does not follow is not looked at; a stub that
 //! leads to a block already read or of another depth is reported at that block's
-//! pointer or depth field (spec §14a.2), where `check` reports the stub
+//! pointer or depth field (spec/queries.md §2.2), where `check` reports the stub
 //! (S2-TREE-002).
 
 mod common;
