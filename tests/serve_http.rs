@@ -20,6 +20,22 @@ impl Drop for Child {
     }
 }
 
+/// `mpelog serve FILE` on a free loopback port (bind one, read it, let it go,
+/// start the server on it), and that port.
+fn serve(file: &std::path::Path) -> (Child, u16) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .args(["serve", file.to_str().unwrap(), "--port", &port.to_string()])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    (Child(child), port)
+}
+
 fn trace(dir: &std::path::Path) -> PathBuf {
     let clog2 = synth(dir, "t.clog2", &["--events", "20000", "--seed", "6"]);
     let slog2 = dir.join("t.slog2");
@@ -175,24 +191,7 @@ fn hostile_requests_get_4xx() {
 fn the_server_answers_on_loopback() {
     let dir = tempfile::tempdir().unwrap();
     let slog2 = trace(dir.path());
-    // A free port: bind, read it, let it go, then start the server on it.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let _child = Child(
-        std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
-            .args([
-                "serve",
-                slog2.to_str().unwrap(),
-                "--port",
-                &port.to_string(),
-            ])
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let (_child, port) = serve(&slog2);
     let get = |path: &str| -> Option<String> {
         let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
         write!(
@@ -232,23 +231,7 @@ fn the_server_answers_on_loopback() {
 fn window_of_a_url_reads_with_one_range_request_per_node() {
     let dir = tempfile::tempdir().unwrap();
     let slog2 = trace(dir.path());
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let _child = Child(
-        std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
-            .args([
-                "serve",
-                slog2.to_str().unwrap(),
-                "--port",
-                &port.to_string(),
-            ])
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let (_child, port) = serve(&slog2);
     let url = format!("http://127.0.0.1:{port}/trace");
     let info: Value = serde_json::from_str(&stdout(&mpelog(&[
         "info",

@@ -36,6 +36,30 @@ impl<W: Write> ChromeJson<W> {
         format!("{:.3}", (t - self.from) * 1e6)
     }
 
+    /// One end of an arrow: a zero-length slice (`kind`, with the other end's
+    /// track as argument `side`) and the flow event `ph` of `flow` bound to it.
+    fn flow_end(
+        &mut self,
+        time: f64,
+        t: &Track,
+        (kind, side, other): (&str, &str, &Track),
+        (ph, flow): (&str, u64),
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
+        let (ts, p) = (self.ts(time), pid(t));
+        let args = args_json(cat, info, &[(side, string(&other.name))]);
+        let name = string(&cat.name);
+        self.event(&format!(
+            "\"ph\":\"X\",\"dur\":0,\"name\":{name},\"cat\":\"{kind}\",\"ts\":{ts},\"pid\":{p},\"tid\":{},\"args\":{args}",
+            t.id
+        ))?;
+        self.event(&format!(
+            "{ph},\"id\":{flow},\"name\":{name},\"cat\":\"arrow\",\"ts\":{ts},\"pid\":{p},\"tid\":{}",
+            t.id
+        ))
+    }
+
     fn event(&mut self, body: &str) -> io::Result<()> {
         let sep = if self.first { "\n" } else { ",\n" };
         self.first = false;
@@ -142,17 +166,14 @@ impl<W: Write> Sink for ChromeJson<W> {
         cat: &Cat,
         info: &[u8],
     ) -> io::Result<()> {
-        let (ts, p) = (self.ts(time), pid(t));
-        let args = args_json(cat, info, &[("to", string(&to.name))]);
-        let name = string(&cat.name);
-        self.event(&format!(
-            "\"ph\":\"X\",\"dur\":0,\"name\":{name},\"cat\":\"send\",\"ts\":{ts},\"pid\":{p},\"tid\":{},\"args\":{args}",
-            t.id
-        ))?;
-        self.event(&format!(
-            "\"ph\":\"s\",\"id\":{flow},\"name\":{name},\"cat\":\"arrow\",\"ts\":{ts},\"pid\":{p},\"tid\":{}",
-            t.id
-        ))
+        self.flow_end(
+            time,
+            t,
+            ("send", "to", to),
+            ("\"ph\":\"s\"", flow),
+            cat,
+            info,
+        )
     }
 
     fn receive(
@@ -164,17 +185,14 @@ impl<W: Write> Sink for ChromeJson<W> {
         cat: &Cat,
         info: &[u8],
     ) -> io::Result<()> {
-        let (ts, p) = (self.ts(time), pid(t));
-        let args = args_json(cat, info, &[("from", string(&from.name))]);
-        let name = string(&cat.name);
-        self.event(&format!(
-            "\"ph\":\"X\",\"dur\":0,\"name\":{name},\"cat\":\"receive\",\"ts\":{ts},\"pid\":{p},\"tid\":{},\"args\":{args}",
-            t.id
-        ))?;
-        self.event(&format!(
-            "\"ph\":\"f\",\"bp\":\"e\",\"id\":{flow},\"name\":{name},\"cat\":\"arrow\",\"ts\":{ts},\"pid\":{p},\"tid\":{}",
-            t.id
-        ))
+        self.flow_end(
+            time,
+            t,
+            ("receive", "from", from),
+            ("\"ph\":\"f\",\"bp\":\"e\"", flow),
+            cat,
+            info,
+        )
     }
 
     fn finish(&mut self) -> io::Result<()> {

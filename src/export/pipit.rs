@@ -76,6 +76,19 @@ fn message(cat: &Cat, info: &[u8]) -> (Option<i64>, Option<i64>) {
     (size, tag)
 }
 
+/// The attributes of an `MpiSend` (`partner` = `receiver`) or `MpiRecv`
+/// (`sender`) row: the partner's process, the size and the tag.
+fn message_attrs(partner: &str, other: &Track, cat: &Cat, info: &[u8]) -> String {
+    let (size, tag) = message(cat, info);
+    let or_null = |v: Option<i64>| v.map_or("null".into(), |v| v.to_string());
+    format!(
+        "{{\"{partner}\": {}, \"msg_length\": {}, \"msg_tag\": {}}}",
+        process(other),
+        or_null(size),
+        or_null(tag)
+    )
+}
+
 impl<W: Write> Sink for PipitCsv<W> {
     fn start(&mut self, from: f64, _to: f64, _first: f64) -> io::Result<()> {
         self.from = from;
@@ -120,13 +133,7 @@ impl<W: Write> Sink for PipitCsv<W> {
         cat: &Cat,
         info: &[u8],
     ) -> io::Result<()> {
-        let (size, tag) = message(cat, info);
-        let attrs = format!(
-            "{{\"receiver\": {}, \"msg_length\": {}, \"msg_tag\": {}}}",
-            process(to),
-            size.map_or("null".into(), |v| v.to_string()),
-            tag.map_or("null".into(), |v| v.to_string())
-        );
+        let attrs = message_attrs("receiver", to, cat, info);
         self.row(time, "Instant", "MpiSend", t, &attrs)
     }
 
@@ -139,13 +146,7 @@ impl<W: Write> Sink for PipitCsv<W> {
         cat: &Cat,
         info: &[u8],
     ) -> io::Result<()> {
-        let (size, tag) = message(cat, info);
-        let attrs = format!(
-            "{{\"sender\": {}, \"msg_length\": {}, \"msg_tag\": {}}}",
-            process(from),
-            size.map_or("null".into(), |v| v.to_string()),
-            tag.map_or("null".into(), |v| v.to_string())
-        );
+        let attrs = message_attrs("sender", from, cat, info);
         self.row(time, "Instant", "MpiRecv", t, &attrs)
     }
 
