@@ -155,13 +155,7 @@ pub fn svg<R: Read + Seek>(
         .line_id_maps()
         .map(|m| m.value.maps.clone())
         .unwrap_or_default();
-    let root = r.tree_dir().and_then(|t| {
-        t.value
-            .entries
-            .iter()
-            .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
-            .copied()
-    });
+    let root = r.tree_dir().and_then(|t| t.value.root().copied());
     let (start, end) = root.map_or((0.0, 1.0), |e| (e.earliest, e.latest));
     let from = opts.from.unwrap_or(start);
     let to = opts.to.unwrap_or(end);

@@ -298,13 +298,7 @@ impl Service {
     fn info(&self, k: usize) -> Response {
         let names: Vec<&str> = self.files.iter().map(|f| f.name.as_str()).collect();
         let v = self.with_reader(k, |r| {
-            let root = r.tree_dir().and_then(|t| {
-                t.value
-                    .entries
-                    .iter()
-                    .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
-                    .copied()
-            });
+            let root = r.tree_dir().and_then(|t| t.value.root().copied());
             let legend: Vec<serde_json::Value> = r
                 .categories()
                 .map(|c| {

@@ -241,11 +241,7 @@ pub fn tree<R: std::io::Read + std::io::Seek>(
         .tree_dir()
         .map(|t| t.value.entries.iter().map(|e| (e.id, *e)).collect())
         .unwrap_or_default();
-    let Some(root) = entries
-        .values()
-        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
-        .copied()
-    else {
+    let Some(root) = r.tree_dir().and_then(|t| t.value.root().copied()) else {
         return Ok(());
     };
     let mut seen = std::collections::HashSet::new();

@@ -133,6 +133,16 @@ pub struct TreeDir {
     pub entries: Vec<TreeDirEntry>,
 }
 
+impl TreeDir {
+    /// The root: the deepest entry, the first in xpos among equals (`None`
+    /// for an empty TreeDir). Its box is the file's time range.
+    pub fn root(&self) -> Option<&TreeDirEntry> {
+        self.entries
+            .iter()
+            .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
+    }
+}
+
 /// A vertex: time and timeline (line ID).
 #[binrw]
 #[brw(big)]

@@ -585,13 +585,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 .map(|t| t.value.entries.iter().map(|e| (e.id, *e)).collect())
                 .unwrap_or_default();
             let file_error = crate::check::first_file_error(self);
-            let root = self.tree_dir().and_then(|t| {
-                t.value
-                    .entries
-                    .iter()
-                    .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
-                    .map(|e| e.id)
-            });
+            let root = self.tree_dir().and_then(|t| t.value.root().map(|e| e.id));
             let blocks = self
                 .tree_dir()
                 .map(|t| t.value.entries.iter().map(|e| e.ptr).collect())
