@@ -211,9 +211,10 @@ enum Command {
         /// Which tables: per category, per timeline, or both.
         #[arg(long, value_enum, default_value = "category")]
         by: cmd::stats::By,
-        /// Add a histogram of N equal time slices of the window.
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        bins: usize,
+        /// Add a histogram of N equal time slices of the window (at most 100000).
+        #[arg(long, value_name = "N", default_value_t = 0,
+              value_parser = clap::value_parser!(u32).range(0..=mpelog::stats::MAX_BINS as i64))]
+        bins: u32,
         /// One JSON object with every table.
         #[arg(long, conflicts_with = "csv")]
         json: bool,
@@ -620,7 +621,7 @@ fn run(cli: Cli) -> error::CliResult {
             };
             let opts = mpelog::stats::Options::default()
                 .window(from, to)
-                .bins(bins);
+                .bins(bins as usize);
             cmd::stats::run(&file, trace.as_deref(), &opts, by, style)
         }
         Command::Synth {

@@ -85,7 +85,7 @@ impl HttpFile {
             counts: Counts::default(),
         };
         // The length, from the first byte's Content-Range.
-        let (status, headers, body) = f.get("bytes=0-0")?;
+        let (status, headers, body) = f.get("bytes=0-0", MAX_HEADERS as u64)?;
         f.len = match status {
             206 => headers
                 .iter()
@@ -119,7 +119,9 @@ impl HttpFile {
 
     /// One GET with a Range header: status, headers and body.
     #[allow(clippy::type_complexity)]
-    fn get(&mut self, range: &str) -> io::Result<(u16, Vec<(String, String)>, Vec<u8>)> {
+    /// `max` is the most body bytes accepted: the answer to a range request is
+    /// that range, so a server cannot make the reader allocate more.
+    fn get(&mut self, range: &str, max: u64) -> io::Result<(u16, Vec<(String, String)>, Vec<u8>)> {
         self.counts.0 .0.fetch_add(1, Ordering::Relaxed);
         let mut s = TcpStream::connect((self.host.as_str(), self.port))?;
         s.set_read_timeout(Some(Duration::from_secs(60)))?;
@@ -131,7 +133,12 @@ impl HttpFile {
         let mut r = BufReader::new(s);
         let mut line = String::new();
         let mut seen = 0usize;
-        r.read_line(&mut line)?;
+        // Every line is read through a limit, so a line without an end cannot
+        // grow without bound.
+        fn line_of<R: BufRead>(r: &mut R, line: &mut String) -> io::Result<usize> {
+            r.by_ref().take(MAX_HEADERS as u64).read_line(line)
+        }
+        line_of(&mut r, &mut line)?;
         seen += line.len();
         let status: u16 = line
             .split_whitespace()
@@ -141,7 +148,7 @@ impl HttpFile {
         let mut headers = Vec::new();
         loop {
             line.clear();
-            if r.read_line(&mut line)? == 0 {
+            if line_of(&mut r, &mut line)? == 0 {
                 break;
             }
             seen += line.len();
@@ -168,20 +175,20 @@ impl HttpFile {
         if chunked {
             loop {
                 line.clear();
-                r.read_line(&mut line)?;
+                line_of(&mut r, &mut line)?;
                 let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or(""), 16)
                     .map_err(|_| invalid(format!("bad chunk size {:?}", line.trim())))?;
                 if size == 0 {
                     break;
                 }
-                if body.len() + size > (1 << 31) {
-                    return Err(invalid("an answer over 2 GiB".into()));
+                if (body.len() + size) as u64 > max {
+                    return Err(invalid(format!("an answer over the {max} bytes asked for")));
                 }
                 let at = body.len();
                 body.resize(at + size, 0);
                 r.read_exact(&mut body[at..])?;
                 line.clear();
-                r.read_line(&mut line)?;
+                line_of(&mut r, &mut line)?;
             }
             self.counts
                 .0
@@ -191,9 +198,8 @@ impl HttpFile {
         }
         match length {
             Some(n) => {
-                // Never more than the range asked for plus a little.
-                if n > (1 << 31) {
-                    return Err(invalid(format!("a {n}-byte answer")));
+                if n > max {
+                    return Err(invalid(format!("a {n}-byte answer to a {max}-byte range")));
                 }
                 r.take(n).read_to_end(&mut body)?;
                 if body.len() as u64 != n {
@@ -201,7 +207,10 @@ impl HttpFile {
                 }
             }
             None => {
-                r.take(1 << 31).read_to_end(&mut body)?;
+                r.take(max + 1).read_to_end(&mut body)?;
+                if body.len() as u64 > max {
+                    return Err(invalid(format!("an answer over the {max} bytes asked for")));
+                }
             }
         }
         self.counts
@@ -230,7 +239,7 @@ impl Read for HttpFile {
             return Ok(want as usize);
         }
         let (a, b) = (self.pos, self.pos + want - 1);
-        let (status, _, body) = self.get(&format!("bytes={a}-{b}"))?;
+        let (status, _, body) = self.get(&format!("bytes={a}-{b}"), want)?;
         if status != 206 || body.len() as u64 != want {
             return Err(invalid(format!(
                 "bytes {a}-{b}: HTTP {status} with {} bytes",

@@ -37,6 +37,9 @@ use slog2_format::Slog2Reader;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Seek};
 
+/// The most histogram slices (each holds a map per category).
+pub const MAX_BINS: usize = 100_000;
+
 /// What to compute.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
@@ -60,9 +63,10 @@ impl Options {
         self
     }
 
-    /// Adds a per-category histogram of `bins` equal slices of the window.
+    /// Adds a per-category histogram of `bins` equal slices of the window (at
+    /// most [`MAX_BINS`]).
     pub fn bins(mut self, bins: usize) -> Options {
-        self.bins = bins;
+        self.bins = bins.min(MAX_BINS);
         self
     }
 }
@@ -289,6 +293,7 @@ impl Accumulator {
                 )
             })
             .collect();
+        let bins = bins.min(MAX_BINS);
         let width = (to - from) / bins.max(1) as f64;
         let bins = (0..bins)
             .map(|i| Bin {
@@ -326,6 +331,18 @@ impl Accumulator {
         self.legend
             .get(&category)
             .map_or(topology::STATE, |l| l.topology)
+    }
+
+    /// The slice holding time `t`, clamped to the first and last (0 without
+    /// slices).
+    fn bin_of(&self, t: f64) -> usize {
+        let n = self.bins.len();
+        if n == 0 || self.to <= self.from {
+            return 0;
+        }
+        let k = ((t - self.from) / (self.to - self.from) * n as f64).floor();
+        // NaN and negative give 0; past the end the last slice.
+        (k.max(0.0) as usize).min(n - 1)
     }
 
     /// Closes the states of `line` that do not contain `[start, end]`: no later
@@ -391,7 +408,9 @@ impl Accumulator {
                     end,
                     exclusive: inclusive,
                 });
-                for b in &mut self.bins {
+                // Only the slices the state overlaps.
+                let (first, last) = (self.bin_of(start), self.bin_of(end));
+                for b in self.bins.iter_mut().take(last + 1).skip(first) {
                     let covered = (end.min(b.end) - start.max(b.start)).max(0.0);
                     if covered > 0.0 {
                         *b.categories.entry(p.category).or_insert(0.0) += covered;
@@ -424,11 +443,9 @@ impl Accumulator {
                 }
                 // The slice it happens in (the last slice holds its end: the end of
                 // a whole file's window is its last time).
-                let n = self.bins.len();
-                if n > 0 && start >= self.from && start <= self.to {
-                    let k = ((start - self.from) / (self.to - self.from) * n as f64) as usize;
-                    let b = &mut self.bins[k.min(n - 1)];
-                    *b.categories.entry(p.category).or_insert(0.0) += 1.0;
+                if !self.bins.is_empty() && start >= self.from && start <= self.to {
+                    let k = self.bin_of(start);
+                    *self.bins[k].categories.entry(p.category).or_insert(0.0) += 1.0;
                 }
             }
         }

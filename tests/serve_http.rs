@@ -302,3 +302,39 @@ fn window_of_a_url_reads_with_one_range_request_per_node() {
     }
     assert_eq!(checked, 3);
 }
+
+#[test]
+fn a_hostile_server_cannot_make_the_remote_reader_allocate() {
+    use std::io::{BufRead, BufReader};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let answers = [
+        // The length probe: a proper 206.
+        "HTTP/1.1 206 Partial\r\nContent-Range: bytes 0-0/1000\r\nContent-Length: 1\r\n\r\nX"
+            .to_string(),
+        // A read of 10 bytes answered with a claimed 1 TB body.
+        "HTTP/1.1 206 Partial\r\nContent-Length: 1000000000000\r\n\r\nabc".to_string(),
+        // A header line that never ends.
+        format!("HTTP/1.1 206 Partial\r\nX-Long: {}", "a".repeat(200_000)),
+    ];
+    std::thread::spawn(move || {
+        for a in answers {
+            let (mut c, _) = listener.accept().unwrap();
+            let mut r = BufReader::new(c.try_clone().unwrap());
+            let mut line = String::new();
+            while r.read_line(&mut line).unwrap_or(0) > 2 {
+                line.clear();
+            }
+            let _ = c.write_all(a.as_bytes());
+        }
+    });
+    let mut f = mpelog::remote::HttpFile::open(&format!("http://127.0.0.1:{port}/x")).unwrap();
+    assert_eq!(f.len(), 1000);
+    let mut buf = [0u8; 10];
+    for what in ["a claimed 1 TB body", "an endless header line"] {
+        use std::io::Seek;
+        f.seek(std::io::SeekFrom::Start(10)).unwrap();
+        let e = f.read(&mut buf).expect_err(what);
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{what}: {e}");
+    }
+}

@@ -274,12 +274,20 @@ impl Ord for Time {
 
 struct Driver<'s, S: Sink> {
     sink: &'s mut S,
+    /// The legend and each entry's topology (categories the legend lacks are
+    /// added on first use).
     cats: HashMap<i32, (Cat, i32)>,
-    rows: HashMap<i32, Vec<i32>>,
+    /// Line ID -> index in `row_values`; rows of the view with equal values
+    /// share an index.
+    rows: HashMap<i32, usize>,
+    /// Each row's values in the view.
+    row_values: Vec<Vec<i32>>,
     labels: Vec<String>,
-    /// Per row: its lanes, each a track and its open states.
-    lanes: HashMap<Vec<i32>, Vec<(u32, Vec<Open>)>>,
+    /// Per row index: its lanes, each a track and its open states.
+    lanes: Vec<Vec<(u32, Vec<Open>)>>,
     tracks: Vec<Track>,
+    /// Pending leaves of states that close when a new one arrives (reused).
+    closing: Vec<u64>,
     /// Pending items by time; at equal times the later pushed first (a state
     /// nested in another and ending with it leaves first).
     heap: BinaryHeap<Reverse<(Time, Reverse<u64>)>>,
@@ -290,32 +298,45 @@ struct Driver<'s, S: Sink> {
 }
 
 impl<S: Sink> Driver<'_, S> {
-    fn cat(&self, i: i32) -> (Cat, i32) {
-        self.cats.get(&i).cloned().unwrap_or_else(|| {
-            (
-                Cat {
-                    index: i,
-                    name: format!("category {i}"),
-                    color: "#808080".into(),
-                    keys: Vec::new(),
-                    types: Vec::new(),
-                },
-                topology::STATE,
-            )
-        })
+    /// The topology of category `i`, adding a grey legend entry for a category
+    /// the legend lacks.
+    fn topology(&mut self, i: i32) -> i32 {
+        self.cats
+            .entry(i)
+            .or_insert_with(|| {
+                (
+                    Cat {
+                        index: i,
+                        name: format!("category {i}"),
+                        color: "#808080".into(),
+                        keys: Vec::new(),
+                        types: Vec::new(),
+                    },
+                    topology::STATE,
+                )
+            })
+            .1
     }
 
-    fn row(&self, line: i32) -> Vec<i32> {
-        self.rows.get(&line).cloned().unwrap_or_else(|| vec![line])
+    /// The row index of `line`: its view row, or a row of its own.
+    fn row(&mut self, line: i32) -> usize {
+        let next = self.row_values.len();
+        let r = *self.rows.entry(line).or_insert(next);
+        if r == next {
+            self.row_values.push(vec![line]);
+            self.lanes.push(Vec::new());
+        }
+        r
     }
 
-    /// The track of lane `lane` of `row`, declared on first use.
-    fn lane_track(&mut self, row: &[i32], lane: usize) -> io::Result<u32> {
+    /// The track of lane `lane` of row `r`, declared on first use.
+    fn lane_track(&mut self, r: usize, lane: usize) -> io::Result<u32> {
         loop {
-            let have = self.lanes.get(row).map_or(0, Vec::len);
+            let have = self.lanes[r].len();
             if have > lane {
-                return Ok(self.lanes[row][lane].0);
+                return Ok(self.lanes[r][lane].0);
             }
+            let row = &self.row_values[r];
             let id = self.tracks.len() as u32;
             let values: Vec<String> = row.iter().map(|v| v.to_string()).collect();
             let name = if self.labels.len() == row.len() && !self.labels.is_empty() {
@@ -337,10 +358,7 @@ impl<S: Sink> Driver<'_, S> {
             self.sink.track(&t)?;
             self.counts.tracks += 1;
             self.tracks.push(t);
-            self.lanes
-                .entry(row.to_vec())
-                .or_default()
-                .push((id, Vec::new()));
+            self.lanes[r].push((id, Vec::new()));
         }
     }
 
@@ -368,9 +386,8 @@ impl<S: Sink> Driver<'_, S> {
     fn emit(&mut self, t: f64, p: Pending) -> io::Result<()> {
         match p {
             Pending::Leave { track, cat } => {
-                let (c, _) = self.cat(cat);
-                let track = self.tracks[track as usize].clone();
-                self.sink.leave(t, &track, &c)
+                let c = &self.cats[&cat].0;
+                self.sink.leave(t, &self.tracks[track as usize], c)
             }
             Pending::Send {
                 flow,
@@ -379,10 +396,9 @@ impl<S: Sink> Driver<'_, S> {
                 cat,
                 info,
             } => {
-                let (c, _) = self.cat(cat);
-                let from = self.tracks[track as usize].clone();
-                let to = self.tracks[to as usize].clone();
-                self.sink.send(t, &from, &to, flow, &c, &info)
+                let c = &self.cats[&cat].0;
+                let (from, to) = (&self.tracks[track as usize], &self.tracks[to as usize]);
+                self.sink.send(t, from, to, flow, c, &info)
             }
             Pending::Receive {
                 flow,
@@ -391,10 +407,9 @@ impl<S: Sink> Driver<'_, S> {
                 cat,
                 info,
             } => {
-                let (c, _) = self.cat(cat);
-                let to = self.tracks[track as usize].clone();
-                let from = self.tracks[from as usize].clone();
-                self.sink.receive(t, &to, &from, flow, &c, &info)
+                let c = &self.cats[&cat].0;
+                let (to, from) = (&self.tracks[track as usize], &self.tracks[from as usize]);
+                self.sink.receive(t, to, from, flow, c, &info)
             }
         }
     }
@@ -405,20 +420,21 @@ impl<S: Sink> Driver<'_, S> {
         };
         let (start, end) = (p.earliest(), p.latest());
         self.flush(start)?;
-        let (cat, topo) = self.cat(p.category);
+        let topo = self.topology(p.category);
         let info = &p.info.bytes;
         match topo {
             topology::EVENT => {
                 let row = self.row(first.line_id);
-                let t = self.lane_track(&row, 0)?;
-                let track = self.tracks[t as usize].clone();
+                let t = self.lane_track(row, 0)?;
                 self.counts.events += 1;
-                self.sink.instant(start, &track, &cat, info)
+                let cat = &self.cats[&p.category].0;
+                self.sink
+                    .instant(start, &self.tracks[t as usize], cat, info)
             }
             topology::ARROW => {
                 let (a, b) = (self.row(first.line_id), self.row(last.line_id));
-                let from = self.lane_track(&a, 0)?;
-                let to = self.lane_track(&b, 0)?;
+                let from = self.lane_track(a, 0)?;
+                let to = self.lane_track(b, 0)?;
                 self.flows += 1;
                 let flow = self.flows;
                 // Both ends in time order with everything else (a receive can
@@ -450,11 +466,11 @@ impl<S: Sink> Driver<'_, S> {
                 let row = self.row(first.line_id);
                 let mut lane = 0;
                 loop {
-                    let track = self.lane_track(&row, lane)?;
+                    let track = self.lane_track(row, lane)?;
                     // Close the states of this lane that end by `start` and do
                     // not contain the new one; those ending at `start` leave now.
-                    let mut closing = Vec::new();
-                    let stack = &mut self.lanes.get_mut(&row).expect("declared")[lane].1;
+                    let mut closing = std::mem::take(&mut self.closing);
+                    let stack = &mut self.lanes[row][lane].1;
                     while let Some(top) = stack.last() {
                         let contains = top.start <= start && end <= top.end;
                         if contains || top.end > start {
@@ -465,11 +481,12 @@ impl<S: Sink> Driver<'_, S> {
                     let fits = stack
                         .last()
                         .is_none_or(|top| top.start <= start && end <= top.end);
-                    for id in closing {
+                    for id in closing.drain(..) {
                         if let Some(p) = self.pending.remove(&id) {
                             self.emit(start, p)?;
                         }
                     }
+                    self.closing = closing;
                     if fits {
                         let id = self.push(
                             end,
@@ -478,12 +495,12 @@ impl<S: Sink> Driver<'_, S> {
                                 cat: p.category,
                             },
                         );
-                        self.lanes.get_mut(&row).expect("declared")[lane]
-                            .1
-                            .push(Open { start, end, id });
-                        let t = self.tracks[track as usize].clone();
+                        self.lanes[row][lane].1.push(Open { start, end, id });
                         self.counts.states += 1;
-                        return self.sink.enter(start, &t, &cat, info);
+                        let cat = &self.cats[&p.category].0;
+                        return self
+                            .sink
+                            .enter(start, &self.tracks[track as usize], cat, info);
                     }
                     lane += 1;
                 }
@@ -532,25 +549,31 @@ where
             .iter()
             .map(|c| (c.index, (Cat::of(c), c.topology)))
             .collect(),
-        rows: map
-            .map(|m| {
-                m.rows
-                    .iter()
-                    .map(|r| (r.line_id, r.values.clone()))
-                    .collect()
-            })
-            .unwrap_or_default(),
+        rows: HashMap::new(),
+        row_values: Vec::new(),
         labels: map
             .map(|m| m.labels.iter().map(|l| l.text()).collect())
             .unwrap_or_default(),
-        lanes: HashMap::new(),
+        lanes: Vec::new(),
         tracks: Vec::new(),
+        closing: Vec::new(),
         heap: BinaryHeap::new(),
         pending: HashMap::new(),
         seq: 0,
         flows: 0,
         counts: Counts::default(),
     };
+    // The view's rows, one index per distinct row of values.
+    let mut by_values: HashMap<&[i32], usize> = HashMap::new();
+    for r in map.map_or(&[][..], |m| &m.rows[..]) {
+        let next = d.row_values.len();
+        let i = *by_values.entry(&r.values[..]).or_insert(next);
+        if i == next {
+            d.row_values.push(r.values.clone());
+            d.lanes.push(Vec::new());
+        }
+        d.rows.insert(r.line_id, i);
+    }
     let span = slices::span(&tree.entries(), opts.from, opts.to);
     let mut written = Ok(());
     let mut started = false;
