@@ -19,11 +19,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(path) => PathBuf::from(path),
         None => {
             let path = dir.path().join("trace.clog2");
-            let opts = clog2_format::synth::Options {
-                ranks: 4,
-                events: 50_000,
-                ..Default::default()
-            };
+            let opts = clog2_format::synth::Options::default()
+                .ranks(4)
+                .events(50_000);
             clog2_format::synth::generate(File::create(&path)?, &opts)?;
             path
         }

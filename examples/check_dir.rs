@@ -17,11 +17,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = match std::env::args_os().nth(1) {
         Some(d) => PathBuf::from(d),
         None => {
-            let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-                ranks: 2,
-                events: 5_000,
-                ..Default::default()
-            })?;
+            let clog2 = clog2_format::synth::generate_vec(
+                &clog2_format::synth::Options::default()
+                    .ranks(2)
+                    .events(5_000),
+            )?;
             std::fs::write(tmp.path().join("good.clog2"), &clog2)?;
             std::fs::write(tmp.path().join("cut.clog2"), &clog2[..clog2.len() - 100])?;
             let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;

@@ -12,11 +12,7 @@ use std::collections::BTreeMap;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bytes = match std::env::args_os().nth(1) {
         Some(path) => std::fs::read(path)?,
-        None => synth::generate_vec(&synth::Options {
-            ranks: 4,
-            events: 20_000,
-            ..Default::default()
-        })?,
+        None => synth::generate_vec(&synth::Options::default().ranks(4).events(20_000))?,
     };
     // Streams block by block over the bytes; `Clog2Reader::new(file)` does the
     // same over any `std::io::Read`.

@@ -19,11 +19,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (Some(i), Some(o)) => (PathBuf::from(i), PathBuf::from(o)),
         _ => {
             let input = dir.path().join("trace.clog2");
-            let opts = clog2_format::synth::Options {
-                ranks: 4,
-                events: 20_000,
-                ..Default::default()
-            };
+            let opts = clog2_format::synth::Options::default()
+                .ranks(4)
+                .events(20_000);
             clog2_format::synth::generate(File::create(&input)?, &opts)?;
             (input, dir.path().join("trace.slog2"))
         }

@@ -21,11 +21,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             to.parse()?,
         )
     } else {
-        let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-            ranks: 4,
-            events: 50_000,
-            ..Default::default()
-        })?;
+        let clog2 = clog2_format::synth::generate_vec(
+            &clog2_format::synth::Options::default()
+                .ranks(4)
+                .events(50_000),
+        )?;
         let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
         let (out, _) = clog2_to_slog2(
             &mut trace,

@@ -16,18 +16,15 @@ use std::io::Cursor;
 
 /// A generated trace converted with small leaves (many slices of 64 leaves).
 fn generated(seed: u64, events: u64) -> Vec<u8> {
-    let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-        ranks: 4,
-        events,
-        seed,
-        ..Default::default()
-    })
+    let clog2 = clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(4)
+            .events(events)
+            .seed(seed),
+    )
     .unwrap();
     let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
-    let opts = TreeOptions {
-        leaf_bytes: 1024,
-        ..TreeOptions::default()
-    };
+    let opts = TreeOptions::default().leaf_bytes(1024);
     let (out, _) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
     out.into_inner()
 }

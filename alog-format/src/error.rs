@@ -73,9 +73,19 @@ impl std::fmt::Display for TokenProblem {
     }
 }
 
-/// Everything that can go wrong reading an ALOG file or converting it.
+/// Everything that can go wrong reading or writing an ALOG file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// The underlying reader or writer failed.
+    #[error("byte {offset}: I/O error: {source}")]
+    Io {
+        /// How many bytes had been read or written before the failure.
+        offset: u64,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The input holds no record: it is empty, or has only blank and `#` lines.
     #[error("no record in the input ({lines} lines, all blank or `#` comments; an ALOG file has at least one line of six numbers)")]
     Empty {
@@ -100,9 +110,6 @@ pub enum Error {
         /// What is wrong.
         problem: TokenProblem,
     },
-    /// The SLOG-2 writer failed (I/O, or an input without any drawable).
-    #[error("SLOG-2 output: {0}")]
-    Slog2(#[from] Box<slog2_format::error::Error>),
 }
 
 fn token_text(token: &str) -> String {
@@ -113,18 +120,12 @@ fn token_text(token: &str) -> String {
     }
 }
 
-impl From<slog2_format::error::Error> for Error {
-    fn from(e: slog2_format::error::Error) -> Error {
-        Error::Slog2(Box::new(e))
-    }
-}
-
 impl Error {
     /// The 1-based line number the error concerns, if it comes from input text.
     pub fn line(&self) -> Option<u64> {
         match self {
             Error::BadField { line, .. } => Some(*line),
-            Error::Empty { .. } | Error::Slog2(_) => None,
+            Error::Empty { .. } | Error::Io { .. } => None,
         }
     }
 
@@ -149,7 +150,7 @@ impl Error {
                 TokenProblem::NotANumber => 4,
             }),
             Error::Empty { .. } => Some(5),
-            Error::Slog2(_) => None,
+            Error::Io { .. } => None,
         }
     }
 }

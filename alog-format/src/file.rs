@@ -60,18 +60,43 @@ impl AlogFile {
         Ok(AlogFile { records })
     }
 
-    /// Writes the canonical form: each record's canonical line and a LF.
-    pub fn write_to(&self, out: &mut Vec<u8>) {
-        for r in &self.records {
-            r.write_line(out);
-            out.push(b'\n');
-        }
+    /// Parses a whole file from a reader (read to its end, then [`parse`](Self::parse)d).
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::read(&b"-1 0 0 0 0 0 Me\n"[..]).unwrap();
+    /// assert_eq!(f.records.len(), 1);
+    /// ```
+    pub fn read<R: std::io::Read>(mut inner: R) -> Result<AlogFile> {
+        let mut data = Vec::new();
+        inner.read_to_end(&mut data).map_err(|source| Error::Io {
+            offset: data.len() as u64,
+            source,
+        })?;
+        Self::parse(&data)
     }
 
-    /// The canonical bytes.
+    /// Writes the canonical form (each record's canonical line and a LF) and
+    /// gives the writer back.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-1 0 0 0 0 0 Me\n").unwrap();
+    /// let out = f.write_to(Vec::new()).unwrap();
+    /// assert_eq!(out, b"-1 0 0 0 0 0 Me\n");
+    /// ```
+    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<W> {
+        let bytes = self.to_bytes();
+        out.write_all(&bytes)
+            .map_err(|source| Error::Io { offset: 0, source })?;
+        Ok(out)
+    }
+
+    /// The canonical bytes (writing to memory cannot fail).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.records.len() * 24);
-        self.write_to(&mut out);
+        for r in &self.records {
+            r.write_line(&mut out);
+            out.push(b'\n');
+        }
         out
     }
 
@@ -132,7 +157,7 @@ impl AlogFile {
 /// `#` line (within the first 4 KiB) is a record. ALOG has no magic number, so
 /// this is a guess; it is false for CLOG2, SLOG-2 and old CLOG files, whose first
 /// bytes are not six decimal numbers.
-pub fn looks_like_alog(data: &[u8]) -> bool {
+pub fn looks_like(data: &[u8]) -> bool {
     let head = &data[..data.len().min(4096)];
     for line in head.split(|&b| b == b'\n') {
         if skipped(line) {
@@ -166,9 +191,9 @@ mod tests {
 
     #[test]
     fn detection() {
-        assert!(looks_like_alog(b"-1 0 0 0 0 0 Me\n"));
-        assert!(!looks_like_alog(b"CLOG-02.44\0"));
-        assert!(!looks_like_alog(b""));
-        assert!(!looks_like_alog(b"\x00\x0aSLOG 2.0.6"));
+        assert!(looks_like(b"-1 0 0 0 0 0 Me\n"));
+        assert!(!looks_like(b"CLOG-02.44\0"));
+        assert!(!looks_like(b""));
+        assert!(!looks_like(b"\x00\x0aSLOG 2.0.6"));
     }
 }

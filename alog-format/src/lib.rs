@@ -1,4 +1,4 @@
-//! Reader, canonical writer and SLOG-2 converter for ALOG, the line-oriented text
+//! Reader and canonical writer for ALOG, the line-oriented text
 //! trace format of MPICH-1's p4 ALOG library and MPE 1.x, read by the upshot and
 //! nupshot viewers.
 //!
@@ -13,6 +13,17 @@
 //! state definitions `-13`), types ≥ 0 user events and types ≤ -101 system events
 //! (`-101`/`-102` message send/receive). Timestamps are microseconds.
 //!
+//! Entry points, the same as in every mpelog format crate:
+//!
+//! | job | entry point |
+//! |---|---|
+//! | detect | [`looks_like`] |
+//! | read a whole file | [`AlogFile::parse`] (`&[u8]`), [`AlogFile::read`] (`impl Read`) |
+//! | write a whole file | [`AlogFile::write_to`] (`W: Write`, gives `W` back), [`AlogFile::to_bytes`] |
+//!
+//! (ALOG is small text: there is no streaming reader.) The conversion to
+//! SLOG-2 lives with the other conversions, in `slog2_format::build::alog`.
+//!
 //! * [`AlogFile::parse`] reads a whole file: every whitespace and width variation
 //!   the real writers produced (p4, MPE 1.0, `clog2alog`, TAU), CRLF, blank and `#`
 //!   lines. Errors name the line and column ([`Error`]); no input makes it panic.
@@ -20,8 +31,6 @@
 //!   MPE 1.0 and `clog2alog` output) reads and writes back byte for byte.
 //! * [`record::Record::kind`], [`record::Record::state_def`] and
 //!   [`record::Record::message`] interpret records; [`dump`] prints them.
-//! * [`slog2::alog_to_slog2`] converts to SLOG-2 (states, arrows, events as upshot
-//!   draws them).
 //! * [`z::decompress`] unpacks Unix `compress` (`.Z`) files.
 //!
 //! ```
@@ -43,11 +52,9 @@ pub mod dump;
 pub mod error;
 pub mod file;
 pub mod record;
-pub mod slog2;
 pub mod text;
 pub mod z;
 
 pub use error::{Error, Field, Result, TokenProblem};
-pub use file::{looks_like_alog, AlogFile};
+pub use file::{looks_like, AlogFile};
 pub use record::{Comment, Kind, Record};
-pub use slog2::{alog_to_slog2, Unmatched};

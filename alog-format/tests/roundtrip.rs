@@ -4,14 +4,9 @@
 
 use alog_format::dump::{lines, summary};
 use alog_format::record::Kind;
-use alog_format::slog2::{alog_to_slog2, drawables};
 use alog_format::AlogFile;
 use mpelog_conformance::strategies::alog;
 use proptest::prelude::*;
-use slog2_format::build::TreeOptions;
-use slog2_format::check::{check, Severity};
-use slog2_format::Slog2Reader;
-use std::io::Cursor;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
@@ -124,63 +119,4 @@ fn small_file_every_step() {
         l[11],
         "event type=1 process=1 task=0 data=0 cycle=0 timestamp=12 comment=none time=0.000012"
     );
-
-    // Drawables: Compute on 0 [10, 50] and 1 [12, 60]; Wait on 1 [21, 31], an open
-    // Wait on 0 from 70 closed at the end time 120; the arrow 0 → 1 [20, 30];
-    // the point event Checkpoint at 40; the last "end Compute" on 0 is unmatched.
-    // The third -13 repeats the name Compute and is ignored.
-    let d = drawables(&f);
-    assert_eq!((d.states, d.arrows, d.events), (4, 1, 1));
-    assert_eq!(d.unmatched.state_ends, 1);
-    assert_eq!(d.unmatched.states_closed_at_end, 1);
-    assert_eq!(d.unmatched.ignored_state_defs, 1);
-    assert_eq!((d.unmatched.sends, d.unmatched.recvs), (0, 0));
-    let names: Vec<String> = d.categories.iter().map(|c| c.name.text()).collect();
-    assert_eq!(names, ["message", "Compute", "Wait", "Checkpoint"]);
-    assert_eq!(d.categories[1].argb, [255, 255, 0, 0]);
-    assert_eq!(
-        d.categories[2].argb,
-        [255, 255, 0, 0],
-        "first upshot default: red"
-    );
-    let spans: Vec<(i32, [f64; 2], i32)> = d
-        .prims
-        .iter()
-        .map(|p| (p.category, p.times, p.lines[0]))
-        .collect();
-    assert_eq!(
-        spans,
-        vec![
-            (0, [20e-6, 30e-6], 0),
-            (2, [21e-6, 31e-6], 1),
-            (3, [40e-6, 40e-6], 0),
-            (1, [10e-6, 50e-6], 0),
-            (1, [12e-6, 60e-6], 1),
-            (2, [70e-6, 120e-6], 0),
-        ]
-    );
-
-    let (out, stats, unmatched) =
-        alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default()).unwrap();
-    assert_eq!(unmatched, d.unmatched);
-    assert_eq!(stats.drawables, 6);
-    let bytes = out.into_inner();
-    let errors: Vec<_> = check(Cursor::new(&bytes), 100)
-        .into_iter()
-        .filter(|x| x.severity == Severity::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    let mut r = Slog2Reader::open(Cursor::new(&bytes)).unwrap();
-    let w = r.window(0.0, 1.0).unwrap();
-    assert_eq!(w.drawables.len(), 6);
-    let maps = r.line_id_maps().unwrap();
-    let titles: Vec<String> = maps.value.maps.iter().map(|m| m.title.text()).collect();
-    assert_eq!(titles, ["Process View", "Identity Map"]);
-}
-
-#[test]
-fn a_file_without_events_does_not_convert() {
-    let f = AlogFile::parse(b"-3 0 0 1 0 0\n-13 0 1 2 0 0 red A\n").unwrap();
-    let e = alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default()).unwrap_err();
-    assert!(matches!(e, alog_format::Error::Slog2(_)), "{e}");
 }

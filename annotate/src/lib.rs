@@ -17,3 +17,14 @@ pub mod write;
 pub use error::{Error, Result};
 pub use read::{Annotation, AnnotationAnswer, Counters};
 pub use write::{annotate, AnnotateOptions, AnnotateStats};
+
+/// Whether `data` starts like an annotation file (its `MPELOGIX` magic,
+/// spec/annotation.md).
+///
+/// ```
+/// assert!(mpelog_annotate::looks_like(b"MPELOGIX\x00\x01"));
+/// assert!(!mpelog_annotate::looks_like(b"CLOG-02.44"));
+/// ```
+pub fn looks_like(data: &[u8]) -> bool {
+    data.starts_with(format::MAGIC)
+}

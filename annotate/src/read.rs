@@ -1242,12 +1242,13 @@ mod tests {
             (4, 20000, 2, 1024, 4096),
             (16, 30000, 3, 4096, 4096),
         ] {
-            let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-                ranks,
-                events,
-                seed,
-                block_size: bs,
-            })
+            let clog2 = clog2_format::synth::generate_vec(
+                &clog2_format::synth::Options::default()
+                    .ranks(ranks)
+                    .events(events)
+                    .seed(seed)
+                    .block_size(bs),
+            )
             .unwrap();
             let idx = annotated(&clog2, leaf, 2).unwrap();
             assert!(compare_leaves(&clog2, &idx) > events as usize / 4);
@@ -1304,12 +1305,13 @@ mod tests {
     /// generated annotation, with every byte of some of them changed.
     #[test]
     fn node_scan_reads_as_binrw_reads() {
-        let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-            ranks: 3,
-            events: 6000,
-            seed: 5,
-            block_size: 512,
-        })
+        let clog2 = clog2_format::synth::generate_vec(
+            &clog2_format::synth::Options::default()
+                .ranks(3)
+                .events(6000)
+                .seed(5)
+                .block_size(512),
+        )
         .unwrap();
         let idx = annotated(&clog2, 512, 2).unwrap();
         let a = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();

@@ -17,6 +17,7 @@ use std::io::{Cursor, Seek, SeekFrom, Write};
 
 /// How to cut the trace into leaves and how wide the tree is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AnnotateOptions {
     /// Target bytes per leaf; a leaf holds `max(1, leaf_bytes / block_size)`
     /// whole CLOG2 blocks.
@@ -32,6 +33,22 @@ impl Default for AnnotateOptions {
             leaf_bytes: 65536,
             children: 2,
         }
+    }
+}
+
+/// Setters, one per field (the struct is `#[non_exhaustive]`: start from
+/// [`Default`]).
+impl AnnotateOptions {
+    /// Sets `leaf_bytes` (see the field).
+    pub fn leaf_bytes(mut self, leaf_bytes: u32) -> Self {
+        self.leaf_bytes = leaf_bytes;
+        self
+    }
+
+    /// Sets `children` (see the field).
+    pub fn children(mut self, children: u16) -> Self {
+        self.children = children;
+        self
     }
 }
 

@@ -13,12 +13,13 @@ use std::io::Cursor;
 use std::path::PathBuf;
 
 fn trace(ranks: u32, events: u64, seed: u64, block_size: u32) -> Vec<u8> {
-    generate(&clog2_format::synth::Options {
-        ranks,
-        events,
-        seed,
-        block_size,
-    })
+    generate(
+        &clog2_format::synth::Options::default()
+            .ranks(ranks)
+            .events(events)
+            .seed(seed)
+            .block_size(block_size),
+    )
 }
 
 fn index(clog2: &[u8], opts: AnnotateOptions) -> Vec<u8> {
@@ -154,10 +155,7 @@ fn every_byte_of_a_leaf_is_checksummed() {
     let clog2 = trace(3, 5000, 4, 1024);
     let idx = index(
         &clog2,
-        AnnotateOptions {
-            leaf_bytes: 2048,
-            children: 2,
-        },
+        AnnotateOptions::default().leaf_bytes(2048).children(2),
     );
     let leaves = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2))
         .unwrap()
@@ -210,10 +208,7 @@ fn corpus_whole_file_windows_equal_the_converted_files() {
         let clog2 = std::fs::read(&p).unwrap();
         for opts in [
             AnnotateOptions::default(),
-            AnnotateOptions {
-                leaf_bytes: 4096,
-                children: 3,
-            },
+            AnnotateOptions::default().leaf_bytes(4096).children(3),
         ] {
             let idx = index(&clog2, opts);
             let s = slog2(&clog2);

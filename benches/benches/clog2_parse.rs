@@ -14,12 +14,11 @@ fn trace() -> Vec<u8> {
         .and_then(|s| s.parse().ok())
         .unwrap_or(120);
     // About 45 bytes per record in an MPE-like mix.
-    let opts = synth::Options {
-        ranks: 16,
-        events: mb * 1_000_000 / 45,
-        seed: 7,
-        block_size: 65536,
-    };
+    let opts = synth::Options::default()
+        .ranks(16)
+        .events(mb * 1_000_000 / 45)
+        .seed(7)
+        .block_size(65536);
     synth::generate_vec(&opts).expect("synth")
 }
 

@@ -30,12 +30,11 @@ pub fn cache_dir() -> PathBuf {
 pub fn clog2_trace(mb: u64) -> PathBuf {
     let path = cache_dir().join(format!("synth_{mb}MB.clog2"));
     if !path.exists() {
-        let opts = synth::Options {
-            ranks: 16,
-            events: mb * 1_000_000 / BYTES_PER_RECORD,
-            seed: 7,
-            block_size: 65536,
-        };
+        let opts = synth::Options::default()
+            .ranks(16)
+            .events(mb * 1_000_000 / BYTES_PER_RECORD)
+            .seed(7)
+            .block_size(65536);
         let tmp = path.with_extension("tmp");
         let f = std::io::BufWriter::new(std::fs::File::create(&tmp).expect("create"));
         synth::generate(f, &opts).expect("synth");
@@ -88,10 +87,7 @@ pub fn slog2_file_with(mb: u64, compression: Compression) -> PathBuf {
         let mut r = clog2_format::Clog2Reader::new(f).expect("clog2");
         let tmp = cache_dir().join(format!("synth_{mb}MB.{slug}.slog2.tmp"));
         let out = std::io::BufWriter::new(std::fs::File::create(&tmp).expect("create"));
-        let opts = TreeOptions {
-            compression,
-            ..TreeOptions::default()
-        };
+        let opts = TreeOptions::default().compression(compression);
         clog2_to_slog2(&mut r, out, opts, |_| {}).expect("convert");
         std::fs::rename(&tmp, &path).expect("rename");
     }

@@ -1,5 +1,5 @@
 //! Lossless reader and writer for MPE's CLOG2 trace files (`CLOG-02.10` to
-//! `CLOG-02.44`) and, in [`clog1`], the older MPE1 CLOG format.
+//! `CLOG-02.44`) and, in [`clog`], the older MPE1 CLOG format.
 //!
 //! The normative description is `spec/clog2.md` and `spec/clog.md` in the mpelog
 //! repository. In short, a CLOG2 file is a 1024-byte text preamble ([`Preamble`]),
@@ -32,7 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod bytes;
-pub mod clog1;
+pub mod clog;
 pub mod codec;
 pub mod commtable;
 pub mod dump;
@@ -58,6 +58,6 @@ pub use version::Version;
 pub use write::{BlockWriter, Clog2Writer};
 
 /// Whether `data` starts like a CLOG2 file (its preamble's version token).
-pub fn looks_like_clog2(data: &[u8]) -> bool {
+pub fn looks_like(data: &[u8]) -> bool {
     data.starts_with(b"CLOG-02.")
 }

@@ -64,6 +64,7 @@ pub const PROGRESS_INTERVAL: u64 = 1 << 16;
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Options {
     /// Number of MPI processes (`max_comm_world_size`), 1 to [`MAX_RANKS`].
     pub ranks: u32,
@@ -87,6 +88,34 @@ impl Default for Options {
             seed: 1,
             block_size: 65536,
         }
+    }
+}
+
+/// Setters, one per field (the struct is `#[non_exhaustive]`: start from
+/// [`Default`]).
+impl Options {
+    /// Sets `ranks` (see the field).
+    pub fn ranks(mut self, ranks: u32) -> Self {
+        self.ranks = ranks;
+        self
+    }
+
+    /// Sets `events` (see the field).
+    pub fn events(mut self, events: u64) -> Self {
+        self.events = events;
+        self
+    }
+
+    /// Sets `seed` (see the field).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets `block_size` (see the field).
+    pub fn block_size(mut self, block_size: u32) -> Self {
+        self.block_size = block_size;
+        self
     }
 }
 

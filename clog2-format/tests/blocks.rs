@@ -12,12 +12,13 @@ const BLOCK: u64 = 1024;
 
 /// A generated 2-rank trace of 1 KiB blocks, and its number of blocks.
 fn trace() -> (Vec<u8>, u64) {
-    let b = generate_vec(&Options {
-        ranks: 2,
-        events: 600,
-        seed: 5,
-        block_size: BLOCK as u32,
-    })
+    let b = generate_vec(
+        &Options::default()
+            .ranks(2)
+            .events(600)
+            .seed(5)
+            .block_size(BLOCK as u32),
+    )
     .unwrap();
     let end = Preamble::parse(&b).unwrap().info().commtable_fptr.unwrap();
     assert_eq!((end - 1024) % BLOCK, 0);

@@ -200,12 +200,13 @@ fn check_cut(data: &[u8], cut: usize, o: &Original, what: &str) -> Option<Repair
 }
 
 fn gen(ranks: u32, events: u64, seed: u64, block_size: u32) -> Vec<u8> {
-    synth::generate_vec(&synth::Options {
-        ranks,
-        events,
-        seed,
-        block_size,
-    })
+    synth::generate_vec(
+        &synth::Options::default()
+            .ranks(ranks)
+            .events(events)
+            .seed(seed)
+            .block_size(block_size),
+    )
     .unwrap()
 }
 

@@ -9,12 +9,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{Seek, SeekFrom, Write};
 
 fn opts(ranks: u32, events: u64, seed: u64) -> Options {
-    Options {
-        ranks,
-        events,
-        seed,
-        ..Default::default()
-    }
+    Options::default().ranks(ranks).events(events).seed(seed)
 }
 
 fn records(bytes: &[u8]) -> Vec<Record> {
@@ -41,12 +36,11 @@ fn parses_and_round_trips() {
         (3, 4000, 168),
         (7, 8000, 4096),
     ] {
-        let o = Options {
-            ranks,
-            events,
-            seed: 3,
-            block_size: bs,
-        };
+        let o = Options::default()
+            .ranks(ranks)
+            .events(events)
+            .seed(3)
+            .block_size(bs);
         let (cur, stats) = synth::generate(std::io::Cursor::new(Vec::new()), &o).unwrap();
         let bytes = cur.into_inner();
         let f = Clog2File::parse(&bytes).unwrap();
@@ -284,38 +278,14 @@ fn check_cargo(fmt: &str, b: &[u8; 32]) {
 #[test]
 fn invalid_options_are_errors() {
     let bad = [
-        Options {
-            ranks: 0,
-            ..Default::default()
-        },
-        Options {
-            ranks: synth::MAX_RANKS + 1,
-            ..Default::default()
-        },
-        Options {
-            ranks: u32::MAX,
-            ..Default::default()
-        },
-        Options {
-            block_size: 0,
-            ..Default::default()
-        },
-        Options {
-            block_size: 160,
-            ..Default::default()
-        },
-        Options {
-            block_size: 1001,
-            ..Default::default()
-        },
-        Options {
-            block_size: (1 << 30) + 8,
-            ..Default::default()
-        },
-        Options {
-            block_size: u32::MAX,
-            ..Default::default()
-        },
+        Options::default().ranks(0),
+        Options::default().ranks(synth::MAX_RANKS + 1),
+        Options::default().ranks(u32::MAX),
+        Options::default().block_size(0),
+        Options::default().block_size(160),
+        Options::default().block_size(1001),
+        Options::default().block_size((1 << 30) + 8),
+        Options::default().block_size(u32::MAX),
     ];
     for o in bad {
         assert!(o.validate().is_err(), "{o:?}");
@@ -324,17 +294,10 @@ fn invalid_options_are_errors() {
     }
     // Edge values that are fine.
     for o in [
-        Options {
-            block_size: synth::MIN_BLOCK_SIZE,
-            events: 500,
-            ..Default::default()
-        },
-        Options {
-            ranks: 1,
-            events: 0,
-            seed: u64::MAX,
-            ..Default::default()
-        },
+        Options::default()
+            .block_size(synth::MIN_BLOCK_SIZE)
+            .events(500),
+        Options::default().ranks(1).events(0).seed(u64::MAX),
     ] {
         let bytes = synth::generate_vec(&o).unwrap();
         assert_eq!(Clog2File::parse(&bytes).unwrap().to_bytes().unwrap(), bytes);

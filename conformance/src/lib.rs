@@ -105,23 +105,23 @@ const SLOG2Z_VERSION: &[u8] = b"SLOG 2.0.6Z";
 /// `None` when no format matches.
 ///
 /// The tests, in order: SLOG-1 (version 0.9,
-/// [`slog2_format::slog1::looks_like_slog1`]); CLOG2 (starts with `CLOG-02.`);
+/// [`slog2_format::slog1::looks_like`]); CLOG2 (starts with `CLOG-02.`);
 /// annotation (`MPELOGIX`); SLOG-2 (bytes 2..8 are `SLOG 2`; compressed when the
 /// length-prefixed version string is exactly `SLOG 2.0.6Z`); old CLOG
-/// ([`clog2_format::clog1::looks_like_clog1`]); ALOG
-/// ([`alog_format::looks_like_alog`], or the `.Z` magic,
+/// ([`clog2_format::clog::looks_like`]); ALOG
+/// ([`alog_format::looks_like`], or the `.Z` magic,
 /// [`alog_format::z::is_compress`]).
 pub fn detect(bytes: &[u8]) -> Option<Format> {
-    if slog2_format::slog1::looks_like_slog1(bytes) {
+    if slog2_format::slog1::looks_like(bytes) {
         return Some(Format::Slog1);
     }
-    if clog2_format::looks_like_clog2(bytes) {
+    if clog2_format::looks_like(bytes) {
         return Some(Format::Clog2);
     }
-    if bytes.starts_with(mpelog_annotate::format::MAGIC) {
+    if mpelog_annotate::looks_like(bytes) {
         return Some(Format::Annotation);
     }
-    if bytes.len() >= 8 && &bytes[2..8] == b"SLOG 2" {
+    if slog2_format::looks_like(bytes) {
         let n = i16::from_be_bytes([bytes[0], bytes[1]]);
         let compressed = usize::try_from(n).ok() == Some(SLOG2Z_VERSION.len())
             && bytes[2..].starts_with(SLOG2Z_VERSION);
@@ -131,10 +131,10 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
             Format::Slog2
         });
     }
-    if clog2_format::clog1::looks_like_clog1(bytes) {
+    if clog2_format::clog::looks_like(bytes) {
         return Some(Format::Clog);
     }
-    if alog_format::z::is_compress(bytes) || alog_format::looks_like_alog(bytes) {
+    if alog_format::z::is_compress(bytes) || alog_format::looks_like(bytes) {
         return Some(Format::Alog);
     }
     None
@@ -247,7 +247,7 @@ pub const PREVIEW_PIXELS: u32 = 50;
 ///   (`next_record` until the end or an error) and `finish`;
 ///   [`clog2_format::Clog2File::parse`]; [`slog2_format::build::clog2_to_slog2`]
 ///   into memory.
-/// * old CLOG: [`clog2_format::clog1::ClogFile::parse`];
+/// * old CLOG: [`clog2_format::clog::ClogFile::parse`];
 ///   [`slog2_format::build::clog_to_slog2`] into memory.
 /// * SLOG-2, plain or compressed: [`slog2_format::Slog2File::parse`];
 ///   [`slog2_format::Slog2Reader::open`], then `window(-inf, inf)` and
@@ -257,7 +257,7 @@ pub const PREVIEW_PIXELS: u32 = 50;
 ///   names an empty trace); use [`exercise_annotation`] to give the trace.
 /// * ALOG: for a `.Z` file, [`alog_format::z::decompress`] (up to
 ///   [`ALOG_Z_LIMIT`]) first; [`alog_format::AlogFile::parse`]; when it parses,
-///   [`alog_format::alog_to_slog2`] into memory.
+///   [`slog2_format::build::alog_to_slog2`] into memory.
 /// * SLOG-1: [`slog2_format::slog1::Slog1File::parse`]; when it parses,
 ///   `warnings` and [`slog2_format::slog1::convert::slog1_to_slog2`] into memory.
 ///
@@ -350,8 +350,8 @@ fn clog2(bytes: &[u8]) -> Outcome {
 fn clog(bytes: &[u8]) -> Outcome {
     let mut out = Outcome::new(Format::Clog);
     out.record(
-        "clog1::ClogFile::parse",
-        clog2_format::clog1::ClogFile::parse(bytes).map(drop),
+        "clog::ClogFile::parse",
+        clog2_format::clog::ClogFile::parse(bytes).map(drop),
     );
     let r = slog2_format::build::clog_to_slog2(
         bytes,
@@ -395,7 +395,8 @@ fn alog(bytes: &[u8]) -> Outcome {
         bytes
     };
     if let Some(f) = out.record("AlogFile::parse", alog_format::AlogFile::parse(text)) {
-        let r = alog_format::alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default());
+        let r =
+            slog2_format::build::alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default());
         out.record("alog_to_slog2", r.map(drop));
     }
     out

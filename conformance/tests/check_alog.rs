@@ -40,10 +40,7 @@ const BASE: &str = "\
 const HEADER_LINES: usize = 12;
 
 fn opts() -> Options {
-    Options {
-        limit: 1000,
-        ..Options::default()
-    }
+    Options::default().limit(1000)
 }
 
 /// Checks `text` as ALOG (whatever detection says).
@@ -481,7 +478,10 @@ fn time_003_a_time_that_is_not_finite() {
     let f = exactly(&check(text.as_bytes()), &["AL-TIME-003"]);
     is(&f[0], "AL-TIME-003", at(&text, "9 0 0 0 2 0 "), &text);
     let f = alog_format::AlogFile::parse(text.as_bytes()).unwrap();
-    assert_eq!(alog_format::slog2::drawables(&f).unmatched.bad_times, 1);
+    assert_eq!(
+        slog2_format::build::alog::drawables(&f).unmatched.bad_times,
+        1
+    );
 }
 
 #[test]
@@ -638,14 +638,11 @@ fn count(r: &Report, rule: &str) -> u64 {
 
 fn same_as_converter(text: &[u8], what: &str) {
     let f = alog_format::AlogFile::parse(text).unwrap();
-    let u = alog_format::slog2::drawables(&f).unmatched;
+    let u = slog2_format::build::alog::drawables(&f).unmatched;
     let r = check_format(
         Format::Alog,
         text,
-        &Options {
-            limit: usize::MAX,
-            trace: None,
-        },
+        &Options::default().limit(usize::MAX).trace(None),
     );
     assert_eq!(count(&r, "AL-PAIR-001"), u.state_ends, "{what}");
     assert_eq!(count(&r, "AL-PAIR-002"), u.states_closed_at_end, "{what}");

@@ -17,21 +17,19 @@ static TESTED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
 const BLOCK: u32 = 1024;
 
 fn trace() -> Vec<u8> {
-    clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-        ranks: 3,
-        events: 6000,
-        seed: 11,
-        block_size: BLOCK,
-    })
+    clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(3)
+            .events(6000)
+            .seed(11)
+            .block_size(BLOCK),
+    )
     .unwrap()
 }
 
 fn index(clog2: &[u8]) -> Vec<u8> {
     let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let opts = AnnotateOptions {
-        leaf_bytes: 2 * BLOCK,
-        children: 2,
-    };
+    let opts = AnnotateOptions::default().leaf_bytes(2 * BLOCK).children(2);
     let (out, _) = annotate(
         &mut r,
         clog2.len() as u64,

@@ -4,7 +4,7 @@
 //! error. Valid files give no finding at all, and every corpus old-CLOG file
 //! (`MPELOG_CORPUS`) passes.
 
-use clog2_format::clog1::{
+use clog2_format::clog::{
     Body, ClogFile, ClogRecords, ClogWriter, RawEvent, Record, SrcLoc, StateDef,
 };
 use clog2_format::FixedBytes;

@@ -27,12 +27,13 @@ use std::path::PathBuf;
 
 /// A generated 2-rank trace with 1 KiB blocks (about 12 blocks and a comm table).
 fn synth() -> Vec<u8> {
-    clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-        ranks: 2,
-        events: 300,
-        seed: 1,
-        block_size: 1024,
-    })
+    clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(2)
+            .events(300)
+            .seed(1)
+            .block_size(1024),
+    )
     .unwrap()
 }
 
@@ -566,12 +567,13 @@ fn generated_files_have_no_finding() {
         (16, 20000, 3, 65536),
         (3, 2000, 11, 168),
     ] {
-        let b = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-            ranks,
-            events,
-            seed,
-            block_size,
-        })
+        let b = clog2_format::synth::generate_vec(
+            &clog2_format::synth::Options::default()
+                .ranks(ranks)
+                .events(events)
+                .seed(seed)
+                .block_size(block_size),
+        )
         .unwrap();
         let r = check(&b);
         assert_eq!(r.format, Some(Format::Clog2));
@@ -597,13 +599,7 @@ fn findings_beyond_parsing_are_limited_per_rule_and_only_for_files_that_parse() 
     // 30 unmatched sends.
     let body: Vec<Record> = (0..30).map(|k| msg(f64::from(k), 0, -101, 1, k)).collect();
     let b = build(&body);
-    let r = check_bytes(
-        &b,
-        &Options {
-            limit: 5,
-            ..Options::default()
-        },
-    );
+    let r = check_bytes(&b, &Options::default().limit(5));
     assert_eq!(r.rule_ids(), ["C2-PAIR-002"; 5]);
     let offs: Vec<u64> = r.findings.iter().map(|f| f.offset).collect();
     assert_eq!(offs, offsets(&b)[2..7]);

@@ -13,10 +13,7 @@ use slog2_format::slog1::*;
 use std::collections::BTreeMap;
 
 fn opts() -> Options {
-    Options {
-        limit: 1000,
-        ..Options::default()
-    }
+    Options::default().limit(1000)
 }
 
 fn def(intvltype: u16, bebits: u8, nassocs: u16, nargs: u16) -> RecDef {
@@ -90,11 +87,10 @@ fn input() -> BuildInput {
 fn model(input: &BuildInput) -> Slog1File {
     let mut f = build(
         input,
-        BuildOptions {
-            frame_bytesize: 300,
-            max_ndirframe: 40,
-            nbin: 16,
-        },
+        BuildOptions::default()
+            .frame_bytesize(300)
+            .max_ndirframe(40)
+            .nbin(16),
     )
     .unwrap();
     f.header.frame_bytesize += 64;

@@ -13,19 +13,19 @@ use std::collections::BTreeSet;
 use std::io::Cursor;
 
 fn slog2(compression: Compression) -> Vec<u8> {
-    let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-        ranks: 3,
-        events: 4000,
-        seed: 3,
-        block_size: 1024,
-    })
+    let clog2 = clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(3)
+            .events(4000)
+            .seed(3)
+            .block_size(1024),
+    )
     .unwrap();
     let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
-    let opts = TreeOptions {
-        leaf_bytes: 4096,
-        children: 2,
-        compression,
-    };
+    let opts = TreeOptions::default()
+        .leaf_bytes(4096)
+        .children(2)
+        .compression(compression);
     let (out, _) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
     out.into_inner()
 }

@@ -370,7 +370,7 @@ fn landmarks(kind: &Kind, b: &[u8]) -> Landmarks {
         }
         Kind::File(Format::Clog) => {
             headers.push(0..64);
-            let f = clog2_format::clog1::ClogFile::parse(b).expect("valid old CLOG");
+            let f = clog2_format::clog::ClogFile::parse(b).expect("valid old CLOG");
             boundaries.extend((0..=f.blocks.len()).map(|i| i * f.block_size));
             block_starts = boundaries.clone();
         }
@@ -695,22 +695,22 @@ fn summarize(what: &str, report: &Report, took: Duration) -> String {
 // Generated files.
 
 fn gen_clog2() -> Vec<u8> {
-    clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-        ranks: 3,
-        events: 1500,
-        seed: 8,
-        block_size: 1024,
-    })
+    clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(3)
+            .events(1500)
+            .seed(8)
+            .block_size(1024),
+    )
     .unwrap()
 }
 
 fn to_slog2(clog2: &[u8], compression: slog2_format::frame::Compression) -> Vec<u8> {
     let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let opts = slog2_format::build::TreeOptions {
-        leaf_bytes: 2048,
-        children: 3,
-        compression,
-    };
+    let opts = slog2_format::build::TreeOptions::default()
+        .leaf_bytes(2048)
+        .children(3)
+        .compression(compression);
     let (out, _) =
         slog2_format::build::clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
     out.into_inner()
@@ -723,10 +723,9 @@ fn annotation(clog2: &[u8], leaf_bytes: u32) -> Vec<u8> {
         clog2.len() as u64,
         &clog2[..1024],
         Cursor::new(Vec::new()),
-        mpelog_annotate::AnnotateOptions {
-            leaf_bytes,
-            children: 2,
-        },
+        mpelog_annotate::AnnotateOptions::default()
+            .leaf_bytes(leaf_bytes)
+            .children(2),
         |_| {},
     )
     .unwrap();
@@ -736,7 +735,7 @@ fn annotation(clog2: &[u8], leaf_bytes: u32) -> Vec<u8> {
 /// An old CLOG file of several 1024-byte blocks: definitions, nested states,
 /// messages both ways, an event nothing declares.
 fn gen_clog() -> Vec<u8> {
-    use clog2_format::clog1::{
+    use clog2_format::clog::{
         Body, ClogWriter, CommEvent, MsgEvent, RawEvent, Record, SrcLoc, StateDef,
     };
     use clog2_format::FixedBytes;
@@ -968,11 +967,10 @@ fn gen_slog1() -> Vec<u8> {
     };
     build(
         &input,
-        BuildOptions {
-            frame_bytesize: 300,
-            max_ndirframe: 40,
-            nbin: 16,
-        },
+        BuildOptions::default()
+            .frame_bytesize(300)
+            .max_ndirframe(40)
+            .nbin(16),
     )
     .unwrap()
     .to_bytes()

@@ -2,7 +2,7 @@
 //! parses writes back byte for byte.
 #![no_main]
 
-use clog2_format::clog1::ClogFile;
+use clog2_format::clog::ClogFile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

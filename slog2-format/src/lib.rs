@@ -27,3 +27,15 @@ pub use window::{
     node_read_bound, DrawableRef, NotStorable, PrimitiveRef, ShadowRef, TimeWindow, WindowAnswer,
     WindowBuf,
 };
+
+/// Whether `data` starts like a SLOG-2 file: a big-endian 2-byte length, then
+/// a version string that begins `SLOG 2` (`SLOG 2.0.5`, `SLOG 2.0.6`, or the
+/// compressed `SLOG 2.0.6Z`; spec/slog2.md §3). Cheap: reads at most 8 bytes.
+///
+/// ```
+/// assert!(slog2_format::looks_like(b"\x00\x0aSLOG 2.0.6"));
+/// assert!(!slog2_format::looks_like(b"CLOG-02.44"));
+/// ```
+pub fn looks_like(data: &[u8]) -> bool {
+    data.len() >= 8 && &data[2..8] == b"SLOG 2"
+}

@@ -139,20 +139,20 @@ static ALLOC: alloc_count::Counting = alloc_count::Counting;
 // Files.
 
 fn trace(ranks: u32, events: u64, seed: u64) -> Vec<u8> {
-    generate(&clog2_format::synth::Options {
-        ranks,
-        events,
-        seed,
-        block_size: 4096,
-    })
+    generate(
+        &clog2_format::synth::Options::default()
+            .ranks(ranks)
+            .events(events)
+            .seed(seed)
+            .block_size(4096),
+    )
 }
 
 fn opts(leaf_bytes: u32, children: u16, compression: Compression) -> TreeOptions {
-    TreeOptions {
-        leaf_bytes,
-        children,
-        compression,
-    }
+    TreeOptions::default()
+        .leaf_bytes(leaf_bytes)
+        .children(children)
+        .compression(compression)
 }
 
 fn reframe_to(bytes: &[u8], c: Compression) -> Vec<u8> {
@@ -293,7 +293,7 @@ proptest! {
         }));
         let mut p = open(&plain);
         for &c in FRAMED {
-            let (z, zstats) = convert(&clog2, TreeOptions { compression: c, ..tree });
+            let (z, zstats) = convert(&clog2, tree.compression(c));
             prop_assert_eq!(version(&z), Version::V206Z);
             let shape = |s: &ConvertStats| {
                 (s.records, s.input_bytes, s.unmatched, s.tree.drawables, s.tree.nodes,

@@ -7,7 +7,7 @@ mod common;
 
 use common::compare::*;
 
-use clog2_format::clog1::{Body, ClogWriter, CommEvent, RawEvent, Record, SrcLoc, StateDef};
+use clog2_format::clog::{Body, ClogWriter, CommEvent, RawEvent, Record, SrcLoc, StateDef};
 use clog2_format::FixedBytes;
 use slog2_format::build::{clog_to_slog2, ClogDrawables, ConvertStats, Prim, TreeOptions};
 use slog2_format::check::{check, Severity};
@@ -16,11 +16,9 @@ use std::collections::BTreeMap;
 use std::io::Cursor;
 
 fn convert(data: &[u8], leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertStats) {
-    let opts = TreeOptions {
-        leaf_bytes,
-        children,
-        ..Default::default()
-    };
+    let opts = TreeOptions::default()
+        .leaf_bytes(leaf_bytes)
+        .children(children);
     let (out, stats) = clog_to_slog2(data, Cursor::new(Vec::new()), opts, |_| {})
         .unwrap_or_else(|e| panic!("conversion failed: {e}"));
     (out.into_inner(), stats)
@@ -294,7 +292,7 @@ fn small_file_gives_the_expected_drawables() {
     // The drawables, in the order they complete.
     let mut events = ClogDrawables::new();
     let mut got = Vec::new();
-    for item in clog2_format::clog1::ClogRecords::new(&data).unwrap() {
+    for item in clog2_format::clog::ClogRecords::new(&data).unwrap() {
         let (rec, _) = item.unwrap();
         got.extend(events.push(&rec));
     }
@@ -373,11 +371,7 @@ fn small_file_gives_the_expected_drawables() {
 
 #[test]
 fn bad_inputs_give_clear_errors() {
-    let opts = TreeOptions {
-        leaf_bytes: 65536,
-        children: 2,
-        ..Default::default()
-    };
+    let opts = TreeOptions::default().leaf_bytes(65536).children(2);
     // Not old CLOG at all.
     let e = clog_to_slog2(&[0u8; 10], Cursor::new(Vec::new()), opts, |_| {}).unwrap_err();
     assert!(matches!(e, Error::Clog2(_)), "{e}");

@@ -52,11 +52,9 @@ const PAIRS: &[(&str, &str, u32, u16)] = &[
 fn convert(clog2: &Path, leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertStats) {
     let data = std::fs::read(clog2).unwrap();
     let mut r = clog2_format::Clog2Reader::from_slice(&data).unwrap();
-    let opts = TreeOptions {
-        leaf_bytes,
-        children,
-        ..Default::default()
-    };
+    let opts = TreeOptions::default()
+        .leaf_bytes(leaf_bytes)
+        .children(children);
     let (out, stats) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
     (out.into_inner(), stats)
 }

@@ -246,12 +246,13 @@ fn records_after_endlog_are_ignored() {
 /// the definitions seen so far (what an annotation file stores per leaf).
 #[test]
 fn pairing_resumes_from_partials_and_definitions() {
-    let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-        ranks: 4,
-        events: 20_000,
-        seed: 11,
-        block_size: 4096,
-    })
+    let clog2 = clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(4)
+            .events(20_000)
+            .seed(11)
+            .block_size(4096),
+    )
     .unwrap();
     let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
     let pre = r.preamble().info().clone();

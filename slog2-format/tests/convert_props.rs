@@ -26,12 +26,13 @@ use slog2_format::*;
 use std::io::Cursor;
 
 fn trace(ranks: u32, events: u64, seed: u64) -> Vec<u8> {
-    generate(&clog2_format::synth::Options {
-        ranks,
-        events,
-        seed,
-        block_size: 4096,
-    })
+    generate(
+        &clog2_format::synth::Options::default()
+            .ranks(ranks)
+            .events(events)
+            .seed(seed)
+            .block_size(4096),
+    )
 }
 
 /// Cases per whole-trace property: `default`, or `MPELOG_PROPTEST_CASES` when

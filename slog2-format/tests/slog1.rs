@@ -351,11 +351,7 @@ fn corpus_converts_to_slog2_that_checks_clean() {
         let f = Slog1File::parse(&data).unwrap();
         for opts in [
             TreeOptions::default(),
-            TreeOptions {
-                leaf_bytes: 512,
-                children: 3,
-                ..Default::default()
-            },
+            TreeOptions::default().leaf_bytes(512).children(3),
         ] {
             let (bytes, n) = convert_and_check(&f, opts, e.name);
             assert_eq!(n, e.records);
@@ -528,11 +524,10 @@ fn input() -> BuildInput {
 fn built(frame_bytesize: u32) -> Slog1File {
     build(
         &input(),
-        BuildOptions {
-            frame_bytesize,
-            max_ndirframe: 40,
-            nbin: 16,
-        },
+        BuildOptions::default()
+            .frame_bytesize(frame_bytesize)
+            .max_ndirframe(40)
+            .nbin(16),
     )
     .unwrap()
 }
@@ -602,7 +597,7 @@ fn built_file_round_trips_and_has_every_sector() {
 fn built_header_and_sections_sit_where_the_layout_says() {
     let f = built(300);
     let bytes = f.to_bytes().unwrap();
-    assert!(looks_like_slog1(&bytes));
+    assert!(looks_like(&bytes));
     assert_eq!(&bytes[..8], &[0, 0, 0, 0, 0, 0, 0, 9]);
     assert_eq!(u32::from_be_bytes(bytes[8..12].try_into().unwrap()), 300);
     assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 40);
@@ -645,10 +640,7 @@ fn built_file_converts_once_per_record() {
     let n = input().records.len() as u64;
     for opts in [
         TreeOptions::default(),
-        TreeOptions {
-            leaf_bytes: 128,
-            ..Default::default()
-        },
+        TreeOptions::default().leaf_bytes(128),
     ] {
         let (bytes, drawn) = convert_and_check(&f, opts, "built");
         assert_eq!(drawn, n);

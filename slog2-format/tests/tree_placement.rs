@@ -58,11 +58,10 @@ fn back_to_back(n: u32) -> Vec<u8> {
 }
 
 fn opts(leaf_bytes: u32, children: u16) -> TreeOptions {
-    TreeOptions {
-        leaf_bytes,
-        children,
-        compression: Compression::None,
-    }
+    TreeOptions::default()
+        .leaf_bytes(leaf_bytes)
+        .children(children)
+        .compression(Compression::None)
 }
 
 fn drawables(n: &TreeNodeBody) -> impl Iterator<Item = &Drawable> {
@@ -148,12 +147,13 @@ fn back_to_back_states_all_go_to_leaves() {
 fn generated_traces_place_every_drawable_by_the_rule() {
     let mut inner = 0;
     for (ranks, events, seed) in [(2, 3000, 1), (4, 6000, 2), (3, 4000, 9)] {
-        let clog2 = generate(&clog2_format::synth::Options {
-            ranks,
-            events,
-            seed,
-            block_size: 4096,
-        });
+        let clog2 = generate(
+            &clog2_format::synth::Options::default()
+                .ranks(ranks)
+                .events(events)
+                .seed(seed)
+                .block_size(4096),
+        );
         for (leaf, k) in [(256, 2), (700, 3), (2048, 2), (4096, 5)] {
             let what = format!("{ranks} ranks, seed {seed}, leaf {leaf}, {k} children");
             let (bytes, _) = convert(&clog2, opts(leaf, k));

@@ -42,18 +42,18 @@ fn down_and_up_again_restores_every_node_and_count() {
 /// trees of several levels.
 #[test]
 fn converted_files_go_down_and_up_again() {
-    let clog2 = mpelog_conformance::strategies::clog2::generate(&clog2_format::synth::Options {
-        ranks: 4,
-        events: 6000,
-        seed: 4,
-        block_size: 4096,
-    });
+    let clog2 = mpelog_conformance::strategies::clog2::generate(
+        &clog2_format::synth::Options::default()
+            .ranks(4)
+            .events(6000)
+            .seed(4)
+            .block_size(4096),
+    );
     for (leaf_bytes, children) in [(65536, 2), (2048, 2), (4096, 4)] {
-        let opts = slog2_format::build::TreeOptions {
-            leaf_bytes,
-            children,
-            compression: slog2_format::frame::Compression::None,
-        };
+        let opts = slog2_format::build::TreeOptions::default()
+            .leaf_bytes(leaf_bytes)
+            .children(children)
+            .compression(slog2_format::frame::Compression::None);
         let (data, _) = mpelog_conformance::strategies::slog2::convert(&clog2, opts);
         // (Our converter approximates like Java, here by up to 40%.)
         down_and_up(

@@ -55,10 +55,9 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
     let (file, _) = super::open(trace)?;
     let bar = bytes_bar(len, "annotating");
     let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::clog2(trace))?;
-    let opts = AnnotateOptions {
-        leaf_bytes,
-        children,
-    };
+    let opts = AnnotateOptions::default()
+        .leaf_bytes(leaf_bytes)
+        .children(children);
     let (w, stats) = annotate(&mut r, len, &preamble, out.writer()?, opts, |at| {
         bar.set_position(at)
     })

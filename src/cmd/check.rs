@@ -87,7 +87,7 @@ fn emit(text: &str) -> CliResult<bool> {
 
 /// Runs `mpelog check`; fails (exit 1) when any file has an error finding.
 pub fn run(files: &[PathBuf], json: bool, limit: usize, trace: Option<PathBuf>) -> CliResult {
-    let opts = Options { limit, trace };
+    let opts = Options::default().limit(limit).trace(trace);
     let mut bad = 0;
     for path in files {
         let path = &crate::input::resolve(path)?;

@@ -182,7 +182,7 @@ fn identical_or_not(input: u64, output: u64) -> String {
 
 fn rewrite_clog(input: &Path, out: &Output) -> CliResult<Done> {
     let data = std::fs::read(input).map_err(CliError::io(input))?;
-    let f = clog2_format::clog1::ClogFile::parse(&data).map_err(CliError::input(input))?;
+    let f = clog2_format::clog::ClogFile::parse(&data).map_err(CliError::input(input))?;
     let bytes = f.to_bytes().map_err(CliError::input(out.path()))?;
     let records = f.blocks.iter().map(|b| b.records.len() as u64).sum();
     let output_bytes = write_all(out, &bytes)?;
@@ -341,11 +341,10 @@ fn clog_to_slog2(
 pub fn tree_options(tree: &TreeOptions) -> CliResult<slog2_format::build::TreeOptions> {
     let compression =
         slog2_format::frame::Compression::parse(&tree.compress).map_err(CliError::Usage)?;
-    let opts = slog2_format::build::TreeOptions {
-        leaf_bytes: tree.leaf_bytes,
-        children: tree.children,
-        compression,
-    };
+    let opts = slog2_format::build::TreeOptions::default()
+        .leaf_bytes(tree.leaf_bytes)
+        .children(tree.children)
+        .compression(compression);
     if opts.validate().is_err() {
         return Err(CliError::Usage(format!(
             "--leaf-bytes {} --children {}: leaves take 64 to 2147483647 bytes, nodes 2 to 32767 children",
@@ -453,12 +452,8 @@ fn alog_to_slog2(
     opts: slog2_format::build::TreeOptions,
 ) -> CliResult<Done> {
     let (f, len) = super::alog::read(input)?;
-    let (w, stats, u) = alog_format::alog_to_slog2(&f, out.writer()?, opts).map_err(|source| {
-        CliError::BadAlog {
-            path: input.to_path_buf(),
-            source,
-        }
-    })?;
+    let (w, stats, u) = slog2_format::build::alog_to_slog2(&f, out.writer()?, opts)
+        .map_err(CliError::slog2(input))?;
     let output_bytes = finish_writer(w, out)?;
     let mut unmatched = if u.total_dropped() == 0 {
         "unmatched events: none dropped".to_string()

@@ -432,7 +432,7 @@ fn summarize_slog1(path: &Path) -> CliResult<Summary> {
 
 fn summarize_clog(path: &Path) -> CliResult<Summary> {
     let data = std::fs::read(path).map_err(CliError::io(path))?;
-    let f = clog2_format::clog1::ClogFile::parse(&data).map_err(CliError::input(path))?;
+    let f = clog2_format::clog::ClogFile::parse(&data).map_err(CliError::input(path))?;
     let mut t = Tally::default();
     let mut procs = std::collections::BTreeSet::new();
     for rec in f.blocks.iter().flat_map(|b| b.records.iter()) {

@@ -83,7 +83,7 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
         Format::Slog2 => write_slog2(path, out),
         Format::Clog => {
             let data = std::fs::read(path).map_err(CliError::io(path))?;
-            let f = clog2_format::clog1::ClogFile::parse(&data).map_err(CliError::input(path))?;
+            let f = clog2_format::clog::ClogFile::parse(&data).map_err(CliError::input(path))?;
             (|| -> std::io::Result<()> {
                 writeln!(out, "# CLOG (MPE1) block_size = {}", f.block_size)?;
                 for rec in f.blocks.iter().flat_map(|b| b.records.iter()) {

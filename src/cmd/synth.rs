@@ -8,12 +8,11 @@ use std::path::Path;
 
 /// Runs `mpelog synth`.
 pub fn run(output: &Path, ranks: u32, events: u64, seed: u64, block_size: u32) -> CliResult {
-    let opts = synth::Options {
-        ranks,
-        events,
-        seed,
-        block_size,
-    };
+    let opts = synth::Options::default()
+        .ranks(ranks)
+        .events(events)
+        .seed(seed)
+        .block_size(block_size);
     let out = Output::create(output, &[], false)?;
     let bar = ProgressBar::with_draw_target(Some(events), ProgressDrawTarget::stderr());
     bar.set_style(

@@ -10,7 +10,7 @@
 //! file that parses is then checked for what the viewers (upshot, nupshot) and
 //! `mpelog convert` do with it: the header against the body, time order, state
 //! definitions, and pairing of states and messages exactly as
-//! [`alog_format::alog_to_slog2`] pairs them. Those findings are warnings (the
+//! [`slog2_format::build::alog_to_slog2`] pairs them. Those findings are warnings (the
 //! spec forbids readers to reject such files) at the first byte of the offending
 //! line, with `line L` as place.
 
@@ -265,7 +265,10 @@ impl<'a, 'c> Checker<'a, 'c> {
         self.messages();
         self.pairing(&mut states);
         self.unused_definitions(&states);
-        if alog_format::slog2::drawables(self.f).prims.is_empty() {
+        if slog2_format::build::alog::drawables(self.f)
+            .prims
+            .is_empty()
+        {
             self.c.add(
                 AL_CONV_001,
                 0,
@@ -564,7 +567,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         }
     }
 
-    /// Pairs states and messages in time order as [`alog_format::alog_to_slog2`]
+    /// Pairs states and messages in time order as [`slog2_format::build::alog_to_slog2`]
     /// does (spec/alog.md §7, spec/conversion.md §6 item 3) and reports what stays unpaired.
     fn pairing(&mut self, states: &mut [State]) {
         let f = self.f;

@@ -2,21 +2,21 @@
 //! the rules beyond parsing of spec/conformance.md §5.2.
 //!
 //! Old-CLOG files are small (MPICH-1's merger wrote them in memory), so the file
-//! is held whole: a first pass over [`clog2_format::clog1::ClogRecords`] checks
+//! is held whole: a first pass over [`clog2_format::clog::ClogRecords`] checks
 //! the structure; a parse error ends the check with the `C1-REJ-NNN` finding of
 //! its row. A file that parses gets a second pass for the rules beyond parsing.
 //! The time-order, undeclared-event and conflicting-definition rules run the
-//! records through [`slog2_format::build::clog1_events::ClogDrawables`], the code
+//! records through [`slog2_format::build::clog_events::ClogDrawables`], the code
 //! `mpelog convert` uses; the pairing and colour rules follow the same event ID
 //! bindings (spec/conversion.md §5) to name the offending record.
 
 use crate::report::Collector;
 use crate::Format;
-use clog2_format::clog1::{
+use clog2_format::clog::{
     record_len, Body, ClogRecords, Record, CONST_ETYPE, HEADER_LEN, RECV_ETYPE, SEND_ETYPE,
 };
 use clog2_format::Error;
-use slog2_format::build::clog1_events::{
+use slog2_format::build::clog_events::{
     field_text, message_params, placeholder, ClogDrawables, Role, FIRST_NEW_INDEX,
 };
 use slog2_format::build::colors;
@@ -285,7 +285,7 @@ impl Semantics {
 
     fn statedef(
         &mut self,
-        d: &clog2_format::clog1::StateDef,
+        d: &clog2_format::clog::StateDef,
         at: u64,
         conflicting: bool,
         c: &mut Collector,
@@ -491,7 +491,7 @@ mod tests {
         Record::new(
             time,
             procid,
-            Body::Raw(clog2_format::clog1::RawEvent {
+            Body::Raw(clog2_format::clog::RawEvent {
                 etype,
                 data,
                 srcloc: 0,
@@ -518,7 +518,7 @@ mod tests {
             raw(0.9, 1, 700, 0, "x"),
             raw(1.0, 1, 500, 0, ""),
         ];
-        let mut w = clog2_format::clog1::ClogWriter::new(Vec::new(), 1024).unwrap();
+        let mut w = clog2_format::clog::ClogWriter::new(Vec::new(), 1024).unwrap();
         for r in &recs {
             w.push(r).unwrap();
         }

@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 
 /// How to check.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Options {
     /// Findings kept per rule (the count of the rest is not reported); at least 1.
     pub limit: usize,
@@ -49,6 +50,22 @@ impl Default for Options {
             limit: 20,
             trace: None,
         }
+    }
+}
+
+/// Setters, one per field (the struct is `#[non_exhaustive]`: start from
+/// [`Default`]).
+impl Options {
+    /// Sets `limit` (see the field).
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Sets `trace` (see the field).
+    pub fn trace(mut self, trace: Option<PathBuf>) -> Self {
+        self.trace = trace;
+        self
     }
 }
 

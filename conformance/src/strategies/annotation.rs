@@ -23,9 +23,10 @@ pub fn annotate_options_with(
     leaf_bytes: impl Strategy<Value = u32>,
     children: impl Strategy<Value = u16>,
 ) -> impl Strategy<Value = AnnotateOptions> {
-    (leaf_bytes, children).prop_map(|(leaf_bytes, children)| AnnotateOptions {
-        leaf_bytes,
-        children,
+    (leaf_bytes, children).prop_map(|(leaf_bytes, children)| {
+        AnnotateOptions::default()
+            .leaf_bytes(leaf_bytes)
+            .children(children)
     })
 }
 

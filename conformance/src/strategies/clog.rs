@@ -10,7 +10,7 @@
 //!   way ([`block_fill`]). They read with the block size inferred and convert
 //!   to SLOG-2 (`slog2_format::build::clog_to_slog2`).
 
-use clog2_format::clog1::*;
+use clog2_format::clog::*;
 use clog2_format::FixedBytes;
 use proptest::prelude::*;
 use std::ops::Range;

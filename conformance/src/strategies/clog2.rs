@@ -367,11 +367,12 @@ pub fn synth_options(
         SEEDS,
         prop::sample::select(block_sizes.to_vec()),
     )
-        .prop_map(|(ranks, events, seed, block_size)| synth::Options {
-            ranks,
-            events,
-            seed,
-            block_size,
+        .prop_map(|(ranks, events, seed, block_size)| {
+            synth::Options::default()
+                .ranks(ranks)
+                .events(events)
+                .seed(seed)
+                .block_size(block_size)
         })
 }
 

@@ -215,11 +215,10 @@ pub fn build_input() -> impl Strategy<Value = BuildInput> {
 /// directory capacity of 0 to 63 slots, 1 to 512 statistics bins.
 pub fn build_options() -> impl Strategy<Value = BuildOptions> {
     (128u32..4096, 0u32..64, 1u32..=512).prop_map(|(frame_bytesize, max_ndirframe, nbin)| {
-        BuildOptions {
-            frame_bytesize,
-            max_ndirframe,
-            nbin,
-        }
+        BuildOptions::default()
+            .frame_bytesize(frame_bytesize)
+            .max_ndirframe(max_ndirframe)
+            .nbin(nbin)
     })
 }
 
@@ -249,10 +248,7 @@ pub fn frame_size(records: &[IntervalRecord]) -> u32 {
 ///
 /// When `build` refuses the input (a bug: generated inputs are valid).
 pub fn build_file(input: &BuildInput, opts: BuildOptions) -> Slog1File {
-    let opts = BuildOptions {
-        frame_bytesize: opts.frame_bytesize.max(frame_size(&input.records)),
-        ..opts
-    };
+    let opts = opts.frame_bytesize(opts.frame_bytesize.max(frame_size(&input.records)));
     build(input, opts).expect("a generated input builds")
 }
 

@@ -57,11 +57,10 @@ pub fn tree_options(
     compression: impl Strategy<Value = Compression>,
 ) -> impl Strategy<Value = TreeOptions> {
     (leaf_bytes, children, compression).prop_map(|(leaf_bytes, children, compression)| {
-        TreeOptions {
-            leaf_bytes,
-            children,
-            compression,
-        }
+        TreeOptions::default()
+            .leaf_bytes(leaf_bytes)
+            .children(children)
+            .compression(compression)
     })
 }
 

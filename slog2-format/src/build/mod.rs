@@ -1,7 +1,7 @@
 //! Building SLOG-2 files: CLOG2 events to drawables ([`events`]), old CLOG
-//! events to drawables ([`clog1_events`]), the one-pass tree writer ([`tree`])
+//! events to drawables ([`clog_events`]), the one-pass tree writer ([`tree`])
 //! with its shadows, and the converters that join them ([`convert`],
-//! [`clog1_convert`]). See spec/conversion.md §2–§5.
+//! [`clog_convert`]). See spec/conversion.md §2–§5.
 //!
 //! ```
 //! use slog2_format::build::{clog2_to_slog2, TreeOptions};
@@ -25,8 +25,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod clog1_convert;
-pub mod clog1_events;
+pub mod alog;
+pub mod clog_convert;
+pub mod clog_events;
 pub mod colors;
 pub mod convert;
 pub mod events;
@@ -37,8 +38,9 @@ mod shadow;
 mod sink;
 pub mod tree;
 
-pub use clog1_convert::{clog_records_to_slog2, clog_to_slog2};
-pub use clog1_events::ClogDrawables;
+pub use alog::alog_to_slog2;
+pub use clog_convert::{clog_records_to_slog2, clog_to_slog2};
+pub use clog_events::ClogDrawables;
 pub use convert::{clog2_to_slog2, ConvertStats};
 pub use events::{Clog2Drawables, Partial, Unmatched};
 pub use prim::Prim;

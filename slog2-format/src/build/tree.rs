@@ -28,6 +28,7 @@ pub const VERSION: &str = "SLOG 2.0.6";
 
 /// Tree shape options (clog2TOslog2's `-ls` and `-nc`) and node compression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TreeOptions {
     /// A leaf is closed before it would grow past this many (uncompressed) bytes.
     pub leaf_bytes: u32,
@@ -46,6 +47,28 @@ impl Default for TreeOptions {
             children: 2,
             compression: Compression::None,
         }
+    }
+}
+
+/// Setters, one per field (the struct is `#[non_exhaustive]`: start from
+/// [`Default`]).
+impl TreeOptions {
+    /// Sets `leaf_bytes` (see the field).
+    pub fn leaf_bytes(mut self, leaf_bytes: u32) -> Self {
+        self.leaf_bytes = leaf_bytes;
+        self
+    }
+
+    /// Sets `children` (see the field).
+    pub fn children(mut self, children: u16) -> Self {
+        self.children = children;
+        self
+    }
+
+    /// Sets `compression` (see the field).
+    pub fn compression(mut self, compression: Compression) -> Self {
+        self.compression = compression;
+        self
     }
 }
 

@@ -67,6 +67,6 @@ pub mod types;
 pub mod write;
 
 pub use check::Warning;
-pub use read::{looks_like_slog1, Part, RecordRef, Rejection, Slog1File};
+pub use read::{looks_like, Part, RecordRef, Rejection, Slog1File};
 pub use types::*;
 pub use write::{build, BuildInput, BuildOptions};

@@ -83,7 +83,7 @@ pub struct RecordRef<'a> {
 }
 
 /// Whether `data` starts like a SLOG-1 file: version 0.9 (`00000000 00000009`).
-pub fn looks_like_slog1(data: &[u8]) -> bool {
+pub fn looks_like(data: &[u8]) -> bool {
     data.len() >= 8 && data[..8] == [0, 0, 0, 0, 0, 0, 0, 9]
 }
 
@@ -220,7 +220,7 @@ impl Slog1File {
                 },
             ));
         }
-        if !looks_like_slog1(data) {
+        if !looks_like(data) {
             let v = |i: usize| u32::from_be_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
             return Err(Rejection::new(
                 2,

@@ -197,6 +197,7 @@ impl Slog1File {
 
 /// Options for [`build`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BuildOptions {
     /// Frame size in bytes (at least 32 + the largest record).
     pub frame_bytesize: u32,
@@ -215,6 +216,28 @@ impl Default for BuildOptions {
             max_ndirframe: 0,
             nbin: 512,
         }
+    }
+}
+
+/// Setters, one per field (the struct is `#[non_exhaustive]`: start from
+/// [`Default`]).
+impl BuildOptions {
+    /// Sets `frame_bytesize` (see the field).
+    pub fn frame_bytesize(mut self, frame_bytesize: u32) -> Self {
+        self.frame_bytesize = frame_bytesize;
+        self
+    }
+
+    /// Sets `max_ndirframe` (see the field).
+    pub fn max_ndirframe(mut self, max_ndirframe: u32) -> Self {
+        self.max_ndirframe = max_ndirframe;
+        self
+    }
+
+    /// Sets `nbin` (see the field).
+    pub fn nbin(mut self, nbin: u32) -> Self {
+        self.nbin = nbin;
+        self
     }
 }
 

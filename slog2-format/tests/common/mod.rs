@@ -11,19 +11,19 @@ use std::path::PathBuf;
 /// A plain SLOG-2 file converted from a generated trace (4 KiB CLOG2 blocks)
 /// with these tree options.
 pub fn generated(ranks: u32, events: u64, leaf_bytes: u32, children: u16, seed: u64) -> Vec<u8> {
-    let clog2 = mpelog_conformance::strategies::clog2::generate(&clog2_format::synth::Options {
-        ranks,
-        events,
-        seed,
-        block_size: 4096,
-    });
+    let clog2 = mpelog_conformance::strategies::clog2::generate(
+        &clog2_format::synth::Options::default()
+            .ranks(ranks)
+            .events(events)
+            .seed(seed)
+            .block_size(4096),
+    );
     mpelog_conformance::strategies::slog2::convert(
         &clog2,
-        slog2_format::build::TreeOptions {
-            leaf_bytes,
-            children,
-            compression: slog2_format::frame::Compression::None,
-        },
+        slog2_format::build::TreeOptions::default()
+            .leaf_bytes(leaf_bytes)
+            .children(children)
+            .compression(slog2_format::frame::Compression::None),
     )
     .0
 }

@@ -12,7 +12,7 @@ use super::colors;
 use super::events::{arrow_category, Unmatched, ARROW_CATEGORY};
 use super::prim::Prim;
 use crate::types::{topology, Category, JStr, LineIdMap};
-use clog2_format::clog1::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
+use clog2_format::clog::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::{BTreeMap, VecDeque};
 

@@ -1,7 +1,7 @@
 //! Tests of the old-CLOG (MPE1) codec: the real MPICH-1 files of the corpus (when
 //! `MPELOG_CORPUS` is set), generated files, every error, and property tests.
 
-use clog2_format::clog1::*;
+use clog2_format::clog::*;
 use clog2_format::{Error, FixedBytes};
 use mpelog_conformance::strategies::clog;
 use proptest::prelude::*;
@@ -125,7 +125,7 @@ fn corpus_files_parse_count_and_round_trip() {
     for e in CORPUS {
         let data = read_corpus(&dir, e.path);
         assert_eq!(data.len(), e.size, "{}", e.path);
-        assert!(looks_like_clog1(&data), "{}", e.path);
+        assert!(looks_like(&data), "{}", e.path);
         assert_eq!(infer_block_size(&data).unwrap(), e.block_size, "{}", e.path);
         let f = ClogFile::parse(&data).unwrap_or_else(|err| panic!("{}: {err}", e.path));
         assert_eq!(f.block_size, e.block_size, "{}", e.path);
@@ -695,29 +695,29 @@ fn display_every_type() {
 #[test]
 fn detection() {
     let bytes = write(&sample_records(5), 1024, BlockFill::Mpe1);
-    assert!(looks_like_clog1(&bytes));
-    assert!(looks_like_clog1(&bytes[..24]));
-    assert!(!looks_like_clog1(&bytes[..23]));
-    assert!(!looks_like_clog1(b""));
-    assert!(!looks_like_clog1(
+    assert!(looks_like(&bytes));
+    assert!(looks_like(&bytes[..24]));
+    assert!(!looks_like(&bytes[..23]));
+    assert!(!looks_like(b""));
+    assert!(!looks_like(
         b"CLOG-02.44\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
     ));
     let mut b = bytes.clone();
     // Negative times occur (clock shifts): MPICH-1's simple.clog starts at -0.247 s.
     b[..8].copy_from_slice(&(-0.247f64).to_be_bytes());
-    assert!(looks_like_clog1(&b));
+    assert!(looks_like(&b));
     b[..8].copy_from_slice(&(-2.0e9f64).to_be_bytes());
-    assert!(!looks_like_clog1(&b));
+    assert!(!looks_like(&b));
     b[..8].copy_from_slice(&f64::INFINITY.to_be_bytes());
-    assert!(!looks_like_clog1(&b));
+    assert!(!looks_like(&b));
     b[..8].copy_from_slice(&f64::NAN.to_be_bytes());
-    assert!(!looks_like_clog1(&b));
+    assert!(!looks_like(&b));
     let mut b = bytes.clone();
     b[12..16].copy_from_slice(&8i32.to_be_bytes()); // SRCLOC has length 9
-    assert!(!looks_like_clog1(&b));
+    assert!(!looks_like(&b));
     let mut b = bytes;
     b[8..12].copy_from_slice(&9i32.to_be_bytes());
-    assert!(!looks_like_clog1(&b));
+    assert!(!looks_like(&b));
 }
 
 // ---------------------------------------------------------------------------
@@ -1200,7 +1200,7 @@ proptest! {
                 }
             }
         }
-        let _ = looks_like_clog1(&bytes);
+        let _ = looks_like(&bytes);
         for (r, _) in ClogRecords::new(&bytes).into_iter().flatten().flatten() {
             let _ = r.display().to_string();
         }

@@ -18,13 +18,13 @@
 //! by time (stable) in memory, and the drawables by end time (stable) before they
 //! reach the writer, which needs increasing end times.
 
+use crate::build::colors;
+use crate::build::events::arrow_category;
+use crate::build::{Prim, TreeOptions, TreeStats, TreeWriter};
 use crate::error::Result;
-use crate::file::AlogFile;
-use crate::record::{rtype, Kind};
-use slog2_format::build::colors;
-use slog2_format::build::events::arrow_category;
-use slog2_format::build::{Prim, TreeOptions, TreeStats, TreeWriter};
-use slog2_format::types::{topology, Category, JStr, LineIdMap, LineIdRow};
+use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
+use alog_format::record::{rtype, Kind};
+use alog_format::AlogFile;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::io::{Seek, Write};
 
@@ -361,7 +361,7 @@ pub fn drawables(f: &AlogFile) -> Drawables {
 /// Converts an ALOG file into a SLOG-2 file written to `out` (which must be at
 /// its start), with the tree shape and compression of `opts`.
 ///
-/// Errors: [`crate::Error::Slog2`] when writing fails or the file makes no
+/// Errors: [`crate::Error`] when writing fails or the file makes no
 /// drawable (an ALOG file without events).
 pub fn alog_to_slog2<W: Write + Seek>(
     f: &AlogFile,

@@ -451,7 +451,7 @@ impl ClogFile {
     }
 }
 
-/// The largest time magnitude [`looks_like_clog1`] accepts in the first record
+/// The largest time magnitude [`looks_like`] accepts in the first record
 /// (about 31 years, in seconds).
 pub const MAX_PLAUSIBLE_TIME: f64 = 1.0e9;
 
@@ -462,7 +462,7 @@ pub const MAX_PLAUSIBLE_TIME: f64 = 1.0e9;
 ///
 /// Negative times are accepted: the merge adds each process's clock shift, and
 /// MPICH-1's `simple.clog` starts with a record at -0.247 s.
-pub fn looks_like_clog1(data: &[u8]) -> bool {
+pub fn looks_like(data: &[u8]) -> bool {
     if data.starts_with(b"CLOG-02.") || data.len() < HEADER_LEN {
         return false;
     }

@@ -72,7 +72,7 @@
 //! the log with ENDLOG at time 1.0e6, and pads with zeros.
 //!
 //! ```
-//! use clog2_format::clog1::{Body, ClogFile, ClogWriter, Record, SrcLoc};
+//! use clog2_format::clog::{Body, ClogFile, ClogWriter, Record, SrcLoc};
 //! use clog2_format::FixedBytes;
 //! let mut w = ClogWriter::new(Vec::new(), 1024).unwrap();
 //! for i in 0..40 {
@@ -103,7 +103,7 @@ pub mod record;
 pub mod write;
 
 pub use read::{
-    infer_block_size, looks_like_clog1, ClogBlock, ClogFile, ClogRecords, MAX_PLAUSIBLE_TIME,
+    infer_block_size, looks_like, ClogBlock, ClogFile, ClogRecords, MAX_PLAUSIBLE_TIME,
     MIN_INFERRED_BLOCK_SIZE,
 };
 pub use record::{

@@ -1,12 +1,12 @@
 //! Old CLOG (MPE1) → SLOG-2 in one pass, as `clogTOslog2` does: records are read
-//! block by block from memory, turned into primitives ([`super::clog1_events`])
+//! block by block from memory, turned into primitives ([`super::clog_events`])
 //! and placed in the tree as they complete.
 
-use super::clog1_events::ClogDrawables;
+use super::clog_events::ClogDrawables;
 use super::convert::ConvertStats;
 use super::tree::{TreeOptions, TreeWriter};
 use crate::error::{Error, Result};
-use clog2_format::clog1::ClogRecords;
+use clog2_format::clog::ClogRecords;
 use std::io::{Seek, Write};
 
 /// Converts the old-CLOG file `data` (block size inferred as spec/clog.md §2
