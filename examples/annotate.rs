@@ -52,7 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // A window query reads the annotation's nodes that meet the window and only
     // the trace blocks of the leaves that meet it.
-    let mut ann = Annotation::open(File::open(&index)?, File::open(&trace)?)?;
+    let mut ann = Annotation::new(File::open(&index)?, File::open(&trace)?)?;
     let root = ann.tree_dir().entries[0];
     let span = root.latest - root.earliest;
     let from = root.earliest + 0.45 * span;

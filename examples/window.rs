@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut reader, from, to) = if let [path, from, to] = &args[..] {
         let file = std::fs::read(path)?;
         (
-            Slog2Reader::open(Cursor::new(file))?,
+            Slog2Reader::new(Cursor::new(file))?,
             from.parse()?,
             to.parse()?,
         )
@@ -33,7 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             TreeOptions::default(),
             |_| {},
         )?;
-        let reader = Slog2Reader::open(Cursor::new(out.into_inner()))?;
+        let reader = Slog2Reader::new(Cursor::new(out.into_inner()))?;
         let root = reader.tree_dir().expect("a tree").value.entries[0];
         let span = root.latest - root.earliest;
         let from = root.earliest + 0.45 * span;

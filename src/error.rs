@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CliError {
     /// The input is not a valid CLOG2 or old CLOG trace (exit 1).
     #[error("{}: {source}{}", shown(.path), repair_hint(.path, .source, *.repairable))]

@@ -15,7 +15,7 @@
 //! let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
 //! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
 //! let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
-//! let mut r = slog2_format::Slog2Reader::open(Cursor::new(out.into_inner()))?;
+//! let mut r = slog2_format::Slog2Reader::new(Cursor::new(out.into_inner()))?;
 //! let arrows = r.categories().unwrap().value.categories.iter()
 //!     .filter(|c| c.topology == slog2_format::types::topology::ARROW)
 //!     .map(|c| c.index).collect::<Vec<_>>();

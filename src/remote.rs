@@ -7,7 +7,7 @@
 //!
 //! ```no_run
 //! let f = mpelog::remote::HttpFile::open("http://127.0.0.1:8080/trace")?;
-//! let mut r = slog2_format::Slog2Reader::open(f)?;
+//! let mut r = slog2_format::Slog2Reader::new(f)?;
 //! let answer = r.window(0.0, 1.0)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

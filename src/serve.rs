@@ -141,7 +141,7 @@ fn open(path: &Path) -> slog2_format::Result<Slog2Reader<BufReader<File>>> {
         offset: 0,
         source: e,
     })?;
-    Slog2Reader::open(BufReader::new(f))
+    Slog2Reader::new(BufReader::new(f))
 }
 
 /// The query parameters of `url`; `None` when one is malformed or repeated.

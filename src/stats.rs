@@ -23,7 +23,7 @@
 //! let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
 //! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
 //! let (out, conv) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
-//! let mut r = slog2_format::Slog2Reader::open(Cursor::new(out.into_inner()))?;
+//! let mut r = slog2_format::Slog2Reader::new(Cursor::new(out.into_inner()))?;
 //! let s = stats::slog2(&mut r, &Options::default())?;
 //! let drawables: u64 = s.categories.iter().map(|c| c.count).sum();
 //! assert_eq!(drawables, conv.tree.drawables);

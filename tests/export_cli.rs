@@ -21,7 +21,7 @@ use std::path::Path;
 fn drawables(path: &str, window: Option<(f64, f64)>) -> (Vec<Item>, f64) {
     let bytes = std::fs::read(path).unwrap();
     let f = Slog2File::parse(&bytes).unwrap();
-    let r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+    let r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
     let cats: HashMap<i32, (String, i32)> = r
         .categories()
         .unwrap()
@@ -205,7 +205,7 @@ fn chrome_json_has_every_drawable_properly_nested() {
     }
     // A window: what meets it, times from its start.
     let bytes = std::fs::read(slog2).unwrap();
-    let r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+    let r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
     let root = r.tree_dir().unwrap().value.entries[0];
     let span = root.latest - root.earliest;
     let (a, b) = (root.earliest + 0.3 * span, root.earliest + 0.5 * span);

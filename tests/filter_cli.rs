@@ -32,7 +32,7 @@ fn primitives(path: &str) -> Vec<String> {
 }
 
 fn legend(path: &str) -> Vec<i32> {
-    let r = Slog2Reader::open(Cursor::new(std::fs::read(path).unwrap())).unwrap();
+    let r = Slog2Reader::new(Cursor::new(std::fs::read(path).unwrap())).unwrap();
     let mut v: Vec<i32> = r
         .categories()
         .unwrap()
@@ -119,7 +119,7 @@ fn filter_commutes_with_windows_and_re_treeing_keeps_every_answer() {
         let slog2 = dir.path().join("t.slog2");
         let slog2 = slog2.to_str().unwrap();
         assert!(mpelog(&["convert", &clog2, "-o", slog2]).status.success());
-        let r = Slog2Reader::open(Cursor::new(std::fs::read(slog2).unwrap())).unwrap();
+        let r = Slog2Reader::new(Cursor::new(std::fs::read(slog2).unwrap())).unwrap();
         let root = r.tree_dir().unwrap().value.entries[0];
         let cats: Vec<i32> = r
             .categories()
@@ -247,7 +247,7 @@ fn convert_slog2_with_tree_options_re_trees() {
     let slog2 = slog2.to_str().unwrap();
     assert!(mpelog(&["convert", &clog2, "-o", slog2]).status.success());
     let nodes = |p: &str| {
-        Slog2Reader::open(Cursor::new(std::fs::read(p).unwrap()))
+        Slog2Reader::new(Cursor::new(std::fs::read(p).unwrap()))
             .unwrap()
             .tree_dir()
             .unwrap()

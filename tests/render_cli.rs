@@ -71,7 +71,7 @@ fn png_shows_each_rows_states_in_their_colours() {
     // The layout render uses: 80 px of labels, 20 px right margin, 30 px top,
     // 40 px rows, rows in world_rank order.
     let bytes = std::fs::read(&input).unwrap();
-    let mut r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
     let cats = r.categories().unwrap().value.categories.clone();
     let root = r.tree_dir().unwrap().value.entries[0];
     let (t0, t1) = (root.earliest, root.latest);

@@ -30,7 +30,7 @@ fn generated(seed: u64, events: u64) -> Vec<u8> {
 }
 
 fn of(bytes: &[u8], opts: &Options) -> Stats {
-    let mut r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
     stats::slog2(&mut r, opts).unwrap()
 }
 
@@ -46,7 +46,7 @@ fn primitives(bytes: &[u8]) -> (Vec<Primitive>, BTreeMap<i32, i32>) {
             }
         }
     }
-    let mut r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
     let topo = r
         .categories()
         .unwrap()
@@ -233,7 +233,7 @@ fn ratios_equal_the_legend_of_the_corpus() {
             continue;
         }
         let bytes = std::fs::read(&path).unwrap();
-        let mut r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+        let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
         let Some(cats) = r.categories().map(|c| c.value.categories.clone()) else {
             continue;
         };

@@ -512,7 +512,7 @@ fn corpus_windows_match_the_golden_output_and_the_reader() {
         let (n, b, d) = totals(&text);
         let (drawables, _, _) = items(&text);
         assert_eq!(drawables.len() as u64, d, "{rel}");
-        let mut r = Slog2Reader::open(std::fs::File::open(&f).unwrap()).unwrap();
+        let mut r = Slog2Reader::new(std::fs::File::open(&f).unwrap()).unwrap();
         let a = r.window(t0, t1).unwrap();
         assert_eq!(
             (n, b, d),

@@ -48,6 +48,7 @@ impl std::fmt::Display for Field {
 
 /// What is wrong with one token of a line (the problem of [`Error::BadField`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TokenProblem {
     /// The line ends before this field.
     Missing,

@@ -9,6 +9,7 @@
 
 /// Why a `.Z` stream cannot be unpacked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ZError {
     /// The input does not start with `1f 9d`.
     #[error("not a Unix compress (.Z) stream: no 1f 9d magic")]

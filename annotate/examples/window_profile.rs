@@ -16,7 +16,7 @@ fn main() {
         std::process::exit(2);
     }
     let n: usize = a[5].parse().expect("N");
-    let mut s = Slog2Reader::open(File::open(&a[3]).expect("slog2")).expect("open slog2");
+    let mut s = Slog2Reader::new(File::open(&a[3]).expect("slog2")).expect("open slog2");
     let root = s.tree_dir().expect("treedir").value.entries[0];
     let mid = (root.earliest + root.latest) / 2.0;
     let mut width = (root.latest - root.earliest) / 1000.0;
@@ -34,7 +34,7 @@ fn main() {
         width *= want as f64 / got.max(1) as f64;
     }
     let (t0, t1) = (mid - width / 2.0, mid + width / 2.0);
-    let mut ann = Annotation::open(
+    let mut ann = Annotation::new(
         File::open(&a[2]).expect("idx"),
         File::open(&a[1]).expect("trace"),
     )

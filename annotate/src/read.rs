@@ -373,7 +373,7 @@ fn trace_io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
 impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// Opens an annotation and the trace it annotates; fails if the trace's size
     /// or preamble changed since.
-    pub fn open(mut idx: A, mut trace: T) -> Result<Self> {
+    pub fn new(mut idx: A, mut trace: T) -> Result<Self> {
         let idx_len = idx.seek(SeekFrom::End(0)).map_err(idx_io(0))?;
         idx.seek(SeekFrom::Start(0)).map_err(idx_io(0))?;
         let mut head = vec![0u8; HEADER_LEN.min(idx_len) as usize];
@@ -660,7 +660,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     ///
     /// let idx = File::open("trace.clog2.idx").unwrap();
     /// let trace = File::open("trace.clog2").unwrap();
-    /// let mut a = Annotation::open(idx, trace)?;
+    /// let mut a = Annotation::new(idx, trace)?;
     /// let mut buf = WindowBuf::new();
     /// for i in 0..10 {
     ///     let t = f64::from(i) * 0.1;
@@ -1065,7 +1065,7 @@ mod tests {
     /// (so that the reused pairing state is exercised both ways); returns the
     /// drawables found.
     fn compare_leaves(clog2: &[u8], idx: &[u8]) -> usize {
-        let mut a = Annotation::open(Cursor::new(idx), Cursor::new(clog2)).unwrap();
+        let mut a = Annotation::new(Cursor::new(idx), Cursor::new(clog2)).unwrap();
         let n = a.leaves.len();
         let mut total = 0;
         for i in (0..n).chain((0..n).rev()) {
@@ -1314,7 +1314,7 @@ mod tests {
         )
         .unwrap();
         let idx = annotated(&clog2, 512, 2).unwrap();
-        let a = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
+        let a = Annotation::new(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
         let (t0, t1) = (a.header.earliest, a.header.latest);
         let windows = [
             TimeWindow::new(t0, t1 + 1.0),

@@ -63,8 +63,8 @@ proptest! {
         let clog2 = generate(&synth);
         let idx = index(&clog2, opts);
         let s = slog2(&clog2);
-        let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
-        let mut r = Slog2Reader::open(Cursor::new(&s)).unwrap();
+        let mut a = Annotation::new(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
+        let mut r = Slog2Reader::new(Cursor::new(&s)).unwrap();
         let (t0, t1) = (a.header().earliest, a.header().latest);
         let largest = a.leaves().iter().map(|l| l.len as u64).max().unwrap();
         let mut buf = WindowBuf::new();
@@ -108,18 +108,18 @@ fn a_changed_trace_is_refused() {
     // Size changed.
     let mut longer = clog2.clone();
     longer.push(0);
-    let e = Annotation::open(Cursor::new(&idx), Cursor::new(&longer)).unwrap_err();
+    let e = Annotation::new(Cursor::new(&idx), Cursor::new(&longer)).unwrap_err();
     assert!(e.to_string().contains("stale annotation"), "{e}");
     // Preamble changed.
     let mut pre = clog2.clone();
     pre[1000] ^= 1;
-    let e = Annotation::open(Cursor::new(&idx), Cursor::new(&pre)).unwrap_err();
+    let e = Annotation::new(Cursor::new(&idx), Cursor::new(&pre)).unwrap_err();
     assert!(e.to_string().contains("preamble changed"), "{e}");
     // A range changed: only the window that reads it fails.
     let mut body = clog2.clone();
     let last = body.len() - 1;
     body[last - 300] ^= 1;
-    let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&body)).unwrap();
+    let mut a = Annotation::new(Cursor::new(&idx), Cursor::new(&body)).unwrap();
     let (t0, t1) = (a.header().earliest, a.header().latest);
     let e = a.window(t0, t1 + 1.0).unwrap_err();
     assert!(
@@ -157,7 +157,7 @@ fn every_byte_of_a_leaf_is_checksummed() {
         &clog2,
         AnnotateOptions::default().leaf_bytes(2048).children(2),
     );
-    let leaves = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2))
+    let leaves = Annotation::new(Cursor::new(&idx), Cursor::new(&clog2))
         .unwrap()
         .leaves()
         .to_vec();
@@ -167,7 +167,7 @@ fn every_byte_of_a_leaf_is_checksummed() {
         for at in [leaf.offset, leaf.offset + len / 2, leaf.offset + len - 1] {
             let mut b = clog2.clone();
             b[at as usize] ^= 0x40;
-            let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&b)).unwrap();
+            let mut a = Annotation::new(Cursor::new(&idx), Cursor::new(&b)).unwrap();
             match a.verify_leaf(i) {
                 Err(Error::Stale { rule, offset, .. }) => {
                     assert_eq!((rule, offset), ("IDX-STALE-003", leaf.offset), "byte {at}")
@@ -185,7 +185,7 @@ fn every_byte_of_a_leaf_is_checksummed() {
     for at in [0, 1023] {
         let mut b = clog2.clone();
         b[at] ^= 0x40;
-        match Annotation::open(Cursor::new(&idx), Cursor::new(&b)) {
+        match Annotation::new(Cursor::new(&idx), Cursor::new(&b)) {
             Err(Error::Stale { rule, .. }) => assert_eq!(rule, "IDX-STALE-002", "byte {at}"),
             other => panic!("preamble byte {at} flipped: {:?}", other.err()),
         }
@@ -212,8 +212,8 @@ fn corpus_whole_file_windows_equal_the_converted_files() {
         ] {
             let idx = index(&clog2, opts);
             let s = slog2(&clog2);
-            let mut a = Annotation::open(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
-            let mut r = Slog2Reader::open(Cursor::new(&s)).unwrap();
+            let mut a = Annotation::new(Cursor::new(&idx), Cursor::new(&clog2)).unwrap();
+            let mut r = Slog2Reader::new(Cursor::new(&s)).unwrap();
             let x = a.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
             let y = r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
             let ys: Vec<slog2_format::Primitive> = y

@@ -83,10 +83,10 @@ fn bench(c: &mut Criterion) {
         let trace = mpelog_benches::clog2_trace(mb);
         let idx = annotation(mb);
         let slog2 = mpelog_benches::slog2_file(mb);
-        let mut s = Slog2Reader::open(File::open(&slog2).unwrap()).unwrap();
+        let mut s = Slog2Reader::new(File::open(&slog2).unwrap()).unwrap();
         let (t0, t1, n) = mpelog_benches::window_for(&mut s, 10_000);
         let mut a =
-            Annotation::open(File::open(&idx).unwrap(), File::open(&trace).unwrap()).unwrap();
+            Annotation::new(File::open(&idx).unwrap(), File::open(&trace).unwrap()).unwrap();
         let x = a.window(t0, t1).unwrap();
         let y = s.window(t0, t1).unwrap();
         let tlen = std::fs::metadata(&trace).unwrap().len();

@@ -85,13 +85,13 @@ fn window(c: &mut Criterion) {
     for mb in sizes {
         let plain_path = mpelog_benches::slog2_file(mb);
         let plain_len = std::fs::metadata(&plain_path).unwrap().len();
-        let mut plain = Slog2Reader::open(File::open(&plain_path).unwrap()).unwrap();
+        let mut plain = Slog2Reader::new(File::open(&plain_path).unwrap()).unwrap();
         let (t0, t1, n) = mpelog_benches::window_for(&mut plain, 10_000);
         eprintln!("{mb} MB CLOG2: window [{t0}, {t1}) has {n} drawables");
         for (name, compression) in compressions() {
             let path = mpelog_benches::slog2_file_with(mb, compression);
             let len = std::fs::metadata(&path).unwrap().len();
-            let mut r = Slog2Reader::open(File::open(&path).unwrap()).unwrap();
+            let mut r = Slog2Reader::new(File::open(&path).unwrap()).unwrap();
             let a = r.window(t0, t1).unwrap();
             assert_eq!(a.drawables.len(), n, "{name}: same window, same drawables");
             eprintln!(

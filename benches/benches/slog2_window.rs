@@ -19,7 +19,7 @@ fn window(c: &mut Criterion) {
     g.sample_size(50);
     for mb in sizes {
         let path = mpelog_benches::slog2_file(mb);
-        let mut r = Slog2Reader::open(File::open(&path).unwrap()).unwrap();
+        let mut r = Slog2Reader::new(File::open(&path).unwrap()).unwrap();
         let (t0, t1, n) = mpelog_benches::window_for(&mut r, 10_000);
         let a = r.window(t0, t1).unwrap();
         eprintln!(

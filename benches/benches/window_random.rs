@@ -65,7 +65,7 @@ fn random_windows(c: &mut Criterion) {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
     let path = mpelog_benches::slog2_file(mb);
-    let mut r = Slog2Reader::open(File::open(&path).unwrap()).unwrap();
+    let mut r = Slog2Reader::new(File::open(&path).unwrap()).unwrap();
     let (w0, w1, _) = mpelog_benches::window_for(&mut r, 10_000);
     let width = w1 - w0;
     let root = r.tree_dir().unwrap().value.entries[0];

@@ -38,7 +38,7 @@ fn body<T: for<'a> BinRead<Args<'a> = ()>>(bytes: &[u8], endian: Endian) -> T {
 ///
 /// ```
 /// use clog2_format::{synth, Clog2Reader};
-/// let bytes = synth::generate_vec(&synth::Options { events: 500, ..Default::default() }).unwrap();
+/// let bytes = synth::generate_vec(&synth::Options::default().events(500)).unwrap();
 /// let mut r = Clog2Reader::from_slice(&bytes).unwrap();
 /// let mut sends = 0;
 /// while let Some((rec, _offset)) = r.next_ref().unwrap() {

@@ -6,6 +6,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong while reading or writing CLOG2 and old-CLOG files.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
     #[error("byte {offset}: I/O error: {source}")]
@@ -165,7 +166,7 @@ impl Error {
     ///
     /// ```
     /// use clog2_format::{synth, Clog2File};
-    /// let bytes = synth::generate_vec(&synth::Options { events: 500, block_size: 4096, ..Default::default() }).unwrap();
+    /// let bytes = synth::generate_vec(&synth::Options::default().events(500).block_size(4096)).unwrap();
     /// let err = Clog2File::parse(&bytes[..bytes.len() - 100]).unwrap_err();
     /// assert!(err.repairable());
     /// assert!(!Clog2File::parse(&bytes[..100]).unwrap_err().repairable());

@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use clog2_format::{synth, Clog2File, Clog2Reader};
-//! let bytes = synth::generate_vec(&synth::Options { ranks: 2, events: 500, seed: 1, ..Default::default() }).unwrap();
+//! let bytes = synth::generate_vec(&synth::Options::default().ranks(2).events(500).seed(1)).unwrap();
 //! let mut reader = Clog2Reader::from_slice(&bytes).unwrap();
 //! let n = reader.records().count();
 //! assert!(n > 400);

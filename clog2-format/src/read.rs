@@ -288,7 +288,7 @@ impl<S: Source> Clog2Reader<S> {
     /// ```
     /// use clog2_format::{synth, Clog2Reader};
     /// use std::ops::ControlFlow;
-    /// let bytes = synth::generate_vec(&synth::Options { events: 500, ..Default::default() }).unwrap();
+    /// let bytes = synth::generate_vec(&synth::Options::default().events(500)).unwrap();
     /// let mut r = Clog2Reader::from_slice(&bytes).unwrap();
     /// let mut n = 0;
     /// let stop: Option<()> = r

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use clog2_format::{repair, synth, Clog2Reader};
-//! let bytes = synth::generate_vec(&synth::Options { events: 2000, block_size: 4096, ..Default::default() }).unwrap();
+//! let bytes = synth::generate_vec(&synth::Options::default().events(2000).block_size(4096)).unwrap();
 //! let cut = &bytes[..bytes.len() / 2];
 //! let (fixed, report) = repair::repair(cut).unwrap();
 //! assert!(report.records > 500 && report.lost > 0 && !report.had_endlog);

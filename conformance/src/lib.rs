@@ -13,12 +13,11 @@
 //!
 //! ```
 //! use mpelog_conformance::{detect, exercise, Format};
-//! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-//!     ranks: 2,
-//!     events: 300,
-//!     seed: 1,
-//!     block_size: 1024,
-//! })
+//! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+//!     .ranks(2)
+//!     .events(300)
+//!     .seed(1)
+//!     .block_size(1024))
 //! .unwrap();
 //! assert_eq!(detect(&clog2), Some(Format::Clog2));
 //! assert!(exercise(Format::Clog2, &clog2).all_values());
@@ -298,7 +297,7 @@ fn first_error(r: Report) -> std::result::Result<(), String> {
 /// the header names; then the checker, [`check_annotation`].
 pub fn exercise_annotation(annotation: &[u8], trace: &[u8]) -> Outcome {
     let mut out = Outcome::new(Format::Annotation);
-    let opened = mpelog_annotate::Annotation::open(Cursor::new(annotation), Cursor::new(trace));
+    let opened = mpelog_annotate::Annotation::new(Cursor::new(annotation), Cursor::new(trace));
     if let Some(mut a) = out.record("Annotation::open", opened) {
         let r = a.window(f64::NEG_INFINITY, f64::INFINITY);
         out.record("Annotation::window(-inf, inf)", r);
@@ -369,7 +368,7 @@ fn slog2(format: Format, bytes: &[u8]) -> Outcome {
         "Slog2File::parse",
         slog2_format::Slog2File::parse(bytes).map(drop),
     );
-    let opened = slog2_format::Slog2Reader::open(Cursor::new(bytes));
+    let opened = slog2_format::Slog2Reader::new(Cursor::new(bytes));
     if let Some(mut r) = out.record("Slog2Reader::open", opened) {
         let w = r.window(f64::NEG_INFINITY, f64::INFINITY);
         out.record("Slog2Reader::window(-inf, inf)", w.map(drop));

@@ -93,7 +93,7 @@ fn a_fresh_annotation_passes() {
     let r = check(&idx, &t);
     assert!(r.findings.is_empty(), "{r:#?}");
     // Its nodes hold crossing drawables, so the node rules are exercised.
-    let a = Annotation::open(Cursor::new(&idx), Cursor::new(&t)).unwrap();
+    let a = Annotation::new(Cursor::new(&idx), Cursor::new(&t)).unwrap();
     assert!(a.tree_dir().entries.len() > 3);
 }
 
@@ -155,7 +155,7 @@ fn leaf_rules() {
 /// The TreeDir entry (its offset in `idx`) and the node block of the first node
 /// that holds a drawable.
 fn a_full_node(idx: &[u8], t: &[u8]) -> (usize, usize) {
-    let mut a = Annotation::open(Cursor::new(idx), Cursor::new(t)).unwrap();
+    let mut a = Annotation::new(Cursor::new(idx), Cursor::new(t)).unwrap();
     let (dir_at, _) = ptr(idx, TREEDIR);
     let entries = a.tree_dir().entries.clone();
     for (i, e) in entries.iter().enumerate() {

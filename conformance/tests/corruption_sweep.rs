@@ -401,7 +401,7 @@ fn landmarks(kind: &Kind, b: &[u8]) -> Landmarks {
             let Kind::AnnotationOver(trace) = kind else {
                 unreachable!("annotations are swept over their trace")
             };
-            let a = mpelog_annotate::Annotation::open(Cursor::new(b), Cursor::new(&trace[..]))
+            let a = mpelog_annotate::Annotation::new(Cursor::new(b), Cursor::new(&trace[..]))
                 .expect("valid annotation");
             let h = a.header();
             for p in [h.treedir, h.leaf_table, h.defs, h.categories, h.lineidmaps] {

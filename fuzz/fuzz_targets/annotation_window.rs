@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         let i = idx[0] as usize * 37 % t.len();
         t[i] ^= 0x5a;
     }
-    let Ok(mut a) = Annotation::open(Cursor::new(idx), Cursor::new(&t)) else {
+    let Ok(mut a) = Annotation::new(Cursor::new(idx), Cursor::new(&t)) else {
         return;
     };
     let (t0, t1) = (a.header().earliest, a.header().latest);

@@ -133,7 +133,7 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // (b) A whole file.
-    if let Ok(mut r) = Slog2Reader::open(Cursor::new(rest)) {
+    if let Ok(mut r) = Slog2Reader::new(Cursor::new(rest)) {
         let _ = r.window(f64::NEG_INFINITY, f64::INFINITY);
         let _ = r.window_preview(f64::NEG_INFINITY, f64::INFINITY, 64);
         let _ = slog2_format::check::check(Cursor::new(rest), 3);

@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let (file, q) = data.split_at(data.len() - 17);
     let a = f64::from_be_bytes(q[0..8].try_into().unwrap());
     let b = f64::from_be_bytes(q[8..16].try_into().unwrap());
-    let Ok(mut r) = Slog2Reader::open(Cursor::new(file)) else {
+    let Ok(mut r) = Slog2Reader::new(Cursor::new(file)) else {
         return;
     };
     let categories: std::collections::HashSet<i32> = r

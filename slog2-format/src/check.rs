@@ -143,7 +143,7 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
             },
             Error::BadDrawable { problem, .. } => problem.rule(),
             Error::BadTree { problem, .. } => problem.rule(),
-            Error::BadValue { what, .. } if what.contains("tag") => "S2-DRW-001",
+            Error::BadTag { .. } => "S2-DRW-001",
             Error::BadFrame { step, .. } => FRAME_RULES[(*step as usize).clamp(1, 6) - 1],
             _ => "S2-PARSE-001",
         };
@@ -153,7 +153,7 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
 }
 
 fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
-    let mut r = Slog2Reader::open(inner)?;
+    let mut r = Slog2Reader::new(inner)?;
     // `check` reports every drawable problem itself.
     r.set_validation(Validation::Off);
     file_rules(&r, cx);

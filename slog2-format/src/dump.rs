@@ -223,9 +223,9 @@ pub fn node(n: &TreeNodeBody, trailing: &[u8]) -> Vec<String> {
 /// use std::io::Cursor;
 /// let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
 /// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
-/// let opts = TreeOptions { leaf_bytes: 4096, ..TreeOptions::default() };
+/// let opts = TreeOptions::default().leaf_bytes(4096);
 /// let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
-/// let mut r = Slog2Reader::open(Cursor::new(out.into_inner())).unwrap();
+/// let mut r = Slog2Reader::new(Cursor::new(out.into_inner())).unwrap();
 /// let mut lines = Vec::new();
 /// dump::tree(&mut r, 0, |l| lines.push(l)).unwrap();
 /// assert!(lines[0].starts_with("node ("));

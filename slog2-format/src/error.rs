@@ -5,6 +5,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What can go wrong reading or writing SLOG-2.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
     #[error("byte {offset}: I/O error: {source}")]
@@ -60,6 +61,34 @@ pub enum Error {
     #[error("byte {offset}: {what}")]
     BadValue {
         /// Offset of the value.
+        offset: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// A block larger than the caller's limit
+    /// ([`crate::ReadOptions::max_block_bytes`]): refused before allocating.
+    #[error("byte {offset}: {what} is {size} bytes, over the reader's limit of {limit} bytes")]
+    LimitExceeded {
+        /// Offset of the pointer to the block.
+        offset: u64,
+        /// Which block.
+        what: String,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The input holds no drawable: there is no tree to write.
+    #[error("no drawable in the input: nothing to write")]
+    Empty,
+    /// Options that cannot be used (a caller's mistake, not bad input).
+    #[error("invalid options: {0}")]
+    InvalidOptions(String),
+    /// A drawable's tag byte is neither 0 (primitive) nor 1 (composite)
+    /// (spec/slog2.md §14 #9, rule `S2-DRW-001`).
+    #[error("byte {offset}: {what}")]
+    BadTag {
+        /// Offset of the tag byte.
         offset: u64,
         /// What is wrong.
         what: String,
@@ -217,13 +246,15 @@ impl Error {
             | Error::Truncated { offset, .. }
             | Error::BadPointer { offset, .. }
             | Error::BadValue { offset, .. }
+            | Error::BadTag { offset, .. }
+            | Error::LimitExceeded { offset, .. }
             | Error::BadFrame { offset, .. }
             | Error::BadDrawable { offset, .. }
             | Error::BadTree { offset, .. } => Some(*offset),
             Error::NotSlog2 { .. } => Some(0),
             Error::UnsupportedVersion { .. } => Some(2),
             Error::Clog2(e) => e.offset(),
-            Error::Write(_) => None,
+            Error::Write(_) | Error::InvalidOptions(_) | Error::Empty => None,
         }
     }
 
@@ -241,17 +272,17 @@ impl Error {
                 offset: base,
                 source,
             },
-            binrw::Error::BadMagic { pos, found } => Error::BadValue {
+            binrw::Error::BadMagic { pos, found } => Error::BadTag {
                 offset: base + pos,
                 what: format!(
                     "drawable tag {found:?} in {what} is neither 0 (primitive) nor 1 (composite)"
                 ),
             },
-            binrw::Error::NoVariantMatch { pos } => Error::BadValue {
+            binrw::Error::NoVariantMatch { pos } => Error::BadTag {
                 offset: base + pos,
                 what: format!("drawable tag in {what} is neither 0 (primitive) nor 1 (composite)"),
             },
-            binrw::Error::EnumErrors { pos, .. } => Error::BadValue {
+            binrw::Error::EnumErrors { pos, .. } => Error::BadTag {
                 offset: base + pos,
                 what: format!("drawable tag in {what} is neither 0 (primitive) nor 1 (composite)"),
             },

@@ -65,7 +65,7 @@ impl Slog2File {
     /// [`Validation::Lenient`] it is dropped (the model is then no longer a
     /// byte-for-byte image of the file).
     pub fn read_with<R: Read + Seek>(inner: R, validation: Validation) -> Result<Slog2File> {
-        let mut r = Slog2Reader::open(inner)?;
+        let mut r = Slog2Reader::new(inner)?;
         r.set_validation(validation);
         let header = r.header().clone();
         let version = r.version();
@@ -157,6 +157,15 @@ impl Slog2File {
             blocks,
             gaps,
         })
+    }
+
+    /// Writes the file (as [`to_bytes`](Self::to_bytes)) to `out` and gives it
+    /// back.
+    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<W> {
+        let bytes = self.to_bytes()?;
+        out.write_all(&bytes)
+            .map_err(|source| Error::Io { offset: 0, source })?;
+        Ok(out)
     }
 
     /// Writes the file: the header, then every block and gap at its offset.

@@ -78,6 +78,7 @@ impl fmt::Display for InfoValue {
 
 /// Why an info buffer cannot be decoded with its formats.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum InfoError {
     /// The buffer ends inside a value.
     #[error(

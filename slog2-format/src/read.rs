@@ -69,6 +69,54 @@ pub struct Counters {
     pub bytes_read: u64,
 }
 
+/// The default of [`ReadOptions::max_block_bytes`]: 256 MiB.
+pub const DEFAULT_MAX_BLOCK_BYTES: u64 = 256 << 20;
+
+/// How a [`Slog2Reader`] reads: how strictly it checks the nodes it decodes,
+/// and the largest block it allocates for (image-png's `Limits`).
+///
+/// ```
+/// use slog2_format::{ReadOptions, Validation};
+/// let opts = ReadOptions::default()
+///     .validation(Validation::Lenient)
+///     .max_block_bytes(16 << 20);
+/// assert_eq!(opts.max_block_bytes, 16 << 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadOptions {
+    /// How the nodes decoded are checked (default [`Validation::Strict`]).
+    pub validation: Validation,
+    /// The largest block (or inflated node of a compressed file) the reader
+    /// allocates for, whatever the header's `max_buffer_bytesize` says; a
+    /// larger one is an [`Error::LimitExceeded`]. Default
+    /// [`DEFAULT_MAX_BLOCK_BYTES`].
+    pub max_block_bytes: u64,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions {
+            validation: Validation::Strict,
+            max_block_bytes: DEFAULT_MAX_BLOCK_BYTES,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// Sets [`validation`](Self::validation).
+    pub fn validation(mut self, validation: Validation) -> Self {
+        self.validation = validation;
+        self
+    }
+
+    /// Sets [`max_block_bytes`](Self::max_block_bytes).
+    pub fn max_block_bytes(mut self, max_block_bytes: u64) -> Self {
+        self.max_block_bytes = max_block_bytes;
+        self
+    }
+}
+
 /// A SLOG-2 reader over any `Read + Seek`.
 #[derive(Debug)]
 pub struct Slog2Reader<R> {
@@ -85,6 +133,7 @@ pub struct Slog2Reader<R> {
     plain: Vec<u8>,
     legend: Legend,
     validation: Validation,
+    max_block_bytes: u64,
     dropped: Dropped,
     pub(crate) walk_cache: Option<WalkCache>,
     /// A window query's buffers, kept between queries for reuse.
@@ -184,8 +233,30 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// every TreeDir entry pointer (#3: not NULL, inside the file, not larger than
     /// `max_buffer_bytesize`; reported at the entry + 22), the CategoryMap and the
     /// LineIDMapList (#4, #5). The reader validates the nodes it decodes
-    /// ([`Validation::Strict`]); see [`set_validation`](Self::set_validation).
-    pub fn open(mut inner: R) -> Result<Self> {
+    /// ([`Validation::Strict`]); see [`with_options`](Self::with_options).
+    ///
+    /// ```
+    /// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+    /// use slog2_format::{ReadOptions, Slog2Reader, Validation};
+    /// use std::io::Cursor;
+    /// let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+    /// let bytes = out.into_inner();
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes[..]))?;
+    /// assert!(!r.window(0.0, 10.0)?.drawables.is_empty());
+    /// // The same, lenient, allocating at most 1 MiB per block.
+    /// let opts = ReadOptions::default().validation(Validation::Lenient).max_block_bytes(1 << 20);
+    /// let mut r = Slog2Reader::with_options(Cursor::new(&bytes[..]), opts)?;
+    /// assert!(!r.window(0.0, 10.0)?.drawables.is_empty());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
+    pub fn new(inner: R) -> Result<Self> {
+        Self::with_options(inner, ReadOptions::default())
+    }
+
+    /// Opens a file as [`new`](Self::new) does, reading as `opts` says.
+    pub fn with_options(mut inner: R, opts: ReadOptions) -> Result<Self> {
         let file_len = inner
             .seek(SeekFrom::End(0))
             .map_err(|source| Error::Io { offset: 0, source })?;
@@ -214,7 +285,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
             buf: Vec::new(),
             plain: Vec::new(),
             legend: Legend::default(),
-            validation: Validation::default(),
+            validation: opts.validation,
+            max_block_bytes: opts.max_block_bytes,
             dropped: Dropped::default(),
             walk_cache: None,
             window_bufs: Default::default(),
@@ -378,6 +450,14 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 ),
             ));
         }
+        if ptr.size.max(0) as u64 > self.max_block_bytes {
+            return Err(Error::LimitExceeded {
+                offset: at,
+                what: what.to_string(),
+                size: ptr.size.max(0) as u64,
+                limit: self.max_block_bytes,
+            });
+        }
         if ptr.size > self.header.max_buffer_bytesize {
             return Err(bad(
                 PointerProblem::TooLarge,
@@ -459,7 +539,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let v = self.version.is_v206();
         let n = if self.version.is_compressed() {
             self.read_raw_at(ptr, "a tree node frame", ptr_at)?;
-            let limit = self.header.max_buffer_bytesize.max(0) as u64;
+            let limit = (self.header.max_buffer_bytesize.max(0) as u64).min(self.max_block_bytes);
             crate::frame::decode(&self.buf, ptr, limit, &mut self.plain)?;
             parse_block(&self.plain, ptr, "a tree node", (v,))?
         } else {
@@ -483,7 +563,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ) -> Result<usize> {
         if self.version.is_compressed() {
             self.read_raw_at(ptr, "a tree node frame", ptr_at)?;
-            let limit = self.header.max_buffer_bytesize.max(0) as u64;
+            let limit = (self.header.max_buffer_bytesize.max(0) as u64).min(self.max_block_bytes);
             crate::frame::decode(&self.buf, ptr, limit, &mut self.plain)?;
             arena.truncate(used);
             arena.extend_from_slice(&self.plain);

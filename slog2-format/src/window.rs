@@ -6,7 +6,7 @@
 //! # fn main() -> slog2_format::Result<()> {
 //! use slog2_format::Slog2Reader;
 //!
-//! let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+//! let mut r = Slog2Reader::new(std::fs::File::open("trace.slog2").unwrap())?;
 //! let answer = r.window(0.5, 0.6)?;
 //! for d in &answer.drawables {
 //!     println!("{:?} in node {:?}", d.value.category(), d.node);
@@ -27,7 +27,7 @@
 //! # fn main() -> slog2_format::Result<()> {
 //! use slog2_format::{Slog2Reader, WindowBuf};
 //!
-//! let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+//! let mut r = Slog2Reader::new(std::fs::File::open("trace.slog2").unwrap())?;
 //! let mut buf = WindowBuf::new();
 //! r.window_into(&mut buf, 0.5, 0.6)?;
 //! let states = buf.drawables().filter(|d| d.vertices().len() == 2).count();
@@ -50,7 +50,7 @@
 //! # fn main() -> slog2_format::Result<()> {
 //! use slog2_format::Slog2Reader;
 //!
-//! let mut r = Slog2Reader::open(std::fs::File::open("damaged.slog2").unwrap())?;
+//! let mut r = Slog2Reader::new(std::fs::File::open("damaged.slog2").unwrap())?;
 //! r.set_lenient(true);
 //! let answer = r.window(0.5, 0.6)?;
 //! println!("{} drawables, {} dropped", answer.drawables.len(), r.dropped().drawables);
@@ -470,7 +470,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # fn main() -> slog2_format::Result<()> {
     /// use slog2_format::{Slog2Reader, WindowBuf};
     ///
-    /// let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+    /// let mut r = Slog2Reader::new(std::fs::File::open("trace.slog2").unwrap())?;
     /// let mut buf = WindowBuf::new();
     /// r.window_into(&mut buf, 0.5, 0.6)?;
     /// for d in buf.drawables() {
@@ -496,9 +496,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// use slog2_format::build::{clog2_to_slog2, TreeOptions};
     /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
     /// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
-    /// let opts = TreeOptions { leaf_bytes: 2048, ..TreeOptions::default() };
+    /// let opts = TreeOptions::default().leaf_bytes(2048);
     /// let (out, _) = clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), opts, |_| {})?;
-    /// let mut r = slog2_format::Slog2Reader::open(std::io::Cursor::new(out.into_inner()))?;
+    /// let mut r = slog2_format::Slog2Reader::new(std::io::Cursor::new(out.into_inner()))?;
     /// let full = r.window(0.0, 10.0)?;
     /// let top = r.window_to_depth(0.0, 10.0, 2)?;
     /// assert!(top.nodes.len() < full.nodes.len());
@@ -540,7 +540,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # fn main() -> slog2_format::Result<()> {
     /// use slog2_format::{Slog2Reader, WindowBuf};
     ///
-    /// let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+    /// let mut r = Slog2Reader::new(std::fs::File::open("trace.slog2").unwrap())?;
     /// let mut buf = WindowBuf::new();
     /// r.window_preview_into(&mut buf, 0.0, 10.0, 1000)?;
     /// for s in buf.shadows() {

@@ -405,7 +405,7 @@ impl Store {
 /// # fn main() -> slog2_format::Result<()> {
 /// use slog2_format::{Slog2Reader, WindowBuf};
 ///
-/// let mut r = Slog2Reader::open(std::fs::File::open("trace.slog2").unwrap())?;
+/// let mut r = Slog2Reader::new(std::fs::File::open("trace.slog2").unwrap())?;
 /// let mut buf = WindowBuf::new();
 /// for i in 0..10 {
 ///     let t = f64::from(i) * 0.1;

@@ -163,7 +163,7 @@ fn reframe_to(bytes: &[u8], c: Compression) -> Vec<u8> {
 }
 
 fn open(bytes: &[u8]) -> Slog2Reader<Cursor<&[u8]>> {
-    Slog2Reader::open(Cursor::new(bytes)).unwrap()
+    Slog2Reader::new(Cursor::new(bytes)).unwrap()
 }
 
 fn version(bytes: &[u8]) -> Version {
@@ -180,7 +180,7 @@ fn texts<T: std::fmt::Debug>(v: &[Located<T>]) -> Vec<String> {
 }
 
 fn full(bytes: &[u8]) -> slog2_format::Result<WindowAnswer> {
-    Slog2Reader::open(Cursor::new(bytes))?.window(f64::NEG_INFINITY, f64::INFINITY)
+    Slog2Reader::new(Cursor::new(bytes))?.window(f64::NEG_INFINITY, f64::INFINITY)
 }
 
 fn rules(findings: &[Finding], severity: Severity) -> BTreeSet<&'static str> {
@@ -762,7 +762,7 @@ fn blocks_cut_short_are_errors() {
         cuts.push(bytes.len() - 1);
         for cut in cuts {
             let b = &bytes[..cut];
-            let msg = match Slog2Reader::open(Cursor::new(b)) {
+            let msg = match Slog2Reader::new(Cursor::new(b)) {
                 Err(e) => e.to_string(),
                 Ok(mut r) => r
                     .window(f64::NEG_INFINITY, f64::INFINITY)
@@ -919,7 +919,7 @@ fn a_node_whose_own_pointer_is_not_its_frame_is_an_error() {
 /// the window's drawables.
 fn read_everything(bytes: &[u8]) -> Option<Vec<String>> {
     let _ = check(Cursor::new(bytes), 3);
-    let mut r = Slog2Reader::open(Cursor::new(bytes)).ok()?;
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).ok()?;
     let answer = r.window(f64::NEG_INFINITY, f64::INFINITY);
     answer.ok().map(|a| texts(&a.drawables))
 }

@@ -43,8 +43,8 @@ fn corpus_files_round_trip_through_every_codec() {
                 back.into_inner() == plain,
                 "{name} {c:?}: not byte-identical after the round trip"
             );
-            let mut a = Slog2Reader::open(Cursor::new(&plain)).unwrap();
-            let mut b = Slog2Reader::open(Cursor::new(&z)).unwrap();
+            let mut a = Slog2Reader::new(Cursor::new(&plain)).unwrap();
+            let mut b = Slog2Reader::new(Cursor::new(&z)).unwrap();
             let wa = a.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
             let wb = b.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
             assert_eq!(

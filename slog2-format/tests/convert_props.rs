@@ -120,7 +120,7 @@ proptest! {
         let all = all_drawables(&file);
         prop_assert_eq!(all.len() as u64, stats.tree.drawables);
         let (t0, t1) = stats.tree.time_range;
-        let mut r = Slog2Reader::open(Cursor::new(&bytes)).unwrap();
+        let mut r = Slog2Reader::new(Cursor::new(&bytes)).unwrap();
         let k = r.header().num_children_per_node as u32;
         let depth = r.header().max_treedepth as u32;
         // Windows from a little before the file to a little after it, and

@@ -35,7 +35,7 @@ struct Oracle {
 
 impl Oracle {
     fn of(bytes: &[u8]) -> Oracle {
-        let r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+        let r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
         Oracle {
             categories: r
                 .categories()
@@ -115,7 +115,7 @@ fn queries(bytes: &[u8]) -> Vec<(f64, f64, Option<u32>)> {
 }
 
 fn run(bytes: &[u8], v: Validation, q: (f64, f64, Option<u32>)) -> Result<WindowAnswer> {
-    let mut r = Slog2Reader::open(Cursor::new(bytes))?;
+    let mut r = Slog2Reader::new(Cursor::new(bytes))?;
     r.set_validation(v);
     match q.2 {
         None => r.window(q.0, q.1),
@@ -170,7 +170,7 @@ fn clean_files_answer_alike_in_every_mode() {
             assert_eq!(format!("{strict:?}"), format!("{off:?}"));
             assert!(Oracle::of(&bytes).invalid(&strict).is_none());
         }
-        let mut r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+        let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
         r.set_lenient(true);
         r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
         assert_eq!(r.dropped(), Dropped::default());
@@ -183,7 +183,7 @@ fn clean_files_answer_alike_in_every_mode() {
 #[test]
 fn an_unknown_line_id_is_an_error_or_dropped_and_counted() {
     let bytes = &files()[1];
-    let leaf = Slog2Reader::open(Cursor::new(&bytes[..]))
+    let leaf = Slog2Reader::new(Cursor::new(&bytes[..]))
         .unwrap()
         .tree_dir()
         .unwrap()
@@ -194,7 +194,7 @@ fn an_unknown_line_id_is_an_error_or_dropped_and_counted() {
         .copied()
         .unwrap();
     // The first drawable of the leaf's nestless list, or else of its nestable list.
-    let mut r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
     let node = r.read_node(leaf.ptr).unwrap().value;
     let base = leaf.ptr.offset as u64;
     let (at, d) = match node.nestless.first() {
@@ -208,7 +208,7 @@ fn an_unknown_line_id_is_an_error_or_dropped_and_counted() {
     let line_at = at + 1 + 4 + p.info.disk_len() as u64 + 2 + 8;
     let mut b = bytes.clone();
     b[line_at as usize..line_at as usize + 4].copy_from_slice(&65283i32.to_be_bytes());
-    let mut r = Slog2Reader::open(Cursor::new(&b[..])).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&b[..])).unwrap();
     match r.window(f64::NEG_INFINITY, f64::INFINITY) {
         Err(Error::BadDrawable {
             offset,
@@ -223,12 +223,12 @@ fn an_unknown_line_id_is_an_error_or_dropped_and_counted() {
         other => panic!("{other:?}"),
     }
     // The same through read_node (print, info, convert).
-    let mut r = Slog2Reader::open(Cursor::new(&b[..])).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&b[..])).unwrap();
     assert!(matches!(
         r.read_node(leaf.ptr),
         Err(Error::BadDrawable { offset, .. }) if offset == at + 1
     ));
-    let mut r = Slog2Reader::open(Cursor::new(&b[..])).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&b[..])).unwrap();
     r.set_lenient(true);
     let a = r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
     assert_eq!(
@@ -246,7 +246,7 @@ fn an_unknown_line_id_is_an_error_or_dropped_and_counted() {
     )
     .unwrap();
     assert_eq!(a.drawables.len() + 1, full.drawables.len());
-    let mut r = Slog2Reader::open(Cursor::new(&b[..])).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&b[..])).unwrap();
     r.set_validation(Validation::Off);
     let raw = r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
     assert!(Oracle::of(&b).invalid(&raw).is_some());

@@ -79,7 +79,7 @@ fn a_bad_tag_byte_names_its_offset() {
     assert_eq!(b[at], 0);
     b[at] = 7;
     match parse(&b) {
-        Err(Error::BadValue { offset, what }) => {
+        Err(Error::BadTag { offset, what }) => {
             assert_eq!(offset, at as u64);
             assert!(what.contains("tag"), "{what}");
         }
@@ -117,7 +117,7 @@ fn a_huge_count_is_refused_without_allocating() {
 #[test]
 fn random_access_reads_exactly_the_asked_node() {
     let (b, [node_at, ..]) = tiny();
-    let mut r = Slog2Reader::open(Cursor::new(&b)).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&b)).unwrap();
     let before = r.counters();
     let n = r.read_root().unwrap();
     assert_eq!(n.ptr.offset as u64, node_at);

@@ -335,7 +335,7 @@ fn convert_and_check(f: &Slog1File, opts: TreeOptions, what: &str) -> (Vec<u8>, 
     assert!(errors.is_empty(), "{what}: {errors:?}");
     let records = f.home_records().count() as u64;
     assert_eq!(stats.drawables, records, "{what}");
-    let mut r = Slog2Reader::open(Cursor::new(&bytes)).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&bytes)).unwrap();
     let (t0, t1) = stats.time_range;
     let a = r.window(t0, t1).unwrap();
     assert_eq!(a.drawables.len() as u64, stats.drawables, "{what}");

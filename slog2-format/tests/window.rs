@@ -194,7 +194,7 @@ impl Loaded {
     }
 
     fn reader(&self) -> Slog2Reader<Cursor<&[u8]>> {
-        Slog2Reader::open(Cursor::new(&self.bytes[..])).unwrap()
+        Slog2Reader::new(Cursor::new(&self.bytes[..])).unwrap()
     }
 
     /// Runs the full query and checks it against the brute force and the bound.
@@ -889,7 +889,7 @@ fn node_read_bound_is_the_ceiling_of_the_formula() {
 // Bad trees: errors with offsets, never panics, loops or repeated reads.
 
 fn err_of(bytes: &[u8]) -> Error {
-    let mut r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
     r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap_err()
 }
 
@@ -978,7 +978,7 @@ fn a_stub_pointer_outside_the_file_names_the_pointer_field() {
     assert_eq!(i64_at(&bytes, e.offset().unwrap()), 1 << 40);
     // A window that does not reach that child never follows the pointer.
     let (lo, _) = Loaded::new("ok part", lay_out(java_like(2, 8, 25))).range();
-    let mut r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
     assert!(r.window(lo, lo + 0.1).is_ok());
 }
 
@@ -1002,7 +1002,7 @@ fn corrupted_and_truncated_files_give_errors_not_panics() {
         (110.0, 110.0),
     ];
     // The intact file answers every query.
-    let mut r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
     for &(t0, t1) in &windows {
         r.window(t0, t1).unwrap();
         r.window_preview(t0, t1, 7).unwrap();
@@ -1023,7 +1023,7 @@ fn corrupted_and_truncated_files_give_errors_not_panics() {
                 b[at] = rng.next() as u8;
             }
         }
-        let mut r = match Slog2Reader::open(Cursor::new(&b[..])) {
+        let mut r = match Slog2Reader::new(Cursor::new(&b[..])) {
             Ok(r) => r,
             Err(e) => {
                 refused += 1;

@@ -126,7 +126,7 @@ fn windows(t0: f64, t1: f64, random: usize, seed: u64) -> Vec<(f64, f64)> {
 /// against the model; returns the drawables found.
 fn check_file(name: &str, bytes: &[u8], wins: &[(f64, f64)], buf: &mut WindowBuf) -> usize {
     let f = Slog2File::parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
     let mut found = 0;
     for (i, &(t0, t1)) in wins.iter().enumerate() {
         r.window_into(buf, t0, t1)
@@ -213,7 +213,7 @@ fn every_corpus_slog2_file_answers_like_the_model() {
         };
         let (t0, t1) = span(&f);
         let wins = windows(t0, t1, 10, 7 + i as u64);
-        let mut r = Slog2Reader::open(Cursor::new(&bytes[..])).unwrap();
+        let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
         if r.window(f64::NEG_INFINITY, f64::INFINITY).is_err() {
             same_outcome(&name, &bytes, &mut buf);
             continue;
@@ -227,10 +227,10 @@ fn every_corpus_slog2_file_answers_like_the_model() {
 /// The buffer API and the owned API agree on every window of a file that may be
 /// damaged: the same answer, or errors at the same offset (with an empty buffer).
 fn same_outcome(name: &str, bytes: &[u8], buf: &mut WindowBuf) {
-    let Ok(mut owned) = Slog2Reader::open(Cursor::new(bytes)) else {
+    let Ok(mut owned) = Slog2Reader::new(Cursor::new(bytes)) else {
         return;
     };
-    let mut r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
     let (t0, t1) = match owned.tree_dir().and_then(|t| t.value.entries.first()) {
         Some(e) => (e.earliest, e.latest),
         None => (0.0, 1.0),
@@ -282,11 +282,11 @@ fn damaged_files_give_the_owned_errors_and_an_empty_buffer() {
         }
         let name = format!("round {round}: byte {at}");
         same_outcome(&name, &b, &mut buf);
-        if let Ok(mut r) = Slog2Reader::open(Cursor::new(&b[..])) {
+        if let Ok(mut r) = Slog2Reader::new(Cursor::new(&b[..])) {
             if r.window_into(&mut buf, t0, t1 + 1.0).is_err() {
                 errors += 1;
                 // After an error the same buffer answers the undamaged file.
-                let mut good = Slog2Reader::open(Cursor::new(&orig[..])).unwrap();
+                let mut good = Slog2Reader::new(Cursor::new(&orig[..])).unwrap();
                 good.window_into(&mut buf, t0, t1).unwrap();
                 let want = model_answer(&f, t0, t1, None);
                 views::check_views(&buf, &want, &name);
@@ -407,7 +407,7 @@ fn signed_zero_and_nan_times_give_the_owned_box() {
             let mut b = orig.clone();
             b[a..a + 8].copy_from_slice(&x.to_be_bytes());
             b[z..z + 8].copy_from_slice(&y.to_be_bytes());
-            let mut r = Slog2Reader::open(Cursor::new(&b[..])).unwrap();
+            let mut r = Slog2Reader::new(Cursor::new(&b[..])).unwrap();
             r.set_validation(Validation::Off);
             let want = r.window(f64::NEG_INFINITY, f64::INFINITY).unwrap();
             r.window_into(&mut buf, f64::NEG_INFINITY, f64::INFINITY)

@@ -47,6 +47,6 @@ pub fn open(idx: &Path, trace: Option<&Path>) -> CliResult<(Annotation<File, Fil
     }
     let a = File::open(idx).map_err(CliError::io(idx))?;
     let t = File::open(&trace).map_err(CliError::io(&trace))?;
-    let ann = Annotation::open(a, t).map_err(|e| error(idx, &trace, e))?;
+    let ann = Annotation::new(a, t).map_err(|e| error(idx, &trace, e))?;
     Ok((ann, trace))
 }

@@ -209,7 +209,7 @@ fn rewrite_slog2(
     use slog2_format::{update, Slog2File, Version};
     let compression = opts.compression;
     let (file, len) = super::open(input)?;
-    let version = slog2_format::Slog2Reader::open(std::io::BufReader::new(&file))
+    let version = slog2_format::Slog2Reader::new(std::io::BufReader::new(&file))
         .map_err(CliError::slog2(input))?
         .version();
     if compression.is_framed() || version.is_compressed() {
@@ -275,7 +275,7 @@ fn retree_slog2(
     opts: slog2_format::build::TreeOptions,
 ) -> CliResult<Done> {
     let (file, len) = super::open(input)?;
-    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(input))?;
     let (w, stats) = mpelog::filter::filter(
         &mut r,

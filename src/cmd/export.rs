@@ -133,7 +133,7 @@ fn write<S: Sink>(
 
 fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts> {
     let (file, _) = super::open(path)?;
-    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(path))?;
     export::slog2(&mut r, opts, sink).map_err(|e| match e {
         export::Error::Read(e) => CliError::slog2(path)(e),
@@ -173,7 +173,7 @@ fn parquet(
         }
         Format::Slog2 => {
             let (file, _) = super::open(input)?;
-            let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+            let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
                 .map_err(CliError::slog2(input))?;
             let cats = r
                 .categories()

@@ -58,7 +58,7 @@ pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
     }
     let started = std::time::Instant::now();
     let (file, _) = super::open(input)?;
-    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(input))?;
     let legend = r
         .categories()

@@ -247,7 +247,7 @@ pub fn summarize(path: &Path) -> Result<Summary, Failure> {
 fn summarize_slog2(path: &Path) -> CliResult<Summary> {
     use slog2_format::{Drawable, Slog2Reader};
     let (file, len) = super::open(path)?;
-    let mut r = Slog2Reader::open(std::io::BufReader::new(file)).map_err(CliError::slog2(path))?;
+    let mut r = Slog2Reader::new(std::io::BufReader::new(file)).map_err(CliError::slog2(path))?;
     let h = r.header().clone();
     let entries: Vec<_> = r
         .tree_dir()

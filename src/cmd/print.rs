@@ -104,7 +104,7 @@ pub fn write_tree<W: Write>(path: &Path, depth: i16, out: &mut W) -> CliResult {
         ));
     }
     let (file, _) = super::open(path)?;
-    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(path))?;
     let mut written = Ok(());
     slog2_format::dump::tree(&mut r, depth, |l| {
@@ -119,7 +119,7 @@ pub fn write_tree<W: Write>(path: &Path, depth: i16, out: &mut W) -> CliResult {
 fn write_slog2<W: Write>(path: &Path, out: &mut W) -> CliResult {
     use slog2_format::{dump as d, Slog2Reader};
     let (file, _) = super::open(path)?;
-    let mut r = Slog2Reader::open(std::io::BufReader::new(file)).map_err(CliError::slog2(path))?;
+    let mut r = Slog2Reader::new(std::io::BufReader::new(file)).map_err(CliError::slog2(path))?;
     let mut lines = d::header(r.header(), r.version());
     if let Some(c) = r.categories() {
         lines.extend(c.value.categories.iter().map(d::category));

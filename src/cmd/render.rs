@@ -36,7 +36,7 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
         }
     };
     let (file, _) = super::open(&slog2)?;
-    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(&slog2))?;
     let (text, drawn) = svg(&mut r, opts).map_err(|e| match e {
         Error::Slog2(e) => CliError::slog2(&slog2)(e),

@@ -64,7 +64,7 @@ pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Sty
 
 fn of_slog2(path: &Path, opts: &Options) -> CliResult<Stats> {
     let (file, _) = super::open(path)?;
-    let mut r = slog2_format::Slog2Reader::open(std::io::BufReader::new(file))
+    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(path))?;
     stats::slog2(&mut r, opts).map_err(CliError::slog2(path))
 }

@@ -108,7 +108,7 @@ fn write_remote_window(
     let path = Path::new(url);
     let f = mpelog::remote::HttpFile::open(url).map_err(CliError::io(path))?;
     let counts = f.counts();
-    let mut r = Slog2Reader::open(f).map_err(CliError::slog2(path))?;
+    let mut r = Slog2Reader::new(f).map_err(CliError::slog2(path))?;
     r.set_lenient(lenient);
     let (from, to) = window_bounds(
         from,
@@ -222,7 +222,7 @@ pub fn write_window<W: Write>(
     let (file, _) = super::open(path)?;
     // No read buffer: the reader reads each block with one read of exactly its
     // bytes, so the counters are what was read from the file.
-    let mut r = Slog2Reader::open(file).map_err(CliError::slog2(path))?;
+    let mut r = Slog2Reader::new(file).map_err(CliError::slog2(path))?;
     r.set_lenient(lenient);
     let (from, to) = window_bounds(
         from,

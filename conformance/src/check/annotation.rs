@@ -54,7 +54,7 @@ pub fn check<A: Read + Seek, T: Read + Seek>(a: A, trace: Option<T>, c: &mut Col
     let Some(trace) = trace else {
         // Open against an empty trace: header errors come first; the stale size
         // that follows is expected.
-        if let Err(e) = Annotation::open(a, Cursor::new(Vec::new())) {
+        if let Err(e) = Annotation::new(a, Cursor::new(Vec::new())) {
             if !matches!(e, Error::Stale { .. }) {
                 report(e, c);
             }
@@ -69,7 +69,7 @@ pub fn check<A: Read + Seek, T: Read + Seek>(a: A, trace: Option<T>, c: &mut Col
         }
         return;
     };
-    let mut ann = match Annotation::open(a, trace) {
+    let mut ann = match Annotation::new(a, trace) {
         Ok(ann) => ann,
         Err(e) => return report(e, c),
     };
@@ -184,6 +184,7 @@ fn report(e: Error, c: &mut Collector) {
         } => (IDX_TRACE_001, *offset),
         Error::Io { offset, .. } => (IDX_BLK_001, *offset),
         Error::Write(_) => (IDX_BLK_002, 0),
+        _ => (IDX_BLK_002, 0),
     };
     let stale = [IDX_STALE_001, IDX_STALE_002, IDX_STALE_003].contains(&rule);
     let hint = match rule {

@@ -8,12 +8,11 @@
 //!
 //! ```
 //! use mpelog_conformance::check::{check_bytes, Options};
-//! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-//!     ranks: 2,
-//!     events: 300,
-//!     seed: 1,
-//!     block_size: 1024,
-//! })
+//! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+//!     .ranks(2)
+//!     .events(300)
+//!     .seed(1)
+//!     .block_size(1024))
 //! .unwrap();
 //! assert!(check_bytes(&clog2, &Options::default()).passes());
 //! let cut = check_bytes(&clog2[..3000], &Options::default());

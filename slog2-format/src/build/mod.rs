@@ -8,17 +8,16 @@
 //! use slog2_format::Slog2Reader;
 //! use std::io::Cursor;
 //!
-//! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-//!     ranks: 2,
-//!     events: 2000,
-//!     seed: 1,
-//!     block_size: 4096,
-//! })?;
+//! let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+//!     .ranks(2)
+//!     .events(2000)
+//!     .seed(1)
+//!     .block_size(4096))?;
 //! let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
 //! let (out, stats) = clog2_to_slog2(&mut reader, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
 //! assert_eq!(stats.unmatched.java_count, 0);
 //!
-//! let mut slog2 = Slog2Reader::open(Cursor::new(out.into_inner()))?;
+//! let mut slog2 = Slog2Reader::new(Cursor::new(out.into_inner()))?;
 //! let (t0, t1) = stats.tree.time_range;
 //! let answer = slog2.window(t0, (t0 + t1) / 2.0)?; // reads only the nodes that meet it
 //! assert!(!answer.drawables.is_empty());

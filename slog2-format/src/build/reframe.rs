@@ -39,7 +39,7 @@ pub fn reframe<R: Read + Seek, W: Write + Seek>(
     compression: Compression,
     mut progress: impl FnMut(u64),
 ) -> Result<(W, ReframeStats)> {
-    let mut r = Slog2Reader::open(input)?;
+    let mut r = Slog2Reader::new(input)?;
     if r.version() == Version::V205 {
         return Err(Error::Write(
             "SLOG 2.0.5 input: update it to 2.0.6 first (mpelog convert without --compress)".into(),

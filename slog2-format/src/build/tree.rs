@@ -77,13 +77,13 @@ impl TreeOptions {
     /// empty node plus the smallest drawable), at most `i32::MAX` bytes.
     pub fn validate(&self) -> Result<()> {
         if self.children < 2 || self.children > i16::MAX as u16 {
-            return Err(Error::Write(format!(
+            return Err(Error::InvalidOptions(format!(
                 "children per node must be 2 to 32767, not {}",
                 self.children
             )));
         }
         if self.leaf_bytes < 64 || self.leaf_bytes > i32::MAX as u32 {
-            return Err(Error::Write(format!(
+            return Err(Error::InvalidOptions(format!(
                 "leaf byte size must be 64 to 2147483647, not {}",
                 self.leaf_bytes
             )));
@@ -428,9 +428,7 @@ impl<W: Write + Seek> TreeWriter<W> {
         maps: Vec<LineIdMap>,
     ) -> Result<(W, TreeStats)> {
         if self.last_end.is_none() {
-            return Err(Error::Write(
-                "no drawable in the input: nothing to write".into(),
-            ));
+            return Err(Error::Empty);
         }
         let n = self.trunk.len();
         // The root's own lines (its primitives go to be built).

@@ -46,7 +46,7 @@
 //!     records: (0..40).map(|i| state(1, i as f64, 0.5, (i % 2) as u16)).collect(),
 //!     ..Default::default()
 //! };
-//! let file = build(&input, BuildOptions { frame_bytesize: 256, ..Default::default() })?;
+//! let file = build(&input, BuildOptions::default().frame_bytesize(256))?;
 //! let bytes = file.to_bytes()?;
 //! let back = Slog1File::parse(&bytes)?;
 //! assert_eq!(back, file);

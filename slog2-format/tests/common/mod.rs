@@ -30,7 +30,7 @@ pub fn generated(ranks: u32, events: u64, leaf_bytes: u32, children: u16, seed: 
 
 /// The TreeDir entries of a SLOG-2 file in memory.
 pub fn tree_entries(bytes: &[u8]) -> Vec<TreeDirEntry> {
-    let r = Slog2Reader::open(Cursor::new(bytes)).unwrap();
+    let r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
     r.tree_dir().unwrap().value.entries.clone()
 }
 
