@@ -47,4 +47,7 @@ pub enum Error {
     /// The input cannot be annotated as asked.
     #[error("cannot annotate: {0}")]
     Write(String),
+    /// Options that cannot be used (a caller's mistake, not bad input).
+    #[error("invalid options: {0}")]
+    InvalidOptions(String),
 }

@@ -224,7 +224,7 @@ pub fn annotate<S: Source, W: Write + Seek>(
     mut progress: impl FnMut(u64),
 ) -> Result<(W, AnnotateStats)> {
     if opts.children < 2 || opts.children > i16::MAX as u16 {
-        return Err(Error::Write(format!(
+        return Err(Error::InvalidOptions(format!(
             "children per node must be 2 to 32767, not {}",
             opts.children
         )));

@@ -136,6 +136,9 @@ pub enum Error {
     /// fit in a block).
     #[error("cannot write: {0}")]
     Write(String),
+    /// Options that cannot be used (a caller's mistake, not bad input).
+    #[error("invalid options: {0}")]
+    InvalidOptions(String),
 }
 
 impl Error {
@@ -155,7 +158,7 @@ impl Error {
             | Error::BadValue { offset, .. }
             | Error::TrailingBytes { offset, .. }
             | Error::OutOfOrder { offset, .. } => Some(*offset),
-            Error::Write(_) => None,
+            Error::Write(_) | Error::InvalidOptions(_) => None,
         }
     }
 
@@ -187,7 +190,8 @@ impl Error {
             | Error::UnsupportedVersion { .. }
             | Error::BadPreamble { .. }
             | Error::OutOfOrder { .. }
-            | Error::Write(_) => false,
+            | Error::Write(_)
+            | Error::InvalidOptions(_) => false,
         }
     }
 

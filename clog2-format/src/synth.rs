@@ -123,8 +123,8 @@ impl Options {
     /// Checks the options; [`generate`] does the same and fails with this error.
     pub fn validate(&self) -> Result<()> {
         if self.ranks == 0 || self.ranks > MAX_RANKS {
-            return Err(Error::Write(format!(
-                "invalid synth option: ranks = {} (must be between 1 and {MAX_RANKS})",
+            return Err(Error::InvalidOptions(format!(
+                "synth ranks = {} (must be between 1 and {MAX_RANKS})",
                 self.ranks
             )));
         }
@@ -132,8 +132,8 @@ impl Options {
             || self.block_size > MAX_BLOCK_SIZE
             || self.block_size % 8 != 0
         {
-            return Err(Error::Write(format!(
-                "invalid synth option: block_size = {} (must be a multiple of 8 between {MIN_BLOCK_SIZE} and {MAX_BLOCK_SIZE})",
+            return Err(Error::InvalidOptions(format!(
+                "synth block_size = {} (must be a multiple of 8 between {MIN_BLOCK_SIZE} and {MAX_BLOCK_SIZE})",
                 self.block_size
             )));
         }

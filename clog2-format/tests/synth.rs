@@ -290,7 +290,7 @@ fn invalid_options_are_errors() {
     for o in bad {
         assert!(o.validate().is_err(), "{o:?}");
         let e = synth::generate_vec(&o).unwrap_err();
-        assert!(matches!(e, clog2_format::Error::Write(_)), "{e}");
+        assert!(matches!(e, clog2_format::Error::InvalidOptions(_)), "{e}");
     }
     // Edge values that are fine.
     for o in [
