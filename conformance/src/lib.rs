@@ -258,7 +258,7 @@ pub const PREVIEW_PIXELS: u32 = 50;
 ///   [`ALOG_Z_LIMIT`]) first; [`alog_format::AlogFile::parse`]; when it parses,
 ///   [`slog2_format::build::alog_to_slog2`] into memory.
 /// * SLOG-1: [`slog2_format::slog1::Slog1File::parse`]; when it parses,
-///   `warnings` and [`slog2_format::slog1::convert::slog1_to_slog2`] into memory.
+///   `warnings` and [`slog2_format::build::slog1::slog1_to_slog2`] into memory.
 ///
 /// Last, for every format, the conformance checker [`check_format`] (at most
 /// [`CHECK_LIMIT`] findings per rule); its step is an error when it finds an
@@ -394,21 +394,25 @@ fn alog(bytes: &[u8]) -> Outcome {
         bytes
     };
     if let Some(f) = out.record("AlogFile::parse", alog_format::AlogFile::parse(text)) {
-        let r =
-            slog2_format::build::alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default());
+        let r = slog2_format::build::alog_to_slog2(
+            &f,
+            Cursor::new(Vec::new()),
+            TreeOptions::default(),
+            |_| {},
+        );
         out.record("alog_to_slog2", r.map(drop));
     }
     out
 }
 
 fn slog1(bytes: &[u8]) -> Outcome {
-    use slog2_format::slog1::{convert::slog1_to_slog2, Slog1File};
+    use slog2_format::{build::slog1::slog1_to_slog2, slog1::Slog1File};
     let mut out = Outcome::new(Format::Slog1);
     if let Some(f) = out.record("slog1::Slog1File::parse", Slog1File::parse(bytes)) {
         let _ = f.warnings();
         out.record::<(), String>("slog1::Slog1File::warnings", Ok(()));
-        let r = slog1_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default());
-        out.record("slog1::convert::slog1_to_slog2", r.map(drop));
+        let r = slog1_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default(), |_| {});
+        out.record("slog1::slog1_to_slog2", r.map(drop));
     }
     out
 }

@@ -644,7 +644,7 @@ fn same_as_converter(text: &[u8], what: &str) {
         text,
         &Options::default().limit(usize::MAX).trace(None),
     );
-    assert_eq!(count(&r, "AL-PAIR-001"), u.state_ends, "{what}");
+    assert_eq!(count(&r, "AL-PAIR-001"), u.state_finals, "{what}");
     assert_eq!(count(&r, "AL-PAIR-002"), u.states_closed_at_end, "{what}");
     assert_eq!(count(&r, "AL-PAIR-003"), u.sends, "{what}");
     assert_eq!(count(&r, "AL-PAIR-004"), u.recvs, "{what}");
@@ -663,7 +663,7 @@ fn same_as_converter(text: &[u8], what: &str) {
     }
     assert_eq!(
         count(&r, "AL-DEF-001") + count(&r, "AL-DEF-002") + same_repeats,
-        u.ignored_state_defs,
+        u.conflicting_definitions,
         "{what}"
     );
 }

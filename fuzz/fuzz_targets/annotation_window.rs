@@ -11,12 +11,13 @@ use std::sync::OnceLock;
 fn trace() -> &'static Vec<u8> {
     static T: OnceLock<Vec<u8>> = OnceLock::new();
     T.get_or_init(|| {
-        clog2_format::synth::generate_vec(&clog2_format::synth::Options {
-            ranks: 3,
-            events: 3000,
-            seed: 5,
-            block_size: 1024,
-        })
+        clog2_format::synth::generate_vec(
+            &clog2_format::synth::Options::default()
+                .ranks(3)
+                .events(3000)
+                .seed(5)
+                .block_size(1024),
+        )
         .unwrap()
     })
 }

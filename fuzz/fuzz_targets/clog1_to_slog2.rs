@@ -11,11 +11,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((&opt, data)) = data.split_first() else {
         return;
     };
-    let opts = TreeOptions {
-        leaf_bytes: 64 + 64 * (opt as u32 & 0x3f),
-        children: 2 + (opt as u16 >> 6),
-        ..Default::default()
-    };
+    let opts = TreeOptions::default()
+        .leaf_bytes(64 + 64 * (opt as u32 & 0x3f))
+        .children(2 + (opt as u16 >> 6));
     let Ok((out, _)) = clog_to_slog2(data, Cursor::new(Vec::new()), opts, |_| {}) else {
         return;
     };

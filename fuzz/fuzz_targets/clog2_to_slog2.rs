@@ -13,11 +13,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((&opt, data)) = data.split_first() else {
         return;
     };
-    let opts = TreeOptions {
-        leaf_bytes: 64 + 64 * (opt as u32 & 0x3f),
-        children: 2 + (opt as u16 >> 6),
-        ..Default::default()
-    };
+    let opts = TreeOptions::default()
+        .leaf_bytes(64 + 64 * (opt as u32 & 0x3f))
+        .children(2 + (opt as u16 >> 6));
     let Ok(mut r) = clog2_format::Clog2Reader::from_slice(data) else {
         return;
     };

@@ -13,12 +13,39 @@ use std::io::Cursor;
 
 #[derive(Debug, Arbitrary)]
 enum Op {
-    Bare { t: u16, rank: u8, etype: i16 },
-    Cargo { t: u16, rank: u8, etype: i16, byte: u8 },
-    Msg { t: u16, rank: u8, send: bool, partner: u8, tag: i16, size: u16 },
-    StateDef { id: i16, start: i16, name: u8 },
-    Comm { rank: u8, icomm: u8 },
-    TimeShift { t: u16, rank: u8, shift: i16 },
+    Bare {
+        t: u16,
+        rank: u8,
+        etype: i16,
+    },
+    Cargo {
+        t: u16,
+        rank: u8,
+        etype: i16,
+        byte: u8,
+    },
+    Msg {
+        t: u16,
+        rank: u8,
+        send: bool,
+        partner: u8,
+        tag: i16,
+        size: u16,
+    },
+    StateDef {
+        id: i16,
+        start: i16,
+        name: u8,
+    },
+    Comm {
+        rank: u8,
+        icomm: u8,
+    },
+    TimeShift {
+        t: u16,
+        rank: u8,
+        shift: i16,
+    },
 }
 
 #[derive(Debug, Arbitrary)]
@@ -41,13 +68,36 @@ fuzz_target!(|plan: Plan| {
     let mut time = 0.0f64;
     for op in plan.ops.iter().take(2000) {
         let (dt, rank, body) = match *op {
-            Op::Bare { t, rank, etype } => (t, rank, Body::Bare(BareEvt { etype: etype as i32, pad: FixedBytes::ZERO })),
-            Op::Cargo { t, rank, etype, byte } => (
+            Op::Bare { t, rank, etype } => (
                 t,
                 rank,
-                Body::Cargo(CargoEvt { etype: etype as i32, pad: FixedBytes::ZERO, bytes: FixedBytes([byte; 32]) }),
+                Body::Bare(BareEvt {
+                    etype: etype as i32,
+                    pad: FixedBytes::ZERO,
+                }),
             ),
-            Op::Msg { t, rank, send, partner, tag, size } => (
+            Op::Cargo {
+                t,
+                rank,
+                etype,
+                byte,
+            } => (
+                t,
+                rank,
+                Body::Cargo(CargoEvt {
+                    etype: etype as i32,
+                    pad: FixedBytes::ZERO,
+                    bytes: FixedBytes([byte; 32]),
+                }),
+            ),
+            Op::Msg {
+                t,
+                rank,
+                send,
+                partner,
+                tag,
+                size,
+            } => (
                 t,
                 rank,
                 Body::Msg(MsgEvt {
@@ -75,12 +125,30 @@ fuzz_target!(|plan: Plan| {
             Op::Comm { rank, icomm } => (
                 0,
                 rank,
-                Body::Comm(CommEvt { etype: 0, icomm: (icomm % 4) as i32, rank: (rank % 8) as i32, wrank: (rank % 8) as i32, gcomm: Uuid::ZERO }),
+                Body::Comm(CommEvt {
+                    etype: 0,
+                    icomm: (icomm % 4) as i32,
+                    rank: (rank % 8) as i32,
+                    wrank: (rank % 8) as i32,
+                    gcomm: Uuid::ZERO,
+                }),
             ),
-            Op::TimeShift { t, rank, shift } => (t, rank, Body::TimeShift(TimeShift { timeshift: shift as f64 * 1e-6 })),
+            Op::TimeShift { t, rank, shift } => (
+                t,
+                rank,
+                Body::TimeShift(TimeShift {
+                    timeshift: shift as f64 * 1e-6,
+                }),
+            ),
         };
         time += dt as f64 * 1e-6;
-        let rec = Record { time, icomm: 0, rank: (rank % 8) as i32, thread: 0, body };
+        let rec = Record {
+            time,
+            icomm: 0,
+            rank: (rank % 8) as i32,
+            thread: 0,
+            body,
+        };
         if w.push(&rec).is_ok() {
             pushed.push(rec);
         } else {
@@ -96,7 +164,13 @@ fuzz_target!(|plan: Plan| {
             back.push(rec);
         }
     }
-    assert_eq!(back, pushed, "records read back differ from the records pushed");
+    assert_eq!(
+        back, pushed,
+        "records read back differ from the records pushed"
+    );
     let f = Clog2File::parse(&bytes).expect("our file parses whole");
-    assert!(f.to_bytes().expect("rewrites") == bytes, "not byte-identical");
+    assert!(
+        f.to_bytes().expect("rewrites") == bytes,
+        "not byte-identical"
+    );
 });

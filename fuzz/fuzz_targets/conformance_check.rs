@@ -14,10 +14,7 @@ use mpelog_conformance::{check_bytes, check_format, rules, Format, Options};
 const FORCE: u8 = 0xF0;
 
 fuzz_target!(|data: &[u8]| {
-    let opts = Options {
-        limit: 3,
-        trace: None,
-    };
+    let opts = Options::default().limit(3).trace(None);
     let report = match data.split_first() {
         Some((&k, rest)) if k >= FORCE && usize::from(k - FORCE) < Format::ALL.len() => {
             check_format(Format::ALL[usize::from(k - FORCE)], rest, &opts)

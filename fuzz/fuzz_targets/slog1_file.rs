@@ -5,8 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use slog2_format::build::slog1_to_slog2;
 use slog2_format::build::TreeOptions;
-use slog2_format::slog1::{convert, dump, Slog1File};
+use slog2_format::slog1::{dump, Slog1File};
 use std::io::Cursor;
 
 fuzz_target!(|data: &[u8]| {
@@ -18,12 +19,9 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(format!("{back:?}"), format!("{f:?}"));
         let _ = dump::lines(&f);
         let s = dump::summary(&f);
-        let opts = TreeOptions {
-            leaf_bytes: 256,
-            ..Default::default()
-        };
-        if let Ok((_, stats)) = convert::slog1_to_slog2(&f, Cursor::new(Vec::new()), opts) {
-            assert_eq!(stats.drawables, s.records);
+        let opts = TreeOptions::default().leaf_bytes(256);
+        if let Ok((_, stats)) = slog1_to_slog2(&f, Cursor::new(Vec::new()), opts, |_| {}) {
+            assert_eq!(stats.tree.drawables, s.records);
         }
     }
 });

@@ -10,7 +10,8 @@ use slog2_format::read::parse_block;
 use slog2_format::LineIdMapList;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(p) = parse_block::<LineIdMapList>(data, shared::whole(data), "the LineIDMapList", ()) {
+    if let Ok(p) = parse_block::<LineIdMapList>(data, shared::whole(data), "the LineIDMapList", ())
+    {
         shared::round_trip(&p.value, &data[..data.len() - p.trailing.len()]);
     }
 });

@@ -51,15 +51,17 @@ fn samples_convert_to_slog2_that_check_accepts() {
         assert_eq!((d.states, d.arrows, d.events), made, "{n}: drawables made");
         let u = d.unmatched;
         assert_eq!(u.total_dropped(), 0, "{n}: {u:?}");
-        assert_eq!(u.ignored_state_defs, 0, "{n}");
+        assert_eq!(u.conflicting_definitions, 0, "{n}");
         let topo: HashMap<i32, i32> = d.categories.iter().map(|c| (c.index, c.topology)).collect();
 
         for opts in [
             TreeOptions::default(),
             TreeOptions::default().leaf_bytes(1024).children(3),
         ] {
-            let (out, stats, unmatched) = alog_to_slog2(&f, Cursor::new(Vec::new()), opts).unwrap();
-            assert_eq!(unmatched, u);
+            let (out, stats) = alog_to_slog2(&f, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+            assert_eq!(stats.unmatched, u);
+            assert_eq!(stats.records, f.records.len() as u64);
+            let stats = stats.tree;
             let bytes = out.into_inner();
             assert_eq!(stats.drawables, made.0 + made.1 + made.2, "{n}");
             assert_eq!(stats.bytes, bytes.len() as u64);
@@ -129,9 +131,9 @@ fn small_file_pairs_like_upshot() {
     // The third -13 repeats the name Compute and is ignored.
     let d = drawables(&f);
     assert_eq!((d.states, d.arrows, d.events), (4, 1, 1));
-    assert_eq!(d.unmatched.state_ends, 1);
+    assert_eq!(d.unmatched.state_finals, 1);
     assert_eq!(d.unmatched.states_closed_at_end, 1);
-    assert_eq!(d.unmatched.ignored_state_defs, 1);
+    assert_eq!(d.unmatched.conflicting_definitions, 1);
     assert_eq!((d.unmatched.sends, d.unmatched.recvs), (0, 0));
     let names: Vec<String> = d.categories.iter().map(|c| c.name.text()).collect();
     assert_eq!(names, ["message", "Compute", "Wait", "Checkpoint"]);
@@ -158,10 +160,10 @@ fn small_file_pairs_like_upshot() {
         ]
     );
 
-    let (out, stats, unmatched) =
-        alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default()).unwrap();
-    assert_eq!(unmatched, d.unmatched);
-    assert_eq!(stats.drawables, 6);
+    let (out, stats) =
+        alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default(), |_| {}).unwrap();
+    assert_eq!(stats.unmatched, d.unmatched);
+    assert_eq!(stats.tree.drawables, 6);
     let bytes = out.into_inner();
     let errors: Vec<_> = check(Cursor::new(&bytes), 100)
         .into_iter()
@@ -179,6 +181,6 @@ fn small_file_pairs_like_upshot() {
 #[test]
 fn a_file_without_events_does_not_convert() {
     let f = AlogFile::parse(b"-3 0 0 1 0 0\n-13 0 1 2 0 0 red A\n").unwrap();
-    let e = alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default()).unwrap_err();
+    let e = alog_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default(), |_| {}).unwrap_err();
     assert!(matches!(e, slog2_format::Error::Empty), "{e}");
 }

@@ -326,7 +326,8 @@ fn corpus_print_lists_every_record_copy() {
 /// Converts and checks: `check` finds no error, a whole-file window returns every
 /// drawable, and there is one drawable per record (home copy).
 fn convert_and_check(f: &Slog1File, opts: TreeOptions, what: &str) -> (Vec<u8>, u64) {
-    let (out, stats) = convert::slog1_to_slog2(f, Cursor::new(Vec::new()), opts).unwrap();
+    let (out, stats) =
+        slog2_format::build::slog1_to_slog2(f, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
     let bytes = out.into_inner();
     let errors: Vec<_> = check(Cursor::new(&bytes), 10)
         .into_iter()
@@ -334,12 +335,13 @@ fn convert_and_check(f: &Slog1File, opts: TreeOptions, what: &str) -> (Vec<u8>, 
         .collect();
     assert!(errors.is_empty(), "{what}: {errors:?}");
     let records = f.home_records().count() as u64;
-    assert_eq!(stats.drawables, records, "{what}");
+    assert_eq!(stats.tree.drawables, records, "{what}");
+    assert_eq!(stats.records, records, "{what}");
     let mut r = Slog2Reader::new(Cursor::new(&bytes)).unwrap();
-    let (t0, t1) = stats.time_range;
+    let (t0, t1) = stats.tree.time_range;
     let a = r.window(t0, t1).unwrap();
-    assert_eq!(a.drawables.len() as u64, stats.drawables, "{what}");
-    (bytes, stats.drawables)
+    assert_eq!(a.drawables.len() as u64, stats.tree.drawables, "{what}");
+    (bytes, stats.tree.drawables)
 }
 
 #[test]
@@ -367,7 +369,7 @@ fn corpus_converts_to_slog2_that_checks_clean() {
     let Some(data) = corpus_file("sppm_ic2a.slog") else {
         return;
     };
-    let d = convert::drawables(&Slog1File::parse(&data).unwrap()).unwrap();
+    let d = slog2_format::build::slog1::drawables(&Slog1File::parse(&data).unwrap()).unwrap();
     let names: Vec<String> = d.categories.iter().map(|c| c.name.text()).collect();
     for n in [
         "MPI_Wait",
@@ -655,11 +657,11 @@ fn built_file_converts_once_per_record() {
     let one = build(&input(), BuildOptions::default()).unwrap();
     assert_eq!(one.frames.len(), 1);
     assert_eq!(
-        convert::drawables(&one).unwrap(),
-        convert::drawables(&f).unwrap()
+        slog2_format::build::slog1::drawables(&one).unwrap(),
+        slog2_format::build::slog1::drawables(&f).unwrap()
     );
 
-    let d = convert::drawables(&f).unwrap();
+    let d = slog2_format::build::slog1::drawables(&f).unwrap();
     let names: Vec<String> = d.categories.iter().map(|c| c.name.text()).collect();
     assert_eq!(
         names,
@@ -709,7 +711,7 @@ fn undeclared_threads_get_lines_and_a_warning() {
     let w = f.warnings();
     assert_eq!(w.len(), 1, "{w:?}");
     assert_eq!(w[0].rule, "S1-THR-002");
-    let d = convert::drawables(&f).unwrap();
+    let d = slog2_format::build::slog1::drawables(&f).unwrap();
     assert_eq!(d.undeclared_threads, 1);
     assert_eq!(d.maps[0].rows[3].values, [9, 0]);
     assert_eq!(d.maps[1].rows[3].values, [-1, 9, 0]);
@@ -726,8 +728,13 @@ fn a_non_finite_time_is_refused_with_the_record_offset() {
         .filter(|r| r.frame == frame && r.sector == sector && r.offset < at)
         .count();
     f.frames[frame].sector_mut(sector)[idx].duration = f64::NAN;
-    let e =
-        convert::slog1_to_slog2(&f, Cursor::new(Vec::new()), TreeOptions::default()).unwrap_err();
+    let e = slog2_format::build::slog1_to_slog2(
+        &f,
+        Cursor::new(Vec::new()),
+        TreeOptions::default(),
+        |_| {},
+    )
+    .unwrap_err();
     assert_eq!(e.offset(), Some(at), "{e}");
     // An empty file has nothing to draw.
     let empty = build(&BuildInput::default(), BuildOptions::default()).unwrap();
@@ -736,7 +743,12 @@ fn a_non_finite_time_is_refused_with_the_record_offset() {
         .frames
         .is_empty());
     assert!(matches!(
-        convert::slog1_to_slog2(&empty, Cursor::new(Vec::new()), TreeOptions::default()),
+        slog2_format::build::slog1_to_slog2(
+            &empty,
+            Cursor::new(Vec::new()),
+            TreeOptions::default(),
+            |_| {}
+        ),
         Err(Error::Write(_))
     ));
 }
@@ -944,7 +956,7 @@ fn no_byte_flip_panics_and_whatever_parses_writes_back() {
             if let Ok(f) = Slog1File::parse(&d) {
                 assert!(f.to_bytes().unwrap() == d, "byte {i} ^ {x:#x}");
                 let _ = dump::lines(&f);
-                let _ = convert::drawables(&f);
+                let _ = slog2_format::build::slog1::drawables(&f);
             }
         }
     }

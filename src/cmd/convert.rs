@@ -452,8 +452,9 @@ fn alog_to_slog2(
     opts: slog2_format::build::TreeOptions,
 ) -> CliResult<Done> {
     let (f, len) = super::alog::read(input)?;
-    let (w, stats, u) = slog2_format::build::alog_to_slog2(&f, out.writer()?, opts)
+    let (w, stats) = slog2_format::build::alog_to_slog2(&f, out.writer()?, opts, |_| {})
         .map_err(CliError::slog2(input))?;
+    let u = stats.unmatched;
     let output_bytes = finish_writer(w, out)?;
     let mut unmatched = if u.total_dropped() == 0 {
         "unmatched events: none dropped".to_string()
@@ -461,7 +462,7 @@ fn alog_to_slog2(
         format!(
             "unmatched events: {} dropped (state ends without a start {}, sends without a receive {}, receives without a send {}, events at a time that is not a number {})",
             u.total_dropped(),
-            u.state_ends,
+            u.state_finals,
             u.sends,
             u.recvs,
             u.bad_times
@@ -474,7 +475,7 @@ fn alog_to_slog2(
     );
     note(
         &mut unmatched,
-        u.ignored_state_defs,
+        u.conflicting_definitions,
         "state definitions ignored",
     );
     Ok(Done {
@@ -483,7 +484,7 @@ fn alog_to_slog2(
         records: Some(f.records.len() as u64),
         output_format: slog2_name(&opts),
         output_bytes,
-        details: vec![tree_line(&stats), unmatched],
+        details: vec![tree_line(&stats.tree), unmatched],
     })
 }
 
@@ -518,10 +519,10 @@ fn slog1_to_slog2(
             w.what
         ));
     }
-    let (w, stats) = slog2_format::slog1::convert::slog1_to_slog2(&f, out.writer()?, opts)
+    let (w, stats) = slog2_format::build::slog1::slog1_to_slog2(&f, out.writer()?, opts, |_| {})
         .map_err(CliError::slog2(input))?;
     let output_bytes = finish_writer(w, out)?;
-    details.insert(0, tree_line(&stats));
+    details.insert(0, tree_line(&stats.tree));
     let records = slog2_format::slog1::dump::summary(&f).records;
     Ok(Done {
         verb: "converted",

@@ -7,7 +7,11 @@ use binrw::BinWrite;
 pub fn round_trip<T: for<'a> BinWrite<Args<'a> = ()>>(v: &T, used: &[u8]) {
     let mut c = std::io::Cursor::new(Vec::new());
     v.write_be(&mut c).expect("a parsed structure writes");
-    assert_eq!(c.into_inner(), used, "written bytes differ from the parsed ones");
+    assert_eq!(
+        c.into_inner(),
+        used,
+        "written bytes differ from the parsed ones"
+    );
 }
 
 /// A pointer naming the whole input as one block at offset 0 (the header target

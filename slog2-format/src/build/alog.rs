@@ -20,7 +20,7 @@
 
 use crate::build::colors;
 use crate::build::events::arrow_category;
-use crate::build::{Prim, TreeOptions, TreeStats, TreeWriter};
+use crate::build::{ConvertStats, Prim, TreeOptions, TreeWriter, Unmatched};
 use crate::error::Result;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use alog_format::record::{rtype, Kind};
@@ -54,35 +54,6 @@ pub const DEFAULT_COLORS: [&str; 14] = [
 /// Longest category name written (bytes; longer names are cut at a character
 /// boundary).
 pub const MAX_NAME: usize = 255;
-
-/// What could not be paired or used. Nothing here stops a conversion.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Unmatched {
-    /// State end events with no open instance on their process (dropped; upshot
-    /// prints a warning).
-    pub state_ends: u64,
-    /// State instances still open at the end of the file, closed at the run's end
-    /// time (drawn, as upshot draws them).
-    pub states_closed_at_end: u64,
-    /// Sends with no matching receive (dropped).
-    pub sends: u64,
-    /// Receives with no matching send (dropped).
-    pub recvs: u64,
-    /// `-13` records ignored: no colouring word or no name, or a state name
-    /// defined before (upshot keeps the first).
-    pub ignored_state_defs: u64,
-    /// Events whose real time is not a finite number (a huge cycle × roll-over):
-    /// dropped.
-    pub bad_times: u64,
-}
-
-impl Unmatched {
-    /// Events dropped for any reason (states closed at the end are drawn, so they
-    /// are not included; ignored definitions are not events).
-    pub fn total_dropped(&self) -> u64 {
-        self.state_ends + self.sends + self.recvs + self.bad_times
-    }
-}
 
 /// Everything the conversion makes, before the tree is written.
 #[derive(Debug, Clone)]
@@ -158,11 +129,11 @@ pub fn drawables(f: &AlogFile) -> Drawables {
     let mut nstates = 0i32;
     for r in f.records.iter().filter(|r| r.etype == rtype::STATE_DEF) {
         let Some(d) = r.state_def() else {
-            u.ignored_state_defs += 1;
+            u.conflicting_definitions += 1;
             continue;
         };
         if !state_names.insert(d.text.name.clone()) {
-            u.ignored_state_defs += 1;
+            u.conflicting_definitions += 1;
             continue;
         }
         let index = 1 + nstates;
@@ -289,7 +260,7 @@ pub fn drawables(f: &AlogFile) -> Drawables {
                     lines.insert(line);
                     nstate += 1;
                 }
-                None => u.state_ends += 1,
+                None => u.state_finals += 1,
             }
         } else {
             let cat = *event_cats.entry(r.etype).or_insert_with(|| {
@@ -361,20 +332,35 @@ pub fn drawables(f: &AlogFile) -> Drawables {
 /// Converts an ALOG file into a SLOG-2 file written to `out` (which must be at
 /// its start), with the tree shape and compression of `opts`.
 ///
-/// Errors: [`crate::Error`] when writing fails or the file makes no
-/// drawable (an ALOG file without events).
+/// `progress` is called with the input records handled so far (ALOG is
+/// converted from memory: once, at the end). The same signature and figures
+/// as every converter of [`crate::build`]; in [`Unmatched`], ALOG fills
+/// `state_finals` (ends without a start), `states_closed_at_end`, `sends`,
+/// `recvs`, `conflicting_definitions` (ignored `-13` records) and `bad_times`.
+///
+/// Errors: [`crate::Error::Empty`] for a file without events; I/O errors.
 pub fn alog_to_slog2<W: Write + Seek>(
     f: &AlogFile,
     out: W,
     opts: TreeOptions,
-) -> Result<(W, TreeStats, Unmatched)> {
+    mut progress: impl FnMut(u64),
+) -> Result<(W, ConvertStats)> {
     let d = drawables(f);
     let mut tree = TreeWriter::new(out, opts)?;
     for p in d.prims {
         tree.add(p)?;
     }
     let (out, stats) = tree.finish(&d.categories, d.maps)?;
-    Ok((out, stats, d.unmatched))
+    progress(f.records.len() as u64);
+    Ok((
+        out,
+        ConvertStats {
+            records: f.records.len() as u64,
+            input_bytes: 0,
+            tree: stats,
+            unmatched: d.unmatched,
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -402,7 +388,7 @@ mod tests {
             states,
             vec![(2, 1e-6, 3e-6), (1, 2e-6, 5e-6), (1, 4e-6, 6e-6)]
         );
-        assert_eq!(d.unmatched.state_ends, 1);
+        assert_eq!(d.unmatched.state_finals, 1);
     }
 
     #[test]

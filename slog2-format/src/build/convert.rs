@@ -13,9 +13,11 @@ use std::sync::mpsc;
 /// What a conversion did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ConvertStats {
-    /// Records read (up to and including ENDLOG).
+    /// Input records read (CLOG2 and CLOG: up to and including ENDLOG; ALOG:
+    /// lines with a record; SLOG-1: interval records converted).
     pub records: u64,
-    /// CLOG2 bytes consumed.
+    /// Input bytes consumed (CLOG2 and CLOG; 0 for ALOG and SLOG-1, which are
+    /// converted from a parsed file).
     pub input_bytes: u64,
     /// The tree writer's numbers.
     pub tree: TreeStats,

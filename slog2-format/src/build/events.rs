@@ -39,12 +39,23 @@ pub struct Unmatched {
     /// The number `clog2TOslog2` prints as "Number of Unmatched Events": open
     /// starts, sends and receives of the categories that were defined.
     pub java_count: u64,
+    /// State instances still open at the end of the input, closed at the run's
+    /// end time and drawn (ALOG, as upshot draws them; 0 for other inputs).
+    pub states_closed_at_end: u64,
+    /// Events whose time is not a finite number (dropped; ALOG's huge cycle ×
+    /// roll-over; 0 for other inputs).
+    pub bad_times: u64,
 }
 
 impl Unmatched {
     /// Events dropped for any reason.
     pub fn total_dropped(&self) -> u64 {
-        self.state_starts + self.state_finals + self.sends + self.recvs + self.undeclared_events
+        self.state_starts
+            + self.state_finals
+            + self.sends
+            + self.recvs
+            + self.undeclared_events
+            + self.bad_times
     }
 }
 

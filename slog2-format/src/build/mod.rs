@@ -35,6 +35,7 @@ pub mod prim;
 pub mod reframe;
 mod shadow;
 mod sink;
+pub mod slog1;
 pub mod tree;
 
 pub use alog::alog_to_slog2;
@@ -44,4 +45,5 @@ pub use convert::{clog2_to_slog2, ConvertStats};
 pub use events::{Clog2Drawables, Partial, Unmatched};
 pub use prim::Prim;
 pub use reframe::{reframe, ReframeStats};
+pub use slog1::slog1_to_slog2;
 pub use tree::{TreeOptions, TreeStats, TreeWriter};

@@ -26,7 +26,7 @@
 //! * [`write::build`] makes a complete file from records and tables;
 //!   [`Slog1File::lay_out`] places the sections of a model built by hand.
 //! * [`dump::lines`] and [`dump::summary`] are what `mpelog print` and `mpelog
-//!   info` show; [`convert::slog1_to_slog2`] converts to SLOG-2, each interval
+//!   info` show; [`crate::build::slog1_to_slog2`] converts to SLOG-2, each interval
 //!   once (its `cur` or `out` copy).
 //!
 //! ```
@@ -54,13 +54,12 @@
 //! assert_eq!(back.home_records().count(), 40);
 //! assert!(back.warnings().is_empty());
 //!
-//! let (_, stats) = convert::slog1_to_slog2(&back, Cursor::new(Vec::new()), TreeOptions::default())?;
-//! assert_eq!(stats.drawables, 40);
+//! let (_, stats) = slog2_format::build::slog1_to_slog2(&back, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+//! assert_eq!(stats.tree.drawables, 40);
 //! # Ok::<(), slog2_format::Error>(())
 //! ```
 
 pub mod check;
-pub mod convert;
 pub mod dump;
 pub mod read;
 pub mod types;

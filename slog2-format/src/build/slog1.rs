@@ -27,13 +27,13 @@
 //!
 //! SLOG-1 has no events: a zero-length interval stays a zero-length state.
 
-use super::read::{RecordRef, Slog1File};
-use super::types::*;
 use crate::build::colors::{argb, lookup, Fallback};
 use crate::build::events::info_keys;
 use crate::build::prim::{Prim, MAX_INFO};
-use crate::build::{TreeOptions, TreeStats, TreeWriter};
+use crate::build::{ConvertStats, TreeOptions, TreeWriter};
 use crate::error::{Error, Result};
+use crate::slog1::read::{RecordRef, Slog1File};
+use crate::slog1::types::*;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use std::collections::BTreeMap;
 use std::io::{Seek, Write};
@@ -249,11 +249,23 @@ pub fn slog1_to_slog2<W: Write + Seek>(
     f: &Slog1File,
     out: W,
     opts: TreeOptions,
-) -> Result<(W, TreeStats)> {
+    mut progress: impl FnMut(u64),
+) -> Result<(W, ConvertStats)> {
     let d = drawables(f)?;
+    let records = d.prims.len() as u64;
     let mut tree = TreeWriter::new(out, opts)?;
     for p in d.prims {
         tree.add(p)?;
     }
-    tree.finish(&d.categories, d.maps)
+    let (out, stats) = tree.finish(&d.categories, d.maps)?;
+    progress(records);
+    Ok((
+        out,
+        ConvertStats {
+            records,
+            input_bytes: 0,
+            tree: stats,
+            unmatched: Default::default(),
+        },
+    ))
 }
