@@ -43,6 +43,15 @@ pub enum CliError {
         #[source]
         source: slog2_format::Error,
     },
+    /// The input is not a valid SLOG-1 file (exit 1).
+    #[error("{}: {source}", shown(.path))]
+    BadSlog1 {
+        /// The input file.
+        path: PathBuf,
+        /// What is wrong, with the byte offset.
+        #[source]
+        source: slog2_format::slog1::Error,
+    },
     /// The input's format could not be recognized (exit 1).
     #[error("{}: {message}", shown(.path))]
     Unrecognized {
@@ -133,6 +142,20 @@ impl CliError {
 }
 
 impl CliError {
+    /// Wraps a SLOG-1 codec error on `path`.
+    pub fn slog1(path: &Path) -> impl FnOnce(slog2_format::slog1::Error) -> CliError + '_ {
+        move |source| match source {
+            slog2_format::slog1::Error::Io { source, .. } => CliError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            source => CliError::BadSlog1 {
+                path: path.to_path_buf(),
+                source,
+            },
+        }
+    }
+
     /// Wraps a SLOG-2 codec error on `path`.
     pub fn slog2(path: &Path) -> impl FnOnce(slog2_format::Error) -> CliError + '_ {
         move |source| match source {

@@ -537,7 +537,7 @@ fn slog1_to_slog2(
 /// SLOG-1 to SLOG-1: rewritten through the model (byte-identical).
 fn rewrite_slog1(input: &Path, out: &Output) -> CliResult<Done> {
     let (f, len) = super::slog1::read(input)?;
-    let bytes = f.to_bytes().map_err(CliError::slog2(out.path()))?;
+    let bytes = f.to_bytes().map_err(CliError::slog1(out.path()))?;
     let output_bytes = write_all(out, &bytes)?;
     let records = slog2_format::slog1::dump::summary(&f).records;
     Ok(Done {

@@ -7,6 +7,6 @@ use std::path::Path;
 /// Reads and parses a SLOG-1 file; returns it and its size.
 pub fn read(path: &Path) -> CliResult<(Slog1File, u64)> {
     let data = std::fs::read(path).map_err(CliError::io(path))?;
-    let f = Slog1File::parse(&data).map_err(CliError::slog2(path))?;
+    let f = Slog1File::parse(&data).map_err(CliError::slog1(path))?;
     Ok((f, data.len() as u64))
 }

@@ -56,16 +56,18 @@
 //!
 //! let (_, stats) = slog2_format::build::slog1_to_slog2(&back, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
 //! assert_eq!(stats.tree.drawables, 40);
-//! # Ok::<(), slog2_format::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 pub mod check;
 pub mod dump;
+pub mod error;
 pub mod read;
 pub mod types;
 pub mod write;
 
 pub use check::Warning;
+pub use error::{Error, Result};
 pub use read::{looks_like, Part, RecordRef, Rejection, Slog1File};
 pub use types::*;
 pub use write::{build, BuildInput, BuildOptions};

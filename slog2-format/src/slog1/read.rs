@@ -2,8 +2,8 @@
 //! frame of the directory, and the bytes no section covers (kept verbatim, so the
 //! model is lossless: [`Slog1File::to_bytes`] gives the input back byte for byte).
 
+use super::error::{Error, Result};
 use super::types::*;
-use crate::error::{Error, Result};
 use binrw::io::{Cursor, Seek, SeekFrom};
 use binrw::{BinRead, Endian};
 use std::collections::BTreeMap;

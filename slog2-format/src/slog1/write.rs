@@ -3,9 +3,9 @@
 //! complete file — frames, sectors, pseudo copies, statistics — from interval
 //! records and tables (spec/slog1.md §12).
 
+use super::error::{Error, Result};
 use super::read::Slog1File;
 use super::types::*;
-use crate::error::{Error, Result};
 use binrw::io::Cursor;
 use binrw::{BinWrite, Endian};
 use std::cmp::Ordering;

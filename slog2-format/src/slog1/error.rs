@@ -1,0 +1,56 @@
+//! SLOG-1's own errors; every error about input bytes names the byte offset.
+
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What can go wrong reading or writing SLOG-1. The row of spec/slog1.md §13
+/// that a rejected file breaks comes with
+/// [`Slog1File::parse_or_reject`](super::Slog1File::parse_or_reject)
+/// ([`Rejection`](super::Rejection)).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The underlying reader or writer failed.
+    #[error("byte {offset}: I/O error: {source}")]
+    Io {
+        /// Offset of the operation.
+        offset: u64,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A structure ends before its fields do.
+    #[error("byte {offset}: {what} runs past the end of {within}")]
+    Truncated {
+        /// Offset where the structure starts.
+        offset: u64,
+        /// What was being read.
+        what: String,
+        /// The file or the part it lies in.
+        within: String,
+    },
+    /// A value the format forbids (a bad version, count, pointer, record, ...).
+    #[error("byte {offset}: {what}")]
+    BadValue {
+        /// Offset of the value.
+        offset: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// The file cannot be written as asked (frames and directory entries that do
+    /// not pair up, overlapping sections, a result that would not read back, ...).
+    #[error("cannot write: {0}")]
+    Write(String),
+}
+
+impl Error {
+    /// The byte offset the error concerns, if it concerns input bytes.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::Io { offset, .. }
+            | Error::Truncated { offset, .. }
+            | Error::BadValue { offset, .. } => Some(*offset),
+            Error::Write(_) => None,
+        }
+    }
+}
