@@ -128,6 +128,7 @@ impl CliError {
 
     fn from_clog2(path: &Path, source: clog2_format::Error, repairable: bool) -> CliError {
         match source {
+            clog2_format::Error::InvalidOptions(m) => CliError::Usage(m),
             clog2_format::Error::Io { source, .. } => CliError::Io {
                 path: path.to_path_buf(),
                 source,
@@ -159,6 +160,7 @@ impl CliError {
     /// Wraps a SLOG-2 codec error on `path`.
     pub fn slog2(path: &Path) -> impl FnOnce(slog2_format::Error) -> CliError + '_ {
         move |source| match source {
+            slog2_format::Error::InvalidOptions(m) => CliError::Usage(m),
             slog2_format::Error::Io { source, .. } => CliError::Io {
                 path: path.to_path_buf(),
                 source,
