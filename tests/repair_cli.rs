@@ -253,7 +253,7 @@ fn corpus_files_cut_at_100_offsets_convert_to_slog2() {
                     // A cut in the first records (the run's start: communicator
                     // creations, MPI_Init), before any state, arrow or event was
                     // complete: the converter has nothing to write.
-                    Err(slog2_format::Error::Write(m)) if m.contains("no drawable") => {
+                    Err(slog2_format::Error::Empty) => {
                         too_early += 1;
                         assert!(got.len() < 16, "{f} cut at {cut}: {rep}");
                         continue;

@@ -51,3 +51,29 @@ pub enum Error {
     #[error("invalid options: {0}")]
     InvalidOptions(String),
 }
+
+impl Error {
+    /// The message without its byte offset (which [`Self::offset`] gives): what
+    /// a report that shows the offset beside it prints.
+    pub fn detail(&self) -> String {
+        match self {
+            Error::Io { file, source, .. } => format!("{file}: I/O error: {source}"),
+            Error::Clog2(e) => format!("trace: {}", e.detail()),
+            Error::Slog2(e) => format!("annotation: {}", e.detail()),
+            Error::BadAnnotation { what, .. } => format!("annotation: {what}"),
+            Error::Stale { .. } | Error::Write(_) | Error::InvalidOptions(_) => self.to_string(),
+        }
+    }
+
+    /// The byte offset the error concerns (in the file [`Self::detail`] names),
+    /// if it concerns bytes.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::Io { offset, .. } | Error::BadAnnotation { offset, .. } => Some(*offset),
+            Error::Clog2(e) => e.offset(),
+            Error::Slog2(e) => e.offset(),
+            Error::Stale { offset, .. } => Some(*offset),
+            Error::Write(_) | Error::InvalidOptions(_) => None,
+        }
+    }
+}

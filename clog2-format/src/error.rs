@@ -9,7 +9,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
-    #[error("byte {offset}: I/O error: {source}")]
+    #[error("byte {offset}: {}", self.detail())]
     Io {
         /// Offset in the file where the operation started.
         offset: u64,
@@ -18,7 +18,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The input ends before a structure that must be there.
-    #[error("byte {offset}: the file ends early: expected {expected}")]
+    #[error("byte {offset}: {}", self.detail())]
     Truncated {
         /// Offset at which the missing structure starts (or where the input ended).
         offset: u64,
@@ -26,7 +26,7 @@ pub enum Error {
         expected: String,
     },
     /// The first preamble token is not a CLOG2 version string.
-    #[error("byte {offset}: not a CLOG2 file: the preamble starts with {found:?}, expected a version such as \"CLOG-02.44\"")]
+    #[error("byte {offset}: {}", self.detail())]
     NotClog2 {
         /// Always 0.
         offset: u64,
@@ -34,7 +34,7 @@ pub enum Error {
         found: String,
     },
     /// A CLOG2 version string this crate does not know.
-    #[error("byte {offset}: unsupported CLOG2 version {found:?} (supported: CLOG-02.10, .20, .30, .40, .41, .43, .44)")]
+    #[error("byte {offset}: {}", self.detail())]
     UnsupportedVersion {
         /// Always 0.
         offset: u64,
@@ -42,7 +42,7 @@ pub enum Error {
         found: String,
     },
     /// A preamble token is missing, too long or not a valid value.
-    #[error("byte {offset}: preamble field {field}: {problem}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadPreamble {
         /// Offset of the offending token.
         offset: u64,
@@ -58,7 +58,7 @@ pub enum Error {
     },
     /// A record type that the format does not define. CLOG2 records carry no length,
     /// so nothing after it in the block can be read.
-    #[error("byte {offset}: unknown record type {rectype} in block {block}; its size is unknown, so the rest of the block cannot be read")]
+    #[error("byte {offset}: {}", self.detail())]
     UnknownRecordType {
         /// Offset of the record header.
         offset: u64,
@@ -68,7 +68,7 @@ pub enum Error {
         rectype: i32,
     },
     /// A record, or the search for a block terminator, runs past the end of its block.
-    #[error("byte {offset}: {what} of {len} bytes runs past the end of block {block} (the block ends at byte {block_end})")]
+    #[error("byte {offset}: {}", self.detail())]
     BlockOverrun {
         /// Offset of the record.
         offset: u64,
@@ -82,13 +82,13 @@ pub enum Error {
         block_end: u64,
     },
     /// The block stream ends without an ENDLOG record.
-    #[error("byte {offset}: the block stream ends without an ENDLOG record (the file was cut or never finished)")]
+    #[error("byte {offset}: {}", self.detail())]
     MissingEndLog {
         /// Offset where the block stream ended.
         offset: u64,
     },
     /// Blocks follow the block that holds ENDLOG.
-    #[error("byte {offset}: data blocks follow the block that holds ENDLOG (the block stream should end at byte {expected_end})")]
+    #[error("byte {offset}: {}", self.detail())]
     DataAfterEndLog {
         /// Offset of the first unexpected block.
         offset: u64,
@@ -96,7 +96,7 @@ pub enum Error {
         expected_end: u64,
     },
     /// A field's value is impossible or would need an unreasonable allocation.
-    #[error("byte {offset}: {field} = {value}: {problem}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadValue {
         /// Offset of the field.
         offset: u64,
@@ -109,9 +109,7 @@ pub enum Error {
     },
     /// A record completes a drawable that ends before the previous one, or at a
     /// time that is not finite (a SLOG-2 conversion needs time-ordered records).
-    #[error(
-        "byte {offset}: the record at time {time} completes a drawable ending at {end}, {problem}"
-    )]
+    #[error("byte {offset}: {}", self.detail())]
     OutOfOrder {
         /// Offset of the record.
         offset: u64,
@@ -123,7 +121,7 @@ pub enum Error {
         problem: String,
     },
     /// Bytes follow the end of the file's last structure.
-    #[error("byte {offset}: {count} unexpected bytes after the end of the {after}")]
+    #[error("byte {offset}: {}", self.detail())]
     TrailingBytes {
         /// Offset of the first extra byte.
         offset: u64,
@@ -134,10 +132,10 @@ pub enum Error {
     },
     /// A structure could not be written as asked (for example a record that does not
     /// fit in a block).
-    #[error("cannot write: {0}")]
+    #[error("{}", self.detail())]
     Write(String),
     /// Options that cannot be used (a caller's mistake, not bad input).
-    #[error("invalid options: {0}")]
+    #[error("{}", self.detail())]
     InvalidOptions(String),
 }
 
@@ -159,6 +157,27 @@ impl Error {
             | Error::TrailingBytes { offset, .. }
             | Error::OutOfOrder { offset, .. } => Some(*offset),
             Error::Write(_) | Error::InvalidOptions(_) => None,
+        }
+    }
+
+    /// The message without its position (the byte offset, [`Self::offset`]):
+    /// what a report that shows the offset beside it prints.
+    pub fn detail(&self) -> String {
+        match self {
+            Error::Io { source, .. } => format!("I/O error: {source}"),
+            Error::Truncated { expected, .. } => format!("the file ends early: expected {expected}"),
+            Error::NotClog2 { found, .. } => format!("not a CLOG2 file: the preamble starts with {found:?}, expected a version such as \"CLOG-02.44\""),
+            Error::UnsupportedVersion { found, .. } => format!("unsupported CLOG2 version {found:?} (supported: CLOG-02.10, .20, .30, .40, .41, .43, .44)"),
+            Error::BadPreamble { field, problem, .. } => format!("preamble field {field}: {problem}"),
+            Error::UnknownRecordType { block, rectype, .. } => format!("unknown record type {rectype} in block {block}; its size is unknown, so the rest of the block cannot be read"),
+            Error::BlockOverrun { block, what, len, block_end, .. } => format!("{what} of {len} bytes runs past the end of block {block} (the block ends at byte {block_end})"),
+            Error::MissingEndLog { .. } => "the block stream ends without an ENDLOG record (the file was cut or never finished)".to_string(),
+            Error::DataAfterEndLog { expected_end, .. } => format!("data blocks follow the block that holds ENDLOG (the block stream should end at byte {expected_end})"),
+            Error::BadValue { field, value, problem, .. } => format!("{field} = {value}: {problem}"),
+            Error::OutOfOrder { time, end, problem, .. } => format!("the record at time {time} completes a drawable ending at {end}, {problem}"),
+            Error::TrailingBytes { count, after, .. } => format!("{count} unexpected bytes after the end of the {after}"),
+            Error::Write(v) => format!("cannot write: {v}"),
+            Error::InvalidOptions(v) => format!("invalid options: {v}"),
         }
     }
 

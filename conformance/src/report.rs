@@ -84,28 +84,15 @@ impl Collector {
         }
     }
 
-    /// Adds a finding of `rule` (its severity comes with it). A leading
-    /// `byte OFFSET: ` or `PLACE: ` is taken off the message, which is shown with
-    /// both.
+    /// Adds a finding of `rule` (its severity comes with it). The message does
+    /// not repeat the offset or the place, which the finding shows (a reader
+    /// error gives it without its position: `detail()`).
     pub fn add(&mut self, rule: Rule, offset: u64, place: Option<String>, message: String) {
         let severity = rule.severity;
         let rule = rule.id;
         let n = self.per_rule.entry(rule).or_insert(0);
         *n += 1;
         if *n <= self.limit {
-            // Reader errors start with their position; the finding shows it already.
-            let mut message = message;
-            for shown in [
-                Some(format!("byte {offset}: ")),
-                place.as_ref().map(|p| format!("{p}: ")),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                if let Some(rest) = message.strip_prefix(&shown) {
-                    message = rest.to_string();
-                }
-            }
             self.report.findings.push(Finding {
                 rule,
                 severity,

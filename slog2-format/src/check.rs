@@ -147,7 +147,7 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
             Error::BadFrame { step, .. } => FRAME_RULES[(*step as usize).clamp(1, 6) - 1],
             _ => "S2-PARSE-001",
         };
-        cx.add(rule, offset, None, e.to_string());
+        cx.add(rule, offset, None, e.detail());
     }
     cx.findings
 }

@@ -8,7 +8,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
-    #[error("byte {offset}: I/O error: {source}")]
+    #[error("byte {offset}: {}", self.detail())]
     Io {
         /// Offset of the operation.
         offset: u64,
@@ -17,21 +17,19 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The file is not SLOG-2.
-    #[error("byte 0: not a SLOG-2 file: the header starts with {found:?}")]
+    #[error("byte 0: {}", self.detail())]
     NotSlog2 {
         /// What was found (lossy text, at most 16 characters).
         found: String,
     },
     /// A SLOG-2 version this crate does not read.
-    #[error(
-        "byte 2: unsupported SLOG-2 version {found:?} (supported: \"SLOG 2.0.5\", \"SLOG 2.0.6\", \"SLOG 2.0.6Z\")"
-    )]
+    #[error("byte 2: {}", self.detail())]
     UnsupportedVersion {
         /// The version string found.
         found: String,
     },
     /// A structure ends before its fields do (truncated file or block).
-    #[error("byte {offset}: {what} runs past the end of {within}")]
+    #[error("byte {offset}: {}", self.detail())]
     Truncated {
         /// Offset where the structure (or the missing bytes) starts.
         offset: u64,
@@ -41,7 +39,7 @@ pub enum Error {
         within: String,
     },
     /// A file block pointer that cannot be followed (spec/slog2.md §14 #3).
-    #[error("byte {offset}: {what} points at {size} bytes at byte {target}: {problem}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadPointer {
         /// Offset of the pointer field itself (header 24, 48, 60, 72; a TreeDir
         /// entry + 22; a stub + 22).
@@ -58,7 +56,7 @@ pub enum Error {
         problem: String,
     },
     /// A value that the format forbids (bad tag byte, negative count, ...).
-    #[error("byte {offset}: {what}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadValue {
         /// Offset of the value.
         offset: u64,
@@ -67,7 +65,7 @@ pub enum Error {
     },
     /// A block larger than the caller's limit
     /// ([`crate::ReadOptions::max_block_bytes`]): refused before allocating.
-    #[error("byte {offset}: {what} is {size} bytes, over the reader's limit of {limit} bytes")]
+    #[error("byte {offset}: {}", self.detail())]
     LimitExceeded {
         /// Offset of the pointer to the block.
         offset: u64,
@@ -79,14 +77,14 @@ pub enum Error {
         limit: u64,
     },
     /// The input holds no drawable: there is no tree to write.
-    #[error("no drawable in the input: nothing to write")]
+    #[error("{}", self.detail())]
     Empty,
     /// Options that cannot be used (a caller's mistake, not bad input).
-    #[error("invalid options: {0}")]
+    #[error("{}", self.detail())]
     InvalidOptions(String),
     /// A drawable's tag byte is neither 0 (primitive) nor 1 (composite)
     /// (spec/slog2.md §14 #9, rule `S2-DRW-001`).
-    #[error("byte {offset}: {what}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadTag {
         /// Offset of the tag byte.
         offset: u64,
@@ -96,7 +94,7 @@ pub enum Error {
     /// A compressed tree-node frame (SLOG 2.0.6Z) fails one of the checks of
     /// spec/slog2-compressed.md §5; `step` is the number of that check (1–6), which
     /// `check` reports as rule `S2Z-FRM-00<step>`.
-    #[error("byte {offset}: {what}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadFrame {
         /// Offset of the offending frame field (or of the frame).
         offset: u64,
@@ -110,7 +108,7 @@ pub enum Error {
     /// missing from a line-ID map, a time outside the node's box, ... (spec/slog2.md
     /// §14 #9–#12). Raised while a node is decoded, unless the reader is lenient
     /// ([`crate::read::Validation`]).
-    #[error("byte {offset}: {what}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadDrawable {
         /// Offset of the offending drawable or shadow (see [`DrawableProblem`]).
         offset: u64,
@@ -125,7 +123,7 @@ pub enum Error {
     /// §2.2): a node read disagrees with its TreeDir entry, a stub names no child
     /// of its node, an upper node has no stubs, or the header or the TreeDir break
     /// an error rule of `check`.
-    #[error("byte {offset}: {what}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadTree {
         /// Offset of the offending field (see [`TreeProblem`]).
         offset: u64,
@@ -140,7 +138,7 @@ pub enum Error {
     #[error("CLOG2 input: {0}")]
     Clog2(Box<clog2_format::Error>),
     /// The structure cannot be written as asked.
-    #[error("cannot write: {0}")]
+    #[error("{}", self.detail())]
     Write(String),
 }
 
@@ -239,6 +237,28 @@ impl TreeProblem {
 }
 
 impl Error {
+    /// The message without its position (the byte offset, [`Self::offset`]):
+    /// what a report that shows the offset beside it prints.
+    pub fn detail(&self) -> String {
+        match self {
+            Error::Io { source, .. } => format!("I/O error: {source}"),
+            Error::NotSlog2 { found } => format!("not a SLOG-2 file: the header starts with {found:?}"),
+            Error::UnsupportedVersion { found } => format!("unsupported SLOG-2 version {found:?} (supported: \"SLOG 2.0.5\", \"SLOG 2.0.6\", \"SLOG 2.0.6Z\")"),
+            Error::Truncated { what, within, .. } => format!("{what} runs past the end of {within}"),
+            Error::BadPointer { what, target, size, problem, .. } => format!("{what} points at {size} bytes at byte {target}: {problem}"),
+            Error::BadValue { what, .. } => what.clone(),
+            Error::LimitExceeded { what, size, limit, .. } => format!("{what} is {size} bytes, over the reader's limit of {limit} bytes"),
+            Error::Empty => "no drawable in the input: nothing to write".to_string(),
+            Error::InvalidOptions(v) => format!("invalid options: {v}"),
+            Error::BadTag { what, .. } => what.clone(),
+            Error::BadFrame { what, .. } => what.clone(),
+            Error::BadDrawable { what, .. } => what.clone(),
+            Error::BadTree { what, .. } => what.clone(),
+            Error::Clog2(v) => format!("CLOG2 input: {}", v.detail()),
+            Error::Write(v) => format!("cannot write: {v}"),
+        }
+    }
+
     /// The byte offset the error refers to, if it concerns input bytes.
     pub fn offset(&self) -> Option<u64> {
         match self {

@@ -194,5 +194,5 @@ fn report(e: Error, c: &mut Collector) {
     };
     let in_trace = stale || [IDX_TRACE_001, IDX_TRACE_002].contains(&rule);
     let place = in_trace.then(|| "in the trace".to_string());
-    c.add(rule, offset, place, format!("{e}{hint}"));
+    c.add(rule, offset, place, format!("{}{hint}", e.detail()));
 }

@@ -158,7 +158,7 @@ fn reject(c: &mut Collector, bytes: &[u8], explicit: bool, e: &Error) {
                 crate::rules::FORMAT_001,
                 0,
                 None,
-                format!("{e}: the first record's type is not an old-CLOG record type, so this is not an old-CLOG file"),
+                format!("{}: the first record's type is not an old-CLOG record type, so this is not an old-CLOG file", e.detail()),
             );
             return;
         }
@@ -176,7 +176,7 @@ fn reject(c: &mut Collector, bytes: &[u8], explicit: bool, e: &Error) {
         C1_REJ_009 => "the blocks after ENDLOG's are not part of the log (files joined together, or a damaged terminator); take the file again from its source",
         _ => "the file is damaged at this record; take it again from its source",
     };
-    c.add(rule, offset, None, format!("{e}; {advice}"));
+    c.add(rule, offset, None, format!("{}; {advice}", e.detail()));
 }
 
 /// A state category's colour as its last STATEDEF gave it, and whether a

@@ -176,7 +176,12 @@ fn advice(rule: Rule) -> &'static str {
 
 fn reject(c: &mut Collector, phase: Phase, e: &Error) {
     let (rule, offset) = classify(phase, e);
-    c.add(rule, offset, None, format!("{e}; {}", advice(rule)));
+    c.add(
+        rule,
+        offset,
+        None,
+        format!("{}; {}", e.detail(), advice(rule)),
+    );
 }
 
 fn io_error(c: &mut Collector, offset: u64, e: io::Error) {

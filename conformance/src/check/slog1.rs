@@ -148,7 +148,7 @@ pub fn check(bytes: &[u8], c: &mut Collector) {
                 reject_id(r.row),
                 r.error.offset().unwrap_or(0),
                 None,
-                format!("{}; {}", r.error, reject_hint(r.row)),
+                format!("{}; {}", r.error.detail(), reject_hint(r.row)),
             );
             return;
         }

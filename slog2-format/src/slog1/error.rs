@@ -11,7 +11,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
-    #[error("byte {offset}: I/O error: {source}")]
+    #[error("byte {offset}: {}", self.detail())]
     Io {
         /// Offset of the operation.
         offset: u64,
@@ -20,7 +20,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// A structure ends before its fields do.
-    #[error("byte {offset}: {what} runs past the end of {within}")]
+    #[error("byte {offset}: {}", self.detail())]
     Truncated {
         /// Offset where the structure starts.
         offset: u64,
@@ -30,7 +30,7 @@ pub enum Error {
         within: String,
     },
     /// A value the format forbids (a bad version, count, pointer, record, ...).
-    #[error("byte {offset}: {what}")]
+    #[error("byte {offset}: {}", self.detail())]
     BadValue {
         /// Offset of the value.
         offset: u64,
@@ -39,11 +39,24 @@ pub enum Error {
     },
     /// The file cannot be written as asked (frames and directory entries that do
     /// not pair up, overlapping sections, a result that would not read back, ...).
-    #[error("cannot write: {0}")]
+    #[error("{}", self.detail())]
     Write(String),
 }
 
 impl Error {
+    /// The message without its position (the byte offset, [`Self::offset`]):
+    /// what a report that shows the offset beside it prints.
+    pub fn detail(&self) -> String {
+        match self {
+            Error::Io { source, .. } => format!("I/O error: {source}"),
+            Error::Truncated { what, within, .. } => {
+                format!("{what} runs past the end of {within}")
+            }
+            Error::BadValue { what, .. } => what.clone(),
+            Error::Write(v) => format!("cannot write: {v}"),
+        }
+    }
+
     /// The byte offset the error concerns, if it concerns input bytes.
     pub fn offset(&self) -> Option<u64> {
         match self {
