@@ -134,6 +134,17 @@ pub enum Error {
     /// fit in a block).
     #[error("{}", self.detail())]
     Write(String),
+    /// The preamble's block size is over the reader's limit
+    /// ([`crate::ReadOptions::max_block_bytes`]): refused before allocating.
+    #[error("byte {offset}: {}", self.detail())]
+    LimitExceeded {
+        /// Offset of the preamble's `block_size=` value.
+        offset: u64,
+        /// The block size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// Options that cannot be used (a caller's mistake, not bad input).
     #[error("{}", self.detail())]
     InvalidOptions(String),
@@ -155,7 +166,8 @@ impl Error {
             | Error::DataAfterEndLog { offset, .. }
             | Error::BadValue { offset, .. }
             | Error::TrailingBytes { offset, .. }
-            | Error::OutOfOrder { offset, .. } => Some(*offset),
+            | Error::OutOfOrder { offset, .. }
+            | Error::LimitExceeded { offset, .. } => Some(*offset),
             Error::Write(_) | Error::InvalidOptions(_) => None,
         }
     }
@@ -176,6 +188,9 @@ impl Error {
             Error::BadValue { field, value, problem, .. } => format!("{field} = {value}: {problem}"),
             Error::OutOfOrder { time, end, problem, .. } => format!("the record at time {time} completes a drawable ending at {end}, {problem}"),
             Error::TrailingBytes { count, after, .. } => format!("{count} unexpected bytes after the end of the {after}"),
+            Error::LimitExceeded { size, limit, .. } => format!(
+                "the block size {size} is over the reader's limit of {limit} bytes"
+            ),
             Error::Write(v) => format!("cannot write: {v}"),
             Error::InvalidOptions(v) => format!("invalid options: {v}"),
         }
@@ -209,6 +224,7 @@ impl Error {
             | Error::UnsupportedVersion { .. }
             | Error::BadPreamble { .. }
             | Error::OutOfOrder { .. }
+            | Error::LimitExceeded { .. }
             | Error::Write(_)
             | Error::InvalidOptions(_) => false,
         }

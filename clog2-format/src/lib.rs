@@ -52,7 +52,7 @@ pub use commtable::{CommEntry, CommTable};
 pub use error::{Error, Result};
 pub use file::Clog2File;
 pub use preamble::{Preamble, PreambleInfo, RawPreamble};
-pub use read::{Clog2Reader, ReadSource, SliceSource, Source};
+pub use read::{Clog2Reader, ReadOptions, ReadSource, SliceSource, Source};
 pub use record::{Body, Record};
 pub use version::Version;
 pub use write::{BlockWriter, Clog2Writer};

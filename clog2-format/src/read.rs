@@ -123,10 +123,68 @@ pub struct Clog2Reader<S> {
     state: State,
 }
 
+/// The default of [`ReadOptions::max_block_bytes`]: the largest block size the
+/// format allows ([`crate::preamble::MAX_BLOCK_SIZE`], 1 GiB), so that by
+/// default every valid file reads; lower it to bound memory.
+pub const DEFAULT_MAX_BLOCK_BYTES: u64 = crate::preamble::MAX_BLOCK_SIZE as u64;
+
+/// How a [`Clog2Reader`] over a [`Read`] reads: the largest block it allocates
+/// a buffer for (image-png's `Limits`). A reader over a slice allocates no block.
+///
+/// ```
+/// let opts = clog2_format::ReadOptions::default().max_block_bytes(1 << 20);
+/// assert_eq!(opts.max_block_bytes, 1 << 20);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadOptions {
+    /// The largest `block_size` the reader accepts (it reads one whole block
+    /// at a time); a larger one is an [`Error::LimitExceeded`] before anything
+    /// is allocated. Default [`DEFAULT_MAX_BLOCK_BYTES`].
+    pub max_block_bytes: u64,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions {
+            max_block_bytes: DEFAULT_MAX_BLOCK_BYTES,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// Sets [`max_block_bytes`](Self::max_block_bytes).
+    pub fn max_block_bytes(mut self, max_block_bytes: u64) -> Self {
+        self.max_block_bytes = max_block_bytes;
+        self
+    }
+}
+
 impl<R: Read> Clog2Reader<ReadSource<R>> {
-    /// Reads the preamble from `inner`; blocks follow on demand.
+    /// Reads the preamble from `inner`; blocks follow on demand, one whole
+    /// block per read.
+    ///
+    /// ```
+    /// use clog2_format::{synth, Clog2Reader};
+    /// let bytes = synth::generate_vec(&synth::Options::default().events(500)).unwrap();
+    /// let mut r = Clog2Reader::new(&bytes[..])?;
+    /// assert!(r.records().count() > 400);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn new(inner: R) -> Result<Self> {
-        Self::with_source(ReadSource::new(inner))
+        Self::with_options(inner, ReadOptions::default())
+    }
+
+    /// Reads as [`new`](Self::new) does, within the limits of `opts`.
+    ///
+    /// ```
+    /// use clog2_format::{synth, Clog2Reader, Error, ReadOptions};
+    /// let bytes = synth::generate_vec(&synth::Options::default().block_size(65536)).unwrap();
+    /// let small = ReadOptions::default().max_block_bytes(4096);
+    /// assert!(matches!(Clog2Reader::with_options(&bytes[..], small), Err(Error::LimitExceeded { .. })));
+    /// ```
+    pub fn with_options(inner: R, opts: ReadOptions) -> Result<Self> {
+        Self::with_source_limited(ReadSource::new(inner), opts.max_block_bytes)
     }
 }
 
@@ -139,7 +197,11 @@ impl<'a> Clog2Reader<SliceSource<'a>> {
 
 impl<S: Source> Clog2Reader<S> {
     /// Reads the preamble from `src`.
-    pub fn with_source(mut src: S) -> Result<Self> {
+    pub fn with_source(src: S) -> Result<Self> {
+        Self::with_source_limited(src, u64::MAX)
+    }
+
+    fn with_source_limited(mut src: S, max_block_bytes: u64) -> Result<Self> {
         let n = src
             .load(PREAMBLE_LEN)
             .map_err(|source| Error::Io { offset: 0, source })?;
@@ -150,6 +212,13 @@ impl<S: Source> Clog2Reader<S> {
             version: info.version,
         };
         let block_size = info.block_size as usize;
+        if block_size as u64 > max_block_bytes {
+            return Err(Error::LimitExceeded {
+                offset: preamble.field_offset(crate::preamble::Field::BlockSize),
+                size: block_size as u64,
+                limit: max_block_bytes,
+            });
+        }
         if let Some(f) = info.commtable_fptr.filter(|&f| f != 0) {
             let k = f.checked_sub(PREAMBLE_LEN as u64);
             // k = 0 is allowed (spec/clog2.md §3.3): the block stream is then empty,
