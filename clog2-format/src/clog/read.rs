@@ -420,6 +420,17 @@ impl ClogFile {
         Self::collect(ClogRecords::new(data)?, data)
     }
 
+    /// Parses a whole file from a reader (read to its end, then
+    /// [`parse`](Self::parse)d).
+    pub fn read<R: std::io::Read>(mut inner: R) -> Result<ClogFile> {
+        let mut data = Vec::new();
+        inner.read_to_end(&mut data).map_err(|source| Error::Io {
+            offset: data.len() as u64,
+            source,
+        })?;
+        Self::parse(&data)
+    }
+
     /// Parses a whole file with an explicit block size (a multiple of 8, at least 24).
     pub fn parse_with_block_size(data: &[u8], block_size: usize) -> Result<ClogFile> {
         Self::collect(ClogRecords::with_block_size(data, block_size)?, data)

@@ -203,6 +203,17 @@ impl Slog1File {
         Slog1File::parse_or_reject(data).map_err(|r| r.error)
     }
 
+    /// Parses a whole file from a reader (read to its end, then
+    /// [`parse`](Self::parse)d).
+    pub fn read<R: std::io::Read>(mut inner: R) -> Result<Slog1File> {
+        let mut data = Vec::new();
+        inner.read_to_end(&mut data).map_err(|source| Error::Io {
+            offset: data.len() as u64,
+            source,
+        })?;
+        Self::parse(&data)
+    }
+
     /// Parses a whole file held in memory, as [`Slog1File::parse`] does; an
     /// error also names the row of spec/slog1.md §13 it breaks (1 file too
     /// short, 2 version, 3 section pointer, 4 frame size, 5 count, 6 truncated
