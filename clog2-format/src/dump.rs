@@ -262,3 +262,77 @@ pub fn preamble_lines(info: &PreambleInfo) -> Vec<String> {
     }
     v
 }
+
+/// What `mpelog info` reports about a CLOG2 file (or old CLOG file: see
+/// [`crate::clog::ClogFile::summary`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Block size in bytes.
+    pub block_size: u64,
+    /// Whole blocks read.
+    pub blocks: u64,
+    /// Records read, terminators included.
+    pub records: u64,
+    /// Records per type name ([`rectype_name`]).
+    pub per_type: std::collections::BTreeMap<&'static str, u64>,
+    /// Earliest and latest record time, terminators excluded (seconds).
+    pub time_range: Option<(f64, f64)>,
+    /// Distinct process IDs of the records: old CLOG only, whose files have no
+    /// other count of processes (CLOG2 has `comm_world_size` in its preamble).
+    pub processes: Option<u64>,
+    /// Entries of the comm table, when the file has one and it was read.
+    pub comm_table_entries: Option<usize>,
+}
+
+impl Summary {
+    /// Counts one record.
+    pub(crate) fn add(&mut self, name: &'static str, time: f64, terminator: bool) {
+        self.records += 1;
+        *self.per_type.entry(name).or_insert(0) += 1;
+        if !terminator {
+            self.time_range = Some(match self.time_range {
+                None => (time, time),
+                Some((a, b)) => (a.min(time), b.max(time)),
+            });
+        }
+    }
+}
+
+/// Reads `reader` to its end (records, then the comm table) and summarises
+/// it. On damaged input the summary of the records before the damage comes
+/// with the error.
+///
+/// ```
+/// use clog2_format::{dump, synth, Clog2Reader};
+/// let bytes = synth::generate_vec(&synth::Options::default().ranks(2).events(500)).unwrap();
+/// let (s, error) = dump::summary(&mut Clog2Reader::from_slice(&bytes).unwrap());
+/// assert!(error.is_none());
+/// assert!(s.records > 400 && s.per_type["ENDLOG"] == 1);
+/// ```
+pub fn summary<S: crate::read::Source>(
+    reader: &mut crate::Clog2Reader<S>,
+) -> (Summary, Option<crate::Error>) {
+    let mut s = Summary {
+        block_size: reader.preamble().info().block_size as u64,
+        ..Summary::default()
+    };
+    let mut failure = None;
+    loop {
+        match reader.next_record() {
+            Ok(Some(rec)) => s.add(rectype_name(rec.rectype()), rec.time, rec.is_terminator()),
+            Ok(None) => break,
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+    s.blocks = reader.blocks_read();
+    if failure.is_none() {
+        match reader.finish() {
+            Ok(t) => s.comm_table_entries = t.map(|t| t.entries.len()),
+            Err(e) => failure = Some(e),
+        }
+    }
+    (s, failure)
+}

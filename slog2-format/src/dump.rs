@@ -291,3 +291,77 @@ pub fn tree<R: std::io::Read + std::io::Seek>(
     }
     Ok(())
 }
+
+/// What `mpelog info` reports about a SLOG-2 file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Tree nodes (TreeDir entries).
+    pub nodes: u64,
+    /// Drawables per kind: `primitives`, `composites`, `composite_parts`,
+    /// `shadows`.
+    pub per_kind: std::collections::BTreeMap<&'static str, u64>,
+    /// The root's time box: the deepest TreeDir entry's (not the header's
+    /// `max_treedepth`, which readers do not trust).
+    pub time_range: Option<(f64, f64)>,
+    /// Categories in the legend.
+    pub categories: u64,
+    /// Line-ID maps.
+    pub line_id_maps: u64,
+}
+
+/// Reads every node of the TreeDir (checked as the reader's validation says)
+/// and counts the drawables; `progress` is called with the bytes of each node
+/// read.
+///
+/// ```
+/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::{dump, Slog2Reader};
+/// use std::io::Cursor;
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// let (out, stats) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+/// let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+/// let s = dump::summary(&mut r, |_| {})?;
+/// assert_eq!(s.nodes, stats.tree.nodes);
+/// assert_eq!(s.per_kind["primitives"], stats.tree.drawables);
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
+pub fn summary<R: std::io::Read + std::io::Seek>(
+    r: &mut crate::Slog2Reader<R>,
+    mut progress: impl FnMut(u64),
+) -> crate::Result<Summary> {
+    let entries: Vec<TreeDirEntry> = r
+        .tree_dir()
+        .map(|t| t.value.entries.clone())
+        .unwrap_or_default();
+    let root = entries
+        .iter()
+        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)));
+    let mut s = Summary {
+        nodes: entries.len() as u64,
+        time_range: root.map(|e| (e.earliest, e.latest)),
+        categories: r
+            .categories()
+            .map_or(0, |c| c.value.categories.len() as u64),
+        line_id_maps: r.line_id_maps().map_or(0, |m| m.value.maps.len() as u64),
+        ..Summary::default()
+    };
+    let mut add = |k: &'static str, n: u64| *s.per_kind.entry(k).or_insert(0) += n;
+    for e in &entries {
+        let n = r.read_node(e.ptr)?;
+        for d in n.value.nestless.iter().chain(&n.value.nestable) {
+            match d {
+                Drawable::Primitive(_) => add("primitives", 1),
+                Drawable::Composite(c) => {
+                    add("composites", 1);
+                    add("composite_parts", c.primitives.len() as u64);
+                }
+            }
+        }
+        for st in &n.value.stubs {
+            add("shadows", (st.nestless.len() + st.nestable.len()) as u64);
+        }
+        progress(e.ptr.size.max(0) as u64);
+    }
+    Ok(s)
+}

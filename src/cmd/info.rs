@@ -3,7 +3,6 @@
 use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
 use crate::output::bytes_bar;
-use clog2_format::record::rectype_name;
 use clog2_format::Clog2Reader;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -202,30 +201,6 @@ fn text(path: &Path, s: &Summary) -> String {
     o
 }
 
-#[derive(Default)]
-struct Tally {
-    counts: BTreeMap<String, u64>,
-    records: u64,
-    tmin: Option<f64>,
-    tmax: Option<f64>,
-}
-
-impl Tally {
-    fn add(&mut self, name: &str, time: f64, terminator: bool) {
-        self.records += 1;
-        match self.counts.get_mut(name) {
-            Some(c) => *c += 1,
-            None => {
-                self.counts.insert(name.to_string(), 1);
-            }
-        }
-        if !terminator {
-            self.tmin = Some(self.tmin.map_or(time, |t| t.min(time)));
-            self.tmax = Some(self.tmax.map_or(time, |t| t.max(time)));
-        }
-    }
-}
-
 /// Reads the whole trace and builds its summary; for a damaged CLOG2 file, the
 /// summary of what comes before the damage, with the error.
 pub fn summarize(path: &Path) -> Result<Summary, Failure> {
@@ -245,43 +220,20 @@ pub fn summarize(path: &Path) -> Result<Summary, Failure> {
 }
 
 fn summarize_slog2(path: &Path) -> CliResult<Summary> {
-    use slog2_format::{Drawable, Slog2Reader};
+    use slog2_format::Slog2Reader;
     let (file, len) = super::open(path)?;
     let mut r = Slog2Reader::new(std::io::BufReader::new(file)).map_err(CliError::slog2(path))?;
-    let h = r.header().clone();
-    let entries: Vec<_> = r
-        .tree_dir()
-        .map(|t| t.value.entries.clone())
-        .unwrap_or_default();
-    let bar = bytes_bar(
-        entries.iter().map(|e| e.ptr.size.max(0) as u64).sum(),
-        "reading",
-    );
-    // The time range is the root's box: the deepest TreeDir entry (not the header's
-    // max_treedepth, which readers do not trust).
-    let root = entries
-        .iter()
-        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)));
-    let (tmin, tmax) = (root.map(|e| e.earliest), root.map(|e| e.latest));
-    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-    let mut add = |k: &str, n: u64| *counts.entry(k.to_string()).or_insert(0) += n;
-    for e in &entries {
-        let n = r.read_node(e.ptr).map_err(CliError::slog2(path))?;
-        for d in n.value.nestless.iter().chain(&n.value.nestable) {
-            match d {
-                Drawable::Primitive(_) => add("primitives", 1),
-                Drawable::Composite(c) => {
-                    add("composites", 1);
-                    add("composite_parts", c.primitives.len() as u64);
-                }
-            }
-        }
-        for s in &n.value.stubs {
-            add("shadows", (s.nestless.len() + s.nestable.len()) as u64);
-        }
-        bar.inc(e.ptr.size.max(0) as u64);
-    }
+    let total = r.tree_dir().map_or(0, |t| {
+        t.value
+            .entries
+            .iter()
+            .map(|e| e.ptr.size.max(0) as u64)
+            .sum()
+    });
+    let bar = bytes_bar(total, "reading");
+    let s = slog2_format::dump::summary(&mut r, |n| bar.inc(n)).map_err(CliError::slog2(path))?;
     bar.finish_and_clear();
+    let h = r.header();
     Ok(Summary {
         format: Format::Slog2.name(),
         version: r.version().as_str().to_string(),
@@ -293,46 +245,33 @@ fn summarize_slog2(path: &Path) -> CliResult<Summary> {
         max_threads: None,
         finalized: None,
         records: None,
-        record_counts: counts,
-        time_min: tmin,
-        time_max: tmax,
+        record_counts: counts(&s.per_kind),
+        time_min: s.time_range.map(|t| t.0),
+        time_max: s.time_range.map(|t| t.1),
         comm_table_entries: None,
         tree: Some(TreeSummary {
-            nodes: entries.len() as u64,
+            nodes: s.nodes,
             depth: h.max_treedepth as i64,
             children_per_node: h.num_children_per_node as i64,
             leaf_bytesize: h.treeleaf_bytesize as i64,
             max_buffer_bytesize: h.max_buffer_bytesize as i64,
-            categories: r
-                .categories()
-                .map_or(0, |c| c.value.categories.len() as u64),
-            line_id_maps: r.line_id_maps().map_or(0, |m| m.value.maps.len() as u64),
+            categories: s.categories,
+            line_id_maps: s.line_id_maps,
         }),
         damaged: None,
     })
+}
+
+/// Counts by name, as the JSON shows them.
+fn counts(per: &BTreeMap<&'static str, u64>) -> BTreeMap<String, u64> {
+    per.iter().map(|(k, n)| (k.to_string(), *n)).collect()
 }
 
 fn summarize_clog2(path: &Path) -> Result<Summary, Failure> {
     let (file, len) = super::open(path)?;
     let bar = bytes_bar(len, "reading");
     let mut r = Clog2Reader::new(bar.wrap_read(file)).map_err(CliError::clog2(path))?;
-    let mut t = Tally::default();
-    let mut failure = None;
-    loop {
-        match r.next_record() {
-            Ok(Some(rec)) => t.add(rectype_name(rec.rectype()), rec.time, rec.is_terminator()),
-            Ok(None) => break,
-            Err(e) => {
-                failure = Some(e);
-                break;
-            }
-        }
-    }
-    let blocks = r.blocks_read();
-    let table = match failure {
-        Some(_) => None,
-        None => r.finish().map_err(|e| failure = Some(e)).ok().flatten(),
-    };
+    let (t, failure) = clog2_format::dump::summary(&mut r);
     bar.finish_and_clear();
     let info = r.preamble().info();
     let summary = Summary {
@@ -341,15 +280,15 @@ fn summarize_clog2(path: &Path) -> Result<Summary, Failure> {
         byte_order: if info.big_endian { "big" } else { "little" },
         file_size: len,
         block_size: Some(info.block_size as u64),
-        blocks: Some(blocks),
+        blocks: Some(t.blocks),
         ranks: info.comm_world_size.map(i64::from),
         max_threads: info.max_thread_count.map(i64::from),
         finalized: info.finalized,
         records: Some(t.records),
-        record_counts: t.counts,
-        time_min: t.tmin,
-        time_max: t.tmax,
-        comm_table_entries: table.map(|t| t.entries.len()),
+        record_counts: counts(&t.per_type),
+        time_min: t.time_range.map(|r| r.0),
+        time_max: t.time_range.map(|r| r.1),
+        comm_table_entries: t.comm_table_entries,
         tree: None,
         damaged: None,
     };
@@ -433,28 +372,21 @@ fn summarize_slog1(path: &Path) -> CliResult<Summary> {
 fn summarize_clog(path: &Path) -> CliResult<Summary> {
     let data = std::fs::read(path).map_err(CliError::io(path))?;
     let f = clog2_format::clog::ClogFile::parse(&data).map_err(CliError::input(path))?;
-    let mut t = Tally::default();
-    let mut procs = std::collections::BTreeSet::new();
-    for rec in f.blocks.iter().flat_map(|b| b.records.iter()) {
-        t.add(rec.body.type_name(), rec.time, rec.is_terminator());
-        if !rec.is_terminator() {
-            procs.insert(rec.procid);
-        }
-    }
+    let t = f.summary();
     Ok(Summary {
         format: Format::Clog.name(),
         version: "MPE1".into(),
         byte_order: "big",
         file_size: data.len() as u64,
-        block_size: Some(f.block_size as u64),
-        blocks: Some(f.blocks.len() as u64),
-        ranks: Some(procs.len() as i64),
+        block_size: Some(t.block_size),
+        blocks: Some(t.blocks),
+        ranks: t.processes.map(|p| p as i64),
         max_threads: None,
         finalized: None,
         records: Some(t.records),
-        record_counts: t.counts,
-        time_min: t.tmin,
-        time_max: t.tmax,
+        record_counts: counts(&t.per_type),
+        time_min: t.time_range.map(|r| r.0),
+        time_max: t.time_range.map(|r| r.1),
         comm_table_entries: None,
         tree: None,
         damaged: None,

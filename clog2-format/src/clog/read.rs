@@ -415,6 +415,24 @@ pub struct ClogFile {
 }
 
 impl ClogFile {
+    /// What `mpelog info` reports: records per type, time range, processes.
+    pub fn summary(&self) -> crate::dump::Summary {
+        let mut s = crate::dump::Summary {
+            block_size: self.block_size as u64,
+            blocks: self.blocks.len() as u64,
+            ..Default::default()
+        };
+        let mut procs = std::collections::BTreeSet::new();
+        for rec in self.blocks.iter().flat_map(|b| b.records.iter()) {
+            s.add(rec.body.type_name(), rec.time, rec.is_terminator());
+            if !rec.is_terminator() {
+                procs.insert(rec.procid);
+            }
+        }
+        s.processes = Some(procs.len() as u64);
+        s
+    }
+
     /// Parses a whole file, inferring the block size ([`infer_block_size`]).
     pub fn parse(data: &[u8]) -> Result<ClogFile> {
         Self::collect(ClogRecords::new(data)?, data)
