@@ -186,3 +186,16 @@ fn repair_hint(path: &Path, e: &clog2_format::Error, repairable: bool) -> String
         _ => String::new(),
     }
 }
+
+impl From<mpelog::output::Error> for CliError {
+    fn from(e: mpelog::output::Error) -> CliError {
+        match e {
+            mpelog::output::Error::Io { path, source } => CliError::Io { path, source },
+            mpelog::output::Error::SameFile { output, input } => {
+                CliError::SameFile { output, input }
+            }
+            mpelog::output::Error::Output { path, message } => CliError::Output { path, message },
+            e => CliError::Usage(e.to_string()),
+        }
+    }
+}

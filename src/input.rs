@@ -6,7 +6,7 @@
 //! the next run that reads standard input. Messages name it `-`, never the
 //! copy's path.
 
-use crate::error::{CliError, CliResult};
+use crate::output::{io, Error, Result};
 use crate::signals;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -19,18 +19,18 @@ static STDIN_COPY: OnceLock<PathBuf> = OnceLock::new();
 
 /// The path to read for the input `path`: itself, or for `-` a copy of standard
 /// input (made once; `-` given twice reads the same copy).
-pub fn resolve(path: &Path) -> CliResult<PathBuf> {
+pub fn resolve(path: &Path) -> Result<PathBuf> {
     if !crate::output::is_dash(path) {
         return Ok(path.to_path_buf());
     }
     if let Some(p) = STDIN_COPY.get() {
         return Ok(p.clone());
     }
-    let stdin_err = CliError::io(Path::new("-"));
+    let stdin_err = io(Path::new("-"));
     let dir = std::env::temp_dir();
     crate::output::remove_stale(&dir, STDIN_PREFIX);
-    let tmp = crate::output::temp_in(&dir, STDIN_PREFIX).map_err(CliError::io(Path::new("-")))?;
-    let (mut file, tmp_path) = tmp.keep().map_err(|e| CliError::Io {
+    let tmp = crate::output::temp_in(&dir, STDIN_PREFIX).map_err(io(Path::new("-")))?;
+    let (mut file, tmp_path) = tmp.keep().map_err(|e| Error::Io {
         path: PathBuf::from("-"),
         source: e.error,
     })?;

@@ -1,15 +1,22 @@
 //! The `mpelog` package: the `mpelog` command-line tool (its source is the `mpelog`
-//! binary of this package). This library target holds the README, so that every
-//! code example in it is compiled and run by `cargo test --doc`.
+//! binary of this package, a thin shell over the format crates and over this
+//! library). The library holds what the commands do beyond one format (export,
+//! filter, stats, render, serve, remote windows) and how they treat files
+//! (`output`: atomic, never over an input; `input`: standard input; `signals`:
+//! no temporary file left behind), and the README, so that every code example
+//! in it is compiled and run by `cargo test --doc`.
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod export;
 pub mod filter;
+pub mod input;
 pub mod items;
+pub mod output;
 pub mod remote;
 pub mod render;
 pub mod serve;
+pub mod signals;
 pub mod slices;
 pub mod stats;

@@ -7,9 +7,8 @@
 mod cmd;
 mod detect;
 mod error;
-mod input;
-mod output;
-mod signals;
+mod progress;
+use mpelog::{input, output, signals};
 mod size;
 
 use clap::{Parser, Subcommand};

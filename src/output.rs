@@ -19,16 +19,74 @@
 //!   129). One left by a run that was killed outright (SIGKILL, power loss) is
 //!   removed by the next run that writes the same output, once its process is
 //!   gone.
+//!
+//! ```
+//! use mpelog::output::{Error, Output};
+//! use std::io::Write;
+//! let dir = tempfile::tempdir().unwrap();
+//! let input = dir.path().join("trace.clog2");
+//! std::fs::write(&input, b"old").unwrap();
+//! // Writing over an input is refused before anything is written.
+//! assert!(matches!(Output::create(&input, &[&input], false), Err(Error::SameFile { .. })));
+//! // Any other output appears whole, or not at all.
+//! let path = dir.path().join("trace.slog2");
+//! let out = Output::create(&path, &[&input], false)?;
+//! let mut w = out.writer()?;
+//! w.write_all(b"new bytes").unwrap();
+//! out.finish(w)?;
+//! assert_eq!(std::fs::read(&path).unwrap(), b"new bytes");
+//! # Ok::<(), Error>(())
+//! ```
 
-use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::signals;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
+
+/// Why an output (or the copy of standard input) cannot be written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file could not be opened, read or written.
+    #[error("{}: {source}", shown(.path))]
+    Io {
+        /// The file, as named.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The output is one of the inputs: writing it would destroy the input.
+    #[error("{}: this output is the input {} (the same file); name another output", shown(.output), shown(.input))]
+    SameFile {
+        /// The output as named.
+        output: PathBuf,
+        /// The input it is.
+        input: PathBuf,
+    },
+    /// The output cannot be written there (a directory, a symlink loop).
+    #[error("{}: {message}", shown(.path))]
+    Output {
+        /// The output as named.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+}
+
+/// A `Result` whose error is [`Error`].
+pub type Result<T = (), E = Error> = std::result::Result<T, E>;
+
+/// Wraps an I/O error on `path`.
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// The writer commands write their output through: buffered, seekable.
 pub type OutWriter = BufWriter<File>;
@@ -81,13 +139,13 @@ impl Output {
     /// `in_place` allows the output to be the same file as an input, for commands
     /// that read their whole input before writing (`repair`): the rename keeps the
     /// old file whole until the new one is complete.
-    pub fn create(path: &Path, inputs: &[&Path], in_place: bool) -> CliResult<Output> {
+    pub fn create(path: &Path, inputs: &[&Path], in_place: bool) -> Result<Output> {
         if !in_place {
             refuse_same_file(path, inputs)?;
         }
         let how = if is_dash(path) {
             How::Copy {
-                tmp: tempfile::tempfile().map_err(CliError::io(path))?,
+                tmp: tempfile::tempfile().map_err(io(path))?,
                 dest: Dest::Stdout,
             }
         } else {
@@ -96,12 +154,12 @@ impl Output {
                     if let Some(name) = target.file_name() {
                         remove_stale(dir_of(&target), &temp_prefix(name));
                     }
-                    let tmp = temp_beside(&target).map_err(CliError::io(path))?;
+                    let tmp = temp_beside(&target).map_err(io(path))?;
                     signals::register(tmp.path());
                     How::Rename { tmp, target }
                 }
                 Resolved::Direct(dest) => How::Copy {
-                    tmp: tempfile::tempfile().map_err(CliError::io(path))?,
+                    tmp: tempfile::tempfile().map_err(io(path))?,
                     dest: Dest::Direct(dest),
                 },
             }
@@ -118,18 +176,18 @@ impl Output {
     }
 
     /// A buffered writer over the temporary file.
-    pub fn writer(&self) -> CliResult<OutWriter> {
+    pub fn writer(&self) -> Result<OutWriter> {
         let file = match &self.how {
             How::Rename { tmp, .. } => tmp.reopen(),
             How::Copy { tmp, .. } => tmp.try_clone(),
         }
-        .map_err(CliError::io(&self.shown))?;
+        .map_err(io(&self.shown))?;
         Ok(BufWriter::with_capacity(1 << 20, file))
     }
 
     /// Flushes `writer` (which must come from [`Output::writer`]) and commits.
-    pub fn finish(self, mut writer: OutWriter) -> CliResult {
-        writer.flush().map_err(CliError::io(&self.shown))?;
+    pub fn finish(self, mut writer: OutWriter) -> Result {
+        writer.flush().map_err(io(&self.shown))?;
         drop(writer);
         self.commit()
     }
@@ -137,7 +195,7 @@ impl Output {
     /// Puts the finished output in place: renames the temporary file over the
     /// target (with the target's permissions if it existed, `rw-r--r--` if not),
     /// or copies it to standard output or the device.
-    pub fn commit(self) -> CliResult {
+    pub fn commit(self) -> Result {
         let shown = self.shown;
         match self.how {
             How::Rename { tmp, target } => {
@@ -147,19 +205,19 @@ impl Output {
                 use std::os::unix::fs::PermissionsExt;
                 tmp.as_file()
                     .set_permissions(std::fs::Permissions::from_mode(mode))
-                    .map_err(CliError::io(&shown))?;
-                tmp.as_file().sync_all().map_err(CliError::io(&shown))?;
+                    .map_err(io(&shown))?;
+                tmp.as_file().sync_all().map_err(io(&shown))?;
                 let tmp_path = tmp.path().to_path_buf();
                 let res = tmp.persist(&target);
                 signals::unregister(&tmp_path);
-                res.map_err(|e| CliError::Io {
+                res.map_err(|e| Error::Io {
                     path: shown.clone(),
                     source: e.error,
                 })?;
                 Ok(())
             }
             How::Copy { mut tmp, dest } => {
-                tmp.seek(SeekFrom::Start(0)).map_err(CliError::io(&shown))?;
+                tmp.seek(SeekFrom::Start(0)).map_err(io(&shown))?;
                 let copied = match &dest {
                     Dest::Stdout => {
                         let mut out = std::io::stdout().lock();
@@ -171,7 +229,7 @@ impl Output {
                         .open(p)
                         .and_then(|mut f| std::io::copy(&mut tmp, &mut f).map(|_| ())),
                 };
-                copied.map_err(CliError::io(&shown))
+                copied.map_err(io(&shown))
             }
         }
     }
@@ -186,17 +244,17 @@ enum Resolved {
 }
 
 /// Follows `path`'s symlinks to the file they name.
-fn resolve(path: &Path) -> CliResult<Resolved> {
+fn resolve(path: &Path) -> Result<Resolved> {
     let mut at = path.to_path_buf();
     for _ in 0..MAX_LINKS {
         let meta = match std::fs::symlink_metadata(&at) {
             Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Resolved::Regular(at)),
-            Err(e) => return Err(CliError::io(path)(e)),
+            Err(e) => return Err(io(path)(e)),
         };
         let ft = meta.file_type();
         if ft.is_symlink() {
-            let next = std::fs::read_link(&at).map_err(CliError::io(path))?;
+            let next = std::fs::read_link(&at).map_err(io(path))?;
             // A link into /proc (as /dev/stdout is) names an open file of some
             // process, not a place to rename into: write through it.
             if next.starts_with("/proc") || at.starts_with("/proc") {
@@ -209,7 +267,7 @@ fn resolve(path: &Path) -> CliResult<Resolved> {
             continue;
         }
         if ft.is_dir() {
-            return Err(CliError::Output {
+            return Err(Error::Output {
                 path: path.to_path_buf(),
                 message: "is a directory; name a file".into(),
             });
@@ -219,14 +277,14 @@ fn resolve(path: &Path) -> CliResult<Resolved> {
         }
         return Ok(Resolved::Regular(at));
     }
-    Err(CliError::Output {
+    Err(Error::Output {
         path: path.to_path_buf(),
         message: format!("more than {MAX_LINKS} levels of symbolic links"),
     })
 }
 
 /// Refuses an output that is one of the inputs (by device and inode).
-fn refuse_same_file(output: &Path, inputs: &[&Path]) -> CliResult {
+fn refuse_same_file(output: &Path, inputs: &[&Path]) -> Result {
     let out_id = if is_dash(output) {
         // `-o - > input` (stdout redirected to an input file) is caught too.
         stdout_id()
@@ -242,7 +300,7 @@ fn refuse_same_file(output: &Path, inputs: &[&Path]) -> CliResult {
         };
         // Only files hold data that can be lost; a terminal or pipe given twice is not.
         if m.is_file() && id_of(&m) == out_id {
-            return Err(CliError::SameFile {
+            return Err(Error::SameFile {
                 output: output.to_path_buf(),
                 input: input.to_path_buf(),
             });
@@ -294,6 +352,7 @@ pub fn remove_stale(dir: &Path, prefix: &str) {
         return;
     };
     // SAFETY: getuid has no preconditions and cannot fail.
+    #[allow(unsafe_code)]
     let uid = unsafe { libc::getuid() };
     for entry in entries.flatten() {
         let file_name = entry.file_name();
@@ -329,22 +388,9 @@ fn process_alive(pid: i32) -> bool {
         return true;
     }
     // SAFETY: kill with signal 0 only checks whether the process exists.
+    #[allow(unsafe_code)]
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
-}
-
-/// A byte-counting progress bar on stderr, drawn only when stderr is a terminal.
-pub fn bytes_bar(total: u64, what: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar.set_message(what.to_string());
-    bar
 }
 
 /// The text shown for an output path in summaries.

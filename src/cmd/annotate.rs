@@ -4,7 +4,8 @@
 use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
-use crate::output::{bytes_bar, Output};
+use crate::output::Output;
+use crate::progress::bytes_bar;
 use mpelog_annotate::{annotate, AnnotateOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};

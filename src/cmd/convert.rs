@@ -7,7 +7,8 @@
 use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
-use crate::output::{bytes_bar, OutWriter, Output};
+use crate::output::{OutWriter, Output};
+use crate::progress::bytes_bar;
 use clog2_format::{BlockWriter, Clog2Reader};
 use std::io::Write;
 use std::path::Path;

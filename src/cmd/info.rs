@@ -2,7 +2,7 @@
 
 use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
-use crate::output::bytes_bar;
+use crate::progress::bytes_bar;
 use clog2_format::Clog2Reader;
 use serde::Serialize;
 use std::collections::BTreeMap;
