@@ -249,9 +249,9 @@ pub const PREVIEW_PIXELS: u32 = 50;
 /// * old CLOG: [`clog2_format::clog::ClogFile::parse`];
 ///   [`slog2_format::build::clog_to_slog2`] into memory.
 /// * SLOG-2, plain or compressed: [`slog2_format::Slog2File::parse`];
-///   [`slog2_format::Slog2Reader::open`], then `window(-inf, inf)` and
+///   [`slog2_format::Slog2Reader::new`], then `window(-inf, inf)` and
 ///   `window_preview(-inf, inf, 50)`.
-/// * annotation: [`mpelog_annotate::Annotation::open`] over an *empty* trace,
+/// * annotation: [`mpelog_annotate::Annotation::new`] over an *empty* trace,
 ///   which reads the header only (it then fails as stale unless the annotation
 ///   names an empty trace); use [`exercise_annotation`] to give the trace.
 /// * ALOG: for a `.Z` file, [`alog_format::z::decompress`] (up to
@@ -292,13 +292,13 @@ fn first_error(r: Report) -> std::result::Result<(), String> {
 }
 
 /// Runs the annotation entry points on the annotation `annotation` of the CLOG2
-/// trace `trace` (either may be corrupted): [`mpelog_annotate::Annotation::open`],
+/// trace `trace` (either may be corrupted): [`mpelog_annotate::Annotation::new`],
 /// then `window(-inf, inf)` and a window over the middle quarter of the time range
 /// the header names; then the checker, [`check_annotation`].
 pub fn exercise_annotation(annotation: &[u8], trace: &[u8]) -> Outcome {
     let mut out = Outcome::new(Format::Annotation);
     let opened = mpelog_annotate::Annotation::new(Cursor::new(annotation), Cursor::new(trace));
-    if let Some(mut a) = out.record("Annotation::open", opened) {
+    if let Some(mut a) = out.record("Annotation::new", opened) {
         let r = a.window(f64::NEG_INFINITY, f64::INFINITY);
         out.record("Annotation::window(-inf, inf)", r);
         let (t0, t1) = (a.header().earliest, a.header().latest);
@@ -369,7 +369,7 @@ fn slog2(format: Format, bytes: &[u8]) -> Outcome {
         slog2_format::Slog2File::parse(bytes).map(drop),
     );
     let opened = slog2_format::Slog2Reader::new(Cursor::new(bytes));
-    if let Some(mut r) = out.record("Slog2Reader::open", opened) {
+    if let Some(mut r) = out.record("Slog2Reader::new", opened) {
         let w = r.window(f64::NEG_INFINITY, f64::INFINITY);
         out.record("Slog2Reader::window(-inf, inf)", w.map(drop));
         let w = r.window_preview(f64::NEG_INFINITY, f64::INFINITY, PREVIEW_PIXELS);
