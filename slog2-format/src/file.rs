@@ -48,15 +48,25 @@ pub struct Slog2File {
 impl Slog2File {
     /// Parses a whole file held in memory.
     pub fn parse(data: &[u8]) -> Result<Slog2File> {
-        Self::read(Cursor::new(data))
+        Self::read_with(Cursor::new(data), Validation::Off)
     }
 
     /// Parses a whole file from a reader, as it is: the structure is checked
     /// (spec/slog2.md §14 #1–#6) but not what the drawables refer to, so that a
     /// damaged file can still be copied byte for byte and inspected
     /// ([`Validation::Off`]). [`read_with`](Self::read_with) checks the nodes too.
-    pub fn read<R: Read + Seek>(inner: R) -> Result<Slog2File> {
-        Self::read_with(inner, Validation::Off)
+    ///
+    /// Like every whole-file `read` of these crates, it takes any [`Read`]: the
+    /// file is read to its end, then parsed from memory.
+    pub fn read<R: Read>(mut inner: R) -> Result<Slog2File> {
+        let mut data = Vec::new();
+        inner
+            .read_to_end(&mut data)
+            .map_err(|source| Error::Io {
+                offset: data.len() as u64,
+                source,
+            })?;
+        Self::read_with(Cursor::new(&data[..]), Validation::Off)
     }
 
     /// Parses a whole file from a reader, checking every node as `validation`
