@@ -107,19 +107,6 @@ pub enum Error {
         /// Why it is rejected.
         problem: String,
     },
-    /// A record completes a drawable that ends before the previous one, or at a
-    /// time that is not finite (a SLOG-2 conversion needs time-ordered records).
-    #[error("byte {offset}: {}", self.detail())]
-    OutOfOrder {
-        /// Offset of the record.
-        offset: u64,
-        /// The record's time.
-        time: f64,
-        /// The drawable's end time.
-        end: f64,
-        /// What is wrong.
-        problem: String,
-    },
     /// Bytes follow the end of the file's last structure.
     #[error("byte {offset}: {}", self.detail())]
     TrailingBytes {
@@ -166,7 +153,6 @@ impl Error {
             | Error::DataAfterEndLog { offset, .. }
             | Error::BadValue { offset, .. }
             | Error::TrailingBytes { offset, .. }
-            | Error::OutOfOrder { offset, .. }
             | Error::LimitExceeded { offset, .. } => Some(*offset),
             Error::Write(_) | Error::InvalidOptions(_) => None,
         }
@@ -186,7 +172,6 @@ impl Error {
             Error::MissingEndLog { .. } => "the block stream ends without an ENDLOG record (the file was cut or never finished)".to_string(),
             Error::DataAfterEndLog { expected_end, .. } => format!("data blocks follow the block that holds ENDLOG (the block stream should end at byte {expected_end})"),
             Error::BadValue { field, value, problem, .. } => format!("{field} = {value}: {problem}"),
-            Error::OutOfOrder { time, end, problem, .. } => format!("the record at time {time} completes a drawable ending at {end}, {problem}"),
             Error::TrailingBytes { count, after, .. } => format!("{count} unexpected bytes after the end of the {after}"),
             Error::LimitExceeded { size, limit, .. } => format!(
                 "the block size {size} is over the reader's limit of {limit} bytes"
@@ -223,7 +208,6 @@ impl Error {
             | Error::NotClog2 { .. }
             | Error::UnsupportedVersion { .. }
             | Error::BadPreamble { .. }
-            | Error::OutOfOrder { .. }
             | Error::LimitExceeded { .. }
             | Error::Write(_)
             | Error::InvalidOptions(_) => false,

@@ -134,6 +134,20 @@ pub enum Error {
         /// The same, in words.
         what: String,
     },
+    /// A conversion's input record completes a drawable that ends before the
+    /// previous one, or at a time that is not finite: the one-pass tree writer
+    /// needs drawables in end-time order (spec/conversion.md §3).
+    #[error("byte {offset}: {}", self.detail())]
+    OutOfOrder {
+        /// Offset of the input record.
+        offset: u64,
+        /// The record's time.
+        time: f64,
+        /// The drawable's end time.
+        end: f64,
+        /// What is wrong.
+        problem: String,
+    },
     /// The CLOG2 input of a conversion is bad.
     #[error("CLOG2 input: {0}")]
     Clog2(Box<clog2_format::Error>),
@@ -254,6 +268,9 @@ impl Error {
             Error::BadFrame { what, .. } => what.clone(),
             Error::BadDrawable { what, .. } => what.clone(),
             Error::BadTree { what, .. } => what.clone(),
+            Error::OutOfOrder {
+                time, end, problem, ..
+            } => format!("the record at time {time} completes a drawable ending at {end}, {problem}"),
             Error::Clog2(v) => format!("CLOG2 input: {}", v.detail()),
             Error::Write(v) => format!("cannot write: {v}"),
         }
@@ -268,6 +285,7 @@ impl Error {
             | Error::BadValue { offset, .. }
             | Error::BadTag { offset, .. }
             | Error::LimitExceeded { offset, .. }
+            | Error::OutOfOrder { offset, .. }
             | Error::BadFrame { offset, .. }
             | Error::BadDrawable { offset, .. }
             | Error::BadTree { offset, .. } => Some(*offset),

@@ -60,12 +60,10 @@ impl Slog2File {
     /// file is read to its end, then parsed from memory.
     pub fn read<R: Read>(mut inner: R) -> Result<Slog2File> {
         let mut data = Vec::new();
-        inner
-            .read_to_end(&mut data)
-            .map_err(|source| Error::Io {
-                offset: data.len() as u64,
-                source,
-            })?;
+        inner.read_to_end(&mut data).map_err(|source| Error::Io {
+            offset: data.len() as u64,
+            source,
+        })?;
         Self::read_with(Cursor::new(&data[..]), Validation::Off)
     }
 

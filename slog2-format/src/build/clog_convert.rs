@@ -58,12 +58,12 @@ pub fn clog_records_to_slog2<W: Write + Seek>(
                 None
             };
             if let Some(problem) = problem {
-                return Err(clog(clog2_format::Error::OutOfOrder {
+                return Err(Error::OutOfOrder {
                     offset: at,
                     time: rec.time,
                     end,
                     problem,
-                }));
+                });
             }
             last_end = end;
             tree.add(p)?;

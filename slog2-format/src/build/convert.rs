@@ -53,11 +53,9 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
     opts: TreeOptions,
     mut progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
-    let clog = |e: clog2_format::Error| Error::Clog2(Box::new(e));
     let events = Clog2Drawables::new(reader.preamble().info());
     let mut tree = TreeWriter::new(out, opts)?;
-    let (full_tx, full_rx) =
-        mpsc::sync_channel::<std::result::Result<Batch, clog2_format::Error>>(IN_FLIGHT);
+    let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch>>(IN_FLIGHT);
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<Prim>>();
     let paired = std::thread::scope(|scope| -> Result<Paired> {
         let pairing_thread = scope.spawn(move || pair(reader, events, &full_tx, &empty_rx));
@@ -66,7 +64,7 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
         // returns.
         let building = (|| -> Result<()> {
             for msg in full_rx {
-                let (mut batch, after) = msg.map_err(clog)?;
+                let (mut batch, after) = msg?;
                 for p in batch.drain(..) {
                     tree.add(p)?;
                 }
@@ -108,13 +106,13 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
 fn pair<S: Source>(
     reader: &mut Clog2Reader<S>,
     mut events: Clog2Drawables,
-    full_tx: &mpsc::SyncSender<std::result::Result<Batch, clog2_format::Error>>,
+    full_tx: &mpsc::SyncSender<Result<Batch>>,
     empty_rx: &mpsc::Receiver<Vec<Prim>>,
 ) -> Option<Paired> {
     /// Why pairing stopped early.
     enum Stop {
         /// A record out of time order (the error to send).
-        Order(clog2_format::Error),
+        Order(Error),
         /// The receiver went away.
         Gone,
     }
@@ -135,7 +133,7 @@ fn pair<S: Source>(
                 None
             };
             if let Some(problem) = problem {
-                return ControlFlow::Break(Stop::Order(clog2_format::Error::OutOfOrder {
+                return ControlFlow::Break(Stop::Order(Error::OutOfOrder {
                     offset: at,
                     time: rec.time,
                     end,
@@ -161,9 +159,13 @@ fn pair<S: Source>(
     match read {
         Ok(None) => {}
         Ok(Some(Stop::Gone)) => return None,
-        Ok(Some(Stop::Order(e))) | Err(e) => {
+        Ok(Some(Stop::Order(e))) => {
             // The receiver may be gone: then nobody needs the error.
             let _ = full_tx.send(Err(e));
+            return None;
+        }
+        Err(e) => {
+            let _ = full_tx.send(Err(Error::Clog2(Box::new(e))));
             return None;
         }
     }
