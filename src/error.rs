@@ -18,22 +18,10 @@ pub enum CliError {
         /// A CLOG2 file whose records before the problem `mpelog repair` recovers.
         repairable: bool,
     },
-    /// The output is one of the inputs (exit 1): writing it would destroy the input.
-    #[error("{}: this output is the input {} (the same file); name another output", shown(.output), shown(.input))]
-    SameFile {
-        /// The output as named.
-        output: PathBuf,
-        /// The input it is.
-        input: PathBuf,
-    },
-    /// The output cannot be written there (exit 1).
-    #[error("{}: {message}", shown(.path))]
-    Output {
-        /// The output as named.
-        path: PathBuf,
-        /// Why.
-        message: String,
-    },
+    /// The output cannot be written (exit 1): it is one of the inputs, a
+    /// directory, a symlink loop, or the file system refused it.
+    #[error(transparent)]
+    File(#[from] mpelog::output::Error),
     /// The input is not a valid SLOG-2 file (exit 1).
     #[error("{}: {source}", shown(.path))]
     BadSlog2 {
@@ -184,18 +172,5 @@ fn repair_hint(path: &Path, e: &clog2_format::Error, repairable: bool) -> String
             shown(path)
         ),
         _ => String::new(),
-    }
-}
-
-impl From<mpelog::output::Error> for CliError {
-    fn from(e: mpelog::output::Error) -> CliError {
-        match e {
-            mpelog::output::Error::Io { path, source } => CliError::Io { path, source },
-            mpelog::output::Error::SameFile { output, input } => {
-                CliError::SameFile { output, input }
-            }
-            mpelog::output::Error::Output { path, message } => CliError::Output { path, message },
-            e => CliError::Usage(e.to_string()),
-        }
     }
 }

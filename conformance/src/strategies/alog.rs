@@ -102,3 +102,31 @@ pub fn alog_file() -> impl Strategy<Value = AlogFile> {
 pub fn file() -> impl Strategy<Value = Vec<u8>> {
     alog_file().prop_map(|f| f.to_bytes())
 }
+
+/// A small file with what the real writers do: MPE 1.0 header, colour-less and
+/// coloured states, messages, a point event named by -9, events out of time order,
+/// TAU-style padded columns, a CRLF line, a blank and a `#` line (not canonical).
+pub const SMALL: &str = "-1 0 0 0 0 0 Me
+-2 0 0 11 0 0
+-3 0 0 2 0 0
+-6 0 0 0 0 0
+-7 0 0 0 0 120
+-9 0 0 9 0 0 Checkpoint
+-11 0 0 0 0 0
+-13 0 1 2 0 0 red:gray3 Compute
+-13 0 3 4 0 0 : Wait
+-13 0 5 6 0 0 blue Compute
+
+# a note
+1 0 0 0 0 10 start
+  1   1 0          0 0         12
+-101 0 0 1 0 20 7 64
+3 1 0 0 0 21 \r
+-102 1 0 0 0 30 7 64
+4 1 0 0 0 31 
+9 0 0 0 0 40 
+2 1 0 0 0 60 
+2 0 0 0 0 50 
+3 0 0 0 0 70 
+2 0 0 0 0 80 
+";
