@@ -322,12 +322,19 @@ enum Command {
     Export {
         /// The trace, or an annotation file (TRACE.clog2.idx).
         input: PathBuf,
-        /// The output file (`-` for standard output).
+        /// The output file (`-` for standard output). For Parquet, a directory
+        /// (a name ending in `/`, or an empty directory) receives a dataset:
+        /// part-00000.parquet, part-00001.parquet, ... of at most --part-rows rows
+        /// each, in time order, made whole or not at all.
         #[arg(short, long)]
         output: PathBuf,
-        /// Output format (default: from OUT's name: .pftrace, .json, .json.gz, .csv).
+        /// Output format (default: from OUT's name: .pftrace, .json, .json.gz,
+        /// .csv, .parquet; a directory is a Parquet dataset).
         #[arg(long, value_enum)]
         format: Option<cmd::export::To>,
+        /// Rows per file of a Parquet dataset (an output directory).
+        #[arg(long, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        part_rows: u64,
         /// For an annotation: the trace it annotates (default: its path without
         /// `.idx`).
         #[arg(long, value_name = "TRACE")]
@@ -593,6 +600,7 @@ fn run(cli: Cli) -> error::CliResult {
             input,
             output,
             format,
+            part_rows,
             trace,
             from,
             to,
@@ -601,7 +609,11 @@ fn run(cli: Cli) -> error::CliResult {
             let opts = mpelog::export::Options::default()
                 .window(from, to)
                 .view(view);
-            cmd::export::run(&input, &output, format, trace.as_deref(), &opts)
+            if cmd::export::is_dataset(&output) {
+                cmd::export::dataset(&input, &output, format, part_rows, trace.as_deref(), &opts)
+            } else {
+                cmd::export::run(&input, &output, format, trace.as_deref(), &opts)
+            }
         }
         Command::Stats {
             file,

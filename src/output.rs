@@ -243,6 +243,94 @@ enum Resolved {
     Direct(PathBuf),
 }
 
+/// A planned output directory (a Parquet dataset): built in a temporary
+/// directory beside it, `.NAME.mpelog-PID-XXXXXX.tmp`, and renamed to its name
+/// by [`Dataset::commit`], so it appears whole or not at all. The directory
+/// must not exist yet, or be empty (nothing in it is ever replaced). Dropping
+/// a `Dataset` without committing removes the temporary directory.
+#[derive(Debug)]
+pub struct Dataset {
+    shown: PathBuf,
+    target: PathBuf,
+    tmp: tempfile::TempDir,
+}
+
+impl Dataset {
+    /// Plans the directory `path` (a trailing `/` is allowed); refuses a path
+    /// that is a file, a non-empty directory, or one of `inputs`.
+    pub fn create(path: &Path, inputs: &[&Path]) -> Result<Dataset> {
+        let target: PathBuf = path.components().collect();
+        for input in inputs {
+            if target == input.components().collect::<PathBuf>() {
+                return Err(Error::SameFile {
+                    output: path.to_path_buf(),
+                    input: input.to_path_buf(),
+                });
+            }
+        }
+        match std::fs::symlink_metadata(&target) {
+            Ok(m) if m.is_dir() => {
+                let mut entries = std::fs::read_dir(&target).map_err(io(path))?;
+                if entries.next().is_some() {
+                    return Err(Error::Output {
+                        path: path.to_path_buf(),
+                        message: "is a directory that is not empty; name a new or empty directory for the dataset".into(),
+                    });
+                }
+            }
+            Ok(_) => return Err(Error::Output {
+                path: path.to_path_buf(),
+                message:
+                    "exists and is not a directory; name a new or empty directory for the dataset"
+                        .into(),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(path)(e)),
+        }
+        let name = target.file_name().unwrap_or(std::ffi::OsStr::new("output"));
+        let dir = dir_of(&target);
+        remove_stale(dir, &temp_prefix(name));
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!("{}{}-", temp_prefix(name), std::process::id()))
+            .suffix(".tmp")
+            .tempdir_in(dir)
+            .map_err(io(path))?;
+        signals::register(tmp.path());
+        Ok(Dataset {
+            shown: path.to_path_buf(),
+            target,
+            tmp,
+        })
+    }
+
+    /// Where to write the files: the temporary directory.
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// Makes the directory appear under its name, with everything written in
+    /// [`path`](Self::path) (synced first).
+    pub fn commit(self) -> Result {
+        let shown = self.shown;
+        let tmp_path = self.tmp.path().to_path_buf();
+        File::open(&tmp_path)
+            .and_then(|d| d.sync_all())
+            .map_err(io(&shown))?;
+        if self.target.is_dir() {
+            // Empty (checked at create): rename cannot replace a directory.
+            std::fs::remove_dir(&self.target).map_err(io(&shown))?;
+        }
+        let kept = self.tmp.keep();
+        let res = std::fs::rename(&kept, &self.target);
+        signals::unregister(&tmp_path);
+        if let Err(e) = res {
+            let _ = std::fs::remove_dir_all(&kept);
+            return Err(io(&shown)(e));
+        }
+        Ok(())
+    }
+}
+
 /// Follows `path`'s symlinks to the file they name.
 fn resolve(path: &Path) -> Result<Resolved> {
     let mut at = path.to_path_buf();
@@ -369,11 +457,17 @@ pub fn remove_stale(dir: &Path, prefix: &str) {
         let Ok(meta) = entry.metadata() else {
             continue;
         };
-        if !meta.is_file() || meta.uid() != uid || pid <= 0 || process_alive(pid) {
+        if !(meta.is_file() || meta.is_dir()) || meta.uid() != uid || pid <= 0 || process_alive(pid)
+        {
             continue;
         }
         let stale = entry.path();
-        if std::fs::remove_file(&stale).is_ok() {
+        let removed = if meta.is_dir() {
+            std::fs::remove_dir_all(&stale)
+        } else {
+            std::fs::remove_file(&stale)
+        };
+        if removed.is_ok() {
             eprintln!(
                 "mpelog: removed {}, left by an earlier run that was killed",
                 stale.display()

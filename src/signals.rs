@@ -30,11 +30,15 @@ pub fn install() {
 pub fn remove_all() {
     let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
     for p in temps.drain(..) {
-        let _ = std::fs::remove_file(p);
+        if p.is_dir() {
+            let _ = std::fs::remove_dir_all(p);
+        } else {
+            let _ = std::fs::remove_file(p);
+        }
     }
 }
 
-/// Registers a temporary file to remove on a signal.
+/// Registers a temporary file (or directory) to remove on a signal.
 pub fn register(path: &Path) {
     TEMPS
         .lock()

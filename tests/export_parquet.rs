@@ -161,3 +161,111 @@ print(total, inside)
         .collect();
     assert_eq!(got, vec![rows, want]);
 }
+
+/// The `start` column of a Parquet file, in row order.
+fn starts(path: &Path) -> Vec<f64> {
+    let r = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    let schema = r.metadata().file_metadata().schema_descr();
+    let i = (0..schema.num_columns())
+        .find(|&i| schema.column(i).name() == "start")
+        .unwrap();
+    r.get_row_iter(None)
+        .unwrap()
+        .map(
+            |row| match row.unwrap().get_column_iter().nth(i).unwrap().1 {
+                Field::Double(x) => *x,
+                other => panic!("start is {other:?}"),
+            },
+        )
+        .collect()
+}
+
+#[test]
+fn a_directory_output_is_a_dataset_of_parts_in_time_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let total = window_count(&slog2, None, None);
+    let ds = dir.path().join("ds");
+    let arg = format!("{}/", ds.display());
+    let part_rows = (total / 3).to_string();
+    let o = mpelog(&["export", &slog2, "-o", &arg, "--part-rows", &part_rows]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut parts: Vec<_> = std::fs::read_dir(&ds)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    parts.sort();
+    assert_eq!(
+        parts,
+        [
+            "part-00000.parquet",
+            "part-00001.parquet",
+            "part-00002.parquet",
+            "part-00003.parquet"
+        ][..parts.len()]
+    );
+    assert!(parts.len() >= 3, "{parts:?}");
+    let mut all = Vec::new();
+    for p in &parts {
+        let s = starts(&ds.join(p));
+        assert!(
+            !s.is_empty() && s.len() as u64 <= total / 3 + 1,
+            "{p}: {} rows",
+            s.len()
+        );
+        all.extend(s);
+    }
+    assert_eq!(
+        all.len() as u64,
+        total,
+        "every drawable once across the parts"
+    );
+    assert!(
+        all.windows(2).all(|w| w[0] <= w[1]),
+        "start order across the parts"
+    );
+    // No temporary directory is left beside it.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains("mpelog-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // A non-empty directory is never written into; an empty one is filled.
+    let o = mpelog(&["export", &slog2, "-o", ds.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read_dir(&ds).unwrap().count(), parts.len());
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = mpelog(&["export", &slog2, "-o", empty.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        starts(&empty.join("part-00000.parquet")).len() as u64,
+        total
+    );
+
+    // DuckDB reads the dataset as one table.
+    let script = r#"
+import sys
+try:
+    import duckdb
+except ImportError:
+    print("NO-DUCKDB"); sys.exit(0)
+print(duckdb.sql(f"select count(*) from '{sys.argv[1]}/*.parquet'").fetchall()[0][0])
+"#;
+    let o = std::process::Command::new("python3")
+        .args(["-c", script, ds.to_str().unwrap()])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    if text.trim() == "NO-DUCKDB" {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs duckdb (.ci/run)"
+        );
+        return;
+    }
+    assert_eq!(text.trim().parse::<u64>().unwrap(), total);
+}

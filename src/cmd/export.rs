@@ -142,6 +142,73 @@ fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts
     })
 }
 
+/// A Parquet export's input, open: an annotation with its trace, or a SLOG-2
+/// reader (over a temporary conversion for the other formats, kept alive here).
+#[cfg(feature = "parquet")]
+enum ParquetInput {
+    Annotation(
+        mpelog_annotate::Annotation<std::fs::File, std::fs::File>,
+        std::path::PathBuf,
+    ),
+    Slog2(
+        slog2_format::Slog2Reader<std::io::BufReader<std::fs::File>>,
+        std::path::PathBuf,
+        Option<tempfile::TempDir>,
+    ),
+}
+
+#[cfg(feature = "parquet")]
+fn parquet_input(input: &Path, trace: Option<&Path>) -> CliResult<ParquetInput> {
+    let slog2 = |path: &Path, tmp| -> CliResult<ParquetInput> {
+        let (file, _) = super::open(path)?;
+        let r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
+            .map_err(CliError::slog2(path))?;
+        Ok(ParquetInput::Slog2(r, path.to_path_buf(), tmp))
+    };
+    match detect(input)? {
+        Format::Annotation => {
+            let (ann, trace) = super::annotation::open(input, trace)?;
+            Ok(ParquetInput::Annotation(ann, trace))
+        }
+        Format::Slog2 => slog2(input, None),
+        _ => {
+            let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
+            let tmp = super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?;
+            slog2(&tmp, Some(dir))
+        }
+    }
+}
+
+/// Runs `$body` with `$tree` the open input and `$cats` its legend, mapping
+/// the Parquet export's errors to the CLI's.
+#[cfg(feature = "parquet")]
+macro_rules! with_tree {
+    ($opened:expr, $input:expr, $output:expr, |$tree:ident, $cats:ident| $body:expr) => {{
+        use mpelog::export::parquet::Error;
+        match $opened {
+            ParquetInput::Annotation(mut ann, trace) => {
+                let $cats = ann.categories().categories.clone();
+                let $tree = &mut ann;
+                $body.map_err(|e| match e {
+                    Error::Read(e) => super::annotation::error($input, &trace, e),
+                    e => CliError::io($output)(std::io::Error::other(e)),
+                })
+            }
+            ParquetInput::Slog2(mut r, path, _tmp) => {
+                let $cats = r
+                    .categories()
+                    .map(|c| c.value.categories.clone())
+                    .unwrap_or_default();
+                let $tree = &mut r;
+                $body.map_err(|e| match e {
+                    Error::Read(e) => CliError::slog2(&path)(e),
+                    e => CliError::io($output)(std::io::Error::other(e)),
+                })
+            }
+        }
+    }};
+}
+
 /// Writes the Parquet file: one row per drawable, not the timed items of
 /// [`Sink`].
 #[cfg(feature = "parquet")]
@@ -152,46 +219,17 @@ fn parquet(
     w: crate::output::OutWriter,
     output: &Path,
 ) -> CliResult<(crate::output::OutWriter, Counts)> {
-    use mpelog::export::parquet::{export as write, Error};
-    let done = |r: (u64, crate::output::OutWriter)| {
-        let counts = Counts {
-            states: r.0,
+    let opened = parquet_input(input, trace)?;
+    let (rows, w) = with_tree!(opened, input, output, |tree, cats| {
+        mpelog::export::parquet::export(tree, &cats, opts, w)
+    })?;
+    Ok((
+        w,
+        Counts {
+            states: rows,
             ..Counts::default()
-        };
-        (r.1, counts)
-    };
-    match detect(input)? {
-        Format::Annotation => {
-            let (mut ann, trace) = super::annotation::open(input, trace)?;
-            let cats = ann.categories().categories.clone();
-            write(&mut ann, &cats, opts, w)
-                .map(done)
-                .map_err(|e| match e {
-                    Error::Read(e) => super::annotation::error(input, &trace, e),
-                    e => CliError::io(output)(std::io::Error::other(e)),
-                })
-        }
-        Format::Slog2 => {
-            let (file, _) = super::open(input)?;
-            let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-                .map_err(CliError::slog2(input))?;
-            let cats = r
-                .categories()
-                .map(|c| c.value.categories.clone())
-                .unwrap_or_default();
-            write(&mut r, &cats, opts, w)
-                .map(done)
-                .map_err(|e| match e {
-                    Error::Read(e) => CliError::slog2(input)(e),
-                    e => CliError::io(output)(std::io::Error::other(e)),
-                })
-        }
-        _ => {
-            let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?;
-            parquet(&tmp, None, opts, w, output)
-        }
-    }
+        },
+    ))
 }
 
 #[cfg(not(feature = "parquet"))]
@@ -202,6 +240,78 @@ fn parquet(
     _w: crate::output::OutWriter,
     output: &Path,
 ) -> CliResult<(crate::output::OutWriter, Counts)> {
+    Err(CliError::Usage(format!(
+        "{}: this mpelog was built without the `parquet` feature",
+        shown(output)
+    )))
+}
+
+/// Whether `output` names a dataset directory: a name ending in `/`, or an
+/// existing directory.
+pub fn is_dataset(output: &Path) -> bool {
+    output.as_os_str().as_encoded_bytes().ends_with(b"/") || output.is_dir()
+}
+
+/// Runs `mpelog export IN -o DIR/`: a Parquet dataset of parts of at most
+/// `part_rows` rows, built in a temporary directory beside DIR and renamed to
+/// DIR when complete (DIR must not exist, or be empty): whole or not at all.
+#[cfg(feature = "parquet")]
+pub fn dataset(
+    input: &Path,
+    output: &Path,
+    format: Option<To>,
+    part_rows: u64,
+    trace: Option<&Path>,
+    opts: &Options,
+) -> CliResult {
+    if format.is_some_and(|f| f != To::Parquet) {
+        return Err(CliError::Usage(format!(
+            "{}: a directory output is a Parquet dataset; name a file for other formats",
+            shown(output)
+        )));
+    }
+    let target = crate::output::Dataset::create(output, &[input])?;
+    let input = &crate::input::resolve(input)?;
+    let started = std::time::Instant::now();
+    let opened = parquet_input(input, trace)?;
+    let dir = target.path().to_path_buf();
+    let mut parts = 0usize;
+    let rows = with_tree!(opened, input, output, |tree, cats| {
+        mpelog::export::parquet::write_parts(
+            tree,
+            &cats,
+            opts,
+            part_rows,
+            |i| {
+                parts = i + 1;
+                std::fs::File::create(dir.join(format!("part-{i:05}.parquet")))
+                    .map(std::io::BufWriter::new)
+            },
+            |_, w| {
+                let f = w.into_inner().map_err(|e| e.into_error())?;
+                f.sync_all()
+            },
+        )
+    })?;
+    target.commit()?;
+    eprintln!(
+        "exported {} to {}: {rows} rows (one per drawable) in {parts} files in {:.2} s",
+        shown(input),
+        shown(output),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[cfg(not(feature = "parquet"))]
+pub fn dataset(
+    _input: &Path,
+    output: &Path,
+    _format: Option<To>,
+    _part_rows: u64,
+    _trace: Option<&Path>,
+    _opts: &Options,
+) -> CliResult {
     Err(CliError::Usage(format!(
         "{}: this mpelog was built without the `parquet` feature",
         shown(output)

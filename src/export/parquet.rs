@@ -286,6 +286,40 @@ pub fn export<T: Tree, W: Write + Send>(
 where
     T::Error: std::error::Error + 'static,
 {
+    let mut out = Some(out);
+    let mut back = None;
+    let rows = write_parts(
+        tree,
+        categories,
+        opts,
+        u64::MAX,
+        |_| Ok(out.take().expect("one part")),
+        |_, w| {
+            back = Some(w);
+            Ok(())
+        },
+    )?;
+    Ok((rows, back.expect("the part was closed")))
+}
+
+/// Writes the drawables of `tree` that meet the window of `opts` as a Parquet
+/// dataset: parts of at most about `rows_per_part` rows each (a part closes at
+/// the first row-group boundary past it), in start-time order, so that part
+/// `i`'s last start is at most part `i + 1`'s first. `open(i)` gives the writer
+/// of part `i` (0, 1, ...); `close(i, w)` gets it back when the part is
+/// complete. Returns the number of rows; the number of parts is the number of
+/// `open` calls (at least 1: an empty window gives one empty part).
+pub fn write_parts<T: Tree, W: Write + Send>(
+    tree: &mut T,
+    categories: &[Category],
+    opts: &super::Options,
+    rows_per_part: u64,
+    mut open: impl FnMut(usize) -> std::io::Result<W>,
+    mut close: impl FnMut(usize, W) -> std::io::Result<()>,
+) -> Result<u64, Error<T::Error>>
+where
+    T::Error: std::error::Error + 'static,
+{
     const REQUIRED: Repetition = Repetition::REQUIRED;
     const OPTIONAL: Repetition = Repetition::OPTIONAL;
     let typed = info_columns(categories);
@@ -319,8 +353,10 @@ where
             .build(),
     );
     let span = slices::span(&tree.entries(), opts.from, opts.to);
+    let io = |e: std::io::Error| Error::Write(parquet::errors::ParquetError::External(Box::new(e)));
+    let first = open(0).map_err(io)?;
     let mut w = Writer {
-        file: SerializedFileWriter::new(out, schema, props)?,
+        file: SerializedFileWriter::new(first, schema.clone(), props.clone())?,
         cats: categories
             .iter()
             .map(|c| (c.index, (Cat::of(c), c.topology)))
@@ -351,16 +387,37 @@ where
         group_span: ((span.to - span.from) / GROUPS_PER_SPAN).max(0.0),
         rows: 0,
     };
-    let mut written = Ok(());
+    let mut part = 0usize;
+    let mut part_rows = 0u64;
+    let mut written: Result<(), Error<T::Error>> = Ok(());
     slices::visit(tree, span, |p| {
-        if written.is_ok() {
-            written = w.push(p);
+        if written.is_err() {
+            return;
         }
+        if part_rows >= rows_per_part {
+            // The part is full: its rows go out as its last row group, and the
+            // next part starts with this row.
+            written = (|| {
+                w.flush()?;
+                let next = open(part + 1).map_err(io)?;
+                let fresh = SerializedFileWriter::new(next, schema.clone(), props.clone())?;
+                let done = std::mem::replace(&mut w.file, fresh);
+                close(part, done.into_inner()?).map_err(io)?;
+                part += 1;
+                part_rows = 0;
+                Ok(())
+            })();
+            if written.is_err() {
+                return;
+            }
+        }
+        let before = w.rows;
+        written = w.push(p).map_err(Error::Write);
+        part_rows += w.rows - before;
     })
     .map_err(Error::Read)?;
     written?;
     w.flush()?;
-    let rows = w.rows;
-    let out = w.file.into_inner()?;
-    Ok((rows, out))
+    close(part, w.file.into_inner()?).map_err(io)?;
+    Ok(w.rows)
 }
