@@ -147,7 +147,7 @@ fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts
 #[cfg(feature = "parquet")]
 enum ParquetInput {
     Annotation(
-        mpelog_annotate::Annotation<std::fs::File, std::fs::File>,
+        Box<mpelog_annotate::Annotation<std::fs::File, std::fs::File>>,
         std::path::PathBuf,
     ),
     Slog2(
@@ -168,7 +168,7 @@ fn parquet_input(input: &Path, trace: Option<&Path>) -> CliResult<ParquetInput> 
     match detect(input)? {
         Format::Annotation => {
             let (ann, trace) = super::annotation::open(input, trace)?;
-            Ok(ParquetInput::Annotation(ann, trace))
+            Ok(ParquetInput::Annotation(Box::new(ann), trace))
         }
         Format::Slog2 => slog2(input, None),
         _ => {
@@ -188,7 +188,7 @@ macro_rules! with_tree {
         match $opened {
             ParquetInput::Annotation(mut ann, trace) => {
                 let $cats = ann.categories().categories.clone();
-                let $tree = &mut ann;
+                let $tree = &mut *ann;
                 $body.map_err(|e| match e {
                     Error::Read(e) => super::annotation::error($input, &trace, e),
                     e => CliError::io($output)(std::io::Error::other(e)),
