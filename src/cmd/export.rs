@@ -151,7 +151,7 @@ enum ParquetInput {
         std::path::PathBuf,
     ),
     Slog2(
-        slog2_format::Slog2Reader<std::io::BufReader<std::fs::File>>,
+        Box<slog2_format::Slog2Reader<std::io::BufReader<std::fs::File>>>,
         std::path::PathBuf,
         Option<tempfile::TempDir>,
     ),
@@ -163,7 +163,7 @@ fn parquet_input(input: &Path, trace: Option<&Path>) -> CliResult<ParquetInput> 
         let (file, _) = super::open(path)?;
         let r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
             .map_err(CliError::slog2(path))?;
-        Ok(ParquetInput::Slog2(r, path.to_path_buf(), tmp))
+        Ok(ParquetInput::Slog2(Box::new(r), path.to_path_buf(), tmp))
     };
     match detect(input)? {
         Format::Annotation => {
@@ -199,7 +199,7 @@ macro_rules! with_tree {
                     .categories()
                     .map(|c| c.value.categories.clone())
                     .unwrap_or_default();
-                let $tree = &mut r;
+                let $tree = &mut *r;
                 $body.map_err(|e| match e {
                     Error::Read(e) => CliError::slog2(&path)(e),
                     e => CliError::io($output)(std::io::Error::other(e)),
