@@ -67,7 +67,8 @@ pub enum Compression {
 
 impl Compression {
     /// Parses `none`, `stored`, `deflate[:LEVEL]` (the column form where the node
-    /// follows the grammar, else plain deflate; level 4 by default) or
+    /// follows the grammar, else plain deflate; level 2 by default: on generated
+    /// traces about twice as fast as level 4 for files 4% larger) or
     /// `raw-deflate[:LEVEL]` (plain deflate only; level 1 by default). LEVEL is 0–9.
     pub fn parse(s: &str) -> std::result::Result<Compression, String> {
         let level = |l: &str| match l.parse::<u32>() {
@@ -78,7 +79,7 @@ impl Compression {
             None => match s {
                 "none" => Some(Compression::None),
                 "stored" => Some(Compression::Stored),
-                "deflate" => Some(Compression::Columns(4)),
+                "deflate" => Some(Compression::Columns(2)),
                 "raw-deflate" => Some(Compression::Deflate(1)),
                 _ => None,
             },
@@ -502,7 +503,8 @@ mod tests {
     #[test]
     fn compression_names_parse() {
         assert_eq!(Compression::parse("none"), Ok(Compression::None));
-        assert_eq!(Compression::parse("deflate"), Ok(Compression::Columns(4)));
+        assert_eq!(Compression::parse("deflate"), Ok(Compression::Columns(2)));
+        assert_eq!(Compression::parse("deflate:4"), Ok(Compression::Columns(4)));
         assert_eq!(Compression::parse("deflate:6"), Ok(Compression::Columns(6)));
         assert_eq!(
             Compression::parse("raw-deflate"),

@@ -26,7 +26,7 @@ use std::thread::JoinHandle;
 const QUEUE: usize = 8;
 /// Nodes the framer holds (being compressed or waiting for their turn), per
 /// compressing thread.
-const IN_FLIGHT: usize = 4;
+const IN_FLIGHT: usize = 8;
 /// Most compressing threads.
 const MAX_WORKERS: usize = 4;
 
