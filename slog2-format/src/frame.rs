@@ -115,6 +115,9 @@ fn crc32(parts: &[&[u8]]) -> u32 {
 #[derive(Debug, Default)]
 pub(crate) struct Deflater {
     state: Option<(u32, flate2::Compress)>,
+    /// The column form of the node being compressed, and its times.
+    form: Vec<u8>,
+    times: Vec<u64>,
 }
 
 impl Deflater {
@@ -185,16 +188,20 @@ pub(crate) fn compress(
             deflater.deflate_into(out, rest, level)?;
             codec::DEFLATE
         }
-        Compression::Columns(level) => match crate::columns::split(rest) {
-            Some(form) => {
+        Compression::Columns(level) => {
+            let mut form = std::mem::take(&mut deflater.form);
+            let mut times = std::mem::take(&mut deflater.times);
+            let id = if crate::columns::split_into(rest, &mut form, &mut times).is_some() {
                 deflater.deflate_into(out, &form, level)?;
                 codec::COLUMNS
-            }
-            None => {
+            } else {
                 deflater.deflate_into(out, rest, level)?;
                 codec::DEFLATE
-            }
-        },
+            };
+            deflater.form = form;
+            deflater.times = times;
+            id
+        }
     };
     let mut rest_crc = Crc::new();
     rest_crc.update(rest);
