@@ -678,6 +678,40 @@ mod tests {
     }
 
     #[test]
+    fn a_failing_write_stops_the_threads_with_its_error() {
+        for c in [Compression::None, Compression::Columns(2)] {
+            let mut sink = Sink::new(0, c);
+            let mut written = 0;
+            let mut write = |_: Placed| {
+                written += 1;
+                if written >= 3 {
+                    Err(Error::Io {
+                        offset: 4242,
+                        source: std::io::Error::other("disk full"),
+                    })
+                } else {
+                    Ok(())
+                }
+            };
+            let mut r = Ok(());
+            for j in jobs(300) {
+                r = sink.push(Job::Built(j), &mut write);
+                if r.is_err() {
+                    break;
+                }
+            }
+            let r = r.and_then(|()| sink.finish(&mut write).map(|_| ()));
+            assert!(
+                matches!(&r, Err(Error::Io { offset: 4242, .. })),
+                "{c:?}: {r:?}"
+            );
+            // Dropping the sink joins its threads (a hang here fails the test
+            // by timeout).
+            drop(sink);
+        }
+    }
+
+    #[test]
     fn a_stub_naming_a_later_node_is_an_error() {
         let mut f = Framer::parallel(0, Compression::Columns(1));
         let mut bytes = vec![0u8; 100];
