@@ -174,8 +174,8 @@ enum Command {
         #[arg(long, value_name = "N")]
         children: Option<u16>,
         /// To SLOG-2: how tree nodes are stored. `none` writes plain SLOG 2.0.6,
-        /// which Jumpshot-4 opens. `deflate[:LEVEL]` (level 0-9, default 4; about
-        /// a third of the plain size), `raw-deflate[:LEVEL]` and `stored` write our
+        /// which Jumpshot-4 opens. `deflate[:LEVEL]` (level 0-9, default 2; about
+        /// 38% of the plain size), `raw-deflate[:LEVEL]` and `stored` write our
         /// compressed extension SLOG 2.0.6Z (spec/slog2-compressed.md), which every
         /// mpelog command reads transparently. A SLOG-2 input is rewritten with
         /// its nodes stored this way (`--compress none` makes it plain again).

@@ -129,13 +129,14 @@ impl Source for Plain<'_> {
     }
 }
 
-/// Writing the split form.
-struct Split {
-    other: Vec<u8>,
-    times: Vec<u64>,
+/// Writing the split form: the other bytes straight into the form (after
+/// its 4-byte length), the times aside.
+struct Split<'a> {
+    other: &'a mut Vec<u8>,
+    times: &'a mut Vec<u64>,
 }
 
-impl Sink for Split {
+impl Sink for Split<'_> {
     fn bytes(&mut self, b: &[u8]) {
         self.other.extend_from_slice(b);
     }
@@ -146,32 +147,45 @@ impl Sink for Split {
 
 /// Transforms the bytes of a node after its header. `None` when they do not follow
 /// the node grammar (the caller then uses plain deflate).
+#[cfg(test)]
 pub fn split(rest: &[u8]) -> Option<Vec<u8>> {
-    let mut src = Plain { b: rest, at: 0 };
-    let mut sink = Split {
-        other: Vec::with_capacity(rest.len()),
-        times: Vec::new(),
-    };
-    walk(&mut src, &mut sink)?;
-    sink.other.extend_from_slice(&rest[src.at..]);
-    let other_len = u32::try_from(sink.other.len()).ok()?;
-    let mut out = Vec::with_capacity(rest.len() + 4);
-    out.extend_from_slice(&other_len.to_be_bytes());
-    out.extend_from_slice(&sink.other);
-    let mut prev = 0u64;
-    let deltas: Vec<u64> = sink
-        .times
-        .iter()
-        .map(|&t| {
-            let d = t ^ prev;
-            prev = t;
-            d
-        })
-        .collect();
-    for plane in 0..8 {
-        out.extend(deltas.iter().map(|d| d.to_be_bytes()[plane]));
-    }
+    let mut out = Vec::new();
+    split_into(rest, &mut out, &mut Vec::new())?;
     Some(out)
+}
+
+/// [`split`] into `out` (cleared first), with `times` as scratch: both are
+/// reused from node to node. `None` (and `out` unspecified) as for `split`.
+pub(crate) fn split_into(rest: &[u8], out: &mut Vec<u8>, times: &mut Vec<u64>) -> Option<()> {
+    out.clear();
+    times.clear();
+    out.reserve(rest.len() + 4);
+    out.extend_from_slice(&[0; 4]);
+    let mut src = Plain { b: rest, at: 0 };
+    walk(
+        &mut src,
+        &mut Split {
+            other: &mut *out,
+            times: &mut *times,
+        },
+    )?;
+    out.extend_from_slice(&rest[src.at..]);
+    let other_len = u32::try_from(out.len() - 4).ok()?;
+    out[..4].copy_from_slice(&other_len.to_be_bytes());
+    // The times XORed with the previous one, as 8 byte planes.
+    let n = times.len();
+    let base = out.len();
+    out.resize(base + 8 * n, 0);
+    let planes = &mut out[base..];
+    let mut prev = 0u64;
+    for (i, &t) in times.iter().enumerate() {
+        let d = (t ^ prev).to_be_bytes();
+        prev = t;
+        for (p, &byte) in d.iter().enumerate() {
+            planes[p * n + i] = byte;
+        }
+    }
+    Some(())
 }
 
 /// Reading the split form.
@@ -259,6 +273,25 @@ mod tests {
         let form = split(&rest).unwrap();
         let mut back = Vec::new();
         join(&form, &mut back).unwrap();
+        assert_eq!(back, rest);
+    }
+
+    #[test]
+    fn reused_buffers_give_the_same_form() {
+        // One primitive (tag 0, category 7, no info, 2 vertices), no shadows or stubs.
+        let mut rest = vec![0, 0, 0, 1, 0, 0, 0, 0, 7, 0, 0, 0, 2];
+        for (t, line) in [(1.5f64, 3i32), (2.25, 4)] {
+            rest.extend_from_slice(&t.to_be_bytes());
+            rest.extend_from_slice(&line.to_be_bytes());
+        }
+        rest.extend_from_slice(&[0; 8]);
+        let fresh = split(&rest).unwrap();
+        assert_eq!(fresh.len(), rest.len() + 4);
+        let (mut out, mut times) = (vec![9u8; 100], vec![5u64; 3]);
+        split_into(&rest, &mut out, &mut times).unwrap();
+        assert_eq!(out, fresh);
+        let mut back = Vec::new();
+        join(&out, &mut back).unwrap();
         assert_eq!(back, rest);
     }
 

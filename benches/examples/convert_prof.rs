@@ -1,0 +1,57 @@
+//! Converts a generated CLOG2 trace from memory into memory `N` times and
+//! prints, per round, the wall time and the process's CPU time (all threads),
+//! so that conversions can be compared on a loaded machine: on 2 cores a
+//! conversion cannot take less wall time than half its CPU time. Also a driver
+//! for `valgrind --tool=callgrind`.
+//!
+//! `cargo run --release -p mpelog-benches --example convert_prof -- MB N [CODEC]`,
+//! CODEC as `Compression::parse` reads it (default `none`).
+
+use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::frame::Compression;
+use std::io::Cursor;
+use std::time::{Duration, Instant};
+
+/// CPU time of the whole process so far (user and system, every thread).
+fn cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which ends with ')'): utime is the 14th
+    // field of the line, stime the 15th, in clock ticks (100 per second here).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    Duration::from_millis(f.iter().sum::<u64>() * 10)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mb: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3);
+    let name = args.get(3).map_or("none", String::as_str);
+    let compression = Compression::parse(name).unwrap();
+    let data = std::fs::read(mpelog_benches::clog2_trace(mb)).unwrap();
+    let mut out = Vec::with_capacity(data.len());
+    for round in 0..n {
+        let (t, c) = (Instant::now(), cpu());
+        let mut r = clog2_format::Clog2Reader::from_slice(&data).unwrap();
+        out.clear();
+        let opts = TreeOptions {
+            compression,
+            ..TreeOptions::default()
+        };
+        clog2_to_slog2(&mut r, Cursor::new(&mut out), opts, |_| {}).unwrap();
+        let (wall, cpu) = (t.elapsed(), cpu() - c);
+        println!(
+            "{mb} MB {name} round {round}: wall {:.1} ms ({:.0} MB/s), CPU {:.0} ms ({:.2} ns/byte), output {} bytes",
+            wall.as_secs_f64() * 1e3,
+            data.len() as f64 / wall.as_secs_f64() / 1e6,
+            cpu.as_secs_f64() * 1e3,
+            cpu.as_secs_f64() * 1e9 / data.len() as f64,
+            out.len()
+        );
+    }
+}
