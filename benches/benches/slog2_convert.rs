@@ -26,10 +26,7 @@ use std::time::{Duration, Instant};
 fn convert_into(data: &[u8], compression: Compression, out: &mut Vec<u8>) -> u64 {
     let mut r = clog2_format::Clog2Reader::from_slice(data).unwrap();
     out.clear();
-    let opts = TreeOptions {
-        compression,
-        ..TreeOptions::default()
-    };
+    let opts = TreeOptions::default().compression(compression);
     let (_, stats) = clog2_to_slog2(&mut r, Cursor::new(out), opts, |_| {}).unwrap();
     stats.tree.drawables
 }

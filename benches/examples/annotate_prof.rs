@@ -24,9 +24,9 @@ fn main() {
         .unwrap_or(100);
     let trace = mpelog_benches::clog2_trace(mb);
     let idx = trace.with_extension("clog2.idx");
-    let mut s = Slog2Reader::open(File::open(mpelog_benches::slog2_file(mb)).unwrap()).unwrap();
+    let mut s = Slog2Reader::new(File::open(mpelog_benches::slog2_file(mb)).unwrap()).unwrap();
     let (t0, t1, _) = mpelog_benches::window_for(&mut s, 10_000);
-    let mut a = Annotation::open(File::open(&idx).unwrap(), File::open(&trace).unwrap()).unwrap();
+    let mut a = Annotation::new(File::open(&idx).unwrap(), File::open(&trace).unwrap()).unwrap();
     let mut buf = WindowBuf::new();
     let mut total = 0usize;
     for _ in 0..n {

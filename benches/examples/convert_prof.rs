@@ -39,10 +39,7 @@ fn main() {
         let (t, c) = (Instant::now(), cpu());
         let mut r = clog2_format::Clog2Reader::from_slice(&data).unwrap();
         out.clear();
-        let opts = TreeOptions {
-            compression,
-            ..TreeOptions::default()
-        };
+        let opts = TreeOptions::default().compression(compression);
         clog2_to_slog2(&mut r, Cursor::new(&mut out), opts, |_| {}).unwrap();
         let (wall, cpu) = (t.elapsed(), cpu() - c);
         println!(
