@@ -33,6 +33,9 @@ pub const MAX_ITEMS: usize = 200_000;
 /// The widest view `pixels` may ask for.
 pub const MAX_PIXELS: u32 = 16_384;
 
+/// The most bytes of request headers a request may have (`431` beyond).
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
 /// The viewer page.
 pub const PAGE: &str = include_str!("serve/page.html");
 

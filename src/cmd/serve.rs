@@ -75,6 +75,15 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
 }
 
 fn answer(service: &Service, req: tiny_http::Request) {
+    let header_bytes: usize = req
+        .headers()
+        .iter()
+        .map(|h| h.field.as_str().as_str().len() + h.value.as_str().len() + 4)
+        .sum();
+    if header_bytes > mpelog::serve::MAX_HEADER_BYTES {
+        let _ignored = req.respond(tiny_http::Response::empty(431));
+        return;
+    }
     let range = req
         .headers()
         .iter()
@@ -94,13 +103,11 @@ fn answer(service: &Service, req: tiny_http::Request) {
     let _ignored = match r.body {
         Body::Bytes(b) => {
             let len = b.len();
-            req.respond(tiny_http::Response::new(
-                status,
-                headers,
-                std::io::Cursor::new(b),
-                Some(len),
-                None,
-            ))
+            // With its length, not chunked: every answer is in memory already.
+            req.respond(
+                tiny_http::Response::new(status, headers, std::io::Cursor::new(b), Some(len), None)
+                    .with_chunked_threshold(usize::MAX),
+            )
         }
         Body::File { path, offset, len } => {
             use std::io::{Read, Seek, SeekFrom};
