@@ -3,8 +3,8 @@
 //!
 //! - p50/p95/p99 of `GET /api/window` at 1,600 pixels for a random walk of
 //!   zooms and pans over a large generated SLOG-2 file, timed at the client
-//!   over a keep-alive loopback connection, the JSON body read in full; and
-//!   the server's own `cost.micros` beside it.
+//!   over a keep-alive loopback connection until the JSON body's last byte; and
+//!   the server's own `cost.micros` (read, summary and JSON) beside it.
 //! - The time from starting `mpelog serve` to the first frame drawn by the
 //!   page in headless Chromium (when `chromedriver` and `chromium` are there):
 //!   the browser is started first and waits on a blank page.
@@ -181,6 +181,7 @@ fn main() {
     };
     let full = tmax - tmin;
     let (mut from, mut to) = (tmin, tmax);
+    let mut kb = Vec::with_capacity(n);
     let (mut client, mut server_us, mut items, mut nodes) = (
         Vec::with_capacity(n),
         Vec::with_capacity(n),
@@ -222,8 +223,9 @@ fn main() {
         let url = format!("/api/window?from={from}&to={to}&pixels=1600");
         let t = Instant::now();
         let (status, body) = get(&mut r, &url);
-        let v: Value = serde_json::from_slice(&body).unwrap();
         client.push(t.elapsed().as_secs_f64() * 1e3);
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        kb.push(body.len() as f64 / 1e3);
         assert_eq!(status, 200, "{url}: {v}");
         server_us.push(v["cost"]["micros"].as_f64().unwrap() / 1e3);
         items.push(
@@ -233,15 +235,16 @@ fn main() {
         nodes.push(v["cost"]["nodes_read"].as_f64().unwrap());
     }
     drop(server);
-    for v in [&mut client, &mut server_us, &mut items, &mut nodes] {
+    for v in [&mut client, &mut server_us, &mut items, &mut nodes, &mut kb] {
         v.sort_by(f64::total_cmp);
     }
     println!("/api/window at 1600 pixels, {n} random zooms and pans:");
     for (what, v, unit) in [
-        ("client (HTTP + JSON read)", &client, "ms"),
+        ("client (request to last byte)", &client, "ms"),
         ("server (cost.micros)", &server_us, "ms"),
         ("items per answer", &items, ""),
         ("nodes read per answer", &nodes, ""),
+        ("JSON kB per answer", &kb, ""),
     ] {
         println!(
             "  {what:28} p50 {:9.2}{unit}  p95 {:9.2}{unit}  p99 {:9.2}{unit}  max {:9.2}{unit}",

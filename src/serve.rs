@@ -244,7 +244,6 @@ pub fn bin_sub_pixel(
 ) -> u64 {
     use slog2_format::window::Located;
     use slog2_format::{topology, Coord, Drawable, JStr, Shadow};
-    use std::collections::BTreeMap;
     let pixel = (to - from) / f64::from(pixels.max(1));
     let preview: HashMap<i32, i32> = categories
         .values()
@@ -258,9 +257,22 @@ pub fn bin_sub_pixel(
         latest: f64,
         count: i64,
         sums: Vec<f64>,
-        weights: BTreeMap<i32, (f64, i64)>,
+        // (category, weight, count), few: a linear search.
+        weights: Vec<(i32, f64, i64)>,
     }
-    let mut bins: BTreeMap<(i32, i32, i32, i64), Bin> = BTreeMap::new();
+    impl Bin {
+        fn weigh(&mut self, category: i32, w: f64, n: i64) {
+            match self.weights.iter_mut().find(|x| x.0 == category) {
+                Some(x) => {
+                    x.1 += w;
+                    x.2 += n;
+                }
+                None => self.weights.push((category, w, n)),
+            }
+        }
+    }
+    let mut bins: HashMap<(i32, i32, i32, i64), Bin> =
+        HashMap::with_capacity((a.drawables.len() + a.shadows.len()).min(1 << 16));
     // Arrows join over ARROW_BIN_PIXELS columns: one bin per pair of timelines.
     let column_of = |topo: i32, e: f64| -> i64 {
         let w = if topo == topology::ARROW {
@@ -304,9 +316,11 @@ pub fn bin_sub_pixel(
         for (s, v) in b.sums.iter_mut().zip(&p.vertices) {
             *s += v.time;
         }
-        let w = b.weights.entry(p.category).or_default();
-        w.0 += if topo == topology::STATE { l - e } else { 1.0 };
-        w.1 += 1;
+        b.weigh(
+            p.category,
+            if topo == topology::STATE { l - e } else { 1.0 },
+            1,
+        );
         summed += 1;
     }
     a.drawables = kept;
@@ -348,18 +362,20 @@ pub fn bin_sub_pixel(
             *s += c.time * n as f64;
         }
         for w in &v.weights {
-            let e2 = b.weights.entry(w.category).or_default();
-            e2.0 += if topo == topology::STATE {
+            let weight = if topo == topology::STATE {
                 f64::from(w.incl) * (l - e)
             } else {
                 w.count.unwrap_or(1) as f64
             };
-            e2.1 += w.count.unwrap_or(0);
+            b.weigh(w.category, weight, w.count.unwrap_or(0));
         }
         summed += n as u64;
     }
     a.shadows = kept;
-    for ((topo, l0, l1, _), b) in bins {
+    // In a fixed order (the answer is deterministic).
+    let mut bins: Vec<_> = bins.into_iter().collect();
+    bins.sort_unstable_by_key(|(k, _)| *k);
+    for ((topo, l0, l1, _), mut b) in bins {
         let n = b.sums.len();
         let vertices = b
             .sums
@@ -370,23 +386,25 @@ pub fn bin_sub_pixel(
                 line_id: if i + 1 == n { l1 } else { l0 },
             })
             .collect();
-        let total: f64 = b.weights.values().map(|w| w.0).sum();
-        let mut heaviest: Vec<(&i32, &(f64, i64))> = b.weights.iter().collect();
-        heaviest.sort_by(|x, y| y.1 .0.total_cmp(&x.1 .0).then(x.0.cmp(y.0)));
-        heaviest.truncate(BIN_WEIGHTS);
-        let weights = heaviest
-            .into_iter()
-            .map(|(c, (w, k))| {
+        let total: f64 = b.weights.iter().map(|w| w.1).sum();
+        let kinds = b.weights.len();
+        b.weights
+            .sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        b.weights.truncate(BIN_WEIGHTS);
+        let weights = b
+            .weights
+            .iter()
+            .map(|&(c, w, k)| {
                 let r = if total > 0.0 {
                     (w / total) as f32
                 } else {
-                    1.0 / b.weights.len() as f32
+                    1.0 / kinds as f32
                 };
                 slog2_format::CategoryWeight {
-                    category: *c,
+                    category: c,
                     incl: r,
                     excl: r,
-                    count: Some(*k),
+                    count: Some(k),
                 }
             })
             .collect();
@@ -404,6 +422,106 @@ pub fn bin_sub_pixel(
         });
     }
     summed
+}
+
+/// Writes [`Lines::shadow_json`]`(s)` to `out` without building it (the same
+/// keys and values; a zoomed-out answer has tens of thousands of shadows).
+/// `infos` keeps each category's text of an empty info buffer.
+pub fn write_shadow_json(
+    out: &mut Vec<u8>,
+    s: &slog2_format::window::Located<slog2_format::Shadow>,
+    lines: &Lines,
+    infos: &mut HashMap<i32, Option<String>>,
+) {
+    use std::io::Write as _;
+    let v = &s.value;
+    let c = lines.categories.get(&v.category);
+    let info = if v.info.bytes.is_empty() {
+        infos
+            .entry(v.category)
+            .or_insert_with(|| match c {
+                None => Some(String::new()),
+                Some(c) => slog2_format::info::labelled(&c.keys, &c.types, &[]).ok(),
+            })
+            .clone()
+    } else {
+        None
+    };
+    let Some(info) = info else {
+        // A shadow with info bytes (never in files the Java tools wrote).
+        let _ = serde_json::to_writer(&mut *out, &lines.shadow_json(s));
+        return;
+    };
+    fn time(out: &mut Vec<u8>, t: f64) {
+        if t.is_finite() {
+            let _ = serde_json::to_writer(&mut *out, &t);
+        } else {
+            let _ = serde_json::to_writer(&mut *out, &format!("{t:?}"));
+        }
+    }
+    fn ratio(out: &mut Vec<u8>, x: f32) {
+        // As `items::ratio_json`: the shortest f32 text read as an f64 (on
+        // the stack: tens of thousands of weights in a zoomed-out answer).
+        let mut buf = [0u8; 64];
+        let mut cur = std::io::Cursor::new(&mut buf[..]);
+        let n = write!(cur, "{x:?}").ok().map(|()| cur.position() as usize);
+        let r = n.and_then(|n| std::str::from_utf8(&buf[..n]).ok()?.parse::<f64>().ok());
+        match r {
+            Some(r) if r.is_finite() => {
+                let _ = serde_json::to_writer(&mut *out, &r);
+            }
+            _ => {
+                let _ = serde_json::to_writer(&mut *out, &format!("{x:?}"));
+            }
+        }
+    }
+    let _ = write!(out, "{{\"category\":{},\"end\":", v.category);
+    time(out, v.latest);
+    out.extend_from_slice(b",\"info\":");
+    let _ = serde_json::to_writer(&mut *out, &info);
+    out.extend_from_slice(b",\"kind\":\"shadow\",\"name\":");
+    match c {
+        Some(c) => {
+            let _ = serde_json::to_writer(&mut *out, &c.name.text());
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    let _ = write!(
+        out,
+        ",\"node\":[{},{}],\"num_real_objs\":{},\"start\":",
+        s.node.depth, s.node.xpos, v.num_real_objs
+    );
+    time(out, v.earliest);
+    out.extend_from_slice(b",\"topology\":");
+    match c {
+        Some(c) => {
+            let _ = serde_json::to_writer(&mut *out, &slog2_format::topology::name(c.topology));
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"vertices\":[");
+    for (i, p) in v.vertices.iter().enumerate() {
+        out.extend_from_slice(if i > 0 { b",[" } else { b"[" });
+        let _ = serde_json::to_writer(&mut *out, &p.time);
+        let _ = write!(out, ",{}]", p.line_id);
+    }
+    out.extend_from_slice(b"],\"weights\":[");
+    for (i, w) in v.weights.iter().enumerate() {
+        let sep = if i > 0 { "," } else { "" };
+        let _ = write!(out, "{sep}{{\"category\":{},\"count\":", w.category);
+        match w.count {
+            Some(n) => {
+                let _ = write!(out, "{n}");
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"excl\":");
+        ratio(out, w.excl);
+        out.extend_from_slice(b",\"incl\":");
+        ratio(out, w.incl);
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
 }
 
 impl Service {
@@ -615,16 +733,12 @@ impl Service {
                 })?;
             }
             out.extend_from_slice(b"],\"shadows\":[");
+            let mut infos = HashMap::new();
             for (i, sh) in answer.shadows.iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
-                serde_json::to_writer(&mut out, &lines.shadow_json(sh)).map_err(|e| {
-                    slog2_format::Error::Io {
-                        offset: 0,
-                        source: e.into(),
-                    }
-                })?;
+                write_shadow_json(&mut out, sh, &lines, &mut infos);
             }
             out.extend_from_slice(
                 format!(

@@ -812,3 +812,150 @@ fn load_test_64_clients_random_windows() {
     );
     assert!(child.0.try_wait().unwrap().is_none(), "the server lives");
 }
+
+/// What a window answer stands for: its drawables plus the primitives its
+/// shadows summarize.
+fn represented(a: &slog2_format::window::WindowAnswer) -> i64 {
+    a.drawables.len() as i64 + a.shadows.iter().map(|s| s.value.num_real_objs).sum::<i64>()
+}
+
+#[test]
+fn zoomed_out_windows_are_summed_per_column_and_nothing_is_lost() {
+    use slog2_format::{topology, Drawable, Slog2Reader};
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let mut r = Slog2Reader::open(std::io::BufReader::new(
+        std::fs::File::open(&slog2).unwrap(),
+    ))
+    .unwrap();
+    let categories: std::collections::HashMap<i32, slog2_format::Category> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, c.clone()))
+        .collect();
+    let root = *r.tree_dir().unwrap().value.root().unwrap();
+    let (t0, t1) = (root.earliest, root.latest);
+    let mut checked = 0;
+    for (f, g, px) in [
+        (0.0, 1.0, 200),
+        (0.0, 1.0, 40),
+        (0.3, 0.5, 100),
+        (0.45, 0.46, 16),
+    ] {
+        let (a, b) = (t0 + f * (t1 - t0), t0 + g * (t1 - t0));
+        let before = r.window_preview(a, b, px).unwrap();
+        let mut after = before.clone();
+        let binned = mpelog::serve::bin_sub_pixel(&mut after, a, b, px, &categories);
+        let pixel = (b - a) / f64::from(px);
+        let lines = before
+            .drawables
+            .iter()
+            .flat_map(|d| match &d.value {
+                Drawable::Primitive(p) => p.vertices.clone(),
+                Drawable::Composite(c) => c
+                    .primitives
+                    .iter()
+                    .flat_map(|p| p.vertices.clone())
+                    .collect(),
+            })
+            .map(|v| v.line_id)
+            .chain(
+                before
+                    .shadows
+                    .iter()
+                    .flat_map(|s| s.value.vertices.iter().map(|v| v.line_id)),
+            )
+            .collect::<std::collections::BTreeSet<i32>>()
+            .len();
+        // Nothing lost, nothing counted twice.
+        assert_eq!(
+            represented(&after),
+            represented(&before),
+            "{f}..{g} at {px}"
+        );
+        // Every primitive left is at least a pixel wide, and the summed ones
+        // are gone from the drawables.
+        for d in &after.drawables {
+            if let Drawable::Primitive(_) = d.value {
+                assert!(d.value.latest() - d.value.earliest() >= pixel);
+            }
+        }
+        let narrow = before
+            .drawables
+            .iter()
+            .filter(|d| matches!(d.value, Drawable::Primitive(_)))
+            .filter(|d| d.value.latest() - d.value.earliest() < pixel)
+            .count() as u64;
+        assert!(
+            binned >= narrow,
+            "{binned} summed, {narrow} narrow drawables"
+        );
+        // The states' and events' sums: at most one per timeline and column.
+        let columns = (f64::from(px) / mpelog::serve::BIN_PIXELS).ceil() as usize + 2;
+        for topo in [topology::STATE, topology::EVENT] {
+            let n = after
+                .shadows
+                .iter()
+                .filter(|s| categories[&s.value.category].topology == topo)
+                .filter(|s| s.value.latest - s.value.earliest < pixel * mpelog::serve::BIN_PIXELS)
+                .count();
+            assert!(n <= lines * columns, "{n} shadows of topology {topo}");
+        }
+        // A shadow's weights name categories of its own topology.
+        for s in &after.shadows {
+            let topo = categories[&s.value.category].topology;
+            for w in &s.value.weights {
+                assert_eq!(categories[&w.category].topology, topo);
+            }
+        }
+        if binned > 0 {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "the zoomed-out windows were summed");
+}
+
+#[test]
+fn shadows_written_directly_equal_their_json_values() {
+    use slog2_format::Slog2Reader;
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let mut r = Slog2Reader::open(std::io::BufReader::new(
+        std::fs::File::open(&slog2).unwrap(),
+    ))
+    .unwrap();
+    let categories: std::collections::HashMap<i32, slog2_format::Category> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, c.clone()))
+        .collect();
+    let lines = mpelog::items::Lines {
+        categories: categories.iter().map(|(k, c)| (*k, c)).collect(),
+    };
+    let root = *r.tree_dir().unwrap().value.root().unwrap();
+    let (t0, t1) = (root.earliest, root.latest);
+    let mut n = 0;
+    for px in [10, 50, 300] {
+        let mut a = r.window_preview(t0, t1, px).unwrap();
+        let library = a.shadows.clone();
+        mpelog::serve::bin_sub_pixel(&mut a, t0, t1, px, &categories);
+        for s in library.iter().chain(&a.shadows) {
+            let mut out = Vec::new();
+            mpelog::serve::write_shadow_json(&mut out, s, &lines, &mut Default::default());
+            // As text (serde_json's default number parser is not exact to
+            // the last digit); both have their keys in sorted order.
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                lines.shadow_json(s).to_string()
+            );
+            n += 1;
+        }
+    }
+    assert!(n > 100, "{n} shadows compared");
+}
