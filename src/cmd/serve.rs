@@ -38,7 +38,10 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
     }
     let service = Arc::new(Service::new(&served).map_err(CliError::slog2(&served[0]))?);
     let addr = format!("{bind}:{port}");
-    let server = tiny_http::Server::http(&addr)
+    let listener = std::net::TcpListener::bind(&addr)
+        .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
+    no_delay(&listener);
+    let server = tiny_http::Server::from_listener(listener, None)
         .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
     let local = server
         .server_addr()
@@ -72,6 +75,24 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
         let _ = w.join();
     }
     Ok(())
+}
+
+/// Sets TCP_NODELAY on the listening socket; Linux gives it to every accepted
+/// connection. Without it a keep-alive client waits out its delayed ACK
+/// (40 ms) on most answers, since tiny_http writes the head and the body apart.
+fn no_delay(listener: &std::net::TcpListener) {
+    use std::os::fd::AsRawFd;
+    let one: libc::c_int = 1;
+    // SAFETY: a valid socket descriptor and a c_int option of the given size.
+    let _ = unsafe {
+        libc::setsockopt(
+            listener.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_NODELAY,
+            (&one as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
 }
 
 fn answer(service: &Service, req: tiny_http::Request) {
