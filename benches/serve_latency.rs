@@ -182,6 +182,8 @@ fn main() {
     let full = tmax - tmin;
     let (mut from, mut to) = (tmin, tmax);
     let mut kb = Vec::with_capacity(n);
+    // (share of the trace shown, client milliseconds)
+    let mut by_span: Vec<(f64, f64)> = Vec::with_capacity(n);
     let (mut client, mut server_us, mut items, mut nodes) = (
         Vec::with_capacity(n),
         Vec::with_capacity(n),
@@ -224,6 +226,7 @@ fn main() {
         let t = Instant::now();
         let (status, body) = get(&mut r, &url);
         client.push(t.elapsed().as_secs_f64() * 1e3);
+        by_span.push(((to - from) / full, t.elapsed().as_secs_f64() * 1e3));
         let v: Value = serde_json::from_slice(&body).unwrap();
         kb.push(body.len() as f64 / 1e3);
         assert_eq!(status, 200, "{url}: {v}");
@@ -239,6 +242,30 @@ fn main() {
         v.sort_by(f64::total_cmp);
     }
     println!("/api/window at 1600 pixels, {n} random zooms and pans:");
+    for (lo, hi, what) in [
+        (0.0, 0.001, "windows under 0.1% of the trace"),
+        (0.001, 0.01, "0.1% to 1%"),
+        (0.01, 0.1, "1% to 10%"),
+        (0.1, 2.0, "over 10%"),
+    ] {
+        let mut v: Vec<f64> = by_span
+            .iter()
+            .filter(|(f, _)| *f >= lo && *f < hi)
+            .map(|(_, ms)| *ms)
+            .collect();
+        if v.is_empty() {
+            continue;
+        }
+        v.sort_by(f64::total_cmp);
+        println!(
+            "  {what:36} {:4} asked: p50 {:8.2} ms  p95 {:8.2} ms",
+            v.len(),
+            pct(&v, 0.5),
+            pct(&v, 0.95)
+        );
+    }
+    let fast = client.iter().filter(|ms| **ms <= 30.0).count();
+    println!("  answered within 30 ms: {fast} of {n}");
     for (what, v, unit) in [
         ("client (request to last byte)", &client, "ms"),
         ("server (cost.micros)", &server_us, "ms"),
