@@ -226,9 +226,10 @@ fn byte_range(header: Option<&str>, len: u64) -> Result<Option<(u64, u64)>, ()> 
     Ok(Some(range))
 }
 
-/// Sums the primitives and shadows of `a` narrower than a pixel into shadows,
-/// one per topology, timeline (pair) and column, as the file's own shadows are
-/// made, over columns [`BIN_PIXELS`] wide (arrows: 8 pixels): the preview
+/// Sums the primitives and shadows of `a` narrower than their column into
+/// shadows, one per topology, timeline (pair) and column, as the file's own
+/// shadows are made: what is narrower than [`BIN_PIXELS`] pixels, over columns
+/// that wide (arrows: 8 pixels); the preview
 /// category of the topology, the union of the boxes, the
 /// mean vertex times, and per category (the [`BIN_WEIGHTS`] heaviest) the share of the summed durations
 /// (`incl` = `excl`; events and arrows weigh 1 each; a file's shadow weighs
@@ -274,6 +275,8 @@ pub fn bin_sub_pixel(
     let mut bins: HashMap<(i32, i32, i32, i64), Bin> =
         HashMap::with_capacity((a.drawables.len() + a.shadows.len()).min(1 << 16));
     // Arrows join over ARROW_BIN_PIXELS columns: one bin per pair of timelines.
+    // What is narrower than a column of states is summed.
+    let column_width = |_topo: i32| -> f64 { pixel * BIN_PIXELS };
     let column_of = |topo: i32, e: f64| -> i64 {
         let w = if topo == topology::ARROW {
             ARROW_BIN_PIXELS
@@ -296,7 +299,7 @@ pub fn bin_sub_pixel(
             kept.push(d);
             continue;
         };
-        if l - e >= pixel || !preview.contains_key(&topo) {
+        if l - e >= column_width(topo) || !preview.contains_key(&topo) {
             kept.push(d);
             continue;
         }
@@ -335,7 +338,7 @@ pub fn bin_sub_pixel(
             continue;
         };
         let (e, l) = (v.earliest, v.latest);
-        if l - e >= pixel || !preview.contains_key(&topo) || v.num_real_objs < 1 {
+        if l - e >= column_width(topo) || !preview.contains_key(&topo) || v.num_real_objs < 1 {
             kept.push(sh);
             continue;
         }
@@ -691,9 +694,24 @@ impl Service {
                         .collect()
                 })
                 .unwrap_or_default();
+            // Zoomed out (more leaves in the window than pixels): the tree is
+            // read at the resolution of the summary's columns, since whatever
+            // is narrower than a column is summed anyway.
+            let leaves = r.tree_dir().map_or(0, |t| {
+                t.value
+                    .entries
+                    .iter()
+                    .filter(|e| e.id.depth == 0 && e.latest >= from && e.earliest <= to)
+                    .count()
+            });
             let mut px = pixels;
             let (answer, binned) = loop {
-                let mut a = r.window_preview(from, to, px)?;
+                let read = if leaves > px as usize {
+                    ((f64::from(px) / BIN_PIXELS) as u32).max(1)
+                } else {
+                    px
+                };
+                let mut a = r.window_preview(from, to, read)?;
                 let binned =
                     if a.drawables.len() + a.shadows.len() > BIN_ITEMS_PER_PIXEL * px as usize {
                         bin_sub_pixel(&mut a, from, to, px, &categories)
