@@ -243,7 +243,7 @@ fn window_of_a_url_reads_with_one_range_request_per_node() {
         info["time_min"].as_f64().unwrap(),
         info["time_max"].as_f64().unwrap(),
     );
-    let mut checked = 0;
+    let (mut checked, mut opening) = (0, Vec::new());
     for (f, g) in [(0.1, 0.12), (0.5, 0.6), (0.0, 1.0)] {
         let (a, b) = (
             (t0 + f * (t1 - t0)).to_string(),
@@ -298,9 +298,13 @@ fn window_of_a_url_reads_with_one_range_request_per_node() {
             requests > nodes && requests <= nodes + 6,
             "{requests} requests for {nodes} nodes"
         );
+        opening.push(requests - nodes);
         checked += 1;
     }
     assert_eq!(checked, 3);
+    // The opening costs the same requests whatever the window: requests =
+    // nodes read + opening, exactly.
+    assert!(opening.iter().all(|o| *o == opening[0]), "{opening:?}");
 }
 
 #[test]
@@ -337,4 +341,621 @@ fn a_hostile_server_cannot_make_the_remote_reader_allocate() {
         let e = f.read(&mut buf).expect_err(what);
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{what}: {e}");
     }
+}
+
+/// One request's answer over a socket: status, header lines, body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sends the raw bytes `request` on a new connection and reads the answer to
+/// the end (the request asks for the connection to close); `None` when the
+/// server closed without an answer.
+fn raw(port: u16, request: &[u8]) -> Option<Answer> {
+    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    c.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .ok()?;
+    // The server may answer and close before it read all of a huge request.
+    let _ = c.write_all(request);
+    let mut all = Vec::new();
+    let _ = c.read_to_end(&mut all);
+    let end = all.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&all[..end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    Some(Answer {
+        status,
+        headers,
+        body: all[end + 4..].to_vec(),
+    })
+}
+
+fn get(port: u16, path: &str, extra: &str) -> Answer {
+    raw(
+        port,
+        format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{extra}\r\n").as_bytes(),
+    )
+    .unwrap_or_else(|| panic!("an answer to {path}"))
+}
+
+/// Waits until the server at `port` answers.
+fn wait_up(port: u16) {
+    for _ in 0..400 {
+        if raw(port, b"GET /api/info HTTP/1.0\r\n\r\n").is_some_and(|a| a.status == 200) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("the server did not start");
+}
+
+/// A window answer without what it cost (timings differ between runs).
+fn without_cost(mut v: Value) -> Value {
+    v.as_object_mut().unwrap().remove("cost");
+    v
+}
+
+#[test]
+fn every_endpoint_and_range_over_the_socket() {
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let bytes = std::fs::read(&slog2).unwrap();
+    let n = bytes.len();
+    let s = Service::new(std::slice::from_ref(&slog2)).unwrap();
+    let (_child, port) = serve(&slog2);
+    wait_up(port);
+
+    for page in ["/", "/index.html"] {
+        let a = get(port, page, "");
+        assert_eq!(a.status, 200, "{page}");
+        assert!(a.header("Content-Type").unwrap().starts_with("text/html"));
+        assert_eq!(a.body, mpelog::serve::PAGE.as_bytes());
+    }
+    let info = get(port, "/api/info", "");
+    assert_eq!(info.status, 200);
+    assert_eq!(
+        serde_json::from_slice::<Value>(&info.body).unwrap(),
+        json(&s, "/api/info")
+    );
+    let head = raw(
+        port,
+        b"HEAD /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty(), "HEAD has no body");
+
+    let v = serde_json::from_slice::<Value>(&info.body).unwrap();
+    let (t0, t1) = (
+        v["time_min"].as_f64().unwrap(),
+        v["time_max"].as_f64().unwrap(),
+    );
+    for (f, g, px) in [(0.0, 1.0, 1600), (0.2, 0.21, 16384), (0.5, 0.9, 37)] {
+        let url = format!(
+            "/api/window?from={}&to={}&pixels={px}",
+            t0 + f * (t1 - t0),
+            t0 + g * (t1 - t0)
+        );
+        let a = get(port, &url, "");
+        assert_eq!(a.status, 200, "{url}");
+        assert_eq!(a.header("Content-Type"), Some("application/json"));
+        let remote: Value = serde_json::from_slice(&a.body).unwrap();
+        assert!(remote["cost"]["nodes_read"].as_u64().unwrap() >= 1);
+        assert_eq!(without_cost(remote), without_cost(json(&s, &url)), "{url}");
+    }
+    let e = get(
+        port,
+        &format!("/api/export?from={t0}&to={}", t0 + 0.1 * (t1 - t0)),
+        "",
+    );
+    assert_eq!(e.status, 200);
+    assert!(e
+        .header("Content-Disposition")
+        .unwrap()
+        .contains(".pftrace"));
+    assert_eq!(e.body[0], 0x0a);
+
+    // /trace whole and in ranges.
+    let whole = get(port, "/trace", "");
+    assert_eq!((whole.status, &whole.body), (200, &bytes));
+    assert_eq!(whole.header("Accept-Ranges"), Some("bytes"));
+    for (range, a, b) in [
+        ("bytes=10-19".to_string(), 10, 19),
+        ("bytes=0-0".into(), 0, 0),
+        ("bytes=-5".into(), n - 5, n - 1),
+        (format!("bytes=-{}", n + 100), 0, n - 1),
+        (format!("bytes={}-", n - 3), n - 3, n - 1),
+        (format!("bytes=100-{}", n + 1000), 100, n - 1),
+    ] {
+        let r = get(port, "/trace", &format!("Range: {range}\r\n"));
+        assert_eq!(r.status, 206, "{range}");
+        assert_eq!(r.body, &bytes[a..=b], "{range}");
+        assert_eq!(
+            r.header("Content-Range"),
+            Some(format!("bytes {a}-{b}/{n}").as_str()),
+            "{range}"
+        );
+        assert_eq!(
+            r.header("Content-Length"),
+            Some((b - a + 1).to_string().as_str())
+        );
+    }
+    for range in [
+        format!("bytes={n}-"),
+        format!("bytes={}-{}", n + 10, n + 20),
+        "bytes=-0".into(),
+        "bytes=9-3".into(),
+        "bytes=1-2,5-6".into(),
+        "bytes=x-y".into(),
+    ] {
+        let r = get(port, "/trace", &format!("Range: {range}\r\n"));
+        assert_eq!(r.status, 416, "{range}");
+        assert_eq!(
+            r.header("Content-Range"),
+            Some(format!("bytes */{n}").as_str()),
+            "{range}"
+        );
+    }
+}
+
+#[test]
+fn hostile_requests_on_the_socket_get_4xx_and_the_server_lives() {
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let (mut child, port) = serve(&slog2);
+    wait_up(port);
+    let huge_header = format!("X-Big: {}\r\n", "a".repeat(100_000));
+    let many_headers: String = (0..5000).map(|i| format!("X-{i}: v\r\n")).collect();
+    let cases: Vec<(String, Vec<u8>)> = vec![
+        (
+            "traversal".into(),
+            b"GET /../../etc/passwd HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "traversal under /trace".into(),
+            b"GET /trace/../../../etc/passwd HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "encoded traversal".into(),
+            b"GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "the served file's own name".into(),
+            format!(
+                "GET /{} HTTP/1.1\r\nConnection: close\r\n\r\n",
+                slog2.file_name().unwrap().to_str().unwrap()
+            )
+            .into_bytes(),
+        ),
+        (
+            "absolute path".into(),
+            format!(
+                "GET {} HTTP/1.1\r\nConnection: close\r\n\r\n",
+                slog2.display()
+            )
+            .into_bytes(),
+        ),
+        (
+            "bad number".into(),
+            b"GET /api/window?from=abc&to=1 HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "negative window".into(),
+            b"GET /api/window?from=5&to=-5 HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "huge pixels".into(),
+            b"GET /api/window?from=0&to=1&pixels=4294967296 HTTP/1.1\r\nConnection: close\r\n\r\n"
+                .to_vec(),
+        ),
+        (
+            "negative pixels".into(),
+            b"GET /api/window?from=0&to=1&pixels=-3 HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "file index overflow".into(),
+            b"GET /api/info?file=99999999999999999999999 HTTP/1.1\r\nConnection: close\r\n\r\n"
+                .to_vec(),
+        ),
+        (
+            "unknown parameter".into(),
+            b"GET /trace?x=1 HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "bad percent escape".into(),
+            b"GET /api/info?file=%G1 HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "not UTF-8".into(),
+            b"GET /api/info?file=%ff%fe HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "long target".into(),
+            format!(
+                "GET /api/info?{} HTTP/1.1\r\nConnection: close\r\n\r\n",
+                "b".repeat(50_000)
+            )
+            .into_bytes(),
+        ),
+        (
+            "POST".into(),
+            b"POST /api/info HTTP/1.1\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc"
+                .to_vec(),
+        ),
+        (
+            "DELETE".into(),
+            b"DELETE /trace HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "oversized header".into(),
+            format!("GET /api/info HTTP/1.1\r\n{huge_header}Connection: close\r\n\r\n")
+                .into_bytes(),
+        ),
+        (
+            "many headers".into(),
+            format!("GET /api/info HTTP/1.1\r\n{many_headers}Connection: close\r\n\r\n")
+                .into_bytes(),
+        ),
+        (
+            "garbage request line".into(),
+            b"HELLO THERE\r\n\r\n".to_vec(),
+        ),
+        ("binary".into(), b"\x00\x01\x02\xff\xfe\r\n\r\n".to_vec()),
+        (
+            "malformed header".into(),
+            b"GET /api/info HTTP/1.1\r\nno colon here\r\n\r\n".to_vec(),
+        ),
+    ];
+    for (what, request) in &cases {
+        let a = raw(port, request);
+        // Either a 4xx answer or (for bytes that are no request at all) a
+        // closed connection; never a 2xx or 5xx.
+        match a {
+            Some(a) => assert!(
+                (400..500).contains(&a.status),
+                "{what}: answered {}",
+                a.status
+            ),
+            None => assert!(
+                what == "binary" || what == "garbage request line",
+                "{what}: no answer"
+            ),
+        }
+        assert!(
+            child.0.try_wait().unwrap().is_none(),
+            "{what}: the server died"
+        );
+        let ok = get(port, "/api/info", "");
+        assert_eq!(ok.status, 200, "after {what}: the server still answers");
+    }
+    // A client that sends half a request and goes away.
+    {
+        let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        c.write_all(b"GET /api/window?from=0&to=1 HTTP/1.1\r\nHost:")
+            .unwrap();
+    }
+    assert_eq!(get(port, "/api/info", "").status, 200);
+    assert!(child.0.try_wait().unwrap().is_none());
+}
+
+/// `VmRSS` of process `pid`, in kB.
+fn rss_kb(pid: u32) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS")
+}
+
+/// A keep-alive HTTP/1.1 connection for the load test.
+struct Conn {
+    port: u16,
+    r: Option<std::io::BufReader<std::net::TcpStream>>,
+}
+
+impl Conn {
+    fn get(&mut self, path: &str) -> std::io::Result<(u16, Vec<u8>)> {
+        use std::io::BufRead;
+        if self.r.is_none() {
+            let c = std::net::TcpStream::connect(("127.0.0.1", self.port))?;
+            c.set_read_timeout(Some(std::time::Duration::from_secs(60)))?;
+            self.r = Some(std::io::BufReader::new(c));
+        }
+        let r = self.r.as_mut().unwrap();
+        let out = (|| {
+            write!(r.get_mut(), "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n")?;
+            let mut line = String::new();
+            r.read_line(&mut line)?;
+            let status = line
+                .split(' ')
+                .nth(1)
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| std::io::Error::other(format!("status line {line:?}")))?;
+            let mut len = None;
+            loop {
+                line.clear();
+                if r.read_line(&mut line)? == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some((k, v)) = line.split_once(':') {
+                    if k.eq_ignore_ascii_case("content-length") {
+                        len = v.trim().parse::<usize>().ok();
+                    }
+                }
+            }
+            let len = len.ok_or_else(|| std::io::Error::other("no Content-Length"))?;
+            let mut body = vec![0; len];
+            r.read_exact(&mut body)?;
+            Ok((status, body))
+        })();
+        if out.is_err() {
+            self.r = None;
+        }
+        out
+    }
+}
+
+#[test]
+fn load_test_64_clients_random_windows() {
+    let secs: f64 = std::env::var("MPELOG_LOAD_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30.0);
+    let max_per_client: u64 = std::env::var("MPELOG_LOAD_REQUESTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let s = Service::new(std::slice::from_ref(&slog2)).unwrap();
+    let info = json(&s, "/api/info");
+    let (t0, t1) = (
+        info["time_min"].as_f64().unwrap(),
+        info["time_max"].as_f64().unwrap(),
+    );
+    // Random zooms and pans (a fixed xorshift sequence), each with the
+    // library's own answer.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let windows: Vec<(String, Value)> = (0..96)
+        .map(|_| {
+            let span = (t1 - t0) * 10f64.powf(-4.0 * rnd());
+            let from = t0 - 0.05 * (t1 - t0) + rnd() * (t1 - t0);
+            let px = [1, 64, 400, 1600, 4000][(rnd() * 5.0) as usize % 5];
+            let url = format!("/api/window?from={from}&to={}&pixels={px}", from + span);
+            let want = without_cost(json(&s, &url));
+            (url, want)
+        })
+        .collect();
+    let windows = std::sync::Arc::new(windows);
+
+    let (mut child, port) = serve(&slog2);
+    wait_up(port);
+    let pid = child.0.id();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs);
+    let threads: Vec<_> = (0..64u64)
+        .map(|i| {
+            let windows = std::sync::Arc::clone(&windows);
+            std::thread::spawn(move || -> (u64, Vec<String>) {
+                let mut conn = Conn { port, r: None };
+                let (mut n, mut bad) = (0u64, Vec::new());
+                let mut k = i as usize;
+                while std::time::Instant::now() < deadline && n < max_per_client {
+                    k = (k * 7 + 13) % windows.len();
+                    let (url, want) = &windows[k];
+                    match conn.get(url) {
+                        Ok((200, body)) => match serde_json::from_slice::<Value>(&body) {
+                            Ok(v) if without_cost(v.clone()) == *want => {}
+                            _ => bad.push(format!("{url}: a different answer")),
+                        },
+                        Ok((status, _)) => bad.push(format!("{url}: status {status}")),
+                        Err(e) => bad.push(format!("{url}: {e}")),
+                    }
+                    n += 1;
+                    if bad.len() > 10 {
+                        break;
+                    }
+                }
+                (n, bad)
+            })
+        })
+        .collect();
+    // The RSS once every worker and reader is warm, and at the end.
+    std::thread::sleep(std::time::Duration::from_secs_f64((secs / 5.0).min(5.0)));
+    let rss_warm = rss_kb(pid);
+    let mut rss_max = rss_warm;
+    while std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(250));
+        rss_max = rss_max.max(rss_kb(pid));
+    }
+    let (mut total, mut bad) = (0, Vec::new());
+    for t in threads {
+        let (n, b) = t.join().unwrap();
+        total += n;
+        bad.extend(b);
+    }
+    let rss_end = rss_kb(pid);
+    eprintln!(
+        "load: {total} answers from 64 clients in {secs} s; server RSS {rss_warm} kB warm, {rss_max} kB max, {rss_end} kB at the end"
+    );
+    assert!(
+        bad.is_empty(),
+        "{} wrong answers: {:?}",
+        bad.len(),
+        &bad[..bad.len().min(5)]
+    );
+    assert!(total >= 64, "{total} answers");
+    // Flat: no growth beyond a quarter and 16 MB over the warm server.
+    assert!(
+        rss_end <= rss_warm + rss_warm / 4 + 16 * 1024,
+        "server RSS grew from {rss_warm} kB to {rss_end} kB"
+    );
+    assert!(child.0.try_wait().unwrap().is_none(), "the server lives");
+}
+
+/// What a window answer stands for: its drawables plus the primitives its
+/// shadows summarize.
+fn represented(a: &slog2_format::window::WindowAnswer) -> i64 {
+    a.drawables.len() as i64 + a.shadows.iter().map(|s| s.value.num_real_objs).sum::<i64>()
+}
+
+#[test]
+fn zoomed_out_windows_are_summed_per_column_and_nothing_is_lost() {
+    use slog2_format::{topology, Drawable, Slog2Reader};
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let mut r = Slog2Reader::open(std::io::BufReader::new(
+        std::fs::File::open(&slog2).unwrap(),
+    ))
+    .unwrap();
+    let categories: std::collections::HashMap<i32, slog2_format::Category> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, c.clone()))
+        .collect();
+    let root = *r.tree_dir().unwrap().value.root().unwrap();
+    let (t0, t1) = (root.earliest, root.latest);
+    let mut checked = 0;
+    for (f, g, px) in [
+        (0.0, 1.0, 200),
+        (0.0, 1.0, 40),
+        (0.3, 0.5, 100),
+        (0.45, 0.46, 16),
+    ] {
+        let (a, b) = (t0 + f * (t1 - t0), t0 + g * (t1 - t0));
+        let before = r.window_preview(a, b, px).unwrap();
+        let mut after = before.clone();
+        let binned = mpelog::serve::bin_sub_pixel(&mut after, a, b, px, &categories);
+        let pixel = (b - a) / f64::from(px);
+        let lines = before
+            .drawables
+            .iter()
+            .flat_map(|d| match &d.value {
+                Drawable::Primitive(p) => p.vertices.clone(),
+                Drawable::Composite(c) => c
+                    .primitives
+                    .iter()
+                    .flat_map(|p| p.vertices.clone())
+                    .collect(),
+            })
+            .map(|v| v.line_id)
+            .chain(
+                before
+                    .shadows
+                    .iter()
+                    .flat_map(|s| s.value.vertices.iter().map(|v| v.line_id)),
+            )
+            .collect::<std::collections::BTreeSet<i32>>()
+            .len();
+        // Nothing lost, nothing counted twice.
+        assert_eq!(
+            represented(&after),
+            represented(&before),
+            "{f}..{g} at {px}"
+        );
+        // Every primitive left is at least a pixel wide, and the summed ones
+        // are gone from the drawables.
+        for d in &after.drawables {
+            if let Drawable::Primitive(_) = d.value {
+                assert!(d.value.latest() - d.value.earliest() >= pixel);
+            }
+        }
+        let narrow = before
+            .drawables
+            .iter()
+            .filter(|d| matches!(d.value, Drawable::Primitive(_)))
+            .filter(|d| d.value.latest() - d.value.earliest() < pixel)
+            .count() as u64;
+        assert!(
+            binned >= narrow,
+            "{binned} summed, {narrow} narrow drawables"
+        );
+        // The states' and events' sums: at most one per timeline and column.
+        let columns = (f64::from(px) / mpelog::serve::BIN_PIXELS).ceil() as usize + 2;
+        for topo in [topology::STATE, topology::EVENT] {
+            let n = after
+                .shadows
+                .iter()
+                .filter(|s| categories[&s.value.category].topology == topo)
+                .filter(|s| s.value.latest - s.value.earliest < pixel * mpelog::serve::BIN_PIXELS)
+                .count();
+            assert!(n <= lines * columns, "{n} shadows of topology {topo}");
+        }
+        // A shadow's weights name categories of its own topology.
+        for s in &after.shadows {
+            let topo = categories[&s.value.category].topology;
+            for w in &s.value.weights {
+                assert_eq!(categories[&w.category].topology, topo);
+            }
+        }
+        if binned > 0 {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "the zoomed-out windows were summed");
+}
+
+#[test]
+fn shadows_written_directly_equal_their_json_values() {
+    use slog2_format::Slog2Reader;
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let mut r = Slog2Reader::open(std::io::BufReader::new(
+        std::fs::File::open(&slog2).unwrap(),
+    ))
+    .unwrap();
+    let categories: std::collections::HashMap<i32, slog2_format::Category> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, c.clone()))
+        .collect();
+    let lines = mpelog::items::Lines {
+        categories: categories.iter().map(|(k, c)| (*k, c)).collect(),
+    };
+    let root = *r.tree_dir().unwrap().value.root().unwrap();
+    let (t0, t1) = (root.earliest, root.latest);
+    let mut n = 0;
+    for px in [10, 50, 300] {
+        let mut a = r.window_preview(t0, t1, px).unwrap();
+        let library = a.shadows.clone();
+        mpelog::serve::bin_sub_pixel(&mut a, t0, t1, px, &categories);
+        for s in library.iter().chain(&a.shadows) {
+            let mut out = Vec::new();
+            mpelog::serve::write_shadow_json(&mut out, s, &lines, &mut Default::default());
+            // As text (serde_json's default number parser is not exact to
+            // the last digit); both have their keys in sorted order.
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                lines.shadow_json(s).to_string()
+            );
+            n += 1;
+        }
+    }
+    assert!(n > 100, "{n} shadows compared");
 }

@@ -38,7 +38,10 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
     }
     let service = Arc::new(Service::new(&served).map_err(CliError::slog2(&served[0]))?);
     let addr = format!("{bind}:{port}");
-    let server = tiny_http::Server::http(&addr)
+    let listener = std::net::TcpListener::bind(&addr)
+        .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
+    no_delay(&listener);
+    let server = tiny_http::Server::from_listener(listener, None)
         .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
     let local = server
         .server_addr()
@@ -74,7 +77,34 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
     Ok(())
 }
 
+/// Sets TCP_NODELAY on the listening socket; Linux gives it to every accepted
+/// connection. Without it a keep-alive client waits out its delayed ACK
+/// (40 ms) on most answers, since tiny_http writes the head and the body apart.
+fn no_delay(listener: &std::net::TcpListener) {
+    use std::os::fd::AsRawFd;
+    let one: libc::c_int = 1;
+    // SAFETY: a valid socket descriptor and a c_int option of the given size.
+    let _ = unsafe {
+        libc::setsockopt(
+            listener.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_NODELAY,
+            (&one as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+}
+
 fn answer(service: &Service, req: tiny_http::Request) {
+    let header_bytes: usize = req
+        .headers()
+        .iter()
+        .map(|h| h.field.as_str().as_str().len() + h.value.as_str().len() + 4)
+        .sum();
+    if header_bytes > mpelog::serve::MAX_HEADER_BYTES {
+        let _ignored = req.respond(tiny_http::Response::empty(431));
+        return;
+    }
     let range = req
         .headers()
         .iter()
@@ -94,13 +124,11 @@ fn answer(service: &Service, req: tiny_http::Request) {
     let _ignored = match r.body {
         Body::Bytes(b) => {
             let len = b.len();
-            req.respond(tiny_http::Response::new(
-                status,
-                headers,
-                std::io::Cursor::new(b),
-                Some(len),
-                None,
-            ))
+            // With its length, not chunked: every answer is in memory already.
+            req.respond(
+                tiny_http::Response::new(status, headers, std::io::Cursor::new(b), Some(len), None)
+                    .with_chunked_threshold(usize::MAX),
+            )
         }
         Body::File { path, offset, len } => {
             use std::io::{Read, Seek, SeekFrom};

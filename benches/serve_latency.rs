@@ -1,0 +1,284 @@
+//! `mpelog serve` latency (issue 18), a measurement program, not a test (it
+//! asserts nothing about time): `cargo bench -p mpelog --bench serve_latency`.
+//!
+//! - p50/p95/p99 of `GET /api/window` at 1,600 pixels for a random walk of
+//!   zooms and pans over a large generated SLOG-2 file, timed at the client
+//!   over a keep-alive loopback connection until the JSON body's last byte; and
+//!   the server's own `cost.micros` (read, summary and JSON) beside it.
+//! - The time from starting `mpelog serve` to the first frame drawn by the
+//!   page in headless Chromium (when `chromedriver` and `chromium` are there):
+//!   the browser is started first and waits on a blank page.
+//!
+//! `MPELOG_BENCH_SLOG2=FILE` measures that file instead of generating one;
+//! `MPELOG_BROWSER_MB` sizes the generated file (default 1000);
+//! `MPELOG_BENCH_REQUESTS` the number of windows asked (default 1000).
+
+#[path = "../tests/common/webdriver.rs"]
+mod webdriver;
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mpelog");
+
+/// The trace measured, and the directory to delete afterwards.
+fn trace() -> (PathBuf, Option<tempfile::TempDir>) {
+    if let Some(p) = std::env::var_os("MPELOG_BENCH_SLOG2") {
+        return (PathBuf::from(p), None);
+    }
+    let mb: u64 = std::env::var("MPELOG_BROWSER_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = dir.path().join("big.slog2");
+    // About 30 bytes of SLOG-2 per record; `synth | convert`, no CLOG2 on disk.
+    let events = (mb * 1_000_000 / 30).to_string();
+    let t = Instant::now();
+    let mut synth = Command::new(BIN)
+        .args([
+            "synth", "-o", "-", "--ranks", "16", "--events", &events, "--seed", "18",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let convert = Command::new(BIN)
+        .args(["convert", "-", "-o", slog2.to_str().unwrap()])
+        .stdin(synth.stdout.take().unwrap())
+        .output()
+        .unwrap();
+    assert!(synth.wait().unwrap().success() && convert.status.success());
+    eprintln!("generated in {:.1} s", t.elapsed().as_secs_f64());
+    (slog2, Some(dir))
+}
+
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_server(file: &Path, port: u16) -> Server {
+    Server(
+        Command::new(BIN)
+            .args(["serve", file.to_str().unwrap(), "--port", &port.to_string()])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+fn wait_up(port: u16) {
+    while !matches!(
+        webdriver::http(port, "GET", "/api/info", None),
+        Ok((200, _))
+    ) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A keep-alive GET; the status and the body.
+fn get(r: &mut BufReader<TcpStream>, path: &str) -> (u16, Vec<u8>) {
+    write!(r.get_mut(), "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    let status = line.split(' ').nth(1).unwrap().parse().unwrap();
+    let mut len = 0;
+    loop {
+        line.clear();
+        r.read_line(&mut line).unwrap();
+        if line == "\r\n" {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            if k.eq_ignore_ascii_case("content-length") {
+                len = v.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut body = vec![0; len];
+    r.read_exact(&mut body).unwrap();
+    (status, body)
+}
+
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn main() {
+    // `cargo bench` passes --bench; a filter that excludes us ends early.
+    if std::env::args()
+        .skip(1)
+        .any(|a| !a.starts_with('-') && !"serve_latency".contains(a.as_str()))
+    {
+        return;
+    }
+    let (file, _dir) = trace();
+    let bytes = std::fs::metadata(&file).unwrap().len();
+    println!("file: {} ({bytes} bytes)", file.display());
+
+    // Serve start to first frame.
+    let browser = webdriver::programs().ok().map(|(d, c)| {
+        let b = webdriver::Browser::start(&d, &c, (1680, 900));
+        b.goto("about:blank");
+        b
+    });
+    let port = webdriver::free_port();
+    let t0_unix = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+    let t0 = Instant::now();
+    let server = start_server(&file, port);
+    wait_up(port);
+    let up = t0.elapsed();
+    println!(
+        "serve start to first answer: {:.1} ms",
+        up.as_secs_f64() * 1e3
+    );
+    if let Some(b) = &browser {
+        b.goto(&format!("http://127.0.0.1:{port}/"));
+        b.wait_for(
+            "the first frame",
+            "return !!(window.mpelog && window.mpelog.state.firstFrameAt);",
+            300,
+        );
+        let at = b.js("return window.mpelog.state.firstFrameAt;", json!([]));
+        let ms = at.as_f64().unwrap() - t0_unix.as_secs_f64() * 1e3;
+        println!("serve start to first drawn frame in Chromium: {ms:.1} ms");
+        let px = b.js("return window.mpelog.state.answer.pixels;", json!([]));
+        println!("  (the page's first window: {px} pixels)");
+    } else {
+        println!("serve start to first drawn frame: skipped (no chromedriver/chromium)");
+    }
+    drop(browser);
+
+    // Random zooms and pans at 1,600 pixels.
+    let c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    c.set_nodelay(true).unwrap();
+    let mut r = BufReader::new(c);
+    let (_, info) = get(&mut r, "/api/info");
+    let info: Value = serde_json::from_slice(&info).unwrap();
+    let (tmin, tmax) = (
+        info["time_min"].as_f64().unwrap(),
+        info["time_max"].as_f64().unwrap(),
+    );
+    let n: usize = std::env::var("MPELOG_BENCH_REQUESTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let full = tmax - tmin;
+    let (mut from, mut to) = (tmin, tmax);
+    let mut kb = Vec::with_capacity(n);
+    // (share of the trace shown, client milliseconds)
+    let mut by_span: Vec<(f64, f64)> = Vec::with_capacity(n);
+    let (mut client, mut server_us, mut items, mut nodes) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for _ in 0..n {
+        let span = to - from;
+        let centre = from + span * rnd();
+        match (rnd() * 6.0) as u32 {
+            // Zoom in 2x to 16x around a point.
+            0 | 1 => {
+                let s = span / 2f64.powi(1 + (rnd() * 4.0) as i32);
+                from = centre - s / 2.0;
+                to = centre + s / 2.0;
+            }
+            // Zoom out 2x to 16x.
+            2 => {
+                let s = (span * 2f64.powi(1 + (rnd() * 4.0) as i32)).min(full);
+                from = centre - s / 2.0;
+                to = centre + s / 2.0;
+            }
+            // Pan by up to a window's width.
+            3 | 4 => {
+                let d = span * (rnd() * 2.0 - 1.0);
+                from += d;
+                to += d;
+            }
+            // Jump: a random span (10^-6 of the trace to all of it) anywhere.
+            _ => {
+                let s = full * 10f64.powf(-6.0 * rnd());
+                from = tmin + rnd() * (full - s);
+                to = from + s;
+            }
+        }
+        if to - from < full * 1e-9 {
+            to = from + full * 1e-9;
+        }
+        let url = format!("/api/window?from={from}&to={to}&pixels=1600");
+        let t = Instant::now();
+        let (status, body) = get(&mut r, &url);
+        client.push(t.elapsed().as_secs_f64() * 1e3);
+        by_span.push(((to - from) / full, t.elapsed().as_secs_f64() * 1e3));
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        kb.push(body.len() as f64 / 1e3);
+        assert_eq!(status, 200, "{url}: {v}");
+        server_us.push(v["cost"]["micros"].as_f64().unwrap() / 1e3);
+        items.push(
+            (v["drawables"].as_array().unwrap().len() + v["shadows"].as_array().unwrap().len())
+                as f64,
+        );
+        nodes.push(v["cost"]["nodes_read"].as_f64().unwrap());
+    }
+    drop(server);
+    for v in [&mut client, &mut server_us, &mut items, &mut nodes, &mut kb] {
+        v.sort_by(f64::total_cmp);
+    }
+    println!("/api/window at 1600 pixels, {n} random zooms and pans:");
+    for (lo, hi, what) in [
+        (0.0, 0.001, "windows under 0.1% of the trace"),
+        (0.001, 0.01, "0.1% to 1%"),
+        (0.01, 0.1, "1% to 10%"),
+        (0.1, 2.0, "over 10%"),
+    ] {
+        let mut v: Vec<f64> = by_span
+            .iter()
+            .filter(|(f, _)| *f >= lo && *f < hi)
+            .map(|(_, ms)| *ms)
+            .collect();
+        if v.is_empty() {
+            continue;
+        }
+        v.sort_by(f64::total_cmp);
+        println!(
+            "  {what:36} {:4} asked: p50 {:8.2} ms  p95 {:8.2} ms",
+            v.len(),
+            pct(&v, 0.5),
+            pct(&v, 0.95)
+        );
+    }
+    let fast = client.iter().filter(|ms| **ms <= 30.0).count();
+    println!("  answered within 30 ms: {fast} of {n}");
+    for (what, v, unit) in [
+        ("client (request to last byte)", &client, "ms"),
+        ("server (cost.micros)", &server_us, "ms"),
+        ("items per answer", &items, ""),
+        ("nodes read per answer", &nodes, ""),
+        ("JSON kB per answer", &kb, ""),
+    ] {
+        println!(
+            "  {what:28} p50 {:9.2}{unit}  p95 {:9.2}{unit}  p99 {:9.2}{unit}  max {:9.2}{unit}",
+            pct(v, 0.5),
+            pct(v, 0.95),
+            pct(v, 0.99),
+            pct(v, 1.0)
+        );
+    }
+}
