@@ -824,7 +824,7 @@ fn zoomed_out_windows_are_summed_per_column_and_nothing_is_lost() {
     use slog2_format::{topology, Drawable, Slog2Reader};
     let dir = tempfile::tempdir().unwrap();
     let slog2 = trace(dir.path());
-    let mut r = Slog2Reader::open(std::io::BufReader::new(
+    let mut r = Slog2Reader::new(std::io::BufReader::new(
         std::fs::File::open(&slog2).unwrap(),
     ))
     .unwrap();
@@ -923,7 +923,7 @@ fn shadows_written_directly_equal_their_json_values() {
     use slog2_format::Slog2Reader;
     let dir = tempfile::tempdir().unwrap();
     let slog2 = trace(dir.path());
-    let mut r = Slog2Reader::open(std::io::BufReader::new(
+    let mut r = Slog2Reader::new(std::io::BufReader::new(
         std::fs::File::open(&slog2).unwrap(),
     ))
     .unwrap();
