@@ -307,7 +307,7 @@ impl Summary {
 /// let bytes = synth::generate_vec(&synth::Options::default().ranks(2).events(500)).unwrap();
 /// let (s, error) = dump::summary(&mut Clog2Reader::from_slice(&bytes).unwrap());
 /// assert!(error.is_none());
-/// assert!(s.records > 400 && s.per_type["ENDLOG"] == 1);
+/// assert!(s.records > 400 && s.per_type["elog"] == 1);
 /// ```
 pub fn summary<S: crate::read::Source>(
     reader: &mut crate::Clog2Reader<S>,
