@@ -34,6 +34,30 @@ fn window_count(slog2: &str, from: Option<f64>, to: Option<f64>) -> u64 {
     last.rsplit("drawables=").next().unwrap().parse().unwrap()
 }
 
+/// Runs the Python `body` with `import duckdb` done and `arg` as `sys.argv[1]`,
+/// and gives what it printed; `None` (after saying so) when DuckDB is not
+/// installed, which fails under CI (`.ci/run` installs it).
+fn duckdb(body: &str, arg: &Path) -> Option<String> {
+    let script = format!(
+        "import sys\ntry:\n    import duckdb\nexcept ImportError:\n    print(\"NO-DUCKDB\"); sys.exit(0)\n{body}"
+    );
+    let o = std::process::Command::new("python3")
+        .args(["-c", &script, arg.to_str().unwrap()])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    if text.trim() == "NO-DUCKDB" {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs duckdb (.ci/run)"
+        );
+        eprintln!("duckdb is not installed: the DuckDB read was skipped");
+        return None;
+    }
+    Some(text)
+}
+
 #[test]
 fn rows_sorted_in_bounded_row_groups_with_statistics() {
     let dir = tempfile::tempdir().unwrap();
@@ -128,33 +152,16 @@ fn duckdb_counts_equal_mpelog_window() {
     let (a, b) = (t0 + 0.4 * (t1 - t0), t0 + 0.45 * (t1 - t0));
     let want = window_count(&slog2, Some(a), Some(b));
     assert!(want > 0);
-    let script = format!(
-        r#"
-import sys
-try:
-    import duckdb
-except ImportError:
-    print("NO-DUCKDB"); sys.exit(0)
-f = sys.argv[1]
+    let body = format!(
+        r#"f = sys.argv[1]
 total = duckdb.sql(f"select count(*) from '{{f}}'").fetchall()[0][0]
 inside = duckdb.sql(f"select count(*) from '{{f}}' where start < {b:?} and \"end\" >= {a:?}").fetchall()[0][0]
 print(total, inside)
 "#
     );
-    let o = std::process::Command::new("python3")
-        .args(["-c", &script, out.to_str().unwrap()])
-        .output()
-        .expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = String::from_utf8(o.stdout).unwrap();
-    if text.trim() == "NO-DUCKDB" {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI installs duckdb (.ci/run)"
-        );
-        eprintln!("duckdb is not installed: the DuckDB read was skipped");
+    let Some(text) = duckdb(&body, &out) else {
         return;
-    }
+    };
     let got: Vec<u64> = text
         .split_whitespace()
         .map(|x| x.parse().unwrap())
@@ -246,26 +253,10 @@ fn a_directory_output_is_a_dataset_of_parts_in_time_order() {
     );
 
     // DuckDB reads the dataset as one table.
-    let script = r#"
-import sys
-try:
-    import duckdb
-except ImportError:
-    print("NO-DUCKDB"); sys.exit(0)
-print(duckdb.sql(f"select count(*) from '{sys.argv[1]}/*.parquet'").fetchall()[0][0])
-"#;
-    let o = std::process::Command::new("python3")
-        .args(["-c", script, ds.to_str().unwrap()])
-        .output()
-        .expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = String::from_utf8(o.stdout).unwrap();
-    if text.trim() == "NO-DUCKDB" {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI installs duckdb (.ci/run)"
-        );
+    let body =
+        "print(duckdb.sql(f\"select count(*) from '{sys.argv[1]}/*.parquet'\").fetchall()[0][0])";
+    let Some(text) = duckdb(body, &ds) else {
         return;
-    }
+    };
     assert_eq!(text.trim().parse::<u64>().unwrap(), total);
 }
