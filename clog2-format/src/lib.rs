@@ -6,6 +6,16 @@
 //! fixed-size blocks of records ([`Record`], ended by ENDBLOCK or, in the last block,
 //! ENDLOG) and, from 02.43 on, a communicator table ([`CommTable`]).
 //!
+//! Entry points, the same as in every mpelog format crate:
+//!
+//! | job | CLOG2 | old CLOG ([`clog`]) |
+//! |---|---|---|
+//! | detect | [`looks_like`] | [`clog::looks_like`] |
+//! | read a whole file | [`Clog2File::parse`] (`&[u8]`), [`Clog2File::read`] (`impl Read`) | [`clog::ClogFile::parse`], [`clog::ClogFile::read`] |
+//! | write a whole file | [`Clog2File::write_to`] (`W: Write`, gives `W` back), [`Clog2File::to_bytes`] | [`clog::ClogFile::write_to`], [`clog::ClogFile::to_bytes`] |
+//! | stream | [`Clog2Reader::from_slice`], [`Clog2Reader::new`], [`Clog2Reader::with_options`] ([`ReadOptions`]: a memory limit); [`Clog2Writer`] | [`clog::ClogRecords::new`]; [`clog::ClogWriter`] |
+//! | summarise | [`dump::summary`] | [`clog::ClogFile::summary`] |
+//!
 //! * [`Clog2Reader`] reads block by block from any [`std::io::Read`], or in place from
 //!   a byte slice or memory map ([`Clog2Reader::from_slice`]), with memory bounded
 //!   by the block size.

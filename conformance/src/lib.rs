@@ -7,6 +7,14 @@
 //! points a format has; the tests of this crate feed it corrupted files (the
 //! corruption sweep, `tests/corruption_sweep.rs`) and check that it returns.
 //!
+//! Entry points:
+//!
+//! | job | entry point |
+//! |---|---|
+//! | name a file's format from its bytes | [`detect`] (each format crate's `looks_like`, in a fixed order) |
+//! | check a file against the rules of spec/conformance.md | [`check_path`], [`check_bytes`], [`check_format`], [`check_annotation`] ([`Options`]), giving a [`Report`] of [`Finding`]s whose rule IDs are typed constants ([`rules`]) |
+//! | run every reader entry point of a format | [`exercise`] |
+//!
 //! The proptest strategies (`strategies`) and the corpus locator (`corpus`) are
 //! test support, behind the non-default `test-support` feature, so a program that
 //! only checks files links no proptest.
