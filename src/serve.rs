@@ -272,7 +272,33 @@ pub fn bin_sub_pixel(
             }
         }
     }
-    let mut bins: HashMap<(i32, i32, i32, i64), Bin> =
+    /// A bin: topology, first and last timeline, column.
+    type Key = (i32, i32, i32, i64);
+    /// The bin of `key` with an item of `vertices` vertices spanning `(e, l)`
+    /// from `node` joined to its box, or `None` when the bin's items have
+    /// another vertex count (the item then stays as it is).
+    fn join(
+        bins: &mut HashMap<Key, Bin>,
+        key: Key,
+        node: slog2_format::NodeId,
+        (e, l): (f64, f64),
+        vertices: usize,
+    ) -> Option<&mut Bin> {
+        let b = bins.entry(key).or_insert_with(|| Bin {
+            earliest: e,
+            latest: l,
+            sums: vec![0.0; vertices],
+            ..Bin::default()
+        });
+        if b.sums.len() != vertices {
+            return None;
+        }
+        b.node.get_or_insert(node);
+        b.earliest = b.earliest.min(e);
+        b.latest = b.latest.max(l);
+        Some(b)
+    }
+    let mut bins: HashMap<Key, Bin> =
         HashMap::with_capacity((a.drawables.len() + a.shadows.len()).min(1 << 16));
     // Arrows join over ARROW_BIN_PIXELS columns: one bin per pair of timelines.
     // What is narrower than a column of states is summed.
@@ -303,18 +329,11 @@ pub fn bin_sub_pixel(
             kept.push(d);
             continue;
         }
-        let column = column_of(topo, e);
-        let b = bins
-            .entry((topo, first.line_id, last.line_id, column))
-            .or_insert_with(|| Bin {
-                earliest: e,
-                latest: l,
-                sums: vec![0.0; p.vertices.len()],
-                ..Bin::default()
-            });
-        b.node.get_or_insert(d.node);
-        b.earliest = b.earliest.min(e);
-        b.latest = b.latest.max(l);
+        let key = (topo, first.line_id, last.line_id, column_of(topo, e));
+        let Some(b) = join(&mut bins, key, d.node, (e, l), p.vertices.len()) else {
+            kept.push(d);
+            continue;
+        };
         b.count += 1;
         for (s, v) in b.sums.iter_mut().zip(&p.vertices) {
             *s += v.time;
@@ -342,22 +361,11 @@ pub fn bin_sub_pixel(
             kept.push(sh);
             continue;
         }
-        let column = column_of(topo, e);
-        let b = bins
-            .entry((topo, first.line_id, last.line_id, column))
-            .or_insert_with(|| Bin {
-                earliest: e,
-                latest: l,
-                sums: vec![0.0; v.vertices.len()],
-                ..Bin::default()
-            });
-        if b.sums.len() != v.vertices.len() {
+        let key = (topo, first.line_id, last.line_id, column_of(topo, e));
+        let Some(b) = join(&mut bins, key, sh.node, (e, l), v.vertices.len()) else {
             kept.push(sh);
             continue;
-        }
-        b.node.get_or_insert(sh.node);
-        b.earliest = b.earliest.min(e);
-        b.latest = b.latest.max(l);
+        };
         // Mean vertex times weighted by the primitives each shadow stands for.
         let n = v.num_real_objs;
         b.count += n;

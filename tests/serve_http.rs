@@ -813,6 +813,27 @@ fn load_test_64_clients_random_windows() {
     assert!(child.0.try_wait().unwrap().is_none(), "the server lives");
 }
 
+/// A SLOG-2 reader over `path` and its legend by category index.
+fn open_with_legend(
+    path: &std::path::Path,
+) -> (
+    slog2_format::Slog2Reader<std::io::BufReader<std::fs::File>>,
+    std::collections::HashMap<i32, slog2_format::Category>,
+) {
+    let r =
+        slog2_format::Slog2Reader::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()))
+            .unwrap();
+    let categories = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, c.clone()))
+        .collect();
+    (r, categories)
+}
+
 /// What a window answer stands for: its drawables plus the primitives its
 /// shadows summarize.
 fn represented(a: &slog2_format::window::WindowAnswer) -> i64 {
@@ -821,21 +842,10 @@ fn represented(a: &slog2_format::window::WindowAnswer) -> i64 {
 
 #[test]
 fn zoomed_out_windows_are_summed_per_column_and_nothing_is_lost() {
-    use slog2_format::{topology, Drawable, Slog2Reader};
+    use slog2_format::{topology, Drawable};
     let dir = tempfile::tempdir().unwrap();
     let slog2 = trace(dir.path());
-    let mut r = Slog2Reader::new(std::io::BufReader::new(
-        std::fs::File::open(&slog2).unwrap(),
-    ))
-    .unwrap();
-    let categories: std::collections::HashMap<i32, slog2_format::Category> = r
-        .categories()
-        .unwrap()
-        .value
-        .categories
-        .iter()
-        .map(|c| (c.index, c.clone()))
-        .collect();
+    let (mut r, categories) = open_with_legend(&slog2);
     let root = *r.tree_dir().unwrap().value.root().unwrap();
     let (t0, t1) = (root.earliest, root.latest);
     let mut checked = 0;
@@ -920,21 +930,9 @@ fn zoomed_out_windows_are_summed_per_column_and_nothing_is_lost() {
 
 #[test]
 fn shadows_written_directly_equal_their_json_values() {
-    use slog2_format::Slog2Reader;
     let dir = tempfile::tempdir().unwrap();
     let slog2 = trace(dir.path());
-    let mut r = Slog2Reader::new(std::io::BufReader::new(
-        std::fs::File::open(&slog2).unwrap(),
-    ))
-    .unwrap();
-    let categories: std::collections::HashMap<i32, slog2_format::Category> = r
-        .categories()
-        .unwrap()
-        .value
-        .categories
-        .iter()
-        .map(|c| (c.index, c.clone()))
-        .collect();
+    let (mut r, categories) = open_with_legend(&slog2);
     let lines = mpelog::items::Lines {
         categories: categories.iter().map(|(k, c)| (*k, c)).collect(),
     };
