@@ -19,6 +19,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type;
 use slog2_format::types::{topology, Category, Primitive};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -109,9 +110,45 @@ fn label(key: Option<&str>, i: usize) -> String {
     }
 }
 
+/// A category as the writer uses it: the legend entry, its topology, and for
+/// each typed column the index of the info value that fills it (if any).
+struct CatPlan {
+    cat: Cat,
+    topology: i32,
+    columns: Vec<Option<usize>>,
+}
+
+impl CatPlan {
+    /// Matches the category's info labels with the typed columns: a column
+    /// takes the last value whose label is its name, else the last whose label
+    /// is its name without the `_int`/`_float`/`_text` suffix.
+    fn new(cat: Cat, topology: i32, typed: &[Column]) -> CatPlan {
+        let labels: Vec<String> = (0..cat.types.len())
+            .map(|i| label(cat.keys.get(i).map(String::as_str), i))
+            .collect();
+        let last = |name: &str| labels.iter().rposition(|l| l == name);
+        let columns = typed
+            .iter()
+            .map(|c| {
+                let base = c
+                    .name
+                    .trim_end_matches("_int")
+                    .trim_end_matches("_float")
+                    .trim_end_matches("_text");
+                last(&c.name).or_else(|| last(base))
+            })
+            .collect();
+        CatPlan {
+            cat,
+            topology,
+            columns,
+        }
+    }
+}
+
 struct Writer<W: Write + Send> {
     file: SerializedFileWriter<W>,
-    cats: HashMap<i32, (Cat, i32)>,
+    cats: HashMap<i32, CatPlan>,
     kind: Vec<ByteArray>,
     category: Vec<i32>,
     name: Vec<ByteArray>,
@@ -142,58 +179,51 @@ impl<W: Write + Send> Writer<W> {
         if self.start.is_empty() {
             self.group_start = start;
         }
-        let (cat, topo) = self.cats.get(&p.category).cloned().unwrap_or_else(|| {
-            (
-                Cat {
-                    index: p.category,
-                    name: format!("category {}", p.category),
-                    color: String::new(),
-                    keys: Vec::new(),
-                    types: Vec::new(),
-                },
-                topology::STATE,
-            )
+        let typed = &mut self.typed;
+        let plan = self.cats.entry(p.category).or_insert_with(|| {
+            let cat = Cat {
+                index: p.category,
+                name: format!("category {}", p.category),
+                color: String::new(),
+                keys: Vec::new(),
+                types: Vec::new(),
+            };
+            CatPlan::new(cat, topology::STATE, typed)
         });
-        let kind = match topo {
+        let kind = match plan.topology {
             topology::EVENT => "event",
             topology::ARROW => "arrow",
             _ => "state",
         };
         self.kind.push(kind.into());
         self.category.push(p.category);
-        self.name.push(cat.name.as_str().into());
+        self.name.push(plan.cat.name.as_str().into());
         self.start.push(start);
         self.end.push(p.latest());
         self.duration.push(p.latest() - start);
         self.start_line.push(first.line_id);
         self.end_line.push(last.line_id);
-        let args = cat.args(&p.info.bytes);
+        let args = plan.cat.args(&p.info.bytes);
         if args.is_empty() {
             self.info_defined.push(0);
         } else {
-            let text: Vec<String> = args
-                .iter()
-                .map(|(k, v)| match v {
-                    ArgValue::Int(i) => format!("{k}={i}"),
-                    ArgValue::Float(f) => format!("{k}={f}"),
-                    ArgValue::Text(t) => format!("{k}={t}"),
-                })
-                .collect();
-            self.info.push(text.join(", ").as_str().into());
+            let mut text = String::new();
+            for (i, (k, v)) in args.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                let _ = match v {
+                    ArgValue::Int(x) => write!(text, "{k}={x}"),
+                    ArgValue::Float(x) => write!(text, "{k}={x}"),
+                    ArgValue::Text(x) => write!(text, "{k}={x}"),
+                };
+            }
+            self.info.push(text.as_str().into());
             self.info_defined.push(1);
         }
-        // Typed columns: the value of each label this category has.
-        let mut by_name: HashMap<String, ArgValue> = HashMap::new();
-        for (i, (_, v)) in args.into_iter().enumerate() {
-            by_name.insert(label(cat.keys.get(i).map(String::as_str), i), v);
-        }
-        for c in &mut self.typed {
-            let base = c
-                .name
-                .trim_end_matches("_int")
-                .trim_end_matches("_float")
-                .trim_end_matches("_text");
-            let v = by_name.get(&c.name).or_else(|| by_name.get(base));
+        // Typed columns: the value the category's plan gives each, if its type fits.
+        for (c, arg) in typed.iter_mut().zip(&plan.columns) {
+            let v = arg.and_then(|i| args.get(i)).map(|(_, v)| v);
             let stored = match (v, &mut c.values) {
                 (Some(ArgValue::Int(i)), Values::Int(out)) => {
                     out.push(*i);
@@ -357,10 +387,7 @@ where
     let first = open(0).map_err(io)?;
     let mut w = Writer {
         file: SerializedFileWriter::new(first, schema.clone(), props.clone())?,
-        cats: categories
-            .iter()
-            .map(|c| (c.index, (Cat::of(c), c.topology)))
-            .collect(),
+        cats: HashMap::new(),
         kind: Vec::new(),
         category: Vec::new(),
         name: Vec::new(),
@@ -387,6 +414,10 @@ where
         group_span: ((span.to - span.from) / GROUPS_PER_SPAN).max(0.0),
         rows: 0,
     };
+    w.cats = categories
+        .iter()
+        .map(|c| (c.index, CatPlan::new(Cat::of(c), c.topology, &w.typed)))
+        .collect();
     let mut part = 0usize;
     let mut part_rows = 0u64;
     let mut written: Result<(), Error<T::Error>> = Ok(());
