@@ -248,6 +248,20 @@ enum Resolved {
 /// by [`Dataset::commit`], so it appears whole or not at all. The directory
 /// must not exist yet, or be empty (nothing in it is ever replaced). Dropping
 /// a `Dataset` without committing removes the temporary directory.
+///
+/// ```
+/// use mpelog::output::Dataset;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("trace.parquet");
+/// let ds = Dataset::create(&path, &[])?;
+/// std::fs::write(ds.path().join("part-00000.parquet"), b"PAR1").unwrap();
+/// assert!(!path.exists(), "nothing under its name until commit");
+/// ds.commit()?;
+/// assert!(path.join("part-00000.parquet").exists());
+/// // A directory that is not empty is never written into.
+/// assert!(Dataset::create(&path, &[]).is_err());
+/// # Ok::<(), mpelog::output::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Dataset {
     shown: PathBuf,
