@@ -307,18 +307,27 @@ enum Command {
     },
     /// Export a trace for today's viewers and data tools: a Perfetto trace
     /// (`.pftrace`: open it in Perfetto's UI, ui.perfetto.dev), Chrome trace-event
-    /// JSON (Perfetto's UI, chrome://tracing, Trace Compass; `.json.gz` gzips it)
-    /// or CSV in pipit's layout (pandas, pipit).
+    /// JSON (Perfetto's UI, chrome://tracing, Trace Compass; `.json.gz` gzips it),
+    /// CSV in pipit's layout (pandas, pipit) or Parquet, one row per drawable
+    /// (DuckDB, Polars, Spark; a directory for a dataset of several files).
     ///
     /// States become slices on a track per timeline of the view (nested as they
     /// nest; states that overlap without nesting go to extra tracks of the same
     /// timeline), events instants, arrows zero-length slices at their send and
     /// receive points joined by a flow; the info values and the category are
     /// arguments. Reads SLOG-2 (plain and compressed) and annotation files in
-    /// slices of leaves with bounded memory; other traces are converted to SLOG-2
-    /// in a temporary directory first. The Perfetto UI holds about 2 GB of trace in
-    /// the browser: for a big trace, export a window (`mpelog info` gives the time
-    /// span; `mpelog stats --bins 20` shows where the activity is).
+    /// slices of leaves with bounded memory. CLOG2, old CLOG, ALOG and SLOG-1
+    /// traces are read once: their events are paired as `convert` pairs them and
+    /// the drawables put in time order in --sort-memory, the rest in sorted runs
+    /// in an unnamed temporary file ($TMPDIR), which never outlives the run.
+    ///
+    /// Picking a window for a big trace: the Perfetto UI holds about 2 GB of
+    /// trace in the browser, and a Perfetto export takes about 130 bytes per
+    /// drawable (JSON about twice that), so a trace of more than about 15
+    /// million drawables (about 1 GB of CLOG2) should be exported a window at a
+    /// time: `mpelog info` gives the time span, `mpelog stats --bins 20` shows
+    /// where the activity is, `mpelog stats --from T0 --to T1` counts a window's
+    /// drawables.
     Export {
         /// The trace, or an annotation file (TRACE.clog2.idx).
         input: PathBuf,
@@ -349,6 +358,11 @@ enum Command {
         /// "Process View", "Communicator View") or position (default: the first).
         #[arg(long, value_name = "VIEW")]
         view: Option<String>,
+        /// For CLOG2, old CLOG, ALOG and SLOG-1 inputs: memory for putting the
+        /// drawables in time order before the rest goes to temporary sorted
+        /// runs (k, m and g suffixes).
+        #[arg(long, value_name = "BYTES", default_value = "64m", value_parser = size::parse_u64)]
+        sort_memory: u64,
     },
     /// Print the drawables of a SLOG-2 file, plain or compressed (or of a CLOG2
     /// trace through its annotation file, TRACE.clog2.idx) that overlap the time
@@ -605,10 +619,12 @@ fn run(cli: Cli) -> error::CliResult {
             from,
             to,
             view,
+            sort_memory,
         } => {
             let opts = mpelog::export::Options::default()
                 .window(from, to)
-                .view(view);
+                .view(view)
+                .sort_memory(usize::try_from(sort_memory).unwrap_or(usize::MAX));
             if cmd::export::is_dataset(&output) {
                 cmd::export::dataset(&input, &output, format, part_rows, trace.as_deref(), &opts)
             } else {

@@ -3,6 +3,13 @@
 /// Parses a byte count with an optional `k`/`K` (×1024), `m`/`M` (×1024²) or
 /// `g`/`G` (×1024³) suffix into a `u32`.
 pub fn parse_u32(s: &str) -> Result<u32, String> {
+    parse_u64(s).and_then(|v| {
+        u32::try_from(v).map_err(|_| format!("{s:?} is too large (at most 4294967295 bytes)"))
+    })
+}
+
+/// [`parse_u32`] into a `u64`.
+pub fn parse_u64(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let (digits, mult) = match t.char_indices().last() {
         Some((i, 'k' | 'K')) => (&t[..i], 1u64 << 10),
@@ -14,13 +21,12 @@ pub fn parse_u32(s: &str) -> Result<u32, String> {
         format!("{s:?} is not a byte count (a whole number, with k, m or g allowed: 64k)")
     })?;
     n.checked_mul(mult)
-        .and_then(|v| u32::try_from(v).ok())
-        .ok_or_else(|| format!("{s:?} is too large (at most 4294967295 bytes)"))
+        .ok_or_else(|| format!("{s:?} is too large (at most 18446744073709551615 bytes)"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse_u32;
+    use super::{parse_u32, parse_u64};
 
     #[test]
     fn suffixes_multiply_by_powers_of_1024() {
@@ -33,5 +39,7 @@ mod tests {
         assert!(parse_u32("k").is_err());
         assert!(parse_u32("-1").is_err());
         assert!(parse_u32("1.5k").is_err());
+        assert_eq!(parse_u64("4g"), Ok(4 << 30));
+        assert!(parse_u64("17179869184g").is_err());
     }
 }

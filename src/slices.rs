@@ -3,8 +3,9 @@
 //! every drawable taken in the slice where it starts. [`crate::stats`] and
 //! [`crate::export`] are built on it.
 
-use slog2_format::types::{Drawable, Primitive, TreeDirEntry};
-use slog2_format::{Slog2Reader, TimeWindow, WindowBuf};
+use slog2_format::build::Prim;
+use slog2_format::types::{Primitive, TreeDirEntry};
+use slog2_format::{PrimitiveRef, Slog2Reader, TimeWindow, WindowBuf};
 use std::io::{Read, Seek};
 
 /// Leaves per slice.
@@ -73,7 +74,13 @@ pub fn span(entries: &[TreeDirEntry], from: Option<f64>, to: Option<f64>) -> Spa
     let root = entries
         .iter()
         .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)));
-    let (start, end) = root.map_or((0.0, 0.0), |e| (e.earliest, e.latest));
+    span_of(root.map(|e| (e.earliest, e.latest)), from, to)
+}
+
+/// The span of `[from, to)` in a trace whose time box is `time_box` (`None`:
+/// an empty trace, taken as `[0, 0]`), as [`span`] makes it.
+pub fn span_of(time_box: Option<(f64, f64)>, from: Option<f64>, to: Option<f64>) -> Span {
+    let (start, end) = time_box.unwrap_or((0.0, 0.0));
     match (from, to) {
         (None, None) => Span {
             from: start,
@@ -89,9 +96,24 @@ pub fn span(entries: &[TreeDirEntry], from: Option<f64>, to: Option<f64>) -> Spa
 }
 
 /// Calls `f` with every real primitive that meets the span (the parts of a
-/// composite one by one), in start order (ties: the longer first).
-pub fn visit<T: Tree>(tree: &mut T, span: Span, f: impl FnMut(&Primitive)) -> Result<(), T::Error> {
-    visit_in(tree, span, Order::Start, f)
+/// composite one by one), in start order (ties: the longer first, then
+/// [`order`]'s further keys).
+pub fn visit<T: Tree>(
+    tree: &mut T,
+    span: Span,
+    mut f: impl FnMut(&Primitive),
+) -> Result<(), T::Error> {
+    visit_refs(tree, span, Order::Start, |p| f(&p.to_owned()))
+}
+
+/// Like [`visit`], without making an owned primitive of each: `f` gets a
+/// borrowed [`Piece`].
+pub fn visit_pieces<T: Tree>(
+    tree: &mut T,
+    span: Span,
+    mut f: impl FnMut(Piece<'_>),
+) -> Result<(), T::Error> {
+    visit_refs(tree, span, Order::Start, |p| f(Piece::of(p)))
 }
 
 /// The order [`visit_in`] feeds primitives in.
@@ -104,6 +126,76 @@ pub enum Order {
     End,
 }
 
+/// A primitive as the exporters take it, borrowed from wherever it was read:
+/// its category, first and last vertex, time box and info bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Piece<'a> {
+    /// Category index.
+    pub category: i32,
+    /// Time and line ID of the first vertex (a state's start, an arrow's send).
+    pub first: (f64, i32),
+    /// Time and line ID of the last vertex (an event's only one).
+    pub last: (f64, i32),
+    /// Earliest vertex time.
+    pub start: f64,
+    /// Latest vertex time.
+    pub end: f64,
+    /// Info bytes.
+    pub info: &'a [u8],
+}
+
+impl<'a> Piece<'a> {
+    /// The piece of a primitive of a [`WindowBuf`] (one without vertices gives
+    /// zero times on line 0; queries never return one).
+    pub fn of(p: &PrimitiveRef<'a>) -> Piece<'a> {
+        let v = p.vertices();
+        let (first, last) = match (v.first(), v.last()) {
+            (Some(a), Some(b)) => ((a.time, a.line_id), (b.time, b.line_id)),
+            _ => ((0.0, 0), (0.0, 0)),
+        };
+        let (mut start, mut end) = (first.0, first.0);
+        for c in v {
+            start = start.min(c.time);
+            end = end.max(c.time);
+        }
+        Piece {
+            category: p.category(),
+            first,
+            last,
+            start,
+            end,
+            info: p.info(),
+        }
+    }
+
+    /// The piece of a converter's primitive.
+    pub fn of_prim(p: &'a Prim) -> Piece<'a> {
+        let last = usize::from(p.nv.clamp(1, 2)) - 1;
+        Piece {
+            category: p.category,
+            first: (p.times[0], p.lines[0]),
+            last: (p.times[last], p.lines[last]),
+            start: p.earliest(),
+            end: p.latest(),
+            info: &p.info[..usize::from(p.info_len).min(p.info.len())],
+        }
+    }
+}
+
+/// The start order every exporter uses, total over what a [`Piece`] holds:
+/// start, the longer first, then category, first and last line, first time,
+/// info bytes. Pieces equal in all of these are the same drawable twice.
+pub fn order(a: &Piece<'_>, b: &Piece<'_>) -> std::cmp::Ordering {
+    a.start
+        .total_cmp(&b.start)
+        .then_with(|| b.end.total_cmp(&a.end))
+        .then_with(|| a.category.cmp(&b.category))
+        .then_with(|| a.first.1.cmp(&b.first.1))
+        .then_with(|| a.last.1.cmp(&b.last.1))
+        .then_with(|| a.first.0.total_cmp(&b.first.0))
+        .then_with(|| a.info.cmp(b.info))
+}
+
 /// Calls `f` with every real primitive that meets the span, in `order`: each
 /// slice's query keeps the primitives whose start (or end) lies in the slice.
 pub fn visit_in<T: Tree>(
@@ -111,6 +203,17 @@ pub fn visit_in<T: Tree>(
     span: Span,
     order: Order,
     mut f: impl FnMut(&Primitive),
+) -> Result<(), T::Error> {
+    visit_refs(tree, span, order, |p| f(&p.to_owned()))
+}
+
+/// [`visit_in`] with borrowed primitives: a slice's primitives are sorted as
+/// references into the query's buffer.
+fn visit_refs<T: Tree>(
+    tree: &mut T,
+    span: Span,
+    by: Order,
+    mut f: impl FnMut(&PrimitiveRef<'_>),
 ) -> Result<(), T::Error> {
     let entries = tree.entries();
     if entries.is_empty() {
@@ -137,38 +240,36 @@ pub fn visit_in<T: Tree>(
     bounds.push(hi);
     let window = TimeWindow::new(lo, hi);
     let mut buf = WindowBuf::new();
-    let mut slice: Vec<Primitive> = Vec::new();
     for (k, pair) in bounds.windows(2).enumerate() {
         let (a, b) = (pair[0], pair[1]);
         tree.query(&mut buf, a, b)?;
-        slice.clear();
         let last = k + 2 == bounds.len();
+        let mut slice: Vec<(Piece<'_>, PrimitiveRef<'_>)> = Vec::new();
         for d in buf.drawables() {
             let (start, end) = (d.earliest(), d.latest());
-            let key = if order == Order::Start { start } else { end };
+            let key = if by == Order::Start { start } else { end };
             // Each drawable in the slice where its key lies (the first slice
             // also takes the keys before it, the last the keys after it).
             if (k > 0 && key < a) || (!last && key >= b) || !window.meets(start, end) {
                 continue;
             }
-            match d.to_owned() {
-                Drawable::Primitive(p) => slice.push(p),
-                Drawable::Composite(c) => slice.extend(c.primitives),
-            }
+            slice.extend(
+                d.primitive()
+                    .into_iter()
+                    .chain(d.parts())
+                    .map(|p| (Piece::of(&p), p)),
+            );
         }
-        match order {
-            Order::Start => slice.sort_by(|x, y| {
-                x.earliest()
-                    .total_cmp(&y.earliest())
-                    .then(y.latest().total_cmp(&x.latest()))
-            }),
+        match by {
+            Order::Start => slice.sort_by(|x, y| order(&x.0, &y.0)),
             Order::End => slice.sort_by(|x, y| {
-                x.latest()
-                    .total_cmp(&y.latest())
-                    .then(y.earliest().total_cmp(&x.earliest()))
+                x.0.end
+                    .total_cmp(&y.0.end)
+                    .then(y.0.start.total_cmp(&x.0.start))
+                    .then(order(&x.0, &y.0))
             }),
         }
-        slice.iter().for_each(&mut f);
+        slice.iter().for_each(|(_, p)| f(p));
     }
     Ok(())
 }

@@ -443,3 +443,104 @@ fn perfetto_trace_decodes_with_perfettos_protos() {
         compare(got, &want, &format!("{input} perfetto"));
     }
 }
+
+/// CLOG2, old CLOG, ALOG and SLOG-1 traces export in one pass (events paired
+/// as `convert` pairs them, drawables put in time order in memory or through
+/// sorted runs in an unnamed temporary file): every format's output is byte
+/// for byte the export of the converted SLOG-2 file, whole and in a window,
+/// and the temporary directory is left empty.
+#[test]
+fn one_pass_export_equals_the_export_of_the_converted_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let synth = synth(
+        dir.path(),
+        "s.clog2",
+        &["--events", "30000", "--ranks", "6", "--seed", "3"],
+    );
+    let mut inputs = vec![synth];
+    if let Some(root) = common::corpus() {
+        for f in [
+            "mpe/cpilog_n4.clog2",
+            "mpe/nested_states_n4.clog2",
+            "mpe/p2p_n8.clog2",
+            "mpich1/clog1/fpilog.clog",
+            "mpich1/clog1/nesttest.clog",
+            "mpich1/alog/cpilog.alog",
+            "mpich1/alog/srtest.alog",
+            "mpich1/slog1/sample.slog",
+        ] {
+            inputs.push(common::corpus_file(&root, f));
+        }
+    }
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
+            .args(args)
+            .env("TMPDIR", tmp.path())
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let mut spilled = 0;
+    for (i, input) in inputs.iter().enumerate() {
+        let converted = dir.path().join(format!("c{i}.slog2"));
+        let converted = converted.to_str().unwrap();
+        run(&["convert", input, "-o", converted]);
+        // A window around the middle of the converted file's time span.
+        let r = Slog2Reader::new(std::fs::File::open(converted).unwrap()).unwrap();
+        let root = r
+            .tree_dir()
+            .unwrap()
+            .value
+            .entries
+            .iter()
+            .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
+            .copied()
+            .unwrap();
+        let span = root.latest - root.earliest;
+        let (a, b) = (
+            (root.earliest + 0.3 * span).to_string(),
+            (root.earliest + 0.6 * span).to_string(),
+        );
+        for ext in ["pftrace", "json", "csv", "parquet"] {
+            for window in [&[][..], &["--from", &a, "--to", &b][..]] {
+                let out = |name: &str| dir.path().join(format!("{name}.{ext}"));
+                let (want, one, spill) = (out("want"), out("one"), out("spill"));
+                let with = |input: &str, out: &Path, extra: &[&str]| {
+                    let mut args = vec!["export", input, "-o", out.to_str().unwrap()];
+                    args.extend_from_slice(window);
+                    args.extend_from_slice(extra);
+                    run(&args)
+                };
+                with(converted, &want, &[]);
+                let said = with(input, &one, &[]);
+                assert!(!said.contains("sorted runs"), "{input}: {said}");
+                let said = with(input, &spill, &["--sort-memory", "1k"]);
+                spilled += usize::from(said.contains("sorted runs"));
+                let want = std::fs::read(&want).unwrap();
+                assert!(!want.is_empty());
+                for got in [&one, &spill] {
+                    assert!(
+                        std::fs::read(got).unwrap() == want,
+                        "{input} {ext} {window:?}: {} differs from the export of the converted file",
+                        got.display()
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        spilled >= 8,
+        "a 1 KiB sort memory spills ({spilled} exports did)"
+    );
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        0,
+        "nothing is left in TMPDIR"
+    );
+}

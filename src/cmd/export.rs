@@ -5,9 +5,11 @@ use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
+use mpelog::export::sorted::Sorted;
 use mpelog::export::{
     self, chrome::ChromeJson, perfetto::PerfettoTrace, pipit::PipitCsv, Counts, Options, Sink,
 };
+use slog2_format::build;
 use std::path::Path;
 
 /// The output formats.
@@ -122,13 +124,72 @@ fn write<S: Sink>(
                 e => CliError::Usage(e.to_string()),
             })
         }
-        _ => {
-            // Any other trace: converted to SLOG-2 in a temporary directory first.
-            let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?;
-            slog2(&tmp, opts, sink)
+        format => {
+            // Any other trace: its events paired as `convert` pairs them, the
+            // primitives put in start order (no SLOG-2 file in between).
+            let mut sorted = sorted_input(input, format, opts)?;
+            export::sorted(&mut sorted, opts, sink).map_err(|e| match e {
+                export::Error::Read(e) => CliError::io(Path::new("<temporary run file>"))(e),
+                export::Error::Write(e) => out_err(e),
+                e => CliError::Usage(e.to_string()),
+            })
         }
     }
+}
+
+/// The primitives of a CLOG2, old CLOG, ALOG or SLOG-1 trace that meet the
+/// window of `opts`, paired with the converters' code and put in start order
+/// with bounded memory ([`mpelog::export::sorted::StartOrder`]), with a
+/// progress bar while the input
+/// is read.
+fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<Sorted> {
+    let sink = opts.start_order();
+    let (file, len) = super::open(input)?;
+    let bar = crate::progress::bytes_bar(len, "reading");
+    let progress = |at: u64| bar.set_position(at);
+    let slog2_err = |clog2: bool| {
+        move |e: slog2_format::Error| match e {
+            slog2_format::Error::Clog2(e) if clog2 => CliError::clog2(input)(*e),
+            slog2_format::Error::Clog2(e) => CliError::input(input)(*e),
+            e => CliError::slog2(input)(e),
+        }
+    };
+    let sorted = match format {
+        Format::Clog2 => {
+            let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::clog2(input))?;
+            build::clog2_into(&mut r, sink, progress).map_err(slog2_err(true))?
+        }
+        Format::Clog => {
+            drop(file);
+            let data = std::fs::read(input).map_err(CliError::io(input))?;
+            build::clog_into(&data, sink, progress).map_err(slog2_err(false))?
+        }
+        Format::Alog => {
+            let (f, _) = super::alog::read(input)?;
+            build::alog_into(&f, sink, |_| {}).map_err(slog2_err(false))?
+        }
+        Format::Slog1 => {
+            let (f, _) = super::slog1::read(input)?;
+            build::slog1_into(&f, sink, |_| {}).map_err(slog2_err(false))?
+        }
+        other => {
+            return Err(CliError::Usage(format!(
+                "{}: cannot export a {} file",
+                shown(input),
+                other.name()
+            )))
+        }
+    }
+    .0;
+    bar.finish_and_clear();
+    if sorted.runs() > 0 {
+        eprintln!(
+            "put {} drawables in time order through {} sorted runs in a temporary file (--sort-memory)",
+            sorted.len(),
+            sorted.runs()
+        );
+    }
+    Ok(sorted)
 }
 
 fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts> {
@@ -142,8 +203,8 @@ fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts
     })
 }
 
-/// A Parquet export's input, open: an annotation with its trace, or a SLOG-2
-/// reader (over a temporary conversion for the other formats, kept alive here).
+/// A Parquet export's input, open: an annotation with its trace, a SLOG-2
+/// reader, or a conversion in start order.
 #[cfg(feature = "parquet")]
 enum ParquetInput {
     Annotation(
@@ -153,29 +214,26 @@ enum ParquetInput {
     Slog2(
         Box<slog2_format::Slog2Reader<std::io::BufReader<std::fs::File>>>,
         std::path::PathBuf,
-        Option<tempfile::TempDir>,
     ),
+    Sorted(Box<Sorted>),
 }
 
 #[cfg(feature = "parquet")]
-fn parquet_input(input: &Path, trace: Option<&Path>) -> CliResult<ParquetInput> {
-    let slog2 = |path: &Path, tmp| -> CliResult<ParquetInput> {
-        let (file, _) = super::open(path)?;
-        let r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-            .map_err(CliError::slog2(path))?;
-        Ok(ParquetInput::Slog2(Box::new(r), path.to_path_buf(), tmp))
-    };
+fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<ParquetInput> {
     match detect(input)? {
         Format::Annotation => {
             let (ann, trace) = super::annotation::open(input, trace)?;
             Ok(ParquetInput::Annotation(Box::new(ann), trace))
         }
-        Format::Slog2 => slog2(input, None),
-        _ => {
-            let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?;
-            slog2(&tmp, Some(dir))
+        Format::Slog2 => {
+            let (file, _) = super::open(input)?;
+            let r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
+                .map_err(CliError::slog2(input))?;
+            Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf()))
         }
+        format => Ok(ParquetInput::Sorted(Box::new(sorted_input(
+            input, format, opts,
+        )?))),
     }
 }
 
@@ -194,7 +252,7 @@ macro_rules! with_tree {
                     e => CliError::io($output)(std::io::Error::other(e)),
                 })
             }
-            ParquetInput::Slog2(mut r, path, _tmp) => {
+            ParquetInput::Slog2(mut r, path) => {
                 let $cats = r
                     .categories()
                     .map(|c| c.value.categories.clone())
@@ -202,6 +260,14 @@ macro_rules! with_tree {
                 let $tree = &mut *r;
                 $body.map_err(|e| match e {
                     Error::Read(e) => CliError::slog2(&path)(e),
+                    e => CliError::io($output)(std::io::Error::other(e)),
+                })
+            }
+            ParquetInput::Sorted(mut sorted) => {
+                let $cats = sorted.categories().to_vec();
+                let $tree = &mut *sorted;
+                $body.map_err(|e| match e {
+                    Error::Read(e) => CliError::io(Path::new("<temporary run file>"))(e),
                     e => CliError::io($output)(std::io::Error::other(e)),
                 })
             }
@@ -219,7 +285,7 @@ fn parquet(
     w: crate::output::OutWriter,
     output: &Path,
 ) -> CliResult<(crate::output::OutWriter, Counts)> {
-    let opened = parquet_input(input, trace)?;
+    let opened = parquet_input(input, trace, opts)?;
     let (rows, w) = with_tree!(opened, input, output, |tree, cats| {
         mpelog::export::parquet::export(tree, &cats, opts, w)
     })?;
@@ -273,7 +339,7 @@ pub fn dataset(
     let target = crate::output::Dataset::create(output, &[input])?;
     let input = &crate::input::resolve(input)?;
     let started = std::time::Instant::now();
-    let opened = parquet_input(input, trace)?;
+    let opened = parquet_input(input, trace, opts)?;
     let dir = target.path().to_path_buf();
     let mut parts = 0usize;
     let rows = with_tree!(opened, input, output, |tree, cats| {

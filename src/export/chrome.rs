@@ -5,7 +5,8 @@
 //! absolute start, in seconds, is `otherData.start_seconds`. `pid` is the
 //! timeline's first row value (the rank in the process view), `tid` the track.
 
-use super::{ArgValue, Cat, Sink, Track};
+use super::{ArgRef, Cat, Sink, Track};
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 /// A [`Sink`] writing one JSON object to `W` (wrap `W` in a gzip encoder for
@@ -15,6 +16,8 @@ pub struct ChromeJson<W: Write> {
     out: W,
     from: f64,
     first: bool,
+    /// The event being written (reused).
+    line: String,
 }
 
 impl<W: Write> ChromeJson<W> {
@@ -24,6 +27,7 @@ impl<W: Write> ChromeJson<W> {
             out,
             from: 0.0,
             first: true,
+            line: String::new(),
         }
     }
 
@@ -32,8 +36,29 @@ impl<W: Write> ChromeJson<W> {
         self.out
     }
 
-    fn ts(&self, t: f64) -> String {
-        format!("{:.3}", (t - self.from) * 1e6)
+    /// Starts an event in `self.line`: the separator and `{`.
+    fn open(&mut self) -> &mut String {
+        self.line.clear();
+        self.line.push_str(if self.first { "\n{" } else { ",\n{" });
+        self.first = false;
+        &mut self.line
+    }
+
+    /// Ends the event in `self.line` and writes it.
+    fn close(&mut self) -> io::Result<()> {
+        self.line.push('}');
+        self.out.write_all(self.line.as_bytes())
+    }
+
+    /// Writes `"ts":T,"pid":P,"tid":I` of an event at `time` on `t`.
+    fn place(line: &mut String, from: f64, time: f64, t: &Track) {
+        let _ = write!(
+            line,
+            "\"ts\":{:.3},\"pid\":{},\"tid\":{}",
+            (time - from) * 1e6,
+            pid(t),
+            t.id
+        );
     }
 
     /// One end of an arrow: a zero-length slice (`kind`, with the other end's
@@ -47,47 +72,119 @@ impl<W: Write> ChromeJson<W> {
         cat: &Cat,
         info: &[u8],
     ) -> io::Result<()> {
-        let (ts, p) = (self.ts(time), pid(t));
-        let args = args_json(cat, info, &[(side, string(&other.name))]);
-        let name = string(&cat.name);
-        self.event(&format!(
-            "\"ph\":\"X\",\"dur\":0,\"name\":{name},\"cat\":\"{kind}\",\"ts\":{ts},\"pid\":{p},\"tid\":{},\"args\":{args}",
-            t.id
-        ))?;
-        self.event(&format!(
-            "{ph},\"id\":{flow},\"name\":{name},\"cat\":\"arrow\",\"ts\":{ts},\"pid\":{p},\"tid\":{}",
-            t.id
-        ))
+        let from = self.from;
+        let line = self.open();
+        line.push_str("\"ph\":\"X\",\"dur\":0,\"name\":");
+        json_str(line, &cat.name);
+        let _ = write!(line, ",\"cat\":\"{kind}\",");
+        Self::place(line, from, time, t);
+        line.push_str(",\"args\":");
+        args_into(line, cat, info, Some((side, Extra::Str(&other.name))));
+        self.close()?;
+        let line = self.open();
+        let _ = write!(line, "{ph},\"id\":{flow},\"name\":");
+        json_str(line, &cat.name);
+        line.push_str(",\"cat\":\"arrow\",");
+        Self::place(line, from, time, t);
+        self.close()
     }
 
-    fn event(&mut self, body: &str) -> io::Result<()> {
-        let sep = if self.first { "\n" } else { ",\n" };
-        self.first = false;
-        write!(self.out, "{sep}{{{body}}}")
+    /// A `B` or `i` event (`head` up to the name) of category `cat`.
+    fn with_args(
+        &mut self,
+        head: &str,
+        kind: &str,
+        time: f64,
+        t: &Track,
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
+        let from = self.from;
+        let line = self.open();
+        line.push_str(head);
+        json_str(line, &cat.name);
+        let _ = write!(line, ",\"cat\":\"{kind}\",");
+        Self::place(line, from, time, t);
+        line.push_str(",\"args\":");
+        args_into(
+            line,
+            cat,
+            info,
+            Some(("category", Extra::Int(i64::from(cat.index)))),
+        );
+        self.close()
     }
 }
 
-fn string(s: &str) -> String {
-    serde_json::to_string(s).expect("strings serialize")
+/// Appends `s` as a JSON string (escaped as serde_json escapes it).
+pub(crate) fn json_str(out: &mut String, s: &str) {
+    out.push('"');
+    let mut rest = s;
+    while let Some(i) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
+        out.push_str(&rest[..i]);
+        let c = rest.as_bytes()[i];
+        match c {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            c => {
+                let _ = write!(out, "\\u{:04x}", c);
+            }
+        }
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+    out.push('"');
 }
 
-/// The info values of `info` as a JSON object.
-pub(crate) fn args_json(cat: &Cat, info: &[u8], extra: &[(&str, String)]) -> String {
-    let mut fields: Vec<String> = cat
-        .args(info)
-        .into_iter()
-        .map(|(k, v)| {
-            let value = match v {
-                ArgValue::Int(i) => i.to_string(),
-                ArgValue::Float(f) if f.is_finite() => format!("{f:?}"),
-                ArgValue::Float(f) => string(&f.to_string()),
-                ArgValue::Text(t) => string(&t),
-            };
-            format!("{}:{value}", string(&k))
-        })
-        .collect();
-    fields.extend(extra.iter().map(|(k, v)| format!("{}:{v}", string(k))));
-    format!("{{{}}}", fields.join(","))
+/// An argument added after the info values.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Extra<'a> {
+    /// A JSON string.
+    Str(&'a str),
+    /// A JSON number.
+    Int(i64),
+}
+
+/// Appends the info values of `info` (and `extra`) as a JSON object.
+pub(crate) fn args_into(out: &mut String, cat: &Cat, info: &[u8], extra: Option<(&str, Extra)>) {
+    out.push('{');
+    let mut first = true;
+    let mut key = |out: &mut String, k: &str| {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        json_str(out, k);
+        out.push(':');
+    };
+    cat.each_arg(info, |k, v| {
+        key(out, k);
+        match v {
+            ArgRef::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            ArgRef::Float(f) if f.is_finite() => {
+                let _ = write!(out, "{f:?}");
+            }
+            ArgRef::Float(f) => json_str(out, &f.to_string()),
+            ArgRef::Text(t) => json_str(out, &t),
+        }
+    });
+    if let Some((k, v)) = extra {
+        key(out, k);
+        match v {
+            Extra::Str(s) => json_str(out, s),
+            Extra::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+        }
+    }
+    out.push('}');
 }
 
 fn pid(t: &Track) -> i64 {
@@ -110,51 +207,51 @@ impl<W: Write> Sink for ChromeJson<W> {
         } else {
             format!("{} ({})", t.name, t.lane + 1)
         };
-        self.event(&format!(
-            "\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{p},\"args\":{{\"name\":{}}}",
-            string(&format!("process {p}"))
-        ))?;
-        self.event(&format!(
-            "\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{p},\"tid\":{id},\"args\":{{\"name\":{}}}",
-            string(&name)
-        ))?;
-        self.event(&format!(
+        let line = self.open();
+        let _ = write!(
+            line,
+            "\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{p},\"args\":{{\"name\":"
+        );
+        json_str(line, &format!("process {p}"));
+        line.push('}');
+        self.close()?;
+        let line = self.open();
+        let _ = write!(
+            line,
+            "\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{p},\"tid\":{id},\"args\":{{\"name\":"
+        );
+        json_str(line, &name);
+        line.push('}');
+        self.close()?;
+        let line = self.open();
+        let _ = write!(
+            line,
             "\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{p},\"tid\":{id},\"args\":{{\"sort_index\":{id}}}"
-        ))
+        );
+        self.close()
     }
 
     fn enter(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
-        let body = format!(
-            "\"ph\":\"B\",\"name\":{},\"cat\":\"state\",\"ts\":{},\"pid\":{},\"tid\":{},\"args\":{}",
-            string(&cat.name),
-            self.ts(time),
-            pid(t),
-            t.id,
-            args_json(cat, info, &[("category", cat.index.to_string())])
-        );
-        self.event(&body)
+        self.with_args("\"ph\":\"B\",\"name\":", "state", time, t, cat, info)
     }
 
     fn leave(&mut self, time: f64, t: &Track, _cat: &Cat) -> io::Result<()> {
-        let body = format!(
-            "\"ph\":\"E\",\"ts\":{},\"pid\":{},\"tid\":{}",
-            self.ts(time),
-            pid(t),
-            t.id
-        );
-        self.event(&body)
+        let from = self.from;
+        let line = self.open();
+        line.push_str("\"ph\":\"E\",");
+        Self::place(line, from, time, t);
+        self.close()
     }
 
     fn instant(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
-        let body = format!(
-            "\"ph\":\"i\",\"s\":\"t\",\"name\":{},\"cat\":\"event\",\"ts\":{},\"pid\":{},\"tid\":{},\"args\":{}",
-            string(&cat.name),
-            self.ts(time),
-            pid(t),
-            t.id,
-            args_json(cat, info, &[("category", cat.index.to_string())])
-        );
-        self.event(&body)
+        self.with_args(
+            "\"ph\":\"i\",\"s\":\"t\",\"name\":",
+            "event",
+            time,
+            t,
+            cat,
+            info,
+        )
     }
 
     fn send(
@@ -198,5 +295,25 @@ impl<W: Write> Sink for ChromeJson<W> {
     fn finish(&mut self) -> io::Result<()> {
         writeln!(self.out, "\n]}}")?;
         self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_escape_as_serde_json_escapes_them() {
+        for s in [
+            "plain",
+            "a\"b\\c",
+            "tab\there\nnew\r\u{8}\u{c}",
+            "\u{1}\u{1f} é \u{7f}",
+            "",
+        ] {
+            let mut out = String::new();
+            json_str(&mut out, s);
+            assert_eq!(out, serde_json::to_string(s).unwrap(), "{s:?}");
+        }
     }
 }

@@ -22,9 +22,12 @@ pub mod chrome;
 pub mod parquet;
 pub mod perfetto;
 pub mod pipit;
+pub mod sorted;
 
-use crate::slices::{self, Tree};
-use slog2_format::types::{topology, Category, LineIdMap, Primitive};
+pub use crate::slices::Piece;
+use crate::slices::{self, Span, Tree};
+use rustc_hash::FxHashMap;
+use slog2_format::types::{topology, Category, LineIdMap};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::io;
@@ -40,6 +43,9 @@ pub struct Options {
     /// The view (line-ID map) whose rows are the timelines, by title (any case)
     /// or position; `None`: the file's first map.
     pub view: Option<String>,
+    /// Memory for putting a conversion's primitives in start order
+    /// ([`sorted::StartOrder::memory`]); `None`: [`sorted::DEFAULT_MEMORY`].
+    pub sort_memory: Option<usize>,
 }
 
 impl Options {
@@ -56,6 +62,22 @@ impl Options {
         self.view = view;
         self
     }
+
+    /// Sets the memory for putting a conversion's primitives in start order.
+    pub fn sort_memory(mut self, bytes: usize) -> Options {
+        self.sort_memory = Some(bytes);
+        self
+    }
+
+    /// A [`sorted::StartOrder`] sink for these options: their window and
+    /// sort memory.
+    pub fn start_order(&self) -> sorted::StartOrder {
+        let s = sorted::StartOrder::new().window(self.from, self.to);
+        match self.sort_memory {
+            Some(m) => s.memory(m),
+            None => s,
+        }
+    }
 }
 
 /// A legend entry as the writers need it.
@@ -71,58 +93,143 @@ pub struct Cat {
     pub keys: Vec<String>,
     /// Info value formats.
     pub types: Vec<u8>,
+    /// The argument name of each info value: its label trimmed of `=`, `,`,
+    /// `:` and spaces (`msg_tag=` → `msg_tag`), `arg<i>` where that is empty.
+    pub labels: Vec<String>,
 }
 
 impl Cat {
-    fn of(c: &Category) -> Cat {
+    /// The entry of legend category `c`.
+    pub fn of(c: &Category) -> Cat {
+        Cat::new(
+            c.index,
+            c.name.text(),
+            format!("#{:02x}{:02x}{:02x}", c.argb[1], c.argb[2], c.argb[3]),
+            c.keys.iter().map(|k| k.text()).collect(),
+            c.types.clone(),
+        )
+    }
+
+    /// An entry from its parts (the labels are made from the keys).
+    pub fn new(index: i32, name: String, color: String, keys: Vec<String>, types: Vec<u8>) -> Cat {
+        let labels = (0..types.len())
+            .map(|i| {
+                let k = keys.get(i).map_or("", |k| {
+                    k.trim_matches(|c: char| c == '=' || c == ',' || c == ':' || c.is_whitespace())
+                });
+                if k.is_empty() {
+                    format!("arg{i}")
+                } else {
+                    k.to_string()
+                }
+            })
+            .collect();
         Cat {
-            index: c.index,
-            name: c.name.text(),
-            color: format!("#{:02x}{:02x}{:02x}", c.argb[1], c.argb[2], c.argb[3]),
-            keys: c.keys.iter().map(|k| k.text()).collect(),
-            types: c.types.clone(),
+            index,
+            name,
+            color,
+            keys,
+            types,
+            labels,
         }
     }
 
-    /// The info values as `(label, text)` pairs, labels trimmed of `=`, `,`
-    /// and spaces (`msg_tag=` → `msg_tag`); a buffer the formats do not decode
-    /// gives one pair `("info", hex)`.
+    /// The grey entry of a category the legend lacks.
+    pub fn unknown(index: i32) -> Cat {
+        Cat::new(
+            index,
+            format!("category {index}"),
+            "#808080".into(),
+            Vec::new(),
+            Vec::new(),
+        )
+    }
+
+    /// The info values as `(label, value)` pairs (see [`Cat::each_arg`]).
     pub fn args(&self, info: &[u8]) -> Vec<(String, ArgValue)> {
+        let mut out = Vec::new();
+        self.each_arg(info, |k, v| out.push((k.to_string(), v.to_owned())));
+        out
+    }
+
+    /// Calls `f` with each info value and its label, in format order, without
+    /// allocating for a valid buffer; a buffer the formats do not decode gives
+    /// one value `("info", hex)`; an empty one gives none.
+    pub fn each_arg(&self, info: &[u8], mut f: impl FnMut(&str, ArgRef<'_>)) {
         if info.is_empty() {
-            return Vec::new();
+            return;
         }
-        use slog2_format::info::InfoValue as V;
-        match slog2_format::info::decode(&self.types, info) {
-            Ok(values) if !values.is_empty() => values
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let label = self
-                        .keys
-                        .get(i)
-                        .map(|k| {
-                            k.trim_matches(|c: char| {
-                                c == '=' || c == ',' || c == ':' || c.is_whitespace()
-                            })
-                            .to_string()
-                        })
-                        .filter(|k| !k.is_empty())
-                        .unwrap_or_else(|| format!("arg{i}"));
-                    let value = match v {
-                        V::Str(b) => ArgValue::Text(String::from_utf8_lossy(&b).into_owned()),
-                        V::I16(x) => ArgValue::Int(i64::from(x)),
-                        V::I32(x) | V::Hex32(x) => ArgValue::Int(i64::from(x)),
-                        V::I64(x) | V::Hex64(x) => ArgValue::Int(x),
-                        V::F32(x) => ArgValue::Float(f64::from(x)),
-                        V::F64(x) => ArgValue::Float(x),
+        if !self.types.is_empty() && self.decode(info, &mut |_, _| {}) {
+            self.decode(info, &mut f);
+            return;
+        }
+        let hex: String = info.iter().map(|b| format!("{b:02x}")).collect();
+        f("info", ArgRef::Text(hex.into()));
+    }
+
+    /// Decodes `info` with the formats, calling `f` per value; false (after
+    /// some calls) when the buffer does not hold them.
+    fn decode(&self, info: &[u8], f: &mut dyn FnMut(&str, ArgRef<'_>)) -> bool {
+        let mut pos = 0usize;
+        for (i, &t) in self.types.iter().enumerate() {
+            let width = match t {
+                b's' | b'h' => 2,
+                b'd' | b'x' | b'e' => 4,
+                b'l' | b'X' | b'E' => 8,
+                _ => return false,
+            };
+            let Some(raw) = info.get(pos..pos + width) else {
+                return false;
+            };
+            pos += width;
+            let b8 = |r: &[u8]| {
+                let mut a = [0u8; 8];
+                a[8 - r.len()..].copy_from_slice(r);
+                a
+            };
+            let v = match t {
+                b's' => {
+                    let n = i16::from_be_bytes([raw[0], raw[1]]).max(0) as usize;
+                    let Some(s) = info.get(pos..pos + n) else {
+                        return false;
                     };
-                    (label, value)
-                })
-                .collect(),
-            _ => vec![(
-                "info".to_string(),
-                ArgValue::Text(info.iter().map(|b| format!("{b:02x}")).collect()),
-            )],
+                    pos += n;
+                    ArgRef::Text(String::from_utf8_lossy(s))
+                }
+                b'h' => ArgRef::Int(i64::from(i16::from_be_bytes([raw[0], raw[1]]))),
+                b'd' | b'x' => ArgRef::Int(i64::from(i32::from_be_bytes([
+                    raw[0], raw[1], raw[2], raw[3],
+                ]))),
+                b'e' => ArgRef::Float(f64::from(f32::from_be_bytes([
+                    raw[0], raw[1], raw[2], raw[3],
+                ]))),
+                b'l' | b'X' => ArgRef::Int(i64::from_be_bytes(b8(raw))),
+                _ => ArgRef::Float(f64::from_be_bytes(b8(raw))),
+            };
+            f(&self.labels[i], v);
+        }
+        true
+    }
+}
+
+/// A decoded info value, borrowed from the info bytes where it can be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgRef<'a> {
+    /// An integer.
+    Int(i64),
+    /// A floating-point number.
+    Float(f64),
+    /// Text.
+    Text(std::borrow::Cow<'a, str>),
+}
+
+impl ArgRef<'_> {
+    /// The value, owned.
+    pub fn to_owned(&self) -> ArgValue {
+        match self {
+            ArgRef::Int(i) => ArgValue::Int(*i),
+            ArgRef::Float(x) => ArgValue::Float(*x),
+            ArgRef::Text(t) => ArgValue::Text(t.to_string()),
         }
     }
 }
@@ -225,27 +332,32 @@ pub struct Counts {
     pub tracks: u64,
 }
 
-/// A pending item: a state's end or an arrow's arrival.
-#[derive(Debug, Clone)]
-enum Pending {
-    Leave {
-        track: u32,
-        cat: i32,
-    },
-    Send {
-        flow: u64,
-        track: u32,
-        to: u32,
-        cat: i32,
-        info: Vec<u8>,
-    },
-    Receive {
-        flow: u64,
-        track: u32,
-        from: u32,
-        cat: i32,
-        info: Vec<u8>,
-    },
+/// What a pending item does when its time comes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Kind {
+    /// A state ends.
+    #[default]
+    Leave,
+    /// An arrow leaves.
+    Send,
+    /// An arrow arrives.
+    Receive,
+}
+
+/// A pending item: a state's end or an end of an arrow, in a reused slot.
+#[derive(Debug, Default)]
+struct Pending {
+    kind: Kind,
+    /// Its sequence number while it waits; 0 once emitted (the slot is free).
+    seq: u64,
+    track: u32,
+    /// The track at the arrow's other end.
+    other: u32,
+    flow: u64,
+    /// Index into the driver's categories.
+    cat: u32,
+    /// The arrow's info bytes (the buffer is kept when the slot is reused).
+    info: Vec<u8>,
 }
 
 /// An open state on a lane.
@@ -253,8 +365,9 @@ enum Pending {
 struct Open {
     start: f64,
     end: f64,
-    /// Its pending leave.
-    id: u64,
+    /// Its pending leave: slot and sequence number.
+    slot: u32,
+    seq: u64,
 }
 
 /// A time that orders totally.
@@ -275,11 +388,12 @@ impl Ord for Time {
 struct Driver<'s, S: Sink> {
     sink: &'s mut S,
     /// The legend and each entry's topology (categories the legend lacks are
-    /// added on first use).
-    cats: HashMap<i32, (Cat, i32)>,
+    /// added on first use), and where each index is.
+    cats: Vec<(Cat, i32)>,
+    cat_at: FxHashMap<i32, u32>,
     /// Line ID -> index in `row_values`; rows of the view with equal values
     /// share an index.
-    rows: HashMap<i32, usize>,
+    rows: FxHashMap<i32, usize>,
     /// Each row's values in the view.
     row_values: Vec<Vec<i32>>,
     labels: Vec<String>,
@@ -287,35 +401,27 @@ struct Driver<'s, S: Sink> {
     lanes: Vec<Vec<(u32, Vec<Open>)>>,
     tracks: Vec<Track>,
     /// Pending leaves of states that close when a new one arrives (reused).
-    closing: Vec<u64>,
+    closing: Vec<(u32, u64)>,
     /// Pending items by time; at equal times the later pushed first (a state
-    /// nested in another and ending with it leaves first).
-    heap: BinaryHeap<Reverse<(Time, Reverse<u64>)>>,
-    pending: HashMap<u64, Pending>,
+    /// nested in another and ending with it leaves first); with their slot.
+    heap: BinaryHeap<Reverse<(Time, Reverse<u64>, u32)>>,
+    slots: Vec<Pending>,
+    free: Vec<u32>,
     seq: u64,
     flows: u64,
     counts: Counts,
 }
 
 impl<S: Sink> Driver<'_, S> {
-    /// The topology of category `i`, adding a grey legend entry for a category
-    /// the legend lacks.
-    fn topology(&mut self, i: i32) -> i32 {
-        self.cats
-            .entry(i)
-            .or_insert_with(|| {
-                (
-                    Cat {
-                        index: i,
-                        name: format!("category {i}"),
-                        color: "#808080".into(),
-                        keys: Vec::new(),
-                        types: Vec::new(),
-                    },
-                    topology::STATE,
-                )
-            })
-            .1
+    /// Where category `i` is, adding a grey legend entry for a category the
+    /// legend lacks.
+    fn cat(&mut self, i: i32) -> u32 {
+        let next = self.cats.len() as u32;
+        let at = *self.cat_at.entry(i).or_insert(next);
+        if at == next {
+            self.cats.push((Cat::unknown(i), topology::STATE));
+        }
+        at
     }
 
     /// The row index of `line`: its view row, or a row of its own.
@@ -362,108 +468,99 @@ impl<S: Sink> Driver<'_, S> {
         }
     }
 
-    fn push(&mut self, time: f64, p: Pending) -> u64 {
+    /// Queues an item for `time` in a free slot; returns its slot and number.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        time: f64,
+        kind: Kind,
+        track: u32,
+        other: u32,
+        flow: u64,
+        cat: u32,
+        info: &[u8],
+    ) -> (u32, u64) {
         self.seq += 1;
-        self.heap.push(Reverse((Time(time), Reverse(self.seq))));
-        self.pending.insert(self.seq, p);
-        self.seq
+        let slot = self.free.pop().unwrap_or_else(|| {
+            self.slots.push(Pending::default());
+            self.slots.len() as u32 - 1
+        });
+        let p = &mut self.slots[slot as usize];
+        p.kind = kind;
+        p.seq = self.seq;
+        p.track = track;
+        p.other = other;
+        p.flow = flow;
+        p.cat = cat;
+        p.info.clear();
+        p.info.extend_from_slice(info);
+        self.heap
+            .push(Reverse((Time(time), Reverse(self.seq), slot)));
+        (slot, self.seq)
     }
 
     /// Emits the pending items before `time` (every one for infinity).
     fn flush(&mut self, time: f64) -> io::Result<()> {
-        while let Some(&Reverse((Time(t), Reverse(seq)))) = self.heap.peek() {
+        while let Some(&Reverse((Time(t), Reverse(seq), slot))) = self.heap.peek() {
             if !(t < time || time == f64::INFINITY) {
                 break;
             }
             self.heap.pop();
-            if let Some(p) = self.pending.remove(&seq) {
-                self.emit(t, p)?;
-            }
+            self.emit(t, slot, seq)?;
         }
         Ok(())
     }
 
-    fn emit(&mut self, t: f64, p: Pending) -> io::Result<()> {
-        match p {
-            Pending::Leave { track, cat } => {
-                let c = &self.cats[&cat].0;
-                self.sink.leave(t, &self.tracks[track as usize], c)
-            }
-            Pending::Send {
-                flow,
-                track,
-                to,
-                cat,
-                info,
-            } => {
-                let c = &self.cats[&cat].0;
-                let (from, to) = (&self.tracks[track as usize], &self.tracks[to as usize]);
-                self.sink.send(t, from, to, flow, c, &info)
-            }
-            Pending::Receive {
-                flow,
-                track,
-                from,
-                cat,
-                info,
-            } => {
-                let c = &self.cats[&cat].0;
-                let (to, from) = (&self.tracks[track as usize], &self.tracks[from as usize]);
-                self.sink.receive(t, to, from, flow, c, &info)
-            }
+    /// Emits the item in `slot` at `t` if it is still item `seq`, and frees
+    /// the slot.
+    fn emit(&mut self, t: f64, slot: u32, seq: u64) -> io::Result<()> {
+        let p = &mut self.slots[slot as usize];
+        if p.seq != seq {
+            return Ok(());
+        }
+        p.seq = 0;
+        self.free.push(slot);
+        let p = &self.slots[slot as usize];
+        let c = &self.cats[p.cat as usize].0;
+        let (here, other) = (
+            &self.tracks[p.track as usize],
+            &self.tracks[p.other as usize],
+        );
+        match p.kind {
+            Kind::Leave => self.sink.leave(t, here, c),
+            Kind::Send => self.sink.send(t, here, other, p.flow, c, &p.info),
+            Kind::Receive => self.sink.receive(t, here, other, p.flow, c, &p.info),
         }
     }
 
-    fn primitive(&mut self, p: &Primitive) -> io::Result<()> {
-        let (Some(first), Some(last)) = (p.vertices.first(), p.vertices.last()) else {
-            return Ok(());
-        };
-        let (start, end) = (p.earliest(), p.latest());
+    fn piece(&mut self, p: Piece<'_>) -> io::Result<()> {
+        let (start, end) = (p.start, p.end);
         self.flush(start)?;
-        let topo = self.topology(p.category);
-        let info = &p.info.bytes;
-        match topo {
+        let cat = self.cat(p.category);
+        let info = p.info;
+        match self.cats[cat as usize].1 {
             topology::EVENT => {
-                let row = self.row(first.line_id);
+                let row = self.row(p.first.1);
                 let t = self.lane_track(row, 0)?;
                 self.counts.events += 1;
-                let cat = &self.cats[&p.category].0;
-                self.sink
-                    .instant(start, &self.tracks[t as usize], cat, info)
+                let c = &self.cats[cat as usize].0;
+                self.sink.instant(start, &self.tracks[t as usize], c, info)
             }
             topology::ARROW => {
-                let (a, b) = (self.row(first.line_id), self.row(last.line_id));
+                let (a, b) = (self.row(p.first.1), self.row(p.last.1));
                 let from = self.lane_track(a, 0)?;
                 let to = self.lane_track(b, 0)?;
                 self.flows += 1;
                 let flow = self.flows;
                 // Both ends in time order with everything else (a receive can
                 // come before its send when clocks disagree).
-                self.push(
-                    first.time,
-                    Pending::Send {
-                        flow,
-                        track: from,
-                        to,
-                        cat: p.category,
-                        info: info.clone(),
-                    },
-                );
-                self.push(
-                    last.time,
-                    Pending::Receive {
-                        flow,
-                        track: to,
-                        from,
-                        cat: p.category,
-                        info: info.clone(),
-                    },
-                );
+                self.push(p.first.0, Kind::Send, from, to, flow, cat, info);
+                self.push(p.last.0, Kind::Receive, to, from, flow, cat, info);
                 self.counts.arrows += 1;
                 Ok(())
             }
             _ => {
-                let row = self.row(first.line_id);
+                let row = self.row(p.first.1);
                 let mut lane = 0;
                 loop {
                     let track = self.lane_track(row, lane)?;
@@ -476,31 +573,29 @@ impl<S: Sink> Driver<'_, S> {
                         if contains || top.end > start {
                             break;
                         }
-                        closing.push(stack.pop().expect("checked").id);
+                        let top = stack.pop().expect("checked");
+                        closing.push((top.slot, top.seq));
                     }
                     let fits = stack
                         .last()
                         .is_none_or(|top| top.start <= start && end <= top.end);
-                    for id in closing.drain(..) {
-                        if let Some(p) = self.pending.remove(&id) {
-                            self.emit(start, p)?;
-                        }
+                    for (slot, seq) in closing.drain(..) {
+                        self.emit(start, slot, seq)?;
                     }
                     self.closing = closing;
                     if fits {
-                        let id = self.push(
+                        let (slot, seq) = self.push(end, Kind::Leave, track, track, 0, cat, &[]);
+                        self.lanes[row][lane].1.push(Open {
+                            start,
                             end,
-                            Pending::Leave {
-                                track,
-                                cat: p.category,
-                            },
-                        );
-                        self.lanes[row][lane].1.push(Open { start, end, id });
+                            slot,
+                            seq,
+                        });
                         self.counts.states += 1;
-                        let cat = &self.cats[&p.category].0;
+                        let c = &self.cats[cat as usize].0;
                         return self
                             .sink
-                            .enter(start, &self.tracks[track as usize], cat, info);
+                            .enter(start, &self.tracks[track as usize], c, info);
                     }
                     lane += 1;
                 }
@@ -509,11 +604,60 @@ impl<S: Sink> Driver<'_, S> {
     }
 }
 
-/// Exports the drawables of `tree` (a SLOG-2 reader or an annotation) that meet
-/// the window of `opts` to `sink`, with the legend `categories` and the views
-/// `maps`.
-pub fn export<T: Tree, S: Sink>(
-    tree: &mut T,
+/// A trace read in start order: what [`export`] and the Parquet writer take.
+/// Every tree of time boxes is one ([`Tree`]: a SLOG-2 file, an annotation),
+/// and so is a conversion's output put in start order ([`sorted::Sorted`]).
+pub trait Ordered {
+    /// The reading error.
+    type Error;
+    /// The span of the window `[from, to)`: a missing bound is the trace's
+    /// start or end (just after its last time); neither: the whole trace.
+    fn span(&self, from: Option<f64>, to: Option<f64>) -> Span;
+    /// Calls `f` with every primitive that meets `span`, in [`slices::order`].
+    fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> Result<(), Self::Error>;
+}
+
+impl<T: Tree> Ordered for T {
+    type Error = T::Error;
+    fn span(&self, from: Option<f64>, to: Option<f64>) -> Span {
+        slices::span(&self.entries(), from, to)
+    }
+    fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> Result<(), T::Error> {
+        slices::visit_pieces(self, span, f)
+    }
+}
+
+/// The view `opts` names among `maps` (the first one when it names none).
+pub(crate) fn pick_view<'m, E: std::error::Error + 'static>(
+    maps: &'m [LineIdMap],
+    opts: &Options,
+) -> Result<Option<&'m LineIdMap>, Error<E>> {
+    match &opts.view {
+        None => Ok(maps.first()),
+        Some(v) => {
+            let found = v
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| maps.get(i))
+                .or_else(|| maps.iter().find(|m| m.title.text().eq_ignore_ascii_case(v)));
+            found.map(Some).ok_or_else(|| Error::NoView {
+                asked: v.clone(),
+                known: maps
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| format!("{i} {:?}", m.title.text()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+        }
+    }
+}
+
+/// Exports the primitives of `src` (a SLOG-2 reader, an annotation, a sorted
+/// conversion) that meet the window of `opts` to `sink`, with the legend
+/// `categories` and the views `maps`.
+pub fn export<T: Ordered, S: Sink>(
+    src: &mut T,
     categories: &[Category],
     maps: &[LineIdMap],
     opts: &Options,
@@ -522,34 +666,15 @@ pub fn export<T: Tree, S: Sink>(
 where
     T::Error: std::error::Error + 'static,
 {
-    let map = match &opts.view {
-        None => maps.first(),
-        Some(v) => {
-            let found = v
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| maps.get(i))
-                .or_else(|| maps.iter().find(|m| m.title.text().eq_ignore_ascii_case(v)));
-            Some(found.ok_or_else(|| {
-                Error::NoView {
-                    asked: v.clone(),
-                    known: maps
-                        .iter()
-                        .enumerate()
-                        .map(|(i, m)| format!("{i} {:?}", m.title.text()))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                }
-            })?)
-        }
-    };
+    let map = pick_view(maps, opts)?;
     let mut d = Driver {
         sink,
         cats: categories
             .iter()
-            .map(|c| (c.index, (Cat::of(c), c.topology)))
+            .map(|c| (Cat::of(c), c.topology))
             .collect(),
-        rows: HashMap::new(),
+        cat_at: FxHashMap::default(),
+        rows: FxHashMap::default(),
         row_values: Vec::new(),
         labels: map
             .map(|m| m.labels.iter().map(|l| l.text()).collect())
@@ -558,11 +683,16 @@ where
         tracks: Vec::new(),
         closing: Vec::new(),
         heap: BinaryHeap::new(),
-        pending: HashMap::new(),
+        slots: Vec::new(),
+        free: Vec::new(),
         seq: 0,
         flows: 0,
         counts: Counts::default(),
     };
+    // Later legend entries of the same index win, as a map would have it.
+    for (i, c) in categories.iter().enumerate() {
+        d.cat_at.insert(c.index, i as u32);
+    }
     // The view's rows, one index per distinct row of values.
     let mut by_values: HashMap<&[i32], usize> = HashMap::new();
     for r in map.map_or(&[][..], |m| &m.rows[..]) {
@@ -574,19 +704,17 @@ where
         }
         d.rows.insert(r.line_id, i);
     }
-    let span = slices::span(&tree.entries(), opts.from, opts.to);
+    let span = src.span(opts.from, opts.to);
     let mut written = Ok(());
     let mut started = false;
-    slices::visit(tree, span, |p| {
+    src.pieces(span, &mut |p| {
         if !started {
             // The first primitive has the earliest start of all.
             started = true;
-            written = d
-                .sink
-                .start(span.from, span.to, p.earliest().min(span.from));
+            written = d.sink.start(span.from, span.to, p.start.min(span.from));
         }
         if written.is_ok() {
-            written = d.primitive(p);
+            written = d.piece(p);
         }
     })
     .map_err(Error::Read)?;
@@ -625,4 +753,18 @@ pub fn annotation<A: std::io::Read + std::io::Seek, T: std::io::Read + std::io::
     let categories = a.categories().categories.clone();
     let maps = a.line_id_maps().maps.clone();
     export(a, &categories, &maps, opts, sink)
+}
+
+/// [`export`] of a conversion put in start order ([`sorted::StartOrder`]).
+pub fn sorted<S: Sink>(
+    src: &mut sorted::Sorted,
+    opts: &Options,
+    sink: &mut S,
+) -> Result<Counts, Error<io::Error>> {
+    let categories = std::mem::take(&mut src.categories);
+    let maps = std::mem::take(&mut src.maps);
+    let counts = export(src, &categories, &maps, opts, sink);
+    src.categories = categories;
+    src.maps = maps;
+    counts
 }

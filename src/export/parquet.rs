@@ -10,14 +10,13 @@
 //! row group covers a bounded time range: its column statistics (min/max of
 //! `start`, `end`) let a query with a time filter skip the others.
 
-use super::{ArgValue, Cat};
-use crate::slices::{self, Tree};
+use super::{ArgRef, Cat, Ordered, Piece};
 use parquet::basic::{ConvertedType, Repetition, Type as Physical};
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type;
-use slog2_format::types::{topology, Category, Primitive};
+use slog2_format::types::{topology, Category};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -110,12 +109,14 @@ fn label(key: Option<&str>, i: usize) -> String {
     }
 }
 
-/// A category as the writer uses it: the legend entry, its topology, and for
-/// each typed column the index of the info value that fills it (if any).
+/// A category as the writer uses it: the legend entry, its `kind` and `name`
+/// cells, and for each info value the typed columns it fills.
 struct CatPlan {
     cat: Cat,
-    topology: i32,
-    columns: Vec<Option<usize>>,
+    kind: ByteArray,
+    name: ByteArray,
+    /// Per info value: the typed columns that take it.
+    by_arg: Vec<Vec<usize>>,
 }
 
 impl CatPlan {
@@ -127,21 +128,27 @@ impl CatPlan {
             .map(|i| label(cat.keys.get(i).map(String::as_str), i))
             .collect();
         let last = |name: &str| labels.iter().rposition(|l| l == name);
-        let columns = typed
-            .iter()
-            .map(|c| {
-                let base = c
-                    .name
-                    .trim_end_matches("_int")
-                    .trim_end_matches("_float")
-                    .trim_end_matches("_text");
-                last(&c.name).or_else(|| last(base))
-            })
-            .collect();
+        let mut by_arg = vec![Vec::new(); labels.len()];
+        for (col, c) in typed.iter().enumerate() {
+            let base = c
+                .name
+                .trim_end_matches("_int")
+                .trim_end_matches("_float")
+                .trim_end_matches("_text");
+            if let Some(i) = last(&c.name).or_else(|| last(base)) {
+                by_arg[i].push(col);
+            }
+        }
+        let kind = match topology {
+            topology::EVENT => "event",
+            topology::ARROW => "arrow",
+            _ => "state",
+        };
         CatPlan {
+            kind: kind.into(),
+            name: cat.name.as_str().into(),
             cat,
-            topology,
-            columns,
+            by_arg,
         }
     }
 }
@@ -163,14 +170,13 @@ struct Writer<W: Write + Send> {
     group_start: f64,
     group_span: f64,
     rows: u64,
+    /// Which typed columns the row being added filled (reused).
+    stored: Vec<bool>,
 }
 
 impl<W: Write + Send> Writer<W> {
-    fn push(&mut self, p: &Primitive) -> parquet::errors::Result<()> {
-        let (Some(first), Some(last)) = (p.vertices.first(), p.vertices.last()) else {
-            return Ok(());
-        };
-        let start = p.earliest();
+    fn push(&mut self, p: Piece<'_>) -> parquet::errors::Result<()> {
+        let start = p.start;
         if !self.start.is_empty()
             && (self.start.len() >= GROUP_ROWS || start - self.group_start > self.group_span)
         {
@@ -180,66 +186,61 @@ impl<W: Write + Send> Writer<W> {
             self.group_start = start;
         }
         let typed = &mut self.typed;
-        let plan = self.cats.entry(p.category).or_insert_with(|| {
-            let cat = Cat {
-                index: p.category,
-                name: format!("category {}", p.category),
-                color: String::new(),
-                keys: Vec::new(),
-                types: Vec::new(),
-            };
-            CatPlan::new(cat, topology::STATE, typed)
-        });
-        let kind = match plan.topology {
-            topology::EVENT => "event",
-            topology::ARROW => "arrow",
-            _ => "state",
-        };
-        self.kind.push(kind.into());
+        let plan = self
+            .cats
+            .entry(p.category)
+            .or_insert_with(|| CatPlan::new(Cat::unknown(p.category), topology::STATE, typed));
+        self.kind.push(plan.kind.clone());
         self.category.push(p.category);
-        self.name.push(plan.cat.name.as_str().into());
+        self.name.push(plan.name.clone());
         self.start.push(start);
-        self.end.push(p.latest());
-        self.duration.push(p.latest() - start);
-        self.start_line.push(first.line_id);
-        self.end_line.push(last.line_id);
-        let args = plan.cat.args(&p.info.bytes);
-        if args.is_empty() {
-            self.info_defined.push(0);
-        } else {
-            let mut text = String::new();
-            for (i, (k, v)) in args.iter().enumerate() {
-                if i > 0 {
-                    text.push_str(", ");
-                }
-                let _ = match v {
-                    ArgValue::Int(x) => write!(text, "{k}={x}"),
-                    ArgValue::Float(x) => write!(text, "{k}={x}"),
-                    ArgValue::Text(x) => write!(text, "{k}={x}"),
+        self.end.push(p.end);
+        self.duration.push(p.end - start);
+        self.start_line.push(p.first.1);
+        self.end_line.push(p.last.1);
+        // The info text and the typed columns, in one decoding.
+        let stored = &mut self.stored;
+        stored.clear();
+        stored.resize(typed.len(), false);
+        let mut text = String::new();
+        let mut i = 0usize;
+        plan.cat.each_arg(p.info, |k, v| {
+            if !text.is_empty() {
+                text.push_str(", ");
+            }
+            let _ = match &v {
+                ArgRef::Int(x) => write!(text, "{k}={x}"),
+                ArgRef::Float(x) => write!(text, "{k}={x}"),
+                ArgRef::Text(x) => write!(text, "{k}={x}"),
+            };
+            for &col in plan.by_arg.get(i).map_or(&[][..], |c| &c[..]) {
+                let c = &mut typed[col];
+                stored[col] = match (&v, &mut c.values) {
+                    (ArgRef::Int(x), Values::Int(out)) => {
+                        out.push(*x);
+                        true
+                    }
+                    (ArgRef::Float(x), Values::Float(out)) => {
+                        out.push(*x);
+                        true
+                    }
+                    (ArgRef::Text(x), Values::Text(out)) => {
+                        out.push(x.as_ref().into());
+                        true
+                    }
+                    _ => false,
                 };
             }
-            self.info.push(text.as_str().into());
+            i += 1;
+        });
+        if i == 0 {
+            self.info_defined.push(0);
+        } else {
+            self.info.push(text.into_bytes().into());
             self.info_defined.push(1);
         }
-        // Typed columns: the value the category's plan gives each, if its type fits.
-        for (c, arg) in typed.iter_mut().zip(&plan.columns) {
-            let v = arg.and_then(|i| args.get(i)).map(|(_, v)| v);
-            let stored = match (v, &mut c.values) {
-                (Some(ArgValue::Int(i)), Values::Int(out)) => {
-                    out.push(*i);
-                    true
-                }
-                (Some(ArgValue::Float(f)), Values::Float(out)) => {
-                    out.push(*f);
-                    true
-                }
-                (Some(ArgValue::Text(t)), Values::Text(out)) => {
-                    out.push(t.as_str().into());
-                    true
-                }
-                _ => false,
-            };
-            c.defined.push(i16::from(stored));
+        for (c, &s) in typed.iter_mut().zip(stored.iter()) {
+            c.defined.push(i16::from(s));
         }
         self.rows += 1;
         Ok(())
@@ -307,7 +308,7 @@ fn field(name: &str, physical: Physical, repetition: Repetition, utf8: bool) -> 
 
 /// Writes the drawables of `tree` that meet the window of `opts` to `out` as
 /// one Parquet file; returns the number of rows and `out`.
-pub fn export<T: Tree, W: Write + Send>(
+pub fn export<T: Ordered, W: Write + Send>(
     tree: &mut T,
     categories: &[Category],
     opts: &super::Options,
@@ -339,7 +340,7 @@ where
 /// of part `i` (0, 1, ...); `close(i, w)` gets it back when the part is
 /// complete. Returns the number of rows; the number of parts is the number of
 /// `open` calls (at least 1: an empty window gives one empty part).
-pub fn write_parts<T: Tree, W: Write + Send>(
+pub fn write_parts<T: Ordered, W: Write + Send>(
     tree: &mut T,
     categories: &[Category],
     opts: &super::Options,
@@ -382,7 +383,7 @@ where
             .set_created_by("mpelog".into())
             .build(),
     );
-    let span = slices::span(&tree.entries(), opts.from, opts.to);
+    let span = tree.span(opts.from, opts.to);
     let io = |e: std::io::Error| Error::Write(parquet::errors::ParquetError::External(Box::new(e)));
     let first = open(0).map_err(io)?;
     let mut w = Writer {
@@ -413,6 +414,7 @@ where
         group_start: 0.0,
         group_span: ((span.to - span.from) / GROUPS_PER_SPAN).max(0.0),
         rows: 0,
+        stored: Vec::new(),
     };
     w.cats = categories
         .iter()
@@ -421,7 +423,7 @@ where
     let mut part = 0usize;
     let mut part_rows = 0u64;
     let mut written: Result<(), Error<T::Error>> = Ok(());
-    slices::visit(tree, span, |p| {
+    tree.pieces(span, &mut |p| {
         if written.is_err() {
             return;
         }

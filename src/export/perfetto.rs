@@ -14,7 +14,7 @@
 //! The encoding is written here directly (a few message types, varints and
 //! length prefixes), so no protobuf runtime is linked.
 
-use super::{ArgValue, Cat, Sink, Track};
+use super::{ArgRef, Cat, Sink, Track};
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 
@@ -116,6 +116,13 @@ pub struct PerfettoTrace<W: Write> {
     names: HashMap<String, u64>,
     processes: HashSet<i64>,
     first_packet: bool,
+    /// Reused buffers: the event, one annotation (or interned entry), the
+    /// interned data, the packet, the packet's key and length.
+    ev: Msg,
+    scratch: Msg,
+    interned: Msg,
+    pk: Msg,
+    head: Msg,
 }
 
 impl<W: Write> PerfettoTrace<W> {
@@ -127,6 +134,11 @@ impl<W: Write> PerfettoTrace<W> {
             names: HashMap::new(),
             processes: HashSet::new(),
             first_packet: true,
+            ev: Msg::default(),
+            scratch: Msg::default(),
+            interned: Msg::default(),
+            pk: Msg::default(),
+            head: Msg::default(),
         }
     }
 
@@ -139,65 +151,78 @@ impl<W: Write> PerfettoTrace<W> {
         ((t - self.base) * 1e9).round().max(0.0) as u64
     }
 
-    fn packet(&mut self, mut p: Msg) -> io::Result<()> {
-        p.uint(PACKET_SEQUENCE_ID, SEQUENCE);
+    /// Writes the packet in `self.pk` (after adding the sequence fields).
+    fn packet(&mut self) -> io::Result<()> {
+        self.pk.uint(PACKET_SEQUENCE_ID, SEQUENCE);
         if self.first_packet {
             self.first_packet = false;
-            p.uint(PACKET_SEQUENCE_FLAGS, INCREMENTAL_STATE_CLEARED);
+            self.pk
+                .uint(PACKET_SEQUENCE_FLAGS, INCREMENTAL_STATE_CLEARED);
         }
-        let mut t = Msg::default();
-        t.msg(TRACE_PACKET, &p);
-        self.out.write_all(&t.0)
+        // The Trace's `packet` field: key, length, bytes.
+        self.head.0.clear();
+        self.head.key(TRACE_PACKET, 2);
+        self.head.varint(self.pk.0.len() as u64);
+        self.out.write_all(&self.head.0)?;
+        self.out.write_all(&self.pk.0)
     }
 
-    /// A packet holding `event` at `time`, interning `name` first.
-    fn event(&mut self, time: f64, name: Option<&str>, mut event: Msg) -> io::Result<()> {
-        let mut p = Msg::default();
-        p.uint(PACKET_TIMESTAMP, self.ns(time));
+    /// A packet holding the event in `self.ev` at `time`, interning `name`
+    /// first.
+    fn event(&mut self, time: f64, name: Option<&str>) -> io::Result<()> {
+        self.pk.0.clear();
+        let ts = self.ns(time);
+        self.pk.uint(PACKET_TIMESTAMP, ts);
         if let Some(name) = name {
-            let next = self.names.len() as u64 + 1;
-            let iid = *self.names.entry(name.to_string()).or_insert(next);
-            if iid == next {
-                let mut entry = Msg::default();
-                entry.uint(NAME_IID, iid).string(NAME_NAME, name);
-                let mut interned = Msg::default();
-                interned.msg(INTERNED_EVENT_NAMES, &entry);
-                p.msg(PACKET_INTERNED_DATA, &interned);
-            }
-            event.uint(EVENT_NAME_IID, iid);
+            let iid = match self.names.get(name) {
+                Some(&iid) => iid,
+                None => {
+                    let iid = self.names.len() as u64 + 1;
+                    self.names.insert(name.to_string(), iid);
+                    self.scratch.0.clear();
+                    self.scratch.uint(NAME_IID, iid).string(NAME_NAME, name);
+                    self.interned.0.clear();
+                    self.interned.msg(INTERNED_EVENT_NAMES, &self.scratch);
+                    self.pk.msg(PACKET_INTERNED_DATA, &self.interned);
+                    iid
+                }
+            };
+            self.ev.uint(EVENT_NAME_IID, iid);
         }
-        p.msg(PACKET_TRACK_EVENT, &event);
-        p.uint(PACKET_SEQUENCE_FLAGS, NEEDS_INCREMENTAL_STATE);
-        self.packet(p)
+        self.pk.msg(PACKET_TRACK_EVENT, &self.ev);
+        self.pk.uint(PACKET_SEQUENCE_FLAGS, NEEDS_INCREMENTAL_STATE);
+        self.packet()
     }
 
-    fn track_event(kind: u64, t: &Track, category: &str) -> Msg {
-        let mut e = Msg::default();
+    /// Starts the event in `self.ev`.
+    fn track_event(&mut self, kind: u64, t: &Track, category: &str) {
+        let e = &mut self.ev;
+        e.0.clear();
         e.uint(EVENT_TYPE, kind).uint(EVENT_TRACK_UUID, uuid(t));
         if !category.is_empty() {
             e.string(EVENT_CATEGORIES, category);
         }
-        e
     }
 
-    fn annotations(e: &mut Msg, cat: &Cat, info: &[u8], extra: &[(&str, String)]) {
-        let mut add = |name: &str, v: ArgValue| {
-            let mut a = Msg::default();
+    /// Adds the category, its colour, the info values and `extra` to the
+    /// event in `self.ev` as debug annotations.
+    fn annotations(&mut self, cat: &Cat, info: &[u8], extra: Option<(&str, &str)>) {
+        let (e, a) = (&mut self.ev, &mut self.scratch);
+        let mut add = |name: &str, v: ArgRef<'_>| {
+            a.0.clear();
             a.string(ANNOTATION_NAME, name);
             match v {
-                ArgValue::Int(i) => a.int(ANNOTATION_INT, i),
-                ArgValue::Float(f) => a.double(ANNOTATION_DOUBLE, f),
-                ArgValue::Text(s) => a.string(ANNOTATION_STRING, &s),
+                ArgRef::Int(i) => a.int(ANNOTATION_INT, i),
+                ArgRef::Float(f) => a.double(ANNOTATION_DOUBLE, f),
+                ArgRef::Text(s) => a.string(ANNOTATION_STRING, &s),
             };
-            e.msg(EVENT_ANNOTATIONS, &a);
+            e.msg(EVENT_ANNOTATIONS, a);
         };
-        add("category", ArgValue::Int(i64::from(cat.index)));
-        add("color", ArgValue::Text(cat.color.clone()));
-        for (k, v) in cat.args(info) {
-            add(&k, v);
-        }
-        for (k, v) in extra {
-            add(k, ArgValue::Text(v.clone()));
+        add("category", ArgRef::Int(i64::from(cat.index)));
+        add("color", ArgRef::Text(cat.color.as_str().into()));
+        cat.each_arg(info, &mut add);
+        if let Some((k, v)) = extra {
+            add(k, ArgRef::Text(v.into()));
         }
     }
 
@@ -212,12 +237,19 @@ impl<W: Write> PerfettoTrace<W> {
         info: &[u8],
         other: (&str, &Track),
     ) -> io::Result<()> {
-        let mut e = Self::track_event(SLICE_BEGIN, t, "arrow");
-        Self::annotations(&mut e, cat, info, &[(other.0, other.1.name.clone())]);
-        e.fixed64(field, flow);
-        self.event(time, Some(&cat.name), e)?;
-        let e = Self::track_event(SLICE_END, t, "");
-        self.event(time, None, e)
+        self.track_event(SLICE_BEGIN, t, "arrow");
+        self.annotations(cat, info, Some((other.0, &other.1.name)));
+        self.ev.fixed64(field, flow);
+        self.event(time, Some(&cat.name))?;
+        self.track_event(SLICE_END, t, "");
+        self.event(time, None)
+    }
+
+    /// Writes a packet holding one track descriptor, `d`.
+    fn descriptor(&mut self, d: &Msg) -> io::Result<()> {
+        self.pk.0.clear();
+        self.pk.msg(PACKET_TRACK_DESCRIPTOR, d);
+        self.packet()
     }
 }
 
@@ -235,9 +267,7 @@ impl<W: Write> Sink for PerfettoTrace<W> {
         let mut d = Msg::default();
         d.uint(TRACK_UUID, ROOT_UUID)
             .string(TRACK_NAME, &format!("mpelog export, start {first:?} s"));
-        let mut p = Msg::default();
-        p.msg(PACKET_TRACK_DESCRIPTOR, &d);
-        self.packet(p)
+        self.descriptor(&d)
     }
 
     fn track(&mut self, t: &Track) -> io::Result<()> {
@@ -249,9 +279,7 @@ impl<W: Write> Sink for PerfettoTrace<W> {
             let mut d = Msg::default();
             d.uint(TRACK_UUID, PROCESS_BASE.wrapping_add(p as u64))
                 .msg(TRACK_PROCESS, &proc);
-            let mut packet = Msg::default();
-            packet.msg(PACKET_TRACK_DESCRIPTOR, &d);
-            self.packet(packet)?;
+            self.descriptor(&d)?;
         }
         let name = if t.lane == 0 {
             t.name.clone()
@@ -268,26 +296,24 @@ impl<W: Write> Sink for PerfettoTrace<W> {
             .string(TRACK_NAME, &name)
             .uint(TRACK_PARENT, PROCESS_BASE.wrapping_add(p as u64))
             .msg(TRACK_THREAD, &thread);
-        let mut packet = Msg::default();
-        packet.msg(PACKET_TRACK_DESCRIPTOR, &d);
-        self.packet(packet)
+        self.descriptor(&d)
     }
 
     fn enter(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
-        let mut e = Self::track_event(SLICE_BEGIN, t, "state");
-        Self::annotations(&mut e, cat, info, &[]);
-        self.event(time, Some(&cat.name), e)
+        self.track_event(SLICE_BEGIN, t, "state");
+        self.annotations(cat, info, None);
+        self.event(time, Some(&cat.name))
     }
 
     fn leave(&mut self, time: f64, t: &Track, _cat: &Cat) -> io::Result<()> {
-        let e = Self::track_event(SLICE_END, t, "");
-        self.event(time, None, e)
+        self.track_event(SLICE_END, t, "");
+        self.event(time, None)
     }
 
     fn instant(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
-        let mut e = Self::track_event(INSTANT, t, "event");
-        Self::annotations(&mut e, cat, info, &[]);
-        self.event(time, Some(&cat.name), e)
+        self.track_event(INSTANT, t, "event");
+        self.annotations(cat, info, None);
+        self.event(time, Some(&cat.name))
     }
 
     fn send(

@@ -8,7 +8,9 @@
 //! first row value (the rank in the process view), `Thread` the track.
 //! Attributes are a JSON object of the decoded info values.
 
-use super::{ArgValue, Cat, Sink, Track};
+use super::chrome::args_into;
+use super::{ArgRef, Cat, Sink, Track};
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 /// A [`Sink`] writing CSV rows to `W`.
@@ -16,12 +18,20 @@ use std::io::{self, Write};
 pub struct PipitCsv<W: Write> {
     out: W,
     from: f64,
+    /// The row and its attributes being written (reused).
+    line: String,
+    attrs: String,
 }
 
 impl<W: Write> PipitCsv<W> {
     /// A writer to `out`.
     pub fn new(out: W) -> PipitCsv<W> {
-        PipitCsv { out, from: 0.0 }
+        PipitCsv {
+            out,
+            from: 0.0,
+            line: String::new(),
+            attrs: String::new(),
+        }
     }
 
     /// The writer, after [`Sink::finish`].
@@ -33,24 +43,83 @@ impl<W: Write> PipitCsv<W> {
         ((t - self.from) * 1e9).round() as i64
     }
 
-    fn row(&mut self, time: f64, kind: &str, name: &str, t: &Track, attrs: &str) -> io::Result<()> {
-        writeln!(
-            self.out,
-            "{},{kind},{},{},{},{}",
-            self.ns(time),
-            quote(name),
-            t.id,
-            process(t),
-            quote(attrs)
-        )
+    /// Writes a row whose attributes are in `self.attrs`.
+    fn row(&mut self, time: f64, kind: &str, name: &str, t: &Track) -> io::Result<()> {
+        let ns = self.ns(time);
+        let line = &mut self.line;
+        line.clear();
+        let _ = write!(line, "{ns},{kind},");
+        quote(line, name);
+        let _ = write!(line, ",{},{},", t.id, process(t));
+        quote(line, &self.attrs);
+        line.push('\n');
+        self.out.write_all(line.as_bytes())
+    }
+
+    /// A row whose attributes are the info values (none for no info).
+    fn with_info(
+        &mut self,
+        time: f64,
+        kind: &str,
+        t: &Track,
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
+        self.attrs.clear();
+        if !info.is_empty() {
+            args_into(&mut self.attrs, cat, info, None);
+        }
+        self.row(time, kind, &cat.name, t)
+    }
+
+    /// An `MpiSend` (`partner` = `receiver`) or `MpiRecv` (`sender`) row.
+    fn message(
+        &mut self,
+        time: f64,
+        name: &str,
+        t: &Track,
+        (partner, other): (&str, &Track),
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
+        let (size, tag) = message(cat, info);
+        self.attrs.clear();
+        let _ = write!(
+            self.attrs,
+            "{{\"{partner}\": {}, \"msg_length\": ",
+            process(other)
+        );
+        or_null(&mut self.attrs, size);
+        self.attrs.push_str(", \"msg_tag\": ");
+        or_null(&mut self.attrs, tag);
+        self.attrs.push('}');
+        self.row(time, "Instant", name, t)
     }
 }
 
-fn quote(s: &str) -> String {
+/// Appends `s` as a CSV field: quoted (with `"` doubled) when it holds a
+/// comma, a quote or a line break.
+fn quote(out: &mut String, s: &str) {
     if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+        out.push('"');
+        for (i, part) in s.split('"').enumerate() {
+            if i > 0 {
+                out.push_str("\"\"");
+            }
+            out.push_str(part);
+        }
+        out.push('"');
     } else {
-        s.to_string()
+        out.push_str(s);
+    }
+}
+
+fn or_null(out: &mut String, v: Option<i64>) {
+    match v {
+        Some(v) => {
+            let _ = write!(out, "{v}");
+        }
+        None => out.push_str("null"),
     }
 }
 
@@ -58,35 +127,28 @@ fn process(t: &Track) -> i64 {
     t.row.first().map_or(0, |&v| i64::from(v))
 }
 
+/// Whether `k` holds `word`, in any case.
+fn holds(k: &str, word: &str) -> bool {
+    k.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+}
+
 /// The message's size and tag from an arrow's info (`msg_size`, `msg_tag` in
 /// MPE's traces).
 fn message(cat: &Cat, info: &[u8]) -> (Option<i64>, Option<i64>) {
     let mut size = None;
     let mut tag = None;
-    for (k, v) in cat.args(info) {
-        if let ArgValue::Int(i) = v {
-            let k = k.to_ascii_lowercase();
-            if k.contains("size") {
+    cat.each_arg(info, |k, v| {
+        if let ArgRef::Int(i) = v {
+            if holds(k, "size") {
                 size = Some(i);
-            } else if k.contains("tag") {
+            } else if holds(k, "tag") {
                 tag = Some(i);
             }
         }
-    }
+    });
     (size, tag)
-}
-
-/// The attributes of an `MpiSend` (`partner` = `receiver`) or `MpiRecv`
-/// (`sender`) row: the partner's process, the size and the tag.
-fn message_attrs(partner: &str, other: &Track, cat: &Cat, info: &[u8]) -> String {
-    let (size, tag) = message(cat, info);
-    let or_null = |v: Option<i64>| v.map_or("null".into(), |v| v.to_string());
-    format!(
-        "{{\"{partner}\": {}, \"msg_length\": {}, \"msg_tag\": {}}}",
-        process(other),
-        or_null(size),
-        or_null(tag)
-    )
 }
 
 impl<W: Write> Sink for PipitCsv<W> {
@@ -103,25 +165,16 @@ impl<W: Write> Sink for PipitCsv<W> {
     }
 
     fn enter(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
-        let attrs = if info.is_empty() {
-            String::new()
-        } else {
-            super::chrome::args_json(cat, info, &[])
-        };
-        self.row(time, "Enter", &cat.name, t, &attrs)
+        self.with_info(time, "Enter", t, cat, info)
     }
 
     fn leave(&mut self, time: f64, t: &Track, cat: &Cat) -> io::Result<()> {
-        self.row(time, "Leave", &cat.name, t, "")
+        self.attrs.clear();
+        self.row(time, "Leave", &cat.name, t)
     }
 
     fn instant(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
-        let attrs = if info.is_empty() {
-            String::new()
-        } else {
-            super::chrome::args_json(cat, info, &[])
-        };
-        self.row(time, "Instant", &cat.name, t, &attrs)
+        self.with_info(time, "Instant", t, cat, info)
     }
 
     fn send(
@@ -133,8 +186,7 @@ impl<W: Write> Sink for PipitCsv<W> {
         cat: &Cat,
         info: &[u8],
     ) -> io::Result<()> {
-        let attrs = message_attrs("receiver", to, cat, info);
-        self.row(time, "Instant", "MpiSend", t, &attrs)
+        self.message(time, "MpiSend", t, ("receiver", to), cat, info)
     }
 
     fn receive(
@@ -146,8 +198,7 @@ impl<W: Write> Sink for PipitCsv<W> {
         cat: &Cat,
         info: &[u8],
     ) -> io::Result<()> {
-        let attrs = message_attrs("sender", from, cat, info);
-        self.row(time, "Instant", "MpiRecv", t, &attrs)
+        self.message(time, "MpiRecv", t, ("sender", from), cat, info)
     }
 
     fn finish(&mut self) -> io::Result<()> {

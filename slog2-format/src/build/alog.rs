@@ -20,7 +20,7 @@
 
 use crate::build::colors;
 use crate::build::events::arrow_category;
-use crate::build::{ConvertStats, Prim, TreeOptions, TreeWriter, Unmatched};
+use crate::build::{ConvertStats, PairStats, Prim, PrimSink, TreeOptions, TreeWriter, Unmatched};
 use crate::error::Result;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use alog_format::record::{rtype, Kind};
@@ -343,21 +343,32 @@ pub fn alog_to_slog2<W: Write + Seek>(
     f: &AlogFile,
     out: W,
     opts: TreeOptions,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
+    let tree = TreeWriter::new(out, opts)?;
+    let ((out, tree), stats) = alog_into(f, tree, progress)?;
+    Ok((out, stats.with_tree(tree)))
+}
+
+/// Hands the drawables of `f` ([`drawables`]) to `sink` in increasing end
+/// time, then the legend and the line-ID maps; `progress` as
+/// [`alog_to_slog2`]'s.
+pub fn alog_into<P: PrimSink>(
+    f: &AlogFile,
+    mut sink: P,
+    mut progress: impl FnMut(u64),
+) -> Result<(P::Output, PairStats)> {
     let d = drawables(f);
-    let mut tree = TreeWriter::new(out, opts)?;
     for p in d.prims {
-        tree.add(p)?;
+        sink.add(p)?;
     }
-    let (out, stats) = tree.finish(&d.categories, d.maps)?;
+    let output = sink.finish(&d.categories, d.maps)?;
     progress(f.records.len() as u64);
     Ok((
-        out,
-        ConvertStats {
+        output,
+        PairStats {
             records: f.records.len() as u64,
             input_bytes: 0,
-            tree: stats,
             unmatched: d.unmatched,
         },
     ))

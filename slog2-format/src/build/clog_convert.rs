@@ -4,6 +4,7 @@
 
 use super::clog_events::ClogDrawables;
 use super::convert::ConvertStats;
+use super::prim_sink::{PairStats, PrimSink};
 use super::tree::{TreeOptions, TreeWriter};
 use crate::error::{Error, Result};
 use clog2_format::clog::ClogRecords;
@@ -31,14 +32,36 @@ pub fn clog_to_slog2<W: Write + Seek>(
 /// [`clog_to_slog2`] over records already opened (for an explicit block size,
 /// [`ClogRecords::with_block_size`]).
 pub fn clog_records_to_slog2<W: Write + Seek>(
-    mut records: ClogRecords<'_>,
+    records: ClogRecords<'_>,
     out: W,
     opts: TreeOptions,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
+    let tree = TreeWriter::new(out, opts)?;
+    let ((out, tree), stats) = clog_records_into(records, tree, progress)?;
+    Ok((out, stats.with_tree(tree)))
+}
+
+/// Pairs the events of the old-CLOG file `data` into primitives, as
+/// [`clog_to_slog2`] does, and hands them to `sink` in increasing end time,
+/// then the legend and the line-ID maps.
+pub fn clog_into<P: PrimSink>(
+    data: &[u8],
+    sink: P,
+    progress: impl FnMut(u64),
+) -> Result<(P::Output, PairStats)> {
+    let records = ClogRecords::new(data).map_err(|e| Error::Clog2(Box::new(e)))?;
+    clog_records_into(records, sink, progress)
+}
+
+/// [`clog_into`] over records already opened.
+pub fn clog_records_into<P: PrimSink>(
+    mut records: ClogRecords<'_>,
+    mut tree: P,
+    mut progress: impl FnMut(u64),
+) -> Result<(P::Output, PairStats)> {
     let clog = |e: clog2_format::Error| Error::Clog2(Box::new(e));
     let mut events = ClogDrawables::new();
-    let mut tree = TreeWriter::new(out, opts)?;
     let mut count = 0u64;
     let mut last_block = 0;
     let mut input_bytes = 0u64;
@@ -84,13 +107,12 @@ pub fn clog_records_to_slog2<W: Write + Seek>(
         }
     }
     let (categories, maps, unmatched) = events.finish();
-    let (out, tree) = tree.finish(&categories, maps)?;
+    let output = tree.finish(&categories, maps)?;
     Ok((
-        out,
-        ConvertStats {
+        output,
+        PairStats {
             records: count,
             input_bytes,
-            tree,
             unmatched,
         },
     ))

@@ -3,6 +3,7 @@
 
 use super::events::{Clog2Drawables, Unmatched};
 use super::prim::Prim;
+use super::prim_sink::{PairStats, PrimSink};
 use super::tree::{TreeOptions, TreeStats, TreeWriter};
 use crate::error::{Error, Result};
 use clog2_format::{Clog2Reader, Source};
@@ -46,27 +47,43 @@ type Paired = (Clog2Drawables, u64, u64);
 /// into primitives (checking their time order), the calling thread places the
 /// primitives in the tree and writes the nodes; batches of primitives pass between
 /// them through a bounded channel (a few batches in flight), so memory stays
-/// bounded.
+/// bounded. [`clog2_into`] is the same pairing for any [`PrimSink`].
 pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
     reader: &mut Clog2Reader<S>,
     out: W,
     opts: TreeOptions,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
+    let tree = TreeWriter::new(out, opts)?;
+    let ((out, tree), stats) = clog2_into(reader, tree, progress)?;
+    Ok((out, stats.with_tree(tree)))
+}
+
+/// Pairs the events of `reader` into primitives, as [`clog2_to_slog2`] does,
+/// and hands them to `sink` in increasing end time, then the legend and the
+/// line-ID maps. The pairing runs on a thread of its own; `sink` works on the
+/// calling thread. `progress` is called now and then with the input offset.
+///
+/// Errors: the reader's ([`Error::Clog2`]), a drawable out of time order
+/// ([`Error::OutOfOrder`]), or the sink's.
+pub fn clog2_into<S: Source + Send, P: PrimSink>(
+    reader: &mut Clog2Reader<S>,
+    mut sink: P,
+    mut progress: impl FnMut(u64),
+) -> Result<(P::Output, PairStats)> {
     let events = Clog2Drawables::new(reader.preamble().info());
-    let mut tree = TreeWriter::new(out, opts)?;
     let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch>>(IN_FLIGHT);
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<Prim>>();
     let paired = std::thread::scope(|scope| -> Result<Paired> {
         let pairing_thread = scope.spawn(move || pair(reader, events, &full_tx, &empty_rx));
-        // Tree building; `full_rx` is consumed here, so when this ends (after the
-        // last batch or on an error) the pairing thread's next send fails and it
-        // returns.
+        // The sink's work; `full_rx` is consumed here, so when this ends (after
+        // the last batch or on an error) the pairing thread's next send fails
+        // and it returns.
         let building = (|| -> Result<()> {
             for msg in full_rx {
                 let (mut batch, after) = msg?;
                 for p in batch.drain(..) {
-                    tree.add(p)?;
+                    sink.add(p)?;
                 }
                 progress(after);
                 // The pairing thread may be gone already.
@@ -86,13 +103,12 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
     })?;
     let (events, records, input_bytes) = paired;
     let (categories, maps, unmatched) = events.finish();
-    let (out, tree) = tree.finish(&categories, maps)?;
+    let output = sink.finish(&categories, maps)?;
     Ok((
-        out,
-        ConvertStats {
+        output,
+        PairStats {
             records,
             input_bytes,
-            tree,
             unmatched,
         },
     ))

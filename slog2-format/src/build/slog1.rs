@@ -30,7 +30,7 @@
 use crate::build::colors::{argb, lookup, Fallback};
 use crate::build::events::info_keys;
 use crate::build::prim::{Prim, MAX_INFO};
-use crate::build::{ConvertStats, TreeOptions, TreeWriter};
+use crate::build::{ConvertStats, PairStats, PrimSink, TreeOptions, TreeWriter};
 use crate::error::{Error, Result};
 use crate::slog1::read::{RecordRef, Slog1File};
 use crate::slog1::types::*;
@@ -249,22 +249,33 @@ pub fn slog1_to_slog2<W: Write + Seek>(
     f: &Slog1File,
     out: W,
     opts: TreeOptions,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
+    let tree = TreeWriter::new(out, opts)?;
+    let ((out, tree), stats) = slog1_into(f, tree, progress)?;
+    Ok((out, stats.with_tree(tree)))
+}
+
+/// Hands the drawables of `f` ([`drawables`]) to `sink` in increasing end
+/// time, then the legend and the line-ID maps; `progress` as
+/// [`slog1_to_slog2`]'s.
+pub fn slog1_into<P: PrimSink>(
+    f: &Slog1File,
+    mut sink: P,
+    mut progress: impl FnMut(u64),
+) -> Result<(P::Output, PairStats)> {
     let d = drawables(f)?;
     let records = d.prims.len() as u64;
-    let mut tree = TreeWriter::new(out, opts)?;
     for p in d.prims {
-        tree.add(p)?;
+        sink.add(p)?;
     }
-    let (out, stats) = tree.finish(&d.categories, d.maps)?;
+    let output = sink.finish(&d.categories, d.maps)?;
     progress(records);
     Ok((
-        out,
-        ConvertStats {
+        output,
+        PairStats {
             records,
             input_bytes: 0,
-            tree: stats,
             unmatched: Default::default(),
         },
     ))

@@ -92,6 +92,27 @@ impl TreeOptions {
     }
 }
 
+/// The "Identity Map" the tree writer puts after the caller's line-ID maps:
+/// one row per line ID, in increasing order, whose value is the line ID.
+pub fn identity_map(lines: impl IntoIterator<Item = i32>) -> LineIdMap {
+    let mut rows: Vec<i32> = lines.into_iter().collect();
+    rows.sort_unstable();
+    rows.dedup();
+    LineIdMap {
+        title: JStr::new("Identity Map"),
+        ncols: 1,
+        labels: vec![JStr::new("LineID")],
+        rows: rows
+            .into_iter()
+            .map(|l| LineIdRow {
+                line_id: l,
+                values: vec![l],
+            })
+            .collect(),
+        methods: Vec::new(),
+    }
+}
+
 /// What the writer wrote.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TreeStats {
@@ -506,19 +527,7 @@ impl<W: Write + Seek> TreeWriter<W> {
         // Line-ID maps: the caller's, then the identity map of every line used.
         lines.extend(root_buf.lines());
         let mut maps = maps;
-        maps.push(LineIdMap {
-            title: JStr::new("Identity Map"),
-            ncols: 1,
-            labels: vec![JStr::new("LineID")],
-            rows: lines
-                .into_iter()
-                .map(|l| LineIdRow {
-                    line_id: l,
-                    values: vec![l],
-                })
-                .collect(),
-            methods: Vec::new(),
-        });
+        maps.push(identity_map(lines));
         let map_ptr = self.write_block(&LineIdMapList { maps })?;
 
         // Tree directory: depth descending, xpos ascending.

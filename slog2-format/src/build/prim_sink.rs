@@ -1,0 +1,85 @@
+//! Where a conversion's primitives go: the one-pass tree writer for a SLOG-2
+//! file, or anything else that takes primitives in end-time order (an exporter
+//! that reorders them, a counter in a test). Every converter of
+//! [`crate::build`] has a twin `*_into` that pairs events with the same code
+//! and feeds any [`PrimSink`].
+
+use super::events::Unmatched;
+use super::prim::Prim;
+use super::tree::{TreeStats, TreeWriter};
+use crate::error::Result;
+use crate::types::{Category, LineIdMap};
+use std::io::{Seek, Write};
+
+/// Takes a conversion's primitives, in increasing end time, then the legend
+/// and the line-ID maps.
+///
+/// ```
+/// use slog2_format::build::{clog2_into, Prim, PrimSink};
+/// use slog2_format::types::{Category, LineIdMap};
+///
+/// /// Counts primitives and categories.
+/// #[derive(Default)]
+/// struct Count(u64);
+/// impl PrimSink for Count {
+///     type Output = (u64, usize);
+///     fn add(&mut self, _p: Prim) -> slog2_format::Result<()> {
+///         self.0 += 1;
+///         Ok(())
+///     }
+///     fn finish(self, cats: &[Category], _maps: Vec<LineIdMap>) -> slog2_format::Result<(u64, usize)> {
+///         Ok((self.0, cats.len()))
+///     }
+/// }
+///
+/// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// let ((prims, cats), stats) = clog2_into(&mut reader, Count::default(), |_| {})?;
+/// assert!(prims > 0 && cats > 1);
+/// assert!(stats.records > 0 && stats.input_bytes <= clog2.len() as u64);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait PrimSink {
+    /// What [`finish`](PrimSink::finish) gives.
+    type Output;
+    /// Takes the next primitive (its end is not before the previous one's).
+    fn add(&mut self, p: Prim) -> Result<()>;
+    /// Takes the legend (every category the primitives may use) and the
+    /// line-ID maps, after the last primitive.
+    fn finish(self, categories: &[Category], maps: Vec<LineIdMap>) -> Result<Self::Output>;
+}
+
+/// The tree writer as a sink: its output is the writer and its figures.
+impl<W: Write + Seek> PrimSink for TreeWriter<W> {
+    type Output = (W, TreeStats);
+    fn add(&mut self, p: Prim) -> Result<()> {
+        TreeWriter::add(self, p)
+    }
+    fn finish(self, categories: &[Category], maps: Vec<LineIdMap>) -> Result<(W, TreeStats)> {
+        TreeWriter::finish(self, categories, maps)
+    }
+}
+
+/// What pairing an input's events did, whatever took the primitives.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PairStats {
+    /// Input records read (as [`ConvertStats::records`](super::ConvertStats)).
+    pub records: u64,
+    /// Input bytes consumed (CLOG2 and CLOG; 0 for ALOG and SLOG-1).
+    pub input_bytes: u64,
+    /// Events that could not be paired or placed.
+    pub unmatched: Unmatched,
+}
+
+impl PairStats {
+    /// The conversion's figures with the tree writer's.
+    pub(crate) fn with_tree(self, tree: TreeStats) -> super::ConvertStats {
+        super::ConvertStats {
+            records: self.records,
+            input_bytes: self.input_bytes,
+            tree,
+            unmatched: self.unmatched,
+        }
+    }
+}

@@ -1,0 +1,508 @@
+//! A conversion's primitives in start order with bounded memory, so that a
+//! CLOG2, old CLOG, ALOG or SLOG-1 trace exports in one pass over its bytes
+//! without a SLOG-2 file in between.
+//!
+//! The converters pair events into primitives in end-time order
+//! ([`slog2_format::build::PrimSink`]); the exporters need start order. A
+//! [`StartOrder`] sink keeps the primitives that meet the window in a buffer
+//! of bounded size; when the buffer is full it is sorted and written to an
+//! anonymous temporary file as a run (about 34 bytes per primitive plus its
+//! info bytes). At the end, [`Sorted`] merges the runs and what is left in
+//! memory ([`Ordered::pieces`]), after the legend and the line-ID maps are
+//! known. A trace whose primitives fit in the buffer never touches the disk.
+//! The temporary file has no name (`O_TMPFILE` where the system has it), so
+//! nothing is left behind, whatever happens to the run.
+
+use super::Ordered;
+use crate::slices::{order, Piece, Span};
+use rustc_hash::FxHashSet;
+use slog2_format::build::{Prim, PrimSink};
+use slog2_format::types::{Category, LineIdMap};
+use slog2_format::TimeWindow;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
+
+/// The default memory for primitives waiting in [`StartOrder`]'s buffer.
+pub const DEFAULT_MEMORY: usize = 64 << 20;
+
+/// Bytes a held primitive takes: itself and its sort key.
+const HELD: usize = std::mem::size_of::<Prim>() + std::mem::size_of::<(i64, i64, u32)>();
+
+/// Bytes of a run record before its info bytes.
+const RECORD_HEAD: usize = 34;
+
+/// A [`PrimSink`] that gives the primitives meeting a window back in start
+/// order ([`crate::slices::order`]) with bounded memory.
+///
+/// ```
+/// use mpelog::export::sorted::StartOrder;
+/// use mpelog::export::{chrome::ChromeJson, Options};
+/// use slog2_format::build::clog2_into;
+///
+/// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// // 64 KiB of primitives in memory at most: the rest goes to sorted runs.
+/// let sink = StartOrder::new().memory(64 << 10);
+/// let (mut sorted, _stats) = clog2_into(&mut reader, sink, |_| {})?;
+/// assert!(sorted.runs() > 1);
+/// let mut json = ChromeJson::new(Vec::new());
+/// let counts = mpelog::export::sorted(&mut sorted, &Options::default(), &mut json)?;
+/// assert!(counts.states > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct StartOrder {
+    keep: TimeWindow,
+    /// Primitives held before a spill.
+    limit: usize,
+    temp_dir: Option<PathBuf>,
+    buf: Vec<Prim>,
+    /// The start order of `buf` (reused).
+    keys: Vec<(i64, i64, u32)>,
+    runs: Runs,
+    /// Earliest start and latest end of every primitive added.
+    time_box: Option<(f64, f64)>,
+    /// Primitives kept.
+    kept: u64,
+    /// The categories primitives use (in the window or not).
+    used: FxHashSet<i32>,
+    /// The category of the previous primitive (most repeat it).
+    last_category: Option<i32>,
+    /// The line IDs primitives use, and the previous primitive's.
+    lines: FxHashSet<i32>,
+    last_lines: Option<[i32; 2]>,
+}
+
+impl Default for StartOrder {
+    fn default() -> StartOrder {
+        StartOrder::new()
+    }
+}
+
+impl StartOrder {
+    /// A sink keeping every primitive, with [`DEFAULT_MEMORY`] for the buffer
+    /// and runs in the system's temporary directory.
+    pub fn new() -> StartOrder {
+        StartOrder {
+            keep: TimeWindow::new(f64::NEG_INFINITY, f64::INFINITY),
+            limit: DEFAULT_MEMORY / HELD,
+            temp_dir: None,
+            buf: Vec::new(),
+            keys: Vec::new(),
+            runs: Runs::default(),
+            time_box: None,
+            kept: 0,
+            used: FxHashSet::default(),
+            last_category: None,
+            lines: FxHashSet::default(),
+            last_lines: None,
+        }
+    }
+
+    /// Keeps only the primitives that meet `[from, to)` (a missing bound: no
+    /// limit on that side), as a window query would.
+    pub fn window(mut self, from: Option<f64>, to: Option<f64>) -> StartOrder {
+        self.keep = TimeWindow::new(
+            from.unwrap_or(f64::NEG_INFINITY),
+            to.unwrap_or(f64::INFINITY),
+        );
+        self
+    }
+
+    /// Holds at most about `bytes` of primitives (and their sort keys) in
+    /// memory, at least one.
+    pub fn memory(mut self, bytes: usize) -> StartOrder {
+        self.limit = (bytes / HELD).max(1);
+        self
+    }
+
+    /// Writes the runs in `dir` instead of the system's temporary directory.
+    pub fn temp_dir(mut self, dir: impl Into<PathBuf>) -> StartOrder {
+        self.temp_dir = Some(dir.into());
+        self
+    }
+
+    fn spill(&mut self) -> io::Result<()> {
+        sort(&self.buf, &mut self.keys);
+        let file = match self.runs.out.take() {
+            Some(w) => w,
+            None => {
+                let f = match &self.temp_dir {
+                    Some(d) => tempfile::tempfile_in(d)?,
+                    None => tempfile::tempfile()?,
+                };
+                BufWriter::with_capacity(1 << 20, f)
+            }
+        };
+        let mut w = file;
+        let at = self.runs.end;
+        let mut rec = [0u8; RECORD_HEAD + slog2_format::build::prim::MAX_INFO];
+        for &(_, _, i) in &self.keys {
+            let n = encode(&self.buf[i as usize], &mut rec);
+            w.write_all(&rec[..n])?;
+            self.runs.end += n as u64;
+        }
+        self.runs.list.push((at, self.runs.end));
+        self.runs.out = Some(w);
+        self.buf.clear();
+        self.keys.clear();
+        Ok(())
+    }
+}
+
+/// The runs written so far.
+#[derive(Debug, Default)]
+struct Runs {
+    out: Option<BufWriter<File>>,
+    /// Each run's byte range in the file.
+    list: Vec<(u64, u64)>,
+    end: u64,
+}
+
+/// A time as an integer that orders as [`f64::total_cmp`] does.
+fn time_key(t: f64) -> i64 {
+    let b = t.to_bits() as i64;
+    b ^ (((b >> 63) as u64) >> 1) as i64
+}
+
+/// Fills `keys` with the start order of `v`: `(start, reversed end, index)`,
+/// sorted by [`order`] (integer keys first; equal ones by the whole order).
+fn sort(v: &[Prim], keys: &mut Vec<(i64, i64, u32)>) {
+    keys.clear();
+    keys.extend(
+        v.iter()
+            .enumerate()
+            .map(|(i, p)| (time_key(p.earliest()), !time_key(p.latest()), i as u32)),
+    );
+    keys.sort_unstable();
+    // Runs of equal times: by the rest of the order.
+    let mut at = 0;
+    while at < keys.len() {
+        let (a, b, _) = keys[at];
+        let n = keys[at..]
+            .iter()
+            .take_while(|k| k.0 == a && k.1 == b)
+            .count();
+        if n > 1 {
+            keys[at..at + n].sort_by(|x, y| {
+                order(
+                    &Piece::of_prim(&v[x.2 as usize]),
+                    &Piece::of_prim(&v[y.2 as usize]),
+                )
+            });
+        }
+        at += n;
+    }
+}
+
+/// Writes `p` to the front of `out`; returns its length.
+fn encode(p: &Prim, out: &mut [u8]) -> usize {
+    let n = usize::from(p.info_len).min(p.info.len());
+    out[0..4].copy_from_slice(&p.category.to_le_bytes());
+    out[4..8].copy_from_slice(&p.topology.to_le_bytes());
+    out[8] = p.nv;
+    out[9] = n as u8;
+    out[10..18].copy_from_slice(&p.times[0].to_le_bytes());
+    out[18..26].copy_from_slice(&p.times[1].to_le_bytes());
+    out[26..30].copy_from_slice(&p.lines[0].to_le_bytes());
+    out[30..34].copy_from_slice(&p.lines[1].to_le_bytes());
+    out[RECORD_HEAD..RECORD_HEAD + n].copy_from_slice(&p.info[..n]);
+    RECORD_HEAD + n
+}
+
+/// Reads the record at the front of `b` (which holds at least its head);
+/// returns it and its length, or `None` when its info bytes are not all there.
+fn decode(b: &[u8]) -> Option<(Prim, usize)> {
+    let i32_at = |at: usize| i32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+    let f64_at = |at: usize| f64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let n = usize::from(b[9]);
+    let info = b.get(RECORD_HEAD..RECORD_HEAD + n)?;
+    let mut p = Prim::event(i32_at(0), f64_at(10), i32_at(26), info);
+    p.topology = i32_at(4);
+    p.nv = b[8];
+    p.times[1] = f64_at(18);
+    p.lines[1] = i32_at(30);
+    Some((p, RECORD_HEAD + n))
+}
+
+impl PrimSink for StartOrder {
+    type Output = Sorted;
+
+    fn add(&mut self, p: Prim) -> slog2_format::Result<()> {
+        let (start, end) = (p.earliest(), p.latest());
+        if self.last_category != Some(p.category) {
+            self.last_category = Some(p.category);
+            self.used.insert(p.category);
+        }
+        if self.last_lines != Some(p.lines) {
+            self.last_lines = Some(p.lines);
+            self.lines.extend(&p.lines[..usize::from(p.nv.clamp(1, 2))]);
+        }
+        self.time_box = Some(match self.time_box {
+            None => (start, end),
+            Some((a, b)) => (a.min(start), b.max(end)),
+        });
+        if !self.keep.meets(start, end) {
+            return Ok(());
+        }
+        if self.buf.len() >= self.limit {
+            self.spill().map_err(spill_error)?;
+        }
+        self.buf.push(p);
+        self.kept += 1;
+        Ok(())
+    }
+
+    fn finish(
+        mut self,
+        categories: &[Category],
+        mut maps: Vec<LineIdMap>,
+    ) -> slog2_format::Result<Sorted> {
+        // The maps a converted file has: the converter's and the identity map.
+        maps.push(slog2_format::build::tree::identity_map(
+            self.lines.iter().copied(),
+        ));
+        let file = if let Some(w) = self.runs.out.take() {
+            // The rest goes to a run too, so that the merge reads every
+            // primitive from the file with bounded buffers.
+            self.runs.out = Some(w);
+            if !self.buf.is_empty() {
+                self.spill().map_err(spill_error)?;
+            }
+            let w = self.runs.out.take().expect("a run was written");
+            Some(w.into_inner().map_err(|e| spill_error(e.into_error()))?)
+        } else {
+            sort(&self.buf, &mut self.keys);
+            None
+        };
+        Ok(Sorted {
+            // The legend a converted file has: the categories primitives use.
+            categories: categories
+                .iter()
+                .filter(|c| self.used.contains(&c.index))
+                .cloned()
+                .collect(),
+            maps,
+            memory: self.buf,
+            order: self.keys,
+            file,
+            runs: self.runs.list,
+            time_box: self.time_box,
+            buffer_bytes: self.limit * HELD,
+            kept: self.kept,
+        })
+    }
+}
+
+fn spill_error(e: io::Error) -> slog2_format::Error {
+    slog2_format::Error::Write(format!("writing a sorted run to a temporary file: {e}"))
+}
+
+/// A conversion's primitives, ready to be read in start order, with its
+/// legend and line-ID maps: what [`StartOrder`] gives at the end.
+#[derive(Debug)]
+pub struct Sorted {
+    pub(crate) categories: Vec<Category>,
+    pub(crate) maps: Vec<LineIdMap>,
+    /// The primitives when nothing was spilled, and their start order.
+    memory: Vec<Prim>,
+    order: Vec<(i64, i64, u32)>,
+    file: Option<File>,
+    runs: Vec<(u64, u64)>,
+    time_box: Option<(f64, f64)>,
+    kept: u64,
+    /// The buffer memory the merge may use for reading runs.
+    buffer_bytes: usize,
+}
+
+impl Sorted {
+    /// The legend: the categories the primitives use (in the window or not),
+    /// in the converter's order, as a converted SLOG-2 file has them (without
+    /// the preview categories and the summaries).
+    pub fn categories(&self) -> &[Category] {
+        &self.categories
+    }
+
+    /// The line-ID maps (the views): the converter's, then the identity map
+    /// of every line used, as a converted SLOG-2 file has them.
+    pub fn maps(&self) -> &[LineIdMap] {
+        &self.maps
+    }
+
+    /// The number of sorted runs written to the temporary file (0: everything
+    /// stayed in memory).
+    pub fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The number of primitives kept (those meeting the window).
+    pub fn len(&self) -> u64 {
+        self.kept
+    }
+
+    /// Whether no primitive was kept.
+    pub fn is_empty(&self) -> bool {
+        self.kept == 0
+    }
+
+    /// The earliest start and latest end of every primitive the conversion
+    /// made, in the window or not (`None` for none).
+    pub fn time_box(&self) -> Option<(f64, f64)> {
+        self.time_box
+    }
+}
+
+/// One run being merged: its unread byte range and a buffer of its bytes.
+struct RunReader {
+    next: u64,
+    end: u64,
+    buf: Vec<u8>,
+    at: usize,
+}
+
+impl RunReader {
+    /// The next primitive of the run, if any.
+    fn next(&mut self, file: &File, chunk: usize) -> io::Result<Option<Prim>> {
+        loop {
+            let have = &self.buf[self.at..];
+            if have.len() >= RECORD_HEAD {
+                if let Some((p, n)) = decode(have) {
+                    self.at += n;
+                    return Ok(Some(p));
+                }
+            }
+            if self.next >= self.end {
+                return if have.is_empty() {
+                    Ok(None)
+                } else {
+                    Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "a sorted run ends inside a record",
+                    ))
+                };
+            }
+            // Keep the unread tail, read the next chunk after it.
+            self.buf.drain(..self.at);
+            self.at = 0;
+            let kept = self.buf.len();
+            let want = chunk.min((self.end - self.next) as usize);
+            self.buf.resize(kept + want, 0);
+            file.read_exact_at(&mut self.buf[kept..], self.next)?;
+            self.next += want as u64;
+        }
+    }
+}
+
+/// A run's next primitive in the merge, with its time keys and run: the
+/// smallest comes first.
+struct Head((i64, i64), Prim, usize);
+
+impl Head {
+    fn new(p: Prim, run: usize) -> Head {
+        Head((time_key(p.earliest()), !time_key(p.latest())), p, run)
+    }
+}
+
+impl PartialEq for Head {
+    fn eq(&self, o: &Head) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Head {}
+impl PartialOrd for Head {
+    fn partial_cmp(&self, o: &Head) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Head {
+    fn cmp(&self, o: &Head) -> Ordering {
+        self.0
+            .cmp(&o.0)
+            .then_with(|| order(&Piece::of_prim(&self.1), &Piece::of_prim(&o.1)))
+            .then(self.2.cmp(&o.2))
+    }
+}
+
+impl Ordered for Sorted {
+    type Error = io::Error;
+
+    fn span(&self, from: Option<f64>, to: Option<f64>) -> Span {
+        crate::slices::span_of(self.time_box, from, to)
+    }
+
+    fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> io::Result<()> {
+        let window = if span.clipped {
+            TimeWindow::new(span.from, span.to)
+        } else {
+            TimeWindow::new(f64::NEG_INFINITY, f64::INFINITY)
+        };
+        let mut give = |p: &Prim| {
+            if window.meets(p.earliest(), p.latest()) {
+                f(Piece::of_prim(p));
+            }
+        };
+        let Some(file) = &self.file else {
+            self.order
+                .iter()
+                .for_each(|&(_, _, i)| give(&self.memory[i as usize]));
+            return Ok(());
+        };
+        let chunk = (self.buffer_bytes / self.runs.len().max(1)).clamp(16 << 10, 4 << 20);
+        let mut readers: Vec<RunReader> = self
+            .runs
+            .iter()
+            .map(|&(next, end)| RunReader {
+                next,
+                end,
+                buf: Vec::new(),
+                at: 0,
+            })
+            .collect();
+        let mut heap = BinaryHeap::with_capacity(readers.len());
+        for (i, r) in readers.iter_mut().enumerate() {
+            if let Some(p) = r.next(file, chunk)? {
+                heap.push(Reverse(Head::new(p, i)));
+            }
+        }
+        while let Some(Reverse(Head(_, p, i))) = heap.pop() {
+            give(&p);
+            if let Some(q) = readers[i].next(file, chunk)? {
+                heap.push(Reverse(Head::new(q, i)));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip() {
+        let prims = [
+            Prim::event(7, 1.5, 3, &[1, 2, 3]),
+            Prim::two(0, 2, (2.0, 1), (1.0, 4), &[9; 32]),
+            Prim::two(5, 1, (0.25, -1), (0.75, -1), &[]),
+        ];
+        let mut buf = Vec::new();
+        let mut rec = [0u8; RECORD_HEAD + 32];
+        for p in &prims {
+            let n = encode(p, &mut rec);
+            buf.extend_from_slice(&rec[..n]);
+        }
+        let mut at = 0;
+        for p in &prims {
+            let (q, n) = decode(&buf[at..]).unwrap();
+            assert_eq!(&q, p);
+            at += n;
+        }
+        assert_eq!(at, buf.len());
+        // A record cut inside its info bytes is not read.
+        assert!(decode(&buf[..RECORD_HEAD + 1]).is_none());
+    }
+}
