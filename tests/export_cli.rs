@@ -19,6 +19,12 @@ use std::path::Path;
 /// `(kind, name, start ns, end ns)` of every real primitive meeting `[a, b)`,
 /// times from `t0`, sorted.
 fn drawables(path: &str, window: Option<(f64, f64)>) -> (Vec<Item>, f64) {
+    drawables_named(path, window, false)
+}
+
+/// [`drawables`], each name followed by `#` and the category index when
+/// `with_index`.
+fn drawables_named(path: &str, window: Option<(f64, f64)>, with_index: bool) -> (Vec<Item>, f64) {
     let bytes = std::fs::read(path).unwrap();
     let f = Slog2File::parse(&bytes).unwrap();
     let r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
@@ -28,7 +34,14 @@ fn drawables(path: &str, window: Option<(f64, f64)>) -> (Vec<Item>, f64) {
         .value
         .categories
         .iter()
-        .map(|c| (c.index, (c.name.text(), c.topology)))
+        .map(|c| {
+            let name = if with_index {
+                format!("{}#{}", c.name.text(), c.index)
+            } else {
+                c.name.text()
+            };
+            (c.index, (name, c.topology))
+        })
         .collect();
     let root = r
         .tree_dir()
@@ -337,7 +350,7 @@ fn export_refuses_what_it_cannot_write() {
 /// the start time the export recorded, after checking that every track's
 /// slices nest and every flow has both ends on a zero-length slice.
 fn read_perfetto(path: &Path) -> Option<(Vec<Item>, f64)> {
-    let script = r#"
+    let script = r##"
 import json, sys
 try:
     from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
@@ -345,19 +358,33 @@ except ImportError:
     print("NO-PERFETTO"); sys.exit(0)
 t = pb.Trace(); t.ParseFromString(open(sys.argv[1], "rb").read())
 names, stacks, last, out, flows, start = {}, {}, {}, [], {}, None
+cats, args = {}, {}
 for p in t.packet:
     if p.HasField("track_descriptor") and p.track_descriptor.uuid == 1:
         start = float(p.track_descriptor.name.split("start ")[1].split(" s")[0])
     for n in p.interned_data.event_names:
         names[n.iid] = n.name
+    for n in p.interned_data.event_categories:
+        cats[n.iid] = n.name
+    for n in p.interned_data.debug_annotation_names:
+        args[n.iid] = n.name
     if not p.HasField("track_event"):
         continue
     e, ts = p.track_event, p.timestamp
     tr = e.track_uuid
     assert ts >= last.get(tr, 0), "time goes back on a track"
     last[tr] = ts
+    if e.type != pb.TrackEvent.TYPE_SLICE_END:
+        # The category (interned) and the legend index (an interned argument).
+        kind = [cats[i] for i in e.category_iids]
+        a = {args[d.name_iid]: d for d in e.debug_annotations}
+        flow = bool(e.flow_ids or e.terminating_flow_ids)
+        want = "arrow" if flow else ("event" if e.type == pb.TrackEvent.TYPE_INSTANT else "state")
+        assert kind == [want], (kind, want)
+        assert a["color"].string_value.startswith("#"), a
+        label = "%s#%d" % (names[e.name_iid], a["category"].int_value)
     if e.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
-        stacks.setdefault(tr, []).append((names[e.name_iid], ts, list(e.flow_ids), list(e.terminating_flow_ids)))
+        stacks.setdefault(tr, []).append((label, ts, list(e.flow_ids), list(e.terminating_flow_ids)))
     elif e.type == pb.TrackEvent.TYPE_SLICE_END:
         name, t0, fl, term = stacks[tr].pop()
         for f in fl:
@@ -369,13 +396,13 @@ for p in t.packet:
         if not fl and not term:
             out.append((1, name, t0, ts))
     elif e.type == pb.TrackEvent.TYPE_INSTANT:
-        out.append((0, names[e.name_iid], ts, ts))
+        out.append((0, label, ts, ts))
 assert all(not s for s in stacks.values()), "every slice ends"
 for f, (s, r) in flows.items():
     assert s is not None and r is not None, f
     out.append((2, "", min(s, r), max(s, r)))
 print(json.dumps({"items": out, "start": start}))
-"#;
+"##;
     let o = std::process::Command::new("python3")
         .args(["-c", script, path.to_str().unwrap()])
         .output()
@@ -434,7 +461,7 @@ fn perfetto_trace_decodes_with_perfettos_protos() {
         let Some((got, start)) = read_perfetto(&out) else {
             return;
         };
-        let (want, t0) = drawables(input, None);
+        let (want, t0) = drawables_named(input, None, true);
         // (serde_json reads numbers to within an ulp or so)
         assert!(
             (start - t0).abs() <= 1e-15 * t0.abs().max(1.0),

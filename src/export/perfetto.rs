@@ -5,9 +5,10 @@
 //! One thread track per track of the export (`pid` the timeline's first row
 //! value, the rank in the process view), states as `SLICE_BEGIN`/`SLICE_END`,
 //! events as `INSTANT`s, arrows as zero-length slices at both ends joined by a
-//! flow (`flow_ids` at the send, `terminating_flow_ids` at the receive). Event
-//! names are interned; the category index, its colour and the decoded info
-//! values are debug annotations. Timestamps are nanoseconds from the earliest
+//! flow (`flow_ids` at the send, `terminating_flow_ids` at the receive). The
+//! category index, its colour and the decoded info values are debug
+//! annotations. Event names, event categories (`state`, `event`, `arrow`) and
+//! annotation names are interned (one sequence, cleared at its first packet). Timestamps are nanoseconds from the earliest
 //! exported time, whose absolute value in seconds is in the name of the first
 //! track ("mpelog export, start S s").
 //!
@@ -30,7 +31,7 @@ const EVENT_ANNOTATIONS: u32 = 4;
 const EVENT_TYPE: u32 = 9;
 const EVENT_NAME_IID: u32 = 10;
 const EVENT_TRACK_UUID: u32 = 11;
-const EVENT_CATEGORIES: u32 = 22;
+const EVENT_CATEGORY_IIDS: u32 = 3;
 const EVENT_FLOW_IDS: u32 = 47;
 const EVENT_TERMINATING_FLOW_IDS: u32 = 48;
 const TRACK_UUID: u32 = 1;
@@ -46,8 +47,10 @@ const THREAD_NAME: u32 = 5;
 const ANNOTATION_INT: u32 = 4;
 const ANNOTATION_DOUBLE: u32 = 5;
 const ANNOTATION_STRING: u32 = 6;
-const ANNOTATION_NAME: u32 = 10;
+const ANNOTATION_NAME_IID: u32 = 1;
+const INTERNED_EVENT_CATEGORIES: u32 = 1;
 const INTERNED_EVENT_NAMES: u32 = 2;
+const INTERNED_ANNOTATION_NAMES: u32 = 3;
 const NAME_IID: u32 = 1;
 const NAME_NAME: u32 = 2;
 
@@ -113,7 +116,10 @@ impl Msg {
 pub struct PerfettoTrace<W: Write> {
     out: W,
     base: f64,
+    /// Interned event names, categories and argument names.
     names: HashMap<String, u64>,
+    categories: HashMap<String, u64>,
+    arg_names: HashMap<String, u64>,
     processes: HashSet<i64>,
     first_packet: bool,
     /// Reused buffers: the event, one annotation (or interned entry), the
@@ -121,6 +127,7 @@ pub struct PerfettoTrace<W: Write> {
     ev: Msg,
     scratch: Msg,
     interned: Msg,
+    entry: Msg,
     pk: Msg,
     head: Msg,
 }
@@ -132,11 +139,14 @@ impl<W: Write> PerfettoTrace<W> {
             out,
             base: 0.0,
             names: HashMap::new(),
+            categories: HashMap::new(),
+            arg_names: HashMap::new(),
             processes: HashSet::new(),
             first_packet: true,
             ev: Msg::default(),
             scratch: Msg::default(),
             interned: Msg::default(),
+            entry: Msg::default(),
             pk: Msg::default(),
             head: Msg::default(),
         }
@@ -168,39 +178,42 @@ impl<W: Write> PerfettoTrace<W> {
     }
 
     /// A packet holding the event in `self.ev` at `time`, interning `name`
-    /// first.
+    /// first, with the names the event interned first (`self.interned`).
     fn event(&mut self, time: f64, name: Option<&str>) -> io::Result<()> {
         self.pk.0.clear();
         let ts = self.ns(time);
         self.pk.uint(PACKET_TIMESTAMP, ts);
         if let Some(name) = name {
-            let iid = match self.names.get(name) {
-                Some(&iid) => iid,
-                None => {
-                    let iid = self.names.len() as u64 + 1;
-                    self.names.insert(name.to_string(), iid);
-                    self.scratch.0.clear();
-                    self.scratch.uint(NAME_IID, iid).string(NAME_NAME, name);
-                    self.interned.0.clear();
-                    self.interned.msg(INTERNED_EVENT_NAMES, &self.scratch);
-                    self.pk.msg(PACKET_INTERNED_DATA, &self.interned);
-                    iid
-                }
-            };
+            let iid = intern(
+                &mut self.names,
+                name,
+                (&mut self.interned, &mut self.entry),
+                INTERNED_EVENT_NAMES,
+            );
             self.ev.uint(EVENT_NAME_IID, iid);
+        }
+        if !self.interned.0.is_empty() {
+            self.pk.msg(PACKET_INTERNED_DATA, &self.interned);
         }
         self.pk.msg(PACKET_TRACK_EVENT, &self.ev);
         self.pk.uint(PACKET_SEQUENCE_FLAGS, NEEDS_INCREMENTAL_STATE);
         self.packet()
     }
 
-    /// Starts the event in `self.ev`.
+    /// Starts the event in `self.ev` (and its interned data).
     fn track_event(&mut self, kind: u64, t: &Track, category: &str) {
+        self.interned.0.clear();
         let e = &mut self.ev;
         e.0.clear();
         e.uint(EVENT_TYPE, kind).uint(EVENT_TRACK_UUID, uuid(t));
         if !category.is_empty() {
-            e.string(EVENT_CATEGORIES, category);
+            let iid = intern(
+                &mut self.categories,
+                category,
+                (&mut self.interned, &mut self.entry),
+                INTERNED_EVENT_CATEGORIES,
+            );
+            self.ev.uint(EVENT_CATEGORY_IIDS, iid);
         }
     }
 
@@ -208,9 +221,16 @@ impl<W: Write> PerfettoTrace<W> {
     /// event in `self.ev` as debug annotations.
     fn annotations(&mut self, cat: &Cat, info: &[u8], extra: Option<(&str, &str)>) {
         let (e, a) = (&mut self.ev, &mut self.scratch);
+        let (arg_names, interned) = (&mut self.arg_names, (&mut self.interned, &mut self.entry));
         let mut add = |name: &str, v: ArgRef<'_>| {
+            let iid = intern(
+                arg_names,
+                name,
+                (&mut *interned.0, &mut *interned.1),
+                INTERNED_ANNOTATION_NAMES,
+            );
             a.0.clear();
-            a.string(ANNOTATION_NAME, name);
+            a.uint(ANNOTATION_NAME_IID, iid);
             match v {
                 ArgRef::Int(i) => a.int(ANNOTATION_INT, i),
                 ArgRef::Float(f) => a.double(ANNOTATION_DOUBLE, f),
@@ -251,6 +271,25 @@ impl<W: Write> PerfettoTrace<W> {
         self.pk.msg(PACKET_TRACK_DESCRIPTOR, d);
         self.packet()
     }
+}
+
+/// The interning ID of `name` in `table`; a new name gets the next ID and
+/// its entry (`iid`, `name`) is added to the interned data as field `field`.
+fn intern(
+    table: &mut HashMap<String, u64>,
+    name: &str,
+    (interned, entry): (&mut Msg, &mut Msg),
+    field: u32,
+) -> u64 {
+    if let Some(&iid) = table.get(name) {
+        return iid;
+    }
+    let iid = table.len() as u64 + 1;
+    table.insert(name.to_string(), iid);
+    entry.0.clear();
+    entry.uint(NAME_IID, iid).string(NAME_NAME, name);
+    interned.msg(field, entry);
+    iid
 }
 
 fn uuid(t: &Track) -> u64 {
