@@ -321,13 +321,13 @@ enum Command {
     /// the drawables put in time order in --sort-memory, the rest in sorted runs
     /// in an unnamed temporary file ($TMPDIR), which never outlives the run.
     ///
-    /// Picking a window for a big trace: the Perfetto UI holds about 2 GB of
-    /// trace in the browser, and a Perfetto export takes about 130 bytes per
-    /// drawable (JSON about twice that), so a trace of more than about 15
-    /// million drawables (about 1 GB of CLOG2) should be exported a window at a
-    /// time: `mpelog info` gives the time span, `mpelog stats --bins 20` shows
-    /// where the activity is, `mpelog stats --from T0 --to T1` counts a window's
-    /// drawables.
+    /// Picking a window for a big trace: the Perfetto UI holds about 2 GB in
+    /// the browser and its tables take more than the file, while a Perfetto
+    /// export takes about 85 bytes per drawable (Chrome JSON about 225), so a
+    /// trace of more than about 10 million drawables (about 750 MB of CLOG2) is
+    /// best exported a window at a time: `mpelog info` gives the time span,
+    /// `mpelog stats --bins 20` shows where the activity is, and `mpelog stats
+    /// --from T0 --to T1` counts a window's drawables.
     Export {
         /// The trace, or an annotation file (TRACE.clog2.idx).
         input: PathBuf,

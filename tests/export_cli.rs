@@ -358,10 +358,15 @@ except ImportError:
     print("NO-PERFETTO"); sys.exit(0)
 t = pb.Trace(); t.ParseFromString(open(sys.argv[1], "rb").read())
 names, stacks, last, out, flows, start = {}, {}, {}, [], {}, None
-cats, args = {}, {}
+cats, args, tracks = {}, {}, []
 for p in t.packet:
     if p.HasField("track_descriptor") and p.track_descriptor.uuid == 1:
         start = float(p.track_descriptor.name.split("start ")[1].split(" s")[0])
+        assert p.track_descriptor.child_ordering == pb.TrackDescriptor.EXPLICIT
+    elif p.HasField("track_descriptor"):
+        d = p.track_descriptor
+        assert d.parent_uuid == 1, d
+        tracks.append((d.sibling_order_rank, d.name))
     for n in p.interned_data.event_names:
         names[n.iid] = n.name
     for n in p.interned_data.event_categories:
@@ -398,6 +403,11 @@ for p in t.packet:
     elif e.type == pb.TrackEvent.TYPE_INSTANT:
         out.append((0, label, ts, ts))
 assert all(not s for s in stacks.values()), "every slice ends"
+# Tracks in rank order: "world_rank R" (and "world_rank R (lane)") by R.
+tracks.sort()
+ranks = [int(n.split(" ")[1]) for _, n in tracks]
+assert ranks == sorted(ranks), tracks
+assert len(set(r for r, _ in tracks)) == len(tracks), "distinct order ranks"
 for f, (s, r) in flows.items():
     assert s is not None and r is not None, f
     out.append((2, "", min(s, r), max(s, r)))

@@ -3,7 +3,8 @@
 //! as zero-length `X` slices at both ends joined by an `s`/`f` flow. Times are
 //! microseconds from the start of the export (three decimals: nanoseconds); the
 //! absolute start, in seconds, is `otherData.start_seconds`. `pid` is the
-//! timeline's first row value (the rank in the process view), `tid` the track.
+//! timeline's first row value (the rank in the process view), `tid` the track;
+//! processes sort by `pid`, a process's tracks by [`Track::sort_key`].
 
 use super::{ArgRef, Cat, Sink, Track};
 use std::fmt::Write as _;
@@ -226,7 +227,14 @@ impl<W: Write> Sink for ChromeJson<W> {
         let line = self.open();
         let _ = write!(
             line,
-            "\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{p},\"tid\":{id},\"args\":{{\"sort_index\":{id}}}"
+            "\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":{p},\"args\":{{\"sort_index\":{p}}}"
+        );
+        self.close()?;
+        let line = self.open();
+        let _ = write!(
+            line,
+            "\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{p},\"tid\":{id},\"args\":{{\"sort_index\":{}}}",
+            t.sort_key()
         );
         self.close()
     }

@@ -15,7 +15,9 @@
 //! States nest on track 0 of their timeline as they nest in time; a state that
 //! overlaps another without nesting in it goes to the next track of the same
 //! timeline where it nests, so that every track is properly nested. Events and
-//! the ends of arrows go to track 0.
+//! the ends of arrows go to track 0. Tracks are ordered by their timeline's
+//! row values in the view (the rank in the process view), then lane
+//! ([`Track::sort_key`]).
 
 pub mod chrome;
 #[cfg(feature = "parquet")]
@@ -257,6 +259,19 @@ pub struct Track {
     pub name: String,
     /// 0 for the timeline's first track, 1.. for the extra ones.
     pub lane: u32,
+    /// Where the timeline comes in the view: the rows sorted by their values
+    /// (by rank in the process view), then rows the view lacks in order of
+    /// first use. Writers sort tracks by `(order, lane)`.
+    pub order: u32,
+}
+
+impl Track {
+    /// The track's position among all tracks as one number: `order`, then
+    /// `lane` (at most 1023 lanes apart), saturated to `i32::MAX`.
+    pub fn sort_key(&self) -> i32 {
+        let key = i64::from(self.order) * 1024 + i64::from(self.lane.min(1023));
+        i32::try_from(key).unwrap_or(i32::MAX)
+    }
 }
 
 /// A writer of the exported items, called in time order.
@@ -394,8 +409,9 @@ struct Driver<'s, S: Sink> {
     /// Line ID -> index in `row_values`; rows of the view with equal values
     /// share an index.
     rows: FxHashMap<i32, usize>,
-    /// Each row's values in the view.
+    /// Each row's values in the view, and its place in the sorted view.
     row_values: Vec<Vec<i32>>,
+    row_order: Vec<u32>,
     labels: Vec<String>,
     /// Per row index: its lanes, each a track and its open states.
     lanes: Vec<Vec<(u32, Vec<Open>)>>,
@@ -430,6 +446,7 @@ impl<S: Sink> Driver<'_, S> {
         let r = *self.rows.entry(line).or_insert(next);
         if r == next {
             self.row_values.push(vec![line]);
+            self.row_order.push(next as u32);
             self.lanes.push(Vec::new());
         }
         r
@@ -460,6 +477,7 @@ impl<S: Sink> Driver<'_, S> {
                 row: row.to_vec(),
                 name,
                 lane: have as u32,
+                order: self.row_order[r],
             };
             self.sink.track(&t)?;
             self.counts.tracks += 1;
@@ -676,6 +694,7 @@ where
         cat_at: FxHashMap::default(),
         rows: FxHashMap::default(),
         row_values: Vec::new(),
+        row_order: Vec::new(),
         labels: map
             .map(|m| m.labels.iter().map(|l| l.text()).collect())
             .unwrap_or_default(),
@@ -703,6 +722,13 @@ where
             d.lanes.push(Vec::new());
         }
         d.rows.insert(r.line_id, i);
+    }
+    // The view's rows in the order of their values; later rows after them.
+    let mut sorted: Vec<usize> = (0..d.row_values.len()).collect();
+    sorted.sort_by(|&a, &b| d.row_values[a].cmp(&d.row_values[b]));
+    d.row_order = vec![0; sorted.len()];
+    for (place, &r) in sorted.iter().enumerate() {
+        d.row_order[r] = place as u32;
     }
     let span = src.span(opts.from, opts.to);
     let mut written = Ok(());

@@ -334,8 +334,8 @@ where
 }
 
 /// Writes the drawables of `tree` that meet the window of `opts` as a Parquet
-/// dataset: parts of at most about `rows_per_part` rows each (a part closes at
-/// the first row-group boundary past it), in start-time order, so that part
+/// dataset: parts of `rows_per_part` rows each (the last one fewer; a part's
+/// last row group is cut short), in start-time order, so that part
 /// `i`'s last start is at most part `i + 1`'s first. `open(i)` gives the writer
 /// of part `i` (0, 1, ...); `close(i, w)` gets it back when the part is
 /// complete. Returns the number of rows; the number of parts is the number of

@@ -2,8 +2,10 @@
 //! `TrackDescriptor`s and `TrackEvent`s (protos/perfetto/trace in Perfetto's
 //! sources), which the Perfetto UI and trace processor read directly.
 //!
-//! One thread track per track of the export (`pid` the timeline's first row
-//! value, the rank in the process view), states as `SLICE_BEGIN`/`SLICE_END`,
+//! One track per track of the export, all children of a root track that names
+//! the export and orders them explicitly (`child_ordering` EXPLICIT, each
+//! track's `sibling_order_rank` its [`Track::sort_key`]: by rank in the
+//! process view, then lane), states as `SLICE_BEGIN`/`SLICE_END`,
 //! events as `INSTANT`s, arrows as zero-length slices at both ends joined by a
 //! flow (`flow_ids` at the send, `terminating_flow_ids` at the receive). The
 //! category index, its colour and the decoded info values are debug
@@ -16,7 +18,7 @@
 //! length prefixes), so no protobuf runtime is linked.
 
 use super::{ArgRef, Cat, Sink, Track};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 // Field numbers (protos/perfetto/trace/...).
@@ -36,14 +38,12 @@ const EVENT_FLOW_IDS: u32 = 47;
 const EVENT_TERMINATING_FLOW_IDS: u32 = 48;
 const TRACK_UUID: u32 = 1;
 const TRACK_NAME: u32 = 2;
-const TRACK_PROCESS: u32 = 3;
-const TRACK_THREAD: u32 = 4;
 const TRACK_PARENT: u32 = 5;
-const PROCESS_PID: u32 = 1;
-const PROCESS_NAME: u32 = 6;
-const THREAD_PID: u32 = 1;
-const THREAD_TID: u32 = 2;
-const THREAD_NAME: u32 = 5;
+const TRACK_CHILD_ORDERING: u32 = 11;
+const TRACK_SIBLING_ORDER_RANK: u32 = 12;
+/// `TrackDescriptor.ChildTracksOrdering.EXPLICIT`: children by
+/// `sibling_order_rank`.
+const CHILD_ORDERING_EXPLICIT: u64 = 3;
 const ANNOTATION_INT: u32 = 4;
 const ANNOTATION_DOUBLE: u32 = 5;
 const ANNOTATION_STRING: u32 = 6;
@@ -61,10 +61,9 @@ const INCREMENTAL_STATE_CLEARED: u64 = 1;
 const NEEDS_INCREMENTAL_STATE: u64 = 2;
 /// The sequence all packets belong to.
 const SEQUENCE: u64 = 1;
-/// The UUID of the root track that names the export; track `i` is `i + 2`,
-/// process `p` is `PROCESS_BASE + p`.
+/// The UUID of the root track that names the export and holds every track;
+/// track `i` is `i + 2`.
 const ROOT_UUID: u64 = 1;
-const PROCESS_BASE: u64 = 1 << 40;
 
 /// A protobuf message being built.
 #[derive(Debug, Default, Clone)]
@@ -120,7 +119,6 @@ pub struct PerfettoTrace<W: Write> {
     names: HashMap<String, u64>,
     categories: HashMap<String, u64>,
     arg_names: HashMap<String, u64>,
-    processes: HashSet<i64>,
     first_packet: bool,
     /// Reused buffers: the event, one annotation (or interned entry), the
     /// interned data, the packet, the packet's key and length.
@@ -141,7 +139,6 @@ impl<W: Write> PerfettoTrace<W> {
             names: HashMap::new(),
             categories: HashMap::new(),
             arg_names: HashMap::new(),
-            processes: HashSet::new(),
             first_packet: true,
             ev: Msg::default(),
             scratch: Msg::default(),
@@ -296,45 +293,27 @@ fn uuid(t: &Track) -> u64 {
     u64::from(t.id) + 2
 }
 
-fn pid(t: &Track) -> i64 {
-    t.row.first().map_or(0, |&v| i64::from(v))
-}
-
 impl<W: Write> Sink for PerfettoTrace<W> {
     fn start(&mut self, _from: f64, _to: f64, first: f64) -> io::Result<()> {
         self.base = first;
         let mut d = Msg::default();
         d.uint(TRACK_UUID, ROOT_UUID)
-            .string(TRACK_NAME, &format!("mpelog export, start {first:?} s"));
+            .string(TRACK_NAME, &format!("mpelog export, start {first:?} s"))
+            .uint(TRACK_CHILD_ORDERING, CHILD_ORDERING_EXPLICIT);
         self.descriptor(&d)
     }
 
     fn track(&mut self, t: &Track) -> io::Result<()> {
-        let p = pid(t);
-        if self.processes.insert(p) {
-            let mut proc = Msg::default();
-            proc.int(PROCESS_PID, p)
-                .string(PROCESS_NAME, &format!("process {p}"));
-            let mut d = Msg::default();
-            d.uint(TRACK_UUID, PROCESS_BASE.wrapping_add(p as u64))
-                .msg(TRACK_PROCESS, &proc);
-            self.descriptor(&d)?;
-        }
         let name = if t.lane == 0 {
             t.name.clone()
         } else {
             format!("{} ({})", t.name, t.lane + 1)
         };
-        let mut thread = Msg::default();
-        thread
-            .int(THREAD_PID, p)
-            .int(THREAD_TID, i64::from(t.id) + 1)
-            .string(THREAD_NAME, &name);
         let mut d = Msg::default();
         d.uint(TRACK_UUID, uuid(t))
             .string(TRACK_NAME, &name)
-            .uint(TRACK_PARENT, PROCESS_BASE.wrapping_add(p as u64))
-            .msg(TRACK_THREAD, &thread);
+            .uint(TRACK_PARENT, ROOT_UUID)
+            .int(TRACK_SIBLING_ORDER_RANK, i64::from(t.sort_key()));
         self.descriptor(&d)
     }
 
