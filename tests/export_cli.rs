@@ -544,7 +544,7 @@ fn one_pass_export_equals_the_export_of_the_converted_file() {
             (root.earliest + 0.3 * span).to_string(),
             (root.earliest + 0.6 * span).to_string(),
         );
-        for ext in ["pftrace", "json", "csv", "parquet"] {
+        for &ext in FORMATS {
             for window in [&[][..], &["--from", &a, "--to", &b][..]] {
                 let out = |name: &str| dir.path().join(format!("{name}.{ext}"));
                 let (want, one, spill) = (out("want"), out("one"), out("spill"));
@@ -575,9 +575,73 @@ fn one_pass_export_equals_the_export_of_the_converted_file() {
         spilled >= 8,
         "a 1 KiB sort memory spills ({spilled} exports did)"
     );
+    // The same trace as a compressed SLOG-2 file and through its annotation.
+    let (trace, plain) = (&inputs[0], dir.path().join("c0.slog2"));
+    let z = dir.path().join("z.slog2");
+    run(&[
+        "convert",
+        trace,
+        "-o",
+        z.to_str().unwrap(),
+        "--compress",
+        "deflate",
+        "--leaf-bytes",
+        "4k",
+    ]);
+    let idx = format!("{trace}.idx");
+    run(&["annotate", trace, "--leaf-bytes", "8k"]);
+    for &ext in FORMATS {
+        let out = |name: &str| dir.path().join(format!("{name}.{ext}"));
+        let mut bytes = Vec::new();
+        for (input, name) in [
+            (plain.to_str().unwrap(), "p"),
+            (z.to_str().unwrap(), "z"),
+            (&idx[..], "a"),
+        ] {
+            run(&["export", input, "-o", out(name).to_str().unwrap()]);
+            bytes.push((name, std::fs::read(out(name)).unwrap()));
+        }
+        for (name, b) in &bytes[1..] {
+            if ext == "parquet" && *name == "a" {
+                // The same rows; the row groups follow the annotation's box.
+                assert_eq!(parquet_rows(&out("a")), parquet_rows(&out("p")));
+                continue;
+            }
+            assert!(
+                *b == bytes[0].1,
+                "{ext}: export of {name} differs from the plain file's"
+            );
+        }
+    }
     assert_eq!(
         std::fs::read_dir(tmp.path()).unwrap().count(),
         0,
         "nothing is left in TMPDIR"
     );
+}
+
+/// The output formats (Parquet when built with it).
+const FORMATS: &[&str] = if cfg!(feature = "parquet") {
+    &["pftrace", "json", "csv", "parquet"]
+} else {
+    &["pftrace", "json", "csv"]
+};
+
+/// The rows of a Parquet file as text, in order.
+#[cfg(feature = "parquet")]
+fn parquet_rows(path: &Path) -> Vec<String> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let r = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    let rows: Vec<String> = r
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| row.unwrap().to_string())
+        .collect();
+    assert!(!rows.is_empty());
+    rows
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_rows(_path: &Path) -> Vec<String> {
+    Vec::new()
 }

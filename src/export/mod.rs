@@ -276,9 +276,11 @@ impl Track {
 
 /// A writer of the exported items, called in time order.
 pub trait Sink {
-    /// The start, before anything else: the exported window `[from, to]` (a
-    /// whole file's time box) and `first`, the earliest time any item has (the
-    /// start of a state that began before the window; `from` otherwise).
+    /// The start, before anything else: the exported window `[from, to]` (for
+    /// a whole trace: from its earliest start, whatever its container's box
+    /// says, to the container's end) and `first`, the earliest time any item
+    /// has (the start of a state that began before the window; `from`
+    /// otherwise).
     fn start(&mut self, from: f64, to: f64, first: f64) -> io::Result<()>;
     /// A track used for the first time (before any item on it).
     fn track(&mut self, track: &Track) -> io::Result<()>;
@@ -735,9 +737,12 @@ where
     let mut started = false;
     src.pieces(span, &mut |p| {
         if !started {
-            // The first primitive has the earliest start of all.
+            // The first primitive has the earliest start of all. A whole
+            // trace starts there: a container's box may start earlier (an
+            // annotation's covers every record), the primitives do not.
             started = true;
-            written = d.sink.start(span.from, span.to, p.start.min(span.from));
+            let from = if span.clipped { span.from } else { p.start };
+            written = d.sink.start(from, span.to, p.start.min(from));
         }
         if written.is_ok() {
             written = d.piece(p);

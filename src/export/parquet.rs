@@ -6,7 +6,8 @@
 //! labelled as Jumpshot shows them) and one typed column per info label of the
 //! legend (`msg_tag`, `msg_size`, ...: INT64, DOUBLE or UTF8; null where a
 //! drawable's category has no such value). Rows are sorted by start time, and a
-//! row group closes after 131,072 rows or 1/256 of the exported span, so every
+//! row group closes after 131,072 rows or 1/256 of the exported span (a whole
+//! trace's: from its first start to its container's end), so every
 //! row group covers a bounded time range: its column statistics (min/max of
 //! `start`, `end`) let a query with a time filter skip the others.
 
@@ -169,6 +170,8 @@ struct Writer<W: Write + Send> {
     typed: Vec<Column>,
     group_start: f64,
     group_span: f64,
+    /// For a whole trace, its end until the first row sets `group_span`.
+    whole_to: Option<f64>,
     rows: u64,
     /// Which typed columns the row being added filled (reused).
     stored: Vec<bool>,
@@ -177,6 +180,10 @@ struct Writer<W: Write + Send> {
 impl<W: Write + Send> Writer<W> {
     fn push(&mut self, p: Piece<'_>) -> parquet::errors::Result<()> {
         let start = p.start;
+        if let Some(end) = self.whole_to.take() {
+            // A whole trace: from its first start (not its container's box).
+            self.group_span = ((end - start) / GROUPS_PER_SPAN).max(0.0);
+        }
         if !self.start.is_empty()
             && (self.start.len() >= GROUP_ROWS || start - self.group_start > self.group_span)
         {
@@ -413,6 +420,7 @@ where
             .collect(),
         group_start: 0.0,
         group_span: ((span.to - span.from) / GROUPS_PER_SPAN).max(0.0),
+        whole_to: (!span.clipped).then_some(span.to),
         rows: 0,
         stored: Vec::new(),
     };
