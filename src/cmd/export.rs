@@ -107,7 +107,22 @@ pub fn run(
     Ok(())
 }
 
-fn write<S: Sink>(
+/// [`write_here`] with `sink` on a thread of its own: reading and ordering on
+/// this thread, encoding and writing on that one (the same bytes).
+fn write<S: Sink + Send>(
+    input: &Path,
+    trace: Option<&Path>,
+    opts: &Options,
+    sink: &mut S,
+) -> CliResult<Counts> {
+    let (counts, written) =
+        export::threaded::on_a_thread(sink, |h| write_here(input, trace, opts, h));
+    // A writing error first: the reading side only saw the writer stop.
+    written.map_err(CliError::io(Path::new("<output>")))?;
+    counts
+}
+
+fn write_here<S: Sink>(
     input: &Path,
     trace: Option<&Path>,
     opts: &Options,

@@ -25,6 +25,7 @@ pub mod parquet;
 pub mod perfetto;
 pub mod pipit;
 pub mod sorted;
+pub mod threaded;
 
 pub use crate::slices::Piece;
 use crate::slices::{self, Span, Tree};
