@@ -78,6 +78,7 @@ fn a_sink_on_a_thread_writes_the_same_bytes() {
 }
 
 /// A writer that fails after `left` bytes.
+#[derive(Debug)]
 struct Failing {
     left: usize,
 }
@@ -113,4 +114,44 @@ fn a_failing_writer_stops_the_export_with_its_error() {
             assert!(matches!(e, export::Error::Write(_)), "{e}");
         }
     }
+}
+
+/// The Parquet writer encodes row groups on a thread of its own: a failing
+/// writer or a part that cannot be opened ends the export with that error.
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_writing_errors_come_back() {
+    let file = slog2(60_000);
+    let reader = || Slog2Reader::new(Cursor::new(&file[..])).unwrap();
+    let cats = reader().categories().unwrap().value.categories.clone();
+    for left in [0usize, 10_000, 100_000] {
+        let e =
+            export::parquet::export(&mut reader(), &cats, &Options::default(), Failing { left })
+                .expect_err("the writer fails");
+        assert!(matches!(e, export::parquet::Error::Write(_)), "{e}");
+        assert!(e.to_string().contains("disk full"), "{e}");
+    }
+    // The second part cannot be opened.
+    let mut opened = Vec::new();
+    let e = export::parquet::write_parts(
+        &mut reader(),
+        &cats,
+        &Options::default(),
+        1000,
+        |i| {
+            opened.push(i);
+            if i == 1 {
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    "no part 1",
+                ))
+            } else {
+                Ok(Vec::new())
+            }
+        },
+        |_, _| Ok(()),
+    )
+    .expect_err("part 1 cannot be opened");
+    assert!(e.to_string().contains("no part 1"), "{e}");
+    assert_eq!(opened, [0, 1]);
 }

@@ -14,6 +14,7 @@
 use super::{ArgRef, Cat, Ordered, Piece};
 use parquet::basic::{ConvertedType, Repetition, Type as Physical};
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
+use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type;
@@ -21,7 +22,7 @@ use slog2_format::types::{topology, Category};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 
 /// Rows per row group at most.
 const GROUP_ROWS: usize = 131_072;
@@ -154,9 +155,9 @@ impl CatPlan {
     }
 }
 
-struct Writer<W: Write + Send> {
-    file: SerializedFileWriter<W>,
-    cats: HashMap<i32, CatPlan>,
+/// One row group's values, column by column (reused once written).
+#[derive(Debug)]
+struct Columns {
     kind: Vec<ByteArray>,
     category: Vec<i32>,
     name: Vec<ByteArray>,
@@ -168,97 +169,58 @@ struct Writer<W: Write + Send> {
     info: Vec<ByteArray>,
     info_defined: Vec<i16>,
     typed: Vec<Column>,
-    group_start: f64,
-    group_span: f64,
-    /// For a whole trace, its end until the first row sets `group_span`.
-    whole_to: Option<f64>,
-    rows: u64,
-    /// Which typed columns the row being added filled (reused).
-    stored: Vec<bool>,
 }
 
-impl<W: Write + Send> Writer<W> {
-    fn push(&mut self, p: Piece<'_>) -> parquet::errors::Result<()> {
-        let start = p.start;
-        if let Some(end) = self.whole_to.take() {
-            // A whole trace: from its first start (not its container's box).
-            self.group_span = ((end - start) / GROUPS_PER_SPAN).max(0.0);
+impl Columns {
+    /// Empty columns with the typed columns `typed` asks for.
+    fn new(typed: impl IntoIterator<Item = (String, Kind)>) -> Columns {
+        Columns {
+            kind: Vec::new(),
+            category: Vec::new(),
+            name: Vec::new(),
+            start: Vec::new(),
+            end: Vec::new(),
+            duration: Vec::new(),
+            start_line: Vec::new(),
+            end_line: Vec::new(),
+            info: Vec::new(),
+            info_defined: Vec::new(),
+            typed: typed
+                .into_iter()
+                .map(|(name, kind)| Column {
+                    name,
+                    values: match kind {
+                        Kind::Int => Values::Int(Vec::new()),
+                        Kind::Float => Values::Float(Vec::new()),
+                        Kind::Text => Values::Text(Vec::new()),
+                    },
+                    defined: Vec::new(),
+                })
+                .collect(),
         }
-        if !self.start.is_empty()
-            && (self.start.len() >= GROUP_ROWS || start - self.group_start > self.group_span)
-        {
-            self.flush()?;
-        }
-        if self.start.is_empty() {
-            self.group_start = start;
-        }
-        let typed = &mut self.typed;
-        let plan = self
-            .cats
-            .entry(p.category)
-            .or_insert_with(|| CatPlan::new(Cat::unknown(p.category), topology::STATE, typed));
-        self.kind.push(plan.kind.clone());
-        self.category.push(p.category);
-        self.name.push(plan.name.clone());
-        self.start.push(start);
-        self.end.push(p.end);
-        self.duration.push(p.end - start);
-        self.start_line.push(p.first.1);
-        self.end_line.push(p.last.1);
-        // The info text and the typed columns, in one decoding.
-        let stored = &mut self.stored;
-        stored.clear();
-        stored.resize(typed.len(), false);
-        let mut text = String::new();
-        let mut i = 0usize;
-        plan.cat.each_arg(p.info, |k, v| {
-            if !text.is_empty() {
-                text.push_str(", ");
-            }
-            let _ = match &v {
-                ArgRef::Int(x) => write!(text, "{k}={x}"),
-                ArgRef::Float(x) => write!(text, "{k}={x}"),
-                ArgRef::Text(x) => write!(text, "{k}={x}"),
-            };
-            for &col in plan.by_arg.get(i).map_or(&[][..], |c| &c[..]) {
-                let c = &mut typed[col];
-                stored[col] = match (&v, &mut c.values) {
-                    (ArgRef::Int(x), Values::Int(out)) => {
-                        out.push(*x);
-                        true
-                    }
-                    (ArgRef::Float(x), Values::Float(out)) => {
-                        out.push(*x);
-                        true
-                    }
-                    (ArgRef::Text(x), Values::Text(out)) => {
-                        out.push(x.as_ref().into());
-                        true
-                    }
-                    _ => false,
-                };
-            }
-            i += 1;
-        });
-        if i == 0 {
-            self.info_defined.push(0);
-        } else {
-            self.info.push(text.into_bytes().into());
-            self.info_defined.push(1);
-        }
-        for (c, &s) in typed.iter_mut().zip(stored.iter()) {
-            c.defined.push(i16::from(s));
-        }
-        self.rows += 1;
-        Ok(())
     }
 
-    /// Writes the rows held as one row group.
-    fn flush(&mut self) -> parquet::errors::Result<()> {
+    /// Empty columns of the same layout.
+    fn empty_like(&self) -> Columns {
+        Columns::new(self.typed.iter().map(|c| {
+            let kind = match c.values {
+                Values::Int(_) => Kind::Int,
+                Values::Float(_) => Kind::Float,
+                Values::Text(_) => Kind::Text,
+            };
+            (c.name.clone(), kind)
+        }))
+    }
+
+    /// Writes the rows held as one row group of `file`, and forgets them.
+    fn write<W: Write + Send>(
+        &mut self,
+        file: &mut SerializedFileWriter<W>,
+    ) -> parquet::errors::Result<()> {
         if self.start.is_empty() {
             return Ok(());
         }
-        let mut g = self.file.next_row_group()?;
+        let mut g = file.next_row_group()?;
         macro_rules! column {
             ($t:ty, $values:expr, $def:expr) => {{
                 let mut c = g.next_column()?.expect("a column of the schema");
@@ -302,6 +264,106 @@ impl<W: Write + Send> Writer<W> {
             }
         }
         Ok(())
+    }
+}
+
+/// What the writer thread does next.
+enum Job {
+    /// Write these rows as a row group (the columns come back, emptied).
+    Group(Box<Columns>),
+    /// Close the part and open the next.
+    NextPart,
+}
+
+/// Turns primitives into rows of the row group being filled.
+struct Writer {
+    cols: Box<Columns>,
+    cats: HashMap<i32, CatPlan>,
+    group_start: f64,
+    group_span: f64,
+    /// For a whole trace, its end until the first row sets `group_span`.
+    whole_to: Option<f64>,
+    rows: u64,
+    /// Which typed columns the row being added filled (reused).
+    stored: Vec<bool>,
+}
+
+impl Writer {
+    /// Whether the row group must close before a row that starts at `start`.
+    fn closes_before(&mut self, start: f64) -> bool {
+        if let Some(end) = self.whole_to.take() {
+            // A whole trace: from its first start (not its container's box).
+            self.group_span = ((end - start) / GROUPS_PER_SPAN).max(0.0);
+        }
+        !self.cols.start.is_empty()
+            && (self.cols.start.len() >= GROUP_ROWS || start - self.group_start > self.group_span)
+    }
+
+    /// Adds the row of `p` (after [`closes_before`](Self::closes_before)).
+    fn push(&mut self, p: Piece<'_>) {
+        let start = p.start;
+        let cols = &mut self.cols;
+        if cols.start.is_empty() {
+            self.group_start = start;
+        }
+        let typed = &mut cols.typed;
+        let plan = self
+            .cats
+            .entry(p.category)
+            .or_insert_with(|| CatPlan::new(Cat::unknown(p.category), topology::STATE, typed));
+        cols.kind.push(plan.kind.clone());
+        cols.category.push(p.category);
+        cols.name.push(plan.name.clone());
+        cols.start.push(start);
+        cols.end.push(p.end);
+        cols.duration.push(p.end - start);
+        cols.start_line.push(p.first.1);
+        cols.end_line.push(p.last.1);
+        // The info text and the typed columns, in one decoding.
+        let stored = &mut self.stored;
+        stored.clear();
+        stored.resize(typed.len(), false);
+        let mut text = String::new();
+        let mut i = 0usize;
+        plan.cat.each_arg(p.info, |k, v| {
+            if !text.is_empty() {
+                text.push_str(", ");
+            }
+            let _ = match &v {
+                ArgRef::Int(x) => write!(text, "{k}={x}"),
+                ArgRef::Float(x) => write!(text, "{k}={x}"),
+                ArgRef::Text(x) => write!(text, "{k}={x}"),
+            };
+            for &col in plan.by_arg.get(i).map_or(&[][..], |c| &c[..]) {
+                let c = &mut typed[col];
+                stored[col] = match (&v, &mut c.values) {
+                    (ArgRef::Int(x), Values::Int(out)) => {
+                        out.push(*x);
+                        true
+                    }
+                    (ArgRef::Float(x), Values::Float(out)) => {
+                        out.push(*x);
+                        true
+                    }
+                    (ArgRef::Text(x), Values::Text(out)) => {
+                        out.push(x.as_ref().into());
+                        true
+                    }
+                    _ => false,
+                };
+            }
+            i += 1;
+        });
+        if i == 0 {
+            cols.info_defined.push(0);
+        } else {
+            cols.info.push(text.into_bytes().into());
+            cols.info_defined.push(1);
+        }
+        for (c, &s) in typed.iter_mut().zip(stored.iter()) {
+            c.defined.push(i16::from(s));
+        }
+        self.rows += 1;
     }
 }
 
@@ -352,8 +414,8 @@ pub fn write_parts<T: Ordered, W: Write + Send>(
     categories: &[Category],
     opts: &super::Options,
     rows_per_part: u64,
-    mut open: impl FnMut(usize) -> std::io::Result<W>,
-    mut close: impl FnMut(usize, W) -> std::io::Result<()>,
+    mut open: impl FnMut(usize) -> std::io::Result<W> + Send,
+    mut close: impl FnMut(usize, W) -> std::io::Result<()> + Send,
 ) -> Result<u64, Error<T::Error>>
 where
     T::Error: std::error::Error + 'static,
@@ -391,74 +453,93 @@ where
             .build(),
     );
     let span = tree.span(opts.from, opts.to);
-    let io = |e: std::io::Error| Error::Write(parquet::errors::ParquetError::External(Box::new(e)));
-    let first = open(0).map_err(io)?;
+    let cols = Box::new(Columns::new(typed));
+    let cats = categories
+        .iter()
+        .map(|c| (c.index, CatPlan::new(Cat::of(c), c.topology, &cols.typed)))
+        .collect();
     let mut w = Writer {
-        file: SerializedFileWriter::new(first, schema.clone(), props.clone())?,
-        cats: HashMap::new(),
-        kind: Vec::new(),
-        category: Vec::new(),
-        name: Vec::new(),
-        start: Vec::new(),
-        end: Vec::new(),
-        duration: Vec::new(),
-        start_line: Vec::new(),
-        end_line: Vec::new(),
-        info: Vec::new(),
-        info_defined: Vec::new(),
-        typed: typed
-            .into_iter()
-            .map(|(name, kind)| Column {
-                name,
-                values: match kind {
-                    Kind::Int => Values::Int(Vec::new()),
-                    Kind::Float => Values::Float(Vec::new()),
-                    Kind::Text => Values::Text(Vec::new()),
-                },
-                defined: Vec::new(),
-            })
-            .collect(),
+        cols,
+        cats,
         group_start: 0.0,
         group_span: ((span.to - span.from) / GROUPS_PER_SPAN).max(0.0),
         whole_to: (!span.clipped).then_some(span.to),
         rows: 0,
         stored: Vec::new(),
     };
-    w.cats = categories
-        .iter()
-        .map(|c| (c.index, CatPlan::new(Cat::of(c), c.topology, &w.typed)))
-        .collect();
-    let mut part = 0usize;
-    let mut part_rows = 0u64;
-    let mut written: Result<(), Error<T::Error>> = Ok(());
-    tree.pieces(span, &mut |p| {
-        if written.is_err() {
-            return;
-        }
-        if part_rows >= rows_per_part {
-            // The part is full: its rows go out as its last row group, and the
-            // next part starts with this row.
-            written = (|| {
-                w.flush()?;
-                let next = open(part + 1).map_err(io)?;
-                let fresh = SerializedFileWriter::new(next, schema.clone(), props.clone())?;
-                let done = std::mem::replace(&mut w.file, fresh);
-                close(part, done.into_inner()?).map_err(io)?;
-                part += 1;
-                part_rows = 0;
-                Ok(())
-            })();
-            if written.is_err() {
+    let io = |e: std::io::Error| ParquetError::External(Box::new(e));
+    // Rows are made on this thread; row groups are encoded and written, and
+    // parts opened and closed, on another (two groups in flight).
+    let (jobs, jobs_rx) = mpsc::sync_channel::<Job>(2);
+    let (spare_tx, spare_rx) = mpsc::channel::<Box<Columns>>();
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(move || -> parquet::errors::Result<()> {
+            let mut file =
+                SerializedFileWriter::new(open(0).map_err(io)?, schema.clone(), props.clone())?;
+            let mut part = 0usize;
+            for job in jobs_rx {
+                match job {
+                    Job::Group(mut c) => {
+                        c.write(&mut file)?;
+                        // The filling side may be done already.
+                        let _ = spare_tx.send(c);
+                    }
+                    Job::NextPart => {
+                        let next = open(part + 1).map_err(io)?;
+                        let fresh = SerializedFileWriter::new(next, schema.clone(), props.clone())?;
+                        let done = std::mem::replace(&mut file, fresh);
+                        close(part, done.into_inner()?).map_err(io)?;
+                        part += 1;
+                    }
+                }
+            }
+            close(part, file.into_inner()?).map_err(io)
+        });
+        let stopped = || ParquetError::General("the Parquet writer thread stopped".into());
+        // Hands the filled row group to the writer thread.
+        let flush = |w: &mut Writer| -> parquet::errors::Result<()> {
+            if w.cols.start.is_empty() {
+                return Ok(());
+            }
+            let spare = spare_rx
+                .try_recv()
+                .unwrap_or_else(|_| Box::new(w.cols.empty_like()));
+            let full = std::mem::replace(&mut w.cols, spare);
+            jobs.send(Job::Group(full)).map_err(|_| stopped())
+        };
+        let mut part_rows = 0u64;
+        let mut filled: parquet::errors::Result<()> = Ok(());
+        let read = tree.pieces(span, &mut |p| {
+            if filled.is_err() {
                 return;
             }
+            if part_rows >= rows_per_part {
+                // The part is full: its rows go out as its last row group, and
+                // the next part starts with this row.
+                filled =
+                    flush(&mut w).and_then(|_| jobs.send(Job::NextPart).map_err(|_| stopped()));
+                part_rows = 0;
+            }
+            if filled.is_ok() && w.closes_before(p.start) {
+                filled = flush(&mut w);
+            }
+            if filled.is_ok() {
+                w.push(p);
+                part_rows += 1;
+            }
+        });
+        if filled.is_ok() && read.is_ok() {
+            filled = flush(&mut w);
         }
-        let before = w.rows;
-        written = w.push(p).map_err(Error::Write);
-        part_rows += w.rows - before;
+        drop(jobs);
+        let written = match writer.join() {
+            Ok(r) => r,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        // The writer's error first: the filling side only saw it stop.
+        written?;
+        read.map_err(Error::Read)?;
+        filled?;
+        Ok(w.rows)
     })
-    .map_err(Error::Read)?;
-    written?;
-    w.flush()?;
-    close(part, w.file.into_inner()?).map_err(io)?;
-    Ok(w.rows)
 }

@@ -18,7 +18,7 @@
 //! length prefixes), so no protobuf runtime is linked.
 
 use super::{ArgRef, Cat, Sink, Track};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::io::{self, Write};
 
 // Field numbers (protos/perfetto/trace/...).
@@ -136,9 +136,9 @@ impl<W: Write> PerfettoTrace<W> {
         PerfettoTrace {
             out,
             base: 0.0,
-            names: HashMap::new(),
-            categories: HashMap::new(),
-            arg_names: HashMap::new(),
+            names: HashMap::default(),
+            categories: HashMap::default(),
+            arg_names: HashMap::default(),
             first_packet: true,
             ev: Msg::default(),
             scratch: Msg::default(),

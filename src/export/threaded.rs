@@ -74,7 +74,8 @@ impl Handoff<'_> {
 
     /// Sends `cat` to the writer thread the first time it is used.
     fn cat(&mut self, cat: &Cat) {
-        if self.cats.insert(cat.index) {
+        if !self.cats.contains(&cat.index) {
+            self.cats.insert(cat.index);
             self.batch.ops.push(Op::Cat(Box::new(cat.clone())));
         }
     }
