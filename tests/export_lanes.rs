@@ -1,0 +1,224 @@
+//! The items every exporter writes (spec/export.md §3): for any states,
+//! events and arrows, the stream is in time order, every track is properly
+//! nested (a leave closes the state entered last on its track), each state
+//! enters at its start and leaves at its end on a lane of its own line, a
+//! state overlapping another without nesting goes to another lane, and every
+//! arrow gives a send and a receive joined by one flow.
+
+use mpelog::export::{self, Cat, Options, Ordered, Piece, Sink, Track};
+use mpelog::slices::Span;
+use proptest::prelude::*;
+use slog2_format::types::{topology, Category, JStr};
+use std::collections::HashMap;
+
+/// Primitives held in memory, given in start order (spec/export.md §3.1).
+struct Pieces(Vec<(i32, (f64, i32), (f64, i32))>);
+
+impl Ordered for Pieces {
+    type Error = std::convert::Infallible;
+    fn span(&self, from: Option<f64>, to: Option<f64>) -> Span {
+        let lo = self
+            .0
+            .iter()
+            .map(|p| p.1 .0.min(p.2 .0))
+            .fold(f64::INFINITY, f64::min);
+        let hi = self
+            .0
+            .iter()
+            .map(|p| p.1 .0.max(p.2 .0))
+            .fold(f64::NEG_INFINITY, f64::max);
+        mpelog::slices::span_of(Some((lo, hi)), from, to)
+    }
+    fn pieces(&mut self, _span: Span, f: &mut dyn FnMut(Piece<'_>)) -> Result<(), Self::Error> {
+        let mut v: Vec<Piece<'_>> = self
+            .0
+            .iter()
+            .map(|&(category, first, last)| Piece {
+                category,
+                first,
+                last,
+                start: first.0.min(last.0),
+                end: first.0.max(last.0),
+                info: &[],
+            })
+            .collect();
+        v.sort_by(mpelog::slices::order);
+        v.into_iter().for_each(f);
+        Ok(())
+    }
+}
+
+/// What a sink was called with: `(what, time, track, lane, flow)`.
+#[derive(Default)]
+struct Record {
+    calls: Vec<(&'static str, f64, u32, u32, u64)>,
+    lines: HashMap<u32, i32>,
+}
+
+impl Sink for Record {
+    fn start(&mut self, _: f64, _: f64, _: f64) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn track(&mut self, t: &Track) -> std::io::Result<()> {
+        self.lines.insert(t.id, t.row[0]);
+        Ok(())
+    }
+    fn enter(&mut self, time: f64, t: &Track, _: &Cat, _: &[u8]) -> std::io::Result<()> {
+        self.calls.push(("enter", time, t.id, t.lane, 0));
+        Ok(())
+    }
+    fn leave(&mut self, time: f64, t: &Track, _: &Cat) -> std::io::Result<()> {
+        self.calls.push(("leave", time, t.id, t.lane, 0));
+        Ok(())
+    }
+    fn instant(&mut self, time: f64, t: &Track, _: &Cat, _: &[u8]) -> std::io::Result<()> {
+        self.calls.push(("instant", time, t.id, t.lane, 0));
+        Ok(())
+    }
+    fn send(
+        &mut self,
+        time: f64,
+        t: &Track,
+        _: &Track,
+        flow: u64,
+        _: &Cat,
+        _: &[u8],
+    ) -> std::io::Result<()> {
+        self.calls.push(("send", time, t.id, t.lane, flow));
+        Ok(())
+    }
+    fn receive(
+        &mut self,
+        time: f64,
+        t: &Track,
+        _: &Track,
+        flow: u64,
+        _: &Cat,
+        _: &[u8],
+    ) -> std::io::Result<()> {
+        self.calls.push(("receive", time, t.id, t.lane, flow));
+        Ok(())
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn category(index: i32, topo: i32) -> Category {
+    Category {
+        index,
+        name: JStr::new(&format!("c{index}")),
+        topology: topo,
+        argb: [255, 1, 2, 3],
+        modifiable: 1,
+        width: 1,
+        keys: Vec::new(),
+        types: Vec::new(),
+        methods: Vec::new(),
+        summary: None,
+    }
+}
+
+/// Exports `prims` (category 1 states, 2 events, 0 arrows) and records it.
+fn run(prims: Vec<(i32, (f64, i32), (f64, i32))>) -> Record {
+    let cats = [
+        category(0, topology::ARROW),
+        category(1, topology::STATE),
+        category(2, topology::EVENT),
+    ];
+    let mut rec = Record::default();
+    export::export(
+        &mut Pieces(prims),
+        &cats,
+        &[],
+        &Options::default(),
+        &mut rec,
+    )
+    .unwrap();
+    rec
+}
+
+#[test]
+fn overlapping_states_take_a_second_lane_and_nested_ones_share_one() {
+    let rec = run(vec![
+        (1, (0.0, 7), (10.0, 7)),
+        (1, (2.0, 7), (4.0, 7)),
+        (1, (5.0, 7), (15.0, 7)),
+        (1, (6.0, 7), (10.0, 7)),
+    ]);
+    let calls: Vec<_> = rec.calls.iter().map(|c| (c.0, c.1, c.3)).collect();
+    assert_eq!(
+        calls,
+        [
+            ("enter", 0.0, 0),
+            ("enter", 2.0, 0),
+            ("leave", 4.0, 0),
+            // Overlaps [0, 10] without nesting in it: lane 1.
+            ("enter", 5.0, 1),
+            // Nests in [0, 10] (ends with it): lane 0, and leaves first.
+            ("enter", 6.0, 0),
+            ("leave", 10.0, 0),
+            ("leave", 10.0, 0),
+            ("leave", 15.0, 1),
+        ]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_track_nests_and_every_primitive_is_there(
+        states in prop::collection::vec((0u32..40, 0u32..12, 0i32..3), 0..60),
+        events in prop::collection::vec((0u32..50, 0i32..3), 0..10),
+        arrows in prop::collection::vec((0u32..50, 0u32..50, 0i32..3, 0i32..3), 0..10),
+    ) {
+        let mut prims = Vec::new();
+        for &(s, d, line) in &states {
+            prims.push((1, (f64::from(s), line), (f64::from(s + d), line)));
+        }
+        for &(t, line) in &events {
+            prims.push((2, (f64::from(t), line), (f64::from(t), line)));
+        }
+        for &(a, b, from, to) in &arrows {
+            prims.push((0, (f64::from(a), from), (f64::from(b), to)));
+        }
+        let rec = run(prims);
+        // Time order.
+        for w in rec.calls.windows(2) {
+            prop_assert!(w[0].1 <= w[1].1, "{:?} then {:?}", w[0], w[1]);
+        }
+        // Nesting per track; each state's enter and leave on its own line.
+        let mut open: HashMap<u32, Vec<f64>> = HashMap::new();
+        let mut got_states = Vec::new();
+        for &(what, time, track, _, _) in &rec.calls {
+            match what {
+                "enter" => open.entry(track).or_default().push(time),
+                "leave" => {
+                    let start = open.get_mut(&track).and_then(Vec::pop);
+                    prop_assert!(start.is_some(), "a leave closes an open state");
+                    got_states.push((start.unwrap() as u32, (time - start.unwrap()) as u32, rec.lines[&track]));
+                }
+                _ => {}
+            }
+        }
+        prop_assert!(open.values().all(Vec::is_empty));
+        let mut want = states.clone();
+        want.sort_unstable();
+        got_states.sort_unstable();
+        prop_assert_eq!(got_states, want);
+        // Events, and one send and one receive per arrow, joined by a flow.
+        let instants = rec.calls.iter().filter(|c| c.0 == "instant").count();
+        prop_assert_eq!(instants, events.len());
+        let mut flows: HashMap<u64, (usize, usize)> = HashMap::new();
+        for c in &rec.calls {
+            match c.0 {
+                "send" => flows.entry(c.4).or_default().0 += 1,
+                "receive" => flows.entry(c.4).or_default().1 += 1,
+                _ => {}
+            }
+        }
+        prop_assert_eq!(flows.len(), arrows.len());
+        prop_assert!(flows.values().all(|&f| f == (1, 1)));
+    }
+}
