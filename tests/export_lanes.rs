@@ -11,8 +11,11 @@ use proptest::prelude::*;
 use slog2_format::types::{topology, Category, JStr};
 use std::collections::HashMap;
 
+/// A primitive: category, first and last vertex `(time, line)`.
+type Prim = (i32, (f64, i32), (f64, i32));
+
 /// Primitives held in memory, given in start order (spec/export.md §3.1).
-struct Pieces(Vec<(i32, (f64, i32), (f64, i32))>);
+struct Pieces(Vec<Prim>);
 
 impl Ordered for Pieces {
     type Error = std::convert::Infallible;
@@ -120,7 +123,7 @@ fn category(index: i32, topo: i32) -> Category {
 }
 
 /// Exports `prims` (category 1 states, 2 events, 0 arrows) and records it.
-fn run(prims: Vec<(i32, (f64, i32), (f64, i32))>) -> Record {
+fn run(prims: Vec<Prim>) -> Record {
     let cats = [
         category(0, topology::ARROW),
         category(1, topology::STATE),
