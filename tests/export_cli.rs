@@ -645,3 +645,37 @@ fn parquet_rows(path: &Path) -> Vec<String> {
 fn parquet_rows(_path: &Path) -> Vec<String> {
     Vec::new()
 }
+
+/// A one-pass export whose sorted runs cannot be written (no temporary
+/// directory) fails naming that directory, and leaves no output behind.
+#[test]
+fn a_temporary_directory_that_fails_fails_the_export_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "2"]);
+    let missing = dir.path().join("no-such-dir");
+    let out = dir.path().join("t.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .args([
+            "export",
+            &clog2,
+            "-o",
+            out.to_str().unwrap(),
+            "--sort-memory",
+            "1k",
+        ])
+        .env("TMPDIR", &missing)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(said.contains(missing.to_str().unwrap()), "{said}");
+    assert!(!out.exists());
+    assert_eq!(common::leftovers(dir.path()), 0);
+    // With memory enough, nothing is written there and the export succeeds.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .args(["export", &clog2, "-o", out.to_str().unwrap()])
+        .env("TMPDIR", &missing)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

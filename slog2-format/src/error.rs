@@ -154,6 +154,11 @@ pub enum Error {
     /// The structure cannot be written as asked.
     #[error("{}", self.detail())]
     Write(String),
+    /// A [`PrimSink`](crate::build::PrimSink) other than the tree writer
+    /// failed (its own error: for an exporter's sorter, writing a sorted run
+    /// to a temporary file).
+    #[error("{}", self.detail())]
+    Sink(Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// Why a block pointer cannot be followed (spec/slog2.md §14 #3).
@@ -273,6 +278,7 @@ impl Error {
             } => format!("the record at time {time} completes a drawable ending at {end}, {problem}"),
             Error::Clog2(v) => format!("CLOG2 input: {}", v.detail()),
             Error::Write(v) => format!("cannot write: {v}"),
+            Error::Sink(e) => e.to_string(),
         }
     }
 
@@ -292,7 +298,7 @@ impl Error {
             Error::NotSlog2 { .. } => Some(0),
             Error::UnsupportedVersion { .. } => Some(2),
             Error::Clog2(e) => e.offset(),
-            Error::Write(_) | Error::InvalidOptions(_) | Error::Empty => None,
+            Error::Write(_) | Error::InvalidOptions(_) | Error::Empty | Error::Sink(_) => None,
         }
     }
 

@@ -166,6 +166,11 @@ fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<Sorte
         move |e: slog2_format::Error| match e {
             slog2_format::Error::Clog2(e) if clog2 => CliError::clog2(input)(*e),
             slog2_format::Error::Clog2(e) => CliError::input(input)(*e),
+            // The sorter's runs: named after the temporary directory.
+            slog2_format::Error::Sink(e) => match e.downcast::<std::io::Error>() {
+                Ok(e) => CliError::io(&std::env::temp_dir())(*e),
+                Err(e) => CliError::slog2(input)(slog2_format::Error::Sink(e)),
+            },
             e => CliError::slog2(input)(e),
         }
     };

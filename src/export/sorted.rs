@@ -298,8 +298,13 @@ impl PrimSink for StartOrder {
     }
 }
 
+/// A spill's I/O error, as the sink's own error.
 fn spill_error(e: io::Error) -> slog2_format::Error {
-    slog2_format::Error::Write(format!("writing a sorted run to a temporary file: {e}"))
+    let kind = e.kind();
+    slog2_format::Error::Sink(Box::new(io::Error::new(
+        kind,
+        format!("writing a sorted run to a temporary file: {e}"),
+    )))
 }
 
 /// A conversion's primitives, ready to be read in start order, with its
