@@ -189,8 +189,9 @@ enum Command {
     /// message sizes; with --bins, the time each category covers per slice.
     ///
     /// Reads SLOG-2 (plain and compressed) and annotation files in slices of tree
-    /// leaves, so memory stays bounded whatever the file's size; any other trace `convert` reads is
-    /// converted to SLOG-2 in a temporary directory first. Durations are clipped to
+    /// leaves, so memory stays bounded whatever the file's size; CLOG2, old CLOG,
+    /// ALOG and SLOG-1 traces in one pass, as `export` reads them (the same
+    /// statistics as their converted files). Durations are clipped to
     /// the window; exclusive = inclusive minus the states directly nested on the
     /// same timeline (the legend's `excl` ratio). A share is a sum over the
     /// window's width, summed over timelines, so it can exceed 100%.

@@ -168,6 +168,19 @@ impl<'a> Piece<'a> {
         }
     }
 
+    /// The piece of an owned primitive (`None` without vertices).
+    pub fn of_primitive(p: &'a Primitive) -> Option<Piece<'a>> {
+        let (a, b) = (p.vertices.first()?, p.vertices.last()?);
+        Some(Piece {
+            category: p.category,
+            first: (a.time, a.line_id),
+            last: (b.time, b.line_id),
+            start: p.earliest(),
+            end: p.latest(),
+            info: &p.info.bytes,
+        })
+    }
+
     /// The piece of a converter's primitive.
     pub fn of_prim(p: &'a Prim) -> Piece<'a> {
         let last = usize::from(p.nv.clamp(1, 2)) - 1;

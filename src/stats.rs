@@ -30,7 +30,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::slices::{self, Tree};
+use crate::export::Ordered;
+use crate::slices::Piece;
 use serde::Serialize;
 use slog2_format::types::{topology, Category, Primitive};
 use slog2_format::Slog2Reader;
@@ -372,11 +373,15 @@ impl Accumulator {
     /// Adds one real primitive. Primitives must come in start order (ties: the
     /// longer first), the parts of a composite one by one.
     pub fn push(&mut self, p: &Primitive) {
-        let (Some(first), Some(last)) = (p.vertices.first(), p.vertices.last()) else {
-            return;
-        };
-        let start = p.earliest();
-        let end = p.latest();
+        if let Some(piece) = Piece::of_primitive(p) {
+            self.push_piece(piece);
+        }
+    }
+
+    /// [`push`](Self::push) of a borrowed primitive.
+    pub fn push_piece(&mut self, p: Piece<'_>) {
+        let (first, last) = (p.first, p.last);
+        let (start, end) = (p.start, p.end);
         let topo = self.topology(p.category);
         let inclusive = self.clipped(start, end);
         let c = self.categories.entry(p.category).or_default();
@@ -386,7 +391,7 @@ impl Accumulator {
         }
         match topo {
             topology::STATE => {
-                let line = first.line_id;
+                let line = first.1;
                 self.close(line, start, end);
                 let (t, open) = &mut self.timelines.entry(line).or_insert_with(|| {
                     (
@@ -419,12 +424,12 @@ impl Accumulator {
             }
             other => {
                 if other == topology::ARROW {
-                    let (from, to) = (first.line_id, last.line_id);
+                    let (from, to) = (first.1, last.1);
                     let size = self
                         .legend
                         .get(&p.category)
                         .and_then(|l| l.size.as_ref())
-                        .and_then(|(field, types)| size_of(types, &p.info.bytes, *field));
+                        .and_then(|(field, types)| size_of(types, p.info, *field));
                     let m = self.messages.entry((from, to)).or_insert(MessagePair {
                         sender: from,
                         receiver: to,
@@ -439,7 +444,7 @@ impl Accumulator {
                     self.timelines.entry(from).or_default().0.sent += 1;
                     self.timelines.entry(to).or_default().0.received += 1;
                 } else {
-                    self.timelines.entry(first.line_id).or_default().0.events += 1;
+                    self.timelines.entry(first.1).or_default().0.events += 1;
                 }
                 // The slice it happens in (the last slice holds its end: the end of
                 // a whole file's window is its last time).
@@ -536,13 +541,21 @@ pub fn annotation<A: Read + Seek, T: Read + Seek>(
     of_tree(ann, &categories, opts)
 }
 
-fn of_tree<T: Tree>(
+/// The statistics of a conversion put in start order (CLOG2, old CLOG, ALOG,
+/// SLOG-1 read in one pass; [`crate::export::sorted`]): the same as those of
+/// the converted SLOG-2 file.
+pub fn sorted(src: &mut crate::export::sorted::Sorted, opts: &Options) -> std::io::Result<Stats> {
+    let categories = src.categories().to_vec();
+    of_tree(src, &categories, opts)
+}
+
+fn of_tree<T: Ordered>(
     tree: &mut T,
     categories: &[Category],
     opts: &Options,
 ) -> Result<Stats, T::Error> {
-    let span = slices::span(&tree.entries(), opts.from, opts.to);
+    let span = tree.span(opts.from, opts.to);
     let mut acc = Accumulator::new(categories, span.from, span.to, span.clipped, opts.bins);
-    slices::visit(tree, span, |p| acc.push(p))?;
+    tree.pieces(span, &mut |p| acc.push_piece(p))?;
     Ok(acc.finish())
 }

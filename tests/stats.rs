@@ -335,10 +335,46 @@ fn an_annotation_gives_the_statistics_of_the_converted_trace() {
         }
         assert_eq!(a["messages"], s["messages"]);
     }
-    // Any trace convert reads: the CLOG2 itself, converted on the way.
-    let direct: serde_json::Value =
-        serde_json::from_str(&stdout(&mpelog(&["stats", &clog2, "--json"]))).unwrap();
-    let of_slog2: serde_json::Value =
-        serde_json::from_str(&stdout(&mpelog(&["stats", slog2, "--json"]))).unwrap();
-    assert_eq!(direct, of_slog2);
+    // Any trace convert reads: the CLOG2 itself, read in one pass, whole and
+    // in a window.
+    for window in [vec![], vec!["--from", "0.2", "--to", "0.4"]] {
+        let json = |f: &str| -> serde_json::Value {
+            let mut args = vec!["stats", f, "--json", "--by", "both"];
+            args.extend(window.iter().copied());
+            serde_json::from_str(&stdout(&mpelog(&args))).unwrap()
+        };
+        assert_eq!(json(&clog2), json(slog2), "window {window:?}");
+    }
+}
+
+/// Old CLOG, ALOG and SLOG-1 traces, read in one pass, give the statistics of
+/// their converted files.
+#[test]
+fn every_trace_gives_the_statistics_of_its_converted_file() {
+    let Some(root) = common::corpus() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for f in [
+        "mpich1/clog1/nesttest.clog",
+        "mpich1/alog/cpilog.alog",
+        "mpich1/slog1/sample.slog",
+        "mpe/cpilog_n4.clog2",
+    ] {
+        let input = common::corpus_file(&root, f);
+        let slog2 = dir.path().join("c.slog2");
+        let slog2 = slog2.to_str().unwrap();
+        let o = mpelog(&["convert", &input, "-o", slog2]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let json = |f: &str| -> serde_json::Value {
+            serde_json::from_str(&stdout(&mpelog(&["stats", f, "--json", "--by", "both"]))).unwrap()
+        };
+        let (a, b) = (json(&input), json(slog2));
+        assert!(
+            a["categories"].as_array().is_some_and(|c| !c.is_empty()),
+            "{f}"
+        );
+        assert_eq!(a, b, "{f}");
+        std::fs::remove_file(slog2).unwrap();
+    }
 }

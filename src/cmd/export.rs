@@ -157,7 +157,7 @@ fn write_here<S: Sink>(
 /// with bounded memory ([`mpelog::export::sorted::StartOrder`]), with a
 /// progress bar while the input
 /// is read.
-fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<Sorted> {
+pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<Sorted> {
     let sink = opts.start_order();
     let (file, len) = super::open(input)?;
     let bar = crate::progress::bytes_bar(len, "reading");

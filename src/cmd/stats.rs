@@ -40,11 +40,13 @@ pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Sty
             stats::annotation(&mut ann, opts)
                 .map_err(|e| super::annotation::error(path, &trace, e))?
         }
-        _ => {
-            // Any other trace: converted to SLOG-2 in a temporary directory first.
-            let dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = super::convert::to_temp_slog2(path, dir.path(), "converted.slog2")?;
-            of_slog2(&tmp, opts)?
+        format => {
+            // Any other trace: read once, its events paired as `convert` pairs
+            // them and the drawables put in start order (no SLOG-2 file).
+            let window = mpelog::export::Options::default().window(opts.from, opts.to);
+            let mut sorted = super::export::sorted_input(path, format, &window)?;
+            stats::sorted(&mut sorted, opts)
+                .map_err(CliError::io(Path::new("<temporary run file>")))?
         }
     };
     let stdout = std::io::stdout();
