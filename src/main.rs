@@ -196,7 +196,8 @@ enum Command {
     /// same timeline (the legend's `excl` ratio). A share is a sum over the
     /// window's width, summed over timelines, so it can exceed 100%.
     Stats {
-        /// The trace, or an annotation file (TRACE.clog2.idx).
+        /// The trace, an annotation file (TRACE.clog2.idx), or the URL of a SLOG-2 file
+        /// that answers HTTP Range requests (`mpelog serve`'s http://HOST:PORT/trace).
         file: PathBuf,
         /// For an annotation: the trace it annotates (default: its path without
         /// `.idx`).
@@ -230,7 +231,8 @@ enum Command {
     /// ratio, arrow shadows yellow), so the picture costs what it shows whatever
     /// the trace's size. Any trace `convert` reads is converted first.
     Render {
-        /// The trace.
+        /// The trace, or the URL of a SLOG-2 file
+        /// that answers HTTP Range requests (`mpelog serve`'s http://HOST:PORT/trace).
         input: PathBuf,
         /// The picture: OUT.svg or OUT.png.
         #[arg(short, long)]
@@ -330,7 +332,8 @@ enum Command {
     /// `mpelog stats --bins 20` shows where the activity is, and `mpelog stats
     /// --from T0 --to T1` counts a window's drawables.
     Export {
-        /// The trace, or an annotation file (TRACE.clog2.idx).
+        /// The trace, an annotation file (TRACE.clog2.idx), or the URL of a SLOG-2 file
+        /// that answers HTTP Range requests (`mpelog serve`'s http://HOST:PORT/trace).
         input: PathBuf,
         /// The output file (`-` for standard output). For Parquet, a directory
         /// (a name ending in `/`, or an empty directory) receives a dataset:

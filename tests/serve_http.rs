@@ -957,3 +957,51 @@ fn shadows_written_directly_equal_their_json_values() {
     }
     assert!(n > 100, "{n} shadows compared");
 }
+
+/// `export`, `stats` and `render` of a URL read the remote SLOG-2 file with
+/// Range requests and give what they give for the local file.
+#[test]
+fn export_stats_and_render_of_a_url_equal_the_local_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let (_child, port) = serve(&slog2);
+    wait_up(port);
+    let url = format!("http://127.0.0.1:{port}/trace");
+    let local = slog2.to_str().unwrap();
+    let run = |args: &[&str]| -> Vec<u8> {
+        let o = mpelog(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o.stdout
+    };
+    let mut outputs = vec!["e.pftrace", "e.json", "e.csv", "r.svg"];
+    if cfg!(feature = "parquet") {
+        outputs.push("e.parquet");
+    }
+    for name in outputs {
+        let command = if name.starts_with('r') {
+            "render"
+        } else {
+            "export"
+        };
+        let (a, b) = (
+            dir.path().join(format!("url-{name}")),
+            dir.path().join(name),
+        );
+        run(&[command, &url, "-o", a.to_str().unwrap()]);
+        run(&[command, local, "-o", b.to_str().unwrap()]);
+        let (a, b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+        assert!(!a.is_empty() && a == b, "{command} {name}");
+    }
+    for window in [&[][..], &["--from", "0.1", "--to", "0.3"][..]] {
+        let stats = |input: &str| {
+            let mut args = vec!["stats", input, "--json", "--by", "both"];
+            args.extend_from_slice(window);
+            run(&args)
+        };
+        assert_eq!(stats(&url), stats(local), "stats {window:?}");
+    }
+}

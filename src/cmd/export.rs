@@ -57,8 +57,15 @@ pub fn run(
     opts: &Options,
 ) -> CliResult {
     let (to, gz) = target(output, format)?;
-    let out = Output::create(output, &[input], false)?;
-    let input = &crate::input::resolve(input)?;
+    // A remote SLOG-2 file has no local path to keep the output away from.
+    let remote = super::url(input).is_some();
+    let local = [input];
+    let out = Output::create(output, if remote { &[] } else { &local[..] }, false)?;
+    let input = &if remote {
+        input.to_path_buf()
+    } else {
+        crate::input::resolve(input)?
+    };
     let started = std::time::Instant::now();
     let w = out.writer()?;
     let (w, counts) = match to {
@@ -129,6 +136,14 @@ fn write_here<S: Sink>(
     sink: &mut S,
 ) -> CliResult<Counts> {
     let out_err = |e: std::io::Error| CliError::io(Path::new("<output>"))(e);
+    if let Some(url) = super::url(input) {
+        let mut r = super::open_remote(url)?;
+        return export::slog2(&mut r, opts, sink).map_err(|e| match e {
+            export::Error::Read(e) => CliError::slog2(input)(e),
+            export::Error::Write(e) => out_err(e),
+            e => CliError::Usage(e.to_string()),
+        });
+    }
     match detect(input)? {
         Format::Slog2 => slog2(input, opts, sink),
         Format::Annotation => {
@@ -236,10 +251,18 @@ enum ParquetInput {
         std::path::PathBuf,
     ),
     Sorted(Box<Sorted>),
+    Remote(
+        Box<slog2_format::Slog2Reader<mpelog::remote::HttpFile>>,
+        std::path::PathBuf,
+    ),
 }
 
 #[cfg(feature = "parquet")]
 fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<ParquetInput> {
+    if let Some(url) = super::url(input) {
+        let r = super::open_remote(url)?;
+        return Ok(ParquetInput::Remote(Box::new(r), input.to_path_buf()));
+    }
     match detect(input)? {
         Format::Annotation => {
             let (ann, trace) = super::annotation::open(input, trace)?;
@@ -273,6 +296,17 @@ macro_rules! with_tree {
                 })
             }
             ParquetInput::Slog2(mut r, path) => {
+                let $cats = r
+                    .categories()
+                    .map(|c| c.value.categories.clone())
+                    .unwrap_or_default();
+                let $tree = &mut *r;
+                $body.map_err(|e| match e {
+                    Error::Read(e) => CliError::slog2(&path)(e),
+                    e => CliError::io($output)(std::io::Error::other(e)),
+                })
+            }
+            ParquetInput::Remote(mut r, path) => {
                 let $cats = r
                     .categories()
                     .map(|c| c.value.categories.clone())
@@ -356,8 +390,14 @@ pub fn dataset(
             shown(output)
         )));
     }
-    let target = crate::output::Dataset::create(output, &[input])?;
-    let input = &crate::input::resolve(input)?;
+    let remote = super::url(input).is_some();
+    let local = [input];
+    let target = crate::output::Dataset::create(output, if remote { &[] } else { &local[..] })?;
+    let input = &if remote {
+        input.to_path_buf()
+    } else {
+        crate::input::resolve(input)?
+    };
     let started = std::time::Instant::now();
     let opened = parquet_input(input, trace, opts)?;
     let dir = target.path().to_path_buf();

@@ -19,6 +19,16 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
             shown(output)
         )));
     }
+    if let Some(url) = super::url(input) {
+        // A remote SLOG-2 file, read with Range requests.
+        let out = Output::create(output, &[], false)?;
+        let mut r = super::open_remote(url)?;
+        let (text, drawn) = svg(&mut r, opts).map_err(|e| match e {
+            Error::Slog2(e) => CliError::slog2(input)(e),
+            e => CliError::Usage(e.to_string()),
+        })?;
+        return write(out, output, png, text, drawn, input);
+    }
     let out = Output::create(output, &[input], false)?;
     let input = &crate::input::resolve(input)?;
     let dir;
@@ -42,6 +52,19 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
         Error::Slog2(e) => CliError::slog2(&slog2)(e),
         e => CliError::Usage(e.to_string()),
     })?;
+    write(out, output, png, text, drawn, input)
+}
+
+/// Writes the picture (`text` as SVG, or rasterised to PNG) and says what it
+/// drew.
+fn write(
+    out: Output,
+    output: &Path,
+    png: bool,
+    text: String,
+    drawn: mpelog::render::Drawn,
+    input: &Path,
+) -> CliResult {
     let bytes = if png {
         super::raster::png(&text).map_err(|e| CliError::Usage(format!("{}: {e}", shown(output))))?
     } else {

@@ -32,8 +32,20 @@ pub enum Style {
 
 /// Runs `mpelog stats`.
 pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Style) -> CliResult {
+    let s = if let Some(url) = super::url(path) {
+        // A remote SLOG-2 file, read with Range requests.
+        let mut r = super::open_remote(url)?;
+        stats::slog2(&mut r, opts).map_err(CliError::slog2(path))?
+    } else {
+        local(path, trace, opts)?
+    };
+    print(&s, by, style)
+}
+
+/// The statistics of a local file.
+fn local(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<stats::Stats> {
     let path = &crate::input::resolve(path)?;
-    let s = match detect(path)? {
+    Ok(match detect(path)? {
         Format::Slog2 => of_slog2(path, opts)?,
         Format::Annotation => {
             let (mut ann, trace) = super::annotation::open(path, trace)?;
@@ -48,18 +60,22 @@ pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Sty
             stats::sorted(&mut sorted, opts)
                 .map_err(CliError::io(Path::new("<temporary run file>")))?
         }
-    };
+    })
+}
+
+/// Prints the statistics in `style`.
+fn print(s: &stats::Stats, by: By, style: Style) -> CliResult {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let o = CliError::io(Path::new("<stdout>"));
     match style {
         Style::Json => {
-            serde_json::to_writer_pretty(&mut out, &s)
+            serde_json::to_writer_pretty(&mut out, s)
                 .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
             writeln!(out).map_err(o)?;
         }
-        Style::Csv => csv(&s, by, &mut out).map_err(o)?,
-        Style::Text => text(&s, by, &mut out).map_err(o)?,
+        Style::Csv => csv(s, by, &mut out).map_err(o)?,
+        Style::Text => text(s, by, &mut out).map_err(o)?,
     }
     out.flush().map_err(CliError::io(Path::new("<stdout>")))
 }
