@@ -542,9 +542,9 @@ pub fn annotation<A: Read + Seek, T: Read + Seek>(
 }
 
 /// The statistics of a conversion put in start order (CLOG2, old CLOG, ALOG,
-/// SLOG-1 read in one pass; [`crate::export::sorted`]): the same as those of
+/// SLOG-1 read in one pass; [`crate::export::one_pass`]): the same as those of
 /// the converted SLOG-2 file.
-pub fn sorted(src: &mut crate::export::sorted::Sorted, opts: &Options) -> std::io::Result<Stats> {
+pub fn one_pass(src: &mut crate::export::sorted::Sorted, opts: &Options) -> std::io::Result<Stats> {
     let categories = src.categories().to_vec();
     of_tree(src, &categories, opts)
 }

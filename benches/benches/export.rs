@@ -44,7 +44,7 @@ impl Source<'_> {
     /// Exports to `sink`; returns the number of states.
     fn run<S: Sink>(&self, opts: &Options, sink: &mut S) -> u64 {
         let counts = match self {
-            Source::Clog2(b) => export::sorted(&mut Self::sorted(b, opts), opts, sink).unwrap(),
+            Source::Clog2(b) => export::one_pass(&mut Self::sorted(b, opts), opts, sink).unwrap(),
             Source::Slog2(b) => export::slog2(&mut Self::reader(b), opts, sink).unwrap(),
         };
         counts.states

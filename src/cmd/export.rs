@@ -158,7 +158,7 @@ fn write_here<S: Sink>(
             // Any other trace: its events paired as `convert` pairs them, the
             // primitives put in start order (no SLOG-2 file in between).
             let mut sorted = sorted_input(input, format, opts)?;
-            export::sorted(&mut sorted, opts, sink).map_err(|e| match e {
+            export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
                 export::Error::Read(e) => CliError::io(Path::new("<temporary run file>"))(e),
                 export::Error::Write(e) => out_err(e),
                 e => CliError::Usage(e.to_string()),

@@ -57,7 +57,7 @@ fn local(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<stats::
             // them and the drawables put in start order (no SLOG-2 file).
             let window = mpelog::export::Options::default().window(opts.from, opts.to);
             let mut sorted = super::export::sorted_input(path, format, &window)?;
-            stats::sorted(&mut sorted, opts)
+            stats::one_pass(&mut sorted, opts)
                 .map_err(CliError::io(Path::new("<temporary run file>")))?
         }
     })

@@ -4,11 +4,17 @@
 //! ([`pipit`]) and, with the default `parquet` feature, Parquet for SQL engines
 //! and data frames (`parquet`, one row per drawable).
 //!
-//! The drawables are read in start order with bounded memory
-//! ([`crate::slices`]) and turned into one stream of timed items, in time order,
-//! that every writer consumes ([`Sink`]): a state is entered and left on a track
-//! of its timeline, an event is an instant, an arrow is a zero-length slice at
-//! its send point and another at its receive point joined by a flow.
+//! The drawables are read in one total start order with bounded memory
+//! ([`Ordered`]): a SLOG-2 file or an annotation in slices of leaves
+//! ([`crate::slices`]), a CLOG2, old CLOG, ALOG or SLOG-1 trace in one pass,
+//! its events paired by the converters' code and put in order by
+//! [`sorted::StartOrder`]. They become one stream of timed items, in time
+//! order, that every writer consumes ([`Sink`]; on a thread of its own with
+//! [`threaded::on_a_thread`]): a state is entered and left on a track of its
+//! timeline, an event is an instant, an arrow is a zero-length slice at its
+//! send point and another at its receive point joined by a flow. The whole
+//! mapping is specified in spec/export.md, so the output is the same bytes
+//! whatever the input's format, tree shape or memory.
 //!
 //! **Tracks.** A timeline is a row of the chosen view (a line-ID map: "Process
 //! View", "Communicator View", ...); several line IDs with the same row share it.
@@ -788,7 +794,7 @@ pub fn annotation<A: std::io::Read + std::io::Seek, T: std::io::Read + std::io::
 }
 
 /// [`export`] of a conversion put in start order ([`sorted::StartOrder`]).
-pub fn sorted<S: Sink>(
+pub fn one_pass<S: Sink>(
     src: &mut sorted::Sorted,
     opts: &Options,
     sink: &mut S,

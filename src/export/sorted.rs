@@ -50,7 +50,7 @@ const RECORD_HEAD: usize = 34;
 /// let (mut sorted, _stats) = clog2_into(&mut reader, sink, |_| {})?;
 /// assert!(sorted.runs() > 1);
 /// let mut json = ChromeJson::new(Vec::new());
-/// let counts = mpelog::export::sorted(&mut sorted, &Options::default(), &mut json)?;
+/// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut json)?;
 /// assert!(counts.states > 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
