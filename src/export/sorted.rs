@@ -287,8 +287,14 @@ impl PrimSink for StartOrder {
                 .cloned()
                 .collect(),
             maps,
-            memory: self.buf,
-            order: self.keys,
+            // After a spill everything is in the runs: the buffer's memory
+            // goes back before the merge takes its own.
+            memory: if file.is_some() { Vec::new() } else { self.buf },
+            order: if file.is_some() {
+                Vec::new()
+            } else {
+                self.keys
+            },
             file,
             runs: self.runs.list,
             time_box: self.time_box,
