@@ -91,6 +91,7 @@ impl Options {
 
 /// A legend entry as the writers need it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Cat {
     /// Index in the legend.
     pub index: i32,
@@ -257,6 +258,7 @@ pub enum ArgValue {
 /// One track: a timeline (a row of the view) and, when states overlap without
 /// nesting, a further lane of it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Track {
     /// Dense index, in order of first use.
     pub id: u32,
