@@ -1,7 +1,8 @@
 //! Chrome trace-event JSON (the format Perfetto's UI, `chrome://tracing` and
 //! Trace Compass open): states as `B`/`E` pairs, events as `i` instants, arrows
 //! as zero-length `X` slices at both ends joined by an `s`/`f` flow. Times are
-//! microseconds from the start of the export (three decimals: nanoseconds); the
+//! microseconds from the start of the export (three decimals: whole
+//! nanoseconds, rounded as the CSV and Perfetto exports round them); the
 //! absolute start, in seconds, is `otherData.start_seconds`. `pid` is the
 //! timeline's first row value (the rank in the process view), `tid` the track;
 //! processes sort by `pid`, a process's tracks by [`Track::sort_key`].
@@ -52,11 +53,17 @@ impl<W: Write> ChromeJson<W> {
     }
 
     /// Writes `"ts":T,"pid":P,"tid":I` of an event at `time` on `t`.
+    /// The time is `round((time − from) × 10⁹)` nanoseconds, written as
+    /// microseconds with three decimals (the nanoseconds CSV and Perfetto
+    /// write), by integer formatting.
     fn place(line: &mut String, from: f64, time: f64, t: &Track) {
+        let ns = ((time - from) * 1e9).round() as i64;
+        let (sign, a) = (if ns < 0 { "-" } else { "" }, ns.unsigned_abs());
         let _ = write!(
             line,
-            "\"ts\":{:.3},\"pid\":{},\"tid\":{}",
-            (time - from) * 1e6,
+            "\"ts\":{sign}{}.{:03},\"pid\":{},\"tid\":{}",
+            a / 1000,
+            a % 1000,
             pid(t),
             t.id
         );
@@ -309,6 +316,30 @@ impl<W: Write> Sink for ChromeJson<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_are_whole_nanoseconds_as_microseconds() {
+        let t = Track {
+            id: 3,
+            row: vec![7],
+            name: "world_rank 7".into(),
+            lane: 0,
+            order: 0,
+        };
+        for (time, want) in [
+            (10.0, "\"ts\":0.000,"),
+            (10.000_001_5, "\"ts\":1.500,"),
+            (10.000_000_000_4, "\"ts\":0.000,"),
+            (9.999_999_5, "\"ts\":-0.500,"),
+            (9.998, "\"ts\":-2000.000,"),
+            (11.234_567_891, "\"ts\":1234567.891,"),
+        ] {
+            let mut line = String::new();
+            ChromeJson::<Vec<u8>>::place(&mut line, 10.0, time, &t);
+            assert!(line.starts_with(want), "{time}: {line}");
+            assert!(line.ends_with("\"pid\":7,\"tid\":3"), "{line}");
+        }
+    }
 
     #[test]
     fn strings_escape_as_serde_json_escapes_them() {
