@@ -2,7 +2,8 @@
 //! about 100 MB, per output format, side by side: in one pass from the CLOG2
 //! trace (events paired, primitives put in start order in memory and sorted
 //! runs) and from its SLOG-2 conversion (read in slices of leaves). The output
-//! goes to memory.
+//! goes to memory; the Perfetto, JSON and CSV writers run on a thread of their
+//! own, as in the CLI.
 //!
 //! `cargo bench -p mpelog-benches --bench export`. `MPELOG_BENCH_MB` sets the
 //! size (default 100); `MPELOG_BENCH_SORT_MB` the one-pass sort memory
@@ -10,7 +11,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use mpelog::export::{self, chrome::ChromeJson, perfetto::PerfettoTrace, pipit::PipitCsv};
-use mpelog::export::{sorted::Sorted, Options, Sink};
+use mpelog::export::{sorted::Sorted, threaded::on_a_thread, Options, Sink};
 use std::hint::black_box;
 use std::io::Cursor;
 
@@ -41,12 +42,14 @@ impl Source<'_> {
         slog2_format::Slog2Reader::new(Cursor::new(slog2)).unwrap()
     }
 
-    /// Exports to `sink`; returns the number of states.
-    fn run<S: Sink>(&self, opts: &Options, sink: &mut S) -> u64 {
-        let counts = match self {
-            Source::Clog2(b) => export::one_pass(&mut Self::sorted(b, opts), opts, sink).unwrap(),
-            Source::Slog2(b) => export::slog2(&mut Self::reader(b), opts, sink).unwrap(),
-        };
+    /// Exports to `sink` on a thread of its own, as the CLI does; returns
+    /// the number of states.
+    fn run<S: Sink + Send>(&self, opts: &Options, sink: &mut S) -> u64 {
+        let (counts, written) = on_a_thread(sink, |h| match self {
+            Source::Clog2(b) => export::one_pass(&mut Self::sorted(b, opts), opts, h).unwrap(),
+            Source::Slog2(b) => export::slog2(&mut Self::reader(b), opts, h).unwrap(),
+        });
+        written.unwrap();
         counts.states
     }
 
