@@ -34,6 +34,9 @@ prefixed() { # prefixed TARGET SUFFIX PREFIX-BYTES FILE...
 prefixed clog2_buf_independent chunks '\003\007\100\001' $small_clog2
 prefixed clog2_to_slog2 ls64 '\000' $small_clog2
 prefixed clog2_to_slog2 ls1k '\117' $small_clog2
+# clog2_export_one_pass: the sort memory (1 + 64 x byte bytes: 65 B, 16 KiB).
+prefixed clog2_export_one_pass m65 '\001' $small_clog2
+prefixed clog2_export_one_pass m16k '\377' $small_clog2
 mkdir -p corpus/clog2_preamble
 for f in $small_clog2; do head -c 1024 "$f" > "corpus/clog2_preamble/$(basename "$f").pre"; done
 old_clog="$C/mpich1/clog1/arrowtest.clog $C/mpich1/clog1/simple.clog $C/mpich1/clog1/nesttest.clog $C/historic/fpilog.clog"

@@ -325,6 +325,50 @@ pub trait Sink {
     fn finish(&mut self) -> io::Result<()>;
 }
 
+/// A sink borrowed (`&mut dyn Sink` included) is a sink.
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn start(&mut self, from: f64, to: f64, first: f64) -> io::Result<()> {
+        (**self).start(from, to, first)
+    }
+    fn track(&mut self, track: &Track) -> io::Result<()> {
+        (**self).track(track)
+    }
+    fn enter(&mut self, time: f64, track: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
+        (**self).enter(time, track, cat, info)
+    }
+    fn leave(&mut self, time: f64, track: &Track, cat: &Cat) -> io::Result<()> {
+        (**self).leave(time, track, cat)
+    }
+    fn instant(&mut self, time: f64, track: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
+        (**self).instant(time, track, cat, info)
+    }
+    fn send(
+        &mut self,
+        time: f64,
+        track: &Track,
+        to: &Track,
+        flow: u64,
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
+        (**self).send(time, track, to, flow, cat, info)
+    }
+    fn receive(
+        &mut self,
+        time: f64,
+        track: &Track,
+        from: &Track,
+        flow: u64,
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
+        (**self).receive(time, track, from, flow, cat, info)
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        (**self).finish()
+    }
+}
+
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
