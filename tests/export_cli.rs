@@ -679,3 +679,65 @@ fn a_temporary_directory_that_fails_fails_the_export_cleanly() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// `--view` picks the line-ID map whose rows are the tracks, by title (any
+/// case) or position; every drawable is exported whatever the view; an
+/// unknown view is refused, naming the file's views, and writes nothing.
+#[test]
+fn the_view_picks_the_timelines() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(
+        dir.path(),
+        "t.clog2",
+        &["--events", "20000", "--ranks", "5", "--seed", "6"],
+    );
+    let names = |extra: &[&str]| -> (Vec<String>, usize) {
+        let out = dir.path().join("v.json");
+        export(&clog2, &out, extra);
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        let events = v["traceEvents"].as_array().unwrap();
+        let names = events
+            .iter()
+            .filter(|e| e["name"] == "thread_name")
+            .map(|e| e["args"]["name"].as_str().unwrap().to_string())
+            .collect();
+        let begins = events.iter().filter(|e| e["ph"] == "B").count();
+        (names, begins)
+    };
+    let (process, states) = names(&[]);
+    assert!(
+        !process.is_empty() && process.iter().all(|n| n.starts_with("world_rank ")),
+        "{process:?}"
+    );
+    let (comm, comm_states) = names(&["--view", "communicator VIEW"]);
+    assert!(
+        comm.iter()
+            .all(|n| n.starts_with("commID ") && n.contains(", comm_rank ")),
+        "{comm:?}"
+    );
+    assert!(
+        comm.len() > process.len(),
+        "communicators give more timelines"
+    );
+    assert_eq!(comm_states, states, "every state, whatever the view");
+    assert_eq!(names(&["--view", "1"]).0, comm, "by position");
+    assert_eq!(names(&["--view", "0"]).0, process);
+    // Unknown: refused, naming the views, nothing written.
+    let out = dir.path().join("none.json");
+    let o = mpelog(&[
+        "export",
+        &clog2,
+        "-o",
+        out.to_str().unwrap(),
+        "--view",
+        "Thread View",
+    ]);
+    assert!(!o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.contains("Process View") && said.contains("Communicator View"),
+        "{said}"
+    );
+    assert!(!out.exists());
+    assert_eq!(common::leftovers(dir.path()), 0);
+}
