@@ -288,12 +288,24 @@ print(n["Enter"], n["Leave"], n["Instant"], n["MpiSend"], n["MpiRecv"])
     assert!(states > 0 && events > 0 && arrows > 0);
     assert_eq!(got, vec![states, states, events, arrows, arrows]);
 
-    // pandas, as a data-frame user loads it (CI installs pandas).
+    // pandas, as a data-frame user loads it (CI installs pandas), and pipit's
+    // communication matrix computed the way pipit computes it from these
+    // columns: ranks 0..n-1 index an n-by-n array, the sender's `Process` and
+    // the `receiver` attribute, summing `msg_length` (and counting messages).
     let pandas = r#"
-import sys
+import json, sys
+import numpy as np
 import pandas as pd
 df = pd.read_csv(sys.argv[1])
 print(len(df), int((df["Event Type"] == "Enter").sum()))
+df["Attributes"] = df["Attributes"].map(lambda s: json.loads(s) if isinstance(s, str) else None)
+sends = df[df["Name"] == "MpiSend"]
+n = len(set(df["Process"]))
+size, count = np.zeros((n, n)), np.zeros((n, n))
+for p, a in zip(sends["Process"], sends["Attributes"]):
+    size[p, a["receiver"]] += a["msg_length"]
+    count[p, a["receiver"]] += 1
+print(json.dumps([[int(i), int(j), int(count[i, j]), int(size[i, j])] for i, j in zip(*np.nonzero(count))]))
 "#;
     let o = std::process::Command::new("python3")
         .args(["-c", pandas, out.to_str().unwrap()])
@@ -310,12 +322,41 @@ print(len(df), int((df["Event Type"] == "Enter").sum()))
         return;
     }
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let got: Vec<usize> = String::from_utf8(o.stdout)
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut lines = text.lines();
+    let got: Vec<usize> = lines
+        .next()
         .unwrap()
         .split_whitespace()
         .map(|x| x.parse().unwrap())
         .collect();
     assert_eq!(got, vec![2 * states + events + 2 * arrows, states]);
+    // The matrix equals `mpelog stats`' (messages and bytes per pair of
+    // timelines), its line IDs taken to world ranks by the process view.
+    let matrix: Vec<Vec<u64>> = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let stats: Value =
+        serde_json::from_str(&common::stdout(&mpelog(&["stats", slog2, "--json"]))).unwrap();
+    let r = Slog2Reader::new(std::fs::File::open(slog2).unwrap()).unwrap();
+    let rank: HashMap<u64, u64> = r.line_id_maps().unwrap().value.maps[0]
+        .rows
+        .iter()
+        .map(|row| (row.line_id as u64, row.values[0] as u64))
+        .collect();
+    let mut pairs: std::collections::BTreeMap<(u64, u64), (u64, u64)> = Default::default();
+    for m in stats["messages"].as_array().unwrap() {
+        let n = |k: &str| m[k].as_u64().unwrap();
+        let e = pairs
+            .entry((rank[&n("sender")], rank[&n("receiver")]))
+            .or_default();
+        e.0 += n("messages");
+        e.1 += n("bytes");
+    }
+    let want: Vec<Vec<u64>> = pairs
+        .into_iter()
+        .map(|((s, r), (c, b))| vec![s, r, c, b])
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(matrix, want, "pipit's communication matrix");
 }
 
 #[test]
