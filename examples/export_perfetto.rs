@@ -9,17 +9,19 @@
 //! ```
 //!
 //! Without arguments it exports a generated 4-rank trace into a temporary
-//! directory. A real tool writes its output as `mpelog export` does (see
-//! `mpelog::output`): to a temporary file, renamed when complete.
+//! directory. The output is written as `mpelog export` writes it
+//! (`mpelog::output`): never over the input, to a temporary file beside it,
+//! renamed when complete.
 
 use mpelog::export::{self, perfetto::PerfettoTrace, threaded::on_a_thread, Options};
-use std::io::BufWriter;
-use std::path::PathBuf;
+use mpelog::output::Output;
+use std::path::{Path, PathBuf};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tmp = tempfile::tempdir()?;
     let mut args = std::env::args_os().skip(1);
-    let trace = match args.next() {
+    let input = args.next().map(PathBuf::from);
+    let trace = match &input {
         Some(path) => std::fs::read(path)?,
         None => clog2_format::synth::generate_vec(
             &clog2_format::synth::Options::default()
@@ -38,11 +40,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         slog2_format::build::clog2_into(&mut reader, opts.start_order(), |_| {})?;
 
     // Write them as a Perfetto trace, the writer on a thread of its own.
-    let mut sink = PerfettoTrace::new(BufWriter::new(std::fs::File::create(&out)?));
+    let inputs: Vec<&Path> = input.iter().map(PathBuf::as_path).collect();
+    let target = Output::create(&out, &inputs, false)?;
+    let mut sink = PerfettoTrace::new(target.writer()?);
     let (counts, written) = on_a_thread(&mut sink, |h| export::one_pass(&mut sorted, &opts, h));
     let counts = counts?;
     written?;
-    sink.into_inner().into_inner()?.sync_all()?;
+    target.finish(sink.into_inner())?;
 
     println!(
         "{} records paired: {} states, {} events, {} arrows on {} tracks ({} sorted runs) in {} ({} bytes)",

@@ -96,18 +96,8 @@ pub fn span_of(time_box: Option<(f64, f64)>, from: Option<f64>, to: Option<f64>)
 }
 
 /// Calls `f` with every real primitive that meets the span (the parts of a
-/// composite one by one), in start order (ties: the longer first, then
-/// [`order`]'s further keys).
-pub fn visit<T: Tree>(
-    tree: &mut T,
-    span: Span,
-    mut f: impl FnMut(&Primitive),
-) -> Result<(), T::Error> {
-    visit_refs(tree, span, Order::Start, |p| f(&p.to_owned()))
-}
-
-/// Like [`visit`], without making an owned primitive of each: `f` gets a
-/// borrowed [`Piece`].
+/// composite one by one) as a borrowed [`Piece`], in start order
+/// ([`order`]).
 pub fn visit_pieces<T: Tree>(
     tree: &mut T,
     span: Span,

@@ -571,19 +571,11 @@ fn one_pass_export_equals_the_export_of_the_converted_file() {
         run(&["convert", input, "-o", converted]);
         // A window around the middle of the converted file's time span.
         let r = Slog2Reader::new(std::fs::File::open(converted).unwrap()).unwrap();
-        let root = r
-            .tree_dir()
-            .unwrap()
-            .value
-            .entries
-            .iter()
-            .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
-            .copied()
-            .unwrap();
-        let span = root.latest - root.earliest;
+        let whole = mpelog::export::Ordered::span(&r, None, None);
+        let span = whole.to - whole.from;
         let (a, b) = (
-            (root.earliest + 0.3 * span).to_string(),
-            (root.earliest + 0.6 * span).to_string(),
+            (whole.from + 0.3 * span).to_string(),
+            (whole.from + 0.6 * span).to_string(),
         );
         for &ext in FORMATS {
             for window in [&[][..], &["--from", &a, "--to", &b][..]] {

@@ -424,21 +424,7 @@ pub fn annotate<S: Source, W: Write + Seek>(
             .collect(),
     };
     header.categories = out.block(&categories)?;
-    let mut ids: Vec<i32> = lines.into_iter().collect();
-    ids.sort_unstable();
-    maps.push(LineIdMap {
-        title: JStr::new("Identity Map"),
-        ncols: 1,
-        labels: vec![JStr::new("LineID")],
-        rows: ids
-            .into_iter()
-            .map(|l| LineIdRow {
-                line_id: l,
-                values: vec![l],
-            })
-            .collect(),
-        methods: Vec::new(),
-    });
+    maps.push(slog2_format::build::tree::identity_map(lines));
     header.lineidmaps = out.block(&LineIdMapList { maps })?;
     dir.sort_by(|a, b| b.id.depth.cmp(&a.id.depth).then(a.id.xpos.cmp(&b.id.xpos)));
     header.treedir = out.block(&TreeDir { entries: dir })?;

@@ -119,6 +119,67 @@ pub enum InfoError {
 /// the first problem).
 pub fn decode(types: &[u8], bytes: &[u8]) -> Result<Vec<InfoValue>, InfoError> {
     let mut out = Vec::with_capacity(types.len().min(bytes.len() + 1));
+    visit(types, bytes, |_, v| out.push(v.to_owned()))?;
+    Ok(out)
+}
+
+/// One decoded info value, borrowed from the info bytes: [`InfoValue`]
+/// without the copy of a string.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum InfoRef<'a> {
+    /// `%s`: the string's bytes.
+    Str(&'a [u8]),
+    /// `%h`.
+    I16(i16),
+    /// `%d`.
+    I32(i32),
+    /// `%l`.
+    I64(i64),
+    /// `%x`.
+    Hex32(i32),
+    /// `%X`.
+    Hex64(i64),
+    /// `%e`.
+    F32(f32),
+    /// `%E`.
+    F64(f64),
+}
+
+impl InfoRef<'_> {
+    /// The value, owned.
+    pub fn to_owned(&self) -> InfoValue {
+        match *self {
+            InfoRef::Str(b) => InfoValue::Str(b.to_vec()),
+            InfoRef::I16(v) => InfoValue::I16(v),
+            InfoRef::I32(v) => InfoValue::I32(v),
+            InfoRef::I64(v) => InfoValue::I64(v),
+            InfoRef::Hex32(v) => InfoValue::Hex32(v),
+            InfoRef::Hex64(v) => InfoValue::Hex64(v),
+            InfoRef::F32(v) => InfoValue::F32(v),
+            InfoRef::F64(v) => InfoValue::F64(v),
+        }
+    }
+}
+
+/// [`decode`] without allocating: calls `f` with the index and the borrowed
+/// value of each format character in turn, and fails as [`decode`] fails
+/// (after the calls for the values before the problem).
+///
+/// ```
+/// use slog2_format::info::{visit, InfoRef};
+///
+/// let bytes = [0, 0, 0, 7, 0, 2, b'o', b'k'];
+/// let mut seen = Vec::new();
+/// visit(b"ds", &bytes, |i, v| seen.push((i, v)))?;
+/// assert_eq!(seen, [(0, InfoRef::I32(7)), (1, InfoRef::Str(b"ok"))]);
+/// assert!(visit(b"dd", &bytes[..6], |_, _| {}).is_err());
+/// # Ok::<(), slog2_format::info::InfoError>(())
+/// ```
+pub fn visit<'a>(
+    types: &[u8],
+    bytes: &'a [u8],
+    mut f: impl FnMut(usize, InfoRef<'a>),
+) -> Result<(), InfoError> {
     let mut pos = 0usize;
     for (index, &t) in types.iter().enumerate() {
         let width = match t {
@@ -127,7 +188,7 @@ pub fn decode(types: &[u8], bytes: &[u8]) -> Result<Vec<InfoValue>, InfoError> {
             b'l' | b'X' | b'E' => 8,
             found => return Err(InfoError::UnknownFormat { index, found }),
         };
-        let take = |pos: usize, needed: usize| -> Result<&[u8], InfoError> {
+        let take = |pos: usize, needed: usize| -> Result<&'a [u8], InfoError> {
             bytes
                 .get(pos..)
                 .and_then(|rest| rest.get(..needed))
@@ -146,19 +207,19 @@ pub fn decode(types: &[u8], bytes: &[u8]) -> Result<Vec<InfoValue>, InfoError> {
                 let n = i16::from_be_bytes([raw[0], raw[1]]).max(0) as usize;
                 let s = take(pos, n)?;
                 pos += n;
-                InfoValue::Str(s.to_vec())
+                InfoRef::Str(s)
             }
-            b'h' => InfoValue::I16(i16::from_be_bytes([raw[0], raw[1]])),
-            b'd' => InfoValue::I32(i32::from_be_bytes(arr4(raw))),
-            b'x' => InfoValue::Hex32(i32::from_be_bytes(arr4(raw))),
-            b'e' => InfoValue::F32(f32::from_be_bytes(arr4(raw))),
-            b'l' => InfoValue::I64(i64::from_be_bytes(arr8(raw))),
-            b'X' => InfoValue::Hex64(i64::from_be_bytes(arr8(raw))),
-            _ => InfoValue::F64(f64::from_be_bytes(arr8(raw))),
+            b'h' => InfoRef::I16(i16::from_be_bytes([raw[0], raw[1]])),
+            b'd' => InfoRef::I32(i32::from_be_bytes(arr4(raw))),
+            b'x' => InfoRef::Hex32(i32::from_be_bytes(arr4(raw))),
+            b'e' => InfoRef::F32(f32::from_be_bytes(arr4(raw))),
+            b'l' => InfoRef::I64(i64::from_be_bytes(arr8(raw))),
+            b'X' => InfoRef::Hex64(i64::from_be_bytes(arr8(raw))),
+            _ => InfoRef::F64(f64::from_be_bytes(arr8(raw))),
         };
-        out.push(value);
+        f(index, value);
     }
-    Ok(out)
+    Ok(())
 }
 
 fn arr4(b: &[u8]) -> [u8; 4] {

@@ -246,22 +246,29 @@ enum ParquetInput {
         Box<mpelog_annotate::Annotation<std::fs::File, std::fs::File>>,
         std::path::PathBuf,
     ),
+    /// A local or a remote SLOG-2 file.
     Slog2(
-        Box<slog2_format::Slog2Reader<std::io::BufReader<std::fs::File>>>,
+        Box<slog2_format::Slog2Reader<Box<dyn ReadSeek>>>,
         std::path::PathBuf,
     ),
     Sorted(Box<Sorted>),
-    Remote(
-        Box<slog2_format::Slog2Reader<mpelog::remote::HttpFile>>,
-        std::path::PathBuf,
-    ),
 }
+
+/// A source a SLOG-2 reader reads: a local file or a remote one.
+#[cfg(feature = "parquet")]
+trait ReadSeek: std::io::Read + std::io::Seek {}
+#[cfg(feature = "parquet")]
+impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
 
 #[cfg(feature = "parquet")]
 fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<ParquetInput> {
+    let slog2 = |source: Box<dyn ReadSeek>| -> CliResult<ParquetInput> {
+        let r = slog2_format::Slog2Reader::new(source).map_err(CliError::slog2(input))?;
+        Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf()))
+    };
     if let Some(url) = super::url(input) {
-        let r = super::open_remote(url)?;
-        return Ok(ParquetInput::Remote(Box::new(r), input.to_path_buf()));
+        let f = mpelog::remote::HttpFile::open(url).map_err(CliError::io(input))?;
+        return slog2(Box::new(f));
     }
     match detect(input)? {
         Format::Annotation => {
@@ -270,9 +277,7 @@ fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResul
         }
         Format::Slog2 => {
             let (file, _) = super::open(input)?;
-            let r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-                .map_err(CliError::slog2(input))?;
-            Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf()))
+            slog2(Box::new(std::io::BufReader::new(file)))
         }
         format => Ok(ParquetInput::Sorted(Box::new(sorted_input(
             input, format, opts,
@@ -296,17 +301,6 @@ macro_rules! with_tree {
                 })
             }
             ParquetInput::Slog2(mut r, path) => {
-                let $cats = r
-                    .categories()
-                    .map(|c| c.value.categories.clone())
-                    .unwrap_or_default();
-                let $tree = &mut *r;
-                $body.map_err(|e| match e {
-                    Error::Read(e) => CliError::slog2(&path)(e),
-                    e => CliError::io($output)(std::io::Error::other(e)),
-                })
-            }
-            ParquetInput::Remote(mut r, path) => {
                 let $cats = r
                     .categories()
                     .map(|c| c.value.categories.clone())

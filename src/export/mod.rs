@@ -165,60 +165,40 @@ impl Cat {
     /// Calls `f` with each info value and its label, in format order, without
     /// allocating for a valid buffer; a buffer the formats do not decode gives
     /// one value `("info", hex)`; an empty one gives none.
+    ///
+    /// ```
+    /// use mpelog::export::{ArgRef, Cat};
+    ///
+    /// let cat = Cat::new(0, "message".into(), "#ffffff".into(),
+    ///     vec!["msg_tag=".into(), ", msg_size=".into()], b"dd".to_vec());
+    /// let mut args = Vec::new();
+    /// cat.each_arg(&[0, 0, 0, 9, 0, 0, 1, 0], |k, v| args.push((k.to_string(), v.to_owned())));
+    /// assert_eq!(args, [("msg_tag".to_string(), ArgRef::Int(9).to_owned()),
+    ///                   ("msg_size".to_string(), ArgRef::Int(256).to_owned())]);
+    /// ```
     pub fn each_arg(&self, info: &[u8], mut f: impl FnMut(&str, ArgRef<'_>)) {
+        use slog2_format::info::{visit, InfoRef};
         if info.is_empty() {
             return;
         }
-        if !self.types.is_empty() && self.decode(info, &mut |_, _| {}) {
-            self.decode(info, &mut f);
+        // Decoded once to check, once to hand out: a buffer that fails half
+        // way gives the hex text alone.
+        if !self.types.is_empty() && visit(&self.types, info, |_, _| {}).is_ok() {
+            let _ = visit(&self.types, info, |i, v| {
+                let arg = match v {
+                    InfoRef::Str(b) => ArgRef::Text(String::from_utf8_lossy(b)),
+                    InfoRef::I16(x) => ArgRef::Int(i64::from(x)),
+                    InfoRef::I32(x) | InfoRef::Hex32(x) => ArgRef::Int(i64::from(x)),
+                    InfoRef::I64(x) | InfoRef::Hex64(x) => ArgRef::Int(x),
+                    InfoRef::F32(x) => ArgRef::Float(f64::from(x)),
+                    InfoRef::F64(x) => ArgRef::Float(x),
+                };
+                f(&self.labels[i], arg);
+            });
             return;
         }
         let hex: String = info.iter().map(|b| format!("{b:02x}")).collect();
         f("info", ArgRef::Text(hex.into()));
-    }
-
-    /// Decodes `info` with the formats, calling `f` per value; false (after
-    /// some calls) when the buffer does not hold them.
-    fn decode(&self, info: &[u8], f: &mut dyn FnMut(&str, ArgRef<'_>)) -> bool {
-        let mut pos = 0usize;
-        for (i, &t) in self.types.iter().enumerate() {
-            let width = match t {
-                b's' | b'h' => 2,
-                b'd' | b'x' | b'e' => 4,
-                b'l' | b'X' | b'E' => 8,
-                _ => return false,
-            };
-            let Some(raw) = info.get(pos..pos + width) else {
-                return false;
-            };
-            pos += width;
-            let b8 = |r: &[u8]| {
-                let mut a = [0u8; 8];
-                a[8 - r.len()..].copy_from_slice(r);
-                a
-            };
-            let v = match t {
-                b's' => {
-                    let n = i16::from_be_bytes([raw[0], raw[1]]).max(0) as usize;
-                    let Some(s) = info.get(pos..pos + n) else {
-                        return false;
-                    };
-                    pos += n;
-                    ArgRef::Text(String::from_utf8_lossy(s))
-                }
-                b'h' => ArgRef::Int(i64::from(i16::from_be_bytes([raw[0], raw[1]]))),
-                b'd' | b'x' => ArgRef::Int(i64::from(i32::from_be_bytes([
-                    raw[0], raw[1], raw[2], raw[3],
-                ]))),
-                b'e' => ArgRef::Float(f64::from(f32::from_be_bytes([
-                    raw[0], raw[1], raw[2], raw[3],
-                ]))),
-                b'l' | b'X' => ArgRef::Int(i64::from_be_bytes(b8(raw))),
-                _ => ArgRef::Float(f64::from_be_bytes(b8(raw))),
-            };
-            f(&self.labels[i], v);
-        }
-        true
     }
 }
 
@@ -680,6 +660,24 @@ impl<S: Sink> Driver<'_, S> {
 /// A trace read in start order: what [`export`] and the Parquet writer take.
 /// Every tree of time boxes is one ([`Tree`]: a SLOG-2 file, an annotation),
 /// and so is a conversion's output put in start order ([`sorted::Sorted`]).
+///
+/// ```
+/// use mpelog::export::Ordered;
+/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+///
+/// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(2000))?;
+/// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// let (out, _) = clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+/// let mut r = slog2_format::Slog2Reader::new(std::io::Cursor::new(out.into_inner()))?;
+/// // The middle half of the trace, every primitive that meets it, by start.
+/// let whole = r.span(None, None);
+/// let quarter = (whole.to - whole.from) / 4.0;
+/// let span = r.span(Some(whole.from + quarter), Some(whole.to - quarter));
+/// let mut starts = Vec::new();
+/// r.pieces(span, &mut |p| starts.push(p.start))?;
+/// assert!(!starts.is_empty() && starts.windows(2).all(|w| w[0] <= w[1]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Ordered {
     /// The reading error.
     type Error;

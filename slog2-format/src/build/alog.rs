@@ -22,7 +22,7 @@ use crate::build::colors;
 use crate::build::events::arrow_category;
 use crate::build::{ConvertStats, PairStats, Prim, PrimSink, TreeOptions, TreeWriter, Unmatched};
 use crate::error::Result;
-use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
+use crate::types::{topology, Category, JStr, LineIdMap};
 use alog_format::record::{rtype, Kind};
 use alog_format::AlogFile;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -305,19 +305,11 @@ pub fn drawables(f: &AlogFile) -> Drawables {
     u.recvs = recvs.values().map(|q| q.len() as u64).sum();
 
     prims.sort_by(|a, b| a.latest().total_cmp(&b.latest()));
-    let maps = vec![LineIdMap {
-        title: JStr::new("Process View"),
-        ncols: 1,
-        labels: vec![JStr::new("process")],
-        rows: lines
-            .into_iter()
-            .map(|l| LineIdRow {
-                line_id: l,
-                values: vec![l],
-            })
-            .collect(),
-        methods: Vec::new(),
-    }];
+    let maps = vec![crate::build::tree::one_column_map(
+        "Process View",
+        "process",
+        lines,
+    )];
     Drawables {
         prims,
         categories: cats,

@@ -70,25 +70,7 @@ pub fn clog_records_into<P: PrimSink>(
         let (rec, at) = item.map_err(clog)?;
         count += 1;
         if let Some(p) = events.push(&rec) {
-            let end = p.latest();
-            let problem = if !p.times_finite() {
-                Some("which is not a finite time".to_string())
-            } else if end < last_end {
-                Some(format!(
-                    "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
-                ))
-            } else {
-                None
-            };
-            if let Some(problem) = problem {
-                return Err(Error::OutOfOrder {
-                    offset: at,
-                    time: rec.time,
-                    end,
-                    problem,
-                });
-            }
-            last_end = end;
+            super::convert::in_end_order(&p, &mut last_end, at, rec.time)?;
             tree.add(p)?;
         }
         if events.ended() {

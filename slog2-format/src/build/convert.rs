@@ -138,25 +138,9 @@ fn pair<S: Source>(
     let read = reader.for_each_ref(|rec, at| {
         records += 1;
         if let Some(p) = events.push_ref(rec) {
-            let end = p.latest();
-            let problem = if !p.times_finite() {
-                Some("which is not a finite time".to_string())
-            } else if end < last_end {
-                Some(format!(
-                    "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
-                ))
-            } else {
-                None
-            };
-            if let Some(problem) = problem {
-                return ControlFlow::Break(Stop::Order(Error::OutOfOrder {
-                    offset: at,
-                    time: rec.time,
-                    end,
-                    problem,
-                }));
+            if let Err(e) = in_end_order(&p, &mut last_end, at, rec.time) {
+                return ControlFlow::Break(Stop::Order(e));
             }
-            last_end = end;
             batch.push(p);
             if batch.len() == BATCH {
                 let next = empty_rx
@@ -188,4 +172,27 @@ fn pair<S: Source>(
     let offset = reader.offset();
     full_tx.send(Ok((batch, offset))).ok()?;
     Some((events, records, offset))
+}
+
+/// Checks that the primitive `p`, completed by the record at byte `offset` of
+/// time `time`, has finite times and does not end before the previous one
+/// (`last_end`, advanced to its end); the converters need end-time order.
+pub(crate) fn in_end_order(p: &Prim, last_end: &mut f64, offset: u64, time: f64) -> Result<()> {
+    let end = p.latest();
+    let problem = if !p.times_finite() {
+        "which is not a finite time".to_string()
+    } else if end < *last_end {
+        format!(
+            "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
+        )
+    } else {
+        *last_end = end;
+        return Ok(());
+    };
+    Err(Error::OutOfOrder {
+        offset,
+        time,
+        end,
+        problem,
+    })
 }

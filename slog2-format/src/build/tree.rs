@@ -94,14 +94,28 @@ impl TreeOptions {
 
 /// The "Identity Map" the tree writer puts after the caller's line-ID maps:
 /// one row per line ID, in increasing order, whose value is the line ID.
+///
+/// ```
+/// let m = slog2_format::build::tree::identity_map([3, 1, 3]);
+/// assert_eq!(m.title.text(), "Identity Map");
+/// assert_eq!(m.rows.iter().map(|r| (r.line_id, r.values.clone())).collect::<Vec<_>>(),
+///            [(1, vec![1]), (3, vec![3])]);
+/// ```
 pub fn identity_map(lines: impl IntoIterator<Item = i32>) -> LineIdMap {
+    one_column_map("Identity Map", "LineID", lines)
+}
+
+/// A line-ID map of one column titled `title` whose label is `label`: one
+/// row per line ID, in increasing order, whose value is the line ID (the
+/// identity map, or ALOG's "Process View").
+pub fn one_column_map(title: &str, label: &str, lines: impl IntoIterator<Item = i32>) -> LineIdMap {
     let mut rows: Vec<i32> = lines.into_iter().collect();
     rows.sort_unstable();
     rows.dedup();
     LineIdMap {
-        title: JStr::new("Identity Map"),
+        title: JStr::new(title),
         ncols: 1,
-        labels: vec![JStr::new("LineID")],
+        labels: vec![JStr::new(label)],
         rows: rows
             .into_iter()
             .map(|l| LineIdRow {
