@@ -7,6 +7,13 @@
 //! Only one toolchain is installed on our machines, so the language side is
 //! checked by clippy's `incompatible_msrv` lint, which reads the same
 //! `rust-version` and runs with `-D warnings` in CI.
+//!
+//! Neither `cargo metadata` nor `cargo tree` runs `--offline`: a machine that
+//! has only built the project lacks the lock file's packages for other
+//! platforms (and for features no build enables), so cargo may fetch what the
+//! local cache lacks from the registry, as a build does (issue 29). Both
+//! commands are `--locked` (the lock file is never rewritten) and resolve for
+//! the host platform, which is what `cargo tree` checks.
 
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -19,12 +26,27 @@ fn version(s: &str) -> Vec<u64> {
     v
 }
 
+/// The host's target triple, as `rustc -vV` reports it.
+fn host() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .expect("rustc -vV runs");
+    String::from_utf8(out.stdout)
+        .expect("rustc -vV is text")
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .expect("rustc -vV names the host")
+}
+
 #[test]
 fn every_normal_dependency_builds_with_our_msrv() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let cargo = cargo.as_str();
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .args(["--filter-platform", &host()])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo metadata runs");
@@ -77,7 +99,7 @@ fn every_normal_dependency_builds_with_our_msrv() {
         "none",
         "--format",
         "{p}",
-        "--offline",
+        "--locked",
     ];
     for id in &publishable {
         args.push("-p");
