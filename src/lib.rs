@@ -20,3 +20,4 @@ pub mod serve;
 pub mod signals;
 pub mod slices;
 pub mod stats;
+pub mod summary;

@@ -406,6 +406,12 @@ enum Command {
         /// One JSON object per drawable, one per line (the last line stays as is).
         #[arg(long)]
         json: bool,
+        /// With --pixels W: print the window's summary W columns wide as one JSON
+        /// object (per row and pixel column the exclusive time of each state
+        /// category, the wide states, events and arrows): what `render` draws and
+        /// `serve` answers (spec/queries.md §6).
+        #[arg(long, requires = "pixels", conflicts_with = "json")]
+        summary: bool,
         /// Read a damaged SLOG-2 file anyway: drop the drawables and shadows it
         /// cannot resolve (a category missing from the legend, a line ID missing
         /// from the line-ID maps, times outside their node's box, ...) and say on
@@ -556,13 +562,18 @@ fn run(cli: Cli) -> error::CliResult {
             pixels,
             depth,
             json,
+            summary,
             lenient,
         } => cmd::window::run(
             &file,
             trace.as_deref(),
             from,
             to,
-            cmd::window::Detail { pixels, depth },
+            cmd::window::Detail {
+                pixels,
+                depth,
+                summary,
+            },
             json,
             lenient,
         ),

@@ -3,23 +3,25 @@
 //! its pixels show whatever the trace's size.
 //!
 //! One row per timeline of the view (labelled with the view's row values, rank
-//! 0 at the top), on black: states as bars in their category's colour, a state
-//! nested in another drawn thinner inside it; arrows as white lines with a head
-//! at the receive end; events as circles in their colour on a tick at the top
-//! of their row. Where a subtree is narrower than a pixel the query returns its
-//! shadows instead ([`slog2_format::Slog2Reader::window_preview`]); a shadow is
-//! a grey box on its row (a yellow line for arrow shadows) filled from the
-//! bottom with its categories' colours in proportion to their inclusive
-//! ratios, as Jumpshot's summary view. A time axis with ticks in seconds runs
-//! below, and the legend (colour, kind, name) of every category in the picture
-//! under it. What one pixel already shows is drawn once (one sub-pixel state
-//! per row, nesting depth and pixel column, one arrow per pair of pixels, one
-//! event per category, row and pixel), so the picture's size is bounded by its
-//! pixels. The output is deterministic: the same file and options give the
-//! same bytes.
+//! 0 at the top), on black, drawn from the window's [`Summary`]: states at
+//! least a few pixels wide as bars in their category's colour, a state nested
+//! in another thinner and centred inside it; every pixel column that narrower
+//! states or shadows reach as bands of its categories' exclusive time (the
+//! time each is the innermost state), the largest on the row's middle line and
+//! the others below and above it, each as tall as its share of the column.
+//! So what the eye sees agrees with `mpelog stats` for the same window at any
+//! zoom, and no state narrower than a pixel paints over a column that
+//! another category fills. Arrows are white lines with a head at the receive
+//! end (yellow where a shadow summarises them), events a short stalk and a
+//! circle at the top of their row (the most frequent category of each column).
+//! A time axis with ticks in seconds runs below, and the legend (colour,
+//! kind, name) of every category in the picture under it. The picture's size
+//! is bounded by its pixels, and the same file and options give the same
+//! bytes.
 
-use slog2_format::types::{topology, Category, Coord, Drawable, LineIdMap, Primitive};
-use slog2_format::{Slog2Reader, WindowAnswer};
+use crate::summary::{Share, Summary};
+use slog2_format::types::{topology, Category, LineIdMap};
+use slog2_format::{Slog2Reader, WindowBuf};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::io::{Read, Seek};
@@ -73,13 +75,16 @@ impl Options {
 
 /// What a picture holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Drawn {
-    /// Real drawables drawn.
+    /// Real primitives summed into the picture.
     pub drawables: u64,
-    /// Shadows drawn.
+    /// Shadows summed into the picture.
     pub shadows: u64,
     /// Timeline rows.
     pub rows: u64,
+    /// Cells (row × column) drawn from their shares.
+    pub summarised: u64,
 }
 
 /// Why a picture could not be drawn.
@@ -96,9 +101,6 @@ pub enum Error {
     #[error("the window [{0}, {1}) is empty")]
     EmptyWindow(f64, f64),
 }
-
-/// A merged summary box: its time span and each category's seconds in it.
-type SummaryBox = (f64, f64, BTreeMap<i32, f64>);
 
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 20.0;
@@ -142,11 +144,12 @@ fn tick_step(width: f64, want: f64) -> f64 {
         .unwrap_or(10.0 * p)
 }
 
-/// Draws the window of `opts` of a SLOG-2 file as an SVG document.
-pub fn svg<R: Read + Seek>(
+/// The summary [`svg`] draws for `opts`: one preview query as wide as the
+/// plot, summed per row and pixel column ([`Summary::of_window`]).
+pub fn summary<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,
-) -> Result<(String, Drawn), Error> {
+) -> Result<(Summary, Vec<Category>, Option<LineIdMap>), Error> {
     let categories: Vec<Category> = r
         .categories()
         .map(|c| c.value.categories.clone())
@@ -163,88 +166,96 @@ pub fn svg<R: Read + Seek>(
         return Err(Error::EmptyWindow(from, to));
     }
     let map = match &opts.view {
-        None => maps.first(),
+        None => maps.first().cloned(),
         Some(v) => Some(
             v.parse::<usize>()
                 .ok()
                 .and_then(|i| maps.get(i))
                 .or_else(|| maps.iter().find(|m| m.title.text().eq_ignore_ascii_case(v)))
-                .ok_or_else(|| Error::NoView(v.clone()))?,
+                .ok_or_else(|| Error::NoView(v.clone()))?
+                .clone(),
         ),
     };
-    let plot = f64::from(opts.width) - LEFT - RIGHT;
+    let columns = plot_columns(opts.width);
+    let mut buf = WindowBuf::new();
     // The window's end is included (a whole file's last event is at its end).
-    let answer = r.window_preview(from, next_up(to), plot.max(1.0) as u32)?;
-    Ok(draw(&answer, &categories, map, from, to, opts))
+    crate::summary::query(r, &mut buf, from, to, columns)?;
+    let s = Summary::of_window(&buf, &categories, map.as_ref(), from, to, columns);
+    Ok((s, categories, map))
 }
 
-fn next_up(x: f64) -> f64 {
-    crate::slices::next_up(x)
+/// The plot's width in pixel columns for a picture `width` pixels wide.
+pub fn plot_columns(width: u32) -> u32 {
+    (f64::from(width.max(200)) - LEFT - RIGHT) as u32
+}
+
+/// Draws the window of `opts` of a SLOG-2 file as an SVG document.
+pub fn svg<R: Read + Seek>(
+    r: &mut Slog2Reader<R>,
+    opts: &Options,
+) -> Result<(String, Drawn), Error> {
+    let (s, categories, map) = summary(r, opts)?;
+    Ok(draw(&s, &categories, map.as_ref(), opts))
+}
+
+/// The vertical bands of one summarised cell: `(category, top, bottom)`,
+/// the largest share centred on the row's middle, the others alternately
+/// below and above it, each as tall as its share of the column.
+fn bands(shares: &[Share], col_w: f64, top: f64, h: f64) -> Vec<(i32, f64, f64)> {
+    let mid = top + h / 2.0;
+    let (mut up, mut down) = (mid, mid);
+    let mut out = Vec::with_capacity(shares.len());
+    for (i, sh) in shares.iter().enumerate() {
+        let part = h * (sh.seconds / col_w).min(1.0);
+        if i == 0 {
+            up = mid - part / 2.0;
+            down = mid + part / 2.0;
+            out.push((sh.category, up, down));
+        } else if i % 2 == 1 {
+            out.push((sh.category, down, down + part));
+            down += part;
+        } else {
+            out.push((sh.category, up - part, up));
+            up -= part;
+        }
+    }
+    out
+}
+
+/// The inset of a state nested `depth` deep in a row `rh` high.
+fn inset(depth: f64, rh: f64) -> f64 {
+    (depth * rh * 0.12).min(rh * 0.4)
 }
 
 fn draw(
-    answer: &WindowAnswer,
+    sum: &Summary,
     categories: &[Category],
     map: Option<&LineIdMap>,
-    from: f64,
-    to: f64,
     opts: &Options,
 ) -> (String, Drawn) {
     let cats: HashMap<i32, &Category> = categories.iter().map(|c| (c.index, c)).collect();
     let topo = |c: i32| cats.get(&c).map_or(topology::STATE, |c| c.topology);
-    let rows_of: HashMap<i32, Vec<i32>> = map
-        .map(|m| {
-            m.rows
-                .iter()
-                .map(|r| (r.line_id, r.values.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let row_key = |line: i32| rows_of.get(&line).cloned().unwrap_or_else(|| vec![line]);
-
-    // The rows: every row of the view, then any line seen that the view lacks.
-    let mut keys: BTreeSet<Vec<i32>> = rows_of.values().cloned().collect();
-    let parts = |d: &Drawable| -> Vec<Primitive> {
-        match d {
-            Drawable::Primitive(p) => vec![p.clone()],
-            Drawable::Composite(c) => c.primitives.clone(),
-        }
-    };
-    let prims: Vec<Primitive> = answer
-        .drawables
-        .iter()
-        .flat_map(|d| parts(&d.value))
-        .collect();
-    for p in &prims {
-        for v in &p.vertices {
-            keys.insert(row_key(v.line_id));
-        }
-    }
-    for s in &answer.shadows {
-        for v in &s.value.vertices {
-            keys.insert(row_key(v.line_id));
-        }
-    }
-    let row_index: BTreeMap<Vec<i32>, usize> = keys
-        .iter()
-        .cloned()
-        .enumerate()
-        .map(|(i, k)| (k, i))
-        .collect();
-    let rows = row_index.len().max(1);
-
+    let (from, to) = (sum.from, sum.to);
+    let rows = sum.rows.len().max(1);
     let rh = f64::from(opts.row_height.max(8));
-    let width = f64::from(opts.width);
-    let plot = width - LEFT - RIGHT;
+    let width = f64::from(opts.width.max(200));
+    let plot = f64::from(sum.columns);
     let plot_h = rh * rows as f64;
     let x = |t: f64| LEFT + ((t - from) / (to - from) * plot).clamp(-1.0, plot + 1.0);
-    let row_top = |line: i32| TOP + rh * row_index[&row_key(line)] as f64;
+    let row_top = |row: u32| TOP + rh * f64::from(row);
 
     // The legend: categories drawn, by index.
-    let mut used: BTreeSet<i32> = prims.iter().map(|p| p.category).collect();
-    for s in &answer.shadows {
-        used.extend(s.value.weights.iter().map(|w| w.category));
+    let mut used: BTreeSet<i32> = BTreeSet::new();
+    for r in 0..sum.rows.len() {
+        for c in 0..sum.columns as usize {
+            if let Some(cell) = sum.cell(r, c) {
+                used.extend(cell.shares.iter().map(|s| s.category));
+            }
+        }
     }
+    used.extend(sum.states.iter().map(|s| s.category));
+    used.extend(sum.events.iter().map(|e| e.category));
+    used.extend(sum.arrows.iter().map(|a| a.category));
     used.retain(|c| *c >= 0);
     let legend_cols = ((width - LEFT) / 220.0).floor().max(1.0) as usize;
     let legend_rows = used.len().div_ceil(legend_cols);
@@ -268,8 +279,8 @@ fn draw(
         r#"<text x="{}" y="18">{} — [{}, {}] s</text>"#,
         n(LEFT),
         escape(&title),
-        fmt_time(from),
-        fmt_time(to)
+        fmt_time(from, to - from),
+        fmt_time(to, to - from)
     );
     let _ = writeln!(
         s,
@@ -282,9 +293,10 @@ fn draw(
     // Row labels and separators.
     let labels: Vec<String> =
         map.map_or(Vec::new(), |m| m.labels.iter().map(|l| l.text()).collect());
-    for (k, i) in &row_index {
-        let y = TOP + rh * *i as f64;
-        let label = k
+    for (i, row) in sum.rows.iter().enumerate() {
+        let y = TOP + rh * i as f64;
+        let label = row
+            .key
             .iter()
             .map(|v| v.to_string())
             .collect::<Vec<_>>()
@@ -314,139 +326,151 @@ fn draw(
         );
     }
 
-    // Shadows (the summary where the query stopped above the leaves): state
-    // shadows starting in the same pixel of a row are merged into one box
-    // whose fill adds their categories' time; arrow shadows once per pixel pair.
-    let mut shadows = 0u64;
-    let mut boxes: BTreeMap<(usize, i64), SummaryBox> = BTreeMap::new();
-    let mut arrow_pixels: BTreeSet<(i64, i64, i64, i64)> = BTreeSet::new();
-    for sh in &answer.shadows {
-        let sh = &sh.value;
-        let (Some(a), Some(b)) = (sh.vertices.first(), sh.vertices.last()) else {
-            continue;
-        };
-        shadows += 1;
-        if topo(sh.category) == topology::ARROW {
-            let key = (
-                row_index[&row_key(a.line_id)] as i64,
-                row_index[&row_key(b.line_id)] as i64,
-                x(a.time).floor() as i64,
-                x(b.time).floor() as i64,
-            );
-            if arrow_pixels.insert(key) {
-                let _ = writeln!(
-                    s,
-                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#ffff00" stroke-width="2"/>"##,
-                    n(x(a.time)),
-                    n(row_top(a.line_id) + rh / 2.0),
-                    n(x(b.time)),
-                    n(row_top(b.line_id) + rh / 2.0)
-                );
-            }
-            continue;
-        }
-        let row = row_index[&row_key(a.line_id)];
-        let entry = boxes
-            .entry((row, x(sh.earliest).floor() as i64))
-            .or_insert((f64::INFINITY, f64::NEG_INFINITY, BTreeMap::new()));
-        entry.0 = entry.0.min(sh.earliest);
-        entry.1 = entry.1.max(sh.latest);
-        let span = (sh.latest - sh.earliest).max(0.0);
-        for w in &sh.weights {
-            if w.incl.is_finite() && w.incl > 0.0 {
-                *entry.2.entry(w.category).or_insert(0.0) += f64::from(w.incl) * span;
-            }
-        }
-    }
-    for ((row, _), (t0, t1, weights)) in &boxes {
-        draw_shadow(
-            &mut s,
-            (*t0, *t1),
-            TOP + rh * *row as f64,
-            weights,
-            &cats,
-            &x,
-            rh,
-        );
-    }
-
-    // States, nested thinner: per row, a stack of the ends of enclosing states.
-    let mut states: Vec<&Primitive> = prims
-        .iter()
-        .filter(|p| topo(p.category) == topology::STATE && p.vertices.len() >= 2)
-        .collect();
-    states.sort_by(|a, b| {
-        a.earliest()
-            .total_cmp(&b.earliest())
-            .then(b.latest().total_cmp(&a.latest()))
-            .then(a.category.cmp(&b.category))
-    });
-    let mut stacks: HashMap<usize, Vec<f64>> = HashMap::new();
-    // Whatever one pixel already shows is not drawn again: per row, depth and
-    // pixel column one sub-pixel state, per pixel pair one arrow, per row and
-    // pixel one event. So the picture's size is bounded by its pixels.
-    let mut seen: std::collections::HashSet<(u8, i64, i64, i64, i64)> = Default::default();
-    let px = |t: f64| x(t).floor() as i64;
-    for p in &states {
-        let line = p.vertices[0].line_id;
-        let stack = stacks.entry(row_index[&row_key(line)]).or_default();
-        while stack.last().is_some_and(|&e| e <= p.earliest()) {
-            stack.pop();
-        }
-        let depth = stack.len() as f64;
-        stack.push(p.latest());
-        let inset = (depth * rh * 0.12).min(rh * 0.4);
-        let (x0, x1) = (x(p.earliest()), x(p.latest()));
-        let row = row_index[&row_key(line)] as i64;
-        if x1 - x0 < 1.0 && !seen.insert((0, row, depth as i64, px(p.earliest()), 0)) {
-            continue;
-        }
+    // States at least a few pixels wide, as Jumpshot draws them: nested
+    // thinner and centred.
+    let _ = writeln!(s, r#"<g class="states">"#);
+    for st in &sum.states {
+        let d = inset(f64::from(st.depth), rh);
+        let (x0, x1) = (x(st.start).max(LEFT), x(st.end).min(LEFT + plot));
         let _ = writeln!(
             s,
             r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
             n(x0),
-            n(row_top(line) + 2.0 + inset),
+            n(row_top(st.row) + 2.0 + d),
             n((x1 - x0).max(0.5)),
-            n((rh - 4.0 - 2.0 * inset).max(1.0)),
-            color(cats.get(&p.category).copied())
+            n((rh - 4.0 - 2.0 * d).max(1.0)),
+            color(cats.get(&st.category).copied())
         );
     }
-    // Arrows, then events on top.
-    for p in prims.iter().filter(|p| topo(p.category) == topology::ARROW) {
-        let (a, b) = (&p.vertices[0], &p.vertices[p.vertices.len() - 1]);
-        let (ra, rb) = (
-            row_index[&row_key(a.line_id)] as i64,
-            row_index[&row_key(b.line_id)] as i64,
-        );
-        if !seen.insert((1, ra, rb, px(a.time), px(b.time))) {
-            continue;
+    let _ = writeln!(s, "</g>");
+
+    // Cells that narrower states or shadows reach: their shares as bands,
+    // the largest on the middle, inside the states that cover the column.
+    // Neighbouring columns drawn alike make one rectangle.
+    let _ = writeln!(s, r#"<g class="summary">"#);
+    let col_w = sum.column_width();
+    let q = |y: f64| (y * 4.0).round() / 4.0;
+    let mut summarised = 0u64;
+    for r in 0..sum.rows.len() {
+        // The run being drawn: first column, its region and bands.
+        let mut run: Option<(usize, (f64, f64), Vec<(i32, f64, f64)>)> = None;
+        let flush = |s: &mut String,
+                     run: &Option<(usize, (f64, f64), Vec<(i32, f64, f64)>)>,
+                     end: usize| {
+            if let Some((c0, (top, bottom), bands)) = run {
+                let (x0, w) = (LEFT + *c0 as f64, (end - c0) as f64);
+                let _ = writeln!(
+                    s,
+                    r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{BACKGROUND}"/>"#,
+                    n(x0),
+                    n(*top),
+                    n(w),
+                    n(bottom - top)
+                );
+                for (c, y0, y1) in bands {
+                    if y1 - y0 >= 0.25 {
+                        let _ = writeln!(
+                            s,
+                            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+                            n(x0),
+                            n(*y0),
+                            n(w),
+                            n(y1 - y0),
+                            color(cats.get(c).copied())
+                        );
+                    }
+                }
+            }
+        };
+        for c in 0..sum.columns as usize {
+            let cell = sum.cell(r, c).expect("in range");
+            if !cell.summarised {
+                flush(&mut s, &run, c);
+                run = None;
+                continue;
+            }
+            summarised += 1;
+            let d = inset(f64::from(cell.covered), rh);
+            let top = row_top(r as u32) + 2.0 + d;
+            let h = (rh - 4.0 - 2.0 * d).max(1.0);
+            let b: Vec<(i32, f64, f64)> = bands(cell.shares, col_w, top, h)
+                .into_iter()
+                .map(|(k, y0, y1)| (k, q(y0), q(y1)))
+                .filter(|(_, y0, y1)| y1 > y0)
+                .collect();
+            let region = (top, top + h);
+            match &run {
+                Some((_, reg, prev)) if *reg == region && *prev == b => {}
+                _ => {
+                    flush(&mut s, &run, c);
+                    run = Some((c, region, b));
+                }
+            }
         }
-        let _ = writeln!(
-            s,
-            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#ffffff" stroke-width="1" marker-end="url(#head)"/>"##,
-            n(x(a.time)),
-            n(row_top(a.line_id) + rh / 2.0),
-            n(x(b.time)),
-            n(row_top(b.line_id) + rh / 2.0)
-        );
+        flush(&mut s, &run, sum.columns as usize);
     }
-    for p in prims.iter().filter(|p| topo(p.category) == topology::EVENT) {
-        let v: &Coord = &p.vertices[0];
-        let row = row_index[&row_key(v.line_id)] as i64;
-        if !seen.insert((2, row, i64::from(p.category), px(v.time), 0)) {
-            continue;
+    let _ = writeln!(s, "</g>");
+
+    // Arrows, then events on top (at the top of their row, so that the
+    // middle of the row keeps the states' colours).
+    // Dense arrows (more than one per four columns) are drawn faint and
+    // without heads, one per pair of rows and 4-column bins, so that they do
+    // not hide the states they cross.
+    let dense = sum.arrows.len() as f64 > plot / 4.0;
+    let mut seen_bins: BTreeSet<(u32, u32, i64, i64)> = BTreeSet::new();
+    for a in &sum.arrows {
+        let (x1, y1) = (x(a.start), row_top(a.from_row) + rh / 2.0);
+        let (x2, y2) = (x(a.end), row_top(a.to_row) + rh / 2.0);
+        if dense || a.summary {
+            let bin = (
+                a.from_row,
+                a.to_row,
+                ((x1 - LEFT) / 4.0).floor() as i64,
+                ((x2 - LEFT) / 4.0).floor() as i64,
+            );
+            if !seen_bins.insert(bin) {
+                continue;
+            }
+            let _ = writeln!(
+                s,
+                r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#ffff00" stroke-width="1" stroke-opacity="0.5"/>"##,
+                n(x1),
+                n(y1),
+                n(x2),
+                n(y2)
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#ffffff" stroke-width="1" marker-end="url(#head)"/>"##,
+                n(x1),
+                n(y1),
+                n(x2),
+                n(y2)
+            );
         }
-        let (cx, y) = (x(v.time), row_top(v.line_id));
-        let c = color(cats.get(&p.category).copied());
+    }
+    // One mark per row and column: the category with the most events there.
+    let mut best: BTreeMap<(u32, u32), &crate::summary::EventMark> = BTreeMap::new();
+    for e in &sum.events {
+        let slot = best.entry((e.row, e.column)).or_insert(e);
+        if e.count > slot.count {
+            *slot = e;
+        }
+    }
+    for e in best.values() {
+        let (cx, y) = (LEFT + f64::from(e.column) + 0.5, row_top(e.row));
+        let c = color(cats.get(&e.category).copied());
         let _ = writeln!(
             s,
-            r#"<line x1="{cx}" y1="{}" x2="{cx}" y2="{}" stroke="{c}"/><circle cx="{cx}" cy="{}" r="4" fill="{c}"/>"#,
+            r#"<line x1="{cx}" y1="{}" x2="{cx}" y2="{}" stroke="{c}"/><circle cx="{cx}" cy="{}" r="3" fill="{c}"/>"#,
             n(y + 2.0),
-            n(y + rh - 2.0),
-            n(y + 6.0),
+            n(y + rh * 0.3),
+            n(y + 5.0),
             cx = n(cx)
         );
     }
+    let _ = topo;
 
     // Time axis.
     let axis_y = TOP + plot_h;
@@ -463,9 +487,15 @@ fn draw(
     let mut ticks = 0;
     while t <= to + step * 1e-9 && ticks < 100 {
         let tx = x(t);
+        // The last label ends at the plot's edge rather than past it.
+        let anchor = if tx > LEFT + plot - 30.0 {
+            "end"
+        } else {
+            "middle"
+        };
         let _ = writeln!(
             s,
-            r##"<line x1="{tx}" y1="{}" x2="{tx}" y2="{}" stroke="#000000"/><text x="{tx}" y="{}" text-anchor="middle">{}</text>"##,
+            r##"<line x1="{tx}" y1="{}" x2="{tx}" y2="{}" stroke="#000000"/><text x="{tx}" y="{}" text-anchor="{anchor}">{}</text>"##,
             n(axis_y),
             n(axis_y + 6.0),
             n(axis_y + 20.0),
@@ -509,71 +539,40 @@ fn draw(
     (
         s,
         Drawn {
-            drawables: prims.len() as u64,
-            shadows,
-            rows: row_index.len() as u64,
+            drawables: sum.drawables,
+            shadows: sum.shadows,
+            rows: sum.rows.len() as u64,
+            summarised,
         },
     )
 }
 
-/// One summary box on the row whose top is `row_top`: grey, filled from the
-/// bottom by each category's share of `weights` (seconds), largest first.
-fn draw_shadow(
-    s: &mut String,
-    (t0, t1): (f64, f64),
-    row_top: f64,
-    weights: &BTreeMap<i32, f64>,
-    cats: &HashMap<i32, &Category>,
-    x: &impl Fn(f64) -> f64,
-    rh: f64,
-) {
-    let (x0, x1) = (x(t0), x(t1));
-    let (top, h) = (row_top + 2.0, rh - 4.0);
-    let w = (x1 - x0).max(1.0);
-    let _ = writeln!(
-        s,
-        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#404040"/>"##,
-        n(x0),
-        n(top),
-        n(w),
-        n(h)
-    );
-    let mut parts: Vec<(i32, f64)> = weights.iter().map(|(c, v)| (*c, *v)).collect();
-    parts.sort_by(|p, q| q.1.total_cmp(&p.1).then(p.0.cmp(&q.0)));
-    // The weights are ratios of the box's time summed over its shadows: the
-    // box is full when they add up to its duration or more.
-    let total: f64 = parts
-        .iter()
-        .map(|p| p.1)
-        .sum::<f64>()
-        .max((t1 - t0).max(f64::MIN_POSITIVE));
-    let mut y = top + h;
-    for (c, v) in parts {
-        let part = h * v / total;
-        if part < 0.5 {
-            // Less than half a pixel tall: not visible.
-            break;
-        }
-        y -= part;
-        let _ = writeln!(
-            s,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
-            n(x0),
-            n(y),
-            n(w),
-            n(part),
-            color(cats.get(&c).copied())
-        );
+/// A time for the title, with enough decimals to tell apart the ends of a
+/// window `width` seconds wide (three significant digits of the width).
+fn fmt_time(t: f64, width: f64) -> String {
+    let decimals = if width > 0.0 && width.is_finite() {
+        (2.0 - width.log10().floor()).clamp(0.0, 15.0) as usize
+    } else {
+        6
+    };
+    let s = format!("{t:.decimals$}");
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
     }
 }
 
-/// A time for the title: the shortest text that reads back.
-fn fmt_time(t: f64) -> String {
-    format!("{t:?}")
-}
-
-/// A tick label with as many decimals as the step needs.
+/// A tick label with as many decimals as the step needs (never `-0.00`).
 fn fmt_tick(t: f64, step: f64) -> String {
     let decimals = (-step.log10().floor()).max(0.0) as usize;
-    format!("{t:.decimals$}")
+    let s = format!("{t:.decimals$}");
+    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+        s[1..].to_string()
+    } else {
+        s
+    }
 }

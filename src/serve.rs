@@ -7,11 +7,11 @@
 //!   the binary; no network at run time).
 //! - `GET /api/info[?file=K]` — the file's time range, views (line-ID maps with
 //!   their rows), legend (index, name, topology, colour) and the files served.
-//! - `GET /api/window?from=T0&to=T1&pixels=W[&file=K]` — the drawables and
-//!   shadows of a preview query `W` pixels wide, each as `mpelog window --json`
-//!   prints it, plus what it cost (`nodes_read`, `bytes_read`, `micros`). A
-//!   window whose answer would exceed [`MAX_ITEMS`] is asked again at fewer
-//!   pixels, so every answer is bounded.
+//! - `GET /api/window?from=T0&to=T1&pixels=W[&view=V][&file=K]` — the
+//!   window's [`Summary`] `W` columns wide with the rows of view `V`, as
+//!   [`Summary::write_json`] writes it (what `render` draws and `mpelog window
+//!   --summary` prints), plus what it cost (`nodes_read`, `bytes_read`,
+//!   `micros`). Its size is bounded by rows × columns, whatever the trace.
 //! - `GET /api/export?from=T0&to=T1[&file=K]` — the window as a Perfetto trace.
 //! - `GET /trace[?file=K]` — the file's bytes, with HTTP Range requests (`206`
 //!   answers; `416` for a range outside the file).
@@ -19,7 +19,7 @@
 //! Only the named files are served; any other path is `404`, a malformed or
 //! unknown parameter `400`, a method other than GET or HEAD `405`.
 
-use crate::items::Lines;
+use crate::summary::Summary;
 use slog2_format::{Category, Slog2Reader};
 use std::collections::HashMap;
 use std::fs::File;
@@ -27,25 +27,6 @@ use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
-
-/// The most drawables and shadows one `/api/window` answer holds.
-pub const MAX_ITEMS: usize = 200_000;
-/// An `/api/window` answer with more than this many items per pixel of width
-/// has its drawables narrower than a pixel summed into shadows (see
-/// [`bin_sub_pixel`]), so the answer is bounded by the picture, not the trace.
-pub const BIN_ITEMS_PER_PIXEL: usize = 4;
-
-/// States and events narrower than a pixel are summed over columns this many
-/// pixels wide.
-pub const BIN_PIXELS: f64 = 2.0;
-
-/// The most categories a summed shadow lists (the heaviest; the rest of its
-/// share is left undrawn).
-pub const BIN_WEIGHTS: usize = 4;
-
-/// Arrows narrower than a pixel are summed over this many pixels (one bin per
-/// pair of timelines, so fewer columns than for states and events).
-const ARROW_BIN_PIXELS: f64 = 8.0;
 
 /// The widest view `pixels` may ask for.
 pub const MAX_PIXELS: u32 = 16_384;
@@ -226,315 +207,6 @@ fn byte_range(header: Option<&str>, len: u64) -> Result<Option<(u64, u64)>, ()> 
     Ok(Some(range))
 }
 
-/// Sums the primitives and shadows of `a` narrower than their column into
-/// shadows, one per topology, timeline (pair) and column, as the file's own
-/// shadows are made: what is narrower than [`BIN_PIXELS`] pixels, over columns
-/// that wide (arrows: 8 pixels); the preview
-/// category of the topology, the union of the boxes, the
-/// mean vertex times, and per category (the [`BIN_WEIGHTS`] heaviest) the share of the summed durations
-/// (`incl` = `excl`; events and arrows weigh 1 each; a file's shadow weighs
-/// its state ratios times its span) and the count. Wider drawables and
-/// shadows and composites stay as they are. Returns the number of primitives
-/// summed (a file's shadow counts its `num_real_objs`).
-pub fn bin_sub_pixel(
-    a: &mut slog2_format::window::WindowAnswer,
-    from: f64,
-    to: f64,
-    pixels: u32,
-    categories: &HashMap<i32, Category>,
-) -> u64 {
-    use slog2_format::window::Located;
-    use slog2_format::{topology, Coord, Drawable, JStr, Shadow};
-    let pixel = (to - from) / f64::from(pixels.max(1));
-    let preview: HashMap<i32, i32> = categories
-        .values()
-        .filter(|c| c.index < 0)
-        .map(|c| (c.topology, c.index))
-        .collect();
-    #[derive(Default)]
-    struct Bin {
-        node: Option<slog2_format::NodeId>,
-        earliest: f64,
-        latest: f64,
-        count: i64,
-        sums: Vec<f64>,
-        // (category, weight, count), few: a linear search.
-        weights: Vec<(i32, f64, i64)>,
-    }
-    impl Bin {
-        fn weigh(&mut self, category: i32, w: f64, n: i64) {
-            match self.weights.iter_mut().find(|x| x.0 == category) {
-                Some(x) => {
-                    x.1 += w;
-                    x.2 += n;
-                }
-                None => self.weights.push((category, w, n)),
-            }
-        }
-    }
-    /// A bin: topology, first and last timeline, column.
-    type Key = (i32, i32, i32, i64);
-    /// The bin of `key` with an item of `vertices` vertices spanning `(e, l)`
-    /// from `node` joined to its box, or `None` when the bin's items have
-    /// another vertex count (the item then stays as it is).
-    fn join(
-        bins: &mut HashMap<Key, Bin>,
-        key: Key,
-        node: slog2_format::NodeId,
-        (e, l): (f64, f64),
-        vertices: usize,
-    ) -> Option<&mut Bin> {
-        let b = bins.entry(key).or_insert_with(|| Bin {
-            earliest: e,
-            latest: l,
-            sums: vec![0.0; vertices],
-            ..Bin::default()
-        });
-        if b.sums.len() != vertices {
-            return None;
-        }
-        b.node.get_or_insert(node);
-        b.earliest = b.earliest.min(e);
-        b.latest = b.latest.max(l);
-        Some(b)
-    }
-    let mut bins: HashMap<Key, Bin> =
-        HashMap::with_capacity((a.drawables.len() + a.shadows.len()).min(1 << 16));
-    // Arrows join over ARROW_BIN_PIXELS columns: one bin per pair of timelines.
-    // What is narrower than a column of states is summed.
-    let column_width = |_topo: i32| -> f64 { pixel * BIN_PIXELS };
-    let column_of = |topo: i32, e: f64| -> i64 {
-        let w = if topo == topology::ARROW {
-            ARROW_BIN_PIXELS
-        } else {
-            BIN_PIXELS
-        };
-        (((e - from) / (pixel * w)).floor() as i64).clamp(-1, i64::from(pixels))
-    };
-    let mut kept = Vec::with_capacity(a.drawables.len());
-    let mut summed = 0;
-    for d in a.drawables.drain(..) {
-        let Drawable::Primitive(p) = &d.value else {
-            kept.push(d);
-            continue;
-        };
-        let topo = categories.get(&p.category).map(|c| c.topology);
-        let (e, l) = (d.value.earliest(), d.value.latest());
-        let (Some(topo), Some(first), Some(last)) = (topo, p.vertices.first(), p.vertices.last())
-        else {
-            kept.push(d);
-            continue;
-        };
-        if l - e >= column_width(topo) || !preview.contains_key(&topo) {
-            kept.push(d);
-            continue;
-        }
-        let key = (topo, first.line_id, last.line_id, column_of(topo, e));
-        let Some(b) = join(&mut bins, key, d.node, (e, l), p.vertices.len()) else {
-            kept.push(d);
-            continue;
-        };
-        b.count += 1;
-        for (s, v) in b.sums.iter_mut().zip(&p.vertices) {
-            *s += v.time;
-        }
-        b.weigh(
-            p.category,
-            if topo == topology::STATE { l - e } else { 1.0 },
-            1,
-        );
-        summed += 1;
-    }
-    a.drawables = kept;
-    // The file's shadows narrower than a pixel join the same columns.
-    let mut kept = Vec::with_capacity(a.shadows.len());
-    for sh in a.shadows.drain(..) {
-        let v = &sh.value;
-        let topo = categories.get(&v.category).map(|c| c.topology);
-        let (Some(topo), Some(first), Some(last)) = (topo, v.vertices.first(), v.vertices.last())
-        else {
-            kept.push(sh);
-            continue;
-        };
-        let (e, l) = (v.earliest, v.latest);
-        if l - e >= column_width(topo) || !preview.contains_key(&topo) || v.num_real_objs < 1 {
-            kept.push(sh);
-            continue;
-        }
-        let key = (topo, first.line_id, last.line_id, column_of(topo, e));
-        let Some(b) = join(&mut bins, key, sh.node, (e, l), v.vertices.len()) else {
-            kept.push(sh);
-            continue;
-        };
-        // Mean vertex times weighted by the primitives each shadow stands for.
-        let n = v.num_real_objs;
-        b.count += n;
-        for (s, c) in b.sums.iter_mut().zip(&v.vertices) {
-            *s += c.time * n as f64;
-        }
-        for w in &v.weights {
-            let weight = if topo == topology::STATE {
-                f64::from(w.incl) * (l - e)
-            } else {
-                w.count.unwrap_or(1) as f64
-            };
-            b.weigh(w.category, weight, w.count.unwrap_or(0));
-        }
-        summed += n as u64;
-    }
-    a.shadows = kept;
-    // In a fixed order (the answer is deterministic).
-    let mut bins: Vec<_> = bins.into_iter().collect();
-    bins.sort_unstable_by_key(|(k, _)| *k);
-    for ((topo, l0, l1, _), mut b) in bins {
-        let n = b.sums.len();
-        let vertices = b
-            .sums
-            .iter()
-            .enumerate()
-            .map(|(i, s)| Coord {
-                time: s / b.count as f64,
-                line_id: if i + 1 == n { l1 } else { l0 },
-            })
-            .collect();
-        let total: f64 = b.weights.iter().map(|w| w.1).sum();
-        let kinds = b.weights.len();
-        b.weights
-            .sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
-        b.weights.truncate(BIN_WEIGHTS);
-        let weights = b
-            .weights
-            .iter()
-            .map(|&(c, w, k)| {
-                let r = if total > 0.0 {
-                    (w / total) as f32
-                } else {
-                    1.0 / kinds as f32
-                };
-                slog2_format::CategoryWeight {
-                    category: c,
-                    incl: r,
-                    excl: r,
-                    count: Some(k),
-                }
-            })
-            .collect();
-        a.shadows.push(Located {
-            node: b.node.unwrap_or(slog2_format::NodeId { depth: 0, xpos: 0 }),
-            value: Shadow {
-                category: preview[&topo],
-                info: JStr::new(""),
-                vertices,
-                earliest: b.earliest,
-                latest: b.latest,
-                num_real_objs: b.count,
-                weights,
-            },
-        });
-    }
-    summed
-}
-
-/// Writes [`Lines::shadow_json`]`(s)` to `out` without building it (the same
-/// keys and values; a zoomed-out answer has tens of thousands of shadows).
-/// `infos` keeps each category's text of an empty info buffer.
-pub fn write_shadow_json(
-    out: &mut Vec<u8>,
-    s: &slog2_format::window::Located<slog2_format::Shadow>,
-    lines: &Lines,
-    infos: &mut HashMap<i32, Option<String>>,
-) {
-    use std::io::Write as _;
-    let v = &s.value;
-    let c = lines.categories.get(&v.category);
-    let info = if v.info.bytes.is_empty() {
-        infos
-            .entry(v.category)
-            .or_insert_with(|| match c {
-                None => Some(String::new()),
-                Some(c) => slog2_format::info::labelled(&c.keys, &c.types, &[]).ok(),
-            })
-            .clone()
-    } else {
-        None
-    };
-    let Some(info) = info else {
-        // A shadow with info bytes (never in files the Java tools wrote).
-        let _ = serde_json::to_writer(&mut *out, &lines.shadow_json(s));
-        return;
-    };
-    fn time(out: &mut Vec<u8>, t: f64) {
-        if t.is_finite() {
-            let _ = serde_json::to_writer(&mut *out, &t);
-        } else {
-            let _ = serde_json::to_writer(&mut *out, &format!("{t:?}"));
-        }
-    }
-    fn ratio(out: &mut Vec<u8>, x: f32) {
-        // As `items::ratio_json`: the shortest f32 text read as an f64 (on
-        // the stack: tens of thousands of weights in a zoomed-out answer).
-        let mut buf = [0u8; 64];
-        let mut cur = std::io::Cursor::new(&mut buf[..]);
-        let n = write!(cur, "{x:?}").ok().map(|()| cur.position() as usize);
-        let r = n.and_then(|n| std::str::from_utf8(&buf[..n]).ok()?.parse::<f64>().ok());
-        match r {
-            Some(r) if r.is_finite() => {
-                let _ = serde_json::to_writer(&mut *out, &r);
-            }
-            _ => {
-                let _ = serde_json::to_writer(&mut *out, &format!("{x:?}"));
-            }
-        }
-    }
-    let _ = write!(out, "{{\"category\":{},\"end\":", v.category);
-    time(out, v.latest);
-    out.extend_from_slice(b",\"info\":");
-    let _ = serde_json::to_writer(&mut *out, &info);
-    out.extend_from_slice(b",\"kind\":\"shadow\",\"name\":");
-    match c {
-        Some(c) => {
-            let _ = serde_json::to_writer(&mut *out, &c.name.text());
-        }
-        None => out.extend_from_slice(b"null"),
-    }
-    let _ = write!(
-        out,
-        ",\"node\":[{},{}],\"num_real_objs\":{},\"start\":",
-        s.node.depth, s.node.xpos, v.num_real_objs
-    );
-    time(out, v.earliest);
-    out.extend_from_slice(b",\"topology\":");
-    match c {
-        Some(c) => {
-            let _ = serde_json::to_writer(&mut *out, &slog2_format::topology::name(c.topology));
-        }
-        None => out.extend_from_slice(b"null"),
-    }
-    out.extend_from_slice(b",\"vertices\":[");
-    for (i, p) in v.vertices.iter().enumerate() {
-        out.extend_from_slice(if i > 0 { b",[" } else { b"[" });
-        let _ = serde_json::to_writer(&mut *out, &p.time);
-        let _ = write!(out, ",{}]", p.line_id);
-    }
-    out.extend_from_slice(b"],\"weights\":[");
-    for (i, w) in v.weights.iter().enumerate() {
-        let sep = if i > 0 { "," } else { "" };
-        let _ = write!(out, "{sep}{{\"category\":{},\"count\":", w.category);
-        match w.count {
-            Some(n) => {
-                let _ = write!(out, "{n}");
-            }
-            None => out.extend_from_slice(b"null"),
-        }
-        out.extend_from_slice(b",\"excl\":");
-        ratio(out, w.excl);
-        out.extend_from_slice(b",\"incl\":");
-        ratio(out, w.incl);
-        out.push(b'}');
-    }
-    out.extend_from_slice(b"]}");
-}
-
 impl Service {
     /// Serves the SLOG-2 files `paths` (each is opened once to check it).
     pub fn new(paths: &[PathBuf]) -> slog2_format::Result<Service> {
@@ -598,7 +270,7 @@ impl Service {
         let known: &[&str] = match path {
             "/" | "/index.html" => &[],
             "/api/info" | "/trace" => &["file"],
-            "/api/window" => &["file", "from", "to", "pixels"],
+            "/api/window" => &["file", "from", "to", "pixels", "view"],
             "/api/export" => &["file", "from", "to"],
             _ => return Response::error(404, "no such page: the viewer is at /"),
         };
@@ -689,86 +361,32 @@ impl Service {
             None => 1600,
             _ => return Response::error(400, "pixels: 1 to 16384"),
         };
+        let view = match q.get("view").map(|v| v.parse::<usize>()) {
+            None => 0,
+            Some(Ok(v)) => v,
+            _ => return Response::error(400, "view: the index of a view"),
+        };
         let answer = self.with_reader(k, |r| -> slog2_format::Result<Vec<u8>> {
             let started = Instant::now();
             let before = r.counters();
-            let categories: HashMap<i32, Category> = r
+            let legend: Vec<Category> = r
                 .categories()
-                .map(|c| {
-                    c.value
-                        .categories
-                        .iter()
-                        .map(|c| (c.index, c.clone()))
-                        .collect()
-                })
+                .map(|c| c.value.categories.clone())
                 .unwrap_or_default();
-            // Zoomed out (more leaves in the window than pixels): the tree is
-            // read at the resolution of the summary's columns, since whatever
-            // is narrower than a column is summed anyway.
-            let leaves = r.tree_dir().map_or(0, |t| {
-                t.value
-                    .entries
-                    .iter()
-                    .filter(|e| e.id.depth == 0 && e.latest >= from && e.earliest <= to)
-                    .count()
-            });
-            let mut px = pixels;
-            let (answer, binned) = loop {
-                let read = if leaves > px as usize {
-                    ((f64::from(px) / BIN_PIXELS) as u32).max(1)
-                } else {
-                    px
-                };
-                let mut a = r.window_preview(from, to, read)?;
-                let binned =
-                    if a.drawables.len() + a.shadows.len() > BIN_ITEMS_PER_PIXEL * px as usize {
-                        bin_sub_pixel(&mut a, from, to, px, &categories)
-                    } else {
-                        0
-                    };
-                if a.drawables.len() + a.shadows.len() <= MAX_ITEMS || px == 1 {
-                    break (a, binned);
-                }
-                px = (px / 2).max(1);
-            };
+            let map = r
+                .line_id_maps()
+                .and_then(|m| m.value.maps.get(view).cloned());
+            let mut buf = slog2_format::WindowBuf::new();
+            crate::summary::query(r, &mut buf, from, to, pixels)?;
+            let s = Summary::of_window(&buf, &legend, map.as_ref(), from, to, pixels);
             let after = r.counters();
-            let lines = Lines {
-                categories: categories.iter().map(|(k, c)| (*k, c)).collect(),
-            };
-            // Written item by item: no tree of JSON values for the whole answer.
-            let mut out =
-                Vec::with_capacity(256 * (answer.drawables.len() + answer.shadows.len()) + 256);
-            let num = |v: f64| serde_json::Value::from(v).to_string();
+            let mut out = Vec::with_capacity(1 << 16);
+            s.write_json(&mut out);
+            // The cost joins the summary's object.
+            out.pop();
             out.extend_from_slice(
                 format!(
-                    "{{\"from\":{},\"to\":{},\"pixels\":{px},\"binned\":{binned},\"drawables\":[",
-                    num(from),
-                    num(to)
-                )
-                .as_bytes(),
-            );
-            for (i, d) in answer.drawables.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                serde_json::to_writer(&mut out, &lines.drawable_json(d)).map_err(|e| {
-                    slog2_format::Error::Io {
-                        offset: 0,
-                        source: e.into(),
-                    }
-                })?;
-            }
-            out.extend_from_slice(b"],\"shadows\":[");
-            let mut infos = HashMap::new();
-            for (i, sh) in answer.shadows.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_shadow_json(&mut out, sh, &lines, &mut infos);
-            }
-            out.extend_from_slice(
-                format!(
-                    "],\"cost\":{{\"nodes_read\":{},\"bytes_read\":{},\"micros\":{}}}}}",
+                    ",\"cost\":{{\"nodes_read\":{},\"bytes_read\":{},\"micros\":{}}}}}",
                     after.nodes_read - before.nodes_read,
                     after.bytes_read - before.bytes_read,
                     started.elapsed().as_micros() as u64

@@ -60,9 +60,9 @@ fn page_state(b: &Browser) -> Value {
     b.js(
         "const m = window.mpelog, s = m.state, L = m.layout(), r = document.getElementById('canvas').getBoundingClientRect(); \
          return { from: s.from, to: s.to, seq: s.seq, frames: s.frames, rh: L.rh, plot: L.plot, cw: L.w, ch: L.h, rows: L.r.labels.length, \
-                  left: m.LEFT, top: m.TOP, cx: r.left, cy: r.top, lineRow: [...L.r.lineRow.entries()], \
-                  ans_from: s.answer.from, ans_to: s.answer.to, items: s.answer.drawables.length + s.answer.shadows.length, \
-                  legend: s.info.legend };",
+                  left: m.LEFT, top: m.TOP, cx: r.left, cy: r.top, lineRow: s.answer.rows.flatMap((r, i) => r.lines.map(l => [l, i])), \
+                  ans_from: s.answer.from, ans_to: s.answer.to, items: s.answer.cells.length + s.answer.states.length + s.answer.events.length + s.answer.arrows.length, \
+                  columns: s.answer.columns, legend: s.info.legend };",
         json!([]),
     )
 }
@@ -189,7 +189,10 @@ fn zoom_steps(b: &Browser, button: &str, steps: u32, factor: f64) {
         assert_eq!(after["ans_from"], after["from"]);
         assert_eq!(after["ans_to"], after["to"]);
         assert!(after["frames"].as_u64() > before["frames"].as_u64());
-        assert!(after["items"].as_u64().unwrap() <= mpelog::serve::MAX_ITEMS as u64);
+        // The answer is bounded by the picture: per row and column at most a
+        // cell, a state per nesting depth, an event per category, arrows.
+        let bound = after["rows"].as_u64().unwrap() * after["columns"].as_u64().unwrap() * 64;
+        assert!(after["items"].as_u64().unwrap() <= bound);
     }
 }
 

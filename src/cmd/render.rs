@@ -75,12 +75,13 @@ fn write(
     let shown_out = crate::output::name(&out);
     out.finish(w)?;
     eprintln!(
-        "rendered {} to {}: {} rows, {} drawables, {} shadows",
+        "rendered {} to {}: {} rows, {} drawables, {} shadows, {} cells drawn from their summary",
         shown(input),
         shown_out,
         drawn.rows,
         drawn.drawables,
-        drawn.shadows
+        drawn.shadows,
+        drawn.summarised
     );
     Ok(())
 }

@@ -13,6 +13,10 @@
 //! nodes_read=N bytes_read=B drawables=D
 //! ```
 //!
+//! With `--pixels W --summary` it prints instead one JSON object: the window's
+//! summary `W` columns wide, as `render` draws it and `serve`'s `/api/window`
+//! answers it (spec/queries.md §6), with the cost inside it.
+//!
 //! With `--json` each drawable or shadow is one JSON object (keys `kind`,
 //! `category`, `name`, `topology`, `start`, `end`, `vertices`, `info`, `node`, and
 //! `parts` for composites, `num_real_objs` and `weights` for shadows); the last line
@@ -35,6 +39,53 @@ pub struct Detail {
     pub pixels: Option<u32>,
     /// `--depth`.
     pub depth: Option<i16>,
+    /// `--summary`: the picture's summary of the window instead of its items.
+    pub summary: bool,
+}
+
+/// Writes the [`mpelog::summary::Summary`] of `[from, to]` at `pixels`
+/// columns (what `render` draws and `/api/window` answers) as one JSON
+/// object, the cost inside it.
+fn write_summary<R: std::io::Read + std::io::Seek>(
+    r: &mut Slog2Reader<R>,
+    path: &Path,
+    from: Option<f64>,
+    to: Option<f64>,
+    pixels: u32,
+) -> CliResult {
+    let (start, end) =
+        root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())).unwrap_or((0.0, 0.0));
+    let (from, to) = (from.unwrap_or(start), to.unwrap_or(end));
+    if !(from < to) {
+        return Err(CliError::Usage(format!(
+            "window: --summary needs a window of positive width, not [{from}, {to}]"
+        )));
+    }
+    let legend: Vec<Category> = r
+        .categories()
+        .map(|c| c.value.categories.clone())
+        .unwrap_or_default();
+    let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    let mut buf = slog2_format::WindowBuf::new();
+    mpelog::summary::query(r, &mut buf, from, to, pixels).map_err(CliError::slog2(path))?;
+    let s = mpelog::summary::Summary::of_window(&buf, &legend, view.as_ref(), from, to, pixels);
+    let totals = r.counters();
+    let mut out = Vec::with_capacity(1 << 16);
+    s.write_json(&mut out);
+    out.pop();
+    out.extend_from_slice(
+        format!(
+            ",\"cost\":{{\"nodes_read\":{},\"bytes_read\":{}}}}}\n",
+            totals.nodes_read, totals.bytes_read
+        )
+        .as_bytes(),
+    );
+    let stdout = std::io::stdout();
+    let mut w = stdout.lock();
+    match w.write_all(&out).and_then(|()| w.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.map_err(CliError::io(Path::new("<stdout>"))),
+    }
 }
 
 /// Runs `mpelog window`, writing to stdout.
@@ -110,6 +161,9 @@ fn write_remote_window(
     let counts = f.counts();
     let mut r = Slog2Reader::new(f).map_err(CliError::slog2(path))?;
     r.set_lenient(lenient);
+    if let (true, Some(p)) = (detail.summary, detail.pixels) {
+        return write_summary(&mut r, path, from, to, p);
+    }
     let (from, to) = window_bounds(
         from,
         to,
@@ -224,6 +278,9 @@ pub fn write_window<W: Write>(
     // bytes, so the counters are what was read from the file.
     let mut r = Slog2Reader::new(file).map_err(CliError::slog2(path))?;
     r.set_lenient(lenient);
+    if let (true, Some(p)) = (detail.summary, detail.pixels) {
+        return write_summary(&mut r, path, from, to, p);
+    }
     let (from, to) = window_bounds(
         from,
         to,

@@ -1,0 +1,918 @@
+//! The one summary model behind every picture (`render`, `serve`'s viewer and
+//! `window --summary`): for each timeline row and each pixel column of a
+//! window, the exclusive time of each state category in that column — the
+//! time in which it is the innermost state — with the events and arrows that
+//! fall there. spec/queries.md §6 specifies it.
+//!
+//! A column's exclusive times come from the real drawables of a preview query
+//! where the query read their nodes, and from the stored ratios of the shadows
+//! where a subtree was narrower than what is worth reading. Summed over the
+//! columns of a row they give, per category, the exclusive time `mpelog stats`
+//! gives for the same window (exactly when the query returned no shadow).
+//!
+//! States at least [`WIDE`] columns wide are also kept as drawables
+//! ([`Summary::states`]), so that a zoomed-in picture draws them as Jumpshot
+//! does (nested states thinner and centred); a cell that narrower states or
+//! shadows reach is marked [`Cell::summarised`] and drawn from its shares.
+//!
+//! ```
+//! use mpelog::summary::Summary;
+//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use slog2_format::{Slog2Reader, WindowBuf};
+//! use std::io::Cursor;
+//! let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+//! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+//! let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+//! let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+//! let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+//! let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+//! let mut buf = WindowBuf::new();
+//! r.window_preview_into(&mut buf, 0.0, 1.0, 100)?;
+//! let s = Summary::of_window(&buf, &legend, view.as_ref(), 0.0, 1.0, 100);
+//! assert_eq!(s.columns, 100);
+//! for (category, seconds) in s.exclusive_by_category() {
+//!     assert!(seconds >= -1e-9, "category {category}");
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::slices::Piece;
+use serde::Serialize;
+use slog2_format::types::{topology, Category, LineIdMap};
+use slog2_format::WindowBuf;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// States at least this many columns wide are kept as drawables.
+pub const WIDE: f64 = 3.0;
+
+/// One category's exclusive time in a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Share {
+    /// The category's index in the legend.
+    pub category: i32,
+    /// Seconds of the column in which it is the innermost state.
+    pub seconds: f64,
+}
+
+/// One row's column: its shares, largest first, and how it is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell<'a> {
+    /// The categories' exclusive times, largest first (ties by index).
+    pub shares: &'a [Share],
+    /// Whether states narrower than [`WIDE`] columns or shadows reach this
+    /// cell: a picture draws it from its shares, not from its drawables.
+    pub summarised: bool,
+    /// How many wide states cover the whole column (the nesting depth a
+    /// picture draws the cell's shares inside).
+    pub covered: u16,
+}
+
+/// A state wide enough to be drawn as itself.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WideState {
+    /// Row index.
+    pub row: u32,
+    /// Nesting depth on its timeline (0: outermost).
+    pub depth: u16,
+    /// Category index.
+    pub category: i32,
+    /// Start time.
+    pub start: f64,
+    /// End time.
+    pub end: f64,
+    /// Its timeline.
+    pub line: i32,
+    /// Its info decoded with its category's formats (`None` when it cannot be
+    /// decoded).
+    pub info: Option<String>,
+}
+
+/// Events of one category in one cell.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EventMark {
+    /// Row index.
+    pub row: u32,
+    /// Column.
+    pub column: u32,
+    /// Category index.
+    pub category: i32,
+    /// Time of the first one seen (a shadow's mean time).
+    pub time: f64,
+    /// How many (real events, or a shadow's count).
+    pub count: u64,
+    /// Whether any came from a shadow.
+    pub summary: bool,
+}
+
+/// Arrows between one pair of rows from one column to another.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ArrowMark {
+    /// Row of the send.
+    pub from_row: u32,
+    /// Row of the receive.
+    pub to_row: u32,
+    /// Send time (of the first one seen).
+    pub start: f64,
+    /// Receive time (of the first one seen).
+    pub end: f64,
+    /// Category index (a shadow's: its heaviest category).
+    pub category: i32,
+    /// How many.
+    pub count: u64,
+    /// Whether any came from a shadow.
+    pub summary: bool,
+}
+
+/// A timeline row: the view's row values and the line IDs drawn on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Row {
+    /// The view's values for the row (the line ID itself for a line the view
+    /// lacks).
+    pub key: Vec<i32>,
+    /// Line IDs on this row.
+    pub lines: Vec<i32>,
+}
+
+/// The summary of a window: rows × columns of cells, wide states, events and
+/// arrows. Built by [`Summary::of_window`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Start of the window.
+    pub from: f64,
+    /// End of the window.
+    pub to: f64,
+    /// Pixel columns.
+    pub columns: u32,
+    /// The rows, in the view's order (by row values).
+    pub rows: Vec<Row>,
+    /// Offsets into `shares`, `rows × columns + 1`.
+    cells: Vec<u32>,
+    shares: Vec<Share>,
+    summarised: Vec<bool>,
+    covered: Vec<u16>,
+    /// States at least [`WIDE`] columns wide, in start order.
+    pub states: Vec<WideState>,
+    /// Events, by row, column and category.
+    pub events: Vec<EventMark>,
+    /// Arrows, by rows and columns.
+    pub arrows: Vec<ArrowMark>,
+    /// Real primitives that went in.
+    pub drawables: u64,
+    /// Shadows that went in.
+    pub shadows: u64,
+}
+
+/// A state or a state shadow on one timeline, for the sweep.
+#[derive(Debug, Clone, Copy)]
+struct Item<'a> {
+    start: f64,
+    end: f64,
+    category: i32,
+    /// Index into the shadow weights (`usize::MAX` for a real state).
+    shadow: usize,
+    info_order: u32,
+    info: &'a [u8],
+}
+
+/// A state open on the sweep's stack.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    start: f64,
+    end: f64,
+    slot: usize,
+}
+
+/// Per-row scratch: seconds per (column, category slot).
+struct Scratch {
+    columns: usize,
+    slots: usize,
+    seconds: Vec<f64>,
+    /// The part of `seconds` from container weights of shadows.
+    container: Vec<f64>,
+    touched: Vec<bool>,
+    summarised: Vec<bool>,
+    covered: Vec<u16>,
+}
+
+impl Scratch {
+    /// Adds `weight` × the part of `[a, b]` in each column (times as column
+    /// positions, already clipped to `[0, columns]`).
+    fn add(&mut self, slot: usize, a: f64, b: f64, weight: f64, summarised: bool) {
+        if !(b > a) || weight == 0.0 || !weight.is_finite() {
+            return;
+        }
+        let last = self.columns - 1;
+        let first = (a.floor() as usize).min(last);
+        let end = (b.ceil() as usize).clamp(first + 1, self.columns);
+        for c in first..end {
+            let lo = a.max(c as f64);
+            let hi = b.min((c + 1) as f64);
+            if hi > lo {
+                self.seconds[c * self.slots + slot] += weight * (hi - lo);
+                self.touched[c] = true;
+                if summarised {
+                    self.summarised[c] = true;
+                }
+            }
+        }
+    }
+
+    /// Adds `weight` × the part of `[a, b]` in each column to the container
+    /// part of a slot (see [`Summary::of_window`]).
+    fn add_container(&mut self, slot: usize, a: f64, b: f64, weight: f64) {
+        if !(b > a) {
+            return;
+        }
+        let last = self.columns - 1;
+        let first = (a.floor() as usize).min(last);
+        let end = (b.ceil() as usize).clamp(first + 1, self.columns);
+        for c in first..end {
+            let lo = a.max(c as f64);
+            let hi = b.min((c + 1) as f64);
+            if hi > lo {
+                self.container[c * self.slots + slot] += weight * (hi - lo);
+            }
+        }
+    }
+
+    /// Takes the excess of column `c` over `lines` times its width (each
+    /// timeline of the row holds at most one innermost state at a time) from
+    /// the container parts of its slots, in proportion to them.
+    fn cap(&mut self, c: usize, lines: usize) {
+        let base = c * self.slots;
+        let total: f64 = self.seconds[base..base + self.slots]
+            .iter()
+            .map(|x| x.max(0.0))
+            .sum();
+        let excess = total - lines.max(1) as f64;
+        if excess <= 1e-9 {
+            return;
+        }
+        let held: f64 = self.container[base..base + self.slots].iter().sum();
+        if held <= 0.0 {
+            return;
+        }
+        let f = (excess / held).min(1.0);
+        for s in 0..self.slots {
+            self.seconds[base + s] -= self.container[base + s] * f;
+        }
+    }
+
+    /// Marks the columns that `[a, b]` covers whole as covered to `depth`.
+    fn cover(&mut self, a: f64, b: f64, depth: u16) {
+        let first = a.ceil().max(0.0) as usize;
+        let end = (b.floor().max(0.0) as usize).min(self.columns);
+        for c in first..end {
+            self.covered[c] = self.covered[c].max(depth);
+        }
+    }
+}
+
+/// An info buffer as text, decoded with its category's formats (`None` when
+/// it cannot be), as `mpelog window --json` shows it.
+fn info_text(legend: &[Category], category: i32, bytes: &[u8]) -> Option<String> {
+    match legend.iter().find(|c| c.index == category) {
+        None if bytes.is_empty() => Some(String::new()),
+        None => None,
+        Some(c) => slog2_format::info::labelled(&c.keys, &c.types, bytes).ok(),
+    }
+}
+
+impl Summary {
+    /// The summary of a preview answer in `buf` for the window `[from, to]`
+    /// drawn `columns` pixels wide, with the file's legend and the view whose
+    /// rows are the timelines (`None`: one row per line ID).
+    ///
+    /// Real states are nested per timeline as `stats` nests them (in start
+    /// order, the longer first; a state inside the open one's box is its
+    /// child); a state shadow's exclusive ratios are spread evenly over its
+    /// box and taken from the states open around it.
+    pub fn of_window(
+        buf: &WindowBuf,
+        legend: &[Category],
+        view: Option<&LineIdMap>,
+        from: f64,
+        to: f64,
+        columns: u32,
+    ) -> Summary {
+        let columns = columns.max(1);
+        let topo: HashMap<i32, i32> = legend.iter().map(|c| (c.index, c.topology)).collect();
+        let topo_of = |c: i32| topo.get(&c).copied().unwrap_or(topology::STATE);
+        // Category slots: the state categories of the legend, then any other.
+        let mut slot_of: HashMap<i32, usize> = HashMap::new();
+        let mut slot_cat: Vec<i32> = Vec::new();
+        for c in legend.iter().filter(|c| c.topology == topology::STATE) {
+            slot_of.entry(c.index).or_insert_with(|| {
+                slot_cat.push(c.index);
+                slot_cat.len() - 1
+            });
+        }
+
+        // Rows: the view's, then any line it lacks.
+        let view_rows: HashMap<i32, Vec<i32>> = view
+            .map(|m| {
+                m.rows
+                    .iter()
+                    .map(|r| (r.line_id, r.values.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let key_of = |line: i32| view_rows.get(&line).cloned().unwrap_or_else(|| vec![line]);
+        let mut lines: BTreeSet<i32> = view_rows.keys().copied().collect();
+
+        // States and state shadows per line; events and arrows as marks.
+        let mut items: Vec<(i32, Item)> = Vec::new();
+        // State shadows' weights: (category slot, exclusive ratio, container).
+        let mut weights: Vec<(usize, f64, bool)> = Vec::new();
+        let mut shadow_weights: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut events: Vec<(i32, i32, f64, u64, bool)> = Vec::new();
+        let mut arrows: Vec<(i32, i32, f64, f64, i32, u64, bool)> = Vec::new();
+        let mut drawables = 0u64;
+        let mut order = 0u32;
+        for d in buf.drawables() {
+            for p in d.primitive().into_iter().chain(d.parts()) {
+                let piece = Piece::of(&p);
+                if p.vertices().is_empty() {
+                    continue;
+                }
+                drawables += 1;
+                order += 1;
+                lines.insert(piece.first.1);
+                lines.insert(piece.last.1);
+                match topo_of(piece.category) {
+                    topology::STATE => {
+                        slot_of.entry(piece.category).or_insert_with(|| {
+                            slot_cat.push(piece.category);
+                            slot_cat.len() - 1
+                        });
+                        items.push((
+                            piece.first.1,
+                            Item {
+                                start: piece.start,
+                                end: piece.end,
+                                category: piece.category,
+                                shadow: usize::MAX,
+                                info_order: order,
+                                info: piece.info,
+                            },
+                        ));
+                    }
+                    topology::ARROW => arrows.push((
+                        piece.first.1,
+                        piece.last.1,
+                        piece.first.0,
+                        piece.last.0,
+                        piece.category,
+                        1,
+                        false,
+                    )),
+                    _ => events.push((piece.first.1, piece.category, piece.first.0, 1, false)),
+                }
+            }
+        }
+        let mut shadows = 0u64;
+        for s in buf.shadows() {
+            let v = s.vertices();
+            let (Some(a), Some(b)) = (v.first(), v.last()) else {
+                continue;
+            };
+            shadows += 1;
+            lines.insert(a.line_id);
+            lines.insert(b.line_id);
+            let heaviest = s
+                .weights()
+                .iter()
+                .filter(|w| w.incl.is_finite())
+                .max_by(|p, q| p.incl.total_cmp(&q.incl).then(q.category.cmp(&p.category)))
+                .map_or(s.category(), |w| w.category);
+            match topo_of(s.category()) {
+                topology::STATE => {
+                    let at = weights.len();
+                    let span = s.latest() - s.earliest();
+                    let ratio = |x: f32| {
+                        let x = f64::from(x);
+                        if x.is_finite() && x > 0.0 {
+                            x
+                        } else {
+                            0.0
+                        }
+                    };
+                    // A member that holds nested states gets an `excl` from
+                    // its own subtree only (conversion.md §4 step 4), while
+                    // the states nested in it may lie in other subtrees,
+                    // whose shadows count them too: such weights (`incl` above
+                    // `excl`) are marked as containers, and a column whose
+                    // shares add up to more than its width loses the excess
+                    // from them (spec/queries.md §6.2).
+                    for w in s.weights() {
+                        if topo_of(w.category) != topology::STATE {
+                            continue;
+                        }
+                        let x = ratio(w.excl);
+                        if !(x > 0.0 && span > 0.0) {
+                            continue;
+                        }
+                        let container = ratio(w.incl) > x * (1.0 + 1e-6);
+                        let slot = *slot_of.entry(w.category).or_insert_with(|| {
+                            slot_cat.push(w.category);
+                            slot_cat.len() - 1
+                        });
+                        weights.push((slot, x, container));
+                    }
+                    shadow_weights.push(at..weights.len());
+                    items.push((
+                        a.line_id,
+                        Item {
+                            start: s.earliest(),
+                            end: s.latest(),
+                            category: s.category(),
+                            shadow: shadow_weights.len() - 1,
+                            info_order: u32::MAX,
+                            info: &[],
+                        },
+                    ));
+                }
+                topology::ARROW => arrows.push((
+                    a.line_id,
+                    b.line_id,
+                    a.time,
+                    b.time,
+                    heaviest,
+                    u64::try_from(s.num_real_objs()).unwrap_or(0),
+                    true,
+                )),
+                _ => {
+                    for w in s.weights() {
+                        let n = w.count.map_or(1, |n| u64::try_from(n).unwrap_or(0)).max(1);
+                        events.push((a.line_id, w.category, a.time, n, true));
+                    }
+                }
+            }
+        }
+
+        // Rows by key; lines per row.
+        let mut by_key: BTreeMap<Vec<i32>, Vec<i32>> = BTreeMap::new();
+        for &l in &lines {
+            by_key.entry(key_of(l)).or_default().push(l);
+        }
+        let rows: Vec<Row> = by_key
+            .into_iter()
+            .map(|(key, lines)| Row { key, lines })
+            .collect();
+        let row_of: HashMap<i32, u32> = rows
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.lines.iter().map(move |&l| (l, i as u32)))
+            .collect();
+
+        let width = to - from;
+        let scale = if width > 0.0 {
+            f64::from(columns) / width
+        } else {
+            0.0
+        };
+        let pos = |t: f64| ((t - from) * scale).clamp(0.0, f64::from(columns));
+        let col = |t: f64| (pos(t).floor() as u32).min(columns - 1);
+        let col_w = if columns > 0 {
+            width / f64::from(columns)
+        } else {
+            0.0
+        };
+
+        // The sweep, row by row (lines of a row each with their own stack).
+        let mut items: Vec<(u32, i32, Item<'_>)> = items
+            .into_iter()
+            .map(|(l, it)| (row_of[&l], l, it))
+            .collect();
+        items.sort_unstable_by(|(ra, la, a), (rb, lb, b)| {
+            ra.cmp(rb)
+                .then(la.cmp(lb))
+                .then(a.start.total_cmp(&b.start))
+                .then(b.end.total_cmp(&a.end))
+                .then((a.shadow != usize::MAX).cmp(&(b.shadow != usize::MAX)))
+                .then(a.category.cmp(&b.category))
+                .then(a.info_order.cmp(&b.info_order))
+        });
+        let slots = slot_cat.len().max(1);
+        let n = columns as usize;
+        let mut scratch = Scratch {
+            columns: n,
+            slots,
+            seconds: vec![0.0; n * slots],
+            container: vec![0.0; n * slots],
+            touched: vec![false; n],
+            summarised: vec![false; n],
+            covered: vec![0; n],
+        };
+        let mut cells: Vec<u32> = Vec::with_capacity(rows.len() * n + 1);
+        cells.push(0);
+        let mut shares: Vec<Share> = Vec::new();
+        let mut summarised: Vec<bool> = Vec::with_capacity(rows.len() * n);
+        let mut covered: Vec<u16> = Vec::with_capacity(rows.len() * n);
+        let mut states: Vec<WideState> = Vec::new();
+        let mut stack: Vec<Open> = Vec::new();
+        let mut i = 0;
+        let mut cell: Vec<Share> = Vec::new();
+        // Per line: the innermost real state of each stretch of time.
+        let mut segments: Vec<(f64, f64, usize)> = Vec::new();
+        for r in 0..rows.len() {
+            while i < items.len() && items[i].0 as usize == r {
+                let l = items[i].1;
+                let mut j = i;
+                while j < items.len() && items[j].0 as usize == r && items[j].1 == l {
+                    j += 1;
+                }
+                let line_items = &items[i..j];
+                i = j;
+                // Real states: nested as stats nests them, the exclusive time
+                // of each, the wide ones, and the innermost segments.
+                stack.clear();
+                segments.clear();
+                let mut cursor = f64::NEG_INFINITY;
+                let close = |open: &Open,
+                             upto: f64,
+                             cursor: &mut f64,
+                             segments: &mut Vec<(f64, f64, usize)>| {
+                    let from = cursor.max(open.start);
+                    if upto > from {
+                        segments.push((from, upto, open.slot));
+                    }
+                    *cursor = cursor.max(upto);
+                };
+                for (_, _, it) in line_items
+                    .iter()
+                    .filter(|(_, _, it)| it.shadow == usize::MAX)
+                {
+                    let (a, b) = (pos(it.start), pos(it.end));
+                    while let Some(top) = stack.last() {
+                        if top.start <= it.start && it.end <= top.end {
+                            break;
+                        }
+                        let top = stack.pop().expect("checked");
+                        close(&top, top.end, &mut cursor, &mut segments);
+                    }
+                    if let Some(parent) = stack.last() {
+                        close(parent, it.start, &mut cursor, &mut segments);
+                    }
+                    let slot = slot_of[&it.category];
+                    let wide = b - a >= WIDE;
+                    scratch.add(slot, a, b, 1.0, !wide);
+                    if let Some(parent) = stack.last() {
+                        scratch.add(parent.slot, a, b, -1.0, !wide);
+                    }
+                    let depth = stack.len() as u16;
+                    if wide {
+                        scratch.cover(a, b, depth + 1);
+                        states.push(WideState {
+                            row: r as u32,
+                            depth,
+                            category: it.category,
+                            start: it.start,
+                            end: it.end,
+                            line: l,
+                            info: info_text(legend, it.category, it.info),
+                        });
+                    }
+                    stack.push(Open {
+                        start: it.start,
+                        end: it.end,
+                        slot,
+                    });
+                }
+                while let Some(top) = stack.pop() {
+                    close(&top, top.end, &mut cursor, &mut segments);
+                }
+                // Shadows: their ratios spread over their boxes, taken from
+                // the innermost real state of each stretch they overlap
+                // (their members nest in it).
+                for (_, _, it) in line_items
+                    .iter()
+                    .filter(|(_, _, it)| it.shadow != usize::MAX)
+                {
+                    let (a, b) = (pos(it.start), pos(it.end));
+                    let ws = &weights[shadow_weights[it.shadow].clone()];
+                    let mut density = 0.0;
+                    for &(slot, x, container) in ws {
+                        scratch.add(slot, a, b, x, true);
+                        if container {
+                            scratch.add_container(slot, a, b, x);
+                        }
+                        density += x;
+                    }
+                    if density <= 0.0 || it.end <= it.start {
+                        continue;
+                    }
+                    let first = segments.partition_point(|seg| seg.1 <= it.start);
+                    for &(s0, s1, slot) in segments[first..].iter().take_while(|seg| seg.0 < it.end)
+                    {
+                        let (lo, hi) = (s0.max(it.start), s1.min(it.end));
+                        if hi > lo {
+                            scratch.add(slot, pos(lo), pos(hi), -density, true);
+                        }
+                    }
+                }
+            }
+            // The row's cells.
+            for c in 0..n {
+                cell.clear();
+                if scratch.touched[c] {
+                    scratch.cap(c, rows[r].lines.len());
+                    let base = c * slots;
+                    scratch.container[base..base + slots].fill(0.0);
+                    for (s, secs) in scratch.seconds[base..base + slots].iter_mut().enumerate() {
+                        let v = *secs * col_w;
+                        if v > 0.0 && v > col_w * 1e-12 {
+                            cell.push(Share {
+                                category: slot_cat[s],
+                                seconds: v,
+                            });
+                        }
+                        *secs = 0.0;
+                    }
+                    cell.sort_by(|p, q| {
+                        q.seconds
+                            .total_cmp(&p.seconds)
+                            .then(p.category.cmp(&q.category))
+                    });
+                }
+                shares.extend_from_slice(&cell);
+                cells.push(shares.len() as u32);
+                summarised.push(scratch.summarised[c]);
+                covered.push(scratch.covered[c]);
+                scratch.touched[c] = false;
+                scratch.summarised[c] = false;
+                scratch.covered[c] = 0;
+            }
+        }
+        states.sort_by(|p, q| {
+            p.start
+                .total_cmp(&q.start)
+                .then(q.end.total_cmp(&p.end))
+                .then(p.row.cmp(&q.row))
+                .then(p.depth.cmp(&q.depth))
+        });
+
+        // Events: one mark per row, column and category.
+        let mut ev: BTreeMap<(u32, u32, i32), EventMark> = BTreeMap::new();
+        for (line, category, t, count, summary) in events {
+            if !(t >= from && t <= to) {
+                continue;
+            }
+            let row = row_of[&line];
+            let column = col(t);
+            let e = ev.entry((row, column, category)).or_insert(EventMark {
+                row,
+                column,
+                category,
+                time: t,
+                count: 0,
+                summary,
+            });
+            e.count += count;
+            e.summary |= summary;
+        }
+        // Arrows: one mark per pair of rows and pair of columns.
+        let mut ar: BTreeMap<(u32, u32, u32, u32), ArrowMark> = BTreeMap::new();
+        for (a, b, t0, t1, category, count, summary) in arrows {
+            let (from_row, to_row) = (row_of[&a], row_of[&b]);
+            let e = ar
+                .entry((from_row, to_row, col(t0), col(t1)))
+                .or_insert(ArrowMark {
+                    from_row,
+                    to_row,
+                    start: t0,
+                    end: t1,
+                    category,
+                    count: 0,
+                    summary,
+                });
+            e.count += count;
+            e.summary |= summary;
+        }
+        Summary {
+            from,
+            to,
+            columns,
+            rows,
+            cells,
+            shares,
+            summarised,
+            covered,
+            states,
+            events: ev.into_values().collect(),
+            arrows: ar.into_values().collect(),
+            drawables,
+            shadows,
+        }
+    }
+
+    /// The cell of `row` and `column` (`None` outside the summary).
+    pub fn cell(&self, row: usize, column: usize) -> Option<Cell<'_>> {
+        let n = self.columns as usize;
+        if row >= self.rows.len() || column >= n {
+            return None;
+        }
+        let k = row * n + column;
+        let (a, b) = (self.cells[k] as usize, self.cells[k + 1] as usize);
+        Some(Cell {
+            shares: &self.shares[a..b],
+            summarised: self.summarised[k],
+            covered: self.covered[k],
+        })
+    }
+
+    /// The width of one column in seconds.
+    pub fn column_width(&self) -> f64 {
+        (self.to - self.from) / f64::from(self.columns)
+    }
+
+    /// Per category, the exclusive seconds summed over every cell.
+    pub fn exclusive_by_category(&self) -> BTreeMap<i32, f64> {
+        let mut out = BTreeMap::new();
+        for s in &self.shares {
+            *out.entry(s.category).or_insert(0.0) += s.seconds;
+        }
+        out
+    }
+
+    /// Per category, the exclusive seconds summed over the cells of `row`.
+    pub fn exclusive_of_row(&self, row: usize) -> BTreeMap<i32, f64> {
+        let mut out = BTreeMap::new();
+        for c in 0..self.columns as usize {
+            if let Some(cell) = self.cell(row, c) {
+                for s in cell.shares {
+                    *out.entry(s.category).or_insert(0.0) += s.seconds;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The preview query behind every picture: the window `[from, to]` (its end
+/// included, so that a whole file's last event shows) read `columns` pixels
+/// wide into `buf`.
+pub fn query<R: std::io::Read + std::io::Seek>(
+    r: &mut slog2_format::Slog2Reader<R>,
+    buf: &mut WindowBuf,
+    from: f64,
+    to: f64,
+    columns: u32,
+) -> slog2_format::Result<()> {
+    r.window_preview_into(buf, from, crate::slices::next_up(to), columns.max(1))
+}
+
+/// Writes `x` as JSON with at most `decimals` decimals (no trailing zeros;
+/// non-finite as 0).
+fn fixed(out: &mut Vec<u8>, x: f64, decimals: usize) {
+    use std::io::Write as _;
+    if !x.is_finite() {
+        out.push(b'0');
+        return;
+    }
+    let start = out.len();
+    let _ = write!(out, "{x:.decimals$}");
+    if decimals > 0 {
+        while out.last() == Some(&b'0') {
+            out.pop();
+        }
+        if out.last() == Some(&b'.') {
+            out.pop();
+        }
+    }
+    if &out[start..] == b"-0" {
+        out.truncate(start);
+        out.push(b'0');
+    }
+}
+
+/// Writes a time as JSON: the shortest text that reads back exactly.
+fn time(out: &mut Vec<u8>, t: f64) {
+    if t.is_finite() {
+        let _ = serde_json::to_writer(&mut *out, &t);
+    } else {
+        out.push(b'0');
+    }
+}
+
+impl Summary {
+    /// A cell's shares as fractions of its column, rounded as
+    /// [`write_json`](Self::write_json) writes them (4 decimals).
+    fn rounded(&self, row: usize, column: usize) -> Vec<(i32, f64)> {
+        let w = self.column_width();
+        self.cell(row, column)
+            .map(|c| {
+                c.shares
+                    .iter()
+                    .map(|s| (s.category, ((s.seconds / w) * 1e4).round() / 1e4))
+                    .filter(|(_, f)| *f > 0.0)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The summary as one compact JSON object (spec/queries.md §6.3): the
+    /// window, the rows, the cells as runs `[row, column, length, flags,
+    /// category, fraction, …]` (fractions of the column, 4 decimals; `flags`
+    /// is 1 for a summarised cell plus twice the covering depth; empty
+    /// unsummarised cells are left out), the wide states `[row, depth,
+    /// category, start, end, line, info]`, the events `[row, column, category,
+    /// time, count, summary]` and the arrows `[from_row, to_row, start, end,
+    /// category, count, summary]`.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        out.extend_from_slice(b"{\"from\":");
+        time(out, self.from);
+        out.extend_from_slice(b",\"to\":");
+        time(out, self.to);
+        let _ = write!(out, ",\"columns\":{},\"rows\":[", self.columns);
+        for (i, r) in self.rows.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let _ = serde_json::to_writer(&mut *out, r);
+        }
+        out.extend_from_slice(b"],\"cells\":[");
+        let mut first = true;
+        let n = self.columns as usize;
+        for r in 0..self.rows.len() {
+            let mut c = 0;
+            while c < n {
+                let cell = self.cell(r, c).expect("in range");
+                let shares = self.rounded(r, c);
+                let flags = u32::from(cell.summarised) + 2 * u32::from(cell.covered);
+                let mut len = 1;
+                while c + len < n {
+                    let next = self.cell(r, c + len).expect("in range");
+                    let f = u32::from(next.summarised) + 2 * u32::from(next.covered);
+                    if f != flags || self.rounded(r, c + len) != shares {
+                        break;
+                    }
+                    len += 1;
+                }
+                if cell.summarised || !shares.is_empty() {
+                    if !first {
+                        out.push(b',');
+                    }
+                    first = false;
+                    let _ = write!(out, "[{r},{c},{len},{flags}");
+                    for (k, f) in &shares {
+                        let _ = write!(out, ",{k},");
+                        fixed(out, *f, 4);
+                    }
+                    out.push(b']');
+                }
+                c += len;
+            }
+        }
+        out.extend_from_slice(b"],\"states\":[");
+        for (i, s) in self.states.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{}[{},{},{},",
+                if i > 0 { "," } else { "" },
+                s.row,
+                s.depth,
+                s.category
+            );
+            time(out, s.start);
+            out.push(b',');
+            time(out, s.end);
+            let _ = write!(out, ",{},", s.line);
+            let _ = serde_json::to_writer(&mut *out, &s.info);
+            out.push(b']');
+        }
+        out.extend_from_slice(b"],\"events\":[");
+        for (i, e) in self.events.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{}[{},{},{},",
+                if i > 0 { "," } else { "" },
+                e.row,
+                e.column,
+                e.category
+            );
+            time(out, e.time);
+            let _ = write!(out, ",{},{}]", e.count, u8::from(e.summary));
+        }
+        out.extend_from_slice(b"],\"arrows\":[");
+        for (i, a) in self.arrows.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{}[{},{},",
+                if i > 0 { "," } else { "" },
+                a.from_row,
+                a.to_row
+            );
+            time(out, a.start);
+            out.push(b',');
+            time(out, a.end);
+            let _ = write!(out, ",{},{},{}]", a.category, a.count, u8::from(a.summary));
+        }
+        let _ = write!(
+            out,
+            "],\"drawables\":{},\"shadows\":{}}}",
+            self.drawables, self.shadows
+        );
+    }
+}

@@ -1,0 +1,398 @@
+//! The one summary model behind every picture (spec/queries.md §6):
+//! - summed over its columns, a window's summary gives per category the
+//!   exclusive time `mpelog stats` gives for the same window: exactly where
+//!   the preview read every drawable, within 1% of the window's row-time where
+//!   shadows stand in for subtrees (generated traces with states nested four
+//!   deep, and every SLOG-2 file of the corpus);
+//! - `render`, `/api/window` and `window --summary` give the same summary;
+//! - along the middle line of each row, the SVG shows the state categories in
+//!   the order of their exclusive time (whole trace, a medium and a narrow
+//!   window of `many_events_n4`, `p2p_n8` and a generated trace).
+
+mod common;
+
+use common::{mpelog, stdout};
+use mpelog::stats::{self, Options, Stats};
+use mpelog::summary::Summary;
+use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::types::{topology, Category};
+use slog2_format::{Slog2Reader, WindowBuf};
+use std::collections::BTreeMap;
+use std::io::Cursor;
+
+/// A generated trace (4 ranks, states nested up to four deep: Outer, Middle,
+/// Inner and the MPI calls inside them) converted with small leaves, so that
+/// previews stop above the leaves.
+fn generated(seed: u64, events: u64, leaf: u32) -> Vec<u8> {
+    let clog2 = clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(4)
+            .events(events)
+            .seed(seed),
+    )
+    .unwrap();
+    let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    let opts = TreeOptions::default().leaf_bytes(leaf);
+    let (out, _) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+    out.into_inner()
+}
+
+fn legend(r: &Slog2Reader<Cursor<&[u8]>>) -> Vec<Category> {
+    r.categories()
+        .map(|c| c.value.categories.clone())
+        .unwrap_or_default()
+}
+
+/// The root's time box.
+fn root(bytes: &[u8]) -> (f64, f64) {
+    let r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
+    let e = r.tree_dir().unwrap().value.root().copied().unwrap();
+    (e.earliest, e.latest)
+}
+
+fn summary_of(bytes: &[u8], from: f64, to: f64, columns: u32) -> Summary {
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
+    let legend = legend(&r);
+    let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    let mut buf = WindowBuf::new();
+    mpelog::summary::query(&mut r, &mut buf, from, to, columns).unwrap();
+    Summary::of_window(&buf, &legend, view.as_ref(), from, to, columns)
+}
+
+fn stats_of(bytes: &[u8], window: Option<(f64, f64)>) -> Stats {
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
+    let opts = match window {
+        Some((a, b)) => Options::default().window(Some(a), Some(b)),
+        None => Options::default(),
+    };
+    stats::slog2(&mut r, &opts).unwrap()
+}
+
+/// The windows a test looks at: the whole trace, 30–60% and 50–50.5%.
+fn windows(bytes: &[u8]) -> Vec<(Option<(f64, f64)>, (f64, f64))> {
+    let (a, b) = root(bytes);
+    let at = |f: f64| a + f * (b - a);
+    vec![
+        (None, (a, b)),
+        (Some((at(0.3), at(0.6))), (at(0.3), at(0.6))),
+        (Some((at(0.5), at(0.505))), (at(0.5), at(0.505))),
+    ]
+}
+
+/// Compares the summary's exclusive time per state category with the
+/// statistics; returns whether the summary used shadows.
+fn assert_agrees(
+    bytes: &[u8],
+    window: Option<(f64, f64)>,
+    (from, to): (f64, f64),
+    px: u32,
+    what: &str,
+) -> bool {
+    let s = summary_of(bytes, from, to, px);
+    let st = stats_of(bytes, window);
+    let got = s.exclusive_by_category();
+    let row_time = (to - from) * s.rows.len().max(1) as f64;
+    // Exact (rounding aside) without shadows; 1% of the row-time with them.
+    let tolerance = if s.shadows == 0 { 1e-9 } else { 0.01 } * row_time;
+    let mut seen = 0;
+    for c in st.categories.iter().filter(|c| c.topology == "state") {
+        let g = got.get(&c.index).copied().unwrap_or(0.0);
+        assert!(
+            (g - c.exclusive.sum).abs() <= tolerance,
+            "{what} [{from}, {to}] at {px} px ({} shadows): category {} ({}) summary {g} s, stats {} s",
+            s.shadows,
+            c.index,
+            c.name,
+            c.exclusive.sum
+        );
+        seen += 1;
+    }
+    // Nothing in the summary that stats lacks.
+    for (k, g) in &got {
+        if !st.categories.iter().any(|c| c.index == *k) {
+            assert!(
+                *g <= tolerance,
+                "{what}: category {k} only in the summary ({g} s)"
+            );
+        }
+    }
+    assert!(
+        seen > 0 || st.categories.is_empty(),
+        "{what}: no state compared"
+    );
+    s.shadows > 0
+}
+
+#[test]
+fn summary_equals_stats_on_generated_deeply_nested_traces() {
+    let (mut exact, mut shadowed) = (0, 0);
+    for (seed, leaf) in [(1, 1024), (2, 4096), (3, 65536)] {
+        let bytes = generated(seed, 60_000, leaf);
+        for (window, w) in windows(&bytes) {
+            for px in [16, 200, 1600] {
+                if assert_agrees(&bytes, window, w, px, &format!("seed {seed} leaf {leaf}")) {
+                    shadowed += 1;
+                } else {
+                    exact += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        exact > 0 && shadowed > 0,
+        "{exact} exact, {shadowed} with shadows"
+    );
+}
+
+#[test]
+fn summary_equals_stats_on_every_corpus_slog2_file() {
+    let Some(root) = common::corpus() else {
+        eprintln!("SKIPPED: MPELOG_CORPUS is not set");
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(root.join("mpe"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "slog2"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 10, "the corpus has its SLOG-2 files");
+    for f in ["many_events_n4.slog2", "p2p_n8.slog2"] {
+        assert!(
+            files.iter().any(|p| p.ends_with(f)),
+            "corpus file missing: {f}"
+        );
+    }
+    let mut shadowed = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy();
+        for (window, w) in windows(&bytes) {
+            for px in [50, 1600] {
+                if assert_agrees(&bytes, window, w, px, &name) {
+                    shadowed += 1;
+                }
+            }
+        }
+    }
+    assert!(shadowed > 0, "some corpus summaries stood on shadows");
+}
+
+/// The same summary from `render`'s query, `/api/window` and `window
+/// --summary`: the JSON of each, without the cost.
+#[test]
+fn render_serve_and_window_give_the_same_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.slog2");
+    let bytes = generated(5, 30_000, 2048);
+    std::fs::write(&path, &bytes).unwrap();
+    let service = mpelog::serve::Service::new(std::slice::from_ref(&path)).unwrap();
+    let strip = |mut v: serde_json::Value| {
+        v.as_object_mut().unwrap().remove("cost");
+        v
+    };
+    let (a, b) = root(&bytes);
+    for (from, to, width) in [
+        (a, b, 1000u32),
+        (a + 0.37 * (b - a), a + 0.41 * (b - a), 800),
+        (a + 0.5 * (b - a), a + 0.5001 * (b - a), 1300),
+    ] {
+        let opts = mpelog::render::Options::default()
+            .window(Some(from), Some(to))
+            .width(width);
+        let mut r = Slog2Reader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let (s, _, _) = mpelog::render::summary(&mut r, &opts).unwrap();
+        let px = mpelog::render::plot_columns(width);
+        assert_eq!(s.columns, px);
+        let mut rendered = Vec::new();
+        s.write_json(&mut rendered);
+        let rendered: serde_json::Value = serde_json::from_slice(&rendered).unwrap();
+
+        let resp = service.handle(
+            "GET",
+            &format!("/api/window?from={from}&to={to}&pixels={px}"),
+            None,
+        );
+        assert_eq!(resp.status, 200);
+        let served: serde_json::Value = serde_json::from_slice(&resp.read_body().unwrap()).unwrap();
+        assert_eq!(strip(served), rendered, "[{from}, {to}] at {px} px");
+
+        let cli = stdout(&mpelog(&[
+            "window",
+            path.to_str().unwrap(),
+            "--from",
+            &from.to_string(),
+            "--to",
+            &to.to_string(),
+            "--pixels",
+            &px.to_string(),
+            "--summary",
+        ]));
+        let cli: serde_json::Value = serde_json::from_str(&cli).expect("pure JSON");
+        assert_eq!(strip(cli), rendered, "window --summary [{from}, {to}]");
+    }
+}
+
+/// The plot's geometry in `render`'s SVG (render.rs: LEFT, TOP, row height).
+const LEFT: f64 = 80.0;
+const TOP: f64 = 30.0;
+const ROW: f64 = 40.0;
+
+/// Along the middle line of each row of an SVG picture, how many pixel
+/// columns show each fill colour, painting its rectangles in document order.
+fn middle_colours(svg: &str, rows: usize, columns: usize) -> BTreeMap<String, u64> {
+    let attr = |line: &str, k: &str| -> Option<String> {
+        Some(
+            line.split(&format!(" {k}=\""))
+                .nth(1)?
+                .split('"')
+                .next()?
+                .to_string(),
+        )
+    };
+    let mut painted = vec![vec![String::new(); columns]; rows];
+    for line in svg.lines().filter(|l| l.starts_with("<rect x=")) {
+        let num = |k: &str| attr(line, k).and_then(|v| v.parse::<f64>().ok());
+        let (Some(x), Some(y), Some(w), Some(h), Some(fill)) = (
+            num("x"),
+            num("y"),
+            num("width"),
+            num("height"),
+            attr(line, "fill"),
+        ) else {
+            continue;
+        };
+        for (r, row) in painted.iter_mut().enumerate() {
+            let mid = TOP + ROW * r as f64 + ROW / 2.0;
+            if !(y <= mid && mid < y + h) {
+                continue;
+            }
+            for (c, px) in row.iter_mut().enumerate() {
+                let centre = LEFT + c as f64 + 0.5;
+                if x <= centre && centre < x + w {
+                    *px = fill.clone();
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for px in painted.into_iter().flatten() {
+        *out.entry(px).or_insert(0) += 1;
+    }
+    out
+}
+
+fn colour(c: &Category) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.argb[1], c.argb[2], c.argb[3])
+}
+
+/// Renders `[from, to]` of `path` and checks the middle lines against the
+/// statistics: a state category's colour (one no other category has) with
+/// at least 2% of the row-time and over 1.25 times another's exclusive time
+/// covers more of the middle lines than that one.
+fn assert_middle_order(path: &std::path::Path, window: Option<(f64, f64)>, what: &str) {
+    let bytes = std::fs::read(path).unwrap();
+    let (a, b) = root(&bytes);
+    let (from, to) = window.unwrap_or((a, b));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.svg");
+    let mut args = vec![
+        "render".to_string(),
+        path.to_str().unwrap().into(),
+        "-o".into(),
+        out.to_str().unwrap().into(),
+        "--width".into(),
+        "1000".into(),
+    ];
+    if let Some((f, t)) = window {
+        args.extend(["--from".into(), f.to_string(), "--to".into(), t.to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = mpelog(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(&out).unwrap();
+
+    let r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
+    let legend = legend(&r);
+    let st = stats_of(&bytes, window);
+    let rows = summary_of(&bytes, from, to, 920).rows.len();
+    // Colours of one state category only (a colour two categories share
+    // cannot tell them apart).
+    let mut excl: BTreeMap<String, f64> = BTreeMap::new();
+    let mut owners: BTreeMap<String, usize> = BTreeMap::new();
+    for c in st.categories.iter().filter(|c| c.topology == "state") {
+        let cat = legend.iter().find(|l| l.index == c.index).unwrap();
+        assert_eq!(cat.topology, topology::STATE);
+        *excl.entry(colour(cat)).or_insert(0.0) += c.exclusive.sum;
+        *owners.entry(colour(cat)).or_insert(0) += 1;
+    }
+    excl.retain(|c, _| owners[c] == 1);
+    let seen = middle_colours(&svg, rows, 920);
+    let row_time = (to - from) * rows as f64;
+    let shown = |c: &str| seen.get(c).copied().unwrap_or(0);
+    let mut compared = 0;
+    for (ca, ea) in &excl {
+        for (cb, eb) in &excl {
+            if *ea >= 0.02 * row_time && *ea > 1.25 * eb {
+                assert!(
+                    shown(ca) > shown(cb),
+                    "{what}: {ca} has {ea:.6} s of exclusive time, {cb} {eb:.6} s, but the middle lines show {} and {} pixels ({seen:?})",
+                    shown(ca),
+                    shown(cb)
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 0, "{what}: nothing to compare ({excl:?})");
+}
+
+#[test]
+fn middle_lines_show_states_in_the_order_of_their_exclusive_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = dir.path().join("g.slog2");
+    std::fs::write(&gen, generated(7, 200_000, 65536)).unwrap();
+    let mut files = vec![gen];
+    match common::corpus() {
+        Some(root) => {
+            for f in ["mpe/many_events_n4.slog2", "mpe/p2p_n8.slog2"] {
+                files.push(common::corpus_file(&root, f).into());
+            }
+        }
+        None => eprintln!("SKIPPED the corpus files: MPELOG_CORPUS is not set"),
+    }
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let (a, b) = root(&bytes);
+        let at = |x: f64| a + x * (b - a);
+        for w in [None, Some((at(0.3), at(0.6))), Some((at(0.5), at(0.51)))] {
+            assert_middle_order(f, w, &format!("{} {w:?}", f.display()));
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_dump() {
+    let bytes = generated(1, 60_000, 1024);
+    let (a, b) = root(&bytes);
+    for px in [16, 200, 1600] {
+        let s = summary_of(&bytes, a, b, px);
+        let st = stats_of(&bytes, None);
+        let got = s.exclusive_by_category();
+        let mut tot = (0.0, 0.0);
+        for c in st.categories.iter().filter(|c| c.topology == "state") {
+            let g = got.get(&c.index).copied().unwrap_or(0.0);
+            tot.0 += g;
+            tot.1 += c.exclusive.sum;
+            eprintln!(
+                "{px} {} {:>20} {g:.6} {:.6}",
+                c.index, c.name, c.exclusive.sum
+            );
+        }
+        eprintln!(
+            "{px} total {:.6} {:.6} shadows {} drawables {}",
+            tot.0, tot.1, s.shadows, s.drawables
+        );
+    }
+}
