@@ -1,7 +1,9 @@
 //! `mpelog export`: Chrome trace-event JSON and pipit CSV, read back by
 //! independent readers (serde_json; Python's `csv` and pandas), against the
 //! drawables of the file: one slice per state, one flow per arrow, one instant
-//! per event, times within 1 ns, every track properly nested.
+//! per event, times within 1 ns, every track properly nested. Chrome JSON times
+//! are exactly the spec's `round((t − from) × 10⁹)` nanoseconds, computed here
+//! from the drawables (whole files and windows).
 
 mod common;
 
@@ -520,6 +522,153 @@ fn perfetto_trace_decodes_with_perfettos_protos() {
         );
         compare(got, &want, &format!("{input} perfetto"));
     }
+}
+
+/// Chrome JSON times, exactly: every state's begin and end, every instant and
+/// both ends of every arrow are `round((t − from) × 10⁹)` nanoseconds (`from`
+/// the span's start: the first primitive's start for a whole file, the
+/// window's start otherwise), computed here from the file's drawables; no
+/// nanosecond of tolerance. `otherData.start_seconds` is `from` in Rust's
+/// shortest round-trip form.
+#[test]
+fn chrome_json_times_are_exactly_the_specs_nanoseconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "5"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    let o = mpelog(&["convert", &clog2, "-o", slog2, "--leaf-bytes", "2k"]);
+    assert!(o.status.success());
+    let mut inputs = vec![slog2.to_string()];
+    if let Some(root) = common::corpus() {
+        for f in [
+            "mpe/comm1_isr_n4.slog2",
+            "mpe/cpilog_n4.slog2",
+            "mpe/p2p_n4_bs4k.slog2",
+            "mpe/nested_states_n16.slog2",
+            "mpe/colls_n16.slog2",
+            "mpe/srtest_n2.slog2",
+        ] {
+            inputs.push(common::corpus_file(&root, f));
+        }
+    }
+    let out = dir.path().join("a.json");
+    for input in &inputs {
+        let all = primitives_of(input);
+        let first = all
+            .iter()
+            .map(Primitive::earliest)
+            .fold(f64::INFINITY, f64::min);
+        let last = all
+            .iter()
+            .map(Primitive::latest)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let span = last - first;
+        // The whole file; windows at fractions of it; a window starting
+        // exactly at a primitive's start in the middle of the file.
+        let mut windows = vec![None];
+        for (f, g) in [(0.3, 0.5), (0.01, 0.99), (0.5, 0.5000001)] {
+            windows.push(Some((first + f * span, first + g * span)));
+        }
+        let mid = all[all.len() / 2].earliest();
+        windows.push(Some((mid, mid + 0.1 * span)));
+        let mut compared = 0;
+        for window in windows {
+            let (want, t0) = drawables_exact(input, &all, window, first);
+            if want.is_empty() {
+                // A window in a gap of the trace.
+                continue;
+            }
+            compared += 1;
+            let mut extra = vec![];
+            let (a, b) = window.map_or((String::new(), String::new()), |(a, b)| {
+                (a.to_string(), b.to_string())
+            });
+            if window.is_some() {
+                extra = vec!["--from", a.as_str(), "--to", b.as_str()];
+            }
+            export(input, &out, &extra);
+            let text = std::fs::read_to_string(&out).unwrap();
+            assert!(
+                text.contains(&format!("\"start_seconds\":{t0:?}}}")),
+                "{input} {window:?}: start_seconds is {t0:?}"
+            );
+            let what = format!("{input} {window:?}");
+            let got = read_chrome(&out);
+            for kind in [topology::STATE, topology::EVENT, topology::ARROW] {
+                let mut g: Vec<_> = got.iter().filter(|x| x.0 == kind).cloned().collect();
+                let mut w: Vec<_> = want.iter().filter(|x| x.0 == kind).cloned().collect();
+                if kind == topology::ARROW {
+                    g.iter_mut().chain(w.iter_mut()).for_each(|x| x.1.clear());
+                }
+                g.sort();
+                w.sort();
+                assert_eq!(g.len(), w.len(), "{what}: kind {kind} count");
+                if g != w {
+                    let extra: Vec<&Item> =
+                        g.iter().filter(|x| w.binary_search(x).is_err()).collect();
+                    let missing: Vec<&Item> =
+                        w.iter().filter(|x| g.binary_search(x).is_err()).collect();
+                    panic!(
+                        "{what}: {} of {} items of kind {kind} are not the drawables' (first {:?}); \
+                         {} drawables have no item (first {:?})",
+                        extra.len(),
+                        g.len(),
+                        extra.first(),
+                        missing.len(),
+                        missing.first()
+                    );
+                }
+            }
+        }
+        assert!(compared >= 3, "{input}: {compared} windows had drawables");
+    }
+}
+
+/// Every real primitive of a SLOG-2 file (the parts of composites one by one).
+fn primitives_of(path: &str) -> Vec<Primitive> {
+    let f = Slog2File::parse(&std::fs::read(path).unwrap()).unwrap();
+    let mut all = Vec::new();
+    for n in f.nodes() {
+        for d in n.value.nestless.iter().chain(&n.value.nestable) {
+            match d {
+                Drawable::Primitive(p) => all.push(p.clone()),
+                Drawable::Composite(c) => all.extend(c.primitives.iter().cloned()),
+            }
+        }
+    }
+    all
+}
+
+/// `(kind, name, start ns, end ns)` of the primitives of `all` meeting the
+/// window, times `round((t − from) × 10⁹)` with `from` the window's start
+/// (or `first`, the first start, for the whole file), and `from`.
+fn drawables_exact(
+    path: &str,
+    all: &[Primitive],
+    window: Option<(f64, f64)>,
+    first: f64,
+) -> (Vec<Item>, f64) {
+    let r = Slog2Reader::new(Cursor::new(std::fs::read(path).unwrap())).unwrap();
+    let cats: HashMap<i32, (String, i32)> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, (c.name.text(), c.topology)))
+        .collect();
+    let (a, b) = window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+    let from = window.map_or(first, |w| w.0);
+    let ns = |t: f64| ((t - from) * 1e9).round() as i64;
+    let out = all
+        .iter()
+        .filter(|p| p.earliest() < b && p.latest() >= a)
+        .map(|p| {
+            let (name, topo) = cats[&p.category].clone();
+            (topo, name, ns(p.earliest()), ns(p.latest()))
+        })
+        .collect();
+    (out, from)
 }
 
 /// CLOG2, old CLOG, ALOG and SLOG-1 traces export in one pass (events paired
