@@ -3,7 +3,8 @@
 //! drawables of the file: one slice per state, one flow per arrow, one instant
 //! per event, times within 1 ns, every track properly nested. Chrome JSON times
 //! are exactly the spec's `round((t − from) × 10⁹)` nanoseconds, computed here
-//! from the drawables (whole files and windows).
+//! from the drawables (whole files and windows); Perfetto flows run from the
+//! arrow's send (its first vertex: time and timeline) to its receive.
 
 mod common;
 
@@ -669,6 +670,167 @@ fn drawables_exact(
         })
         .collect();
     (out, from)
+}
+
+/// The flows of a Perfetto export, decoded with Perfetto's Python protos:
+/// `(begin ns, begin track, to, end ns, end track, from)` per flow, where
+/// the begin is the slice holding the flow in `flow_ids`, the end the slice
+/// holding it in `terminating_flow_ids`, and `to`/`from` their annotations.
+fn perfetto_flows(path: &Path) -> Option<Vec<(i64, String, String, i64, String, String)>> {
+    let script = r##"
+import json, sys
+try:
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+except ImportError:
+    print("NO-PERFETTO"); sys.exit(0)
+t = pb.Trace(); t.ParseFromString(open(sys.argv[1], "rb").read())
+tracks, args, flows = {}, {}, {}
+for p in t.packet:
+    if p.HasField("track_descriptor"):
+        tracks[p.track_descriptor.uuid] = p.track_descriptor.name
+    for n in p.interned_data.debug_annotation_names:
+        args[n.iid] = n.name
+    if not p.HasField("track_event"):
+        continue
+    e = p.track_event
+    if e.type != pb.TrackEvent.TYPE_SLICE_BEGIN:
+        continue
+    a = {args[d.name_iid]: d.string_value for d in e.debug_annotations}
+    for f in e.flow_ids:
+        assert f not in flows or flows[f][0] is None, f
+        flows.setdefault(f, [None, None])[0] = (p.timestamp, tracks[e.track_uuid], a.get("to"))
+    for f in e.terminating_flow_ids:
+        assert f not in flows or flows[f][1] is None, f
+        flows.setdefault(f, [None, None])[1] = (p.timestamp, tracks[e.track_uuid], a.get("from"))
+out = []
+for f, (b, e) in sorted(flows.items()):
+    assert b is not None and e is not None, f
+    out.append([b[0], b[1], b[2], e[0], e[1], e[2]])
+print(json.dumps(out))
+"##;
+    let o = std::process::Command::new("python3")
+        .args(["-c", script, path.to_str().unwrap()])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    if text.trim() == "NO-PERFETTO" {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs perfetto (.ci/run)"
+        );
+        eprintln!("Python package perfetto is not installed: the Perfetto decode was skipped");
+        return None;
+    }
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let s = |x: &Value| x.as_str().unwrap_or("(none)").to_string();
+    Some(
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x[0].as_i64().unwrap(),
+                    s(&x[1]),
+                    s(&x[2]),
+                    x[3].as_i64().unwrap(),
+                    s(&x[4]),
+                    s(&x[5]),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Perfetto flows have a direction: each arrow's flow begins (`flow_ids`) on
+/// a slice at its send time (first vertex) on its sender's track and ends
+/// (`terminating_flow_ids`) at its receive time (last vertex) on its
+/// receiver's track; the send names the receiver's track (`to`), the receive
+/// the sender's (`from`). Exported in the identity view (a track per line ID,
+/// `line V`-like names built from the line ID here) and compared with the
+/// arrows of the file, times exactly `round((t − first start) × 10⁹)`.
+#[test]
+fn perfetto_flows_run_from_the_send_to_the_receive() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "9"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    assert!(
+        mpelog(&["convert", &clog2, "-o", slog2, "--leaf-bytes", "2k"])
+            .status
+            .success()
+    );
+    let mut inputs = vec![slog2.to_string()];
+    if let Some(root) = common::corpus() {
+        for f in [
+            "mpe/comm1_isr_n4.slog2",
+            "mpe/p2p_n4_bs4k.slog2",
+            "mpe/colls_n8.slog2",
+        ] {
+            inputs.push(common::corpus_file(&root, f));
+        }
+    }
+    for input in &inputs {
+        let r = Slog2Reader::new(Cursor::new(std::fs::read(input).unwrap())).unwrap();
+        let legend = &r.categories().unwrap().value.categories;
+        let arrows: Vec<i32> = legend
+            .iter()
+            .filter(|c| c.topology == topology::ARROW)
+            .map(|c| c.index)
+            .collect();
+        let maps = &r.line_id_maps().unwrap().value.maps;
+        let identity = maps
+            .iter()
+            .position(|m| m.title.text().eq_ignore_ascii_case("Identity Map"))
+            .expect("an identity map");
+        let label = maps[identity].labels[0].text();
+        let all = primitives_of(input);
+        let first = all
+            .iter()
+            .map(Primitive::earliest)
+            .fold(f64::INFINITY, f64::min);
+        let ns = |t: f64| ((t - first) * 1e9).round() as i64;
+        let track = |line: i32| format!("{label} {line}");
+        let mut want: Vec<_> = all
+            .iter()
+            .filter(|p| arrows.contains(&p.category))
+            .map(|p| {
+                let (s, r) = (p.vertices[0], p.vertices[p.vertices.len() - 1]);
+                (
+                    ns(s.time),
+                    track(s.line_id),
+                    track(r.line_id),
+                    ns(r.time),
+                    track(r.line_id),
+                    track(s.line_id),
+                )
+            })
+            .collect();
+        assert!(!want.is_empty(), "{input} has arrows");
+        // Arrows whose direction the times alone cannot give.
+        let backwards = all
+            .iter()
+            .filter(|p| arrows.contains(&p.category))
+            .filter(|p| p.vertices[0].time >= p.vertices[1].time)
+            .count();
+        let out = dir.path().join("f.pftrace");
+        export(input, &out, &["--view", &identity.to_string()]);
+        let Some(mut got) = perfetto_flows(&out) else {
+            return;
+        };
+        want.sort();
+        got.sort();
+        assert_eq!(got.len(), want.len(), "{input}: one flow per arrow");
+        let off: Vec<_> = got.iter().zip(&want).filter(|(g, w)| g != w).collect();
+        assert!(
+            off.is_empty(),
+            "{input}: {} of {} flows differ (got, want): first {:?} ({backwards} arrows \
+             do not go forward in time)",
+            off.len(),
+            got.len(),
+            off.first()
+        );
+    }
 }
 
 /// CLOG2, old CLOG, ALOG and SLOG-1 traces export in one pass (events paired
