@@ -672,11 +672,14 @@ fn drawables_exact(
     (out, from)
 }
 
+/// One flow: `(begin ns, begin track, to, end ns, end track, from)`.
+type Flow = (i64, String, String, i64, String, String);
+
 /// The flows of a Perfetto export, decoded with Perfetto's Python protos:
 /// `(begin ns, begin track, to, end ns, end track, from)` per flow, where
 /// the begin is the slice holding the flow in `flow_ids`, the end the slice
 /// holding it in `terminating_flow_ids`, and `to`/`from` their annotations.
-fn perfetto_flows(path: &Path) -> Option<Vec<(i64, String, String, i64, String, String)>> {
+fn perfetto_flows(path: &Path) -> Option<Vec<Flow>> {
     let script = r##"
 import json, sys
 try:
