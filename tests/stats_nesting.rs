@@ -110,8 +110,9 @@ fn assert_exact(states: &[Primitive], want: &BTreeMap<i32, f64>, what: &str) {
 
 #[test]
 fn a_child_starting_or_ending_with_its_parent_is_nested_in_it() {
-    // (cases, exclusive time per category), times in seconds.
-    let cases: Vec<(&str, Vec<Primitive>, Vec<(i32, f64)>)> = vec![
+    // (case, states, exclusive time per category), times in seconds.
+    type Case = (&'static str, Vec<Primitive>, Vec<(i32, f64)>);
+    let cases: Vec<Case> = vec![
         (
             "child starts at its parent's start",
             vec![state(1, 0, 0.0, 10.0), state(2, 0, 0.0, 4.0)],
