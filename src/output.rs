@@ -126,6 +126,12 @@ fn id_of(m: &std::fs::Metadata) -> FileId {
     (m.dev(), m.ino())
 }
 
+/// Whether two identities are the same file: the same inode on the same
+/// device (inode numbers repeat across file systems).
+fn same_file(a: FileId, b: FileId) -> bool {
+    a == b
+}
+
 /// Whether `path` names standard input or output.
 pub fn is_dash(path: &Path) -> bool {
     path.as_os_str() == "-"
@@ -401,7 +407,7 @@ fn refuse_same_file(output: &Path, inputs: &[&Path]) -> Result {
             continue;
         };
         // Only files hold data that can be lost; a terminal or pipe given twice is not.
-        if m.is_file() && id_of(&m) == out_id {
+        if m.is_file() && same_file(id_of(&m), out_id) {
             return Err(Error::SameFile {
                 output: output.to_path_buf(),
                 input: input.to_path_buf(),
@@ -504,4 +510,22 @@ fn process_alive(pid: i32) -> bool {
 /// The text shown for an output path in summaries.
 pub fn name(o: &Output) -> String {
     shown(o.path())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_its_device_and_inode() {
+        // The same inode number on another file system is another file.
+        assert!(
+            !same_file((1, 4242), (2, 4242)),
+            "inode 4242 on devices 1 and 2 are two files"
+        );
+        assert!(!same_file((2049, 12), (64769, 12)));
+        // The same device and inode is the same file; another inode is not.
+        assert!(same_file((1, 4242), (1, 4242)));
+        assert!(!same_file((1, 4242), (1, 4243)));
+    }
 }

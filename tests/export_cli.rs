@@ -1,7 +1,10 @@
 //! `mpelog export`: Chrome trace-event JSON and pipit CSV, read back by
 //! independent readers (serde_json; Python's `csv` and pandas), against the
 //! drawables of the file: one slice per state, one flow per arrow, one instant
-//! per event, times within 1 ns, every track properly nested.
+//! per event, times within 1 ns, every track properly nested. Chrome JSON times
+//! are exactly the spec's `round((t − from) × 10⁹)` nanoseconds, computed here
+//! from the drawables (whole files and windows); Perfetto flows run from the
+//! arrow's send (its first vertex: time and timeline) to its receive.
 
 mod common;
 
@@ -519,6 +522,317 @@ fn perfetto_trace_decodes_with_perfettos_protos() {
             "{input}: start {start} vs {t0}"
         );
         compare(got, &want, &format!("{input} perfetto"));
+    }
+}
+
+/// Chrome JSON times, exactly: every state's begin and end, every instant and
+/// both ends of every arrow are `round((t − from) × 10⁹)` nanoseconds (`from`
+/// the span's start: the first primitive's start for a whole file, the
+/// window's start otherwise), computed here from the file's drawables; no
+/// nanosecond of tolerance. `otherData.start_seconds` is `from` in Rust's
+/// shortest round-trip form.
+#[test]
+fn chrome_json_times_are_exactly_the_specs_nanoseconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "5"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    let o = mpelog(&["convert", &clog2, "-o", slog2, "--leaf-bytes", "2k"]);
+    assert!(o.status.success());
+    let mut inputs = vec![slog2.to_string()];
+    if let Some(root) = common::corpus() {
+        for f in [
+            "mpe/comm1_isr_n4.slog2",
+            "mpe/cpilog_n4.slog2",
+            "mpe/p2p_n4_bs4k.slog2",
+            "mpe/nested_states_n16.slog2",
+            "mpe/colls_n16.slog2",
+            "mpe/srtest_n2.slog2",
+        ] {
+            inputs.push(common::corpus_file(&root, f));
+        }
+    }
+    let out = dir.path().join("a.json");
+    for input in &inputs {
+        let all = primitives_of(input);
+        let first = all
+            .iter()
+            .map(Primitive::earliest)
+            .fold(f64::INFINITY, f64::min);
+        let last = all
+            .iter()
+            .map(Primitive::latest)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let span = last - first;
+        // The whole file; windows at fractions of it; a window starting
+        // exactly at a primitive's start in the middle of the file.
+        let mut windows = vec![None];
+        for (f, g) in [(0.3, 0.5), (0.01, 0.99), (0.5, 0.5000001)] {
+            windows.push(Some((first + f * span, first + g * span)));
+        }
+        let mid = all[all.len() / 2].earliest();
+        windows.push(Some((mid, mid + 0.1 * span)));
+        let mut compared = 0;
+        for window in windows {
+            let (want, t0) = drawables_exact(input, &all, window, first);
+            if want.is_empty() {
+                // A window in a gap of the trace.
+                continue;
+            }
+            compared += 1;
+            let mut extra = vec![];
+            let (a, b) = window.map_or((String::new(), String::new()), |(a, b)| {
+                (a.to_string(), b.to_string())
+            });
+            if window.is_some() {
+                extra = vec!["--from", a.as_str(), "--to", b.as_str()];
+            }
+            export(input, &out, &extra);
+            let text = std::fs::read_to_string(&out).unwrap();
+            assert!(
+                text.contains(&format!("\"start_seconds\":{t0:?}}}")),
+                "{input} {window:?}: start_seconds is {t0:?}"
+            );
+            let what = format!("{input} {window:?}");
+            let got = read_chrome(&out);
+            for kind in [topology::STATE, topology::EVENT, topology::ARROW] {
+                let mut g: Vec<_> = got.iter().filter(|x| x.0 == kind).cloned().collect();
+                let mut w: Vec<_> = want.iter().filter(|x| x.0 == kind).cloned().collect();
+                if kind == topology::ARROW {
+                    g.iter_mut().chain(w.iter_mut()).for_each(|x| x.1.clear());
+                }
+                g.sort();
+                w.sort();
+                assert_eq!(g.len(), w.len(), "{what}: kind {kind} count");
+                if g != w {
+                    let extra: Vec<&Item> =
+                        g.iter().filter(|x| w.binary_search(x).is_err()).collect();
+                    let missing: Vec<&Item> =
+                        w.iter().filter(|x| g.binary_search(x).is_err()).collect();
+                    panic!(
+                        "{what}: {} of {} items of kind {kind} are not the drawables' (first {:?}); \
+                         {} drawables have no item (first {:?})",
+                        extra.len(),
+                        g.len(),
+                        extra.first(),
+                        missing.len(),
+                        missing.first()
+                    );
+                }
+            }
+        }
+        assert!(compared >= 3, "{input}: {compared} windows had drawables");
+    }
+}
+
+/// Every real primitive of a SLOG-2 file (the parts of composites one by one).
+fn primitives_of(path: &str) -> Vec<Primitive> {
+    let f = Slog2File::parse(&std::fs::read(path).unwrap()).unwrap();
+    let mut all = Vec::new();
+    for n in f.nodes() {
+        for d in n.value.nestless.iter().chain(&n.value.nestable) {
+            match d {
+                Drawable::Primitive(p) => all.push(p.clone()),
+                Drawable::Composite(c) => all.extend(c.primitives.iter().cloned()),
+            }
+        }
+    }
+    all
+}
+
+/// `(kind, name, start ns, end ns)` of the primitives of `all` meeting the
+/// window, times `round((t − from) × 10⁹)` with `from` the window's start
+/// (or `first`, the first start, for the whole file), and `from`.
+fn drawables_exact(
+    path: &str,
+    all: &[Primitive],
+    window: Option<(f64, f64)>,
+    first: f64,
+) -> (Vec<Item>, f64) {
+    let r = Slog2Reader::new(Cursor::new(std::fs::read(path).unwrap())).unwrap();
+    let cats: HashMap<i32, (String, i32)> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, (c.name.text(), c.topology)))
+        .collect();
+    let (a, b) = window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+    let from = window.map_or(first, |w| w.0);
+    let ns = |t: f64| ((t - from) * 1e9).round() as i64;
+    let out = all
+        .iter()
+        .filter(|p| p.earliest() < b && p.latest() >= a)
+        .map(|p| {
+            let (name, topo) = cats[&p.category].clone();
+            (topo, name, ns(p.earliest()), ns(p.latest()))
+        })
+        .collect();
+    (out, from)
+}
+
+/// One flow: `(begin ns, begin track, to, end ns, end track, from)`.
+type Flow = (i64, String, String, i64, String, String);
+
+/// The flows of a Perfetto export, decoded with Perfetto's Python protos:
+/// `(begin ns, begin track, to, end ns, end track, from)` per flow, where
+/// the begin is the slice holding the flow in `flow_ids`, the end the slice
+/// holding it in `terminating_flow_ids`, and `to`/`from` their annotations.
+fn perfetto_flows(path: &Path) -> Option<Vec<Flow>> {
+    let script = r##"
+import json, sys
+try:
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+except ImportError:
+    print("NO-PERFETTO"); sys.exit(0)
+t = pb.Trace(); t.ParseFromString(open(sys.argv[1], "rb").read())
+tracks, args, flows = {}, {}, {}
+for p in t.packet:
+    if p.HasField("track_descriptor"):
+        tracks[p.track_descriptor.uuid] = p.track_descriptor.name
+    for n in p.interned_data.debug_annotation_names:
+        args[n.iid] = n.name
+    if not p.HasField("track_event"):
+        continue
+    e = p.track_event
+    if e.type != pb.TrackEvent.TYPE_SLICE_BEGIN:
+        continue
+    a = {args[d.name_iid]: d.string_value for d in e.debug_annotations}
+    for f in e.flow_ids:
+        assert f not in flows or flows[f][0] is None, f
+        flows.setdefault(f, [None, None])[0] = (p.timestamp, tracks[e.track_uuid], a.get("to"))
+    for f in e.terminating_flow_ids:
+        assert f not in flows or flows[f][1] is None, f
+        flows.setdefault(f, [None, None])[1] = (p.timestamp, tracks[e.track_uuid], a.get("from"))
+out = []
+for f, (b, e) in sorted(flows.items()):
+    assert b is not None and e is not None, f
+    out.append([b[0], b[1], b[2], e[0], e[1], e[2]])
+print(json.dumps(out))
+"##;
+    let o = std::process::Command::new("python3")
+        .args(["-c", script, path.to_str().unwrap()])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    if text.trim() == "NO-PERFETTO" {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs perfetto (.ci/run)"
+        );
+        eprintln!("Python package perfetto is not installed: the Perfetto decode was skipped");
+        return None;
+    }
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let s = |x: &Value| x.as_str().unwrap_or("(none)").to_string();
+    Some(
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x[0].as_i64().unwrap(),
+                    s(&x[1]),
+                    s(&x[2]),
+                    x[3].as_i64().unwrap(),
+                    s(&x[4]),
+                    s(&x[5]),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Perfetto flows have a direction: each arrow's flow begins (`flow_ids`) on
+/// a slice at its send time (first vertex) on its sender's track and ends
+/// (`terminating_flow_ids`) at its receive time (last vertex) on its
+/// receiver's track; the send names the receiver's track (`to`), the receive
+/// the sender's (`from`). Exported in the identity view (a track per line ID,
+/// `line V`-like names built from the line ID here) and compared with the
+/// arrows of the file, times exactly `round((t − first start) × 10⁹)`.
+#[test]
+fn perfetto_flows_run_from_the_send_to_the_receive() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "20000", "--seed", "9"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    assert!(
+        mpelog(&["convert", &clog2, "-o", slog2, "--leaf-bytes", "2k"])
+            .status
+            .success()
+    );
+    let mut inputs = vec![slog2.to_string()];
+    if let Some(root) = common::corpus() {
+        for f in [
+            "mpe/comm1_isr_n4.slog2",
+            "mpe/p2p_n4_bs4k.slog2",
+            "mpe/colls_n8.slog2",
+        ] {
+            inputs.push(common::corpus_file(&root, f));
+        }
+    }
+    for input in &inputs {
+        let r = Slog2Reader::new(Cursor::new(std::fs::read(input).unwrap())).unwrap();
+        let legend = &r.categories().unwrap().value.categories;
+        let arrows: Vec<i32> = legend
+            .iter()
+            .filter(|c| c.topology == topology::ARROW)
+            .map(|c| c.index)
+            .collect();
+        let maps = &r.line_id_maps().unwrap().value.maps;
+        let identity = maps
+            .iter()
+            .position(|m| m.title.text().eq_ignore_ascii_case("Identity Map"))
+            .expect("an identity map");
+        let label = maps[identity].labels[0].text();
+        let all = primitives_of(input);
+        let first = all
+            .iter()
+            .map(Primitive::earliest)
+            .fold(f64::INFINITY, f64::min);
+        let ns = |t: f64| ((t - first) * 1e9).round() as i64;
+        let track = |line: i32| format!("{label} {line}");
+        let mut want: Vec<_> = all
+            .iter()
+            .filter(|p| arrows.contains(&p.category))
+            .map(|p| {
+                let (s, r) = (p.vertices[0], p.vertices[p.vertices.len() - 1]);
+                (
+                    ns(s.time),
+                    track(s.line_id),
+                    track(r.line_id),
+                    ns(r.time),
+                    track(r.line_id),
+                    track(s.line_id),
+                )
+            })
+            .collect();
+        assert!(!want.is_empty(), "{input} has arrows");
+        // Arrows whose direction the times alone cannot give.
+        let backwards = all
+            .iter()
+            .filter(|p| arrows.contains(&p.category))
+            .filter(|p| p.vertices[0].time >= p.vertices[1].time)
+            .count();
+        let out = dir.path().join("f.pftrace");
+        export(input, &out, &["--view", &identity.to_string()]);
+        let Some(mut got) = perfetto_flows(&out) else {
+            return;
+        };
+        want.sort();
+        got.sort();
+        assert_eq!(got.len(), want.len(), "{input}: one flow per arrow");
+        let off: Vec<_> = got.iter().zip(&want).filter(|(g, w)| g != w).collect();
+        assert!(
+            off.is_empty(),
+            "{input}: {} of {} flows differ (got, want): first {:?} ({backwards} arrows \
+             do not go forward in time)",
+            off.len(),
+            got.len(),
+            off.first()
+        );
     }
 }
 

@@ -1,7 +1,7 @@
 //! The user's data is never lost: outputs that are inputs, standard input and
 //! output, devices, FIFOs, symlinks, signals, stale temporary files, damaged
-//! inputs. Every case checks the exit status, the message, and that no input byte
-//! changed.
+//! inputs, the permissions of a replaced output. Every case checks the exit
+//! status, the message, and that no input byte changed.
 
 mod common;
 
@@ -272,6 +272,53 @@ fn a_symlink_output_stays_a_link_and_its_target_is_updated() {
         .status
         .success());
     assert!(bytes(sub.join("new.slog2")) == bytes(&plain));
+}
+
+/// An output that exists is replaced with its own permissions (README: "with
+/// NAME's permissions if it existed"), whatever they are, through a symlink
+/// too (the target's); a new output is `rw-r--r--`.
+#[test]
+fn an_existing_output_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = trace(d);
+    // In octal, as `ls -l` and chmod say it.
+    let mode = |p: &Path| {
+        format!(
+            "{:o}",
+            std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
+        )
+    };
+    let plain = d.join("plain.slog2");
+    assert!(mpelog(&["convert", s(&t), "-o", s(&plain)])
+        .status
+        .success());
+    assert_eq!(mode(&plain), "644", "a new output");
+    for m in [0o600, 0o640, 0o664, 0o755, 0o400] {
+        let out = d.join(format!("out-{m:o}.slog2"));
+        std::fs::write(&out, b"old").unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(m)).unwrap();
+        let o = mpelog(&["convert", s(&t), "-o", s(&out)]);
+        assert!(o.status.success(), "{m:o}: {}", err(&o));
+        assert!(bytes(&out) == bytes(&plain), "{m:o}: replaced");
+        assert_eq!(
+            mode(&out),
+            format!("{m:o}"),
+            "an existing {m:o} output keeps its mode"
+        );
+    }
+    // Through a symlink: the target's mode, the link untouched.
+    let target = d.join("target.json");
+    std::fs::write(&target, b"old").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = d.join("link.json");
+    std::os::unix::fs::symlink("target.json", &link).unwrap();
+    let o = mpelog(&["export", s(&plain), "-o", s(&link)]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(bytes(&target).starts_with(b"{"), "the target was replaced");
+    assert_eq!(mode(&target), "600", "the symlink's target keeps its mode");
+    assert_eq!(leftovers(d), 0);
 }
 
 #[test]

@@ -1,32 +1,40 @@
 //! `mpelog filter` (slog2filter): `--remove` gives the drawables of the real
 //! slog2filter's output; filtering commutes with window queries; re-treed files
-//! check clean and answer every window as the original.
+//! check clean and answer every window as the original; a time cut `[from, to)`
+//! whose bounds sit exactly on primitives' times keeps exactly the primitives
+//! that meet it (`start < to && end >= from`, computed here over every
+//! primitive of the input), on a generated trace and on the corpus.
 
 mod common;
 
 use common::{mpelog, stdout, synth};
-use slog2_format::types::Drawable;
+use slog2_format::types::{Drawable, Primitive};
 use slog2_format::{Slog2File, Slog2Reader};
 use std::io::Cursor;
 
-/// Every real primitive of a file as comparable text, sorted.
-fn primitives(path: &str) -> Vec<String> {
+/// Every real primitive of a file (the parts of composites one by one).
+fn all_primitives(path: &str) -> Vec<Primitive> {
     let f = Slog2File::parse(&std::fs::read(path).unwrap()).unwrap();
     let mut out = Vec::new();
     for n in f.nodes() {
         for d in n.value.nestless.iter().chain(&n.value.nestable) {
-            let parts = match d {
-                Drawable::Primitive(p) => vec![p.clone()],
-                Drawable::Composite(c) => c.primitives.clone(),
-            };
-            for p in parts {
-                out.push(format!(
-                    "{} {:?} {:?}",
-                    p.category, p.vertices, p.info.bytes
-                ));
+            match d {
+                Drawable::Primitive(p) => out.push(p.clone()),
+                Drawable::Composite(c) => out.extend(c.primitives.iter().cloned()),
             }
         }
     }
+    out
+}
+
+/// A primitive as comparable text.
+fn text(p: &Primitive) -> String {
+    format!("{} {:?} {:?}", p.category, p.vertices, p.info.bytes)
+}
+
+/// Every real primitive of a file as comparable text, sorted.
+fn primitives(path: &str) -> Vec<String> {
+    let mut out: Vec<String> = all_primitives(path).iter().map(text).collect();
     out.sort();
     out
 }
@@ -281,4 +289,143 @@ fn convert_slog2_with_tree_options_re_trees() {
             .success()
     );
     assert_eq!(nodes(direct), nodes(small));
+}
+
+/// Filters `input` with the time cut `[from, to)` (a `None` bound is not
+/// given) and compares what is kept, exactly, with the primitives of `all`
+/// whose box meets the cut (spec/conversion.md §11 step 1: `earliest < to &&
+/// latest >= from`). Returns how many were kept.
+fn cut_keeps_what_meets_it(
+    input: &str,
+    all: &[Primitive],
+    out: &str,
+    from: Option<f64>,
+    to: Option<f64>,
+) -> usize {
+    let (a, b) = (
+        from.unwrap_or(f64::NEG_INFINITY),
+        to.unwrap_or(f64::INFINITY),
+    );
+    let mut want: Vec<String> = all
+        .iter()
+        .filter(|p| p.earliest() < b && p.latest() >= a)
+        .map(text)
+        .collect();
+    want.sort();
+    let mut args = vec![];
+    let (f, t) = (from.map(|x| x.to_string()), to.map(|x| x.to_string()));
+    if let Some(f) = &f {
+        args.extend(["--from", f.as_str()]);
+    }
+    if let Some(t) = &t {
+        args.extend(["--to", t.as_str()]);
+    }
+    if want.is_empty() {
+        // Nothing meets the cut: the filter fails and writes nothing.
+        let mut all_args = vec!["filter", input, "-o", out];
+        all_args.extend_from_slice(&args);
+        let o = mpelog(&all_args);
+        assert_eq!(o.status.code(), Some(1), "{input} {args:?} keeps nothing");
+        return 0;
+    }
+    filter(input, out, &args);
+    let got = primitives(out);
+    if got != want {
+        let extra: Vec<&String> = got.iter().filter(|p| !want.contains(p)).collect();
+        let missing: Vec<&String> = want.iter().filter(|p| !got.contains(p)).collect();
+        panic!(
+            "{input} cut {args:?}: kept {} drawables, {} meet the cut; kept but outside: {extra:?}; \
+             missing: {missing:?}",
+            got.len(),
+            want.len()
+        );
+    }
+    std::fs::remove_file(out).unwrap();
+    want.len()
+}
+
+/// Cuts whose bounds are exactly the start or end of primitives of `all`
+/// (`picks` of them): `--to` at a start leaves the primitive out, `--from` at
+/// an end keeps it, and both at once.
+fn cuts_on_boundaries(input: &str, dir: &std::path::Path, picks: usize) {
+    let all = all_primitives(input);
+    let out = dir.join("cut.slog2");
+    let out = out.to_str().unwrap();
+    // States first (both ends differ), then arrows and events, spread over the
+    // file.
+    let mut chosen: Vec<&Primitive> = all.iter().filter(|p| p.vertices.len() == 2).collect();
+    chosen.sort_by(|x, y| x.earliest().total_cmp(&y.earliest()));
+    let step = (chosen.len() / picks).max(1);
+    let mut chosen: Vec<&Primitive> = chosen.into_iter().step_by(step).collect();
+    chosen.extend(
+        all.iter()
+            .filter(|p| p.vertices.len() == 1)
+            .step_by((all.len() / picks).max(1)),
+    );
+    let mut checked = 0;
+    let mut left_out_at_to = 0;
+    for (i, p) in chosen.iter().enumerate() {
+        let (start, end) = (p.earliest(), p.latest());
+        // The primitive starting exactly at the cut's end is not kept.
+        cut_keeps_what_meets_it(input, &all, out, None, Some(start));
+        // The primitive ending exactly at the cut's start is kept.
+        cut_keeps_what_meets_it(input, &all, out, Some(end), None);
+        // Both bounds on boundaries: from this primitive's end (or start) to a
+        // later one's start.
+        let later = chosen[(i + 1 + chosen.len() / 3) % chosen.len()];
+        for from in [start, end] {
+            let to = later.earliest();
+            if from < to {
+                cut_keeps_what_meets_it(input, &all, out, Some(from), Some(to));
+                left_out_at_to += all.iter().filter(|q| q.earliest() == to).count();
+            }
+        }
+        // An empty cut at a start: only what spans it.
+        cut_keeps_what_meets_it(input, &all, out, Some(start), Some(start));
+        checked += 1;
+    }
+    assert!(checked >= picks.min(10), "{input}: {checked} cuts");
+    assert!(left_out_at_to > 0, "{input}: some cut ends at a start");
+}
+
+#[test]
+fn a_cut_on_primitives_times_keeps_exactly_what_meets_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = synth(dir.path(), "t.clog2", &["--events", "5000", "--seed", "11"]);
+    let slog2 = dir.path().join("t.slog2");
+    let slog2 = slog2.to_str().unwrap();
+    let o = mpelog(&["convert", &clog2, "-o", slog2, "--leaf-bytes", "1k"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    cuts_on_boundaries(slog2, dir.path(), 12);
+    let Some(root) = common::corpus() else {
+        return;
+    };
+    for f in ["mpe/cpilog_n4.slog2", "mpe/nested_states_n4_ls4k_nc4.slog2"] {
+        let input = common::corpus_file(&root, f);
+        cuts_on_boundaries(&input, dir.path(), 40);
+    }
+    // The case of issue 25: a cut ending at the start of a state of
+    // cpilog_n4 keeps the 7 primitives that meet it.
+    let input = common::corpus_file(&root, "mpe/cpilog_n4.slog2");
+    let all = all_primitives(&input);
+    let out = dir.path().join("c.slog2");
+    let mut seven = 0;
+    for p in all.iter().filter(|p| p.vertices.len() == 2) {
+        let from = all
+            .iter()
+            .map(|q| q.earliest())
+            .filter(|&t| t < p.earliest())
+            .fold(f64::NEG_INFINITY, f64::max);
+        if from.is_finite() {
+            let n = cut_keeps_what_meets_it(
+                &input,
+                &all,
+                out.to_str().unwrap(),
+                Some(from),
+                Some(p.earliest()),
+            );
+            seven += usize::from(n == 7);
+        }
+    }
+    assert!(seven > 0, "some cut keeps 7 drawables");
 }
