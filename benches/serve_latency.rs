@@ -183,7 +183,7 @@ fn main() {
     let (mut from, mut to) = (tmin, tmax);
     let mut kb = Vec::with_capacity(n);
     // (share of the trace shown, client milliseconds)
-    let mut by_span: Vec<(f64, f64)> = Vec::with_capacity(n);
+    let mut by_span: Vec<(f64, f64, f64)> = Vec::with_capacity(n);
     let (mut client, mut server_us, mut items, mut nodes) = (
         Vec::with_capacity(n),
         Vec::with_capacity(n),
@@ -212,9 +212,9 @@ fn main() {
                 from += d;
                 to += d;
             }
-            // Jump: a random span (10^-6 of the trace to all of it) anywhere.
+            // Jump: a random span (log-uniform from 10^-5 of the trace to all of it) anywhere.
             _ => {
-                let s = full * 10f64.powf(-6.0 * rnd());
+                let s = full * 10f64.powf(-5.0 * rnd());
                 from = tmin + rnd() * (full - s);
                 to = from + s;
             }
@@ -226,14 +226,20 @@ fn main() {
         let t = Instant::now();
         let (status, body) = get(&mut r, &url);
         client.push(t.elapsed().as_secs_f64() * 1e3);
-        by_span.push(((to - from) / full, t.elapsed().as_secs_f64() * 1e3));
+        by_span.push((
+            (to - from) / full,
+            t.elapsed().as_secs_f64() * 1e3,
+            body.len() as f64 / 1e3,
+        ));
         let v: Value = serde_json::from_slice(&body).unwrap();
         kb.push(body.len() as f64 / 1e3);
         assert_eq!(status, 200, "{url}: {v}");
         server_us.push(v["cost"]["micros"].as_f64().unwrap() / 1e3);
         items.push(
-            (v["drawables"].as_array().unwrap().len() + v["shadows"].as_array().unwrap().len())
-                as f64,
+            ["cells", "states", "events", "arrows"]
+                .iter()
+                .map(|k| v[*k].as_array().unwrap().len())
+                .sum::<usize>() as f64,
         );
         nodes.push(v["cost"]["nodes_read"].as_f64().unwrap());
     }
@@ -250,18 +256,27 @@ fn main() {
     ] {
         let mut v: Vec<f64> = by_span
             .iter()
-            .filter(|(f, _)| *f >= lo && *f < hi)
-            .map(|(_, ms)| *ms)
+            .filter(|(f, _, _)| *f >= lo && *f < hi)
+            .map(|(_, ms, _)| *ms)
+            .collect();
+        let mut kb: Vec<f64> = by_span
+            .iter()
+            .filter(|(f, _, _)| *f >= lo && *f < hi)
+            .map(|(_, _, kb)| *kb)
             .collect();
         if v.is_empty() {
             continue;
         }
         v.sort_by(f64::total_cmp);
+        kb.sort_by(f64::total_cmp);
         println!(
-            "  {what:36} {:4} asked: p50 {:8.2} ms  p95 {:8.2} ms",
+            "  {what:36} {:4} asked: p50 {:8.2} ms  p95 {:8.2} ms  p99 {:8.2} ms  kB p50 {:7.1} max {:7.1}",
             v.len(),
             pct(&v, 0.5),
-            pct(&v, 0.95)
+            pct(&v, 0.95),
+            pct(&v, 0.99),
+            pct(&kb, 0.5),
+            kb.last().copied().unwrap_or(0.0)
         );
     }
     let fast = client.iter().filter(|ms| **ms <= 30.0).count();

@@ -22,7 +22,7 @@
 use crate::summary::{Share, Summary};
 use slog2_format::types::{topology, Category, LineIdMap};
 use slog2_format::{Slog2Reader, WindowBuf};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::io::{Read, Seek};
 
@@ -413,10 +413,10 @@ fn draw(
 
     // Arrows, then events on top (at the top of their row, so that the
     // middle of the row keeps the states' colours).
-    // Dense arrows (more than one per four columns) are drawn faint and
-    // without heads, one per pair of rows and 4-column bins, so that they do
+    // Dense arrows (more than one per four columns: the summary marks them
+    // per 4-column bins) are drawn faint and without heads, so that they do
     // not hide the states they cross.
-    let dense = sum.arrows.len() as f64 > plot / 4.0;
+    let dense = sum.arrow_columns > 1;
     let mut seen_bins: BTreeSet<(u32, u32, i64, i64)> = BTreeSet::new();
     for a in &sum.arrows {
         let (x1, y1) = (x(a.start), row_top(a.from_row) + rh / 2.0);
@@ -451,14 +451,7 @@ fn draw(
         }
     }
     // One mark per row and column: the category with the most events there.
-    let mut best: BTreeMap<(u32, u32), &crate::summary::EventMark> = BTreeMap::new();
     for e in &sum.events {
-        let slot = best.entry((e.row, e.column)).or_insert(e);
-        if e.count > slot.count {
-            *slot = e;
-        }
-    }
-    for e in best.values() {
         let (cx, y) = (LEFT + f64::from(e.column) + 0.5, row_top(e.row));
         let c = color(cats.get(&e.category).copied());
         let _ = writeln!(

@@ -37,13 +37,24 @@
 //! ```
 
 use crate::slices::Piece;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use slog2_format::types::{topology, Category, LineIdMap};
 use slog2_format::WindowBuf;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 /// States at least this many columns wide are kept as drawables.
 pub const WIDE: f64 = 3.0;
+
+/// [`Summary::write_json`] writes at least this many of a cell's shares…
+pub const JSON_SHARES: usize = 4;
+
+/// …and any other of at least this many 1/10000 of the column; the rest
+/// together as one share of no category ([`OTHER`], `null` in JSON).
+pub const JSON_SMALL: f64 = 50.0;
+
+/// The category of the share that sums a cell's small shares in JSON.
+pub const OTHER: i32 = i32::MIN;
 
 /// One category's exclusive time in a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -87,19 +98,21 @@ pub struct WideState {
     pub info: Option<String>,
 }
 
-/// Events of one category in one cell.
+/// The events of one cell.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct EventMark {
     /// Row index.
     pub row: u32,
     /// Column.
     pub column: u32,
-    /// Category index.
+    /// The category with the most events in the cell (ties: the lower index).
     pub category: i32,
-    /// Time of the first one seen (a shadow's mean time).
+    /// Time of the first one of that category seen (a shadow's mean time).
     pub time: f64,
-    /// How many (real events, or a shadow's count).
+    /// How many events of any category (real events, and shadows' counts).
     pub count: u64,
+    /// How many of them are of `category`.
+    pub top: u64,
     /// Whether any came from a shadow.
     pub summary: bool,
 }
@@ -156,6 +169,9 @@ pub struct Summary {
     pub events: Vec<EventMark>,
     /// Arrows, by rows and columns.
     pub arrows: Vec<ArrowMark>,
+    /// Columns per arrow mark: 1, or 4 when there are more arrows than a
+    /// quarter of the columns (a picture then draws them faint).
+    pub arrow_columns: u32,
     /// Real primitives that went in.
     pub drawables: u64,
     /// Shadows that went in.
@@ -296,10 +312,10 @@ impl Summary {
         columns: u32,
     ) -> Summary {
         let columns = columns.max(1);
-        let topo: HashMap<i32, i32> = legend.iter().map(|c| (c.index, c.topology)).collect();
+        let topo: FxHashMap<i32, i32> = legend.iter().map(|c| (c.index, c.topology)).collect();
         let topo_of = |c: i32| topo.get(&c).copied().unwrap_or(topology::STATE);
         // Category slots: the state categories of the legend, then any other.
-        let mut slot_of: HashMap<i32, usize> = HashMap::new();
+        let mut slot_of: FxHashMap<i32, usize> = FxHashMap::default();
         let mut slot_cat: Vec<i32> = Vec::new();
         for c in legend.iter().filter(|c| c.topology == topology::STATE) {
             slot_of.entry(c.index).or_insert_with(|| {
@@ -318,7 +334,7 @@ impl Summary {
             })
             .unwrap_or_default();
         let key_of = |line: i32| view_rows.get(&line).cloned().unwrap_or_else(|| vec![line]);
-        let mut lines: BTreeSet<i32> = view_rows.keys().copied().collect();
+        let mut lines: FxHashSet<i32> = view_rows.keys().copied().collect();
 
         // States and state shadows per line; events and arrows as marks.
         let mut items: Vec<(i32, Item)> = Vec::new();
@@ -451,6 +467,8 @@ impl Summary {
         }
 
         // Rows by key; lines per row.
+        let mut lines: Vec<i32> = lines.into_iter().collect();
+        lines.sort_unstable();
         let mut by_key: BTreeMap<Vec<i32>, Vec<i32>> = BTreeMap::new();
         for &l in &lines {
             by_key.entry(key_of(l)).or_default().push(l);
@@ -459,7 +477,7 @@ impl Summary {
             .into_iter()
             .map(|(key, lines)| Row { key, lines })
             .collect();
-        let row_of: HashMap<i32, u32> = rows
+        let row_of: FxHashMap<i32, u32> = rows
             .iter()
             .enumerate()
             .flat_map(|(i, r)| r.lines.iter().map(move |&l| (l, i as u32)))
@@ -652,43 +670,72 @@ impl Summary {
                 .then(p.depth.cmp(&q.depth))
         });
 
-        // Events: one mark per row, column and category.
-        let mut ev: BTreeMap<(u32, u32, i32), EventMark> = BTreeMap::new();
+        // Events: one mark per row and column, in the category with the most
+        // events there (ties: the lower index), counting them all.
+        let mut per_cat: FxHashMap<(u32, u32, i32), (u64, f64, bool)> = FxHashMap::default();
         for (line, category, t, count, summary) in events {
             if !(t >= from && t <= to) {
                 continue;
             }
-            let row = row_of[&line];
-            let column = col(t);
-            let e = ev.entry((row, column, category)).or_insert(EventMark {
-                row,
-                column,
+            let e = per_cat
+                .entry((row_of[&line], col(t), category))
+                .or_insert((0, t, false));
+            e.0 += count;
+            e.2 |= summary;
+        }
+        let mut per_cat: Vec<_> = per_cat.into_iter().collect();
+        per_cat.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+        let mut events: Vec<EventMark> = Vec::new();
+        for ((row, column, category), (count, time, summary)) in per_cat {
+            match events.last_mut() {
+                Some(m) if m.row == row && m.column == column => {
+                    if count > m.top {
+                        (m.category, m.time, m.top) = (category, time, count);
+                    }
+                    m.count += count;
+                    m.summary |= summary;
+                }
+                _ => events.push(EventMark {
+                    row,
+                    column,
+                    category,
+                    time,
+                    count,
+                    top: count,
+                    summary,
+                }),
+            }
+        }
+        // Arrows: one mark per pair of rows and pair of columns; when there
+        // are more than one per four columns, per pair of 4-column bins.
+        let arrow_columns: u32 = if arrows.len() as f64 > f64::from(columns) / 4.0 {
+            4
+        } else {
+            1
+        };
+        let mut ar: FxHashMap<(u32, u32, u32, u32), ArrowMark> = FxHashMap::default();
+        for (a, b, t0, t1, category, count, summary) in arrows {
+            let (from_row, to_row) = (row_of[&a], row_of[&b]);
+            let key = (
+                from_row,
+                to_row,
+                col(t0) / arrow_columns,
+                col(t1) / arrow_columns,
+            );
+            let e = ar.entry(key).or_insert(ArrowMark {
+                from_row,
+                to_row,
+                start: t0,
+                end: t1,
                 category,
-                time: t,
                 count: 0,
                 summary,
             });
             e.count += count;
             e.summary |= summary;
         }
-        // Arrows: one mark per pair of rows and pair of columns.
-        let mut ar: BTreeMap<(u32, u32, u32, u32), ArrowMark> = BTreeMap::new();
-        for (a, b, t0, t1, category, count, summary) in arrows {
-            let (from_row, to_row) = (row_of[&a], row_of[&b]);
-            let e = ar
-                .entry((from_row, to_row, col(t0), col(t1)))
-                .or_insert(ArrowMark {
-                    from_row,
-                    to_row,
-                    start: t0,
-                    end: t1,
-                    category,
-                    count: 0,
-                    summary,
-                });
-            e.count += count;
-            e.summary |= summary;
-        }
+        let mut ar: Vec<_> = ar.into_iter().collect();
+        ar.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
         Summary {
             from,
             to,
@@ -699,8 +746,9 @@ impl Summary {
             summarised,
             covered,
             states,
-            events: ev.into_values().collect(),
-            arrows: ar.into_values().collect(),
+            events,
+            arrows: ar.into_iter().map(|(_, m)| m).collect(),
+            arrow_columns,
             drawables,
             shadows,
         }
@@ -749,9 +797,10 @@ impl Summary {
     }
 }
 
-/// The preview query behind every picture: the window `[from, to]` (its end
+/// The query behind every picture: the window `[from, to]` (its end
 /// included, so that a whole file's last event shows) read `columns` pixels
-/// wide into `buf`.
+/// wide into `buf` ([`slog2_format::Slog2Reader::window_picture_into`]: a
+/// preview that also summarises dense subtrees a few pixels wide).
 pub fn query<R: std::io::Read + std::io::Seek>(
     r: &mut slog2_format::Slog2Reader<R>,
     buf: &mut WindowBuf,
@@ -759,31 +808,7 @@ pub fn query<R: std::io::Read + std::io::Seek>(
     to: f64,
     columns: u32,
 ) -> slog2_format::Result<()> {
-    r.window_preview_into(buf, from, crate::slices::next_up(to), columns.max(1))
-}
-
-/// Writes `x` as JSON with at most `decimals` decimals (no trailing zeros;
-/// non-finite as 0).
-fn fixed(out: &mut Vec<u8>, x: f64, decimals: usize) {
-    use std::io::Write as _;
-    if !x.is_finite() {
-        out.push(b'0');
-        return;
-    }
-    let start = out.len();
-    let _ = write!(out, "{x:.decimals$}");
-    if decimals > 0 {
-        while out.last() == Some(&b'0') {
-            out.pop();
-        }
-        if out.last() == Some(&b'.') {
-            out.pop();
-        }
-    }
-    if &out[start..] == b"-0" {
-        out.truncate(start);
-        out.push(b'0');
-    }
+    r.window_picture_into(buf, from, crate::slices::next_up(to), columns.max(1))
 }
 
 /// Writes a time as JSON: the shortest text that reads back exactly.
@@ -796,28 +821,41 @@ fn time(out: &mut Vec<u8>, t: f64) {
 }
 
 impl Summary {
-    /// A cell's shares as fractions of its column, rounded as
-    /// [`write_json`](Self::write_json) writes them (4 decimals).
-    fn rounded(&self, row: usize, column: usize) -> Vec<(i32, f64)> {
+    /// A cell's shares in units of 1/10000 of its column, as
+    /// [`write_json`](Self::write_json) writes them, into `out`: the
+    /// [`JSON_SHARES`] largest and any other of at least [`JSON_SMALL`] units,
+    /// then the rest summed as one share of category [`OTHER`] (zeros left
+    /// out).
+    fn rounded_into(&self, row: usize, column: usize, out: &mut Vec<(i32, u32)>) {
+        out.clear();
         let w = self.column_width();
-        self.cell(row, column)
-            .map(|c| {
-                c.shares
-                    .iter()
-                    .map(|s| (s.category, ((s.seconds / w) * 1e4).round() / 1e4))
-                    .filter(|(_, f)| *f > 0.0)
-                    .collect()
-            })
-            .unwrap_or_default()
+        let mut rest = 0.0;
+        if let Some(c) = self.cell(row, column) {
+            for (i, s) in c.shares.iter().enumerate() {
+                let f = s.seconds / w * 1e4;
+                if i < JSON_SHARES || f >= JSON_SMALL {
+                    let f = f.round();
+                    if f >= 1.0 {
+                        out.push((s.category, f.min(1e9) as u32));
+                    }
+                } else {
+                    rest += f;
+                }
+            }
+        }
+        let rest = rest.round();
+        if rest >= 1.0 {
+            out.push((OTHER, rest.min(1e9) as u32));
+        }
     }
 
     /// The summary as one compact JSON object (spec/queries.md §6.3): the
     /// window, the rows, the cells as runs `[row, column, length, flags,
-    /// category, fraction, …]` (fractions of the column, 4 decimals; `flags`
+    /// category, share, …]` (shares in units of 1/10000 of the column; `flags`
     /// is 1 for a summarised cell plus twice the covering depth; empty
     /// unsummarised cells are left out), the wide states `[row, depth,
     /// category, start, end, line, info]`, the events `[row, column, category,
-    /// time, count, summary]` and the arrows `[from_row, to_row, start, end,
+    /// time, count, top, summary]` and the arrows `[from_row, to_row, start, end,
     /// category, count, summary]`.
     pub fn write_json(&self, out: &mut Vec<u8>) {
         use std::io::Write as _;
@@ -835,17 +873,22 @@ impl Summary {
         out.extend_from_slice(b"],\"cells\":[");
         let mut first = true;
         let n = self.columns as usize;
+        let (mut shares, mut next) = (Vec::new(), Vec::new());
+        let flags_of = |c: Cell<'_>| u32::from(c.summarised) + 2 * u32::from(c.covered);
         for r in 0..self.rows.len() {
             let mut c = 0;
             while c < n {
                 let cell = self.cell(r, c).expect("in range");
-                let shares = self.rounded(r, c);
-                let flags = u32::from(cell.summarised) + 2 * u32::from(cell.covered);
+                self.rounded_into(r, c, &mut shares);
+                let flags = flags_of(cell);
                 let mut len = 1;
                 while c + len < n {
-                    let next = self.cell(r, c + len).expect("in range");
-                    let f = u32::from(next.summarised) + 2 * u32::from(next.covered);
-                    if f != flags || self.rounded(r, c + len) != shares {
+                    let other = self.cell(r, c + len).expect("in range");
+                    if flags_of(other) != flags {
+                        break;
+                    }
+                    self.rounded_into(r, c + len, &mut next);
+                    if next != shares {
                         break;
                     }
                     len += 1;
@@ -857,8 +900,11 @@ impl Summary {
                     first = false;
                     let _ = write!(out, "[{r},{c},{len},{flags}");
                     for (k, f) in &shares {
-                        let _ = write!(out, ",{k},");
-                        fixed(out, *f, 4);
+                        if *k == OTHER {
+                            let _ = write!(out, ",null,{f}");
+                        } else {
+                            let _ = write!(out, ",{k},{f}");
+                        }
                     }
                     out.push(b']');
                 }
@@ -893,7 +939,7 @@ impl Summary {
                 e.category
             );
             time(out, e.time);
-            let _ = write!(out, ",{},{}]", e.count, u8::from(e.summary));
+            let _ = write!(out, ",{},{},{}]", e.count, e.top, u8::from(e.summary));
         }
         out.extend_from_slice(b"],\"arrows\":[");
         for (i, a) in self.arrows.iter().enumerate() {
@@ -911,8 +957,8 @@ impl Summary {
         }
         let _ = write!(
             out,
-            "],\"drawables\":{},\"shadows\":{}}}",
-            self.drawables, self.shadows
+            "],\"arrow_columns\":{},\"drawables\":{},\"shadows\":{}}}",
+            self.arrow_columns, self.drawables, self.shadows
         );
     }
 }

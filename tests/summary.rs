@@ -370,29 +370,3 @@ fn middle_lines_show_states_in_the_order_of_their_exclusive_time() {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn debug_dump() {
-    let bytes = generated(1, 60_000, 1024);
-    let (a, b) = root(&bytes);
-    for px in [16, 200, 1600] {
-        let s = summary_of(&bytes, a, b, px);
-        let st = stats_of(&bytes, None);
-        let got = s.exclusive_by_category();
-        let mut tot = (0.0, 0.0);
-        for c in st.categories.iter().filter(|c| c.topology == "state") {
-            let g = got.get(&c.index).copied().unwrap_or(0.0);
-            tot.0 += g;
-            tot.1 += c.exclusive.sum;
-            eprintln!(
-                "{px} {} {:>20} {g:.6} {:.6}",
-                c.index, c.name, c.exclusive.sum
-            );
-        }
-        eprintln!(
-            "{px} total {:.6} {:.6} shadows {} drawables {}",
-            tot.0, tot.1, s.shadows, s.drawables
-        );
-    }
-}

@@ -413,6 +413,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
 struct Stop {
     pixel: Option<f64>,
     lowest: i16,
+    /// Pictures: also stop at children up to [`PICTURE_SPAN`] pixels wide
+    /// whose shadows stand for at least [`PICTURE_DENSITY`] drawables per
+    /// pixel each.
+    dense: bool,
 }
 
 impl Default for Stop {
@@ -420,9 +424,25 @@ impl Default for Stop {
         Stop {
             pixel: None,
             lowest: i16::MIN,
+            dense: false,
         }
     }
 }
+
+/// [`Slog2Reader::window_picture_into`] summarises a child up to this many
+/// pixels wide, and at most [`PICTURE_SHARE`] of the window, by its shadows
+/// when they are dense enough.
+pub const PICTURE_SPAN: f64 = 4.0;
+
+/// The largest share of the window that a child summarised for its density
+/// may span (so a shadow straddling the window's edge moves little time across
+/// it).
+pub const PICTURE_SHARE: f64 = 1.0 / 400.0;
+
+/// [`Slog2Reader::window_picture_into`]: the drawables per pixel that each
+/// shadow of a child must stand for, on average, for the child to be
+/// summarised rather than read.
+pub const PICTURE_DENSITY: f64 = 2.0;
 
 /// A node to read: its pointer, where that pointer is stored, and (for a child) the
 /// parent and the ID its stub names.
@@ -511,6 +531,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let stop = Stop {
             pixel: None,
             lowest,
+            dense: false,
         };
         self.walk_into(&mut buf, TimeWindow::new(start, end), stop)?;
         Ok(buf.to_answer())
@@ -564,6 +585,51 @@ impl<R: Read + Seek> Slog2Reader<R> {
             Stop {
                 pixel: Some(pixel),
                 lowest: i16::MIN,
+                dense: false,
+            },
+        )
+    }
+
+    /// The query behind a picture of the window `pixels` wide: like
+    /// [`window_preview_into`](Self::window_preview_into), and it also does not
+    /// descend into a child narrower than [`PICTURE_SPAN`] pixels and
+    /// [`PICTURE_SHARE`] of the window whose stub's
+    /// shadows stand for at least [`PICTURE_DENSITY`] real drawables per pixel
+    /// each on average (`Σ num_real_objs / shadows / (span / pixel)`): what
+    /// would be drawn there is many drawables to a pixel on each timeline, which
+    /// the shadows summarise as well. So above a few drawables per pixel, what
+    /// a picture reads follows its pixels, not the drawables (spec/queries.md
+    /// §2.2 step 6). Reads at most [`preview_node_read_bound`] nodes, as a
+    /// preview does.
+    ///
+    /// ```no_run
+    /// # fn main() -> slog2_format::Result<()> {
+    /// use slog2_format::{Slog2Reader, WindowBuf};
+    ///
+    /// let mut r = Slog2Reader::new(std::fs::File::open("trace.slog2").unwrap())?;
+    /// let mut buf = WindowBuf::new();
+    /// r.window_picture_into(&mut buf, 0.0, 10.0, 1600)?;
+    /// let mut preview = WindowBuf::new();
+    /// r.window_preview_into(&mut preview, 0.0, 10.0, 1600)?;
+    /// assert!(buf.counters().nodes_read <= preview.counters().nodes_read);
+    /// # Ok(()) }
+    /// ```
+    pub fn window_picture_into(
+        &mut self,
+        buf: &mut WindowBuf,
+        start: f64,
+        end: f64,
+        pixels: u32,
+    ) -> Result<()> {
+        let w = TimeWindow::new(start, end);
+        let pixel = w.width() / f64::from(pixels.max(1));
+        self.walk_into(
+            buf,
+            w,
+            Stop {
+                pixel: Some(pixel),
+                lowest: i16::MIN,
+                dense: true,
             },
         )
     }
@@ -867,7 +933,14 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     ),
                 });
             }
-            let narrow = stop.pixel.is_some_and(|px| h.latest - h.earliest < px);
+            let span = h.latest - h.earliest;
+            let narrow = stop.pixel.is_some_and(|px| {
+                span < px
+                    || (stop.dense
+                        && span < px * PICTURE_SPAN
+                        && span < window.width() * PICTURE_SHARE
+                        && dense_enough(&list, bytes, v206, span / px))
+            });
             match narrow || h.id.depth < stop.lowest {
                 true => {
                     if checked {
@@ -907,6 +980,22 @@ impl<R: Read + Seek> Slog2Reader<R> {
         stack.extend(children.into_iter().rev());
         Ok(())
     }
+}
+
+/// Whether a stub's shadows stand for at least [`PICTURE_DENSITY`] real
+/// drawables per pixel each, over `pixels` pixels.
+fn dense_enough(list: &StubShadows, bytes: &[u8], v206: bool, pixels: f64) -> bool {
+    let (objects, shadows) = match list {
+        StubShadows::Owned(list) => (
+            list.iter().map(|s| s.num_real_objs.max(0)).sum::<i64>(),
+            list.len(),
+        ),
+        StubShadows::Bytes(at) => match window_scan::stub_objects(bytes, *at, v206) {
+            Some(n) => n,
+            None => return false,
+        },
+    };
+    shadows > 0 && objects as f64 >= PICTURE_DENSITY * shadows as f64 * pixels.max(1.0)
 }
 
 /// Where the shadows of a stub are: in the node's bytes (the stub's offset), or

@@ -530,6 +530,32 @@ pub(crate) fn push_stub_shadows(
     Some(())
 }
 
+/// The real drawables the shadows of the stub at `at` stand for (the sum of
+/// their `num_real_objs`, negative ones as 0) and how many shadows it has;
+/// `None` if it does not parse.
+pub(crate) fn stub_objects(bytes: &[u8], at: usize, v206: bool) -> Option<(i64, usize)> {
+    let mut c = Cur { b: bytes, p: at };
+    c.header()?;
+    let size = if v206 { 20 } else { 12 };
+    let (mut objects, mut shadows) = (0i64, 0usize);
+    for _list in 0..2 {
+        let k = c.count32()?;
+        for _ in 0..k {
+            let _category = c.i32()?;
+            let _info = c.jstr()?;
+            let n = c.count16()?;
+            let _v = c.bytes(12 * n)?;
+            let _earliest = c.f64()?;
+            let _latest = c.f64()?;
+            objects = objects.saturating_add(c.i64()?.max(0));
+            let nw = c.count32()?;
+            let _w = c.bytes(nw.checked_mul(size)?)?;
+            shadows += 1;
+        }
+    }
+    Some((objects, shadows))
+}
+
 /// Decodes the drawable of `e` (in `bytes`) into `store`. `Err` with its
 /// offset if it does not parse.
 #[inline(always)]
