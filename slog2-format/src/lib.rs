@@ -53,6 +53,7 @@ pub mod error;
 pub mod file;
 pub mod frame;
 pub mod info;
+mod java_number;
 pub mod read;
 pub mod size;
 pub mod slog1;

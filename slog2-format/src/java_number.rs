@@ -1,0 +1,493 @@
+//! Java's `Double.toString` and `Float.toString` as the JDK 8 … 18 write them
+//! (`sun.misc.FloatingDecimal`), digit for digit: what MPE's Java tools
+//! (slog2print, Jumpshot's info boxes) printed, so the text users search and
+//! compare is the same. JDK 19 and newer print the shortest digits instead
+//! (`5.0E-324` where JDK 17 prints `4.9E-324`); this module is the older form.
+//!
+//! The algorithm, as the JDK documents and implements it (spec/conversion.md
+//! §12.1):
+//!
+//! * Integer-valued numbers with binary exponent in −21 … 62 print the exact
+//!   integer, after rounding away (half up) the decimal digits below the
+//!   type's precision, trailing zeros dropped.
+//! * Every other number is developed digit by digit from `B / S · 10^e`
+//!   (Steele & White): `e` is estimated from the binary exponent, the digit
+//!   loop stops once the remainder is within `M`, half an ULP of the value's
+//!   own significant bits (a quarter for a power of two), and the last digit is
+//!   rounded up when the remainder is above half, or at exactly half when odd.
+//!   When the value will be written with an exponent (`E`) at least two digits
+//!   are developed. For operands that fit, the JDK computes in 32- or 64-bit
+//!   integers, with their overflow, and stops at `b + m > 10·s`; with big
+//!   integers it stops at `b + m ≥ 10·s`. Both are reproduced.
+//! * Layout: `-` for a negative sign; decimal point form when the exponent of
+//!   the first digit is in −3 … 6 (`0.001`, `1234567.0`), else `d.dddE±x`, at
+//!   least one digit after the point; `NaN`, `Infinity`, `-Infinity`, `0.0`,
+//!   `-0.0`.
+
+/// `floor(log10(2^p2))` for `p2` in 2 … 63, else 0 (the JDK's
+/// `insignificantDigitsForPow2`).
+fn insignificant_digits_for_pow2(p2: i32) -> u32 {
+    if p2 > 1 && p2 < 64 {
+        (1u128 << p2).ilog10()
+    } else {
+        0
+    }
+}
+
+/// Bits in `5^i` for `i` < 27, else `3·i` (the JDK's `N_5_BITS` estimate).
+fn n5_bits(i: i32) -> i32 {
+    if i < 27 {
+        let p = 5u64.pow(i as u32);
+        64 - p.leading_zeros() as i32
+    } else {
+        i * 3
+    }
+}
+
+/// The JDK's `estimateDecExp`: `floor` of an estimate of `log10` of the value.
+fn estimate_dec_exp(fract: u64, bin_exp: i32) -> i32 {
+    let d2 = f64::from_bits(0x3ff0_0000_0000_0000 | (fract & ((1u64 << 52) - 1)));
+    let d = (d2 - 1.5) * 0.289529654 + 0.176091259 + bin_exp as f64 * 0.301029995663981;
+    d.floor() as i32
+}
+
+/// A non-negative big integer, little-endian 32-bit limbs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Big(Vec<u32>);
+
+impl Big {
+    /// `v · 5^p5 · 2^p2`.
+    fn mul_pow52(v: u64, p5: i32, p2: i32) -> Big {
+        let mut b = Big(vec![v as u32, (v >> 32) as u32]);
+        for _ in 0..p5 {
+            b.mul_small(5);
+        }
+        b.shl(p2 as u32);
+        b.trim();
+        b
+    }
+
+    fn trim(&mut self) {
+        while self.0.last() == Some(&0) {
+            self.0.pop();
+        }
+    }
+
+    fn mul_small(&mut self, m: u32) {
+        let mut carry = 0u64;
+        for limb in &mut self.0 {
+            let v = u64::from(*limb) * u64::from(m) + carry;
+            *limb = v as u32;
+            carry = v >> 32;
+        }
+        if carry != 0 {
+            self.0.push(carry as u32);
+        }
+    }
+
+    fn shl(&mut self, n: u32) {
+        let (words, bits) = ((n / 32) as usize, n % 32);
+        if bits != 0 {
+            let mut carry = 0u32;
+            for limb in &mut self.0 {
+                let v = (*limb << bits) | carry;
+                carry = *limb >> (32 - bits);
+                *limb = v;
+            }
+            if carry != 0 {
+                self.0.push(carry);
+            }
+        }
+        if words != 0 {
+            self.0.splice(0..0, std::iter::repeat_n(0, words));
+        }
+    }
+
+    fn cmp(&self, o: &Big) -> std::cmp::Ordering {
+        let (a, b) = (self.0.len(), o.0.len());
+        if a != b {
+            return a.cmp(&b);
+        }
+        for i in (0..a).rev() {
+            if self.0[i] != o.0[i] {
+                return self.0[i].cmp(&o.0[i]);
+            }
+        }
+        std::cmp::Ordering::Equal
+    }
+
+    fn add(&self, o: &Big) -> Big {
+        let n = self.0.len().max(o.0.len());
+        let mut out = Vec::with_capacity(n + 1);
+        let mut carry = 0u64;
+        for i in 0..n {
+            let v = u64::from(*self.0.get(i).unwrap_or(&0))
+                + u64::from(*o.0.get(i).unwrap_or(&0))
+                + carry;
+            out.push(v as u32);
+            carry = v >> 32;
+        }
+        if carry != 0 {
+            out.push(carry as u32);
+        }
+        Big(out)
+    }
+
+    /// `self -= o`, given `self >= o`.
+    fn sub_assign(&mut self, o: &Big) {
+        let mut borrow = 0i64;
+        for i in 0..self.0.len() {
+            let v = i64::from(self.0[i]) - i64::from(*o.0.get(i).unwrap_or(&0)) - borrow;
+            if v < 0 {
+                self.0[i] = (v + (1i64 << 32)) as u32;
+                borrow = 1;
+            } else {
+                self.0[i] = v as u32;
+                borrow = 0;
+            }
+        }
+        self.trim();
+    }
+
+    /// The JDK's `quoRemIteration`: returns `self / s` and leaves
+    /// `(self % s) · 10` in `self`.
+    fn quo_rem_10(&mut self, s: &Big) -> u32 {
+        let mut q = 0;
+        while self.cmp(s) != std::cmp::Ordering::Less {
+            self.sub_assign(s);
+            q += 1;
+        }
+        self.mul_small(10);
+        self.trim();
+        q
+    }
+}
+
+/// The digits and decimal exponent (`0.d₁d₂… · 10^exp`) the JDK develops.
+struct Digits {
+    digits: Vec<u8>,
+    dec_exponent: i32,
+}
+
+impl Digits {
+    /// The JDK's `roundup`: adds one to the last digit, carrying.
+    fn round_up(&mut self) {
+        let mut i = self.digits.len() - 1;
+        let mut q = self.digits[i];
+        if q == b'9' {
+            while q == b'9' && i > 0 {
+                self.digits[i] = b'0';
+                i -= 1;
+                q = self.digits[i];
+            }
+            if q == b'9' {
+                self.dec_exponent += 1;
+                self.digits[0] = b'1';
+                return;
+            }
+        }
+        self.digits[i] = q + 1;
+    }
+}
+
+/// The JDK's `developLongDigits` for an integer value.
+fn long_digits(mut value: u64, insignificant: u32) -> Digits {
+    let mut dec_exponent = 0i32;
+    if insignificant != 0 {
+        let pow10 = 10u64.pow(insignificant);
+        let residue = value % pow10;
+        value /= pow10;
+        dec_exponent += insignificant as i32;
+        if residue >= pow10 >> 1 {
+            value += 1;
+        }
+    }
+    let text = value.to_string();
+    let kept = text.trim_end_matches('0');
+    dec_exponent += (text.len() - kept.len()) as i32;
+    Digits {
+        digits: kept.as_bytes().to_vec(),
+        dec_exponent: dec_exponent + kept.len() as i32,
+    }
+}
+
+/// The JDK's `dtoa`: `fract` holds the significand with its leading one at bit
+/// 52, `bin_exp` is the unbiased binary exponent, `n_significant` the
+/// significant bits of the value (53 or 24 for normal numbers, fewer for
+/// subnormal ones).
+fn dtoa(bin_exp: i32, fract: u64, n_significant: i32) -> Digits {
+    let tail_zeros = fract.trailing_zeros() as i32;
+    let n_fract_bits = 53 - tail_zeros;
+    let n_tiny_bits = (n_fract_bits - bin_exp - 1).max(0);
+    if (-21..=62).contains(&bin_exp) && n_tiny_bits == 0 {
+        let insignificant = if bin_exp > n_significant {
+            insignificant_digits_for_pow2(bin_exp - n_significant - 1)
+        } else {
+            0
+        };
+        let value = if bin_exp >= 52 {
+            fract << (bin_exp - 52)
+        } else {
+            fract >> (52 - bin_exp)
+        };
+        return long_digits(value, insignificant);
+    }
+    let mut dec_exp = estimate_dec_exp(fract, bin_exp);
+    let b5 = (-dec_exp).max(0);
+    let mut b2 = b5 + n_tiny_bits + bin_exp;
+    let s5 = dec_exp.max(0);
+    let mut s2 = s5 + n_tiny_bits;
+    let m5 = b5;
+    let mut m2 = b2 - n_significant;
+    let fract = fract >> tail_zeros;
+    b2 -= n_fract_bits - 1;
+    let common = b2.min(s2);
+    b2 -= common;
+    s2 -= common;
+    m2 -= common;
+    if n_fract_bits == 1 {
+        m2 -= 1;
+    }
+    if m2 < 0 {
+        b2 -= m2;
+        s2 -= m2;
+        m2 = 0;
+    }
+    // E-form output needs two digits: the JDK ignores the stopping test on
+    // the first digit then.
+    let e_form = |dec_exp: i32| !(-3..8).contains(&dec_exp);
+    let b_bits = n_fract_bits + b2 + n5_bits(b5);
+    let ten_s_bits = s2 + 1 + n5_bits(s5 + 1);
+    let mut digits = Vec::with_capacity(20);
+    let (low, high, low_digit_difference);
+    if b_bits < 64 && ten_s_bits < 64 {
+        // The JDK's int and long paths: the same loop in 32- or 64-bit
+        // two's-complement arithmetic, overflow included.
+        macro_rules! small {
+            ($t:ty) => {{
+                let p5 = |n: i32| 5u64.pow(n as u32) as $t;
+                let mut b = (fract as $t).wrapping_mul(p5(b5)).wrapping_shl(b2 as u32);
+                let s = p5(s5).wrapping_shl(s2 as u32);
+                let mut m = p5(m5).wrapping_shl(m2 as u32);
+                let tens = s.wrapping_mul(10);
+                let mut q = b / s;
+                b = (b % s).wrapping_mul(10);
+                m = m.wrapping_mul(10);
+                let mut lo = b < m;
+                let mut hi = b.wrapping_add(m) > tens;
+                if q == 0 && !hi {
+                    dec_exp -= 1;
+                } else {
+                    digits.push(b'0' + q as u8);
+                }
+                if e_form(dec_exp) {
+                    lo = false;
+                    hi = false;
+                }
+                while !lo && !hi {
+                    q = b / s;
+                    b = (b % s).wrapping_mul(10);
+                    m = m.wrapping_mul(10);
+                    if m > 0 {
+                        lo = b < m;
+                        hi = b.wrapping_add(m) > tens;
+                    } else {
+                        lo = true;
+                        hi = true;
+                    }
+                    digits.push(b'0' + q as u8);
+                }
+                let diff = b.wrapping_shl(1).wrapping_sub(tens);
+                (lo, hi, diff.signum() as i64)
+            }};
+        }
+        (low, high, low_digit_difference) = if b_bits < 32 && ten_s_bits < 32 {
+            small!(i32)
+        } else {
+            small!(i64)
+        };
+    } else {
+        let s = Big::mul_pow52(1, s5, s2);
+        let mut b = Big::mul_pow52(fract, b5, b2);
+        let mut m = Big::mul_pow52(1, m5 + 1, m2 + 1);
+        let ten_s = Big::mul_pow52(1, s5 + 1, s2 + 1);
+        let stops = |b: &Big, m: &Big| {
+            (
+                b.cmp(m).is_lt(),
+                ten_s.cmp(&b.add(m)) != std::cmp::Ordering::Greater,
+            )
+        };
+        let q = b.quo_rem_10(&s);
+        let (mut lo, mut hi) = stops(&b, &m);
+        if q == 0 && !hi {
+            dec_exp -= 1;
+        } else {
+            digits.push(b'0' + q as u8);
+        }
+        if e_form(dec_exp) {
+            lo = false;
+            hi = false;
+        }
+        while !lo && !hi {
+            let q = b.quo_rem_10(&s);
+            m.mul_small(10);
+            (lo, hi) = stops(&b, &m);
+            digits.push(b'0' + q as u8);
+        }
+        low_digit_difference = if hi && lo {
+            b.shl(1);
+            match b.cmp(&ten_s) {
+                std::cmp::Ordering::Less => -1,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => 1,
+            }
+        } else {
+            0
+        };
+        (low, high) = (lo, hi);
+    }
+    let mut out = Digits {
+        digits,
+        dec_exponent: dec_exp + 1,
+    };
+    if high {
+        if low {
+            if low_digit_difference == 0 {
+                if out.digits.last().is_some_and(|d| d & 1 != 0) {
+                    out.round_up();
+                }
+            } else if low_digit_difference > 0 {
+                out.round_up();
+            }
+        } else {
+            out.round_up();
+        }
+    }
+    out
+}
+
+/// The JDK's `toJavaFormatString` layout of `digits`.
+fn layout(negative: bool, d: &Digits) -> String {
+    let digits = std::str::from_utf8(&d.digits).unwrap_or("0");
+    let n = digits.len();
+    let e = d.dec_exponent;
+    let mut out = String::with_capacity(n + 8);
+    if negative {
+        out.push('-');
+    }
+    if e > 0 && e < 8 {
+        let int_len = (n as i32).min(e) as usize;
+        out.push_str(&digits[..int_len]);
+        if (int_len as i32) < e {
+            out.extend(std::iter::repeat_n('0', (e as usize) - int_len));
+            out.push_str(".0");
+        } else {
+            out.push('.');
+            if int_len < n {
+                out.push_str(&digits[int_len..]);
+            } else {
+                out.push('0');
+            }
+        }
+    } else if e <= 0 && e > -3 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-e) as usize));
+        out.push_str(digits);
+    } else {
+        out.push_str(&digits[..1]);
+        out.push('.');
+        out.push_str(if n > 1 { &digits[1..] } else { "0" });
+        out.push('E');
+        out.push_str(&(e - 1).to_string());
+    }
+    out
+}
+
+/// Java's `Double.toString(d)` as JDK 8 … 18 write it (`4.9E-324`,
+/// `2.2250738585072014E-308`, `9.999999999999999E22` for `1.0E23`, `0.001`, `100.0`, `-0.0`, `NaN`).
+pub fn java_double_to_string(d: f64) -> String {
+    if d.is_nan() {
+        return "NaN".into();
+    }
+    if d.is_infinite() {
+        return if d > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if d == 0.0 {
+        return if d.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    }
+    let bits = d.to_bits();
+    let mut fract = bits & ((1u64 << 52) - 1);
+    let mut bin_exp = ((bits >> 52) & 0x7ff) as i32;
+    let n_significant;
+    if bin_exp == 0 {
+        let leading = fract.leading_zeros() as i32;
+        let shift = leading - 11;
+        fract <<= shift;
+        bin_exp = 1 - shift;
+        n_significant = 64 - leading;
+    } else {
+        fract |= 1u64 << 52;
+        n_significant = 53;
+    }
+    layout(d < 0.0, &dtoa(bin_exp - 1023, fract, n_significant))
+}
+
+/// Java's `Float.toString(f)` as JDK 8 … 18 write it (`1.4E-45`,
+/// `-1.17549435E-38`, `3.8058023`, `1.0E8`).
+pub fn java_float_to_string(f: f32) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    }
+    let bits = f.to_bits();
+    let mut fract = bits & ((1u32 << 23) - 1);
+    let mut bin_exp = ((bits >> 23) & 0xff) as i32;
+    let n_significant;
+    if bin_exp == 0 {
+        let leading = fract.leading_zeros() as i32;
+        let shift = leading - 8;
+        fract <<= shift;
+        bin_exp = 1 - shift;
+        n_significant = 32 - leading;
+    } else {
+        fract |= 1u32 << 23;
+        n_significant = 24;
+    }
+    let wide = u64::from(fract) << 29;
+    layout(f < 0.0, &dtoa(bin_exp - 127, wide, n_significant))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jdk17_texts_of_the_odd_cases() {
+        let d = java_double_to_string;
+        let f = java_float_to_string;
+        assert_eq!(d(f64::from_bits(1)), "4.9E-324");
+        assert_eq!(d(-f64::from_bits(1)), "-4.9E-324");
+        assert_eq!(d(f64::MIN_POSITIVE), "2.2250738585072014E-308");
+        assert_eq!(d(f64::MAX), "1.7976931348623157E308");
+        assert_eq!(d(1.0e23), "9.999999999999999E22");
+        assert_eq!(d(2.0e23), "1.9999999999999998E23");
+        assert_eq!(d(0.001), "0.001");
+        assert_eq!(d(1.0e-4), "1.0E-4");
+        assert_eq!(d(1.0e7), "1.0E7");
+        assert_eq!(d(9999999.0), "9999999.0");
+        assert_eq!(d(100.0), "100.0");
+        assert_eq!(d(-2.5), "-2.5");
+        assert_eq!(d(0.1), "0.1");
+        assert_eq!(f(f32::from_bits(1)), "1.4E-45");
+        assert_eq!(f(-f32::MIN_POSITIVE), "-1.17549435E-38");
+        assert_eq!(f(f32::MAX), "3.4028235E38");
+        assert_eq!(f(0.1), "0.1");
+        assert_eq!(f(1.0e8), "1.0E8");
+        assert_eq!(f(3.8058023), "3.8058023");
+    }
+}
