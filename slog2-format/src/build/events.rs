@@ -8,6 +8,7 @@
 //! case in [`Unmatched`] and goes on.
 
 use super::colors;
+use super::names::{clog2_field, unknown_type};
 use super::prim::Prim;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use clog2_format::record::{rectype, Body, Record, RECV_ETYPE, SEND_ETYPE};
@@ -69,6 +70,25 @@ enum Role {
     Recv,
 }
 
+/// The name, colour and format fields of a STATEDEF or EVENTDEF as Java reads
+/// them ([`clog2_field`]; `None` is Java's `null`).
+#[derive(Debug, Clone)]
+struct DefFields {
+    name: Option<String>,
+    color: Option<String>,
+    format: Option<String>,
+}
+
+impl DefFields {
+    fn read(name: &[u8], color: &[u8], format: &[u8]) -> DefFields {
+        DefFields {
+            name: clog2_field(name),
+            color: clog2_field(color),
+            format: clog2_field(format),
+        }
+    }
+}
+
 /// A category in the making.
 #[derive(Debug, Clone)]
 struct CatDef {
@@ -80,6 +100,9 @@ struct CatDef {
     types: Vec<u8>,
     /// Defined by a STATEDEF/EVENTDEF (or the arrow): Java writes only these.
     defined: bool,
+    /// A drawable of it was made (Java's `Category.isUsed`): an unnamed one was
+    /// named `UnknownType-N` then.
+    used: bool,
 }
 
 /// The ranges of event IDs the preamble reserves, giving each ID its placeholder
@@ -337,6 +360,7 @@ impl Clog2Drawables {
                 keys: a.keys,
                 types: a.types,
                 defined: true,
+                used: false,
             },
         );
         let mut handlers = HashMap::default();
@@ -390,31 +414,52 @@ impl Clog2Drawables {
         i
     }
 
-    fn color(&mut self, name: &str) -> [u8; 4] {
-        let rgb = colors::lookup(name).unwrap_or_else(|| self.fallback.next_rgb());
+    /// The colour of a definition's colour field: the table's, or the next
+    /// default colour for a name the table lacks or an empty field
+    /// (spec/conversion.md §2.1 item 5).
+    fn color(&mut self, name: Option<&str>) -> [u8; 4] {
+        let rgb = name
+            .and_then(colors::lookup)
+            .unwrap_or_else(|| self.fallback.next_rgb());
         colors::argb(rgb, 255)
     }
 
-    fn define(&mut self, index: i32, topo: i32, name: &str, color: &str, format: &str) {
-        let argb = self.color(color);
-        let (keys, types) = info_keys(format);
+    /// Gives category `index` a definition's name, colour and format (Java's
+    /// `new ObjDef`, or `setName`, `setColor`, `setInfoKeys` on the category the
+    /// IDs already map to: the last definition wins). Fields as [`clog2_field`]
+    /// reads them; a used category keeps its flag.
+    fn define(&mut self, index: i32, topo: i32, d: &DefFields) {
+        let argb = self.color(d.color.as_deref());
+        let old = self.cats.remove(&index);
+        let used = old.as_ref().is_some_and(|c| c.used);
+        let (keys, types) = match d.format.as_deref() {
+            None => (Vec::new(), Vec::new()),
+            // Java's setInfoKeys keeps the previous keys when the format has no
+            // token (a format of blanks, trimmed to "").
+            Some("") => old.map(|c| (c.keys, c.types)).unwrap_or_default(),
+            Some(f) => info_keys(f),
+        };
         self.cats.insert(
             index,
             CatDef {
                 topology: topo,
-                name: Some(name.to_string()),
+                name: d.name.clone(),
                 argb,
                 width: 1,
                 keys,
                 types,
                 defined: true,
+                used,
             },
         );
     }
 
-    /// Makes sure a placeholder category exists before a drawable uses it.
+    /// Marks category `index` used as a drawable of it is made, making the
+    /// placeholder if it does not exist; the first use of a category without a
+    /// name names it `UnknownType-N` with the next default colour (Java's
+    /// `InfoBox.resolveCategory`).
     fn placeholder(&mut self, index: i32, topo: i32) {
-        self.cats.entry(index).or_insert(CatDef {
+        let c = self.cats.entry(index).or_insert(CatDef {
             topology: topo,
             name: None,
             argb: [255, 255, 192, 203],
@@ -422,7 +467,19 @@ impl Clog2Drawables {
             keys: Vec::new(),
             types: Vec::new(),
             defined: false,
+            used: false,
         });
+        if c.used {
+            return;
+        }
+        c.used = true;
+        if c.name.is_none() {
+            c.name = Some(unknown_type(index));
+            let rgb = self.fallback.next_rgb();
+            if let Some(c) = self.cats.get_mut(&index) {
+                c.argb = colors::argb(rgb, 255);
+            }
+        }
     }
 
     fn use_line(&mut self, line: i32, icomm: i32, rank: i32, thread: i32) {
@@ -532,19 +589,17 @@ impl Clog2Drawables {
                 None
             }
             Body::StateDef(d) => {
-                let name = d.name.to_string_lossy();
-                let color = d.color.to_string_lossy();
-                let format = d.format.to_string_lossy();
+                let f = DefFields::read(&d.name.0, &d.color.0, &d.format.0);
                 let h1 = self.lookup(d.start_etype);
                 let h2 = self.lookup(d.final_etype);
                 match (h1, h2) {
                     (Some((c1, _, t1)), Some((c2, _, _))) if c1 == c2 && t1 == topology::STATE => {
-                        self.define(c1, topology::STATE, &name, &color, &format);
+                        self.define(c1, topology::STATE, &f);
                     }
                     (Some(_), Some(_)) => self.unmatched.conflicting_definitions += 1,
                     _ => {
                         let idx = self.new_index();
-                        self.define(idx, topology::STATE, &name, &color, &format);
+                        self.define(idx, topology::STATE, &f);
                         self.handlers.insert(d.start_etype, (idx, Role::Start));
                         self.handlers.insert(d.final_etype, (idx, Role::Final));
                     }
@@ -552,17 +607,13 @@ impl Clog2Drawables {
                 None
             }
             Body::EventDef(d) => {
-                let name = d.name.to_string_lossy();
-                let color = d.color.to_string_lossy();
-                let format = d.format.to_string_lossy();
+                let f = DefFields::read(&d.name.0, &d.color.0, &d.format.0);
                 match self.lookup(d.etype) {
-                    Some((c, Role::Solo, _)) => {
-                        self.define(c, topology::EVENT, &name, &color, &format)
-                    }
+                    Some((c, Role::Solo, _)) => self.define(c, topology::EVENT, &f),
                     Some(_) => self.unmatched.conflicting_definitions += 1,
                     None => {
                         let idx = self.new_index();
-                        self.define(idx, topology::EVENT, &name, &color, &format);
+                        self.define(idx, topology::EVENT, &f);
                         self.handlers.insert(d.etype, (idx, Role::Solo));
                     }
                 }
@@ -861,7 +912,7 @@ impl Clog2Drawables {
     }
 
     /// Ends the conversion: counts what is still open, and returns the categories
-    /// (every category drawables may use; undefined placeholders get a name that
+    /// (every category drawables may use; one without a name is `UnknownType-N`,
     /// says so) and the "Process View" and "Communicator View" line-ID maps (the
     /// "-Thread" views when threads > 1) of the timelines drawables used.
     pub fn finish(mut self) -> (Vec<Category>, Vec<LineIdMap>, Unmatched) {
@@ -883,9 +934,7 @@ impl Clog2Drawables {
             .into_iter()
             .map(|(index, d)| Category {
                 index,
-                name: JStr::new(&d.name.unwrap_or_else(|| {
-                    format!("undefined {} {index}", topology::name(d.topology))
-                })),
+                name: JStr::new(&d.name.unwrap_or_else(|| unknown_type(index))),
                 topology: d.topology,
                 argb: d.argb,
                 modifiable: 1,

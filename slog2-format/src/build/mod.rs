@@ -30,6 +30,7 @@ pub mod clog_events;
 pub mod colors;
 pub mod convert;
 pub mod events;
+pub mod names;
 mod node;
 pub mod prim;
 pub mod prim_sink;
