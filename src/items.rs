@@ -3,6 +3,7 @@
 //! shadow, with the category's name and topology and the info decoded by the
 //! category's formats (see `mpelog window --help` for the keys).
 
+use clog2_format::escape::quoted_text;
 use serde_json::{json, Value};
 use slog2_format::window::Located;
 use slog2_format::{info, topology, Category, Coord, Drawable, JStr, Primitive, Shadow};
@@ -101,7 +102,7 @@ impl Lines<'_> {
         format!(
             "cat={category} name={} topo={}",
             self.name(category)
-                .map_or_else(|| "?".to_string(), |n| format!("{n:?}")),
+                .map_or_else(|| "?".to_string(), |n| quoted_text(&n)),
             self.topology(category).unwrap_or_else(|| "?".into())
         )
     }
@@ -109,8 +110,12 @@ impl Lines<'_> {
     fn info_text(&self, category: i32, bytes: &JStr) -> String {
         let i = self.info(category, bytes);
         match (i.text, i.error) {
-            (Some(t), _) => format!("info={t:?}"),
-            (None, e) => format!("info_hex={} info_error={:?}", i.hex, e.unwrap_or_default()),
+            (Some(t), _) => format!("info={}", quoted_text(&t)),
+            (None, e) => format!(
+                "info_hex={} info_error={}",
+                i.hex,
+                quoted_text(&e.unwrap_or_default())
+            ),
         }
     }
 

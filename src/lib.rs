@@ -13,6 +13,7 @@ pub mod export;
 pub mod filter;
 pub mod input;
 pub mod items;
+pub mod json_text;
 pub mod output;
 pub mod remote;
 pub mod render;

@@ -868,7 +868,7 @@ impl Summary {
             if i > 0 {
                 out.push(b',');
             }
-            let _ = serde_json::to_writer(&mut *out, r);
+            let _ = crate::json_text::to_writer(&mut *out, r);
         }
         out.extend_from_slice(b"],\"cells\":[");
         let mut first = true;
@@ -925,7 +925,7 @@ impl Summary {
             out.push(b',');
             time(out, s.end);
             let _ = write!(out, ",{},", s.line);
-            let _ = serde_json::to_writer(&mut *out, &s.info);
+            let _ = crate::json_text::to_writer(&mut *out, &s.info);
             out.push(b']');
         }
         out.extend_from_slice(b"],\"events\":[");

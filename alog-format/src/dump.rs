@@ -10,16 +10,18 @@
 //!
 //! The first word is the record's [`Kind`]. `comment=none`
 //! means the line ends after the timestamp, `comment=""` that it ends in blanks.
-//! Strings are quoted with `"` and `\` escaped and every byte outside printable
-//! ASCII written `\xNN`. Events also show `time=`, their real time in seconds
-//! (`(cycle × rollover + timestamp) / 10^6`).
+//! Strings are quoted with `"` and `\` escaped, control bytes (0x00 … 0x1F,
+//! 0x7F) written `\u00XX` and bytes ≥ 0x80 `\xXX` (spec/README.md §3, strings in text output). Events
+//! also show `time=`, their real time in seconds (`(cycle × rollover +
+//! timestamp) / 10^6`).
 
 use crate::file::AlogFile;
 use crate::record::{rtype, Kind, Record};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Display, Write};
 
-/// Writes bytes as a quoted string, escaping `"`, `\` and non-printable bytes.
+/// Writes bytes as a quoted string, escaping `"`, `\`, control bytes (`\u00XX`)
+/// and bytes ≥ 0x80 (`\xXX`).
 pub fn quoted(b: &[u8]) -> Quoted<'_> {
     Quoted(b)
 }
@@ -36,7 +38,9 @@ impl Display for Quoted<'_> {
                 b'"' => f.write_str("\\\"")?,
                 b'\\' => f.write_str("\\\\")?,
                 0x20..=0x7e => f.write_char(c as char)?,
-                _ => write!(f, "\\x{c:02x}")?,
+                // The notation of clog2_format::escape (spec/README.md §3, strings in text output).
+                0x80..=0xff => write!(f, "\\x{c:02x}")?,
+                _ => write!(f, "\\u{:04x}", c)?,
             }
         }
         f.write_char('"')

@@ -2,7 +2,7 @@
 //!
 //! The form follows MPE's C `clog2_print` (same keys, same record-type tags) but
 //! loses nothing: times print in the shortest form that reads back to the same
-//! double, strings are quoted with escapes, cargo payloads print as hex.
+//! double, strings are quoted with the escapes of [`crate::escape`], cargo payloads print as hex.
 //!
 //! ```text
 //! ts=0.000256 icomm=0 rank=0 thd=0 type=bare et=600
@@ -19,33 +19,16 @@
 
 use crate::bytes::c_bytes;
 use crate::commtable::{comm_kind, CommEntry};
+pub use crate::escape::QuotedBytes;
 use crate::preamble::PreambleInfo;
 use crate::record::*;
-use std::fmt::{self, Display, Write};
+use std::fmt::{self, Display};
 
-/// Writes `b` (up to its first NUL) as a quoted string, escaping `"`, `\` and
-/// non-printable bytes as `\xNN`.
-pub fn quoted(b: &[u8]) -> Quoted<'_> {
-    Quoted(c_bytes(b))
-}
-
-/// See [`quoted`].
-#[derive(Debug, Clone, Copy)]
-pub struct Quoted<'a>(&'a [u8]);
-
-impl Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_char('"')?;
-        for &c in self.0 {
-            match c {
-                b'"' => f.write_str("\\\"")?,
-                b'\\' => f.write_str("\\\\")?,
-                0x20..=0x7e => f.write_char(c as char)?,
-                _ => write!(f, "\\x{c:02x}")?,
-            }
-        }
-        f.write_char('"')
-    }
+/// Writes `b` (up to its first NUL) as a quoted string in the notation of
+/// [`crate::escape`]: `"` and `\` escaped, control bytes `\u00XX`, bytes ≥ 0x80
+/// `\xXX`.
+pub fn quoted(b: &[u8]) -> QuotedBytes<'_> {
+    QuotedBytes(c_bytes(b))
 }
 
 /// Lowercase hex of all bytes.

@@ -47,6 +47,7 @@ pub mod codec;
 pub mod commtable;
 pub mod dump;
 pub mod error;
+pub mod escape;
 pub mod file;
 pub mod preamble;
 pub mod read;

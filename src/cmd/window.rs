@@ -378,14 +378,22 @@ fn write_items<W: Write>(
 ) -> std::io::Result<()> {
     for d in &answer.drawables {
         if json {
-            writeln!(out, "{}", lines.drawable_json(d))?;
+            writeln!(
+                out,
+                "{}",
+                mpelog::json_text::to_string(&lines.drawable_json(d))
+            )?;
         } else {
             writeln!(out, "{}", lines.drawable_text(d))?;
         }
     }
     for s in &answer.shadows {
         if json {
-            writeln!(out, "{}", lines.shadow_json(s))?;
+            writeln!(
+                out,
+                "{}",
+                mpelog::json_text::to_string(&lines.shadow_json(s))
+            )?;
         } else {
             writeln!(out, "{}", lines.shadow_text(s))?;
         }

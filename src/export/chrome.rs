@@ -124,28 +124,11 @@ impl<W: Write> ChromeJson<W> {
     }
 }
 
-/// Appends `s` as a JSON string (escaped as serde_json escapes it).
+/// Appends `s` as a JSON string, control characters as `\u00XX`
+/// ([`crate::json_text`], spec/README.md §3, strings in text output).
 pub(crate) fn json_str(out: &mut String, s: &str) {
     out.push('"');
-    let mut rest = s;
-    while let Some(i) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
-        out.push_str(&rest[..i]);
-        let c = rest.as_bytes()[i];
-        match c {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            c => {
-                let _ = write!(out, "\\u{:04x}", c);
-            }
-        }
-        rest = &rest[i + 1..];
-    }
-    out.push_str(rest);
+    clog2_format::escape::push_escaped(out, s);
     out.push('"');
 }
 
@@ -342,7 +325,7 @@ mod tests {
     }
 
     #[test]
-    fn strings_escape_as_serde_json_escapes_them() {
+    fn strings_escape_as_json_text_escapes_them() {
         for s in [
             "plain",
             "a\"b\\c",
@@ -352,7 +335,8 @@ mod tests {
         ] {
             let mut out = String::new();
             json_str(&mut out, s);
-            assert_eq!(out, serde_json::to_string(s).unwrap(), "{s:?}");
+            assert_eq!(out, crate::json_text::to_string(s), "{s:?}");
+            assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);
         }
     }
 }

@@ -97,12 +97,23 @@ impl<W: Write> PipitCsv<W> {
     }
 }
 
-/// Appends `s` as a CSV field: quoted (with `"` doubled) when it holds a
-/// comma, a quote or a line break.
+/// Appends `s` as a CSV field: `\` and control characters escaped as in every
+/// text output (`\\`, `\u00XX`; spec/README.md §3, strings in text output), then quoted (with `"`
+/// doubled) when it holds a comma or a quote.
 fn quote(out: &mut String, s: &str) {
-    if s.contains([',', '"', '\n', '\r']) {
+    let mut e = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => e.push_str("\\\\"),
+            c if clog2_format::escape::is_control(c) => {
+                let _ = clog2_format::escape::write_control(&mut e, c as u8);
+            }
+            c => e.push(c),
+        }
+    }
+    if e.contains([',', '"']) {
         out.push('"');
-        for (i, part) in s.split('"').enumerate() {
+        for (i, part) in e.split('"').enumerate() {
             if i > 0 {
                 out.push_str("\"\"");
             }
@@ -110,7 +121,7 @@ fn quote(out: &mut String, s: &str) {
         }
         out.push('"');
     } else {
-        out.push_str(s);
+        out.push_str(&e);
     }
 }
 

@@ -1,7 +1,8 @@
 //! Colour names to RGB, the way MPE's Java converter resolves the colour names of
 //! CLOG2 definitions: the name up to the first `:` is looked up in the X11 colour
 //! table that Jumpshot ships (`jumpshot.colors`, 746 names); an unknown name gets
-//! the next colour of a fixed rotating palette (spec/conversion.md §2.1 item 5).
+//! Java's next default colour (`ColorAlpha.getNextDefaultColor`, spec/conversion.md
+//! §2.1 item 5).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -33,8 +34,10 @@ pub fn lookup(name: &str) -> Option<[u8; 3]> {
     table().get(name).copied()
 }
 
-/// A fallback palette for unknown names: the 6×6×6 colour cube without black and
-/// white, visited with a stride of 108 so that neighbours differ.
+/// Java's default colours (`ColorAlpha.getNextDefaultColor`), for unknown colour
+/// names and `UnknownType-N` categories: the 6×6×6 colour cube without black and
+/// white, in cube order (Java's sort leaves it so), from number 10 with a stride
+/// of 108 modulo 214.
 #[derive(Debug, Clone, Default)]
 pub struct Fallback {
     next: usize,

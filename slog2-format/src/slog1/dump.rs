@@ -10,20 +10,9 @@ use super::types::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+/// Bytes as a quoted string in the notation of [`clog2_format::escape`].
 fn quoted(b: &[u8]) -> String {
-    let mut s = String::from("\"");
-    for &c in b {
-        match c {
-            b'"' => s.push_str("\\\""),
-            b'\\' => s.push_str("\\\\"),
-            0x20..=0x7e => s.push(c as char),
-            _ => {
-                let _ = write!(s, "\\x{c:02x}");
-            }
-        }
-    }
-    s.push('"');
-    s
+    clog2_format::escape::QuotedBytes(b).to_string()
 }
 
 fn q(s: &str) -> String {

@@ -1,0 +1,81 @@
+//! JSON text with the one escape notation of mpelog's text outputs
+//! (spec/README.md §3, strings in text output, [`clog2_format::escape`]): in strings every control
+//! character (U+0000 … U+001F and U+007F) is `\u00XX`, never a short form such
+//! as `\n`; otherwise the compact JSON serde_json writes.
+
+use serde::Serialize;
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter, Serializer};
+use std::io;
+
+/// serde_json's compact formatter with control characters as `\u00XX`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UniformEscapes;
+
+impl Formatter for UniformEscapes {
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        escape: CharEscape,
+    ) -> io::Result<()> {
+        let byte = match escape {
+            CharEscape::Quote => return w.write_all(b"\\\""),
+            CharEscape::ReverseSolidus => return w.write_all(b"\\\\"),
+            CharEscape::Solidus => return w.write_all(b"\\/"),
+            CharEscape::Backspace => 0x08,
+            CharEscape::FormFeed => 0x0c,
+            CharEscape::LineFeed => b'\n',
+            CharEscape::CarriageReturn => b'\r',
+            CharEscape::Tab => b'\t',
+            CharEscape::AsciiControl(b) => b,
+        };
+        write!(w, "\\u{byte:04x}")
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        // serde_json leaves DEL as it is; the notation escapes it too.
+        let mut parts = fragment.split('\u{7f}');
+        if let Some(first) = parts.next() {
+            CompactFormatter.write_string_fragment(w, first)?;
+        }
+        for p in parts {
+            w.write_all(b"\\u007f")?;
+            CompactFormatter.write_string_fragment(w, p)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `value` as compact JSON with [`UniformEscapes`].
+pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(w: W, value: &T) -> serde_json::Result<()> {
+    value.serialize(&mut Serializer::with_formatter(w, UniformEscapes))
+}
+
+/// `value` as compact JSON text with [`UniformEscapes`].
+pub fn to_string<T: ?Sized + Serialize>(value: &T) -> String {
+    let mut out = Vec::new();
+    // Serializing a Serialize value into memory does not fail for the values
+    // mpelog writes (string keys only).
+    let _ = to_writer(&mut out, value);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_u00xx() {
+        assert_eq!(
+            to_string("a\u{1}\n\t\u{7f}\"\\é"),
+            r#""a\u0001\u000a\u0009\u007f\"\\é""#
+        );
+        assert_eq!(
+            to_string(&serde_json::json!({"k\n": [1.5, "x"]})),
+            r#"{"k\u000a":[1.5,"x"]}"#
+        );
+    }
+}
