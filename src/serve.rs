@@ -77,12 +77,20 @@ impl Response {
     }
 
     fn json(v: &serde_json::Value) -> Response {
-        Response::bytes(200, "application/json", v.to_string().into_bytes())
+        Response::bytes(
+            200,
+            "application/json",
+            crate::json_text::to_string(v).into_bytes(),
+        )
     }
 
     fn error(status: u16, message: &str) -> Response {
         let v = serde_json::json!({ "error": message });
-        Response::bytes(status, "application/json", v.to_string().into_bytes())
+        Response::bytes(
+            status,
+            "application/json",
+            crate::json_text::to_string(&v).into_bytes(),
+        )
     }
 
     /// The body's length in bytes.

@@ -96,8 +96,7 @@ pub fn run(files: &[PathBuf], json: bool, limit: usize, trace: Option<PathBuf>) 
             bad += 1;
         }
         let shown = if json {
-            let line = serde_json::to_string(&json_report(path, &r))
-                .map_err(|e| CliError::Usage(e.to_string()))?;
+            let line = mpelog::json_text::to_string(&json_report(path, &r));
             emit(&(line + "\n"))?
         } else {
             emit(&text(path, &r))?

@@ -97,7 +97,7 @@ pub fn run(path: &Path, json: bool) -> CliResult {
         Err(Failure::Nothing(e)) => return Err(e),
     };
     let text = if json {
-        let mut t = serde_json::to_string(&s).map_err(|e| CliError::Usage(e.to_string()))?;
+        let mut t = mpelog::json_text::to_string(&s);
         t.push('\n');
         t
     } else {
