@@ -45,6 +45,8 @@ fn n5_bits(i: i32) -> i32 {
 }
 
 /// The JDK's `estimateDecExp`: `floor` of an estimate of `log10` of the value.
+// The JDK's constants as written: 0.301029995663981 is not `LOG10_2`'s double.
+#[allow(clippy::approx_constant)]
 fn estimate_dec_exp(fract: u64, bin_exp: i32) -> i32 {
     let d2 = f64::from_bits(0x3ff0_0000_0000_0000 | (fract & ((1u64 << 52) - 1)));
     let d = (d2 - 1.5) * 0.289529654 + 0.176091259 + bin_exp as f64 * 0.301029995663981;
