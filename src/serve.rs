@@ -5,7 +5,7 @@
 //! Endpoints (other tools may use them; the names are stable):
 //! - `GET /` — the viewer page (plain HTML, CSS and JavaScript embedded in
 //!   the binary; no network at run time).
-//! - `GET /api/info[?file=K][&pixels=W][&view=V]` — the file's time range,
+//! - `GET /api/info[?file=K][&pixels=W][&view=V][&rows=A-B]` — the file's time range,
 //!   views (line-ID maps with their rows), legend (index, name, topology,
 //!   colour), the names of the files served, and the whole trace's summary
 //!   from the root node alone (`summary`, `W` columns wide), for a first
@@ -301,7 +301,7 @@ impl Service {
         };
         let known: &[&str] = match path {
             "/" | "/index.html" => &[],
-            "/api/info" => &["file", "pixels", "view"],
+            "/api/info" => &["file", "pixels", "view", "rows"],
             "/trace" => &["file"],
             "/api/window" => &["file", "from", "to", "pixels", "view", "rows", "format"],
             "/api/search" => &["file", "view", "category", "t", "dir"],
@@ -342,6 +342,11 @@ impl Service {
             None => 0,
             Some(Ok(v)) => v,
             _ => return Response::error(400, "view: the index of a view"),
+        };
+        let rows = match q.get("rows").map(|v| parse_rows(v)) {
+            None => None,
+            Some(Some(r)) => Some(r),
+            Some(None) => return Response::error(400, "rows: FIRST-LAST, row indexes"),
         };
         let v = self.with_reader(k, |r| {
             let root = r.tree_dir().and_then(|t| t.value.root().copied());
@@ -390,7 +395,15 @@ impl Service {
                 let to = crate::slices::next_up(e.latest);
                 r.window_to_depth_into(&mut buf, e.earliest, to, e.id.depth)
                     .ok()?;
-                let s = Summary::of_window(&buf, &legend, map.as_ref(), e.earliest, e.latest, pixels);
+                let s = Summary::of_window_rows(
+                    &buf,
+                    &legend,
+                    map.as_ref(),
+                    e.earliest,
+                    e.latest,
+                    pixels,
+                    rows,
+                );
                 let mut out = Vec::new();
                 s.write_json(&mut out);
                 serde_json::from_slice::<serde_json::Value>(&out).ok()
