@@ -463,17 +463,45 @@ fn draw(
         }
     }
     // One mark per row and column: the category with the most events there.
-    for e in &sum.events {
-        let (cx, y) = (LEFT + f64::from(e.column) + 0.5, row_top(e.row));
-        let c = color(cats.get(&e.category).copied());
-        let _ = writeln!(
-            s,
-            r#"<line x1="{cx}" y1="{}" x2="{cx}" y2="{}" stroke="{c}"/><circle cx="{cx}" cy="{}" r="3" fill="{c}"/>"#,
-            n(y + 2.0),
-            n(y + rh * 0.3),
-            n(y + 5.0),
-            cx = n(cx)
-        );
+    // Dense events (marks in more than an eighth of the cells) are a strip
+    // 3 pixels tall at the top of the row, each column in its most frequent
+    // category's colour, neighbours alike in one rectangle.
+    let dense_events = sum.events.len() as f64 > sum.rows.len() as f64 * plot / 8.0;
+    if dense_events {
+        let mut i = 0;
+        while i < sum.events.len() {
+            let e = &sum.events[i];
+            let mut j = i + 1;
+            while j < sum.events.len()
+                && sum.events[j].row == e.row
+                && sum.events[j].category == e.category
+                && sum.events[j].column == e.column + (j - i) as u32
+            {
+                j += 1;
+            }
+            let _ = writeln!(
+                s,
+                r#"<rect x="{}" y="{}" width="{}" height="3" fill="{}"/>"#,
+                n(LEFT + f64::from(e.column)),
+                n(row_top(e.row) + 1.0),
+                j - i,
+                color(cats.get(&e.category).copied())
+            );
+            i = j;
+        }
+    } else {
+        for e in &sum.events {
+            let (cx, y) = (LEFT + f64::from(e.column) + 0.5, row_top(e.row));
+            let c = color(cats.get(&e.category).copied());
+            let _ = writeln!(
+                s,
+                r#"<line x1="{cx}" y1="{}" x2="{cx}" y2="{}" stroke="{c}"/><circle cx="{cx}" cy="{}" r="3" fill="{c}"/>"#,
+                n(y + 2.0),
+                n(y + rh * 0.3),
+                n(y + 5.0),
+                cx = n(cx)
+            );
+        }
     }
     let _ = topo;
 
