@@ -11,8 +11,11 @@
 //! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
 //! let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
 //! let mut r = slog2_format::Slog2Reader::new(Cursor::new(out.into_inner()))?;
-//! let state = r.categories().unwrap().value.categories.iter()
-//!     .find(|c| c.topology == slog2_format::topology::STATE).unwrap().index;
+//! let states: Vec<i32> = r.categories().unwrap().value.categories.iter()
+//!     .filter(|c| c.topology == slog2_format::topology::STATE).map(|c| c.index).collect();
+//! // The category of the first state drawable of the file.
+//! let state = r.window(f64::NEG_INFINITY, f64::INFINITY)?.drawables.iter()
+//!     .find_map(|d| states.contains(&d.value.category()).then(|| d.value.category())).unwrap();
 //! let first = find(&mut r, state, f64::NEG_INFINITY, Direction::Next)?.expect("a state");
 //! let second = find(&mut r, state, first.start, Direction::Next)?.expect("another");
 //! assert!(second.start > first.start);

@@ -75,7 +75,7 @@ fn every_endpoint_answers_and_windows_equal_the_cli() {
     );
     assert!(String::from_utf8(page.read_body().unwrap())
         .unwrap()
-        .contains("/api/window"));
+        .contains("api/window?"));
 
     let info = json(&s, "/api/info");
     let (t0, t1) = (
