@@ -683,7 +683,16 @@ impl HttpFile {
                 message: e.to_string(),
             },
             ureq::Error::BadUri(m) => Error::BadUrl { url, reason: m },
-            ureq::Error::Io(source) => Error::Transport { url, source },
+            ureq::Error::Io(source) => match source
+                .get_ref()
+                .and_then(|e| e.downcast_ref::<rustls::Error>())
+            {
+                Some(e) => Error::Tls {
+                    url,
+                    message: e.to_string(),
+                },
+                None => Error::Transport { url, source },
+            },
             ureq::Error::HostNotFound => Error::Transport {
                 url,
                 source: io::Error::new(io::ErrorKind::NotFound, "host not found"),
