@@ -16,6 +16,7 @@ pub mod items;
 pub mod output;
 pub mod remote;
 pub mod render;
+pub mod search;
 pub mod serve;
 pub mod signals;
 pub mod slices;
