@@ -46,7 +46,6 @@ pub fn open_remote(url: &str) -> CliResult<slog2_format::Slog2Reader<mpelog::rem
 }
 
 /// Opens an input file for streaming (blocks are read whole, so no extra buffering).
-
 pub fn open(path: &Path) -> CliResult<(File, u64)> {
     let f = File::open(path).map_err(CliError::io(path))?;
     let len = f.metadata().map_err(CliError::io(path))?.len();
