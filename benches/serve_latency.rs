@@ -222,7 +222,9 @@ fn main() {
         if to - from < full * 1e-9 {
             to = from + full * 1e-9;
         }
-        let url = format!("/api/window?from={from}&to={to}&pixels=1600");
+        // What the viewer asks: the binary summary (spec/queries.md §6.6),
+        // its cost in the last 24 bytes.
+        let url = format!("/api/window?from={from}&to={to}&pixels=1600&format=bin");
         let t = Instant::now();
         let (status, body) = get(&mut r, &url);
         client.push(t.elapsed().as_secs_f64() * 1e3);
@@ -231,17 +233,17 @@ fn main() {
             t.elapsed().as_secs_f64() * 1e3,
             body.len() as f64 / 1e3,
         ));
-        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(status, 200, "{url}: {}", String::from_utf8_lossy(&body));
         kb.push(body.len() as f64 / 1e3);
-        assert_eq!(status, 200, "{url}: {v}");
-        server_us.push(v["cost"]["micros"].as_f64().unwrap() / 1e3);
-        items.push(
-            ["cells", "states", "events", "arrows"]
-                .iter()
-                .map(|k| v[*k].as_array().unwrap().len())
-                .sum::<usize>() as f64,
-        );
-        nodes.push(v["cost"]["nodes_read"].as_f64().unwrap());
+        let u64_at = |k: usize| {
+            let at = body.len() - 24 + 8 * k;
+            u64::from_le_bytes(body[at..at + 8].try_into().unwrap()) as f64
+        };
+        server_us.push(u64_at(2) / 1e3);
+        nodes.push(u64_at(0));
+        // The summary's drawables and shadows (header fields at 32 and 40).
+        let u64_head = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().unwrap()) as f64;
+        items.push(u64_head(32) + u64_head(40));
     }
     drop(server);
     for v in [&mut client, &mut server_us, &mut items, &mut nodes, &mut kb] {
@@ -284,9 +286,9 @@ fn main() {
     for (what, v, unit) in [
         ("client (request to last byte)", &client, "ms"),
         ("server (cost.micros)", &server_us, "ms"),
-        ("items per answer", &items, ""),
+        ("drawables+shadows summed", &items, ""),
         ("nodes read per answer", &nodes, ""),
-        ("JSON kB per answer", &kb, ""),
+        ("kB per answer (binary)", &kb, ""),
     ] {
         println!(
             "  {what:28} p50 {:9.2}{unit}  p95 {:9.2}{unit}  p99 {:9.2}{unit}  max {:9.2}{unit}",

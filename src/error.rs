@@ -78,6 +78,9 @@ pub enum CliError {
     /// `check` found errors in this many files (exit 1).
     #[error("{0} file(s) failed the check")]
     CheckFailed(usize),
+    /// A remote file could not be read, or changed while it was read (exit 1).
+    #[error(transparent)]
+    Remote(#[from] mpelog::remote::Error),
     /// The command line asks for something impossible (exit 2).
     #[error("{0}")]
     Usage(String),
@@ -92,9 +95,24 @@ impl CliError {
         }
     }
 
-    /// Wraps an I/O error on `path`.
+    /// Wraps an I/O error on `path` (one that holds a remote file's error
+    /// becomes [`CliError::Remote`]).
     pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CliError + '_ {
-        move |source| CliError::Io {
+        move |source| Self::from_io(path, source)
+    }
+
+    fn from_io(path: &Path, source: std::io::Error) -> CliError {
+        if source
+            .get_ref()
+            .is_some_and(|e| e.is::<mpelog::remote::Error>())
+        {
+            let inner = source.into_inner().expect("an inner error");
+            let remote = inner
+                .downcast::<mpelog::remote::Error>()
+                .expect("a remote error");
+            return CliError::Remote(*remote);
+        }
+        CliError::Io {
             path: path.to_path_buf(),
             source,
         }
@@ -117,10 +135,7 @@ impl CliError {
     fn from_clog2(path: &Path, source: clog2_format::Error, repairable: bool) -> CliError {
         match source {
             clog2_format::Error::InvalidOptions(m) => CliError::Usage(m),
-            clog2_format::Error::Io { source, .. } => CliError::Io {
-                path: path.to_path_buf(),
-                source,
-            },
+            clog2_format::Error::Io { source, .. } => Self::from_io(path, source),
             source => CliError::BadInput {
                 path: path.to_path_buf(),
                 source,
@@ -134,10 +149,7 @@ impl CliError {
     /// Wraps a SLOG-1 codec error on `path`.
     pub fn slog1(path: &Path) -> impl FnOnce(slog2_format::slog1::Error) -> CliError + '_ {
         move |source| match source {
-            slog2_format::slog1::Error::Io { source, .. } => CliError::Io {
-                path: path.to_path_buf(),
-                source,
-            },
+            slog2_format::slog1::Error::Io { source, .. } => Self::from_io(path, source),
             source => CliError::BadSlog1 {
                 path: path.to_path_buf(),
                 source,
@@ -149,10 +161,7 @@ impl CliError {
     pub fn slog2(path: &Path) -> impl FnOnce(slog2_format::Error) -> CliError + '_ {
         move |source| match source {
             slog2_format::Error::InvalidOptions(m) => CliError::Usage(m),
-            slog2_format::Error::Io { source, .. } => CliError::Io {
-                path: path.to_path_buf(),
-                source,
-            },
+            slog2_format::Error::Io { source, .. } => Self::from_io(path, source),
             source => CliError::BadSlog2 {
                 path: path.to_path_buf(),
                 source,

@@ -17,6 +17,7 @@ pub mod json_text;
 pub mod output;
 pub mod remote;
 pub mod render;
+pub mod search;
 pub mod serve;
 pub mod signals;
 pub mod slices;

@@ -197,7 +197,8 @@ enum Command {
     /// window's width, summed over timelines, so it can exceed 100%.
     Stats {
         /// The trace, an annotation file (TRACE.clog2.idx), or the URL of a SLOG-2 file
-        /// that answers HTTP Range requests (`mpelog serve`'s http://HOST:PORT/trace).
+        /// (http:// or https://) that answers HTTP Range requests (`mpelog serve`'s
+        /// http://HOST:PORT/trace, a web server, an object store; README: Remote files).
         file: PathBuf,
         /// For an annotation: the trace it annotates (default: its path without
         /// `.idx`).
@@ -232,7 +233,8 @@ enum Command {
     /// the trace's size. Any trace `convert` reads is converted first.
     Render {
         /// The trace, or the URL of a SLOG-2 file
-        /// that answers HTTP Range requests (`mpelog serve`'s http://HOST:PORT/trace).
+        /// (http:// or https://) that answers HTTP Range requests (`mpelog serve`'s
+        /// http://HOST:PORT/trace, a web server, an object store; README: Remote files).
         input: PathBuf,
         /// The picture: OUT.svg or OUT.png.
         #[arg(short, long)]
@@ -333,7 +335,8 @@ enum Command {
     /// --from T0 --to T1` counts a window's drawables.
     Export {
         /// The trace, an annotation file (TRACE.clog2.idx), or the URL of a SLOG-2 file
-        /// that answers HTTP Range requests (`mpelog serve`'s http://HOST:PORT/trace).
+        /// (http:// or https://) that answers HTTP Range requests (`mpelog serve`'s
+        /// http://HOST:PORT/trace, a web server, an object store; README: Remote files).
         input: PathBuf,
         /// The output file (`-` for standard output). For Parquet, a directory
         /// (a name ending in `/`, or an empty directory) receives a dataset:

@@ -200,27 +200,41 @@ pub fn svg<R: Read + Seek>(
 
 /// The vertical bands of one summarised cell: `(category, top, bottom)`,
 /// the largest share centred on the row's middle, the others alternately
-/// below and above it, each as tall as its share of the column.
+/// below and above it, each as tall as its share of the column; the stack is
+/// moved as little as needed to stay inside `[top, top + h]` (the largest
+/// share still covers the middle, since neither side holds more than half).
 fn bands(shares: &[Share], col_w: f64, top: f64, h: f64) -> Vec<(i32, f64, f64)> {
-    let mid = top + h / 2.0;
-    let (mut up, mut down) = (mid, mid);
+    // Shares adding up to more than the column (states that overlap without
+    // nesting) are scaled to fit it.
+    let total: f64 = shares.iter().map(|s| s.seconds).sum::<f64>() / col_w;
+    let scale = if total > 1.0 { 1.0 / total } else { 1.0 };
+    let part = |s: &Share| h * (s.seconds / col_w) * scale;
+    let below: f64 = shares.iter().skip(1).step_by(2).map(part).sum();
+    let above: f64 = shares.iter().skip(2).step_by(2).map(part).sum();
+    let first = shares.first().map_or(0.0, part);
+    let mut mid = top + h / 2.0;
+    mid -= (mid + first / 2.0 + below - (top + h)).max(0.0);
+    mid += (top - (mid - first / 2.0 - above)).max(0.0);
+    let (mut up, mut down) = (mid - first / 2.0, mid + first / 2.0);
     let mut out = Vec::with_capacity(shares.len());
     for (i, sh) in shares.iter().enumerate() {
-        let part = h * (sh.seconds / col_w).min(1.0);
+        let p = part(sh);
         if i == 0 {
-            up = mid - part / 2.0;
-            down = mid + part / 2.0;
             out.push((sh.category, up, down));
         } else if i % 2 == 1 {
-            out.push((sh.category, down, down + part));
-            down += part;
+            out.push((sh.category, down, down + p));
+            down += p;
         } else {
-            out.push((sh.category, up - part, up));
-            up -= part;
+            out.push((sh.category, up - p, up));
+            up -= p;
         }
     }
     out
 }
+
+/// A run of summarised cells drawn alike: its first column, its region
+/// (top, bottom) and its bands.
+type Run = (usize, (f64, f64), Vec<(i32, f64, f64)>);
 
 /// The inset of a state nested `depth` deep in a row `rh` high.
 fn inset(depth: f64, rh: f64) -> f64 {
@@ -353,10 +367,8 @@ fn draw(
     let mut summarised = 0u64;
     for r in 0..sum.rows.len() {
         // The run being drawn: first column, its region and bands.
-        let mut run: Option<(usize, (f64, f64), Vec<(i32, f64, f64)>)> = None;
-        let flush = |s: &mut String,
-                     run: &Option<(usize, (f64, f64), Vec<(i32, f64, f64)>)>,
-                     end: usize| {
+        let mut run: Option<Run> = None;
+        let flush = |s: &mut String, run: &Option<Run>, end: usize| {
             if let Some((c0, (top, bottom), bands)) = run {
                 let (x0, w) = (LEFT + *c0 as f64, (end - c0) as f64);
                 let _ = writeln!(
@@ -451,17 +463,45 @@ fn draw(
         }
     }
     // One mark per row and column: the category with the most events there.
-    for e in &sum.events {
-        let (cx, y) = (LEFT + f64::from(e.column) + 0.5, row_top(e.row));
-        let c = color(cats.get(&e.category).copied());
-        let _ = writeln!(
-            s,
-            r#"<line x1="{cx}" y1="{}" x2="{cx}" y2="{}" stroke="{c}"/><circle cx="{cx}" cy="{}" r="3" fill="{c}"/>"#,
-            n(y + 2.0),
-            n(y + rh * 0.3),
-            n(y + 5.0),
-            cx = n(cx)
-        );
+    // Dense events (marks in more than an eighth of the cells) are a strip
+    // 3 pixels tall at the top of the row, each column in its most frequent
+    // category's colour, neighbours alike in one rectangle.
+    let dense_events = sum.events.len() as f64 > sum.rows.len() as f64 * plot / 8.0;
+    if dense_events {
+        let mut i = 0;
+        while i < sum.events.len() {
+            let e = &sum.events[i];
+            let mut j = i + 1;
+            while j < sum.events.len()
+                && sum.events[j].row == e.row
+                && sum.events[j].category == e.category
+                && sum.events[j].column == e.column + (j - i) as u32
+            {
+                j += 1;
+            }
+            let _ = writeln!(
+                s,
+                r#"<rect x="{}" y="{}" width="{}" height="3" fill="{}"/>"#,
+                n(LEFT + f64::from(e.column)),
+                n(row_top(e.row) + 1.0),
+                j - i,
+                color(cats.get(&e.category).copied())
+            );
+            i = j;
+        }
+    } else {
+        for e in &sum.events {
+            let (cx, y) = (LEFT + f64::from(e.column) + 0.5, row_top(e.row));
+            let c = color(cats.get(&e.category).copied());
+            let _ = writeln!(
+                s,
+                r#"<line x1="{cx}" y1="{}" x2="{cx}" y2="{}" stroke="{c}"/><circle cx="{cx}" cy="{}" r="3" fill="{c}"/>"#,
+                n(y + 2.0),
+                n(y + rh * 0.3),
+                n(y + 5.0),
+                cx = n(cx)
+            );
+        }
     }
     let _ = topo;
 

@@ -5,13 +5,24 @@
 //! Endpoints (other tools may use them; the names are stable):
 //! - `GET /` — the viewer page (plain HTML, CSS and JavaScript embedded in
 //!   the binary; no network at run time).
-//! - `GET /api/info[?file=K]` — the file's time range, views (line-ID maps with
-//!   their rows), legend (index, name, topology, colour) and the files served.
+//! - `GET /api/info[?file=K][&pixels=W][&view=V][&rows=A-B]` — the file's time range,
+//!   views (line-ID maps with their rows), legend (index, name, topology,
+//!   colour), the names of the files served, and the whole trace's summary
+//!   from the root node alone (`summary`, `W` columns wide), for a first
+//!   frame drawn at once.
 //! - `GET /api/window?from=T0&to=T1&pixels=W[&view=V][&file=K]` — the
 //!   window's [`Summary`] `W` columns wide with the rows of view `V`, as
 //!   [`Summary::write_json`] writes it (what `render` draws and `mpelog window
 //!   --summary` prints), plus what it cost (`nodes_read`, `bytes_read`,
 //!   `micros`). Its size is bounded by rows × columns, whatever the trace.
+//! - `GET /api/window?…&format=bin` — the same summary in the binary form
+//!   of spec/queries.md §6.6, followed by the cost as three little-endian
+//!   `u64` (nodes read, bytes read, microseconds); `&rows=A-B` keeps the
+//!   cells, states, events and arrows of rows A to B only (a viewer showing
+//!   some rows of many).
+//! - `GET /api/search?category=C&t=T&dir=next|prev[&view=V][&file=K]` — the
+//!   next or previous real primitive of category C after or before T
+//!   ([`crate::search::find`]) with its row's values in view V, or `null`.
 //! - `GET /api/export?from=T0&to=T1[&file=K]` — the window as a Perfetto trace.
 //! - `GET /trace[?file=K]` — the file's bytes, with HTTP Range requests (`206`
 //!   answers; `416` for a range outside the file).
@@ -121,6 +132,13 @@ impl Response {
     }
 }
 
+/// `FIRST-LAST` (row indexes, inclusive) as a pair.
+fn parse_rows(v: &str) -> Option<(u32, u32)> {
+    let (a, b) = v.split_once('-')?;
+    let (a, b) = (a.parse::<u32>().ok()?, b.parse::<u32>().ok()?);
+    (a <= b).then_some((a, b))
+}
+
 /// One served SLOG-2 file and a pool of open readers.
 struct Served {
     path: PathBuf,
@@ -216,10 +234,26 @@ fn byte_range(header: Option<&str>, len: u64) -> Result<Option<(u64, u64)>, ()> 
 }
 
 impl Service {
-    /// Serves the SLOG-2 files `paths` (each is opened once to check it).
+    /// Serves the SLOG-2 files `paths` (each is opened once to check it),
+    /// each shown by its file name.
     pub fn new(paths: &[PathBuf]) -> slog2_format::Result<Service> {
+        let named: Vec<(PathBuf, String)> = paths
+            .iter()
+            .map(|p| {
+                let name = p
+                    .file_name()
+                    .map_or("trace".into(), |n| n.to_string_lossy().into_owned());
+                (p.clone(), name)
+            })
+            .collect();
+        Service::named(&named)
+    }
+
+    /// Serves the SLOG-2 files of `files`, each shown by the name beside it
+    /// (a converted input by the name of the trace it came from).
+    pub fn named(files_and_names: &[(PathBuf, String)]) -> slog2_format::Result<Service> {
         let mut files = Vec::new();
-        for p in paths {
+        for (p, name) in files_and_names {
             let r = open(p)?;
             let len = std::fs::metadata(p)
                 .map_err(|e| slog2_format::Error::Io {
@@ -229,9 +263,7 @@ impl Service {
                 .len();
             files.push(Served {
                 path: p.clone(),
-                name: p
-                    .file_name()
-                    .map_or("trace".into(), |n| n.to_string_lossy().into_owned()),
+                name: name.clone(),
                 len,
                 readers: Mutex::new(vec![r]),
             });
@@ -277,8 +309,10 @@ impl Service {
         };
         let known: &[&str] = match path {
             "/" | "/index.html" => &[],
-            "/api/info" | "/trace" => &["file"],
-            "/api/window" => &["file", "from", "to", "pixels", "view"],
+            "/api/info" => &["file", "pixels", "view", "rows"],
+            "/trace" => &["file"],
+            "/api/window" => &["file", "from", "to", "pixels", "view", "rows", "format"],
+            "/api/search" => &["file", "view", "category", "t", "dir"],
             "/api/export" => &["file", "from", "to"],
             _ => return Response::error(404, "no such page: the viewer is at /"),
         };
@@ -291,8 +325,9 @@ impl Service {
             _ => return Response::error(400, "file: the index of a served file"),
         };
         match path {
-            "/api/info" => self.info(file),
+            "/api/info" => self.info(file, &q),
             "/api/window" => self.window(file, &q),
+            "/api/search" => self.search(file, &q),
             "/api/export" => self.export(file, &q),
             "/trace" => self.trace(file, range),
             _ => {
@@ -304,8 +339,23 @@ impl Service {
         }
     }
 
-    fn info(&self, k: usize) -> Response {
+    fn info(&self, k: usize, q: &HashMap<String, String>) -> Response {
         let names: Vec<&str> = self.files.iter().map(|f| f.name.as_str()).collect();
+        let pixels = match q.get("pixels").map(|v| v.parse::<u32>()) {
+            Some(Ok(p)) if (1..=MAX_PIXELS).contains(&p) => p,
+            None => 1000,
+            _ => return Response::error(400, "pixels: 1 to 16384"),
+        };
+        let view = match q.get("view").map(|v| v.parse::<usize>()) {
+            None => 0,
+            Some(Ok(v)) => v,
+            _ => return Response::error(400, "view: the index of a view"),
+        };
+        let rows = match q.get("rows").map(|v| parse_rows(v)) {
+            None => None,
+            Some(Some(r)) => Some(r),
+            Some(None) => return Response::error(400, "rows: FIRST-LAST, row indexes"),
+        };
         let v = self.with_reader(k, |r| {
             let root = r.tree_dir().and_then(|t| t.value.root().copied());
             let legend: Vec<serde_json::Value> = r
@@ -341,9 +391,35 @@ impl Service {
                         .collect()
                 })
                 .unwrap_or_default();
+            // The root's summary of the whole trace (one node read), for a
+            // first frame drawn at once.
+            let summary = root.and_then(|e| {
+                let legend: Vec<Category> = r
+                    .categories()
+                    .map(|c| c.value.categories.clone())
+                    .unwrap_or_default();
+                let map = r.line_id_maps().and_then(|m| m.value.maps.get(view).cloned());
+                let mut buf = slog2_format::WindowBuf::new();
+                let to = crate::slices::next_up(e.latest);
+                r.window_to_depth_into(&mut buf, e.earliest, to, e.id.depth)
+                    .ok()?;
+                let s = Summary::of_window_rows(
+                    &buf,
+                    &legend,
+                    map.as_ref(),
+                    e.earliest,
+                    e.latest,
+                    pixels,
+                    rows,
+                );
+                let mut out = Vec::new();
+                s.write_json(&mut out);
+                serde_json::from_slice::<serde_json::Value>(&out).ok()
+            });
             serde_json::json!({
                 "files": names,
                 "file": k,
+                "summary": summary,
                 "bytes": self.files[k].len,
                 "time_min": root.map(|e| e.earliest),
                 "time_max": root.map(|e| e.latest),
@@ -374,6 +450,16 @@ impl Service {
             Some(Ok(v)) => v,
             _ => return Response::error(400, "view: the index of a view"),
         };
+        let rows = match q.get("rows").map(|v| parse_rows(v)) {
+            None => None,
+            Some(Some(r)) => Some(r),
+            Some(None) => return Response::error(400, "rows: FIRST-LAST, row indexes"),
+        };
+        let binary = match q.get("format").map(String::as_str) {
+            None | Some("json") => false,
+            Some("bin") => true,
+            Some(_) => return Response::error(400, "format: json or bin"),
+        };
         let answer = self.with_reader(k, |r| -> slog2_format::Result<Vec<u8>> {
             let started = Instant::now();
             let before = r.counters();
@@ -386,9 +472,17 @@ impl Service {
                 .and_then(|m| m.value.maps.get(view).cloned());
             let mut buf = slog2_format::WindowBuf::new();
             crate::summary::query(r, &mut buf, from, to, pixels)?;
-            let s = Summary::of_window(&buf, &legend, map.as_ref(), from, to, pixels);
+            let s = Summary::of_window_rows(&buf, &legend, map.as_ref(), from, to, pixels, rows);
             let after = r.counters();
             let mut out = Vec::with_capacity(1 << 16);
+            if binary {
+                s.write_bin(&mut out);
+                // The cost: nodes read, bytes read, microseconds.
+                out.extend_from_slice(&(after.nodes_read - before.nodes_read).to_le_bytes());
+                out.extend_from_slice(&(after.bytes_read - before.bytes_read).to_le_bytes());
+                out.extend_from_slice(&(started.elapsed().as_micros() as u64).to_le_bytes());
+                return Ok(out);
+            }
             s.write_json(&mut out);
             // The cost joins the summary's object.
             out.pop();
@@ -404,7 +498,58 @@ impl Service {
             Ok(out)
         });
         match answer {
+            Ok(Ok(v)) if binary => Response::bytes(200, "application/octet-stream", v),
             Ok(Ok(v)) => Response::bytes(200, "application/json", v),
+            Ok(Err(e)) | Err(e) => Response::error(422, &e.to_string()),
+        }
+    }
+
+    /// `/api/search`: the next (`dir=next`) or previous (`dir=prev`) real
+    /// primitive of `category` after or before time `t`, with its row in view
+    /// `view`, or `null`.
+    fn search(&self, k: usize, q: &HashMap<String, String>) -> Response {
+        let Some(Ok(category)) = q.get("category").map(|v| v.parse::<i32>()) else {
+            return Response::error(400, "category: a category index");
+        };
+        let t = match q.get("t").map(|v| v.parse::<f64>()) {
+            Some(Ok(t)) if !t.is_nan() => t,
+            None => f64::NEG_INFINITY,
+            _ => return Response::error(400, "t: seconds"),
+        };
+        let dir = match q.get("dir").map(String::as_str) {
+            None | Some("next") => crate::search::Direction::Next,
+            Some("prev") => crate::search::Direction::Previous,
+            Some(_) => return Response::error(400, "dir: next or prev"),
+        };
+        let view = match q.get("view").map(|v| v.parse::<usize>()) {
+            None => 0,
+            Some(Ok(v)) => v,
+            _ => return Response::error(400, "view: the index of a view"),
+        };
+        let found = self.with_reader(k, |r| {
+            let f = crate::search::find(r, category, t, dir)?;
+            let values = f.and_then(|f| {
+                r.line_id_maps()?
+                    .value
+                    .maps
+                    .get(view)?
+                    .rows
+                    .iter()
+                    .find(|row| row.line_id == f.line)
+                    .map(|row| row.values.clone())
+            });
+            Ok::<_, slog2_format::Error>(f.map(|f| {
+                serde_json::json!({
+                    "category": f.category,
+                    "start": f.start,
+                    "end": f.end,
+                    "line": f.line,
+                    "key": values.unwrap_or_else(|| vec![f.line]),
+                })
+            }))
+        });
+        match found {
+            Ok(Ok(v)) => Response::json(&serde_json::json!({ "found": v })),
             Ok(Err(e)) | Err(e) => Response::error(422, &e.to_string()),
         }
     }

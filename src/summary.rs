@@ -214,7 +214,10 @@ impl Scratch {
     /// Adds `weight` × the part of `[a, b]` in each column (times as column
     /// positions, already clipped to `[0, columns]`).
     fn add(&mut self, slot: usize, a: f64, b: f64, weight: f64, summarised: bool) {
-        if !(b > a) || weight == 0.0 || !weight.is_finite() {
+        if b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater)
+            || weight == 0.0
+            || !weight.is_finite()
+        {
             return;
         }
         let last = self.columns - 1;
@@ -236,7 +239,7 @@ impl Scratch {
     /// Adds `weight` × the part of `[a, b]` in each column to the container
     /// part of a slot (see [`Summary::of_window`]).
     fn add_container(&mut self, slot: usize, a: f64, b: f64, weight: f64) {
-        if !(b > a) {
+        if b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater) {
             return;
         }
         let last = self.columns - 1;
@@ -311,6 +314,23 @@ impl Summary {
         to: f64,
         columns: u32,
     ) -> Summary {
+        Summary::of_window_rows(buf, legend, view, from, to, columns, None)
+    }
+
+    /// [`of_window`](Self::of_window) with the cells, states, events and
+    /// arrows of the rows `first..=last` only (an arrow when either end is
+    /// there); [`rows`](Self::rows) still lists every row, so row indexes are
+    /// those of the whole summary.
+    pub fn of_window_rows(
+        buf: &WindowBuf,
+        legend: &[Category],
+        view: Option<&LineIdMap>,
+        from: f64,
+        to: f64,
+        columns: u32,
+        only: Option<(u32, u32)>,
+    ) -> Summary {
+        let shown = |row: u32| only.is_none_or(|(a, b)| a <= row && row <= b);
         let columns = columns.max(1);
         let topo: FxHashMap<i32, i32> = legend.iter().map(|c| (c.index, c.topology)).collect();
         let topo_of = |c: i32| topo.get(&c).copied().unwrap_or(topology::STATE);
@@ -501,6 +521,7 @@ impl Summary {
         let mut items: Vec<(u32, i32, Item<'_>)> = items
             .into_iter()
             .map(|(l, it)| (row_of[&l], l, it))
+            .filter(|(r, _, _)| shown(*r))
             .collect();
         items.sort_unstable_by(|(ra, la, a), (rb, lb, b)| {
             ra.cmp(rb)
@@ -533,7 +554,7 @@ impl Summary {
         let mut cell: Vec<Share> = Vec::new();
         // Per line: the innermost real state of each stretch of time.
         let mut segments: Vec<(f64, f64, usize)> = Vec::new();
-        for r in 0..rows.len() {
+        for (r, row) in rows.iter().enumerate() {
             while i < items.len() && items[i].0 as usize == r {
                 let l = items[i].1;
                 let mut j = i;
@@ -634,7 +655,7 @@ impl Summary {
             for c in 0..n {
                 cell.clear();
                 if scratch.touched[c] {
-                    scratch.cap(c, rows[r].lines.len());
+                    scratch.cap(c, row.lines.len());
                     let base = c * slots;
                     scratch.container[base..base + slots].fill(0.0);
                     for (s, secs) in scratch.seconds[base..base + slots].iter_mut().enumerate() {
@@ -677,6 +698,9 @@ impl Summary {
             if !(t >= from && t <= to) {
                 continue;
             }
+            if !shown(row_of[&line]) {
+                continue;
+            }
             let e = per_cat
                 .entry((row_of[&line], col(t), category))
                 .or_insert((0, t, false));
@@ -684,7 +708,7 @@ impl Summary {
             e.2 |= summary;
         }
         let mut per_cat: Vec<_> = per_cat.into_iter().collect();
-        per_cat.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+        per_cat.sort_unstable_by_key(|(k, _)| *k);
         let mut events: Vec<EventMark> = Vec::new();
         for ((row, column, category), (count, time, summary)) in per_cat {
             match events.last_mut() {
@@ -716,6 +740,9 @@ impl Summary {
         let mut ar: FxHashMap<(u32, u32, u32, u32), ArrowMark> = FxHashMap::default();
         for (a, b, t0, t1, category, count, summary) in arrows {
             let (from_row, to_row) = (row_of[&a], row_of[&b]);
+            if !shown(from_row) && !shown(to_row) {
+                continue;
+            }
             let key = (
                 from_row,
                 to_row,
@@ -735,7 +762,7 @@ impl Summary {
             e.summary |= summary;
         }
         let mut ar: Vec<_> = ar.into_iter().collect();
-        ar.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+        ar.sort_unstable_by_key(|(k, _)| *k);
         Summary {
             from,
             to,
@@ -960,5 +987,164 @@ impl Summary {
             "],\"arrow_columns\":{},\"drawables\":{},\"shadows\":{}}}",
             self.arrow_columns, self.drawables, self.shadows
         );
+    }
+}
+
+/// The first bytes of [`Summary::write_bin`]'s form.
+pub const BIN_MAGIC: &[u8; 4] = b"MPLS";
+
+impl Summary {
+    /// The summary in the compact binary form the viewer reads
+    /// (spec/queries.md §6.6): little-endian, the same content as
+    /// [`write_json`](Self::write_json) (shares in 1/10000 of the column, small
+    /// ones summed), with categories as indexes into a table and no event
+    /// times, in about a third of the bytes.
+    ///
+    /// ```
+    /// # use mpelog::summary::{Summary, BIN_MAGIC};
+    /// # use slog2_format::build::{clog2_to_slog2, TreeOptions};
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+    /// # let mut r = slog2_format::Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let mut buf = slog2_format::WindowBuf::new();
+    /// # mpelog::summary::query(&mut r, &mut buf, 0.0, 1.0, 400)?;
+    /// let s = Summary::of_window(&buf, &legend, None, 0.0, 1.0, 400);
+    /// let (mut bin, mut json) = (Vec::new(), Vec::new());
+    /// s.write_bin(&mut bin);
+    /// s.write_json(&mut json);
+    /// assert_eq!(&bin[..4], BIN_MAGIC);
+    /// assert!(bin.len() < json.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_bin(&self, out: &mut Vec<u8>) {
+        fn u16_(out: &mut Vec<u8>, v: usize) {
+            out.extend_from_slice(&(v.min(u16::MAX as usize) as u16).to_le_bytes());
+        }
+        fn u32_(out: &mut Vec<u8>, v: usize) {
+            out.extend_from_slice(&(v.min(u32::MAX as usize) as u32).to_le_bytes());
+        }
+        out.extend_from_slice(BIN_MAGIC);
+        out.extend_from_slice(&[1, 0, 0, 0]);
+        out.extend_from_slice(&self.from.to_le_bytes());
+        out.extend_from_slice(&self.to.to_le_bytes());
+        u32_(out, self.columns as usize);
+        u32_(out, self.arrow_columns as usize);
+        out.extend_from_slice(&self.drawables.to_le_bytes());
+        out.extend_from_slice(&self.shadows.to_le_bytes());
+        u32_(out, self.rows.len());
+        for r in &self.rows {
+            u16_(out, r.key.len());
+            for v in &r.key {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            u16_(out, r.lines.len());
+            for l in &r.lines {
+                out.extend_from_slice(&l.to_le_bytes());
+            }
+        }
+        // The category table: every category named below, by first use.
+        let mut table: Vec<i32> = Vec::new();
+        let mut slot: FxHashMap<i32, u16> = FxHashMap::default();
+        let mut slot_of = |c: i32, table: &mut Vec<i32>| -> u16 {
+            if c == OTHER {
+                return u16::MAX;
+            }
+            *slot.entry(c).or_insert_with(|| {
+                table.push(c);
+                (table.len() - 1).min(u16::MAX as usize - 1) as u16
+            })
+        };
+        let mut body = Vec::with_capacity(1 << 16);
+        // Cells, as runs.
+        let n = self.columns as usize;
+        let (mut shares, mut next) = (Vec::new(), Vec::new());
+        let flags_of = |c: Cell<'_>| u8::from(c.summarised) | (c.covered.min(127) as u8) << 1;
+        let mut runs = 0usize;
+        let mut cells = Vec::with_capacity(1 << 16);
+        for r in 0..self.rows.len() {
+            let mut c = 0;
+            while c < n {
+                let cell = self.cell(r, c).expect("in range");
+                self.rounded_into(r, c, &mut shares);
+                let flags = flags_of(cell);
+                let mut len = 1;
+                while c + len < n {
+                    let other = self.cell(r, c + len).expect("in range");
+                    if flags_of(other) != flags {
+                        break;
+                    }
+                    self.rounded_into(r, c + len, &mut next);
+                    if next != shares {
+                        break;
+                    }
+                    len += 1;
+                }
+                if cell.summarised || !shares.is_empty() {
+                    runs += 1;
+                    u16_(&mut cells, r);
+                    u16_(&mut cells, c);
+                    u16_(&mut cells, len);
+                    cells.push(flags);
+                    cells.push(shares.len().min(255) as u8);
+                    for (k, f) in shares.iter().take(255) {
+                        let s = slot_of(*k, &mut table);
+                        cells.extend_from_slice(&s.to_le_bytes());
+                        u16_(&mut cells, (*f).min(u32::from(u16::MAX)) as usize);
+                    }
+                }
+                c += len;
+            }
+        }
+        u32_(&mut body, runs);
+        body.extend_from_slice(&cells);
+        u32_(&mut body, self.states.len());
+        for s in &self.states {
+            u16_(&mut body, s.row as usize);
+            u16_(&mut body, usize::from(s.depth));
+            let k = slot_of(s.category, &mut table);
+            body.extend_from_slice(&k.to_le_bytes());
+            let info = s.info.as_deref().map(str::as_bytes);
+            u16_(
+                &mut body,
+                info.map_or(u16::MAX as usize, |b| b.len().min(u16::MAX as usize - 1)),
+            );
+            body.extend_from_slice(&s.start.to_le_bytes());
+            body.extend_from_slice(&s.end.to_le_bytes());
+            body.extend_from_slice(&s.line.to_le_bytes());
+            if let Some(b) = info {
+                body.extend_from_slice(&b[..b.len().min(u16::MAX as usize - 1)]);
+            }
+        }
+        u32_(&mut body, self.events.len());
+        for e in &self.events {
+            u16_(&mut body, e.row as usize);
+            u16_(&mut body, e.column as usize);
+            let k = slot_of(e.category, &mut table);
+            body.extend_from_slice(&k.to_le_bytes());
+            body.push(u8::from(e.summary));
+            body.push(0);
+            u32_(&mut body, e.count as usize);
+            u32_(&mut body, e.top as usize);
+        }
+        u32_(&mut body, self.arrows.len());
+        for a in &self.arrows {
+            u16_(&mut body, a.from_row as usize);
+            u16_(&mut body, a.to_row as usize);
+            let k = slot_of(a.category, &mut table);
+            body.extend_from_slice(&k.to_le_bytes());
+            body.push(u8::from(a.summary));
+            body.push(0);
+            body.extend_from_slice(&a.start.to_le_bytes());
+            body.extend_from_slice(&a.end.to_le_bytes());
+            u32_(&mut body, a.count as usize);
+        }
+        u32_(out, table.len());
+        for c in &table {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        out.extend_from_slice(&body);
     }
 }

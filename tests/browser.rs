@@ -17,44 +17,7 @@ use common::{mpelog, stdout};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use webdriver::{http, programs_or_skip, Browser, Killed};
-
-/// `mpelog serve FILE` on a free loopback port, killed when dropped.
-struct Server {
-    _child: Killed,
-    port: u16,
-}
-
-fn serve(file: &Path) -> Server {
-    let port = webdriver::free_port();
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
-        .args(["serve", file.to_str().unwrap(), "--port", &port.to_string()])
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let server = Server {
-        _child: Killed(child),
-        port,
-    };
-    let t = std::time::Instant::now();
-    while !matches!(http(port, "GET", "/api/info", None), Ok((200, _))) {
-        assert!(t.elapsed().as_secs() < 600, "mpelog serve did not start");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    server
-}
-
-/// Waits until the page has answered and drawn its latest request.
-fn settled(b: &Browser, after: u64) {
-    b.wait_for(
-        "the window to be drawn",
-        &format!(
-            "const s = window.mpelog && window.mpelog.state; \
-             return !!s && s.seq > {after} && s.done === s.seq && s.error === null && s.frames > 0;"
-        ),
-        300,
-    );
-}
+use webdriver::{programs_or_skip, serve, settled, Browser};
 
 fn page_state(b: &Browser) -> Value {
     b.js(

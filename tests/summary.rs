@@ -68,8 +68,11 @@ fn stats_of(bytes: &[u8], window: Option<(f64, f64)>) -> Stats {
     stats::slog2(&mut r, &opts).unwrap()
 }
 
+/// A window as `stats` takes it (`None`: the whole file) and its bounds.
+type Window = (Option<(f64, f64)>, (f64, f64));
+
 /// The windows a test looks at: the whole trace, 30–60% and 50–50.5%.
-fn windows(bytes: &[u8]) -> Vec<(Option<(f64, f64)>, (f64, f64))> {
+fn windows(bytes: &[u8]) -> Vec<Window> {
     let (a, b) = root(bytes);
     let at = |f: f64| a + f * (b - a);
     vec![
@@ -282,6 +285,42 @@ fn middle_colours(svg: &str, rows: usize, columns: usize) -> BTreeMap<String, u6
     out
 }
 
+/// Every rectangle of the summary group lies inside its row (between the
+/// row's top and bottom, less the 2-pixel gaps).
+fn assert_bands_in_rows(svg: &str, what: &str) {
+    let group = svg
+        .split("<g class=\"summary\">")
+        .nth(1)
+        .and_then(|g| g.split("</g>").next())
+        .expect("a summary group");
+    let mut n = 0;
+    for line in group.lines().filter(|l| l.starts_with("<rect ")) {
+        let num = |k: &str| -> f64 {
+            line.split(&format!(" {k}=\""))
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let (y, h) = (num("y"), num("height"));
+        let row = ((y - TOP) / ROW).floor();
+        let (lo, hi) = (TOP + ROW * row + 2.0, TOP + ROW * (row + 1.0) - 2.0);
+        assert!(
+            y >= lo - 0.26 && y + h <= hi + 0.26,
+            "{what}: a band [{y}, {}] leaves row {row} [{lo}, {hi}]: {line}",
+            y + h
+        );
+        n += 1;
+    }
+    assert!(
+        n > 0 || !svg.contains("summarised"),
+        "{what}: no band checked"
+    );
+}
+
 fn colour(c: &Category) -> String {
     format!("#{:02x}{:02x}{:02x}", c.argb[1], c.argb[2], c.argb[3])
 }
@@ -311,6 +350,7 @@ fn assert_middle_order(path: &std::path::Path, window: Option<(f64, f64)>, what:
     let o = mpelog(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let svg = std::fs::read_to_string(&out).unwrap();
+    assert_bands_in_rows(&svg, what);
 
     let r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
     let legend = legend(&r);

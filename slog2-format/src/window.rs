@@ -537,6 +537,36 @@ impl<R: Read + Seek> Slog2Reader<R> {
         Ok(buf.to_answer())
     }
 
+    /// [`window_to_depth`](Self::window_to_depth) into a reusable buffer, as
+    /// [`window_into`](Self::window_into) is to [`window`](Self::window).
+    ///
+    /// ```no_run
+    /// # fn main() -> slog2_format::Result<()> {
+    /// use slog2_format::{Slog2Reader, WindowBuf};
+    ///
+    /// let mut r = Slog2Reader::new(std::fs::File::open("trace.slog2").unwrap())?;
+    /// let root = r.header().max_treedepth;
+    /// let mut buf = WindowBuf::new();
+    /// // Only the root: its drawables and its stubs' shadows.
+    /// r.window_to_depth_into(&mut buf, 0.0, 10.0, root)?;
+    /// assert_eq!(buf.counters().nodes_read, 1);
+    /// # Ok(()) }
+    /// ```
+    pub fn window_to_depth_into(
+        &mut self,
+        buf: &mut WindowBuf,
+        start: f64,
+        end: f64,
+        lowest: i16,
+    ) -> Result<()> {
+        let stop = Stop {
+            pixel: None,
+            lowest,
+            dense: false,
+        };
+        self.walk_into(buf, TimeWindow::new(start, end), stop)
+    }
+
     /// Like [`window`](Self::window), for a view `pixels` wide: one pixel is
     /// `(end - start) / pixels` seconds, and the query does not descend into a child
     /// whose span (stub `latest - earliest`) is less than one pixel. It returns that

@@ -267,7 +267,7 @@ fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResul
         Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf()))
     };
     if let Some(url) = super::url(input) {
-        let f = mpelog::remote::HttpFile::open(url).map_err(CliError::io(input))?;
+        let f = super::open_http(url)?;
         return slog2(Box::new(f));
     }
     match detect(input)? {

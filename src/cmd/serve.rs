@@ -18,7 +18,7 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
     for (i, f) in files.iter().enumerate() {
         let f = crate::input::resolve(f)?;
         match detect(&f)? {
-            Format::Slog2 => served.push(f),
+            Format::Slog2 => served.push((f.clone(), display_name(&f))),
             Format::Annotation => {
                 return Err(CliError::Usage(format!(
                     "{}: serve shows SLOG-2 files; serve the annotated trace itself",
@@ -28,15 +28,12 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
             _ => {
                 // Converted once, into a temporary directory removed at exit.
                 eprintln!("converting {} for the viewer ...", shown(&f));
-                served.push(super::convert::to_temp_slog2(
-                    &f,
-                    tmp.path(),
-                    &format!("{i}.slog2"),
-                )?);
+                let slog2 = super::convert::to_temp_slog2(&f, tmp.path(), &format!("{i}.slog2"))?;
+                served.push((slog2, display_name(&f)));
             }
         }
     }
-    let service = Arc::new(Service::new(&served).map_err(CliError::slog2(&served[0]))?);
+    let service = Arc::new(Service::named(&served).map_err(CliError::slog2(&served[0].0))?);
     let addr = format!("{bind}:{port}");
     let listener = std::net::TcpListener::bind(&addr)
         .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
@@ -75,6 +72,12 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
         let _ = w.join();
     }
     Ok(())
+}
+
+/// The name the viewer shows for an input: its file name.
+fn display_name(f: &Path) -> String {
+    f.file_name()
+        .map_or_else(|| shown(f), |n| n.to_string_lossy().into_owned())
 }
 
 /// Sets TCP_NODELAY on the listening socket; Linux gives it to every accepted

@@ -56,7 +56,7 @@ fn write_summary<R: std::io::Read + std::io::Seek>(
     let (start, end) =
         root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())).unwrap_or((0.0, 0.0));
     let (from, to) = (from.unwrap_or(start), to.unwrap_or(end));
-    if !(from < to) {
+    if from.is_nan() || to.is_nan() || from >= to {
         return Err(CliError::Usage(format!(
             "window: --summary needs a window of positive width, not [{from}, {to}]"
         )));
@@ -114,7 +114,7 @@ pub fn run(
             "window: --pixels must be at least 1".into(),
         ));
     }
-    if let Some(url) = file.to_str().filter(|f| f.starts_with("http://")) {
+    if let Some(url) = super::url(file) {
         return write_remote_window(url, from, to, detail, json, lenient);
     }
     let file = &crate::input::resolve(file)?;
@@ -157,7 +157,7 @@ fn write_remote_window(
     lenient: bool,
 ) -> CliResult {
     let path = Path::new(url);
-    let f = mpelog::remote::HttpFile::open(url).map_err(CliError::io(path))?;
+    let f = super::open_http(url)?;
     let counts = f.counts();
     let mut r = Slog2Reader::new(f).map_err(CliError::slog2(path))?;
     r.set_lenient(lenient);

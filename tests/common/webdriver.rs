@@ -151,6 +151,46 @@ impl Drop for Killed {
     }
 }
 
+/// `mpelog serve FILE` on a free loopback port, killed when dropped.
+pub struct Server {
+    _child: Killed,
+    /// Its port on 127.0.0.1.
+    pub port: u16,
+}
+
+/// Starts `mpelog serve FILE` and waits until it answers.
+pub fn serve(file: &std::path::Path) -> Server {
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .args(["serve", file.to_str().unwrap(), "--port", &port.to_string()])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server {
+        _child: Killed(child),
+        port,
+    };
+    let t = Instant::now();
+    while !matches!(http(port, "GET", "/api/info", None), Ok((200, _))) {
+        assert!(t.elapsed().as_secs() < 600, "mpelog serve did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    server
+}
+
+/// Waits until the page has answered and drawn its latest request (one
+/// after request number `after`).
+pub fn settled(b: &Browser, after: u64) {
+    b.wait_for(
+        "the window to be drawn",
+        &format!(
+            "const s = window.mpelog && window.mpelog.state; \
+             return !!s && s.seq > {after} && s.done === s.seq && s.error === null && s.frames > 0;"
+        ),
+        300,
+    );
+}
+
 /// A chromedriver with one headless Chromium session.
 pub struct Browser {
     port: u16,
@@ -292,6 +332,31 @@ impl Browser {
                 {"type": "pointerUp", "button": 0},
             ],
         }]});
+        self.cmd("POST", "/actions", Some(actions));
+        self.cmd("DELETE", "/actions", None);
+    }
+
+    /// A real mouse drag from viewport point `a` to `b` with the Alt key held.
+    pub fn alt_drag(&self, a: (i64, i64), b: (i64, i64)) {
+        const ALT: &str = "\u{E00A}";
+        let actions = json!({"actions": [
+            {"type": "key", "id": "keyboard", "actions": [
+                {"type": "keyDown", "value": ALT},
+                {"type": "pause", "duration": 0},
+                {"type": "pause", "duration": 0},
+                {"type": "pause", "duration": 0},
+                {"type": "pause", "duration": 0},
+                {"type": "keyUp", "value": ALT},
+            ]},
+            {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
+                {"type": "pause", "duration": 0},
+                {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": a.0, "y": a.1},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerMove", "duration": 100, "origin": "viewport", "x": b.0, "y": b.1},
+                {"type": "pointerUp", "button": 0},
+                {"type": "pause", "duration": 0},
+            ]},
+        ]});
         self.cmd("POST", "/actions", Some(actions));
         self.cmd("DELETE", "/actions", None);
     }

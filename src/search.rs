@@ -1,0 +1,133 @@
+//! Search and scan (`serve`'s `/api/search`): the next or previous real
+//! primitive of a category after or before a time, as Jumpshot's search
+//! finds it, reading windows that grow from the time until one holds a match,
+//! so a near match costs a near window whatever the file's size.
+//!
+//! ```
+//! use mpelog::search::{find, Direction};
+//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use std::io::Cursor;
+//! let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+//! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+//! let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+//! let mut r = slog2_format::Slog2Reader::new(Cursor::new(out.into_inner()))?;
+//! let states: Vec<i32> = r.categories().unwrap().value.categories.iter()
+//!     .filter(|c| c.topology == slog2_format::topology::STATE).map(|c| c.index).collect();
+//! // The category of the first state drawable of the file.
+//! let state = r.window(f64::NEG_INFINITY, f64::INFINITY)?.drawables.iter()
+//!     .find_map(|d| states.contains(&d.value.category()).then(|| d.value.category())).unwrap();
+//! let first = find(&mut r, state, f64::NEG_INFINITY, Direction::Next)?.expect("a state");
+//! let second = find(&mut r, state, first.start, Direction::Next)?.expect("another");
+//! assert!(second.start > first.start);
+//! assert_eq!(find(&mut r, state, second.start, Direction::Previous)?.map(|f| f.start), Some(first.start));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::slices::Piece;
+use serde::Serialize;
+use slog2_format::{Slog2Reader, WindowBuf};
+use std::io::{Read, Seek};
+
+/// Which way to look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Direction {
+    /// The first primitive starting after the time.
+    Next,
+    /// The last primitive starting before the time.
+    Previous,
+}
+
+/// A primitive found.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Found {
+    /// Its category.
+    pub category: i32,
+    /// Its earliest vertex time.
+    pub start: f64,
+    /// Its latest vertex time.
+    pub end: f64,
+    /// The line of its first vertex.
+    pub line: i32,
+}
+
+/// The first real primitive of `category` starting strictly after `t`
+/// ([`Direction::Next`]), or the last starting strictly before it
+/// ([`Direction::Previous`]); ties in start time go to the longer, then the
+/// lower line. `None` when there is none in the file.
+///
+/// # Errors
+/// Any error of the window queries it makes.
+pub fn find<R: Read + Seek>(
+    r: &mut Slog2Reader<R>,
+    category: i32,
+    t: f64,
+    dir: Direction,
+) -> slog2_format::Result<Option<Found>> {
+    let Some(root) = r.tree_dir().and_then(|d| d.value.root().copied()) else {
+        return Ok(None);
+    };
+    let (lo, hi) = (root.earliest, root.latest);
+    if hi.is_nan() || lo.is_nan() || hi < lo {
+        return Ok(None);
+    }
+    let full = (hi - lo).max(f64::MIN_POSITIVE);
+    let mut width = full / 1e6;
+    let mut buf = WindowBuf::new();
+    let at = t.clamp(lo, hi);
+    loop {
+        // A window starting (ending) at `at` meets every primitive that
+        // starts after (before) it within the width; a long one that starts
+        // before `at` is met too and skipped by the start test.
+        let (a, b) = match dir {
+            Direction::Next => (at, at + width),
+            Direction::Previous => (at - width, crate::slices::next_up(at)),
+        };
+        r.window_into(&mut buf, a, b)?;
+        let mut best: Option<Found> = None;
+        for d in buf.drawables() {
+            for p in d.primitive().into_iter().chain(d.parts()) {
+                if p.category() != category || p.vertices().is_empty() {
+                    continue;
+                }
+                let piece = Piece::of(&p);
+                let ok = match dir {
+                    Direction::Next => piece.start > t && piece.start < b,
+                    Direction::Previous => piece.start < t && piece.start >= a,
+                };
+                if !ok {
+                    continue;
+                }
+                let f = Found {
+                    category,
+                    start: piece.start,
+                    end: piece.end,
+                    line: piece.first.1,
+                };
+                let better = match (&best, dir) {
+                    (None, _) => true,
+                    (Some(x), Direction::Next) => {
+                        (f.start, -f.end, f.line) < (x.start, -x.end, x.line)
+                    }
+                    (Some(x), Direction::Previous) => {
+                        (f.start, f.end, -f.line) > (x.start, x.end, -x.line)
+                    }
+                };
+                if better {
+                    best = Some(f);
+                }
+            }
+        }
+        if best.is_some() {
+            return Ok(best);
+        }
+        let done = match dir {
+            Direction::Next => b > hi,
+            Direction::Previous => a < lo,
+        };
+        if done {
+            return Ok(None);
+        }
+        width *= 4.0;
+    }
+}

@@ -1,0 +1,978 @@
+//! Reading remote SLOG-2 files (`mpelog::remote`, and every command that takes
+//! a URL) against servers of our own on loopback that misbehave on purpose:
+//! a stalled server times out within the limit; a wrong `Content-Range`, a
+//! changed size, `ETag` or `Last-Modified` are refused; redirects are followed
+//! (once) and a loop is stopped; a server without ranges is named and its file
+//! downloaded; HTTPS with a self-signed certificate trusted through
+//! `SSL_CERT_FILE` answers as the local file does and an untrusted one is
+//! refused; a CONNECT proxy from `HTTP_PROXY` is used, over one kept-alive
+//! connection; credentials come from `MPELOG_HTTP_AUTHORIZATION` and presigned
+//! query strings pass as they are.
+//!
+//! Every server here is in-process on 127.0.0.1, stops when dropped, and
+//! gives up on an idle connection after a few seconds.
+
+mod common;
+
+use common::{mpelog, synth};
+use mpelog::remote::{Change, Error, HttpFile, Options, Problem};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------
+// A small HTTP/1.1 server with keep-alive, over TCP or rustls.
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+struct Request {
+    /// The request's number, from 0, over all connections.
+    n: usize,
+    /// The target: path and query.
+    target: String,
+    /// The asked range, inclusive.
+    range: Option<(u64, u64)>,
+    headers: Vec<(String, String)>,
+}
+
+impl Request {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What the server sends back.
+enum Reply {
+    /// These bytes.
+    Bytes(Vec<u8>),
+    /// The first bytes now, then the others one every half second.
+    Trickle(Vec<u8>, Vec<u8>),
+}
+
+trait Stream: Read + Write + Send {}
+impl<T: Read + Write + Send> Stream for T {}
+
+type Handler = dyn Fn(&Request) -> Reply + Send + Sync;
+
+/// A server on a loopback port, stopped when dropped.
+struct Server {
+    port: u16,
+    requests: Arc<AtomicUsize>,
+    connections: Arc<AtomicUsize>,
+    seen: Arc<Mutex<Vec<Request>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the accepting thread.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+impl Server {
+    fn start(
+        tls: Option<Arc<rustls::ServerConfig>>,
+        handler: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+    ) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = Server {
+            port,
+            requests: Arc::default(),
+            connections: Arc::default(),
+            seen: Arc::default(),
+            stop: Arc::default(),
+        };
+        let (requests, connections, seen, stop) = (
+            server.requests.clone(),
+            server.connections.clone(),
+            server.seen.clone(),
+            server.stop.clone(),
+        );
+        let handler: Arc<Handler> = Arc::new(handler);
+        std::thread::spawn(move || {
+            for c in listener.incoming() {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(c) = c else { continue };
+                connections.fetch_add(1, Ordering::SeqCst);
+                let _ = c.set_read_timeout(Some(Duration::from_secs(5)));
+                let _ = c.set_write_timeout(Some(Duration::from_secs(5)));
+                let stream: Box<dyn Stream> = match &tls {
+                    Some(cfg) => Box::new(rustls::StreamOwned::new(
+                        rustls::ServerConnection::new(cfg.clone()).unwrap(),
+                        c,
+                    )),
+                    None => Box::new(c),
+                };
+                let (h, requests, seen, stop) = (
+                    handler.clone(),
+                    requests.clone(),
+                    seen.clone(),
+                    stop.clone(),
+                );
+                std::thread::spawn(move || serve_connection(stream, &*h, &requests, &seen, &stop));
+            }
+        });
+        server
+    }
+
+    fn url(&self, scheme: &str, target: &str) -> String {
+        let host = if scheme == "https" {
+            "localhost"
+        } else {
+            "127.0.0.1"
+        };
+        format!("{scheme}://{host}:{}{target}", self.port)
+    }
+
+    fn requests(&self) -> usize {
+        self.requests.load(Ordering::SeqCst)
+    }
+
+    fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
+    }
+
+    fn seen(&self) -> Vec<Request> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+fn serve_connection(
+    stream: Box<dyn Stream>,
+    handler: &Handler,
+    requests: &AtomicUsize,
+    seen: &Mutex<Vec<Request>>,
+    stop: &AtomicBool,
+) {
+    let mut r = BufReader::new(stream);
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let target = line.split(' ').nth(1).unwrap_or("/").to_string();
+        let mut headers = Vec::new();
+        loop {
+            let mut h = String::new();
+            if r.read_line(&mut h).unwrap_or(0) == 0 {
+                return;
+            }
+            let h = h.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                headers.push((k.trim().to_string(), v.trim().to_string()));
+            }
+        }
+        let range = headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("range"))
+            .and_then(|(_, v)| {
+                let (a, b) = v.strip_prefix("bytes=")?.split_once('-')?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            });
+        let req = Request {
+            n: requests.fetch_add(1, Ordering::SeqCst),
+            target,
+            range,
+            headers,
+        };
+        seen.lock().unwrap().push(req.clone());
+        let w = r.get_mut();
+        match handler(&req) {
+            Reply::Bytes(b) => {
+                if w.write_all(&b).and_then(|()| w.flush()).is_err() {
+                    return;
+                }
+            }
+            Reply::Trickle(now, b) => {
+                if w.write_all(&now).and_then(|()| w.flush()).is_err() {
+                    return;
+                }
+                for byte in b {
+                    if stop.load(Ordering::SeqCst)
+                        || w.write_all(&[byte]).and_then(|()| w.flush()).is_err()
+                    {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+            }
+        }
+    }
+}
+
+/// An HTTP answer.
+fn answer(status: &str, headers: &[(&str, String)], body: &[u8]) -> Vec<u8> {
+    let mut out = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\n", body.len());
+    for (k, v) in headers {
+        out.push_str(&format!("{k}: {v}\r\n"));
+    }
+    out.push_str("\r\n");
+    let mut out = out.into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+/// How a well-behaved static file server answers `req` for `data`, with these
+/// validators.
+fn file_answer(data: &[u8], req: &Request, etag: &str, modified: &str) -> Vec<u8> {
+    let validators = [
+        ("ETag", etag.to_string()),
+        ("Last-Modified", modified.to_string()),
+        ("Accept-Ranges", "bytes".to_string()),
+    ];
+    let len = data.len() as u64;
+    match req.range {
+        Some((a, b)) if a < len => {
+            let b = b.min(len - 1);
+            let mut h = validators.to_vec();
+            h.push(("Content-Range", format!("bytes {a}-{b}/{len}")));
+            answer("206 Partial Content", &h, &data[a as usize..=b as usize])
+        }
+        Some(_) => answer(
+            "416 Range Not Satisfiable",
+            &[("Content-Range", format!("bytes */{len}"))],
+            b"",
+        ),
+        None => answer("200 OK", &validators, data),
+    }
+}
+
+const ETAG: &str = "\"5f-1a2b\"";
+const MODIFIED: &str = "Tue, 03 Mar 2026 10:00:00 GMT";
+
+/// A static file server for `data`.
+fn file_server(data: Arc<Vec<u8>>, tls: Option<Arc<rustls::ServerConfig>>) -> Server {
+    Server::start(tls, move |req| {
+        Reply::Bytes(file_answer(&data, req, ETAG, MODIFIED))
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Traces, certificates, the command line.
+
+/// A generated SLOG-2 file of about 1.5 MB in small leaves, and its bytes.
+fn trace(dir: &Path) -> (PathBuf, Arc<Vec<u8>>) {
+    let clog2 = synth(dir, "t.clog2", &["--events", "20000", "--seed", "6"]);
+    let slog2 = dir.join("t.slog2");
+    let o = mpelog(&[
+        "convert",
+        &clog2,
+        "-o",
+        slog2.to_str().unwrap(),
+        "--leaf-bytes",
+        "1k",
+    ]);
+    assert!(o.status.success());
+    let bytes = std::fs::read(&slog2).unwrap();
+    (slog2, Arc::new(bytes))
+}
+
+/// Runs `mpelog` with `env` set and every variable that changes how it reaches
+/// a URL removed first (a proxy of the machine, its certificate settings).
+fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    command(args, env).output().expect("run mpelog")
+}
+
+/// The command [`run`] runs.
+fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mpelog"));
+    c.args(args);
+    for v in [
+        "HTTP_PROXY",
+        "http_proxy",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+        "NO_PROXY",
+        "no_proxy",
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
+        "MPELOG_HTTP_TIMEOUT",
+        "MPELOG_HTTP_DOWNLOAD_MAX",
+        "MPELOG_HTTP_AUTHORIZATION",
+    ] {
+        c.env_remove(v);
+    }
+    c.envs(env.iter().copied());
+    c
+}
+
+fn ok(o: Output, what: &str) -> Vec<u8> {
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o.stdout
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `window --json` output without its last line (the cost, which names the
+/// requests of a remote read), and that last line's `key=` value.
+fn drawables(out: &[u8]) -> String {
+    let t = String::from_utf8(out.to_vec()).unwrap();
+    t.trim_end()
+        .rsplit_once('\n')
+        .map_or(String::new(), |b| b.0.to_string())
+}
+
+fn cost(out: &[u8], key: &str) -> u64 {
+    let t = String::from_utf8(out.to_vec()).unwrap();
+    let last = t.trim_end().lines().last().unwrap().to_string();
+    last.split(&format!("{key}="))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{key} in {last}"))
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// A self-signed certificate for `localhost` and 127.0.0.1: the server's
+/// configuration and the certificate's PEM.
+fn tls_config() -> (Arc<rustls::ServerConfig>, String) {
+    let ck =
+        rcgen::generate_simple_self_signed(vec!["localhost".into(), "127.0.0.1".into()]).unwrap();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(ck.signing_key.serialize_der().into());
+    let cfg = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(vec![ck.cert.der().clone()], key)
+    .unwrap();
+    (Arc::new(cfg), ck.cert.pem())
+}
+
+fn options(timeout: f64) -> Options {
+    let mut o = Options::default();
+    o.timeout = Duration::from_secs_f64(timeout);
+    o
+}
+
+/// The error of opening `url` and querying its whole window.
+fn read_error(url: &str, o: &Options) -> Error {
+    let e = match HttpFile::open_with(url, o) {
+        Err(e) => return e,
+        Ok(f) => {
+            let mut r = match slog2_format::Slog2Reader::new(f) {
+                Ok(r) => r,
+                Err(e) => return remote_of(e),
+            };
+            match r.window(f64::MIN, f64::MAX) {
+                Ok(_) => panic!("{url}: read without an error"),
+                Err(e) => e,
+            }
+        }
+    };
+    remote_of(e)
+}
+
+/// The remote error inside a SLOG-2 reader's error.
+fn remote_of(e: slog2_format::Error) -> Error {
+    match e {
+        slog2_format::Error::Io { source, .. } => *source
+            .into_inner()
+            .expect("an error of the remote reader")
+            .downcast::<Error>()
+            .expect("a remote error"),
+        e => panic!("not an I/O error: {e}"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The tests.
+
+#[test]
+fn a_stalled_server_times_out_within_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, data) = trace(dir.path());
+    // Stalled in the headers of the first answer, and in the body of a later
+    // one (headers on time, then a byte every half second).
+    let head = Server::start(None, |_| {
+        Reply::Trickle(
+            Vec::new(),
+            b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-0/9\r\n".to_vec(),
+        )
+    });
+    let data2 = data.clone();
+    let body = Server::start(None, move |req| {
+        let full = file_answer(&data2, req, ETAG, MODIFIED);
+        if req.n < 3 {
+            return Reply::Bytes(full);
+        }
+        let split = full.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+        let (h, b) = full.split_at(split);
+        // The headers and a first byte now, then a byte every half second:
+        // never a pause as long as the limit.
+        let mut now = h.to_vec();
+        now.extend_from_slice(&b[..1]);
+        Reply::Trickle(now, b[1..b.len().min(200)].to_vec())
+    });
+    for (name, server) in [("headers", &head), ("body", &body)] {
+        let url = server.url("http", "/t.slog2");
+        let t = Instant::now();
+        let mut child = command(&["window", &url], &[("MPELOG_HTTP_TIMEOUT", "2")])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Bounded: a client that never gives up is killed after 20 s.
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if t.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("stalled {name}: mpelog still waiting after 20 s (limit 2 s)");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let took = t.elapsed();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert!(!status.success(), "stalled {name}: {err}");
+        assert!(
+            took < Duration::from_secs(6),
+            "stalled {name}: gave up after {took:?} (limit 2 s)"
+        );
+        assert!(
+            err.contains("no answer within 2 s") && err.contains(&url),
+            "stalled {name}: {err}"
+        );
+    }
+    // The library's error is typed.
+    let e = read_error(&head.url("http", "/t.slog2"), &options(1.0));
+    assert!(
+        matches!(e, Error::Timeout { after, .. } if after == Duration::from_secs(1)),
+        "{e}"
+    );
+}
+
+#[test]
+fn answers_that_are_not_the_range_asked_for_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, data) = trace(dir.path());
+    // Each server answers well for its first 3 requests (the opening), then
+    // misbehaves in one way.
+    type Bad = fn(&[u8], &Request) -> Vec<u8>;
+    let cases: [(&str, Bad); 6] = [
+        ("a Content-Range one byte off", |d, r| {
+            let (a, b) = r.range.unwrap();
+            let len = d.len();
+            answer(
+                "206 Partial Content",
+                &[
+                    ("ETag", ETAG.into()),
+                    ("Last-Modified", MODIFIED.into()),
+                    ("Content-Range", format!("bytes {}-{}/{len}", a + 1, b + 1)),
+                ],
+                &d[a as usize + 1..=b as usize + 1],
+            )
+        }),
+        ("a grown file", |d, r| {
+            let mut grown = d.to_vec();
+            grown.extend_from_slice(&[0; 4096]);
+            file_answer(&grown, r, ETAG, MODIFIED)
+        }),
+        ("a new ETag", |d, r| {
+            file_answer(d, r, "\"60-ffff\"", MODIFIED)
+        }),
+        ("a new Last-Modified", |d, r| {
+            file_answer(d, r, ETAG, "Wed, 04 Mar 2026 10:00:00 GMT")
+        }),
+        ("a short body", |d, r| {
+            let full = file_answer(d, r, ETAG, MODIFIED);
+            // Content-Length and body one byte short.
+            let (a, b) = r.range.unwrap();
+            let n = (b - a + 1).to_string();
+            let m = (b - a).to_string();
+            let text = String::from_utf8_lossy(
+                &full[..full.windows(4).position(|w| w == b"\r\n\r\n").unwrap()],
+            )
+            .replace(
+                &format!("Content-Length: {n}"),
+                &format!("Content-Length: {m}"),
+            );
+            let mut out = format!("{text}\r\n\r\n").into_bytes();
+            out.extend_from_slice(&d[a as usize..b as usize]);
+            out
+        }),
+        ("a 200 with the whole file", |d, r| {
+            let mut r = r.clone();
+            r.range = None;
+            file_answer(d, &r, ETAG, MODIFIED)
+        }),
+    ];
+    for (what, bad) in cases {
+        let start = || {
+            let d = data.clone();
+            Server::start(None, move |req| {
+                Reply::Bytes(if req.n < 3 {
+                    file_answer(&d, req, ETAG, MODIFIED)
+                } else {
+                    bad(&d, req)
+                })
+            })
+        };
+        let server = start();
+        let url = server.url("http", "/t.slog2");
+        let e = read_error(&url, &options(10.0));
+        let right = match what {
+            "a Content-Range one byte off" => matches!(
+                &e,
+                Error::BadAnswer {
+                    problem: Problem::ContentRange(Some(_)),
+                    ..
+                }
+            ),
+            "a grown file" => matches!(
+                &e,
+                Error::Changed { change: Change::Size { before, after }, .. }
+                    if *after == before + 4096
+            ),
+            "a new ETag" => matches!(
+                &e,
+                Error::Changed {
+                    change: Change::ETag { .. },
+                    ..
+                }
+            ),
+            "a new Last-Modified" => matches!(
+                &e,
+                Error::Changed {
+                    change: Change::LastModified { .. },
+                    ..
+                }
+            ),
+            "a short body" => matches!(
+                &e,
+                Error::BadAnswer { problem: Problem::Length { expected, got }, .. }
+                    if *got + 1 == *expected
+            ),
+            _ => matches!(&e, Error::NoRanges { .. }),
+        };
+        assert!(right, "{what}: {e:?}");
+        assert!(e.to_string().contains(&url), "{what}: {e}");
+        // The command line says so too, and fails.
+        let server = start();
+        let url = server.url("http", "/t.slog2");
+        let o = run(&["window", &url], &[]);
+        assert!(!o.status.success(), "{what}");
+        assert!(stderr(&o).contains(&url), "{what}: {}", stderr(&o));
+        if what.starts_with("a grown") || what.starts_with("a new") {
+            assert!(
+                stderr(&o).contains("the remote file changed while it was read"),
+                "{what}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
+#[test]
+fn redirects_are_followed_once_and_a_loop_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (slog2, data) = trace(dir.path());
+    let d = data.clone();
+    let server = Server::start(None, move |req| {
+        let to = |status: &str, loc: &str| {
+            Reply::Bytes(answer(status, &[("Location", loc.to_string())], b""))
+        };
+        match req.target.as_str() {
+            // A chain as object stores and web servers give them: relative
+            // and absolute locations, temporary and permanent.
+            "/a" => to("302 Found", "/b"),
+            "/b" => to("301 Moved Permanently", "b2"),
+            "/b2" => to("307 Temporary Redirect", "/files/t.slog2?sig=x"),
+            "/files/t.slog2?sig=x" => Reply::Bytes(file_answer(&d, req, ETAG, MODIFIED)),
+            // A loop.
+            "/x" => to("302 Found", "/y"),
+            "/y" => to("302 Found", "/x"),
+            _ => Reply::Bytes(answer("404 Not Found", &[], b"")),
+        }
+    });
+    let local = ok(
+        run(&["window", slog2.to_str().unwrap(), "--json"], &[]),
+        "local",
+    );
+    let remote = ok(
+        run(&["window", &server.url("http", "/a"), "--json"], &[]),
+        "remote",
+    );
+    assert_eq!(drawables(&local), drawables(&remote));
+    let seen = server.seen();
+    let hits = |t: &str| seen.iter().filter(|r| r.target == t).count();
+    // The chain once, at opening; every read after it at the final URL.
+    assert_eq!(
+        (hits("/a"), hits("/b"), hits("/b2")),
+        (1, 1, 1),
+        "requests to the redirecting URLs"
+    );
+    assert_eq!(
+        hits("/files/t.slog2?sig=x") as u64,
+        cost(&remote, "requests"),
+        "requests counted once each"
+    );
+
+    let e = read_error(&server.url("http", "/x"), &options(10.0));
+    assert!(
+        matches!(e, Error::TooManyRedirects { max: 10, .. }),
+        "{e:?}"
+    );
+    let o = run(&["window", &server.url("http", "/x")], &[]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("more than 10 redirects"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_server_without_ranges_is_named_and_its_file_downloaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let (slog2, data) = trace(dir.path());
+    let d = data.clone();
+    // As `python -m http.server` answers: 200 and the whole file, whatever
+    // the Range header.
+    let server = Server::start(None, move |req| {
+        let mut r = req.clone();
+        r.range = None;
+        Reply::Bytes(file_answer(&d, &r, ETAG, MODIFIED))
+    });
+    let url = server.url("http", "/t.slog2");
+    // Larger than the download limit: refused, and the message says why.
+    let o = run(&["window", &url], &[("MPELOG_HTTP_DOWNLOAD_MAX", "1m")]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("does not support HTTP Range requests")
+            && err.contains(&format!("{} bytes", data.len()))
+            && err.contains("MPELOG_HTTP_DOWNLOAD_MAX"),
+        "{err}"
+    );
+    let mut o1 = Options::default();
+    o1.download_max = 1 << 20;
+    match HttpFile::open_with(&url, &o1) {
+        Err(Error::NoRanges { len, max, .. }) => {
+            assert_eq!((len, max), (Some(data.len() as u64), 1 << 20))
+        }
+        other => panic!("{other:?}"),
+    }
+    // Within the default limit: downloaded to a temporary file, with progress
+    // on stderr, and every command answers as for the local file.
+    let before = server.requests();
+    let local = ok(
+        run(&["window", slog2.to_str().unwrap(), "--json"], &[]),
+        "local",
+    );
+    let o = run(&["window", &url, "--json"], &[]);
+    let err = stderr(&o);
+    let remote = ok(o, "download");
+    assert_eq!(drawables(&local), drawables(&remote));
+    assert!(err.contains("downloading the whole file"), "{err}");
+    assert!(
+        err.contains(&format!("downloaded {} bytes", data.len())),
+        "{err}"
+    );
+    // The probe and the download.
+    assert_eq!(server.requests() - before, 2);
+    assert_eq!(cost(&remote, "requests"), 2);
+    let stats = |input: &str| ok(run(&["stats", input, "--json", "--by", "both"], &[]), input);
+    assert_eq!(stats(&url), stats(slog2.to_str().unwrap()));
+    let f = HttpFile::open_with(&url, &Options::default()).unwrap();
+    assert!(f.is_downloaded());
+    assert_eq!(f.len(), data.len() as u64);
+}
+
+/// `window`, `stats`, `render` and `export` of `url` give what they give for
+/// `local`; the window's requests are its nodes plus the fixed opening cost,
+/// which is returned.
+fn every_command_equals_the_local_file(
+    url: &str,
+    local: &Path,
+    dir: &Path,
+    env: &[(&str, &str)],
+) -> u64 {
+    let local_s = local.to_str().unwrap();
+    let info: serde_json::Value =
+        serde_json::from_slice(&ok(run(&["info", local_s, "--json"], &[]), "info")).unwrap();
+    let (t0, t1) = (
+        info["time_min"].as_f64().unwrap(),
+        info["time_max"].as_f64().unwrap(),
+    );
+    let mut openings = Vec::new();
+    for (f, g) in [(0.1, 0.12), (0.5, 0.6), (0.0, 1.0)] {
+        let (a, b) = (
+            (t0 + f * (t1 - t0)).to_string(),
+            (t0 + g * (t1 - t0)).to_string(),
+        );
+        let l = ok(
+            run(
+                &["window", local_s, "--from", &a, "--to", &b, "--json"],
+                &[],
+            ),
+            "local window",
+        );
+        let r = ok(
+            run(&["window", url, "--from", &a, "--to", &b, "--json"], env),
+            "remote window",
+        );
+        assert!(!drawables(&l).is_empty());
+        assert!(drawables(&l) == drawables(&r), "{url}: window {a}..{b}");
+        let (nodes, requests) = (cost(&r, "nodes_read"), cost(&r, "requests"));
+        assert_eq!(nodes, cost(&l, "nodes_read"));
+        // Opening: the length, then header, legend, line-ID maps and TreeDir.
+        assert!(
+            requests > nodes && requests <= nodes + 6,
+            "{requests} requests for {nodes} nodes"
+        );
+        openings.push(requests - nodes);
+    }
+    assert!(openings.iter().all(|o| *o == openings[0]), "{openings:?}");
+    let mut outputs = vec!["e.pftrace", "e.json", "e.csv", "r.svg"];
+    if cfg!(feature = "parquet") {
+        outputs.push("e.parquet");
+    }
+    for name in outputs {
+        let command = if name.starts_with('r') {
+            "render"
+        } else {
+            "export"
+        };
+        let (a, b) = (dir.join(format!("url-{name}")), dir.join(name));
+        ok(
+            run(&[command, url, "-o", a.to_str().unwrap()], env),
+            command,
+        );
+        ok(
+            run(&[command, local_s, "-o", b.to_str().unwrap()], &[]),
+            command,
+        );
+        let (a, b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+        assert!(!a.is_empty() && a == b, "{url}: {command} {name}");
+    }
+    for window in [&[][..], &["--from", "0.1", "--to", "0.3"][..]] {
+        let stats = |input: &str, env: &[(&str, &str)]| {
+            let mut args = vec!["stats", input, "--json", "--by", "both"];
+            args.extend_from_slice(window);
+            ok(run(&args, env), "stats")
+        };
+        assert_eq!(
+            stats(url, env),
+            stats(local_s, &[]),
+            "{url}: stats {window:?}"
+        );
+    }
+    openings[0]
+}
+
+#[test]
+fn http_and_https_answer_as_the_local_file_and_untrusted_certificates_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (slog2, data) = trace(dir.path());
+    let http = file_server(data.clone(), None);
+    let (cfg, pem) = tls_config();
+    let https = file_server(data.clone(), Some(cfg));
+    let cert = dir.path().join("server.pem");
+    std::fs::write(&cert, pem).unwrap();
+    let trusted = [("SSL_CERT_FILE", cert.to_str().unwrap())];
+
+    let opening_http =
+        every_command_equals_the_local_file(&http.url("http", "/t.slog2"), &slog2, dir.path(), &[]);
+    let connections = http.connections();
+    let opening_https = every_command_equals_the_local_file(
+        &https.url("https", "/t.slog2"),
+        &slog2,
+        dir.path(),
+        &trusted,
+    );
+    assert_eq!(opening_http, opening_https);
+    // Keep-alive: one connection per command run (3 windows, 5 exports or
+    // renders, 2 stats), not one per request.
+    let runs = 3 + 4 + usize::from(cfg!(feature = "parquet")) + 2;
+    assert!(
+        connections <= runs,
+        "{connections} connections for {runs} runs of {} requests",
+        http.requests()
+    );
+
+    // Untrusted: the system's roots, or another certificate as the only root.
+    let (_, other) = tls_config();
+    let other_file = dir.path().join("other.pem");
+    std::fs::write(&other_file, other).unwrap();
+    let url = https.url("https", "/t.slog2");
+    for env in [
+        &[][..],
+        &[("SSL_CERT_FILE", other_file.to_str().unwrap())][..],
+    ] {
+        let o = run(&["window", &url], env);
+        assert!(
+            !o.status.success(),
+            "{env:?}: an untrusted certificate accepted"
+        );
+        let err = stderr(&o);
+        assert!(err.contains(&url) && err.contains("TLS"), "{env:?}: {err}");
+    }
+    // A certificate file that holds none is named.
+    let empty = dir.path().join("empty.pem");
+    std::fs::write(&empty, "").unwrap();
+    let o = run(
+        &["window", &url],
+        &[("SSL_CERT_FILE", empty.to_str().unwrap())],
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("SSL_CERT_FILE"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_connect_proxy_from_the_environment_is_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let (slog2, data) = trace(dir.path());
+    let origin = file_server(data, None);
+    // A CONNECT proxy: the tunnels it opened, to where.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy_port = listener.local_addr().unwrap().port();
+    let tunnels: Arc<Mutex<Vec<String>>> = Arc::default();
+    let t = tunnels.clone();
+    std::thread::spawn(move || {
+        for c in listener.incoming().take(20) {
+            let Ok(c) = c else { continue };
+            let _ = c.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut r = BufReader::new(c.try_clone().unwrap());
+            let mut line = String::new();
+            let _ = r.read_line(&mut line);
+            let target = line.split(' ').nth(1).unwrap_or("").to_string();
+            loop {
+                let mut h = String::new();
+                if r.read_line(&mut h).unwrap_or(0) <= 2 {
+                    break;
+                }
+            }
+            t.lock().unwrap().push(target.clone());
+            let Ok(up) = TcpStream::connect(&target) else {
+                continue;
+            };
+            let _ = up.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut c2 = c.try_clone().unwrap();
+            let _ = c2.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n");
+            let (mut up_r, mut up_w) = (up.try_clone().unwrap(), up);
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut up_r, &mut c2);
+            });
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut r, &mut up_w);
+            });
+        }
+    });
+    let proxy = format!("http://127.0.0.1:{proxy_port}");
+    let url = origin.url("http", "/t.slog2");
+    let local = ok(
+        run(&["window", slog2.to_str().unwrap(), "--json"], &[]),
+        "local",
+    );
+    let remote = ok(
+        run(&["window", &url, "--json"], &[("HTTP_PROXY", &proxy)]),
+        "through the proxy",
+    );
+    assert_eq!(drawables(&local), drawables(&remote));
+    let tunnels = tunnels.lock().unwrap().clone();
+    assert_eq!(
+        tunnels,
+        vec![format!("127.0.0.1:{}", origin.port)],
+        "one kept-alive tunnel"
+    );
+    assert!(cost(&remote, "requests") > 5);
+    // NO_PROXY skips it.
+    let direct = ok(
+        run(
+            &["window", &url, "--json"],
+            &[("HTTP_PROXY", &proxy), ("NO_PROXY", "127.0.0.1")],
+        ),
+        "NO_PROXY",
+    );
+    assert_eq!(drawables(&local), drawables(&direct));
+}
+
+#[test]
+fn credentials_come_from_the_environment_and_presigned_urls_pass_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let (slog2, data) = trace(dir.path());
+    let d = data.clone();
+    let query = "?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=0a1b2c%2B3d";
+    let server = Server::start(None, move |req| {
+        let signed = req.target == format!("/bucket/t.slog2{query}");
+        let bearer = req.target == "/private/t.slog2"
+            && req.header("authorization") == Some("Bearer s3cr3t");
+        if signed || bearer {
+            Reply::Bytes(file_answer(&d, req, ETAG, MODIFIED))
+        } else {
+            Reply::Bytes(answer("403 Forbidden", &[], b""))
+        }
+    });
+    let local = ok(
+        run(&["window", slog2.to_str().unwrap(), "--json"], &[]),
+        "local",
+    );
+    let private = server.url("http", "/private/t.slog2");
+    let o = run(&["window", &private], &[]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("HTTP 403") && stderr(&o).contains("MPELOG_HTTP_AUTHORIZATION"),
+        "{}",
+        stderr(&o)
+    );
+    let with = ok(
+        run(
+            &["window", &private, "--json"],
+            &[("MPELOG_HTTP_AUTHORIZATION", "Bearer s3cr3t")],
+        ),
+        "with the header",
+    );
+    assert_eq!(drawables(&local), drawables(&with));
+    let signed = server.url("http", &format!("/bucket/t.slog2{query}"));
+    let presigned = ok(run(&["window", &signed, "--json"], &[]), "presigned");
+    assert_eq!(drawables(&local), drawables(&presigned));
+    // An error shows the URL without its signature.
+    let o = run(
+        &[
+            "window",
+            &server.url("http", "/bucket/t.slog2?X-Amz-Signature=bad"),
+        ],
+        &[],
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("/bucket/t.slog2?…") && !stderr(&o).contains("bad"),
+        "{}",
+        stderr(&o)
+    );
+}
