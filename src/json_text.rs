@@ -4,7 +4,7 @@
 //! as `\n`; otherwise the compact JSON serde_json writes.
 
 use serde::Serialize;
-use serde_json::ser::{CharEscape, CompactFormatter, Formatter, Serializer};
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter, Serializer};
 use std::io;
 
 /// serde_json's compact formatter with control characters as `\u00XX`.
@@ -49,6 +49,57 @@ impl Formatter for UniformEscapes {
     }
 }
 
+/// serde_json's pretty formatter (two-space indents) with the escapes of
+/// [`UniformEscapes`].
+#[derive(Debug, Default)]
+pub struct PrettyUniform(PrettyFormatter<'static>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $t:ty),*)),* $(,)?) => {$(
+        fn $name<W: ?Sized + io::Write>(&mut self, w: &mut W $(, $arg: $t)*) -> io::Result<()> {
+            self.0.$name(w $(, $arg)*)
+        }
+    )*};
+}
+
+impl Formatter for PrettyUniform {
+    delegate!(
+        begin_array(),
+        end_array(),
+        begin_array_value(first: bool),
+        end_array_value(),
+        begin_object(),
+        end_object(),
+        begin_object_key(first: bool),
+        begin_object_value(),
+        end_object_value(),
+    );
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        escape: CharEscape,
+    ) -> io::Result<()> {
+        UniformEscapes.write_char_escape(w, escape)
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        UniformEscapes.write_string_fragment(w, fragment)
+    }
+}
+
+/// Writes `value` as indented JSON with [`PrettyUniform`].
+pub fn to_writer_pretty<W: io::Write, T: ?Sized + Serialize>(
+    w: W,
+    value: &T,
+) -> serde_json::Result<()> {
+    value.serialize(&mut Serializer::with_formatter(w, PrettyUniform::default()))
+}
+
 /// Writes `value` as compact JSON with [`UniformEscapes`].
 pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(w: W, value: &T) -> serde_json::Result<()> {
     value.serialize(&mut Serializer::with_formatter(w, UniformEscapes))
@@ -73,9 +124,15 @@ mod tests {
             to_string("a\u{1}\n\t\u{7f}\"\\é"),
             r#""a\u0001\u000a\u0009\u007f\"\\é""#
         );
-        assert_eq!(
-            to_string(&serde_json::json!({"k\n": [1.5, "x"]})),
-            r#"{"k\u000a":[1.5,"x"]}"#
-        );
+        let v = serde_json::json!({"k\n": [1.5, "x"]});
+        assert_eq!(to_string(&v), r#"{"k\u000a":[1.5,"x"]}"#);
+        // The pretty form: serde_json's layout, the same escapes.
+        let mut pretty = Vec::new();
+        to_writer_pretty(&mut pretty, &v).unwrap();
+        let expected = serde_json::to_string_pretty(&v)
+            .unwrap()
+            .replace(r"\n", r"\u000a");
+        assert_eq!(String::from_utf8(pretty).unwrap(), expected);
+        assert!(expected.contains("\n  \"k"));
     }
 }

@@ -70,7 +70,7 @@ fn print(s: &stats::Stats, by: By, style: Style) -> CliResult {
     let o = CliError::io(Path::new("<stdout>"));
     match style {
         Style::Json => {
-            serde_json::to_writer_pretty(&mut out, s)
+            mpelog::json_text::to_writer_pretty(&mut out, s)
                 .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
             writeln!(out).map_err(o)?;
         }
