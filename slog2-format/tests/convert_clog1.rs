@@ -359,7 +359,11 @@ fn small_file_gives_the_expected_drawables() {
     assert_eq!(cats[&181], state("Work", [255, 255, 0, 0]));
     assert_eq!(cats[&7].0, "UnknownType-7");
     assert_eq!(cats[&211].0, "Extra");
-    assert_eq!(cats[&211].2[0], 255, "opaque fallback colour");
+    // Java's default colours in the order it asks (spec/conversion.md §2.1
+    // item 5): 211's unknown colour at its STATEDEF, then UnknownType-6 (later
+    // renamed and recoloured by "Late") and UnknownType-7 at their first drawables.
+    assert_eq!(cats[&211].2, [255, 0, 51, 255]);
+    assert_eq!(cats[&7].2, [255, 0, 102, 51]);
     let maps = line_maps(&f);
     assert_eq!(maps.maps.len(), 1);
     assert_eq!(maps.maps[0].title.text(), "Identity Map");
