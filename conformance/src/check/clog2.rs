@@ -21,6 +21,7 @@ use clog2_format::preamble::{Field, Preamble, PREAMBLE_LEN};
 use clog2_format::record::{comm_etype, Body, Record};
 use clog2_format::{Clog2Reader, Error, Version};
 use slog2_format::build::events::{info_keys, Clog2Drawables, Partial};
+use slog2_format::build::names::clog2_field;
 use std::collections::HashMap;
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -475,24 +476,25 @@ impl Semantics {
 
     /// C2-DEF-004 and C2-DEF-005 for a definition the converter accepted.
     fn definition(&mut self, r: &Record, at: u64, p: &mut Pending) {
+        // The fields as the converters read them (conversion.md §2.1 item 9):
+        // trimmed, an empty field as "".
+        let field = |b: &[u8]| clog2_field(b).unwrap_or_default();
         let (ids, name, format) = match r.body {
             Body::StateDef(d) => (
                 vec![d.start_etype, d.final_etype],
-                d.name.to_string_lossy(),
-                d.format.to_string_lossy(),
+                field(&d.name.0),
+                field(&d.format.0),
             ),
-            Body::EventDef(d) => (
-                vec![d.etype],
-                d.name.to_string_lossy(),
-                d.format.to_string_lossy(),
-            ),
+            Body::EventDef(d) => (vec![d.etype], field(&d.name.0), field(&d.format.0)),
             _ => return,
         };
         let kind = rec_name(r);
         let (_, types) = info_keys(&format);
+        let q = clog2_format::escape::quoted_text;
         if let Some(t) = types.iter().copied().find(|t| !b"shdxlXeE".contains(t)) {
+            let (name, format) = (q(&name), q(&format));
             p.add(C2_DEF_005, at, || format!(
-                "byte {at}: {kind} {name:?} has the format {format:?}, whose type %{} is not one of s h d x l X e E; Jumpshot exits when it shows the info of this category; fix the format given to MPE_Describe_info_state / MPE_Describe_info_event",
+                "byte {at}: {kind} {name} has the format {format}, whose type %{} is not one of s h d x l X e E; Jumpshot exits when it shows the info of this category; fix the format given to MPE_Describe_info_state / MPE_Describe_info_event",
                 t as char
             ));
         }
@@ -510,8 +512,10 @@ impl Semantics {
             }
         }
         if let Some((id, old_name, old_format, old_at)) = redefined {
+            let (name, format, old_name, old_format) =
+                (q(&name), q(&format), q(&old_name), q(&old_format));
             p.add(C2_DEF_004, at, || format!(
-                "byte {at}: {kind} {name:?} (format {format:?}) defines event ID {id} again, which the definition at byte {old_at} named {old_name:?} (format {old_format:?}); converters keep only the last definition, so the earlier name is lost; give each state and event its own IDs"
+                "byte {at}: {kind} {name} (format {format}) defines event ID {id} again, which the definition at byte {old_at} named {old_name} (format {old_format}); converters keep only the last definition, so the earlier name is lost; give each state and event its own IDs"
             ));
         }
     }
