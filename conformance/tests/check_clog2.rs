@@ -595,6 +595,20 @@ fn generated_files_have_no_finding() {
 }
 
 #[test]
+fn per_rank_definitions_differing_only_in_blanks_are_one_definition() {
+    // Java trims names and formats (conversion.md §2.1 item 9): these two
+    // definitions of the same IDs give the same category, no C2-DEF-004.
+    let b = build(&[
+        statedef(600, 601, "Solve", "n=%d"),
+        statedef(600, 601, "  Solve\t", " n=%d "),
+        Record::bare(1.0, 0, 600),
+        Record::bare(2.0, 0, 601),
+    ]);
+    let r = check(&b);
+    assert!(r.findings.is_empty(), "{r:#?}");
+}
+
+#[test]
 fn findings_beyond_parsing_are_limited_per_rule_and_only_for_files_that_parse() {
     // 30 unmatched sends.
     let body: Vec<Record> = (0..30).map(|k| msg(f64::from(k), 0, -101, 1, k)).collect();
