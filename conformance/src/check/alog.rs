@@ -20,6 +20,7 @@ use crate::Format;
 use alog_format::record::{rtype, Kind, Record};
 use alog_format::z::{self, ZError};
 use alog_format::{AlogFile, Error};
+use clog2_format::escape::quoted_text;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// The largest unpacked size of a `.Z` file the checker accepts (64 MiB; the
@@ -499,7 +500,8 @@ impl<'a, 'c> Checker<'a, 'c> {
                         AL_DEF_002,
                         i,
                         format!(
-                            "state {name:?} is defined again with events {} and {}; the first definition (line {}, events {s} and {e}) is kept, so these events are point events unless another state uses them; give the state another name or drop this record",
+                            "state {} is defined again with events {} and {}; the first definition (line {}, events {s} and {e}) is kept, so these events are point events unless another state uses them; give the state another name or drop this record",
+                            quoted_text(&name),
                             d.start,
                             d.end,
                             self.lines.line_of(first)
@@ -521,8 +523,8 @@ impl<'a, 'c> Checker<'a, 'c> {
                 for (map, role) in [(&starts, "starts"), (&ends, "ends")] {
                     if let Some(&other) = map.get(&t) {
                         clashes.push(format!(
-                            "event type {t}, which {what} it, already {role} state {:?} (line {})",
-                            states[other].name,
+                            "event type {t}, which {what} it, already {role} state {} (line {})",
+                            quoted_text(&states[other].name),
                             self.lines.line_of(states[other].record)
                         ));
                     }
@@ -533,7 +535,8 @@ impl<'a, 'c> Checker<'a, 'c> {
                     AL_DEF_003,
                     i,
                     format!(
-                        "state {name:?}: {}; an event type that starts any state is a start, and the last definition of a type wins, so states get mixed up; give each state its own pair of event types",
+                        "state {}: {}; an event type that starts any state is a start, and the last definition of a type wins, so states get mixed up; give each state its own pair of event types",
+                        quoted_text(&name),
                         clashes.join("; ")
                     ),
                 );
@@ -631,8 +634,8 @@ impl<'a, 'c> Checker<'a, 'c> {
                         AL_PAIR_001,
                         i,
                         format!(
-                            "an end of state {:?} (event type {}) on process {} with no open instance of the state there: upshot and `mpelog convert` drop it; check that the start event was logged (and precedes the end in time)",
-                            states[state].name, r.etype, r.process
+                            "an end of state {} (event type {}) on process {} with no open instance of the state there: upshot and `mpelog convert` drop it; check that the start event was logged (and precedes the end in time)",
+                            quoted_text(&states[state].name), r.etype, r.process
                         ),
                     ),
                 }
@@ -649,8 +652,8 @@ impl<'a, 'c> Checker<'a, 'c> {
                 AL_PAIR_002,
                 i,
                 format!(
-                    "a start of state {:?} (event type {}) on process {} that no end event closes: it is drawn up to the end of the run; check that the end event (type {}) was logged",
-                    states[state].name,
+                    "a start of state {} (event type {}) on process {} that no end event closes: it is drawn up to the end of the run; check that the end event (type {}) was logged",
+                    quoted_text(&states[state].name),
                     r.etype,
                     r.process,
                     f.records[states[state].record].data
@@ -690,7 +693,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         let names: Vec<String> = unused
             .iter()
             .take(5)
-            .map(|s| format!("{:?} (event {})", s.name, s.start))
+            .map(|s| format!("{} (event {})", quoted_text(&s.name), s.start))
             .collect();
         let more = if unused.len() > 5 { ", …" } else { "" };
         self.add(

@@ -15,6 +15,7 @@ use crate::Format;
 use clog2_format::clog::{
     record_len, Body, ClogRecords, Record, CONST_ETYPE, HEADER_LEN, RECV_ETYPE, SEND_ETYPE,
 };
+use clog2_format::escape::quoted_text;
 use clog2_format::Error;
 use slog2_format::build::clog_events::{
     field_text, message_params, placeholder, ClogDrawables, Role, FIRST_NEW_INDEX,
@@ -299,13 +300,13 @@ impl Semantics {
             (Some((c1, _)), Some((c2, _))) => {
                 if c1 == c2 {
                     c.add(C1_DEF_002, at, None, format!(
-                        "byte {at}: STATEDEF {:?} binds events {}/{}, the message events; Java clogTOslog2 throws ClassCastException, mpelog convert ignores the definition; give the state its own event IDs",
-                        name, d.startetype, d.endetype
+                        "byte {at}: STATEDEF {} binds events {}/{}, the message events; Java clogTOslog2 throws ClassCastException, mpelog convert ignores the definition; give the state its own event IDs",
+                        quoted_text(&name), d.startetype, d.endetype
                     ));
                 } else {
                     c.add(C1_DEF_003, at, None, format!(
-                        "byte {at}: STATEDEF {:?} binds events {}/{}, which already belong to two different states; clogTOslog2 prints \"**** Error!\" and, like mpelog convert, ignores the definition; use a fresh pair of event IDs",
-                        name, d.startetype, d.endetype
+                        "byte {at}: STATEDEF {} binds events {}/{}, which already belong to two different states; clogTOslog2 prints \"**** Error!\" and, like mpelog convert, ignores the definition; use a fresh pair of event IDs",
+                        quoted_text(&name), d.startetype, d.endetype
                     ));
                 }
                 debug_assert!(conflicting);
@@ -331,8 +332,9 @@ impl Semantics {
             }
         }
         if let Some((id, old, old_at)) = earlier {
+            let (name, old) = (quoted_text(&name), quoted_text(&old));
             c.add(C1_DEF_004, at, None, format!(
-                "byte {at}: STATEDEF {name:?} defines event ID {id} again, which the STATEDEF at byte {old_at} named {old:?}; converters keep only the last name, so the earlier one is lost; give each state its own event IDs"
+                "byte {at}: STATEDEF {name} defines event ID {id} again, which the STATEDEF at byte {old_at} named {old}; converters keep only the last name, so the earlier one is lost; give each state its own event IDs"
             ));
         }
     }
@@ -374,8 +376,9 @@ impl Semantics {
                         .take(2)
                         .find(|t| t.parse::<i32>().is_err());
                     if let Some(bad) = bad {
+                        let (text, bad) = (quoted_text(&text), quoted_text(bad));
                         c.add(C1_MSG_001, at, None, format!(
-                            "byte {at}: the {} RAWEVENT's string {text:?} should be \"<tag> <size>\" in decimal, but {bad:?} is not a decimal integer; Java clogTOslog2 crashes, mpelog convert takes -2^31",
+                            "byte {at}: the {} RAWEVENT's string {text} should be \"<tag> <size>\" in decimal, but {bad} is not a decimal integer; Java clogTOslog2 crashes, mpelog convert takes -2^31",
                             if etype == SEND_ETYPE { "send" } else { "receive" }
                         ));
                     }
@@ -429,8 +432,9 @@ impl Semantics {
             .collect();
         colors.sort_unstable();
         for (at, name) in colors {
+            let name = quoted_text(&name);
             c.add(C1_DEF_005, at, None, format!(
-                "byte {at}: STATEDEF colour {name:?} is not in Jumpshot's colour table and the state is drawn; Java clogTOslog2 crashes writing its category (mpelog convert picks a palette colour); use an X11 colour name"
+                "byte {at}: STATEDEF colour {name} is not in Jumpshot's colour table and the state is drawn; Java clogTOslog2 crashes writing its category (mpelog convert picks a palette colour); use an X11 colour name"
             ));
         }
     }

@@ -424,14 +424,14 @@ impl Semantics {
         if after.conflicting_definitions > before.conflicting_definitions {
             match r.body {
                 Body::EventDef(d) => p.add(C2_DEF_002, at, || format!(
-                    "byte {at}: EVENTDEF of ID {} ({:?}) names an ID that is already a state's start or final event or a message event; Java clog2TOslog2 throws ClassCastException, mpelog convert ignores the definition; give the solo event an ID of its own",
+                    "byte {at}: EVENTDEF of ID {} ({}) names an ID that is already a state's start or final event or a message event; Java clog2TOslog2 throws ClassCastException, mpelog convert ignores the definition; give the solo event an ID of its own",
                     d.etype,
-                    d.name.to_string_lossy()
+                    clog2_format::escape::quoted_text(&d.name.to_string_lossy())
                 )),
                 Body::StateDef(d) => p.add(C2_DEF_003, at, || format!(
-                    "byte {at}: STATEDEF of state {} ({:?}) with events {}/{}: the two IDs already belong to different categories, or to a solo event; clog2TOslog2 prints \"**** Error!\" and, like mpelog convert, ignores the definition; use a fresh pair of event IDs",
+                    "byte {at}: STATEDEF of state {} ({}) with events {}/{}: the two IDs already belong to different categories, or to a solo event; clog2TOslog2 prints \"**** Error!\" and, like mpelog convert, ignores the definition; use a fresh pair of event IDs",
                     d.state_id,
-                    d.name.to_string_lossy(),
+                    clog2_format::escape::quoted_text(&d.name.to_string_lossy()),
                     d.start_etype,
                     d.final_etype
                 )),
