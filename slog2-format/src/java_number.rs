@@ -61,9 +61,11 @@ impl Big {
     /// `v · 5^p5 · 2^p2`.
     fn mul_pow52(v: u64, p5: i32, p2: i32) -> Big {
         let mut b = Big(vec![v as u32, (v >> 32) as u32]);
-        for _ in 0..p5 {
-            b.mul_small(5);
+        // 5^13 is the largest power of five in 32 bits.
+        for _ in 0..p5 / 13 {
+            b.mul_small(1_220_703_125);
         }
+        b.mul_small(5u32.pow((p5 % 13) as u32));
         b.shl(p2 as u32);
         b.trim();
         b
