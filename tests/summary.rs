@@ -14,6 +14,7 @@ mod common;
 use common::{mpelog, stdout};
 use mpelog::stats::{self, Options, Stats};
 use mpelog::summary::Summary;
+use serde_json::json;
 use slog2_format::build::{clog2_to_slog2, TreeOptions};
 use slog2_format::types::{topology, Category};
 use slog2_format::{Slog2Reader, WindowBuf};
@@ -408,5 +409,158 @@ fn middle_lines_show_states_in_the_order_of_their_exclusive_time() {
         for w in [None, Some((at(0.3), at(0.6))), Some((at(0.5), at(0.51)))] {
             assert_middle_order(f, w, &format!("{} {w:?}", f.display()));
         }
+    }
+}
+
+/// A cell's flags and shares (category or the null share, 1/250 of the column).
+type CellAt = (u64, Vec<(Option<i64>, u64)>);
+
+/// A reader of the binary form, written from spec/queries.md §6.6.
+struct Bin<'a> {
+    b: &'a [u8],
+    p: usize,
+}
+
+impl Bin<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let v = self.b[self.p..self.p + N].try_into().unwrap();
+        self.p += N;
+        v
+    }
+    fn u8(&mut self) -> u64 {
+        u64::from(self.take::<1>()[0])
+    }
+    fn u16(&mut self) -> u64 {
+        u64::from(u16::from_le_bytes(self.take()))
+    }
+    fn u32(&mut self) -> u64 {
+        u64::from(u32::from_le_bytes(self.take()))
+    }
+    fn i32(&mut self) -> i64 {
+        i64::from(i32::from_le_bytes(self.take()))
+    }
+    fn u64(&mut self) -> u64 {
+        u64::from_le_bytes(self.take())
+    }
+    fn f64(&mut self) -> f64 {
+        f64::from_le_bytes(self.take())
+    }
+}
+
+/// The binary form holds what the JSON form holds, at its resolution: rows,
+/// every cell's shares (1/250 of the column), states, events (without time)
+/// and arrows (by column).
+#[test]
+fn the_binary_form_holds_the_json_forms_summary() {
+    let bytes = generated(9, 40_000, 2048);
+    let (a, b) = root(&bytes);
+    for (from, to, px) in [(a, b, 700), (a + 0.4 * (b - a), a + 0.45 * (b - a), 1000)] {
+        let s = summary_of(&bytes, from, to, px);
+        let (mut bin, mut json) = (Vec::new(), Vec::new());
+        s.write_bin(&mut bin);
+        s.write_json(&mut json);
+        let j: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let mut r = Bin { b: &bin, p: 0 };
+        assert_eq!(&r.take::<4>(), b"MPLS");
+        assert_eq!(r.take::<4>(), [1, 0, 0, 0]);
+        assert_eq!((r.f64(), r.f64()), (from, to));
+        let columns = r.u32();
+        assert_eq!(columns, u64::from(px));
+        assert_eq!(r.u32(), j["arrow_columns"].as_u64().unwrap());
+        assert_eq!((r.u64(), r.u64()), (s.drawables, s.shadows));
+        let nrows = r.u32() as usize;
+        assert_eq!(nrows, j["rows"].as_array().unwrap().len());
+        for row in j["rows"].as_array().unwrap() {
+            let key: Vec<i64> = (0..r.u16()).map(|_| r.i32()).collect();
+            let lines: Vec<i64> = (0..r.u16()).map(|_| r.i32()).collect();
+            assert_eq!(json!(key), row["key"]);
+            assert_eq!(json!(lines), row["lines"]);
+        }
+        let table: Vec<i64> = (0..r.u32()).map(|_| r.i32()).collect();
+        // Cells, expanded per (row, column), from both forms.
+        let mut from_bin: BTreeMap<(u64, u64), CellAt> = BTreeMap::new();
+        for _ in 0..r.u32() {
+            let (row, col, len, flags) = (r.u16(), r.u16(), r.u16(), r.u8());
+            let shares: Vec<(Option<i64>, u64)> = (0..r.u8())
+                .map(|_| {
+                    let slot = r.u8() as usize;
+                    ((slot < 255).then(|| table[slot]), r.u8())
+                })
+                .collect();
+            for c in col..col + len {
+                from_bin.insert((row, c), (flags, shares.clone()));
+            }
+        }
+        let mut from_json = BTreeMap::new();
+        for cell in j["cells"].as_array().unwrap() {
+            let c: Vec<&serde_json::Value> = cell.as_array().unwrap().iter().collect();
+            let (row, col, len, flags) = (
+                c[0].as_u64().unwrap(),
+                c[1].as_u64().unwrap(),
+                c[2].as_u64().unwrap(),
+                c[3].as_u64().unwrap(),
+            );
+            let shares: Vec<(Option<i64>, u64)> = c[4..]
+                .chunks(2)
+                .map(|p| {
+                    (
+                        p[0].as_i64(),
+                        (p[1].as_f64().unwrap() * 250.0 / 1e4).round() as u64,
+                    )
+                })
+                .filter(|(_, u)| *u > 0)
+                .collect();
+            for col in col..col + len {
+                if flags & 1 == 1 || !shares.is_empty() {
+                    from_json.insert((row, col), (flags, shares.clone()));
+                }
+            }
+        }
+        assert_eq!(from_bin, from_json, "[{from}, {to}] at {px}");
+        assert!(!from_bin.is_empty());
+        let nstates = r.u32() as usize;
+        assert_eq!(nstates, j["states"].as_array().unwrap().len());
+        for (st, lib) in j["states"].as_array().unwrap().iter().zip(&s.states) {
+            let (row, depth, slot, infolen) = (r.u16(), r.u16(), r.u16() as usize, r.u16());
+            let (start, end, line) = (r.f64(), r.f64(), r.i32());
+            let info = (infolen != 65535).then(|| {
+                let t = String::from_utf8(r.b[r.p..r.p + infolen as usize].to_vec()).unwrap();
+                r.p += infolen as usize;
+                t
+            });
+            // Times against the library's values (serde_json's default float
+            // parser is not exact to the last digit).
+            assert_eq!((start, end), (lib.start, lib.end));
+            assert_eq!(
+                json!([row, depth, table[slot], line, info]),
+                json!([st[0], st[1], st[2], st[5], st[6]])
+            );
+        }
+        let nevents = r.u32() as usize;
+        assert_eq!(nevents, j["events"].as_array().unwrap().len());
+        for e in j["events"].as_array().unwrap() {
+            let (row, col, slot, summary) = (r.u16(), r.u16(), r.u16() as usize, r.u8());
+            r.u8();
+            let (count, top) = (r.u32(), r.u32());
+            assert_eq!(
+                json!([row, col, table[slot], count, top, summary]),
+                json!([e[0], e[1], e[2], e[4], e[5], e[6]])
+            );
+        }
+        let w = (to - from) / f64::from(px);
+        let narrows = r.u32() as usize;
+        assert_eq!(narrows, j["arrows"].as_array().unwrap().len());
+        for (a, lib) in j["arrows"].as_array().unwrap().iter().zip(&s.arrows) {
+            let (fr, tr, slot, summary) = (r.u16(), r.u16(), r.u16() as usize, r.u8());
+            r.u8();
+            let (c0, c1, count) = (r.i32(), r.i32(), r.u32());
+            let col = |t: f64| ((t - from) / w).floor() as i64;
+            assert_eq!(
+                json!([fr, tr, c0, c1, table[slot], count, summary]),
+                json!([a[0], a[1], col(lib.start), col(lib.end), a[4], a[5], a[6]])
+            );
+        }
+        assert_eq!(r.p, bin.len(), "nothing after the arrows");
+        assert!(bin.len() < json.len(), "{} < {}", bin.len(), json.len());
     }
 }

@@ -630,7 +630,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// the shadows summarise as well. So above a few drawables per pixel, what
     /// a picture reads follows its pixels, not the drawables (spec/queries.md
     /// §2.2 step 6). Reads at most [`preview_node_read_bound`] nodes, as a
-    /// preview does.
+    /// preview does. The drawables and shadows are left in the order the
+    /// nodes were read (not sorted as a preview's are).
     ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {
@@ -790,7 +791,12 @@ impl<R: Read + Seek> Slog2Reader<R> {
         }
         // A stable sort: within one node, file order (nestless before nestable).
         // The lists of a node are in start order already, so this merges runs.
-        buf.store.sort();
+        // A picture's summary orders what it needs itself.
+        if stop.dense {
+            buf.store.in_read_order();
+        } else {
+            buf.store.sort();
+        }
         let after = self.counters();
         buf.counters = Counters {
             nodes_read: after.nodes_read - before.nodes_read,

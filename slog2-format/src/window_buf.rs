@@ -355,6 +355,15 @@ impl Store {
 
     /// Sorts the drawables and the shadows by their keys, stably (ties keep the
     /// order they were pushed in).
+    /// Lists the drawables in the order they were read (leaves' first, then
+    /// upper nodes'), the shadows as they are: for a picture, whose summary
+    /// orders what it needs itself.
+    pub(crate) fn in_read_order(&mut self) {
+        self.items.append(&mut self.upper);
+        self.order.clear();
+        self.order.extend((0..self.items.len()).map(|i| i as u32));
+    }
+
     pub(crate) fn sort(&mut self) {
         // The drawables stay where they are; `order` lists them sorted.
         let leaves = self.items.len();
