@@ -132,6 +132,33 @@ impl Response {
     }
 }
 
+/// Pixels, view and rows (first and last) of a picture request.
+type PictureParams = (u32, usize, Option<(u32, u32)>);
+
+/// A picture's parameters: `pixels` (default `default_pixels`), `view`
+/// (default 0) and `rows` (`FIRST-LAST`, default all), or the `400` answer.
+fn picture_params(
+    q: &HashMap<String, String>,
+    default_pixels: u32,
+) -> Result<PictureParams, Response> {
+    let pixels = match q.get("pixels").map(|v| v.parse::<u32>()) {
+        Some(Ok(p)) if (1..=MAX_PIXELS).contains(&p) => p,
+        None => default_pixels,
+        _ => return Err(Response::error(400, "pixels: 1 to 16384")),
+    };
+    let view = match q.get("view").map(|v| v.parse::<usize>()) {
+        None => 0,
+        Some(Ok(v)) => v,
+        _ => return Err(Response::error(400, "view: the index of a view")),
+    };
+    let rows = match q.get("rows").map(|v| parse_rows(v)) {
+        None => None,
+        Some(Some(r)) => Some(r),
+        Some(None) => return Err(Response::error(400, "rows: FIRST-LAST, row indexes")),
+    };
+    Ok((pixels, view, rows))
+}
+
 /// `FIRST-LAST` (row indexes, inclusive) as a pair.
 fn parse_rows(v: &str) -> Option<(u32, u32)> {
     let (a, b) = v.split_once('-')?;
@@ -341,20 +368,9 @@ impl Service {
 
     fn info(&self, k: usize, q: &HashMap<String, String>) -> Response {
         let names: Vec<&str> = self.files.iter().map(|f| f.name.as_str()).collect();
-        let pixels = match q.get("pixels").map(|v| v.parse::<u32>()) {
-            Some(Ok(p)) if (1..=MAX_PIXELS).contains(&p) => p,
-            None => 1000,
-            _ => return Response::error(400, "pixels: 1 to 16384"),
-        };
-        let view = match q.get("view").map(|v| v.parse::<usize>()) {
-            None => 0,
-            Some(Ok(v)) => v,
-            _ => return Response::error(400, "view: the index of a view"),
-        };
-        let rows = match q.get("rows").map(|v| parse_rows(v)) {
-            None => None,
-            Some(Some(r)) => Some(r),
-            Some(None) => return Response::error(400, "rows: FIRST-LAST, row indexes"),
+        let (pixels, view, rows) = match picture_params(q, 1000) {
+            Ok(p) => p,
+            Err(r) => return r,
         };
         let v = self.with_reader(k, |r| {
             let root = r.tree_dir().and_then(|t| t.value.root().copied());
@@ -440,20 +456,9 @@ impl Service {
             (Some(Ok(a)), Some(Ok(b))) if a.is_finite() && b.is_finite() && a < b => (a, b),
             _ => return Response::error(400, "from and to: finite seconds, from < to"),
         };
-        let pixels = match q.get("pixels").map(|v| v.parse::<u32>()) {
-            Some(Ok(p)) if (1..=MAX_PIXELS).contains(&p) => p,
-            None => 1600,
-            _ => return Response::error(400, "pixels: 1 to 16384"),
-        };
-        let view = match q.get("view").map(|v| v.parse::<usize>()) {
-            None => 0,
-            Some(Ok(v)) => v,
-            _ => return Response::error(400, "view: the index of a view"),
-        };
-        let rows = match q.get("rows").map(|v| parse_rows(v)) {
-            None => None,
-            Some(Some(r)) => Some(r),
-            Some(None) => return Response::error(400, "rows: FIRST-LAST, row indexes"),
+        let (pixels, view, rows) = match picture_params(q, 1600) {
+            Ok(p) => p,
+            Err(r) => return r,
         };
         let binary = match q.get("format").map(String::as_str) {
             None | Some("json") => false,
@@ -521,10 +526,9 @@ impl Service {
             Some("prev") => crate::search::Direction::Previous,
             Some(_) => return Response::error(400, "dir: next or prev"),
         };
-        let view = match q.get("view").map(|v| v.parse::<usize>()) {
-            None => 0,
-            Some(Ok(v)) => v,
-            _ => return Response::error(400, "view: the index of a view"),
+        let view = match picture_params(q, 1) {
+            Ok((_, view, _)) => view,
+            Err(r) => return r,
         };
         let found = self.with_reader(k, |r| {
             let f = crate::search::find(r, category, t, dir)?;

@@ -876,6 +876,41 @@ impl Summary {
         }
     }
 
+    /// Calls `run(row, column, length, first cell, key)` for each run of
+    /// equal neighbouring cells of every row: equal in whether they are
+    /// summarised, their covering depth, and the `key` that `key_of(row,
+    /// column, &mut key)` makes of them.
+    fn for_each_run<K: PartialEq + Default>(
+        &self,
+        mut key_of: impl FnMut(usize, usize, &mut K),
+        mut run: impl FnMut(usize, usize, usize, Cell<'_>, &K),
+    ) {
+        let n = self.columns as usize;
+        let (mut key, mut next) = (K::default(), K::default());
+        let same =
+            |a: Cell<'_>, b: Cell<'_>| a.summarised == b.summarised && a.covered == b.covered;
+        for r in 0..self.rows.len() {
+            let mut c = 0;
+            while c < n {
+                let cell = self.cell(r, c).expect("in range");
+                key_of(r, c, &mut key);
+                let mut len = 1;
+                while c + len < n {
+                    if !same(cell, self.cell(r, c + len).expect("in range")) {
+                        break;
+                    }
+                    key_of(r, c + len, &mut next);
+                    if next != key {
+                        break;
+                    }
+                    len += 1;
+                }
+                run(r, c, len, cell, &key);
+                c += len;
+            }
+        }
+    }
+
     /// The summary as one compact JSON object (spec/queries.md §6.3): the
     /// window, the rows, the cells as runs `[row, column, length, flags,
     /// category, share, …]` (shares in units of 1/10000 of the column; `flags`
@@ -899,45 +934,28 @@ impl Summary {
         }
         out.extend_from_slice(b"],\"cells\":[");
         let mut first = true;
-        let n = self.columns as usize;
-        let (mut shares, mut next) = (Vec::new(), Vec::new());
-        let flags_of = |c: Cell<'_>| u32::from(c.summarised) + 2 * u32::from(c.covered);
-        for r in 0..self.rows.len() {
-            let mut c = 0;
-            while c < n {
-                let cell = self.cell(r, c).expect("in range");
-                self.rounded_into(r, c, &mut shares);
-                let flags = flags_of(cell);
-                let mut len = 1;
-                while c + len < n {
-                    let other = self.cell(r, c + len).expect("in range");
-                    if flags_of(other) != flags {
-                        break;
-                    }
-                    self.rounded_into(r, c + len, &mut next);
-                    if next != shares {
-                        break;
-                    }
-                    len += 1;
+        self.for_each_run(
+            |r, c, shares: &mut Vec<(i32, u32)>| self.rounded_into(r, c, shares),
+            |r, c, len, cell, shares| {
+                if !cell.summarised && shares.is_empty() {
+                    return;
                 }
-                if cell.summarised || !shares.is_empty() {
-                    if !first {
-                        out.push(b',');
-                    }
-                    first = false;
-                    let _ = write!(out, "[{r},{c},{len},{flags}");
-                    for (k, f) in &shares {
-                        if *k == OTHER {
-                            let _ = write!(out, ",null,{f}");
-                        } else {
-                            let _ = write!(out, ",{k},{f}");
-                        }
-                    }
-                    out.push(b']');
+                if !first {
+                    out.push(b',');
                 }
-                c += len;
-            }
-        }
+                first = false;
+                let flags = u32::from(cell.summarised) + 2 * u32::from(cell.covered);
+                let _ = write!(out, "[{r},{c},{len},{flags}");
+                for (k, f) in shares {
+                    if *k == OTHER {
+                        let _ = write!(out, ",null,{f}");
+                    } else {
+                        let _ = write!(out, ",{k},{f}");
+                    }
+                }
+                out.push(b']');
+            },
+        );
         out.extend_from_slice(b"],\"states\":[");
         for (i, s) in self.states.iter().enumerate() {
             let _ = write!(
@@ -1061,57 +1079,37 @@ impl Summary {
         let w = self.column_width();
         // Cells, as runs: shares as (u8 slot, u8 share in 1/250 of the
         // column), slot 255 the null share and any category past the 255th.
-        let n = self.columns as usize;
-        let (mut shares, mut q, mut next_q) = (Vec::new(), Vec::new(), Vec::new());
-        let flags_of = |c: Cell<'_>| u8::from(c.summarised) | (c.covered.min(127) as u8) << 1;
         let mut runs = 0usize;
         let mut cells = Vec::with_capacity(1 << 16);
-        let mut quantise = |shares: &[(i32, u32)], q: &mut Vec<(u8, u8)>, table: &mut Vec<i32>| {
-            q.clear();
-            for (k, f) in shares {
-                let units = ((*f as f64) * 250.0 / 1e4).round().min(255.0) as u8;
-                if units == 0 {
-                    continue;
-                }
-                let s = slot_of(*k, table);
-                q.push((if s < 255 { s as u8 } else { 255 }, units));
-            }
-        };
-        for r in 0..self.rows.len() {
-            let mut c = 0;
-            while c < n {
-                let cell = self.cell(r, c).expect("in range");
+        let mut shares = Vec::new();
+        self.for_each_run(
+            |r, c, q: &mut Vec<(u8, u8)>| {
                 self.rounded_into(r, c, &mut shares);
-                quantise(&shares, &mut q, &mut table);
-                let flags = flags_of(cell);
-                let mut len = 1;
-                while c + len < n {
-                    let other = self.cell(r, c + len).expect("in range");
-                    if flags_of(other) != flags {
-                        break;
-                    }
-                    self.rounded_into(r, c + len, &mut shares);
-                    quantise(&shares, &mut next_q, &mut table);
-                    if next_q != q {
-                        break;
-                    }
-                    len += 1;
-                }
-                if cell.summarised || !q.is_empty() {
-                    runs += 1;
-                    u16_(&mut cells, r);
-                    u16_(&mut cells, c);
-                    u16_(&mut cells, len);
-                    cells.push(flags);
-                    cells.push(q.len().min(255) as u8);
-                    for (slot, units) in q.iter().take(255) {
-                        cells.push(*slot);
-                        cells.push(*units);
+                q.clear();
+                for (k, f) in &shares {
+                    let units = (f64::from(*f) * 250.0 / 1e4).round().min(255.0) as u8;
+                    if units > 0 {
+                        let s = slot_of(*k, &mut table);
+                        q.push((if s < 255 { s as u8 } else { 255 }, units));
                     }
                 }
-                c += len;
-            }
-        }
+            },
+            |r, c, len, cell, q| {
+                if !cell.summarised && q.is_empty() {
+                    return;
+                }
+                runs += 1;
+                u16_(&mut cells, r);
+                u16_(&mut cells, c);
+                u16_(&mut cells, len);
+                cells.push(u8::from(cell.summarised) | (cell.covered.min(127) as u8) << 1);
+                cells.push(q.len().min(255) as u8);
+                for (slot, units) in q.iter().take(255) {
+                    cells.push(*slot);
+                    cells.push(*units);
+                }
+            },
+        );
         u32_(&mut body, runs);
         body.extend_from_slice(&cells);
         u32_(&mut body, self.states.len());

@@ -33,6 +33,38 @@ fn corpus_p2p(test: &str) -> Option<PathBuf> {
     Some(common::corpus_file(&root, "mpe/p2p_n8.slog2").into())
 }
 
+/// The viewer showing `file`, drawn: the server, the browser, and the
+/// programs (to start another browser); `None` after saying why the test is
+/// skipped.
+struct Viewer {
+    _server: webdriver::Server,
+    b: Browser,
+    programs: (PathBuf, PathBuf),
+    file: PathBuf,
+}
+
+fn open(test: &str, file: Option<&Path>) -> Option<Viewer> {
+    let programs = programs_or_skip(test)?;
+    let p2p;
+    let file = match file {
+        Some(f) => f,
+        None => {
+            p2p = corpus_p2p(test)?;
+            &p2p
+        }
+    };
+    let server = serve(file);
+    let b = Browser::start(&programs.0, &programs.1, (1400, 800));
+    b.goto(&format!("http://127.0.0.1:{}/", server.port));
+    settled(&b, 0);
+    Some(Viewer {
+        _server: server,
+        b,
+        programs,
+        file: file.to_path_buf(),
+    })
+}
+
 fn seq(b: &Browser) -> u64 {
     b.js("return window.mpelog.state.seq;", json!([]))
         .as_u64()
@@ -74,18 +106,10 @@ fn states(file: &Path) -> Vec<(i64, f64, f64, i64)> {
 
 #[test]
 fn search_zooms_to_the_next_and_previous_drawable() {
-    let Some((driver, chromium)) =
-        programs_or_skip("search_zooms_to_the_next_and_previous_drawable")
-    else {
+    let Some(v) = open("search_zooms_to_the_next_and_previous_drawable", None) else {
         return;
     };
-    let Some(file) = corpus_p2p("search_zooms_to_the_next_and_previous_drawable") else {
-        return;
-    };
-    let server = serve(&file);
-    let b = Browser::start(&driver, &chromium, (1400, 800));
-    b.goto(&format!("http://127.0.0.1:{}/", server.port));
-    settled(&b, 0);
+    let (b, file) = (&v.b, &v.file);
     let info: Value = b.js("return window.mpelog.state.info;", json!([]));
     let recv = info["legend"]
         .as_array()
@@ -98,7 +122,7 @@ fn search_zooms_to_the_next_and_previous_drawable() {
     let t0 = info["time_min"].as_f64().unwrap();
     // The MPI_Recv states in start order (the longer first on ties).
     let mut recvs: Vec<(i64, f64, f64, i64)> =
-        states(&file).into_iter().filter(|s| s.0 == recv).collect();
+        states(file).into_iter().filter(|s| s.0 == recv).collect();
     recvs.sort_by(|a, b| {
         a.1.total_cmp(&b.1)
             .then(b.2.total_cmp(&a.2))
@@ -117,7 +141,7 @@ fn search_zooms_to_the_next_and_previous_drawable() {
         assert_eq!(found["end"].as_f64(), Some(want.2), "{what}: {found}");
         assert_eq!(found["line"].as_i64(), Some(want.3), "{what}: {found}");
         // Zoomed to it: the window holds it, about four times its length.
-        let (f, t) = window_of(&b);
+        let (f, t) = window_of(b);
         assert!(f <= want.1 && want.2 <= t, "{what}: [{f}, {t}] holds it");
         let d = want.2 - want.1;
         assert!(
@@ -130,18 +154,18 @@ fn search_zooms_to_the_next_and_previous_drawable() {
             .js("return window.mpelog.state.searchDone || 0;", json!([]))
             .as_u64()
             .unwrap();
-        let s = seq(&b);
+        let s = seq(b);
         b.click(button);
         b.wait_for(
             "the search",
             &format!("return (window.mpelog.state.searchDone || 0) > {before};"),
             60,
         );
-        settled(&b, s);
+        settled(b, s);
     };
     search("#findnext");
     check(&recvs[0], "next from the start");
-    shot(&b, "features-search");
+    shot(b, "features-search");
     search("#findnext");
     check(&recvs[1], "next again");
     search("#findnext");
@@ -152,18 +176,13 @@ fn search_zooms_to_the_next_and_previous_drawable() {
 
 #[test]
 fn the_ruler_shows_the_duration_between_the_points_dragged() {
-    let Some((driver, chromium)) =
-        programs_or_skip("the_ruler_shows_the_duration_between_the_points_dragged")
-    else {
+    let Some(v) = open(
+        "the_ruler_shows_the_duration_between_the_points_dragged",
+        None,
+    ) else {
         return;
     };
-    let Some(file) = corpus_p2p("the_ruler_shows_the_duration_between_the_points_dragged") else {
-        return;
-    };
-    let server = serve(&file);
-    let b = Browser::start(&driver, &chromium, (1400, 800));
-    b.goto(&format!("http://127.0.0.1:{}/", server.port));
-    settled(&b, 0);
+    let b = &v.b;
     let g = b.js(
         "const m = window.mpelog, L = m.layout(), r = document.getElementById('canvas').getBoundingClientRect(); \
          return {left: m.LEFT, plot: L.plot, cx: r.left, cy: r.top, from: m.state.from, to: m.state.to};",
@@ -189,8 +208,8 @@ fn the_ruler_shows_the_duration_between_the_points_dragged() {
         "the ruler says {dt} s, 300 pixels are {want} s"
     );
     // The window did not move (a ruler is not a pan).
-    assert_eq!(window_of(&b), (f("from"), f("to")));
-    shot(&b, "features-ruler");
+    assert_eq!(window_of(b), (f("from"), f("to")));
+    shot(b, "features-ruler");
     // Escape takes it away.
     b.js(
         "window.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));",
@@ -217,28 +236,22 @@ fn panel(b: &Browser) -> BTreeMap<i64, f64> {
 
 #[test]
 fn the_statistics_panel_equals_stats() {
-    let Some((driver, chromium)) = programs_or_skip("the_statistics_panel_equals_stats") else {
+    let Some(v) = open("the_statistics_panel_equals_stats", None) else {
         return;
     };
-    let Some(file) = corpus_p2p("the_statistics_panel_equals_stats") else {
-        return;
-    };
-    let server = serve(&file);
-    let b = Browser::start(&driver, &chromium, (1400, 800));
-    b.goto(&format!("http://127.0.0.1:{}/", server.port));
-    settled(&b, 0);
+    let (b, file) = (&v.b, &v.file);
     for step in 0..3 {
         if step > 0 {
-            let s = seq(&b);
+            let s = seq(b);
             b.click("#zoomin");
-            settled(&b, s);
+            settled(b, s);
         }
-        let (from, to) = window_of(&b);
+        let (from, to) = window_of(b);
         let rows = b
             .js("return window.mpelog.state.answer.rows.length;", json!([]))
             .as_f64()
             .unwrap();
-        let shown = panel(&b);
+        let shown = panel(b);
         assert!(!shown.is_empty(), "the panel lists categories");
         let st: Value = serde_json::from_str(&stdout(&mpelog(&[
             "stats",
@@ -267,34 +280,28 @@ fn the_statistics_panel_equals_stats() {
         }
         assert!(compared > 3, "{compared} categories compared");
         if step == 1 {
-            shot(&b, "features-stats");
+            shot(b, "features-stats");
         }
     }
 }
 
 #[test]
 fn a_link_reopens_the_same_view() {
-    let Some((driver, chromium)) = programs_or_skip("a_link_reopens_the_same_view") else {
+    let Some(v) = open("a_link_reopens_the_same_view", None) else {
         return;
     };
-    let Some(file) = corpus_p2p("a_link_reopens_the_same_view") else {
-        return;
-    };
-    let server = serve(&file);
-    let b = Browser::start(&driver, &chromium, (1400, 800));
-    b.goto(&format!("http://127.0.0.1:{}/", server.port));
-    settled(&b, 0);
+    let b = &v.b;
     for button in ["#zoomin", "#zoomin"] {
-        let s = seq(&b);
+        let s = seq(b);
         b.click(button);
-        settled(&b, s);
+        settled(b, s);
     }
-    let s = seq(&b);
+    let s = seq(b);
     b.js(
         "window.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}));",
         json!([]),
     );
-    settled(&b, s);
+    settled(b, s);
     // Hide a category and a timeline, move timeline 3 up.
     b.click("#cats input[type=checkbox]");
     b.click("#rowlist .row[data-key='5'] input");
@@ -305,7 +312,7 @@ fn a_link_reopens_the_same_view() {
             json!([]),
         )
     };
-    let before = state(&b);
+    let before = state(b);
     assert_eq!(
         before["rows"],
         json!(["0", "1", "3", "2", "4", "6", "7"]),
@@ -318,7 +325,7 @@ fn a_link_reopens_the_same_view() {
         .to_string();
     assert!(url.contains('#'), "{url}");
     // A new page at that address shows the same view.
-    let b2 = Browser::start(&driver, &chromium, (1400, 800));
+    let b2 = Browser::start(&v.programs.0, &v.programs.1, (1400, 800));
     b2.goto(&url);
     settled(&b2, 0);
     assert_eq!(state(&b2), before, "{url}");
@@ -327,11 +334,9 @@ fn a_link_reopens_the_same_view() {
 
 #[test]
 fn a_thousand_timelines_scroll_and_the_first_frame_comes_at_once() {
-    let Some((driver, chromium)) =
-        programs_or_skip("a_thousand_timelines_scroll_and_the_first_frame_comes_at_once")
-    else {
+    if programs_or_skip("a_thousand_timelines_scroll_and_the_first_frame_comes_at_once").is_none() {
         return;
-    };
+    }
     let dir = tempfile::tempdir().unwrap();
     let clog2 = common::synth(
         dir.path(),
@@ -341,10 +346,13 @@ fn a_thousand_timelines_scroll_and_the_first_frame_comes_at_once() {
     let slog2 = dir.path().join("wide.slog2");
     let o = mpelog(&["convert", &clog2, "-o", slog2.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let server = serve(&slog2);
-    let b = Browser::start(&driver, &chromium, (1400, 800));
-    b.goto(&format!("http://127.0.0.1:{}/", server.port));
-    settled(&b, 0);
+    let Some(v) = open(
+        "a_thousand_timelines_scroll_and_the_first_frame_comes_at_once",
+        Some(&slog2),
+    ) else {
+        return;
+    };
+    let b = &v.b;
     let g = b.js(
         "const m = window.mpelog, s = m.state, L = m.layout(); \
          return {rows: L.r.labels.length, rh: L.rh, first: L.first, last: L.last, \
@@ -373,14 +381,14 @@ fn a_thousand_timelines_scroll_and_the_first_frame_comes_at_once() {
         answered.iter().all(|r| (first..=last).contains(r)),
         "rows {first}..={last} on screen, the answer has {answered:?}"
     );
-    shot(&b, "features-wide-top");
+    shot(b, "features-wide-top");
     // Scroll to the middle: the rows there are asked for and drawn.
-    let s = seq(&b);
+    let s = seq(b);
     b.js(
         "const v = document.getElementById('view'); v.scrollTop = v.scrollHeight / 2;",
         json!([]),
     );
-    settled(&b, s);
+    settled(b, s);
     let g = b.js(
         "const m = window.mpelog, s = m.state, L = m.layout(); \
          return {first: L.first, last: L.last, answered: [...new Set(s.answer.cells.map(c => c[0]))]};",
@@ -399,5 +407,5 @@ fn a_thousand_timelines_scroll_and_the_first_frame_comes_at_once() {
             && answered.iter().all(|r| (first..=last).contains(r)),
         "rows {first}..={last} on screen, the answer has {answered:?}"
     );
-    shot(&b, "features-wide-middle");
+    shot(b, "features-wide-middle");
 }
