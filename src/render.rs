@@ -425,8 +425,8 @@ fn draw(
 
     // Arrows, then events on top (at the top of their row, so that the
     // middle of the row keeps the states' colours).
-    // Dense arrows (more than one per four columns: the summary marks them
-    // per 4-column bins) are drawn faint and without heads, so that they do
+    // Dense arrows (more than one per column: the summary marks them per
+    // 4-column bins) are drawn faint and without heads, so that they do
     // not hide the states they cross.
     let dense = sum.arrow_columns > 1;
     let mut seen_bins: BTreeSet<(u32, u32, i64, i64)> = BTreeSet::new();

@@ -169,8 +169,8 @@ pub struct Summary {
     pub events: Vec<EventMark>,
     /// Arrows, by rows and columns.
     pub arrows: Vec<ArrowMark>,
-    /// Columns per arrow mark: 1, or 4 when there are more arrows than a
-    /// quarter of the columns (a picture then draws them faint).
+    /// Columns per arrow mark: 1, or 4 when there are more arrows than
+    /// columns (a picture then draws them faint).
     pub arrow_columns: u32,
     /// Real primitives that went in.
     pub drawables: u64,
@@ -731,8 +731,8 @@ impl Summary {
             }
         }
         // Arrows: one mark per pair of rows and pair of columns; when there
-        // are more than one per four columns, per pair of 4-column bins.
-        let arrow_columns: u32 = if arrows.len() as f64 > f64::from(columns) / 4.0 {
+        // are more than columns, per pair of 4-column bins.
+        let arrow_columns: u32 = if arrows.len() as f64 > f64::from(columns) {
             4
         } else {
             1
