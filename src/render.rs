@@ -61,9 +61,10 @@ impl Options {
         self.to = to;
         self
     }
-    /// The picture's width in pixels (at least 200).
+    /// The picture's width in pixels (200 to the plot's
+    /// [`MAX_COLUMNS`](crate::summary::MAX_COLUMNS) plus its margins).
     pub fn width(mut self, width: u32) -> Options {
-        self.width = width.max(200);
+        self.width = width.clamp(200, crate::summary::MAX_COLUMNS + 100);
         self
     }
     /// The view.
@@ -186,7 +187,7 @@ pub fn summary<R: Read + Seek>(
 
 /// The plot's width in pixel columns for a picture `width` pixels wide.
 pub fn plot_columns(width: u32) -> u32 {
-    (f64::from(width.max(200)) - LEFT - RIGHT) as u32
+    ((f64::from(width.max(200)) - LEFT - RIGHT) as u32).min(crate::summary::MAX_COLUMNS)
 }
 
 /// Draws the window of `opts` of a SLOG-2 file as an SVG document.

@@ -54,7 +54,8 @@ pub struct Found {
 /// The first real primitive of `category` starting strictly after `t`
 /// ([`Direction::Next`]), or the last starting strictly before it
 /// ([`Direction::Previous`]); ties in start time go to the longer, then the
-/// lower line. `None` when there is none in the file.
+/// lower line. `None` when there is none in the file. At most a dozen
+/// window queries, whatever `t` (a NaN `t` is the file's start, or end).
 ///
 /// # Errors
 /// Any error of the window queries it makes.
@@ -71,17 +72,28 @@ pub fn find<R: Read + Seek>(
     if hi.is_nan() || lo.is_nan() || hi < lo {
         return Ok(None);
     }
-    let full = (hi - lo).max(f64::MIN_POSITIVE);
+    let full = hi - lo;
     let mut width = full / 1e6;
     let mut buf = WindowBuf::new();
+    // No time (NaN) searches from the file's start (end).
+    let t = match (t.is_nan(), dir) {
+        (false, _) => t,
+        (true, Direction::Next) => f64::NEG_INFINITY,
+        (true, Direction::Previous) => f64::INFINITY,
+    };
     let at = t.clamp(lo, hi);
     loop {
         // A window starting (ending) at `at` meets every primitive that
         // starts after (before) it within the width; a long one that starts
-        // before `at` is met too and skipped by the start test.
-        let (a, b) = match dir {
-            Direction::Next => (at, at + width),
-            Direction::Previous => (at - width, crate::slices::next_up(at)),
+        // before `at` is met too and skipped by the start test. The last
+        // window reaches the file's end (start), so the search ends after at
+        // most a dozen queries whatever the times.
+        let last = width.partial_cmp(&full) != Some(std::cmp::Ordering::Less);
+        let (a, b) = match (dir, last) {
+            (Direction::Next, false) => (at, at + width),
+            (Direction::Next, true) => (at, crate::slices::next_up(hi)),
+            (Direction::Previous, false) => (at - width, crate::slices::next_up(at)),
+            (Direction::Previous, true) => (lo, crate::slices::next_up(at)),
         };
         r.window_into(&mut buf, a, b)?;
         let mut best: Option<Found> = None;
@@ -118,16 +130,59 @@ pub fn find<R: Read + Seek>(
                 }
             }
         }
-        if best.is_some() {
+        if best.is_some() || last {
             return Ok(best);
         }
-        let done = match dir {
-            Direction::Next => b > hi,
-            Direction::Previous => a < lo,
-        };
-        if done {
-            return Ok(None);
-        }
         width *= 4.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slog2_format::build::{clog2_to_slog2, TreeOptions};
+    use std::io::Cursor;
+
+    /// A search ends, whatever the time asked: NaN, infinities, far outside
+    /// the file, and a category with no drawable.
+    #[test]
+    fn every_search_ends() {
+        let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+        let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+        let (out, _) = clog2_to_slog2(
+            &mut trace,
+            Cursor::new(Vec::new()),
+            TreeOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        let mut r = Slog2Reader::new(Cursor::new(out.into_inner())).unwrap();
+        for t in [
+            f64::NAN,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            -1e300,
+            1e300,
+            0.5,
+        ] {
+            for dir in [Direction::Next, Direction::Previous] {
+                assert_eq!(find(&mut r, 999_999, t, dir).unwrap(), None, "{t} {dir:?}");
+            }
+        }
+        // NaN searches from the start: the same as -inf forwards.
+        let some = r
+            .categories()
+            .unwrap()
+            .value
+            .categories
+            .iter()
+            .map(|c| c.index)
+            .collect::<Vec<_>>();
+        for c in some {
+            assert_eq!(
+                find(&mut r, c, f64::NAN, Direction::Next).unwrap(),
+                find(&mut r, c, f64::NEG_INFINITY, Direction::Next).unwrap()
+            );
+        }
     }
 }

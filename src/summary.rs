@@ -43,6 +43,10 @@ use slog2_format::types::{topology, Category, LineIdMap};
 use slog2_format::WindowBuf;
 use std::collections::{BTreeMap, HashMap};
 
+/// The most columns a summary has (wider asks get this many): memory is
+/// rows × columns cells.
+pub const MAX_COLUMNS: u32 = 16_384;
+
 /// States at least this many columns wide are kept as drawables.
 pub const WIDE: f64 = 3.0;
 
@@ -299,7 +303,7 @@ fn info_text(legend: &[Category], category: i32, bytes: &[u8]) -> Option<String>
 
 impl Summary {
     /// The summary of a preview answer in `buf` for the window `[from, to]`
-    /// drawn `columns` pixels wide, with the file's legend and the view whose
+    /// drawn `columns` pixels wide (at most [`MAX_COLUMNS`]), with the file's legend and the view whose
     /// rows are the timelines (`None`: one row per line ID).
     ///
     /// Real states are nested per timeline as `stats` nests them (in start
@@ -331,6 +335,7 @@ impl Summary {
         only: Option<(u32, u32)>,
     ) -> Summary {
         let shown = |row: u32| only.is_none_or(|(a, b)| a <= row && row <= b);
+        let columns = columns.clamp(1, MAX_COLUMNS);
         let columns = columns.max(1);
         let topo: FxHashMap<i32, i32> = legend.iter().map(|c| (c.index, c.topology)).collect();
         let topo_of = |c: i32| topo.get(&c).copied().unwrap_or(topology::STATE);

@@ -56,6 +56,12 @@ fn write_summary<R: std::io::Read + std::io::Seek>(
     let (start, end) =
         root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())).unwrap_or((0.0, 0.0));
     let (from, to) = (from.unwrap_or(start), to.unwrap_or(end));
+    if pixels > mpelog::summary::MAX_COLUMNS {
+        return Err(CliError::Usage(format!(
+            "window: --summary takes --pixels up to {}",
+            mpelog::summary::MAX_COLUMNS
+        )));
+    }
     if from.is_nan() || to.is_nan() || from >= to {
         return Err(CliError::Usage(format!(
             "window: --summary needs a window of positive width, not [{from}, {to}]"
