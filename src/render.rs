@@ -504,7 +504,6 @@ fn draw(
             );
         }
     }
-    let _ = topo;
 
     // Time axis.
     let axis_y = TOP + plot_h;

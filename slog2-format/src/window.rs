@@ -528,12 +528,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// ```
     pub fn window_to_depth(&mut self, start: f64, end: f64, lowest: i16) -> Result<WindowAnswer> {
         let mut buf = WindowBuf::new();
-        let stop = Stop {
-            pixel: None,
-            lowest,
-            dense: false,
-        };
-        self.walk_into(&mut buf, TimeWindow::new(start, end), stop)?;
+        self.window_to_depth_into(&mut buf, start, end, lowest)?;
         Ok(buf.to_answer())
     }
 
