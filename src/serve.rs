@@ -166,6 +166,10 @@ fn parse_rows(v: &str) -> Option<(u32, u32)> {
     (a <= b).then_some((a, b))
 }
 
+/// How many window buffers [`Service`] keeps between requests (about one per
+/// request answered at once).
+const POOLED_BUFS: usize = 4;
+
 /// One served SLOG-2 file and a pool of open readers.
 struct Served {
     path: PathBuf,
@@ -177,6 +181,9 @@ struct Served {
 /// What `mpelog serve` serves.
 pub struct Service {
     files: Vec<Served>,
+    /// Window buffers kept between picture requests: a buffer grown once is
+    /// not allocated, copied and zeroed again for every answer.
+    bufs: Mutex<Vec<slog2_format::WindowBuf>>,
 }
 
 impl std::fmt::Debug for Service {
@@ -295,7 +302,10 @@ impl Service {
                 readers: Mutex::new(vec![r]),
             });
         }
-        Ok(Service { files })
+        Ok(Service {
+            files,
+            bufs: Mutex::new(Vec::new()),
+        })
     }
 
     /// Runs `f` with a reader of file `k` from the pool (or a new one).
@@ -317,6 +327,20 @@ impl Service {
             }
         }
         Ok(out)
+    }
+
+    /// Runs `f` with a window buffer from the pool (or a new one), kept for
+    /// the next request afterwards (at most [`POOLED_BUFS`]).
+    fn with_buf<T>(&self, f: impl FnOnce(&mut slog2_format::WindowBuf) -> T) -> T {
+        let taken = self.bufs.lock().map(|mut v| v.pop()).unwrap_or(None);
+        let mut buf = taken.unwrap_or_default();
+        let out = f(&mut buf);
+        if let Ok(mut v) = self.bufs.lock() {
+            if v.len() < POOLED_BUFS {
+                v.push(buf);
+            }
+        }
+        out
     }
 
     /// Answers one request: `method`, the request target `url` (path and
@@ -475,9 +499,18 @@ impl Service {
             let map = r
                 .line_id_maps()
                 .and_then(|m| m.value.maps.get(view).cloned());
-            let mut buf = slog2_format::WindowBuf::new();
-            crate::summary::query(r, &mut buf, from, to, pixels)?;
-            let s = Summary::of_window_rows(&buf, &legend, map.as_ref(), from, to, pixels, rows);
+            let s = self.with_buf(|buf| {
+                crate::summary::query(r, buf, from, to, pixels)?;
+                Ok::<_, slog2_format::Error>(Summary::of_window_rows(
+                    buf,
+                    &legend,
+                    map.as_ref(),
+                    from,
+                    to,
+                    pixels,
+                    rows,
+                ))
+            })?;
             let after = r.counters();
             let mut out = Vec::with_capacity(1 << 16);
             if binary {

@@ -522,21 +522,47 @@ impl Summary {
             0.0
         };
 
-        // The sweep, row by row (lines of a row each with their own stack).
-        let mut items: Vec<(u32, i32, Item<'_>)> = items
-            .into_iter()
-            .map(|(l, it)| (row_of[&l], l, it))
-            .filter(|(r, _, _)| shown(*r))
-            .collect();
-        items.sort_unstable_by(|(ra, la, a), (rb, lb, b)| {
-            ra.cmp(rb)
-                .then(la.cmp(lb))
-                .then(a.start.total_cmp(&b.start))
-                .then(b.end.total_cmp(&a.end))
-                .then((a.shadow != usize::MAX).cmp(&(b.shadow != usize::MAX)))
-                .then(a.category.cmp(&b.category))
-                .then(a.info_order.cmp(&b.info_order))
-        });
+        // The sweep, row by row (lines of a row each with their own stack):
+        // the items grouped by (row, line) in one counting pass, then each
+        // group sorted. A group is a few runs already in start order (one per
+        // node read), which the stable sort merges rather than sorts.
+        let mut rank: FxHashMap<i32, usize> = FxHashMap::default();
+        for (r, row) in rows.iter().enumerate() {
+            if shown(r as u32) {
+                for &l in &row.lines {
+                    let next = rank.len();
+                    rank.insert(l, next);
+                }
+            }
+        }
+        let mut starts = vec![0usize; rank.len() + 1];
+        for (l, _) in &items {
+            if let Some(&k) = rank.get(l) {
+                starts[k + 1] += 1;
+            }
+        }
+        for k in 1..starts.len() {
+            starts[k] += starts[k - 1];
+        }
+        let mut next = starts.clone();
+        let mut grouped: Vec<Option<(u32, i32, Item<'_>)>> = vec![None; starts[rank.len()]];
+        for (l, it) in items {
+            if let Some(&k) = rank.get(&l) {
+                grouped[next[k]] = Some((row_of[&l], l, it));
+                next[k] += 1;
+            }
+        }
+        let mut items: Vec<(u32, i32, Item<'_>)> = grouped.into_iter().flatten().collect();
+        for k in 0..rank.len() {
+            items[starts[k]..starts[k + 1]].sort_by(|(_, _, a), (_, _, b)| {
+                a.start
+                    .total_cmp(&b.start)
+                    .then(b.end.total_cmp(&a.end))
+                    .then((a.shadow != usize::MAX).cmp(&(b.shadow != usize::MAX)))
+                    .then(a.category.cmp(&b.category))
+                    .then(a.info_order.cmp(&b.info_order))
+            });
+        }
         let slots = slot_cat.len().max(1);
         let n = columns as usize;
         let mut scratch = Scratch {
