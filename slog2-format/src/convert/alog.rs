@@ -328,7 +328,7 @@ pub fn drawables(f: &AlogFile) -> Drawables {
 ///
 /// `progress` is called with the input records handled so far (ALOG is
 /// converted from memory: once, at the end). The same signature and figures
-/// as every converter of [`crate::build`]; in [`Unmatched`], ALOG fills
+/// as every converter of [`crate::convert`]; in [`Unmatched`], ALOG fills
 /// `state_finals` (ends without a start), `states_closed_at_end`, `sends`,
 /// `recvs`, `conflicting_definitions` (ignored `-13` records) and `bad_times`.
 ///

@@ -33,6 +33,7 @@ pub mod clog;
 pub mod clog2;
 pub mod colors;
 pub mod names;
+pub mod otf2;
 pub mod slog1;
 pub mod stats;
 
@@ -41,5 +42,6 @@ pub use clog::events::ClogDrawables;
 pub use clog::{clog_into, clog_records_into, clog_records_to_slog2, clog_to_slog2};
 pub use clog2::events::{arrow_category, Clog2Drawables, Partial, Unmatched, ARROW_CATEGORY};
 pub use clog2::{clog2_into, clog2_to_slog2};
+pub use otf2::{otf2_into, otf2_to_slog2};
 pub use slog1::{slog1_into, slog1_to_slog2};
 pub use stats::{ConvertStats, PairStats};
