@@ -92,6 +92,8 @@ pub enum Error {
     Empty {
         /// Number of lines seen (0 for an empty input).
         lines: u64,
+        /// The input's length: where a record was looked for last.
+        offset: u64,
     },
     /// One of the six numeric fields is missing or malformed.
     #[error("line {line}, column {column}: field {position} ({field}) {problem}{}", token_text(.token))]
@@ -105,6 +107,9 @@ pub enum Error {
         field: Field,
         /// 1-based position of the field (1 = type … 6 = timestamp).
         position: usize,
+        /// Byte offset in the input of the token, or of the end of the line when
+        /// the field is missing (the byte that `line` and `column` name).
+        offset: u64,
         /// The token as found (lossily decoded, at most 32 characters); empty when
         /// missing.
         token: String,
@@ -122,6 +127,45 @@ fn token_text(token: &str) -> String {
 }
 
 impl Error {
+    /// The byte offset in the input where the problem was found: the offending
+    /// token (or the line's end), the end of an input without records, or how
+    /// far an I/O error got.
+    ///
+    /// ```
+    /// let e = alog_format::AlogFile::parse(b"-1 0 0 0 0 0 Me\n1 2 x 4 5 6\n").unwrap_err();
+    /// assert_eq!(e.offset(), Some(20)); // the `x`: line 2, column 5
+    /// assert_eq!((e.line(), e.column()), (Some(2), Some(5)));
+    /// ```
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::Io { offset, .. }
+            | Error::Empty { offset, .. }
+            | Error::BadField { offset, .. } => Some(*offset),
+        }
+    }
+
+    /// The message without its position (line and column, [`Self::offset`]):
+    /// what a report that shows the position beside it prints.
+    ///
+    /// ```
+    /// let e = alog_format::AlogFile::parse(b"1 2 x 4 5 6\n").unwrap_err();
+    /// assert_eq!(e.detail(), "field 3 (task) not a decimal integer: \"x\"");
+    /// assert_eq!(e.to_string(), format!("line 1, column 5: {}", e.detail()));
+    /// ```
+    pub fn detail(&self) -> String {
+        match self {
+            Error::Io { source, .. } => format!("I/O error: {source}"),
+            Error::Empty { .. } => self.to_string(),
+            Error::BadField {
+                field,
+                position,
+                token,
+                problem,
+                ..
+            } => format!("field {position} ({field}) {problem}{}", token_text(token)),
+        }
+    }
+
     /// The 1-based line number the error concerns, if it comes from input text.
     pub fn line(&self) -> Option<u64> {
         match self {

@@ -35,6 +35,7 @@ impl AlogFile {
         let mut line_no = 0u64;
         let mut rest = data;
         while !rest.is_empty() {
+            let line_start = (data.len() - rest.len()) as u64;
             let (line, next) = match rest.iter().position(|&b| b == b'\n') {
                 Some(i) => (&rest[..i], &rest[i + 1..]),
                 None => (rest, &rest[rest.len()..]),
@@ -49,13 +50,17 @@ impl AlogFile {
                 column: pos + 1,
                 field: e.field,
                 position: e.field.position(),
+                offset: line_start + pos,
                 token: e.token,
                 problem: e.problem,
             })?;
             records.push(rec);
         }
         if records.is_empty() {
-            return Err(Error::Empty { lines: line_no });
+            return Err(Error::Empty {
+                lines: line_no,
+                offset: data.len() as u64,
+            });
         }
         Ok(AlogFile { records })
     }
@@ -84,26 +89,37 @@ impl AlogFile {
     /// assert_eq!(out, b"-1 0 0 0 0 0 Me\n");
     /// ```
     pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<W> {
-        let bytes = self.to_bytes();
+        let bytes = self.to_bytes()?;
         out.write_all(&bytes)
             .map_err(|source| Error::Io { offset: 0, source })?;
         Ok(out)
     }
 
-    /// The canonical bytes (writing to memory cannot fail).
-    pub fn to_bytes(&self) -> Vec<u8> {
+    /// The canonical bytes.
+    ///
+    /// # Errors
+    ///
+    /// None today (writing to memory cannot fail); a `Result` like every other
+    /// format's `to_bytes`, so that callers treat the formats alike.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-1 0 0 0 0 0 Me\n")?;
+    /// assert_eq!(f.to_bytes()?, b"-1 0 0 0 0 0 Me\n");
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(self.records.len() * 24);
         for r in &self.records {
             r.write_line(&mut out);
             out.push(b'\n');
         }
-        out
+        Ok(out)
     }
 
     /// Whether `data` is in canonical form, i.e. reads and writes back byte for
     /// byte.
     pub fn is_canonical(data: &[u8]) -> bool {
-        AlogFile::parse(data).is_ok_and(|f| f.to_bytes() == data)
+        AlogFile::parse(data).is_ok_and(|f| f.to_bytes().is_ok_and(|b| b == data))
     }
 
     /// The header records (types -100 … -1), in file order.
@@ -176,7 +192,7 @@ mod tests {
     fn blank_and_hash_lines_are_skipped() {
         let f = AlogFile::parse(b"\n# hi\n  \n-3 0 0 2 0 0\n\r\n1 0 0 0 0 5").unwrap();
         assert_eq!(f.records.len(), 2);
-        assert_eq!(f.to_bytes(), b"-3 0 0 2 0 0\n1 0 0 0 0 5\n");
+        assert_eq!(f.to_bytes().unwrap(), b"-3 0 0 2 0 0\n1 0 0 0 0 5\n");
     }
 
     #[test]

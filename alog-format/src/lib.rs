@@ -39,7 +39,7 @@
 //! let f = AlogFile::parse(text)?;
 //! assert_eq!(f.records.len(), 4);
 //! assert_eq!(f.records[1].state_def().unwrap().text.name, b"Work");
-//! assert_eq!(f.to_bytes(), text); // canonical: byte for byte
+//! assert_eq!(f.to_bytes()?, text); // canonical: byte for byte
 //! let s = alog_format::dump::summary(&f);
 //! assert_eq!(s.time_range_s(), Some((10e-6, 25e-6)));
 //! # Ok::<(), alog_format::Error>(())

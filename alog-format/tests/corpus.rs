@@ -206,7 +206,7 @@ fn canonical_samples_round_trip_byte_for_byte_others_record_for_record() {
     for e in EXPECT {
         let data = common::read(&dir, e.name);
         let f = AlogFile::parse(&data).unwrap();
-        let out = f.to_bytes();
+        let out = f.to_bytes().unwrap();
         assert_eq!(AlogFile::is_canonical(&data), e.canonical, "{}", e.name);
         if e.canonical {
             assert!(out == data, "{}: canonical bytes differ", e.name);
@@ -216,7 +216,7 @@ fn canonical_samples_round_trip_byte_for_byte_others_record_for_record() {
         let back = AlogFile::parse(&out).unwrap();
         assert_eq!(back, f, "{}: records after a canonical write", e.name);
         assert_eq!(
-            back.to_bytes(),
+            back.to_bytes().unwrap(),
             out,
             "{}: canonical form is a fixed point",
             e.name
@@ -243,7 +243,7 @@ fn p4_sample_differs_only_in_separators() {
             parts.join(" ") + "\n"
         })
         .collect();
-    assert_eq!(String::from_utf8(f.to_bytes()).unwrap(), squeezed);
+    assert_eq!(String::from_utf8(f.to_bytes().unwrap()).unwrap(), squeezed);
     // The header is not first in mergelogs order, and carries real times.
     assert_eq!(f.records[0].etype, -2);
     let creator = f.header(-1).unwrap();

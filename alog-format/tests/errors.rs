@@ -12,6 +12,7 @@ fn bad_field(input: &[u8]) -> (u64, u64, Field, TokenProblem, String) {
             position,
             token,
             problem,
+            ..
         }) => {
             assert_eq!(position, field.position());
             (line, column, field, problem, token)
@@ -85,7 +86,7 @@ fn non_utf8_fields_fail_non_utf8_comments_are_kept() {
     assert_eq!(e.4, "\u{fffd}");
     let f = AlogFile::parse(b"15 0 0 3 0 5502241 \xba\x07\n").unwrap();
     assert_eq!(f.records[0].comment_bytes(), b"\xba\x07");
-    assert_eq!(f.to_bytes(), b"15 0 0 3 0 5502241 \xba\x07\n");
+    assert_eq!(f.to_bytes().unwrap(), b"15 0 0 3 0 5502241 \xba\x07\n");
 }
 
 #[test]
@@ -141,10 +142,10 @@ fn check_bytes(data: &[u8]) {
     let lines = data.split(|&b| b == b'\n').count() as u64;
     match AlogFile::parse(data) {
         Ok(f) => {
-            let out = f.to_bytes();
+            let out = f.to_bytes().unwrap();
             let back = AlogFile::parse(&out).expect("canonical bytes parse");
             assert_eq!(back, f);
-            assert_eq!(back.to_bytes(), out);
+            assert_eq!(back.to_bytes().unwrap(), out);
             let _ = alog_format::dump::lines(&f);
             let _ = alog_format::dump::summary(&f).to_string();
         }

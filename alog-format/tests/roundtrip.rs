@@ -16,14 +16,14 @@ proptest! {
     #[test]
     fn canonical_records_read_back(records in alog::records(1..40)) {
         let f = AlogFile { records };
-        let bytes = f.to_bytes();
+        let bytes = f.to_bytes().unwrap();
         let back = AlogFile::parse(&bytes).unwrap();
         prop_assert_eq!(back.records.len(), f.records.len());
         for (a, b) in back.records.iter().zip(&f.records) {
             prop_assert_eq!(a.timestamp.to_bits(), b.timestamp.to_bits());
         }
         prop_assert_eq!(&back, &f);
-        prop_assert_eq!(back.to_bytes(), bytes.clone());
+        prop_assert_eq!(back.to_bytes().unwrap(), bytes.clone());
         prop_assert!(AlogFile::is_canonical(&bytes));
     }
 
@@ -63,7 +63,7 @@ fn small_file_every_step() {
     let f = AlogFile::parse(alog::SMALL.as_bytes()).unwrap();
     assert_eq!(f.records.len(), 21);
     assert!(!AlogFile::is_canonical(alog::SMALL.as_bytes()));
-    let canon = f.to_bytes();
+    let canon = f.to_bytes().unwrap();
     assert!(AlogFile::is_canonical(&canon));
     let text = String::from_utf8(canon.clone()).unwrap();
     assert!(text.contains("\n1 1 0 0 0 12\n-101 0 0 1 0 20 7 64\n3 1 0 0 0 21 \n"));

@@ -12,10 +12,10 @@ fuzz_target!(|data: &[u8]| {
         let _ = alog_format::z::decompress(data, 1 << 20);
     }
     if let Ok(f) = AlogFile::parse(data) {
-        let out = f.to_bytes();
+        let out = f.to_bytes().unwrap();
         let back = AlogFile::parse(&out).expect("canonical bytes parse");
         assert_eq!(back, f);
-        assert_eq!(back.to_bytes(), out);
+        assert_eq!(back.to_bytes().unwrap(), out);
         let _ = alog_format::dump::lines(&f);
         let _ = alog_format::dump::summary(&f).to_string();
         let d = slog2_format::convert::alog::drawables(&f);

@@ -10,7 +10,7 @@ fuzz_target!(|line: &[u8]| {
         let f = alog_format::AlogFile {
             records: vec![r.clone()],
         };
-        let bytes = f.to_bytes();
+        let bytes = f.to_bytes().unwrap();
         let back = alog_format::AlogFile::parse(&bytes).expect("canonical text parses");
         assert_eq!(back.records, vec![r]);
     }

@@ -493,7 +493,11 @@ fn alog_to_slog2(
 /// ALOG to ALOG: the canonical form (byte-identical for canonical inputs).
 fn rewrite_alog(input: &Path, out: &Output) -> CliResult<Done> {
     let (f, len) = super::alog::read(input)?;
-    let output_bytes = write_all(out, &f.to_bytes())?;
+    let bytes = f.to_bytes().map_err(|source| CliError::BadAlog {
+        path: out.path().to_path_buf(),
+        source,
+    })?;
+    let output_bytes = write_all(out, &bytes)?;
     Ok(Done {
         verb: "rewrote",
         input_bytes: len,

@@ -104,7 +104,7 @@ pub fn check(bytes: &[u8], c: &mut Collector) {
     let lines = Lines::index(text);
     match AlogFile::parse(text) {
         Ok(f) => Checker::new(&f, &lines, c).run(),
-        Err(e) => reject(&e, &lines, c),
+        Err(e) => reject(&e, c),
     }
 }
 
@@ -165,17 +165,6 @@ impl Lines {
         l
     }
 
-    /// The byte offset of 1-based line `line`, column `column`.
-    fn offset(&self, line: u64, column: u64) -> u64 {
-        let start = usize::try_from(line)
-            .ok()
-            .and_then(|l| l.checked_sub(1))
-            .and_then(|i| self.starts.get(i))
-            .copied()
-            .unwrap_or(0);
-        start + column.saturating_sub(1)
-    }
-
     /// The offset and place of record `i`'s line.
     fn record(&self, i: usize) -> (u64, Option<String>) {
         let line = self.records[i];
@@ -189,7 +178,7 @@ impl Lines {
 }
 
 /// A parse error as the finding of its spec row.
-fn reject(e: &Error, lines: &Lines, c: &mut Collector) {
+fn reject(e: &Error, c: &mut Collector) {
     let rule = match e.spec_row() {
         Some(1) => AL_REJ_001,
         Some(2) => AL_REJ_002,
@@ -201,7 +190,7 @@ fn reject(e: &Error, lines: &Lines, c: &mut Collector) {
     match (e.line(), e.column()) {
         (Some(line), Some(column)) => c.add(
             rule,
-            lines.offset(line, column),
+            e.offset().unwrap_or(0),
             Some(format!("line {line}, column {column}")),
             format!(
                 "{e}; every record line is six decimal numbers `type process task data cycle timestamp`, then an optional comment: fix or remove the line"

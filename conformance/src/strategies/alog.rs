@@ -100,7 +100,7 @@ pub fn alog_file() -> impl Strategy<Value = AlogFile> {
 
 /// The canonical bytes of an [`alog_file`].
 pub fn file() -> impl Strategy<Value = Vec<u8>> {
-    alog_file().prop_map(|f| f.to_bytes())
+    alog_file().prop_map(|f| f.to_bytes().expect("writing to memory"))
 }
 
 /// A small file with what the real writers do: MPE 1.0 header, colour-less and
