@@ -30,6 +30,18 @@ fn skipped(line: &[u8]) -> bool {
 impl AlogFile {
     /// Parses a whole file. Fails on the first line that is not a record (naming
     /// its line and column), or when there is no record at all.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::BadField`] for the first line that is not a record (line,
+    /// column and byte offset), [`crate::Error::Empty`] when no line is.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-3 0 0 2 0 0\n1 0 0 0 0 10 \n")?;
+    /// assert_eq!(f.records.len(), 2);
+    /// assert_eq!(alog_format::AlogFile::parse(b"1 2 x\n").unwrap_err().line(), Some(1));
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn parse(data: &[u8]) -> Result<AlogFile> {
         let mut records = Vec::new();
         let mut line_no = 0u64;

@@ -24,11 +24,34 @@ pub struct Clog2File {
 
 impl Clog2File {
     /// Parses a whole file held in memory.
+    ///
+    /// # Errors
+    ///
+    /// The first problem in the bytes, with its byte offset ([`crate::Error::offset`]).
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let f = clog2_format::Clog2File::parse(&bytes)?;
+    /// assert!(f.records().count() > 400);
+    /// assert!(clog2_format::Clog2File::parse(&bytes[..bytes.len() - 1]).is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(data: &[u8]) -> Result<Clog2File> {
         Self::read_from(Clog2Reader::from_slice(data)?)
     }
 
     /// Parses a whole file from a reader.
+    ///
+    /// # Errors
+    ///
+    /// As [`Clog2File::parse`], and the reader's I/O errors.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let f = clog2_format::Clog2File::read(&bytes[..])?;
+    /// assert_eq!(f.to_bytes()?, bytes);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn read<R: std::io::Read>(r: R) -> Result<Clog2File> {
         Self::read_from(Clog2Reader::new(r)?)
     }
@@ -52,6 +75,17 @@ impl Clog2File {
     }
 
     /// Writes the file.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O errors ([`crate::Error::Write`]).
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let f = clog2_format::Clog2File::parse(&bytes)?;
+    /// assert_eq!(f.write_to(Vec::new())?, bytes); // byte for byte
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn write_to<W: Write>(&self, out: W) -> Result<W> {
         let mut w = BlockWriter::new(out, &self.preamble)?;
         for b in &self.blocks {
@@ -61,6 +95,16 @@ impl Clog2File {
     }
 
     /// The file's bytes.
+    ///
+    /// # Errors
+    ///
+    /// A model that cannot be written (a record that does not fit its block).
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// assert_eq!(clog2_format::Clog2File::parse(&bytes)?.to_bytes()?, bytes);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         self.write_to(Vec::new())
     }

@@ -69,6 +69,12 @@ pub use version::Version;
 pub use write::{BlockWriter, Clog2Writer};
 
 /// Whether `data` starts like a CLOG2 file (its preamble's version token).
+///
+/// ```
+/// let bytes = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// assert!(clog2_format::looks_like(&bytes));
+/// assert!(!clog2_format::looks_like(b"\x00\x0aSLOG 2.0.6"));
+/// ```
 pub fn looks_like(data: &[u8]) -> bool {
     data.starts_with(b"CLOG-02.")
 }

@@ -154,6 +154,14 @@ impl Default for ReadOptions {
 
 impl ReadOptions {
     /// Sets [`max_block_bytes`](Self::max_block_bytes).
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// // A limit below the file's block size is refused before any block is read.
+    /// let opts = clog2_format::ReadOptions::default().max_block_bytes(1024);
+    /// assert!(clog2_format::Clog2Reader::with_options(&bytes[..], opts).is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn max_block_bytes(mut self, max_block_bytes: u64) -> Self {
         self.max_block_bytes = max_block_bytes;
         self
@@ -190,6 +198,18 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
 
 impl<'a> Clog2Reader<SliceSource<'a>> {
     /// Reads the preamble from `data`; records are parsed in place.
+    ///
+    /// # Errors
+    ///
+    /// A bad preamble, with its byte offset.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// assert!(r.records().count() > 400);
+    /// assert!(clog2_format::Clog2Reader::from_slice(b"not a trace").is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn from_slice(data: &'a [u8]) -> Result<Self> {
         Self::with_source(SliceSource::new(data))
     }

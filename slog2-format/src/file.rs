@@ -47,6 +47,20 @@ pub struct Slog2File {
 
 impl Slog2File {
     /// Parses a whole file held in memory.
+    ///
+    /// # Errors
+    ///
+    /// The first problem in the bytes, with its byte offset.
+    ///
+    /// ```
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (out, _) = slog2_format::convert::clog2_to_slog2(&mut reader, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// let bytes = out.into_inner();
+    /// let f = slog2_format::Slog2File::parse(&bytes)?;
+    /// assert_eq!(f.to_bytes()?, bytes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse(data: &[u8]) -> Result<Slog2File> {
         Self::read_with(Cursor::new(data), Validation::Off)
     }
@@ -58,6 +72,20 @@ impl Slog2File {
     ///
     /// Like every whole-file `read` of these crates, it takes any [`Read`]: the
     /// file is read to its end, then parsed from memory.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog2File::parse`], and the reader's I/O errors.
+    ///
+    /// ```
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (out, _) = slog2_format::convert::clog2_to_slog2(&mut reader, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// let bytes = out.into_inner();
+    /// let f = slog2_format::Slog2File::read(std::io::Cursor::new(&bytes))?;
+    /// assert_eq!(f.write_to(Vec::new())?, bytes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read<R: Read>(mut inner: R) -> Result<Slog2File> {
         let mut data = Vec::new();
         inner.read_to_end(&mut data).map_err(|source| Error::Io {
@@ -169,6 +197,21 @@ impl Slog2File {
 
     /// Writes the file (as [`to_bytes`](Self::to_bytes)) to `out` and gives it
     /// back.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O errors; a compressed (2.0.6Z) model, which
+    /// [`crate::write::reframe`] rewrites instead.
+    ///
+    /// ```
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (out, _) = slog2_format::convert::clog2_to_slog2(&mut reader, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// let bytes = out.into_inner();
+    /// let f = slog2_format::Slog2File::parse(&bytes)?;
+    /// assert_eq!(f.write_to(Vec::new())?, bytes); // byte for byte
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<W> {
         let bytes = self.to_bytes()?;
         out.write_all(&bytes)
@@ -177,6 +220,19 @@ impl Slog2File {
     }
 
     /// Writes the file: the header, then every block and gap at its offset.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog2File::write_to`].
+    ///
+    /// ```
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (out, _) = slog2_format::convert::clog2_to_slog2(&mut reader, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// let bytes = out.into_inner();
+    /// assert_eq!(slog2_format::Slog2File::parse(&bytes)?.to_bytes()?, bytes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         if self.version.is_compressed() {
             return Err(Error::Write(

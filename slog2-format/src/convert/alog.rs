@@ -333,6 +333,16 @@ pub fn drawables(f: &AlogFile) -> Drawables {
 /// `recvs`, `conflicting_definitions` (ignored `-13` records) and `bad_times`.
 ///
 /// Errors: [`crate::Error::Empty`] for a file without events; I/O errors.
+///
+/// ```
+/// // Two processes in state 1 (`-13`: start event 1, end event 2) from 10 to 25 µs.
+/// let text = b"-3 0 0 2 0 0\n-13 0 1 2 0 0 red:gray Work\n1 0 0 0 0 10\n1 1 0 0 0 12\n2 0 0 0 0 25\n2 1 0 0 0 25\n";
+/// let f = alog_format::AlogFile::parse(text)?;
+/// let (out, stats) = slog2_format::convert::alog_to_slog2(&f, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// assert_eq!(stats.tree.drawables, 2);
+/// assert!(slog2_format::looks_like(out.get_ref()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn alog_to_slog2<W: Write + Seek>(
     f: &AlogFile,
     out: W,
@@ -347,6 +357,17 @@ pub fn alog_to_slog2<W: Write + Seek>(
 /// Hands the drawables of `f` ([`drawables`]) to `sink` in increasing end
 /// time, then the legend and the line-ID maps; `progress` as
 /// [`alog_to_slog2`]'s.
+///
+/// ```
+/// // Two processes in state 1 (`-13`: start event 1, end event 2) from 10 to 25 µs.
+/// let text = b"-3 0 0 2 0 0\n-13 0 1 2 0 0 red:gray Work\n1 0 0 0 0 10\n1 1 0 0 0 12\n2 0 0 0 0 25\n2 1 0 0 0 25\n";
+/// let f = alog_format::AlogFile::parse(text)?;
+/// let tree = slog2_format::write::TreeWriter::new(std::io::Cursor::new(Vec::new()), Default::default())?;
+/// let ((_, tree_stats), pair_stats) = slog2_format::convert::alog_into(&f, tree, |_| {})?;
+/// assert_eq!(tree_stats.drawables, 2);
+/// assert_eq!(pair_stats.unmatched.total_dropped(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn alog_into<P: PrimSink>(
     f: &AlogFile,
     mut sink: P,

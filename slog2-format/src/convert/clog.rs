@@ -20,6 +20,27 @@ use std::io::{Seek, Write};
 /// record completing a drawable that ends before the previous one or at a
 /// non-finite time (the records must be in time order); [`Error::Write`]: an
 /// input without drawables.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // A small old-CLOG trace: MPI state 0 (events 1 and 2) on two processes.
+/// use clog2_format::clog::{Body, ClogWriter, RawEvent, Record};
+/// use clog2_format::FixedBytes;
+/// let ev = |t: f64, proc: i32, etype: i32| Record::new(t, proc, Body::Raw(RawEvent {
+///     etype, data: 0, srcloc: 0, pad: FixedBytes::default(), string: FixedBytes::default(),
+/// }));
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// for p in 0..2 {
+///     w.push(&ev(0.1, p, 1))?;
+///     w.push(&ev(0.2, p, 2))?;
+/// }
+/// let clog = w.finish()?;
+/// let (out, stats) = slog2_format::convert::clog_to_slog2(&clog, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// assert_eq!(stats.tree.drawables, 2);
+/// assert!(slog2_format::looks_like(out.get_ref()));
+/// # Ok(())
+/// # }
+/// ```
 pub fn clog_to_slog2<W: Write + Seek>(
     data: &[u8],
     out: W,
@@ -33,6 +54,27 @@ pub fn clog_to_slog2<W: Write + Seek>(
 
 /// [`clog_to_slog2`] over records already opened (for an explicit block size,
 /// [`ClogRecords::with_block_size`]).
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // A small old-CLOG trace: MPI state 0 (events 1 and 2) on two processes.
+/// use clog2_format::clog::{Body, ClogWriter, RawEvent, Record};
+/// use clog2_format::FixedBytes;
+/// let ev = |t: f64, proc: i32, etype: i32| Record::new(t, proc, Body::Raw(RawEvent {
+///     etype, data: 0, srcloc: 0, pad: FixedBytes::default(), string: FixedBytes::default(),
+/// }));
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// for p in 0..2 {
+///     w.push(&ev(0.1, p, 1))?;
+///     w.push(&ev(0.2, p, 2))?;
+/// }
+/// let clog = w.finish()?;
+/// let records = clog2_format::clog::ClogRecords::with_block_size(&clog, 1024)?;
+/// let (_, stats) = slog2_format::convert::clog_records_to_slog2(records, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// assert_eq!(stats.tree.drawables, 2);
+/// # Ok(())
+/// # }
+/// ```
 pub fn clog_records_to_slog2<W: Write + Seek>(
     records: ClogRecords<'_>,
     out: W,
@@ -47,6 +89,29 @@ pub fn clog_records_to_slog2<W: Write + Seek>(
 /// Pairs the events of the old-CLOG file `data` into primitives, as
 /// [`clog_to_slog2`] does, and hands them to `sink` in increasing end time,
 /// then the legend and the line-ID maps.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // A small old-CLOG trace: MPI state 0 (events 1 and 2) on two processes.
+/// use clog2_format::clog::{Body, ClogWriter, RawEvent, Record};
+/// use clog2_format::FixedBytes;
+/// let ev = |t: f64, proc: i32, etype: i32| Record::new(t, proc, Body::Raw(RawEvent {
+///     etype, data: 0, srcloc: 0, pad: FixedBytes::default(), string: FixedBytes::default(),
+/// }));
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// for p in 0..2 {
+///     w.push(&ev(0.1, p, 1))?;
+///     w.push(&ev(0.2, p, 2))?;
+/// }
+/// let clog = w.finish()?;
+/// // Any PrimSink takes the primitives; here the tree writer.
+/// let tree = slog2_format::write::TreeWriter::new(std::io::Cursor::new(Vec::new()), Default::default())?;
+/// let ((_, tree_stats), pair_stats) = slog2_format::convert::clog_into(&clog, tree, |_| {})?;
+/// assert_eq!(tree_stats.drawables, 2);
+/// assert!(pair_stats.records >= 4);
+/// # Ok(())
+/// # }
+/// ```
 pub fn clog_into<P: PrimSink>(
     data: &[u8],
     sink: P,

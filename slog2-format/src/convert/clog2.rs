@@ -37,6 +37,16 @@ type Paired = (Clog2Drawables, u64, u64);
 /// primitives in the tree and writes the nodes; batches of primitives pass between
 /// them through a bounded channel (a few batches in flight), so memory stays
 /// bounded. [`clog2_into`] is the same pairing for any [`PrimSink`].
+///
+/// ```
+/// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().ranks(2).events(1000))?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// let (out, stats) = slog2_format::convert::clog2_to_slog2(&mut reader, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// assert!(stats.tree.drawables > 0);
+/// assert_eq!(stats.unmatched.total_dropped(), 0);
+/// assert!(slog2_format::looks_like(out.get_ref()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
     reader: &mut Clog2Reader<S>,
     out: W,

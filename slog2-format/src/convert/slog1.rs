@@ -246,6 +246,26 @@ pub fn drawables(f: &Slog1File) -> Result<Slog1Drawables> {
 ///
 /// Errors: a record with a non-finite time ([`Error::BadValue`] at its offset);
 /// a file without interval records or bad options ([`Error::Write`]); I/O errors.
+///
+/// ```
+/// use slog2_format::slog1::*;
+/// let state = |s: f64, node: u16| IntervalRecord {
+///     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+///     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+///     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// };
+/// let f = build(&BuildInput {
+///     threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+///     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+///     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+///     records: (0..6).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+///     ..Default::default()
+/// }, BuildOptions::default())?;
+/// let (out, stats) = slog2_format::convert::slog1_to_slog2(&f, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// assert_eq!(stats.tree.drawables, 6);
+/// assert!(slog2_format::looks_like(out.get_ref()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn slog1_to_slog2<W: Write + Seek>(
     f: &Slog1File,
     out: W,
@@ -260,6 +280,27 @@ pub fn slog1_to_slog2<W: Write + Seek>(
 /// Hands the drawables of `f` ([`drawables`]) to `sink` in increasing end
 /// time, then the legend and the line-ID maps; `progress` as
 /// [`slog1_to_slog2`]'s.
+///
+/// ```
+/// use slog2_format::slog1::*;
+/// let state = |s: f64, node: u16| IntervalRecord {
+///     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+///     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+///     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// };
+/// let f = build(&BuildInput {
+///     threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+///     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+///     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+///     records: (0..6).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+///     ..Default::default()
+/// }, BuildOptions::default())?;
+/// let tree = slog2_format::write::TreeWriter::new(std::io::Cursor::new(Vec::new()), Default::default())?;
+/// let ((_, tree_stats), pair_stats) = slog2_format::convert::slog1_into(&f, tree, |_| {})?;
+/// assert_eq!(tree_stats.drawables, 6);
+/// assert_eq!(pair_stats.records, 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn slog1_into<P: PrimSink>(
     f: &Slog1File,
     mut sink: P,

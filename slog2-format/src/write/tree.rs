@@ -54,18 +54,33 @@ impl Default for TreeOptions {
 /// [`Default`]).
 impl TreeOptions {
     /// Sets `leaf_bytes` (see the field).
+    ///
+    /// ```
+    /// let o = slog2_format::write::TreeOptions::default().leaf_bytes(4096);
+    /// assert!(o.leaf_bytes == 4096);
+    /// ```
     pub fn leaf_bytes(mut self, leaf_bytes: u32) -> Self {
         self.leaf_bytes = leaf_bytes;
         self
     }
 
     /// Sets `children` (see the field).
+    ///
+    /// ```
+    /// let o = slog2_format::write::TreeOptions::default().children(4);
+    /// assert!(o.children == 4);
+    /// ```
     pub fn children(mut self, children: u16) -> Self {
         self.children = children;
         self
     }
 
     /// Sets `compression` (see the field).
+    ///
+    /// ```
+    /// let o = slog2_format::write::TreeOptions::default().compression(slog2_format::frame::Compression::default());
+    /// assert!(o.validate().is_ok());
+    /// ```
     pub fn compression(mut self, compression: Compression) -> Self {
         self.compression = compression;
         self
@@ -248,6 +263,15 @@ fn io_err(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
 impl<W: Write + Seek> TreeWriter<W> {
     /// Starts a file: writes a placeholder header at the current position, which
     /// must be the start of the output.
+    ///
+    /// ```
+    /// use slog2_format::write::{TreeOptions, TreeWriter};
+    /// let w = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default().leaf_bytes(4096))?;
+    /// assert!(w.position() > 0); // the header is reserved first
+    /// // An empty tree is refused when it is finished: a file needs a drawable.
+    /// assert!(matches!(w.finish(&[], vec![]), Err(slog2_format::Error::Empty)));
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn new(mut out: W, opts: TreeOptions) -> Result<TreeWriter<W>> {
         opts.validate()?;
         let header = Self::header(&opts, 0, 0, [FileBlockPtr::NULL; 4]);
