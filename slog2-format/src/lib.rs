@@ -54,6 +54,7 @@ pub mod file;
 pub mod frame;
 pub mod info;
 mod java_number;
+mod node_cache;
 pub mod read;
 pub mod size;
 pub mod slog1;
@@ -64,6 +65,7 @@ pub mod window;
 
 pub use error::{Error, Result};
 pub use file::{FileBlock, Slog2File};
+pub use node_cache::NodeCache;
 pub use read::{Counters, Dropped, Parsed, ReadOptions, Slog2Reader, Validation, Version};
 pub use types::*;
 pub use window::{

@@ -32,6 +32,7 @@ pub mod convert;
 pub mod events;
 pub mod names;
 mod node;
+pub mod otf2;
 pub mod prim;
 pub mod prim_sink;
 pub mod reframe;
