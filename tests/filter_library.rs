@@ -128,3 +128,46 @@ fn a_filter_that_keeps_nothing_is_refused() {
         r.map(|x| (x.1, x.2))
     );
 }
+
+/// Each node list's primitives (states nestable, the rest nestless) as
+/// comparable text, sorted.
+fn by_list(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
+    let f = Slog2File::parse(bytes).unwrap();
+    let text = |d: &Drawable| format!("{d:?}");
+    let (mut nestable, mut nestless) = (Vec::new(), Vec::new());
+    for n in f.nodes() {
+        nestable.extend(n.value.nestable.iter().map(text));
+        nestless.extend(n.value.nestless.iter().map(text));
+    }
+    nestable.sort();
+    nestless.sort();
+    (nestable, nestless)
+}
+
+#[test]
+fn each_drawable_keeps_its_category_s_topology() {
+    let input = file();
+    let (out, _, _) = run(&Options::default()).unwrap();
+    let (nestable, nestless) = by_list(&out);
+    assert_eq!(
+        (nestable.len(), nestless.len()),
+        (1, 3),
+        "one state, two events, one arrow"
+    );
+    assert_eq!((nestable, nestless), by_list(&input));
+    // The preview categories too: one per topology, as in the input.
+    let kinds = |b: &[u8]| {
+        let r = Slog2Reader::new(Cursor::new(b.to_vec())).unwrap();
+        let mut v: Vec<(i32, i32)> = r
+            .categories()
+            .unwrap()
+            .value
+            .categories
+            .iter()
+            .map(|c| (c.index, c.topology))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(kinds(&out), kinds(&input));
+}
