@@ -52,14 +52,14 @@ pub fn to_temp_slog2(input: &Path, dir: &Path, name: &str) -> CliResult<std::pat
 /// Runs `mpelog convert`.
 pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions) -> CliResult {
     let target = match format {
-        Some(name) => Format::from_name(name).ok_or_else(|| {
+        Some(name) => crate::detect::named(name).ok_or_else(|| {
             CliError::Usage(format!(
                 "--format {name}: unknown output format (known: clog2, clog, slog2, alog, slog)"
             ))
         })?,
         None => {
             let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
-            Format::from_name(ext).ok_or_else(|| {
+            crate::detect::named(ext).ok_or_else(|| {
                 CliError::Usage(format!(
                     "cannot tell the output format from {:?}: give --format clog2, clog, slog2, alog or slog, or use that extension",
                     shown(output)
@@ -70,14 +70,14 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     // Options are checked before anything is read or written.
     let opts = tree_options(&tree)?;
     let out = Output::create(output, &[input], false)?;
-    let input = &crate::input::resolve(input)?;
+    let input = &super::local(input)?;
     let source = detect(input)?;
     let started = Instant::now();
     let done = match (source, target) {
         (Format::Clog2, Format::Clog2) => rewrite_clog2(input, &out)?,
         (Format::Clog, Format::Clog) => rewrite_clog(input, &out)?,
-        (Format::Slog2, Format::Slog2) if tree.retree => retree_slog2(input, &out, opts)?,
-        (Format::Slog2, Format::Slog2) => rewrite_slog2(input, &out, opts, &tree.compress)?,
+        (Format::Slog2 | Format::Slog2Compressed, Format::Slog2) if tree.retree => retree_slog2(input, &out, opts)?,
+        (Format::Slog2 | Format::Slog2Compressed, Format::Slog2) => rewrite_slog2(input, &out, opts, &tree.compress)?,
         (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, &out, opts)?,
         (Format::Alog, Format::Slog2) => alog_to_slog2(input, &out, opts)?,
         (Format::Slog1, Format::Slog2) => slog1_to_slog2(input, &out, opts)?,
@@ -286,9 +286,9 @@ fn retree_slog2(
     )
     .map_err(|e| match e {
         mpelog::filter::Error::Slog2(e) => CliError::slog2(input)(e),
-        e => CliError::Unrecognized {
+        source => CliError::Filter {
             path: input.to_path_buf(),
-            message: e.to_string(),
+            source,
         },
     })?;
     let output_bytes = finish_writer(w, out)?;

@@ -22,8 +22,7 @@
 
 use super::clog2::events::info_keys;
 use super::colors::argb;
-use super::stats::{ConvertStats, PairStats};
-use super::Unmatched;
+use super::{ConvertStats, PairStats, Unmatched};
 use crate::error::{Error, Result};
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use crate::write::{Prim, PrimSink, TreeOptions, TreeWriter};
@@ -92,8 +91,7 @@ pub struct Otf2Counts {
 /// [`Error::Empty`] for an archive without drawables; I/O errors.
 ///
 /// ```
-/// use slog2_format::convert::otf2::otf2_to_slog2;
-/// use slog2_format::write::TreeOptions;
+/// use slog2_format::build::{otf2::otf2_to_slog2, TreeOptions};
 /// let archive = otf2_format::Archive::open(concat!(
 ///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
 /// let (out, stats, counts) =
@@ -579,7 +577,7 @@ fn comm_ranks(defs: &Definitions) -> HashMap<u32, Ranks> {
 /// group and its place in it ("Process View": process, thread).
 fn line_maps(defs: &Definitions) -> Vec<LineIdMap> {
     let n = defs.locations.len() as i32;
-    let mut views = vec![crate::write::tree::one_column_map(
+    let mut views = vec![crate::write::one_column_map(
         "Location View",
         "location",
         0..n,
