@@ -20,11 +20,11 @@
 
 use crate::convert::clog2::events::arrow_category;
 use crate::convert::colors;
-use crate::convert::stats::{ConvertStats, PairStats};
+use crate::convert::stats::{into_tree, ConvertStats, PairStats};
 use crate::convert::Unmatched;
 use crate::error::Result;
 use crate::types::{topology, Category, JStr, LineIdMap};
-use crate::write::{Prim, PrimSink, TreeOptions, TreeWriter};
+use crate::write::{Prim, PrimSink, TreeOptions};
 use alog_format::record::{rtype, Kind};
 use alog_format::AlogFile;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -349,9 +349,7 @@ pub fn alog_to_slog2<W: Write + Seek>(
     opts: TreeOptions,
     progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
-    let tree = TreeWriter::new(out, opts)?;
-    let ((out, tree), stats) = alog_into(f, tree, progress)?;
-    Ok((out, stats.with_tree(tree)))
+    into_tree(out, opts, |tree| alog_into(f, tree, progress))
 }
 
 /// Hands the drawables of `f` ([`drawables`]) to `sink` in increasing end

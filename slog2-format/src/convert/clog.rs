@@ -4,10 +4,10 @@
 
 pub mod events;
 
-use crate::convert::stats::{ConvertStats, PairStats};
+use crate::convert::stats::{into_tree, ConvertStats, PairStats};
 use crate::error::{Error, Result};
 use crate::write::prim_sink::PrimSink;
-use crate::write::tree::{TreeOptions, TreeWriter};
+use crate::write::tree::TreeOptions;
 use clog2_format::clog::ClogRecords;
 use events::ClogDrawables;
 use std::io::{Seek, Write};
@@ -81,9 +81,7 @@ pub fn clog_records_to_slog2<W: Write + Seek>(
     opts: TreeOptions,
     progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
-    let tree = TreeWriter::new(out, opts)?;
-    let ((out, tree), stats) = clog_records_into(records, tree, progress)?;
-    Ok((out, stats.with_tree(tree)))
+    into_tree(out, opts, |tree| clog_records_into(records, tree, progress))
 }
 
 /// Pairs the events of the old-CLOG file `data` into primitives, as

@@ -4,11 +4,11 @@
 pub mod event_ids;
 pub mod events;
 
-use crate::convert::stats::{in_end_order, ConvertStats, PairStats};
+use crate::convert::stats::{in_end_order, into_tree, ConvertStats, PairStats};
 use crate::error::{Error, Result};
 use crate::write::prim::Prim;
 use crate::write::prim_sink::PrimSink;
-use crate::write::tree::{TreeOptions, TreeWriter};
+use crate::write::tree::TreeOptions;
 use clog2_format::{Clog2Reader, Source};
 use events::Clog2Drawables;
 use std::io::{Seek, Write};
@@ -53,9 +53,7 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
     opts: TreeOptions,
     progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
-    let tree = TreeWriter::new(out, opts)?;
-    let ((out, tree), stats) = clog2_into(reader, tree, progress)?;
-    Ok((out, stats.with_tree(tree)))
+    into_tree(out, opts, |tree| clog2_into(reader, tree, progress))
 }
 
 /// Pairs the events of `reader` into primitives, as [`clog2_to_slog2`] does,

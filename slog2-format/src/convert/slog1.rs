@@ -29,13 +29,13 @@
 
 use crate::convert::clog2::events::info_keys;
 use crate::convert::colors::{argb, lookup, Fallback};
-use crate::convert::stats::{ConvertStats, PairStats};
+use crate::convert::stats::{into_tree, ConvertStats, PairStats};
 use crate::error::{Error, Result};
 use crate::slog1::read::{RecordRef, Slog1File};
 use crate::slog1::types::*;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use crate::write::prim::{Prim, MAX_INFO};
-use crate::write::{PrimSink, TreeOptions, TreeWriter};
+use crate::write::{PrimSink, TreeOptions};
 use std::collections::BTreeMap;
 use std::io::{Seek, Write};
 
@@ -272,9 +272,7 @@ pub fn slog1_to_slog2<W: Write + Seek>(
     opts: TreeOptions,
     progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
-    let tree = TreeWriter::new(out, opts)?;
-    let ((out, tree), stats) = slog1_into(f, tree, progress)?;
-    Ok((out, stats.with_tree(tree)))
+    into_tree(out, opts, |tree| slog1_into(f, tree, progress))
 }
 
 /// Hands the drawables of `f` ([`drawables`]) to `sink` in increasing end

@@ -5,7 +5,8 @@
 use crate::convert::clog2::events::Unmatched;
 use crate::error::{Error, Result};
 use crate::write::prim::Prim;
-use crate::write::tree::TreeStats;
+use crate::write::tree::{TreeOptions, TreeStats, TreeWriter};
+use std::io::{Seek, Write};
 
 /// What a conversion did.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -67,4 +68,16 @@ pub(crate) fn in_end_order(p: &Prim, last_end: &mut f64, offset: u64, time: f64)
         end,
         problem,
     })
+}
+
+/// A conversion into a SLOG-2 file: `pair` (a converter's `X_into`) feeds a tree
+/// writer over `out`, and both figures are joined. Every `X_to_slog2` is this.
+pub(crate) fn into_tree<W: Write + Seek>(
+    out: W,
+    opts: TreeOptions,
+    pair: impl FnOnce(TreeWriter<W>) -> Result<((W, TreeStats), PairStats)>,
+) -> Result<(W, ConvertStats)> {
+    let tree = TreeWriter::new(out, opts)?;
+    let ((out, tree), stats) = pair(tree)?;
+    Ok((out, stats.with_tree(tree)))
 }
