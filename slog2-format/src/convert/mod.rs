@@ -29,6 +29,7 @@
 //! ```
 
 pub mod alog;
+mod category;
 pub mod clog;
 pub mod clog2;
 pub mod colors;

@@ -8,9 +8,10 @@
 //! message events, an unknown colour, an unparsable message string), this module
 //! counts the case in [`Unmatched`] or takes a stated default, and goes on.
 
-use crate::convert::clog2::events::{arrow_category, Unmatched, ARROW_CATEGORY};
+use crate::convert::category::{state_placeholder, CatDef};
+use crate::convert::clog2::events::{Unmatched, ARROW_CATEGORY};
 use crate::convert::colors;
-use crate::types::{topology, Category, JStr, LineIdMap};
+use crate::types::{topology, Category, LineIdMap};
 use crate::write::prim::Prim;
 use clog2_format::clog::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
 use rustc_hash::FxHashMap as HashMap;
@@ -40,20 +41,6 @@ pub enum Role {
     Send,
     /// It is the receive end of an arrow.
     Recv,
-}
-
-/// A category in the making (Java's `ObjDef`).
-#[derive(Debug, Clone)]
-struct CatDef {
-    topology: i32,
-    /// `None` for a placeholder no STATEDEF named (yet).
-    name: Option<String>,
-    argb: [u8; 4],
-    width: i8,
-    keys: Vec<JStr>,
-    types: Vec<u8>,
-    /// A drawable of it was made (Java's `Category.isUsed`).
-    used: bool,
 }
 
 /// A partial arrow waiting for its other end.
@@ -148,19 +135,7 @@ impl ClogDrawables {
     /// −101/−102, and the 210 placeholder states (indexes 1 … 210).
     pub fn new() -> ClogDrawables {
         let mut cats = BTreeMap::new();
-        let a = arrow_category();
-        cats.insert(
-            ARROW_CATEGORY,
-            CatDef {
-                topology: a.topology,
-                name: Some(a.name.text()),
-                argb: a.argb,
-                width: a.width,
-                keys: a.keys,
-                types: a.types,
-                used: false,
-            },
-        );
+        cats.insert(ARROW_CATEGORY, CatDef::arrow());
         let mut handlers = HashMap::default();
         handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
         handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
@@ -200,15 +175,10 @@ impl ClogDrawables {
     /// Names a state category (a placeholder or a new one) from a STATEDEF.
     fn define(&mut self, index: i32, name: String, color: &str) {
         let argb = self.color(color);
-        let c = self.cats.entry(index).or_insert(CatDef {
-            topology: topology::STATE,
-            name: None,
-            argb,
-            width: 1,
-            keys: Vec::new(),
-            types: Vec::new(),
-            used: false,
-        });
+        let c = self
+            .cats
+            .entry(index)
+            .or_insert(CatDef::placeholder(topology::STATE, argb));
         c.name = Some(name);
         c.argb = argb;
     }
@@ -216,15 +186,7 @@ impl ClogDrawables {
     /// Marks a category used; a placeholder no STATEDEF named yet becomes
     /// `UnknownType-N` with a palette colour (Java's `resolveCategory`).
     fn use_category(&mut self, index: i32) {
-        let c = self.cats.entry(index).or_insert(CatDef {
-            topology: topology::STATE,
-            name: None,
-            argb: [255, 255, 192, 203],
-            width: 1,
-            keys: Vec::new(),
-            types: Vec::new(),
-            used: false,
-        });
+        let c = self.cats.entry(index).or_insert_with(state_placeholder);
         if c.used {
             return;
         }
@@ -395,18 +357,7 @@ impl ClogDrawables {
         let cats = self
             .cats
             .into_iter()
-            .map(|(index, d)| Category {
-                index,
-                name: JStr::new(&d.name.unwrap_or_else(|| format!("UnknownType-{index}"))),
-                topology: d.topology,
-                argb: d.argb,
-                modifiable: 1,
-                width: d.width,
-                keys: d.keys,
-                types: d.types,
-                methods: Vec::new(),
-                summary: None,
-            })
+            .map(|(index, d)| d.into_category(index))
             .collect();
         (cats, Vec::new(), u)
     }

@@ -8,6 +8,7 @@
 //! case in [`Unmatched`] and goes on.
 
 use super::event_ids::{Defined, EventIds, Role};
+use crate::convert::category::CatDef;
 use crate::convert::colors;
 use crate::convert::names::{clog2_field, unknown_type};
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
@@ -84,22 +85,6 @@ impl DefFields {
             format: clog2_field(format),
         }
     }
-}
-
-/// A category in the making.
-#[derive(Debug, Clone)]
-struct CatDef {
-    topology: i32,
-    name: Option<String>,
-    argb: [u8; 4],
-    width: i8,
-    keys: Vec<JStr>,
-    types: Vec<u8>,
-    /// Defined by a STATEDEF/EVENTDEF (or the arrow): Java writes only these.
-    defined: bool,
-    /// A drawable of it was made (Java's `Category.isUsed`): an unnamed one was
-    /// named `UnknownType-N` then.
-    used: bool,
 }
 
 /// One declared timeline (Java's `CommProcThdID`).
@@ -237,20 +222,7 @@ impl Clog2Drawables {
     /// ID ranges (missing values: one thread, a world of 65536, no ranges).
     pub fn new(pre: &PreambleInfo) -> Clog2Drawables {
         let mut cats = BTreeMap::new();
-        let a = arrow_category();
-        cats.insert(
-            ARROW_CATEGORY,
-            CatDef {
-                topology: a.topology,
-                name: Some(a.name.text()),
-                argb: a.argb,
-                width: a.width,
-                keys: a.keys,
-                types: a.types,
-                defined: true,
-                used: false,
-            },
-        );
+        cats.insert(ARROW_CATEGORY, CatDef::arrow());
         Clog2Drawables {
             world: pre.comm_world_size.filter(|&w| w > 0).unwrap_or(65536),
             threads: pre.max_thread_count.filter(|&t| t > 0).unwrap_or(1),

@@ -97,16 +97,10 @@ impl Clog2Drawables {
     /// name names it `UnknownType-N` with the next default colour (Java's
     /// `InfoBox.resolveCategory`).
     pub(super) fn placeholder(&mut self, index: i32, topo: i32) {
-        let c = self.cats.entry(index).or_insert(CatDef {
-            topology: topo,
-            name: None,
-            argb: [255, 255, 192, 203],
-            width: 1,
-            keys: Vec::new(),
-            types: Vec::new(),
-            defined: false,
-            used: false,
-        });
+        let c = self
+            .cats
+            .entry(index)
+            .or_insert(CatDef::placeholder(topo, [255, 255, 192, 203]));
         if c.used {
             return;
         }
@@ -141,18 +135,7 @@ impl Clog2Drawables {
 
         let cats = std::mem::take(&mut self.cats)
             .into_iter()
-            .map(|(index, d)| Category {
-                index,
-                name: JStr::new(&d.name.unwrap_or_else(|| unknown_type(index))),
-                topology: d.topology,
-                argb: d.argb,
-                modifiable: 1,
-                width: d.width,
-                keys: d.keys,
-                types: d.types,
-                methods: Vec::new(),
-                summary: None,
-            })
+            .map(|(index, d)| d.into_category(index))
             .collect();
         let mut used: Vec<(i32, Timeline)> = self
             .timelines
