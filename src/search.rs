@@ -5,7 +5,8 @@
 //!
 //! ```
 //! use mpelog::search::{find, Direction};
-//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use slog2_format::convert::clog2_to_slog2;
+//! use slog2_format::write::TreeOptions;
 //! use std::io::Cursor;
 //! let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
 //! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
@@ -140,7 +141,8 @@ pub fn find<R: Read + Seek>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slog2_format::build::{clog2_to_slog2, TreeOptions};
+    use slog2_format::convert::clog2_to_slog2;
+    use slog2_format::write::TreeOptions;
     use std::io::Cursor;
 
     /// A search ends, whatever the time asked: NaN, infinities, far outside

@@ -4,10 +4,10 @@
 //! each category's own topology (an event is never taken for a state).
 
 use mpelog::filter::{filter, Error, Options};
-use slog2_format::build::prim::MAX_INFO;
-use slog2_format::build::tree::TreeWriter;
-use slog2_format::build::{Prim, TreeOptions};
 use slog2_format::types::{topology, Category, Drawable, JStr, Primitive};
+use slog2_format::write::prim::MAX_INFO;
+use slog2_format::write::tree::TreeWriter;
+use slog2_format::write::{Prim, TreeOptions};
 use slog2_format::{Slog2File, Slog2Reader};
 use std::io::Cursor;
 

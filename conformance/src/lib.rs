@@ -415,7 +415,7 @@ fn alog(bytes: &[u8]) -> Outcome {
 }
 
 fn slog1(bytes: &[u8]) -> Outcome {
-    use slog2_format::{build::slog1::slog1_to_slog2, slog1::Slog1File};
+    use slog2_format::{convert::slog1::slog1_to_slog2, slog1::Slog1File};
     let mut out = Outcome::new(Format::Slog1);
     if let Some(f) = out.record("slog1::Slog1File::parse", Slog1File::parse(bytes)) {
         let _ = f.warnings();

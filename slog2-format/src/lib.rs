@@ -65,14 +65,6 @@ pub mod validate;
 pub mod window;
 pub mod write;
 
-/// The old name of [`write`] and [`convert`] together (every converter, the tree
-/// writer, `reframe`), kept for one merge while the command-line code moves over.
-#[doc(hidden)]
-pub mod build {
-    pub use crate::convert::*;
-    pub use crate::write::*;
-}
-
 pub use error::{Error, Result};
 pub use file::{FileBlock, Slog2File};
 pub use node_cache::NodeCache;

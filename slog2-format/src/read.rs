@@ -256,7 +256,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// ([`Validation::Strict`]); see [`with_options`](Self::with_options).
     ///
     /// ```
-    /// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+    /// use slog2_format::convert::clog2_to_slog2;
+    /// use slog2_format::write::TreeOptions;
     /// use slog2_format::{ReadOptions, Slog2Reader, Validation};
     /// use std::io::Cursor;
     /// let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();

@@ -521,7 +521,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ///
     /// ```
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+    /// use slog2_format::convert::clog2_to_slog2;
+    /// use slog2_format::write::TreeOptions;
     /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
     /// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
     /// let opts = TreeOptions::default().leaf_bytes(2048);

@@ -91,7 +91,8 @@ pub struct Otf2Counts {
 /// [`Error::Empty`] for an archive without drawables; I/O errors.
 ///
 /// ```
-/// use slog2_format::build::{otf2::otf2_to_slog2, TreeOptions};
+/// use slog2_format::convert::otf2::otf2_to_slog2;
+/// use slog2_format::write::TreeOptions;
 /// let archive = otf2_format::Archive::open(concat!(
 ///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
 /// let (out, stats, counts) =
