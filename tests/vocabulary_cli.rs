@@ -436,3 +436,30 @@ fn window_stats_render_and_export_read_any_trace_at_a_url() {
         );
     }
 }
+
+#[test]
+fn a_command_that_cannot_use_an_input_says_what_it_takes_in_one_sentence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (clog2, slog2) = traces(tmp.path());
+    let server = file_server(Arc::new(std::fs::read(&clog2).unwrap()), None);
+    let url = server.url("http", "/g.clog2");
+    let out = tmp.path().join("o.slog2");
+    let out = out.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["annotate", &url],
+            "annotate indexes a local CLOG2 trace",
+        ),
+        (vec!["annotate", &slog2], "annotate indexes CLOG2 traces"),
+        (
+            vec!["filter", &clog2, "-o", out],
+            "filter reads SLOG-2 files",
+        ),
+    ] {
+        let o = mpelog(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
+        assert!(e.contains(says), "{args:?}: {e}");
+    }
+}
