@@ -2,7 +2,7 @@
 //! (insta), the last line `nodes_read=N bytes_read=B drawables=D`, and the exit
 //! statuses for wrong usage and bad input.
 
-use slog2_format::update::relayout;
+use slog2_format::write::update::relayout;
 use slog2_format::*;
 mod common;
 

@@ -9,7 +9,8 @@
 //! holds them already, and reading one is a copy.
 //!
 //! ```
-//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use slog2_format::convert::clog2_to_slog2;
+//! use slog2_format::write::TreeOptions;
 //! use slog2_format::{frame::Compression, NodeCache, Slog2Reader};
 //! use std::io::Cursor;
 //! use std::sync::Arc;

@@ -2,7 +2,8 @@
 //! window of a file with many timelines reads at most the budget below its
 //! path, and a narrow window still reads its path down to the leaves.
 
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
+use slog2_format::write::TreeOptions;
 use slog2_format::{ReadOptions, Slog2Reader, TimeWindow, TreeDirEntry, WindowBuf};
 use std::collections::BTreeMap;
 use std::io::Cursor;

@@ -10,7 +10,7 @@ use mpelog::export::sorted::Sorted;
 use mpelog::export::{
     self, chrome::ChromeJson, perfetto::PerfettoTrace, pipit::PipitCsv, Counts, Options, Sink,
 };
-use slog2_format::build;
+use slog2_format::convert;
 use std::path::Path;
 
 /// The output formats.
@@ -188,20 +188,20 @@ pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<S
     let sorted = match format {
         Format::Clog2 => {
             let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::clog2(input))?;
-            build::clog2_into(&mut r, sink, progress).map_err(slog2_err(true))?
+            convert::clog2_into(&mut r, sink, progress).map_err(slog2_err(true))?
         }
         Format::Clog => {
             drop(file);
             let data = std::fs::read(input).map_err(CliError::io(input))?;
-            build::clog_into(&data, sink, progress).map_err(slog2_err(false))?
+            convert::clog_into(&data, sink, progress).map_err(slog2_err(false))?
         }
         Format::Alog => {
             let (f, _) = super::alog::read(input)?;
-            build::alog_into(&f, sink, |_| {}).map_err(slog2_err(false))?
+            convert::alog_into(&f, sink, |_| {}).map_err(slog2_err(false))?
         }
         Format::Slog1 => {
             let (f, _) = super::slog1::read(input)?;
-            build::slog1_into(&f, sink, |_| {}).map_err(slog2_err(false))?
+            convert::slog1_into(&f, sink, |_| {}).map_err(slog2_err(false))?
         }
         other => {
             return Err(CliError::Usage(format!(
