@@ -217,6 +217,12 @@ pub fn summarize(path: &Path, format: Format) -> Result<Summary, Failure> {
                 message: "this is an mpelog annotation file; query it with `mpelog window`, check it with `mpelog check`".into(),
             }))
         }
+        format => {
+            return Err(Failure::Nothing(CliError::Unrecognized {
+                path: path.to_path_buf(),
+                message: format!("this is a {format} file; info reads CLOG2, old CLOG, SLOG-2, ALOG and SLOG-1 files"),
+            }))
+        }
     })
 }
 
