@@ -134,6 +134,28 @@ fn prim(p: &Primitive, topo: i32) -> Result<Prim, Error> {
 
 /// Writes the drawables of `r` that the options keep into a new SLOG-2 file on
 /// `out`.
+///
+/// ```
+/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::Slog2Reader;
+/// use std::io::Cursor;
+///
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// let (slog2, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+/// let mut r = Slog2Reader::new(Cursor::new(slog2.into_inner()))?;
+/// // Drop the arrows (category 0, "message", in MPE's traces).
+/// let opts = mpelog::filter::Options::default().remove(vec![0]);
+/// let (_, kept) = mpelog::filter::filter(&mut r, Cursor::new(Vec::new()), &opts)?;
+/// assert!(kept.removed > 0 && kept.kept > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Slog2`] when the input cannot be read or the output written,
+/// [`Error::Unsupported`] for a drawable the new file cannot hold,
+/// [`Error::Empty`] when nothing is kept.
 pub fn filter<R: Read + Seek, W: Write + Seek>(
     r: &mut Slog2Reader<R>,
     out: W,

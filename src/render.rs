@@ -191,6 +191,26 @@ pub fn plot_columns(width: u32) -> u32 {
 }
 
 /// Draws the window of `opts` of a SLOG-2 file as an SVG document.
+///
+/// ```
+/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::Slog2Reader;
+/// use std::io::Cursor;
+///
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// let (slog2, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+/// let mut r = Slog2Reader::new(Cursor::new(slog2.into_inner()))?;
+/// let opts = mpelog::render::Options::default().window(Some(0.0), Some(0.1)).width(600);
+/// let (svg, drawn) = mpelog::render::svg(&mut r, &opts)?;
+/// assert!(svg.starts_with("<svg") && drawn.rows > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Slog2`] when the file cannot be read, [`Error::NoView`] for a
+/// view it lacks, [`Error::EmptyWindow`] for a window of no width.
 pub fn svg<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,

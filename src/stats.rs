@@ -521,6 +521,25 @@ impl Accumulator {
 /// The statistics of a SLOG-2 file (plain or compressed), read in slices of
 /// leaves so that memory stays bounded: each slice is one window query, and
 /// each drawable is counted in the slice where it starts.
+///
+/// ```
+/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::Slog2Reader;
+/// use std::io::Cursor;
+///
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// let (slog2, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+/// let mut r = Slog2Reader::new(Cursor::new(slog2.into_inner()))?;
+/// let s = mpelog::stats::slog2(&mut r, &mpelog::stats::Options::default().window(Some(0.0), Some(0.1)))?;
+/// let send = s.categories.iter().find(|c| c.name == "MPI_Send").expect("sends");
+/// assert!(send.count > 0 && send.inclusive.sum > 0.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The [`slog2_format::Error`] of a node that cannot be read or resolved.
 pub fn slog2<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,

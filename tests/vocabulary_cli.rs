@@ -33,6 +33,14 @@ fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A static file server with Range answers for the file at `path`, and the
+/// file's URL on it (`target`, e.g. `/g.slog2`).
+fn served(path: &str, target: &str) -> (Server, String) {
+    let server = file_server(Arc::new(std::fs::read(path).unwrap()), None);
+    let url = server.url("http", target);
+    (server, url)
+}
+
 /// Every line of `out` but the last (the cost line of `window`).
 fn items(out: &str) -> Vec<&str> {
     let lines: Vec<&str> = out.lines().collect();
@@ -113,8 +121,7 @@ fn window_reads_a_clog2_trace_as_its_conversion() {
 fn info_check_print_and_filter_read_a_url() {
     let tmp = tempfile::tempdir().unwrap();
     let (_, slog2) = traces(tmp.path());
-    let server = file_server(Arc::new(std::fs::read(&slog2).unwrap()), None);
-    let url = server.url("http", "/g.slog2");
+    let (_server, url) = served(&slog2, "/g.slog2");
     for cmd in ["info", "check", "print"] {
         let remote = mpelog(&[cmd, &url]);
         let local = mpelog(&[cmd, &slog2]);
@@ -410,8 +417,7 @@ fn filter_refuses_an_ambiguous_category_name_and_lists_its_indexes() {
 fn window_stats_render_and_export_read_any_trace_at_a_url() {
     let tmp = tempfile::tempdir().unwrap();
     let (clog2, _) = traces(tmp.path());
-    let server = file_server(Arc::new(std::fs::read(&clog2).unwrap()), None);
-    let url = server.url("http", "/g.clog2");
+    let (_server, url) = served(&clog2, "/g.clog2");
     for cmd in ["stats", "window"] {
         let remote = mpelog(&[cmd, &url]);
         assert!(remote.status.success(), "{cmd}: {}", stderr(&remote));
@@ -434,5 +440,31 @@ fn window_stats_render_and_export_read_any_trace_at_a_url() {
             std::fs::read(&b).unwrap(),
             "{cmd}"
         );
+    }
+}
+
+#[test]
+fn a_command_that_cannot_use_an_input_says_what_it_takes_in_one_sentence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (clog2, slog2) = traces(tmp.path());
+    let (_server, url) = served(&clog2, "/g.clog2");
+    let out = tmp.path().join("o.slog2");
+    let out = out.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["annotate", &url],
+            "annotate indexes a local CLOG2 trace",
+        ),
+        (vec!["annotate", &slog2], "annotate indexes CLOG2 traces"),
+        (
+            vec!["filter", &clog2, "-o", out],
+            "filter reads SLOG-2 files",
+        ),
+    ] {
+        let o = mpelog(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
+        assert!(e.contains(says), "{args:?}: {e}");
     }
 }

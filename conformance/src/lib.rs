@@ -52,8 +52,17 @@ use slog2_format::write::TreeOptions;
 use std::fmt;
 use std::io::Cursor;
 
-/// The trace file kinds of the workspace.
+/// The trace file kinds of the workspace: the one format enum, which the
+/// checker and the command line share (a format added later is a new
+/// variant, hence `#[non_exhaustive]`).
+///
+/// ```
+/// use mpelog_conformance::{detect, Format};
+/// assert_eq!(detect(b"CLOG-02.44\0"), Some(Format::Clog2));
+/// assert_eq!(Format::Slog2Compressed.name(), "SLOG-2Z");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Format {
     /// CLOG2 (`CLOG-02.xx` preamble), spec/clog2.md.
     Clog2,

@@ -1,7 +1,7 @@
 //! `mpelog annotate`: index a CLOG2 trace with an annotation file, without
 //! touching the trace.
 
-use crate::detect::{detect, Format};
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
@@ -36,7 +36,7 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
     };
     // The trace is opened read-only and never written; it can never be the output.
     let out = Output::create(&output, &[trace], false)?;
-    match detect(trace)? {
+    match super::local_input(trace)?.1 {
         Format::Clog2 => {}
         other => {
             return Err(CliError::Unrecognized {

@@ -4,7 +4,7 @@
 //! records), what was written (format, bytes) and, to SLOG-2, the tree and the
 //! events that could not be paired.
 
-use crate::detect::{detect, Format};
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::{OutWriter, Output};
@@ -70,8 +70,8 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     // Options are checked before anything is read or written.
     let opts = tree_options(&tree)?;
     let out = Output::create(output, &[input], false)?;
-    let input = &super::local(input)?;
-    let source = detect(input)?;
+    let (input, source) = super::local_input(input)?;
+    let input = &input;
     let started = Instant::now();
     let done = match (source, target) {
         (Format::Clog2, Format::Clog2) => rewrite_clog2(input, &out)?,

@@ -1,7 +1,8 @@
 //! `mpelog export`: a trace as a Perfetto trace, Chrome trace-event JSON or
 //! pipit's CSV ([`mpelog::export`]), written atomically.
 
-use crate::detect::{detect, Format};
+use super::Input;
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
@@ -135,19 +136,15 @@ fn write_here<S: Sink>(
     opts: &Options,
     sink: &mut S,
 ) -> CliResult<Counts> {
-    let copy;
-    let input = match super::url(input).map(super::open_url).transpose()? {
-        Some(super::Remote::Slog2(mut r, _)) => {
+    let (input, format) = match super::input(input)? {
+        Input::Remote(mut r, _) => {
             return export::slog2(&mut r, opts, sink)
                 .map_err(CliError::export(CliError::slog2(input)))
         }
-        Some(super::Remote::Copy(c)) => {
-            copy = c;
-            &copy
-        }
-        None => input,
+        Input::Local(path, format) => (path, format),
     };
-    match detect(input)? {
+    let input = &input;
+    match format {
         Format::Slog2 | Format::Slog2Compressed => slog2(input, opts, sink),
         Format::Annotation => {
             let (mut ann, trace) = super::annotation::open(input, trace)?;
@@ -261,22 +258,21 @@ fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResul
         let r = slog2_format::Slog2Reader::new(source).map_err(CliError::slog2(input))?;
         Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf()))
     };
-    let copy;
-    let input = match super::url(input) {
+    let (input, format) = match super::url(input) {
+        // A remote SLOG-2 file is read with Range requests, any other trace
+        // at a URL through a local copy.
         Some(url) => {
-            let f = super::open_http(url)?;
-            match slog2_format::Slog2Reader::new(Box::new(f) as Box<dyn ReadSeek>) {
+            let f: Box<dyn ReadSeek> = Box::new(super::open_http(url)?);
+            match slog2_format::Slog2Reader::new(f) {
                 Ok(r) => return Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf())),
-                Err(slog2_format::Error::NotSlog2 { .. }) => {
-                    copy = mpelog::input::download(url)?;
-                    &copy
-                }
+                Err(slog2_format::Error::NotSlog2 { .. }) => super::local_input(input)?,
                 Err(e) => return Err(CliError::slog2(input)(e)),
             }
         }
-        None => input,
+        None => super::local_input(input)?,
     };
-    match detect(input)? {
+    let input = &input;
+    match format {
         Format::Annotation => {
             let (ann, trace) = super::annotation::open(input, trace)?;
             Ok(ParquetInput::Annotation(Box::new(ann), trace))

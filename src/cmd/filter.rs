@@ -1,7 +1,7 @@
 //! `mpelog filter`: keep or remove categories, cut a window and re-tree a
 //! SLOG-2 file ([`mpelog::filter`]), written atomically.
 
-use crate::detect::{detect, Format};
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
@@ -58,11 +58,13 @@ fn categories(asked: &[String], legend: &[slog2_format::types::Category]) -> Cli
 pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
     let tree = super::convert::tree_options(&args.tree)?;
     let out = Output::create(output, &[input], false)?;
-    let input = &super::local(input)?;
-    if !matches!(detect(input)?, Format::Slog2 | Format::Slog2Compressed) {
+    let (input, format) = super::local_input(input)?;
+    let input = &input;
+    if !matches!(format, Format::Slog2 | Format::Slog2Compressed) {
         return Err(CliError::Usage(format!(
-            "{}: filter reads SLOG-2; convert the trace first (`mpelog convert {} -o X.slog2`)",
+            "{}: this is a {} file; filter reads SLOG-2 files (convert the trace first: `mpelog convert {} -o X.slog2`)",
             shown(input),
+            format.name(),
             shown(input)
         )));
     }

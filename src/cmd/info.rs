@@ -1,6 +1,6 @@
 //! `mpelog info`: a summary of a trace.
 
-use crate::detect::{detect, Format};
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::progress::bytes_bar;
 use clog2_format::Clog2Reader;
@@ -90,8 +90,9 @@ pub struct TreeSummary {
 
 /// Runs `mpelog info`.
 pub fn run(path: &Path, json: bool) -> CliResult {
-    let path = &super::local(path)?;
-    let (s, failure) = match summarize(path) {
+    let (path, format) = super::local_input(path)?;
+    let path = &path;
+    let (s, failure) = match summarize(path, format) {
         Ok(s) => (s, None),
         Err(Failure::Partial(s, e)) => (*s, Some(e)),
         Err(Failure::Nothing(e)) => return Err(e),
@@ -203,8 +204,8 @@ fn text(path: &Path, s: &Summary) -> String {
 
 /// Reads the whole trace and builds its summary; for a damaged CLOG2 file, the
 /// summary of what comes before the damage, with the error.
-pub fn summarize(path: &Path) -> Result<Summary, Failure> {
-    Ok(match detect(path)? {
+pub fn summarize(path: &Path, format: Format) -> Result<Summary, Failure> {
+    Ok(match format {
         Format::Clog2 => return summarize_clog2(path),
         Format::Clog => summarize_clog(path)?,
         Format::Slog2 | Format::Slog2Compressed => summarize_slog2(path)?,
@@ -214,6 +215,12 @@ pub fn summarize(path: &Path) -> Result<Summary, Failure> {
             return Err(Failure::Nothing(CliError::Unrecognized {
                 path: path.to_path_buf(),
                 message: "this is an mpelog annotation file; query it with `mpelog window`, check it with `mpelog check`".into(),
+            }))
+        }
+        format => {
+            return Err(Failure::Nothing(CliError::Unrecognized {
+                path: path.to_path_buf(),
+                message: format!("this is a {format} file; info reads CLOG2, old CLOG, SLOG-2, ALOG and SLOG-1 files"),
             }))
         }
     })

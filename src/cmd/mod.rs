@@ -38,31 +38,43 @@ pub fn open_http(url: &str) -> CliResult<mpelog::remote::HttpFile> {
     Ok(mpelog::remote::HttpFile::open(url)?)
 }
 
-/// A remote input, opened.
-pub enum Remote {
-    /// A SLOG-2 file, read where it is with HTTP Range requests, and the
-    /// counts of its requests.
-    Slog2(
+/// An input, opened: where every command starts ([`input`], [`local_input`]).
+pub enum Input {
+    /// A SLOG-2 file at a URL, read where it is with HTTP Range requests, and
+    /// the counts of its requests.
+    Remote(
         Box<slog2_format::Slog2Reader<mpelog::remote::HttpFile>>,
         mpelog::remote::Counts,
     ),
-    /// Any other trace, downloaded to a local copy (named by the URL in
-    /// messages), to be read as a local file is.
-    Copy(PathBuf),
+    /// A local file of this format: the path given, or the copy of standard
+    /// input or of a URL (named as given in messages).
+    Local(PathBuf, crate::detect::Format),
 }
 
-/// Opens the remote input at `url`: a SLOG-2 file where it is, any other
-/// trace as a local copy.
-pub fn open_url(url: &str) -> CliResult<Remote> {
+/// Opens the input `path` (a path, `-` or a URL) for a command that reads a
+/// remote SLOG-2 file where it is: such a file is read with Range requests,
+/// any other trace at a URL through a local copy (the typed `NotSlog2` error
+/// says which, so a SLOG-2 URL costs no extra request).
+pub fn input(path: &Path) -> CliResult<Input> {
+    let local = |path| local_input(path).map(|(p, f)| Input::Local(p, f));
+    let Some(url) = url(path) else {
+        return local(path);
+    };
     let f = open_http(url)?;
     let counts = f.counts();
     match slog2_format::Slog2Reader::new(f) {
-        Ok(r) => Ok(Remote::Slog2(Box::new(r), counts)),
-        Err(slog2_format::Error::NotSlog2 { .. }) => {
-            Ok(Remote::Copy(mpelog::input::download(url)?))
-        }
-        Err(e) => Err(CliError::slog2(Path::new(url))(e)),
+        Ok(r) => Ok(Input::Remote(Box::new(r), counts)),
+        Err(slog2_format::Error::NotSlog2 { .. }) => local(path),
+        Err(e) => Err(CliError::slog2(path)(e)),
     }
+}
+
+/// Opens the input `path` (a path, `-` or a URL) as a local file, and names
+/// its format: the one detection of the command line.
+pub fn local_input(path: &Path) -> CliResult<(PathBuf, crate::detect::Format)> {
+    let path = local(path)?;
+    let format = crate::detect::detect(&path)?;
+    Ok((path, format))
 }
 
 /// The local file to read for the input `path`: itself, a copy of standard

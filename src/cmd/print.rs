@@ -1,6 +1,6 @@
 //! `mpelog print`: every record, one line each.
 
-use crate::detect::{detect, Format};
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use clog2_format::{dump, Clog2Reader};
 use std::io::{BufWriter, Write};
@@ -8,12 +8,13 @@ use std::path::Path;
 
 /// Runs `mpelog print`, writing to stdout; `tree` is `--tree`'s lowest depth.
 pub fn run(path: &Path, tree: Option<i16>) -> CliResult {
-    let path = &super::local(path)?;
+    let (path, format) = super::local_input(path)?;
+    let path = &path;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let res = match tree {
-        Some(depth) => write_tree(path, depth, &mut out),
-        None => write_dump(path, &mut out),
+        Some(depth) => write_tree(path, format, depth, &mut out),
+        None => write_dump(path, format, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
     match res {
@@ -26,9 +27,9 @@ pub fn run(path: &Path, tree: Option<i16>) -> CliResult {
 }
 
 /// Writes the dump of `path` to `out`.
-pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
+pub fn write_dump<W: Write>(path: &Path, format: Format, out: &mut W) -> CliResult {
     let o = CliError::io(Path::new("<stdout>"));
-    match detect(path)? {
+    match format {
         Format::Slog1 => {
             let (f, _) = super::slog1::read(path)?;
             (|| -> std::io::Result<()> {
@@ -93,12 +94,16 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
             })()
             .map_err(o)
         }
+        format => Err(CliError::Unrecognized {
+            path: path.to_path_buf(),
+            message: format!("this is a {format} file; print reads CLOG2, old CLOG, SLOG-2, ALOG and SLOG-1 files"),
+        }),
     }
 }
 
 /// Writes `print --tree`: the SLOG-2 tree depth first, down to `depth`.
-pub fn write_tree<W: Write>(path: &Path, depth: i16, out: &mut W) -> CliResult {
-    if !matches!(detect(path)?, Format::Slog2 | Format::Slog2Compressed) {
+pub fn write_tree<W: Write>(path: &Path, format: Format, depth: i16, out: &mut W) -> CliResult {
+    if !matches!(format, Format::Slog2 | Format::Slog2Compressed) {
         return Err(CliError::Usage(
             "--tree prints the tree of a SLOG-2 file; convert the trace first".into(),
         ));

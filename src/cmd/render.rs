@@ -1,7 +1,8 @@
 //! `mpelog render`: a picture of a time window ([`mpelog::render`]) as SVG, or
 //! as PNG rasterised from the same SVG, written atomically.
 
-use crate::detect::{detect, Format};
+use super::Input;
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
@@ -19,27 +20,28 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
             shown(output)
         )));
     }
-    let copy;
-    let input = match super::url(input).map(super::open_url).transpose()? {
+    // The output is checked against a local input before anything is read.
+    let local = [input];
+    let inputs = if super::url(input).is_some() {
+        &[][..]
+    } else {
+        &local[..]
+    };
+    let out = Output::create(output, inputs, false)?;
+    let (input, format) = match super::input(input)? {
         // A remote SLOG-2 file, read with Range requests.
-        Some(super::Remote::Slog2(mut r, _)) => {
-            let out = Output::create(output, &[], false)?;
+        Input::Remote(mut r, _) => {
             let (text, drawn) = svg(&mut r, opts).map_err(|e| match e {
                 Error::Slog2(e) => CliError::slog2(input)(e),
                 e => CliError::Render(e),
             })?;
             return write(out, output, png, text, drawn, input);
         }
-        Some(super::Remote::Copy(c)) => {
-            copy = c;
-            &copy
-        }
-        None => input,
+        Input::Local(path, format) => (path, format),
     };
-    let out = Output::create(output, &[input], false)?;
-    let input = &super::local(input)?;
+    let input = &input;
     let dir;
-    let slog2 = match detect(input)? {
+    let slog2 = match format {
         Format::Slog2 | Format::Slog2Compressed => input.to_path_buf(),
         format => {
             // An annotation is drawn as the trace it annotates (opened with it,

@@ -1,7 +1,7 @@
 //! `mpelog serve`: the viewer page and its API over HTTP ([`mpelog::serve`]),
 //! on a few worker threads over tiny_http.
 
-use crate::detect::{detect, Format};
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use mpelog::serve::{Body, Service};
@@ -16,8 +16,8 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
     let tmp = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
     let mut served = Vec::new();
     for (i, f) in files.iter().enumerate() {
-        let f = super::local(f)?;
-        match detect(&f)? {
+        let (f, format) = super::local_input(f)?;
+        match format {
             Format::Slog2 | Format::Slog2Compressed => served.push((f.clone(), display_name(&f))),
             Format::Annotation => {
                 return Err(CliError::Usage(format!(

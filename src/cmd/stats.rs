@@ -2,7 +2,8 @@
 //! matrix, message sizes and a time histogram ([`mpelog::stats`]), as text, JSON
 //! or CSV.
 
-use crate::detect::{detect, Format};
+use super::Input;
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use mpelog::stats::{self, Options, Stats};
 use std::collections::HashMap;
@@ -33,21 +34,22 @@ pub enum Style {
 
 /// Runs `mpelog stats`.
 pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Style) -> CliResult {
-    let s = match super::url(path).map(super::open_url).transpose()? {
+    let s = match super::input(path)? {
         // A remote SLOG-2 file, read with Range requests.
-        Some(super::Remote::Slog2(mut r, _)) => {
-            stats::slog2(&mut r, opts).map_err(CliError::slog2(path))?
-        }
-        Some(super::Remote::Copy(copy)) => local(&copy, trace, opts)?,
-        None => local(path, trace, opts)?,
+        Input::Remote(mut r, _) => stats::slog2(&mut r, opts).map_err(CliError::slog2(path))?,
+        Input::Local(path, format) => local(&path, format, trace, opts)?,
     };
     print(&s, by, style)
 }
 
 /// The statistics of a local file.
-fn local(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<stats::Stats> {
-    let path = &super::local(path)?;
-    Ok(match detect(path)? {
+fn local(
+    path: &Path,
+    format: Format,
+    trace: Option<&Path>,
+    opts: &Options,
+) -> CliResult<stats::Stats> {
+    Ok(match format {
         Format::Slog2 | Format::Slog2Compressed => of_slog2(path, opts)?,
         Format::Annotation => {
             let (mut ann, trace) = super::annotation::open(path, trace)?;

@@ -22,7 +22,8 @@
 //! `parts` for composites, `num_real_objs` and `weights` for shadows); the last line
 //! stays as in text mode, and there is no `shadows=` line.
 
-use crate::detect::{detect, Format};
+use super::Input;
+use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use mpelog::items::Lines;
 use slog2_format::window::{Located, WindowAnswer};
@@ -120,22 +121,17 @@ pub fn run(
             "window: --pixels must be at least 1".into(),
         ));
     }
-    let copy;
-    let file = match super::url(file).map(super::open_url).transpose()? {
-        Some(super::Remote::Slog2(r, counts)) => {
+    let (file, format) = match super::input(file)? {
+        Input::Remote(r, counts) => {
             return write_remote_window((*r, counts), file, from, to, detail, json, lenient)
         }
-        Some(super::Remote::Copy(c)) => {
-            copy = c;
-            &copy
-        }
-        None => file,
+        Input::Local(path, format) => (path, format),
     };
-    let file = &super::local(file)?;
+    let file = &file;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let dir;
-    let res = match detect(file)? {
+    let res = match format {
         Format::Annotation => {
             if pixels.is_some() || detail.depth.is_some() {
                 return Err(CliError::Usage(
@@ -282,18 +278,6 @@ pub fn write_window<W: Write>(
     lenient: bool,
     out: &mut W,
 ) -> CliResult {
-    match detect(path)? {
-        Format::Slog2 | Format::Slog2Compressed => {}
-        other => {
-            return Err(CliError::Unrecognized {
-                path: path.to_path_buf(),
-                message: format!(
-                    "this is a {} file; window reads SLOG-2 files and annotation files (convert or annotate the trace first)",
-                    other.name()
-                ),
-            })
-        }
-    }
     let (file, _) = super::open(path)?;
     // No read buffer: the reader reads each block with one read of exactly its
     // bytes, so the counters are what was read from the file.
