@@ -637,3 +637,22 @@ fn a_bare_output_name_has_its_stale_temporary_files_removed() {
     assert!(d.join("out.slog2").exists());
     assert_eq!(leftovers(d), 0);
 }
+
+/// The summary line names the output as the user gave it.
+#[test]
+fn the_summary_names_the_output_as_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = trace(d);
+    let out = d.join("named.slog2");
+    let o = mpelog(&["convert", s(&t), "-o", s(&out)]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        err(&o).contains(&format!(" to {} (", s(&out))),
+        "{}",
+        err(&o)
+    );
+    let o = mpelog(&["convert", s(&t), "-o", "-", "--format", "slog2"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(err(&o).contains(" to - ("), "{}", err(&o));
+}
