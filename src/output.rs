@@ -38,7 +38,7 @@
 //! # Ok::<(), Error>(())
 //! ```
 
-use crate::input::shown;
+use crate::names::shown;
 use crate::signals;
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};

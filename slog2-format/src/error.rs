@@ -151,10 +151,13 @@ pub enum Error {
     /// The CLOG2 input of a conversion is bad.
     #[error("CLOG2 input: {0}")]
     Clog2(Box<clog2_format::Error>),
+    /// The OTF2 input of a conversion is bad (its error names the file).
+    #[error("OTF2 input: {0}")]
+    Otf2(Box<otf2_format::Error>),
     /// The structure cannot be written as asked.
     #[error("{}", self.detail())]
     Write(String),
-    /// A [`PrimSink`](crate::build::PrimSink) other than the tree writer
+    /// A [`PrimSink`](crate::write::PrimSink) other than the tree writer
     /// failed (its own error: for an exporter's sorter, writing a sorted run
     /// to a temporary file).
     #[error("{}", self.detail())]
@@ -277,6 +280,7 @@ impl Error {
                 time, end, problem, ..
             } => format!("the record at time {time} completes a drawable ending at {end}, {problem}"),
             Error::Clog2(v) => format!("CLOG2 input: {}", v.detail()),
+            Error::Otf2(v) => format!("OTF2 input: {v}"),
             Error::Write(v) => format!("cannot write: {v}"),
             Error::Sink(e) => e.to_string(),
         }
@@ -298,6 +302,7 @@ impl Error {
             Error::NotSlog2 { .. } => Some(0),
             Error::UnsupportedVersion { .. } => Some(2),
             Error::Clog2(e) => e.offset(),
+            Error::Otf2(e) => Some(e.offset()),
             Error::Write(_) | Error::InvalidOptions(_) | Error::Empty | Error::Sink(_) => None,
         }
     }

@@ -1,0 +1,195 @@
+//! Opening an archive on disk: the anchor file, the global definitions, and
+//! per-location readers (spec/otf2.md §1).
+
+use crate::anchor::{Anchor, MAX_ANCHOR_BYTES};
+use crate::defs::Definitions;
+use crate::error::{Error, Result};
+use crate::events::LocationEvents;
+use crate::limits::Limits;
+use crate::local::LocalDefs;
+use crate::merge::Merged;
+use crate::source::FileSource;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// An OTF2 archive: its anchor and global definitions in memory, its event
+/// files read on demand.
+#[derive(Debug, Clone)]
+pub struct Archive {
+    /// The anchor file's contents.
+    pub anchor: Anchor,
+    /// The global definitions.
+    pub defs: Definitions,
+    anchor_path: PathBuf,
+    dir: PathBuf,
+    name: String,
+    limits: Limits,
+}
+
+/// The anchor file `path` names: itself, or in a directory the one `*.otf2`
+/// file (`traces.otf2` when there are several). `None` if there is none.
+///
+/// ```
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+/// assert!(otf2_format::archive::find_anchor(dir.as_ref()).unwrap().ends_with("traces.otf2"));
+/// ```
+pub fn find_anchor(path: &Path) -> Option<PathBuf> {
+    if !path.is_dir() {
+        return Some(path.to_path_buf());
+    }
+    let preferred = path.join("traces.otf2");
+    if preferred.is_file() {
+        return Some(preferred);
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "otf2") && p.is_file())
+        .collect();
+    found.sort();
+    (found.len() == 1).then(|| found.remove(0))
+}
+
+impl Archive {
+    /// Opens the archive whose anchor file is `path` (or the directory that
+    /// holds it), with default [`Limits`].
+    ///
+    /// # Errors
+    /// Missing or unreadable files; bytes that are not OTF2 (error with the
+    /// file and byte offset); archives this crate does not read
+    /// ([`Error::Unsupported`]).
+    ///
+    /// ```
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// assert_eq!(a.defs.locations.len(), 2);
+    /// let events: Vec<_> = a.events()?.collect::<Result<_, _>>()?;
+    /// assert!(events.windows(2).all(|w| w[0].time <= w[1].time));
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
+    pub fn open(path: impl AsRef<Path>) -> Result<Archive> {
+        Archive::with_limits(path, Limits::default())
+    }
+
+    /// As [`Archive::open`], with `limits`.
+    ///
+    /// # Errors
+    /// As [`Archive::open`]; [`Error::Limit`] for a chunk size or a number of
+    /// definitions above `limits`.
+    pub fn with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Archive> {
+        let path = path.as_ref();
+        let anchor_path = find_anchor(path).ok_or_else(|| {
+            Error::io(
+                path,
+                0,
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no anchor file (*.otf2) here"),
+            )
+        })?;
+        let len = std::fs::metadata(&anchor_path)
+            .map_err(|e| Error::io(&anchor_path, 0, e))?
+            .len();
+        if len > MAX_ANCHOR_BYTES {
+            return Err(Error::Limit {
+                file: anchor_path,
+                offset: 0,
+                what: "anchor file size",
+                value: len,
+                limit: MAX_ANCHOR_BYTES,
+            });
+        }
+        let bytes = std::fs::read(&anchor_path).map_err(|e| Error::io(&anchor_path, 0, e))?;
+        let anchor = Anchor::parse(&bytes, &anchor_path)?;
+        for (what, v) in [
+            ("event chunk size", anchor.chunk_size_events),
+            ("definition chunk size", anchor.chunk_size_defs),
+        ] {
+            if v == 0 || v > limits.chunk_bytes {
+                return Err(Error::Limit {
+                    file: anchor_path,
+                    offset: 12,
+                    what,
+                    value: v,
+                    limit: limits.chunk_bytes,
+                });
+            }
+        }
+        let dir = anchor_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let name = anchor_path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "traces".into());
+        let def_path = dir.join(format!("{name}.def"));
+        let src = FileSource::new(&def_path).map_err(|e| Error::io(&def_path, 0, e))?;
+        let defs = Definitions::read(src, def_path, anchor.chunk_size_defs, &limits)?;
+        Ok(Archive {
+            anchor,
+            defs,
+            anchor_path,
+            dir,
+            name,
+            limits,
+        })
+    }
+
+    /// The anchor file's path.
+    pub fn anchor_path(&self) -> &Path {
+        &self.anchor_path
+    }
+
+    /// Path of a location's file with extension `ext` (`def` or `evt`).
+    pub fn location_file(&self, location: u64, ext: &str) -> PathBuf {
+        self.dir.join(&self.name).join(format!("{location}.{ext}"))
+    }
+
+    /// A location's definitions (empty when it has no definition file).
+    ///
+    /// # Errors
+    /// An unreadable or malformed file (error with file and offset).
+    pub fn local_defs(&self, location: u64) -> Result<LocalDefs> {
+        let p = self.location_file(location, "def");
+        if !p.exists() {
+            return Ok(LocalDefs::default());
+        }
+        let src = FileSource::new(&p).map_err(|e| Error::io(&p, 0, e))?;
+        LocalDefs::read(src, p, self.anchor.chunk_size_defs, &self.limits)
+    }
+
+    /// A reader of one location's events (none when it has no event file).
+    ///
+    /// # Errors
+    /// As [`Archive::local_defs`].
+    pub fn location_events(&self, location: u64) -> Result<LocationEvents<FileSource>> {
+        let local = Arc::new(self.local_defs(location)?);
+        let p = self.location_file(location, "evt");
+        let src = if p.exists() {
+            Some(FileSource::new(&p).map_err(|e| Error::io(&p, 0, e))?)
+        } else {
+            None
+        };
+        Ok(LocationEvents::new(
+            src,
+            p,
+            location,
+            self.anchor.chunk_size_events,
+            self.limits.window_bytes,
+            local,
+        ))
+    }
+
+    /// Every location's events merged in time order (locations in definition
+    /// order).
+    ///
+    /// # Errors
+    /// As [`Archive::local_defs`], for any location.
+    pub fn events(&self) -> Result<Merged<FileSource>> {
+        let readers = self
+            .defs
+            .locations
+            .iter()
+            .map(|(id, _)| self.location_events(*id))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Merged::new(readers))
+    }
+}

@@ -1,0 +1,84 @@
+//! All locations' events in one time-ordered stream (spec/otf2.md §8).
+
+use crate::error::Result;
+use crate::event::Event;
+use crate::events::LocationEvents;
+use crate::source::Source;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// A k-way merge of per-location streams by timestamp; equal timestamps
+/// come in location order (the order of the Location definitions), and each
+/// location's own order is kept. Memory: one event and one reader window per
+/// location.
+pub struct Merged<S: Source> {
+    readers: Vec<LocationEvents<S>>,
+    heads: Vec<Option<Event>>,
+    heap: BinaryHeap<Reverse<(u64, usize)>>,
+    started: bool,
+    failed: bool,
+}
+
+impl<S: Source> Merged<S> {
+    /// Merges `readers` (in location order).
+    pub fn new(readers: Vec<LocationEvents<S>>) -> Self {
+        let n = readers.len();
+        Merged {
+            readers,
+            heads: (0..n).map(|_| None).collect(),
+            heap: BinaryHeap::with_capacity(n),
+            started: false,
+            failed: false,
+        }
+    }
+
+    /// The per-location readers (for their counts).
+    pub fn readers(&self) -> &[LocationEvents<S>] {
+        &self.readers
+    }
+
+    fn fill(&mut self, i: usize) -> Result<()> {
+        if let Some(e) = self.readers[i].next_event()? {
+            self.heap.push(Reverse((e.time, i)));
+            self.heads[i] = Some(e);
+        }
+        Ok(())
+    }
+
+    /// The next event in time order, `None` at the end.
+    ///
+    /// # Errors
+    /// The first error of any location's reader; the merge then ends.
+    pub fn next_event(&mut self) -> Result<Option<Event>> {
+        if self.failed {
+            return Ok(None);
+        }
+        let r = self.step();
+        if r.is_err() {
+            self.failed = true;
+        }
+        r
+    }
+
+    fn step(&mut self) -> Result<Option<Event>> {
+        if !self.started {
+            self.started = true;
+            for i in 0..self.readers.len() {
+                self.fill(i)?;
+            }
+        }
+        let Some(Reverse((_, i))) = self.heap.pop() else {
+            return Ok(None);
+        };
+        let e = self.heads[i].take();
+        self.fill(i)?;
+        Ok(e)
+    }
+}
+
+impl<S: Source> Iterator for Merged<S> {
+    type Item = Result<Event>;
+    fn next(&mut self) -> Option<Result<Event>> {
+        self.next_event().transpose()
+    }
+}

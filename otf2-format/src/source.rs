@@ -1,0 +1,80 @@
+//! Where a reader's bytes come from: a file (opened for each read, so an
+//! archive of thousands of locations holds no file descriptors between
+//! reads) or bytes in memory.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Random-access bytes of known length.
+pub trait Source {
+    /// Length in bytes.
+    fn len(&self) -> u64;
+    /// Whether there are no bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Reads up to `buf.len()` bytes at `offset`; fewer only at the end.
+    ///
+    /// # Errors
+    /// The underlying read's error.
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize>;
+}
+
+/// Bytes in memory, shared.
+#[derive(Debug, Clone)]
+pub struct MemSource(pub Arc<[u8]>);
+
+impl Source for MemSource {
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.0.len());
+        let n = buf.len().min(self.0.len() - start);
+        buf[..n].copy_from_slice(&self.0[start..start + n]);
+        Ok(n)
+    }
+}
+
+/// A file, opened for each read.
+#[derive(Debug, Clone)]
+pub struct FileSource {
+    path: PathBuf,
+    len: u64,
+}
+
+impl FileSource {
+    /// The file at `path`, whose length is taken now.
+    ///
+    /// # Errors
+    /// The file's metadata cannot be read.
+    pub fn new(path: impl Into<PathBuf>) -> std::io::Result<FileSource> {
+        let path = path.into();
+        let len = std::fs::metadata(&path)?.len();
+        Ok(FileSource { path, len })
+    }
+}
+
+impl Source for FileSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut f = File::open(&self.path)?;
+        f.seek(SeekFrom::Start(offset))?;
+        let mut done = 0;
+        while done < buf.len() {
+            match f.read(&mut buf[done..]) {
+                Ok(0) => break,
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(done)
+    }
+}
