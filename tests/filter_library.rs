@@ -3,11 +3,13 @@
 //! included), a drawable whose info fills the tree writer's whole buffer, and
 //! each category's own topology (an event is never taken for a state).
 
+mod common;
+
 use mpelog::filter::{filter, Error, Options};
 use slog2_format::build::prim::MAX_INFO;
 use slog2_format::build::tree::TreeWriter;
 use slog2_format::build::{Prim, TreeOptions};
-use slog2_format::types::{topology, Category, Drawable, JStr, Primitive};
+use slog2_format::types::{topology, Category, Drawable, Primitive};
 use slog2_format::{Slog2File, Slog2Reader};
 use std::io::Cursor;
 
@@ -16,18 +18,7 @@ fn legend() -> Vec<Category> {
     [topology::EVENT, topology::STATE, topology::ARROW]
         .into_iter()
         .enumerate()
-        .map(|(index, topology)| Category {
-            index: index as i32,
-            name: JStr::new(&format!("c{index}")),
-            topology,
-            argb: [255, 0, 0, 0],
-            modifiable: 1,
-            width: 1,
-            keys: Vec::new(),
-            types: Vec::new(),
-            methods: Vec::new(),
-            summary: None,
-        })
+        .map(|(index, topology)| common::category(index as i32, topology))
         .collect()
 }
 

@@ -6,9 +6,11 @@
 //! and count, each timeline its events, sends and receives; whole file and a
 //! window that starts mid-trace.
 
+mod common;
+
 use mpelog::stats::{self, Accumulator, Options, Stats};
 use slog2_format::build::{clog2_to_slog2, TreeOptions};
-use slog2_format::types::{topology, Category, Coord, Drawable, JStr, Primitive};
+use slog2_format::types::{topology, Coord, Drawable, JStr, Primitive};
 use slog2_format::{Slog2File, Slog2Reader};
 use std::collections::BTreeMap;
 use std::io::Cursor;
@@ -180,21 +182,10 @@ fn prim(category: i32, vertices: &[(f64, i32)]) -> Primitive {
 /// the whole file in the last.
 #[test]
 fn slices_on_exact_boundaries() {
-    let legend: Vec<Category> = [(0, topology::EVENT), (1, topology::STATE)]
-        .into_iter()
-        .map(|(index, topology)| Category {
-            index,
-            name: JStr::new(&format!("c{index}")),
-            topology,
-            argb: [255, 0, 0, 0],
-            modifiable: 1,
-            width: 1,
-            keys: Vec::new(),
-            types: Vec::new(),
-            methods: Vec::new(),
-            summary: None,
-        })
-        .collect();
+    let legend = [
+        common::category(0, topology::EVENT),
+        common::category(1, topology::STATE),
+    ];
     let mut acc = Accumulator::new(&legend, 0.0, 4.0, false, 4);
     for p in [
         prim(1, &[(0.5, 0), (2.0, 0)]),
@@ -219,4 +210,57 @@ fn slices_on_exact_boundaries() {
             vec![(0, 1.0), (1, 0.5)],
         ]
     );
+}
+
+/// Message sizes come from the info value whose label names a size, wherever
+/// it is among the values, in each integer format (16, 32 and 64 bits).
+#[test]
+fn message_sizes_come_from_the_size_value_wherever_it_is() {
+    let arrow = |index: i32, keys: &[&str], types: &[u8]| {
+        let mut c = common::category(index, topology::ARROW);
+        c.keys = keys.iter().map(|k| JStr::new(k)).collect();
+        c.types = types.to_vec();
+        c
+    };
+    let legend = [
+        arrow(2, &["msg_size", "msg_tag"], b"hd"),
+        arrow(3, &["msg_tag", "msg_size"], b"dd"),
+        arrow(4, &["size"], b"l"),
+    ];
+    let info = |parts: &[&[u8]]| parts.concat();
+    let sent = [
+        (2, info(&[&1000i16.to_be_bytes(), &7i32.to_be_bytes()])),
+        (3, info(&[&7i32.to_be_bytes(), &40i32.to_be_bytes()])),
+        (4, info(&[&5_000_000_000i64.to_be_bytes()])),
+    ];
+    let mut acc = Accumulator::new(&legend, 0.0, 4.0, false, 0);
+    for (k, (category, bytes)) in sent.iter().enumerate() {
+        let mut p = prim(*category, &[(k as f64, 0), (k as f64 + 0.5, 1)]);
+        p.info = JStr {
+            len: bytes.len() as i16,
+            bytes: bytes.clone(),
+        };
+        acc.push(&p);
+    }
+    let s = acc.finish();
+    assert_eq!(s.messages.len(), 1);
+    assert_eq!(
+        (s.messages[0].messages, s.messages[0].bytes),
+        (3, 1000 + 40 + 5_000_000_000)
+    );
+    assert_eq!(s.message_sizes, [(64, 1), (1024, 1), (1 << 33, 1)]);
+}
+
+/// A window of no width (one instant) has shares of 0, not 0/0.
+#[test]
+fn a_window_of_no_width_has_shares_of_zero() {
+    let mut acc = Accumulator::new(&[], 1.0, 1.0, true, 0);
+    acc.push(&prim(1, &[(1.0, 0), (1.0, 0)]));
+    let s = acc.finish();
+    let c = &s.categories[0];
+    assert_eq!(
+        (c.count, c.inclusive_share, c.exclusive_share),
+        (1, 0.0, 0.0)
+    );
+    assert_eq!(s.timelines[0].inclusive_share, 0.0);
 }

@@ -66,3 +66,20 @@ pub fn cost_of(last: &str, key: &str) -> Option<u64> {
         .parse()
         .ok()
 }
+
+/// A legend entry for tests that build SLOG-2 files or statistics by hand:
+/// category `index` named `c{index}` of `topology`, without info keys.
+pub fn category(index: i32, topology: i32) -> slog2_format::types::Category {
+    slog2_format::types::Category {
+        index,
+        name: slog2_format::types::JStr::new(&format!("c{index}")),
+        topology,
+        argb: [255, 0, 0, 0],
+        modifiable: 1,
+        width: 1,
+        keys: Vec::new(),
+        types: Vec::new(),
+        methods: Vec::new(),
+        summary: None,
+    }
+}
