@@ -6,10 +6,10 @@
 mod common;
 
 use mpelog::filter::{filter, Error, Options};
-use slog2_format::build::prim::MAX_INFO;
-use slog2_format::build::tree::TreeWriter;
-use slog2_format::build::{Prim, TreeOptions};
 use slog2_format::types::{topology, Category, Drawable, Primitive};
+use slog2_format::write::prim::MAX_INFO;
+use slog2_format::write::TreeWriter;
+use slog2_format::write::{Prim, TreeOptions};
 use slog2_format::{Slog2File, Slog2Reader};
 use std::io::Cursor;
 
@@ -147,18 +147,5 @@ fn each_drawable_keeps_its_category_s_topology() {
     );
     assert_eq!((nestable, nestless), by_list(&input));
     // The preview categories too: one per topology, as in the input.
-    let kinds = |b: &[u8]| {
-        let r = Slog2Reader::new(Cursor::new(b.to_vec())).unwrap();
-        let mut v: Vec<(i32, i32)> = r
-            .categories()
-            .unwrap()
-            .value
-            .categories
-            .iter()
-            .map(|c| (c.index, c.topology))
-            .collect();
-        v.sort();
-        v
-    };
-    assert_eq!(kinds(&out), kinds(&input));
+    assert_eq!(common::topologies(&out), common::topologies(&input));
 }

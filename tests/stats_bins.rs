@@ -9,37 +9,18 @@
 mod common;
 
 use mpelog::stats::{self, Accumulator, Options, Stats};
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
 use slog2_format::types::{topology, Coord, Drawable, JStr, Primitive};
 use slog2_format::{Slog2File, Slog2Reader};
 use std::collections::BTreeMap;
 use std::io::Cursor;
 
 fn generated(seed: u64) -> Vec<u8> {
-    let clog2 = clog2_format::synth::generate_vec(
-        &clog2_format::synth::Options::default()
-            .ranks(4)
-            .events(3_000)
-            .seed(seed),
-    )
-    .unwrap();
-    let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
-    let opts = TreeOptions::default().leaf_bytes(1024);
-    let (out, _) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
-    out.into_inner()
+    common::small_leaves_slog2(seed, 3_000)
 }
 
 /// Every real primitive with its category's topology.
 fn primitives(bytes: &[u8]) -> Vec<(Primitive, i32)> {
-    let r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
-    let topo: BTreeMap<i32, i32> = r
-        .categories()
-        .unwrap()
-        .value
-        .categories
-        .iter()
-        .map(|c| (c.index, c.topology))
-        .collect();
+    let topo: BTreeMap<i32, i32> = common::topologies(bytes).into_iter().collect();
     let mut all = Vec::new();
     for n in Slog2File::parse(bytes).unwrap().nodes() {
         for d in n.value.nestless.iter().chain(&n.value.nestable) {

@@ -83,3 +83,40 @@ pub fn category(index: i32, topology: i32) -> slog2_format::types::Category {
         summary: None,
     }
 }
+
+/// The legend of a SLOG-2 file as (index, topology), sorted.
+pub fn topologies(bytes: &[u8]) -> Vec<(i32, i32)> {
+    let r = slog2_format::Slog2Reader::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut v: Vec<(i32, i32)> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, c.topology))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A generated trace of 4 ranks converted to SLOG-2 with small leaves (1 KiB,
+/// so many slices of 64 leaves).
+pub fn small_leaves_slog2(seed: u64, events: u64) -> Vec<u8> {
+    let clog2 = clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(4)
+            .events(events)
+            .seed(seed),
+    )
+    .unwrap();
+    let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    let opts = slog2_format::write::TreeOptions::default().leaf_bytes(1024);
+    let (out, _) = slog2_format::convert::clog2_to_slog2(
+        &mut r,
+        std::io::Cursor::new(Vec::new()),
+        opts,
+        |_| {},
+    )
+    .unwrap();
+    out.into_inner()
+}
