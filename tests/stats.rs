@@ -15,7 +15,7 @@ use std::io::Cursor;
 
 /// A generated trace converted with small leaves (many slices of 64 leaves).
 fn generated(seed: u64, events: u64) -> Vec<u8> {
-    common::small_leaves_slog2(seed, events)
+    common::generated_slog2(seed, events, 1024)
 }
 
 fn of(bytes: &[u8], opts: &Options) -> Stats {
@@ -35,17 +35,7 @@ fn primitives(bytes: &[u8]) -> (Vec<Primitive>, BTreeMap<i32, i32>) {
             }
         }
     }
-    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
-    let topo = r
-        .categories()
-        .unwrap()
-        .value
-        .categories
-        .iter()
-        .map(|c| (c.index, c.topology))
-        .collect();
-    let _ = &mut r;
-    (all, topo)
+    (all, common::topologies(bytes).into_iter().collect())
 }
 
 /// Per category: (count, inclusive sum, exclusive sum), by brute force. A state

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::io::Cursor;
 
 fn generated(seed: u64) -> Vec<u8> {
-    common::small_leaves_slog2(seed, 3_000)
+    common::generated_slog2(seed, 3_000, 1024)
 }
 
 /// Every real primitive with its category's topology.

@@ -99,9 +99,10 @@ pub fn topologies(bytes: &[u8]) -> Vec<(i32, i32)> {
     v
 }
 
-/// A generated trace of 4 ranks converted to SLOG-2 with small leaves (1 KiB,
-/// so many slices of 64 leaves).
-pub fn small_leaves_slog2(seed: u64, events: u64) -> Vec<u8> {
+/// A generated trace of 4 ranks (`events` events from `seed`) converted to
+/// SLOG-2 with leaves of `leaf` bytes (small leaves give many slices of 64
+/// leaves, and previews above the leaves).
+pub fn generated_slog2(seed: u64, events: u64, leaf: u32) -> Vec<u8> {
     let clog2 = clog2_format::synth::generate_vec(
         &clog2_format::synth::Options::default()
             .ranks(4)
@@ -110,7 +111,7 @@ pub fn small_leaves_slog2(seed: u64, events: u64) -> Vec<u8> {
     )
     .unwrap();
     let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
-    let opts = slog2_format::write::TreeOptions::default().leaf_bytes(1024);
+    let opts = slog2_format::write::TreeOptions::default().leaf_bytes(leaf);
     let (out, _) = slog2_format::convert::clog2_to_slog2(
         &mut r,
         std::io::Cursor::new(Vec::new()),
