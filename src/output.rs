@@ -586,6 +586,40 @@ mod tests {
     }
 
     #[test]
+    fn a_running_process_is_alive_and_one_that_exited_is_not() {
+        let mut sleeper = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let (dead, live) = (dead_pid() as i32, sleeper.id() as i32);
+        // The dead one first: its ESRCH is the thread's last error when the
+        // live one is asked about.
+        assert!(!process_alive(dead));
+        assert!(process_alive(live), "a running child is alive");
+        assert!(process_alive(std::process::id() as i32));
+        sleeper.kill().unwrap();
+        sleeper.wait().unwrap();
+        assert!(!process_alive(live), "after it is waited for, it is not");
+    }
+
+    /// A temporary file of a dead run that belongs to another user is never
+    /// removed (needs root to make one; skipped otherwise).
+    #[test]
+    fn another_user_s_stale_temporary_file_is_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let prefix = temp_prefix(std::ffi::OsStr::new("out.slog2"));
+        let theirs = d.join(format!("{prefix}{}-abcdef.tmp", dead_pid()));
+        std::fs::write(&theirs, b"another user's").unwrap();
+        if std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).is_err() {
+            eprintln!("SKIPPED another_user_s_stale_temporary_file_is_kept: chown needs root");
+            return;
+        }
+        remove_stale(d, &prefix);
+        assert!(theirs.exists(), "another user's file is kept");
+    }
+
+    #[test]
     fn stale_temporary_files_and_directories_of_dead_runs_are_removed() {
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path();

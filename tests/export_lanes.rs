@@ -5,10 +5,12 @@
 //! state overlapping another without nesting goes to another lane, and every
 //! arrow gives a send and a receive joined by one flow.
 
+mod common;
+
 use mpelog::export::{self, Cat, Options, Ordered, Piece, Sink, Track};
 use mpelog::slices::Span;
 use proptest::prelude::*;
-use slog2_format::types::{topology, Category, JStr};
+use slog2_format::types::{topology, Category};
 use std::collections::HashMap;
 
 /// A primitive: category, first and last vertex `(time, line)`.
@@ -108,18 +110,9 @@ impl Sink for Record {
 }
 
 fn category(index: i32, topo: i32) -> Category {
-    Category {
-        index,
-        name: JStr::new(&format!("c{index}")),
-        topology: topo,
-        argb: [255, 1, 2, 3],
-        modifiable: 1,
-        width: 1,
-        keys: Vec::new(),
-        types: Vec::new(),
-        methods: Vec::new(),
-        summary: None,
-    }
+    let mut c = common::category(index, topo);
+    c.argb = [255, 1, 2, 3];
+    c
 }
 
 /// Exports `prims` (category 1 states, 2 events, 0 arrows) and records it.

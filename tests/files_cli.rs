@@ -575,3 +575,84 @@ fn window_without_bounds_is_the_whole_file() {
     assert!(mpelog(&["annotate", s(&t)]).status.success());
     assert_eq!(last(&["window", s(&idx)]), drawables);
 }
+
+/// A socket in the file system is not a place to put bytes: the output is
+/// refused when it is opened, and the socket stays where it was (never
+/// renamed over, as a regular file would be).
+#[test]
+fn a_socket_output_is_refused_and_left_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = trace(d);
+    let sock = d.join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    let o = mpelog(&["convert", s(&t), "-o", s(&sock), "--format", "slog2"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    use std::os::unix::fs::FileTypeExt;
+    let m = std::fs::symlink_metadata(&sock).unwrap();
+    assert!(m.file_type().is_socket(), "the socket was replaced");
+    assert_eq!(leftovers(d), 0);
+}
+
+/// `/dev/stdout` and `/proc/self/fd/1` are links into `/proc` naming the open
+/// standard output: written through (here a pipe), never resolved to a
+/// path to rename over.
+#[test]
+fn dev_stdout_and_proc_fd_outputs_write_through_to_a_pipe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = trace(d);
+    let file = d.join("f.slog2");
+    assert!(mpelog(&["convert", s(&t), "-o", s(&file)]).status.success());
+    for out in ["/dev/stdout", "/proc/self/fd/1"] {
+        let o = mpelog(&["convert", s(&t), "-o", out, "--format", "slog2"]);
+        assert!(o.status.success(), "{out}: {}", err(&o));
+        assert!(o.stdout == bytes(&file), "{out}: the same bytes as a file");
+    }
+    assert_eq!(leftovers(d), 0);
+}
+
+/// An output named without a directory (`-o out.slog2`, in the current
+/// directory) has its stale temporary files removed as one with a path.
+#[test]
+fn a_bare_output_name_has_its_stale_temporary_files_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = trace(d);
+    let dead = {
+        let mut child = Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    let stale = d.join(format!(".out.slog2.mpelog-{dead}-abcdef.tmp"));
+    std::fs::write(&stale, b"left by a killed run").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_mpelog"))
+        .current_dir(d)
+        .args(["convert", s(&t), "-o", "out.slog2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(!stale.exists(), "the stale file is removed: {}", err(&o));
+    assert!(d.join("out.slog2").exists());
+    assert_eq!(leftovers(d), 0);
+}
+
+/// The summary line names the output as the user gave it.
+#[test]
+fn the_summary_names_the_output_as_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let t = trace(d);
+    let out = d.join("named.slog2");
+    let o = mpelog(&["convert", s(&t), "-o", s(&out)]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        err(&o).contains(&format!(" to {} (", s(&out))),
+        "{}",
+        err(&o)
+    );
+    let o = mpelog(&["convert", s(&t), "-o", "-", "--format", "slog2"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(err(&o).contains(" to - ("), "{}", err(&o));
+}

@@ -3,10 +3,12 @@
 //! included), a drawable whose info fills the tree writer's whole buffer, and
 //! each category's own topology (an event is never taken for a state).
 
+mod common;
+
 use mpelog::filter::{filter, Error, Options};
-use slog2_format::types::{topology, Category, Drawable, JStr, Primitive};
+use slog2_format::types::{topology, Category, Drawable, Primitive};
 use slog2_format::write::prim::MAX_INFO;
-use slog2_format::write::tree::TreeWriter;
+use slog2_format::write::TreeWriter;
 use slog2_format::write::{Prim, TreeOptions};
 use slog2_format::{Slog2File, Slog2Reader};
 use std::io::Cursor;
@@ -16,18 +18,7 @@ fn legend() -> Vec<Category> {
     [topology::EVENT, topology::STATE, topology::ARROW]
         .into_iter()
         .enumerate()
-        .map(|(index, topology)| Category {
-            index: index as i32,
-            name: JStr::new(&format!("c{index}")),
-            topology,
-            argb: [255, 0, 0, 0],
-            modifiable: 1,
-            width: 1,
-            keys: Vec::new(),
-            types: Vec::new(),
-            methods: Vec::new(),
-            summary: None,
-        })
+        .map(|(index, topology)| common::category(index as i32, topology))
         .collect()
 }
 
@@ -156,18 +147,5 @@ fn each_drawable_keeps_its_category_s_topology() {
     );
     assert_eq!((nestable, nestless), by_list(&input));
     // The preview categories too: one per topology, as in the input.
-    let kinds = |b: &[u8]| {
-        let r = Slog2Reader::new(Cursor::new(b.to_vec())).unwrap();
-        let mut v: Vec<(i32, i32)> = r
-            .categories()
-            .unwrap()
-            .value
-            .categories
-            .iter()
-            .map(|c| (c.index, c.topology))
-            .collect();
-        v.sort();
-        v
-    };
-    assert_eq!(kinds(&out), kinds(&input));
+    assert_eq!(common::topologies(&out), common::topologies(&input));
 }

@@ -10,10 +10,12 @@
 //! whose bounds sit on the grid. (tests/export_sorted.rs checks that the two
 //! paths agree; this checks that they agree with the spec.)
 
+mod common;
+
 use mpelog::export::sorted::StartOrder;
 use mpelog::export::{Ordered, Piece};
 use proptest::prelude::*;
-use slog2_format::types::{topology, Category, JStr};
+use slog2_format::types::{topology, Category};
 use slog2_format::write::tree::TreeWriter;
 use slog2_format::write::{Prim, PrimSink, TreeOptions};
 use slog2_format::Slog2Reader;
@@ -94,18 +96,7 @@ fn prim() -> impl Strategy<Value = Prim> {
 /// index modulo 3.
 fn legend() -> Vec<Category> {
     (0..6)
-        .map(|index| Category {
-            index,
-            name: JStr::new(&format!("c{index}")),
-            topology: index % 3,
-            argb: [255, 0, 0, 0],
-            modifiable: 1,
-            width: 1,
-            keys: Vec::new(),
-            types: Vec::new(),
-            methods: Vec::new(),
-            summary: None,
-        })
+        .map(|index| common::category(index, index % 3))
         .collect()
 }
 

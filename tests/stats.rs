@@ -8,26 +8,14 @@ mod common;
 
 use common::{mpelog, stdout};
 use mpelog::stats::{self, Options, Stats};
-use slog2_format::convert::clog2_to_slog2;
 use slog2_format::types::{topology, Drawable, Primitive};
-use slog2_format::write::TreeOptions;
 use slog2_format::{Slog2File, Slog2Reader};
 use std::collections::BTreeMap;
 use std::io::Cursor;
 
 /// A generated trace converted with small leaves (many slices of 64 leaves).
 fn generated(seed: u64, events: u64) -> Vec<u8> {
-    let clog2 = clog2_format::synth::generate_vec(
-        &clog2_format::synth::Options::default()
-            .ranks(4)
-            .events(events)
-            .seed(seed),
-    )
-    .unwrap();
-    let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
-    let opts = TreeOptions::default().leaf_bytes(1024);
-    let (out, _) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
-    out.into_inner()
+    common::generated_slog2(seed, events, 1024)
 }
 
 fn of(bytes: &[u8], opts: &Options) -> Stats {
@@ -47,17 +35,7 @@ fn primitives(bytes: &[u8]) -> (Vec<Primitive>, BTreeMap<i32, i32>) {
             }
         }
     }
-    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
-    let topo = r
-        .categories()
-        .unwrap()
-        .value
-        .categories
-        .iter()
-        .map(|c| (c.index, c.topology))
-        .collect();
-    let _ = &mut r;
-    (all, topo)
+    (all, common::topologies(bytes).into_iter().collect())
 }
 
 /// Per category: (count, inclusive sum, exclusive sum), by brute force. A state

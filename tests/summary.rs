@@ -15,9 +15,7 @@ use common::{mpelog, stdout};
 use mpelog::stats::{self, Options, Stats};
 use mpelog::summary::Summary;
 use serde_json::json;
-use slog2_format::convert::clog2_to_slog2;
 use slog2_format::types::{topology, Category};
-use slog2_format::write::TreeOptions;
 use slog2_format::{Slog2Reader, WindowBuf};
 use std::collections::BTreeMap;
 use std::io::Cursor;
@@ -26,17 +24,7 @@ use std::io::Cursor;
 /// Inner and the MPI calls inside them) converted with small leaves, so that
 /// previews stop above the leaves.
 fn generated(seed: u64, events: u64, leaf: u32) -> Vec<u8> {
-    let clog2 = clog2_format::synth::generate_vec(
-        &clog2_format::synth::Options::default()
-            .ranks(4)
-            .events(events)
-            .seed(seed),
-    )
-    .unwrap();
-    let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
-    let opts = TreeOptions::default().leaf_bytes(leaf);
-    let (out, _) = clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
-    out.into_inner()
+    common::generated_slog2(seed, events, leaf)
 }
 
 fn legend(r: &Slog2Reader<Cursor<&[u8]>>) -> Vec<Category> {

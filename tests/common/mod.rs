@@ -66,3 +66,58 @@ pub fn cost_of(last: &str, key: &str) -> Option<u64> {
         .parse()
         .ok()
 }
+
+/// A legend entry for tests that build SLOG-2 files or statistics by hand:
+/// category `index` named `c{index}` of `topology`, without info keys.
+pub fn category(index: i32, topology: i32) -> slog2_format::types::Category {
+    slog2_format::types::Category {
+        index,
+        name: slog2_format::types::JStr::new(&format!("c{index}")),
+        topology,
+        argb: [255, 0, 0, 0],
+        modifiable: 1,
+        width: 1,
+        keys: Vec::new(),
+        types: Vec::new(),
+        methods: Vec::new(),
+        summary: None,
+    }
+}
+
+/// The legend of a SLOG-2 file as (index, topology), sorted.
+pub fn topologies(bytes: &[u8]) -> Vec<(i32, i32)> {
+    let r = slog2_format::Slog2Reader::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut v: Vec<(i32, i32)> = r
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .map(|c| (c.index, c.topology))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A generated trace of 4 ranks (`events` events from `seed`) converted to
+/// SLOG-2 with leaves of `leaf` bytes (small leaves give many slices of 64
+/// leaves, and previews above the leaves).
+pub fn generated_slog2(seed: u64, events: u64, leaf: u32) -> Vec<u8> {
+    let clog2 = clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(4)
+            .events(events)
+            .seed(seed),
+    )
+    .unwrap();
+    let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    let opts = slog2_format::write::TreeOptions::default().leaf_bytes(leaf);
+    let (out, _) = slog2_format::convert::clog2_to_slog2(
+        &mut r,
+        std::io::Cursor::new(Vec::new()),
+        opts,
+        |_| {},
+    )
+    .unwrap();
+    out.into_inner()
+}
