@@ -11,7 +11,9 @@
 //!
 //! `MPELOG_BENCH_SLOG2=FILE` measures that file instead of generating one;
 //! `MPELOG_BROWSER_MB` sizes the generated file (default 1000);
-//! `MPELOG_BENCH_REQUESTS` the number of windows asked (default 1000).
+//! `MPELOG_BENCH_REQUESTS` the number of windows asked (default 1000);
+//! `MPELOG_BENCH_ROWS=FIRST-LAST` asks those rows only, as the page does for a
+//! trace with more rows than fit its screen.
 
 #[path = "../tests/common/webdriver.rs"]
 mod webdriver;
@@ -77,8 +79,10 @@ fn start_server(file: &Path, port: u16) -> Server {
 }
 
 fn wait_up(port: u16) {
+    // A probe that costs little: one row, one pixel (the page asks for the
+    // rows on its screen).
     while !matches!(
-        webdriver::http(port, "GET", "/api/info", None),
+        webdriver::http(port, "GET", "/api/info?rows=0-0&pixels=1", None),
         Ok((200, _))
     ) {
         std::thread::sleep(Duration::from_millis(5));
@@ -151,8 +155,8 @@ fn main() {
         let at = b.js("return window.mpelog.state.firstFrameAt;", json!([]));
         let ms = at.as_f64().unwrap() - t0_unix.as_secs_f64() * 1e3;
         println!("serve start to first drawn frame in Chromium: {ms:.1} ms");
-        let px = b.js("return window.mpelog.state.answer.pixels;", json!([]));
-        println!("  (the page's first window: {px} pixels)");
+        let px = b.js("return window.mpelog.state.answer.columns;", json!([]));
+        println!("  (the page's first window: {px} columns)");
     } else {
         println!("serve start to first drawn frame: skipped (no chromedriver/chromium)");
     }
@@ -172,6 +176,11 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
+    // The rows asked, as the page asks for the ones on screen of a trace
+    // with many (`MPELOG_BENCH_ROWS=0-63`); all by default.
+    let rows = std::env::var("MPELOG_BENCH_ROWS")
+        .map(|r| format!("&rows={r}"))
+        .unwrap_or_default();
     let mut x = 0x2545_f491_4f6c_dd1du64;
     let mut rnd = move || {
         x ^= x << 13;
@@ -224,7 +233,7 @@ fn main() {
         }
         // What the viewer asks: the binary summary (spec/queries.md §6.6),
         // its cost in the last 24 bytes.
-        let url = format!("/api/window?from={from}&to={to}&pixels=1600&format=bin");
+        let url = format!("/api/window?from={from}&to={to}&pixels=1600&format=bin{rows}");
         let t = Instant::now();
         let (status, body) = get(&mut r, &url);
         client.push(t.elapsed().as_secs_f64() * 1e3);

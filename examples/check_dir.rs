@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             std::fs::write(tmp.path().join("good.clog2"), &clog2)?;
             std::fs::write(tmp.path().join("cut.clog2"), &clog2[..clog2.len() - 100])?;
             let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
-            let (slog2, _) = slog2_format::build::clog2_to_slog2(
+            let (slog2, _) = slog2_format::convert::clog2_to_slog2(
                 &mut reader,
                 std::io::Cursor::new(Vec::new()),
                 Default::default(),

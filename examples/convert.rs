@@ -7,7 +7,8 @@
 //! Without arguments, it converts a generated 4-rank trace into a temporary
 //! directory.
 
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
+use slog2_format::write::TreeOptions;
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;

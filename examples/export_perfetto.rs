@@ -37,7 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let opts = Options::default().sort_memory(16 << 20);
     let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
     let (mut sorted, paired) =
-        slog2_format::build::clog2_into(&mut reader, opts.start_order(), |_| {})?;
+        slog2_format::convert::clog2_into(&mut reader, opts.start_order(), |_| {})?;
 
     // Write them as a Perfetto trace, the writer on a thread of its own.
     let inputs: Vec<&Path> = input.iter().map(PathBuf::as_path).collect();

@@ -7,7 +7,8 @@
 //! Without arguments, it converts a generated trace in memory and queries the
 //! middle tenth of it.
 
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
+use slog2_format::write::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::io::Cursor;
 

@@ -91,6 +91,27 @@ pub enum CliError {
     /// A remote file could not be read, or changed while it was read (exit 1).
     #[error(transparent)]
     Remote(#[from] mpelog::remote::Error),
+    /// An export asks for a view the trace lacks (exit 2).
+    #[error("no view {asked:?} in the file (its views: {known})")]
+    NoView {
+        /// The view asked for.
+        asked: String,
+        /// The file's views.
+        known: String,
+    },
+    /// A picture asks for what the trace cannot give: a view it lacks, an
+    /// empty window (exit 2).
+    #[error(transparent)]
+    Render(mpelog::render::Error),
+    /// Filtering or re-treeing a SLOG-2 file failed on its content (exit 1).
+    #[error("{}: {source}", shown(.path))]
+    Filter {
+        /// The input file.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: mpelog::filter::Error,
+    },
     /// The command line asks for something impossible (exit 2).
     #[error("{0}")]
     Usage(String),
@@ -100,7 +121,7 @@ impl CliError {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) => 2,
+            CliError::Usage(_) | CliError::NoView { .. } | CliError::Render(_) => 2,
             _ => 1,
         }
     }
@@ -156,6 +177,20 @@ impl CliError {
 }
 
 impl CliError {
+    /// An export's error: a read error as `read` wraps it, a write error on the
+    /// output, a missing view as [`CliError::NoView`].
+    pub fn export<E: std::error::Error + 'static>(
+        read: impl FnOnce(E) -> CliError,
+    ) -> impl FnOnce(mpelog::export::Error<E>) -> CliError {
+        use mpelog::export::Error;
+        move |e| match e {
+            Error::Read(e) => read(e),
+            Error::Write(e) => CliError::io(Path::new("<output>"))(e),
+            Error::NoView { asked, known } => CliError::NoView { asked, known },
+            e => CliError::Usage(e.to_string()),
+        }
+    }
+
     /// Wraps a SLOG-1 codec error on `path`.
     pub fn slog1(path: &Path) -> impl FnOnce(slog2_format::slog1::Error) -> CliError + '_ {
         move |source| match source {

@@ -10,7 +10,8 @@
 //!
 //! ```
 //! use mpelog::filter::{filter, Options};
-//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use slog2_format::convert::clog2_to_slog2;
+//! use slog2_format::write::TreeOptions;
 //! use std::io::Cursor;
 //! let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
 //! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
@@ -25,9 +26,9 @@
 //! ```
 
 use crate::slices::{self, Order};
-use slog2_format::build::tree::{TreeOptions, TreeStats, TreeWriter};
-use slog2_format::build::Prim;
 use slog2_format::types::{topology, Category, Primitive};
+use slog2_format::write::tree::{TreeOptions, TreeStats, TreeWriter};
+use slog2_format::write::Prim;
 use slog2_format::Slog2Reader;
 use std::collections::HashSet;
 use std::io::{Read, Seek, Write};
@@ -111,11 +112,11 @@ fn prim(p: &Primitive, topo: i32) -> Result<Prim, Error> {
         category: p.category,
         why,
     };
-    if p.info.bytes.len() > slog2_format::build::prim::MAX_INFO {
+    if p.info.bytes.len() > slog2_format::write::prim::MAX_INFO {
         return Err(unsupported(format!(
             "{} info bytes (the tree writer stores {})",
             p.info.bytes.len(),
-            slog2_format::build::prim::MAX_INFO
+            slog2_format::write::prim::MAX_INFO
         )));
     }
     match (topo, &p.vertices[..]) {

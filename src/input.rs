@@ -1,30 +1,45 @@
-//! Input paths: `-` is standard input.
+//! Input paths: `-` is standard input, and a URL can be read whole.
 //!
 //! Standard input is copied to a temporary file first (readers seek, and detection
-//! reads the start twice) in the temporary directory (`TMPDIR`); the copy is
-//! removed at exit and on a signal, and one left by a killed run is removed by
-//! the next run that reads standard input. Messages name it `-`, never the
-//! copy's path.
+//! reads the start twice) in the temporary directory (`TMPDIR`), and so is a
+//! remote file given to a command that reads local files ([`download`]); a
+//! copy is removed at exit and on a signal, and one left by a killed run is
+//! removed by the next run that makes one. Messages name it `-` or the URL,
+//! never the copy's path ([`shown`]).
+//!
+//! ```
+//! use std::path::Path;
+//! // A path other than `-` is read as it is.
+//! let p = mpelog::input::resolve(Path::new("trace.clog2"))?;
+//! assert_eq!(p, Path::new("trace.clog2"));
+//! # Ok::<(), mpelog::output::Error>(())
+//! ```
 
+pub use crate::names::shown;
 use crate::output::{io, Error, Result};
 use crate::signals;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// The name of copies of standard input: `.mpelog-stdin-PID-XXXXXX.tmp`.
 const STDIN_PREFIX: &str = ".mpelog-stdin-";
 
-/// The copy of standard input, once made.
-static STDIN_COPY: OnceLock<PathBuf> = OnceLock::new();
+/// The name of copies of remote files: `.mpelog-url-PID-XXXXXX.tmp`.
+const URL_PREFIX: &str = ".mpelog-url-";
 
 /// The path to read for the input `path`: itself, or for `-` a copy of standard
 /// input (made once; `-` given twice reads the same copy).
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `-` when standard input cannot be read or its copy
+/// written.
 pub fn resolve(path: &Path) -> Result<PathBuf> {
     if !crate::output::is_dash(path) {
         return Ok(path.to_path_buf());
     }
-    if let Some(p) = STDIN_COPY.get() {
-        return Ok(p.clone());
+    if let Some(p) = crate::names::copy_of("-") {
+        return Ok(p);
     }
     let stdin_err = io(Path::new("-"));
     let dir = std::env::temp_dir();
@@ -36,23 +51,53 @@ pub fn resolve(path: &Path) -> Result<PathBuf> {
     })?;
     signals::register(&tmp_path);
     let copied = std::io::copy(&mut std::io::stdin().lock(), &mut file);
-    let _ = STDIN_COPY.set(tmp_path.clone());
+    crate::names::register(&tmp_path, "-".to_string());
     copied.map_err(stdin_err)?;
     Ok(tmp_path)
 }
 
-/// Removes the copy of standard input, if one was made.
-pub fn cleanup() {
-    if let Some(p) = STDIN_COPY.get() {
-        let _ = std::fs::remove_file(p);
-        signals::unregister(p);
+/// A local copy of the remote file at `url` (read with
+/// [`crate::remote::HttpFile`], with the settings of the environment), for
+/// the commands that read a local file; made once per URL, and named by the
+/// URL in messages.
+///
+/// # Errors
+///
+/// The [`crate::remote::Error`] of opening or reading the URL, or
+/// [`crate::remote::Error::Download`] when the copy cannot be written.
+pub fn download(url: &str) -> std::result::Result<PathBuf, crate::remote::Error> {
+    let name = crate::remote::shown_url(url);
+    if let Some(p) = crate::names::copy_of(&name) {
+        return Ok(p);
     }
+    let mut remote = crate::remote::HttpFile::open(url)?;
+    let failed = |source| crate::remote::Error::Download {
+        url: url.to_string(),
+        source,
+    };
+    let dir = std::env::temp_dir();
+    crate::output::remove_stale(&dir, URL_PREFIX);
+    let tmp = crate::output::temp_in(&dir, URL_PREFIX).map_err(failed)?;
+    let (mut file, tmp_path) = tmp.keep().map_err(|e| failed(e.error))?;
+    signals::register(&tmp_path);
+    crate::names::register(&tmp_path, name);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match std::io::Read::read(&mut remote, &mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(crate::remote::Error::from_io(url, e)),
+        };
+        file.write_all(&buf[..n]).map_err(failed)?;
+    }
+    Ok(tmp_path)
 }
 
-/// How to name `path` in messages: `-` for the copy of standard input.
-pub fn shown(path: &Path) -> String {
-    match STDIN_COPY.get() {
-        Some(p) if p == path => "-".to_string(),
-        _ => path.display().to_string(),
+/// Removes the copies of inputs (standard input, remote files) made so far.
+pub fn cleanup() {
+    for p in crate::names::copies() {
+        let _ = std::fs::remove_file(&p);
+        signals::unregister(&p);
     }
 }

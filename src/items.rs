@@ -51,10 +51,22 @@ fn time_json(t: f64) -> Value {
 }
 
 /// An f32 ratio as JSON, with the digits of its shortest f32 text.
+/// A shadow's weight ratio in JSON: the number, or `null` for one that is
+/// not a number (an event shadow's inclusive ratio, 0 over 0).
 fn ratio_json(x: f32) -> Value {
     match format!("{x:?}").parse::<f64>() {
         Ok(v) if v.is_finite() => json!(v),
-        _ => json!(format!("{x:?}")),
+        _ => Value::Null,
+    }
+}
+
+/// A shadow's weight ratio in text: the shortest form that reads back, or `-`
+/// for one that is not a number.
+fn ratio_text(x: f32) -> String {
+    if x.is_finite() {
+        format!("{x:?}")
+    } else {
+        "-".to_string()
     }
 }
 
@@ -158,9 +170,12 @@ impl Lines<'_> {
         let w: Vec<String> = v
             .weights
             .iter()
-            .map(|w| match w.count {
-                Some(c) => format!("{}:{:?}/{:?}/{}", w.category, w.incl, w.excl, c),
-                None => format!("{}:{:?}/{:?}", w.category, w.incl, w.excl),
+            .map(|w| {
+                let (incl, excl) = (ratio_text(w.incl), ratio_text(w.excl));
+                match w.count {
+                    Some(c) => format!("{}:{incl}/{excl}/{c}", w.category),
+                    None => format!("{}:{incl}/{excl}", w.category),
+                }
             })
             .collect();
         format!(

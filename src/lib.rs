@@ -14,6 +14,7 @@ pub mod filter;
 pub mod input;
 pub mod items;
 pub mod json_text;
+pub mod names;
 pub mod output;
 pub mod remote;
 pub mod render;

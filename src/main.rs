@@ -245,9 +245,9 @@ enum Command {
         /// End of the window, in seconds (default: the file's end).
         #[arg(long, value_name = "T1", allow_negative_numbers = true)]
         to: Option<f64>,
-        /// Width of the picture in pixels.
-        #[arg(long, value_name = "PX", default_value_t = 1200)]
-        width: u32,
+        /// Width of the picture in pixels (as `window --pixels`).
+        #[arg(long, value_name = "W", default_value_t = 1200, alias = "width")]
+        pixels: u32,
         /// The view whose rows are the timelines: a line-ID map's title or
         /// position (default: the first, usually "Process View").
         #[arg(long, value_name = "VIEW")]
@@ -386,8 +386,13 @@ enum Command {
     /// read, bytes read from the file (opening included), real drawables printed
     /// (shadows are not counted). In a tree as clog2TOslog2 or `mpelog convert`
     /// build it, N is at most K/(K-1)·(D + 2 + 2·depth) (spec/queries.md §2.3).
+    /// With --json it is one JSON object, {"cost":{"nodes_read":N,...}}.
+    ///
+    /// Any other trace (CLOG2, old CLOG, ALOG, SLOG-1) is converted once into a
+    /// temporary SLOG-2 file first, and the counts are of that file.
     Window {
-        /// The SLOG-2 file, or an annotation file (TRACE.clog2.idx).
+        /// The SLOG-2 file, an annotation file (TRACE.clog2.idx), any other
+        /// trace, or a URL.
         file: PathBuf,
         /// For an annotation: the trace it annotates (default: its path without
         /// `.idx`).
@@ -406,7 +411,8 @@ enum Command {
         /// the children of the nodes at depth D are shown by their shadows.
         #[arg(long, value_name = "D", conflicts_with = "pixels")]
         depth: Option<i16>,
-        /// One JSON object per drawable, one per line (the last line stays as is).
+        /// One JSON object per drawable, one per line; the last line is the cost
+        /// as a JSON object (with `shadows` inside it for --pixels).
         #[arg(long)]
         json: bool,
         /// With --pixels W: print the window's summary W columns wide as one JSON
@@ -593,12 +599,12 @@ fn run(cli: Cli) -> error::CliResult {
             output,
             from,
             to,
-            width,
+            pixels,
             view,
         } => {
             let opts = mpelog::render::Options::default()
                 .window(from, to)
-                .width(width)
+                .width(pixels)
                 .view(view);
             cmd::render::run(&input, &output, &opts)
         }

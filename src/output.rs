@@ -38,7 +38,7 @@
 //! # Ok::<(), Error>(())
 //! ```
 
-use crate::input::shown;
+use crate::names::shown;
 use crate::signals;
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
@@ -527,5 +527,83 @@ mod tests {
         // The same device and inode is the same file; another inode is not.
         assert!(same_file((1, 4242), (1, 4242)));
         assert!(!same_file((1, 4242), (1, 4243)));
+    }
+
+    /// A process ID that no longer runs: a child that has exited and been
+    /// waited for.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn a_dataset_never_replaces_an_input_a_file_or_a_full_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let out = d.join("trace.parquet");
+        // The same path as an input, spelt with a trailing slash: refused.
+        let spelt = d.join("trace.parquet/");
+        let same = Dataset::create(&out, &[spelt.as_path()]);
+        assert!(matches!(same, Err(Error::SameFile { .. })), "{same:?}");
+        // Another input is no reason to refuse.
+        let other = d.join("trace.slog2");
+        let ds = Dataset::create(&out, &[other.as_path()]).unwrap();
+        drop(ds);
+        assert!(!out.exists(), "nothing under its name without commit");
+        std::fs::write(&out, b"user data").unwrap();
+        let file = Dataset::create(&out, &[]);
+        assert!(matches!(file, Err(Error::Output { .. })), "{file:?}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"user data");
+        let full = d.join("full.parquet");
+        std::fs::create_dir(&full).unwrap();
+        std::fs::write(full.join("keep"), b"kept").unwrap();
+        let r = Dataset::create(&full, &[]);
+        assert!(matches!(r, Err(Error::Output { .. })), "{r:?}");
+        assert_eq!(std::fs::read(full.join("keep")).unwrap(), b"kept");
+    }
+
+    #[test]
+    fn a_dataset_appears_whole_in_a_new_or_empty_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        for (name, exists) in [("new.parquet", false), ("empty.parquet", true)] {
+            let out = d.join(name);
+            if exists {
+                std::fs::create_dir(&out).unwrap();
+            }
+            let ds = Dataset::create(&out, &[]).unwrap();
+            std::fs::write(ds.path().join("part-0.parquet"), b"PAR1").unwrap();
+            ds.commit().unwrap();
+            assert_eq!(std::fs::read(out.join("part-0.parquet")).unwrap(), b"PAR1");
+        }
+        let names: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names.len(), 2, "no temporary directory is left: {names:?}");
+    }
+
+    #[test]
+    fn stale_temporary_files_and_directories_of_dead_runs_are_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let prefix = temp_prefix(std::ffi::OsStr::new("out.parquet"));
+        let dead = dead_pid();
+        let stale_dir = d.join(format!("{prefix}{dead}-abcdef.tmp"));
+        std::fs::create_dir(&stale_dir).unwrap();
+        std::fs::write(stale_dir.join("part-0.parquet"), b"PAR1").unwrap();
+        let stale_file = d.join(format!("{prefix}{dead}-ghijkl.tmp"));
+        std::fs::write(&stale_file, b"old").unwrap();
+        // Ours and running, or not a temporary file of ours: kept.
+        let live = d.join(format!("{prefix}{}-mnopqr.tmp", std::process::id()));
+        std::fs::write(&live, b"busy").unwrap();
+        let user = d.join(format!("{dead}-notes.tmp"));
+        std::fs::write(&user, b"user data").unwrap();
+        remove_stale(d, &prefix);
+        assert!(!stale_dir.exists(), "a stale dataset directory is removed");
+        assert!(!stale_file.exists(), "a stale file is removed");
+        assert!(live.exists() && user.exists());
     }
 }

@@ -270,6 +270,37 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The remote error an I/O error of reading `url` holds (as [`HttpFile`]'s
+    /// `Read` and `Seek` give them), or a [`Error::Transport`] error of `url`.
+    ///
+    /// ```
+    /// use mpelog::remote::Error;
+    /// let e = std::io::Error::other("reset");
+    /// assert!(matches!(Error::from_io("http://h/f", e), Error::Transport { .. }));
+    /// ```
+    pub fn from_io(url: &str, e: io::Error) -> Error {
+        if !e.get_ref().is_some_and(|i| i.is::<Error>()) {
+            return Error::Transport {
+                url: url.to_string(),
+                source: e,
+            };
+        }
+        let kind = e.kind();
+        match e.into_inner().map(|i| i.downcast::<Error>()) {
+            Some(Ok(remote)) => *remote,
+            Some(Err(other)) => Error::Transport {
+                url: url.to_string(),
+                source: io::Error::new(kind, other),
+            },
+            None => Error::Transport {
+                url: url.to_string(),
+                source: kind.into(),
+            },
+        }
+    }
+}
+
 impl From<Error> for io::Error {
     /// An I/O error holding the remote error (recover it with
     /// [`io::Error::into_inner`] and a downcast).
@@ -278,8 +309,19 @@ impl From<Error> for io::Error {
     }
 }
 
-/// A URL as errors show it: without a query string (a presigned URL's
+/// A URL as messages show it: without a query string (a presigned URL's
 /// signature) or user information.
+///
+/// ```
+/// assert_eq!(
+///     mpelog::remote::shown_url("https://me:pw@host/f.slog2?X-Sig=1"),
+///     "https://host/f.slog2?…"
+/// );
+/// ```
+pub fn shown_url(url: &str) -> String {
+    shown(url)
+}
+
 fn shown(url: &str) -> String {
     let (base, query) = match url.split_once('?') {
         Some((b, _)) => (b, "?…"),

@@ -31,12 +31,12 @@
 //! unknown parameter `400`, a method other than GET or HEAD `405`.
 
 use crate::summary::Summary;
-use slog2_format::{Category, Slog2Reader};
+use slog2_format::{Category, NodeCache, Slog2Reader};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The widest view `pixels` may ask for.
@@ -170,12 +170,18 @@ fn parse_rows(v: &str) -> Option<(u32, u32)> {
 /// request answered at once).
 const POOLED_BUFS: usize = 4;
 
+/// The decompressed nodes [`Service`] keeps per compressed file (a plain
+/// file's nodes are in the operating system's page cache).
+pub const NODE_CACHE_BYTES: usize = 128 << 20;
+
 /// One served SLOG-2 file and a pool of open readers.
 struct Served {
     path: PathBuf,
     name: String,
     len: u64,
     readers: Mutex<Vec<Slog2Reader<BufReader<File>>>>,
+    /// Its decompressed nodes (a compressed file's), shared by its readers.
+    nodes: Arc<NodeCache>,
 }
 
 /// What `mpelog serve` serves.
@@ -197,12 +203,14 @@ impl std::fmt::Debug for Service {
     }
 }
 
-fn open(path: &Path) -> slog2_format::Result<Slog2Reader<BufReader<File>>> {
+fn open(path: &Path, nodes: &Arc<NodeCache>) -> slog2_format::Result<Slog2Reader<BufReader<File>>> {
     let f = File::open(path).map_err(|e| slog2_format::Error::Io {
         offset: 0,
         source: e,
     })?;
-    Slog2Reader::new(BufReader::new(f))
+    let mut r = Slog2Reader::new(BufReader::new(f))?;
+    r.set_node_cache(Arc::clone(nodes));
+    Ok(r)
 }
 
 /// The query parameters of `url`; `None` when one is malformed or repeated.
@@ -288,7 +296,8 @@ impl Service {
     pub fn named(files_and_names: &[(PathBuf, String)]) -> slog2_format::Result<Service> {
         let mut files = Vec::new();
         for (p, name) in files_and_names {
-            let r = open(p)?;
+            let nodes = Arc::new(NodeCache::new(NODE_CACHE_BYTES));
+            let r = open(p, &nodes)?;
             let len = std::fs::metadata(p)
                 .map_err(|e| slog2_format::Error::Io {
                     offset: 0,
@@ -300,6 +309,7 @@ impl Service {
                 name: name.clone(),
                 len,
                 readers: Mutex::new(vec![r]),
+                nodes,
             });
         }
         Ok(Service {
@@ -318,7 +328,7 @@ impl Service {
         let taken = s.readers.lock().map(|mut v| v.pop()).unwrap_or(None);
         let mut r = match taken {
             Some(r) => r,
-            None => open(&s.path)?,
+            None => open(&s.path, &s.nodes)?,
         };
         let out = f(&mut r);
         if let Ok(mut v) = s.readers.lock() {

@@ -3,8 +3,8 @@
 //! every drawable taken in the slice where it starts. [`crate::stats`] and
 //! [`crate::export`] are built on it.
 
-use slog2_format::build::Prim;
 use slog2_format::types::{Primitive, TreeDirEntry};
+use slog2_format::write::Prim;
 use slog2_format::{PrimitiveRef, Slog2Reader, TimeWindow, WindowBuf};
 use std::io::{Read, Seek};
 

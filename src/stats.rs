@@ -18,7 +18,8 @@
 //!
 //! ```
 //! use mpelog::stats::{self, Options};
-//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use slog2_format::convert::clog2_to_slog2;
+//! use slog2_format::write::TreeOptions;
 //! use std::io::Cursor;
 //! let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
 //! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;

@@ -106,6 +106,8 @@ fn cli_items(file: &Path, window: Option<(f64, f64)>) -> Vec<Value> {
         .lines()
         .filter(|l| l.starts_with('{'))
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        // The last object is the cost.
+        .filter(|v| v.get("cost").is_none())
         .flat_map(|v| match v["parts"].as_array() {
             Some(p) => p.clone(),
             None => vec![v],

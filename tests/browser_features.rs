@@ -408,4 +408,21 @@ fn a_thousand_timelines_scroll_and_the_first_frame_comes_at_once() {
         "rows {first}..={last} on screen, the answer has {answered:?}"
     );
     shot(b, "features-wide-middle");
+    // The statistics panel's shares are of the row-time of the rows the
+    // answer holds (those on screen), not of all 1,024: the generated trace
+    // spends most of each timeline's time in states.
+    let shares: f64 = b
+        .js(
+            "return [...document.querySelectorAll('#stats tr')].map(tr => parseFloat(tr.children[3].textContent));",
+            json!([]),
+        )
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .sum();
+    assert!(
+        shares > 50.0 && shares < 101.0,
+        "the shares of the rows on screen add up to {shares}%"
+    );
 }

@@ -272,7 +272,7 @@ fn convert_updates_slog2_2_0_5_and_rewrites_2_0_6_byte_for_byte() {
     assert!(std::fs::read(&input).unwrap() == std::fs::read(&same).unwrap());
 
     let mut f = slog2_format::Slog2File::parse(&std::fs::read(&input).unwrap()).unwrap();
-    slog2_format::update::downgrade_206_to_205(&mut f).unwrap();
+    slog2_format::write::update::downgrade_206_to_205(&mut f).unwrap();
     let old = tmp.path().join("old.slog2");
     std::fs::write(&old, f.to_bytes().unwrap()).unwrap();
     let o = mpelog(&["check", old.to_str().unwrap()]);

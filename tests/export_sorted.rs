@@ -1,5 +1,5 @@
 //! The one-pass export of CLOG2, old CLOG, ALOG and SLOG-1 traces: their
-//! events paired by the converters' code (`build::*_into`) and put in start
+//! events paired by the converters' code (`convert::*_into`) and put in start
 //! order by `StartOrder`, which spills sorted runs to a temporary file when
 //! its memory is full, give the very primitives, in the very order, that the
 //! export of the converted SLOG-2 file reads, whole or in a window, whatever
@@ -9,7 +9,8 @@ use mpelog::export::sorted::StartOrder;
 use mpelog::export::{Ordered, Piece};
 use mpelog_conformance::strategies;
 use proptest::prelude::*;
-use slog2_format::build::{self, TreeOptions};
+use slog2_format::convert;
+use slog2_format::write::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::io::Cursor;
 
@@ -122,11 +123,11 @@ proptest! {
         same_both_ways(
             |out| {
                 let mut r = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
-                build::clog2_to_slog2(&mut r, out, tree, |_| {}).map(|x| x.0)
+                convert::clog2_to_slog2(&mut r, out, tree, |_| {}).map(|x| x.0)
             },
             |sink| {
                 let mut r = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
-                build::clog2_into(&mut r, sink, |_| {}).map(|x| x.0)
+                convert::clog2_into(&mut r, sink, |_| {}).map(|x| x.0)
             },
             memory,
             w,
@@ -144,8 +145,8 @@ proptest! {
         };
         let mut r2 = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
         same_both_ways(
-            |out| build::clog2_to_slog2(&mut r, out, TreeOptions::default(), |_| {}).map(|x| x.0),
-            |sink| build::clog2_into(&mut r2, sink, |_| {}).map(|x| x.0),
+            |out| convert::clog2_to_slog2(&mut r, out, TreeOptions::default(), |_| {}).map(|x| x.0),
+            |sink| convert::clog2_into(&mut r2, sink, |_| {}).map(|x| x.0),
             memory,
             w,
         )?;
@@ -158,8 +159,8 @@ proptest! {
         w in windows(),
     ) {
         same_both_ways(
-            |out| build::clog_to_slog2(&file, out, TreeOptions::default(), |_| {}).map(|x| x.0),
-            |sink| build::clog_into(&file, sink, |_| {}).map(|x| x.0),
+            |out| convert::clog_to_slog2(&file, out, TreeOptions::default(), |_| {}).map(|x| x.0),
+            |sink| convert::clog_into(&file, sink, |_| {}).map(|x| x.0),
             memory,
             w,
         )?;
@@ -172,8 +173,8 @@ proptest! {
         w in windows(),
     ) {
         same_both_ways(
-            |out| build::alog_to_slog2(&f, out, TreeOptions::default(), |_| {}).map(|x| x.0),
-            |sink| build::alog_into(&f, sink, |_| {}).map(|x| x.0),
+            |out| convert::alog_to_slog2(&f, out, TreeOptions::default(), |_| {}).map(|x| x.0),
+            |sink| convert::alog_into(&f, sink, |_| {}).map(|x| x.0),
             memory,
             w,
         )?;
@@ -186,8 +187,8 @@ proptest! {
         w in windows(),
     ) {
         same_both_ways(
-            |out| build::slog1_to_slog2(&f, out, TreeOptions::default(), |_| {}).map(|x| x.0),
-            |sink| build::slog1_into(&f, sink, |_| {}).map(|x| x.0),
+            |out| convert::slog1_to_slog2(&f, out, TreeOptions::default(), |_| {}).map(|x| x.0),
+            |sink| convert::slog1_into(&f, sink, |_| {}).map(|x| x.0),
             memory,
             w,
         )?;

@@ -6,7 +6,8 @@ use mpelog::export::threaded::on_a_thread;
 use mpelog::export::{
     self, chrome::ChromeJson, perfetto::PerfettoTrace, pipit::PipitCsv, Options, Sink,
 };
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
+use slog2_format::write::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::io::{Cursor, Write};
 

@@ -292,16 +292,7 @@ fn window_of_a_url_reads_with_one_range_request_per_node() {
             rb.len()
         );
         let last = remote.trim_end().lines().last().unwrap();
-        let field = |k: &str| -> u64 {
-            last.split(&format!("{k}="))
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        };
+        let field = |k: &str| -> u64 { common::cost_of(last, k).unwrap() };
         let (nodes, requests) = (field("nodes_read"), field("requests"));
         // Opening: the length, then header, legend, line-ID maps and TreeDir.
         assert!(

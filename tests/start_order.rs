@@ -13,9 +13,9 @@
 use mpelog::export::sorted::StartOrder;
 use mpelog::export::{Ordered, Piece};
 use proptest::prelude::*;
-use slog2_format::build::tree::TreeWriter;
-use slog2_format::build::{Prim, PrimSink, TreeOptions};
 use slog2_format::types::{topology, Category, JStr};
+use slog2_format::write::tree::TreeWriter;
+use slog2_format::write::{Prim, PrimSink, TreeOptions};
 use slog2_format::Slog2Reader;
 use std::cmp::Ordering;
 use std::io::Cursor;

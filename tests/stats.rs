@@ -8,8 +8,9 @@ mod common;
 
 use common::{mpelog, stdout};
 use mpelog::stats::{self, Options, Stats};
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
 use slog2_format::types::{topology, Drawable, Primitive};
+use slog2_format::write::TreeOptions;
 use slog2_format::{Slog2File, Slog2Reader};
 use std::collections::BTreeMap;
 use std::io::Cursor;

@@ -22,7 +22,7 @@
 //! | write a whole file | [`AlogFile::write_to`] (`W: Write`, gives `W` back), [`AlogFile::to_bytes`] |
 //!
 //! (ALOG is small text: there is no streaming reader.) The conversion to
-//! SLOG-2 lives with the other conversions, in `slog2_format::build::alog`.
+//! SLOG-2 lives with the other conversions, in `slog2_format::convert::alog`.
 //!
 //! * [`AlogFile::parse`] reads a whole file: every whitespace and width variation
 //!   the real writers produced (p4, MPE 1.0, `clog2alog`, TAU), CRLF, blank and `#`

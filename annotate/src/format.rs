@@ -89,7 +89,7 @@ pub struct LeafTable {
     pub leaves: Vec<Leaf>,
 }
 
-/// An event waiting for its partner (see `slog2_format::build::Partial`).
+/// An event waiting for its partner (see `slog2_format::convert::Partial`).
 #[binrw]
 #[brw(big)]
 #[derive(Debug, Clone, PartialEq)]

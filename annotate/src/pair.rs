@@ -1,6 +1,6 @@
 //! Pairing a leaf's records into drawables straight from the trace bytes.
 //!
-//! This is the pairing of `slog2_format::build::Clog2Drawables` (spec/slog2.md
+//! This is the pairing of `slog2_format::convert::Clog2Drawables` (spec/slog2.md
 //! §16.1–16.2), cut down to what a window query needs: which primitive each record
 //! completes and the leaf its first end came from. It reads each record in place
 //! (a [`RecordRef`]: header fields and borrowed body bytes), keeps its tables
@@ -12,84 +12,16 @@
 //!
 //! What an event ID means (its category, role and the category's topology)
 //! depends only on the preamble's ID ranges and the definitions seen so far: the
-//! same rules as `Clog2Drawables::lookup`. The converter also creates placeholder
-//! categories as drawables use them; that never changes a lookup (a handler's
-//! category always exists, made by the definition that made the handler), so it
-//! is left out here.
+//! converter's own table, [`EventIds`], answers here too (the rules stand once).
 
 use crate::format::{Def, Waiting};
-use clog2_format::record::{rectype, RECV_ETYPE, SEND_ETYPE};
+use clog2_format::record::rectype;
 use clog2_format::{PreambleInfo, RecordRef};
 use rustc_hash::FxHashMap;
-use slog2_format::build::events::ARROW_CATEGORY;
-use slog2_format::build::Prim;
+use slog2_format::convert::clog2::event_ids::{Defined, EventIds, Role};
+use slog2_format::convert::clog2::events::ARROW_CATEGORY;
 use slog2_format::types::topology;
-
-/// What an event ID does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Start,
-    Final,
-    Solo,
-    Send,
-    Recv,
-}
-
-/// The preamble's reserved event-ID ranges (as `Clog2Drawables` reads them).
-#[derive(Debug, Clone, Copy)]
-struct Placeholders {
-    known_event_start: i64,
-    known_states: i64,
-    user_event_start: i64,
-    user_states: i64,
-    known_solo_start: i64,
-    known_solos: i64,
-    user_solo_start: i64,
-    user_solos: i64,
-}
-
-impl Placeholders {
-    /// The placeholder (category index, role, topology) of an event ID.
-    fn lookup(&self, etype: i32) -> Option<Meaning> {
-        let e = etype as i64;
-        let mut base = 1i64;
-        for (start, count) in [
-            (self.known_event_start, self.known_states),
-            (self.user_event_start, self.user_states),
-        ] {
-            let off = e - start;
-            if off >= 0 && off < 2 * count {
-                let role = if off % 2 == 0 {
-                    Role::Start
-                } else {
-                    Role::Final
-                };
-                return i32::try_from(base + off / 2)
-                    .ok()
-                    .map(|c| (c, role, topology::STATE));
-            }
-            base += count;
-        }
-        for (start, count) in [
-            (self.known_solo_start, self.known_solos),
-            (self.user_solo_start, self.user_solos),
-        ] {
-            let off = e - start;
-            if off >= 0 && off < count {
-                return i32::try_from(base + off)
-                    .ok()
-                    .map(|c| (c, Role::Solo, topology::EVENT));
-            }
-            base += count;
-        }
-        None
-    }
-
-    /// The first index after the placeholders.
-    fn next_index(&self) -> i64 {
-        1 + self.known_states + self.user_states + self.known_solos + self.user_solos
-    }
-}
+use slog2_format::write::Prim;
 
 /// An open state: its start, the topology and info it started with, its leaf.
 #[derive(Debug, Clone, Copy)]
@@ -276,11 +208,8 @@ const CACHE: usize = 64;
 pub(crate) struct Pairer {
     world: i32,
     threads: i32,
-    placeholders: Placeholders,
-    next_index: i64,
-    handlers: FxHashMap<i32, (i32, Role)>,
-    /// Topology of every category a definition made (and the arrow's).
-    topo: FxHashMap<i32, i32>,
+    /// What each event ID means (the converter's rules).
+    ids: EventIds,
     /// Recent lookups by `etype mod CACHE`; cleared by every definition.
     cache: [Option<(i32, Option<Meaning>)>; CACHE],
     /// How many entries of the definitions block the meanings hold, when they
@@ -488,24 +417,10 @@ impl Pairer {
     /// A pairer for a trace with this preamble (world size, threads, ID ranges;
     /// missing values as `Clog2Drawables::new` takes them).
     pub(crate) fn new(pre: &PreambleInfo) -> Pairer {
-        let c = |v: Option<i32>| v.unwrap_or(0).max(0) as i64;
-        let placeholders = Placeholders {
-            known_event_start: pre.known_event_id_start.unwrap_or(0) as i64,
-            known_states: c(pre.known_state_id_count),
-            user_event_start: pre.user_event_id_start.unwrap_or(0) as i64,
-            user_states: c(pre.user_state_id_count),
-            known_solo_start: pre.known_solo_event_id_start.unwrap_or(0) as i64,
-            known_solos: c(pre.known_solo_event_id_count),
-            user_solo_start: pre.user_solo_event_id_start.unwrap_or(0) as i64,
-            user_solos: c(pre.user_solo_event_id_count),
-        };
         let mut p = Pairer {
             world: pre.comm_world_size.filter(|&w| w > 0).unwrap_or(65536),
             threads: pre.max_thread_count.filter(|&t| t > 0).unwrap_or(1),
-            placeholders,
-            next_index: 0,
-            handlers: FxHashMap::default(),
-            topo: FxHashMap::default(),
+            ids: EventIds::new(pre),
             cache: [None; CACHE],
             defs_applied: None,
             states: Queues::new(),
@@ -520,14 +435,7 @@ impl Pairer {
 
     /// The meanings of event IDs at the start of a trace.
     fn reset_meanings(&mut self) {
-        self.next_index = self.placeholders.next_index();
-        self.handlers.clear();
-        self.handlers
-            .insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
-        self.handlers
-            .insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
-        self.topo.clear();
-        self.topo.insert(ARROW_CATEGORY, topology::ARROW);
+        self.ids.reset();
         self.cache = [None; CACHE];
         self.defs_applied = Some(0);
     }
@@ -661,11 +569,7 @@ impl Pairer {
     }
 
     fn lookup_uncached(&self, etype: i32) -> Option<Meaning> {
-        if let Some(&(cat, role)) = self.handlers.get(&etype) {
-            let topo = self.topo.get(&cat).copied().unwrap_or(topology::STATE);
-            return Some((cat, role, topo));
-        }
-        self.placeholders.lookup(etype)
+        self.ids.lookup(etype)
     }
 
     #[inline]
@@ -681,45 +585,15 @@ impl Pairer {
         v
     }
 
-    fn new_index(&mut self) -> i32 {
-        let i = i32::try_from(self.next_index).unwrap_or(i32::MAX);
-        self.next_index += 1;
-        i
-    }
-
     /// A STATEDEF (`kind` 2: `etype` starts, `final_etype` ends) or an EVENTDEF
     /// (any other kind), as `Clog2Drawables` takes them.
     fn define(&mut self, kind: u8, etype: i32, final_etype: i32) {
         self.cache = [None; CACHE];
-        if kind == 2 {
-            match (
-                self.lookup_uncached(etype),
-                self.lookup_uncached(final_etype),
-            ) {
-                (Some((c1, _, t1)), Some((c2, _, _))) if c1 == c2 && t1 == topology::STATE => {
-                    self.topo.insert(c1, topology::STATE);
-                }
-                (Some(_), Some(_)) => {}
-                _ => {
-                    let idx = self.new_index();
-                    self.topo.insert(idx, topology::STATE);
-                    self.handlers.insert(etype, (idx, Role::Start));
-                    self.handlers.insert(final_etype, (idx, Role::Final));
-                }
-            }
+        let _: Defined = if kind == 2 {
+            self.ids.define_state(etype, final_etype)
         } else {
-            match self.lookup_uncached(etype) {
-                Some((c, Role::Solo, _)) => {
-                    self.topo.insert(c, topology::EVENT);
-                }
-                Some(_) => {}
-                None => {
-                    let idx = self.new_index();
-                    self.topo.insert(idx, topology::EVENT);
-                    self.handlers.insert(etype, (idx, Role::Solo));
-                }
-            }
-        }
+            self.ids.define_event(etype)
+        };
     }
 
     /// Takes one record of leaf `leaf`; returns the primitive it completes, if
@@ -872,7 +746,7 @@ impl Pairer {
                 8,
             )
         };
-        match self.handlers.get(&etype).map(|h| h.1) {
+        match self.ids.handler_role(etype) {
             Some(Role::Send) => {
                 let key = (tag, local, remote);
                 if let Some(h) = self.recvs.pop(key) {

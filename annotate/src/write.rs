@@ -9,9 +9,10 @@ use binrw::BinWrite;
 use clog2_format::{Body, Clog2Reader, Record, Source};
 use flate2::Crc;
 use rustc_hash::FxHashSet;
-use slog2_format::build::{Clog2Drawables, Partial, Prim};
+use slog2_format::convert::{Clog2Drawables, Partial};
 use slog2_format::size::start_order;
 use slog2_format::types::*;
+use slog2_format::write::Prim;
 use std::collections::BTreeMap;
 use std::io::{Cursor, Seek, SeekFrom, Write};
 
@@ -424,7 +425,7 @@ pub fn annotate<S: Source, W: Write + Seek>(
             .collect(),
     };
     header.categories = out.block(&categories)?;
-    maps.push(slog2_format::build::tree::identity_map(lines));
+    maps.push(slog2_format::write::tree::identity_map(lines));
     header.lineidmaps = out.block(&LineIdMapList { maps })?;
     dir.sort_by(|a, b| b.id.depth.cmp(&a.id.depth).then(a.id.xpos.cmp(&b.id.xpos)));
     header.treedir = out.block(&TreeDir { entries: dir })?;

@@ -7,7 +7,7 @@ use mpelog_conformance::strategies::annotation::{annotate, annotate_options_with
 use mpelog_conformance::strategies::clog2::{generate, synth_options};
 use mpelog_conformance::strategies::slog2::{convert, windows};
 use proptest::prelude::*;
-use slog2_format::build::TreeOptions;
+use slog2_format::write::TreeOptions;
 use slog2_format::{Slog2Reader, WindowBuf};
 use std::io::Cursor;
 use std::path::PathBuf;

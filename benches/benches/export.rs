@@ -33,7 +33,7 @@ enum Source<'a> {
 impl Source<'_> {
     fn sorted(clog2: &[u8], opts: &Options) -> Sorted {
         let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-        slog2_format::build::clog2_into(&mut r, opts.start_order(), |_| {})
+        slog2_format::convert::clog2_into(&mut r, opts.start_order(), |_| {})
             .unwrap()
             .0
     }

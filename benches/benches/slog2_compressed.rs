@@ -16,8 +16,9 @@
 //!   window reads. The files are made once under `target/mpelog-bench/`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
 use slog2_format::frame::Compression;
+use slog2_format::write::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::fs::File;
 use std::hint::black_box;

@@ -16,8 +16,9 @@
 //! skips these lines.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
 use slog2_format::frame::Compression;
+use slog2_format::write::TreeOptions;
 use std::hint::black_box;
 use std::io::Cursor;
 use std::time::{Duration, Instant};

@@ -7,8 +7,9 @@
 //! `cargo run --release -p mpelog-benches --example convert_prof -- MB N [CODEC]`,
 //! CODEC as `Compression::parse` reads it (default `none`).
 
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
 use slog2_format::frame::Compression;
+use slog2_format::write::TreeOptions;
 use std::io::Cursor;
 use std::time::{Duration, Instant};
 

@@ -3,8 +3,9 @@
 //! large ones (up to 1 GB) are made once.
 
 use clog2_format::synth;
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
 use slog2_format::frame::Compression;
+use slog2_format::write::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::io::{Read, Seek};
 use std::path::PathBuf;

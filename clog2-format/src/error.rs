@@ -181,39 +181,6 @@ impl Error {
         }
     }
 
-    /// Whether [`crate::repair`] recovers the records before this problem: every
-    /// problem found after the 1024-byte preamble in a CLOG2 file's block stream
-    /// or comm table (a cut, a bad record, a missing ENDLOG, extra bytes). Records
-    /// out of time order, I/O failures and write errors are not repairable.
-    ///
-    /// ```
-    /// use clog2_format::{synth, Clog2File};
-    /// let bytes = synth::generate_vec(&synth::Options::default().events(500).block_size(4096)).unwrap();
-    /// let err = Clog2File::parse(&bytes[..bytes.len() - 100]).unwrap_err();
-    /// assert!(err.repairable());
-    /// assert!(!Clog2File::parse(&bytes[..100]).unwrap_err().repairable());
-    /// ```
-    pub fn repairable(&self) -> bool {
-        match self {
-            Error::Truncated { offset, .. }
-            | Error::UnknownRecordType { offset, .. }
-            | Error::BlockOverrun { offset, .. }
-            | Error::MissingEndLog { offset }
-            | Error::DataAfterEndLog { offset, .. }
-            | Error::BadValue { offset, .. }
-            | Error::TrailingBytes { offset, .. } => {
-                *offset >= crate::preamble::PREAMBLE_LEN as u64
-            }
-            Error::Io { .. }
-            | Error::NotClog2 { .. }
-            | Error::UnsupportedVersion { .. }
-            | Error::BadPreamble { .. }
-            | Error::LimitExceeded { .. }
-            | Error::Write(_)
-            | Error::InvalidOptions(_) => false,
-        }
-    }
-
     /// The row of spec/clog2.md §10 ("What a reader must reject") that a preamble
     /// error breaks, when the error alone says it: [`Error::NotClog2`] and
     /// [`Error::UnsupportedVersion`] are row 2, [`Error::BadPreamble`] gives its

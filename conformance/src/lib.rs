@@ -39,6 +39,7 @@ pub mod check;
 #[cfg(any(test, feature = "test-support"))]
 pub mod corpus;
 pub mod report;
+pub mod rule;
 pub mod rules;
 #[cfg(feature = "test-support")]
 pub mod strategies;
@@ -47,7 +48,7 @@ pub use check::{check_annotation, check_bytes, check_format, check_path, Options
 pub use report::{Finding, Report};
 pub use rules::{Rule, Severity};
 
-use slog2_format::build::TreeOptions;
+use slog2_format::write::TreeOptions;
 use std::fmt;
 use std::io::Cursor;
 
@@ -252,10 +253,10 @@ pub const PREVIEW_PIXELS: u32 = 50;
 ///
 /// * CLOG2: [`clog2_format::Clog2Reader::from_slice`], every record
 ///   (`next_record` until the end or an error) and `finish`;
-///   [`clog2_format::Clog2File::parse`]; [`slog2_format::build::clog2_to_slog2`]
+///   [`clog2_format::Clog2File::parse`]; [`slog2_format::convert::clog2_to_slog2`]
 ///   into memory.
 /// * old CLOG: [`clog2_format::clog::ClogFile::parse`];
-///   [`slog2_format::build::clog_to_slog2`] into memory.
+///   [`slog2_format::convert::clog_to_slog2`] into memory.
 /// * SLOG-2, plain or compressed: [`slog2_format::Slog2File::parse`];
 ///   [`slog2_format::Slog2Reader::new`], then `window(-inf, inf)` and
 ///   `window_preview(-inf, inf, 50)`.
@@ -264,9 +265,9 @@ pub const PREVIEW_PIXELS: u32 = 50;
 ///   names an empty trace); use [`exercise_annotation`] to give the trace.
 /// * ALOG: for a `.Z` file, [`alog_format::z::decompress`] (up to
 ///   [`ALOG_Z_LIMIT`]) first; [`alog_format::AlogFile::parse`]; when it parses,
-///   [`slog2_format::build::alog_to_slog2`] into memory.
+///   [`slog2_format::convert::alog_to_slog2`] into memory.
 /// * SLOG-1: [`slog2_format::slog1::Slog1File::parse`]; when it parses,
-///   `warnings` and [`slog2_format::build::slog1::slog1_to_slog2`] into memory.
+///   `warnings` and [`slog2_format::convert::slog1::slog1_to_slog2`] into memory.
 ///
 /// Last, for every format, the conformance checker [`check_format`] (at most
 /// [`CHECK_LIMIT`] findings per rule); its step is an error when it finds an
@@ -343,7 +344,7 @@ fn clog2(bytes: &[u8]) -> Outcome {
         clog2_format::Clog2File::parse(bytes).map(drop),
     );
     if let Ok(mut reader) = clog2_format::Clog2Reader::from_slice(bytes) {
-        let r = slog2_format::build::clog2_to_slog2(
+        let r = slog2_format::convert::clog2_to_slog2(
             &mut reader,
             Cursor::new(Vec::new()),
             TreeOptions::default(),
@@ -360,7 +361,7 @@ fn clog(bytes: &[u8]) -> Outcome {
         "clog::ClogFile::parse",
         clog2_format::clog::ClogFile::parse(bytes).map(drop),
     );
-    let r = slog2_format::build::clog_to_slog2(
+    let r = slog2_format::convert::clog_to_slog2(
         bytes,
         Cursor::new(Vec::new()),
         TreeOptions::default(),
@@ -402,7 +403,7 @@ fn alog(bytes: &[u8]) -> Outcome {
         bytes
     };
     if let Some(f) = out.record("AlogFile::parse", alog_format::AlogFile::parse(text)) {
-        let r = slog2_format::build::alog_to_slog2(
+        let r = slog2_format::convert::alog_to_slog2(
             &f,
             Cursor::new(Vec::new()),
             TreeOptions::default(),

@@ -1,6 +1,6 @@
 //! What a check finds: [`Finding`]s gathered in a [`Report`] per file.
 
-use crate::rules::{Rule, Severity};
+use crate::rule::{Rule, Severity};
 use crate::Format;
 
 /// One broken rule at one place in a file.

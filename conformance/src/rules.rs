@@ -8,100 +8,8 @@
 //! must reject" table (`C2-REJ-011` is row 11 of spec/clog2.md §10); the others
 //! are checks beyond parsing.
 
+pub use crate::rule::{general, Rule, Severity, FORMAT_001, GENERAL};
 use crate::Format;
-use std::fmt;
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// The file breaks the format: a conforming reader rejects it, or the real
-    /// tools misread it or crash on it.
-    Error,
-    /// Legal but suspicious, or information a tool will lose.
-    Warning,
-}
-
-impl Severity {
-    /// `error` or `warning`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl From<slog2_format::check::Severity> for Severity {
-    fn from(s: slog2_format::check::Severity) -> Severity {
-        match s {
-            slog2_format::check::Severity::Error => Severity::Error,
-            slog2_format::check::Severity::Warning => Severity::Warning,
-        }
-    }
-}
-
-/// One rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Rule {
-    /// Stable ID, e.g. `C2-REJ-011`.
-    pub id: &'static str,
-    /// The format it applies to (SLOG-2 rules also apply to compressed SLOG-2);
-    /// `None` for rules about any file.
-    pub format: Option<Format>,
-    /// Its severity.
-    pub severity: Severity,
-    /// What it requires, in one line.
-    pub summary: &'static str,
-}
-
-/// Declares a module's rules as typed constants (so a misspelt rule does not
-/// compile) and its table `RULES`, in the order given.
-///
-/// `rule_table! { FORMAT; /// doc of RULES
-/// NAME = "ID", Error|Warning, "summary"; ... }`
-macro_rules! rule_table {
-    ($format:expr; $(#[$doc:meta])* $( $name:ident = $id:literal, $severity:ident, $summary:literal; )*) => {
-        $(
-            #[doc = concat!("`", $id, "` (", stringify!($severity), "): ", $summary, ".")]
-            pub const $name: $crate::rules::Rule = $crate::rules::Rule {
-                id: $id,
-                format: $format,
-                severity: $crate::rules::Severity::$severity,
-                summary: $summary,
-            };
-        )*
-        $(#[$doc])*
-        pub const RULES: &[$crate::rules::Rule] = &[$($name),*];
-    };
-}
-pub(crate) use rule_table;
-
-/// Rules that apply to any file.
-pub mod general {
-    crate::rules::rule_table! {
-        None;
-        /// Rules that apply to any file.
-        FORMAT_001 = "FORMAT-001", Error,
-            "the file is none of the formats mpelog knows (ALOG, CLOG, CLOG2, SLOG-1, SLOG-2, annotation)";
-    }
-}
-pub use general::{FORMAT_001, RULES as GENERAL};
-
-/// The rule of `table` whose ID another crate reports as text (the SLOG-1 and
-/// annotation crates name the rule an error or warning breaks by its ID), or
-/// `fallback` when it is not there: a mismatch between the crates that the rule
-/// tests catch (debug builds stop on it).
-pub(crate) fn by_id(table: &[Rule], id: &str, fallback: Rule) -> Rule {
-    let found = table.iter().find(|r| r.id == id).copied();
-    debug_assert!(found.is_some(), "rule {id} is not in the table");
-    found.unwrap_or(fallback)
-}
 
 /// Every rule of every format: the general rules, then the tables of
 /// [`crate::check`]'s format modules, then SLOG-2's (from
@@ -123,20 +31,7 @@ fn build() -> Vec<Rule> {
     ] {
         v.extend_from_slice(t);
     }
-    v.extend(
-        slog2_format::check::RULES
-            .iter()
-            .map(|&(id, severity, summary)| Rule {
-                id,
-                format: Some(if id.starts_with("S2Z-") {
-                    Format::Slog2Compressed
-                } else {
-                    Format::Slog2
-                }),
-                severity: severity.into(),
-                summary,
-            }),
-    );
+    v.extend_from_slice(crate::check::slog2::rules());
     v
 }
 

@@ -479,7 +479,9 @@ fn time_003_a_time_that_is_not_finite() {
     is(&f[0], "AL-TIME-003", at(&text, "9 0 0 0 2 0 "), &text);
     let f = alog_format::AlogFile::parse(text.as_bytes()).unwrap();
     assert_eq!(
-        slog2_format::build::alog::drawables(&f).unmatched.bad_times,
+        slog2_format::convert::alog::drawables(&f)
+            .unmatched
+            .bad_times,
         1
     );
 }
@@ -638,7 +640,7 @@ fn count(r: &Report, rule: &str) -> u64 {
 
 fn same_as_converter(text: &[u8], what: &str) {
     let f = alog_format::AlogFile::parse(text).unwrap();
-    let u = slog2_format::build::alog::drawables(&f).unmatched;
+    let u = slog2_format::convert::alog::drawables(&f).unmatched;
     let r = check_format(
         Format::Alog,
         text,

@@ -97,8 +97,12 @@ fn check_sized(b: &[u8], block_size: usize) -> Report {
 /// The offset at which `mpelog convert` refuses a file for its time order, if
 /// it does.
 fn convert_error(b: &[u8]) -> Option<u64> {
-    match slog2_format::build::clog_to_slog2(b, Cursor::new(Vec::new()), Default::default(), |_| {})
-    {
+    match slog2_format::convert::clog_to_slog2(
+        b,
+        Cursor::new(Vec::new()),
+        Default::default(),
+        |_| {},
+    ) {
         Err(e @ slog2_format::Error::OutOfOrder { .. }) => e.offset(),
         Err(slog2_format::Error::Clog2(e)) => panic!("{e}"),
         _ => None,

@@ -7,8 +7,9 @@ mod common;
 
 use common::crc32;
 use mpelog_conformance::{check_bytes, rules, Format, Options, Report, Severity};
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
 use slog2_format::frame::Compression;
+use slog2_format::write::TreeOptions;
 use std::collections::BTreeSet;
 use std::io::Cursor;
 

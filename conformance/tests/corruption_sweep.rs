@@ -707,12 +707,13 @@ fn gen_clog2() -> Vec<u8> {
 
 fn to_slog2(clog2: &[u8], compression: slog2_format::frame::Compression) -> Vec<u8> {
     let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let opts = slog2_format::build::TreeOptions::default()
+    let opts = slog2_format::write::TreeOptions::default()
         .leaf_bytes(2048)
         .children(3)
         .compression(compression);
     let (out, _) =
-        slog2_format::build::clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+        slog2_format::convert::clog2_to_slog2(&mut r, Cursor::new(Vec::new()), opts, |_| {})
+            .unwrap();
     out.into_inner()
 }
 

@@ -3,7 +3,8 @@
 //! off (no code reads an error's message).
 
 use mpelog_conformance::check::{check_bytes, Options};
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
+use slog2_format::write::TreeOptions;
 use std::io::Cursor;
 
 /// Every finding of every cut of `bytes`: none starts with a position.

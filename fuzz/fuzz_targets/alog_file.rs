@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(back.to_bytes(), out);
         let _ = alog_format::dump::lines(&f);
         let _ = alog_format::dump::summary(&f).to_string();
-        let d = slog2_format::build::alog::drawables(&f);
+        let d = slog2_format::convert::alog::drawables(&f);
         for w in d.prims.windows(2) {
             assert!(w[0].latest() <= w[1].latest());
         }

@@ -7,7 +7,8 @@
 use libfuzzer_sys::fuzz_target;
 use mpelog::export::{self, chrome::ChromeJson, perfetto::PerfettoTrace, pipit::PipitCsv};
 use mpelog::export::{Options, Sink};
-use slog2_format::build::{clog2_into, clog2_to_slog2, TreeOptions};
+use slog2_format::convert::{clog2_into, clog2_to_slog2};
+use slog2_format::write::TreeOptions;
 use std::io::Cursor;
 
 /// The three outputs of one export.

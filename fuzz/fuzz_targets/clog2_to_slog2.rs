@@ -5,8 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
 use slog2_format::check::{check, Severity};
+use slog2_format::convert::clog2_to_slog2;
+use slog2_format::write::TreeOptions;
 use std::io::Cursor;
 
 fuzz_target!(|data: &[u8]| {

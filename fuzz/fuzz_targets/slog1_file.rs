@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use slog2_format::build::slog1_to_slog2;
-use slog2_format::build::TreeOptions;
+use slog2_format::convert::slog1_to_slog2;
 use slog2_format::slog1::{dump, Slog1File};
+use slog2_format::write::TreeOptions;
 use std::io::Cursor;
 
 fuzz_target!(|data: &[u8]| {

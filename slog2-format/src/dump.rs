@@ -207,7 +207,8 @@ pub fn node(n: &TreeNodeBody, trailing: &[u8]) -> Vec<String> {
 /// parent's block, so a damaged file cannot make the walk loop.
 ///
 /// ```
-/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::convert::clog2_to_slog2;
+/// use slog2_format::write::TreeOptions;
 /// use slog2_format::{dump, Slog2Reader};
 /// use std::io::Cursor;
 /// let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
@@ -303,7 +304,8 @@ pub struct Summary {
 /// read.
 ///
 /// ```
-/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::convert::clog2_to_slog2;
+/// use slog2_format::write::TreeOptions;
 /// use slog2_format::{dump, Slog2Reader};
 /// use std::io::Cursor;
 /// let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();

@@ -157,7 +157,7 @@ pub enum Error {
     /// The structure cannot be written as asked.
     #[error("{}", self.detail())]
     Write(String),
-    /// A [`PrimSink`](crate::build::PrimSink) other than the tree writer
+    /// A [`PrimSink`](crate::write::PrimSink) other than the tree writer
     /// failed (its own error: for an exporter's sorter, writing a sorted run
     /// to a temporary file).
     #[error("{}", self.detail())]

@@ -180,7 +180,7 @@ impl Slog2File {
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         if self.version.is_compressed() {
             return Err(Error::Write(
-                "a compressed (SLOG 2.0.6Z) file is rewritten by build::reframe, not byte for byte"
+                "a compressed (SLOG 2.0.6Z) file is rewritten by write::reframe, not byte for byte"
                     .into(),
             ));
         }

@@ -17,11 +17,13 @@
 //! | read a whole file | [`Slog2File::parse`] (`&[u8]`), [`Slog2File::read`] (`impl Read + Seek`) |
 //! | write a whole file | [`Slog2File::write_to`] (`W: Write`, gives `W` back), [`Slog2File::to_bytes`] |
 //! | random access, windows | [`Slog2Reader::new`] (`impl Read + Seek`), [`Slog2Reader::with_options`] ([`ReadOptions`]: validation, a memory limit) |
-//! | write a new file | [`build::TreeWriter`] (drawables in end-time order, one pass) |
-//! | convert to SLOG-2 | [`build`]: `clog2_to_slog2`, `clog_to_slog2`, `alog_to_slog2`, `slog1_to_slog2` |
+//! | write a new file | [`write::TreeWriter`] (drawables in end-time order, one pass) |
+//! | convert to SLOG-2 | [`convert`]: `clog2_to_slog2`, `clog_to_slog2`, `alog_to_slog2`, `slog1_to_slog2` |
+//! | change the version, re-store nodes | [`write::update`], [`write::reframe`] |
 //!
 //! ```
-//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use slog2_format::convert::clog2_to_slog2;
+//! use slog2_format::write::TreeOptions;
 //! use slog2_format::{looks_like, Slog2File, Slog2Reader};
 //! use std::io::Cursor;
 //!
@@ -45,25 +47,35 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod build;
 pub mod check;
 mod columns;
+pub mod convert;
 pub mod dump;
 pub mod error;
 pub mod file;
 pub mod frame;
 pub mod info;
 mod java_number;
+mod node_cache;
 pub mod read;
 pub mod size;
 pub mod slog1;
 pub mod types;
-pub mod update;
 pub mod validate;
 pub mod window;
+pub mod write;
+
+/// The old name of [`write`] and [`convert`] together (every converter, the tree
+/// writer, `reframe`), kept for one merge while the command-line code moves over.
+#[doc(hidden)]
+pub mod build {
+    pub use crate::convert::*;
+    pub use crate::write::*;
+}
 
 pub use error::{Error, Result};
 pub use file::{FileBlock, Slog2File};
+pub use node_cache::NodeCache;
 pub use read::{Counters, Dropped, Parsed, ReadOptions, Slog2Reader, Validation, Version};
 pub use types::*;
 pub use window::{

@@ -92,6 +92,11 @@ pub struct ReadOptions {
     /// larger one is an [`Error::LimitExceeded`]. Default
     /// [`DEFAULT_MAX_BLOCK_BYTES`].
     pub max_block_bytes: u64,
+    /// The bytes of breadth a picture query
+    /// ([`window_picture_into`](Slog2Reader::window_picture_into)) may read
+    /// below its path (spec/queries.md §2.2 step 6). Default
+    /// [`PICTURE_BUDGET`](crate::window::PICTURE_BUDGET).
+    pub picture_budget: u64,
 }
 
 impl Default for ReadOptions {
@@ -99,6 +104,7 @@ impl Default for ReadOptions {
         ReadOptions {
             validation: Validation::Strict,
             max_block_bytes: DEFAULT_MAX_BLOCK_BYTES,
+            picture_budget: crate::window::PICTURE_BUDGET,
         }
     }
 }
@@ -113,6 +119,17 @@ impl ReadOptions {
     /// Sets [`max_block_bytes`](Self::max_block_bytes).
     pub fn max_block_bytes(mut self, max_block_bytes: u64) -> Self {
         self.max_block_bytes = max_block_bytes;
+        self
+    }
+
+    /// Sets [`picture_budget`](Self::picture_budget).
+    ///
+    /// ```
+    /// let opts = slog2_format::ReadOptions::default().picture_budget(1 << 20);
+    /// assert_eq!(opts.picture_budget, 1 << 20);
+    /// ```
+    pub fn picture_budget(mut self, picture_budget: u64) -> Self {
+        self.picture_budget = picture_budget;
         self
     }
 }
@@ -134,10 +151,13 @@ pub struct Slog2Reader<R> {
     legend: Legend,
     validation: Validation,
     max_block_bytes: u64,
+    pub(crate) picture_budget: u64,
     dropped: Dropped,
     pub(crate) walk_cache: Option<WalkCache>,
     /// A window query's buffers, kept between queries for reuse.
     pub(crate) window_bufs: crate::window::WindowBuf,
+    /// Decompressed nodes shared with other readers of the file, if set.
+    node_cache: Option<std::sync::Arc<crate::NodeCache>>,
 }
 
 /// What window queries check once per file: the TreeDir by node ID, and the first
@@ -284,9 +304,11 @@ impl<R: Read + Seek> Slog2Reader<R> {
             },
             buf: Vec::new(),
             plain: Vec::new(),
+            node_cache: None,
             legend: Legend::default(),
             validation: opts.validation,
             max_block_bytes: opts.max_block_bytes,
+            picture_budget: opts.picture_budget,
             dropped: Dropped::default(),
             walk_cache: None,
             window_bufs: Default::default(),
@@ -562,9 +584,17 @@ impl<R: Read + Seek> Slog2Reader<R> {
         used: usize,
     ) -> Result<usize> {
         if self.version.is_compressed() {
+            if let Some(bytes) = self.node_cache.as_ref().and_then(|c| c.get(ptr.offset)) {
+                arena.truncate(used);
+                arena.extend_from_slice(&bytes);
+                return Ok(bytes.len());
+            }
             self.read_raw_at(ptr, "a tree node frame", ptr_at)?;
             let limit = (self.header.max_buffer_bytesize.max(0) as u64).min(self.max_block_bytes);
             crate::frame::decode(&self.buf, ptr, limit, &mut self.plain)?;
+            if let Some(cache) = &self.node_cache {
+                cache.put(ptr.offset, &self.plain);
+            }
             arena.truncate(used);
             arena.extend_from_slice(&self.plain);
             return Ok(self.plain.len());
@@ -584,6 +614,19 @@ impl<R: Read + Seek> Slog2Reader<R> {
             .map_err(|source| Error::Io { offset: at, source })?;
         self.counters.bytes_read += ptr.size as u64;
         Ok(size)
+    }
+
+    /// Keeps the nodes this reader decompresses in `cache`, and takes the ones
+    /// it holds from there, so that readers of one compressed file (a
+    /// server's) inflate each node once while it stays cached (see
+    /// [`NodeCache`](crate::NodeCache)). A plain file's reader does not use
+    /// it. A node found there counts as read ([`Counters::nodes_read`]) but
+    /// reads no bytes ([`Counters::bytes_read`]).
+    ///
+    /// The cache must hold nodes of this file only (the key is the node's
+    /// offset).
+    pub fn set_node_cache(&mut self, cache: std::sync::Arc<crate::NodeCache>) {
+        self.node_cache = Some(cache);
     }
 
     /// Counts a node read with [`read_node_bytes`](Self::read_node_bytes) and

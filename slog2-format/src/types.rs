@@ -41,6 +41,18 @@ impl JStr {
     }
 }
 
+/// The text, decoded lossily (as [`JStr::text`]), so a name prints with `{}`.
+///
+/// ```
+/// use slog2_format::types::JStr;
+/// assert_eq!(format!("state {}", JStr::new("MPI_Send")), "state MPI_Send");
+/// ```
+impl std::fmt::Display for JStr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&String::from_utf8_lossy(&self.bytes))
+    }
+}
+
 /// A file block pointer: absolute offset and size. NULL when `offset == 0` or
 /// `size <= 0`.
 #[binrw]
@@ -399,6 +411,23 @@ pub struct CategoryMap {
     /// The categories, in file order.
     #[br(count = count, args { inner: (v206,) })]
     pub categories: Vec<Category>,
+}
+
+impl CategoryMap {
+    /// The name of the category of index `index` (the legend's first with that
+    /// index), or `None` when the legend has none.
+    ///
+    /// ```
+    /// use slog2_format::types::CategoryMap;
+    /// let legend = CategoryMap::default();
+    /// assert!(legend.name_of(3).is_none());
+    /// ```
+    pub fn name_of(&self, index: i32) -> Option<&JStr> {
+        self.categories
+            .iter()
+            .find(|c| c.index == index)
+            .map(|c| &c.name)
+    }
 }
 
 /// One row of a line-ID map.

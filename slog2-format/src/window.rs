@@ -439,6 +439,14 @@ pub const PICTURE_SPAN: f64 = 4.0;
 /// it).
 pub const PICTURE_SHARE: f64 = 1.0 / 400.0;
 
+/// [`Slog2Reader::window_picture_into`] reads at most the depths whose
+/// TreeDir blocks meeting the window, less the two largest of each depth,
+/// total this many bytes (from the root down): a wide picture of a file with
+/// many timelines, whose upper nodes carry a shadow per timeline and
+/// category, shows coarser boxes rather than read gigabytes, while a narrow
+/// window still reads its path down to the leaves.
+pub const PICTURE_BUDGET: u64 = 16 << 20;
+
 /// [`Slog2Reader::window_picture_into`]: the drawables per pixel that each
 /// shadow of a child must stand for, on average, for the child to be
 /// summarised rather than read.
@@ -649,15 +657,50 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ) -> Result<()> {
         let w = TimeWindow::new(start, end);
         let pixel = w.width() / f64::from(pixels.max(1));
+        let lowest = self.budget_depth(&w, self.picture_budget);
         self.walk_into(
             buf,
             w,
             Stop {
                 pixel: Some(pixel),
-                lowest: i16::MIN,
+                lowest,
                 dense: true,
             },
         )
+    }
+
+    /// The lowest depth a picture of window `w` may read within `budget`
+    /// bytes of breadth: the deepest `D` such that the TreeDir's nodes meeting
+    /// the window at depth `D` and above, less the two largest of each depth
+    /// (a narrow window's path down, which every query reads), total at most
+    /// `budget` bytes. `i16::MIN` (no limit) when every depth fits or the
+    /// file has no TreeDir.
+    fn budget_depth(&mut self, w: &TimeWindow, budget: u64) -> i16 {
+        // Per depth: all bytes, and the two largest blocks.
+        let mut by_depth: std::collections::BTreeMap<i16, (u64, [u64; 2])> = Default::default();
+        for e in self.walk_cache().dir.values() {
+            if w.meets(e.earliest, e.latest) {
+                let size = e.ptr.size.max(0) as u64;
+                let (all, top) = by_depth.entry(e.id.depth).or_default();
+                *all += size;
+                if size > top[0] {
+                    *top = [size, top[0]];
+                } else if size > top[1] {
+                    top[1] = size;
+                }
+            }
+        }
+        let mut total = 0u64;
+        // The top depth is read whatever its size.
+        let mut lowest = by_depth.keys().next_back().copied().unwrap_or(i16::MIN);
+        for (&depth, &(all, top)) in by_depth.iter().rev() {
+            total = total.saturating_add(all - top[0] - top[1]);
+            if total > budget {
+                return lowest;
+            }
+            lowest = depth;
+        }
+        i16::MIN
     }
 
     /// [`walk`](Self::walk), leaving an empty answer in `buf` after an error.

@@ -257,7 +257,7 @@ fn an_unknown_version() {
 fn a_2_0_5_file_is_a_warning() {
     let (b, _) = tiny();
     let mut file = slog2_format::Slog2File::parse(&b).unwrap();
-    slog2_format::update::downgrade_206_to_205(&mut file).unwrap();
+    slog2_format::write::update::downgrade_206_to_205(&mut file).unwrap();
     let f = only(&file.to_bytes().unwrap(), "S2-HDR-003");
     assert_eq!((f.offset, f.severity), (2, Severity::Warning));
 }

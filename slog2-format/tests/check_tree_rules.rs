@@ -7,7 +7,7 @@ mod common;
 
 use common::corpus;
 use slog2_format::check::{check, Finding};
-use slog2_format::update::relayout;
+use slog2_format::write::update::relayout;
 use slog2_format::{Drawable, FileBlock, Slog2File, TreeNodeBody};
 
 fn base() -> Option<Slog2File> {

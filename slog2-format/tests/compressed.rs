@@ -1,6 +1,6 @@
 //! Compressed tree nodes (`SLOG 2.0.6Z`, `frame.rs`): a compressed file answers
 //! every query exactly as the plain one does (reading no more bytes when the codec
-//! compresses), `build::reframe` converts both ways losslessly, and corrupt frames
+//! compresses), `write::reframe` converts both ways losslessly, and corrupt frames
 //! give errors naming the node, never panics, silent wrong answers or unbounded
 //! memory (a decompression bomb is refused without inflating past
 //! `max_buffer_bytesize`).
@@ -12,11 +12,12 @@ mod common;
 use mpelog_conformance::strategies::clog2::{generate, synth_options};
 use mpelog_conformance::strategies::slog2::{convert, tree_options, window};
 use proptest::prelude::*;
-use slog2_format::build::{reframe, ConvertStats, TreeOptions};
 use slog2_format::check::{check, Finding, Severity};
+use slog2_format::convert::ConvertStats;
 use slog2_format::frame::{self, Compression, FRAME_HEADER_LEN, NODE_HEADER_LEN, PREFIX_LEN};
 use slog2_format::read::parse_header;
 use slog2_format::window::{Located, WindowAnswer};
+use slog2_format::write::{reframe, TreeOptions};
 use slog2_format::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Cursor, Read, Write};

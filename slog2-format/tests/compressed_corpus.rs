@@ -5,9 +5,9 @@
 
 mod common;
 
-use slog2_format::build::reframe;
 use slog2_format::check::{check, Severity};
 use slog2_format::frame::Compression;
+use slog2_format::write::reframe;
 use slog2_format::Slog2Reader;
 use std::io::Cursor;
 

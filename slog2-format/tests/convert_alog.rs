@@ -4,10 +4,10 @@
 //! every pairing rule.
 
 use alog_format::AlogFile;
-use slog2_format::build::alog::{alog_to_slog2, drawables};
-use slog2_format::build::TreeOptions;
 use slog2_format::check::{check, Severity};
+use slog2_format::convert::alog::{alog_to_slog2, drawables};
 use slog2_format::types::{topology, Drawable};
+use slog2_format::write::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::collections::HashMap;
 use std::io::Cursor;

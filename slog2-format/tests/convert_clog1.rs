@@ -9,8 +9,9 @@ use common::compare::*;
 
 use clog2_format::clog::{Body, ClogWriter, CommEvent, RawEvent, Record, SrcLoc, StateDef};
 use clog2_format::FixedBytes;
-use slog2_format::build::{clog_to_slog2, ClogDrawables, ConvertStats, Prim, TreeOptions};
 use slog2_format::check::{check, Severity};
+use slog2_format::convert::{clog_to_slog2, ClogDrawables, ConvertStats};
+use slog2_format::write::{Prim, TreeOptions};
 use slog2_format::*;
 use std::collections::BTreeMap;
 use std::io::Cursor;

@@ -7,8 +7,9 @@ mod common;
 
 use common::compare::*;
 
-use slog2_format::build::{clog2_to_slog2, ConvertStats, TreeOptions};
 use slog2_format::check::{check, Severity};
+use slog2_format::convert::{clog2_to_slog2, ConvertStats};
+use slog2_format::write::TreeOptions;
 use slog2_format::*;
 use std::io::Cursor;
 use std::path::Path;

@@ -3,8 +3,9 @@
 
 use clog2_format::record::*;
 use clog2_format::{FixedBytes, PreambleInfo, Record};
-use slog2_format::build::{Clog2Drawables, Prim};
+use slog2_format::convert::Clog2Drawables;
 use slog2_format::types::topology;
+use slog2_format::write::Prim;
 
 /// 2 ranks, 1 thread; known states from event 0 (count 300), user states from
 /// event 600 (count 10), no solo ranges.

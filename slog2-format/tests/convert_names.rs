@@ -7,9 +7,10 @@
 
 use clog2_format::record::*;
 use clog2_format::{Clog2Writer, FixedBytes, PreambleInfo, Record};
-use slog2_format::build::{clog2_to_slog2, TreeOptions};
+use slog2_format::convert::clog2_to_slog2;
 use slog2_format::info::labelled;
 use slog2_format::types::{topology, Category, Drawable};
+use slog2_format::write::TreeOptions;
 use slog2_format::Slog2Reader;
 use std::collections::BTreeMap;
 use std::io::Cursor;

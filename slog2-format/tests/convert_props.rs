@@ -18,10 +18,10 @@ mod common;
 use mpelog_conformance::strategies::clog2::{generate, synth_options};
 use mpelog_conformance::strategies::slog2::{convert, tree_options, windows};
 use proptest::prelude::*;
-use slog2_format::build::TreeOptions;
 use slog2_format::check::{check, Severity};
 use slog2_format::frame::Compression;
 use slog2_format::window::node_read_bound;
+use slog2_format::write::TreeOptions;
 use slog2_format::*;
 use std::io::Cursor;
 

@@ -10,16 +10,16 @@ use common::compare::{category_defs, drawables};
 use mpelog_conformance::check::{check_bytes, Options};
 use otf2_format::Archive;
 use serde_json::Value as J;
-use slog2_format::build::otf2::{otf2_to_slog2, ARROW_CATEGORY};
-use slog2_format::build::TreeOptions;
+use slog2_format::convert::otf2::{otf2_to_slog2, ARROW_CATEGORY};
 use slog2_format::types::topology;
+use slog2_format::write::TreeOptions;
 use slog2_format::Slog2File;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn convert(archive: &Archive, leaf: u32) -> (Vec<u8>, slog2_format::build::otf2::Otf2Counts) {
+fn convert(archive: &Archive, leaf: u32) -> (Vec<u8>, slog2_format::convert::otf2::Otf2Counts) {
     let opts = TreeOptions::default().leaf_bytes(leaf);
     let (out, stats, counts) =
         otf2_to_slog2(archive, Cursor::new(Vec::new()), opts, |_| {}).unwrap();

@@ -7,9 +7,9 @@
 mod common;
 
 use mpelog_conformance::strategies::slog1::{arrow, state};
-use slog2_format::build::TreeOptions;
 use slog2_format::check::{check, Severity};
 use slog2_format::slog1::*;
+use slog2_format::write::TreeOptions;
 use slog2_format::{Drawable, Slog2File, Slog2Reader};
 use std::io::Cursor;
 
@@ -327,7 +327,7 @@ fn corpus_print_lists_every_record_copy() {
 /// drawable, and there is one drawable per record (home copy).
 fn convert_and_check(f: &Slog1File, opts: TreeOptions, what: &str) -> (Vec<u8>, u64) {
     let (out, stats) =
-        slog2_format::build::slog1_to_slog2(f, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+        slog2_format::convert::slog1_to_slog2(f, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
     let bytes = out.into_inner();
     let errors: Vec<_> = check(Cursor::new(&bytes), 10)
         .into_iter()
@@ -369,7 +369,7 @@ fn corpus_converts_to_slog2_that_checks_clean() {
     let Some(data) = corpus_file("sppm_ic2a.slog") else {
         return;
     };
-    let d = slog2_format::build::slog1::drawables(&Slog1File::parse(&data).unwrap()).unwrap();
+    let d = slog2_format::convert::slog1::drawables(&Slog1File::parse(&data).unwrap()).unwrap();
     let names: Vec<String> = d.categories.iter().map(|c| c.name.text()).collect();
     for n in [
         "MPI_Wait",
@@ -657,11 +657,11 @@ fn built_file_converts_once_per_record() {
     let one = build(&input(), BuildOptions::default()).unwrap();
     assert_eq!(one.frames.len(), 1);
     assert_eq!(
-        slog2_format::build::slog1::drawables(&one).unwrap(),
-        slog2_format::build::slog1::drawables(&f).unwrap()
+        slog2_format::convert::slog1::drawables(&one).unwrap(),
+        slog2_format::convert::slog1::drawables(&f).unwrap()
     );
 
-    let d = slog2_format::build::slog1::drawables(&f).unwrap();
+    let d = slog2_format::convert::slog1::drawables(&f).unwrap();
     let names: Vec<String> = d.categories.iter().map(|c| c.name.text()).collect();
     assert_eq!(
         names,
@@ -711,7 +711,7 @@ fn undeclared_threads_get_lines_and_a_warning() {
     let w = f.warnings();
     assert_eq!(w.len(), 1, "{w:?}");
     assert_eq!(w[0].rule, "S1-THR-002");
-    let d = slog2_format::build::slog1::drawables(&f).unwrap();
+    let d = slog2_format::convert::slog1::drawables(&f).unwrap();
     assert_eq!(d.undeclared_threads, 1);
     assert_eq!(d.maps[0].rows[3].values, [9, 0]);
     assert_eq!(d.maps[1].rows[3].values, [-1, 9, 0]);
@@ -728,7 +728,7 @@ fn a_non_finite_time_is_refused_with_the_record_offset() {
         .filter(|r| r.frame == frame && r.sector == sector && r.offset < at)
         .count();
     f.frames[frame].sector_mut(sector)[idx].duration = f64::NAN;
-    let e = slog2_format::build::slog1_to_slog2(
+    let e = slog2_format::convert::slog1_to_slog2(
         &f,
         Cursor::new(Vec::new()),
         TreeOptions::default(),
@@ -743,7 +743,7 @@ fn a_non_finite_time_is_refused_with_the_record_offset() {
         .frames
         .is_empty());
     assert!(matches!(
-        slog2_format::build::slog1_to_slog2(
+        slog2_format::convert::slog1_to_slog2(
             &empty,
             Cursor::new(Vec::new()),
             TreeOptions::default(),
@@ -956,7 +956,7 @@ fn no_byte_flip_panics_and_whatever_parses_writes_back() {
             if let Ok(f) = Slog1File::parse(&d) {
                 assert!(f.to_bytes().unwrap() == d, "byte {i} ^ {x:#x}");
                 let _ = dump::lines(&f);
-                let _ = slog2_format::build::slog1::drawables(&f);
+                let _ = slog2_format::convert::slog1::drawables(&f);
             }
         }
     }

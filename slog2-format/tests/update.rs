@@ -6,7 +6,7 @@
 mod common;
 
 use common::corpus;
-use slog2_format::update::{downgrade_206_to_205, update_205_to_206};
+use slog2_format::write::update::{downgrade_206_to_205, update_205_to_206};
 use slog2_format::{FileBlock, Slog2File, Version};
 
 fn categories(f: &Slog2File) -> Vec<slog2_format::Category> {
@@ -50,7 +50,7 @@ fn converted_files_go_down_and_up_again() {
             .block_size(4096),
     );
     for (leaf_bytes, children) in [(65536, 2), (2048, 2), (4096, 4)] {
-        let opts = slog2_format::build::TreeOptions::default()
+        let opts = slog2_format::write::TreeOptions::default()
             .leaf_bytes(leaf_bytes)
             .children(children)
             .compression(slog2_format::frame::Compression::None);

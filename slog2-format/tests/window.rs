@@ -12,10 +12,10 @@ mod views;
 
 use common::corpus;
 use slog2_format::check::{check, Severity};
-use slog2_format::update::relayout;
 use slog2_format::window::{
     drawable_order, preview_node_read_bound, shadow_order, Located, WindowAnswer,
 };
+use slog2_format::write::update::relayout;
 use slog2_format::*;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};

@@ -20,10 +20,11 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
     if leaf_bytes == 0 {
         return Err(CliError::Usage("--leaf-bytes must be at least 1".into()));
     }
-    if crate::output::is_dash(trace) {
-        return Err(CliError::Usage(
-            "annotate: the trace must be a file, not standard input (the annotation refers to it by path)".into(),
-        ));
+    if crate::output::is_dash(trace) || super::url(trace).is_some() {
+        return Err(CliError::Usage(format!(
+            "annotate: {} is not a local file; annotate indexes a local CLOG2 trace, which the annotation names by path",
+            super::url(trace).map_or_else(|| "-".to_string(), mpelog::remote::shown_url)
+        )));
     }
     let output: PathBuf = match output {
         Some(o) => o.to_path_buf(),

@@ -2,7 +2,7 @@
 //! conformance library (`mpelog_conformance::check_path`).
 
 use crate::error::{CliError, CliResult};
-use mpelog_conformance::{check_path, rules, Options, Report};
+use mpelog_conformance::{check_path, rules, Finding, Options, Report};
 use serde::Serialize;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -28,21 +28,34 @@ struct JsonReport<'a> {
     findings: Vec<JsonFinding<'a>>,
 }
 
+/// The findings in offset order (those at one offset in the order found).
+fn in_order(r: &Report) -> Vec<&Finding> {
+    let mut f: Vec<&Finding> = r.findings.iter().collect();
+    f.sort_by_key(|f| f.offset);
+    f
+}
+
+/// What a finding says after its offset, which the report names once in its
+/// own field (some checks also begin their text with it).
+fn message(f: &Finding) -> &str {
+    let at = format!("byte {}: ", f.offset);
+    f.message.strip_prefix(at.as_str()).unwrap_or(&f.message)
+}
+
 fn json_report<'a>(path: &Path, r: &'a Report) -> JsonReport<'a> {
     JsonReport {
         file: crate::input::shown(path),
         format: r.format.map(|f| f.name()),
         errors: r.errors(),
         warnings: r.warnings(),
-        findings: r
-            .findings
-            .iter()
+        findings: in_order(r)
+            .into_iter()
             .map(|f| JsonFinding {
                 rule: f.rule,
                 severity: f.severity.name(),
                 offset: f.offset,
                 place: f.place.as_deref(),
-                message: &f.message,
+                message: message(f),
             })
             .collect(),
     }
@@ -59,7 +72,7 @@ fn text(path: &Path, r: &Report) -> String {
         r.errors(),
         r.warnings()
     );
-    for f in &r.findings {
+    for f in in_order(r) {
         let place = f
             .place
             .as_deref()
@@ -67,7 +80,10 @@ fn text(path: &Path, r: &Report) -> String {
             .unwrap_or_default();
         t += &format!(
             "  {} {} byte {}{place}: {}\n",
-            f.severity, f.rule, f.offset, f.message
+            f.severity,
+            f.rule,
+            f.offset,
+            message(f)
         );
     }
     t
@@ -90,7 +106,7 @@ pub fn run(files: &[PathBuf], json: bool, limit: usize, trace: Option<PathBuf>) 
     let opts = Options::default().limit(limit).trace(trace);
     let mut bad = 0;
     for path in files {
-        let path = &crate::input::resolve(path)?;
+        let path = &super::local(path)?;
         let r = check_path(path, &opts).map_err(CliError::io(path))?;
         if !r.passes() {
             bad += 1;

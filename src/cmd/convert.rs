@@ -52,14 +52,14 @@ pub fn to_temp_slog2(input: &Path, dir: &Path, name: &str) -> CliResult<std::pat
 /// Runs `mpelog convert`.
 pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions) -> CliResult {
     let target = match format {
-        Some(name) => Format::from_name(name).ok_or_else(|| {
+        Some(name) => crate::detect::named(name).ok_or_else(|| {
             CliError::Usage(format!(
                 "--format {name}: unknown output format (known: clog2, clog, slog2, alog, slog)"
             ))
         })?,
         None => {
             let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
-            Format::from_name(ext).ok_or_else(|| {
+            crate::detect::named(ext).ok_or_else(|| {
                 CliError::Usage(format!(
                     "cannot tell the output format from {:?}: give --format clog2, clog, slog2, alog or slog, or use that extension",
                     shown(output)
@@ -73,14 +73,14 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     if super::otf2::is_archive(input) {
         return super::otf2::convert(input, out, target, opts);
     }
-    let input = &crate::input::resolve(input)?;
+    let input = &super::local(input)?;
     let source = detect(input)?;
     let started = Instant::now();
     let done = match (source, target) {
         (Format::Clog2, Format::Clog2) => rewrite_clog2(input, &out)?,
         (Format::Clog, Format::Clog) => rewrite_clog(input, &out)?,
-        (Format::Slog2, Format::Slog2) if tree.retree => retree_slog2(input, &out, opts)?,
-        (Format::Slog2, Format::Slog2) => rewrite_slog2(input, &out, opts, &tree.compress)?,
+        (Format::Slog2 | Format::Slog2Compressed, Format::Slog2) if tree.retree => retree_slog2(input, &out, opts)?,
+        (Format::Slog2 | Format::Slog2Compressed, Format::Slog2) => rewrite_slog2(input, &out, opts, &tree.compress)?,
         (Format::Clog2, Format::Slog2) => clog2_to_slog2(input, &out, opts)?,
         (Format::Alog, Format::Slog2) => alog_to_slog2(input, &out, opts)?,
         (Format::Slog1, Format::Slog2) => slog1_to_slog2(input, &out, opts)?,
@@ -203,14 +203,15 @@ fn rewrite_clog(input: &Path, out: &Output) -> CliResult<Done> {
 /// SLOG-2 to SLOG-2: a 2.0.5 file is updated to 2.0.6 (weight counts and category
 /// summaries computed, pointers laid out again); a plain 2.0.6 file is rewritten
 /// through the codec, byte for byte; with --compress, or from a compressed file,
-/// the nodes are stored anew (`build::reframe`).
+/// the nodes are stored anew (`write::reframe`).
 fn rewrite_slog2(
     input: &Path,
     out: &Output,
-    opts: slog2_format::build::TreeOptions,
+    opts: slog2_format::write::TreeOptions,
     compress_name: &str,
 ) -> CliResult<Done> {
-    use slog2_format::{update, Slog2File, Version};
+    use slog2_format::write::update;
+    use slog2_format::{Slog2File, Version};
     let compression = opts.compression;
     let (file, len) = super::open(input)?;
     let version = slog2_format::Slog2Reader::new(std::io::BufReader::new(&file))
@@ -218,7 +219,7 @@ fn rewrite_slog2(
         .version();
     if compression.is_framed() || version.is_compressed() {
         let bar = bytes_bar(len, "rewriting");
-        let (w, stats) = slog2_format::build::reframe(
+        let (w, stats) = slog2_format::write::reframe(
             std::io::BufReader::new(file),
             out.writer()?,
             compression,
@@ -276,7 +277,7 @@ fn rewrite_slog2(
 fn retree_slog2(
     input: &Path,
     out: &Output,
-    opts: slog2_format::build::TreeOptions,
+    opts: slog2_format::write::TreeOptions,
 ) -> CliResult<Done> {
     let (file, len) = super::open(input)?;
     let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
@@ -288,9 +289,9 @@ fn retree_slog2(
     )
     .map_err(|e| match e {
         mpelog::filter::Error::Slog2(e) => CliError::slog2(input)(e),
-        e => CliError::Unrecognized {
+        source => CliError::Filter {
             path: input.to_path_buf(),
-            message: e.to_string(),
+            source,
         },
     })?;
     let output_bytes = finish_writer(w, out)?;
@@ -308,7 +309,7 @@ fn retree_slog2(
 fn clog2_to_slog2(
     input: &Path,
     out: &Output,
-    opts: slog2_format::build::TreeOptions,
+    opts: slog2_format::write::TreeOptions,
 ) -> CliResult<Done> {
     let (file, len) = super::open(input)?;
     let mut r = Clog2Reader::new(file).map_err(CliError::clog2(input))?;
@@ -319,7 +320,7 @@ fn clog2_to_slog2(
         "clog2TOslog2",
         opts,
         true,
-        |w, progress| slog2_format::build::clog2_to_slog2(&mut r, w, opts, progress),
+        |w, progress| slog2_format::convert::clog2_to_slog2(&mut r, w, opts, progress),
     )
 }
 
@@ -327,7 +328,7 @@ fn clog2_to_slog2(
 fn clog_to_slog2(
     input: &Path,
     out: &Output,
-    opts: slog2_format::build::TreeOptions,
+    opts: slog2_format::write::TreeOptions,
 ) -> CliResult<Done> {
     let data = std::fs::read(input).map_err(CliError::io(input))?;
     to_slog2(
@@ -337,15 +338,15 @@ fn clog_to_slog2(
         "clogTOslog2",
         opts,
         false,
-        |w, progress| slog2_format::build::clog_to_slog2(&data, w, opts, progress),
+        |w, progress| slog2_format::convert::clog_to_slog2(&data, w, opts, progress),
     )
 }
 
 /// The library's tree options, checked (bad ones are a usage error).
-pub fn tree_options(tree: &TreeOptions) -> CliResult<slog2_format::build::TreeOptions> {
+pub fn tree_options(tree: &TreeOptions) -> CliResult<slog2_format::write::TreeOptions> {
     let compression =
         slog2_format::frame::Compression::parse(&tree.compress).map_err(CliError::Usage)?;
-    let opts = slog2_format::build::TreeOptions::default()
+    let opts = slog2_format::write::TreeOptions::default()
         .leaf_bytes(tree.leaf_bytes)
         .children(tree.children)
         .compression(compression);
@@ -359,7 +360,7 @@ pub fn tree_options(tree: &TreeOptions) -> CliResult<slog2_format::build::TreeOp
 }
 
 /// The format name of a SLOG-2 output written with these options.
-fn slog2_name(opts: &slog2_format::build::TreeOptions) -> &'static str {
+fn slog2_name(opts: &slog2_format::write::TreeOptions) -> &'static str {
     if opts.compression.is_framed() {
         "SLOG 2.0.6Z"
     } else {
@@ -373,12 +374,12 @@ fn to_slog2(
     out: &Output,
     len: u64,
     java: &str,
-    opts: slog2_format::build::TreeOptions,
+    opts: slog2_format::write::TreeOptions,
     clog2: bool,
     convert: impl FnOnce(
         OutWriter,
         &mut dyn FnMut(u64),
-    ) -> slog2_format::Result<(OutWriter, slog2_format::build::ConvertStats)>,
+    ) -> slog2_format::Result<(OutWriter, slog2_format::convert::ConvertStats)>,
 ) -> CliResult<Done> {
     let bar = bytes_bar(len, "converting");
     let (w, stats) =
@@ -400,7 +401,7 @@ fn to_slog2(
     })
 }
 
-fn tree_line(t: &slog2_format::build::TreeStats) -> String {
+fn tree_line(t: &slog2_format::write::TreeStats) -> String {
     format!(
         "drawables {}; tree: {} nodes, depth {}, largest block {} bytes",
         t.drawables, t.nodes, t.depth, t.max_block
@@ -409,7 +410,7 @@ fn tree_line(t: &slog2_format::build::TreeStats) -> String {
 
 /// The unmatched-event line: what was dropped, and how it relates to the number
 /// MPE's Java converter prints.
-pub fn unmatched_line(u: &slog2_format::build::Unmatched, java: &str) -> String {
+pub fn unmatched_line(u: &slog2_format::convert::Unmatched, java: &str) -> String {
     let mut s = if u.total_dropped() == 0 {
         "unmatched events: none dropped".to_string()
     } else {
@@ -453,10 +454,10 @@ fn note(line: &mut String, n: u64, what: &str) {
 fn alog_to_slog2(
     input: &Path,
     out: &Output,
-    opts: slog2_format::build::TreeOptions,
+    opts: slog2_format::write::TreeOptions,
 ) -> CliResult<Done> {
     let (f, len) = super::alog::read(input)?;
-    let (w, stats) = slog2_format::build::alog_to_slog2(&f, out.writer()?, opts, |_| {})
+    let (w, stats) = slog2_format::convert::alog_to_slog2(&f, out.writer()?, opts, |_| {})
         .map_err(CliError::slog2(input))?;
     let u = stats.unmatched;
     let output_bytes = finish_writer(w, out)?;
@@ -510,7 +511,7 @@ fn rewrite_alog(input: &Path, out: &Output) -> CliResult<Done> {
 fn slog1_to_slog2(
     input: &Path,
     out: &Output,
-    opts: slog2_format::build::TreeOptions,
+    opts: slog2_format::write::TreeOptions,
 ) -> CliResult<Done> {
     let (f, len) = super::slog1::read(input)?;
     let mut details = Vec::new();
@@ -523,7 +524,7 @@ fn slog1_to_slog2(
             w.what
         ));
     }
-    let (w, stats) = slog2_format::build::slog1::slog1_to_slog2(&f, out.writer()?, opts, |_| {})
+    let (w, stats) = slog2_format::convert::slog1::slog1_to_slog2(&f, out.writer()?, opts, |_| {})
         .map_err(CliError::slog2(input))?;
     let output_bytes = finish_writer(w, out)?;
     details.insert(0, tree_line(&stats.tree));

@@ -9,7 +9,7 @@ use mpelog::export::sorted::Sorted;
 use mpelog::export::{
     self, chrome::ChromeJson, perfetto::PerfettoTrace, pipit::PipitCsv, Counts, Options, Sink,
 };
-use slog2_format::build;
+use slog2_format::convert;
 use std::path::Path;
 
 /// The output formats.
@@ -64,7 +64,7 @@ pub fn run(
     let input = &if remote {
         input.to_path_buf()
     } else {
-        crate::input::resolve(input)?
+        super::local(input)?
     };
     let started = std::time::Instant::now();
     let w = out.writer()?;
@@ -135,34 +135,33 @@ fn write_here<S: Sink>(
     opts: &Options,
     sink: &mut S,
 ) -> CliResult<Counts> {
-    let out_err = |e: std::io::Error| CliError::io(Path::new("<output>"))(e);
-    if let Some(url) = super::url(input) {
-        let mut r = super::open_remote(url)?;
-        return export::slog2(&mut r, opts, sink).map_err(|e| match e {
-            export::Error::Read(e) => CliError::slog2(input)(e),
-            export::Error::Write(e) => out_err(e),
-            e => CliError::Usage(e.to_string()),
-        });
-    }
+    let copy;
+    let input = match super::url(input).map(super::open_url).transpose()? {
+        Some(super::Remote::Slog2(mut r, _)) => {
+            return export::slog2(&mut r, opts, sink)
+                .map_err(CliError::export(CliError::slog2(input)))
+        }
+        Some(super::Remote::Copy(c)) => {
+            copy = c;
+            &copy
+        }
+        None => input,
+    };
     match detect(input)? {
-        Format::Slog2 => slog2(input, opts, sink),
+        Format::Slog2 | Format::Slog2Compressed => slog2(input, opts, sink),
         Format::Annotation => {
             let (mut ann, trace) = super::annotation::open(input, trace)?;
-            export::annotation(&mut ann, opts, sink).map_err(|e| match e {
-                export::Error::Read(e) => super::annotation::error(input, &trace, e),
-                export::Error::Write(e) => out_err(e),
-                e => CliError::Usage(e.to_string()),
-            })
+            export::annotation(&mut ann, opts, sink).map_err(CliError::export(|e| {
+                super::annotation::error(input, &trace, e)
+            }))
         }
         format => {
             // Any other trace: its events paired as `convert` pairs them, the
             // primitives put in start order (no SLOG-2 file in between).
             let mut sorted = sorted_input(input, format, opts)?;
-            export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
-                export::Error::Read(e) => CliError::io(Path::new("<temporary run file>"))(e),
-                export::Error::Write(e) => out_err(e),
-                e => CliError::Usage(e.to_string()),
-            })
+            export::one_pass(&mut sorted, opts, sink).map_err(CliError::export(CliError::io(
+                Path::new("<temporary run file>"),
+            )))
         }
     }
 }
@@ -192,20 +191,20 @@ pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<S
     let sorted = match format {
         Format::Clog2 => {
             let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::clog2(input))?;
-            build::clog2_into(&mut r, sink, progress).map_err(slog2_err(true))?
+            convert::clog2_into(&mut r, sink, progress).map_err(slog2_err(true))?
         }
         Format::Clog => {
             drop(file);
             let data = std::fs::read(input).map_err(CliError::io(input))?;
-            build::clog_into(&data, sink, progress).map_err(slog2_err(false))?
+            convert::clog_into(&data, sink, progress).map_err(slog2_err(false))?
         }
         Format::Alog => {
             let (f, _) = super::alog::read(input)?;
-            build::alog_into(&f, sink, |_| {}).map_err(slog2_err(false))?
+            convert::alog_into(&f, sink, |_| {}).map_err(slog2_err(false))?
         }
         Format::Slog1 => {
             let (f, _) = super::slog1::read(input)?;
-            build::slog1_into(&f, sink, |_| {}).map_err(slog2_err(false))?
+            convert::slog1_into(&f, sink, |_| {}).map_err(slog2_err(false))?
         }
         other => {
             return Err(CliError::Usage(format!(
@@ -231,11 +230,7 @@ fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts
     let (file, _) = super::open(path)?;
     let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(path))?;
-    export::slog2(&mut r, opts, sink).map_err(|e| match e {
-        export::Error::Read(e) => CliError::slog2(path)(e),
-        export::Error::Write(e) => CliError::io(Path::new("<output>"))(e),
-        e => CliError::Usage(e.to_string()),
-    })
+    export::slog2(&mut r, opts, sink).map_err(CliError::export(CliError::slog2(path)))
 }
 
 /// A Parquet export's input, open: an annotation with its trace, a SLOG-2
@@ -266,16 +261,27 @@ fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResul
         let r = slog2_format::Slog2Reader::new(source).map_err(CliError::slog2(input))?;
         Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf()))
     };
-    if let Some(url) = super::url(input) {
-        let f = super::open_http(url)?;
-        return slog2(Box::new(f));
-    }
+    let copy;
+    let input = match super::url(input) {
+        Some(url) => {
+            let f = super::open_http(url)?;
+            match slog2_format::Slog2Reader::new(Box::new(f) as Box<dyn ReadSeek>) {
+                Ok(r) => return Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf())),
+                Err(slog2_format::Error::NotSlog2 { .. }) => {
+                    copy = mpelog::input::download(url)?;
+                    &copy
+                }
+                Err(e) => return Err(CliError::slog2(input)(e)),
+            }
+        }
+        None => input,
+    };
     match detect(input)? {
         Format::Annotation => {
             let (ann, trace) = super::annotation::open(input, trace)?;
             Ok(ParquetInput::Annotation(Box::new(ann), trace))
         }
-        Format::Slog2 => {
+        Format::Slog2 | Format::Slog2Compressed => {
             let (file, _) = super::open(input)?;
             slog2(Box::new(std::io::BufReader::new(file)))
         }
@@ -390,7 +396,7 @@ pub fn dataset(
     let input = &if remote {
         input.to_path_buf()
     } else {
-        crate::input::resolve(input)?
+        super::local(input)?
     };
     let started = std::time::Instant::now();
     let opened = parquet_input(input, trace, opts)?;

@@ -31,15 +31,25 @@ fn categories(asked: &[String], legend: &[slog2_format::types::Category]) -> Cli
             if let Ok(i) = a.trim().parse::<i32>() {
                 return Ok(i);
             }
-            legend
+            let named: Vec<i32> = legend
                 .iter()
-                .find(|c| c.name.text().eq_ignore_ascii_case(a.trim()))
+                .filter(|c| c.name.text().eq_ignore_ascii_case(a.trim()))
                 .map(|c| c.index)
-                .ok_or_else(|| {
-                    CliError::Usage(format!(
-                        "no category {a:?} in the legend (give an index or a name; `mpelog print FILE | grep ^category` lists them)"
-                    ))
-                })
+                .collect();
+            match named[..] {
+                [i] => Ok(i),
+                [] => Err(CliError::Usage(format!(
+                    "no category {a:?} in the legend (give an index or a name; `mpelog print FILE | grep ^category` lists them)"
+                ))),
+                _ => {
+                    let list: Vec<String> = named.iter().map(i32::to_string).collect();
+                    Err(CliError::Usage(format!(
+                        "{} categories are named {a:?} (indexes {}): give the index of the one you mean",
+                        named.len(),
+                        list.join(", ")
+                    )))
+                }
+            }
         })
         .collect()
 }
@@ -48,8 +58,8 @@ fn categories(asked: &[String], legend: &[slog2_format::types::Category]) -> Cli
 pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
     let tree = super::convert::tree_options(&args.tree)?;
     let out = Output::create(output, &[input], false)?;
-    let input = &crate::input::resolve(input)?;
-    if detect(input)? != Format::Slog2 {
+    let input = &super::local(input)?;
+    if !matches!(detect(input)?, Format::Slog2 | Format::Slog2Compressed) {
         return Err(CliError::Usage(format!(
             "{}: filter reads SLOG-2; convert the trace first (`mpelog convert {} -o X.slog2`)",
             shown(input),
@@ -74,9 +84,9 @@ pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
     let w = out.writer()?;
     let (w, stats) = filter(&mut r, w, &opts).map_err(|e| match e {
         Error::Slog2(e) => CliError::slog2(input)(e),
-        e => CliError::Unrecognized {
+        source => CliError::Filter {
             path: input.to_path_buf(),
-            message: e.to_string(),
+            source,
         },
     })?;
     let shown_out = crate::output::name(&out);

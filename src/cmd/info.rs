@@ -93,7 +93,7 @@ pub fn run(path: &Path, json: bool) -> CliResult {
     if super::otf2::is_archive(path) {
         return super::otf2::info(path, json);
     }
-    let path = &crate::input::resolve(path)?;
+    let path = &super::local(path)?;
     let (s, failure) = match summarize(path) {
         Ok(s) => (s, None),
         Err(Failure::Partial(s, e)) => (*s, Some(e)),
@@ -210,7 +210,7 @@ pub fn summarize(path: &Path) -> Result<Summary, Failure> {
     Ok(match detect(path)? {
         Format::Clog2 => return summarize_clog2(path),
         Format::Clog => summarize_clog(path)?,
-        Format::Slog2 => summarize_slog2(path)?,
+        Format::Slog2 | Format::Slog2Compressed => summarize_slog2(path)?,
         Format::Alog => summarize_alog(path)?,
         Format::Slog1 => summarize_slog1(path)?,
         Format::Annotation => {

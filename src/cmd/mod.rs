@@ -21,7 +21,7 @@ pub mod window;
 
 use crate::error::{CliError, CliResult};
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The URL of a remote SLOG-2 file (`http://` or `https://`, as `mpelog
 /// serve`, any static web server that answers Range requests and object
@@ -39,11 +39,41 @@ pub fn open_http(url: &str) -> CliResult<mpelog::remote::HttpFile> {
     Ok(mpelog::remote::HttpFile::open(url)?)
 }
 
-/// Opens the remote SLOG-2 file at `url`, read with HTTP Range requests
-/// ([`mpelog::remote::HttpFile`]).
-pub fn open_remote(url: &str) -> CliResult<slog2_format::Slog2Reader<mpelog::remote::HttpFile>> {
+/// A remote input, opened.
+pub enum Remote {
+    /// A SLOG-2 file, read where it is with HTTP Range requests, and the
+    /// counts of its requests.
+    Slog2(
+        Box<slog2_format::Slog2Reader<mpelog::remote::HttpFile>>,
+        mpelog::remote::Counts,
+    ),
+    /// Any other trace, downloaded to a local copy (named by the URL in
+    /// messages), to be read as a local file is.
+    Copy(PathBuf),
+}
+
+/// Opens the remote input at `url`: a SLOG-2 file where it is, any other
+/// trace as a local copy.
+pub fn open_url(url: &str) -> CliResult<Remote> {
     let f = open_http(url)?;
-    slog2_format::Slog2Reader::new(f).map_err(CliError::slog2(Path::new(url)))
+    let counts = f.counts();
+    match slog2_format::Slog2Reader::new(f) {
+        Ok(r) => Ok(Remote::Slog2(Box::new(r), counts)),
+        Err(slog2_format::Error::NotSlog2 { .. }) => {
+            Ok(Remote::Copy(mpelog::input::download(url)?))
+        }
+        Err(e) => Err(CliError::slog2(Path::new(url))(e)),
+    }
+}
+
+/// The local file to read for the input `path`: itself, a copy of standard
+/// input for `-`, or a downloaded copy of a URL (for the commands that read
+/// local files; messages name the URL).
+pub fn local(path: &Path) -> CliResult<std::path::PathBuf> {
+    match url(path) {
+        Some(url) => Ok(mpelog::input::download(url)?),
+        None => Ok(crate::input::resolve(path)?),
+    }
 }
 
 /// Opens an input file for streaming (blocks are read whole, so no extra buffering).

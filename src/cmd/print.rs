@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// Runs `mpelog print`, writing to stdout; `tree` is `--tree`'s lowest depth.
 pub fn run(path: &Path, tree: Option<i16>) -> CliResult {
-    let path = &crate::input::resolve(path)?;
+    let path = &super::local(path)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let res = match tree {
@@ -80,7 +80,7 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
             })();
             res.map_err(o)?.map_err(CliError::clog2(path))
         }
-        Format::Slog2 => write_slog2(path, out),
+        Format::Slog2 | Format::Slog2Compressed => write_slog2(path, out),
         Format::Clog => {
             let data = std::fs::read(path).map_err(CliError::io(path))?;
             let f = clog2_format::clog::ClogFile::parse(&data).map_err(CliError::input(path))?;
@@ -98,7 +98,7 @@ pub fn write_dump<W: Write>(path: &Path, out: &mut W) -> CliResult {
 
 /// Writes `print --tree`: the SLOG-2 tree depth first, down to `depth`.
 pub fn write_tree<W: Write>(path: &Path, depth: i16, out: &mut W) -> CliResult {
-    if detect(path)? != Format::Slog2 {
+    if !matches!(detect(path)?, Format::Slog2 | Format::Slog2Compressed) {
         return Err(CliError::Usage(
             "--tree prints the tree of a SLOG-2 file; convert the trace first".into(),
         ));

@@ -19,30 +19,38 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
             shown(output)
         )));
     }
-    if let Some(url) = super::url(input) {
+    let copy;
+    let input = match super::url(input).map(super::open_url).transpose()? {
         // A remote SLOG-2 file, read with Range requests.
-        let out = Output::create(output, &[], false)?;
-        let mut r = super::open_remote(url)?;
-        let (text, drawn) = svg(&mut r, opts).map_err(|e| match e {
-            Error::Slog2(e) => CliError::slog2(input)(e),
-            e => CliError::Usage(e.to_string()),
-        })?;
-        return write(out, output, png, text, drawn, input);
-    }
+        Some(super::Remote::Slog2(mut r, _)) => {
+            let out = Output::create(output, &[], false)?;
+            let (text, drawn) = svg(&mut r, opts).map_err(|e| match e {
+                Error::Slog2(e) => CliError::slog2(input)(e),
+                e => CliError::Render(e),
+            })?;
+            return write(out, output, png, text, drawn, input);
+        }
+        Some(super::Remote::Copy(c)) => {
+            copy = c;
+            &copy
+        }
+        None => input,
+    };
     let out = Output::create(output, &[input], false)?;
-    let input = &crate::input::resolve(input)?;
+    let input = &super::local(input)?;
     let dir;
     let slog2 = match detect(input)? {
-        Format::Slog2 => input.to_path_buf(),
-        Format::Annotation => {
-            return Err(CliError::Usage(
-                "render draws SLOG-2 files: render the annotated trace itself".into(),
-            ))
-        }
-        _ => {
+        Format::Slog2 | Format::Slog2Compressed => input.to_path_buf(),
+        format => {
+            // An annotation is drawn as the trace it annotates (opened with it,
+            // so a stale one is refused); any trace is converted once into a
+            // temporary SLOG-2 file.
+            let trace = match format {
+                Format::Annotation => super::annotation::open(input, None)?.1,
+                _ => input.to_path_buf(),
+            };
             dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let tmp = super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?;
-            tmp
+            super::convert::to_temp_slog2(&trace, dir.path(), "converted.slog2")?
         }
     };
     let (file, _) = super::open(&slog2)?;
@@ -50,7 +58,7 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
         .map_err(CliError::slog2(&slog2))?;
     let (text, drawn) = svg(&mut r, opts).map_err(|e| match e {
         Error::Slog2(e) => CliError::slog2(&slog2)(e),
-        e => CliError::Usage(e.to_string()),
+        e => CliError::Render(e),
     })?;
     write(out, output, png, text, drawn, input)
 }

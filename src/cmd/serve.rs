@@ -16,9 +16,9 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
     let tmp = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
     let mut served = Vec::new();
     for (i, f) in files.iter().enumerate() {
-        let f = crate::input::resolve(f)?;
+        let f = super::local(f)?;
         match detect(&f)? {
-            Format::Slog2 => served.push((f.clone(), display_name(&f))),
+            Format::Slog2 | Format::Slog2Compressed => served.push((f.clone(), display_name(&f))),
             Format::Annotation => {
                 return Err(CliError::Usage(format!(
                     "{}: serve shows SLOG-2 files; serve the annotated trace itself",

@@ -5,6 +5,7 @@
 use crate::detect::{detect, Format};
 use crate::error::{CliError, CliResult};
 use mpelog::stats::{self, Options, Stats};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -32,21 +33,22 @@ pub enum Style {
 
 /// Runs `mpelog stats`.
 pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Style) -> CliResult {
-    let s = if let Some(url) = super::url(path) {
+    let s = match super::url(path).map(super::open_url).transpose()? {
         // A remote SLOG-2 file, read with Range requests.
-        let mut r = super::open_remote(url)?;
-        stats::slog2(&mut r, opts).map_err(CliError::slog2(path))?
-    } else {
-        local(path, trace, opts)?
+        Some(super::Remote::Slog2(mut r, _)) => {
+            stats::slog2(&mut r, opts).map_err(CliError::slog2(path))?
+        }
+        Some(super::Remote::Copy(copy)) => local(&copy, trace, opts)?,
+        None => local(path, trace, opts)?,
     };
     print(&s, by, style)
 }
 
 /// The statistics of a local file.
 fn local(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<stats::Stats> {
-    let path = &crate::input::resolve(path)?;
+    let path = &super::local(path)?;
     Ok(match detect(path)? {
-        Format::Slog2 => of_slog2(path, opts)?,
+        Format::Slog2 | Format::Slog2Compressed => of_slog2(path, opts)?,
         Format::Annotation => {
             let (mut ann, trace) = super::annotation::open(path, trace)?;
             stats::annotation(&mut ann, opts)
@@ -92,16 +94,50 @@ fn num(x: f64) -> String {
     format!("{x:?}")
 }
 
+/// A time for people: seconds in fixed point to the microsecond.
+fn secs(x: f64) -> String {
+    format!("{x:.6}")
+}
+
+/// How the bins name a category: its name, with its index when another
+/// category has the same name.
+fn bin_names(s: &Stats) -> HashMap<i32, (String, &'static str)> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for c in &s.categories {
+        *seen.entry(c.name.as_str()).or_default() += 1;
+    }
+    s.categories
+        .iter()
+        .map(|c| {
+            let name = if seen[c.name.as_str()] > 1 {
+                format!("{}#{}", c.name, c.index)
+            } else {
+                c.name.clone()
+            };
+            (
+                c.index,
+                (name.replace(char::is_whitespace, "_"), c.topology),
+            )
+        })
+        .collect()
+}
+
 fn text<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
     writeln!(
         out,
         "window [{}, {}) ({} s)",
-        num(s.from),
-        num(s.to),
-        num(s.to - s.from)
+        secs(s.from),
+        secs(s.to),
+        secs(s.to - s.from)
     )?;
     if by != By::Timeline {
         writeln!(out)?;
+        writeln!(
+            out,
+            "times in s (means, minima and maxima in ms); shares are of the window's time summed over the {} timelines (up to {}%)",
+            s.timelines.len(),
+            100 * s.timelines.len().max(1)
+        )?;
         writeln!(
             out,
             "{:>6} {:<24} {:<6} {:>10} {:>14} {:>12} {:>12} {:>12} {:>8} {:>14} {:>8}",
@@ -110,9 +146,9 @@ fn text<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
             "kind",
             "count",
             "incl sum s",
-            "incl mean s",
-            "incl min s",
-            "incl max s",
+            "incl mean ms",
+            "incl min ms",
+            "incl max ms",
             "incl %",
             "excl sum s",
             "excl %"
@@ -120,15 +156,15 @@ fn text<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
         for c in &s.categories {
             writeln!(
                 out,
-                "{:>6} {:<24} {:<6} {:>10} {:>14.6e} {:>12.4e} {:>12.4e} {:>12.4e} {:>8.3} {:>14.6e} {:>8.3}",
+                "{:>6} {:<24} {:<6} {:>10} {:>14.6} {:>12.4} {:>12.4} {:>12.4} {:>8.3} {:>14.6} {:>8.3}",
                 c.index,
                 c.name,
                 c.topology,
                 c.count,
                 c.inclusive.sum,
-                c.inclusive.mean(),
-                c.inclusive.min,
-                c.inclusive.max,
+                1e3 * c.inclusive.mean(),
+                1e3 * c.inclusive.min,
+                1e3 * c.inclusive.max,
                 100.0 * c.inclusive_share,
                 c.exclusive.sum,
                 100.0 * c.exclusive_share
@@ -143,7 +179,7 @@ fn text<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
             "timeline",
             "states",
             "incl sum s",
-            "incl mean s",
+            "incl mean ms",
             "excl sum s",
             "incl %",
             "events",
@@ -153,11 +189,11 @@ fn text<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
         for t in &s.timelines {
             writeln!(
                 out,
-                "{:>8} {:>10} {:>14.6e} {:>12.4e} {:>14.6e} {:>8.3} {:>8} {:>8} {:>8}",
+                "{:>8} {:>10} {:>14.6} {:>12.4} {:>14.6} {:>8.3} {:>8} {:>8} {:>8}",
                 t.line,
                 t.inclusive.count,
                 t.inclusive.sum,
-                t.inclusive.mean(),
+                1e3 * t.inclusive.mean(),
                 t.exclusive.sum,
                 100.0 * t.inclusive_share,
                 t.events,
@@ -190,18 +226,23 @@ fn text<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
     }
     if !s.bins.is_empty() {
         writeln!(out)?;
-        writeln!(out, "histogram: per bin, seconds covered by each state category (events and arrows: how many start there)")?;
+        writeln!(out, "histogram: per bin, seconds covered by each state category, summed over timelines (events and arrows: how many start there)")?;
+        let names = bin_names(s);
         for b in &s.bins {
             let cells: Vec<String> = b
                 .categories
                 .iter()
-                .map(|(c, v)| format!("{c}={}", num(*v)))
+                .map(|(c, v)| match names.get(c) {
+                    Some((name, "state")) => format!("{name}={}", secs(*v)),
+                    Some((name, _)) => format!("{name}={}", v.round()),
+                    None => format!("{c}={}", secs(*v)),
+                })
                 .collect();
             writeln!(
                 out,
                 "[{}, {}) {}",
-                num(b.start),
-                num(b.end),
+                secs(b.start),
+                secs(b.end),
                 cells.join(" ")
             )?;
         }

@@ -120,17 +120,21 @@ pub fn run(
             "window: --pixels must be at least 1".into(),
         ));
     }
-    if let Some(url) = super::url(file) {
-        return write_remote_window(url, from, to, detail, json, lenient);
-    }
-    let file = &crate::input::resolve(file)?;
-    if pixels == Some(0) {
-        return Err(CliError::Usage(
-            "window: --pixels must be at least 1".into(),
-        ));
-    }
+    let copy;
+    let file = match super::url(file).map(super::open_url).transpose()? {
+        Some(super::Remote::Slog2(r, counts)) => {
+            return write_remote_window((*r, counts), file, from, to, detail, json, lenient)
+        }
+        Some(super::Remote::Copy(c)) => {
+            copy = c;
+            &copy
+        }
+        None => file,
+    };
+    let file = &super::local(file)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let dir;
     let res = match detect(file)? {
         Format::Annotation => {
             if pixels.is_some() || detail.depth.is_some() {
@@ -140,7 +144,14 @@ pub fn run(
             }
             write_annotation_window(file, trace, from, to, json, &mut out)
         }
-        _ => write_window(file, from, to, detail, json, lenient, &mut out),
+        Format::Slog2 | Format::Slog2Compressed => write_window(file, from, to, detail, json, lenient, &mut out),
+        _ => {
+            // Any other trace: converted once into a temporary SLOG-2 file
+            // (removed at exit), whose tree the window then reads.
+            dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
+            let slog2 = super::convert::to_temp_slog2(file, dir.path(), "converted.slog2")?;
+            write_window(&slog2, from, to, detail, json, lenient, &mut out)
+        }
     }
     .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
     match res {
@@ -155,17 +166,17 @@ pub fn run(
 /// A window of a remote SLOG-2 file read with HTTP Range requests; the last
 /// line adds the requests made and the bytes received.
 fn write_remote_window(
-    url: &str,
+    (mut r, counts): (
+        Slog2Reader<mpelog::remote::HttpFile>,
+        mpelog::remote::Counts,
+    ),
+    path: &Path,
     from: Option<f64>,
     to: Option<f64>,
     detail: Detail,
     json: bool,
     lenient: bool,
 ) -> CliResult {
-    let path = Path::new(url);
-    let f = super::open_http(url)?;
-    let counts = f.counts();
-    let mut r = Slog2Reader::new(f).map_err(CliError::slog2(path))?;
     r.set_lenient(lenient);
     if let (true, Some(p)) = (detail.summary, detail.pixels) {
         return write_summary(&mut r, path, from, to, p);
@@ -187,12 +198,16 @@ fn write_remote_window(
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     (|| -> std::io::Result<()> {
         write_items(&lines, &answer, json, &mut out)?;
-        writeln!(
-            out,
-            "nodes_read={} bytes_read={} drawables={} requests={requests} bytes_received={received}",
-            totals.nodes_read,
-            totals.bytes_read,
-            answer.drawables.len()
+        write_cost(
+            &mut out,
+            json,
+            &[
+                ("nodes_read", totals.nodes_read),
+                ("bytes_read", totals.bytes_read),
+                ("drawables", answer.drawables.len() as u64),
+                ("requests", requests),
+                ("bytes_received", received),
+            ],
         )?;
         out.flush()
     })()
@@ -268,7 +283,7 @@ pub fn write_window<W: Write>(
     out: &mut W,
 ) -> CliResult {
     match detect(path)? {
-        Format::Slog2 => {}
+        Format::Slog2 | Format::Slog2Compressed => {}
         other => {
             return Err(CliError::Unrecognized {
                 path: path.to_path_buf(),
@@ -312,16 +327,19 @@ pub fn write_window<W: Write>(
     let lines = Lines { categories };
     (|| -> std::io::Result<()> {
         write_items(&lines, &answer, json, out)?;
-        if pixels.is_some() && !json {
-            writeln!(out, "shadows={}", answer.shadows.len())?;
+        let mut cost = vec![
+            ("nodes_read", totals.nodes_read),
+            ("bytes_read", totals.bytes_read),
+            ("drawables", answer.drawables.len() as u64),
+        ];
+        if pixels.is_some() {
+            if json {
+                cost.push(("shadows", answer.shadows.len() as u64));
+            } else {
+                writeln!(out, "shadows={}", answer.shadows.len())?;
+            }
         }
-        writeln!(
-            out,
-            "nodes_read={} bytes_read={} drawables={}",
-            totals.nodes_read,
-            totals.bytes_read,
-            answer.drawables.len()
-        )
+        write_cost(out, json, &cost)
     })()
     .map_err(o)
 }
@@ -365,15 +383,37 @@ pub fn write_annotation_window<W: Write>(
     let lines = Lines { categories };
     (|| -> std::io::Result<()> {
         write_items(&lines, &as_slog2, json, out)?;
-        writeln!(
+        write_cost(
             out,
-            "nodes_read={} bytes_read={} drawables={}",
-            totals.nodes_read,
-            totals.annotation_bytes + totals.trace_bytes,
-            as_slog2.drawables.len()
+            json,
+            &[
+                ("nodes_read", totals.nodes_read),
+                ("bytes_read", totals.annotation_bytes + totals.trace_bytes),
+                ("drawables", as_slog2.drawables.len() as u64),
+            ],
         )
     })()
     .map_err(CliError::io(Path::new("<stdout>")))
+}
+
+/// The last line: what the query cost, as `key=value` words, or with `--json`
+/// as one JSON object `{"cost":{...}}` (so every line is JSON).
+fn write_cost<W: Write>(out: &mut W, json: bool, cost: &[(&str, u64)]) -> std::io::Result<()> {
+    let words: Vec<String> = cost
+        .iter()
+        .map(|(k, v)| {
+            if json {
+                format!("\"{k}\":{v}")
+            } else {
+                format!("{k}={v}")
+            }
+        })
+        .collect();
+    if json {
+        writeln!(out, "{{\"cost\":{{{}}}}}", words.join(","))
+    } else {
+        writeln!(out, "{}", words.join(" "))
+    }
 }
 
 fn write_items<W: Write>(

@@ -663,7 +663,8 @@ impl<S: Sink> Driver<'_, S> {
 ///
 /// ```
 /// use mpelog::export::Ordered;
-/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::convert::clog2_to_slog2;
+/// use slog2_format::write::TreeOptions;
 ///
 /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(2000))?;
 /// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;

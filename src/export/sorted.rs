@@ -3,7 +3,7 @@
 //! without a SLOG-2 file in between.
 //!
 //! The converters pair events into primitives in end-time order
-//! ([`slog2_format::build::PrimSink`]); the exporters need start order. A
+//! ([`slog2_format::write::PrimSink`]); the exporters need start order. A
 //! [`StartOrder`] sink keeps the primitives that meet the window in a buffer
 //! of bounded size; when the buffer is full it is sorted and written to an
 //! anonymous temporary file as a run (about 34 bytes per primitive plus its
@@ -16,8 +16,8 @@
 use super::Ordered;
 use crate::slices::{order, Piece, Span};
 use rustc_hash::FxHashSet;
-use slog2_format::build::{Prim, PrimSink};
 use slog2_format::types::{Category, LineIdMap};
+use slog2_format::write::{Prim, PrimSink};
 use slog2_format::TimeWindow;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
@@ -41,7 +41,7 @@ const RECORD_HEAD: usize = 34;
 /// ```
 /// use mpelog::export::sorted::StartOrder;
 /// use mpelog::export::{chrome::ChromeJson, Options};
-/// use slog2_format::build::clog2_into;
+/// use slog2_format::convert::clog2_into;
 ///
 /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
 /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
@@ -140,7 +140,7 @@ impl StartOrder {
         };
         let mut w = file;
         let at = self.runs.end;
-        let mut rec = [0u8; RECORD_HEAD + slog2_format::build::prim::MAX_INFO];
+        let mut rec = [0u8; RECORD_HEAD + slog2_format::write::prim::MAX_INFO];
         for &(_, _, i) in &self.keys {
             let n = encode(&self.buf[i as usize], &mut rec);
             w.write_all(&rec[..n])?;
@@ -263,7 +263,7 @@ impl PrimSink for StartOrder {
         mut maps: Vec<LineIdMap>,
     ) -> slog2_format::Result<Sorted> {
         // The maps a converted file has: the converter's and the identity map.
-        maps.push(slog2_format::build::tree::identity_map(
+        maps.push(slog2_format::write::tree::identity_map(
             self.lines.iter().copied(),
         ));
         let file = if let Some(w) = self.runs.out.take() {

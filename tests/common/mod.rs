@@ -2,6 +2,8 @@
 //! make generated traces.
 #![allow(dead_code)]
 
+pub mod http;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -50,4 +52,17 @@ pub fn leftovers(dir: &Path) -> usize {
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().contains(".mpelog-"))
         .count()
+}
+
+/// The value of `key` in the last line of `window`: a `key=N` word, or with
+/// `--json` a field of the object `{"cost":{...}}`.
+pub fn cost_of(last: &str, key: &str) -> Option<u64> {
+    if last.starts_with('{') {
+        let v: serde_json::Value = serde_json::from_str(last).ok()?;
+        return v["cost"][key].as_u64();
+    }
+    last.split(' ')
+        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))?
+        .parse()
+        .ok()
 }

@@ -10,12 +10,12 @@
 //! file that parses is then checked for what the viewers (upshot, nupshot) and
 //! `mpelog convert` do with it: the header against the body, time order, state
 //! definitions, and pairing of states and messages exactly as
-//! [`slog2_format::build::alog_to_slog2`] pairs them. Those findings are warnings (the
+//! [`slog2_format::convert::alog_to_slog2`] pairs them. Those findings are warnings (the
 //! spec forbids readers to reject such files) at the first byte of the offending
 //! line, with `line L` as place.
 
 use crate::report::Collector;
-use crate::rules::Rule;
+use crate::rule::Rule;
 use crate::Format;
 use alog_format::record::{rtype, Kind, Record};
 use alog_format::z::{self, ZError};
@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 /// largest known sample unpacks to 242 KiB). Larger files are `AL-Z-002`.
 pub const Z_LIMIT: usize = 64 << 20;
 
-crate::rules::rule_table! {
+crate::rule::rule_table! {
     Some(Format::Alog);
     /// The ALOG rules: the rows of spec/alog.md §3, the `.Z` rules, then the checks
     /// beyond parsing.
@@ -266,7 +266,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         self.messages();
         self.pairing(&mut states);
         self.unused_definitions(&states);
-        if slog2_format::build::alog::drawables(self.f)
+        if slog2_format::convert::alog::drawables(self.f)
             .prims
             .is_empty()
         {
@@ -570,7 +570,7 @@ impl<'a, 'c> Checker<'a, 'c> {
         }
     }
 
-    /// Pairs states and messages in time order as [`slog2_format::build::alog_to_slog2`]
+    /// Pairs states and messages in time order as [`slog2_format::convert::alog_to_slog2`]
     /// does (spec/alog.md §7, spec/conversion.md §6 item 3) and reports what stays unpaired.
     fn pairing(&mut self, states: &mut [State]) {
         let f = self.f;

@@ -13,7 +13,7 @@ use mpelog_annotate::{Annotation, Error};
 use std::io::{Cursor, Read, Seek};
 use std::path::Path;
 
-crate::rules::rule_table! {
+crate::rule::rule_table! {
     Some(Format::Annotation);
     /// The annotation rules.
     IDX_HDR_001 = "IDX-HDR-001", Error,
@@ -173,7 +173,7 @@ fn tiling<A: Read + Seek, T: Read + Seek>(ann: &Annotation<A, T>, c: &mut Collec
 fn report(e: Error, c: &mut Collector) {
     let (rule, offset) = match &e {
         Error::BadAnnotation { rule, offset, .. } | Error::Stale { rule, offset, .. } => {
-            (crate::rules::by_id(RULES, rule, IDX_BLK_002), *offset)
+            (crate::rule::by_id(RULES, rule, IDX_BLK_002), *offset)
         }
         Error::Slog2(inner) => (IDX_BLK_002, inner.offset().unwrap_or(0)),
         Error::Clog2(inner) => (IDX_TRACE_002, inner.offset().unwrap_or(0)),

@@ -6,7 +6,7 @@
 //! the structure; a parse error ends the check with the `C1-REJ-NNN` finding of
 //! its row. A file that parses gets a second pass for the rules beyond parsing.
 //! The time-order, undeclared-event and conflicting-definition rules run the
-//! records through [`slog2_format::build::clog_events::ClogDrawables`], the code
+//! records through [`slog2_format::convert::clog::events::ClogDrawables`], the code
 //! `mpelog convert` uses; the pairing and colour rules follow the same event ID
 //! bindings (spec/conversion.md §5) to name the offending record.
 
@@ -17,14 +17,14 @@ use clog2_format::clog::{
 };
 use clog2_format::escape::quoted_text;
 use clog2_format::Error;
-use slog2_format::build::clog_events::{
+use slog2_format::convert::clog::events::{
     field_text, message_params, placeholder, ClogDrawables, Role, FIRST_NEW_INDEX,
 };
-use slog2_format::build::colors;
-use slog2_format::build::events::ARROW_CATEGORY;
+use slog2_format::convert::clog2::events::ARROW_CATEGORY;
+use slog2_format::convert::colors;
 use std::collections::{HashMap, VecDeque};
 
-crate::rules::rule_table! {
+crate::rule::rule_table! {
     Some(Format::Clog);
     /// The old CLOG rules: rows 1–9 of spec/clog.md §6, then the rules beyond parsing
     /// of spec/conformance.md §5.2.
@@ -156,7 +156,7 @@ fn reject(c: &mut Collector, bytes: &[u8], explicit: bool, e: &Error) {
         // bytes are not old CLOG at all (detection never picks such a file).
         Error::UnknownRecordType { .. } => {
             c.add(
-                crate::rules::FORMAT_001,
+                crate::rule::FORMAT_001,
                 0,
                 None,
                 format!("{}: the first record's type is not an old-CLOG record type, so this is not an old-CLOG file", e.detail()),
@@ -454,7 +454,7 @@ fn pop<K: std::hash::Hash + Eq>(map: &mut HashMap<K, VecDeque<u64>>, key: K) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slog2_format::build::events::Unmatched;
+    use slog2_format::convert::clog2::events::Unmatched;
 
     #[test]
     fn placeholders_follow_mpe1_numbering() {

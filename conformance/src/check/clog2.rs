@@ -10,22 +10,22 @@
 //! `limit` findings per rule are held.
 //!
 //! The pairing, time-order and definition rules run the records through
-//! [`slog2_format::build::events::Clog2Drawables`], the very code `mpelog
+//! [`slog2_format::convert::clog2::events::Clog2Drawables`], the very code `mpelog
 //! convert` uses, so a check flags exactly what a conversion refuses or drops, at
 //! the offset of the record concerned.
 
 use crate::report::Collector;
-use crate::rules::Rule;
+use crate::rule::Rule;
 use crate::Format;
 use clog2_format::preamble::{Field, Preamble, PREAMBLE_LEN};
 use clog2_format::record::{comm_etype, Body, Record};
 use clog2_format::{Clog2Reader, Error, Version};
-use slog2_format::build::events::{info_keys, Clog2Drawables, Partial};
-use slog2_format::build::names::clog2_field;
+use slog2_format::convert::clog2::events::{info_keys, Clog2Drawables, Partial};
+use slog2_format::convert::names::clog2_field;
 use std::collections::HashMap;
 use std::io::{self, Read, Seek, SeekFrom};
 
-crate::rules::rule_table! {
+crate::rule::rule_table! {
     Some(Format::Clog2);
     /// The CLOG2 rules: rows 1–16 of spec/clog2.md §10, then the rules beyond
     /// parsing of spec/conformance.md §4.2.

@@ -159,7 +159,7 @@ fn unrecognized(len: usize) -> Report {
         format: None,
         findings: vec![crate::report::Finding {
             rule: "FORMAT-001",
-            severity: crate::rules::Severity::Error,
+            severity: crate::rule::Severity::Error,
             offset: 0,
             place: None,
             message: format!(

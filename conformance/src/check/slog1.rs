@@ -9,7 +9,7 @@
 //! place.
 
 use crate::report::Collector;
-use crate::rules::{Rule, Severity};
+use crate::rule::{Rule, Severity};
 use crate::Format;
 use slog2_format::slog1::check::{all_warnings, RULES as WARNINGS};
 use slog2_format::slog1::Slog1File;
@@ -160,7 +160,7 @@ pub fn check(bytes: &[u8], c: &mut Collector) {
             .find(|&&(start, end, _)| start <= w.offset && w.offset < end)
             .map(|(_, _, part)| part.name());
         c.add(
-            crate::rules::by_id(RULES, w.rule, RULES[RULES.len() - 1]),
+            crate::rule::by_id(RULES, w.rule, RULES[RULES.len() - 1]),
             w.offset,
             place,
             format!("{}; {}", w.what, warning_hint(w.rule)),

@@ -4,7 +4,7 @@
 //!   19), process, task, data and cycle, a [`timestamp`] and a [`comment`].
 //! * [`file()`] gives the canonical bytes (`AlogFile::to_bytes`) of 1 to 39
 //!   [`record()`]s and one point event, so that the file parses and converts to
-//!   SLOG-2 (`slog2_format::build::alog_to_slog2`). (ALOG files may be in any order;
+//!   SLOG-2 (`slog2_format::convert::alog_to_slog2`). (ALOG files may be in any order;
 //!   the converter sorts them.)
 
 use alog_format::record::{Comment, Record};

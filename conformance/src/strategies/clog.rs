@@ -8,7 +8,7 @@
 //!   in time order, ending with a state on process 0 (so the file makes a
 //!   drawable), in blocks of 1024 bytes or in one 64 KiB block, packed either
 //!   way ([`block_fill`]). They read with the block size inferred and convert
-//!   to SLOG-2 (`slog2_format::build::clog_to_slog2`).
+//!   to SLOG-2 (`slog2_format::convert::clog_to_slog2`).
 
 use clog2_format::clog::*;
 use clog2_format::FixedBytes;

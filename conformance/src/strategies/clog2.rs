@@ -9,7 +9,7 @@
 //!   record and rewrite byte for byte, but their records are in no time order.
 //! * [`ordered_case`] / [`ordered_file`]: the same with finite times in
 //!   non-decreasing order and one solo event declared and logged, so the file
-//!   also converts to SLOG-2 (`slog2_format::build::clog2_to_slog2`).
+//!   also converts to SLOG-2 (`slog2_format::convert::clog2_to_slog2`).
 //! * [`synth_options`] / [`trace`]: realistic `CLOG-02.44` traces (states,
 //!   arrows, events, nested communicators) from the deterministic generator.
 

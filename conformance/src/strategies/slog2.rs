@@ -14,8 +14,9 @@
 use super::clog2::{generate, small_synth_options};
 use clog2_format::synth;
 use proptest::prelude::*;
-use slog2_format::build::{clog2_to_slog2, ConvertStats, TreeOptions};
+use slog2_format::convert::{clog2_to_slog2, ConvertStats};
 use slog2_format::frame::Compression;
+use slog2_format::write::TreeOptions;
 use std::io::Cursor;
 use std::ops::Range;
 

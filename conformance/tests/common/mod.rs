@@ -74,7 +74,7 @@ pub fn crc32(bytes: &[u8]) -> u32 {
 /// Where `mpelog convert` refuses the file for its time order (`Some(offset)`),
 /// or `None` when it converts it.
 pub fn convert_refusal(b: &[u8]) -> Option<u64> {
-    let conv = slog2_format::build::clog2_to_slog2(
+    let conv = slog2_format::convert::clog2_to_slog2(
         &mut Clog2Reader::from_slice(b).unwrap(),
         Cursor::new(Vec::new()),
         Default::default(),

@@ -26,12 +26,12 @@
 //! * [`write::build`] makes a complete file from records and tables;
 //!   [`Slog1File::lay_out`] places the sections of a model built by hand.
 //! * [`dump::lines`] and [`dump::summary`] are what `mpelog print` and `mpelog
-//!   info` show; [`crate::build::slog1_to_slog2`] converts to SLOG-2, each interval
+//!   info` show; [`crate::convert::slog1_to_slog2`] converts to SLOG-2, each interval
 //!   once (its `cur` or `out` copy).
 //!
 //! ```
 //! use slog2_format::slog1::*;
-//! use slog2_format::build::TreeOptions;
+//! use slog2_format::write::TreeOptions;
 //! use std::io::Cursor;
 //!
 //! let state = |t: u16, s: f64, d: f64, node: u16| IntervalRecord {
@@ -54,7 +54,7 @@
 //! assert_eq!(back.home_records().count(), 40);
 //! assert!(back.warnings().is_empty());
 //!
-//! let (_, stats) = slog2_format::build::slog1_to_slog2(&back, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+//! let (_, stats) = slog2_format::convert::slog1_to_slog2(&back, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
 //! assert_eq!(stats.tree.drawables, 40);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

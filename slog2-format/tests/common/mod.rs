@@ -20,7 +20,7 @@ pub fn generated(ranks: u32, events: u64, leaf_bytes: u32, children: u16, seed: 
     );
     mpelog_conformance::strategies::slog2::convert(
         &clog2,
-        slog2_format::build::TreeOptions::default()
+        slog2_format::write::TreeOptions::default()
             .leaf_bytes(leaf_bytes)
             .children(children)
             .compression(slog2_format::frame::Compression::None),

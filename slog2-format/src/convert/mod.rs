@@ -1,10 +1,14 @@
-//! Building SLOG-2 files: CLOG2 events to drawables ([`events`]), old CLOG
-//! events to drawables ([`clog_events`]), the one-pass tree writer ([`tree`])
-//! with its shadows, and the converters that join them ([`convert`],
-//! [`clog_convert`]). See spec/conversion.md §2–§5.
+//! Converting to SLOG-2: one module per input format, named after it
+//! ([`clog2`], [`clog`], [`alog`], [`slog1`]), each turning its format's events
+//! into drawables as MPE's Java converters make them and placing them with the
+//! one-pass tree writer of [`crate::write`]. See spec/conversion.md §2–§7.
+//!
+//! Every converter has two entry points: `X_to_slog2` writes a SLOG-2 file,
+//! `X_into` feeds the same primitives to any [`PrimSink`](crate::write::PrimSink).
 //!
 //! ```
-//! use slog2_format::build::{clog2_to_slog2, TreeOptions};
+//! use slog2_format::convert::clog2_to_slog2;
+//! use slog2_format::write::TreeOptions;
 //! use slog2_format::Slog2Reader;
 //! use std::io::Cursor;
 //!
@@ -25,29 +29,18 @@
 //! ```
 
 pub mod alog;
-pub mod clog_convert;
-pub mod clog_events;
+pub mod clog;
+pub mod clog2;
 pub mod colors;
-pub mod convert;
-pub mod events;
 pub mod names;
-mod node;
 pub mod otf2;
-pub mod prim;
-pub mod prim_sink;
-pub mod reframe;
-mod shadow;
-mod sink;
 pub mod slog1;
-pub mod tree;
+pub mod stats;
 
 pub use alog::{alog_into, alog_to_slog2};
-pub use clog_convert::{clog_into, clog_records_into, clog_records_to_slog2, clog_to_slog2};
-pub use clog_events::ClogDrawables;
-pub use convert::{clog2_into, clog2_to_slog2, ConvertStats};
-pub use events::{Clog2Drawables, Partial, Unmatched};
-pub use prim::Prim;
-pub use prim_sink::{PairStats, PrimSink};
-pub use reframe::{reframe, ReframeStats};
+pub use clog::events::ClogDrawables;
+pub use clog::{clog_into, clog_records_into, clog_records_to_slog2, clog_to_slog2};
+pub use clog2::events::{arrow_category, Clog2Drawables, Partial, Unmatched, ARROW_CATEGORY};
+pub use clog2::{clog2_into, clog2_to_slog2};
 pub use slog1::{slog1_into, slog1_to_slog2};
-pub use tree::{TreeOptions, TreeStats, TreeWriter};
+pub use stats::{ConvertStats, PairStats};

@@ -20,11 +20,12 @@
 //!   hue band of its paradigm (MPI reds, OpenMP and threads blues, user and
 //!   compiler greens, accelerators purples), the same on every run.
 
+use super::clog2::events::info_keys;
 use super::colors::argb;
-use super::events::info_keys;
-use super::{ConvertStats, PairStats, Prim, PrimSink, TreeOptions, TreeWriter, Unmatched};
+use super::{ConvertStats, PairStats, Unmatched};
 use crate::error::{Error, Result};
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
+use crate::write::{Prim, PrimSink, TreeOptions, TreeWriter};
 use otf2_format::defs::Definitions;
 use otf2_format::{Archive, Event, EventKind, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -576,7 +577,7 @@ fn comm_ranks(defs: &Definitions) -> HashMap<u32, Ranks> {
 /// group and its place in it ("Process View": process, thread).
 fn line_maps(defs: &Definitions) -> Vec<LineIdMap> {
     let n = defs.locations.len() as i32;
-    let mut views = vec![super::tree::one_column_map(
+    let mut views = vec![crate::write::one_column_map(
         "Location View",
         "location",
         0..n,

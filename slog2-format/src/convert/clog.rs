@@ -2,12 +2,14 @@
 //! block by block from memory, turned into primitives ([`super::clog_events`])
 //! and placed in the tree as they complete.
 
-use super::clog_events::ClogDrawables;
-use super::convert::ConvertStats;
-use super::prim_sink::{PairStats, PrimSink};
-use super::tree::{TreeOptions, TreeWriter};
+pub mod events;
+
+use crate::convert::stats::{ConvertStats, PairStats};
 use crate::error::{Error, Result};
+use crate::write::prim_sink::PrimSink;
+use crate::write::tree::{TreeOptions, TreeWriter};
 use clog2_format::clog::ClogRecords;
+use events::ClogDrawables;
 use std::io::{Seek, Write};
 
 /// Converts the old-CLOG file `data` (block size inferred as spec/clog.md §2
@@ -70,7 +72,7 @@ pub fn clog_records_into<P: PrimSink>(
         let (rec, at) = item.map_err(clog)?;
         count += 1;
         if let Some(p) = events.push(&rec) {
-            super::convert::in_end_order(&p, &mut last_end, at, rec.time)?;
+            crate::convert::stats::in_end_order(&p, &mut last_end, at, rec.time)?;
             tree.add(p)?;
         }
         if events.ended() {

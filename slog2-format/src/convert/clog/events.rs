@@ -8,10 +8,10 @@
 //! message events, an unknown colour, an unparsable message string), this module
 //! counts the case in [`Unmatched`] or takes a stated default, and goes on.
 
-use super::colors;
-use super::events::{arrow_category, Unmatched, ARROW_CATEGORY};
-use super::prim::Prim;
+use crate::convert::clog2::events::{arrow_category, Unmatched, ARROW_CATEGORY};
+use crate::convert::colors;
 use crate::types::{topology, Category, JStr, LineIdMap};
+use crate::write::prim::Prim;
 use clog2_format::clog::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::{BTreeMap, VecDeque};

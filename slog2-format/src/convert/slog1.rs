@@ -27,14 +27,15 @@
 //!
 //! SLOG-1 has no events: a zero-length interval stays a zero-length state.
 
-use crate::build::colors::{argb, lookup, Fallback};
-use crate::build::events::info_keys;
-use crate::build::prim::{Prim, MAX_INFO};
-use crate::build::{ConvertStats, PairStats, PrimSink, TreeOptions, TreeWriter};
+use crate::convert::clog2::events::info_keys;
+use crate::convert::colors::{argb, lookup, Fallback};
+use crate::convert::stats::{ConvertStats, PairStats};
 use crate::error::{Error, Result};
 use crate::slog1::read::{RecordRef, Slog1File};
 use crate::slog1::types::*;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
+use crate::write::prim::{Prim, MAX_INFO};
+use crate::write::{PrimSink, TreeOptions, TreeWriter};
 use std::collections::BTreeMap;
 use std::io::{Seek, Write};
 

@@ -1,10 +1,9 @@
 //! Where a conversion's primitives go: the one-pass tree writer for a SLOG-2
 //! file, or anything else that takes primitives in end-time order (an exporter
 //! that reorders them, a counter in a test). Every converter of
-//! [`crate::build`] has a twin `*_into` that pairs events with the same code
+//! [`crate::convert`] has a twin `*_into` that pairs events with the same code
 //! and feeds any [`PrimSink`].
 
-use super::events::Unmatched;
 use super::prim::Prim;
 use super::tree::{TreeStats, TreeWriter};
 use crate::error::Result;
@@ -15,7 +14,8 @@ use std::io::{Seek, Write};
 /// and the line-ID maps.
 ///
 /// ```
-/// use slog2_format::build::{clog2_into, Prim, PrimSink};
+/// use slog2_format::convert::clog2_into;
+/// use slog2_format::write::{Prim, PrimSink};
 /// use slog2_format::types::{Category, LineIdMap};
 ///
 /// /// Counts primitives and categories.
@@ -57,29 +57,5 @@ impl<W: Write + Seek> PrimSink for TreeWriter<W> {
     }
     fn finish(self, categories: &[Category], maps: Vec<LineIdMap>) -> Result<(W, TreeStats)> {
         TreeWriter::finish(self, categories, maps)
-    }
-}
-
-/// What pairing an input's events did, whatever took the primitives.
-#[derive(Debug, Clone, Default, PartialEq)]
-#[non_exhaustive]
-pub struct PairStats {
-    /// Input records read (as [`ConvertStats::records`](super::ConvertStats)).
-    pub records: u64,
-    /// Input bytes consumed (CLOG2 and CLOG; 0 for ALOG and SLOG-1).
-    pub input_bytes: u64,
-    /// Events that could not be paired or placed.
-    pub unmatched: Unmatched,
-}
-
-impl PairStats {
-    /// The conversion's figures with the tree writer's.
-    pub(crate) fn with_tree(self, tree: TreeStats) -> super::ConvertStats {
-        super::ConvertStats {
-            records: self.records,
-            input_bytes: self.input_bytes,
-            tree,
-            unmatched: self.unmatched,
-        }
     }
 }

@@ -1,30 +1,19 @@
 //! CLOG2 → SLOG-2 in one pass: records are read in place, turned into
 //! primitives and placed in the tree as they complete.
 
-use super::events::{Clog2Drawables, Unmatched};
-use super::prim::Prim;
-use super::prim_sink::{PairStats, PrimSink};
-use super::tree::{TreeOptions, TreeStats, TreeWriter};
+pub mod event_ids;
+pub mod events;
+
+use crate::convert::stats::{in_end_order, ConvertStats, PairStats};
 use crate::error::{Error, Result};
+use crate::write::prim::Prim;
+use crate::write::prim_sink::PrimSink;
+use crate::write::tree::{TreeOptions, TreeWriter};
 use clog2_format::{Clog2Reader, Source};
+use events::Clog2Drawables;
 use std::io::{Seek, Write};
 use std::ops::ControlFlow;
 use std::sync::mpsc;
-
-/// What a conversion did.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ConvertStats {
-    /// Input records read (CLOG2 and CLOG: up to and including ENDLOG; ALOG:
-    /// lines with a record; SLOG-1: interval records converted).
-    pub records: u64,
-    /// Input bytes consumed (CLOG2 and CLOG; 0 for ALOG and SLOG-1, which are
-    /// converted from a parsed file).
-    pub input_bytes: u64,
-    /// The tree writer's numbers.
-    pub tree: TreeStats,
-    /// Events that could not be paired or placed.
-    pub unmatched: Unmatched,
-}
 
 /// Primitives per batch handed from the pairing thread to the tree-building one.
 const BATCH: usize = 2048;
@@ -172,27 +161,4 @@ fn pair<S: Source>(
     let offset = reader.offset();
     full_tx.send(Ok((batch, offset))).ok()?;
     Some((events, records, offset))
-}
-
-/// Checks that the primitive `p`, completed by the record at byte `offset` of
-/// time `time`, has finite times and does not end before the previous one
-/// (`last_end`, advanced to its end); the converters need end-time order.
-pub(crate) fn in_end_order(p: &Prim, last_end: &mut f64, offset: u64, time: f64) -> Result<()> {
-    let end = p.latest();
-    let problem = if !p.times_finite() {
-        "which is not a finite time".to_string()
-    } else if end < *last_end {
-        format!(
-            "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
-        )
-    } else {
-        *last_end = end;
-        return Ok(());
-    };
-    Err(Error::OutOfOrder {
-        offset,
-        time,
-        end,
-        problem,
-    })
 }

@@ -18,11 +18,13 @@
 //! by time (stable) in memory, and the drawables by end time (stable) before they
 //! reach the writer, which needs increasing end times.
 
-use crate::build::colors;
-use crate::build::events::arrow_category;
-use crate::build::{ConvertStats, PairStats, Prim, PrimSink, TreeOptions, TreeWriter, Unmatched};
+use crate::convert::clog2::events::arrow_category;
+use crate::convert::colors;
+use crate::convert::stats::{ConvertStats, PairStats};
+use crate::convert::Unmatched;
 use crate::error::Result;
 use crate::types::{topology, Category, JStr, LineIdMap};
+use crate::write::{Prim, PrimSink, TreeOptions, TreeWriter};
 use alog_format::record::{rtype, Kind};
 use alog_format::AlogFile;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -305,7 +307,7 @@ pub fn drawables(f: &AlogFile) -> Drawables {
     u.recvs = recvs.values().map(|q| q.len() as u64).sum();
 
     prims.sort_by(|a, b| a.latest().total_cmp(&b.latest()));
-    let maps = vec![crate::build::tree::one_column_map(
+    let maps = vec![crate::write::tree::one_column_map(
         "Process View",
         "process",
         lines,

@@ -96,7 +96,7 @@ impl TreeOptions {
 /// one row per line ID, in increasing order, whose value is the line ID.
 ///
 /// ```
-/// let m = slog2_format::build::tree::identity_map([3, 1, 3]);
+/// let m = slog2_format::write::tree::identity_map([3, 1, 3]);
 /// assert_eq!(m.title.text(), "Identity Map");
 /// assert_eq!(m.rows.iter().map(|r| (r.line_id, r.values.clone())).collect::<Vec<_>>(),
 ///            [(1, vec![1]), (3, vec![3])]);

@@ -7,15 +7,22 @@
 //! declared, a definition that contradicts an earlier one), this module counts the
 //! case in [`Unmatched`] and goes on.
 
-use super::colors;
-use super::names::{clog2_field, unknown_type};
-use super::prim::Prim;
+use super::event_ids::{Defined, EventIds, Role};
+use crate::convert::colors;
+use crate::convert::names::{clog2_field, unknown_type};
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
-use clog2_format::record::{rectype, Body, Record, RECV_ETYPE, SEND_ETYPE};
+use crate::write::prim::Prim;
+use clog2_format::record::{rectype, Body, Record};
 use clog2_format::{PreambleInfo, RecordRef};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
+
+mod legend;
+pub use legend::*;
+
+mod carry;
+pub use carry::*;
 
 /// What could not be paired or placed, per kind. Nothing here stops a conversion.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -60,16 +67,6 @@ impl Unmatched {
     }
 }
 
-/// What an event ID does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Start,
-    Final,
-    Solo,
-    Send,
-    Recv,
-}
-
 /// The name, colour and format fields of a STATEDEF or EVENTDEF as Java reads
 /// them ([`clog2_field`]; `None` is Java's `null`).
 #[derive(Debug, Clone)]
@@ -103,64 +100,6 @@ struct CatDef {
     /// A drawable of it was made (Java's `Category.isUsed`): an unnamed one was
     /// named `UnknownType-N` then.
     used: bool,
-}
-
-/// The ranges of event IDs the preamble reserves, giving each ID its placeholder
-/// category until a definition names it.
-#[derive(Debug, Clone, Copy)]
-struct Placeholders {
-    known_event_start: i64,
-    known_states: i64,
-    user_event_start: i64,
-    user_states: i64,
-    known_solo_start: i64,
-    known_solos: i64,
-    user_solo_start: i64,
-    user_solos: i64,
-}
-
-impl Placeholders {
-    /// The placeholder (category index, role, topology) of an event ID.
-    fn lookup(&self, etype: i32) -> Option<(i32, Role, i32)> {
-        let e = etype as i64;
-        let mut base = 1i64;
-        let pairs = [
-            (self.known_event_start, self.known_states),
-            (self.user_event_start, self.user_states),
-        ];
-        for (start, count) in pairs {
-            let off = e - start;
-            if off >= 0 && off < 2 * count {
-                let role = if off % 2 == 0 {
-                    Role::Start
-                } else {
-                    Role::Final
-                };
-                return i32::try_from(base + off / 2)
-                    .ok()
-                    .map(|c| (c, role, topology::STATE));
-            }
-            base += count;
-        }
-        for (start, count) in [
-            (self.known_solo_start, self.known_solos),
-            (self.user_solo_start, self.user_solos),
-        ] {
-            let off = e - start;
-            if off >= 0 && off < count {
-                return i32::try_from(base + off)
-                    .ok()
-                    .map(|c| (c, Role::Solo, topology::EVENT));
-            }
-            base += count;
-        }
-        None
-    }
-
-    /// The first index after the placeholders.
-    fn next_index(&self) -> i64 {
-        1 + self.known_states + self.user_states + self.known_solos + self.user_solos
-    }
 }
 
 /// One declared timeline (Java's `CommProcThdID`).
@@ -241,44 +180,6 @@ struct Handler {
     placed: bool,
 }
 
-/// An event still waiting for its partner: what carries over from one part of a
-/// trace to the next (annotation files store it at each leaf boundary).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Partial {
-    /// An open state: its category, line, start time and info in `prim`
-    /// (both vertices at the start).
-    State {
-        /// The state as started.
-        prim: Prim,
-        /// The caller's tag of the start record (see [`Clog2Drawables::push_at`]).
-        origin: u64,
-    },
-    /// A send waiting for its receive.
-    Send {
-        /// Tag, sender process line, receiver process line.
-        key: [i32; 3],
-        /// Send time.
-        time: f64,
-        /// Sender thread line.
-        line: i32,
-        /// Message size.
-        size: i32,
-        /// The caller's tag of the send record.
-        origin: u64,
-    },
-    /// A receive waiting for its send.
-    Recv {
-        /// Tag, sender process line, receiver process line.
-        key: [i32; 3],
-        /// Receive time.
-        time: f64,
-        /// Receiver thread line.
-        line: i32,
-        /// The caller's tag of the receive record.
-        origin: u64,
-    },
-}
-
 /// Turns a CLOG2 record stream into primitives. Feed records in file order with
 /// [`Clog2Drawables::push`]; each call returns the primitive the record completes,
 /// if any. Primitives come out in increasing end time when the records are in
@@ -287,9 +188,7 @@ pub enum Partial {
 pub struct Clog2Drawables {
     world: i32,
     threads: i32,
-    placeholders: Placeholders,
-    next_index: i64,
-    handlers: HashMap<i32, (i32, Role)>,
+    ids: EventIds,
     cats: BTreeMap<i32, CatDef>,
     fallback: colors::Fallback,
     /// Open states per (category, line), oldest first.
@@ -337,17 +236,6 @@ impl Clog2Drawables {
     /// Starts a conversion with the preamble's world size, thread count and event
     /// ID ranges (missing values: one thread, a world of 65536, no ranges).
     pub fn new(pre: &PreambleInfo) -> Clog2Drawables {
-        let c = |v: Option<i32>| v.unwrap_or(0).max(0) as i64;
-        let placeholders = Placeholders {
-            known_event_start: pre.known_event_id_start.unwrap_or(0) as i64,
-            known_states: c(pre.known_state_id_count),
-            user_event_start: pre.user_event_id_start.unwrap_or(0) as i64,
-            user_states: c(pre.user_state_id_count),
-            known_solo_start: pre.known_solo_event_id_start.unwrap_or(0) as i64,
-            known_solos: c(pre.known_solo_event_id_count),
-            user_solo_start: pre.user_solo_event_id_start.unwrap_or(0) as i64,
-            user_solos: c(pre.user_solo_event_id_count),
-        };
         let mut cats = BTreeMap::new();
         let a = arrow_category();
         cats.insert(
@@ -363,15 +251,10 @@ impl Clog2Drawables {
                 used: false,
             },
         );
-        let mut handlers = HashMap::default();
-        handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
-        handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
         Clog2Drawables {
             world: pre.comm_world_size.filter(|&w| w > 0).unwrap_or(65536),
             threads: pre.max_thread_count.filter(|&t| t > 0).unwrap_or(1),
-            placeholders,
-            next_index: placeholders.next_index(),
-            handlers,
+            ids: EventIds::new(pre),
             cats,
             fallback: colors::Fallback::default(),
             states: HashMap::default(),
@@ -398,88 +281,6 @@ impl Clog2Drawables {
     /// The process line ID `icomm·W + rank` used to pair messages.
     fn process_line(&self, icomm: i32, rank: i32) -> i32 {
         icomm.wrapping_mul(self.world).wrapping_add(rank)
-    }
-
-    fn lookup(&self, etype: i32) -> Option<(i32, Role, i32)> {
-        if let Some(&(cat, role)) = self.handlers.get(&etype) {
-            let topo = self.cats.get(&cat).map_or(topology::STATE, |c| c.topology);
-            return Some((cat, role, topo));
-        }
-        self.placeholders.lookup(etype)
-    }
-
-    fn new_index(&mut self) -> i32 {
-        let i = i32::try_from(self.next_index).unwrap_or(i32::MAX);
-        self.next_index += 1;
-        i
-    }
-
-    /// The colour of a definition's colour field: the table's, or the next
-    /// default colour for a name the table lacks or an empty field
-    /// (spec/conversion.md §2.1 item 5).
-    fn color(&mut self, name: Option<&str>) -> [u8; 4] {
-        let rgb = name
-            .and_then(colors::lookup)
-            .unwrap_or_else(|| self.fallback.next_rgb());
-        colors::argb(rgb, 255)
-    }
-
-    /// Gives category `index` a definition's name, colour and format (Java's
-    /// `new ObjDef`, or `setName`, `setColor`, `setInfoKeys` on the category the
-    /// IDs already map to: the last definition wins). Fields as [`clog2_field`]
-    /// reads them; a used category keeps its flag.
-    fn define(&mut self, index: i32, topo: i32, d: &DefFields) {
-        let argb = self.color(d.color.as_deref());
-        let old = self.cats.remove(&index);
-        let used = old.as_ref().is_some_and(|c| c.used);
-        let (keys, types) = match d.format.as_deref() {
-            None => (Vec::new(), Vec::new()),
-            // Java's setInfoKeys keeps the previous keys when the format has no
-            // token (a format of blanks, trimmed to "").
-            Some("") => old.map(|c| (c.keys, c.types)).unwrap_or_default(),
-            Some(f) => info_keys(f),
-        };
-        self.cats.insert(
-            index,
-            CatDef {
-                topology: topo,
-                name: d.name.clone(),
-                argb,
-                width: 1,
-                keys,
-                types,
-                defined: true,
-                used,
-            },
-        );
-    }
-
-    /// Marks category `index` used as a drawable of it is made, making the
-    /// placeholder if it does not exist; the first use of a category without a
-    /// name names it `UnknownType-N` with the next default colour (Java's
-    /// `InfoBox.resolveCategory`).
-    fn placeholder(&mut self, index: i32, topo: i32) {
-        let c = self.cats.entry(index).or_insert(CatDef {
-            topology: topo,
-            name: None,
-            argb: [255, 255, 192, 203],
-            width: 1,
-            keys: Vec::new(),
-            types: Vec::new(),
-            defined: false,
-            used: false,
-        });
-        if c.used {
-            return;
-        }
-        c.used = true;
-        if c.name.is_none() {
-            c.name = Some(unknown_type(index));
-            let rgb = self.fallback.next_rgb();
-            if let Some(c) = self.cats.get_mut(&index) {
-                c.argb = colors::argb(rgb, 255);
-            }
-        }
     }
 
     fn use_line(&mut self, line: i32, icomm: i32, rank: i32, thread: i32) {
@@ -590,32 +391,17 @@ impl Clog2Drawables {
             }
             Body::StateDef(d) => {
                 let f = DefFields::read(&d.name.0, &d.color.0, &d.format.0);
-                let h1 = self.lookup(d.start_etype);
-                let h2 = self.lookup(d.final_etype);
-                match (h1, h2) {
-                    (Some((c1, _, t1)), Some((c2, _, _))) if c1 == c2 && t1 == topology::STATE => {
-                        self.define(c1, topology::STATE, &f);
-                    }
-                    (Some(_), Some(_)) => self.unmatched.conflicting_definitions += 1,
-                    _ => {
-                        let idx = self.new_index();
-                        self.define(idx, topology::STATE, &f);
-                        self.handlers.insert(d.start_etype, (idx, Role::Start));
-                        self.handlers.insert(d.final_etype, (idx, Role::Final));
-                    }
+                match self.ids.define_state(d.start_etype, d.final_etype) {
+                    Defined::Existing(c) | Defined::New(c) => self.define(c, topology::STATE, &f),
+                    Defined::Conflict => self.unmatched.conflicting_definitions += 1,
                 }
                 None
             }
             Body::EventDef(d) => {
                 let f = DefFields::read(&d.name.0, &d.color.0, &d.format.0);
-                match self.lookup(d.etype) {
-                    Some((c, Role::Solo, _)) => self.define(c, topology::EVENT, &f),
-                    Some(_) => self.unmatched.conflicting_definitions += 1,
-                    None => {
-                        let idx = self.new_index();
-                        self.define(idx, topology::EVENT, &f);
-                        self.handlers.insert(d.etype, (idx, Role::Solo));
-                    }
+                match self.ids.define_event(d.etype) {
+                    Defined::Existing(c) | Defined::New(c) => self.define(c, topology::EVENT, &f),
+                    Defined::Conflict => self.unmatched.conflicting_definitions += 1,
                 }
                 None
             }
@@ -655,7 +441,7 @@ impl Clog2Drawables {
                 return Some((h, slot));
             }
         }
-        let (cat, role, topo) = self.lookup(etype)?;
+        let (cat, role, topo) = self.ids.lookup(etype)?;
         let h = Handler {
             etype,
             cat,
@@ -818,181 +604,10 @@ impl Clog2Drawables {
         self.use_line(line, icomm, rank, thread);
     }
 
-    /// Every event still waiting for its partner, oldest first within each
-    /// pairing key, keys in ascending order (a deterministic order).
-    pub fn partials(&self) -> Vec<Partial> {
-        let mut out = Vec::new();
-        let mut keys: Vec<_> = self.states.keys().copied().collect();
-        keys.sort_unstable();
-        for k in keys {
-            for &(_, prim, origin) in self.states[&k].iter() {
-                out.push(Partial::State { prim, origin });
-            }
-        }
-        for (map, send) in [(&self.sends, true), (&self.recvs, false)] {
-            let mut keys: Vec<_> = map.keys().copied().collect();
-            keys.sort_unstable();
-            for k in keys {
-                for h in map[&k].iter() {
-                    let key = [k.0, k.1, k.2];
-                    out.push(if send {
-                        Partial::Send {
-                            key,
-                            time: h.time,
-                            line: h.line,
-                            size: h.size,
-                            origin: h.origin,
-                        }
-                    } else {
-                        Partial::Recv {
-                            key,
-                            time: h.time,
-                            line: h.line,
-                            origin: h.origin,
-                        }
-                    });
-                }
-            }
-        }
-        out
-    }
-
-    /// Replaces the waiting events by `partials` (as [`partials`](Self::partials)
-    /// gave them), e.g. to resume pairing in the middle of a trace.
-    pub fn restore(&mut self, partials: &[Partial]) {
-        self.states.clear();
-        self.sends.clear();
-        self.recvs.clear();
-        for p in partials {
-            match *p {
-                Partial::State { prim, origin } => push_back(
-                    &mut self.states,
-                    (prim.category, prim.lines[0]),
-                    (prim.times[0], prim, origin),
-                ),
-                Partial::Send {
-                    key,
-                    time,
-                    line,
-                    size,
-                    origin,
-                } => push_back(
-                    &mut self.sends,
-                    (key[0], key[1], key[2]),
-                    HalfArrow {
-                        time,
-                        line,
-                        size,
-                        origin,
-                    },
-                ),
-                Partial::Recv {
-                    key,
-                    time,
-                    line,
-                    origin,
-                } => push_back(
-                    &mut self.recvs,
-                    (key[0], key[1], key[2]),
-                    HalfArrow {
-                        time,
-                        line,
-                        size: 0,
-                        origin,
-                    },
-                ),
-            }
-        }
-    }
-
     /// What was dropped so far (open states, sends and receives are counted by
     /// [`Clog2Drawables::finish`]).
     pub fn unmatched(&self) -> Unmatched {
         self.unmatched
-    }
-
-    /// Ends the conversion: counts what is still open, and returns the categories
-    /// (every category drawables may use; one without a name is `UnknownType-N`,
-    /// says so) and the "Process View" and "Communicator View" line-ID maps (the
-    /// "-Thread" views when threads > 1) of the timelines drawables used.
-    pub fn finish(mut self) -> (Vec<Category>, Vec<LineIdMap>, Unmatched) {
-        let mut u = self.unmatched;
-        u.state_starts = self.states.values().map(|q| q.len() as u64).sum();
-        // Java counts open objects of the categories it was told about.
-        let defined = |c: &i32| self.cats.get(c).is_some_and(|d| d.defined);
-        u.java_count += self
-            .states
-            .iter()
-            .filter(|((c, _), _)| defined(c))
-            .map(|(_, q)| q.len() as u64)
-            .sum::<u64>();
-        u.sends = self.sends.values().map(|q| q.len() as u64).sum();
-        u.recvs = self.recvs.values().map(|q| q.len() as u64).sum();
-        u.java_count += u.sends + u.recvs;
-
-        let cats = std::mem::take(&mut self.cats)
-            .into_iter()
-            .map(|(index, d)| Category {
-                index,
-                name: JStr::new(&d.name.unwrap_or_else(|| unknown_type(index))),
-                topology: d.topology,
-                argb: d.argb,
-                modifiable: 1,
-                width: d.width,
-                keys: d.keys,
-                types: d.types,
-                methods: Vec::new(),
-                summary: None,
-            })
-            .collect();
-        let mut used: Vec<(i32, Timeline)> = self
-            .timelines
-            .iter()
-            .filter(|(_, t)| t.used)
-            .map(|(&l, &t)| (l, t))
-            .collect();
-        used.sort_by_key(|(l, _)| *l);
-        let threaded = self.threads > 1;
-        let (t1, l1, t2, l2): (&str, Vec<&str>, &str, Vec<&str>) = if threaded {
-            (
-                "Process-Thread View",
-                vec!["world_rank", "thread"],
-                "Communicator-Thread View",
-                vec!["commID", "comm_rank", "thread"],
-            )
-        } else {
-            (
-                "Process View",
-                vec!["world_rank"],
-                "Communicator View",
-                vec!["commID", "comm_rank"],
-            )
-        };
-        let map = |title: &str, labels: &[&str], f: &dyn Fn(&Timeline) -> Vec<i32>| LineIdMap {
-            title: JStr::new(title),
-            ncols: labels.len() as i32,
-            labels: labels.iter().map(|l| JStr::new(l)).collect(),
-            rows: used
-                .iter()
-                .map(|(l, t)| LineIdRow {
-                    line_id: *l,
-                    values: f(t),
-                })
-                .collect(),
-            methods: Vec::new(),
-        };
-        let maps = if threaded {
-            vec![
-                map(t1, &l1, &|t| vec![t.wrank, t.thread]),
-                map(t2, &l2, &|t| vec![t.icomm, t.rank, t.thread]),
-            ]
-        } else {
-            vec![
-                map(t1, &l1, &|t| vec![t.wrank]),
-                map(t2, &l2, &|t| vec![t.icomm, t.rank]),
-            ]
-        };
-        (cats, maps, u)
     }
 }
 
@@ -1006,53 +621,6 @@ fn pop_oldest<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, Queue<V>>, key: K
             None => Some(e.remove().head),
         },
         Entry::Vacant(_) => None,
-    }
-}
-
-/// Splits an MPE format string into SLOG-2 info keys and types the way Java's
-/// `Category.setInfoKeys` does: tokens are runs without `%` and single `%`; after
-/// a `%` the next token's first character is the type and its rest a key.
-pub fn info_keys(format: &str) -> (Vec<JStr>, Vec<u8>) {
-    let bytes = format.as_bytes();
-    let mut tokens: Vec<&[u8]> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            tokens.push(&bytes[i..i + 1]);
-            i += 1;
-        } else {
-            let j = bytes[i..]
-                .iter()
-                .position(|&b| b == b'%')
-                .map_or(bytes.len(), |p| i + p);
-            tokens.push(&bytes[i..j]);
-            i = j;
-        }
-    }
-    let mut keys = Vec::new();
-    let mut types = Vec::new();
-    let mut it = tokens.into_iter();
-    while let Some(t) = it.next() {
-        if t == b"%" {
-            match it.next() {
-                Some(next) => {
-                    types.push(next[0]);
-                    keys.push(jstr(&next[1..]));
-                }
-                None => break, // Java throws here; we drop the dangling '%'
-            }
-        } else {
-            keys.push(jstr(t));
-        }
-    }
-    (keys, types)
-}
-
-fn jstr(b: &[u8]) -> JStr {
-    let b = &b[..b.len().min(i16::MAX as usize)];
-    JStr {
-        len: b.len() as i16,
-        bytes: b.to_vec(),
     }
 }
 

@@ -1,0 +1,70 @@
+//! What a conversion did: [`ConvertStats`] (with the tree writer's figures) and
+//! [`PairStats`] (pairing alone, whatever took the primitives), and the end-time
+//! order check every converter applies.
+
+use crate::convert::clog2::events::Unmatched;
+use crate::error::{Error, Result};
+use crate::write::prim::Prim;
+use crate::write::tree::TreeStats;
+
+/// What a conversion did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ConvertStats {
+    /// Input records read (CLOG2 and CLOG: up to and including ENDLOG; ALOG:
+    /// lines with a record; SLOG-1: interval records converted).
+    pub records: u64,
+    /// Input bytes consumed (CLOG2 and CLOG; 0 for ALOG and SLOG-1, which are
+    /// converted from a parsed file).
+    pub input_bytes: u64,
+    /// The tree writer's numbers.
+    pub tree: TreeStats,
+    /// Events that could not be paired or placed.
+    pub unmatched: Unmatched,
+}
+
+/// What pairing an input's events did, whatever took the primitives.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct PairStats {
+    /// Input records read (as [`ConvertStats::records`](ConvertStats)).
+    pub records: u64,
+    /// Input bytes consumed (CLOG2 and CLOG; 0 for ALOG and SLOG-1).
+    pub input_bytes: u64,
+    /// Events that could not be paired or placed.
+    pub unmatched: Unmatched,
+}
+
+impl PairStats {
+    /// The conversion's figures with the tree writer's.
+    pub(crate) fn with_tree(self, tree: TreeStats) -> ConvertStats {
+        ConvertStats {
+            records: self.records,
+            input_bytes: self.input_bytes,
+            tree,
+            unmatched: self.unmatched,
+        }
+    }
+}
+
+/// Checks that the primitive `p`, completed by the record at byte `offset` of
+/// time `time`, has finite times and does not end before the previous one
+/// (`last_end`, advanced to its end); the converters need end-time order.
+pub(crate) fn in_end_order(p: &Prim, last_end: &mut f64, offset: u64, time: f64) -> Result<()> {
+    let end = p.latest();
+    let problem = if !p.times_finite() {
+        "which is not a finite time".to_string()
+    } else if end < *last_end {
+        format!(
+            "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
+        )
+    } else {
+        *last_end = end;
+        return Ok(());
+    };
+    Err(Error::OutOfOrder {
+        offset,
+        time,
+        end,
+        problem,
+    })
+}
