@@ -63,4 +63,19 @@ for t in alog_file conformance_check; do seed $t $alog "$C/mpich1/alog/gmmlog_pr
 mkdir -p corpus/alog_line
 for f in $alog; do split -l 1 -a 4 "$f" "corpus/alog_line/$(basename "$f")."; done
 for t in slog1_file conformance_check; do seed $t "$C/mpich1/slog1/sample.slog"; done
+# OTF2: anchors as they are; definitions after a chunk-size byte (0xff: 1 MiB
+# chunks, which hold each of these small files whole);
+# event files after that byte, a two-byte length and the global definitions.
+for a in ping-pong-otf2 ping-pong-otf2-papi; do
+    d="$C/otf2/$a"
+    [ -d "$d" ] || continue
+    mkdir -p corpus/otf2_anchor corpus/otf2_defs corpus/otf2_events
+    cp "$d/traces.otf2" "corpus/otf2_anchor/$a.otf2"
+    { printf '\377'; cat "$d/traces.def"; } > "corpus/otf2_defs/$a.def"
+    { printf '\377'; cat "$d/traces/1.def"; } > "corpus/otf2_defs/$a.1.def"
+    n=$(wc -c < "$d/traces.def")
+    for l in 0 1; do
+        { printf '\377'; printf "\\$(printf %o $((n / 256)))\\$(printf %o $((n % 256)))"; cat "$d/traces.def" "$d/traces/$l.evt"; } > "corpus/otf2_events/$a.$l.evt"
+    done
+done
 echo "seeded: $(ls corpus | wc -l) targets"

@@ -40,6 +40,16 @@ pub enum CliError {
         #[source]
         source: slog2_format::slog1::Error,
     },
+    /// The input is not a valid OTF2 archive (exit 1); the error names the
+    /// archive's file and byte offset.
+    #[error("{}: {source}", shown(.path))]
+    BadOtf2 {
+        /// The archive given.
+        path: PathBuf,
+        /// What is wrong, with the file and byte offset.
+        #[source]
+        source: otf2_format::Error,
+    },
     /// The input's format could not be recognized (exit 1).
     #[error("{}: {message}", shown(.path))]
     Unrecognized {

@@ -136,7 +136,7 @@ fn prim(p: &Primitive, topo: i32) -> Result<Prim, Error> {
 /// `out`.
 ///
 /// ```
-/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::{convert::clog2_to_slog2, write::TreeOptions};
 /// use slog2_format::Slog2Reader;
 /// use std::io::Cursor;
 ///

@@ -193,7 +193,7 @@ pub fn plot_columns(width: u32) -> u32 {
 /// Draws the window of `opts` of a SLOG-2 file as an SVG document.
 ///
 /// ```
-/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::{convert::clog2_to_slog2, write::TreeOptions};
 /// use slog2_format::Slog2Reader;
 /// use std::io::Cursor;
 ///

@@ -523,7 +523,7 @@ impl Accumulator {
 /// each drawable is counted in the slice where it starts.
 ///
 /// ```
-/// use slog2_format::build::{clog2_to_slog2, TreeOptions};
+/// use slog2_format::{convert::clog2_to_slog2, write::TreeOptions};
 /// use slog2_format::Slog2Reader;
 /// use std::io::Cursor;
 ///

@@ -70,6 +70,9 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     // Options are checked before anything is read or written.
     let opts = tree_options(&tree)?;
     let out = Output::create(output, &[input], false)?;
+    if super::otf2::is_archive(input) {
+        return super::otf2::convert(input, out, target, opts);
+    }
     let (input, source) = super::local_input(input)?;
     let input = &input;
     let started = Instant::now();
@@ -128,7 +131,7 @@ struct Done {
 }
 
 /// Flushes `w` and returns how many bytes it holds.
-fn finish_writer(mut w: OutWriter, out: &Output) -> CliResult<u64> {
+pub(super) fn finish_writer(mut w: OutWriter, out: &Output) -> CliResult<u64> {
     w.flush().map_err(CliError::io(out.path()))?;
     let n = w
         .get_ref()

@@ -8,6 +8,7 @@ pub mod convert;
 pub mod export;
 pub mod filter;
 pub mod info;
+pub mod otf2;
 pub mod print;
 pub mod raster;
 pub mod render;

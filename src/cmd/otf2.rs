@@ -1,0 +1,179 @@
+//! OTF2 archives in `mpelog convert` (to SLOG-2) and `mpelog info`: an
+//! archive is its anchor file (`traces.otf2`) or the directory holding it.
+//! Kept apart from format detection (`crate::detect` sees single files).
+
+use super::convert::finish_writer;
+use crate::detect::Format;
+use crate::error::{CliError, CliResult};
+use crate::input::shown;
+use crate::output::Output;
+use otf2_format::{Archive, EventKind};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// Whether `path` is an OTF2 archive: an anchor file, or a directory with one.
+pub fn is_archive(path: &Path) -> bool {
+    let Some(anchor) = otf2_format::archive::find_anchor(path) else {
+        return false;
+    };
+    let mut head = [0u8; 8];
+    std::fs::File::open(anchor)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .is_ok_and(|n| otf2_format::looks_like(&head[..n]))
+}
+
+fn open(path: &Path) -> CliResult<Archive> {
+    Archive::open(path).map_err(|source| CliError::BadOtf2 {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// `mpelog convert ARCHIVE -o OUT.slog2`: the one-pass conversion of
+/// spec/otf2.md §9, with one summary line on stderr.
+pub fn convert(
+    input: &Path,
+    out: Output,
+    target: Format,
+    opts: slog2_format::write::TreeOptions,
+) -> CliResult {
+    if target != Format::Slog2 {
+        return Err(CliError::Usage(format!(
+            "converting OTF2 to {} is not supported (OTF2 converts to SLOG-2)",
+            target.name()
+        )));
+    }
+    let started = Instant::now();
+    let archive = open(input)?;
+    let (w, stats, counts) =
+        slog2_format::convert::otf2::otf2_to_slog2(&archive, out.writer()?, opts, |_| {}).map_err(
+            |e| match e {
+                slog2_format::Error::Otf2(source) => CliError::BadOtf2 {
+                    path: input.to_path_buf(),
+                    source: *source,
+                },
+                e => CliError::slog2(input)(e),
+            },
+        )?;
+    let bytes = finish_writer(w, &out)?;
+    let shown_out = crate::output::name(&out);
+    out.commit()?;
+    let u = stats.unmatched;
+    eprintln!(
+        "converted {} (OTF2, {} events) to {} (SLOG-2, {} bytes) in {:.2} s: {} states, {} arrows, {} collectives, {} metric events; unmatched: {} leaves, {} sends, {} receives, {} states closed at the end; not drawn: {}",
+        shown(input),
+        counts.events,
+        shown_out,
+        bytes,
+        started.elapsed().as_secs_f64(),
+        counts.states,
+        counts.arrows,
+        counts.collectives,
+        counts.metrics,
+        u.state_finals,
+        u.sends,
+        u.recvs,
+        u.states_closed_at_end,
+        counted(&counts.counted)
+    );
+    Ok(())
+}
+
+fn counted(m: &BTreeMap<String, u64>) -> String {
+    if m.is_empty() {
+        return "none".into();
+    }
+    m.iter()
+        .map(|(k, v)| format!("{v} {k}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `mpelog info ARCHIVE [--json]`: the anchor, the definitions counted, the
+/// events by kind and the time range (reads every event once).
+pub fn info(path: &Path, json: bool) -> CliResult {
+    let a = open(path)?;
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    let (mut first, mut last) = (u64::MAX, 0u64);
+    let mut events = a.events().map_err(|source| CliError::BadOtf2 {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    while let Some(e) = events.next_event().map_err(|source| CliError::BadOtf2 {
+        path: path.to_path_buf(),
+        source,
+    })? {
+        first = first.min(e.time);
+        last = last.max(e.time);
+        let k = match e.kind {
+            EventKind::Other { record_type } => format!("type {record_type}"),
+            k => format!("{k:?}")
+                .split([' ', '{'])
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        };
+        *kinds.entry(k).or_insert(0) += 1;
+    }
+    let d = &a.defs;
+    let res = d.clock.timer_resolution.max(1) as f64;
+    let secs = |t: u64| (i128::from(t) - i128::from(d.clock.global_offset)) as f64 / res;
+    let total: u64 = kinds.values().sum();
+    let (v0, v1, v2) = a.anchor.version;
+    let text = if json {
+        let v = serde_json::json!({
+            "format": "OTF2",
+            "path": a.anchor_path(),
+            "version": format!("{v0}.{v1}.{v2}"),
+            "creator": a.anchor.creator,
+            "chunk_size_events": a.anchor.chunk_size_events,
+            "chunk_size_defs": a.anchor.chunk_size_defs,
+            "timer_resolution": d.clock.timer_resolution,
+            "locations": d.locations.len(),
+            "location_groups": d.location_groups.len(),
+            "regions": d.regions.len(),
+            "strings": d.strings.len(),
+            "comms": d.comms.len(),
+            "metrics": d.metrics.len(),
+            "definition_records": d.records,
+            "events": total,
+            "events_by_kind": kinds,
+            "time_range": if total > 0 { serde_json::json!([secs(first), secs(last)]) } else { serde_json::Value::Null },
+        });
+        format!("{v}\n")
+    } else {
+        let mut t = format!(
+            "format: OTF2 (libotf2 {v0}.{v1}.{v2}, written by {:?})\nanchor: {}\nchunk sizes: events {} bytes, definitions {} bytes\ntimer resolution: {} ticks/s\nlocations: {} in {} groups\nregions: {}, strings: {}, communicators: {}, metrics: {}, definition records: {}\nevents: {total}\n",
+            a.anchor.creator,
+            shown(a.anchor_path()),
+            a.anchor.chunk_size_events,
+            a.anchor.chunk_size_defs,
+            d.clock.timer_resolution,
+            d.locations.len(),
+            d.location_groups.len(),
+            d.regions.len(),
+            d.strings.len(),
+            d.comms.len(),
+            d.metrics.len(),
+            d.records,
+        );
+        for (k, n) in &kinds {
+            t.push_str(&format!("  {k}: {n}\n"));
+        }
+        if total > 0 {
+            t.push_str(&format!(
+                "time range: {:.9} .. {:.9} s\n",
+                secs(first),
+                secs(last)
+            ));
+        }
+        t
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.map_err(CliError::io(Path::new("<stdout>"))),
+    }
+}
