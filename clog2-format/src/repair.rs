@@ -748,7 +748,7 @@ fn rebuild_table(commevts: &[CommDesc]) -> Rebuilt {
 /// Repair policy: which reader errors [`repair`] recovers from (kept here, with
 /// the repair, so the error type does not depend on the preamble layout).
 impl Error {
-    /// Whether [`repair`](crate::repair::repair) recovers the records before this problem: every
+    /// Whether [`repair`] recovers the records before this problem: every
     /// problem found after the 1024-byte preamble in a CLOG2 file's block stream
     /// or comm table (a cut, a bad record, a missing ENDLOG, extra bytes). Records
     /// out of time order, I/O failures and write errors are not repairable.

@@ -201,7 +201,7 @@ impl Slog2File {
     /// # Errors
     ///
     /// The writer's I/O errors; a compressed (2.0.6Z) model, which
-    /// [`crate::write::reframe`] rewrites instead.
+    /// [`crate::write::reframe()`] rewrites instead.
     ///
     /// ```
     /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;

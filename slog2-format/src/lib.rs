@@ -19,7 +19,7 @@
 //! | random access, windows | [`Slog2Reader::new`] (`impl Read + Seek`), [`Slog2Reader::with_options`] ([`ReadOptions`]: validation, a memory limit) |
 //! | write a new file | [`write::TreeWriter`] (drawables in end-time order, one pass) |
 //! | convert to SLOG-2 | [`convert`]: `clog2_to_slog2`, `clog_to_slog2`, `alog_to_slog2`, `slog1_to_slog2` |
-//! | change the version, re-store nodes | [`write::update`], [`write::reframe`] |
+//! | change the version, re-store nodes | [`write::update`], [`write::reframe()`] |
 //!
 //! ```
 //! use slog2_format::convert::clog2_to_slog2;

@@ -1,5 +1,5 @@
 //! Old CLOG (MPE1) → SLOG-2 in one pass, as `clogTOslog2` does: records are read
-//! block by block from memory, turned into primitives ([`super::clog_events`])
+//! block by block from memory, turned into primitives ([`ClogDrawables`])
 //! and placed in the tree as they complete.
 
 pub mod events;

@@ -1,7 +1,7 @@
 //! Writing SLOG-2 files, the mirror of [`crate::read`]: the one-pass tree writer
 //! ([`TreeWriter`], spec/conversion.md §3) with its nodes, shadows and sinks;
 //! the primitives it takes ([`Prim`]) and where a conversion's primitives go
-//! ([`PrimSink`]); rewriting a file's node storage ([`reframe`]); and changing a
+//! ([`PrimSink`]); rewriting a file's node storage ([`reframe()`]); and changing a
 //! file's version in place ([`update`], 2.0.5 ↔ 2.0.6).
 //!
 //! ```
