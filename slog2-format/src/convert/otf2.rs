@@ -192,17 +192,11 @@ impl<'a> Otf2Drawables<'a> {
             .collect();
         let n = defs.locations.len();
         let (keys, types) = info_keys("tag=%d, size=%l, comm=%d");
+        // MPE's arrow category, with OTF2's message fields as its info.
         let arrow = Category {
-            index: ARROW_CATEGORY,
-            name: JStr::new("message"),
-            topology: topology::ARROW,
-            argb: [255, 255, 255, 255],
-            modifiable: 1,
-            width: 3,
             keys,
             types,
-            methods: Vec::new(),
-            summary: None,
+            ..super::clog2::events::arrow_category()
         };
         Otf2Drawables {
             defs,
