@@ -51,8 +51,18 @@ fn random_archives_read_as_libotf2_reads_them() {
 }
 
 fn corpus() -> Option<std::path::PathBuf> {
+    // A relative path is taken from the workspace root, as `.ci/run` gives it
+    // (tests run in the crate's directory).
     match std::env::var_os("MPELOG_CORPUS") {
-        Some(p) => Some(Path::new(&p).join("otf2")),
+        Some(p) => {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p);
+            assert!(
+                root.is_dir(),
+                "MPELOG_CORPUS={} is not a directory",
+                root.display()
+            );
+            Some(root.join("otf2"))
+        }
         None => {
             eprintln!("skipped: MPELOG_CORPUS is not set");
             None

@@ -47,8 +47,7 @@ fn by_topology(bytes: &[u8]) -> (u64, u64, u64) {
 
 #[test]
 fn corpus_archives_convert_and_pass_check() {
-    let Some(corpus) = std::env::var_os("MPELOG_CORPUS") else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
+    let Some(corpus) = mpelog_conformance::corpus::root() else {
         return;
     };
     for (name, metrics) in [("ping-pong-otf2", 0u64), ("ping-pong-otf2-papi", 84)] {
