@@ -444,8 +444,11 @@ pub const PICTURE_SHARE: f64 = 1.0 / 400.0;
 /// total this many bytes (from the root down): a wide picture of a file with
 /// many timelines, whose upper nodes carry a shadow per timeline and
 /// category, shows coarser boxes rather than read gigabytes, while a narrow
-/// window still reads its path down to the leaves.
-pub const PICTURE_BUDGET: u64 = 16 << 20;
+/// window still reads its path down to the leaves. 4 MiB is about 160 bytes
+/// (four drawables) per cell of a picture 1,600 pixels wide with 16 rows:
+/// above that the shadows summarise each cell as well, and the answer stays
+/// within tens of milliseconds whatever the file's size.
+pub const PICTURE_BUDGET: u64 = 4 << 20;
 
 /// [`Slog2Reader::window_picture_into`]: the drawables per pixel that each
 /// shadow of a child must stand for, on average, for the child to be
