@@ -38,7 +38,7 @@
 //! ```
 
 use crate::slices::Piece;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use slog2_format::types::{topology, Category, LineIdMap};
 use slog2_format::WindowBuf;
@@ -163,7 +163,9 @@ pub struct Summary {
     pub columns: u32,
     /// The rows, in the view's order (by row values).
     pub rows: Vec<Row>,
-    /// Offsets into `shares`, `rows × columns + 1`.
+    /// The rows that have cells (the others' are empty).
+    cell_rows: std::ops::Range<usize>,
+    /// Offsets into `shares`, `cell_rows × columns + 1`.
     cells: Vec<u32>,
     shares: Vec<Share>,
     summarised: Vec<bool>,
@@ -189,10 +191,135 @@ struct Item<'a> {
     start: f64,
     end: f64,
     category: i32,
-    /// Index into the shadow weights (`usize::MAX` for a real state).
-    shadow: usize,
-    info_order: u32,
+    /// The order a real state came in ([`SHADOW`] for a shadow).
+    order: u32,
+    /// A real state's category slot; a shadow's first weight.
+    slot: u32,
+    /// A shadow's number of weights.
+    weights: u32,
     info: &'a [u8],
+}
+
+impl Item<'_> {
+    const EMPTY: Item<'static> = Item {
+        start: 0.0,
+        end: 0.0,
+        category: 0,
+        order: 0,
+        slot: 0,
+        weights: 0,
+        info: &[],
+    };
+}
+
+/// [`Item::order`] of a shadow.
+const SHADOW: u32 = u32::MAX;
+
+/// No index.
+const NONE: u32 = u32::MAX;
+
+/// Keys below this (and not negative) are indexed by a table.
+const DENSE_SMALL: i32 = 1 << 16;
+
+/// Dense indexes of `i32` keys (line IDs, categories) in the order first
+/// seen: a table for small non-negative keys, a hash map for the rest, so that
+/// the per-drawable loops index vectors instead of hashing.
+#[derive(Default)]
+struct Dense {
+    small: Vec<u32>,
+    big: FxHashMap<i32, u32>,
+    keys: Vec<i32>,
+}
+
+impl Dense {
+    /// The index of `k`, a new one when first seen.
+    fn index(&mut self, k: i32) -> u32 {
+        let next = self.keys.len() as u32;
+        if (0..DENSE_SMALL).contains(&k) {
+            let u = k as usize;
+            if u >= self.small.len() {
+                self.small.resize(u + 1, NONE);
+            }
+            if self.small[u] == NONE {
+                self.small[u] = next;
+                self.keys.push(k);
+            }
+            self.small[u]
+        } else {
+            let keys = &mut self.keys;
+            *self.big.entry(k).or_insert_with(|| {
+                keys.push(k);
+                next
+            })
+        }
+    }
+
+    /// The index of `k` if seen.
+    fn get(&self, k: i32) -> Option<u32> {
+        if (0..DENSE_SMALL).contains(&k) {
+            self.small.get(k as usize).copied().filter(|&i| i != NONE)
+        } else {
+            self.big.get(&k).copied()
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+}
+
+/// Categories: each one's topology (a state's when the legend lacks it) and
+/// the slot of a state category in a cell's scratch.
+struct Cats {
+    index: Dense,
+    topology: Vec<i32>,
+    slot: Vec<u32>,
+    /// The category of each slot.
+    slot_cat: Vec<i32>,
+}
+
+impl Cats {
+    /// The legend's categories; its state categories take the first slots.
+    fn new(legend: &[Category]) -> Cats {
+        let mut cats = Cats {
+            index: Dense::default(),
+            topology: Vec::new(),
+            slot: Vec::new(),
+            slot_cat: Vec::new(),
+        };
+        for c in legend {
+            let i = cats.ix(c.index);
+            cats.topology[i] = c.topology;
+        }
+        for c in legend.iter().filter(|c| c.topology == topology::STATE) {
+            cats.slot(c.index);
+        }
+        cats
+    }
+
+    fn ix(&mut self, category: i32) -> usize {
+        let i = self.index.index(category) as usize;
+        if i == self.topology.len() {
+            self.topology.push(topology::STATE);
+            self.slot.push(NONE);
+        }
+        i
+    }
+
+    fn topology(&mut self, category: i32) -> i32 {
+        let i = self.ix(category);
+        self.topology[i]
+    }
+
+    /// The slot of a state category, a new one when first seen.
+    fn slot(&mut self, category: i32) -> u32 {
+        let i = self.ix(category);
+        if self.slot[i] == NONE {
+            self.slot[i] = self.slot_cat.len() as u32;
+            self.slot_cat.push(category);
+        }
+        self.slot[i]
+    }
 }
 
 /// A state open on the sweep's stack.
@@ -213,9 +340,50 @@ struct Scratch {
     touched: Vec<bool>,
     summarised: Vec<bool>,
     covered: Vec<u16>,
+    /// Spans wider than [`SPREAD`] columns add their whole columns here, as
+    /// changes of a per-column rate per (column, slot) (`columns + 1` rows)
+    /// that [`settle`](Self::settle) sums: one step per span, not per column.
+    rate: Vec<f64>,
+    /// The same for `container`.
+    container_rate: Vec<f64>,
+    /// Changes of the number of spans that touch (and that summarise) a
+    /// column.
+    touching: Vec<i32>,
+    summarising: Vec<i32>,
+    /// The running sums of [`settle`](Self::settle), and whether any span
+    /// went to the rates this row.
+    running: (Vec<f64>, Vec<f64>, i32, i32),
+    rated: bool,
+    /// Whether a rate changes at a column, and the slots whose running rates
+    /// are not zero.
+    changed: Vec<bool>,
+    active: Vec<usize>,
 }
 
+/// Spans of more columns than this go to [`Scratch::rate`].
+const SPREAD: f64 = 4.0;
+
 impl Scratch {
+    fn new(columns: usize, slots: usize) -> Scratch {
+        Scratch {
+            columns,
+            slots,
+            seconds: vec![0.0; columns * slots],
+            container: vec![0.0; columns * slots],
+            touched: vec![false; columns],
+            summarised: vec![false; columns],
+            covered: vec![0; columns],
+            rate: vec![0.0; (columns + 1) * slots],
+            container_rate: vec![0.0; (columns + 1) * slots],
+            touching: vec![0; columns + 1],
+            summarising: vec![0; columns + 1],
+            running: (vec![0.0; slots], vec![0.0; slots], 0, 0),
+            rated: false,
+            changed: vec![false; columns + 1],
+            active: Vec::new(),
+        }
+    }
+
     /// Adds `weight` × the part of `[a, b]` in each column (times as column
     /// positions, already clipped to `[0, columns]`).
     fn add(&mut self, slot: usize, a: f64, b: f64, weight: f64, summarised: bool) {
@@ -223,6 +391,31 @@ impl Scratch {
             || weight == 0.0
             || !weight.is_finite()
         {
+            return;
+        }
+        if b - a > SPREAD {
+            // The first and last columns in part, those between at a rate.
+            let (first, last) = (a.floor() as usize, (b.floor() as usize).min(self.columns));
+            let (head, tail) = ((first + 1) as f64 - a, b - last as f64);
+            self.seconds[first * self.slots + slot] += weight * head;
+            self.touched[first] = true;
+            self.summarised[first] |= summarised;
+            self.rate[(first + 1) * self.slots + slot] += weight;
+            self.rate[last * self.slots + slot] -= weight;
+            self.changed[first + 1] = true;
+            self.changed[last] = true;
+            self.touching[first + 1] += 1;
+            self.touching[last] -= 1;
+            if summarised {
+                self.summarising[first + 1] += 1;
+                self.summarising[last] -= 1;
+            }
+            if last < self.columns && tail > 0.0 {
+                self.seconds[last * self.slots + slot] += weight * tail;
+                self.touched[last] = true;
+                self.summarised[last] |= summarised;
+            }
+            self.rated = true;
             return;
         }
         let last = self.columns - 1;
@@ -241,10 +434,79 @@ impl Scratch {
         }
     }
 
+    /// Adds the rates' part of column `c` (call for every column in order).
+    fn settle(&mut self, c: usize) {
+        if !self.rated {
+            return;
+        }
+        let (rate, container, touching, summarising) = &mut self.running;
+        *touching += std::mem::take(&mut self.touching[c]);
+        *summarising += std::mem::take(&mut self.summarising[c]);
+        let base = c * self.slots;
+        if std::mem::take(&mut self.changed[c]) {
+            self.active.clear();
+            for s in 0..self.slots {
+                rate[s] += std::mem::take(&mut self.rate[base + s]);
+                container[s] += std::mem::take(&mut self.container_rate[base + s]);
+                if rate[s] != 0.0 || container[s] != 0.0 {
+                    self.active.push(s);
+                }
+            }
+        }
+        if *touching > 0 {
+            self.touched[c] = true;
+            for &s in &self.active {
+                self.seconds[base + s] += rate[s];
+                self.container[base + s] += container[s];
+            }
+        } else if !self.active.is_empty() {
+            // No span open: the sums are zero but for rounding.
+            rate.fill(0.0);
+            container.fill(0.0);
+            self.active.clear();
+        }
+        if *summarising > 0 {
+            self.summarised[c] = true;
+        }
+    }
+
+    /// Clears the rates after a row's last [`settle`](Self::settle).
+    fn end_row(&mut self) {
+        if std::mem::take(&mut self.rated) {
+            let base = self.columns * self.slots;
+            self.rate[base..].fill(0.0);
+            self.container_rate[base..].fill(0.0);
+            self.touching[self.columns] = 0;
+            self.summarising[self.columns] = 0;
+            self.changed[self.columns] = false;
+            self.active.clear();
+            let (rate, container, touching, summarising) = &mut self.running;
+            rate.fill(0.0);
+            container.fill(0.0);
+            *touching = 0;
+            *summarising = 0;
+        }
+    }
+
     /// Adds `weight` × the part of `[a, b]` in each column to the container
     /// part of a slot (see [`Summary::of_window`]).
     fn add_container(&mut self, slot: usize, a: f64, b: f64, weight: f64) {
         if b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater) {
+            return;
+        }
+        if b - a > SPREAD && weight != 0.0 && weight.is_finite() {
+            // As `add` does it (which is called for the same span first, and
+            // counts the span as touching its columns).
+            let (first, last) = (a.floor() as usize, (b.floor() as usize).min(self.columns));
+            let (head, tail) = ((first + 1) as f64 - a, b - last as f64);
+            self.container[first * self.slots + slot] += weight * head;
+            self.container_rate[(first + 1) * self.slots + slot] += weight;
+            self.container_rate[last * self.slots + slot] -= weight;
+            self.changed[first + 1] = true;
+            self.changed[last] = true;
+            if last < self.columns && tail > 0.0 {
+                self.container[last * self.slots + slot] += weight * tail;
+            }
             return;
         }
         let last = self.columns - 1;
@@ -264,16 +526,17 @@ impl Scratch {
     /// the container parts of its slots, in proportion to them.
     fn cap(&mut self, c: usize, lines: usize) {
         let base = c * self.slots;
+        // Most columns hold no container weight: nothing to take.
+        let held: f64 = self.container[base..base + self.slots].iter().sum();
+        if held <= 0.0 {
+            return;
+        }
         let total: f64 = self.seconds[base..base + self.slots]
             .iter()
             .map(|x| x.max(0.0))
             .sum();
         let excess = total - lines.max(1) as f64;
         if excess <= 1e-9 {
-            return;
-        }
-        let held: f64 = self.container[base..base + self.slots].iter().sum();
-        if held <= 0.0 {
             return;
         }
         let f = (excess / held).min(1.0);
@@ -289,6 +552,18 @@ impl Scratch {
         for c in first..end {
             self.covered[c] = self.covered[c].max(depth);
         }
+    }
+}
+
+/// `x` rounded half away from zero, as [`f64::round`] does, without the
+/// library call that `round` is on targets without SSE4.1 (the answers round
+/// every share).
+fn round(x: f64) -> f64 {
+    if (0.0..4e15).contains(&x) {
+        // Exact but for 0.5 − 2⁻⁵⁴, which this takes to 1.
+        ((x + 0.5) as u64) as f64
+    } else {
+        x.round()
     }
 }
 
@@ -338,17 +613,9 @@ impl Summary {
         let shown = |row: u32| only.is_none_or(|(a, b)| a <= row && row <= b);
         let columns = columns.clamp(1, MAX_COLUMNS);
         let columns = columns.max(1);
-        let topo: FxHashMap<i32, i32> = legend.iter().map(|c| (c.index, c.topology)).collect();
-        let topo_of = |c: i32| topo.get(&c).copied().unwrap_or(topology::STATE);
-        // Category slots: the state categories of the legend, then any other.
-        let mut slot_of: FxHashMap<i32, usize> = FxHashMap::default();
-        let mut slot_cat: Vec<i32> = Vec::new();
-        for c in legend.iter().filter(|c| c.topology == topology::STATE) {
-            slot_of.entry(c.index).or_insert_with(|| {
-                slot_cat.push(c.index);
-                slot_cat.len() - 1
-            });
-        }
+        // Categories: their topology and (state categories) their slot; the
+        // legend's state categories first.
+        let mut cats = Cats::new(legend);
 
         // Rows: the view's, then any line it lacks.
         let view_rows: HashMap<i32, Vec<i32>> = view
@@ -360,85 +627,156 @@ impl Summary {
             })
             .unwrap_or_default();
         let key_of = |line: i32| view_rows.get(&line).cloned().unwrap_or_else(|| vec![line]);
-        let mut lines: FxHashSet<i32> = view_rows.keys().copied().collect();
+        let mut lines = Dense::default();
+        for &l in view_rows.keys() {
+            lines.index(l);
+        }
 
-        // States and state shadows per line; events and arrows as marks.
-        let mut items: Vec<(i32, Item)> = Vec::new();
-        // State shadows' weights: (category slot, exclusive ratio, container).
-        let mut weights: Vec<(usize, f64, bool)> = Vec::new();
-        let mut shadow_weights: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut events: Vec<(i32, i32, f64, u64, bool)> = Vec::new();
-        let mut arrows: Vec<(i32, i32, f64, f64, i32, u64, bool)> = Vec::new();
-        let mut drawables = 0u64;
-        let mut order = 0u32;
+        // First pass: the lines, and per line how many states and state
+        // shadows (and shadow weights) it holds, so that the second pass puts
+        // each where its line's sweep reads it.
+        let mut per_line: Vec<(usize, usize)> = Vec::new();
+        let mut count = |lines: &mut Dense, first: i32, last: i32, weights: Option<usize>| {
+            let a = lines.index(first) as usize;
+            lines.index(last);
+            per_line.resize(lines.len(), (0, 0));
+            if let Some(w) = weights {
+                per_line[a].0 += 1;
+                per_line[a].1 += w;
+            }
+        };
         for d in buf.drawables() {
             for p in d.primitive().into_iter().chain(d.parts()) {
-                let piece = Piece::of(&p);
+                let v = p.vertices();
+                let (Some(a), Some(b)) = (v.first(), v.last()) else {
+                    continue;
+                };
+                let state = cats.topology(p.category()) == topology::STATE;
+                count(&mut lines, a.line_id, b.line_id, state.then_some(0));
+            }
+        }
+        for s in buf.shadows() {
+            let v = s.vertices();
+            let (Some(a), Some(b)) = (v.first(), v.last()) else {
+                continue;
+            };
+            let state = cats.topology(s.category()) == topology::STATE;
+            count(
+                &mut lines,
+                a.line_id,
+                b.line_id,
+                state.then_some(s.weights().len()),
+            );
+        }
+        per_line.resize(lines.len(), (0, 0));
+
+        // Rows by key; lines per row.
+        let mut sorted: Vec<i32> = lines.keys.clone();
+        sorted.sort_unstable();
+        let mut by_key: BTreeMap<Vec<i32>, Vec<i32>> = BTreeMap::new();
+        for &l in &sorted {
+            by_key.entry(key_of(l)).or_default().push(l);
+        }
+        let rows: Vec<Row> = by_key
+            .into_iter()
+            .map(|(key, lines)| Row { key, lines })
+            .collect();
+        let mut row_of = vec![0u32; lines.len()];
+        // Each shown line's group: its rank in row order, its row and line ID.
+        let mut rank = vec![NONE; lines.len()];
+        let mut groups: Vec<(u32, i32)> = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            for &l in &row.lines {
+                let ix = lines.get(l).expect("every row's line is indexed") as usize;
+                row_of[ix] = r as u32;
+                if shown(r as u32) {
+                    rank[ix] = groups.len() as u32;
+                    groups.push((r as u32, l));
+                }
+            }
+        }
+        let mut starts = vec![(0usize, 0usize); groups.len() + 1];
+        for (ix, &k) in rank.iter().enumerate() {
+            if k != NONE {
+                starts[k as usize + 1] = per_line[ix];
+            }
+        }
+        for k in 1..starts.len() {
+            starts[k].0 += starts[k - 1].0;
+            starts[k].1 += starts[k - 1].1;
+        }
+
+        // Second pass: states and state shadows into their line's group (a
+        // shadow's weights beside its group's), events and arrows as marks.
+        let (n_items, n_weights) = starts[groups.len()];
+        let mut items: Vec<Item> = vec![Item::EMPTY; n_items];
+        // State shadows' weights: (category slot, exclusive ratio, container).
+        let mut weights: Vec<(u32, f64, bool)> = vec![(0, 0.0, false); n_weights];
+        let mut next = starts.clone();
+        let mut events: Vec<(u32, i32, f64, u64, bool)> = Vec::new();
+        let mut arrows: Vec<(u32, u32, f64, f64, i32, u64, bool)> = Vec::new();
+        let mut drawables = 0u64;
+        let mut order = 0u32;
+        let ix = |lines: &Dense, l: i32| lines.get(l).expect("indexed in the first pass");
+        for d in buf.drawables() {
+            for p in d.primitive().into_iter().chain(d.parts()) {
                 if p.vertices().is_empty() {
                     continue;
                 }
+                let piece = Piece::of(&p);
                 drawables += 1;
                 order += 1;
-                lines.insert(piece.first.1);
-                lines.insert(piece.last.1);
-                match topo_of(piece.category) {
+                let (a, b) = (ix(&lines, piece.first.1), ix(&lines, piece.last.1));
+                match cats.topology(piece.category) {
                     topology::STATE => {
-                        slot_of.entry(piece.category).or_insert_with(|| {
-                            slot_cat.push(piece.category);
-                            slot_cat.len() - 1
-                        });
-                        items.push((
-                            piece.first.1,
-                            Item {
+                        let slot = cats.slot(piece.category);
+                        let k = rank[a as usize];
+                        if k != NONE {
+                            let at = &mut next[k as usize].0;
+                            items[*at] = Item {
                                 start: piece.start,
                                 end: piece.end,
                                 category: piece.category,
-                                shadow: usize::MAX,
-                                info_order: order,
+                                order,
+                                slot,
+                                weights: 0,
                                 info: piece.info,
-                            },
-                        ));
+                            };
+                            *at += 1;
+                        }
                     }
-                    topology::ARROW => arrows.push((
-                        piece.first.1,
-                        piece.last.1,
-                        piece.first.0,
-                        piece.last.0,
-                        piece.category,
-                        1,
-                        false,
-                    )),
-                    _ => events.push((piece.first.1, piece.category, piece.first.0, 1, false)),
+                    topology::ARROW => {
+                        arrows.push((a, b, piece.first.0, piece.last.0, piece.category, 1, false))
+                    }
+                    _ => events.push((a, piece.category, piece.first.0, 1, false)),
                 }
             }
         }
         let mut shadows = 0u64;
+        let ratio = |x: f32| {
+            let x = f64::from(x);
+            if x.is_finite() && x > 0.0 {
+                x
+            } else {
+                0.0
+            }
+        };
         for s in buf.shadows() {
             let v = s.vertices();
             let (Some(a), Some(b)) = (v.first(), v.last()) else {
                 continue;
             };
             shadows += 1;
-            lines.insert(a.line_id);
-            lines.insert(b.line_id);
-            let heaviest = s
-                .weights()
-                .iter()
-                .filter(|w| w.incl.is_finite())
-                .max_by(|p, q| p.incl.total_cmp(&q.incl).then(q.category.cmp(&p.category)))
-                .map_or(s.category(), |w| w.category);
-            match topo_of(s.category()) {
+            let (la, lb) = (ix(&lines, a.line_id), ix(&lines, b.line_id));
+            match cats.topology(s.category()) {
                 topology::STATE => {
-                    let at = weights.len();
+                    let k = rank[la as usize];
+                    if k == NONE {
+                        continue;
+                    }
                     let span = s.latest() - s.earliest();
-                    let ratio = |x: f32| {
-                        let x = f64::from(x);
-                        if x.is_finite() && x > 0.0 {
-                            x
-                        } else {
-                            0.0
-                        }
-                    };
+                    let (at, w_at) = &mut next[k as usize];
+                    let first = *w_at;
                     // A member that holds nested states gets an `excl` from
                     // its own subtree only (conversion.md §4 step 4), while
                     // the states nested in it may lie in other subtrees,
@@ -447,7 +785,7 @@ impl Summary {
                     // shares add up to more than its width loses the excess
                     // from them (spec/queries.md §6.2).
                     for w in s.weights() {
-                        if topo_of(w.category) != topology::STATE {
+                        if cats.topology(w.category) != topology::STATE {
                             continue;
                         }
                         let x = ratio(w.excl);
@@ -455,59 +793,45 @@ impl Summary {
                             continue;
                         }
                         let container = ratio(w.incl) > x * (1.0 + 1e-6);
-                        let slot = *slot_of.entry(w.category).or_insert_with(|| {
-                            slot_cat.push(w.category);
-                            slot_cat.len() - 1
-                        });
-                        weights.push((slot, x, container));
+                        weights[*w_at] = (cats.slot(w.category), x, container);
+                        *w_at += 1;
                     }
-                    shadow_weights.push(at..weights.len());
-                    items.push((
-                        a.line_id,
-                        Item {
-                            start: s.earliest(),
-                            end: s.latest(),
-                            category: s.category(),
-                            shadow: shadow_weights.len() - 1,
-                            info_order: u32::MAX,
-                            info: &[],
-                        },
-                    ));
+                    items[*at] = Item {
+                        start: s.earliest(),
+                        end: s.latest(),
+                        category: s.category(),
+                        order: SHADOW,
+                        slot: first as u32,
+                        weights: (*w_at - first) as u32,
+                        info: &[],
+                    };
+                    *at += 1;
                 }
-                topology::ARROW => arrows.push((
-                    a.line_id,
-                    b.line_id,
-                    a.time,
-                    b.time,
-                    heaviest,
-                    u64::try_from(s.num_real_objs()).unwrap_or(0),
-                    true,
-                )),
+                topology::ARROW => {
+                    let heaviest = s
+                        .weights()
+                        .iter()
+                        .filter(|w| w.incl.is_finite())
+                        .max_by(|p, q| p.incl.total_cmp(&q.incl).then(q.category.cmp(&p.category)))
+                        .map_or(s.category(), |w| w.category);
+                    arrows.push((
+                        la,
+                        lb,
+                        a.time,
+                        b.time,
+                        heaviest,
+                        u64::try_from(s.num_real_objs()).unwrap_or(0),
+                        true,
+                    ))
+                }
                 _ => {
                     for w in s.weights() {
                         let n = w.count.map_or(1, |n| u64::try_from(n).unwrap_or(0)).max(1);
-                        events.push((a.line_id, w.category, a.time, n, true));
+                        events.push((la, w.category, a.time, n, true));
                     }
                 }
             }
         }
-
-        // Rows by key; lines per row.
-        let mut lines: Vec<i32> = lines.into_iter().collect();
-        lines.sort_unstable();
-        let mut by_key: BTreeMap<Vec<i32>, Vec<i32>> = BTreeMap::new();
-        for &l in &lines {
-            by_key.entry(key_of(l)).or_default().push(l);
-        }
-        let rows: Vec<Row> = by_key
-            .into_iter()
-            .map(|(key, lines)| Row { key, lines })
-            .collect();
-        let row_of: FxHashMap<i32, u32> = rows
-            .iter()
-            .enumerate()
-            .flat_map(|(i, r)| r.lines.iter().map(move |&l| (l, i as u32)))
-            .collect();
 
         let width = to - from;
         let scale = if width > 0.0 {
@@ -523,78 +847,49 @@ impl Summary {
             0.0
         };
 
-        // The sweep, row by row (lines of a row each with their own stack):
-        // the items grouped by (row, line) in one counting pass, then each
-        // group sorted. A group is a few runs already in start order (one per
-        // node read), which the stable sort merges rather than sorts.
-        let mut rank: FxHashMap<i32, usize> = FxHashMap::default();
-        for (r, row) in rows.iter().enumerate() {
-            if shown(r as u32) {
-                for &l in &row.lines {
-                    let next = rank.len();
-                    rank.insert(l, next);
-                }
-            }
-        }
-        let mut starts = vec![0usize; rank.len() + 1];
-        for (l, _) in &items {
-            if let Some(&k) = rank.get(l) {
-                starts[k + 1] += 1;
-            }
-        }
-        for k in 1..starts.len() {
-            starts[k] += starts[k - 1];
-        }
-        let mut next = starts.clone();
-        let mut grouped: Vec<Option<(u32, i32, Item<'_>)>> = vec![None; starts[rank.len()]];
-        for (l, it) in items {
-            if let Some(&k) = rank.get(&l) {
-                grouped[next[k]] = Some((row_of[&l], l, it));
-                next[k] += 1;
-            }
-        }
-        let mut items: Vec<(u32, i32, Item<'_>)> = grouped.into_iter().flatten().collect();
-        for k in 0..rank.len() {
-            items[starts[k]..starts[k + 1]].sort_by(|(_, _, a), (_, _, b)| {
+        // The sweep, row by row (lines of a row each with their own stack),
+        // each line's group sorted first. A group is a few runs already in
+        // start order (one per node read), which the stable sort merges rather
+        // than sorts.
+        for k in 0..groups.len() {
+            items[starts[k].0..starts[k + 1].0].sort_by(|a, b| {
                 a.start
                     .total_cmp(&b.start)
                     .then(b.end.total_cmp(&a.end))
-                    .then((a.shadow != usize::MAX).cmp(&(b.shadow != usize::MAX)))
+                    .then((a.order == SHADOW).cmp(&(b.order == SHADOW)))
                     .then(a.category.cmp(&b.category))
-                    .then(a.info_order.cmp(&b.info_order))
+                    .then(a.order.cmp(&b.order))
             });
         }
+        let slot_cat = &cats.slot_cat;
         let slots = slot_cat.len().max(1);
         let n = columns as usize;
-        let mut scratch = Scratch {
-            columns: n,
-            slots,
-            seconds: vec![0.0; n * slots],
-            container: vec![0.0; n * slots],
-            touched: vec![false; n],
-            summarised: vec![false; n],
-            covered: vec![0; n],
+        let mut scratch = Scratch::new(n, slots);
+        // Cells for the rows shown only: a few rows of a 1,024-rank trace
+        // cost what they show.
+        let cell_rows = match only {
+            None => 0..rows.len(),
+            Some((a, b)) => (a as usize).min(rows.len())..(b as usize + 1).min(rows.len()),
         };
-        let mut cells: Vec<u32> = Vec::with_capacity(rows.len() * n + 1);
+        let mut cells: Vec<u32> = Vec::with_capacity(cell_rows.len() * n + 1);
         cells.push(0);
         let mut shares: Vec<Share> = Vec::new();
-        let mut summarised: Vec<bool> = Vec::with_capacity(rows.len() * n);
-        let mut covered: Vec<u16> = Vec::with_capacity(rows.len() * n);
+        let mut summarised: Vec<bool> = Vec::with_capacity(cell_rows.len() * n);
+        let mut covered: Vec<u16> = Vec::with_capacity(cell_rows.len() * n);
         let mut states: Vec<WideState> = Vec::new();
         let mut stack: Vec<Open> = Vec::new();
-        let mut i = 0;
+        let mut k = 0;
         let mut cell: Vec<Share> = Vec::new();
         // Per line: the innermost real state of each stretch of time.
         let mut segments: Vec<(f64, f64, usize)> = Vec::new();
+        // Info texts by category and bytes: decoding (Java's number forms)
+        // is slow, and ranks often log the same values.
+        let mut infos: FxHashMap<(i32, &[u8]), Option<String>> = FxHashMap::default();
         for (r, row) in rows.iter().enumerate() {
-            while i < items.len() && items[i].0 as usize == r {
-                let l = items[i].1;
-                let mut j = i;
-                while j < items.len() && items[j].0 as usize == r && items[j].1 == l {
-                    j += 1;
-                }
-                let line_items = &items[i..j];
-                i = j;
+            while k < groups.len() && groups[k].0 as usize == r {
+                let l = groups[k].1;
+                let line_items = &items[starts[k].0..starts[k + 1].0];
+                k += 1;
                 // Real states: nested as stats nests them, the exclusive time
                 // of each, the wide ones, and the innermost segments.
                 stack.clear();
@@ -610,10 +905,7 @@ impl Summary {
                     }
                     *cursor = cursor.max(upto);
                 };
-                for (_, _, it) in line_items
-                    .iter()
-                    .filter(|(_, _, it)| it.shadow == usize::MAX)
-                {
+                for it in line_items.iter().filter(|it| it.order != SHADOW) {
                     let (a, b) = (pos(it.start), pos(it.end));
                     while let Some(top) = stack.last() {
                         if top.start <= it.start && it.end <= top.end {
@@ -625,7 +917,7 @@ impl Summary {
                     if let Some(parent) = stack.last() {
                         close(parent, it.start, &mut cursor, &mut segments);
                     }
-                    let slot = slot_of[&it.category];
+                    let slot = it.slot as usize;
                     let wide = b - a >= WIDE;
                     scratch.add(slot, a, b, 1.0, !wide);
                     if let Some(parent) = stack.last() {
@@ -641,7 +933,10 @@ impl Summary {
                             start: it.start,
                             end: it.end,
                             line: l,
-                            info: info_text(legend, it.category, it.info),
+                            info: infos
+                                .entry((it.category, it.info))
+                                .or_insert_with(|| info_text(legend, it.category, it.info))
+                                .clone(),
                         });
                     }
                     stack.push(Open {
@@ -656,17 +951,14 @@ impl Summary {
                 // Shadows: their ratios spread over their boxes, taken from
                 // the innermost real state of each stretch they overlap
                 // (their members nest in it).
-                for (_, _, it) in line_items
-                    .iter()
-                    .filter(|(_, _, it)| it.shadow != usize::MAX)
-                {
+                for it in line_items.iter().filter(|it| it.order == SHADOW) {
                     let (a, b) = (pos(it.start), pos(it.end));
-                    let ws = &weights[shadow_weights[it.shadow].clone()];
+                    let ws = &weights[it.slot as usize..(it.slot + it.weights) as usize];
                     let mut density = 0.0;
                     for &(slot, x, container) in ws {
-                        scratch.add(slot, a, b, x, true);
+                        scratch.add(slot as usize, a, b, x, true);
                         if container {
-                            scratch.add_container(slot, a, b, x);
+                            scratch.add_container(slot as usize, a, b, x);
                         }
                         density += x;
                     }
@@ -683,8 +975,12 @@ impl Summary {
                     }
                 }
             }
+            if !cell_rows.contains(&r) {
+                continue;
+            }
             // The row's cells.
             for c in 0..n {
+                scratch.settle(c);
                 cell.clear();
                 if scratch.touched[c] {
                     scratch.cap(c, row.lines.len());
@@ -700,7 +996,8 @@ impl Summary {
                         }
                         *secs = 0.0;
                     }
-                    cell.sort_by(|p, q| {
+                    // Categories are unique in a cell: no ties to keep.
+                    cell.sort_unstable_by(|p, q| {
                         q.seconds
                             .total_cmp(&p.seconds)
                             .then(p.category.cmp(&q.category))
@@ -714,6 +1011,7 @@ impl Summary {
                 scratch.summarised[c] = false;
                 scratch.covered[c] = 0;
             }
+            scratch.end_row();
         }
         states.sort_by(|p, q| {
             p.start
@@ -730,11 +1028,11 @@ impl Summary {
             if !(t >= from && t <= to) {
                 continue;
             }
-            if !shown(row_of[&line]) {
+            if !shown(row_of[line as usize]) {
                 continue;
             }
             let e = per_cat
-                .entry((row_of[&line], col(t), category))
+                .entry((row_of[line as usize], col(t), category))
                 .or_insert((0, t, false));
             e.0 += count;
             e.2 |= summary;
@@ -771,7 +1069,7 @@ impl Summary {
         };
         let mut ar: FxHashMap<(u32, u32, u32, u32), ArrowMark> = FxHashMap::default();
         for (a, b, t0, t1, category, count, summary) in arrows {
-            let (from_row, to_row) = (row_of[&a], row_of[&b]);
+            let (from_row, to_row) = (row_of[a as usize], row_of[b as usize]);
             if !shown(from_row) && !shown(to_row) {
                 continue;
             }
@@ -800,6 +1098,7 @@ impl Summary {
             to,
             columns,
             rows,
+            cell_rows,
             cells,
             shares,
             summarised,
@@ -819,7 +1118,14 @@ impl Summary {
         if row >= self.rows.len() || column >= n {
             return None;
         }
-        let k = row * n + column;
+        if !self.cell_rows.contains(&row) {
+            return Some(Cell {
+                shares: &[],
+                summarised: false,
+                covered: 0,
+            });
+        }
+        let k = (row - self.cell_rows.start) * n + column;
         let (a, b) = (self.cells[k] as usize, self.cells[k + 1] as usize);
         Some(Cell {
             shares: &self.shares[a..b],
@@ -893,7 +1199,7 @@ impl Summary {
             for (i, s) in c.shares.iter().enumerate() {
                 let f = s.seconds / w * 1e4;
                 if i < JSON_SHARES || f >= JSON_SMALL {
-                    let f = f.round();
+                    let f = round(f);
                     if f >= 1.0 {
                         out.push((s.category, f.min(1e9) as u32));
                     }
@@ -902,7 +1208,7 @@ impl Summary {
                 }
             }
         }
-        let rest = rest.round();
+        let rest = round(rest);
         if rest >= 1.0 {
             out.push((OTHER, rest.min(1e9) as u32));
         }
@@ -921,7 +1227,9 @@ impl Summary {
         let (mut key, mut next) = (K::default(), K::default());
         let same =
             |a: Cell<'_>, b: Cell<'_>| a.summarised == b.summarised && a.covered == b.covered;
-        for r in 0..self.rows.len() {
+        // Empty unsummarised cells make no run that is written: the rows
+        // without cells are left out.
+        for r in self.cell_rows.clone() {
             let mut c = 0;
             while c < n {
                 let cell = self.cell(r, c).expect("in range");
@@ -1120,7 +1428,7 @@ impl Summary {
                 self.rounded_into(r, c, &mut shares);
                 q.clear();
                 for (k, f) in &shares {
-                    let units = (f64::from(*f) * 250.0 / 1e4).round().min(255.0) as u8;
+                    let units = round(f64::from(*f) * 250.0 / 1e4).min(255.0) as u8;
                     if units > 0 {
                         let s = slot_of(*k, &mut table);
                         q.push((if s < 255 { s as u8 } else { 255 }, units));

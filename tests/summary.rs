@@ -586,3 +586,51 @@ fn a_summary_is_at_most_max_columns_wide() {
     let s = summary_of(&bytes, a, b, u32::MAX);
     assert_eq!(s.columns, mpelog::summary::MAX_COLUMNS);
 }
+
+/// A summary of some rows (`serve`'s `rows=`, which a 1,024-rank trace needs
+/// to cost what it shows) has exactly the whole summary's cells in those rows
+/// and empty ones elsewhere, in windows other than the whole trace.
+#[test]
+fn a_summary_of_some_rows_has_the_whole_summarys_cells_there() {
+    let bytes = generated(5, 20_000, 2048);
+    let (t0, t1) = root(&bytes);
+    let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
+    let legend = legend(&r);
+    let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    let mut buf = WindowBuf::new();
+    for (a, b, columns) in [(0.0, 1.0, 300), (0.31, 0.37, 500), (0.5, 0.5004, 200)] {
+        let (from, to) = (t0 + (t1 - t0) * a, t0 + (t1 - t0) * b);
+        mpelog::summary::query(&mut r, &mut buf, from, to, columns).unwrap();
+        let whole = Summary::of_window(&buf, &legend, view.as_ref(), from, to, columns);
+        let rows = whole.rows.len() as u32;
+        assert!(rows >= 4, "{rows} rows");
+        for only in [(0, 0), (1, 2), (rows - 1, rows - 1), (2, rows + 5)] {
+            let part = Summary::of_window_rows(
+                &buf,
+                &legend,
+                view.as_ref(),
+                from,
+                to,
+                columns,
+                Some(only),
+            );
+            assert_eq!(part.rows, whole.rows);
+            let mut filled = 0;
+            for row in 0..rows as usize {
+                for c in 0..columns as usize {
+                    let (p, w) = (part.cell(row, c).unwrap(), whole.cell(row, c).unwrap());
+                    if (only.0 as usize..=only.1 as usize).contains(&row) {
+                        assert_eq!(p, w, "window {a}–{b}, rows {only:?}: row {row} column {c}");
+                        filled += usize::from(!p.shares.is_empty());
+                    } else {
+                        assert!(p.shares.is_empty() && !p.summarised && p.covered == 0);
+                    }
+                }
+            }
+            assert!(
+                filled > 0,
+                "window {a}–{b}, rows {only:?}: nothing to compare"
+            );
+        }
+    }
+}

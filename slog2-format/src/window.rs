@@ -444,8 +444,18 @@ pub const PICTURE_SHARE: f64 = 1.0 / 400.0;
 /// total this many bytes (from the root down): a wide picture of a file with
 /// many timelines, whose upper nodes carry a shadow per timeline and
 /// category, shows coarser boxes rather than read gigabytes, while a narrow
-/// window still reads its path down to the leaves.
-pub const PICTURE_BUDGET: u64 = 16 << 20;
+/// window still reads its path down to the leaves. 4 MiB is about 160 bytes
+/// (four drawables) per cell of a picture 1,600 pixels wide with 16 rows:
+/// above that the shadows summarise each cell as well, and the answer stays
+/// within tens of milliseconds whatever the file's size.
+pub const PICTURE_BUDGET: u64 = 4 << 20;
+
+/// What [`PICTURE_BUDGET`] charges per byte of a compressed file's node
+/// frame: a node inflates to about three times its frame (MPE's
+/// converter's trees, 2.8 on a generated 1 GB trace), and inflating costs
+/// more than reading, so a compressed file's picture costs what a plain one's
+/// does.
+pub const COMPRESSED_CHARGE: u64 = 4;
 
 /// [`Slog2Reader::window_picture_into`]: the drawables per pixel that each
 /// shadow of a child must stand for, on average, for the child to be
@@ -679,9 +689,13 @@ impl<R: Read + Seek> Slog2Reader<R> {
     fn budget_depth(&mut self, w: &TimeWindow, budget: u64) -> i16 {
         // Per depth: all bytes, and the two largest blocks.
         let mut by_depth: std::collections::BTreeMap<i16, (u64, [u64; 2])> = Default::default();
+        let charge = match self.version().is_compressed() {
+            true => COMPRESSED_CHARGE,
+            false => 1,
+        };
         for e in self.walk_cache().dir.values() {
             if w.meets(e.earliest, e.latest) {
-                let size = e.ptr.size.max(0) as u64;
+                let size = (e.ptr.size.max(0) as u64).saturating_mul(charge);
                 let (all, top) = by_depth.entry(e.id.depth).or_default();
                 *all += size;
                 if size > top[0] {
