@@ -102,7 +102,10 @@ enum Command {
     /// tree structure, stubs and shadows, categories, ordering, time boxes, line
     /// IDs), compressed SLOG-2 (every frame: codec, lengths, checksum) and
     /// annotations (checked against their trace: structure, every node, every
-    /// leaf's checksum). Large CLOG2 and SLOG-2 files are streamed.
+    /// leaf's checksum), and OTF2 archives (every file reads; definitions
+    /// for every reference, time order, Enter/Leave nesting per location,
+    /// unmatched messages; the file inside the archive is the finding's
+    /// place). Large CLOG2 and SLOG-2 files and OTF2 archives are streamed.
     ///
     /// Rule IDs are stable; `--list-rules` prints them all, and spec/conformance.md
     /// says where each comes from. Exit status 0 only when no file has an error

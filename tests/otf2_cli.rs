@@ -508,3 +508,142 @@ fn print_dumps_definitions_then_events() {
     assert_eq!(e[1].fields[0], "Receiver: 1 (\"Other\" <1>)");
     assert_eq!(e[0].attributes, ["(\"at\" <0>; INT64; -5)"]);
 }
+
+/// A copy of the tiny archive in `dir/name` with `patches` applied: (file,
+/// byte offset, new byte).
+fn patched(dir: &Path, name: &str, patches: &[(&str, usize, u8)]) -> PathBuf {
+    let a = dir.join(name);
+    std::fs::create_dir_all(a.join("traces")).unwrap();
+    for f in [
+        "traces.otf2",
+        "traces.def",
+        "traces/0.def",
+        "traces/1.def",
+        "traces/0.evt",
+        "traces/1.evt",
+    ] {
+        std::fs::copy(tiny().join(f), a.join(f)).unwrap();
+    }
+    for &(f, at, byte) in patches {
+        let mut b = std::fs::read(a.join(f)).unwrap();
+        b[at] = byte;
+        std::fs::write(a.join(f), b).unwrap();
+    }
+    a
+}
+
+/// `mpelog check --json` of `archive`: its findings as (rule, severity,
+/// offset, place), and whether it passed.
+fn check(archive: &Path) -> (Vec<(String, String, u64, String)>, bool) {
+    let o = run(&[Path::new("check"), archive, Path::new("--json")]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["format"], "OTF2");
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["severity"].as_str().unwrap().to_string(),
+                f["offset"].as_u64().unwrap(),
+                f["place"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    (f, o.status.success())
+}
+
+#[test]
+fn check_passes_good_archives() {
+    let mut archives = vec![tiny().to_path_buf()];
+    archives.extend(corpus_archives().unwrap_or_default());
+    for a in archives {
+        let (findings, passed) = check(&a);
+        assert!(passed && findings.is_empty(), "{a:?}: {findings:?}");
+    }
+}
+
+#[test]
+fn each_otf2_rule_fires_with_the_file_and_byte_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let evt0 = "traces/0.evt";
+    // (name, patches, the finding expected: rule, severity, offset, file).
+    let cases: [(&str, Vec<(&str, usize, u8)>, (&str, &str, u64, &str)); 8] = [
+        // The timestamp before MpiSend goes back from 10 to 5.
+        (
+            "order",
+            vec![(evt0, 0x2d, 5)],
+            ("OTF2-ORD-001", "error", 0x37, evt0),
+        ),
+        // Enter (0x0c) made a Leave: no region is open.
+        (
+            "leave",
+            vec![(evt0, 0x2a, 0x0d)],
+            ("OTF2-NEST-001", "error", 0x2b, evt0),
+        ),
+        // The last Leave made an Enter: two regions left open.
+        (
+            "open",
+            vec![(evt0, 0x7a, 0x0c)],
+            ("OTF2-NEST-002", "warning", 0x2b, evt0),
+        ),
+        // The last Leave's region made UNDEFINED (compressed 0xff).
+        (
+            "region",
+            vec![(evt0, 0x7b, 0xff)],
+            ("OTF2-DEF-001", "error", 0x7b, evt0),
+        ),
+        // MpiSend's communicator made UNDEFINED.
+        (
+            "comm",
+            vec![(evt0, 0x39, 0xff)],
+            ("OTF2-DEF-002", "error", 0x37, evt0),
+        ),
+        // MpiSend's receiver made rank 7 of a 2-rank communicator.
+        (
+            "rank",
+            vec![(evt0, 0x38, 7)],
+            ("OTF2-DEF-003", "error", 0x37, evt0),
+        ),
+        // The Metric event's metric made UNDEFINED.
+        (
+            "metric",
+            vec![(evt0, 0x4a, 0xff)],
+            ("OTF2-DEF-004", "error", 0x4a, evt0),
+        ),
+        // The receive's tag made 78: the send (tag 77) has no partner.
+        (
+            "message",
+            vec![("traces/1.evt", 0x20, 78)],
+            ("OTF2-MSG-001", "warning", 0x37, evt0),
+        ),
+    ];
+    for (name, patches, (rule, severity, offset, file)) in cases {
+        let a = patched(dir.path(), name, &patches);
+        let (findings, passed) = check(&a);
+        let want = (
+            rule.to_string(),
+            severity.to_string(),
+            offset,
+            file.to_string(),
+        );
+        assert!(findings.contains(&want), "{name}: {findings:?}");
+        assert_eq!(
+            passed,
+            severity == "warning" && findings.iter().all(|f| f.1 == "warning"),
+            "{name}: {findings:?}"
+        );
+    }
+    // A cut event file: the reader's error, with its file and offset.
+    let a = patched(dir.path(), "cut", &[]);
+    let mut evt = std::fs::read(a.join(evt0)).unwrap();
+    evt.truncate(0x38);
+    std::fs::write(a.join(evt0), evt).unwrap();
+    let (findings, passed) = check(&a);
+    assert!(!passed);
+    assert_eq!(
+        findings,
+        [("OTF2-READ-001".into(), "error".into(), 55, evt0.into())]
+    );
+}

@@ -174,7 +174,7 @@ fn unrecognized(len: usize) -> Report {
             offset: 0,
             place: None,
             message: format!(
-                "the {len}-byte file is none of ALOG, CLOG, CLOG2, SLOG-1, SLOG-2 (plain or compressed) or an mpelog annotation; check that it is a trace and not cut at its start"
+                "the {len}-byte file is none of ALOG, CLOG, CLOG2, SLOG-1, SLOG-2 (plain or compressed) an mpelog annotation or an OTF2 anchor file; check that it is a trace and not cut at its start"
             ),
         }],
     }
