@@ -509,6 +509,12 @@ fn print_dumps_definitions_then_events() {
     assert_eq!(e[0].attributes, ["(\"at\" <0>; INT64; -5)"]);
 }
 
+/// A byte to change: file in the archive, byte offset, new byte.
+type Patch = (&'static str, usize, u8);
+
+/// A finding expected: rule, severity, offset, file in the archive.
+type Expected = (&'static str, &'static str, u64, &'static str);
+
 /// A copy of the tiny archive in `dir/name` with `patches` applied: (file,
 /// byte offset, new byte).
 fn patched(dir: &Path, name: &str, patches: &[(&str, usize, u8)]) -> PathBuf {
@@ -569,7 +575,7 @@ fn each_otf2_rule_fires_with_the_file_and_byte_offset() {
     let dir = tempfile::tempdir().unwrap();
     let evt0 = "traces/0.evt";
     // (name, patches, the finding expected: rule, severity, offset, file).
-    let cases: [(&str, Vec<(&str, usize, u8)>, (&str, &str, u64, &str)); 8] = [
+    let cases: [(&str, Vec<Patch>, Expected); 8] = [
         // The timestamp before MpiSend goes back from 10 to 5.
         (
             "order",
