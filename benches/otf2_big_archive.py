@@ -27,11 +27,13 @@ def main(path, megabytes=1000, nlocs=8):
         for p in range(nlocs):
             lg = d.location_group("Rank %d" % p, system_tree_parent=root)
             locs.append(d.location("Master thread", group=lg, type=LocationType.CPU_THREAD))
+        # The comm-locations group first: libotf2's reader resolves a comm
+        # group's members through it while it reads.
+        d.group("world locations", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI,
+                members=locs)
         world = d.comm("MPI_COMM_WORLD",
                        group=d.group("world", group_type=GroupType.COMM_GROUP,
                                      paradigm=Paradigm.MPI, members=locs))
-        d.group("world locations", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI,
-                members=locs)
         compute = d.region("compute", paradigm=Paradigm.USER, region_role=RegionRole.FUNCTION)
         send = d.region("MPI_Send", paradigm=Paradigm.MPI, region_role=RegionRole.POINT2POINT)
         recv = d.region("MPI_Recv", paradigm=Paradigm.MPI, region_role=RegionRole.POINT2POINT)

@@ -103,14 +103,15 @@ impl Rules<'_> {
         c: &mut Collector,
     ) {
         let (file, offset) = at;
-        let place = place(self.dir, file);
+        // Made only for a finding: most events have none.
+        let place = || place(self.dir, file);
         let defs = &self.archive.defs;
         if let Some(t) = last.filter(|&t| e.time < t) {
             let m = format!(
                 "location {}: timestamp {} after {t}: events must not go back in time",
                 e.location, e.time
             );
-            c.add(OTF2_ORD_001, offset, place.clone(), m);
+            c.add(OTF2_ORD_001, offset, place(), m);
         }
         *last = Some(e.time);
         let region_defined = |r: &u32| defs.regions.contains_key(r);
@@ -119,7 +120,7 @@ impl Rules<'_> {
                 if !region_defined(region) =>
             {
                 let m = format!("location {}: region {region} is not defined", e.location);
-                c.add(OTF2_DEF_001, offset, place.clone(), m);
+                c.add(OTF2_DEF_001, offset, place(), m);
             }
             _ => {}
         }
@@ -134,14 +135,14 @@ impl Rules<'_> {
                         "location {}: Leave of region {region} while region {open} is the innermost open one",
                         e.location
                     );
-                    c.add(OTF2_NEST_001, offset, place, m);
+                    c.add(OTF2_NEST_001, offset, place(), m);
                 }
                 None => {
                     let m = format!(
                         "location {}: Leave of region {region} with no region open",
                         e.location
                     );
-                    c.add(OTF2_NEST_001, offset, place, m);
+                    c.add(OTF2_NEST_001, offset, place(), m);
                 }
             },
             EventKind::MpiSend {
@@ -173,11 +174,11 @@ impl Rules<'_> {
                     "location {}: communicator {comm} is not defined",
                     e.location
                 );
-                c.add(OTF2_DEF_002, offset, place, m);
+                c.add(OTF2_DEF_002, offset, place(), m);
             }
             EventKind::Metric { metric, .. } if !defs.metrics.contains_key(metric) => {
                 let m = format!("location {}: metric {metric} is not defined", e.location);
-                c.add(OTF2_DEF_004, offset, place, m);
+                c.add(OTF2_DEF_004, offset, place(), m);
             }
             _ => {}
         }
@@ -193,16 +194,16 @@ impl Rules<'_> {
         (file, offset): (&Path, u64),
         c: &mut Collector,
     ) {
-        let place = place(self.dir, file);
+        let place = || place(self.dir, file);
         if !self.archive.defs.comms.contains_key(&comm) {
             let m = format!("location {me}: communicator {comm} is not defined");
-            return c.add(OTF2_DEF_002, offset, place, m);
+            return c.add(OTF2_DEF_002, offset, place(), m);
         }
         let Some(other) = self.ranks.get(&comm).and_then(|r| r.location(peer, me)) else {
             let m = format!(
                 "location {me}: rank {peer} is no location of communicator {comm} (its group has no such member)"
             );
-            return c.add(OTF2_DEF_003, offset, place, m);
+            return c.add(OTF2_DEF_003, offset, place(), m);
         };
         let key = if send {
             (comm, me, other, tag)
