@@ -1011,8 +1011,8 @@ impl Summary {
                         seen[s as usize] = true;
                         take(s as usize, &mut cell);
                     }
-                    for s in 0..slots {
-                        if !std::mem::take(&mut seen[s]) {
+                    for (s, seen) in seen.iter_mut().enumerate() {
+                        if !std::mem::take(seen) {
                             take(s, &mut cell);
                         }
                     }
