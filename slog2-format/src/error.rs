@@ -246,6 +246,33 @@ pub enum TreeProblem {
     File(&'static str),
 }
 
+/// The first error-severity rule of `check` that a file's header, CategoryMap,
+/// line-ID maps or TreeDir break (`check::first_file_error`): what a window query
+/// reports as [`Error::BadTree`] with [`TreeProblem::File`] for such a file.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FileRuleError {
+    /// The rule's ID, e.g. `S2-DIR-001`.
+    pub(crate) rule: &'static str,
+    /// The offset `check` reports.
+    pub(crate) offset: u64,
+    /// The node concerned, if any.
+    pub(crate) node: Option<crate::types::NodeId>,
+    /// What is wrong, in words.
+    pub(crate) message: String,
+}
+
+impl FileRuleError {
+    /// The error a window query gives for a file that breaks the rule.
+    pub(crate) fn to_error(&self) -> Error {
+        Error::BadTree {
+            offset: self.offset,
+            node: self.node.unwrap_or_default(),
+            problem: TreeProblem::File(self.rule),
+            what: format!("{}: {}", self.rule, self.message),
+        }
+    }
+}
+
 impl TreeProblem {
     /// The `check` rule that reports the same problem.
     pub fn rule(&self) -> &'static str {
