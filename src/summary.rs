@@ -879,7 +879,11 @@ impl Summary {
         let mut states: Vec<WideState> = Vec::new();
         let mut stack: Vec<Open> = Vec::new();
         let mut k = 0;
-        let mut cell: Vec<Share> = Vec::new();
+        // A cell's shares with their slots, the last cell's slots in order,
+        // and which slots that order holds.
+        let mut cell: Vec<(Share, u32)> = Vec::new();
+        let mut last_order: Vec<u32> = Vec::new();
+        let mut seen = vec![false; slots];
         // Per line: the innermost real state of each stretch of time.
         let mut segments: Vec<(f64, f64, usize)> = Vec::new();
         // Info texts by category and bytes: decoding (Java's number forms)
@@ -986,24 +990,42 @@ impl Summary {
                     scratch.cap(c, row.lines.len());
                     let base = c * slots;
                     scratch.container[base..base + slots].fill(0.0);
-                    for (s, secs) in scratch.seconds[base..base + slots].iter_mut().enumerate() {
-                        let v = *secs * col_w;
+                    // The slots in the last cell's order first: neighbouring
+                    // cells mostly rank their categories alike, so the sort
+                    // below finds them nearly in order.
+                    let secs = &mut scratch.seconds[base..base + slots];
+                    let mut take = |s: usize, cell: &mut Vec<(Share, u32)>| {
+                        let v = std::mem::take(&mut secs[s]) * col_w;
                         if v > 0.0 && v > col_w * 1e-12 {
-                            cell.push(Share {
-                                category: slot_cat[s],
-                                seconds: v,
-                            });
+                            let category = slot_cat[s];
+                            cell.push((
+                                Share {
+                                    category,
+                                    seconds: v,
+                                },
+                                s as u32,
+                            ));
                         }
-                        *secs = 0.0;
+                    };
+                    for &s in &last_order {
+                        seen[s as usize] = true;
+                        take(s as usize, &mut cell);
+                    }
+                    for (s, seen) in seen.iter_mut().enumerate() {
+                        if !std::mem::take(seen) {
+                            take(s, &mut cell);
+                        }
                     }
                     // Categories are unique in a cell: no ties to keep.
-                    cell.sort_unstable_by(|p, q| {
+                    cell.sort_unstable_by(|(p, _), (q, _)| {
                         q.seconds
                             .total_cmp(&p.seconds)
                             .then(p.category.cmp(&q.category))
                     });
+                    last_order.clear();
+                    last_order.extend(cell.iter().map(|&(_, s)| s));
                 }
-                shares.extend_from_slice(&cell);
+                shares.extend(cell.iter().map(|&(s, _)| s));
                 cells.push(shares.len() as u32);
                 summarised.push(scratch.summarised[c]);
                 covered.push(scratch.covered[c]);
