@@ -325,7 +325,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         what,
                         target: e.ptr.offset,
                         size: e.ptr.size,
-                        problem: "the pointer is NULL".into(),
+                        limit: 0,
                     });
                 }
                 r.check_ptr(e.ptr, &what, at)?;
@@ -432,24 +432,21 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// the file, not larger than the header's `max_buffer_bytesize`. Errors are
     /// [`Error::BadPointer`] at `at`.
     pub fn check_ptr(&self, ptr: FileBlockPtr, what: &str, at: u64) -> Result<()> {
-        let bad = |kind: PointerProblem, problem: String| Error::BadPointer {
+        let bad = |kind: PointerProblem, limit: i64| Error::BadPointer {
             offset: at,
             kind,
             what: what.to_string(),
             target: ptr.offset,
             size: ptr.size,
-            problem,
+            limit,
         };
         if ptr.is_null() {
-            return Err(bad(PointerProblem::Null, "the pointer is NULL".into()));
+            return Err(bad(PointerProblem::Null, 0));
         }
         if ptr.offset < 0 || (ptr.offset as u64).saturating_add(ptr.size as u64) > self.file_len {
             return Err(bad(
                 PointerProblem::OutsideFile,
-                format!(
-                    "the block runs past the end of the file ({} bytes)",
-                    self.file_len
-                ),
+                i64::try_from(self.file_len).unwrap_or(i64::MAX),
             ));
         }
         if ptr.size.max(0) as u64 > self.max_block_bytes {
@@ -463,10 +460,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         if ptr.size > self.header.max_buffer_bytesize {
             return Err(bad(
                 PointerProblem::TooLarge,
-                format!(
-                    "the block is larger than the header's max_buffer_bytesize {}",
-                    self.header.max_buffer_bytesize
-                ),
+                i64::from(self.header.max_buffer_bytesize),
             ));
         }
         Ok(())

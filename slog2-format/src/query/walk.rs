@@ -49,8 +49,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 self.check_ptr(p.ptr, &what(), ptr_at)?;
             }
             if !buf.seen.insert(p.ptr.offset) {
-                return Err(Error::BadValue {
+                return Err(Error::BadTree {
                     offset: ptr_at,
+                    node: p.stub.map(|s| s.0).unwrap_or_default(),
+                    problem: TreeProblem::ReadTwice,
                     what: format!(
                         "{} points at the block at byte {}, which this query has already read (the tree has a cycle or a shared node)",
                         what(),
@@ -161,8 +163,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
             &mut buf.entries,
             &mut buf.stubs,
         );
-        let depth_error = |id: NodeId, child: NodeId| Error::BadValue {
+        let depth_error = |id: NodeId, child: NodeId| Error::BadTree {
             offset: base + 16,
+            node: id,
+            problem: TreeProblem::WrongDepth,
             what: format!(
                 "{} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
                 what(),
@@ -275,8 +279,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 continue;
             }
             if id.depth <= 0 || h.id.depth != id.depth - 1 {
-                return Err(Error::BadValue {
+                return Err(Error::BadTree {
                     offset: stub_at + 16,
+                    node: id,
+                    problem: TreeProblem::NotOneLevelDown,
                     what: format!(
                         "a stub in node ({},{}) names node ({},{}), which is not one level below it",
                         id.depth, id.xpos, h.id.depth, h.id.xpos
