@@ -358,6 +358,8 @@ struct Scratch {
     /// are not zero.
     changed: Vec<bool>,
     active: Vec<usize>,
+    /// Whether anything but the rates reached a column.
+    point: Vec<bool>,
 }
 
 /// Spans of more columns than this go to [`Scratch::rate`].
@@ -380,6 +382,7 @@ impl Scratch {
             running: (vec![0.0; slots], vec![0.0; slots], 0, 0),
             rated: false,
             changed: vec![false; columns + 1],
+            point: vec![false; columns],
             active: Vec::new(),
         }
     }
@@ -399,6 +402,7 @@ impl Scratch {
             let (head, tail) = ((first + 1) as f64 - a, b - last as f64);
             self.seconds[first * self.slots + slot] += weight * head;
             self.touched[first] = true;
+            self.point[first] = true;
             self.summarised[first] |= summarised;
             self.rate[(first + 1) * self.slots + slot] += weight;
             self.rate[last * self.slots + slot] -= weight;
@@ -413,6 +417,7 @@ impl Scratch {
             if last < self.columns && tail > 0.0 {
                 self.seconds[last * self.slots + slot] += weight * tail;
                 self.touched[last] = true;
+                self.point[last] = true;
                 self.summarised[last] |= summarised;
             }
             self.rated = true;
@@ -427,6 +432,7 @@ impl Scratch {
             if hi > lo {
                 self.seconds[c * self.slots + slot] += weight * (hi - lo);
                 self.touched[c] = true;
+                self.point[c] = true;
                 if summarised {
                     self.summarised[c] = true;
                 }
@@ -434,16 +440,21 @@ impl Scratch {
         }
     }
 
-    /// Adds the rates' part of column `c` (call for every column in order).
-    fn settle(&mut self, c: usize) {
+    /// Adds the rates' part of column `c` (call for every column in order;
+    /// `point_before`: whether anything but the rates reached column `c - 1`).
+    /// True when column `c` holds exactly what column `c - 1` held (the same
+    /// running rates and nothing else, as inside a wide shadow): its cell is
+    /// the last one again, and nothing is added.
+    fn settle(&mut self, c: usize, point_before: bool) -> bool {
         if !self.rated {
-            return;
+            return false;
         }
         let (rate, container, touching, summarising) = &mut self.running;
         *touching += std::mem::take(&mut self.touching[c]);
         *summarising += std::mem::take(&mut self.summarising[c]);
         let base = c * self.slots;
-        if std::mem::take(&mut self.changed[c]) {
+        let changed = std::mem::take(&mut self.changed[c]);
+        if changed {
             self.active.clear();
             for s in 0..self.slots {
                 rate[s] += std::mem::take(&mut self.rate[base + s]);
@@ -453,7 +464,13 @@ impl Scratch {
                 }
             }
         }
+        if *summarising > 0 {
+            self.summarised[c] = true;
+        }
         if *touching > 0 {
+            if c > 0 && !changed && !point_before && !self.point[c] {
+                return true;
+            }
             self.touched[c] = true;
             for &s in &self.active {
                 self.seconds[base + s] += rate[s];
@@ -465,9 +482,7 @@ impl Scratch {
             container.fill(0.0);
             self.active.clear();
         }
-        if *summarising > 0 {
-            self.summarised[c] = true;
-        }
+        false
     }
 
     /// Clears the rates after a row's last [`settle`](Self::settle).
@@ -500,12 +515,14 @@ impl Scratch {
             let (first, last) = (a.floor() as usize, (b.floor() as usize).min(self.columns));
             let (head, tail) = ((first + 1) as f64 - a, b - last as f64);
             self.container[first * self.slots + slot] += weight * head;
+            self.point[first] = true;
             self.container_rate[(first + 1) * self.slots + slot] += weight;
             self.container_rate[last * self.slots + slot] -= weight;
             self.changed[first + 1] = true;
             self.changed[last] = true;
             if last < self.columns && tail > 0.0 {
                 self.container[last * self.slots + slot] += weight * tail;
+                self.point[last] = true;
             }
             return;
         }
@@ -517,6 +534,7 @@ impl Scratch {
             let hi = b.min((c + 1) as f64);
             if hi > lo {
                 self.container[c * self.slots + slot] += weight * (hi - lo);
+                self.point[c] = true;
             }
         }
     }
@@ -983,10 +1001,14 @@ impl Summary {
                 continue;
             }
             // The row's cells.
+            let mut point_before = true;
             for c in 0..n {
-                scratch.settle(c);
-                cell.clear();
-                if scratch.touched[c] {
+                let same = scratch.settle(c, point_before);
+                point_before = std::mem::take(&mut scratch.point[c]);
+                if !same {
+                    cell.clear();
+                }
+                if !same && scratch.touched[c] {
                     scratch.cap(c, row.lines.len());
                     let base = c * slots;
                     scratch.container[base..base + slots].fill(0.0);
