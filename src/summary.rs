@@ -1260,21 +1260,40 @@ impl Summary {
     /// [`JSON_SHARES`] largest and any other of at least [`JSON_SMALL`] units,
     /// then the rest summed as one share of category [`OTHER`] (zeros left
     /// out).
-    fn rounded_into(&self, row: usize, column: usize, out: &mut Vec<(i32, u32)>) {
+    ///
+    /// `last` holds the last cell's shares and what they gave: a cell with
+    /// the same shares (inside wide shadows, most are) takes that again.
+    fn rounded_into<'a>(
+        &'a self,
+        row: usize,
+        column: usize,
+        out: &mut Vec<(i32, u32)>,
+        last: &mut (&'a [Share], Vec<(i32, u32)>),
+    ) {
+        let shares = self.cell(row, column).map_or(&[][..], |c| c.shares);
+        if !shares.is_empty() && shares == last.0 {
+            out.clone_from(&last.1);
+            return;
+        }
+        self.rounded_fresh(shares, out);
+        last.0 = shares;
+        last.1.clone_from(out);
+    }
+
+    /// [`rounded_into`](Self::rounded_into) of a cell's `shares`.
+    fn rounded_fresh(&self, shares: &[Share], out: &mut Vec<(i32, u32)>) {
         out.clear();
         let w = self.column_width();
         let mut rest = 0.0;
-        if let Some(c) = self.cell(row, column) {
-            for (i, s) in c.shares.iter().enumerate() {
-                let f = s.seconds / w * 1e4;
-                if i < JSON_SHARES || f >= JSON_SMALL {
-                    let f = round(f);
-                    if f >= 1.0 {
-                        out.push((s.category, f.min(1e9) as u32));
-                    }
-                } else {
-                    rest += f;
+        for (i, s) in shares.iter().enumerate() {
+            let f = s.seconds / w * 1e4;
+            if i < JSON_SHARES || f >= JSON_SMALL {
+                let f = round(f);
+                if f >= 1.0 {
+                    out.push((s.category, f.min(1e9) as u32));
                 }
+            } else {
+                rest += f;
             }
         }
         let rest = round(rest);
@@ -1343,8 +1362,9 @@ impl Summary {
         }
         out.extend_from_slice(b"],\"cells\":[");
         let mut first = true;
+        let mut last = (&[][..], Vec::new());
         self.for_each_run(
-            |r, c, shares: &mut Vec<(i32, u32)>| self.rounded_into(r, c, shares),
+            |r, c, shares: &mut Vec<(i32, u32)>| self.rounded_into(r, c, shares, &mut last),
             |r, c, len, cell, shares| {
                 if !cell.summarised && shares.is_empty() {
                     return;
@@ -1496,6 +1516,7 @@ impl Summary {
         // The last cell's shares and key: a cell that repeats them (inside
         // wide shadows, most do) takes the key again instead of rounding.
         let mut last: (&[Share], Vec<(u8, u8)>) = (&[], Vec::new());
+        let mut last_rounded = (&[][..], Vec::new());
         self.for_each_run(
             |r, c, q: &mut Vec<(u8, u8)>| {
                 let now = self.cell(r, c).map_or(&[][..], |cell| cell.shares);
@@ -1503,7 +1524,7 @@ impl Summary {
                     q.clone_from(&last.1);
                     return;
                 }
-                self.rounded_into(r, c, &mut shares);
+                self.rounded_into(r, c, &mut shares, &mut last_rounded);
                 q.clear();
                 for (k, f) in &shares {
                     let units = round(f64::from(*f) * 250.0 / 1e4).min(255.0) as u8;
