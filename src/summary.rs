@@ -233,7 +233,20 @@ struct Dense {
 
 impl Dense {
     /// The index of `k`, a new one when first seen.
+    #[inline]
     fn index(&mut self, k: i32) -> u32 {
+        // Seen small keys take one load (a negative key casts past the table).
+        if let Some(&i) = self.small.get(k as u32 as usize) {
+            if i != NONE {
+                return i;
+            }
+        }
+        self.insert(k)
+    }
+
+    /// [`index`](Self::index) for a key not in the table.
+    #[cold]
+    fn insert(&mut self, k: i32) -> u32 {
         let next = self.keys.len() as u32;
         if (0..DENSE_SMALL).contains(&k) {
             let u = k as usize;
@@ -255,6 +268,7 @@ impl Dense {
     }
 
     /// The index of `k` if seen.
+    #[inline]
     fn get(&self, k: i32) -> Option<u32> {
         if (0..DENSE_SMALL).contains(&k) {
             self.small.get(k as usize).copied().filter(|&i| i != NONE)
@@ -358,6 +372,8 @@ struct Scratch {
     /// are not zero.
     changed: Vec<bool>,
     active: Vec<usize>,
+    /// Whether anything but the rates reached a column.
+    point: Vec<bool>,
 }
 
 /// Spans of more columns than this go to [`Scratch::rate`].
@@ -380,6 +396,7 @@ impl Scratch {
             running: (vec![0.0; slots], vec![0.0; slots], 0, 0),
             rated: false,
             changed: vec![false; columns + 1],
+            point: vec![false; columns],
             active: Vec::new(),
         }
     }
@@ -395,10 +412,11 @@ impl Scratch {
         }
         if b - a > SPREAD {
             // The first and last columns in part, those between at a rate.
-            let (first, last) = (a.floor() as usize, (b.floor() as usize).min(self.columns));
+            let (first, last) = (a as usize, (b as usize).min(self.columns));
             let (head, tail) = ((first + 1) as f64 - a, b - last as f64);
             self.seconds[first * self.slots + slot] += weight * head;
             self.touched[first] = true;
+            self.point[first] = true;
             self.summarised[first] |= summarised;
             self.rate[(first + 1) * self.slots + slot] += weight;
             self.rate[last * self.slots + slot] -= weight;
@@ -413,20 +431,22 @@ impl Scratch {
             if last < self.columns && tail > 0.0 {
                 self.seconds[last * self.slots + slot] += weight * tail;
                 self.touched[last] = true;
+                self.point[last] = true;
                 self.summarised[last] |= summarised;
             }
             self.rated = true;
             return;
         }
         let last = self.columns - 1;
-        let first = (a.floor() as usize).min(last);
-        let end = (b.ceil() as usize).clamp(first + 1, self.columns);
+        let first = (a as usize).min(last);
+        let end = ceil(b).clamp(first + 1, self.columns);
         for c in first..end {
             let lo = a.max(c as f64);
             let hi = b.min((c + 1) as f64);
             if hi > lo {
                 self.seconds[c * self.slots + slot] += weight * (hi - lo);
                 self.touched[c] = true;
+                self.point[c] = true;
                 if summarised {
                     self.summarised[c] = true;
                 }
@@ -434,16 +454,21 @@ impl Scratch {
         }
     }
 
-    /// Adds the rates' part of column `c` (call for every column in order).
-    fn settle(&mut self, c: usize) {
+    /// Adds the rates' part of column `c` (call for every column in order;
+    /// `point_before`: whether anything but the rates reached column `c - 1`).
+    /// True when column `c` holds exactly what column `c - 1` held (the same
+    /// running rates and nothing else, as inside a wide shadow): its cell is
+    /// the last one again, and nothing is added.
+    fn settle(&mut self, c: usize, point_before: bool) -> bool {
         if !self.rated {
-            return;
+            return false;
         }
         let (rate, container, touching, summarising) = &mut self.running;
         *touching += std::mem::take(&mut self.touching[c]);
         *summarising += std::mem::take(&mut self.summarising[c]);
         let base = c * self.slots;
-        if std::mem::take(&mut self.changed[c]) {
+        let changed = std::mem::take(&mut self.changed[c]);
+        if changed {
             self.active.clear();
             for s in 0..self.slots {
                 rate[s] += std::mem::take(&mut self.rate[base + s]);
@@ -453,7 +478,13 @@ impl Scratch {
                 }
             }
         }
+        if *summarising > 0 {
+            self.summarised[c] = true;
+        }
         if *touching > 0 {
+            if c > 0 && !changed && !point_before && !self.point[c] {
+                return true;
+            }
             self.touched[c] = true;
             for &s in &self.active {
                 self.seconds[base + s] += rate[s];
@@ -465,9 +496,7 @@ impl Scratch {
             container.fill(0.0);
             self.active.clear();
         }
-        if *summarising > 0 {
-            self.summarised[c] = true;
-        }
+        false
     }
 
     /// Clears the rates after a row's last [`settle`](Self::settle).
@@ -497,26 +526,29 @@ impl Scratch {
         if b - a > SPREAD && weight != 0.0 && weight.is_finite() {
             // As `add` does it (which is called for the same span first, and
             // counts the span as touching its columns).
-            let (first, last) = (a.floor() as usize, (b.floor() as usize).min(self.columns));
+            let (first, last) = (a as usize, (b as usize).min(self.columns));
             let (head, tail) = ((first + 1) as f64 - a, b - last as f64);
             self.container[first * self.slots + slot] += weight * head;
+            self.point[first] = true;
             self.container_rate[(first + 1) * self.slots + slot] += weight;
             self.container_rate[last * self.slots + slot] -= weight;
             self.changed[first + 1] = true;
             self.changed[last] = true;
             if last < self.columns && tail > 0.0 {
                 self.container[last * self.slots + slot] += weight * tail;
+                self.point[last] = true;
             }
             return;
         }
         let last = self.columns - 1;
-        let first = (a.floor() as usize).min(last);
-        let end = (b.ceil() as usize).clamp(first + 1, self.columns);
+        let first = (a as usize).min(last);
+        let end = ceil(b).clamp(first + 1, self.columns);
         for c in first..end {
             let lo = a.max(c as f64);
             let hi = b.min((c + 1) as f64);
             if hi > lo {
                 self.container[c * self.slots + slot] += weight * (hi - lo);
+                self.point[c] = true;
             }
         }
     }
@@ -552,6 +584,17 @@ impl Scratch {
         for c in first..end {
             self.covered[c] = self.covered[c].max(depth);
         }
+    }
+}
+
+/// The least integer at least `x`, for `x` in `[0, 2⁵²]` (column positions),
+/// without the library call that `ceil` is on targets without SSE4.1.
+fn ceil(x: f64) -> usize {
+    let i = x as usize;
+    if (i as f64) < x {
+        i + 1
+    } else {
+        i
     }
 }
 
@@ -840,7 +883,7 @@ impl Summary {
             0.0
         };
         let pos = |t: f64| ((t - from) * scale).clamp(0.0, f64::from(columns));
-        let col = |t: f64| (pos(t).floor() as u32).min(columns - 1);
+        let col = |t: f64| (pos(t) as u32).min(columns - 1);
         let col_w = if columns > 0 {
             width / f64::from(columns)
         } else {
@@ -879,7 +922,11 @@ impl Summary {
         let mut states: Vec<WideState> = Vec::new();
         let mut stack: Vec<Open> = Vec::new();
         let mut k = 0;
-        let mut cell: Vec<Share> = Vec::new();
+        // A cell's shares with their slots, the last cell's slots in order,
+        // and which slots that order holds.
+        let mut cell: Vec<(Share, u32)> = Vec::new();
+        let mut last_order: Vec<u32> = Vec::new();
+        let mut seen = vec![false; slots];
         // Per line: the innermost real state of each stretch of time.
         let mut segments: Vec<(f64, f64, usize)> = Vec::new();
         // Info texts by category and bytes: decoding (Java's number forms)
@@ -979,31 +1026,53 @@ impl Summary {
                 continue;
             }
             // The row's cells.
+            let mut point_before = true;
             for c in 0..n {
-                scratch.settle(c);
-                cell.clear();
-                if scratch.touched[c] {
+                let same = scratch.settle(c, point_before);
+                point_before = std::mem::take(&mut scratch.point[c]);
+                if !same {
+                    cell.clear();
+                }
+                if !same && scratch.touched[c] {
                     scratch.cap(c, row.lines.len());
                     let base = c * slots;
                     scratch.container[base..base + slots].fill(0.0);
-                    for (s, secs) in scratch.seconds[base..base + slots].iter_mut().enumerate() {
-                        let v = *secs * col_w;
+                    // The slots in the last cell's order first: neighbouring
+                    // cells mostly rank their categories alike, so the sort
+                    // below finds them nearly in order.
+                    let secs = &mut scratch.seconds[base..base + slots];
+                    let mut take = |s: usize, cell: &mut Vec<(Share, u32)>| {
+                        let v = std::mem::take(&mut secs[s]) * col_w;
                         if v > 0.0 && v > col_w * 1e-12 {
-                            cell.push(Share {
-                                category: slot_cat[s],
-                                seconds: v,
-                            });
+                            let category = slot_cat[s];
+                            cell.push((
+                                Share {
+                                    category,
+                                    seconds: v,
+                                },
+                                s as u32,
+                            ));
                         }
-                        *secs = 0.0;
+                    };
+                    for &s in &last_order {
+                        seen[s as usize] = true;
+                        take(s as usize, &mut cell);
+                    }
+                    for (s, seen) in seen.iter_mut().enumerate() {
+                        if !std::mem::take(seen) {
+                            take(s, &mut cell);
+                        }
                     }
                     // Categories are unique in a cell: no ties to keep.
-                    cell.sort_unstable_by(|p, q| {
+                    cell.sort_unstable_by(|(p, _), (q, _)| {
                         q.seconds
                             .total_cmp(&p.seconds)
                             .then(p.category.cmp(&q.category))
                     });
+                    last_order.clear();
+                    last_order.extend(cell.iter().map(|&(_, s)| s));
                 }
-                shares.extend_from_slice(&cell);
+                shares.extend(cell.iter().map(|&(s, _)| s));
                 cells.push(shares.len() as u32);
                 summarised.push(scratch.summarised[c]);
                 covered.push(scratch.covered[c]);
@@ -1191,21 +1260,40 @@ impl Summary {
     /// [`JSON_SHARES`] largest and any other of at least [`JSON_SMALL`] units,
     /// then the rest summed as one share of category [`OTHER`] (zeros left
     /// out).
-    fn rounded_into(&self, row: usize, column: usize, out: &mut Vec<(i32, u32)>) {
+    ///
+    /// `last` holds the last cell's shares and what they gave: a cell with
+    /// the same shares (inside wide shadows, most are) takes that again.
+    fn rounded_into<'a>(
+        &'a self,
+        row: usize,
+        column: usize,
+        out: &mut Vec<(i32, u32)>,
+        last: &mut (&'a [Share], Vec<(i32, u32)>),
+    ) {
+        let shares = self.cell(row, column).map_or(&[][..], |c| c.shares);
+        if !shares.is_empty() && shares == last.0 {
+            out.clone_from(&last.1);
+            return;
+        }
+        self.rounded_fresh(shares, out);
+        last.0 = shares;
+        last.1.clone_from(out);
+    }
+
+    /// [`rounded_into`](Self::rounded_into) of a cell's `shares`.
+    fn rounded_fresh(&self, shares: &[Share], out: &mut Vec<(i32, u32)>) {
         out.clear();
         let w = self.column_width();
         let mut rest = 0.0;
-        if let Some(c) = self.cell(row, column) {
-            for (i, s) in c.shares.iter().enumerate() {
-                let f = s.seconds / w * 1e4;
-                if i < JSON_SHARES || f >= JSON_SMALL {
-                    let f = round(f);
-                    if f >= 1.0 {
-                        out.push((s.category, f.min(1e9) as u32));
-                    }
-                } else {
-                    rest += f;
+        for (i, s) in shares.iter().enumerate() {
+            let f = s.seconds / w * 1e4;
+            if i < JSON_SHARES || f >= JSON_SMALL {
+                let f = round(f);
+                if f >= 1.0 {
+                    out.push((s.category, f.min(1e9) as u32));
                 }
+            } else {
+                rest += f;
             }
         }
         let rest = round(rest);
@@ -1274,8 +1362,9 @@ impl Summary {
         }
         out.extend_from_slice(b"],\"cells\":[");
         let mut first = true;
+        let mut last = (&[][..], Vec::new());
         self.for_each_run(
-            |r, c, shares: &mut Vec<(i32, u32)>| self.rounded_into(r, c, shares),
+            |r, c, shares: &mut Vec<(i32, u32)>| self.rounded_into(r, c, shares, &mut last),
             |r, c, len, cell, shares| {
                 if !cell.summarised && shares.is_empty() {
                     return;
@@ -1406,15 +1495,16 @@ impl Summary {
         }
         // The category table: every category named below, by first use.
         let mut table: Vec<i32> = Vec::new();
-        let mut slot: FxHashMap<i32, u16> = FxHashMap::default();
+        let mut slot = Dense::default();
         let mut slot_of = |c: i32, table: &mut Vec<i32>| -> u16 {
             if c == OTHER {
                 return u16::MAX;
             }
-            *slot.entry(c).or_insert_with(|| {
+            let i = slot.index(c) as usize;
+            if i == table.len() {
                 table.push(c);
-                (table.len() - 1).min(u16::MAX as usize - 1) as u16
-            })
+            }
+            i.min(u16::MAX as usize - 1) as u16
         };
         let mut body = Vec::with_capacity(1 << 16);
         let w = self.column_width();
@@ -1423,9 +1513,18 @@ impl Summary {
         let mut runs = 0usize;
         let mut cells = Vec::with_capacity(1 << 16);
         let mut shares = Vec::new();
+        // The last cell's shares and key: a cell that repeats them (inside
+        // wide shadows, most do) takes the key again instead of rounding.
+        let mut last: (&[Share], Vec<(u8, u8)>) = (&[], Vec::new());
+        let mut last_rounded = (&[][..], Vec::new());
         self.for_each_run(
             |r, c, q: &mut Vec<(u8, u8)>| {
-                self.rounded_into(r, c, &mut shares);
+                let now = self.cell(r, c).map_or(&[][..], |cell| cell.shares);
+                if !now.is_empty() && now == last.0 {
+                    q.clone_from(&last.1);
+                    return;
+                }
+                self.rounded_into(r, c, &mut shares, &mut last_rounded);
                 q.clear();
                 for (k, f) in &shares {
                     let units = round(f64::from(*f) * 250.0 / 1e4).min(255.0) as u8;
@@ -1434,6 +1533,8 @@ impl Summary {
                         q.push((if s < 255 { s as u8 } else { 255 }, units));
                     }
                 }
+                last.0 = now;
+                last.1.clone_from(q);
             },
             |r, c, len, cell, q| {
                 if !cell.summarised && q.is_empty() {

@@ -634,3 +634,51 @@ fn a_summary_of_some_rows_has_the_whole_summarys_cells_there() {
         }
     }
 }
+
+/// Each cell of the JSON form holds its own cell's shares as spec/queries.md
+/// §6.3 rounds them (units of 1/10000 of the column, the largest first), in a
+/// window where wide shadows make many neighbouring cells alike: a writer that
+/// reused a neighbour's shares for a different cell would show here.
+#[test]
+fn the_json_forms_cells_are_their_own_cells_shares() {
+    let bytes = generated(9, 40_000, 2048);
+    let (a, b) = root(&bytes);
+    for (from, to, px) in [(a, b, 700), (a + 0.4 * (b - a), a + 0.45 * (b - a), 1000)] {
+        let s = summary_of(&bytes, from, to, px);
+        let mut json = Vec::new();
+        s.write_json(&mut json);
+        let j: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let w = s.column_width();
+        let mut checked = 0;
+        for run in j["cells"].as_array().unwrap() {
+            let run = run.as_array().unwrap();
+            let (row, column, len) = (
+                run[0].as_u64().unwrap() as usize,
+                run[1].as_u64().unwrap() as usize,
+                run[2].as_u64().unwrap() as usize,
+            );
+            for c in column..column + len {
+                let cell = s.cell(row, c).unwrap();
+                // The largest share, rounded as the spec says.
+                let Some(top) = cell.shares.first() else {
+                    assert_eq!(
+                        run.len(),
+                        4,
+                        "row {row} column {c}: an empty cell with shares"
+                    );
+                    continue;
+                };
+                let units = (top.seconds / w * 1e4).round();
+                if units >= 1.0 {
+                    assert_eq!(
+                        (run[4].as_i64(), run[5].as_f64()),
+                        (Some(i64::from(top.category)), Some(units)),
+                        "row {row} column {c} of the run at {column}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > px, "{checked} cells checked");
+    }
+}

@@ -2,7 +2,7 @@
 //! "Rules `mpelog check` enforces"). Nodes are read one at a time, so memory stays
 //! bounded by the largest block plus the TreeDir.
 
-use crate::error::{Error, PointerProblem};
+use crate::error::{Error, FileRuleError, PointerProblem};
 use crate::read::Slog2Reader;
 use crate::read::{Validation, CATEGORIES_AT, LINEIDMAPS_AT, TREEDIR_AT, TREEROOT_AT};
 use crate::size::start_order;
@@ -11,7 +11,9 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{Read, Seek};
 
+mod file_parts;
 mod file_rules;
+pub(crate) use file_parts::FileParts;
 mod node_rules;
 use file_rules::*;
 use node_rules::*;
@@ -161,28 +163,31 @@ fn run<R: Read + Seek>(inner: R, cx: &mut Ctx) -> Result<(), Error> {
     let mut r = Slog2Reader::new(inner)?;
     // `check` reports every drawable problem itself.
     r.set_validation(Validation::Off);
-    file_rules(&r, cx);
+    file_rules(&FileParts::of(&r), cx);
     node_rules(&mut r, cx)
 }
 
 /// The first error-severity finding of the rules about the header, the
 /// CategoryMap's indexes, the line-ID maps and the TreeDir (everything `check`
-/// reports before it reads the nodes): `(rule, offset, node, message)`. Window
-/// queries refuse a file that has one (spec/queries.md §2.2).
-pub(crate) fn first_file_error<R: Read + Seek>(
-    r: &Slog2Reader<R>,
-) -> Option<(&'static str, u64, Option<NodeId>, String)> {
+/// reports before it reads the nodes), by offset. Window queries refuse a file
+/// that has one (spec/queries.md §2.2).
+pub(crate) fn first_file_error(parts: &FileParts) -> Option<FileRuleError> {
     let mut cx = Ctx {
         findings: Vec::new(),
         limit: 1,
         per_rule: HashMap::new(),
     };
-    file_rules(r, &mut cx);
+    file_rules(parts, &mut cx);
     cx.findings
         .into_iter()
         .filter(|f| f.severity == Severity::Error)
         .min_by_key(|f| f.offset)
-        .map(|f| (f.rule, f.offset, f.node, f.message))
+        .map(|f| FileRuleError {
+            rule: f.rule,
+            offset: f.offset,
+            node: f.node,
+            message: f.message,
+        })
 }
 
 fn category_len(c: &Category) -> u64 {

@@ -52,8 +52,10 @@ pub enum Error {
         target: i64,
         /// Target size.
         size: i32,
-        /// Why it cannot be followed.
-        problem: String,
+        /// The bound the block breaks: the file's length for
+        /// [`PointerProblem::OutsideFile`], the header's `max_buffer_bytesize` for
+        /// [`PointerProblem::TooLarge`]; 0 for [`PointerProblem::Null`].
+        limit: i64,
     },
     /// A value that the format forbids (bad tag byte, negative count, ...).
     #[error("byte {offset}: {}", self.detail())]
@@ -122,7 +124,8 @@ pub enum Error {
     /// A window query meets a file whose tree it cannot trust (spec/queries.md
     /// §2.2): a node read disagrees with its TreeDir entry, a stub names no child
     /// of its node, an upper node has no stubs, or the header or the TreeDir break
-    /// an error rule of `check`.
+    /// an error rule of `check`; and, whatever the validation, a block reached
+    /// twice or a stub leading to a node of the wrong depth.
     #[error("byte {offset}: {}", self.detail())]
     BadTree {
         /// Offset of the offending field (see [`TreeProblem`]).
@@ -146,7 +149,7 @@ pub enum Error {
         /// The drawable's end time.
         end: f64,
         /// What is wrong.
-        problem: String,
+        problem: OrderProblem,
     },
     /// The CLOG2 input of a conversion is bad.
     #[error("CLOG2 input: {0}")]
@@ -175,6 +178,31 @@ pub enum PointerProblem {
     OutsideFile,
     /// The block is larger than the header's `max_buffer_bytesize`.
     TooLarge,
+}
+
+/// Why a conversion's drawable breaks the end-time order the one-pass tree
+/// writer needs ([`Error::OutOfOrder`]).
+///
+/// ```
+/// use slog2_format::error::{Error, OrderProblem};
+/// let e = Error::OutOfOrder {
+///     offset: 168,
+///     time: 2.0,
+///     end: 2.0,
+///     problem: OrderProblem::BeforePrevious { previous_end: 3.0 },
+/// };
+/// assert!(e.to_string().contains("previous drawable's end 3"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum OrderProblem {
+    /// The drawable has a time that is not finite (NaN or infinite).
+    NotFinite,
+    /// The drawable ends before the previous drawable's end.
+    BeforePrevious {
+        /// The end time of the previous drawable.
+        previous_end: f64,
+    },
 }
 
 /// What is wrong with a drawable or shadow of a tree node. The offset of
@@ -239,6 +267,19 @@ pub enum TreeProblem {
     NoStubs,
     /// A leaf with stubs (S2-TREE-002). Offset: the stub count.
     LeafWithStubs,
+    /// A stub (or the header's treeroot pointer) leads to a block that the
+    /// query has read already: the tree has a cycle or a shared node
+    /// (S2-TREE-002). Offset: the pointer field. Reported whatever the
+    /// validation.
+    ReadTwice,
+    /// The block a stub leads to holds a node whose depth is not the one the
+    /// stub names (S2-TREE-002). Offset: the depth field of the block reached.
+    /// Reported whatever the validation.
+    WrongDepth,
+    /// A stub names a node that is not one level below its own node, or a leaf
+    /// has a stub that meets the window (S2-TREE-002). Offset: the stub's depth
+    /// field. Reported whatever the validation.
+    NotOneLevelDown,
     /// The header, the line-ID maps or the TreeDir break the `check` rule named
     /// (an error-severity rule: a NULL pointer, K < 2, no line-ID map, a TreeDir
     /// without leaves, with duplicate IDs, a root other than treeroot, overlapping
@@ -246,12 +287,43 @@ pub enum TreeProblem {
     File(&'static str),
 }
 
+/// The first error-severity rule of `check` that a file's header, CategoryMap,
+/// line-ID maps or TreeDir break (`check::first_file_error`): what a window query
+/// reports as [`Error::BadTree`] with [`TreeProblem::File`] for such a file.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FileRuleError {
+    /// The rule's ID, e.g. `S2-DIR-001`.
+    pub(crate) rule: &'static str,
+    /// The offset `check` reports.
+    pub(crate) offset: u64,
+    /// The node concerned, if any.
+    pub(crate) node: Option<crate::types::NodeId>,
+    /// What is wrong, in words.
+    pub(crate) message: String,
+}
+
+impl FileRuleError {
+    /// The error a window query gives for a file that breaks the rule.
+    pub(crate) fn to_error(&self) -> Error {
+        Error::BadTree {
+            offset: self.offset,
+            node: self.node.unwrap_or_default(),
+            problem: TreeProblem::File(self.rule),
+            what: format!("{}: {}", self.rule, self.message),
+        }
+    }
+}
+
 impl TreeProblem {
     /// The `check` rule that reports the same problem.
     pub fn rule(&self) -> &'static str {
         match self {
             TreeProblem::DisagreesWithTreeDir => "S2-DIR-003",
-            TreeProblem::NotAChild | TreeProblem::LeafWithStubs => "S2-TREE-002",
+            TreeProblem::NotAChild
+            | TreeProblem::LeafWithStubs
+            | TreeProblem::ReadTwice
+            | TreeProblem::WrongDepth
+            | TreeProblem::NotOneLevelDown => "S2-TREE-002",
             TreeProblem::NoStubs => "S2-TREE-001",
             TreeProblem::File(rule) => rule,
         }
@@ -267,7 +339,14 @@ impl Error {
             Error::NotSlog2 { found } => format!("not a SLOG-2 file: the header starts with {found:?}"),
             Error::UnsupportedVersion { found } => format!("unsupported SLOG-2 version {found:?} (supported: \"SLOG 2.0.5\", \"SLOG 2.0.6\", \"SLOG 2.0.6Z\")"),
             Error::Truncated { what, within, .. } => format!("{what} runs past the end of {within}"),
-            Error::BadPointer { what, target, size, problem, .. } => format!("{what} points at {size} bytes at byte {target}: {problem}"),
+            Error::BadPointer { what, target, size, kind, limit, .. } => {
+                let problem = match kind {
+                    PointerProblem::Null => "the pointer is NULL".to_string(),
+                    PointerProblem::OutsideFile => format!("the block runs past the end of the file ({limit} bytes)"),
+                    PointerProblem::TooLarge => format!("the block is larger than the header's max_buffer_bytesize {limit}"),
+                };
+                format!("{what} points at {size} bytes at byte {target}: {problem}")
+            }
             Error::BadValue { what, .. } => what.clone(),
             Error::LimitExceeded { what, size, limit, .. } => format!("{what} is {size} bytes, over the reader's limit of {limit} bytes"),
             Error::Empty => "no drawable in the input: nothing to write".to_string(),
@@ -278,7 +357,15 @@ impl Error {
             Error::BadTree { what, .. } => what.clone(),
             Error::OutOfOrder {
                 time, end, problem, ..
-            } => format!("the record at time {time} completes a drawable ending at {end}, {problem}"),
+            } => {
+                let problem = match problem {
+                    OrderProblem::NotFinite => "which is not a finite time".to_string(),
+                    OrderProblem::BeforePrevious { previous_end } => format!(
+                        "before the previous drawable's end {previous_end}: the records must be in time order, as MPE's merger writes them"
+                    ),
+                };
+                format!("the record at time {time} completes a drawable ending at {end}, {problem}")
+            }
             Error::Clog2(v) => format!("CLOG2 input: {}", v.detail()),
             Error::Otf2(v) => format!("OTF2 input: {v}"),
             Error::Write(v) => format!("cannot write: {v}"),

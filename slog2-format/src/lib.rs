@@ -50,6 +50,7 @@
 pub mod check;
 mod columns;
 pub mod convert;
+mod counters;
 pub mod dump;
 pub mod error;
 pub mod file;
@@ -57,6 +58,7 @@ pub mod frame;
 pub mod info;
 mod java_number;
 mod node_cache;
+mod query;
 pub mod read;
 pub mod size;
 pub mod slog1;

@@ -3,10 +3,12 @@
 //! read of exactly its block, and parsed from memory. The reader counts the nodes and
 //! bytes it reads.
 
+pub use crate::counters::Counters;
 use crate::error::{Error, PointerProblem, Result};
 use crate::types::*;
 use crate::validate::Legend;
 pub use crate::validate::{Dropped, Validation};
+use crate::window::WindowCache;
 use binrw::{BinRead, Endian};
 use std::io::{Cursor, Read, Seek, SeekFrom};
 
@@ -58,15 +60,6 @@ pub struct Parsed<T> {
     pub ptr: FileBlockPtr,
     /// Bytes left in the block after the structure.
     pub trailing: Vec<u8>,
-}
-
-/// How much a reader has read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counters {
-    /// Tree nodes read.
-    pub nodes_read: u64,
-    /// Bytes read from the file (header and every block).
-    pub bytes_read: u64,
 }
 
 /// The default of [`ReadOptions::max_block_bytes`]: 256 MiB.
@@ -151,25 +144,12 @@ pub struct Slog2Reader<R> {
     legend: Legend,
     validation: Validation,
     max_block_bytes: u64,
-    pub(crate) picture_budget: u64,
+    picture_budget: u64,
     dropped: Dropped,
-    pub(crate) walk_cache: Option<WalkCache>,
-    /// A window query's buffers, kept between queries for reuse.
-    pub(crate) window_bufs: crate::window::WindowBuf,
+    /// What window queries keep between queries.
+    window: WindowCache,
     /// Decompressed nodes shared with other readers of the file, if set.
     node_cache: Option<std::sync::Arc<crate::NodeCache>>,
-}
-
-/// What window queries check once per file: the TreeDir by node ID, and the first
-/// error `check` finds in the header, the maps or the TreeDir.
-#[derive(Debug)]
-pub(crate) struct WalkCache {
-    pub(crate) dir: std::collections::HashMap<NodeId, TreeDirEntry>,
-    /// The TreeDir's root entry (deepest, then lowest xpos), if any.
-    pub(crate) root: Option<NodeId>,
-    /// The block pointers of the TreeDir entries.
-    pub(crate) blocks: std::collections::HashSet<FileBlockPtr>,
-    pub(crate) file_error: Option<(&'static str, u64, Option<NodeId>, String)>,
 }
 
 /// Parses the header from the start of `bytes` (which may be longer).
@@ -311,8 +291,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             max_block_bytes: opts.max_block_bytes,
             picture_budget: opts.picture_budget,
             dropped: Dropped::default(),
-            walk_cache: None,
-            window_bufs: Default::default(),
+            window: WindowCache::default(),
         };
         let h = r.header.clone();
         let v = version.is_v206();
@@ -346,7 +325,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         what,
                         target: e.ptr.offset,
                         size: e.ptr.size,
-                        problem: "the pointer is NULL".into(),
+                        limit: 0,
                     });
                 }
                 r.check_ptr(e.ptr, &what, at)?;
@@ -453,24 +432,21 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// the file, not larger than the header's `max_buffer_bytesize`. Errors are
     /// [`Error::BadPointer`] at `at`.
     pub fn check_ptr(&self, ptr: FileBlockPtr, what: &str, at: u64) -> Result<()> {
-        let bad = |kind: PointerProblem, problem: String| Error::BadPointer {
+        let bad = |kind: PointerProblem, limit: i64| Error::BadPointer {
             offset: at,
             kind,
             what: what.to_string(),
             target: ptr.offset,
             size: ptr.size,
-            problem,
+            limit,
         };
         if ptr.is_null() {
-            return Err(bad(PointerProblem::Null, "the pointer is NULL".into()));
+            return Err(bad(PointerProblem::Null, 0));
         }
         if ptr.offset < 0 || (ptr.offset as u64).saturating_add(ptr.size as u64) > self.file_len {
             return Err(bad(
                 PointerProblem::OutsideFile,
-                format!(
-                    "the block runs past the end of the file ({} bytes)",
-                    self.file_len
-                ),
+                i64::try_from(self.file_len).unwrap_or(i64::MAX),
             ));
         }
         if ptr.size.max(0) as u64 > self.max_block_bytes {
@@ -484,10 +460,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         if ptr.size > self.header.max_buffer_bytesize {
             return Err(bad(
                 PointerProblem::TooLarge,
-                format!(
-                    "the block is larger than the header's max_buffer_bytesize {}",
-                    self.header.max_buffer_bytesize
-                ),
+                i64::from(self.header.max_buffer_bytesize),
             ));
         }
         Ok(())
@@ -628,6 +601,18 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// offset).
     pub fn set_node_cache(&mut self, cache: std::sync::Arc<crate::NodeCache>) {
         self.node_cache = Some(cache);
+    }
+
+    /// The bytes of breadth a picture query may read
+    /// ([`ReadOptions::picture_budget`]).
+    pub(crate) fn picture_budget(&self) -> u64 {
+        self.picture_budget
+    }
+
+    /// What window queries keep between queries (the TreeDir index and their
+    /// buffers); [`crate::window`] owns what it holds.
+    pub(crate) fn window_cache(&mut self) -> &mut WindowCache {
+        &mut self.window
     }
 
     /// Counts a node read with [`read_node_bytes`](Self::read_node_bytes) and

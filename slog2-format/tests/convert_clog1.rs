@@ -11,6 +11,7 @@ use clog2_format::clog::{Body, ClogWriter, CommEvent, RawEvent, Record, SrcLoc, 
 use clog2_format::FixedBytes;
 use slog2_format::check::{check, Severity};
 use slog2_format::convert::{clog_to_slog2, ClogDrawables, ConvertStats};
+use slog2_format::error::OrderProblem;
 use slog2_format::write::{Prim, TreeOptions};
 use slog2_format::*;
 use std::collections::BTreeMap;
@@ -403,5 +404,12 @@ fn bad_inputs_give_clear_errors() {
         panic!("{e}")
     };
     assert_eq!(*offset, 3 * 56, "{e}");
-    assert!(e.to_string().contains("time order"), "{e}");
+    let Error::OutOfOrder { problem, .. } = &e else {
+        unreachable!()
+    };
+    assert_eq!(
+        *problem,
+        OrderProblem::BeforePrevious { previous_end: 3.0 },
+        "{e}"
+    );
 }

@@ -4,6 +4,7 @@
 mod common;
 
 use common::tiny;
+use slog2_format::error::PointerProblem;
 use slog2_format::*;
 use std::io::Cursor;
 
@@ -50,9 +51,12 @@ fn a_truncated_file_leaves_a_pointer_past_the_end() {
     let (b, _) = tiny();
     let cut = b.len() - 10;
     match parse(&b[..cut]) {
-        Err(Error::BadPointer { what, problem, .. }) => {
+        Err(Error::BadPointer {
+            what, kind, limit, ..
+        }) => {
             assert_eq!(what, "the TreeDir");
-            assert!(problem.contains("past the end"), "{problem}");
+            assert_eq!(kind, PointerProblem::OutsideFile);
+            assert_eq!(limit, cut as i64, "the limit is the file's length");
         }
         other => panic!("{other:?}"),
     }
@@ -64,8 +68,9 @@ fn a_block_larger_than_max_buffer_is_refused_before_reading() {
     // max_buffer_bytesize at offset 20.
     b[20..24].copy_from_slice(&10i32.to_be_bytes());
     match parse(&b) {
-        Err(Error::BadPointer { problem, .. }) => {
-            assert!(problem.contains("max_buffer_bytesize"), "{problem}")
+        Err(Error::BadPointer { kind, limit, .. }) => {
+            assert_eq!(kind, PointerProblem::TooLarge);
+            assert_eq!(limit, 10, "the limit is max_buffer_bytesize");
         }
         other => panic!("{other:?}"),
     }

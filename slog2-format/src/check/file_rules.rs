@@ -3,9 +3,9 @@
 
 use super::*;
 
-pub(super) fn file_rules<R: Read + Seek>(r: &Slog2Reader<R>, cx: &mut Ctx) {
-    let h = r.header().clone();
-    let v206 = r.version().is_v206();
+pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
+    let h = r.header.clone();
+    let v206 = r.version.is_v206();
     let at = |a: u64| r.pointer_at(a);
     if !v206 {
         cx.add(
@@ -40,14 +40,14 @@ pub(super) fn file_rules<R: Read + Seek>(r: &Slog2Reader<R>, cx: &mut Ctx) {
     }
     for (p, t) in [
         (
-            r.categories().map(|c| (c.ptr, c.trailing.len())),
+            r.categories.map(|c| (c.ptr, c.trailing.len())),
             "CategoryMap",
         ),
         (
-            r.line_id_maps().map(|c| (c.ptr, c.trailing.len())),
+            r.line_id_maps.map(|c| (c.ptr, c.trailing.len())),
             "LineIDMapList",
         ),
-        (r.tree_dir().map(|c| (c.ptr, c.trailing.len())), "TreeDir"),
+        (r.tree_dir.map(|c| (c.ptr, c.trailing.len())), "TreeDir"),
     ] {
         if let Some((ptr, n)) = p.filter(|p| p.1 > 0) {
             cx.add(
@@ -72,7 +72,7 @@ pub(super) fn file_rules<R: Read + Seek>(r: &Slog2Reader<R>, cx: &mut Ctx) {
             );
         }
     }
-    if let Some(c) = r.categories() {
+    if let Some(c) = r.categories {
         let mut seen = HashSet::new();
         let mut at = c.ptr.offset as u64 + 4;
         for cat in &c.value.categories {
@@ -108,7 +108,7 @@ pub(super) fn file_rules<R: Read + Seek>(r: &Slog2Reader<R>, cx: &mut Ctx) {
             at += category_len(cat);
         }
     }
-    match r.line_id_maps() {
+    match r.line_id_maps {
         None => {}
         Some(m) if m.value.maps.is_empty() => {
             cx.add(
@@ -139,7 +139,7 @@ pub(super) fn file_rules<R: Read + Seek>(r: &Slog2Reader<R>, cx: &mut Ctx) {
         }
     }
     let entries: Vec<TreeDirEntry> = r
-        .tree_dir()
+        .tree_dir
         .map(|t| t.value.entries.clone())
         .unwrap_or_default();
     let by_id: BTreeMap<NodeId, TreeDirEntry> = entries.iter().map(|e| (e.id, *e)).collect();

@@ -3,7 +3,7 @@
 //! order check every converter applies.
 
 use crate::convert::clog2::events::Unmatched;
-use crate::error::{Error, Result};
+use crate::error::{Error, OrderProblem, Result};
 use crate::write::prim::Prim;
 use crate::write::tree::{TreeOptions, TreeStats, TreeWriter};
 use std::io::{Seek, Write};
@@ -53,11 +53,11 @@ impl PairStats {
 pub(crate) fn in_end_order(p: &Prim, last_end: &mut f64, offset: u64, time: f64) -> Result<()> {
     let end = p.latest();
     let problem = if !p.times_finite() {
-        "which is not a finite time".to_string()
+        OrderProblem::NotFinite
     } else if end < *last_end {
-        format!(
-            "before the previous drawable's end {last_end}: the records must be in time order, as MPE's merger writes them"
-        )
+        OrderProblem::BeforePrevious {
+            previous_end: *last_end,
+        }
     } else {
         *last_end = end;
         return Ok(());

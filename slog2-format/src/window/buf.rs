@@ -5,7 +5,7 @@
 //! through borrowed views ([`DrawableRef`], [`ShadowRef`]), which give owned
 //! values on request.
 
-use crate::read::Counters;
+use crate::counters::Counters;
 use crate::types::*;
 use crate::window::scan::{Key, SortKey};
 use crate::window::{Located, TimeWindow, WindowAnswer};

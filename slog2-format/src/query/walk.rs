@@ -1,0 +1,372 @@
+//! The walk of a window query: down the tree from the root with an explicit
+//! stack, reading each node block at most once.
+
+use super::follow::stub_offsets;
+use super::*;
+
+impl<R: Read + Seek> Slog2Reader<R> {
+    /// [`walk`](Self::walk), leaving an empty answer in `buf` after an error.
+    pub(super) fn walk_into(
+        &mut self,
+        buf: &mut WindowBuf,
+        w: TimeWindow,
+        stop: Stop,
+    ) -> Result<()> {
+        let found = self.walk(buf, w, stop);
+        if found.is_err() {
+            buf.clear(w);
+        }
+        found
+    }
+
+    fn walk(&mut self, buf: &mut WindowBuf, window: TimeWindow, stop: Stop) -> Result<()> {
+        let before = self.counters();
+        let v206 = self.version().is_v206();
+        let validation = self.validation();
+        let checked = validation != Validation::Off;
+        let k = i32::from(self.header().num_children_per_node.max(1));
+        buf.clear(window);
+        buf.seen.clear();
+        let mut bytes = std::mem::take(&mut buf.node_bytes);
+        let root = self.header().treeroot;
+        let mut stack = vec![Pending {
+            ptr: root,
+            ptr_at: self.pointer_at(TREEROOT_AT),
+            stub: None,
+        }];
+        let mut found = Ok(());
+        while let Some(p) = stack.pop() {
+            let ptr_at = p.ptr_at;
+            // Formatted only for an error.
+            let what = || match p.stub {
+                None => "the header's treeroot pointer".to_string(),
+                Some((parent, child)) => format!(
+                    "the stub for node ({},{}) in node ({},{})",
+                    child.depth, child.xpos, parent.depth, parent.xpos
+                ),
+            };
+            if self.check_ptr(p.ptr, "", ptr_at).is_err() {
+                self.check_ptr(p.ptr, &what(), ptr_at)?;
+            }
+            if !buf.seen.insert(p.ptr.offset) {
+                return Err(Error::BadTree {
+                    offset: ptr_at,
+                    node: p.stub.map(|s| s.0).unwrap_or_default(),
+                    problem: TreeProblem::ReadTwice,
+                    what: format!(
+                        "{} points at the block at byte {}, which this query has already read (the tree has a cycle or a shared node)",
+                        what(),
+                        p.ptr.offset
+                    ),
+                });
+            }
+            if let (true, Some((parent, sid))) = (checked, p.stub) {
+                // A stub that points at no node block of the TreeDir: report the
+                // stub, not the bytes it leads to.
+                let cache = self.tree_index();
+                if !cache.dir.is_empty() && !cache.blocks.contains(&p.ptr) {
+                    return Err(Error::BadTree {
+                        offset: ptr_at,
+                        node: parent,
+                        problem: TreeProblem::NotAChild,
+                        what: format!(
+                            "stub ({},{}) points at {}@{}, where the TreeDir has no node",
+                            sid.depth, sid.xpos, p.ptr.size, p.ptr.offset
+                        ),
+                    });
+                }
+            }
+            let read = self.read_node_bytes(p.ptr, ptr_at, &mut bytes, 0);
+            let len = match read {
+                Ok(len) => len,
+                Err(e) => {
+                    found = Err(e);
+                    break;
+                }
+            };
+            let step = self.walk_node(
+                buf,
+                &bytes[..len],
+                &p,
+                &what,
+                window,
+                stop,
+                (v206, checked, validation, k),
+                &mut stack,
+            );
+            if let Err(e) = step {
+                found = Err(e);
+                break;
+            }
+        }
+        buf.node_bytes = bytes;
+        found?;
+        // The header and TreeDir rules last, so that a node that cannot be read is
+        // reported as such.
+        if checked {
+            if let Some(e) = &self.tree_index().file_error {
+                return Err(e.to_error());
+            }
+        }
+        // A stable sort: within one node, file order (nestless before nestable).
+        // The lists of a node are in start order already, so this merges runs.
+        // A picture's summary orders what it needs itself.
+        if stop.dense {
+            buf.store.in_read_order();
+        } else {
+            buf.store.sort();
+        }
+        let after = self.counters();
+        buf.counters = after.since(before);
+        Ok(())
+    }
+
+    /// One node of [`walk`](Self::walk): its bytes are `bytes`, read as `p` says.
+    /// Adds its visible drawables (and, in a preview, the visible shadows of the
+    /// stubs not followed) to `buf`, and the children to follow to `stack`.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_node(
+        &mut self,
+        buf: &mut WindowBuf,
+        bytes: &[u8],
+        p: &Pending,
+        what: &dyn Fn() -> String,
+        window: TimeWindow,
+        stop: Stop,
+        (v206, checked, validation, k): (bool, bool, Validation, i32),
+        stack: &mut Vec<Pending>,
+    ) -> Result<()> {
+        let ptr_at = p.ptr_at;
+        let base = p.ptr.offset as u64;
+        let too_large = || {
+            Error::BadValue {
+            offset: base,
+            what: "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)"
+                .into(),
+        }
+        };
+        if !buf.store.fits(bytes.len()) {
+            return Err(too_large());
+        }
+        let checks = match validation {
+            Validation::Off => Checks::Off,
+            Validation::Lenient => Checks::Items(self.legend()),
+            Validation::Strict => Checks::Strict(self.legend()),
+        };
+        buf.entries.clear();
+        buf.stubs.clear();
+        let scanned = window_scan::node(
+            bytes,
+            v206,
+            checks,
+            &window,
+            &mut buf.entries,
+            &mut buf.stubs,
+        );
+        let depth_error = |id: NodeId, child: NodeId| Error::BadTree {
+            offset: base + 16,
+            node: id,
+            problem: TreeProblem::WrongDepth,
+            what: format!(
+                "{} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
+                what(),
+                p.ptr.offset,
+                id.depth,
+                id.xpos,
+                child.depth
+            ),
+        };
+        let (id, count_at, stubs) = match scanned {
+            // The fast path: the node parsed and passed the drawable checks.
+            Some(sc) => {
+                self.count_node();
+                let id = sc.header.id;
+                if let Some((_, child)) = p.stub {
+                    if id.depth != child.depth {
+                        return Err(depth_error(id, child));
+                    }
+                }
+                let count_at = if !buf.stubs.is_empty() || (checked && id.depth > 0) {
+                    base + sc.count_at as u64
+                } else {
+                    0
+                };
+                if checked {
+                    self.check_followed(&sc.header, p.ptr, ptr_at, p.stub, k)?;
+                }
+                // Upper nodes' drawables apart, so that the leaves' (read in
+                // time order) make one long run for the final sort.
+                let upper = id.depth > 0;
+                if upper {
+                    buf.store.swap_upper();
+                }
+                let (a, b) = buf.entries.split_at(sc.nestless.min(buf.entries.len()));
+                let decoded = if a.is_sorted_by_key(|e| e.key) && b.is_sorted_by_key(|e| e.key) {
+                    // Both lists in order: decoded merged (ties nestless first, as
+                    // the stable sort would put them), one sorted run per node.
+                    window_scan::push_merged(bytes, a, b, &mut buf.store)
+                } else {
+                    window_scan::push_all(bytes, &buf.entries, &mut buf.store)
+                };
+                if upper {
+                    buf.store.swap_upper();
+                }
+                decoded.map_err(|at| undecodable(base + u64::from(at)))?;
+                let stubs: Vec<(NodeHeader, u64, StubShadows)> = buf
+                    .stubs
+                    .iter()
+                    .map(|s| (s.header, base + s.at as u64, StubShadows::Bytes(s.at)))
+                    .collect();
+                (id, count_at, stubs)
+            }
+            // Anything else: decoded and checked the ordinary way, which gives
+            // the error (or drops what a lenient reader drops).
+            None => {
+                let mut parsed =
+                    crate::read::parse_block::<TreeNodeBody>(bytes, p.ptr, "a tree node", (v206,))?;
+                self.count_node();
+                let id = parsed.value.header.id;
+                if let Some((_, child)) = p.stub {
+                    if id.depth != child.depth {
+                        return Err(depth_error(id, child));
+                    }
+                }
+                // Offsets before a lenient check drops anything.
+                let offsets = stub_offsets(&parsed.value, base, v206);
+                // The stub count's offset, needed only to report a node without stubs.
+                let count_at = match offsets.first() {
+                    Some(at) => at - 4,
+                    None if checked && id.depth > 0 => {
+                        crate::validate::stub_at(&parsed.value, base, v206, 0) - 4
+                    }
+                    None => 0,
+                };
+                if checked {
+                    self.check_followed(&parsed.value.header, p.ptr, ptr_at, p.stub, k)?;
+                    self.validate_node(&mut parsed)?;
+                }
+                let node = parsed.value;
+                for d in node.nestless.iter().chain(&node.nestable) {
+                    // The sort key once per drawable (its box decides visibility).
+                    let key = drawable_key(d);
+                    if window.meets(key.0, key.1) {
+                        buf.store
+                            .push_drawable(SortKey::new(key, id), d)
+                            .map_err(|_| too_large())?;
+                    }
+                }
+                let stubs: Vec<(NodeHeader, u64, StubShadows)> = node
+                    .stubs
+                    .into_iter()
+                    .zip(offsets)
+                    .map(|(s, at)| {
+                        let list = s.nestless.into_iter().chain(s.nestable).collect();
+                        (s.header, at, StubShadows::Owned(list))
+                    })
+                    .collect();
+                (id, count_at, stubs)
+            }
+        };
+        let n_stubs = stubs.len();
+        let mut unfollowed = Vec::new();
+        buf.nodes.push(id);
+        let mut children = Vec::new();
+        for (h, stub_at, list) in stubs {
+            if !window.meets(h.earliest, h.latest) {
+                if checked {
+                    unfollowed.push((h, stub_at));
+                }
+                continue;
+            }
+            if id.depth <= 0 || h.id.depth != id.depth - 1 {
+                return Err(Error::BadTree {
+                    offset: stub_at + 16,
+                    node: id,
+                    problem: TreeProblem::NotOneLevelDown,
+                    what: format!(
+                        "a stub in node ({},{}) names node ({},{}), which is not one level below it",
+                        id.depth, id.xpos, h.id.depth, h.id.xpos
+                    ),
+                });
+            }
+            let span = h.latest - h.earliest;
+            let narrow = stop.pixel.is_some_and(|px| {
+                span < px
+                    || (stop.dense
+                        && span < px * PICTURE_SPAN
+                        && span < window.width() * PICTURE_SHARE
+                        && dense_enough(&list, bytes, v206, span / px))
+            });
+            match narrow || h.id.depth < stop.lowest {
+                true => {
+                    if checked {
+                        unfollowed.push((h, stub_at));
+                    }
+                    match list {
+                        StubShadows::Owned(list) => {
+                            for sh in list.iter().filter(|sh| window.shows_shadow(sh)) {
+                                let key = SortKey::new(shadow_key(sh), h.id);
+                                buf.store.push_shadow(key, sh).map_err(|_| too_large())?;
+                            }
+                        }
+                        StubShadows::Bytes(at) => {
+                            window_scan::push_stub_shadows(
+                                bytes,
+                                at,
+                                v206,
+                                &window,
+                                h.id,
+                                &mut buf.store,
+                            )
+                            .ok_or_else(|| undecodable(base + at as u64))?;
+                        }
+                    }
+                }
+                false => children.push(Pending {
+                    ptr: h.ptr,
+                    ptr_at: stub_at + 22,
+                    stub: Some((id, h.id)),
+                }),
+            }
+        }
+        if checked {
+            self.check_stubs(id, n_stubs, count_at, &unfollowed, k)?;
+        }
+        // Reversed, so that children are read in xpos order.
+        stack.extend(children.into_iter().rev());
+        Ok(())
+    }
+}
+
+/// Whether a stub's shadows stand for at least [`PICTURE_DENSITY`] real
+/// drawables per pixel each, over `pixels` pixels.
+fn dense_enough(list: &StubShadows, bytes: &[u8], v206: bool, pixels: f64) -> bool {
+    let (objects, shadows) = match list {
+        StubShadows::Owned(list) => (
+            list.iter().map(|s| s.num_real_objs.max(0)).sum::<i64>(),
+            list.len(),
+        ),
+        StubShadows::Bytes(at) => match window_scan::stub_objects(bytes, *at, v206) {
+            Some(n) => n,
+            None => return false,
+        },
+    };
+    shadows > 0 && objects as f64 >= PICTURE_DENSITY * shadows as f64 * pixels.max(1.0)
+}
+
+/// Where the shadows of a stub are: in the node's bytes (the stub's offset), or
+/// decoded already (both lists, nestless first).
+enum StubShadows {
+    Bytes(usize),
+    Owned(Vec<Shadow>),
+}
+
+/// An item that the fast path accepted but could not decode again (never happens:
+/// the same bytes are read the same way).
+fn undecodable(offset: u64) -> Error {
+    Error::BadValue {
+        offset,
+        what: "a drawable or shadow accepted by the window query's scan could not be decoded"
+            .into(),
+    }
+}
