@@ -21,10 +21,19 @@ pub fn named(s: &str) -> Option<Format> {
     }
 }
 
-/// Reads the start of `path` and names its format.
+/// Reads the start of `path` and names its format. A directory is an OTF2
+/// archive's when it holds an anchor file
+/// ([`otf2_format::archive::find_anchor`]), whose start is read instead.
 pub fn detect(path: &Path) -> CliResult<Format> {
     let mut head = Vec::with_capacity(1024);
-    std::fs::File::open(path)
+    let file = match path.is_dir() {
+        true => otf2_format::archive::find_anchor(path).ok_or_else(|| CliError::Unrecognized {
+            path: path.to_path_buf(),
+            message: "a directory that holds no OTF2 anchor file (`traces.otf2`, or one `*.otf2` file); give a trace file or an OTF2 archive".into(),
+        })?,
+        false => path.to_path_buf(),
+    };
+    std::fs::File::open(&file)
         .and_then(|f| f.take(1024).read_to_end(&mut head))
         .map_err(CliError::io(path))?;
     // The library's detection, which the checker uses too.
@@ -38,7 +47,7 @@ pub fn detect(path: &Path) -> CliResult<Format> {
     Err(CliError::Unrecognized {
         path: path.to_path_buf(),
         message: format!(
-            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\", a SLOG-2 header \"SLOG 2.0.x\", an old CLOG record header, ALOG text or a SLOG-1 header)"
+            "not a trace format mpelog knows (it starts with {shown:?}; expected a CLOG2 preamble \"CLOG-02.xx\", a SLOG-2 header \"SLOG 2.0.x\", an old CLOG record header, ALOG text, a SLOG-1 header or an OTF2 anchor file)"
         ),
     })
 }

@@ -102,7 +102,10 @@ enum Command {
     /// tree structure, stubs and shadows, categories, ordering, time boxes, line
     /// IDs), compressed SLOG-2 (every frame: codec, lengths, checksum) and
     /// annotations (checked against their trace: structure, every node, every
-    /// leaf's checksum). Large CLOG2 and SLOG-2 files are streamed.
+    /// leaf's checksum), and OTF2 archives (every file reads; definitions
+    /// for every reference, time order, Enter/Leave nesting per location,
+    /// unmatched messages; the file inside the archive is the finding's
+    /// place). Large CLOG2 and SLOG-2 files and OTF2 archives are streamed.
     ///
     /// Rule IDs are stable; `--list-rules` prints them all, and spec/conformance.md
     /// says where each comes from. Exit status 0 only when no file has an error
@@ -190,7 +193,7 @@ enum Command {
     ///
     /// Reads SLOG-2 (plain and compressed) and annotation files in slices of tree
     /// leaves, so memory stays bounded whatever the file's size; CLOG2, old CLOG,
-    /// ALOG and SLOG-1 traces in one pass, as `export` reads them (the same
+    /// ALOG, SLOG-1 and OTF2 traces in one pass, as `export` reads them (the same
     /// statistics as their converted files). Durations are clipped to
     /// the window; exclusive = inclusive minus the states directly nested on the
     /// same timeline (the legend's `excl` ratio). A share is a sum over the
@@ -279,9 +282,10 @@ enum Command {
     /// node and node storage, so `filter IN -o OUT --leaf-bytes 4k` alone
     /// re-trees a file. Shadows, category summaries and the legend are computed
     /// anew for what is kept; the line-ID maps are kept. Reads plain and
-    /// compressed SLOG-2 with bounded memory.
+    /// compressed SLOG-2 with bounded memory; any other trace (CLOG2, old CLOG,
+    /// ALOG, SLOG-1, OTF2) is converted once into a temporary SLOG-2 file first.
     Filter {
-        /// The SLOG-2 file.
+        /// The SLOG-2 file, or any other trace.
         input: PathBuf,
         /// The new file (`-` for standard output).
         #[arg(short, long)]
@@ -321,8 +325,8 @@ enum Command {
     /// timeline), events instants, arrows zero-length slices at their send and
     /// receive points joined by a flow; the info values and the category are
     /// arguments. Reads SLOG-2 (plain and compressed) and annotation files in
-    /// slices of leaves with bounded memory. CLOG2, old CLOG, ALOG and SLOG-1
-    /// traces are read once: their events are paired as `convert` pairs them and
+    /// slices of leaves with bounded memory. CLOG2, old CLOG, ALOG, SLOG-1 and
+    /// OTF2 traces are read once: their events are paired as `convert` pairs them and
     /// the drawables put in time order in --sort-memory, the rest in sorted runs
     /// in an unnamed temporary file ($TMPDIR), which never outlives the run.
     ///
@@ -365,7 +369,7 @@ enum Command {
         /// "Process View", "Communicator View") or position (default: the first).
         #[arg(long, value_name = "VIEW")]
         view: Option<String>,
-        /// For CLOG2, old CLOG, ALOG and SLOG-1 inputs: memory for putting the
+        /// For CLOG2, old CLOG, ALOG, SLOG-1 and OTF2 inputs: memory for putting the
         /// drawables in time order before the rest goes to temporary sorted
         /// runs (k, m and g suffixes).
         #[arg(long, value_name = "BYTES", default_value = "64m", value_parser = size::parse_u64)]
@@ -388,7 +392,7 @@ enum Command {
     /// build it, N is at most K/(K-1)·(D + 2 + 2·depth) (spec/queries.md §2.3).
     /// With --json it is one JSON object, {"cost":{"nodes_read":N,...}}.
     ///
-    /// Any other trace (CLOG2, old CLOG, ALOG, SLOG-1) is converted once into a
+    /// Any other trace (CLOG2, old CLOG, ALOG, SLOG-1, OTF2) is converted once into a
     /// temporary SLOG-2 file first, and the counts are of that file.
     Window {
         /// The SLOG-2 file, an annotation file (TRACE.clog2.idx), any other

@@ -233,7 +233,20 @@ struct Dense {
 
 impl Dense {
     /// The index of `k`, a new one when first seen.
+    #[inline]
     fn index(&mut self, k: i32) -> u32 {
+        // Seen small keys take one load (a negative key casts past the table).
+        if let Some(&i) = self.small.get(k as u32 as usize) {
+            if i != NONE {
+                return i;
+            }
+        }
+        self.insert(k)
+    }
+
+    /// [`index`](Self::index) for a key not in the table.
+    #[cold]
+    fn insert(&mut self, k: i32) -> u32 {
         let next = self.keys.len() as u32;
         if (0..DENSE_SMALL).contains(&k) {
             let u = k as usize;
@@ -255,6 +268,7 @@ impl Dense {
     }
 
     /// The index of `k` if seen.
+    #[inline]
     fn get(&self, k: i32) -> Option<u32> {
         if (0..DENSE_SMALL).contains(&k) {
             self.small.get(k as usize).copied().filter(|&i| i != NONE)
@@ -398,7 +412,7 @@ impl Scratch {
         }
         if b - a > SPREAD {
             // The first and last columns in part, those between at a rate.
-            let (first, last) = (a.floor() as usize, (b.floor() as usize).min(self.columns));
+            let (first, last) = (a as usize, (b as usize).min(self.columns));
             let (head, tail) = ((first + 1) as f64 - a, b - last as f64);
             self.seconds[first * self.slots + slot] += weight * head;
             self.touched[first] = true;
@@ -424,8 +438,8 @@ impl Scratch {
             return;
         }
         let last = self.columns - 1;
-        let first = (a.floor() as usize).min(last);
-        let end = (b.ceil() as usize).clamp(first + 1, self.columns);
+        let first = (a as usize).min(last);
+        let end = ceil(b).clamp(first + 1, self.columns);
         for c in first..end {
             let lo = a.max(c as f64);
             let hi = b.min((c + 1) as f64);
@@ -512,7 +526,7 @@ impl Scratch {
         if b - a > SPREAD && weight != 0.0 && weight.is_finite() {
             // As `add` does it (which is called for the same span first, and
             // counts the span as touching its columns).
-            let (first, last) = (a.floor() as usize, (b.floor() as usize).min(self.columns));
+            let (first, last) = (a as usize, (b as usize).min(self.columns));
             let (head, tail) = ((first + 1) as f64 - a, b - last as f64);
             self.container[first * self.slots + slot] += weight * head;
             self.point[first] = true;
@@ -527,8 +541,8 @@ impl Scratch {
             return;
         }
         let last = self.columns - 1;
-        let first = (a.floor() as usize).min(last);
-        let end = (b.ceil() as usize).clamp(first + 1, self.columns);
+        let first = (a as usize).min(last);
+        let end = ceil(b).clamp(first + 1, self.columns);
         for c in first..end {
             let lo = a.max(c as f64);
             let hi = b.min((c + 1) as f64);
@@ -570,6 +584,17 @@ impl Scratch {
         for c in first..end {
             self.covered[c] = self.covered[c].max(depth);
         }
+    }
+}
+
+/// The least integer at least `x`, for `x` in `[0, 2⁵²]` (column positions),
+/// without the library call that `ceil` is on targets without SSE4.1.
+fn ceil(x: f64) -> usize {
+    let i = x as usize;
+    if (i as f64) < x {
+        i + 1
+    } else {
+        i
     }
 }
 
@@ -858,7 +883,7 @@ impl Summary {
             0.0
         };
         let pos = |t: f64| ((t - from) * scale).clamp(0.0, f64::from(columns));
-        let col = |t: f64| (pos(t).floor() as u32).min(columns - 1);
+        let col = |t: f64| (pos(t) as u32).min(columns - 1);
         let col_w = if columns > 0 {
             width / f64::from(columns)
         } else {
@@ -1450,15 +1475,16 @@ impl Summary {
         }
         // The category table: every category named below, by first use.
         let mut table: Vec<i32> = Vec::new();
-        let mut slot: FxHashMap<i32, u16> = FxHashMap::default();
+        let mut slot = Dense::default();
         let mut slot_of = |c: i32, table: &mut Vec<i32>| -> u16 {
             if c == OTHER {
                 return u16::MAX;
             }
-            *slot.entry(c).or_insert_with(|| {
+            let i = slot.index(c) as usize;
+            if i == table.len() {
                 table.push(c);
-                (table.len() - 1).min(u16::MAX as usize - 1) as u16
-            })
+            }
+            i.min(u16::MAX as usize - 1) as u16
         };
         let mut body = Vec::with_capacity(1 << 16);
         let w = self.column_width();
@@ -1467,8 +1493,16 @@ impl Summary {
         let mut runs = 0usize;
         let mut cells = Vec::with_capacity(1 << 16);
         let mut shares = Vec::new();
+        // The last cell's shares and key: a cell that repeats them (inside
+        // wide shadows, most do) takes the key again instead of rounding.
+        let mut last: (&[Share], Vec<(u8, u8)>) = (&[], Vec::new());
         self.for_each_run(
             |r, c, q: &mut Vec<(u8, u8)>| {
+                let now = self.cell(r, c).map_or(&[][..], |cell| cell.shares);
+                if !now.is_empty() && now == last.0 {
+                    q.clone_from(&last.1);
+                    return;
+                }
                 self.rounded_into(r, c, &mut shares);
                 q.clear();
                 for (k, f) in &shares {
@@ -1478,6 +1512,8 @@ impl Summary {
                         q.push((if s < 255 { s as u8 } else { 255 }, units));
                     }
                 }
+                last.0 = now;
+                last.1.clone_from(q);
             },
             |r, c, len, cell, q| {
                 if !cell.summarised && q.is_empty() {

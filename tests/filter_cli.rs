@@ -226,8 +226,9 @@ fn filter_refuses_what_it_cannot_do() {
     let clog2 = synth(dir.path(), "t.clog2", &["--events", "2000"]);
     let out = dir.path().join("o.slog2");
     let out = out.to_str().unwrap();
-    // Not SLOG-2, an unknown category, everything removed.
-    let o = mpelog(&["filter", &clog2, "-o", out]);
+    // An annotation (not a trace), an unknown category, everything removed.
+    assert!(mpelog(&["annotate", &clog2]).status.success());
+    let o = mpelog(&["filter", &format!("{clog2}.idx"), "-o", out]);
     assert_eq!(o.status.code(), Some(2));
     let slog2 = dir.path().join("t.slog2");
     let slog2 = slog2.to_str().unwrap();

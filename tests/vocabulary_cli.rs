@@ -450,6 +450,9 @@ fn a_command_that_cannot_use_an_input_says_what_it_takes_in_one_sentence() {
     let (_server, url) = served(&clog2, "/g.clog2");
     let out = tmp.path().join("o.slog2");
     let out = out.to_str().unwrap();
+    // Any trace is filtered through its conversion; an annotation is not one.
+    assert!(mpelog(&["annotate", &clog2]).status.success());
+    let idx = format!("{clog2}.idx");
     for (args, says) in [
         (
             vec!["annotate", &url],
@@ -457,8 +460,8 @@ fn a_command_that_cannot_use_an_input_says_what_it_takes_in_one_sentence() {
         ),
         (vec!["annotate", &slog2], "annotate indexes CLOG2 traces"),
         (
-            vec!["filter", &clog2, "-o", out],
-            "filter reads SLOG-2 files",
+            vec!["filter", &idx, "-o", out],
+            "filter the trace it annotates",
         ),
     ] {
         let o = mpelog(&args);

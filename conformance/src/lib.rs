@@ -80,11 +80,15 @@ pub enum Format {
     Alog,
     /// SLOG-1 (Jumpshot-3's format), spec/slog1.md.
     Slog1,
+    /// An OTF2 archive (Score-P's format), named by its anchor file
+    /// (`traces.otf2`, chunk header then `OTF2\0`) or the directory holding
+    /// it, spec/otf2.md.
+    Otf2,
 }
 
 impl Format {
     /// Every format, in the order of this enum.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Clog2,
         Format::Clog,
         Format::Slog2,
@@ -92,10 +96,11 @@ impl Format {
         Format::Annotation,
         Format::Alog,
         Format::Slog1,
+        Format::Otf2,
     ];
 
     /// A short name: `CLOG2`, `CLOG`, `SLOG-2`, `SLOG-2Z`, `annotation`, `ALOG`,
-    /// `SLOG-1`.
+    /// `SLOG-1`, `OTF2`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Clog2 => "CLOG2",
@@ -105,6 +110,7 @@ impl Format {
             Format::Annotation => "annotation",
             Format::Alog => "ALOG",
             Format::Slog1 => "SLOG-1",
+            Format::Otf2 => "OTF2",
         }
     }
 }
@@ -127,7 +133,8 @@ const SLOG2Z_VERSION: &[u8] = b"SLOG 2.0.6Z";
 /// length-prefixed version string is exactly `SLOG 2.0.6Z`); old CLOG
 /// ([`clog2_format::clog::looks_like`]); ALOG
 /// ([`alog_format::looks_like`], or the `.Z` magic,
-/// [`alog_format::z::is_compress`]).
+/// [`alog_format::z::is_compress`]); an OTF2 anchor file
+/// ([`otf2_format::looks_like`]).
 pub fn detect(bytes: &[u8]) -> Option<Format> {
     if slog2_format::slog1::looks_like(bytes) {
         return Some(Format::Slog1);
@@ -153,6 +160,9 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     }
     if alog_format::z::is_compress(bytes) || alog_format::looks_like(bytes) {
         return Some(Format::Alog);
+    }
+    if otf2_format::looks_like(bytes) {
+        return Some(Format::Otf2);
     }
     None
 }
@@ -277,6 +287,8 @@ pub const PREVIEW_PIXELS: u32 = 50;
 ///   [`slog2_format::convert::alog_to_slog2`] into memory.
 /// * SLOG-1: [`slog2_format::slog1::Slog1File::parse`]; when it parses,
 ///   `warnings` and [`slog2_format::convert::slog1::slog1_to_slog2`] into memory.
+/// * OTF2: the anchor file alone, [`otf2_format::Anchor::parse`] (an
+///   archive's other files are read by `otf2-format`'s own fuzz targets).
 ///
 /// Last, for every format, the conformance checker [`check_format`] (at most
 /// [`CHECK_LIMIT`] findings per rule); its step is an error when it finds an
@@ -289,6 +301,7 @@ pub fn exercise(format: Format, bytes: &[u8]) -> Outcome {
         Format::Annotation => return exercise_annotation(bytes, &[]),
         Format::Alog => alog(bytes),
         Format::Slog1 => slog1(bytes),
+        Format::Otf2 => otf2(bytes),
     };
     let opts = Options {
         limit: CHECK_LIMIT,
@@ -435,6 +448,13 @@ fn slog1(bytes: &[u8]) -> Outcome {
     out
 }
 
+fn otf2(bytes: &[u8]) -> Outcome {
+    let mut out = Outcome::new(Format::Otf2);
+    let r = otf2_format::Anchor::parse(bytes, std::path::Path::new("traces.otf2"));
+    out.record("otf2::Anchor::parse", r.map(drop));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,6 +470,7 @@ mod tests {
         assert_eq!(detect(&[0, 0, 0, 0, 0, 0, 0, 9, 1]), Some(Format::Slog1));
         assert_eq!(detect(b"\x1f\x9d\x90"), Some(Format::Alog));
         assert_eq!(detect(b"-3 0 0 2 0 0\n"), Some(Format::Alog));
+        assert_eq!(detect(b"\x03\x42OTF2\0\x03"), Some(Format::Otf2));
         assert_eq!(detect(b"\x7f\x7f\x7f"), None);
     }
 

@@ -82,7 +82,7 @@ pub mod general {
         None;
         /// Rules that apply to any file.
         FORMAT_001 = "FORMAT-001", Error,
-            "the file is none of the formats mpelog knows (ALOG, CLOG, CLOG2, SLOG-1, SLOG-2, annotation)";
+            "the file is none of the formats mpelog knows (ALOG, CLOG, CLOG2, SLOG-1, SLOG-2, annotation, OTF2)";
     }
 }
 pub use general::{FORMAT_001, RULES as GENERAL};

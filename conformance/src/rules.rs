@@ -3,7 +3,7 @@
 //! lists them all and points to the spec section each comes from.
 //!
 //! ID scheme: a format prefix (`C2` CLOG2, `C1` old CLOG, `AL` ALOG, `S1` SLOG-1,
-//! `S2` SLOG-2, `S2Z` compressed SLOG-2 frames, `IDX` annotation), a group, and
+//! `S2` SLOG-2, `S2Z` compressed SLOG-2 frames, `IDX` annotation, `OTF2`), a group, and
 //! a number. `…-REJ-NNN` rules are the numbered rows of a spec's "What a reader
 //! must reject" table (`C2-REJ-011` is row 11 of spec/clog2.md §10); the others
 //! are checks beyond parsing.
@@ -28,6 +28,7 @@ fn build() -> Vec<Rule> {
         crate::check::slog1::RULES,
         crate::check::slog2::RULES,
         crate::check::annotation::RULES,
+        crate::check::otf2::RULES,
     ] {
         v.extend_from_slice(t);
     }

@@ -20,6 +20,7 @@ fn home(id: &str) -> Option<&'static str> {
         "S1" => "slog1.md",
         "S2" | "S2Z" => "slog2.md",
         "IDX" => "annotation.md",
+        "OTF2" => "otf2.md",
         _ => return None,
     })
 }
@@ -106,6 +107,7 @@ fn format_of(id: &str) -> Option<Format> {
         "S2" => Format::Slog2,
         "S2Z" => Format::Slog2Compressed,
         "IDX" => Format::Annotation,
+        "OTF2" => Format::Otf2,
         _ => return None,
     })
 }

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::source::Source;
 use crate::stream::{Raw, RecordStream};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Global definition record types this crate decodes.
 pub mod def_type {
@@ -210,6 +210,32 @@ pub enum Metric {
         /// Scope.
         scope: u64,
     },
+}
+
+/// How a communicator's ranks name locations ([`Definitions::comm_ranks`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ranks {
+    /// Rank `i` is location `list[i]`.
+    List(Vec<u64>),
+    /// MPI_COMM_SELF: rank 0 is the event's own location.
+    SelfComm,
+}
+
+impl Ranks {
+    /// The location of `rank`, seen from the location `me`.
+    ///
+    /// ```
+    /// use otf2_format::defs::Ranks;
+    /// assert_eq!(Ranks::List(vec![4, 7]).location(1, 0), Some(7));
+    /// assert_eq!(Ranks::SelfComm.location(0, 3), Some(3));
+    /// assert_eq!(Ranks::SelfComm.location(1, 3), None);
+    /// ```
+    pub fn location(&self, rank: u32, me: u64) -> Option<u64> {
+        match self {
+            Ranks::SelfComm => (rank == 0).then_some(me),
+            Ranks::List(v) => v.get(rank as usize).copied(),
+        }
+    }
 }
 
 /// The global definitions this crate reads.
@@ -475,6 +501,49 @@ impl Definitions {
             other => *self.skipped.entry(other).or_insert(0) += 1,
         }
         Ok(())
+    }
+
+    /// The ranks of every communicator ([`Ranks`]): a comm group's members
+    /// are indices into the comm-locations group of the same paradigm; a
+    /// comm-locations group's members are locations; a comm-self group is
+    /// the event's own location. Communicators whose group is undefined or of
+    /// another type are left out.
+    pub fn comm_ranks(&self) -> HashMap<u32, Ranks> {
+        const COMM_LOCATIONS: u8 = 4;
+        const COMM_GROUP: u8 = 5;
+        const COMM_SELF: u8 = 6;
+        let mut out = HashMap::new();
+        for (&id, c) in &self.comms {
+            let Some(g) = self.groups.get(&c.group) else {
+                continue;
+            };
+            let ranks = match g.group_type {
+                COMM_SELF => Ranks::SelfComm,
+                COMM_LOCATIONS => Ranks::List(g.members.clone()),
+                COMM_GROUP => {
+                    let world = self
+                        .groups
+                        .values()
+                        .rev()
+                        .find(|w| w.group_type == COMM_LOCATIONS && w.paradigm == g.paradigm);
+                    match world {
+                        Some(w) => Ranks::List(
+                            g.members
+                                .iter()
+                                .filter_map(|&m| {
+                                    usize::try_from(m).ok().and_then(|m| w.members.get(m))
+                                })
+                                .copied()
+                                .collect(),
+                        ),
+                        None => continue,
+                    }
+                }
+                _ => continue,
+            };
+            out.insert(id, ranks);
+        }
+        out
     }
 
     /// The members of a metric: a class's own, an instance's class's.

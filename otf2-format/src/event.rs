@@ -38,6 +38,33 @@ pub mod event_type {
     pub const PROGRAM_END: u8 = 84;
 }
 
+/// Collective operation names by OTF2 code.
+pub const COLLECTIVE_OPS: [&str; 23] = [
+    "Barrier",
+    "Bcast",
+    "Gather",
+    "Gatherv",
+    "Scatter",
+    "Scatterv",
+    "Allgather",
+    "Allgatherv",
+    "Alltoall",
+    "Alltoallv",
+    "Alltoallw",
+    "Allreduce",
+    "Reduce",
+    "Reduce_scatter",
+    "Scan",
+    "Exscan",
+    "Reduce_scatter_block",
+    "Create_handle",
+    "Destroy_handle",
+    "Allocate",
+    "Deallocate",
+    "Create_handle_and_allocate",
+    "Destroy_handle_and_deallocate",
+];
+
 /// OTF2 type identifiers of attribute and metric values.
 pub mod value_type {
     /// uint8.

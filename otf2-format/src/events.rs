@@ -27,6 +27,8 @@ pub struct LocationEvents<S: Source> {
     pub skipped: BTreeMap<u8, u64>,
     /// Events read so far.
     pub events: u64,
+    /// Byte offset of the fields of the last event returned.
+    offset: u64,
 }
 
 impl<S: Source> LocationEvents<S> {
@@ -51,12 +53,20 @@ impl<S: Source> LocationEvents<S> {
             done: false,
             skipped: BTreeMap::new(),
             events: 0,
+            offset: 0,
         }
     }
 
     /// The location read.
     pub fn location(&self) -> u64 {
         self.location
+    }
+
+    /// The byte offset in the event file of the fields of the last event
+    /// returned (just after its record type and length bytes); 0 before the
+    /// first. What a check names when an event breaks a rule.
+    pub fn offset(&self) -> u64 {
+        self.offset
     }
 
     /// Chunks entered so far.
@@ -112,6 +122,7 @@ impl<S: Source> LocationEvents<S> {
                 Raw::Record { rtype, offset } => {
                     let mut c = s.cursor(offset);
                     let kind = decode(rtype, &mut c, &self.local)?;
+                    self.offset = offset;
                     if let EventKind::Other { record_type } = kind {
                         *self.skipped.entry(record_type).or_insert(0) += 1;
                     }

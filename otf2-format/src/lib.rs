@@ -19,6 +19,7 @@
 //! | open an archive | [`Archive::open`], [`Archive::with_limits`] ([`Limits`]) |
 //! | stream one location | [`Archive::location_events`] ([`LocationEvents`]: bounded memory) |
 //! | stream all, in time order | [`Archive::events`] ([`Merged`]) |
+//! | dump as `otf2-print` does | [`dump::Dumper`] |
 //! | parse bytes in memory | [`Anchor::parse`], [`Definitions::read`], [`LocalDefs::read`], [`LocationEvents::new`] with a [`MemSource`] |
 //!
 //! Every parser is total: any bytes give a value or an [`Error`] naming the
@@ -46,6 +47,7 @@ pub mod anchor;
 pub mod archive;
 mod decode;
 pub mod defs;
+pub mod dump;
 pub mod error;
 pub mod event;
 pub mod events;

@@ -70,10 +70,10 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     // Options are checked before anything is read or written.
     let opts = tree_options(&tree)?;
     let out = Output::create(output, &[input], false)?;
-    if super::otf2::is_archive(input) {
-        return super::otf2::convert(input, out, target, opts);
-    }
     let (input, source) = super::local_input(input)?;
+    if source == Format::Otf2 {
+        return super::otf2::convert(&input, out, target, opts);
+    }
     let input = &input;
     let started = Instant::now();
     let done = match (source, target) {

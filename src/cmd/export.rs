@@ -163,7 +163,7 @@ fn write_here<S: Sink>(
     }
 }
 
-/// The primitives of a CLOG2, old CLOG, ALOG or SLOG-1 trace that meet the
+/// The primitives of a CLOG2, old CLOG, ALOG, SLOG-1 or OTF2 trace that meet the
 /// window of `opts`, paired with the converters' code and put in start order
 /// with bounded memory ([`mpelog::export::sorted::StartOrder`]), with a
 /// progress bar while the input
@@ -202,6 +202,16 @@ pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<S
         Format::Slog1 => {
             let (f, _) = super::slog1::read(input)?;
             convert::slog1_into(&f, sink, |_| {}).map_err(slog2_err(false))?
+        }
+        Format::Otf2 => {
+            drop(file);
+            let archive = super::otf2::open(input)?;
+            let (sorted, stats, _) =
+                convert::otf2::otf2_into(&archive, sink, |_| {}).map_err(|e| match e {
+                    slog2_format::Error::Otf2(_) => super::otf2::conversion_error(input)(e),
+                    e => slog2_err(false)(e),
+                })?;
+            (sorted, stats)
         }
         other => {
             return Err(CliError::Usage(format!(

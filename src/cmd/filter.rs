@@ -60,16 +60,24 @@ pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
     let out = Output::create(output, &[input], false)?;
     let (input, format) = super::local_input(input)?;
     let input = &input;
-    if !matches!(format, Format::Slog2 | Format::Slog2Compressed) {
-        return Err(CliError::Usage(format!(
-            "{}: this is a {} file; filter reads SLOG-2 files (convert the trace first: `mpelog convert {} -o X.slog2`)",
-            shown(input),
-            format.name(),
-            shown(input)
-        )));
-    }
     let started = std::time::Instant::now();
-    let (file, _) = super::open(input)?;
+    let dir;
+    let slog2 = match format {
+        Format::Slog2 | Format::Slog2Compressed => input.clone(),
+        Format::Annotation => {
+            return Err(CliError::Usage(format!(
+                "{}: this is an mpelog annotation file; filter the trace it annotates",
+                shown(input)
+            )))
+        }
+        _ => {
+            // Any other trace: converted once into a temporary SLOG-2 file
+            // (removed at exit), which is then filtered.
+            dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
+            super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?
+        }
+    };
+    let (file, _) = super::open(&slog2)?;
     let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(input))?;
     let legend = r

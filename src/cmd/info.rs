@@ -90,10 +90,10 @@ pub struct TreeSummary {
 
 /// Runs `mpelog info`.
 pub fn run(path: &Path, json: bool) -> CliResult {
-    if super::otf2::is_archive(path) {
-        return super::otf2::info(path, json);
-    }
     let (path, format) = super::local_input(path)?;
+    if format == Format::Otf2 {
+        return super::otf2::info(&path, json);
+    }
     let path = &path;
     let (s, failure) = match summarize(path, format) {
         Ok(s) => (s, None),

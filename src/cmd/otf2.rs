@@ -1,6 +1,7 @@
 //! OTF2 archives in `mpelog convert` (to SLOG-2) and `mpelog info`: an
-//! archive is its anchor file (`traces.otf2`) or the directory holding it.
-//! Kept apart from format detection (`crate::detect` sees single files).
+//! archive is its anchor file (`traces.otf2`) or the directory holding it,
+//! which `crate::detect` names [`Format::Otf2`] like any other format; the
+//! other commands read an archive through its conversion to SLOG-2.
 
 use super::convert::finish_writer;
 use crate::detect::Format;
@@ -13,18 +14,8 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-/// Whether `path` is an OTF2 archive: an anchor file, or a directory with one.
-pub fn is_archive(path: &Path) -> bool {
-    let Some(anchor) = otf2_format::archive::find_anchor(path) else {
-        return false;
-    };
-    let mut head = [0u8; 8];
-    std::fs::File::open(anchor)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .is_ok_and(|n| otf2_format::looks_like(&head[..n]))
-}
-
-fn open(path: &Path) -> CliResult<Archive> {
+/// Opens the archive at `path` (its anchor file or directory).
+pub fn open(path: &Path) -> CliResult<Archive> {
     Archive::open(path).map_err(|source| CliError::BadOtf2 {
         path: path.to_path_buf(),
         source,
@@ -48,15 +39,8 @@ pub fn convert(
     let started = Instant::now();
     let archive = open(input)?;
     let (w, stats, counts) =
-        slog2_format::convert::otf2::otf2_to_slog2(&archive, out.writer()?, opts, |_| {}).map_err(
-            |e| match e {
-                slog2_format::Error::Otf2(source) => CliError::BadOtf2 {
-                    path: input.to_path_buf(),
-                    source: *source,
-                },
-                e => CliError::slog2(input)(e),
-            },
-        )?;
+        slog2_format::convert::otf2::otf2_to_slog2(&archive, out.writer()?, opts, |_| {})
+            .map_err(conversion_error(input))?;
     let bytes = finish_writer(w, &out)?;
     let shown_out = crate::output::name(&out);
     out.commit()?;
@@ -81,6 +65,18 @@ pub fn convert(
     Ok(())
 }
 
+/// The CLI error of a conversion of the archive `input`: the reader's
+/// ([`CliError::BadOtf2`], with its file and byte offset) or the writer's.
+pub fn conversion_error(input: &Path) -> impl Fn(slog2_format::Error) -> CliError + '_ {
+    move |e| match e {
+        slog2_format::Error::Otf2(source) => CliError::BadOtf2 {
+            path: input.to_path_buf(),
+            source: *source,
+        },
+        e => CliError::slog2(input)(e),
+    }
+}
+
 fn counted(m: &BTreeMap<String, u64>) -> String {
     if m.is_empty() {
         return "none".into();
@@ -89,6 +85,37 @@ fn counted(m: &BTreeMap<String, u64>) -> String {
         .map(|(k, v)| format!("{v} {k}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `mpelog print ARCHIVE`: the dump of spec/otf2.md §10 ([`otf2_format::dump`]),
+/// the anchor as `# ` comment lines, the definitions, then the events in
+/// time order.
+pub fn print<W: Write>(path: &Path, out: &mut W) -> CliResult {
+    let a = open(path)?;
+    let bad = |source| CliError::BadOtf2 {
+        path: path.to_path_buf(),
+        source,
+    };
+    let o = |e| CliError::io(Path::new("<stdout>"))(e);
+    let d = otf2_format::dump::Dumper::new(&a.defs);
+    let (v0, v1, v2) = a.anchor.version;
+    let head = format!(
+        "# OTF2 archive {}: libotf2 {v0}.{v1}.{v2}, creator {:?}, {} locations\n",
+        shown(a.anchor_path()),
+        a.anchor.creator,
+        a.defs.locations.len()
+    );
+    out.write_all(head.as_bytes()).map_err(o)?;
+    out.write_all(b"=== Global Definitions ===\n").map_err(o)?;
+    for l in d.definitions() {
+        writeln!(out, "{l}").map_err(o)?;
+    }
+    writeln!(out, "=== Events ===\n{}", otf2_format::dump::EVENTS_HEADER).map_err(o)?;
+    let mut events = a.events().map_err(bad)?;
+    while let Some(e) = events.next_event().map_err(bad)? {
+        writeln!(out, "{}", d.event(&e)).map_err(o)?;
+    }
+    Ok(())
 }
 
 /// `mpelog info ARCHIVE [--json]`: the anchor, the definitions counted, the

@@ -94,9 +94,10 @@ pub fn write_dump<W: Write>(path: &Path, format: Format, out: &mut W) -> CliResu
             })()
             .map_err(o)
         }
+        Format::Otf2 => super::otf2::print(path, out),
         format => Err(CliError::Unrecognized {
             path: path.to_path_buf(),
-            message: format!("this is a {format} file; print reads CLOG2, old CLOG, SLOG-2, ALOG and SLOG-1 files"),
+            message: format!("this is a {format} file; print reads CLOG2, old CLOG, SLOG-2, ALOG, SLOG-1 and OTF2 files"),
         }),
     }
 }

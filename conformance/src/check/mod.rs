@@ -23,6 +23,7 @@ pub mod alog;
 pub mod annotation;
 pub mod clog;
 pub mod clog2;
+pub mod otf2;
 pub mod slog1;
 pub mod slog2;
 
@@ -89,6 +90,7 @@ pub fn check_format(format: Format, bytes: &[u8], opts: &Options) -> Report {
         Format::Annotation => {
             annotation::check(io::Cursor::new(bytes), None::<io::Cursor<&[u8]>>, &mut c)
         }
+        Format::Otf2 => otf2::check_anchor(bytes, &mut c),
     }
     c.finish()
 }
@@ -109,8 +111,16 @@ where
 /// Checks the file at `path`. CLOG2, SLOG-2 and annotations are streamed (memory
 /// stays bounded whatever the file size); the older formats are read whole.
 /// An annotation's trace is `opts.trace`, or the annotation's path without
-/// `.idx`. Only I/O errors on opening or reading are returned as `Err`.
+/// `.idx`. An OTF2 archive is named by its anchor file or the directory
+/// holding it, and streamed location by location. Only I/O errors on opening
+/// or reading are returned as `Err` (an archive's other files are its own
+/// findings).
 pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
+    if path.is_dir() {
+        let mut c = Collector::new(Format::Otf2, opts.limit);
+        otf2::check_archive(path, &mut c);
+        return Ok(c.finish());
+    }
     let mut f = File::open(path)?;
     let mut head = Vec::with_capacity(64);
     (&mut f).take(64).read_to_end(&mut head)?;
@@ -124,6 +134,7 @@ pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
         Format::Slog2 | Format::Slog2Compressed => {
             slog2::check(BufReader::with_capacity(1 << 16, f), &mut c)
         }
+        Format::Otf2 => otf2::check_archive(path, &mut c),
         Format::Annotation => {
             let trace = match &opts.trace {
                 Some(t) => t.clone(),
@@ -163,7 +174,7 @@ fn unrecognized(len: usize) -> Report {
             offset: 0,
             place: None,
             message: format!(
-                "the {len}-byte file is none of ALOG, CLOG, CLOG2, SLOG-1, SLOG-2 (plain or compressed) or an mpelog annotation; check that it is a trace and not cut at its start"
+                "the {len}-byte file is none of ALOG, CLOG, CLOG2, SLOG-1, SLOG-2 (plain or compressed) an mpelog annotation or an OTF2 anchor file; check that it is a trace and not cut at its start"
             ),
         }],
     }

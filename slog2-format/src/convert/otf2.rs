@@ -26,7 +26,7 @@ use super::{ConvertStats, PairStats, Unmatched};
 use crate::error::{Error, Result};
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use crate::write::{Prim, PrimSink, TreeOptions, TreeWriter};
-use otf2_format::defs::Definitions;
+use otf2_format::defs::{Definitions, Ranks};
 use otf2_format::{Archive, Event, EventKind, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{Seek, Write};
@@ -38,31 +38,7 @@ pub const ARROW_CATEGORY: i32 = 0;
 pub const METRIC_VALUES: usize = 4;
 
 /// Collective operation names by OTF2 code.
-pub const COLLECTIVE_OPS: [&str; 23] = [
-    "Barrier",
-    "Bcast",
-    "Gather",
-    "Gatherv",
-    "Scatter",
-    "Scatterv",
-    "Allgather",
-    "Allgatherv",
-    "Alltoall",
-    "Alltoallv",
-    "Alltoallw",
-    "Allreduce",
-    "Reduce",
-    "Reduce_scatter",
-    "Scan",
-    "Exscan",
-    "Reduce_scatter_block",
-    "Create_handle",
-    "Destroy_handle",
-    "Allocate",
-    "Deallocate",
-    "Create_handle_and_allocate",
-    "Destroy_handle_and_deallocate",
-];
+pub use otf2_format::event::COLLECTIVE_OPS;
 
 /// What an OTF2 conversion read and drew, by kind.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -148,15 +124,6 @@ pub fn otf2_into<P: PrimSink>(
     Ok((output, stats, counts))
 }
 
-/// How a communicator's ranks name locations.
-#[derive(Debug, Clone)]
-enum Ranks {
-    /// Rank `i` is `locations[i]`.
-    List(Vec<u64>),
-    /// MPI_COMM_SELF: rank 0 is the event's own location.
-    SelfComm,
-}
-
 /// A send or receive waiting for its partner: time, line, size.
 type Waiting = (f64, i32, u64);
 
@@ -201,7 +168,7 @@ impl<'a> Otf2Drawables<'a> {
         Otf2Drawables {
             defs,
             lines,
-            comms: comm_ranks(defs),
+            comms: defs.comm_ranks(),
             stacks: vec![Vec::new(); n],
             open_collectives: vec![None; n],
             sends: HashMap::new(),
@@ -265,10 +232,7 @@ impl<'a> Otf2Drawables<'a> {
 
     /// The location of `rank` in `comm`, seen from location `me`.
     fn rank_location(&self, comm: u32, rank: u32, me: u64) -> Option<u64> {
-        match self.comms.get(&comm)? {
-            Ranks::SelfComm => (rank == 0).then_some(me),
-            Ranks::List(v) => v.get(rank as usize).copied(),
-        }
+        self.comms.get(&comm)?.location(rank, me)
     }
 
     /// Takes the next event (in time order) and gives the drawables it
@@ -527,45 +491,6 @@ fn kind_name(k: &EventKind) -> &'static str {
         EventKind::ProgramEnd { .. } => "ProgramEnd",
         _ => "other",
     }
-}
-
-/// The ranks of every communicator: a comm group's members are indices into
-/// the comm-locations group of the same paradigm; a comm-locations group's
-/// members are locations; a comm-self group is the event's own location.
-fn comm_ranks(defs: &Definitions) -> HashMap<u32, Ranks> {
-    const COMM_LOCATIONS: u8 = 4;
-    const COMM_GROUP: u8 = 5;
-    const COMM_SELF: u8 = 6;
-    let mut out = HashMap::new();
-    for (&id, c) in &defs.comms {
-        let Some(g) = defs.groups.get(&c.group) else {
-            continue;
-        };
-        let ranks = match g.group_type {
-            COMM_SELF => Ranks::SelfComm,
-            COMM_LOCATIONS => Ranks::List(g.members.clone()),
-            COMM_GROUP => {
-                let world = defs
-                    .groups
-                    .values()
-                    .rev()
-                    .find(|w| w.group_type == COMM_LOCATIONS && w.paradigm == g.paradigm);
-                match world {
-                    Some(w) => Ranks::List(
-                        g.members
-                            .iter()
-                            .filter_map(|&m| usize::try_from(m).ok().and_then(|m| w.members.get(m)))
-                            .copied()
-                            .collect(),
-                    ),
-                    None => continue,
-                }
-            }
-            _ => continue,
-        };
-        out.insert(id, ranks);
-    }
-    out
 }
 
 /// Two views: one row per location ("Location View"), and the location's
