@@ -37,7 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut reader = clog2_format::Clog2Reader::new(File::open(&trace)?)?;
     let out = BufWriter::new(File::create(&index)?);
     let opts = AnnotateOptions::default();
-    let (out, stats) = annotate(&mut reader, len, &preamble, out, opts, |_| {})?;
+    let (out, stats) = annotate(&mut reader, out, opts.trace(len, &preamble), |_| {})?;
     out.into_inner()?.sync_all()?;
     println!(
         "{} -> {}: {} records in {} leaves, {} drawables in {} nodes (depth {})",

@@ -21,7 +21,7 @@
 //! let trace = clog2_format::synth::generate_vec(&Default::default()).unwrap();
 //! let mut reader = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
 //! let opts = AnnotateOptions::default().leaf_bytes(4096);
-//! let (idx, stats) = annotate(&mut reader, trace.len() as u64, &trace[..1024], Cursor::new(Vec::new()), opts, |_| {})?;
+//! let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts.trace(trace.len() as u64, &trace[..1024]), |_| {})?;
 //! let idx = idx.into_inner();
 //! assert!(looks_like(&idx));
 //! assert!(stats.leaves > 1);
@@ -43,7 +43,7 @@ pub mod write;
 
 pub use error::{Error, Result};
 pub use read::{Annotation, AnnotationAnswer, Counters};
-pub use write::{annotate, AnnotateOptions, AnnotateStats};
+pub use write::{annotate, AnnotateOptions, AnnotateStats, TraceStamp};
 
 /// Whether `data` starts like an annotation file (its `MPELOGIX` magic,
 /// spec/annotation.md).

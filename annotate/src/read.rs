@@ -943,13 +943,11 @@ mod tests {
         let mut r = clog2_format::Clog2Reader::from_slice(clog2).ok()?;
         let (out, _) = crate::annotate(
             &mut r,
-            clog2.len() as u64,
-            &clog2[..PREAMBLE_LEN.min(clog2.len())],
             Cursor::new(Vec::new()),
-            crate::AnnotateOptions {
-                leaf_bytes,
-                children,
-            },
+            crate::AnnotateOptions::default()
+                .leaf_bytes(leaf_bytes)
+                .children(children)
+                .trace(clog2.len() as u64, &clog2[..PREAMBLE_LEN.min(clog2.len())]),
             |_| {},
         )
         .ok()?;

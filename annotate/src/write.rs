@@ -16,7 +16,16 @@ use slog2_format::write::Prim;
 use std::collections::BTreeMap;
 use std::io::{Cursor, Seek, SeekFrom, Write};
 
-/// How to cut the trace into leaves and how wide the tree is.
+/// How to cut the trace into leaves, how wide the tree is, and which trace the
+/// annotation belongs to.
+///
+/// ```
+/// use mpelog_annotate::AnnotateOptions;
+/// let trace = vec![0u8; 2048];
+/// let opts = AnnotateOptions::default().children(4).trace(2048, &trace[..1024]);
+/// assert_eq!(opts.children, 4);
+/// assert_eq!(opts.trace.map(|t| t.size), Some(2048));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct AnnotateOptions {
@@ -25,6 +34,39 @@ pub struct AnnotateOptions {
     pub leaf_bytes: u32,
     /// Children per node (at least 2).
     pub children: u16,
+    /// The trace the annotation stamps (its size and the CRC-32 of its
+    /// preamble), which a reader compares to refuse a stale annotation. No
+    /// default: [`annotate`] refuses options without it.
+    pub trace: Option<TraceStamp>,
+}
+
+/// What an annotation records of its trace to tell a changed trace
+/// (spec/annotation.md): the file's size and the CRC-32 of its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TraceStamp {
+    /// The trace file's size in bytes.
+    pub size: u64,
+    /// The CRC-32 of its preamble bytes (the first 1024, or fewer in a
+    /// shorter file).
+    pub preamble_crc32: u32,
+}
+
+impl TraceStamp {
+    /// The stamp of a trace of `size` bytes whose preamble bytes are `preamble`.
+    ///
+    /// ```
+    /// let s = mpelog_annotate::TraceStamp::new(4096, b"CLOG-02.44");
+    /// assert_eq!(s.size, 4096);
+    /// ```
+    pub fn new(size: u64, preamble: &[u8]) -> TraceStamp {
+        let mut crc = Crc::new();
+        crc.update(preamble);
+        TraceStamp {
+            size,
+            preamble_crc32: crc.sum(),
+        }
+    }
 }
 
 impl Default for AnnotateOptions {
@@ -33,6 +75,7 @@ impl Default for AnnotateOptions {
         AnnotateOptions {
             leaf_bytes: 65536,
             children: 2,
+            trace: None,
         }
     }
 }
@@ -49,6 +92,13 @@ impl AnnotateOptions {
     /// Sets `children` (see the field).
     pub fn children(mut self, children: u16) -> Self {
         self.children = children;
+        self
+    }
+
+    /// Sets `trace` to the stamp of a trace of `size` bytes whose preamble
+    /// bytes (its first 1024, or fewer) are `preamble` ([`TraceStamp::new`]).
+    pub fn trace(mut self, size: u64, preamble: &[u8]) -> Self {
+        self.trace = Some(TraceStamp::new(size, preamble));
         self
     }
 }
@@ -214,16 +264,27 @@ fn write_node<W: Write + Seek>(out: &mut Out<W>, d: u16, n: Open) -> Result<Tree
 }
 
 /// Annotates the trace `reader` reads (opened at its start), writing the
-/// annotation to `out` (at its start). `clog2_size` is the trace file's size.
+/// annotation to `out` (at its start), with the shape of the converters
+/// (`slog2_format::convert::clog2_to_slog2`): reader in, writer out, options,
+/// progress. `opts.trace` names the trace ([`AnnotateOptions::trace`]).
 /// `progress` gets the trace offset now and then.
+///
+/// # Errors
+///
+/// [`Error::InvalidOptions`] for fewer than 2 or more than 32767 children or
+/// options without [`AnnotateOptions::trace`]; the trace's errors; the
+/// writer's.
 pub fn annotate<S: Source, W: Write + Seek>(
     reader: &mut Clog2Reader<S>,
-    clog2_size: u64,
-    preamble_bytes: &[u8],
     out: W,
     opts: AnnotateOptions,
     mut progress: impl FnMut(u64),
 ) -> Result<(W, AnnotateStats)> {
+    let Some(stamp) = opts.trace else {
+        return Err(Error::InvalidOptions(
+            "the options do not name the trace (AnnotateOptions::trace)".into(),
+        ));
+    };
     if opts.children < 2 || opts.children > i16::MAX as u16 {
         return Err(Error::InvalidOptions(format!(
             "children per node must be 2 to 32767, not {}",
@@ -234,11 +295,9 @@ pub fn annotate<S: Source, W: Write + Seek>(
     let bs = info.block_size as u64;
     let leaf_blocks = (opts.leaf_bytes as u64 / bs).max(1);
     let k = opts.children as u64;
-    let mut crc = Crc::new();
-    crc.update(preamble_bytes);
     let mut header = format::Header {
         format_version: FORMAT_VERSION,
-        clog2_size,
+        clog2_size: stamp.size,
         clog2_version: {
             let mut v = [0u8; 12];
             let s = info.version.as_str().as_bytes();
@@ -247,7 +306,7 @@ pub fn annotate<S: Source, W: Write + Seek>(
         },
         clog2_big_endian: info.big_endian as u8,
         clog2_block_size: info.block_size,
-        preamble_crc32: crc.sum(),
+        preamble_crc32: stamp.preamble_crc32,
         children: opts.children,
         leaf_blocks: u32::try_from(leaf_blocks).unwrap_or(u32::MAX),
         depth: 0,

@@ -230,3 +230,23 @@ fn corpus_whole_file_windows_equal_the_converted_files() {
     }
     assert_eq!(n, 26, "corpus CLOG2 files");
 }
+
+#[test]
+fn options_without_the_trace_stamp_are_refused_before_reading() {
+    let clog2 = trace(2, 200, 7, 1024);
+    let mut r = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    let opts = AnnotateOptions::default();
+    let e = mpelog_annotate::annotate(&mut r, Cursor::new(Vec::new()), opts, |_| {}).unwrap_err();
+    assert!(
+        matches!(e, mpelog_annotate::Error::InvalidOptions(_)),
+        "{e}"
+    );
+    // With the stamp the same reader's trace is annotated, and the stamp is
+    // the one the header records: size, then the preamble's CRC-32.
+    let stamp = mpelog_annotate::TraceStamp::new(clog2.len() as u64, &clog2[..1024]);
+    assert_eq!(stamp.size, clog2.len() as u64);
+    let opts = opts.trace(clog2.len() as u64, &clog2[..1024]);
+    assert_eq!(opts.trace, Some(stamp));
+    let idx = index(&clog2, opts);
+    assert!(mpelog_annotate::looks_like(&idx));
+}

@@ -36,10 +36,8 @@ fn annotation(mb: u64) -> PathBuf {
         let out = BufWriter::new(File::create(&tmp).unwrap());
         annotate(
             &mut r,
-            data.len() as u64,
-            &data[..1024],
             out,
-            AnnotateOptions::default(),
+            AnnotateOptions::default().trace(data.len() as u64, &data[..1024]),
             |_| {},
         )
         .unwrap();
@@ -65,10 +63,8 @@ fn bench(c: &mut Criterion) {
             out.clear();
             let (_, s) = annotate(
                 &mut r,
-                data.len() as u64,
-                &data[..1024],
                 Cursor::new(&mut out),
-                AnnotateOptions::default(),
+                AnnotateOptions::default().trace(data.len() as u64, &data[..1024]),
                 |_| {},
             )
             .unwrap();

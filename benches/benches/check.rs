@@ -24,10 +24,8 @@ fn check(c: &mut Criterion) {
         let mut r = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
         let (out, _) = mpelog_annotate::annotate(
             &mut r,
-            trace.len() as u64,
-            &trace[..1024],
             Cursor::new(Vec::new()),
-            Default::default(),
+            mpelog_annotate::AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]),
             |_| {},
         )
         .unwrap();

@@ -32,10 +32,8 @@ fn index(clog2: &[u8]) -> Vec<u8> {
     let opts = AnnotateOptions::default().leaf_bytes(2 * BLOCK).children(2);
     let (out, _) = annotate(
         &mut r,
-        clog2.len() as u64,
-        &clog2[..1024],
         Cursor::new(Vec::new()),
-        opts,
+        opts.trace(clog2.len() as u64, &clog2[..1024]),
         |_| {},
     )
     .unwrap();

@@ -722,12 +722,11 @@ fn annotation(clog2: &[u8], leaf_bytes: u32) -> Vec<u8> {
     let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
     let (out, _) = mpelog_annotate::annotate(
         &mut r,
-        clog2.len() as u64,
-        &clog2[..1024],
         Cursor::new(Vec::new()),
         mpelog_annotate::AnnotateOptions::default()
             .leaf_bytes(leaf_bytes)
-            .children(2),
+            .children(2)
+            .trace(clog2.len() as u64, &clog2[..1024]),
         |_| {},
     )
     .unwrap();

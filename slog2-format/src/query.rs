@@ -26,6 +26,18 @@ struct Stop {
     dense: bool,
 }
 
+impl Stop {
+    /// Stops at children narrower than a pixel of a window `w` drawn
+    /// `pixels` wide, and below depth `lowest`; `dense` as the field.
+    fn pixels(w: &TimeWindow, pixels: u32, lowest: i16, dense: bool) -> Stop {
+        Stop {
+            pixel: Some(w.width() / f64::from(pixels.max(1))),
+            lowest,
+            dense,
+        }
+    }
+}
+
 impl Default for Stop {
     fn default() -> Stop {
         Stop {
@@ -207,16 +219,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         pixels: u32,
     ) -> Result<()> {
         let w = TimeWindow::new(start, end);
-        let pixel = w.width() / f64::from(pixels.max(1));
-        self.walk_into(
-            buf,
-            w,
-            Stop {
-                pixel: Some(pixel),
-                lowest: i16::MIN,
-                dense: false,
-            },
-        )
+        self.walk_into(buf, w, Stop::pixels(&w, pixels, i16::MIN, false))
     }
 
     /// The query behind a picture of the window `pixels` wide: like
@@ -252,17 +255,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
         pixels: u32,
     ) -> Result<()> {
         let w = TimeWindow::new(start, end);
-        let pixel = w.width() / f64::from(pixels.max(1));
         let lowest = self.budget_depth(&w, self.picture_budget());
-        self.walk_into(
-            buf,
-            w,
-            Stop {
-                pixel: Some(pixel),
-                lowest,
-                dense: true,
-            },
-        )
+        self.walk_into(buf, w, Stop::pixels(&w, pixels, lowest, true))
     }
 
     /// The lowest depth a picture of window `w` may read within `budget`

@@ -60,10 +60,9 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
     let opts = AnnotateOptions::default()
         .leaf_bytes(leaf_bytes)
         .children(children);
-    let (w, stats) = annotate(&mut r, len, &preamble, out.writer()?, opts, |at| {
-        bar.set_position(at)
-    })
-    .map_err(|e| super::annotation::error(&output, trace, e))?;
+    let opts = opts.trace(len, &preamble);
+    let (w, stats) = annotate(&mut r, out.writer()?, opts, |at| bar.set_position(at))
+        .map_err(|e| super::annotation::error(&output, trace, e))?;
     bar.finish_and_clear();
     out.finish(w)?;
     let secs = started.elapsed().as_secs_f64();

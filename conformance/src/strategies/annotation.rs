@@ -46,10 +46,8 @@ pub fn annotate(clog2: &[u8], opts: AnnotateOptions) -> Vec<u8> {
     let preamble = &clog2[..clog2.len().min(clog2_format::preamble::PREAMBLE_LEN)];
     let (out, _) = annotate_trace(
         &mut r,
-        clog2.len() as u64,
-        preamble,
         Cursor::new(Vec::new()),
-        opts,
+        opts.trace(clog2.len() as u64, preamble),
         |_| {},
     )
     .expect("the trace annotates");
