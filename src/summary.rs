@@ -165,8 +165,10 @@ pub struct Summary {
     pub rows: Vec<Row>,
     /// The rows that have cells (the others' are empty).
     cell_rows: std::ops::Range<usize>,
-    /// Offsets into `shares`, `cell_rows × columns + 1`.
-    cells: Vec<u32>,
+    /// Each cell's shares, `shares[a..b]`, `cell_rows × columns` of them: a
+    /// cell that repeats its left neighbour (inside wide shadows, most do)
+    /// has the same range, so that the writers round it once.
+    cells: Vec<(u32, u32)>,
     shares: Vec<Share>,
     summarised: Vec<bool>,
     covered: Vec<u16>,
@@ -604,7 +606,7 @@ fn ceil(x: f64) -> usize {
 fn round(x: f64) -> f64 {
     if (0.0..4e15).contains(&x) {
         // Exact but for 0.5 − 2⁻⁵⁴, which this takes to 1.
-        ((x + 0.5) as u64) as f64
+        ((x + 0.5) as i64) as f64
     } else {
         x.round()
     }
@@ -914,8 +916,7 @@ impl Summary {
             None => 0..rows.len(),
             Some((a, b)) => (a as usize).min(rows.len())..(b as usize + 1).min(rows.len()),
         };
-        let mut cells: Vec<u32> = Vec::with_capacity(cell_rows.len() * n + 1);
-        cells.push(0);
+        let mut cells: Vec<(u32, u32)> = Vec::with_capacity(cell_rows.len() * n);
         let mut shares: Vec<Share> = Vec::new();
         let mut summarised: Vec<bool> = Vec::with_capacity(cell_rows.len() * n);
         let mut covered: Vec<u16> = Vec::with_capacity(cell_rows.len() * n);
@@ -1072,8 +1073,14 @@ impl Summary {
                     last_order.clear();
                     last_order.extend(cell.iter().map(|&(_, s)| s));
                 }
-                shares.extend(cell.iter().map(|&(s, _)| s));
-                cells.push(shares.len() as u32);
+                match cells.last() {
+                    Some(&last) if same && c > 0 => cells.push(last),
+                    _ => {
+                        let a = shares.len() as u32;
+                        shares.extend(cell.iter().map(|&(s, _)| s));
+                        cells.push((a, shares.len() as u32));
+                    }
+                }
                 summarised.push(scratch.summarised[c]);
                 covered.push(scratch.covered[c]);
                 scratch.touched[c] = false;
@@ -1195,9 +1202,9 @@ impl Summary {
             });
         }
         let k = (row - self.cell_rows.start) * n + column;
-        let (a, b) = (self.cells[k] as usize, self.cells[k + 1] as usize);
+        let (a, b) = self.cells[k];
         Some(Cell {
-            shares: &self.shares[a..b],
+            shares: &self.shares[a as usize..b as usize],
             summarised: self.summarised[k],
             covered: self.covered[k],
         })
@@ -1211,10 +1218,26 @@ impl Summary {
     /// Per category, the exclusive seconds summed over every cell.
     pub fn exclusive_by_category(&self) -> BTreeMap<i32, f64> {
         let mut out = BTreeMap::new();
-        for s in &self.shares {
-            *out.entry(s.category).or_insert(0.0) += s.seconds;
+        for &(a, b) in &self.cells {
+            for s in &self.shares[a as usize..b as usize] {
+                *out.entry(s.category).or_insert(0.0) += s.seconds;
+            }
         }
         out
+    }
+
+    /// Which shares the cell of `row` and `column` holds: equal for two cells
+    /// with one range of shares (and for every empty cell), so a writer
+    /// rounds a repeated cell once.
+    fn shares_id(&self, row: usize, column: usize) -> (u32, u32) {
+        let n = self.columns as usize;
+        match self.cell_rows.contains(&row) && column < n {
+            true => match self.cells[(row - self.cell_rows.start) * n + column] {
+                (a, b) if a < b => (a, b),
+                _ => (0, 0),
+            },
+            false => (0, 0),
+        }
     }
 
     /// Per category, the exclusive seconds summed over the cells of `row`.
@@ -1255,33 +1278,12 @@ fn time(out: &mut Vec<u8>, t: f64) {
 }
 
 impl Summary {
-    /// A cell's shares in units of 1/10000 of its column, as
+    /// A cell's `shares` in units of 1/10000 of its column, as
     /// [`write_json`](Self::write_json) writes them, into `out`: the
     /// [`JSON_SHARES`] largest and any other of at least [`JSON_SMALL`] units,
     /// then the rest summed as one share of category [`OTHER`] (zeros left
     /// out).
-    ///
-    /// `last` holds the last cell's shares and what they gave: a cell with
-    /// the same shares (inside wide shadows, most are) takes that again.
-    fn rounded_into<'a>(
-        &'a self,
-        row: usize,
-        column: usize,
-        out: &mut Vec<(i32, u32)>,
-        last: &mut (&'a [Share], Vec<(i32, u32)>),
-    ) {
-        let shares = self.cell(row, column).map_or(&[][..], |c| c.shares);
-        if !shares.is_empty() && shares == last.0 {
-            out.clone_from(&last.1);
-            return;
-        }
-        self.rounded_fresh(shares, out);
-        last.0 = shares;
-        last.1.clone_from(out);
-    }
-
-    /// [`rounded_into`](Self::rounded_into) of a cell's `shares`.
-    fn rounded_fresh(&self, shares: &[Share], out: &mut Vec<(i32, u32)>) {
+    fn rounded(&self, shares: &[Share], out: &mut Vec<(i32, u32)>) {
         out.clear();
         let w = self.column_width();
         let mut rest = 0.0;
@@ -1304,11 +1306,12 @@ impl Summary {
 
     /// Calls `run(row, column, length, first cell, key)` for each run of
     /// equal neighbouring cells of every row: equal in whether they are
-    /// summarised, their covering depth, and the `key` that `key_of(row,
-    /// column, &mut key)` makes of them.
+    /// summarised, their covering depth, and the `key` that `key_of(shares,
+    /// &mut key)` makes of their shares (made once for cells that share one
+    /// range of shares).
     fn for_each_run<K: PartialEq + Default>(
         &self,
-        mut key_of: impl FnMut(usize, usize, &mut K),
+        mut key_of: impl FnMut(&[Share], &mut K),
         mut run: impl FnMut(usize, usize, usize, Cell<'_>, &K),
     ) {
         let n = self.columns as usize;
@@ -1318,22 +1321,39 @@ impl Summary {
         // Empty unsummarised cells make no run that is written: the rows
         // without cells are left out.
         for r in self.cell_rows.clone() {
+            // The shares whose key `key` is.
+            let mut key_id = None;
             let mut c = 0;
             while c < n {
                 let cell = self.cell(r, c).expect("in range");
-                key_of(r, c, &mut key);
+                let id = self.shares_id(r, c);
+                if key_id != Some(id) {
+                    key_of(cell.shares, &mut key);
+                    key_id = Some(id);
+                }
                 let mut len = 1;
+                let mut next_id = None;
                 while c + len < n {
-                    if !same(cell, self.cell(r, c + len).expect("in range")) {
+                    let other = self.cell(r, c + len).expect("in range");
+                    if !same(cell, other) {
                         break;
                     }
-                    key_of(r, c + len, &mut next);
-                    if next != key {
-                        break;
+                    let other_id = self.shares_id(r, c + len);
+                    if other_id != id {
+                        key_of(other.shares, &mut next);
+                        if next != key {
+                            next_id = Some(other_id);
+                            break;
+                        }
                     }
                     len += 1;
                 }
                 run(r, c, len, cell, &key);
+                if next_id.is_some() {
+                    // The next run's key is made already.
+                    std::mem::swap(&mut key, &mut next);
+                    key_id = next_id;
+                }
                 c += len;
             }
         }
@@ -1362,9 +1382,8 @@ impl Summary {
         }
         out.extend_from_slice(b"],\"cells\":[");
         let mut first = true;
-        let mut last = (&[][..], Vec::new());
         self.for_each_run(
-            |r, c, shares: &mut Vec<(i32, u32)>| self.rounded_into(r, c, shares, &mut last),
+            |shares, out: &mut Vec<(i32, u32)>| self.rounded(shares, out),
             |r, c, len, cell, shares| {
                 if !cell.summarised && shares.is_empty() {
                     return;
@@ -1513,18 +1532,9 @@ impl Summary {
         let mut runs = 0usize;
         let mut cells = Vec::with_capacity(1 << 16);
         let mut shares = Vec::new();
-        // The last cell's shares and key: a cell that repeats them (inside
-        // wide shadows, most do) takes the key again instead of rounding.
-        let mut last: (&[Share], Vec<(u8, u8)>) = (&[], Vec::new());
-        let mut last_rounded = (&[][..], Vec::new());
         self.for_each_run(
-            |r, c, q: &mut Vec<(u8, u8)>| {
-                let now = self.cell(r, c).map_or(&[][..], |cell| cell.shares);
-                if !now.is_empty() && now == last.0 {
-                    q.clone_from(&last.1);
-                    return;
-                }
-                self.rounded_into(r, c, &mut shares, &mut last_rounded);
+            |now, q: &mut Vec<(u8, u8)>| {
+                self.rounded(now, &mut shares);
                 q.clear();
                 for (k, f) in &shares {
                     let units = round(f64::from(*f) * 250.0 / 1e4).min(255.0) as u8;
@@ -1533,8 +1543,6 @@ impl Summary {
                         q.push((if s < 255 { s as u8 } else { 255 }, units));
                     }
                 }
-                last.0 = now;
-                last.1.clone_from(q);
             },
             |r, c, len, cell, q| {
                 if !cell.summarised && q.is_empty() {

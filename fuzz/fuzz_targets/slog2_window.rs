@@ -2,12 +2,23 @@
 //! and lenient. The input is a file followed by 17 bytes that choose the window
 //! (two big-endian f64) and the pixel count; `seed.sh` seeds it with real files
 //! so followed. A query that succeeds on a strict reader returns only drawables
-//! whose categories the file defines.
+//! whose categories the file defines. A reader with a node cache (asked twice,
+//! so that the second time finds the upper nodes scanned) answers as one
+//! without.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use slog2_format::Slog2Reader;
+use slog2_format::{NodeCache, Slog2Reader, WindowAnswer};
 use std::io::Cursor;
+use std::sync::Arc;
+
+/// What a query found, not what it cost.
+fn found(a: &slog2_format::Result<WindowAnswer>) -> Result<String, Option<u64>> {
+    match a {
+        Ok(a) => Ok(format!("{:?} {:?} {:?}", a.drawables, a.shadows, a.nodes)),
+        Err(e) => Err(e.offset()),
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 17 {
@@ -37,6 +48,21 @@ fuzz_target!(|data: &[u8]| {
         }
         for e in answers.iter().filter_map(|w| w.as_ref().err()) {
             assert!(e.offset().is_some(), "{e}");
+        }
+        let Ok(mut cached) = Slog2Reader::new(Cursor::new(file)) else {
+            return;
+        };
+        cached.set_lenient(lenient);
+        cached.set_node_cache(Arc::new(NodeCache::new(1 << 24)));
+        for _ in 0..2 {
+            let again = [
+                cached.window(a, b),
+                cached.window(f64::NEG_INFINITY, f64::INFINITY),
+                cached.window_preview(a, b, q[16] as u32),
+            ];
+            for (x, y) in answers.iter().zip(&again) {
+                assert_eq!(found(x), found(y));
+            }
         }
     }
 });

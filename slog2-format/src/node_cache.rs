@@ -8,6 +8,11 @@
 //! A plain file's nodes are not cached: the operating system's page cache
 //! holds them already, and reading one is a copy.
 //!
+//! The cache also keeps, for any file, what the window query found in each
+//! upper node it read (the places of its drawables and stubs, a few hundred
+//! bytes where the node may hold megabytes of shadows): a later query then
+//! reads from the file only what it shows of that node (spec/queries.md §2.2).
+//!
 //! ```
 //! use slog2_format::convert::clog2_to_slog2;
 //! use slog2_format::write::TreeOptions;
@@ -34,6 +39,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::window::node_scan::NodeScan;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -48,8 +54,47 @@ pub struct NodeCache {
 #[derive(Debug, Default)]
 struct Inner {
     nodes: HashMap<i64, (Arc<[u8]>, u64)>,
+    /// Scanned upper nodes by offset and the checks they passed.
+    scans: HashMap<(i64, u8), (Arc<NodeScan>, u64)>,
     bytes: usize,
     tick: u64,
+}
+
+impl Inner {
+    /// Drops the least recently used entries until a quarter of `limit` is
+    /// free, when over it.
+    fn shrink(&mut self, limit: usize) {
+        if self.bytes <= limit {
+            return;
+        }
+        /// What an entry is: a node's bytes or a node's scan.
+        #[derive(PartialEq, Eq, PartialOrd, Ord)]
+        enum Held {
+            Bytes(i64),
+            Scan(i64, u8),
+        }
+        let mut by_age: Vec<(u64, Held)> = Vec::new();
+        by_age.extend(self.nodes.iter().map(|(&k, v)| (v.1, Held::Bytes(k))));
+        by_age.extend(self.scans.iter().map(|(&(k, l), v)| (v.1, Held::Scan(k, l))));
+        by_age.sort_unstable();
+        for (_, held) in by_age {
+            if self.bytes <= limit - limit / 4 {
+                break;
+            }
+            match held {
+                Held::Bytes(k) => {
+                    if let Some((b, _)) = self.nodes.remove(&k) {
+                        self.bytes -= b.len();
+                    }
+                }
+                Held::Scan(k, l) => {
+                    if let Some((s, _)) = self.scans.remove(&(k, l)) {
+                        self.bytes -= s.size();
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl NodeCache {
@@ -71,9 +116,11 @@ impl NodeCache {
         self.limit
     }
 
-    /// How many nodes it holds.
+    /// How many nodes it holds (their bytes, or what a query found in them).
     pub fn len(&self) -> usize {
-        self.inner.lock().map_or(0, |i| i.nodes.len())
+        self.inner
+            .lock()
+            .map_or(0, |i| i.nodes.len() + i.scans.len())
     }
 
     /// Whether it holds no node.
@@ -81,7 +128,7 @@ impl NodeCache {
         self.len() == 0
     }
 
-    /// The bytes of the nodes it holds.
+    /// The bytes of the nodes it holds (and of what queries found in them).
     pub fn bytes(&self) -> usize {
         self.inner.lock().map_or(0, |i| i.bytes)
     }
@@ -110,18 +157,35 @@ impl NodeCache {
             i.bytes -= old.len();
         }
         i.bytes += bytes.len();
-        if i.bytes > self.limit {
-            let mut by_age: Vec<(u64, i64)> = i.nodes.iter().map(|(&k, v)| (v.1, k)).collect();
-            by_age.sort_unstable();
-            for (_, k) in by_age {
-                if i.bytes <= self.limit - self.limit / 4 {
-                    break;
-                }
-                if let Some((b, _)) = i.nodes.remove(&k) {
-                    i.bytes -= b.len();
-                }
-            }
+        i.shrink(self.limit);
+    }
+
+    /// The scan of the upper node at `offset` made with checks `level`, if
+    /// held.
+    pub(crate) fn get_scan(&self, offset: i64, level: u8) -> Option<Arc<NodeScan>> {
+        let mut i = self.inner.lock().ok()?;
+        i.tick += 1;
+        let tick = i.tick;
+        let (scan, used) = i.scans.get_mut(&(offset, level))?;
+        *used = tick;
+        Some(Arc::clone(scan))
+    }
+
+    /// Keeps `scan` as the scan of the node at `offset` with checks `level`,
+    /// within the limit as [`put`](Self::put) keeps bytes.
+    pub(crate) fn put_scan(&self, offset: i64, level: u8, scan: Arc<NodeScan>) {
+        let size = scan.size();
+        if size > self.limit / 4 {
+            return;
         }
+        let Ok(mut i) = self.inner.lock() else { return };
+        i.tick += 1;
+        let tick = i.tick;
+        if let Some((old, _)) = i.scans.insert((offset, level), (scan, tick)) {
+            i.bytes -= old.size();
+        }
+        i.bytes += size;
+        i.shrink(self.limit);
     }
 }
 

@@ -590,11 +590,50 @@ impl<R: Read + Seek> Slog2Reader<R> {
         Ok(size)
     }
 
+    /// Reads bytes `from..to` of the tree node block at `ptr` (stored at
+    /// `ptr_at`) into `out`, whose first byte is then byte `shift` of the
+    /// node, where `shift` is returned: `from` in a plain file, 0 in a
+    /// compressed one (whose node is inflated whole). `to` is at most the
+    /// node's length, which the caller knows from an earlier read of it.
+    /// Counts the bytes read, not the node.
+    pub(crate) fn read_node_part(
+        &mut self,
+        ptr: FileBlockPtr,
+        ptr_at: u64,
+        (from, to): (usize, usize),
+        out: &mut Vec<u8>,
+    ) -> Result<usize> {
+        if self.version.is_compressed() {
+            self.read_node_bytes(ptr, ptr_at, out, 0)?;
+            return Ok(0);
+        }
+        self.check_ptr(ptr, "a tree node", ptr_at)?;
+        let to = to.min(ptr.size.max(0) as usize);
+        let from = from.min(to);
+        let at = ptr.offset as u64 + from as u64;
+        self.inner
+            .seek(SeekFrom::Start(at))
+            .map_err(|source| Error::Io { offset: at, source })?;
+        out.resize(to - from, 0);
+        self.inner
+            .read_exact(out)
+            .map_err(|source| Error::Io { offset: at, source })?;
+        self.counters.bytes_read += (to - from) as u64;
+        Ok(from)
+    }
+
+    /// The cache of nodes this reader shares, if any.
+    pub(crate) fn node_cache(&self) -> Option<&std::sync::Arc<crate::NodeCache>> {
+        self.node_cache.as_ref()
+    }
+
     /// Keeps the nodes this reader decompresses in `cache`, and takes the ones
     /// it holds from there, so that readers of one compressed file (a
     /// server's) inflate each node once while it stays cached (see
-    /// [`NodeCache`](crate::NodeCache)). A plain file's reader does not use
-    /// it. A node found there counts as read ([`Counters::nodes_read`]) but
+    /// [`NodeCache`](crate::NodeCache)). A plain file's reader keeps only
+    /// what its window queries found in upper nodes there (their drawables'
+    /// and stubs' places), so that a later query reads only what it shows of
+    /// them. A node found there counts as read ([`Counters::nodes_read`]) but
     /// reads no bytes ([`Counters::bytes_read`]).
     ///
     /// The cache must hold nodes of this file only (the key is the node's

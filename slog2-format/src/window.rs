@@ -63,6 +63,7 @@ use crate::types::*;
 use std::cmp::Ordering;
 
 mod buf;
+pub(crate) mod node_scan;
 pub(crate) mod scan;
 mod tree_index;
 pub use buf::{DrawableRef, NotStorable, PrimitiveRef, ShadowRef, WindowBuf};

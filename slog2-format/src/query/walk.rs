@@ -3,6 +3,12 @@
 
 use super::follow::stub_offsets;
 use super::*;
+use crate::window::node_scan::{NodeScan, ScannedStub};
+use std::sync::Arc;
+
+/// What every node of one walk is read with: whether the file is 2.0.6, whether
+/// and how it is checked, and the number of children per node.
+type Ctx = (bool, bool, Validation, i32);
 
 impl<R: Read + Seek> Slog2Reader<R> {
     /// [`walk`](Self::walk), leaving an empty answer in `buf` after an error.
@@ -28,6 +34,15 @@ impl<R: Read + Seek> Slog2Reader<R> {
         buf.clear(window);
         buf.seen.clear();
         let mut bytes = std::mem::take(&mut buf.node_bytes);
+        let mut part = std::mem::take(&mut self.window_cache().part);
+        let cache = self.node_cache().cloned();
+        let level = match validation {
+            Validation::Off => Checks::Off,
+            Validation::Lenient => Checks::Items(self.legend()),
+            Validation::Strict => Checks::Strict(self.legend()),
+        }
+        .level();
+        let ctx: Ctx = (v206, checked, validation, k);
         let root = self.header().treeroot;
         let mut stack = vec![Pending {
             ptr: root,
@@ -76,6 +91,18 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     });
                 }
             }
+            // An upper node scanned by an earlier query: only what this one
+            // shows of it is read.
+            if let Some(scan) = cache.as_ref().and_then(|c| c.get_scan(p.ptr.offset, level)) {
+                let step = self.walk_scanned(
+                    buf, &scan, None, &p, &what, window, stop, ctx, &mut stack, &mut part,
+                );
+                if let Err(e) = step {
+                    found = Err(e);
+                    break;
+                }
+                continue;
+            }
             let read = self.read_node_bytes(p.ptr, ptr_at, &mut bytes, 0);
             let len = match read {
                 Ok(len) => len,
@@ -84,22 +111,45 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     break;
                 }
             };
-            let step = self.walk_node(
-                buf,
-                &bytes[..len],
-                &p,
-                &what,
-                window,
-                stop,
-                (v206, checked, validation, k),
-                &mut stack,
-            );
+            // An upper node, with a cache: scanned whole and kept, then walked as
+            // a later query walks it.
+            let scan = match (&cache, p.stub) {
+                (Some(_), None) => true,
+                (Some(_), Some((_, child))) => child.depth > 0,
+                (None, _) => false,
+            }
+            .then(|| self.scan_whole(&bytes[..len], v206, validation))
+            .flatten();
+            let step = match scan {
+                Some(scan) => {
+                    let scan = Arc::new(scan);
+                    if let Some(c) = &cache {
+                        c.put_scan(p.ptr.offset, level, Arc::clone(&scan));
+                    }
+                    let whole = Some(&bytes[..len]);
+                    self.walk_scanned(
+                        buf, &scan, whole, &p, &what, window, stop, ctx, &mut stack, &mut part,
+                    )
+                }
+                None => self.walk_node(
+                    buf,
+                    &bytes[..len],
+                    &p,
+                    &what,
+                    window,
+                    stop,
+                    ctx,
+                    &mut stack,
+                    &mut part,
+                ),
+            };
             if let Err(e) = step {
                 found = Err(e);
                 break;
             }
         }
         buf.node_bytes = bytes;
+        self.window_cache().part = part;
         found?;
         // The header and TreeDir rules last, so that a node that cannot be read is
         // reported as such.
@@ -133,18 +183,14 @@ impl<R: Read + Seek> Slog2Reader<R> {
         what: &dyn Fn() -> String,
         window: TimeWindow,
         stop: Stop,
-        (v206, checked, validation, k): (bool, bool, Validation, i32),
+        ctx: Ctx,
         stack: &mut Vec<Pending>,
+        part: &mut Vec<u8>,
     ) -> Result<()> {
+        let (v206, checked, validation, k) = ctx;
         let ptr_at = p.ptr_at;
         let base = p.ptr.offset as u64;
-        let too_large = || {
-            Error::BadValue {
-            offset: base,
-            what: "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)"
-                .into(),
-        }
-        };
+        let too_large = || too_large(base);
         if !buf.store.fits(bytes.len()) {
             return Err(too_large());
         }
@@ -163,29 +209,12 @@ impl<R: Read + Seek> Slog2Reader<R> {
             &mut buf.entries,
             &mut buf.stubs,
         );
-        let depth_error = |id: NodeId, child: NodeId| Error::BadTree {
-            offset: base + 16,
-            node: id,
-            problem: TreeProblem::WrongDepth,
-            what: format!(
-                "{} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
-                what(),
-                p.ptr.offset,
-                id.depth,
-                id.xpos,
-                child.depth
-            ),
-        };
         let (id, count_at, stubs) = match scanned {
             // The fast path: the node parsed and passed the drawable checks.
             Some(sc) => {
                 self.count_node();
                 let id = sc.header.id;
-                if let Some((_, child)) = p.stub {
-                    if id.depth != child.depth {
-                        return Err(depth_error(id, child));
-                    }
-                }
+                depth_check(id, p, what)?;
                 let count_at = if !buf.stubs.is_empty() || (checked && id.depth > 0) {
                     base + sc.count_at as u64
                 } else {
@@ -196,22 +225,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 }
                 // Upper nodes' drawables apart, so that the leaves' (read in
                 // time order) make one long run for the final sort.
-                let upper = id.depth > 0;
-                if upper {
-                    buf.store.swap_upper();
-                }
-                let (a, b) = buf.entries.split_at(sc.nestless.min(buf.entries.len()));
-                let decoded = if a.is_sorted_by_key(|e| e.key) && b.is_sorted_by_key(|e| e.key) {
-                    // Both lists in order: decoded merged (ties nestless first, as
-                    // the stable sort would put them), one sorted run per node.
-                    window_scan::push_merged(bytes, a, b, &mut buf.store)
-                } else {
-                    window_scan::push_all(bytes, &buf.entries, &mut buf.store)
-                };
-                if upper {
-                    buf.store.swap_upper();
-                }
-                decoded.map_err(|at| undecodable(base + u64::from(at)))?;
+                push_entries(buf, bytes, sc.nestless, id.depth > 0)
+                    .map_err(|at| undecodable(base + u64::from(at)))?;
                 let stubs: Vec<(NodeHeader, u64, StubShadows)> = buf
                     .stubs
                     .iter()
@@ -226,11 +241,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     crate::read::parse_block::<TreeNodeBody>(bytes, p.ptr, "a tree node", (v206,))?;
                 self.count_node();
                 let id = parsed.value.header.id;
-                if let Some((_, child)) = p.stub {
-                    if id.depth != child.depth {
-                        return Err(depth_error(id, child));
-                    }
-                }
+                depth_check(id, p, what)?;
                 // Offsets before a lenient check drops anything.
                 let offsets = stub_offsets(&parsed.value, base, v206);
                 // The stub count's offset, needed only to report a node without stubs.
@@ -267,6 +278,140 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 (id, count_at, stubs)
             }
         };
+        self.follow_stubs(
+            buf,
+            id,
+            base,
+            bytes,
+            stubs,
+            count_at,
+            window,
+            stop,
+            ctx,
+            stack,
+            (p, part),
+        )
+    }
+
+    /// [`walk_node`](Self::walk_node) for an upper node scanned already
+    /// ([`NodeScan`]): its bytes are `whole` when just read, else the parts
+    /// shown are read into `part`. Adds what `walk_node` adds.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_scanned(
+        &mut self,
+        buf: &mut WindowBuf,
+        scan: &NodeScan,
+        whole: Option<&[u8]>,
+        p: &Pending,
+        what: &dyn Fn() -> String,
+        window: TimeWindow,
+        stop: Stop,
+        ctx: Ctx,
+        stack: &mut Vec<Pending>,
+        part: &mut Vec<u8>,
+    ) -> Result<()> {
+        let (_, checked, _, k) = ctx;
+        let base = p.ptr.offset as u64;
+        if !buf.store.fits(scan.len) {
+            return Err(too_large(base));
+        }
+        self.count_node();
+        let id = scan.header.id;
+        depth_check(id, p, what)?;
+        let count_at = if !scan.stubs.is_empty() || (checked && id.depth > 0) {
+            base + scan.count_at as u64
+        } else {
+            0
+        };
+        if checked {
+            self.check_followed(&scan.header, p.ptr, p.ptr_at, p.stub, k)?;
+        }
+        // The drawables shown, and the bytes that hold them.
+        buf.entries.clear();
+        let (mut nestless, mut from, mut to) = (0, usize::MAX, 0);
+        for (i, e) in scan.entries.iter().enumerate() {
+            let (a, b) = e.key.times();
+            if window.meets(a, b) {
+                nestless += usize::from(i < scan.nestless);
+                from = from.min(e.at as usize);
+                to = to.max(e.end as usize);
+                buf.entries.push(*e);
+            }
+        }
+        if !buf.entries.is_empty() {
+            let (bytes, shift) = match whole {
+                Some(b) => (b, 0),
+                None => {
+                    let shift = self.read_node_part(p.ptr, p.ptr_at, (from, to), part)?;
+                    (&part[..], shift)
+                }
+            };
+            if shift > 0 {
+                for e in &mut buf.entries {
+                    *e = e.shifted(shift as u32);
+                }
+            }
+            push_entries(buf, bytes, nestless, id.depth > 0)
+                .map_err(|at| undecodable(base + (shift + at as usize) as u64))?;
+        }
+        let stubs = scan
+            .stubs
+            .iter()
+            .map(|s| {
+                let list = match whole {
+                    Some(_) => StubShadows::Bytes(s.at),
+                    None => StubShadows::Part(*s),
+                };
+                (s.header, base + s.at as u64, list)
+            })
+            .collect();
+        let bytes = whole.unwrap_or_default();
+        self.follow_stubs(
+            buf,
+            id,
+            base,
+            bytes,
+            stubs,
+            count_at,
+            window,
+            stop,
+            ctx,
+            stack,
+            (p, part),
+        )
+    }
+
+    /// Scans a whole upper node for the cache ([`NodeScan::of`]), with the
+    /// checks of `validation`; `None` for a leaf or where the fast path would
+    /// not take the node.
+    fn scan_whole(&self, bytes: &[u8], v206: bool, validation: Validation) -> Option<NodeScan> {
+        let checks = match validation {
+            Validation::Off => Checks::Off,
+            Validation::Lenient => Checks::Items(self.legend()),
+            Validation::Strict => Checks::Strict(self.legend()),
+        };
+        NodeScan::of(bytes, v206, checks).filter(|s| s.header.id.depth > 0)
+    }
+
+    /// The stubs of node `id` (at file offset `base`; its bytes `bytes`, or
+    /// none for a scanned node): the shadows of those the walk stops at go
+    /// into `buf`, the children to follow onto `stack`.
+    #[allow(clippy::too_many_arguments)]
+    fn follow_stubs(
+        &mut self,
+        buf: &mut WindowBuf,
+        id: NodeId,
+        base: u64,
+        bytes: &[u8],
+        stubs: Vec<(NodeHeader, u64, StubShadows)>,
+        count_at: u64,
+        window: TimeWindow,
+        stop: Stop,
+        (v206, checked, _, k): Ctx,
+        stack: &mut Vec<Pending>,
+        (p, part): (&Pending, &mut Vec<u8>),
+    ) -> Result<()> {
+        let too_large = || too_large(base);
         let n_stubs = stubs.len();
         let mut unfollowed = Vec::new();
         buf.nodes.push(id);
@@ -320,6 +465,19 @@ impl<R: Read + Seek> Slog2Reader<R> {
                             )
                             .ok_or_else(|| undecodable(base + at as u64))?;
                         }
+                        StubShadows::Part(s) => {
+                            let shift =
+                                self.read_node_part(p.ptr, p.ptr_at, (s.at, s.end), part)?;
+                            window_scan::push_stub_shadows(
+                                part,
+                                s.at - shift,
+                                v206,
+                                &window,
+                                h.id,
+                                &mut buf.store,
+                            )
+                            .ok_or_else(|| undecodable(base + s.at as u64))?;
+                        }
                     }
                 }
                 false => children.push(Pending {
@@ -338,6 +496,63 @@ impl<R: Read + Seek> Slog2Reader<R> {
     }
 }
 
+/// The entries in `buf.entries` (the first `nestless` of the nestless list),
+/// decoded from the node's `bytes` into the answer; `upper` for a node above
+/// the leaves. `Err` with the offset of one that does not decode.
+fn push_entries(
+    buf: &mut WindowBuf,
+    bytes: &[u8],
+    nestless: usize,
+    upper: bool,
+) -> Result<(), u32> {
+    // Upper nodes' drawables apart, so that the leaves' (read in time order)
+    // make one long run for the final sort.
+    if upper {
+        buf.store.swap_upper();
+    }
+    let (a, b) = buf.entries.split_at(nestless.min(buf.entries.len()));
+    let decoded = if a.is_sorted_by_key(|e| e.key) && b.is_sorted_by_key(|e| e.key) {
+        // Both lists in order: decoded merged (ties nestless first, as the
+        // stable sort would put them), one sorted run per node.
+        window_scan::push_merged(bytes, a, b, &mut buf.store)
+    } else {
+        window_scan::push_all(bytes, &buf.entries, &mut buf.store)
+    };
+    if upper {
+        buf.store.swap_upper();
+    }
+    decoded
+}
+
+/// An error unless the node read (ID `id`) has the depth its stub names.
+fn depth_check(id: NodeId, p: &Pending, what: &dyn Fn() -> String) -> Result<()> {
+    match p.stub {
+        Some((_, child)) if id.depth != child.depth => Err(Error::BadTree {
+            offset: p.ptr.offset as u64 + 16,
+            node: id,
+            problem: TreeProblem::WrongDepth,
+            what: format!(
+                "{} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
+                what(),
+                p.ptr.offset,
+                id.depth,
+                id.xpos,
+                child.depth
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A node whose answer would not fit a [`WindowBuf`].
+fn too_large(base: u64) -> Error {
+    Error::BadValue {
+        offset: base,
+        what: "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)"
+            .into(),
+    }
+}
+
 /// Whether a stub's shadows stand for at least [`PICTURE_DENSITY`] real
 /// drawables per pixel each, over `pixels` pixels.
 fn dense_enough(list: &StubShadows, bytes: &[u8], v206: bool, pixels: f64) -> bool {
@@ -350,6 +565,7 @@ fn dense_enough(list: &StubShadows, bytes: &[u8], v206: bool, pixels: f64) -> bo
             Some(n) => n,
             None => return false,
         },
+        StubShadows::Part(s) => s.objects,
     };
     shadows > 0 && objects as f64 >= PICTURE_DENSITY * shadows as f64 * pixels.max(1.0)
 }
@@ -359,6 +575,8 @@ fn dense_enough(list: &StubShadows, bytes: &[u8], v206: bool, pixels: f64) -> bo
 enum StubShadows {
     Bytes(usize),
     Owned(Vec<Shadow>),
+    /// A scanned node's stub, whose bytes are still in the file.
+    Part(ScannedStub),
 }
 
 /// An item that the fast path accepted but could not decode again (never happens:

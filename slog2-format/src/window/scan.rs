@@ -118,6 +118,14 @@ fn ordered(x: f64) -> i64 {
 pub(crate) type Key = (f64, f64, i32, (i32, i32));
 
 impl SortKey {
+    /// The drawable's earliest and latest times (as [`SortKey::new`] took them).
+    #[inline(always)]
+    pub(crate) fn times(&self) -> (f64, f64) {
+        // `ordered` is its own inverse.
+        let back = |o: i64| f64::from_bits(ordered(f64::from_bits(o as u64)) as u64);
+        (back(self.earliest), back(!self.latest))
+    }
+
     /// The key of a drawable with key `k` in node `node`.
     #[inline(always)]
     pub(crate) fn new(k: Key, node: NodeId) -> SortKey {
@@ -140,9 +148,25 @@ impl SortKey {
 pub(crate) struct Entry {
     pub(crate) key: SortKey,
     pub(crate) at: u32,
+    /// Where the drawable ends (the offset after its last byte).
+    pub(crate) end: u32,
     /// A primitive's info bytes (`max(info_len, 0)` of them) and vertices.
     loc: Loc,
     composite: bool,
+}
+
+impl Entry {
+    /// The entry with its offsets `by` bytes lower (for bytes read from
+    /// byte `by` of the node on).
+    pub(crate) fn shifted(mut self, by: u32) -> Entry {
+        self.at -= by;
+        self.end -= by;
+        if !self.composite {
+            self.loc.info_at -= by;
+            self.loc.vert_at -= by;
+        }
+        self
+    }
 }
 
 /// Where a primitive's info bytes and vertices are in a node's bytes.
@@ -176,6 +200,14 @@ impl<'a> Checks<'a> {
     #[inline(always)]
     fn order(self) -> bool {
         matches!(self, Checks::Strict(_))
+    }
+    /// 0, 1, 2 for no checks, the per-item checks, and all of them.
+    pub(crate) fn level(self) -> u8 {
+        match self {
+            Checks::Off => 0,
+            Checks::Items(_) => 1,
+            Checks::Strict(_) => 2,
+        }
     }
 }
 
@@ -405,6 +437,7 @@ fn scan(
                 entries.push(Entry {
                     key: SortKey::new(key, id),
                     at,
+                    end: c.p as u32,
                     loc: loc.unwrap_or_default(),
                     composite: loc.is_none(),
                 });

@@ -45,4 +45,7 @@ pub(crate) struct WindowCache {
     pub(crate) tree: Option<TreeIndex>,
     /// The buffers of the queries that return owned answers.
     pub(crate) buf: WindowBuf,
+    /// Scratch of the walk: the parts read of a scanned node
+    /// ([`NodeScan`](crate::window::node_scan::NodeScan)).
+    pub(crate) part: Vec<u8>,
 }
