@@ -75,7 +75,11 @@ impl Inner {
         }
         let mut by_age: Vec<(u64, Held)> = Vec::new();
         by_age.extend(self.nodes.iter().map(|(&k, v)| (v.1, Held::Bytes(k))));
-        by_age.extend(self.scans.iter().map(|(&(k, l), v)| (v.1, Held::Scan(k, l))));
+        by_age.extend(
+            self.scans
+                .iter()
+                .map(|(&(k, l), v)| (v.1, Held::Scan(k, l))),
+        );
         by_age.sort_unstable();
         for (_, held) in by_age {
             if self.bytes <= limit - limit / 4 {

@@ -10,6 +10,14 @@ use std::sync::Arc;
 /// and how it is checked, and the number of children per node.
 type Ctx = (bool, bool, Validation, i32);
 
+/// One walk: its window, where it stops, and what its nodes are read with.
+#[derive(Clone, Copy)]
+struct Walk {
+    window: TimeWindow,
+    stop: Stop,
+    ctx: Ctx,
+}
+
 impl<R: Read + Seek> Slog2Reader<R> {
     /// [`walk`](Self::walk), leaving an empty answer in `buf` after an error.
     pub(super) fn walk_into(
@@ -43,6 +51,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         }
         .level();
         let ctx: Ctx = (v206, checked, validation, k);
+        let q = Walk { window, stop, ctx };
         let root = self.header().treeroot;
         let mut stack = vec![Pending {
             ptr: root,
@@ -94,9 +103,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             // An upper node scanned by an earlier query: only what this one
             // shows of it is read.
             if let Some(scan) = cache.as_ref().and_then(|c| c.get_scan(p.ptr.offset, level)) {
-                let step = self.walk_scanned(
-                    buf, &scan, None, &p, &what, window, stop, ctx, &mut stack, &mut part,
-                );
+                let step = self.walk_scanned(buf, &scan, None, &p, &what, q, &mut stack, &mut part);
                 if let Err(e) = step {
                     found = Err(e);
                     break;
@@ -127,21 +134,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         c.put_scan(p.ptr.offset, level, Arc::clone(&scan));
                     }
                     let whole = Some(&bytes[..len]);
-                    self.walk_scanned(
-                        buf, &scan, whole, &p, &what, window, stop, ctx, &mut stack, &mut part,
-                    )
+                    self.walk_scanned(buf, &scan, whole, &p, &what, q, &mut stack, &mut part)
                 }
-                None => self.walk_node(
-                    buf,
-                    &bytes[..len],
-                    &p,
-                    &what,
-                    window,
-                    stop,
-                    ctx,
-                    &mut stack,
-                    &mut part,
-                ),
+                None => self.walk_node(buf, &bytes[..len], &p, &what, q, &mut stack, &mut part),
             };
             if let Err(e) = step {
                 found = Err(e);
@@ -181,12 +176,11 @@ impl<R: Read + Seek> Slog2Reader<R> {
         bytes: &[u8],
         p: &Pending,
         what: &dyn Fn() -> String,
-        window: TimeWindow,
-        stop: Stop,
-        ctx: Ctx,
+        q: Walk,
         stack: &mut Vec<Pending>,
         part: &mut Vec<u8>,
     ) -> Result<()> {
+        let Walk { window, ctx, .. } = q;
         let (v206, checked, validation, k) = ctx;
         let ptr_at = p.ptr_at;
         let base = p.ptr.offset as u64;
@@ -212,17 +206,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let (id, count_at, stubs) = match scanned {
             // The fast path: the node parsed and passed the drawable checks.
             Some(sc) => {
-                self.count_node();
                 let id = sc.header.id;
-                depth_check(id, p, what)?;
-                let count_at = if !buf.stubs.is_empty() || (checked && id.depth > 0) {
-                    base + sc.count_at as u64
-                } else {
-                    0
-                };
-                if checked {
-                    self.check_followed(&sc.header, p.ptr, ptr_at, p.stub, k)?;
-                }
+                let stubs = !buf.stubs.is_empty();
+                let count_at =
+                    self.node_found(&sc.header, p, what, (stubs, sc.count_at), (checked, k))?;
                 // Upper nodes' drawables apart, so that the leaves' (read in
                 // time order) make one long run for the final sort.
                 push_entries(buf, bytes, sc.nestless, id.depth > 0)
@@ -278,19 +265,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 (id, count_at, stubs)
             }
         };
-        self.follow_stubs(
-            buf,
-            id,
-            base,
-            bytes,
-            stubs,
-            count_at,
-            window,
-            stop,
-            ctx,
-            stack,
-            (p, part),
-        )
+        self.follow_stubs(buf, (id, base, count_at), bytes, stubs, q, stack, (p, part))
     }
 
     /// [`walk_node`](Self::walk_node) for an upper node scanned already
@@ -304,28 +279,20 @@ impl<R: Read + Seek> Slog2Reader<R> {
         whole: Option<&[u8]>,
         p: &Pending,
         what: &dyn Fn() -> String,
-        window: TimeWindow,
-        stop: Stop,
-        ctx: Ctx,
+        q: Walk,
         stack: &mut Vec<Pending>,
         part: &mut Vec<u8>,
     ) -> Result<()> {
+        let Walk { window, ctx, .. } = q;
         let (_, checked, _, k) = ctx;
         let base = p.ptr.offset as u64;
         if !buf.store.fits(scan.len) {
             return Err(too_large(base));
         }
-        self.count_node();
         let id = scan.header.id;
-        depth_check(id, p, what)?;
-        let count_at = if !scan.stubs.is_empty() || (checked && id.depth > 0) {
-            base + scan.count_at as u64
-        } else {
-            0
-        };
-        if checked {
-            self.check_followed(&scan.header, p.ptr, p.ptr_at, p.stub, k)?;
-        }
+        let stubs = !scan.stubs.is_empty();
+        let count_at =
+            self.node_found(&scan.header, p, what, (stubs, scan.count_at), (checked, k))?;
         // The drawables shown, and the bytes that hold them.
         buf.entries.clear();
         let (mut nestless, mut from, mut to) = (0, usize::MAX, 0);
@@ -366,19 +333,30 @@ impl<R: Read + Seek> Slog2Reader<R> {
             })
             .collect();
         let bytes = whole.unwrap_or_default();
-        self.follow_stubs(
-            buf,
-            id,
-            base,
-            bytes,
-            stubs,
-            count_at,
-            window,
-            stop,
-            ctx,
-            stack,
-            (p, part),
-        )
+        self.follow_stubs(buf, (id, base, count_at), bytes, stubs, q, stack, (p, part))
+    }
+
+    /// Counts a node found by the fast path or in the cache (header `h`, read
+    /// as `p` says; whether it has stubs and where its stub count is) and
+    /// checks it against its stub and (`checked`) the TreeDir. Returns the
+    /// stub count's file offset where a check may need it (else 0).
+    fn node_found(
+        &mut self,
+        h: &NodeHeader,
+        p: &Pending,
+        what: &dyn Fn() -> String,
+        (stubs, count_at): (bool, usize),
+        (checked, k): (bool, i32),
+    ) -> Result<u64> {
+        self.count_node();
+        depth_check(h.id, p, what)?;
+        if checked {
+            self.check_followed(h, p.ptr, p.ptr_at, p.stub, k)?;
+        }
+        Ok(match stubs || (checked && h.id.depth > 0) {
+            true => p.ptr.offset as u64 + count_at as u64,
+            false => 0,
+        })
     }
 
     /// Scans a whole upper node for the cache ([`NodeScan::of`]), with the
@@ -400,17 +378,15 @@ impl<R: Read + Seek> Slog2Reader<R> {
     fn follow_stubs(
         &mut self,
         buf: &mut WindowBuf,
-        id: NodeId,
-        base: u64,
+        (id, base, count_at): (NodeId, u64, u64),
         bytes: &[u8],
         stubs: Vec<(NodeHeader, u64, StubShadows)>,
-        count_at: u64,
-        window: TimeWindow,
-        stop: Stop,
-        (v206, checked, _, k): Ctx,
+        q: Walk,
         stack: &mut Vec<Pending>,
         (p, part): (&Pending, &mut Vec<u8>),
     ) -> Result<()> {
+        let Walk { window, stop, ctx } = q;
+        let (v206, checked, _, k) = ctx;
         let too_large = || too_large(base);
         let n_stubs = stubs.len();
         let mut unfollowed = Vec::new();
