@@ -592,10 +592,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
 
     /// Reads bytes `from..to` of the tree node block at `ptr` (stored at
     /// `ptr_at`) into `out`, whose first byte is then byte `shift` of the
-    /// node, where `shift` is returned: `from` in a plain file, 0 in a
-    /// compressed one (whose node is inflated whole). `to` is at most the
-    /// node's length, which the caller knows from an earlier read of it.
-    /// Counts the bytes read, not the node.
+    /// node, where `shift` (`from`, or less where the node is shorter) is
+    /// returned. A compressed file's node is inflated whole (or found in the
+    /// node cache). Counts the bytes read, not the node.
     pub(crate) fn read_node_part(
         &mut self,
         ptr: FileBlockPtr,
@@ -604,8 +603,21 @@ impl<R: Read + Seek> Slog2Reader<R> {
         out: &mut Vec<u8>,
     ) -> Result<usize> {
         if self.version.is_compressed() {
-            self.read_node_bytes(ptr, ptr_at, out, 0)?;
-            return Ok(0);
+            // Inflated whole (or found so in the node cache); only the part
+            // is kept.
+            if let Some(bytes) = self.node_cache.as_ref().and_then(|c| c.get(ptr.offset)) {
+                let to = to.min(bytes.len());
+                let from = from.min(to);
+                out.clear();
+                out.extend_from_slice(&bytes[from..to]);
+                return Ok(from);
+            }
+            let len = self.read_node_bytes(ptr, ptr_at, out, 0)?;
+            let to = to.min(len);
+            let from = from.min(to);
+            out.copy_within(from..to, 0);
+            out.truncate(to - from);
+            return Ok(from);
         }
         self.check_ptr(ptr, "a tree node", ptr_at)?;
         let to = to.min(ptr.size.max(0) as usize);
