@@ -32,6 +32,14 @@ pub struct ReadSource<R> {
 
 impl<R: Read> ReadSource<R> {
     /// Wraps a reader. For files, no extra buffering is needed: blocks are read whole.
+    ///
+    /// ```
+    /// use clog2_format::{Clog2Reader, ReadSource};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = Clog2Reader::with_source(ReadSource::new(std::io::Cursor::new(&bytes)))?;
+    /// assert!(r.next_record()?.is_some());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn new(inner: R) -> Self {
         ReadSource {
             inner,
@@ -65,6 +73,14 @@ pub struct SliceSource<'a> {
 
 impl<'a> SliceSource<'a> {
     /// Reads from `data`.
+    ///
+    /// ```
+    /// use clog2_format::{Clog2Reader, SliceSource};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = Clog2Reader::with_source(SliceSource::new(&bytes))?;
+    /// assert!(r.next_record()?.is_some());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn new(data: &'a [u8]) -> Self {
         SliceSource {
             data,
@@ -217,6 +233,19 @@ impl<'a> Clog2Reader<SliceSource<'a>> {
 
 impl<S: Source> Clog2Reader<S> {
     /// Reads the preamble from `src`.
+    ///
+    /// # Errors
+    ///
+    /// A bad preamble, with its byte offset, or a read error.
+    ///
+    /// ```
+    /// use clog2_format::{Clog2Reader, SliceSource};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let r = Clog2Reader::with_source(SliceSource::new(&bytes))?;
+    /// assert_eq!(r.offset(), 1024);
+    /// assert!(Clog2Reader::with_source(SliceSource::new(b"short")).is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn with_source(src: S) -> Result<Self> {
         Self::with_source_limited(src, u64::MAX)
     }
@@ -268,22 +297,55 @@ impl<S: Source> Clog2Reader<S> {
     }
 
     /// The preamble.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().ranks(8))?;
+    /// let r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// assert_eq!(r.preamble().info().comm_world_size, Some(8));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn preamble(&self) -> &Preamble {
         &self.preamble
     }
 
     /// Byte order and version of the records.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// assert_eq!(r.layout().version, r.preamble().info().version);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn layout(&self) -> Layout {
         self.layout
     }
 
     /// File offset of the next byte the reader will load.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// assert_eq!(r.offset(), 1024); // after the preamble
+    /// r.next_record()?;
+    /// assert_eq!(r.offset(), 1024 + 65536); // after the first block
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn offset(&self) -> u64 {
         self.offset
     }
 
     /// The bytes of the block loaded last (the block of the record returned last),
     /// and its file offset; empty before the first block.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// assert!(r.loaded_block().0.is_empty());
+    /// r.next_record()?;
+    /// let (block, at) = r.loaded_block();
+    /// assert_eq!((block.len(), at), (65536, 1024));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn loaded_block(&self) -> (&[u8], u64) {
         match self.state {
             State::BlockStart if self.block_index == 0 => (&[], self.block_base),
@@ -292,6 +354,14 @@ impl<S: Source> Clog2Reader<S> {
     }
 
     /// Number of blocks loaded so far.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// r.finish()?;
+    /// assert_eq!(r.blocks_read(), (bytes.len() as u64 - 1024) / 65536);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn blocks_read(&self) -> u64 {
         self.loaded
     }
@@ -334,12 +404,40 @@ impl<S: Source> Clog2Reader<S> {
     }
 
     /// The next record (terminators included), or `None` after ENDLOG.
+    ///
+    /// # Errors
+    ///
+    /// A record or block that cannot be read, at its byte offset.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let mut n = 0;
+    /// while let Some(rec) = r.next_record()? {
+    ///     assert!(rec.time >= 0.0);
+    ///     n += 1;
+    /// }
+    /// assert!(n > 9_000);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn next_record(&mut self) -> Result<Option<Record>> {
         Ok(self.next_record_at()?.map(|(r, _)| r))
     }
 
     /// The next record with its file offset, or `None` after ENDLOG. After an error
     /// the reader is exhausted.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_record`](Self::next_record).
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let (_, at) = r.next_record_at()?.unwrap();
+    /// assert_eq!(at, 1024); // the first block's first record
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn next_record_at(&mut self) -> Result<Option<(Record, u64)>> {
         let r = self.step_record();
         if r.is_err() {
@@ -356,6 +454,20 @@ impl<S: Source> Clog2Reader<S> {
     /// from the loaded block; nothing copied or allocated), with its file offset,
     /// or `None` after ENDLOG. The fastest way through a file: the record lives
     /// until the next call. After an error the reader is exhausted.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_record`](Self::next_record).
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut by_ref = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let mut owned = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// while let Some((rec, _)) = by_ref.next_ref()? {
+    ///     assert_eq!(rec.to_record(), owned.next_record()?.unwrap());
+    /// }
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn next_ref(&mut self) -> Result<Option<(RecordRef<'_>, u64)>> {
         match self.step_head() {
             Ok(Some((head, at))) => Ok(Some((head.view(self.src.loaded(), self.layout), at))),
@@ -479,6 +591,23 @@ impl<S: Source> Clog2Reader<S> {
 
     /// The next whole block (records and trailing bytes), or `None` after the block
     /// that holds ENDLOG. After an error the reader is exhausted.
+    ///
+    /// # Errors
+    ///
+    /// A block that cannot be read, at its byte offset, and a call in the
+    /// middle of a block (after [`next_record`](Self::next_record)).
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let mut blocks = 0;
+    /// while let Some(b) = r.next_block()? {
+    ///     blocks += 1;
+    ///     assert!(!b.records.is_empty());
+    /// }
+    /// assert_eq!(blocks, r.blocks_read());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn next_block(&mut self) -> Result<Option<Block>> {
         let r = self.step_block();
         if r.is_err() {
@@ -513,6 +642,14 @@ impl<S: Source> Clog2Reader<S> {
     }
 
     /// An iterator over the remaining records.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let ranks: std::collections::BTreeSet<i32> = r.records().map(|x| x.map(|x| x.rank)).collect::<Result<_, _>>()?;
+    /// assert_eq!(ranks.len(), 4);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn records(&mut self) -> Records<'_, S> {
         Records { reader: self }
     }
@@ -521,6 +658,20 @@ impl<S: Source> Clog2Reader<S> {
     /// preamble says, reads the comm table (versions 02.43 on, when the pointer is
     /// not 0) and checks that nothing follows it. Reads the remaining records first
     /// if ENDLOG has not been reached.
+    ///
+    /// # Errors
+    ///
+    /// A record that cannot be read, a block stream that does not end where the
+    /// preamble says, a bad comm table, bytes after it, and a second call.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let table = r.finish()?.expect("02.43 on has a comm table");
+    /// assert!(!table.entries.is_empty());
+    /// assert!(r.finish().is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn finish(&mut self) -> Result<Option<CommTable>> {
         while self.next_record()?.is_some() {}
         if self.state == State::Done {

@@ -103,24 +103,64 @@ impl Default for Options {
 /// [`Default`]).
 impl Options {
     /// Sets `ranks` (see the field).
+    ///
+    /// ```
+    /// use clog2_format::synth::{generate_vec, Options};
+    /// let opts = Options::default().ranks(16);
+    /// assert_eq!(opts.ranks, 16);
+    /// let bytes = generate_vec(&opts)?;
+    /// let r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// assert_eq!(r.preamble().info().comm_world_size, Some(16));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn ranks(mut self, ranks: u32) -> Self {
         self.ranks = ranks;
         self
     }
 
     /// Sets `events` (see the field).
+    ///
+    /// ```
+    /// use clog2_format::synth::{generate_vec, Options};
+    /// let opts = Options::default().events(2000);
+    /// assert_eq!(opts.events, 2000);
+    /// let bytes = generate_vec(&opts)?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let n = r.records().count() as f64;
+    /// assert!((n - 2000.0).abs() < 200.0, "{n}");
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn events(mut self, events: u64) -> Self {
         self.events = events;
         self
     }
 
     /// Sets `seed` (see the field).
+    ///
+    /// ```
+    /// use clog2_format::synth::{generate_vec, Options};
+    /// let opts = Options::default().seed(7);
+    /// assert_eq!(opts.seed, 7);
+    /// assert_eq!(generate_vec(&opts)?, generate_vec(&opts)?);
+    /// assert_ne!(generate_vec(&opts)?, generate_vec(&opts.clone().seed(8))?);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
         self
     }
 
     /// Sets `block_size` (see the field).
+    ///
+    /// ```
+    /// use clog2_format::synth::{generate_vec, Options};
+    /// let opts = Options::default().block_size(4096);
+    /// assert_eq!(opts.block_size, 4096);
+    /// let bytes = generate_vec(&opts)?;
+    /// let r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// assert_eq!(r.preamble().info().block_size, 4096);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn block_size(mut self, block_size: u32) -> Self {
         self.block_size = block_size;
         self
@@ -129,6 +169,18 @@ impl Options {
 
 impl Options {
     /// Checks the options; [`generate`] does the same and fails with this error.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidOptions`] naming the option out of range.
+    ///
+    /// ```
+    /// use clog2_format::synth::Options;
+    /// assert!(Options::default().validate().is_ok());
+    /// assert!(matches!(Options::default().ranks(0).validate(), Err(clog2_format::Error::InvalidOptions(_))));
+    /// assert!(Options::default().block_size(1001).validate().is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn validate(&self) -> Result<()> {
         if self.ranks == 0 || self.ranks > MAX_RANKS {
             return Err(Error::InvalidOptions(format!(
@@ -186,12 +238,29 @@ pub struct Stats {
 /// the end with the comm table's offset). Returns the output, positioned at its end,
 /// and what was written. Fails on invalid [`Options`] (an [`Error::Write`]) or an I/O
 /// error.
+///
+/// ```
+/// use clog2_format::synth::{generate, Options};
+/// let (out, stats) = generate(std::io::Cursor::new(Vec::new()), &Options::default())?;
+/// assert_eq!(stats.bytes, out.get_ref().len() as u64);
+/// assert!(stats.states > 0 && stats.messages > 0);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn generate<W: Write + Seek>(out: W, opts: &Options) -> Result<(W, Stats)> {
     generate_with_progress(out, opts, &mut |_| {})
 }
 
 /// Like [`generate`], calling `progress` with the number of records written so far
 /// every [`PROGRESS_INTERVAL`] records, and once at the end.
+///
+/// ```
+/// use clog2_format::synth::{generate_with_progress, Options, PROGRESS_INTERVAL};
+/// let mut calls = Vec::new();
+/// let opts = Options::default().events(3 * PROGRESS_INTERVAL);
+/// let (_, stats) = generate_with_progress(std::io::Cursor::new(Vec::new()), &opts, &mut |n| calls.push(n))?;
+/// assert!(calls.len() >= 3 && calls.last() == Some(&stats.records));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn generate_with_progress<W: Write + Seek>(
     out: W,
     opts: &Options,
@@ -243,6 +312,12 @@ pub fn generate_with_progress<W: Write + Seek>(
 }
 
 /// Generates a trace in memory.
+///
+/// ```
+/// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+/// assert!(clog2_format::Clog2Reader::from_slice(&bytes).is_ok());
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn generate_vec(opts: &Options) -> Result<Vec<u8>> {
     let (cur, _) = generate(std::io::Cursor::new(Vec::new()), opts)?;
     Ok(cur.into_inner())

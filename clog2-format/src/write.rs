@@ -26,6 +26,23 @@ pub struct BlockWriter<W: Write> {
 
 impl<W: Write> BlockWriter<W> {
     /// Writes `preamble` to `out`.
+    ///
+    /// # Errors
+    ///
+    /// A preamble that cannot be written, and I/O errors.
+    ///
+    /// ```
+    /// use clog2_format::{BlockWriter, Clog2Reader};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = Clog2Reader::from_slice(&bytes)?;
+    /// let mut w = BlockWriter::new(Vec::new(), r.preamble())?;
+    /// while let Some(block) = r.next_block()? {
+    ///     w.write_block(&block)?;
+    /// }
+    /// let table = r.finish()?;
+    /// assert_eq!(w.finish(table.as_ref())?, bytes); // byte for byte
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn new(mut out: W, preamble: &Preamble) -> Result<Self> {
         out.write_all(&preamble.to_bytes()?).map_err(io(0))?;
         Ok(BlockWriter {
@@ -41,6 +58,12 @@ impl<W: Write> BlockWriter<W> {
     }
 
     /// Writes one block.
+    ///
+    /// # Errors
+    ///
+    /// A block that does not fit the block size, and I/O errors.
+    ///
+    /// See [`BlockWriter::new`] for an example.
     pub fn write_block(&mut self, block: &Block) -> Result<()> {
         self.buf.clear();
         encode_block(block, self.layout, self.block_size, &mut self.buf)?;
@@ -50,6 +73,12 @@ impl<W: Write> BlockWriter<W> {
     }
 
     /// Writes the comm table, if any, and returns the output.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors.
+    ///
+    /// See [`BlockWriter::new`] for an example.
     pub fn finish(mut self, table: Option<&CommTable>) -> Result<W> {
         if let Some(t) = table {
             self.buf.clear();
@@ -81,6 +110,32 @@ pub struct Clog2Writer<W: Write + Seek> {
 impl<W: Write + Seek> Clog2Writer<W> {
     /// Starts a file with the preamble `info` (its `commtable_fptr` is filled in by
     /// [`Clog2Writer::finish`]).
+    ///
+    /// # Errors
+    ///
+    /// A preamble that cannot be written, and I/O errors.
+    ///
+    /// ```
+    /// use clog2_format::{Clog2Reader, Clog2Writer};
+    /// use std::io::Cursor;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = Clog2Reader::from_slice(&bytes)?;
+    /// let mut w = Clog2Writer::new(Cursor::new(Vec::new()), r.preamble().info().clone())?;
+    /// let mut kept = Vec::new();
+    /// while let Some(rec) = r.next_record()? {
+    ///     if !rec.is_terminator() && rec.rank == 0 {
+    ///         w.push(&rec)?;
+    ///         kept.push(rec);
+    ///     }
+    /// }
+    /// assert_eq!(w.records_written(), kept.len() as u64);
+    /// let (out, size) = w.finish(r.finish()?.as_ref())?;
+    /// assert_eq!(size, out.get_ref().len() as u64);
+    /// let mut again = Clog2Reader::from_slice(out.get_ref())?;
+    /// let read: Vec<_> = again.records().filter(|x| !matches!(x, Ok(x) if x.is_terminator())).collect::<Result<_, _>>()?;
+    /// assert_eq!(read, kept);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn new(mut out: W, info: PreambleInfo) -> Result<Self> {
         let preamble = Preamble::from_info(info)?;
         let layout = Layout {
@@ -101,11 +156,22 @@ impl<W: Write + Seek> Clog2Writer<W> {
     }
 
     /// Number of records pushed so far.
+    ///
+    /// See [`Clog2Writer::new`] for an example.
     pub fn records_written(&self) -> u64 {
         self.records
     }
 
     /// Bytes written or buffered so far.
+    ///
+    /// ```
+    /// use clog2_format::{Clog2Reader, Clog2Writer};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let r = Clog2Reader::from_slice(&bytes)?;
+    /// let w = Clog2Writer::new(std::io::Cursor::new(Vec::new()), r.preamble().info().clone())?;
+    /// assert_eq!(w.bytes_written(), 1024); // the preamble
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn bytes_written(&self) -> u64 {
         self.offset + self.block.len() as u64
     }
@@ -130,6 +196,12 @@ impl<W: Write + Seek> Clog2Writer<W> {
     }
 
     /// Appends a record (not a terminator: blocks are closed automatically).
+    ///
+    /// # Errors
+    ///
+    /// A terminator, a record longer than a block, and I/O errors.
+    ///
+    /// See [`Clog2Writer::new`] for an example.
     pub fn push(&mut self, rec: &Record) -> Result<()> {
         if rec.is_terminator() {
             return Err(Error::Write(
@@ -154,6 +226,12 @@ impl<W: Write + Seek> Clog2Writer<W> {
 
     /// Ends the log: ENDLOG, the comm table (02.43 and later; `None` writes an empty
     /// table) and the final preamble. Returns the output and the file size.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors.
+    ///
+    /// See [`Clog2Writer::new`] for an example.
     pub fn finish(mut self, table: Option<&CommTable>) -> Result<(W, u64)> {
         self.flush_block(Self::terminator(ENDLOG_TIME, Body::EndLog))?;
         let version = self.preamble.info().version;
