@@ -26,6 +26,12 @@ pub enum Version {
 
 impl Version {
     /// The version string.
+    ///
+    /// ```
+    /// use slog2_format::Version;
+    /// assert_eq!(Version::V206.as_str(), "SLOG 2.0.6");
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Version::V205 => "SLOG 2.0.5",
@@ -104,12 +110,44 @@ impl Default for ReadOptions {
 
 impl ReadOptions {
     /// Sets [`validation`](Self::validation).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::{ReadOptions, Validation};
+    /// let opts = ReadOptions::default().validation(Validation::Lenient);
+    /// assert_eq!(opts.validation, Validation::Lenient);
+    /// let r = Slog2Reader::with_options(Cursor::new(&bytes), opts)?;
+    /// assert_eq!(r.validation(), Validation::Lenient);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn validation(mut self, validation: Validation) -> Self {
         self.validation = validation;
         self
     }
 
     /// Sets [`max_block_bytes`](Self::max_block_bytes).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::ReadOptions;
+    /// // No block may be larger than 64 bytes: the first block met is refused.
+    /// let opts = ReadOptions::default().max_block_bytes(64);
+    /// assert_eq!(opts.max_block_bytes, 64);
+    /// assert!(Slog2Reader::with_options(Cursor::new(&bytes), opts).is_err());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn max_block_bytes(mut self, max_block_bytes: u64) -> Self {
         self.max_block_bytes = max_block_bytes;
         self
@@ -257,6 +295,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
     }
 
     /// Opens a file as [`new`](Self::new) does, reading as `opts` says.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new); see there for an example.
     pub fn with_options(mut inner: R, opts: ReadOptions) -> Result<Self> {
         let file_len = inner
             .seek(SeekFrom::End(0))
@@ -357,11 +399,43 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// ... (spec/slog2.md §14 #9–#12). [`Validation::Lenient`] drops the
     /// drawables and shadows that fail instead, and counts them in
     /// [`dropped`](Self::dropped); [`Validation::Off`] returns nodes as decoded.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::Validation;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// r.set_validation(Validation::Off);
+    /// assert_eq!(r.validation(), Validation::Off);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn set_validation(&mut self, v: Validation) {
         self.validation = v;
     }
 
     /// Shorthand: [`Validation::Lenient`] if `lenient`, else [`Validation::Strict`].
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::Validation;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// r.set_lenient(true);
+    /// assert_eq!(r.validation(), Validation::Lenient);
+    /// r.set_lenient(false);
+    /// assert_eq!(r.validation(), Validation::Strict);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn set_lenient(&mut self, lenient: bool) {
         self.validation = if lenient {
             Validation::Lenient
@@ -373,6 +447,20 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// Where the header pointer that sits at byte `at_206` of a `SLOG 2.0.6`
     /// header (e.g. [`TREEROOT_AT`]) sits in this file (one byte later in a
     /// `SLOG 2.0.6Z` header, whose version string is one byte longer).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::read::TREEROOT_AT;
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert_eq!(r.pointer_at(TREEROOT_AT), TREEROOT_AT); // a 2.0.6 file
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn pointer_at(&self, at_206: u64) -> u64 {
         at_206 + self.header_len - 108
     }
@@ -384,46 +472,169 @@ impl<R: Read + Seek> Slog2Reader<R> {
 
     /// What a lenient reader has dropped so far, over every node it decoded (a
     /// query's share is the difference before and after it).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// r.set_lenient(true);
+    /// r.window(f64::NEG_INFINITY, f64::INFINITY)?;
+    /// assert_eq!(r.dropped(), Default::default()); // an intact file drops nothing
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn dropped(&self) -> Dropped {
         self.dropped
     }
 
     /// The header.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert_eq!(r.header().num_children_per_node, 2);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn header(&self) -> &Header {
         &self.header
     }
 
     /// The header's size on disk.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert_eq!(r.header_len(), 108);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn header_len(&self) -> u64 {
         self.header_len
     }
 
     /// The version.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert!(r.version().is_v206() && !r.version().is_compressed());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn version(&self) -> Version {
         self.version
     }
 
     /// The file's size.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert_eq!(r.file_len(), bytes.len() as u64);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn file_len(&self) -> u64 {
         self.file_len
     }
 
     /// The TreeDir, if the header points at one.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let dir = &r.tree_dir().unwrap().value;
+    /// assert_eq!(dir.root().unwrap().ptr, r.header().treeroot);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn tree_dir(&self) -> Option<&Parsed<TreeDir>> {
         self.tree_dir.as_ref()
     }
 
     /// The CategoryMap, if the header points at one.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let names: Vec<String> = r.categories().unwrap().value.categories.iter().map(|c| c.name.to_string()).collect();
+    /// assert!(names.iter().any(|n| n == "MPI_Send"));
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn categories(&self) -> Option<&Parsed<CategoryMap>> {
         self.categories.as_ref()
     }
 
     /// The LineIDMapList, if the header points at one.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert!(!r.line_id_maps().unwrap().value.maps.is_empty());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn line_id_maps(&self) -> Option<&Parsed<LineIdMapList>> {
         self.line_id_maps.as_ref()
     }
 
     /// What has been read so far.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let before = r.counters();
+    /// r.window(0.0, 0.001)?;
+    /// assert!(r.counters().nodes_read > before.nodes_read);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn counters(&self) -> Counters {
         self.counters
     }
