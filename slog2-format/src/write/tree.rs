@@ -90,6 +90,19 @@ impl TreeOptions {
 impl TreeOptions {
     /// Checks the options: at least 2 children and leaves of at least 64 bytes (the
     /// empty node plus the smallest drawable), at most `i32::MAX` bytes.
+    ///
+    /// # Errors
+    ///
+    /// An invalid option ([`Error::InvalidOptions`]); [`TreeWriter::new`]
+    /// checks the same.
+    ///
+    /// ```
+    /// use slog2_format::write::TreeOptions;
+    /// assert!(TreeOptions::default().validate().is_ok());
+    /// assert!(TreeOptions::default().children(1).validate().is_err());
+    /// assert!(TreeOptions::default().leaf_bytes(63).validate().is_err());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn validate(&self) -> Result<()> {
         if self.children < 2 || self.children > i16::MAX as u16 {
             return Err(Error::InvalidOptions(format!(
@@ -123,6 +136,14 @@ pub fn identity_map(lines: impl IntoIterator<Item = i32>) -> LineIdMap {
 /// A line-ID map of one column titled `title` whose label is `label`: one
 /// row per line ID, in increasing order, whose value is the line ID (the
 /// identity map, or ALOG's "Process View").
+///
+/// ```
+/// let m = slog2_format::write::tree::one_column_map("Process View", "Rank", [2, 0, 1]);
+/// assert_eq!(m.title.text(), "Process View");
+/// assert_eq!(m.ncols, 1);
+/// assert_eq!(m.rows.iter().map(|r| r.line_id).collect::<Vec<_>>(), [0, 1, 2]);
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn one_column_map(title: &str, label: &str, lines: impl IntoIterator<Item = i32>) -> LineIdMap {
     let mut rows: Vec<i32> = lines.into_iter().collect();
     rows.sort_unstable();
@@ -320,16 +341,44 @@ impl<W: Write + Seek> TreeWriter<W> {
     }
 
     /// Bytes written so far.
+    ///
+    /// See [`TreeWriter::new`] for an example.
     pub fn position(&self) -> u64 {
         self.pos
     }
 
     /// Primitives added so far.
+    ///
+    /// ```
+    /// use slog2_format::types::topology;
+    /// use slog2_format::write::{Prim, TreeOptions, TreeWriter};
+    /// let mut w = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+    /// for i in 0..3 {
+    ///     w.add(Prim::event(0, f64::from(i), 0, &[]))?;
+    /// }
+    /// assert_eq!(w.drawables(), 3);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn drawables(&self) -> u64 {
         self.drawables
     }
 
     /// Adds a primitive. Its end time must not be before the previous one's.
+    ///
+    /// # Errors
+    ///
+    /// A primitive with a non-finite time or one ending before the last one
+    /// added ([`Error::Write`]), and I/O errors.
+    ///
+    /// ```
+    /// use slog2_format::types::topology;
+    /// use slog2_format::write::{Prim, TreeOptions, TreeWriter};
+    /// let mut w = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+    /// w.add(Prim::two(1, topology::STATE, (0.0, 0), (2.0, 0), &[]))?;
+    /// // Ends before the last one: refused.
+    /// assert!(w.add(Prim::two(1, topology::STATE, (0.5, 0), (1.0, 0), &[])).is_err());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn add(&mut self, p: Prim) -> Result<()> {
         let (start, end) = (p.earliest(), p.latest());
         if !start.is_finite() || !end.is_finite() {
@@ -481,6 +530,31 @@ impl<W: Write + Seek> TreeWriter<W> {
     /// categories that have drawables, with their summaries, plus the preview
     /// categories in use), the LineIDMapList (`maps` and then the identity map),
     /// the TreeDir and the header. Fails when no primitive was added.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Empty`] when no primitive was added, and I/O errors.
+    ///
+    /// ```
+    /// # use slog2_format::types::{topology, Category, JStr};
+    /// # let compute = Category { index: 1, name: JStr::new("Compute"), topology: topology::STATE,
+    /// #     argb: [255, 0, 0, 255], modifiable: 1, width: 1, keys: Vec::new(), types: Vec::new(),
+    /// #     methods: Vec::new(), summary: None };
+    /// use slog2_format::write::{identity_map, Prim, TreeOptions, TreeWriter};
+    /// use slog2_format::Slog2Reader;
+    /// use std::io::Cursor;
+    /// let mut w = TreeWriter::new(Cursor::new(Vec::new()), TreeOptions::default().leaf_bytes(1024))?;
+    /// for i in 0..1000 {
+    ///     let t = f64::from(i);
+    ///     w.add(Prim::two(1, topology::STATE, (t, i % 4), (t + 0.5, i % 4), &[]))?;
+    /// }
+    /// let (out, stats) = w.finish(&[compute], vec![identity_map(0..4)])?;
+    /// assert_eq!(stats.drawables, 1000);
+    /// let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// assert!(r.header().max_treedepth > 0); // more than one leaf
+    /// assert_eq!(r.window(f64::NEG_INFINITY, f64::INFINITY)?.drawables.len(), 1000);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn finish(
         mut self,
         categories: &[Category],
