@@ -130,33 +130,74 @@ impl AlogFile {
 
     /// Whether `data` is in canonical form, i.e. reads and writes back byte for
     /// byte.
+    ///
+    /// ```
+    /// use alog_format::AlogFile;
+    /// assert!(AlogFile::is_canonical(b"1 0 0 0 0 10\n"));
+    /// assert!(!AlogFile::is_canonical(b"1  0 0 0 0 10\n")); // two spaces
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn is_canonical(data: &[u8]) -> bool {
         AlogFile::parse(data).is_ok_and(|f| f.to_bytes().is_ok_and(|b| b == data))
     }
 
     /// The header records (types -100 … -1), in file order.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-11 0 0 0 0 1000\n-3 0 0 2 0 0\n1 0 0 0 0 10\n2 1 0 0 1 5\n")?;
+    /// assert_eq!(f.headers().map(|r| r.etype).collect::<Vec<_>>(), [-11, -3]);
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn headers(&self) -> impl Iterator<Item = &Record> {
         self.records.iter().filter(|r| r.is_header())
     }
 
     /// The event records (types ≥ 0 and ≤ -101), in file order.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-11 0 0 0 0 1000\n-3 0 0 2 0 0\n1 0 0 0 0 10\n2 1 0 0 1 5\n")?;
+    /// assert_eq!(f.events().map(|r| r.etype).collect::<Vec<_>>(), [1, 2]);
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn events(&self) -> impl Iterator<Item = &Record> {
         self.records.iter().filter(|r| r.is_event())
     }
 
     /// The first header record of a type.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-11 0 0 0 0 1000\n-3 0 0 2 0 0\n1 0 0 0 0 10\n2 1 0 0 1 5\n")?;
+    /// assert_eq!(f.header(-3).map(|r| r.data), Some(2));
+    /// assert!(f.header(-4).is_none());
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn header(&self, etype: i32) -> Option<&Record> {
         self.records.iter().find(|r| r.etype == etype)
     }
 
     /// The clock roll-over point in µs: the first `-11` record's timestamp, 0 when
     /// there is none (upshot's default).
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-11 0 0 0 0 1000\n-3 0 0 2 0 0\n1 0 0 0 0 10\n2 1 0 0 1 5\n")?;
+    /// assert_eq!(f.rollover(), 1000.0);
+    /// // The second event is in cycle 1: 1 × 1000 + 5 µs.
+    /// assert_eq!(f.records[3].time_us(f.rollover()), 1005.0);
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn rollover(&self) -> f64 {
         self.header(rtype::ROLLOVER).map_or(0.0, |r| r.timestamp)
     }
 
     /// Whether every header record comes before the first event (nupshot stops
     /// reading the header at the first event).
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-11 0 0 0 0 1000\n-3 0 0 2 0 0\n1 0 0 0 0 10\n2 1 0 0 1 5\n")?;
+    /// assert!(f.header_first());
+    /// assert!(!alog_format::AlogFile::parse(b"1 0 0 0 0 10\n-3 0 0 2 0 0\n")?.header_first());
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn header_first(&self) -> bool {
         let first_event = self.records.iter().position(|r| r.is_event());
         match first_event {
@@ -167,6 +208,13 @@ impl AlogFile {
 
     /// Whether the events are in non-decreasing real time (`cycle × rollover +
     /// timestamp`), as every known writer sorts them.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-11 0 0 0 0 1000\n-3 0 0 2 0 0\n1 0 0 0 0 10\n2 1 0 0 1 5\n")?;
+    /// assert!(f.time_sorted());
+    /// assert!(!alog_format::AlogFile::parse(b"1 0 0 0 0 10\n1 0 0 0 0 9\n")?.time_sorted());
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn time_sorted(&self) -> bool {
         let roll = self.rollover();
         let mut last = f64::NEG_INFINITY;
@@ -185,6 +233,12 @@ impl AlogFile {
 /// `#` line (within the first 4 KiB) is a record. ALOG has no magic number, so
 /// this is a guess; it is false for CLOG2, SLOG-2 and old CLOG files, whose first
 /// bytes are not six decimal numbers.
+///
+/// ```
+/// assert!(alog_format::looks_like(b"# a comment\n-3 0 0 2 0 0\n"));
+/// assert!(!alog_format::looks_like(b"CLOG-02.44\0"));
+/// # Ok::<(), alog_format::Error>(())
+/// ```
 pub fn looks_like(data: &[u8]) -> bool {
     let head = &data[..data.len().min(4096)];
     for line in head.split(|&b| b == b'\n') {

@@ -231,6 +231,13 @@ impl Record {
     }
 
     /// The same record with a comment.
+    ///
+    /// ```
+    /// use alog_format::{Comment, Record};
+    /// let r = Record::new(-13, 0, 1, 2, 0, 0.0).with_comment(Comment::new("red: Compute").unwrap());
+    /// assert_eq!(r.to_line(), b"-13 0 1 2 0 0 red: Compute");
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn with_comment(mut self, comment: Comment) -> Record {
         self.comment = Some(comment);
         self
@@ -239,6 +246,21 @@ impl Record {
     /// Parses one line, given without its LF (anything from a LF on is ignored);
     /// trailing CRs are dropped first. On error, gives the 0-based byte position in
     /// the line and what is wrong.
+    ///
+    /// # Errors
+    ///
+    /// The 0-based byte position in the line and the [`text::TokenError`] of
+    /// the first field that does not read.
+    ///
+    /// ```
+    /// use alog_format::{Field, Record};
+    /// let r = Record::parse_line(b"1 0 0 0 0 10.5 a comment\r")?;
+    /// assert_eq!((r.etype, r.timestamp), (1, 10.5));
+    /// assert_eq!(r.comment_bytes(), b"a comment");
+    /// let (at, e) = Record::parse_line(b"1 0 x 0 0 1").unwrap_err();
+    /// assert_eq!((at, e.field), (4, Field::Task));
+    /// # Ok::<(), (u64, alog_format::text::TokenError)>(())
+    /// ```
     pub fn parse_line(line: &[u8]) -> Result<Record, (u64, text::TokenError)> {
         let line = line.split(|&b| b == b'\n').next().unwrap_or(&[]);
         let mut end = line.len();
@@ -267,6 +289,13 @@ impl Record {
     }
 
     /// Appends the canonical line (without the LF).
+    ///
+    /// ```
+    /// let mut out = b"x ".to_vec();
+    /// alog_format::Record::new(1, 0, 0, 0, 0, 10.0).write_line(&mut out);
+    /// assert_eq!(out, b"x 1 0 0 0 0 10");
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn write_line(&self, out: &mut Vec<u8>) {
         let mut cur = Cursor::new(std::mem::take(out));
         cur.set_position(cur.get_ref().len() as u64);
@@ -276,6 +305,12 @@ impl Record {
     }
 
     /// The canonical line (without the LF).
+    ///
+    /// ```
+    /// let line = b"2 3 0 7 0 12.25";
+    /// assert_eq!(alog_format::Record::parse_line(line).unwrap().to_line(), line);
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn to_line(&self) -> Vec<u8> {
         let mut v = Vec::new();
         self.write_line(&mut v);
