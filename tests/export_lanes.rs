@@ -7,7 +7,7 @@
 
 mod common;
 
-use mpelog::export::{self, Cat, Options, Ordered, Piece, Sink, Track};
+use mpelog::export::{self, Cat, Flow, Options, Ordered, Piece, Sink, Track};
 use mpelog::slices::Span;
 use proptest::prelude::*;
 use slog2_format::types::{topology, Category};
@@ -80,28 +80,14 @@ impl Sink for Record {
         self.calls.push(("instant", time, t.id, t.lane, 0));
         Ok(())
     }
-    fn send(
-        &mut self,
-        time: f64,
-        t: &Track,
-        _: &Track,
-        flow: u64,
-        _: &Cat,
-        _: &[u8],
-    ) -> std::io::Result<()> {
-        self.calls.push(("send", time, t.id, t.lane, flow));
+    fn send(&mut self, f: &Flow<'_>) -> std::io::Result<()> {
+        self.calls
+            .push(("send", f.time, f.track.id, f.track.lane, f.flow));
         Ok(())
     }
-    fn receive(
-        &mut self,
-        time: f64,
-        t: &Track,
-        _: &Track,
-        flow: u64,
-        _: &Cat,
-        _: &[u8],
-    ) -> std::io::Result<()> {
-        self.calls.push(("receive", time, t.id, t.lane, flow));
+    fn receive(&mut self, f: &Flow<'_>) -> std::io::Result<()> {
+        self.calls
+            .push(("receive", f.time, f.track.id, f.track.lane, f.flow));
         Ok(())
     }
     fn finish(&mut self) -> std::io::Result<()> {

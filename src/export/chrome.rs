@@ -7,7 +7,7 @@
 //! timeline's first row value (the rank in the process view), `tid` the track;
 //! processes sort by `pid`, a process's tracks by [`Track::sort_key`].
 
-use super::{ArgRef, Cat, Sink, Track};
+use super::{ArgRef, Cat, Flow, Sink, Track};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -71,15 +71,15 @@ impl<W: Write> ChromeJson<W> {
 
     /// One end of an arrow: a zero-length slice (`kind`, with the other end's
     /// track as argument `side`) and the flow event `ph` of `flow` bound to it.
-    fn flow_end(
-        &mut self,
-        time: f64,
-        t: &Track,
-        (kind, side, other): (&str, &str, &Track),
-        (ph, flow): (&str, u64),
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
+    fn flow_end(&mut self, f: &Flow<'_>, (kind, side): (&str, &str), ph: &str) -> io::Result<()> {
+        let Flow {
+            time,
+            track: t,
+            other,
+            flow,
+            cat,
+            info,
+        } = *f;
         let from = self.from;
         let line = self.open();
         line.push_str("\"ph\":\"X\",\"dur\":0,\"name\":");
@@ -252,42 +252,12 @@ impl<W: Write> Sink for ChromeJson<W> {
         )
     }
 
-    fn send(
-        &mut self,
-        time: f64,
-        t: &Track,
-        to: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        self.flow_end(
-            time,
-            t,
-            ("send", "to", to),
-            ("\"ph\":\"s\"", flow),
-            cat,
-            info,
-        )
+    fn send(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        self.flow_end(f, ("send", "to"), "\"ph\":\"s\"")
     }
 
-    fn receive(
-        &mut self,
-        time: f64,
-        t: &Track,
-        from: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        self.flow_end(
-            time,
-            t,
-            ("receive", "from", from),
-            ("\"ph\":\"f\",\"bp\":\"e\"", flow),
-            cat,
-            info,
-        )
+    fn receive(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        self.flow_end(f, ("receive", "from"), "\"ph\":\"f\",\"bp\":\"e\"")
     }
 
     fn finish(&mut self) -> io::Result<()> {

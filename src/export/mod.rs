@@ -263,6 +263,24 @@ impl Track {
     }
 }
 
+/// One end of an arrow, as a [`Sink`] gets it: at `time` on `track`, from or
+/// to `other`, joined to its other end by `flow`.
+#[derive(Debug, Clone, Copy)]
+pub struct Flow<'a> {
+    /// When the arrow leaves (a send) or arrives (a receive).
+    pub time: f64,
+    /// The track of this end.
+    pub track: &'a Track,
+    /// The track of the other end.
+    pub other: &'a Track,
+    /// The number that joins the two ends.
+    pub flow: u64,
+    /// The arrow's category.
+    pub cat: &'a Cat,
+    /// Its info bytes.
+    pub info: &'a [u8],
+}
+
 /// A writer of the exported items, called in time order.
 pub trait Sink {
     /// The start, before anything else: the exported window `[from, to]` (for
@@ -279,28 +297,12 @@ pub trait Sink {
     fn leave(&mut self, time: f64, track: &Track, cat: &Cat) -> io::Result<()>;
     /// An event.
     fn instant(&mut self, time: f64, track: &Track, cat: &Cat, info: &[u8]) -> io::Result<()>;
-    /// An arrow leaves `track` (`to` is where it arrives); `flow` joins it to its
-    /// [`receive`](Sink::receive), which comes later in the stream unless the
-    /// arrow goes back in time.
-    fn send(
-        &mut self,
-        time: f64,
-        track: &Track,
-        to: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()>;
-    /// An arrow arrives on `track` from `from`.
-    fn receive(
-        &mut self,
-        time: f64,
-        track: &Track,
-        from: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()>;
+    /// An arrow leaves `f.track` (`f.other` is where it arrives); `f.flow`
+    /// joins it to its [`receive`](Sink::receive), which comes later in the
+    /// stream unless the arrow goes back in time.
+    fn send(&mut self, f: &Flow<'_>) -> io::Result<()>;
+    /// An arrow arrives on `f.track` from `f.other`.
+    fn receive(&mut self, f: &Flow<'_>) -> io::Result<()>;
     /// The end of the stream.
     fn finish(&mut self) -> io::Result<()>;
 }
@@ -322,27 +324,11 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     fn instant(&mut self, time: f64, track: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
         (**self).instant(time, track, cat, info)
     }
-    fn send(
-        &mut self,
-        time: f64,
-        track: &Track,
-        to: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        (**self).send(time, track, to, flow, cat, info)
+    fn send(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        (**self).send(f)
     }
-    fn receive(
-        &mut self,
-        time: f64,
-        track: &Track,
-        from: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        (**self).receive(time, track, from, flow, cat, info)
+    fn receive(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        (**self).receive(f)
     }
     fn finish(&mut self) -> io::Result<()> {
         (**self).finish()
@@ -579,10 +565,18 @@ impl<S: Sink> Driver<'_, S> {
             &self.tracks[p.track as usize],
             &self.tracks[p.other as usize],
         );
+        let f = Flow {
+            time: t,
+            track: here,
+            other,
+            flow: p.flow,
+            cat: c,
+            info: &p.info,
+        };
         match p.kind {
             Kind::Leave => self.sink.leave(t, here, c),
-            Kind::Send => self.sink.send(t, here, other, p.flow, c, &p.info),
-            Kind::Receive => self.sink.receive(t, here, other, p.flow, c, &p.info),
+            Kind::Send => self.sink.send(&f),
+            Kind::Receive => self.sink.receive(&f),
         }
     }
 

@@ -17,7 +17,7 @@
 //! The encoding is written here directly (a few message types, varints and
 //! length prefixes), so no protobuf runtime is linked.
 
-use super::{ArgRef, Cat, Sink, Track};
+use super::{ArgRef, Cat, Flow, Sink, Track};
 use rustc_hash::FxHashMap as HashMap;
 use std::io::{self, Write};
 
@@ -245,21 +245,13 @@ impl<W: Write> PerfettoTrace<W> {
 
     /// A zero-length slice with a flow end: `end` is the field (`flow_ids` or
     /// `terminating_flow_ids`) and the flow.
-    fn flow_slice(
-        &mut self,
-        time: f64,
-        t: &Track,
-        (field, flow): (u32, u64),
-        cat: &Cat,
-        info: &[u8],
-        other: (&str, &Track),
-    ) -> io::Result<()> {
-        self.track_event(SLICE_BEGIN, t, "arrow");
-        self.annotations(cat, info, Some((other.0, &other.1.name)));
-        self.ev.fixed64(field, flow);
-        self.event(time, Some(&cat.name))?;
-        self.track_event(SLICE_END, t, "");
-        self.event(time, None)
+    fn flow_slice(&mut self, f: &Flow<'_>, field: u32, side: &str) -> io::Result<()> {
+        self.track_event(SLICE_BEGIN, f.track, "arrow");
+        self.annotations(f.cat, f.info, Some((side, &f.other.name)));
+        self.ev.fixed64(field, f.flow);
+        self.event(f.time, Some(&f.cat.name))?;
+        self.track_event(SLICE_END, f.track, "");
+        self.event(f.time, None)
     }
 
     /// Writes a packet holding one track descriptor, `d`.
@@ -334,35 +326,12 @@ impl<W: Write> Sink for PerfettoTrace<W> {
         self.event(time, Some(&cat.name))
     }
 
-    fn send(
-        &mut self,
-        time: f64,
-        t: &Track,
-        to: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        self.flow_slice(time, t, (EVENT_FLOW_IDS, flow), cat, info, ("to", to))
+    fn send(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        self.flow_slice(f, EVENT_FLOW_IDS, "to")
     }
 
-    fn receive(
-        &mut self,
-        time: f64,
-        t: &Track,
-        from: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        self.flow_slice(
-            time,
-            t,
-            (EVENT_TERMINATING_FLOW_IDS, flow),
-            cat,
-            info,
-            ("from", from),
-        )
+    fn receive(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        self.flow_slice(f, EVENT_TERMINATING_FLOW_IDS, "from")
     }
 
     fn finish(&mut self) -> io::Result<()> {

@@ -9,7 +9,7 @@
 //! Attributes are a JSON object of the decoded info values.
 
 use super::chrome::args_into;
-use super::{ArgRef, Cat, Sink, Track};
+use super::{ArgRef, Cat, Flow, Sink, Track};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -73,15 +73,15 @@ impl<W: Write> PipitCsv<W> {
     }
 
     /// An `MpiSend` (`partner` = `receiver`) or `MpiRecv` (`sender`) row.
-    fn message(
-        &mut self,
-        time: f64,
-        name: &str,
-        t: &Track,
-        (partner, other): (&str, &Track),
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
+    fn message(&mut self, f: &Flow<'_>, name: &str, partner: &str) -> io::Result<()> {
+        let Flow {
+            time,
+            track: t,
+            other,
+            cat,
+            info,
+            ..
+        } = *f;
         let (size, tag) = message(cat, info);
         self.attrs.clear();
         let _ = write!(
@@ -188,28 +188,12 @@ impl<W: Write> Sink for PipitCsv<W> {
         self.with_info(time, "Instant", t, cat, info)
     }
 
-    fn send(
-        &mut self,
-        time: f64,
-        t: &Track,
-        to: &Track,
-        _flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        self.message(time, "MpiSend", t, ("receiver", to), cat, info)
+    fn send(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        self.message(f, "MpiSend", "receiver")
     }
 
-    fn receive(
-        &mut self,
-        time: f64,
-        t: &Track,
-        from: &Track,
-        _flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        self.message(time, "MpiRecv", t, ("sender", from), cat, info)
+    fn receive(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        self.message(f, "MpiRecv", "sender")
     }
 
     fn finish(&mut self) -> io::Result<()> {

@@ -4,7 +4,7 @@
 //! memory stays bounded). The sink sees the very calls, in the very order, it
 //! would see without the thread, so the output is the same bytes.
 
-use super::{Cat, Sink, Track};
+use super::{Cat, Flow, Sink, Track};
 use rustc_hash::FxHashSet;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -106,31 +106,29 @@ impl Sink for Handoff<'_> {
         let info = self.batch.info(info);
         self.push(Op::Instant(time, t.id, cat.index, info))
     }
-    fn send(
-        &mut self,
-        time: f64,
-        t: &Track,
-        to: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        self.cat(cat);
-        let info = self.batch.info(info);
-        self.push(Op::Send(time, t.id, to.id, flow, cat.index, info))
+    fn send(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        self.cat(f.cat);
+        let info = self.batch.info(f.info);
+        self.push(Op::Send(
+            f.time,
+            f.track.id,
+            f.other.id,
+            f.flow,
+            f.cat.index,
+            info,
+        ))
     }
-    fn receive(
-        &mut self,
-        time: f64,
-        t: &Track,
-        from: &Track,
-        flow: u64,
-        cat: &Cat,
-        info: &[u8],
-    ) -> io::Result<()> {
-        self.cat(cat);
-        let info = self.batch.info(info);
-        self.push(Op::Receive(time, t.id, from.id, flow, cat.index, info))
+    fn receive(&mut self, f: &Flow<'_>) -> io::Result<()> {
+        self.cat(f.cat);
+        let info = self.batch.info(f.info);
+        self.push(Op::Receive(
+            f.time,
+            f.track.id,
+            f.other.id,
+            f.flow,
+            f.cat.index,
+            info,
+        ))
     }
     fn finish(&mut self) -> io::Result<()> {
         self.batch.ops.push(Op::Finish);
@@ -171,18 +169,20 @@ impl<S: Sink> Replay<'_, S> {
                     self.sink
                         .instant(*time, track(*t), &self.cats[c], info(*i))?
                 }
-                Op::Send(time, t, o, flow, c, i) => {
-                    self.sink
-                        .send(*time, track(*t), track(*o), *flow, &self.cats[c], info(*i))?
+                Op::Send(time, t, o, flow, c, i) | Op::Receive(time, t, o, flow, c, i) => {
+                    let f = Flow {
+                        time: *time,
+                        track: track(*t),
+                        other: track(*o),
+                        flow: *flow,
+                        cat: &self.cats[c],
+                        info: info(*i),
+                    };
+                    match op {
+                        Op::Send(..) => self.sink.send(&f)?,
+                        _ => self.sink.receive(&f)?,
+                    }
                 }
-                Op::Receive(time, t, o, flow, c, i) => self.sink.receive(
-                    *time,
-                    track(*t),
-                    track(*o),
-                    *flow,
-                    &self.cats[c],
-                    info(*i),
-                )?,
                 Op::Finish => self.sink.finish()?,
             }
         }
