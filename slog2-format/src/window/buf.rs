@@ -128,7 +128,18 @@ fn push_be_vertices(out: &mut Vec<Coord>, v: &[u8]) {
     }
 }
 
+/// `n` items of `v` from `at` (none where they are not there).
+fn span<T>(v: &[T], at: u32, n: usize) -> &[T] {
+    let at = at as usize;
+    v.get(at..at + n).unwrap_or_default()
+}
+
 impl Store {
+    /// An item's info bytes (`len` as written; a negative one is none).
+    fn info(&self, at: u32, len: i16) -> &[u8] {
+        span(&self.info, at, len.max(0) as usize)
+    }
+
     fn clear(&mut self) {
         self.items.clear();
         self.upper.clear();
@@ -683,9 +694,7 @@ impl<'a> DrawableRef<'a> {
 
     /// Its info bytes.
     pub fn info(&self) -> &'a [u8] {
-        let at = self.item.info_at as usize;
-        let n = self.item.info_len.max(0) as usize;
-        self.store.info.get(at..at + n).unwrap_or_default()
+        self.store.info(self.item.info_at, self.item.info_len)
     }
 
     /// Its info length as written (negative lengths are kept; see [`JStr`]).
@@ -697,11 +706,7 @@ impl<'a> DrawableRef<'a> {
         if !self.item.composite {
             return &[];
         }
-        let at = self.item.at as usize;
-        self.store
-            .parts
-            .get(at..at + self.item.n as usize)
-            .unwrap_or_default()
+        span(&self.store.parts, self.item.at, self.item.n as usize)
     }
 
     /// Its vertices: a primitive's, or those of every part of a composite in turn.
@@ -785,9 +790,7 @@ impl<'a> PrimitiveRef<'a> {
 
     /// Its info bytes.
     pub fn info(&self) -> &'a [u8] {
-        let at = self.part.info_at as usize;
-        let n = self.part.info_len.max(0) as usize;
-        self.store.info.get(at..at + n).unwrap_or_default()
+        self.store.info(self.part.info_at, self.part.info_len)
     }
 
     /// Its info length as written.
@@ -797,11 +800,11 @@ impl<'a> PrimitiveRef<'a> {
 
     /// Its vertices.
     pub fn vertices(&self) -> &'a [Coord] {
-        let at = self.part.vert_at as usize;
-        self.store
-            .vertices
-            .get(at..at + self.part.vert_n as usize)
-            .unwrap_or_default()
+        span(
+            &self.store.vertices,
+            self.part.vert_at,
+            self.part.vert_n as usize,
+        )
     }
 
     /// The primitive as an owned value.
@@ -849,9 +852,7 @@ impl<'a> ShadowRef<'a> {
 
     /// Its info bytes.
     pub fn info(&self) -> &'a [u8] {
-        let at = self.item.info_at as usize;
-        let n = self.item.info_len.max(0) as usize;
-        self.store.info.get(at..at + n).unwrap_or_default()
+        self.store.info(self.item.info_at, self.item.info_len)
     }
 
     /// Its info length as written.
@@ -861,20 +862,20 @@ impl<'a> ShadowRef<'a> {
 
     /// Its vertices.
     pub fn vertices(&self) -> &'a [Coord] {
-        let at = self.item.vert_at as usize;
-        self.store
-            .vertices
-            .get(at..at + self.item.vert_n as usize)
-            .unwrap_or_default()
+        span(
+            &self.store.vertices,
+            self.item.vert_at,
+            self.item.vert_n as usize,
+        )
     }
 
     /// Its per-category weights.
     pub fn weights(&self) -> &'a [CategoryWeight] {
-        let at = self.item.weights_at as usize;
-        self.store
-            .weights
-            .get(at..at + self.item.weights_n as usize)
-            .unwrap_or_default()
+        span(
+            &self.store.weights,
+            self.item.weights_at,
+            self.item.weights_n as usize,
+        )
     }
 
     /// The shadow as an owned value.
