@@ -1404,55 +1404,50 @@ impl Summary {
                 out.push(b']');
             },
         );
-        out.extend_from_slice(b"],\"states\":[");
-        for (i, s) in self.states.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}[{},{},{},",
-                if i > 0 { "," } else { "" },
-                s.row,
-                s.depth,
-                s.category
-            );
+        json_rows(out, b"],\"states\":[", &self.states, |out, s| {
+            let _ = write!(out, "{},{},{},", s.row, s.depth, s.category);
             time(out, s.start);
             out.push(b',');
             time(out, s.end);
             let _ = write!(out, ",{},", s.line);
             let _ = crate::json_text::to_writer(&mut *out, &s.info);
-            out.push(b']');
-        }
-        out.extend_from_slice(b"],\"events\":[");
-        for (i, e) in self.events.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}[{},{},{},",
-                if i > 0 { "," } else { "" },
-                e.row,
-                e.column,
-                e.category
-            );
+        });
+        json_rows(out, b"],\"events\":[", &self.events, |out, e| {
+            let _ = write!(out, "{},{},{},", e.row, e.column, e.category);
             time(out, e.time);
-            let _ = write!(out, ",{},{},{}]", e.count, e.top, u8::from(e.summary));
-        }
-        out.extend_from_slice(b"],\"arrows\":[");
-        for (i, a) in self.arrows.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}[{},{},",
-                if i > 0 { "," } else { "" },
-                a.from_row,
-                a.to_row
-            );
+            let _ = write!(out, ",{},{},{}", e.count, e.top, u8::from(e.summary));
+        });
+        json_rows(out, b"],\"arrows\":[", &self.arrows, |out, a| {
+            let _ = write!(out, "{},{},", a.from_row, a.to_row);
             time(out, a.start);
             out.push(b',');
             time(out, a.end);
-            let _ = write!(out, ",{},{},{}]", a.category, a.count, u8::from(a.summary));
-        }
+            let _ = write!(out, ",{},{},{}", a.category, a.count, u8::from(a.summary));
+        });
         let _ = write!(
             out,
             "],\"arrow_columns\":{},\"drawables\":{},\"shadows\":{}}}",
             self.arrow_columns, self.drawables, self.shadows
         );
+    }
+}
+
+/// Writes `name` (the text before the array), then `items` as the JSON
+/// array's elements, each `[…]` around what `item` writes.
+fn json_rows<T>(
+    out: &mut Vec<u8>,
+    name: &[u8],
+    items: &[T],
+    mut item: impl FnMut(&mut Vec<u8>, &T),
+) {
+    out.extend_from_slice(name);
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'[');
+        item(out, x);
+        out.push(b']');
     }
 }
 

@@ -24,9 +24,20 @@ enum Op {
     Enter(f64, u32, i32, (u32, u32)),
     Leave(f64, u32, i32),
     Instant(f64, u32, i32, (u32, u32)),
-    Send(f64, u32, u32, u64, i32, (u32, u32)),
-    Receive(f64, u32, u32, u64, i32, (u32, u32)),
+    /// An arrow's end: a send (`true`) or a receive.
+    Flow(bool, FlowOp),
     Finish,
+}
+
+/// A [`Flow`] by track IDs, category index and info range.
+#[derive(Debug)]
+struct FlowOp {
+    time: f64,
+    track: u32,
+    other: u32,
+    flow: u64,
+    cat: i32,
+    info: (u32, u32),
 }
 
 #[derive(Debug, Default)]
@@ -55,6 +66,21 @@ pub struct Handoff<'a> {
 }
 
 impl Handoff<'_> {
+    /// An arrow's end, a send or a receive.
+    fn flow(&mut self, send: bool, f: &Flow<'_>) -> io::Result<()> {
+        self.cat(f.cat);
+        let info = self.batch.info(f.info);
+        let op = FlowOp {
+            time: f.time,
+            track: f.track.id,
+            other: f.other.id,
+            flow: f.flow,
+            cat: f.cat.index,
+            info,
+        };
+        self.push(Op::Flow(send, op))
+    }
+
     fn push(&mut self, op: Op) -> io::Result<()> {
         self.batch.ops.push(op);
         if self.batch.ops.len() >= BATCH {
@@ -107,28 +133,10 @@ impl Sink for Handoff<'_> {
         self.push(Op::Instant(time, t.id, cat.index, info))
     }
     fn send(&mut self, f: &Flow<'_>) -> io::Result<()> {
-        self.cat(f.cat);
-        let info = self.batch.info(f.info);
-        self.push(Op::Send(
-            f.time,
-            f.track.id,
-            f.other.id,
-            f.flow,
-            f.cat.index,
-            info,
-        ))
+        self.flow(true, f)
     }
     fn receive(&mut self, f: &Flow<'_>) -> io::Result<()> {
-        self.cat(f.cat);
-        let info = self.batch.info(f.info);
-        self.push(Op::Receive(
-            f.time,
-            f.track.id,
-            f.other.id,
-            f.flow,
-            f.cat.index,
-            info,
-        ))
+        self.flow(false, f)
     }
     fn finish(&mut self) -> io::Result<()> {
         self.batch.ops.push(Op::Finish);
@@ -169,18 +177,18 @@ impl<S: Sink> Replay<'_, S> {
                     self.sink
                         .instant(*time, track(*t), &self.cats[c], info(*i))?
                 }
-                Op::Send(time, t, o, flow, c, i) | Op::Receive(time, t, o, flow, c, i) => {
+                Op::Flow(send, o) => {
                     let f = Flow {
-                        time: *time,
-                        track: track(*t),
-                        other: track(*o),
-                        flow: *flow,
-                        cat: &self.cats[c],
-                        info: info(*i),
+                        time: o.time,
+                        track: track(o.track),
+                        other: track(o.other),
+                        flow: o.flow,
+                        cat: &self.cats[&o.cat],
+                        info: info(o.info),
                     };
-                    match op {
-                        Op::Send(..) => self.sink.send(&f)?,
-                        _ => self.sink.receive(&f)?,
+                    match send {
+                        true => self.sink.send(&f)?,
+                        false => self.sink.receive(&f)?,
                     }
                 }
                 Op::Finish => self.sink.finish()?,
