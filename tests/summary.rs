@@ -682,3 +682,152 @@ fn the_json_forms_cells_are_their_own_cells_shares() {
         assert!(checked > px, "{checked} cells checked");
     }
 }
+
+/// A cell's shares rounded as spec/queries.md §6.3 says, computed here from
+/// the spec's words: in units of 1/10000 of the column, the four largest and
+/// any other of at least 50 units each rounded (kept when at least 1), the
+/// rest summed and rounded as one share of no category (`None`).
+fn spec_rounded(shares: &[mpelog::summary::Share], w: f64) -> Vec<(Option<i64>, f64)> {
+    let mut out = Vec::new();
+    let mut rest = 0.0;
+    for (i, s) in shares.iter().enumerate() {
+        let f = s.seconds / w * 1e4;
+        if i < 4 || f >= 50.0 {
+            if f.round() >= 1.0 {
+                out.push((Some(i64::from(s.category)), f.round()));
+            }
+        } else {
+            rest += f;
+        }
+    }
+    if rest.round() >= 1.0 {
+        out.push((None, rest.round()));
+    }
+    out
+}
+
+/// The JSON form's cells by row and column: each run's flags and shares.
+fn json_cells(s: &Summary) -> BTreeMap<(usize, usize), (u64, Vec<(Option<i64>, f64)>)> {
+    let mut json = Vec::new();
+    s.write_json(&mut json);
+    let j: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let mut cells = BTreeMap::new();
+    let mut last_run: Option<(usize, usize, (u64, Vec<(Option<i64>, f64)>))> = None;
+    for run in j["cells"].as_array().unwrap() {
+        let run = run.as_array().unwrap();
+        let n = |i: usize| run[i].as_u64().unwrap() as usize;
+        let (row, column, len, flags) = (n(0), n(1), n(2), n(3) as u64);
+        let shares: Vec<(Option<i64>, f64)> = run[4..]
+            .chunks(2)
+            .map(|p| (p[0].as_i64(), p[1].as_f64().unwrap()))
+            .collect();
+        assert!(len >= 1);
+        // Runs are maximal: a run right after another in its row differs.
+        if let Some((r, end, prev)) = &last_run {
+            if *r == row && *end == column {
+                assert_ne!(
+                    prev,
+                    &(flags, shares.clone()),
+                    "row {row}: runs at {column} not merged"
+                );
+            }
+        }
+        for c in column..column + len {
+            assert!(
+                cells.insert((row, c), (flags, shares.clone())).is_none(),
+                "({row},{c}) twice"
+            );
+        }
+        last_run = Some((row, column + len, (flags, shares)));
+    }
+    cells
+}
+
+/// Every cell of the JSON form (and so of the binary form, which
+/// `the_binary_form_holds_the_json_forms_summary` checks against it) holds
+/// its own cell's shares rounded as the spec says, the small ones summed,
+/// with its flags; runs are maximal; a cell left out is empty and not
+/// summarised. A summary of some rows gives the whole summary's cells there.
+#[test]
+fn the_json_forms_cells_are_every_cells_rounded_shares_in_maximal_runs() {
+    let bytes = generated(9, 40_000, 2048);
+    let (a, b) = root(&bytes);
+    let mut others = 0;
+    for (from, to, px) in [
+        (a, b, 120),
+        (a, b, 700),
+        (a + 0.4 * (b - a), a + 0.45 * (b - a), 1000),
+    ] {
+        let s = summary_of(&bytes, from, to, px);
+        let w = s.column_width();
+        let cells = json_cells(&s);
+        for row in 0..s.rows.len() {
+            for c in 0..px as usize {
+                let cell = s.cell(row, c).unwrap();
+                let want = spec_rounded(cell.shares, w);
+                others += usize::from(want.iter().any(|(k, _)| k.is_none()));
+                let flags = u64::from(cell.summarised) + 2 * u64::from(cell.covered);
+                match cells.get(&(row, c)) {
+                    Some(got) => assert_eq!(
+                        got,
+                        &(flags, want),
+                        "window {from}–{to} at {px} px, cell ({row},{c})"
+                    ),
+                    None => assert!(
+                        want.is_empty() && !cell.summarised,
+                        "cell ({row},{c}) left out"
+                    ),
+                }
+            }
+        }
+        // Some rows only: the same cells there.
+        let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
+        let legend = legend(&r);
+        let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+        let mut buf = WindowBuf::new();
+        mpelog::summary::query(&mut r, &mut buf, from, to, px).unwrap();
+        let rows = s.rows.len();
+        let part =
+            Summary::of_window_rows(&buf, &legend, view.as_ref(), from, to, px, Some((1, 2)));
+        let want: BTreeMap<_, _> = cells
+            .into_iter()
+            .filter(|((r, _), _)| (1..=2).contains(r))
+            .collect();
+        assert_eq!(json_cells(&part), want, "rows 1–2 of {rows}");
+    }
+    assert!(others > 0, "no cell had small shares summed");
+}
+
+/// A run holds cells of one covering depth: a state nested in a state of its
+/// own category gives columns of equal shares (all of that category) whose
+/// depth differs where the inner one starts, and the JSON form says so.
+#[test]
+fn cells_of_equal_shares_and_other_depths_make_two_runs() {
+    use slog2_format::types::JStr;
+    use slog2_format::write::{identity_map, Prim, TreeOptions, TreeWriter};
+    let mut w = TreeWriter::new(Cursor::new(Vec::new()), TreeOptions::default()).unwrap();
+    // Ordered by end time: the inner state [5, 10] ends with the outer [0, 10].
+    w.add(Prim::two(1, topology::STATE, (5.0, 0), (10.0, 0), &[]))
+        .unwrap();
+    w.add(Prim::two(1, topology::STATE, (0.0, 0), (10.0, 0), &[]))
+        .unwrap();
+    let compute = Category {
+        index: 1,
+        name: JStr::new("Compute"),
+        topology: topology::STATE,
+        argb: [255, 0, 0, 255],
+        modifiable: 1,
+        width: 1,
+        keys: Vec::new(),
+        types: Vec::new(),
+        methods: Vec::new(),
+        summary: None,
+    };
+    let (out, _) = w.finish(&[compute], vec![identity_map([0])]).unwrap();
+    let s = summary_of(out.get_ref(), 0.0, 10.0, 10);
+    let cells = json_cells(&s);
+    let flags: Vec<u64> = (0..10).map(|c| cells[&(0, c)].0).collect();
+    // Not summarised; covered once, then twice.
+    assert_eq!(flags, [2, 2, 2, 2, 2, 4, 4, 4, 4, 4]);
+    assert!((0..10).all(|c| cells[&(0, c)].1 == [(Some(1), 10000.0)]));
+}
