@@ -687,7 +687,7 @@ fn the_json_forms_cells_are_their_own_cells_shares() {
 /// the spec's words: in units of 1/10000 of the column, the four largest and
 /// any other of at least 50 units each rounded (kept when at least 1), the
 /// rest summed and rounded as one share of no category (`None`).
-fn spec_rounded(shares: &[mpelog::summary::Share], w: f64) -> Vec<(Option<i64>, f64)> {
+fn spec_rounded(shares: &[mpelog::summary::Share], w: f64) -> Rounded {
     let mut out = Vec::new();
     let mut rest = 0.0;
     for (i, s) in shares.iter().enumerate() {
@@ -706,18 +706,22 @@ fn spec_rounded(shares: &[mpelog::summary::Share], w: f64) -> Vec<(Option<i64>, 
     out
 }
 
+/// A cell's rounded shares: (category, or `None` for the small ones summed;
+/// units of 1/10000 of the column).
+type Rounded = Vec<(Option<i64>, f64)>;
+
 /// The JSON form's cells by row and column: each run's flags and shares.
-fn json_cells(s: &Summary) -> BTreeMap<(usize, usize), (u64, Vec<(Option<i64>, f64)>)> {
+fn json_cells(s: &Summary) -> BTreeMap<(usize, usize), (u64, Rounded)> {
     let mut json = Vec::new();
     s.write_json(&mut json);
     let j: serde_json::Value = serde_json::from_slice(&json).unwrap();
     let mut cells = BTreeMap::new();
-    let mut last_run: Option<(usize, usize, (u64, Vec<(Option<i64>, f64)>))> = None;
+    let mut last_run: Option<(usize, usize, (u64, Rounded))> = None;
     for run in j["cells"].as_array().unwrap() {
         let run = run.as_array().unwrap();
         let n = |i: usize| run[i].as_u64().unwrap() as usize;
         let (row, column, len, flags) = (n(0), n(1), n(2), n(3) as u64);
-        let shares: Vec<(Option<i64>, f64)> = run[4..]
+        let shares: Rounded = run[4..]
             .chunks(2)
             .map(|p| (p[0].as_i64(), p[1].as_f64().unwrap()))
             .collect();
