@@ -4,7 +4,7 @@
 //! bytes it reads.
 
 pub use crate::counters::Counters;
-use crate::error::{Error, PointerProblem, Result};
+use crate::error::{Error, PointerProblem, Result, Within};
 use crate::types::*;
 use crate::validate::Legend;
 pub use crate::validate::{Dropped, Validation};
@@ -222,11 +222,13 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
         return Err(Error::Truncated {
             offset: 0,
             what: "the header".into(),
-            within: format!("the file ({} bytes)", bytes.len()),
+            within: Within::File {
+                len: Some(bytes.len() as u64),
+            },
         });
     }
     let n = i16::from_be_bytes([bytes[0], bytes[1]]);
-    let shown = |b: &[u8]| String::from_utf8_lossy(&b[..b.len().min(16)]).into_owned();
+    let shown = |b: &[u8]| b[..b.len().min(16)].to_vec();
     if n <= 0 || n as usize > MAX_VERSION_LEN {
         return Err(Error::NotSlog2 {
             found: shown(bytes),
@@ -243,7 +245,9 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
         return Err(Error::Truncated {
             offset: bytes.len() as u64,
             what: format!("the {len}-byte header"),
-            within: format!("the file ({} bytes)", bytes.len()),
+            within: Within::File {
+                len: Some(bytes.len() as u64),
+            },
         });
     }
     let version = match vbytes {
@@ -252,12 +256,12 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
         b"SLOG 2.0.6Z" => Version::V206Z,
         other => {
             return Err(Error::UnsupportedVersion {
-                found: String::from_utf8_lossy(other).into_owned(),
+                found: other.to_vec(),
             })
         }
     };
     let header = Header::read_options(&mut Cursor::new(&bytes[..len]), Endian::Big, ())
-        .map_err(|e| Error::from_binrw(e, 0, "the header", "the file"))?;
+        .map_err(|e| Error::from_binrw(e, 0, "the header", Within::File { len: None }))?;
     Ok((header, version, len as u64))
 }
 
@@ -273,12 +277,7 @@ where
 {
     let mut cur = Cursor::new(bytes);
     let value = T::read_options(&mut cur, Endian::Big, args).map_err(|e| {
-        Error::from_binrw(
-            e,
-            ptr.offset as u64,
-            what,
-            &format!("its {}-byte block", ptr.size),
-        )
+        Error::from_binrw(e, ptr.offset as u64, what, Within::Block { size: ptr.size })
     })?;
     let used = cur.position() as usize;
     Ok(Parsed {

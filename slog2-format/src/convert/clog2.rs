@@ -5,7 +5,7 @@ pub mod event_ids;
 pub mod events;
 
 use crate::convert::stats::{in_end_order, into_tree, ConvertStats, PairStats};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Worker, WriteProblem};
 use crate::write::prim::Prim;
 use crate::write::prim_sink::PrimSink;
 use crate::write::tree::TreeOptions;
@@ -109,7 +109,7 @@ pub fn clog2_into<S: Source + Send, P: PrimSink>(
             Err(panic) => std::panic::resume_unwind(panic),
         };
         building?;
-        paired.ok_or_else(|| Error::Write("the pairing thread stopped early".into()))
+        paired.ok_or_else(|| Error::Write(WriteProblem::Stopped(Worker::Pairing)))
     })?;
     let (events, records, input_bytes) = paired;
     let (categories, maps, unmatched) = events.finish();
