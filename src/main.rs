@@ -55,6 +55,17 @@ Examples:
   mpelog check *.slog2                                    report every broken rule with its byte offset
   mpelog repair cut.clog2 -o fixed.clog2                  recover the whole records of a cut or damaged trace";
 
+/// `--from T0 --to T1`: the time window of every command that takes one.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct WindowArgs {
+    /// Start of the window, in seconds (default: the file's start).
+    #[arg(long, value_name = "T0", allow_negative_numbers = true)]
+    from: Option<f64>,
+    /// End of the window, in seconds (default: the file's end).
+    #[arg(long, value_name = "T1", allow_negative_numbers = true)]
+    to: Option<f64>,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Summarize a trace: format, version, byte order, block size, ranks, record
@@ -207,12 +218,8 @@ enum Command {
         /// `.idx`).
         #[arg(long, value_name = "TRACE")]
         trace: Option<PathBuf>,
-        /// Start of the window, in seconds (default: the file's start).
-        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
-        from: Option<f64>,
-        /// End of the window, in seconds (exclusive; default: after the file's end).
-        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
-        to: Option<f64>,
+        #[command(flatten)]
+        window: WindowArgs,
         /// Which tables: per category, per timeline, or both.
         #[arg(long, value_enum, default_value = "category")]
         by: cmd::stats::By,
@@ -242,12 +249,8 @@ enum Command {
         /// The picture: OUT.svg or OUT.png.
         #[arg(short, long)]
         output: PathBuf,
-        /// Start of the window, in seconds (default: the file's start).
-        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
-        from: Option<f64>,
-        /// End of the window, in seconds (default: the file's end).
-        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
-        to: Option<f64>,
+        #[command(flatten)]
+        window: WindowArgs,
         /// Width of the picture in pixels (as `window --pixels`).
         #[arg(long, value_name = "W", default_value_t = 1200, alias = "width")]
         pixels: u32,
@@ -296,12 +299,8 @@ enum Command {
         /// Keep only these categories: indices or names, comma-separated.
         #[arg(long, value_delimiter = ',', value_name = "CAT,...")]
         keep: Option<Vec<String>>,
-        /// Start of the time cut, in seconds (default: the file's start).
-        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
-        from: Option<f64>,
-        /// End of the time cut, in seconds (exclusive; default: after the file's end).
-        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
-        to: Option<f64>,
+        #[command(flatten)]
+        window: WindowArgs,
         /// The byte size a tree leaf may reach (clog2TOslog2's -ls; k and m
         /// suffixes).
         #[arg(long, value_name = "N", default_value = "64k", value_parser = size::parse_u32)]
@@ -359,12 +358,8 @@ enum Command {
         /// `.idx`).
         #[arg(long, value_name = "TRACE")]
         trace: Option<PathBuf>,
-        /// Start of the window, in seconds (default: the file's start).
-        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
-        from: Option<f64>,
-        /// End of the window, in seconds (exclusive; default: after the file's end).
-        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
-        to: Option<f64>,
+        #[command(flatten)]
+        window: WindowArgs,
         /// The view whose rows are the timelines: a line-ID map's title (e.g.
         /// "Process View", "Communicator View") or position (default: the first).
         #[arg(long, value_name = "VIEW")]
@@ -402,12 +397,8 @@ enum Command {
         /// `.idx`).
         #[arg(long, value_name = "TRACE")]
         trace: Option<PathBuf>,
-        /// Start of the window, in seconds (inclusive; default: the file's start).
-        #[arg(long, value_name = "T0", allow_negative_numbers = true)]
-        from: Option<f64>,
-        /// End of the window, in seconds (exclusive; default: after the file's end).
-        #[arg(long, value_name = "T1", allow_negative_numbers = true)]
-        to: Option<f64>,
+        #[command(flatten)]
+        window: WindowArgs,
         /// Width of the view in pixels: summarize subtrees narrower than a pixel.
         #[arg(long, value_name = "W")]
         pixels: Option<u32>,
@@ -570,8 +561,7 @@ fn run(cli: Cli) -> error::CliResult {
         Command::Window {
             file,
             trace,
-            from,
-            to,
+            window: WindowArgs { from, to },
             pixels,
             depth,
             json,
@@ -601,8 +591,7 @@ fn run(cli: Cli) -> error::CliResult {
         Command::Render {
             input,
             output,
-            from,
-            to,
+            window: WindowArgs { from, to },
             pixels,
             view,
         } => {
@@ -617,8 +606,7 @@ fn run(cli: Cli) -> error::CliResult {
             output,
             remove,
             keep,
-            from,
-            to,
+            window: WindowArgs { from, to },
             leaf_bytes,
             children,
             compress,
@@ -644,8 +632,7 @@ fn run(cli: Cli) -> error::CliResult {
             format,
             part_rows,
             trace,
-            from,
-            to,
+            window: WindowArgs { from, to },
             view,
             sort_memory,
         } => {
@@ -662,8 +649,7 @@ fn run(cli: Cli) -> error::CliResult {
         Command::Stats {
             file,
             trace,
-            from,
-            to,
+            window: WindowArgs { from, to },
             by,
             bins,
             json,

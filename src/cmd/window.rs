@@ -173,41 +173,17 @@ fn write_remote_window(
     json: bool,
     lenient: bool,
 ) -> CliResult {
-    r.set_lenient(lenient);
-    if let (true, Some(p)) = (detail.summary, detail.pixels) {
-        return write_summary(&mut r, path, from, to, p);
-    }
-    let (from, to) = window_bounds(
-        from,
-        to,
-        root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())),
-    )?;
-    let answer = query(&mut r, from, to, detail).map_err(CliError::slog2(path))?;
-    let categories: HashMap<i32, &Category> = r
-        .categories()
-        .map(|c| c.value.categories.iter().map(|c| (c.index, c)).collect())
-        .unwrap_or_default();
-    let totals = r.counters();
-    let (requests, received) = (counts.requests(), counts.bytes());
-    let lines = Lines { categories };
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    (|| -> std::io::Result<()> {
-        write_items(&lines, &answer, json, &mut out)?;
-        write_cost(
-            &mut out,
-            json,
-            &[
-                ("nodes_read", totals.nodes_read),
-                ("bytes_read", totals.bytes_read),
-                ("drawables", answer.drawables.len() as u64),
-                ("requests", requests),
-                ("bytes_received", received),
-            ],
-        )?;
-        out.flush()
-    })()
-    .map_err(CliError::io(Path::new("<stdout>")))
+    let received = || {
+        [
+            ("requests", counts.requests()),
+            ("bytes_received", counts.bytes()),
+        ]
+    };
+    let ask = (from, to, detail, json, lenient);
+    write_reader_window(&mut r, path, ask, received, &mut out)?;
+    out.flush().map_err(CliError::io(Path::new("<stdout>")))
 }
 
 /// The query `detail` asks for.
@@ -282,16 +258,30 @@ pub fn write_window<W: Write>(
     // No read buffer: the reader reads each block with one read of exactly its
     // bytes, so the counters are what was read from the file.
     let mut r = Slog2Reader::new(file).map_err(CliError::slog2(path))?;
+    let ask = (from, to, detail, json, lenient);
+    write_reader_window(&mut r, path, ask, || [], out)
+}
+
+/// Runs the query on the opened `r` (of `path`) and writes its lines to
+/// `out`: the drawables (and shadows), then the cost, with `extra()`'s
+/// fields last.
+fn write_reader_window<R: std::io::Read + std::io::Seek, W: Write, const N: usize>(
+    r: &mut Slog2Reader<R>,
+    path: &Path,
+    (from, to, detail, json, lenient): (Option<f64>, Option<f64>, Detail, bool, bool),
+    extra: impl Fn() -> [(&'static str, u64); N],
+    out: &mut W,
+) -> CliResult {
     r.set_lenient(lenient);
     if let (true, Some(p)) = (detail.summary, detail.pixels) {
-        return write_summary(&mut r, path, from, to, p);
+        return write_summary(r, path, from, to, p);
     }
     let (from, to) = window_bounds(
         from,
         to,
         root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())),
     )?;
-    let answer = query(&mut r, from, to, detail).map_err(CliError::slog2(path))?;
+    let answer = query(r, from, to, detail).map_err(CliError::slog2(path))?;
     let pixels = detail.pixels.or(detail.depth.map(|_| 0));
     let categories: HashMap<i32, &Category> = r
         .categories()
@@ -323,6 +313,7 @@ pub fn write_window<W: Write>(
                 writeln!(out, "shadows={}", answer.shadows.len())?;
             }
         }
+        cost.extend(extra());
         write_cost(out, json, &cost)
     })()
     .map_err(o)

@@ -63,6 +63,19 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
 ///
 /// Errors: the reader's ([`Error::Clog2`]), a drawable out of time order
 /// ([`Error::OutOfOrder`]), or the sink's.
+///
+/// ```
+/// use slog2_format::convert::clog2_into;
+/// use slog2_format::write::{TreeOptions, TreeWriter};
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// // Any PrimSink takes the primitives; here the tree writer.
+/// let tree = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+/// let ((out, tree_stats), pairs) = clog2_into(&mut reader, tree, |_| {})?;
+/// assert!(tree_stats.drawables > 0 && pairs.records > 9_000);
+/// assert!(slog2_format::Slog2Reader::new(std::io::Cursor::new(out.into_inner())).is_ok());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn clog2_into<S: Source + Send, P: PrimSink>(
     reader: &mut Clog2Reader<S>,
     mut sink: P,
