@@ -205,7 +205,7 @@ impl CliError {
     /// Wraps a SLOG-2 codec error on `path`.
     pub fn slog2(path: &Path) -> impl FnOnce(slog2_format::Error) -> CliError + '_ {
         move |source| match source {
-            slog2_format::Error::InvalidOptions(m) => CliError::Usage(m),
+            slog2_format::Error::InvalidOptions(m) => CliError::Usage(m.to_string()),
             slog2_format::Error::Io { source, .. } => Self::from_io(path, source),
             source => CliError::BadSlog2 {
                 path: path.to_path_buf(),

@@ -807,7 +807,6 @@ fn the_json_forms_cells_are_every_cells_rounded_shares_in_maximal_runs() {
 /// depth differs where the inner one starts, and the JSON form says so.
 #[test]
 fn cells_of_equal_shares_and_other_depths_make_two_runs() {
-    use slog2_format::types::JStr;
     use slog2_format::write::{identity_map, Prim, TreeOptions, TreeWriter};
     let mut w = TreeWriter::new(Cursor::new(Vec::new()), TreeOptions::default()).unwrap();
     // Ordered by end time: the inner state [5, 10] ends with the outer [0, 10].
@@ -815,18 +814,7 @@ fn cells_of_equal_shares_and_other_depths_make_two_runs() {
         .unwrap();
     w.add(Prim::two(1, topology::STATE, (0.0, 0), (10.0, 0), &[]))
         .unwrap();
-    let compute = Category {
-        index: 1,
-        name: JStr::new("Compute"),
-        topology: topology::STATE,
-        argb: [255, 0, 0, 255],
-        modifiable: 1,
-        width: 1,
-        keys: Vec::new(),
-        types: Vec::new(),
-        methods: Vec::new(),
-        summary: None,
-    };
+    let compute = common::category(1, topology::STATE);
     let (out, _) = w.finish(&[compute], vec![identity_map([0])]).unwrap();
     let s = summary_of(out.get_ref(), 0.0, 10.0, 10);
     let cells = json_cells(&s);

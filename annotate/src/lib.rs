@@ -20,7 +20,7 @@
 //!
 //! let trace = clog2_format::synth::generate_vec(&Default::default()).unwrap();
 //! let mut reader = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
-//! let opts = AnnotateOptions::default().leaf_bytes(4096);
+//! let opts = AnnotateOptions::default().tree(slog2_format::write::TreeOptions::default().leaf_bytes(4096));
 //! let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts.trace(trace.len() as u64, &trace[..1024]), |_| {})?;
 //! let idx = idx.into_inner();
 //! assert!(looks_like(&idx));

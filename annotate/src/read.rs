@@ -945,8 +945,11 @@ mod tests {
             &mut r,
             Cursor::new(Vec::new()),
             crate::AnnotateOptions::default()
-                .leaf_bytes(leaf_bytes)
-                .children(children)
+                .tree(
+                    slog2_format::write::TreeOptions::default()
+                        .leaf_bytes(leaf_bytes)
+                        .children(children),
+                )
                 .trace(clog2.len() as u64, &clog2[..PREAMBLE_LEN.min(clog2.len())]),
             |_| {},
         )

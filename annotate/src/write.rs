@@ -12,28 +12,31 @@ use rustc_hash::FxHashSet;
 use slog2_format::convert::{Clog2Drawables, Partial};
 use slog2_format::size::start_order;
 use slog2_format::types::*;
-use slog2_format::write::Prim;
+use slog2_format::write::{Prim, TreeOptions};
 use std::collections::BTreeMap;
 use std::io::{Cursor, Seek, SeekFrom, Write};
 
-/// How to cut the trace into leaves, how wide the tree is, and which trace the
-/// annotation belongs to.
+/// How to cut the trace into leaves, how wide the tree is (the tree shape
+/// options of SLOG-2's writer, [`TreeOptions`]), and which trace the annotation
+/// belongs to.
 ///
 /// ```
 /// use mpelog_annotate::AnnotateOptions;
+/// use slog2_format::write::TreeOptions;
 /// let trace = vec![0u8; 2048];
-/// let opts = AnnotateOptions::default().children(4).trace(2048, &trace[..1024]);
-/// assert_eq!(opts.children, 4);
+/// let opts = AnnotateOptions::default()
+///     .tree(TreeOptions::default().children(4))
+///     .trace(2048, &trace[..1024]);
+/// assert_eq!(opts.tree.children, 4);
 /// assert_eq!(opts.trace.map(|t| t.size), Some(2048));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct AnnotateOptions {
-    /// Target bytes per leaf; a leaf holds `max(1, leaf_bytes / block_size)`
-    /// whole CLOG2 blocks.
-    pub leaf_bytes: u32,
-    /// Children per node (at least 2).
-    pub children: u16,
+    /// The tree's shape: a leaf holds `max(1, tree.leaf_bytes / block_size)`
+    /// whole CLOG2 blocks; `tree.children` children per node (at least 2).
+    /// `tree.compression` does not apply (annotation nodes are not framed).
+    pub tree: TreeOptions,
     /// The trace the annotation stamps (its size and the CRC-32 of its
     /// preamble), which a reader compares to refuse a stale annotation. No
     /// default: [`annotate`] refuses options without it.
@@ -70,11 +73,11 @@ impl TraceStamp {
 }
 
 impl Default for AnnotateOptions {
-    /// 64 KiB leaves (one block of MPE's default size), 2 children per node.
+    /// 64 KiB leaves (one block of MPE's default size), 2 children per node:
+    /// [`TreeOptions::default`].
     fn default() -> Self {
         AnnotateOptions {
-            leaf_bytes: 65536,
-            children: 2,
+            tree: TreeOptions::default(),
             trace: None,
         }
     }
@@ -83,15 +86,16 @@ impl Default for AnnotateOptions {
 /// Setters, one per field (the struct is `#[non_exhaustive]`: start from
 /// [`Default`]).
 impl AnnotateOptions {
-    /// Sets `leaf_bytes` (see the field).
-    pub fn leaf_bytes(mut self, leaf_bytes: u32) -> Self {
-        self.leaf_bytes = leaf_bytes;
-        self
-    }
-
-    /// Sets `children` (see the field).
-    pub fn children(mut self, children: u16) -> Self {
-        self.children = children;
+    /// Sets `tree` (see the field).
+    ///
+    /// ```
+    /// use mpelog_annotate::AnnotateOptions;
+    /// use slog2_format::write::TreeOptions;
+    /// let opts = AnnotateOptions::default().tree(TreeOptions::default().leaf_bytes(4096));
+    /// assert_eq!(opts.tree.leaf_bytes, 4096);
+    /// ```
+    pub fn tree(mut self, tree: TreeOptions) -> Self {
+        self.tree = tree;
         self
     }
 
@@ -285,16 +289,16 @@ pub fn annotate<S: Source, W: Write + Seek>(
             "the options do not name the trace (AnnotateOptions::trace)".into(),
         ));
     };
-    if opts.children < 2 || opts.children > i16::MAX as u16 {
+    if opts.tree.children < 2 || opts.tree.children > i16::MAX as u16 {
         return Err(Error::InvalidOptions(format!(
             "children per node must be 2 to 32767, not {}",
-            opts.children
+            opts.tree.children
         )));
     }
     let info = reader.preamble().info().clone();
     let bs = info.block_size as u64;
-    let leaf_blocks = (opts.leaf_bytes as u64 / bs).max(1);
-    let k = opts.children as u64;
+    let leaf_blocks = (opts.tree.leaf_bytes as u64 / bs).max(1);
+    let k = opts.tree.children as u64;
     let mut header = format::Header {
         format_version: FORMAT_VERSION,
         clog2_size: stamp.size,
@@ -307,7 +311,7 @@ pub fn annotate<S: Source, W: Write + Seek>(
         clog2_big_endian: info.big_endian as u8,
         clog2_block_size: info.block_size,
         preamble_crc32: stamp.preamble_crc32,
-        children: opts.children,
+        children: opts.tree.children,
         leaf_blocks: u32::try_from(leaf_blocks).unwrap_or(u32::MAX),
         depth: 0,
         leaves: 0,

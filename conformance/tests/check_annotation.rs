@@ -29,7 +29,11 @@ fn trace() -> Vec<u8> {
 
 fn index(clog2: &[u8]) -> Vec<u8> {
     let mut r = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let opts = AnnotateOptions::default().leaf_bytes(2 * BLOCK).children(2);
+    let opts = AnnotateOptions::default().tree(
+        slog2_format::write::TreeOptions::default()
+            .leaf_bytes(2 * BLOCK)
+            .children(2),
+    );
     let (out, _) = annotate(
         &mut r,
         Cursor::new(Vec::new()),

@@ -724,8 +724,11 @@ fn annotation(clog2: &[u8], leaf_bytes: u32) -> Vec<u8> {
         &mut r,
         Cursor::new(Vec::new()),
         mpelog_annotate::AnnotateOptions::default()
-            .leaf_bytes(leaf_bytes)
-            .children(2)
+            .tree(
+                slog2_format::write::TreeOptions::default()
+                    .leaf_bytes(leaf_bytes)
+                    .children(2),
+            )
             .trace(clog2.len() as u64, &clog2[..1024]),
         |_| {},
     )

@@ -1,5 +1,9 @@
 //! Typed errors; every error about input bytes names the byte offset.
 
+mod write_problem;
+
+pub use write_problem::{Invariant, Limit, OptionsProblem, Oversized, Worker, WriteProblem};
+
 /// A `Result` whose error is [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -19,14 +23,14 @@ pub enum Error {
     /// The file is not SLOG-2.
     #[error("byte 0: {}", self.detail())]
     NotSlog2 {
-        /// What was found (lossy text, at most 16 characters).
-        found: String,
+        /// The file's first bytes (at most 16).
+        found: Vec<u8>,
     },
     /// A SLOG-2 version this crate does not read.
     #[error("byte 2: {}", self.detail())]
     UnsupportedVersion {
-        /// The version string found.
-        found: String,
+        /// The version string's bytes.
+        found: Vec<u8>,
     },
     /// A structure ends before its fields do (truncated file or block).
     #[error("byte {offset}: {}", self.detail())]
@@ -36,7 +40,7 @@ pub enum Error {
         /// What was being read.
         what: String,
         /// The file or the block it lies in.
-        within: String,
+        within: Within,
     },
     /// A file block pointer that cannot be followed (spec/slog2.md §14 #3).
     #[error("byte {offset}: {}", self.detail())]
@@ -83,7 +87,7 @@ pub enum Error {
     Empty,
     /// Options that cannot be used (a caller's mistake, not bad input).
     #[error("{}", self.detail())]
-    InvalidOptions(String),
+    InvalidOptions(OptionsProblem),
     /// A drawable's tag byte is neither 0 (primitive) nor 1 (composite)
     /// (spec/slog2.md §14 #9, rule `S2-DRW-001`).
     #[error("byte {offset}: {}", self.detail())]
@@ -159,12 +163,44 @@ pub enum Error {
     Otf2(Box<otf2_format::Error>),
     /// The structure cannot be written as asked.
     #[error("{}", self.detail())]
-    Write(String),
+    Write(WriteProblem),
     /// A [`PrimSink`](crate::write::PrimSink) other than the tree writer
     /// failed (its own error: for an exporter's sorter, writing a sorted run
     /// to a temporary file).
     #[error("{}", self.detail())]
     Sink(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// What a truncated structure lies in ([`Error::Truncated`]).
+///
+/// ```
+/// use slog2_format::error::Within;
+/// assert_eq!(Within::Block { size: 40 }.to_string(), "its 40-byte block");
+/// assert_eq!(Within::File { len: Some(3) }.to_string(), "the file (3 bytes)");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Within {
+    /// The file, with its length when known.
+    File {
+        /// The file's length in bytes.
+        len: Option<u64>,
+    },
+    /// The block the structure was read from, of `size` bytes.
+    Block {
+        /// The block's size in bytes.
+        size: i32,
+    },
+}
+
+impl std::fmt::Display for Within {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Within::File { len: None } => f.write_str("the file"),
+            Within::File { len: Some(len) } => write!(f, "the file ({len} bytes)"),
+            Within::Block { size } => write!(f, "its {size}-byte block"),
+        }
+    }
 }
 
 /// Why a block pointer cannot be followed (spec/slog2.md §14 #3).
@@ -336,19 +372,40 @@ impl Error {
     pub fn detail(&self) -> String {
         match self {
             Error::Io { source, .. } => format!("I/O error: {source}"),
-            Error::NotSlog2 { found } => format!("not a SLOG-2 file: the header starts with {found:?}"),
-            Error::UnsupportedVersion { found } => format!("unsupported SLOG-2 version {found:?} (supported: \"SLOG 2.0.5\", \"SLOG 2.0.6\", \"SLOG 2.0.6Z\")"),
-            Error::Truncated { what, within, .. } => format!("{what} runs past the end of {within}"),
-            Error::BadPointer { what, target, size, kind, limit, .. } => {
+            Error::NotSlog2 { found } => {
+                let found = String::from_utf8_lossy(&found[..found.len().min(16)]);
+                format!("not a SLOG-2 file: the header starts with {found:?}")
+            }
+            Error::UnsupportedVersion { found } => {
+                let found = String::from_utf8_lossy(found);
+                format!("unsupported SLOG-2 version {found:?} (supported: \"SLOG 2.0.5\", \"SLOG 2.0.6\", \"SLOG 2.0.6Z\")")
+            }
+            Error::Truncated { what, within, .. } => {
+                format!("{what} runs past the end of {within}")
+            }
+            Error::BadPointer {
+                what,
+                target,
+                size,
+                kind,
+                limit,
+                ..
+            } => {
                 let problem = match kind {
                     PointerProblem::Null => "the pointer is NULL".to_string(),
-                    PointerProblem::OutsideFile => format!("the block runs past the end of the file ({limit} bytes)"),
-                    PointerProblem::TooLarge => format!("the block is larger than the header's max_buffer_bytesize {limit}"),
+                    PointerProblem::OutsideFile => {
+                        format!("the block runs past the end of the file ({limit} bytes)")
+                    }
+                    PointerProblem::TooLarge => {
+                        format!("the block is larger than the header's max_buffer_bytesize {limit}")
+                    }
                 };
                 format!("{what} points at {size} bytes at byte {target}: {problem}")
             }
             Error::BadValue { what, .. } => what.clone(),
-            Error::LimitExceeded { what, size, limit, .. } => format!("{what} is {size} bytes, over the reader's limit of {limit} bytes"),
+            Error::LimitExceeded {
+                what, size, limit, ..
+            } => format!("{what} is {size} bytes, over the reader's limit of {limit} bytes"),
             Error::Empty => "no drawable in the input: nothing to write".to_string(),
             Error::InvalidOptions(v) => format!("invalid options: {v}"),
             Error::BadTag { what, .. } => what.clone(),
@@ -395,13 +452,13 @@ impl Error {
     }
 
     /// Converts a binrw error raised while parsing a block that starts at `base`.
-    pub(crate) fn from_binrw(e: binrw::Error, base: u64, what: &str, within: &str) -> Error {
+    pub(crate) fn from_binrw(e: binrw::Error, base: u64, what: &str, within: Within) -> Error {
         match e {
             binrw::Error::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
                 Error::Truncated {
                     offset: base,
                     what: what.to_string(),
-                    within: within.to_string(),
+                    within,
                 }
             }
             binrw::Error::Io(source) => Error::Io {

@@ -1,7 +1,7 @@
 //! A whole SLOG-2 file in memory, for lossless round trips: every block the header,
 //! the TreeDir and the child stubs point at, parsed, plus any bytes no pointer covers.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WriteProblem};
 use crate::read::{Parsed, Slog2Reader, Validation, Version};
 use crate::types::*;
 use binrw::{BinWrite, Endian};
@@ -235,13 +235,10 @@ impl Slog2File {
     /// ```
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         if self.version.is_compressed() {
-            return Err(Error::Write(
-                "a compressed (SLOG 2.0.6Z) file is rewritten by write::reframe, not byte for byte"
-                    .into(),
-            ));
+            return Err(Error::Write(WriteProblem::Compressed));
         }
         let mut out = Cursor::new(Vec::new());
-        let w = |e: binrw::Error| Error::Write(e.to_string());
+        let w = |e: binrw::Error| Error::Write(e.into());
         self.header
             .write_options(&mut out, Endian::Big, ())
             .map_err(w)?;
@@ -256,10 +253,10 @@ impl Slog2File {
         items.sort_by_key(|i| i.0);
         for (offset, item) in items {
             if out.position() != offset {
-                return Err(Error::Write(format!(
-                    "the structure at byte {offset} would be written at byte {}",
-                    out.position()
-                )));
+                return Err(Error::Write(WriteProblem::Misplaced {
+                    offset,
+                    position: out.position(),
+                }));
             }
             let b = match item {
                 Item::Gap(g) => {
@@ -300,10 +297,11 @@ impl Slog2File {
             out.set_position(out.get_ref().len() as u64);
             let size = out.position() - start;
             if size != b.ptr().size as u64 {
-                return Err(Error::Write(format!(
-                    "the block at byte {offset} encodes to {size} bytes but its pointer says {}",
-                    b.ptr().size
-                )));
+                return Err(Error::Write(WriteProblem::SizeMismatch {
+                    offset,
+                    size,
+                    pointer: b.ptr().size,
+                }));
             }
         }
         Ok(out.into_inner())

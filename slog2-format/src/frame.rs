@@ -15,7 +15,7 @@
 //! | 16 | 34 | node header, its own pointer = this frame's (offset, size) |
 //! | 50 | payload | the node block after its header, compressed by the codec |
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Oversized, Result, WriteProblem};
 use crate::types::FileBlockPtr;
 use flate2::Crc;
 use std::io::Read;
@@ -134,7 +134,7 @@ impl Deflater {
                 &mut slot.insert((level, c)).1
             }
         };
-        let err = |e: flate2::CompressError| Error::Write(format!("deflate: {e}"));
+        let err = |e: flate2::CompressError| Error::Write(WriteProblem::Deflate(e));
         let start = c.total_in();
         loop {
             let done = (c.total_in() - start) as usize;
@@ -173,10 +173,10 @@ pub(crate) fn compress(
     out: &mut Vec<u8>,
 ) -> Result<Compressed> {
     if node.len() < NODE_HEADER_LEN {
-        return Err(Error::Write("a node block shorter than its header".into()));
+        return Err(Error::Write(WriteProblem::NodeShorterThanHeader));
     }
-    let uncompressed =
-        u32::try_from(node.len()).map_err(|_| Error::Write("a node block over 4 GiB".into()))?;
+    let uncompressed = u32::try_from(node.len())
+        .map_err(|_| Error::Write(WriteProblem::TooLarge(Oversized::NodeBlockForFrame)))?;
     let rest = &node[NODE_HEADER_LEN..];
     out.resize(out.len() + PREFIX_LEN, 0);
     let codec = match compression {
@@ -223,10 +223,10 @@ pub(crate) fn seal(
     frame: &mut [u8],
 ) -> Result<FileBlockPtr> {
     if header.len() != NODE_HEADER_LEN || frame.len() < PREFIX_LEN {
-        return Err(Error::Write("a node frame shorter than its headers".into()));
+        return Err(Error::Write(WriteProblem::FrameShorterThanHeaders));
     }
-    let size =
-        i32::try_from(frame.len()).map_err(|_| Error::Write("a node frame over 2 GiB".into()))?;
+    let size = i32::try_from(frame.len())
+        .map_err(|_| Error::Write(WriteProblem::TooLarge(Oversized::Frame)))?;
     let ptr = FileBlockPtr {
         offset: offset as i64,
         size,

@@ -4,7 +4,7 @@
 //! bytes it reads.
 
 pub use crate::counters::Counters;
-use crate::error::{Error, PointerProblem, Result};
+use crate::error::{Error, PointerProblem, Result, Within};
 use crate::types::*;
 use crate::validate::Legend;
 pub use crate::validate::{Dropped, Validation};
@@ -41,6 +41,12 @@ impl Version {
     }
 
     /// Whether the 2.0.6 layouts apply (summaries and weight counts present).
+    ///
+    /// ```
+    /// use slog2_format::Version;
+    /// assert!(Version::V206.is_v206() && !Version::V206.is_compressed());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn is_v206(self) -> bool {
         self != Version::V205
     }
@@ -191,16 +197,38 @@ pub struct Slog2Reader<R> {
 }
 
 /// Parses the header from the start of `bytes` (which may be longer).
+///
+/// # Errors
+///
+/// [`Error::NotSlog2`], [`Error::UnsupportedVersion`], or a header cut
+/// short ([`Error::Truncated`]).
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// let (header, version, len) = slog2_format::read::parse_header(&bytes)?;
+/// assert_eq!((version.as_str(), len), ("SLOG 2.0.6", 108));
+/// assert_eq!(header.num_children_per_node, 2);
+/// assert!(slog2_format::read::parse_header(b"CLOG-02.44").is_err());
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
     if bytes.len() < 2 {
         return Err(Error::Truncated {
             offset: 0,
             what: "the header".into(),
-            within: format!("the file ({} bytes)", bytes.len()),
+            within: Within::File {
+                len: Some(bytes.len() as u64),
+            },
         });
     }
     let n = i16::from_be_bytes([bytes[0], bytes[1]]);
-    let shown = |b: &[u8]| String::from_utf8_lossy(&b[..b.len().min(16)]).into_owned();
+    let shown = |b: &[u8]| b[..b.len().min(16)].to_vec();
     if n <= 0 || n as usize > MAX_VERSION_LEN {
         return Err(Error::NotSlog2 {
             found: shown(bytes),
@@ -217,7 +245,9 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
         return Err(Error::Truncated {
             offset: bytes.len() as u64,
             what: format!("the {len}-byte header"),
-            within: format!("the file ({} bytes)", bytes.len()),
+            within: Within::File {
+                len: Some(bytes.len() as u64),
+            },
         });
     }
     let version = match vbytes {
@@ -226,12 +256,12 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
         b"SLOG 2.0.6Z" => Version::V206Z,
         other => {
             return Err(Error::UnsupportedVersion {
-                found: String::from_utf8_lossy(other).into_owned(),
+                found: other.to_vec(),
             })
         }
     };
     let header = Header::read_options(&mut Cursor::new(&bytes[..len]), Endian::Big, ())
-        .map_err(|e| Error::from_binrw(e, 0, "the header", "the file"))?;
+        .map_err(|e| Error::from_binrw(e, 0, "the header", Within::File { len: None }))?;
     Ok((header, version, len as u64))
 }
 
@@ -247,12 +277,7 @@ where
 {
     let mut cur = Cursor::new(bytes);
     let value = T::read_options(&mut cur, Endian::Big, args).map_err(|e| {
-        Error::from_binrw(
-            e,
-            ptr.offset as u64,
-            what,
-            &format!("its {}-byte block", ptr.size),
-        )
+        Error::from_binrw(e, ptr.offset as u64, what, Within::Block { size: ptr.size })
     })?;
     let used = cur.position() as usize;
     Ok(Parsed {
@@ -699,6 +724,24 @@ impl<R: Read + Seek> Slog2Reader<R> {
     }
 
     /// Reads bytes that no pointer covers (for lossless copies); bounded by the file.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors. A range past the file's end gives the bytes up to it.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert_eq!(r.read_gap(0, 10)?, &bytes[..10]);
+    /// assert_eq!(r.read_gap(bytes.len() as u64 - 2, 10)?.len(), 2);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn read_gap(&mut self, at: u64, len: u64) -> Result<Vec<u8>> {
         let len = len.min(self.file_len.saturating_sub(at));
         self.inner
@@ -730,6 +773,28 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// the block is a frame: it is checked, inflated (never past
     /// `max_buffer_bytesize`) and its checksum verified; `bytes_read` counts the
     /// frame's (compressed) bytes, and the node is returned as in a plain file.
+    ///
+    /// # Errors
+    ///
+    /// A pointer that cannot be followed, a block that does not parse, and
+    /// (unless validation is off) a drawable the file cannot resolve.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let root = r.read_root()?.value;
+    /// for stub in &root.stubs {
+    ///     let child = r.read_node(stub.header.ptr)?.value;
+    ///     assert_eq!(child.header.id, stub.header.id);
+    /// }
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn read_node(&mut self, ptr: FileBlockPtr) -> Result<Parsed<TreeNodeBody>> {
         let mut n = self.read_node_unchecked(ptr, ptr.offset.max(0) as u64)?;
         self.validate_node(&mut n)?;
@@ -902,6 +967,24 @@ impl<R: Read + Seek> Slog2Reader<R> {
     }
 
     /// Reads the root node.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_node`](Self::read_node).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let root = r.read_root()?;
+    /// assert_eq!(root.value.header.id.depth, r.header().max_treedepth);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn read_root(&mut self) -> Result<Parsed<TreeNodeBody>> {
         let p = self.header.treeroot;
         let mut n = self.read_node_unchecked(p, self.pointer_at(TREEROOT_AT))?;

@@ -931,7 +931,6 @@ fn a_stub_pointing_at_a_node_of_another_depth_is_an_error() {
     let bytes = lay_out(f);
     let e = err_of(&bytes);
     assert_eq!(tree_problem(&e), Some(TreeProblem::WrongDepth), "{e}");
-    assert!(e.to_string().contains("its depth is not 2"), "{e}");
     // The offset names the depth field of the block reached.
     assert_eq!(i16_at(&bytes, e.offset().unwrap()), 0);
 }

@@ -57,9 +57,11 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
     let (file, _) = super::open(trace)?;
     let bar = bytes_bar(len, "annotating");
     let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::clog2(trace))?;
-    let opts = AnnotateOptions::default()
-        .leaf_bytes(leaf_bytes)
-        .children(children);
+    let opts = AnnotateOptions::default().tree(
+        slog2_format::write::TreeOptions::default()
+            .leaf_bytes(leaf_bytes)
+            .children(children),
+    );
     let opts = opts.trace(len, &preamble);
     let (w, stats) = annotate(&mut r, out.writer()?, opts, |at| bar.set_position(at))
         .map_err(|e| super::annotation::error(&output, trace, e))?;

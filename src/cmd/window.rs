@@ -181,15 +181,8 @@ fn write_remote_window(
             ("bytes_received", counts.bytes()),
         ]
     };
-    write_reader_window(
-        &mut r,
-        path,
-        (from, to),
-        detail,
-        (json, lenient),
-        received,
-        &mut out,
-    )?;
+    let ask = (from, to, detail, json, lenient);
+    write_reader_window(&mut r, path, ask, received, &mut out)?;
     out.flush().map_err(CliError::io(Path::new("<stdout>")))
 }
 
@@ -265,15 +258,8 @@ pub fn write_window<W: Write>(
     // No read buffer: the reader reads each block with one read of exactly its
     // bytes, so the counters are what was read from the file.
     let mut r = Slog2Reader::new(file).map_err(CliError::slog2(path))?;
-    write_reader_window(
-        &mut r,
-        path,
-        (from, to),
-        detail,
-        (json, lenient),
-        || [],
-        out,
-    )
+    let ask = (from, to, detail, json, lenient);
+    write_reader_window(&mut r, path, ask, || [], out)
 }
 
 /// Runs the query on the opened `r` (of `path`) and writes its lines to
@@ -282,9 +268,7 @@ pub fn write_window<W: Write>(
 fn write_reader_window<R: std::io::Read + std::io::Seek, W: Write, const N: usize>(
     r: &mut Slog2Reader<R>,
     path: &Path,
-    (from, to): (Option<f64>, Option<f64>),
-    detail: Detail,
-    (json, lenient): (bool, bool),
+    (from, to, detail, json, lenient): (Option<f64>, Option<f64>, Detail, bool, bool),
     extra: impl Fn() -> [(&'static str, u64); N],
     out: &mut W,
 ) -> CliResult {

@@ -24,9 +24,11 @@ pub fn annotate_options_with(
     children: impl Strategy<Value = u16>,
 ) -> impl Strategy<Value = AnnotateOptions> {
     (leaf_bytes, children).prop_map(|(leaf_bytes, children)| {
-        AnnotateOptions::default()
-            .leaf_bytes(leaf_bytes)
-            .children(children)
+        AnnotateOptions::default().tree(
+            slog2_format::write::TreeOptions::default()
+                .leaf_bytes(leaf_bytes)
+                .children(children),
+        )
     })
 }
 

@@ -120,6 +120,24 @@ pub fn clog_into<P: PrimSink>(
 }
 
 /// [`clog_into`] over records already opened.
+///
+/// ```
+/// # use clog2_format::clog::{Body, ClogWriter, RawEvent, Record};
+/// # use clog2_format::FixedBytes;
+/// # let ev = |t: f64, proc: i32, etype: i32| Record::new(t, proc, Body::Raw(RawEvent {
+/// #     etype, data: 0, srcloc: 0, pad: FixedBytes::default(), string: FixedBytes::default(),
+/// # }));
+/// # let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// # w.push(&ev(0.1, 0, 1))?;
+/// # w.push(&ev(0.2, 0, 2))?;
+/// # let clog = w.finish()?;
+/// // The records opened first (with a block size of the caller's choosing).
+/// let records = clog2_format::clog::ClogRecords::new(&clog)?;
+/// let tree = slog2_format::write::TreeWriter::new(std::io::Cursor::new(Vec::new()), Default::default())?;
+/// let ((_, tree_stats), _) = slog2_format::convert::clog_records_into(records, tree, |_| {})?;
+/// assert_eq!(tree_stats.drawables, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn clog_records_into<P: PrimSink>(
     mut records: ClogRecords<'_>,
     mut tree: P,

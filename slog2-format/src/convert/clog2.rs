@@ -5,7 +5,7 @@ pub mod event_ids;
 pub mod events;
 
 use crate::convert::stats::{in_end_order, into_tree, ConvertStats, PairStats};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Worker, WriteProblem};
 use crate::write::prim::Prim;
 use crate::write::prim_sink::PrimSink;
 use crate::write::tree::TreeOptions;
@@ -63,6 +63,19 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
 ///
 /// Errors: the reader's ([`Error::Clog2`]), a drawable out of time order
 /// ([`Error::OutOfOrder`]), or the sink's.
+///
+/// ```
+/// use slog2_format::convert::clog2_into;
+/// use slog2_format::write::{TreeOptions, TreeWriter};
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// // Any PrimSink takes the primitives; here the tree writer.
+/// let tree = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+/// let ((out, tree_stats), pairs) = clog2_into(&mut reader, tree, |_| {})?;
+/// assert!(tree_stats.drawables > 0 && pairs.records > 9_000);
+/// assert!(slog2_format::Slog2Reader::new(std::io::Cursor::new(out.into_inner())).is_ok());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn clog2_into<S: Source + Send, P: PrimSink>(
     reader: &mut Clog2Reader<S>,
     mut sink: P,
@@ -96,7 +109,7 @@ pub fn clog2_into<S: Source + Send, P: PrimSink>(
             Err(panic) => std::panic::resume_unwind(panic),
         };
         building?;
-        paired.ok_or_else(|| Error::Write("the pairing thread stopped early".into()))
+        paired.ok_or_else(|| Error::Write(WriteProblem::Stopped(Worker::Pairing)))
     })?;
     let (events, records, input_bytes) = paired;
     let (categories, maps, unmatched) = events.finish();

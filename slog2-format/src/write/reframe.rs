@@ -3,7 +3,7 @@
 //! are read one at a time in file order (children come before their parents, as
 //! every one-pass writer puts them), so memory holds one node and a pointer map.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Oversized, Result, WriteProblem};
 use crate::frame::{self, Compression};
 use crate::read::{Slog2Reader, Version};
 use crate::types::*;
@@ -24,8 +24,7 @@ pub struct ReframeStats {
 
 fn to_vec<T: for<'a> BinWrite<Args<'a> = ()>>(v: &T) -> Result<Vec<u8>> {
     let mut c = Cursor::new(Vec::new());
-    v.write_be(&mut c)
-        .map_err(|e| Error::Write(e.to_string()))?;
+    v.write_be(&mut c).map_err(|e| Error::Write(e.into()))?;
     Ok(c.into_inner())
 }
 
@@ -41,13 +40,11 @@ pub fn reframe<R: Read + Seek, W: Write + Seek>(
 ) -> Result<(W, ReframeStats)> {
     let mut r = Slog2Reader::new(input)?;
     if r.version() == Version::V205 {
-        return Err(Error::Write(
-            "SLOG 2.0.5 input: update it to 2.0.6 first (mpelog convert without --compress)".into(),
-        ));
+        return Err(Error::Write(WriteProblem::NeedsUpdate));
     }
     let dir = r
         .tree_dir()
-        .ok_or_else(|| Error::Write("the input has no TreeDir".into()))?
+        .ok_or_else(|| Error::Write(WriteProblem::NoTreeDir))?
         .value
         .clone();
     let categories = r.categories().map(|c| c.value.clone());
@@ -90,7 +87,7 @@ pub fn reframe<R: Read + Seek, W: Write + Seek>(
             let ptr = FileBlockPtr {
                 offset: pos as i64,
                 size: i32::try_from(bytes.len())
-                    .map_err(|_| Error::Write("a node over 2 GiB".into()))?,
+                    .map_err(|_| Error::Write(WriteProblem::TooLarge(Oversized::Node)))?,
             };
             bytes[22..30].copy_from_slice(&ptr.offset.to_be_bytes());
             bytes[30..34].copy_from_slice(&ptr.size.to_be_bytes());
@@ -107,7 +104,7 @@ pub fn reframe<R: Read + Seek, W: Write + Seek>(
         let ptr = FileBlockPtr {
             offset: *pos as i64,
             size: i32::try_from(bytes.len())
-                .map_err(|_| Error::Write("block over 2 GiB".into()))?,
+                .map_err(|_| Error::Write(WriteProblem::TooLarge(Oversized::CopiedBlock)))?,
         };
         *pos += bytes.len() as u64;
         max_block = max_block.max(bytes.len() as u64);

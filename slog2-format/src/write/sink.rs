@@ -14,7 +14,7 @@
 //! in order ([`Framer`]). The bytes are the same either way.
 
 use super::node::{Builder, NodeTask};
-use crate::error::{Error, Result};
+use crate::error::{Error, Invariant, Limit, Oversized, Result, Worker, WriteProblem};
 use crate::frame::{self, Compressed, Compression, Deflater, NODE_HEADER_LEN};
 use crate::types::FileBlockPtr;
 use std::collections::VecDeque;
@@ -81,7 +81,7 @@ fn compress_node(node: &[u8], compression: Compression, deflater: &mut Deflater)
     let compressed = frame::compress(node, compression, deflater, &mut out)?;
     let header = node[..NODE_HEADER_LEN]
         .try_into()
-        .map_err(|_| Error::Write("a node block shorter than its header".into()))?;
+        .map_err(|_| Error::Write(WriteProblem::NodeShorterThanHeader))?;
     Ok(Done {
         frame: out,
         header,
@@ -175,7 +175,9 @@ impl Pool {
                             compress_node(&node, compression, &mut deflater)
                         }))
                         .unwrap_or_else(|_| {
-                            Err(Error::Write("compressing a node panicked".into()))
+                            Err(Error::Write(WriteProblem::Stopped(
+                                Worker::CompressingPanicked,
+                            )))
                         });
                         if tx.send((seq, r)).is_err() {
                             return;
@@ -311,7 +313,7 @@ impl Framer {
     /// The sequence number of the next node handed over.
     fn next_seq(&self) -> Result<u32> {
         u32::try_from(self.ptrs.len() + self.pending.len())
-            .map_err(|_| Error::Write("more than 2^32 tree nodes".into()))
+            .map_err(|_| Error::Write(WriteProblem::TooMany(Limit::Nodes)))
     }
 
     /// Takes in the compressing threads' results and places the nodes whose
@@ -344,7 +346,7 @@ impl Framer {
                         };
                         self.fill_stubs(&mut job)?;
                         let seq = u32::try_from(self.ptrs.len())
-                            .map_err(|_| Error::Write("more than 2^32 tree nodes".into()))?;
+                            .map_err(|_| Error::Write(WriteProblem::TooMany(Limit::Nodes)))?;
                         let pool = self.pool.as_ref().expect("a framer with a pool");
                         pool.queue.push(seq, job.bytes, true);
                         break;
@@ -359,7 +361,7 @@ impl Framer {
             let (seq, r) = pool
                 .done
                 .recv()
-                .map_err(|_| Error::Write("the compressing threads stopped".into()))?;
+                .map_err(|_| Error::Write(WriteProblem::Stopped(Worker::Compressing)))?;
             self.take(seq, r)?;
         }
     }
@@ -370,7 +372,9 @@ impl Framer {
         let slot = (seq as usize)
             .checked_sub(self.ptrs.len())
             .and_then(|i| self.pending.get_mut(i))
-            .ok_or_else(|| Error::Write(format!("node #{seq} came back compressed twice")))?;
+            .ok_or_else(|| {
+                Error::Write(WriteProblem::Internal(Invariant::CompressedTwice { seq }))
+            })?;
         *slot = Slot::Compressed(done);
         Ok(())
     }
@@ -379,12 +383,12 @@ impl Framer {
     fn fill_stubs(&self, job: &mut NodeJob) -> Result<()> {
         for &(at, child) in &job.stubs {
             let p = self.ptrs.get(child as usize).ok_or_else(|| {
-                Error::Write(format!("a stub names node #{child}, not yet written"))
+                Error::Write(WriteProblem::Internal(Invariant::ChildNotWritten { child }))
             })?;
             let field = job
                 .bytes
                 .get_mut(at..at + 12)
-                .ok_or_else(|| Error::Write("a stub pointer outside its node".into()))?;
+                .ok_or_else(|| Error::Write(WriteProblem::Internal(Invariant::StubOutsideNode)))?;
             field[..8].copy_from_slice(&p.offset.to_be_bytes());
             field[8..].copy_from_slice(&p.size.to_be_bytes());
         }
@@ -405,9 +409,9 @@ impl Framer {
     /// Places a plain node (its stubs filled in) at the next position.
     fn place_plain(&mut self, mut job: NodeJob) -> Result<Placed> {
         let size = i32::try_from(job.bytes.len())
-            .map_err(|_| Error::Write("a node block exceeds 2 GiB".into()))?;
+            .map_err(|_| Error::Write(WriteProblem::TooLarge(Oversized::NodeBlock)))?;
         if job.bytes.len() < NODE_HEADER_LEN {
-            return Err(Error::Write("a node block shorter than its header".into()));
+            return Err(Error::Write(WriteProblem::NodeShorterThanHeader));
         }
         let ptr = FileBlockPtr {
             offset: self.pos as i64,
@@ -465,7 +469,7 @@ impl Sink {
                 let mut send = |p: Placed| {
                     placed_tx
                         .send(Ok(p))
-                        .map_err(|_| Error::Write("the tree writer stopped".into()))
+                        .map_err(|_| Error::Write(WriteProblem::Stopped(Worker::TreeWriter)))
                 };
                 for job in job_rx {
                     let job = match job {
@@ -506,9 +510,7 @@ impl Sink {
         match self {
             Sink::Inline(f) => match job {
                 Job::Built(job) => f.push(job, write),
-                Job::Task(_) => Err(Error::Write(
-                    "a node to build handed to a sink that does not build".into(),
-                )),
+                Job::Task(_) => Err(Error::Write(WriteProblem::Internal(Invariant::NotABuilder))),
             },
             Sink::Threaded { jobs, placed, .. } => {
                 let tx = jobs.as_ref().expect("the sink is open");
@@ -519,7 +521,7 @@ impl Sink {
                 if tx.send(job).is_err() {
                     // The worker stopped: its error is waiting.
                     return Self::drain(placed, write)
-                        .and_then(|()| Err(Error::Write("the framing thread stopped".into())));
+                        .and_then(|()| Err(Error::Write(WriteProblem::Stopped(Worker::Framing))));
                 }
                 Ok(())
             }

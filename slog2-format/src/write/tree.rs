@@ -12,7 +12,7 @@ use super::node::{Builder, NodeTask};
 use super::prim::Prim;
 use super::shadow::{java_f32, preview_index, ShadowBuf};
 use super::sink::{Job, Placed, Sink};
-use crate::error::{Error, Result};
+use crate::error::{Error, Invariant, Limit, OptionsProblem, Oversized, Result, WriteProblem};
 use crate::frame::{self, Compression};
 use crate::types::*;
 use binrw::BinWrite;
@@ -105,15 +105,13 @@ impl TreeOptions {
     /// ```
     pub fn validate(&self) -> Result<()> {
         if self.children < 2 || self.children > i16::MAX as u16 {
-            return Err(Error::InvalidOptions(format!(
-                "children per node must be 2 to 32767, not {}",
-                self.children
+            return Err(Error::InvalidOptions(OptionsProblem::Children(
+                self.children,
             )));
         }
         if self.leaf_bytes < 64 || self.leaf_bytes > i32::MAX as u32 {
-            return Err(Error::InvalidOptions(format!(
-                "leaf byte size must be 64 to 2147483647, not {}",
-                self.leaf_bytes
+            return Err(Error::InvalidOptions(OptionsProblem::LeafBytes(
+                self.leaf_bytes,
             )));
         }
         Ok(())
@@ -299,7 +297,7 @@ impl<W: Write + Seek> TreeWriter<W> {
         let mut bytes = std::io::Cursor::new(Vec::new());
         header
             .write(&mut bytes)
-            .map_err(|e| Error::Write(e.to_string()))?;
+            .map_err(|e| Error::Write(e.into()))?;
         let bytes = bytes.into_inner();
         out.write_all(&bytes).map_err(io_err(0))?;
         let root = OpenNode::new(NodeId { depth: 0, xpos: 0 }, f64::INFINITY);
@@ -382,17 +380,18 @@ impl<W: Write + Seek> TreeWriter<W> {
     pub fn add(&mut self, p: Prim) -> Result<()> {
         let (start, end) = (p.earliest(), p.latest());
         if !start.is_finite() || !end.is_finite() {
-            return Err(Error::Write(format!(
-                "drawable #{} of category {} has a non-finite time",
-                self.drawables, p.category
-            )));
+            return Err(Error::Write(WriteProblem::NotFinite {
+                drawable: self.drawables,
+                category: p.category,
+            }));
         }
         if let Some(last) = self.last_end {
             if end < last {
-                return Err(Error::Write(format!(
-                    "drawable #{} ends at {end}, before the previous one ({last}): the tree writer needs increasing end times",
-                    self.drawables
-                )));
+                return Err(Error::Write(WriteProblem::Unordered {
+                    drawable: self.drawables,
+                    end,
+                    last,
+                }));
             }
             // Java switches even from an empty leaf; we never write an empty leaf.
             let leaf = &self.trunk[0];
@@ -427,7 +426,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             depth: 0,
             xpos: leaf_x
                 .checked_add(1)
-                .ok_or_else(|| Error::Write("more than 2^31 leaves".into()))?,
+                .ok_or_else(|| Error::Write(WriteProblem::TooMany(Limit::Leaves)))?,
         };
         let mut i = 0;
         while i < self.trunk.len() {
@@ -452,7 +451,7 @@ impl<W: Write + Seek> TreeWriter<W> {
             };
             if i + 1 == self.trunk.len() {
                 if next.depth == i16::MAX {
-                    return Err(Error::Write("tree deeper than 32767 levels".into()));
+                    return Err(Error::Write(WriteProblem::TooMany(Limit::Depth)));
                 }
                 // The written node's buffer is the new root's first stub.
                 self.trunk.push(OpenNode::new(next, prev_earliest));
@@ -467,7 +466,7 @@ impl<W: Write + Seek> TreeWriter<W> {
     /// and written; its sealed shadow buffer becomes a stub of its parent.
     fn write_node(&mut self, i: usize, latest: f64) -> Result<()> {
         let seq = u32::try_from(self.dir.len())
-            .map_err(|_| Error::Write("more than 2^32 tree nodes".into()))?;
+            .map_err(|_| Error::Write(WriteProblem::TooMany(Limit::Nodes)))?;
         let node = &mut self.trunk[i];
         node.latest = latest;
         node.shadows.latest = latest;
@@ -510,15 +509,13 @@ impl<W: Write + Seek> TreeWriter<W> {
     {
         let mut c = std::io::Cursor::new(std::mem::take(&mut self.buf));
         c.get_mut().clear();
-        value
-            .write_be(&mut c)
-            .map_err(|e| Error::Write(e.to_string()))?;
+        value.write_be(&mut c).map_err(|e| Error::Write(e.into()))?;
         let bytes = c.into_inner();
         self.out.write_all(&bytes).map_err(io_err(self.pos))?;
         let ptr = FileBlockPtr {
             offset: self.pos as i64,
             size: i32::try_from(bytes.len())
-                .map_err(|_| Error::Write("block exceeds 2 GiB".into()))?,
+                .map_err(|_| Error::Write(WriteProblem::TooLarge(Oversized::Block)))?,
         };
         self.pos += bytes.len() as u64;
         self.max_block = self.max_block.max(bytes.len() as u32);
@@ -587,7 +584,7 @@ impl<W: Write + Seek> TreeWriter<W> {
         let root_buf = builder
             .unwrap_or_else(|| std::mem::take(&mut self.builder))
             .take_sealed(n)
-            .ok_or_else(|| Error::Write("the root node was not built".into()))?;
+            .ok_or_else(|| Error::Write(WriteProblem::Internal(Invariant::NoRoot)))?;
         let root = self.trunk[n - 1].id;
         let root_entry = *self.dir.last().expect("the root was written");
 
@@ -657,7 +654,7 @@ impl<W: Write + Seek> TreeWriter<W> {
         let mut bytes = std::io::Cursor::new(Vec::new());
         header
             .write(&mut bytes)
-            .map_err(|e| Error::Write(e.to_string()))?;
+            .map_err(|e| Error::Write(e.into()))?;
         let bytes = bytes.into_inner();
         debug_assert_eq!(bytes.len() as u64, self.header_len);
         self.out.flush().map_err(io_err(self.pos))?;

@@ -3,7 +3,7 @@
 //! drawables, shadows, maps, trailing bytes and gaps are kept; the blocks keep their
 //! order and every pointer is rewritten for the new sizes.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Oversized, Result, WriteProblem};
 use crate::file::{FileBlock, Slog2File};
 use crate::read::Version;
 use crate::types::*;
@@ -14,7 +14,7 @@ use std::io::Cursor;
 fn encoded_len<T: for<'a> BinWrite<Args<'a> = ()>>(v: &T) -> Result<u64> {
     let mut c = Cursor::new(Vec::new());
     v.write_options(&mut c, Endian::Big, ())
-        .map_err(|e| Error::Write(e.to_string()))?;
+        .map_err(|e| Error::Write(e.into()))?;
     Ok(c.into_inner().len() as u64)
 }
 
@@ -56,8 +56,9 @@ pub fn relayout(f: &mut Slog2File) -> Result<()> {
             Item::Gap(g) => g.len() as u64,
         };
         if let Item::Block(_) = item {
-            let size =
-                i32::try_from(len).map_err(|_| Error::Write(format!("a block of {len} bytes")))?;
+            let size = i32::try_from(len).map_err(|_| {
+                Error::Write(WriteProblem::TooLarge(Oversized::UpdatedBlock(len as u64)))
+            })?;
             moved.insert(
                 *old as i64,
                 FileBlockPtr {
@@ -128,10 +129,10 @@ fn primitives(d: &Drawable) -> Vec<&Primitive> {
 /// summaries from all real primitives (spec/conversion.md §8), version string, new layout.
 pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V205 {
-        return Err(Error::Write(format!(
-            "{} is not SLOG 2.0.5",
-            f.version.as_str()
-        )));
+        return Err(Error::Write(WriteProblem::WrongVersion {
+            found: f.version,
+            wanted: Version::V205,
+        }));
     }
     let topo: HashMap<i32, i32> = f
         .blocks
@@ -288,10 +289,10 @@ pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
 /// for making 2.0.5 test files; Jumpshot-4 does not read the result.
 pub fn downgrade_206_to_205(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V206 {
-        return Err(Error::Write(format!(
-            "{} is not SLOG 2.0.6",
-            f.version.as_str()
-        )));
+        return Err(Error::Write(WriteProblem::WrongVersion {
+            found: f.version,
+            wanted: Version::V206,
+        }));
     }
     for b in f.blocks.values_mut() {
         match b {
