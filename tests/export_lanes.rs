@@ -58,6 +58,8 @@ impl Ordered for Pieces {
 struct Record {
     calls: Vec<(&'static str, f64, u32, u32, u64)>,
     lines: HashMap<u32, i32>,
+    /// Each entered state's legend entry: index, name, colour.
+    entered: Vec<(i32, String, String)>,
 }
 
 impl Sink for Record {
@@ -68,8 +70,10 @@ impl Sink for Record {
         self.lines.insert(t.id, t.row[0]);
         Ok(())
     }
-    fn enter(&mut self, time: f64, t: &Track, _: &Cat, _: &[u8]) -> std::io::Result<()> {
+    fn enter(&mut self, time: f64, t: &Track, cat: &Cat, _: &[u8]) -> std::io::Result<()> {
         self.calls.push(("enter", time, t.id, t.lane, 0));
+        self.entered
+            .push((cat.index, cat.name.clone(), cat.color.clone()));
         Ok(())
     }
     fn leave(&mut self, time: f64, t: &Track, _: &Cat) -> std::io::Result<()> {
@@ -142,6 +146,41 @@ fn overlapping_states_take_a_second_lane_and_nested_ones_share_one() {
             ("leave", 10.0, 0),
             ("leave", 10.0, 0),
             ("leave", 15.0, 1),
+        ]
+    );
+}
+
+#[test]
+fn categories_the_legend_lacks_are_grey_states_each_entered_once() {
+    // Categories 5 and 8 are not in the legend; 5 comes back after 8 and 1.
+    let rec = run(vec![
+        (5, (0.0, 7), (1.0, 7)),
+        (8, (2.0, 7), (3.0, 7)),
+        (1, (4.0, 7), (5.0, 7)),
+        (5, (6.0, 7), (7.0, 7)),
+    ]);
+    let calls: Vec<_> = rec.calls.iter().map(|c| (c.0, c.1)).collect();
+    assert_eq!(
+        calls,
+        [
+            ("enter", 0.0),
+            ("leave", 1.0),
+            ("enter", 2.0),
+            ("leave", 3.0),
+            ("enter", 4.0),
+            ("leave", 5.0),
+            ("enter", 6.0),
+            ("leave", 7.0),
+        ]
+    );
+    let grey = |i: i32| (i, format!("category {i}"), "#808080".to_string());
+    assert_eq!(
+        rec.entered,
+        [
+            grey(5),
+            grey(8),
+            (1, "c1".to_string(), "#010203".to_string()),
+            grey(5),
         ]
     );
 }

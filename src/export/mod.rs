@@ -31,6 +31,8 @@ pub mod parquet;
 pub mod perfetto;
 pub mod pipit;
 pub mod sorted;
+#[cfg(test)]
+mod tests;
 pub mod threaded;
 
 pub use crate::slices::Piece;
