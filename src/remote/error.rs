@@ -39,7 +39,7 @@ pub enum Error {
         /// Which step timed out (connecting, the answer's headers or body).
         what: String,
     },
-    /// More redirects than [`Options::max_redirects`] (a redirect loop).
+    /// More redirects than [`Options::max_redirects`](super::Options::max_redirects) (a redirect loop).
     #[error("{}: more than {max} redirects (a redirect loop?)", shown(.url))]
     TooManyRedirects {
         /// The URL.
@@ -65,7 +65,7 @@ pub enum Error {
         status: u16,
     },
     /// The server does not answer Range requests (it sent the whole file), and
-    /// the file is larger than [`Options::download_max`] (or its size is
+    /// the file is larger than [`Options::download_max`](super::Options::download_max) (or its size is
     /// unknown).
     #[error(
         "{}: the server does not support HTTP Range requests (it answered a range with the whole file{}); \
