@@ -918,11 +918,13 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// Keeps the nodes this reader decompresses in `cache`, and takes the ones
     /// it holds from there, so that readers of one compressed file (a
     /// server's) inflate each node once while it stays cached (see
-    /// [`NodeCache`](crate::NodeCache)). A plain file's reader keeps only
-    /// what its window queries found in upper nodes there (their drawables'
-    /// and stubs' places), so that a later query reads only what it shows of
-    /// them. A node found there counts as read ([`Counters::nodes_read`]) but
-    /// reads no bytes ([`Counters::bytes_read`]).
+    /// [`NodeCache`](crate::NodeCache)); a compressed node found there counts
+    /// as read ([`Counters::nodes_read`]) but reads no bytes
+    /// ([`Counters::bytes_read`]). Any reader, plain or compressed, also keeps
+    /// there what its window queries found in upper nodes (their drawables'
+    /// and stubs' places, spec/queries.md §2.2 step 7): a later query that
+    /// reaches such a node counts it as read and reads only the byte ranges
+    /// of the drawables and stub shadows it shows.
     ///
     /// The cache must hold nodes of this file only (the key is the node's
     /// offset).
