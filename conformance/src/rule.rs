@@ -77,13 +77,3 @@ pub mod general {
     }
 }
 pub use general::{FORMAT_001, RULES as GENERAL};
-
-/// The rule of `table` whose ID another crate reports as text (the SLOG-1 and
-/// annotation crates name the rule an error or warning breaks by its ID), or
-/// `fallback` when it is not there: a mismatch between the crates that the rule
-/// tests catch (debug builds stop on it).
-pub(crate) fn by_id(table: &[Rule], id: &str, fallback: Rule) -> Rule {
-    let found = table.iter().find(|r| r.id == id).copied();
-    debug_assert!(found.is_some(), "rule {id} is not in the table");
-    found.unwrap_or(fallback)
-}
