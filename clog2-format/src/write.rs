@@ -8,8 +8,36 @@ use crate::preamble::{Preamble, PreambleInfo, PREAMBLE_LEN};
 use crate::record::{Body, Record, ENDLOG_TIME};
 use std::io::{Seek, SeekFrom, Write};
 
-fn io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
+/// An I/O error at `offset`, as the writers of this crate report it.
+pub(crate) fn io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
     move |source| Error::Io { offset, source }
+}
+
+/// The writers' shared block step (CLOG2 and old CLOG): pads the records of
+/// `block` with zeros to `block_size`, writes them at `*offset`, moves
+/// `*offset` past them and empties `block` for the next.
+pub(crate) fn write_padded_block<W: Write>(
+    out: &mut W,
+    block: &mut Vec<u8>,
+    block_size: usize,
+    offset: &mut u64,
+) -> Result<()> {
+    block.resize(block_size, 0);
+    out.write_all(block).map_err(io(*offset))?;
+    *offset += block_size as u64;
+    block.clear();
+    Ok(())
+}
+
+/// Refuses a terminator (ENDBLOCK or ENDLOG) pushed to a writer, which writes
+/// them itself.
+pub(crate) fn refuse_terminator(is_terminator: bool) -> Result<()> {
+    if is_terminator {
+        return Err(Error::Write(
+            "ENDBLOCK and ENDLOG are written by the writer itself".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes a parsed file back block by block, exactly as given: preamble tokens and
@@ -188,11 +216,12 @@ impl<W: Write + Seek> Clog2Writer<W> {
 
     fn flush_block(&mut self, terminator: Record) -> Result<()> {
         encode_record(&terminator, self.layout, &mut self.block)?;
-        self.block.resize(self.block_size, 0);
-        self.out.write_all(&self.block).map_err(io(self.offset))?;
-        self.offset += self.block_size as u64;
-        self.block.clear();
-        Ok(())
+        write_padded_block(
+            &mut self.out,
+            &mut self.block,
+            self.block_size,
+            &mut self.offset,
+        )
     }
 
     /// Appends a record (not a terminator: blocks are closed automatically).
@@ -203,11 +232,7 @@ impl<W: Write + Seek> Clog2Writer<W> {
     ///
     /// See [`Clog2Writer::new`] for an example.
     pub fn push(&mut self, rec: &Record) -> Result<()> {
-        if rec.is_terminator() {
-            return Err(Error::Write(
-                "ENDBLOCK and ENDLOG are written by the writer itself".into(),
-            ));
-        }
+        refuse_terminator(rec.is_terminator())?;
         let hl = self.layout.header_len();
         let len = rec.disk_len(hl);
         if len + hl >= self.block_size {

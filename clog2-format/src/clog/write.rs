@@ -5,12 +5,9 @@
 use super::read::{ClogBlock, ClogFile};
 use super::record::*;
 use crate::error::{Error, Result};
+use crate::write::{io, refuse_terminator, write_padded_block};
 use binrw::BinWrite;
 use std::io::{Cursor, Write};
-
-fn io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
-    move |source| Error::Io { offset, source }
-}
 
 impl Record {
     /// The header's `length` field for this record (whole size in 8-byte units).
@@ -201,20 +198,17 @@ impl<W: Write> ClogWriter<W> {
 
     fn close_block(&mut self, time: f64, body: Body) -> Result<()> {
         Record::new(time, 0, body).encode(&mut self.block)?;
-        self.block.resize(self.block_size, 0);
-        self.out.write_all(&self.block).map_err(io(self.offset))?;
-        self.offset += self.block_size as u64;
-        self.block.clear();
-        Ok(())
+        write_padded_block(
+            &mut self.out,
+            &mut self.block,
+            self.block_size,
+            &mut self.offset,
+        )
     }
 
     /// Appends a record (not a terminator: blocks are closed automatically).
     pub fn push(&mut self, rec: &Record) -> Result<()> {
-        if rec.is_terminator() {
-            return Err(Error::Write(
-                "ENDBLOCK and ENDLOG are written by the writer itself".into(),
-            ));
-        }
+        refuse_terminator(rec.is_terminator())?;
         rec.length()?;
         let len = rec.disk_len();
         if len + HEADER_LEN > self.block_size {

@@ -456,19 +456,6 @@ mod tests {
     use super::*;
     use slog2_format::convert::clog2::events::Unmatched;
 
-    #[test]
-    fn placeholders_follow_mpe1_numbering() {
-        assert_eq!(placeholder(1), Some((1, Role::Start)));
-        assert_eq!(placeholder(2), Some((1, Role::Final)));
-        assert_eq!(placeholder(360), Some((180, Role::Final)));
-        assert_eq!(placeholder(361), None);
-        assert_eq!(placeholder(500), Some((181, Role::Start)));
-        assert_eq!(placeholder(559), Some((210, Role::Final)));
-        assert_eq!(placeholder(560), None);
-        assert_eq!(placeholder(0), None);
-        assert_eq!(placeholder(i32::MIN), None);
-    }
-
     /// What this module's pairing leaves open equals what the converter's
     /// does: (state starts, sends, receives).
     fn open_counts(bytes: &[u8]) -> ((u64, u64, u64), Unmatched) {

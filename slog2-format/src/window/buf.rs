@@ -140,6 +140,11 @@ impl Store {
         span(&self.info, at, len.max(0) as usize)
     }
 
+    /// The `n` vertices from `at`.
+    fn vertex_span(&self, at: u32, n: usize) -> &[Coord] {
+        span(&self.vertices, at, n)
+    }
+
     fn clear(&mut self) {
         self.items.clear();
         self.upper.clear();
@@ -654,6 +659,52 @@ fn jstr(len: i16, bytes: &[u8]) -> JStr {
     }
 }
 
+/// The accessors [`DrawableRef`] and [`ShadowRef`] share, read from their
+/// `item` (its sort key and info): `node`, `category`, `earliest`, `latest`
+/// (documented by the four strings), `info`, `info_len` and `located` (the
+/// owned `$owned` with its node).
+macro_rules! item_accessors {
+    ($owned:ident, $node:literal, $category:literal, $earliest:literal, $latest:literal,) => {
+        #[doc = $node]
+        pub fn node(&self) -> NodeId {
+            self.item.key.node()
+        }
+
+        #[doc = $category]
+        pub fn category(&self) -> i32 {
+            self.item.key.category
+        }
+
+        #[doc = $earliest]
+        pub fn earliest(&self) -> f64 {
+            self.item.key.earliest()
+        }
+
+        #[doc = $latest]
+        pub fn latest(&self) -> f64 {
+            self.item.key.latest()
+        }
+
+        /// Its info bytes.
+        pub fn info(&self) -> &'a [u8] {
+            self.store.info(self.item.info_at, self.item.info_len)
+        }
+
+        /// Its info length as written (negative lengths are kept; see [`JStr`]).
+        pub fn info_len(&self) -> i16 {
+            self.item.info_len
+        }
+
+        #[doc = concat!("The [`", stringify!($owned), "`] as an owned value, with its node.")]
+        pub fn located(&self) -> Located<$owned> {
+            Located {
+                node: self.node(),
+                value: self.to_owned(),
+            }
+        }
+    };
+}
+
 /// A drawable of a [`WindowBuf`], borrowed.
 #[derive(Debug, Clone, Copy)]
 pub struct DrawableRef<'a> {
@@ -662,24 +713,12 @@ pub struct DrawableRef<'a> {
 }
 
 impl<'a> DrawableRef<'a> {
-    /// The node that holds it.
-    pub fn node(&self) -> NodeId {
-        self.item.key.node()
-    }
-
-    /// Its category.
-    pub fn category(&self) -> i32 {
-        self.item.key.category
-    }
-
-    /// Its earliest vertex time ([`Drawable::earliest`]).
-    pub fn earliest(&self) -> f64 {
-        self.item.key.earliest()
-    }
-
-    /// Its latest vertex time ([`Drawable::latest`]).
-    pub fn latest(&self) -> f64 {
-        self.item.key.latest()
+    item_accessors! {
+        Drawable,
+        "The node that holds it.",
+        "Its category.",
+        "Its earliest vertex time ([`Drawable::earliest`]).",
+        "Its latest vertex time ([`Drawable::latest`]).",
     }
 
     /// The line IDs of its first and last vertex ([`Drawable::end_lines`]).
@@ -690,16 +729,6 @@ impl<'a> DrawableRef<'a> {
     /// Whether it is a composite.
     pub fn is_composite(&self) -> bool {
         self.item.composite
-    }
-
-    /// Its info bytes.
-    pub fn info(&self) -> &'a [u8] {
-        self.store.info(self.item.info_at, self.item.info_len)
-    }
-
-    /// Its info length as written (negative lengths are kept; see [`JStr`]).
-    pub fn info_len(&self) -> i16 {
-        self.item.info_len
     }
 
     fn parts_slice(&self) -> &'a [Part] {
@@ -751,26 +780,13 @@ impl<'a> DrawableRef<'a> {
 
     /// The drawable as an owned value.
     pub fn to_owned(&self) -> Drawable {
-        if self.item.composite {
-            Drawable::Composite(Composite {
+        match self.primitive() {
+            Some(p) => Drawable::Primitive(p.to_owned()),
+            None => Drawable::Composite(Composite {
                 category: self.category(),
                 info: jstr(self.item.info_len, self.info()),
                 primitives: self.parts().map(|p| p.to_owned()).collect(),
-            })
-        } else {
-            Drawable::Primitive(Primitive {
-                category: self.category(),
-                info: jstr(self.item.info_len, self.info()),
-                vertices: self.vertices().to_vec(),
-            })
-        }
-    }
-
-    /// The drawable as an owned value, with its node.
-    pub fn located(&self) -> Located<Drawable> {
-        Located {
-            node: self.node(),
-            value: self.to_owned(),
+            }),
         }
     }
 }
@@ -800,11 +816,8 @@ impl<'a> PrimitiveRef<'a> {
 
     /// Its vertices.
     pub fn vertices(&self) -> &'a [Coord] {
-        span(
-            &self.store.vertices,
-            self.part.vert_at,
-            self.part.vert_n as usize,
-        )
+        self.store
+            .vertex_span(self.part.vert_at, self.part.vert_n as usize)
     }
 
     /// The primitive as an owned value.
@@ -825,24 +838,12 @@ pub struct ShadowRef<'a> {
 }
 
 impl<'a> ShadowRef<'a> {
-    /// The child node whose subtree it summarizes (see [`Located::node`]).
-    pub fn node(&self) -> NodeId {
-        self.item.key.node()
-    }
-
-    /// Its (preview) category.
-    pub fn category(&self) -> i32 {
-        self.item.key.category
-    }
-
-    /// Start of the union of the represented boxes ([`Shadow::earliest`]).
-    pub fn earliest(&self) -> f64 {
-        self.item.key.earliest()
-    }
-
-    /// End of the union ([`Shadow::latest`]).
-    pub fn latest(&self) -> f64 {
-        self.item.key.latest()
+    item_accessors! {
+        Shadow,
+        "The child node whose subtree it summarizes (see [`Located::node`]).",
+        "Its (preview) category.",
+        "Start of the union of the represented boxes ([`Shadow::earliest`]).",
+        "End of the union ([`Shadow::latest`]).",
     }
 
     /// Number of real primitives represented.
@@ -850,23 +851,10 @@ impl<'a> ShadowRef<'a> {
         self.item.num_real_objs
     }
 
-    /// Its info bytes.
-    pub fn info(&self) -> &'a [u8] {
-        self.store.info(self.item.info_at, self.item.info_len)
-    }
-
-    /// Its info length as written.
-    pub fn info_len(&self) -> i16 {
-        self.item.info_len
-    }
-
     /// Its vertices.
     pub fn vertices(&self) -> &'a [Coord] {
-        span(
-            &self.store.vertices,
-            self.item.vert_at,
-            self.item.vert_n as usize,
-        )
+        self.store
+            .vertex_span(self.item.vert_at, self.item.vert_n as usize)
     }
 
     /// Its per-category weights.
@@ -888,14 +876,6 @@ impl<'a> ShadowRef<'a> {
             latest: self.latest(),
             num_real_objs: self.item.num_real_objs,
             weights: self.weights().to_vec(),
-        }
-    }
-
-    /// The shadow as an owned value, with its node.
-    pub fn located(&self) -> Located<Shadow> {
-        Located {
-            node: self.node(),
-            value: self.to_owned(),
         }
     }
 }
