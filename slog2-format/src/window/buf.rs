@@ -177,19 +177,28 @@ impl Store {
     /// as stored (12 bytes each). The caller has checked [`fits`](Self::fits).
     #[inline(always)]
     pub(crate) fn push_raw_primitive(&mut self, key: SortKey, info: (i16, &[u8]), vertices: &[u8]) {
-        let item = Item {
+        let (at, info_at, n) = self.push_raw_shape(info.1, vertices);
+        self.items.push(Item {
             key,
-            at: self.vertices.len() as u32,
-            info_at: self.info.len() as u32,
-            n: (vertices.len() / 12) as u16,
+            at,
+            info_at,
+            n,
             info_len: info.0,
             composite: false,
-        };
-        if !info.1.is_empty() {
-            self.info.extend_from_slice(info.1);
+        });
+    }
+
+    /// Stores a primitive's info bytes and its vertices (12 bytes each, as
+    /// stored); gives where the vertices and the info start, and the vertex
+    /// count.
+    #[inline(always)]
+    fn push_raw_shape(&mut self, info: &[u8], vertices: &[u8]) -> (u32, u32, u16) {
+        let at = (self.vertices.len() as u32, self.info.len() as u32);
+        if !info.is_empty() {
+            self.info.extend_from_slice(info);
         }
         push_be_vertices(&mut self.vertices, vertices);
-        self.items.push(item);
+        (at.0, at.1, (vertices.len() / 12) as u16)
     }
 
     /// Starts a composite read from a node's bytes: its parts follow with
@@ -211,16 +220,14 @@ impl Store {
     /// A part of the composite pushed last.
     #[inline(always)]
     pub(crate) fn push_raw_part(&mut self, category: i32, info: (i16, &[u8]), vertices: &[u8]) {
-        let part = Part {
+        let (vert_at, info_at, vert_n) = self.push_raw_shape(info.1, vertices);
+        self.parts.push(Part {
             category,
-            vert_at: self.vertices.len() as u32,
-            info_at: self.info.len() as u32,
-            vert_n: (vertices.len() / 12) as u16,
+            vert_at,
+            info_at,
+            vert_n,
             info_len: info.0,
-        };
-        self.info.extend_from_slice(info.1);
-        push_be_vertices(&mut self.vertices, vertices);
-        self.parts.push(part);
+        });
     }
 
     /// A shadow read from a node's bytes (vertices and weights as stored). The
