@@ -5,7 +5,7 @@
 //! its carry-in block and its byte range of the trace (checksum verified), pairs
 //! the events there and keeps the drawables that begin in that leaf.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::format::{self, *};
 use crate::pair::{parse_carry, Pairer, Wait, NO_SLOT};
 use binrw::BinRead;
@@ -139,27 +139,27 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         idx.read_exact(&mut head).map_err(idx_io(0))?;
         if !head.starts_with(MAGIC) {
             return Err(Error::BadAnnotation {
-                rule: "IDX-HDR-001",
+                problem: Problem::NotAnnotation,
                 offset: 0,
                 what: "not an mpelog annotation file (no MPELOGIX magic)".into(),
             });
         }
         if head.len() < HEADER_LEN as usize {
             return Err(Error::BadAnnotation {
-                rule: "IDX-HDR-001",
+                problem: Problem::NotAnnotation,
                 offset: head.len() as u64,
                 what: format!("the {HEADER_LEN}-byte header is cut short"),
             });
         }
         let header =
             format::Header::read(&mut Cursor::new(&head)).map_err(|e| Error::BadAnnotation {
-                rule: "IDX-HDR-001",
+                problem: Problem::NotAnnotation,
                 offset: 0,
                 what: format!("header: {e}"),
             })?;
         if header.format_version != FORMAT_VERSION {
             return Err(Error::BadAnnotation {
-                rule: "IDX-HDR-002",
+                problem: Problem::Version,
                 offset: 8,
                 what: format!(
                     "format version {} (this reader knows {FORMAT_VERSION})",
@@ -169,7 +169,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         }
         if header.children < 2 {
             return Err(Error::BadAnnotation {
-                rule: "IDX-HDR-003",
+                problem: Problem::FewChildren,
                 offset: 39,
                 what: format!("{} children per node", header.children),
             });
@@ -177,7 +177,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         let trace_len = trace.seek(SeekFrom::End(0)).map_err(trace_io(0))?;
         if trace_len != header.clog2_size {
             return Err(Error::Stale {
-                rule: "IDX-STALE-001",
+                problem: Problem::TraceSize,
                 offset: trace_len,
                 what: format!(
                     "the trace has {trace_len} bytes, it had {} when annotated",
@@ -192,7 +192,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         crc.update(&pre);
         if crc.sum() != header.preamble_crc32 {
             return Err(Error::Stale {
-                rule: "IDX-STALE-002",
+                problem: Problem::PreambleChanged,
                 offset: 0,
                 what: "the trace's preamble changed since it was annotated".into(),
             });
@@ -247,7 +247,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         a.maps = a.block(h.lineidmaps, "the LineIDMapList")?;
         if a.leaves.len() != h.leaves as usize {
             return Err(Error::BadAnnotation {
-                rule: "IDX-LEAF-001",
+                problem: Problem::LeafCount,
                 offset: h.leaf_table.offset as u64,
                 what: format!("{} leaves, the header says {}", a.leaves.len(), h.leaves),
             });
@@ -324,7 +324,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 .is_none_or(|e| e > self.idx_len)
         {
             return Err(Error::BadAnnotation {
-                rule: "IDX-BLK-001",
+                problem: Problem::BadPointer,
                 offset: at.max(0) as u64,
                 what: format!("{what} ({size} bytes at byte {at}) is not inside the file or exceeds max_block"),
             });
@@ -366,7 +366,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// Parses the block just read (from `ptr`).
     fn parse_buf<B: BinRead>(&self, ptr: FileBlockPtr, what: &str, args: B::Args<'_>) -> Result<B> {
         B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| Error::BadAnnotation {
-            rule: "IDX-BLK-002",
+            problem: Problem::Unparsable,
             offset: ptr.offset as u64,
             what: format!("{what}: {e}"),
         })
@@ -645,7 +645,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             // read what the fast path refused, its entries are used).
             let carry =
                 Carry::read_be(&mut Cursor::new(&self.buf)).map_err(|e| Error::BadAnnotation {
-                    rule: "IDX-BLK-002",
+                    problem: Problem::Unparsable,
                     offset: leaf.carry.offset as u64,
                     what: format!("a carry-in block: {e}"),
                 })?;
@@ -659,7 +659,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         let bs = self.header.clog2_block_size as u64;
         if !whole_blocks_in_trace(&leaf, &self.header) {
             return Err(Error::BadAnnotation {
-                rule: "IDX-LEAF-002",
+                problem: Problem::LeafRange,
                 offset: self.header.leaf_table.offset as u64 + 4 + 48 * i as u64,
                 what: format!(
                     "leaf {i}: range {}+{} is not whole blocks inside the trace",
@@ -684,7 +684,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         crc.update(&self.tbuf);
         if crc.sum() != leaf.crc32 {
             return Err(Error::Stale {
-                rule: "IDX-STALE-003",
+                problem: Problem::LeafChanged,
                 offset: leaf.offset,
                 what: format!(
                     "the trace's bytes {}..{} (leaf {i}) changed since it was annotated",

@@ -31,15 +31,6 @@ impl fmt::Display for Severity {
     }
 }
 
-impl From<slog2_format::check::Severity> for Severity {
-    fn from(s: slog2_format::check::Severity) -> Severity {
-        match s {
-            slog2_format::check::Severity::Error => Severity::Error,
-            slog2_format::check::Severity::Warning => Severity::Warning,
-        }
-    }
-}
-
 /// One rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rule {
