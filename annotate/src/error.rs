@@ -116,6 +116,14 @@ impl Problem {
 impl Error {
     /// The message without its byte offset (which [`Self::offset`] gives): what
     /// a report that shows the offset beside it prints.
+    ///
+    /// ```
+    /// use mpelog_annotate::Error;
+    /// let e = Error::BadAnnotation { rule: "IDX-HDR-001", offset: 8, what: "not a header".into() };
+    /// assert_eq!(e.to_string(), "annotation byte 8: not a header");
+    /// assert_eq!(e.detail(), "annotation: not a header");
+    /// assert_eq!(e.offset(), Some(8));
+    /// ```
     pub fn detail(&self) -> String {
         match self {
             Error::Io { file, source, .. } => format!("{file}: I/O error: {source}"),
@@ -128,6 +136,13 @@ impl Error {
 
     /// The byte offset the error concerns (in the file [`Self::detail`] names),
     /// if it concerns bytes.
+    ///
+    /// ```
+    /// use mpelog_annotate::Error;
+    /// assert_eq!(Error::InvalidOptions("children".into()).offset(), None);
+    /// let stale = Error::Stale { rule: "IDX-STALE-003", offset: 4096, what: "checksum".into() };
+    /// assert_eq!(stale.offset(), Some(4096));
+    /// ```
     pub fn offset(&self) -> Option<u64> {
         match self {
             Error::Io { offset, .. } | Error::BadAnnotation { offset, .. } => Some(*offset),

@@ -86,12 +86,9 @@ impl Slog2File {
     /// assert_eq!(f.write_to(Vec::new())?, bytes);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn read<R: Read>(mut inner: R) -> Result<Slog2File> {
-        let mut data = Vec::new();
-        inner.read_to_end(&mut data).map_err(|source| Error::Io {
-            offset: data.len() as u64,
-            source,
-        })?;
+    pub fn read<R: Read>(inner: R) -> Result<Slog2File> {
+        let data =
+            clog2_format::io::read_all(inner, |offset, source| Error::Io { offset, source })?;
         Self::read_with(Cursor::new(&data[..]), Validation::Off)
     }
 
@@ -212,11 +209,9 @@ impl Slog2File {
     /// assert_eq!(f.write_to(Vec::new())?, bytes); // byte for byte
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<W> {
+    pub fn write_to<W: std::io::Write>(&self, out: W) -> Result<W> {
         let bytes = self.to_bytes()?;
-        out.write_all(&bytes)
-            .map_err(|source| Error::Io { offset: 0, source })?;
-        Ok(out)
+        clog2_format::io::write_all(out, &bytes, |source| Error::Io { offset: 0, source })
     }
 
     /// Writes the file: the header, then every block and gap at its offset.
