@@ -10,7 +10,7 @@ mod common;
 use mpelog::export::{self, Cat, Flow, Options, Ordered, Piece, Sink, Track};
 use mpelog::slices::Span;
 use proptest::prelude::*;
-use slog2_format::types::{topology, Category};
+use slog2_format::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use std::collections::HashMap;
 
 /// A primitive: category, first and last vertex `(time, line)`.
@@ -60,6 +60,8 @@ struct Record {
     lines: HashMap<u32, i32>,
     /// Each entered state's legend entry: index, name, colour.
     entered: Vec<(i32, String, String)>,
+    /// Each declared track: ID, name, lane, place among the rows.
+    tracks: Vec<(u32, String, u32, u32)>,
 }
 
 impl Sink for Record {
@@ -68,6 +70,7 @@ impl Sink for Record {
     }
     fn track(&mut self, t: &Track) -> std::io::Result<()> {
         self.lines.insert(t.id, t.row[0]);
+        self.tracks.push((t.id, t.name.clone(), t.lane, t.order));
         Ok(())
     }
     fn enter(&mut self, time: f64, t: &Track, cat: &Cat, _: &[u8]) -> std::io::Result<()> {
@@ -107,21 +110,26 @@ fn category(index: i32, topo: i32) -> Category {
 
 /// Exports `prims` (category 1 states, 2 events, 0 arrows) and records it.
 fn run(prims: Vec<Prim>) -> Record {
+    run_in(prims, &[]).0
+}
+
+/// [`run`] with the views `maps`; with the counts the export returns.
+fn run_in(prims: Vec<Prim>, maps: &[LineIdMap]) -> (Record, export::Counts) {
     let cats = [
         category(0, topology::ARROW),
         category(1, topology::STATE),
         category(2, topology::EVENT),
     ];
     let mut rec = Record::default();
-    export::export(
+    let counts = export::export(
         &mut Pieces(prims),
         &cats,
-        &[],
+        maps,
         &Options::default(),
         &mut rec,
     )
     .unwrap();
-    rec
+    (rec, counts)
 }
 
 #[test]
@@ -181,6 +189,101 @@ fn categories_the_legend_lacks_are_grey_states_each_entered_once() {
             grey(8),
             (1, "c1".to_string(), "#010203".to_string()),
             grey(5),
+        ]
+    );
+}
+
+/// A view of lines 7 and 8 with two columns (line 9 is not in it).
+fn two_column_view() -> LineIdMap {
+    let row = |line_id, values: [i32; 2]| LineIdRow {
+        line_id,
+        values: values.to_vec(),
+    };
+    LineIdMap {
+        title: JStr::new("process view"),
+        ncols: 2,
+        labels: vec![JStr::new("world_rank"), JStr::new("thread")],
+        rows: vec![row(7, [1, 0]), row(8, [0, 2])],
+        methods: vec![],
+    }
+}
+
+#[test]
+fn tracks_are_named_by_the_view_and_counted() {
+    // Line 7 has two overlapping states (two lanes); line 9 is not in the
+    // view; an event and an arrow use the lanes 0 already there.
+    let (rec, counts) = run_in(
+        vec![
+            (1, (0.0, 7), (4.0, 7)),
+            (1, (1.0, 8), (2.0, 8)),
+            (2, (1.5, 8), (1.5, 8)),
+            (1, (2.0, 7), (6.0, 7)),
+            (0, (2.5, 8), (3.5, 7)),
+            (1, (3.0, 9), (5.0, 9)),
+        ],
+        &[two_column_view()],
+    );
+    // spec/export.md §3.3: labels with the row's values, `line V` for a row
+    // the view lacks; the order of the view's rows by their values ([0, 2]
+    // before [1, 0]), rows the view lacks after them.
+    let named = |id, name: &str, lane, order| (id, name.to_string(), lane, order);
+    assert_eq!(
+        rec.tracks,
+        [
+            named(0, "world_rank 1, thread 0", 0, 1),
+            named(1, "world_rank 0, thread 2", 0, 0),
+            named(2, "world_rank 1, thread 0", 1, 1),
+            named(3, "line 9", 0, 2),
+        ]
+    );
+    assert_eq!(
+        counts,
+        export::Counts {
+            states: 4,
+            events: 1,
+            arrows: 1,
+            tracks: 4,
+        }
+    );
+}
+
+#[test]
+fn a_pending_leave_at_the_next_start_waits_for_its_enter() {
+    // spec/export.md §3.2: pending items leave when the next start is later
+    // than their time; a state of another line starting as one ends enters
+    // first (on its own lane the ending one leaves first).
+    let rec = run(vec![
+        (1, (0.0, 7), (4.0, 7)),
+        (1, (4.0, 8), (6.0, 8)),
+        (1, (4.0, 7), (5.0, 7)),
+    ]);
+    let calls: Vec<_> = rec.calls.iter().map(|c| (c.0, c.1, c.2)).collect();
+    assert_eq!(
+        calls,
+        [
+            ("enter", 0.0, 0),
+            ("enter", 4.0, 1),
+            ("leave", 4.0, 0),
+            ("enter", 4.0, 0),
+            ("leave", 5.0, 0),
+            ("leave", 6.0, 1),
+        ]
+    );
+}
+
+#[test]
+fn a_state_of_no_length_at_the_end_of_another_nests_in_it() {
+    // [4, 4] is contained in [0, 4] (spec/export.md §3.2): it enters on the
+    // same lane while [0, 4] is open and, made later, leaves first.
+    let rec = run(vec![(1, (0.0, 7), (4.0, 7)), (1, (4.0, 7), (4.0, 7))]);
+    let calls: Vec<_> = rec.calls.iter().map(|c| (c.0, c.1, c.3)).collect();
+    assert_eq!(
+        calls,
+        [
+            ("enter", 0.0, 0),
+            ("enter", 4.0, 0),
+            ("leave", 4.0, 0),
+            ("leave", 4.0, 0),
         ]
     );
 }

@@ -309,4 +309,69 @@ mod tests {
             assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);
         }
     }
+
+    #[test]
+    fn float_args_are_json_numbers_or_text_when_not_finite() {
+        let cat = Cat::new(
+            2,
+            "compute".into(),
+            "#ffffff".into(),
+            vec!["x=".into(), ", y=".into()],
+            b"EE".to_vec(),
+        );
+        for (x, y, want) in [
+            (1.5, -0.25, r#"{"x":1.5,"y":-0.25,"category":2}"#),
+            (f64::INFINITY, 2.0, r#"{"x":"inf","y":2.0,"category":2}"#),
+            (
+                f64::NAN,
+                f64::NEG_INFINITY,
+                r#"{"x":"NaN","y":"-inf","category":2}"#,
+            ),
+        ] {
+            let mut info = x.to_be_bytes().to_vec();
+            info.extend_from_slice(&f64::to_be_bytes(y));
+            let mut out = String::new();
+            args_into(&mut out, &cat, &info, Some(("category", Extra::Int(2))));
+            assert_eq!(out, want, "{x} {y}");
+            assert!(
+                serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+                "{out}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_lane_after_the_first_adds_its_number_to_the_thread_name() {
+        // spec/export.md §3.3: lane k > 0 adds ` (k+1)`; lane 0 adds nothing.
+        let mut out = ChromeJson::new(Vec::new());
+        for lane in [0, 1, 4] {
+            let t = Track {
+                id: lane,
+                row: vec![7],
+                name: "world_rank 7".into(),
+                lane,
+                order: 0,
+            };
+            out.track(&t).unwrap();
+        }
+        let text = String::from_utf8(out.into_inner()).unwrap();
+        let names: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("\"thread_name\""))
+            .map(|l| {
+                l.split("\"args\":{\"name\":")
+                    .nth(1)
+                    .unwrap()
+                    .trim_end_matches(',')
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "\"world_rank 7\"}}",
+                "\"world_rank 7 (2)\"}}",
+                "\"world_rank 7 (5)\"}}",
+            ]
+        );
+    }
 }
