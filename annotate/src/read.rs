@@ -524,7 +524,9 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             // As `Slog2Reader::window_into` says it.
             return Err(Error::Slog2(slog2_format::Error::BadValue {
                 offset: 0,
-                what: format!("{e} (more than 4 Gi vertices or info bytes)"),
+                problem: slog2_format::error::ValueProblem::AnswerTooLarge {
+                    detail: Some(e.to_string()),
+                },
             }));
         }
         // In order already: the sort checks it and keeps it.

@@ -70,7 +70,7 @@ pub enum Error {
         /// Offset of the value.
         offset: u64,
         /// What is wrong.
-        what: String,
+        problem: ValueProblem,
     },
     /// A block larger than the caller's limit
     /// ([`crate::ReadOptions::max_block_bytes`]): refused before allocating.
@@ -273,6 +273,109 @@ impl std::fmt::Display for Part {
                 "the stub for node ({},{}) in node ({},{})",
                 child.depth, child.xpos, parent.depth, parent.xpos
             ),
+        }
+    }
+}
+
+/// What is wrong with a value ([`Error::BadValue`]).
+///
+/// ```
+/// use slog2_format::error::ValueProblem;
+/// let p = ValueProblem::Overlap { start: 300, previous_end: 320 };
+/// assert_eq!(
+///     p.to_string(),
+///     "the block at byte 300 overlaps the structure before it (which ends at byte 320)"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ValueProblem {
+    /// A field of a block breaks its layout's condition (a negative count, a
+    /// length the block cannot hold, ...): the parser's words for it.
+    Layout {
+        /// The block being parsed.
+        part: Part,
+        /// The condition broken, as the layout states it.
+        message: String,
+    },
+    /// Two pointers to one block disagree on its size.
+    SizeDisagrees {
+        /// The block's offset.
+        at: i64,
+        /// The size the first pointer gives.
+        first: i32,
+        /// The size the other gives.
+        other: i32,
+    },
+    /// A block starts inside the structure before it.
+    Overlap {
+        /// The block's offset.
+        start: u64,
+        /// Where the structure before it ends.
+        previous_end: u64,
+    },
+    /// A SLOG-1 record's times are not finite (SLOG-2 needs finite times).
+    NotFinite {
+        /// The record's interval type.
+        interval_type: u32,
+        /// Its start time.
+        start: f64,
+        /// Its end time.
+        end: f64,
+    },
+    /// A window answer does not fit a [`WindowBuf`](crate::WindowBuf) (more
+    /// than 4 Gi vertices, info bytes, parts or weights).
+    AnswerTooLarge {
+        /// More about what overflowed, if anything.
+        detail: Option<String>,
+    },
+    /// A drawable or shadow that the window query's scan accepted could not be
+    /// decoded (the scan and the decoder disagree).
+    Undecodable,
+    /// A tree node has a stub for a node that comes later in the file: the
+    /// rewriter needs children before parents.
+    ChildAfterParent(crate::types::NodeId),
+    /// The header's root pointer names no TreeDir entry.
+    RootNotInTreeDir,
+}
+
+impl std::fmt::Display for ValueProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueProblem::Layout { part, message } => write!(f, "{part}: {message}"),
+            ValueProblem::SizeDisagrees { at, first, other } => write!(
+                f,
+                "two pointers to the block at byte {at} disagree on its size ({first} and {other})"
+            ),
+            ValueProblem::Overlap { start, previous_end } => write!(
+                f,
+                "the block at byte {start} overlaps the structure before it (which ends at byte {previous_end})"
+            ),
+            ValueProblem::NotFinite {
+                interval_type,
+                start,
+                end,
+            } => write!(
+                f,
+                "a record of interval type {interval_type} starts at {start:?} and ends at {end:?}: SLOG-2 needs finite times"
+            ),
+            ValueProblem::AnswerTooLarge { detail: None } => f.write_str(
+                "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)",
+            ),
+            ValueProblem::AnswerTooLarge {
+                detail: Some(detail),
+            } => write!(f, "{detail} (more than 4 Gi vertices or info bytes)"),
+            ValueProblem::Undecodable => f.write_str(
+                "a drawable or shadow accepted by the window query's scan could not be decoded",
+            ),
+            ValueProblem::ChildAfterParent(id) => write!(
+                f,
+                "tree node ({}, {}) has a stub for a node that comes later in the file; only files with children before parents can be rewritten",
+                id.depth, id.xpos
+            ),
+            ValueProblem::RootNotInTreeDir => {
+                f.write_str("the header's root pointer names no TreeDir entry")
+            }
         }
     }
 }
@@ -489,7 +592,7 @@ impl Error {
                 };
                 format!("{what} points at {size} bytes at byte {target}: {problem}")
             }
-            Error::BadValue { what, .. } => what.clone(),
+            Error::BadValue { problem, .. } => problem.to_string(),
             Error::LimitExceeded {
                 what, size, limit, ..
             } => format!("{what} is {size} bytes, over the reader's limit of {limit} bytes"),
@@ -576,12 +679,18 @@ impl Error {
             }
             binrw::Error::AssertFail { pos, message } => Error::BadValue {
                 offset: base + pos,
-                what: format!("{what}: {message}"),
+                problem: ValueProblem::Layout {
+                    part: what,
+                    message,
+                },
             },
             binrw::Error::Backtrace(bt) => Error::from_binrw(*bt.error, base, what, within),
             other => Error::BadValue {
                 offset: base,
-                what: format!("{what}: {other}"),
+                problem: ValueProblem::Layout {
+                    part: what,
+                    message: other.to_string(),
+                },
             },
         }
     }

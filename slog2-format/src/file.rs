@@ -1,7 +1,7 @@
 //! A whole SLOG-2 file in memory, for lossless round trips: every block the header,
 //! the TreeDir and the child stubs point at, parsed, plus any bytes no pointer covers.
 
-use crate::error::{Error, Result, WriteProblem};
+use crate::error::{Error, Result, ValueProblem, WriteProblem};
 use crate::read::{Parsed, Slog2Reader, Validation, Version};
 use crate::types::*;
 use binrw::{BinWrite, Endian};
@@ -110,12 +110,11 @@ impl Slog2File {
                 if old.ptr().size != p.size {
                     return Err(Error::BadValue {
                         offset: p.offset as u64,
-                        what: format!(
-                            "two pointers to the block at byte {} disagree on its size ({} and {})",
-                            p.offset,
-                            old.ptr().size,
-                            p.size
-                        ),
+                        problem: ValueProblem::SizeDisagrees {
+                            at: p.offset,
+                            first: old.ptr().size,
+                            other: p.size,
+                        },
                     });
                 }
                 return Ok(());
@@ -173,7 +172,10 @@ impl Slog2File {
             if start < pos {
                 return Err(Error::BadValue {
                     offset: start,
-                    what: format!("the block at byte {start} overlaps the structure before it (which ends at byte {pos})"),
+                    problem: ValueProblem::Overlap {
+                        start,
+                        previous_end: pos,
+                    },
                 });
             }
             if start > pos {

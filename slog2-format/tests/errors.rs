@@ -121,7 +121,13 @@ fn a_huge_count_is_refused_without_allocating() {
     assert!(matches!(parse(&b), Err(Error::Truncated { .. })));
     b[dir_at as usize..dir_at as usize + 4].copy_from_slice(&(-1i32).to_be_bytes());
     match parse(&b) {
-        Err(Error::BadValue { what, .. }) => assert!(what.contains("negative"), "{what}"),
+        Err(Error::BadValue {
+            problem: slog2_format::error::ValueProblem::Layout { part, message },
+            ..
+        }) => {
+            assert_eq!(part, slog2_format::error::Part::TreeDir);
+            assert!(message.contains("negative"), "{message}");
+        }
         other => panic!("{other:?}"),
     }
 }

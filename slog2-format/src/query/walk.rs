@@ -3,7 +3,7 @@
 
 use super::follow::stub_offsets;
 use super::*;
-use crate::error::Part;
+use crate::error::{Part, ValueProblem};
 use crate::window::node_scan::{NodeScan, ScannedStub};
 use std::sync::Arc;
 
@@ -521,8 +521,7 @@ fn depth_check(id: NodeId, p: &Pending, what: &dyn Fn() -> String) -> Result<()>
 fn too_large(base: u64) -> Error {
     Error::BadValue {
         offset: base,
-        what: "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)"
-            .into(),
+        problem: ValueProblem::AnswerTooLarge { detail: None },
     }
 }
 
@@ -557,7 +556,6 @@ enum StubShadows {
 fn undecodable(offset: u64) -> Error {
     Error::BadValue {
         offset,
-        what: "a drawable or shadow accepted by the window query's scan could not be decoded"
-            .into(),
+        problem: ValueProblem::Undecodable,
     }
 }
