@@ -99,8 +99,7 @@ pub enum Error {
         offset: u64,
         /// The block it lies in.
         within: Part,
-        /// The tag byte, when the parser names it (`None` when the drawable's
-        /// fields after the tag did not parse as either kind).
+        /// The tag byte, when the parser names it.
         found: Option<u8>,
     },
     /// A compressed tree-node frame (SLOG 2.0.6Z) fails one of the checks of
@@ -670,13 +669,45 @@ impl Error {
                 within: what,
                 found: format!("{found:?}").parse().ok(),
             },
-            binrw::Error::NoVariantMatch { pos } | binrw::Error::EnumErrors { pos, .. } => {
+            binrw::Error::EnumErrors {
+                pos,
+                mut variant_errors,
+            } => {
+                // A tag byte that names a variant whose fields then fail: that
+                // failure, not the tag, is what is wrong.
+                let named =
+                    |e: &binrw::Error| !matches!(e.root_cause(), binrw::Error::BadMagic { .. });
+                if variant_errors.iter().filter(|(_, e)| named(e)).count() == 1 {
+                    if let Some(i) = variant_errors.iter().position(|(_, e)| named(e)) {
+                        let (_, e) = variant_errors.swap_remove(i);
+                        if e.is_eof() {
+                            // Cut short inside this drawable: name where it starts.
+                            return Error::Truncated {
+                                offset: base + pos,
+                                what,
+                                within,
+                            };
+                        }
+                        return Error::from_binrw(e, base, what, within);
+                    }
+                }
+                let found = variant_errors
+                    .iter()
+                    .find_map(|(_, e)| match e.root_cause() {
+                        binrw::Error::BadMagic { found, .. } => format!("{found:?}").parse().ok(),
+                        _ => None,
+                    });
                 Error::BadTag {
                     offset: base + pos,
                     within: what,
-                    found: None,
+                    found,
                 }
             }
+            binrw::Error::NoVariantMatch { pos } => Error::BadTag {
+                offset: base + pos,
+                within: what,
+                found: None,
+            },
             binrw::Error::AssertFail { pos, message } => Error::BadValue {
                 offset: base + pos,
                 problem: ValueProblem::Layout {
