@@ -23,7 +23,7 @@ pub enum CliError {
     #[error(transparent)]
     File(#[from] mpelog::output::Error),
     /// The input is not a valid SLOG-2 file (exit 1).
-    #[error("{}: {source}", shown(.path))]
+    #[error("{}: {source}{}", shown(.path), check_rule(.source))]
     BadSlog2 {
         /// The input file.
         path: PathBuf,
@@ -115,13 +115,20 @@ pub enum CliError {
     /// The command line asks for something impossible (exit 2).
     #[error("{0}")]
     Usage(String),
+    /// Options a SLOG-2 writer or query cannot use, such as a tree of one
+    /// child per node (exit 2).
+    #[error("{0}")]
+    Options(slog2_format::error::OptionsProblem),
 }
 
 impl CliError {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) | CliError::NoView { .. } | CliError::Render(_) => 2,
+            CliError::Usage(_)
+            | CliError::Options(_)
+            | CliError::NoView { .. }
+            | CliError::Render(_) => 2,
             _ => 1,
         }
     }
@@ -205,7 +212,7 @@ impl CliError {
     /// Wraps a SLOG-2 codec error on `path`.
     pub fn slog2(path: &Path) -> impl FnOnce(slog2_format::Error) -> CliError + '_ {
         move |source| match source {
-            slog2_format::Error::InvalidOptions(m) => CliError::Usage(m.to_string()),
+            slog2_format::Error::InvalidOptions(m) => CliError::Options(m),
             slog2_format::Error::Io { source, .. } => Self::from_io(path, source),
             source => CliError::BadSlog2 {
                 path: path.to_path_buf(),
@@ -217,6 +224,22 @@ impl CliError {
 
 /// Result of a command.
 pub type CliResult<T = ()> = Result<T, CliError>;
+
+/// For a SLOG-2 file a window query refuses because its header, maps or
+/// TreeDir break a rule of `mpelog check`: the rule's ID, so that the user can
+/// look it up (spec/conformance.md §8) or run the checker for the rest.
+fn check_rule(e: &slog2_format::Error) -> String {
+    match e {
+        slog2_format::Error::BadTree {
+            problem: slog2_format::error::TreeProblem::File(p),
+            ..
+        } => format!(
+            " (rule {} of `mpelog check`)",
+            mpelog_conformance::check::slog2::rule(*p).id
+        ),
+        _ => String::new(),
+    }
+}
 
 /// The line that tells how to recover a damaged CLOG2 file.
 fn repair_hint(path: &Path, e: &clog2_format::Error, repairable: bool) -> String {

@@ -51,17 +51,32 @@ pub struct Options {
 
 impl Options {
     /// Removes these categories.
+    ///
+    /// ```
+    /// let opts = mpelog::filter::Options::default().remove(vec![0, 3]);
+    /// assert_eq!((opts.remove, opts.keep), (vec![0, 3], None));
+    /// ```
     pub fn remove(mut self, categories: Vec<i32>) -> Options {
         self.remove = categories;
         self
     }
     /// Keeps only these categories.
+    ///
+    /// ```
+    /// let opts = mpelog::filter::Options::default().keep(vec![2]);
+    /// assert_eq!((opts.remove, opts.keep), (vec![], Some(vec![2])));
+    /// ```
     pub fn keep(mut self, categories: Vec<i32>) -> Options {
         self.keep = Some(categories);
         self
     }
     /// Keeps only the drawables that meet `[from, to)` (a missing bound is the
     /// file's start or end).
+    ///
+    /// ```
+    /// let opts = mpelog::filter::Options::default().window(None, Some(2.0));
+    /// assert_eq!((opts.from, opts.to), (None, Some(2.0)));
+    /// ```
     pub fn window(mut self, from: Option<f64>, to: Option<f64>) -> Options {
         self.from = from;
         self.to = to;

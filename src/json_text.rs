@@ -93,6 +93,17 @@ impl Formatter for PrettyUniform {
 }
 
 /// Writes `value` as indented JSON with [`PrettyUniform`].
+///
+/// # Errors
+///
+/// As [`to_writer`].
+///
+/// ```
+/// let mut out = Vec::new();
+/// mpelog::json_text::to_writer_pretty(&mut out, &serde_json::json!({"a": [1]}))?;
+/// assert_eq!(String::from_utf8(out).unwrap(), "{\n  \"a\": [\n    1\n  ]\n}");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub fn to_writer_pretty<W: io::Write, T: ?Sized + Serialize>(
     w: W,
     value: &T,
@@ -101,11 +112,29 @@ pub fn to_writer_pretty<W: io::Write, T: ?Sized + Serialize>(
 }
 
 /// Writes `value` as compact JSON with [`UniformEscapes`].
+///
+/// # Errors
+///
+/// The writer's I/O error, or a value serde_json cannot write (a map whose
+/// keys are not strings).
+///
+/// ```
+/// let mut out = Vec::new();
+/// mpelog::json_text::to_writer(&mut out, &serde_json::json!({"name": "a\tb"}))?;
+/// assert_eq!(out, br#"{"name":"a\u0009b"}"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(w: W, value: &T) -> serde_json::Result<()> {
     value.serialize(&mut Serializer::with_formatter(w, UniformEscapes))
 }
 
 /// `value` as compact JSON text with [`UniformEscapes`].
+///
+/// ```
+/// // Control characters, DEL included, as `\u00XX`; no short forms like `\n`.
+/// assert_eq!(mpelog::json_text::to_string("a\nb\u{7f}"), r#""a\u000ab\u007f""#);
+/// assert_eq!(mpelog::json_text::to_string(&[1.5, 2.0]), "[1.5,2.0]");
+/// ```
 pub fn to_string<T: ?Sized + Serialize>(value: &T) -> String {
     let mut out = Vec::new();
     // Serializing a Serialize value into memory does not fail for the values

@@ -37,6 +37,11 @@ pub(crate) fn copies() -> Vec<PathBuf> {
 
 /// How to name `path` in messages: what the user gave for a copy the tool
 /// made (`-` for standard input, the URL for a download), else the path.
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(mpelog::names::shown(Path::new("runs/a.clog2")), "runs/a.clog2");
+/// ```
 pub fn shown(path: &Path) -> String {
     if let Ok(c) = COPIES.lock() {
         if let Some((_, name)) = c.iter().find(|(p, _)| p == path) {

@@ -133,6 +133,13 @@ fn same_file(a: FileId, b: FileId) -> bool {
 }
 
 /// Whether `path` names standard input or output.
+///
+/// ```
+/// use mpelog::output::is_dash;
+/// use std::path::Path;
+/// assert!(is_dash(Path::new("-")));
+/// assert!(!is_dash(Path::new("./-")));
+/// ```
 pub fn is_dash(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
@@ -145,6 +152,30 @@ impl Output {
     /// `in_place` allows the output to be the same file as an input, for commands
     /// that read their whole input before writing (`repair`): the rename keeps the
     /// old file whole until the new one is complete.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SameFile`] for an output that is one of the inputs (unless
+    /// `in_place`); [`Error::Io`] when the output's folder cannot be read or
+    /// the temporary file cannot be made.
+    ///
+    /// ```
+    /// use mpelog::output::{Error, Output};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let trace = dir.path().join("t.clog2");
+    /// std::fs::write(&trace, b"trace").unwrap();
+    /// let link = dir.path().join("link.clog2");
+    /// std::os::unix::fs::symlink(&trace, &link).unwrap();
+    /// // The same file under another name is still the input.
+    /// assert!(matches!(Output::create(&link, &[&trace], false), Err(Error::SameFile { .. })));
+    /// // In place (as `repair` writes), nothing changes before the commit,
+    /// // and an output never committed leaves nothing behind.
+    /// let out = Output::create(&trace, &[&trace], true)?;
+    /// assert_eq!(std::fs::read(&trace).unwrap(), b"trace");
+    /// drop(out);
+    /// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn create(path: &Path, inputs: &[&Path], in_place: bool) -> Result<Output> {
         if !in_place {
             refuse_same_file(path, inputs)?;
@@ -182,6 +213,10 @@ impl Output {
     }
 
     /// A buffered writer over the temporary file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when the temporary file cannot be opened again.
     pub fn writer(&self) -> Result<OutWriter> {
         let file = match &self.how {
             How::Rename { tmp, .. } => tmp.reopen(),
@@ -192,6 +227,10 @@ impl Output {
     }
 
     /// Flushes `writer` (which must come from [`Output::writer`]) and commits.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when the flush fails, and as [`Output::commit`].
     pub fn finish(self, mut writer: OutWriter) -> Result {
         writer.flush().map_err(io(&self.shown))?;
         drop(writer);
@@ -201,6 +240,31 @@ impl Output {
     /// Puts the finished output in place: renames the temporary file over the
     /// target (with the target's permissions if it existed, `rw-r--r--` if not),
     /// or copies it to standard output or the device.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when setting the permissions, the `fsync`, the rename or
+    /// the copy fails.
+    ///
+    /// ```
+    /// use mpelog::output::Output;
+    /// use std::io::Write;
+    /// use std::os::unix::fs::PermissionsExt;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("out.csv");
+    /// std::fs::write(&path, b"old").unwrap();
+    /// std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    /// let out = Output::create(&path, &[], false)?;
+    /// let mut w = out.writer()?;
+    /// w.write_all(b"new").unwrap();
+    /// w.flush().unwrap();
+    /// drop(w);
+    /// assert_eq!(std::fs::read(&path).unwrap(), b"old"); // until the commit
+    /// out.commit()?;
+    /// assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    /// assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    /// # Ok::<(), mpelog::output::Error>(())
+    /// ```
     pub fn commit(self) -> Result {
         let shown = self.shown;
         match self.how {

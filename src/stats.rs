@@ -59,6 +59,11 @@ pub struct Options {
 impl Options {
     /// Restricts the statistics to the drawables that meet `[from, to)`, with
     /// durations clipped to it (a missing bound is the file's start or end).
+    ///
+    /// ```
+    /// let opts = mpelog::stats::Options::default().window(Some(1.5), None);
+    /// assert_eq!((opts.from, opts.to, opts.bins), (Some(1.5), None, 0));
+    /// ```
     pub fn window(mut self, from: Option<f64>, to: Option<f64>) -> Options {
         self.from = from;
         self.to = to;
@@ -67,6 +72,11 @@ impl Options {
 
     /// Adds a per-category histogram of `bins` equal slices of the window (at
     /// most [`MAX_BINS`]).
+    ///
+    /// ```
+    /// let opts = mpelog::stats::Options::default().bins(10);
+    /// assert_eq!((opts.from, opts.to, opts.bins), (None, None, 10));
+    /// ```
     pub fn bins(mut self, bins: usize) -> Options {
         self.bins = bins.min(MAX_BINS);
         self
@@ -106,6 +116,13 @@ impl Durations {
     }
 
     /// The mean (0 when there is none).
+    ///
+    /// ```
+    /// use mpelog::stats::Durations;
+    /// assert_eq!(Durations::default().mean(), 0.0);
+    /// let d = Durations { count: 4, sum: 2.0, min: 0.25, max: 1.0 };
+    /// assert_eq!(d.mean(), 0.5);
+    /// ```
     pub fn mean(&self) -> f64 {
         if self.count == 0 {
             0.0
@@ -552,7 +569,35 @@ pub fn slog2<R: Read + Seek>(
 }
 
 /// The statistics of a CLOG2 trace through its annotation file, read in slices
-/// of the annotation's leaves as [`slog2`] reads a SLOG-2 file.
+/// of the annotation's leaves as [`slog2`] reads a SLOG-2 file: the same
+/// statistics as those of the SLOG-2 file converted from the trace.
+///
+/// ```
+/// use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+/// use slog2_format::{convert::clog2_to_slog2, Slog2Reader};
+/// use std::io::Cursor;
+///
+/// let trace = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+/// let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+/// let mut a = Annotation::new(Cursor::new(idx.into_inner()), Cursor::new(&trace[..]))?;
+/// let window = mpelog::stats::Options::default().window(Some(0.1), Some(0.2));
+/// let ours = mpelog::stats::annotation(&mut a, &window)?;
+///
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let (slog2, _) = clog2_to_slog2(&mut reader, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// let mut r = Slog2Reader::new(Cursor::new(slog2.into_inner()))?;
+/// let converted = mpelog::stats::slog2(&mut r, &window)?;
+/// assert!(ours.categories.iter().any(|c| c.count > 0));
+/// assert_eq!(ours.categories, converted.categories);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The [`mpelog_annotate::Error`] of a node or a leaf that cannot be read,
+/// or of trace bytes that changed since the annotation was made.
 pub fn annotation<A: Read + Seek, T: Read + Seek>(
     ann: &mut mpelog_annotate::Annotation<A, T>,
     opts: &Options,

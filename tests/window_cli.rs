@@ -578,3 +578,30 @@ fn a_closed_pipe_is_not_an_error() {
     );
     assert_eq!(&buf[..], &all.stdout[..100]);
 }
+
+/// A file whose header breaks an error rule of `check` (here a tree of one
+/// child per node, S2-HDR-004) is refused by `window` at the offset `check`
+/// gives, naming the rule so that the user can look it up: the format crate
+/// reports a typed problem and the command line names its rule.
+#[test]
+fn a_window_refused_for_a_broken_rule_names_the_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    // One leaf: no stub for the walk to refuse first.
+    let mut bytes = generated_slog2(5, 100, 1 << 20);
+    let (_, _, len) = slog2_format::read::parse_header(&bytes).unwrap();
+    // num_children_per_node: the i16 after the version string.
+    let at = (len as usize) - slog2_format::read::HEADER_FIXED_LEN;
+    assert_eq!(i16::from_be_bytes([bytes[at], bytes[at + 1]]), 2);
+    bytes[at..at + 2].copy_from_slice(&1i16.to_be_bytes());
+    let path = dir.path().join("k1.slog2");
+    std::fs::write(&path, &bytes).unwrap();
+    let o = mpelog(&["window", path.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "byte {at}: num_children_per_node is 1 (rule S2-HDR-004 of `mpelog check`)"
+        )),
+        "{err}"
+    );
+}

@@ -21,31 +21,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Display, Write};
 
 /// Writes bytes as a quoted string, escaping `"`, `\`, control bytes (`\u00XX`)
-/// and bytes ≥ 0x80 (`\xXX`).
+/// and bytes ≥ 0x80 (`\xXX`): the notation of [`clog2_format::escape`]
+/// (spec/README.md §3, strings in text output).
+///
+/// ```
+/// assert_eq!(alog_format::dump::quoted(b"a\"\x01\xff").to_string(), r#""a\"\u0001\xff""#);
+/// ```
 pub fn quoted(b: &[u8]) -> Quoted<'_> {
     Quoted(b)
 }
 
-/// See [`quoted`].
-#[derive(Debug, Clone, Copy)]
-pub struct Quoted<'a>(&'a [u8]);
-
-impl Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_char('"')?;
-        for &c in self.0 {
-            match c {
-                b'"' => f.write_str("\\\"")?,
-                b'\\' => f.write_str("\\\\")?,
-                0x20..=0x7e => f.write_char(c as char)?,
-                // The notation of clog2_format::escape (spec/README.md §3, strings in text output).
-                0x80..=0xff => write!(f, "\\x{c:02x}")?,
-                _ => write!(f, "\\u{:04x}", c)?,
-            }
-        }
-        f.write_char('"')
-    }
-}
+pub use clog2_format::escape::QuotedBytes as Quoted;
 
 /// One record as a dump line (without newline); `rollover` (µs) gives the real
 /// time of events.

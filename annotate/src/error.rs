@@ -27,8 +27,9 @@ pub enum Error {
     /// The annotation file is malformed.
     #[error("annotation byte {offset}: {what}")]
     BadAnnotation {
-        /// The rule of spec/conformance.md §9 it breaks (`IDX-HDR-001`, …).
-        rule: &'static str,
+        /// What is wrong (`mpelog-conformance` names the rule of
+        /// spec/conformance.md §9 it breaks).
+        problem: Problem,
         /// Where.
         offset: u64,
         /// What is wrong.
@@ -37,8 +38,9 @@ pub enum Error {
     /// The trace changed since it was annotated.
     #[error("stale annotation: {what}; annotate the trace again")]
     Stale {
-        /// The rule of spec/conformance.md §9 it breaks (`IDX-STALE-001`, …).
-        rule: &'static str,
+        /// What differs (`mpelog-conformance` names the rule of
+        /// spec/conformance.md §9 it breaks).
+        problem: Problem,
         /// Where, in the trace (0 for its size).
         offset: u64,
         /// What differs.
@@ -52,9 +54,76 @@ pub enum Error {
     InvalidOptions(String),
 }
 
+/// What is wrong with an annotation, or how its trace changed: one variant
+/// per rule of spec/conformance.md §9 that [`Error::BadAnnotation`] and
+/// [`Error::Stale`] report (the rule's ID is in each variant's doc).
+///
+/// ```
+/// use mpelog_annotate::error::Problem;
+/// assert!(Problem::LeafChanged.is_stale());
+/// assert!(!Problem::NotAnnotation.is_stale());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Problem {
+    /// `IDX-HDR-001`: the file does not start with the MPELOGIX magic, or its header is cut short or unreadable.
+    NotAnnotation,
+    /// `IDX-HDR-002`: the header's format_version is not 1.
+    Version,
+    /// `IDX-HDR-003`: the header's children per node is below 2.
+    FewChildren,
+    /// `IDX-BLK-001`: a block pointer lies outside the file or exceeds max_block.
+    BadPointer,
+    /// `IDX-BLK-002`: a block does not parse.
+    Unparsable,
+    /// `IDX-LEAF-001`: the leaf table's count differs from the header's leaves.
+    LeafCount,
+    /// `IDX-LEAF-002`: a leaf's trace range is not whole blocks inside the trace.
+    LeafRange,
+    /// `IDX-STALE-001`: the trace's size differs from the one recorded.
+    TraceSize,
+    /// `IDX-STALE-002`: the CRC-32 of the trace's preamble differs from the one recorded.
+    PreambleChanged,
+    /// `IDX-STALE-003`: the CRC-32 of a leaf's trace range differs from the one recorded.
+    LeafChanged,
+}
+
+impl Problem {
+    /// Every problem, in the order of spec/conformance.md §9.
+    pub const ALL: &'static [Problem] = &[
+        Problem::NotAnnotation,
+        Problem::Version,
+        Problem::FewChildren,
+        Problem::BadPointer,
+        Problem::Unparsable,
+        Problem::LeafCount,
+        Problem::LeafRange,
+        Problem::TraceSize,
+        Problem::PreambleChanged,
+        Problem::LeafChanged,
+    ];
+
+    /// Whether the problem is a change of the trace since it was annotated
+    /// (an [`Error::Stale`]), not damage to the annotation.
+    pub fn is_stale(self) -> bool {
+        matches!(
+            self,
+            Problem::TraceSize | Problem::PreambleChanged | Problem::LeafChanged
+        )
+    }
+}
+
 impl Error {
     /// The message without its byte offset (which [`Self::offset`] gives): what
     /// a report that shows the offset beside it prints.
+    ///
+    /// ```
+    /// use mpelog_annotate::Error;
+    /// let e = Error::BadAnnotation { rule: "IDX-HDR-001", offset: 8, what: "not a header".into() };
+    /// assert_eq!(e.to_string(), "annotation byte 8: not a header");
+    /// assert_eq!(e.detail(), "annotation: not a header");
+    /// assert_eq!(e.offset(), Some(8));
+    /// ```
     pub fn detail(&self) -> String {
         match self {
             Error::Io { file, source, .. } => format!("{file}: I/O error: {source}"),
@@ -67,6 +136,13 @@ impl Error {
 
     /// The byte offset the error concerns (in the file [`Self::detail`] names),
     /// if it concerns bytes.
+    ///
+    /// ```
+    /// use mpelog_annotate::Error;
+    /// assert_eq!(Error::InvalidOptions("children".into()).offset(), None);
+    /// let stale = Error::Stale { rule: "IDX-STALE-003", offset: 4096, what: "checksum".into() };
+    /// assert_eq!(stale.offset(), Some(4096));
+    /// ```
     pub fn offset(&self) -> Option<u64> {
         match self {
             Error::Io { offset, .. } | Error::BadAnnotation { offset, .. } => Some(*offset),

@@ -5,7 +5,7 @@
 //! its carry-in block and its byte range of the trace (checksum verified), pairs
 //! the events there and keeps the drawables that begin in that leaf.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::format::{self, *};
 use crate::pair::{parse_carry, Pairer, Wait, NO_SLOT};
 use binrw::BinRead;
@@ -105,6 +105,33 @@ fn trace_io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
 impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// Opens an annotation and the trace it annotates; fails if the trace's size
     /// or preamble changed since.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when either file cannot be read; [`Error::BadAnnotation`]
+    /// or [`Error::Slog2`] for a malformed annotation; [`Error::Stale`] when the
+    /// trace's size or preamble is not the one annotated.
+    ///
+    /// ```
+    /// use mpelog_annotate::{annotate, AnnotateOptions, Annotation, Error};
+    /// use std::io::Cursor;
+    ///
+    /// let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// let idx = idx.into_inner();
+    ///
+    /// let a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// assert_eq!(a.leaves().len() as u64, stats.leaves);
+    ///
+    /// // A trace that grew since is not the one annotated.
+    /// let mut grown = trace.clone();
+    /// grown.extend_from_slice(&trace[trace.len() - 1024..]);
+    /// let stale = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&grown[..]));
+    /// assert!(matches!(stale, Err(Error::Stale { rule: "IDX-STALE-001", .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(mut idx: A, mut trace: T) -> Result<Self> {
         let idx_len = idx.seek(SeekFrom::End(0)).map_err(idx_io(0))?;
         idx.seek(SeekFrom::Start(0)).map_err(idx_io(0))?;
@@ -112,27 +139,27 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         idx.read_exact(&mut head).map_err(idx_io(0))?;
         if !head.starts_with(MAGIC) {
             return Err(Error::BadAnnotation {
-                rule: "IDX-HDR-001",
+                problem: Problem::NotAnnotation,
                 offset: 0,
                 what: "not an mpelog annotation file (no MPELOGIX magic)".into(),
             });
         }
         if head.len() < HEADER_LEN as usize {
             return Err(Error::BadAnnotation {
-                rule: "IDX-HDR-001",
+                problem: Problem::NotAnnotation,
                 offset: head.len() as u64,
                 what: format!("the {HEADER_LEN}-byte header is cut short"),
             });
         }
         let header =
             format::Header::read(&mut Cursor::new(&head)).map_err(|e| Error::BadAnnotation {
-                rule: "IDX-HDR-001",
+                problem: Problem::NotAnnotation,
                 offset: 0,
                 what: format!("header: {e}"),
             })?;
         if header.format_version != FORMAT_VERSION {
             return Err(Error::BadAnnotation {
-                rule: "IDX-HDR-002",
+                problem: Problem::Version,
                 offset: 8,
                 what: format!(
                     "format version {} (this reader knows {FORMAT_VERSION})",
@@ -142,7 +169,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         }
         if header.children < 2 {
             return Err(Error::BadAnnotation {
-                rule: "IDX-HDR-003",
+                problem: Problem::FewChildren,
                 offset: 39,
                 what: format!("{} children per node", header.children),
             });
@@ -150,7 +177,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         let trace_len = trace.seek(SeekFrom::End(0)).map_err(trace_io(0))?;
         if trace_len != header.clog2_size {
             return Err(Error::Stale {
-                rule: "IDX-STALE-001",
+                problem: Problem::TraceSize,
                 offset: trace_len,
                 what: format!(
                     "the trace has {trace_len} bytes, it had {} when annotated",
@@ -165,7 +192,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         crc.update(&pre);
         if crc.sum() != header.preamble_crc32 {
             return Err(Error::Stale {
-                rule: "IDX-STALE-002",
+                problem: Problem::PreambleChanged,
                 offset: 0,
                 what: "the trace's preamble changed since it was annotated".into(),
             });
@@ -220,7 +247,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         a.maps = a.block(h.lineidmaps, "the LineIDMapList")?;
         if a.leaves.len() != h.leaves as usize {
             return Err(Error::BadAnnotation {
-                rule: "IDX-LEAF-001",
+                problem: Problem::LeafCount,
                 offset: h.leaf_table.offset as u64,
                 what: format!("{} leaves, the header says {}", a.leaves.len(), h.leaves),
             });
@@ -266,6 +293,23 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 
     /// Everything read so far, opening included.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation, Error};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// let mut a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// let opened = a.counters();
+    /// assert_eq!((opened.trace_bytes, opened.leaves_read), (1024, 0)); // the preamble
+    /// a.verify_leaf(0)?;
+    /// assert_eq!(a.counters().leaves_read, 1);
+    /// assert_eq!(a.counters().trace_bytes, 1024 + a.leaves()[0].len as u64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn counters(&self) -> Counters {
         self.counters
     }
@@ -280,7 +324,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 .is_none_or(|e| e > self.idx_len)
         {
             return Err(Error::BadAnnotation {
-                rule: "IDX-BLK-001",
+                problem: Problem::BadPointer,
                 offset: at.max(0) as u64,
                 what: format!("{what} ({size} bytes at byte {at}) is not inside the file or exceeds max_block"),
             });
@@ -322,7 +366,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// Parses the block just read (from `ptr`).
     fn parse_buf<B: BinRead>(&self, ptr: FileBlockPtr, what: &str, args: B::Args<'_>) -> Result<B> {
         B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| Error::BadAnnotation {
-            rule: "IDX-BLK-002",
+            problem: Problem::Unparsable,
             offset: ptr.offset as u64,
             what: format!("{what}: {e}"),
         })
@@ -330,6 +374,39 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
 
     /// The drawables that meet `[start, end)`, exactly as a window on the SLOG-2
     /// file converted from the same trace gives them.
+    ///
+    /// # Errors
+    ///
+    /// As [`Annotation::verify_leaf`] for each leaf the window reads, and
+    /// [`Error::Io`], [`Error::BadAnnotation`] or [`Error::Slog2`] for the
+    /// annotation's nodes.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation, Error};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// use slog2_format::{convert::clog2_to_slog2, Drawable, Slog2Reader};
+    ///
+    /// let mut a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// let answer = a.window(0.1, 0.11)?;
+    ///
+    /// // The same drawables as the converted SLOG-2 file's window.
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// let (slog2, _) = clog2_to_slog2(&mut reader, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// let converted = Slog2Reader::new(Cursor::new(slog2.into_inner()))?.window(0.1, 0.11)?;
+    /// let mut ours: Vec<_> = answer.drawables.iter().map(|d| Drawable::Primitive(d.value.clone())).collect();
+    /// let mut theirs: Vec<_> = converted.drawables.into_iter().map(|d| d.value).collect();
+    /// let key = |d: &Drawable| (d.earliest().to_bits(), d.latest().to_bits(), d.category());
+    /// ours.sort_by_key(key);
+    /// theirs.sort_by_key(key);
+    /// assert!(!ours.is_empty());
+    /// assert_eq!(ours, theirs);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn window(&mut self, start: f64, end: f64) -> Result<AnnotationAnswer> {
         let w = TimeWindow::new(start, end);
         let before = self.counters;
@@ -447,7 +524,9 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             // As `Slog2Reader::window_into` says it.
             return Err(Error::Slog2(slog2_format::Error::BadValue {
                 offset: 0,
-                what: format!("{e} (more than 4 Gi vertices or info bytes)"),
+                problem: slog2_format::error::ValueProblem::AnswerTooLarge {
+                    detail: Some(e.to_string()),
+                },
             }));
         }
         // In order already: the sort checks it and keeps it.
@@ -513,6 +592,38 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// range, checksum included) and pairs its records; returns how many
     /// drawables begin and end in it. Memory is one leaf's: this is how
     /// `mpelog check` verifies a whole annotation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] for a leaf that does not exist; [`Error::BadAnnotation`]
+    /// for a carry-in block or a range that breaks spec/annotation.md;
+    /// [`Error::Stale`] for trace bytes whose checksum changed; [`Error::Io`]
+    /// and the trace's [`Error::Clog2`] errors.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation, Error};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// let mut a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// let mut paired = 0;
+    /// for i in 0..a.leaves().len() {
+    ///     paired += a.verify_leaf(i)?;
+    /// }
+    /// assert!(paired > 0);
+    /// assert!(matches!(a.verify_leaf(a.leaves().len()), Err(Error::Write(_))));
+    ///
+    /// // A changed byte inside a leaf's range fails its checksum.
+    /// let mut changed = trace.clone();
+    /// let at = a.leaves()[0].offset as usize + 100;
+    /// changed[at] ^= 0xff;
+    /// let mut b = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&changed[..]))?;
+    /// assert!(matches!(b.verify_leaf(0), Err(Error::Stale { rule: "IDX-STALE-003", .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn verify_leaf(&mut self, i: usize) -> Result<usize> {
         if i >= self.leaves.len() {
             return Err(Error::Write(format!(
@@ -536,7 +647,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             // read what the fast path refused, its entries are used).
             let carry =
                 Carry::read_be(&mut Cursor::new(&self.buf)).map_err(|e| Error::BadAnnotation {
-                    rule: "IDX-BLK-002",
+                    problem: Problem::Unparsable,
                     offset: leaf.carry.offset as u64,
                     what: format!("a carry-in block: {e}"),
                 })?;
@@ -548,16 +659,9 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         self.counters.nodes_read += 1;
         self.counters.leaves_read += 1;
         let bs = self.header.clog2_block_size as u64;
-        if bs == 0
-            || leaf.len as u64 % bs != 0
-            || leaf.offset < PREAMBLE_LEN as u64
-            || leaf
-                .offset
-                .checked_add(leaf.len as u64)
-                .is_none_or(|e| e > self.header.clog2_size)
-        {
+        if !whole_blocks_in_trace(&leaf, &self.header) {
             return Err(Error::BadAnnotation {
-                rule: "IDX-LEAF-002",
+                problem: Problem::LeafRange,
                 offset: self.header.leaf_table.offset as u64 + 4 + 48 * i as u64,
                 what: format!(
                     "leaf {i}: range {}+{} is not whole blocks inside the trace",
@@ -582,7 +686,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         crc.update(&self.tbuf);
         if crc.sum() != leaf.crc32 {
             return Err(Error::Stale {
-                rule: "IDX-STALE-003",
+                problem: Problem::LeafChanged,
                 offset: leaf.offset,
                 what: format!(
                     "the trace's bytes {}..{} (leaf {i}) changed since it was annotated",
@@ -658,6 +762,19 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 }
 
+/// Whether a leaf's range is whole CLOG2 blocks after the preamble and inside
+/// the trace (rule IDX-LEAF-002).
+fn whole_blocks_in_trace(leaf: &Leaf, header: &format::Header) -> bool {
+    let bs = header.clog2_block_size as u64;
+    bs != 0
+        && leaf.len as u64 % bs == 0
+        && leaf.offset >= PREAMBLE_LEN as u64
+        && leaf
+            .offset
+            .checked_add(leaf.len as u64)
+            .is_some_and(|e| e <= header.clog2_size)
+}
+
 #[cfg(test)]
 mod tests {
     //! The in-place pairing of leaves against `Clog2Drawables` (the converter's
@@ -731,14 +848,7 @@ mod tests {
         let leaf = a.leaves[i];
         let carry: Carry = a.block(leaf.carry, "a carry-in block")?;
         let bs = a.header.clog2_block_size as u64;
-        if bs == 0
-            || leaf.len as u64 % bs != 0
-            || leaf.offset < PREAMBLE_LEN as u64
-            || leaf
-                .offset
-                .checked_add(leaf.len as u64)
-                .is_none_or(|e| e > a.header.clog2_size)
-        {
+        if !whole_blocks_in_trace(&leaf, &a.header) {
             return Err(Error::Write("range".into()));
         }
         a.trace.seek(SeekFrom::Start(leaf.offset)).unwrap();

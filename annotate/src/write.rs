@@ -101,6 +101,12 @@ impl AnnotateOptions {
 
     /// Sets `trace` to the stamp of a trace of `size` bytes whose preamble
     /// bytes (its first 1024, or fewer) are `preamble` ([`TraceStamp::new`]).
+    ///
+    /// ```
+    /// use mpelog_annotate::{AnnotateOptions, TraceStamp};
+    /// let opts = AnnotateOptions::default().trace(4096, b"CLOG-02.44");
+    /// assert_eq!(opts.trace, Some(TraceStamp::new(4096, b"CLOG-02.44")));
+    /// ```
     pub fn trace(mut self, size: u64, preamble: &[u8]) -> Self {
         self.trace = Some(TraceStamp::new(size, preamble));
         self
@@ -205,7 +211,15 @@ fn waiting(p: &Partial) -> Waiting {
     }
 }
 
-/// The depth of the lowest node above leaves `a` and `b`.
+/// The depth of the lowest node above leaves `a` and `b` in a tree of `k`
+/// children per node (0: the same leaf).
+///
+/// ```
+/// use mpelog_annotate::write::common_depth;
+/// assert_eq!(common_depth(3, 3, 2), 0);
+/// assert_eq!(common_depth(2, 3, 2), 1);
+/// assert_eq!(common_depth(0, 4, 2), 3);
+/// ```
 pub fn common_depth(a: u64, b: u64, k: u64) -> u16 {
     let (mut a, mut b, mut d) = (a, b, 0u16);
     while a != b {
@@ -278,6 +292,24 @@ fn write_node<W: Write + Seek>(out: &mut Out<W>, d: u16, n: Open) -> Result<Tree
 /// [`Error::InvalidOptions`] for fewer than 2 or more than 32767 children or
 /// options without [`AnnotateOptions::trace`]; the trace's errors; the
 /// writer's.
+///
+/// ```
+/// use mpelog_annotate::{annotate, looks_like, AnnotateOptions, Error};
+/// use std::io::Cursor;
+///
+/// let trace = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let unnamed = annotate(&mut reader, Cursor::new(Vec::new()), AnnotateOptions::default(), |_| {});
+/// assert!(matches!(unnamed, Err(Error::InvalidOptions(_))));
+///
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+/// let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+/// assert!(looks_like(idx.get_ref()));
+/// assert_eq!(stats.bytes, idx.get_ref().len() as u64);
+/// assert!(stats.stored > 0 && stats.stored < stats.drawables);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn annotate<S: Source, W: Write + Seek>(
     reader: &mut Clog2Reader<S>,
     out: W,

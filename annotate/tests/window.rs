@@ -113,7 +113,7 @@ fn a_changed_trace_is_refused() {
         matches!(
             e,
             mpelog_annotate::Error::Stale {
-                rule: "IDX-STALE-001",
+                problem: mpelog_annotate::error::Problem::TraceSize,
                 ..
             }
         ),
@@ -127,7 +127,7 @@ fn a_changed_trace_is_refused() {
         matches!(
             e,
             mpelog_annotate::Error::Stale {
-                rule: "IDX-STALE-002",
+                problem: mpelog_annotate::error::Problem::PreambleChanged,
                 ..
             }
         ),
@@ -144,7 +144,7 @@ fn a_changed_trace_is_refused() {
         matches!(
             e,
             mpelog_annotate::Error::Stale {
-                rule: "IDX-STALE-003",
+                problem: mpelog_annotate::error::Problem::LeafChanged,
                 ..
             }
         ),
@@ -160,7 +160,7 @@ fn a_changed_trace_is_refused() {
         matches!(
             e,
             mpelog_annotate::Error::Stale {
-                rule: "IDX-STALE-003",
+                problem: mpelog_annotate::error::Problem::LeafChanged,
                 ..
             }
         ),
@@ -197,8 +197,14 @@ fn every_byte_of_a_leaf_is_checksummed() {
             b[at as usize] ^= 0x40;
             let mut a = Annotation::new(Cursor::new(&idx), Cursor::new(&b)).unwrap();
             match a.verify_leaf(i) {
-                Err(Error::Stale { rule, offset, .. }) => {
-                    assert_eq!((rule, offset), ("IDX-STALE-003", leaf.offset), "byte {at}")
+                Err(Error::Stale {
+                    problem, offset, ..
+                }) => {
+                    assert_eq!(
+                        (problem, offset),
+                        (mpelog_annotate::error::Problem::LeafChanged, leaf.offset),
+                        "byte {at}"
+                    )
                 }
                 other => panic!("leaf {i}, byte {at} flipped: {other:?}"),
             }
@@ -214,7 +220,13 @@ fn every_byte_of_a_leaf_is_checksummed() {
         let mut b = clog2.clone();
         b[at] ^= 0x40;
         match Annotation::new(Cursor::new(&idx), Cursor::new(&b)) {
-            Err(Error::Stale { rule, .. }) => assert_eq!(rule, "IDX-STALE-002", "byte {at}"),
+            Err(Error::Stale { problem, .. }) => {
+                assert_eq!(
+                    problem,
+                    mpelog_annotate::error::Problem::PreambleChanged,
+                    "byte {at}"
+                )
+            }
             other => panic!("preamble byte {at} flipped: {:?}", other.err()),
         }
     }

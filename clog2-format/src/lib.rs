@@ -49,6 +49,7 @@ pub mod dump;
 pub mod error;
 pub mod escape;
 pub mod file;
+pub mod io;
 pub mod preamble;
 pub mod read;
 pub mod record;

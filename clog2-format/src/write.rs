@@ -8,8 +8,61 @@ use crate::preamble::{Preamble, PreambleInfo, PREAMBLE_LEN};
 use crate::record::{Body, Record, ENDLOG_TIME};
 use std::io::{Seek, SeekFrom, Write};
 
-fn io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
+/// An I/O error at `offset`, as the writers of this crate report it.
+pub(crate) fn io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
     move |source| Error::Io { offset, source }
+}
+
+/// The output of the record writers (CLOG2 and old CLOG): the records of the
+/// block being filled, written padded with zeros to the block size when the
+/// writer closes it.
+#[derive(Debug)]
+pub(crate) struct Blocks<W> {
+    pub(crate) out: W,
+    /// The block size.
+    pub(crate) size: usize,
+    /// The encoded records of the open block (its terminator last, once closed).
+    pub(crate) block: Vec<u8>,
+    /// Bytes written to `out` so far.
+    pub(crate) offset: u64,
+}
+
+impl<W: Write> Blocks<W> {
+    /// Blocks of `size` bytes, written to `out` from `offset`.
+    pub(crate) fn new(out: W, size: usize, offset: u64) -> Self {
+        Blocks {
+            out,
+            size,
+            block: Vec::with_capacity(size),
+            offset,
+        }
+    }
+
+    /// Bytes written or buffered so far.
+    pub(crate) fn written(&self) -> u64 {
+        self.offset + self.block.len() as u64
+    }
+
+    /// Writes the open block padded with zeros to the block size, and starts
+    /// the next.
+    pub(crate) fn close(&mut self) -> Result<()> {
+        self.block.resize(self.size, 0);
+        self.out.write_all(&self.block).map_err(io(self.offset))?;
+        self.offset += self.size as u64;
+        self.block.clear();
+        Ok(())
+    }
+}
+
+/// Refuses a terminator (ENDBLOCK or ENDLOG) pushed to a writer, which writes
+/// them itself.
+pub(crate) fn refuse_terminator(is_terminator: bool) -> Result<()> {
+    if is_terminator {
+        return Err(Error::Write(
+            "ENDBLOCK and ENDLOG are written by the writer itself".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes a parsed file back block by block, exactly as given: preamble tokens and
@@ -98,12 +151,9 @@ impl<W: Write> BlockWriter<W> {
 /// offset. Padding after terminators is zero.
 #[derive(Debug)]
 pub struct Clog2Writer<W: Write + Seek> {
-    out: W,
+    blocks: Blocks<W>,
     preamble: Preamble,
     layout: Layout,
-    block_size: usize,
-    block: Vec<u8>,
-    offset: u64,
     records: u64,
 }
 
@@ -145,12 +195,9 @@ impl<W: Write + Seek> Clog2Writer<W> {
         let block_size = preamble.info().block_size as usize;
         out.write_all(&preamble.to_bytes()?).map_err(io(0))?;
         Ok(Clog2Writer {
-            out,
+            blocks: Blocks::new(out, block_size, PREAMBLE_LEN as u64),
             preamble,
             layout,
-            block_size,
-            block: Vec::with_capacity(block_size),
-            offset: PREAMBLE_LEN as u64,
             records: 0,
         })
     }
@@ -173,7 +220,7 @@ impl<W: Write + Seek> Clog2Writer<W> {
     /// # Ok::<(), clog2_format::Error>(())
     /// ```
     pub fn bytes_written(&self) -> u64 {
-        self.offset + self.block.len() as u64
+        self.blocks.written()
     }
 
     fn terminator(time: f64, body: Body) -> Record {
@@ -187,12 +234,8 @@ impl<W: Write + Seek> Clog2Writer<W> {
     }
 
     fn flush_block(&mut self, terminator: Record) -> Result<()> {
-        encode_record(&terminator, self.layout, &mut self.block)?;
-        self.block.resize(self.block_size, 0);
-        self.out.write_all(&self.block).map_err(io(self.offset))?;
-        self.offset += self.block_size as u64;
-        self.block.clear();
-        Ok(())
+        encode_record(&terminator, self.layout, &mut self.blocks.block)?;
+        self.blocks.close()
     }
 
     /// Appends a record (not a terminator: blocks are closed automatically).
@@ -203,23 +246,19 @@ impl<W: Write + Seek> Clog2Writer<W> {
     ///
     /// See [`Clog2Writer::new`] for an example.
     pub fn push(&mut self, rec: &Record) -> Result<()> {
-        if rec.is_terminator() {
-            return Err(Error::Write(
-                "ENDBLOCK and ENDLOG are written by the writer itself".into(),
-            ));
-        }
+        refuse_terminator(rec.is_terminator())?;
         let hl = self.layout.header_len();
         let len = rec.disk_len(hl);
-        if len + hl >= self.block_size {
+        if len + hl >= self.blocks.size {
             return Err(Error::Write(format!(
                 "a {len}-byte record cannot fit in a {}-byte block",
-                self.block_size
+                self.blocks.size
             )));
         }
-        if self.block.len() + len + hl >= self.block_size {
+        if self.blocks.block.len() + len + hl >= self.blocks.size {
             self.flush_block(Self::terminator(rec.time, Body::EndBlock))?;
         }
-        encode_record(rec, self.layout, &mut self.block)?;
+        encode_record(rec, self.layout, &mut self.blocks.block)?;
         self.records += 1;
         Ok(())
     }
@@ -236,24 +275,28 @@ impl<W: Write + Seek> Clog2Writer<W> {
         self.flush_block(Self::terminator(ENDLOG_TIME, Body::EndLog))?;
         let version = self.preamble.info().version;
         if version.has_comm_table() {
-            let fptr = self.offset;
+            let fptr = self.blocks.offset;
             let mut buf = Vec::new();
             table
                 .cloned()
                 .unwrap_or_default()
                 .encode(self.layout.endian, &mut buf)?;
-            self.out.write_all(&buf).map_err(io(self.offset))?;
-            self.offset += buf.len() as u64;
+            self.blocks
+                .out
+                .write_all(&buf)
+                .map_err(io(self.blocks.offset))?;
+            self.blocks.offset += buf.len() as u64;
             self.preamble.set_commtable_fptr(fptr)?;
-            self.out.seek(SeekFrom::Start(0)).map_err(io(0))?;
-            self.out
+            self.blocks.out.seek(SeekFrom::Start(0)).map_err(io(0))?;
+            self.blocks
+                .out
                 .write_all(&self.preamble.to_bytes()?)
                 .map_err(io(0))?;
-            self.out.seek(SeekFrom::End(0)).map_err(io(0))?;
+            self.blocks.out.seek(SeekFrom::End(0)).map_err(io(0))?;
         } else if table.is_some_and(|t| !t.entries.is_empty()) {
             return Err(Error::Write(format!("{version} files have no comm table")));
         }
-        self.out.flush().map_err(io(self.offset))?;
-        Ok((self.out, self.offset))
+        self.blocks.out.flush().map_err(io(self.blocks.offset))?;
+        Ok((self.blocks.out, self.blocks.offset))
     }
 }

@@ -31,15 +31,6 @@ impl fmt::Display for Severity {
     }
 }
 
-impl From<slog2_format::check::Severity> for Severity {
-    fn from(s: slog2_format::check::Severity) -> Severity {
-        match s {
-            slog2_format::check::Severity::Error => Severity::Error,
-            slog2_format::check::Severity::Warning => Severity::Warning,
-        }
-    }
-}
-
 /// One rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rule {
@@ -86,13 +77,3 @@ pub mod general {
     }
 }
 pub use general::{FORMAT_001, RULES as GENERAL};
-
-/// The rule of `table` whose ID another crate reports as text (the SLOG-1 and
-/// annotation crates name the rule an error or warning breaks by its ID), or
-/// `fallback` when it is not there: a mismatch between the crates that the rule
-/// tests catch (debug builds stop on it).
-pub(crate) fn by_id(table: &[Rule], id: &str, fallback: Rule) -> Rule {
-    let found = table.iter().find(|r| r.id == id).copied();
-    debug_assert!(found.is_some(), "rule {id} is not in the table");
-    found.unwrap_or(fallback)
-}

@@ -12,8 +12,8 @@ pub use crate::rule::{general, Rule, Severity, FORMAT_001, GENERAL};
 use crate::Format;
 
 /// Every rule of every format: the general rules, then the tables of
-/// [`crate::check`]'s format modules, then SLOG-2's (from
-/// [`slog2_format::check::RULES`]).
+/// [`crate::check`]'s format modules, then SLOG-2's and compressed
+/// SLOG-2's frame rules.
 pub fn all() -> &'static [Rule] {
     static ALL: std::sync::OnceLock<Vec<Rule>> = std::sync::OnceLock::new();
     ALL.get_or_init(build)
@@ -26,13 +26,13 @@ fn build() -> Vec<Rule> {
         crate::check::clog::RULES,
         crate::check::alog::RULES,
         crate::check::slog1::RULES,
-        crate::check::slog2::RULES,
         crate::check::annotation::RULES,
         crate::check::otf2::RULES,
     ] {
         v.extend_from_slice(t);
     }
-    v.extend_from_slice(crate::check::slog2::rules());
+    v.extend_from_slice(crate::check::slog2::RULES);
+    v.extend_from_slice(crate::check::slog2::frame::RULES);
     v
 }
 

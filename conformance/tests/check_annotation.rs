@@ -252,3 +252,23 @@ fn zz_every_rule_has_a_test() {
         assert!(tested.contains(r.id), "no test breaks {}", r.id);
     }
 }
+
+/// Each problem the annotation crate reports has its own rule of the
+/// annotation table, and exactly the trace's changes are `IDX-STALE-*` rules.
+#[test]
+fn every_annotation_problem_has_its_own_rule() {
+    use mpelog_annotate::error::Problem;
+    use mpelog_conformance::check::annotation::{rule, RULES};
+    let mut ids = std::collections::BTreeSet::new();
+    for &p in Problem::ALL {
+        let r = rule(p);
+        assert!(RULES.contains(&r), "{p:?}");
+        assert!(
+            ids.insert(r.id),
+            "{p:?}: rule {} is another problem's",
+            r.id
+        );
+        assert_eq!(p.is_stale(), r.id.starts_with("IDX-STALE-"), "{p:?}");
+    }
+    assert_eq!(ids.len(), Problem::ALL.len());
+}

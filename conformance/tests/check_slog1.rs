@@ -219,11 +219,15 @@ fn every_rule_is_tested() {
     // (The table's shape, and its agreement with the spec: rules_spec.rs.)
     let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
     assert_eq!(ids, TESTED);
-    // Every warning of the reader is in the table.
-    for (id, _) in slog2_format::slog1::check::RULES {
-        let r = RULES.iter().find(|r| r.id == *id).unwrap();
-        assert_eq!(r.severity, Severity::Warning, "{id}");
+    // Every warning of the reader has its own warning rule of the table.
+    let mut seen = std::collections::BTreeSet::new();
+    for &p in slog2_format::slog1::check::Problem::ALL {
+        let r = mpelog_conformance::check::slog1::warning_rule(p);
+        assert!(RULES.contains(&r), "{p:?}");
+        assert_eq!(r.severity, Severity::Warning, "{p:?}");
+        assert!(seen.insert(r.id), "{p:?}: {} is another problem's", r.id);
     }
+    assert_eq!(seen.len(), 15);
 }
 
 #[test]

@@ -127,3 +127,38 @@ fn every_frame_rule_is_reported_at_its_offset() {
         }
     }
 }
+
+/// Each problem `slog2_format::check` reports has its own rule of the SLOG-2
+/// table, every rule of the table is some problem's, and a rule is an error
+/// exactly where the problem breaks readers (what a window query refuses), and
+/// in spec/slog2.md's table with that severity.
+#[test]
+fn every_slog2_problem_has_one_rule_of_the_severity_its_readers_need() {
+    use mpelog_conformance::check::slog2::{frame, rule, RULES};
+    use slog2_format::check::Problem;
+    let spec =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/slog2.md")).unwrap();
+    let mut ids = BTreeSet::new();
+    for &p in Problem::ALL {
+        let r = rule(p);
+        assert!(
+            ids.insert(r.id),
+            "{p:?}: rule {} is another problem's",
+            r.id
+        );
+        let error = r.severity == Severity::Error;
+        assert_eq!(error, p.breaks_readers(), "{p:?} ({})", r.id);
+        let row = spec
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", r.id)))
+            .unwrap_or_else(|| panic!("{} missing from spec/slog2.md", r.id));
+        let s = if error { "| error |" } else { "| warning |" };
+        assert!(
+            row.contains(s),
+            "{}: severity differs from the spec: {row}",
+            r.id
+        );
+    }
+    let table: BTreeSet<&str> = RULES.iter().chain(frame::RULES).map(|r| r.id).collect();
+    assert_eq!(ids, table);
+}

@@ -64,28 +64,27 @@ pub fn type_name(t: u8) -> String {
     }
 }
 
-/// The record name of an event kind, as `otf2-print` writes it
-/// (`OTHER <type>` for a record type this crate skips).
+/// The record name of an event kind, as `otf2-print` writes it: its
+/// [`EventKind::name`] in upper case, words joined by `_` (`MPI_ISEND_COMPLETE`;
+/// `OTHER <type>` for a record type this crate skips).
+///
+/// ```
+/// use otf2_format::{dump::record_name, EventKind};
+/// assert_eq!(record_name(&EventKind::MpiCollectiveBegin), "MPI_COLLECTIVE_BEGIN");
+/// assert_eq!(record_name(&EventKind::Enter { region: 0 }), "ENTER");
+/// ```
 pub fn record_name(kind: &EventKind) -> String {
-    let n = match kind {
-        EventKind::Enter { .. } => "ENTER",
-        EventKind::Leave { .. } => "LEAVE",
-        EventKind::MpiSend { .. } => "MPI_SEND",
-        EventKind::MpiIsend { .. } => "MPI_ISEND",
-        EventKind::MpiIsendComplete { .. } => "MPI_ISEND_COMPLETE",
-        EventKind::MpiIrecvRequest { .. } => "MPI_IRECV_REQUEST",
-        EventKind::MpiRecv { .. } => "MPI_RECV",
-        EventKind::MpiIrecv { .. } => "MPI_IRECV",
-        EventKind::MpiRequestTest { .. } => "MPI_REQUEST_TEST",
-        EventKind::MpiRequestCancelled { .. } => "MPI_REQUEST_CANCELLED",
-        EventKind::MpiCollectiveBegin => "MPI_COLLECTIVE_BEGIN",
-        EventKind::MpiCollectiveEnd { .. } => "MPI_COLLECTIVE_END",
-        EventKind::Metric { .. } => "METRIC",
-        EventKind::ProgramBegin { .. } => "PROGRAM_BEGIN",
-        EventKind::ProgramEnd { .. } => "PROGRAM_END",
-        EventKind::Other { record_type } => return format!("OTHER {record_type}"),
-    };
-    n.to_string()
+    if let EventKind::Other { record_type } = kind {
+        return format!("OTHER {record_type}");
+    }
+    let mut out = String::new();
+    for (i, c) in kind.name().char_indices() {
+        if i > 0 && c.is_ascii_uppercase() {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
 }
 
 impl<'a> Dumper<'a> {

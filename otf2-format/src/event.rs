@@ -240,6 +240,38 @@ pub enum EventKind {
     },
 }
 
+impl EventKind {
+    /// The kind's name as this enum spells it (`MpiIsendComplete`); `Other`
+    /// for a record type this crate skips. [`crate::dump::record_name`]
+    /// writes it as `otf2-print` does.
+    ///
+    /// ```
+    /// use otf2_format::EventKind;
+    /// assert_eq!(EventKind::MpiCollectiveBegin.name(), "MpiCollectiveBegin");
+    /// assert_eq!(EventKind::Enter { region: 3 }.name(), "Enter");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::Enter { .. } => "Enter",
+            EventKind::Leave { .. } => "Leave",
+            EventKind::MpiSend { .. } => "MpiSend",
+            EventKind::MpiIsend { .. } => "MpiIsend",
+            EventKind::MpiIsendComplete { .. } => "MpiIsendComplete",
+            EventKind::MpiIrecvRequest { .. } => "MpiIrecvRequest",
+            EventKind::MpiRecv { .. } => "MpiRecv",
+            EventKind::MpiIrecv { .. } => "MpiIrecv",
+            EventKind::MpiRequestTest { .. } => "MpiRequestTest",
+            EventKind::MpiRequestCancelled { .. } => "MpiRequestCancelled",
+            EventKind::MpiCollectiveBegin => "MpiCollectiveBegin",
+            EventKind::MpiCollectiveEnd { .. } => "MpiCollectiveEnd",
+            EventKind::Metric { .. } => "Metric",
+            EventKind::ProgramBegin { .. } => "ProgramBegin",
+            EventKind::ProgramEnd { .. } => "ProgramEnd",
+            EventKind::Other { .. } => "Other",
+        }
+    }
+}
+
 /// One event of one location.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {

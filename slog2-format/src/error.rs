@@ -1,6 +1,9 @@
 //! Typed errors; every error about input bytes names the byte offset.
 
+mod problem;
 mod write_problem;
+
+pub use problem::Problem;
 
 pub use write_problem::{Invariant, Limit, OptionsProblem, Oversized, Worker, WriteProblem};
 
@@ -38,7 +41,7 @@ pub enum Error {
         /// Offset where the structure (or the missing bytes) starts.
         offset: u64,
         /// What was being read.
-        what: String,
+        what: Part,
         /// The file or the block it lies in.
         within: Within,
     },
@@ -51,7 +54,7 @@ pub enum Error {
         /// Why it cannot be followed.
         kind: PointerProblem,
         /// Which pointer.
-        what: String,
+        what: Part,
         /// Target offset.
         target: i64,
         /// Target size.
@@ -67,7 +70,7 @@ pub enum Error {
         /// Offset of the value.
         offset: u64,
         /// What is wrong.
-        what: String,
+        problem: ValueProblem,
     },
     /// A block larger than the caller's limit
     /// ([`crate::ReadOptions::max_block_bytes`]): refused before allocating.
@@ -76,7 +79,7 @@ pub enum Error {
         /// Offset of the pointer to the block.
         offset: u64,
         /// Which block.
-        what: String,
+        what: Part,
         /// Its size.
         size: u64,
         /// The limit.
@@ -94,8 +97,11 @@ pub enum Error {
     BadTag {
         /// Offset of the tag byte.
         offset: u64,
-        /// What is wrong.
-        what: String,
+        /// The block it lies in.
+        within: Part,
+        /// The tag byte, when the parser names it (`None` when the drawable's
+        /// fields after the tag did not parse as either kind).
+        found: Option<u8>,
     },
     /// A compressed tree-node frame (SLOG 2.0.6Z) fails one of the checks of
     /// spec/slog2-compressed.md §5; `step` is the number of that check (1–6), which
@@ -203,6 +209,177 @@ impl std::fmt::Display for Within {
     }
 }
 
+/// A part of a SLOG-2 file that was being read, or the pointer that leads to
+/// it: what [`Error::Truncated`], [`Error::BadPointer`],
+/// [`Error::LimitExceeded`] and [`Error::BadTag`] name.
+///
+/// ```
+/// use slog2_format::error::Part;
+/// use slog2_format::types::NodeId;
+/// assert_eq!(Part::Header { len: Some(108) }.to_string(), "the 108-byte header");
+/// let (parent, child) = (NodeId { depth: 1, xpos: 0 }, NodeId { depth: 0, xpos: 1 });
+/// assert_eq!(
+///     Part::Stub { parent, child }.to_string(),
+///     "the stub for node (0,1) in node (1,0)"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Part {
+    /// The header, with its length when known.
+    Header {
+        /// The header's length in bytes (its version string's length decides it).
+        len: Option<u64>,
+    },
+    /// The CategoryMap (the legend).
+    CategoryMap,
+    /// The LineIDMapList (the timeline views).
+    LineIdMaps,
+    /// The TreeDir (the directory of tree nodes).
+    TreeDir,
+    /// The header's pointer to the tree root.
+    TreeRoot,
+    /// The TreeDir's entry for a node, and its pointer.
+    TreeDirEntry(crate::types::NodeId),
+    /// A tree node.
+    Node,
+    /// A compressed tree node's frame (SLOG 2.0.6Z).
+    NodeFrame,
+    /// The stub of `child` in node `parent`, and its pointer.
+    Stub {
+        /// The node that holds the stub.
+        parent: crate::types::NodeId,
+        /// The node the stub names.
+        child: crate::types::NodeId,
+    },
+}
+
+impl std::fmt::Display for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Part::Header { len: None } => f.write_str("the header"),
+            Part::Header { len: Some(len) } => write!(f, "the {len}-byte header"),
+            Part::CategoryMap => f.write_str("the CategoryMap"),
+            Part::LineIdMaps => f.write_str("the LineIDMapList"),
+            Part::TreeDir => f.write_str("the TreeDir"),
+            Part::TreeRoot => f.write_str("the header's treeroot pointer"),
+            Part::TreeDirEntry(id) => {
+                write!(f, "the TreeDir entry for node ({},{})", id.depth, id.xpos)
+            }
+            Part::Node => f.write_str("a tree node"),
+            Part::NodeFrame => f.write_str("a tree node frame"),
+            Part::Stub { parent, child } => write!(
+                f,
+                "the stub for node ({},{}) in node ({},{})",
+                child.depth, child.xpos, parent.depth, parent.xpos
+            ),
+        }
+    }
+}
+
+/// What is wrong with a value ([`Error::BadValue`]).
+///
+/// ```
+/// use slog2_format::error::ValueProblem;
+/// let p = ValueProblem::Overlap { start: 300, previous_end: 320 };
+/// assert_eq!(
+///     p.to_string(),
+///     "the block at byte 300 overlaps the structure before it (which ends at byte 320)"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ValueProblem {
+    /// A field of a block breaks its layout's condition (a negative count, a
+    /// length the block cannot hold, ...): the parser's words for it.
+    Layout {
+        /// The block being parsed.
+        part: Part,
+        /// The condition broken, as the layout states it.
+        message: String,
+    },
+    /// Two pointers to one block disagree on its size.
+    SizeDisagrees {
+        /// The block's offset.
+        at: i64,
+        /// The size the first pointer gives.
+        first: i32,
+        /// The size the other gives.
+        other: i32,
+    },
+    /// A block starts inside the structure before it.
+    Overlap {
+        /// The block's offset.
+        start: u64,
+        /// Where the structure before it ends.
+        previous_end: u64,
+    },
+    /// A SLOG-1 record's times are not finite (SLOG-2 needs finite times).
+    NotFinite {
+        /// The record's interval type.
+        interval_type: u32,
+        /// Its start time.
+        start: f64,
+        /// Its end time.
+        end: f64,
+    },
+    /// A window answer does not fit a [`WindowBuf`](crate::WindowBuf) (more
+    /// than 4 Gi vertices, info bytes, parts or weights).
+    AnswerTooLarge {
+        /// More about what overflowed, if anything.
+        detail: Option<String>,
+    },
+    /// A drawable or shadow that the window query's scan accepted could not be
+    /// decoded (the scan and the decoder disagree).
+    Undecodable,
+    /// A tree node has a stub for a node that comes later in the file: the
+    /// rewriter needs children before parents.
+    ChildAfterParent(crate::types::NodeId),
+    /// The header's root pointer names no TreeDir entry.
+    RootNotInTreeDir,
+}
+
+impl std::fmt::Display for ValueProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueProblem::Layout { part, message } => write!(f, "{part}: {message}"),
+            ValueProblem::SizeDisagrees { at, first, other } => write!(
+                f,
+                "two pointers to the block at byte {at} disagree on its size ({first} and {other})"
+            ),
+            ValueProblem::Overlap { start, previous_end } => write!(
+                f,
+                "the block at byte {start} overlaps the structure before it (which ends at byte {previous_end})"
+            ),
+            ValueProblem::NotFinite {
+                interval_type,
+                start,
+                end,
+            } => write!(
+                f,
+                "a record of interval type {interval_type} starts at {start:?} and ends at {end:?}: SLOG-2 needs finite times"
+            ),
+            ValueProblem::AnswerTooLarge { detail: None } => f.write_str(
+                "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)",
+            ),
+            ValueProblem::AnswerTooLarge {
+                detail: Some(detail),
+            } => write!(f, "{detail} (more than 4 Gi vertices or info bytes)"),
+            ValueProblem::Undecodable => f.write_str(
+                "a drawable or shadow accepted by the window query's scan could not be decoded",
+            ),
+            ValueProblem::ChildAfterParent(id) => write!(
+                f,
+                "tree node ({}, {}) has a stub for a node that comes later in the file; only files with children before parents can be rewritten",
+                id.depth, id.xpos
+            ),
+            ValueProblem::RootNotInTreeDir => {
+                f.write_str("the header's root pointer names no TreeDir entry")
+            }
+        }
+    }
+}
+
 /// Why a block pointer cannot be followed (spec/slog2.md §14 #3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -271,17 +448,23 @@ pub enum DrawableProblem {
 }
 
 impl DrawableProblem {
-    /// The `check` rule that reports the same problem.
-    pub fn rule(&self) -> &'static str {
+    /// The problem `check` reports for the same thing.
+    ///
+    /// ```
+    /// use slog2_format::check::Problem;
+    /// use slog2_format::error::DrawableProblem;
+    /// assert_eq!(DrawableProblem::UnknownLineId(7).problem(), Problem::UnknownLineId);
+    /// ```
+    pub fn problem(&self) -> Problem {
         match self {
-            DrawableProblem::UnknownCategory(_) => "S2-DRW-004",
-            DrawableProblem::UnknownLineId(_) => "S2-LID-001",
-            DrawableProblem::OutsideNode => "S2-DRW-003",
-            DrawableProblem::Empty => "S2-DRW-005",
-            DrawableProblem::Unsorted => "S2-DRW-002",
-            DrawableProblem::ShadowCategory(_) => "S2-DRW-009",
-            DrawableProblem::NoWeights => "S2-DRW-007",
-            DrawableProblem::WeightCategory(_) => "S2-DRW-008",
+            DrawableProblem::UnknownCategory(_) => Problem::UnknownCategory,
+            DrawableProblem::UnknownLineId(_) => Problem::UnknownLineId,
+            DrawableProblem::OutsideNode => Problem::OutsideNode,
+            DrawableProblem::Empty => Problem::Empty,
+            DrawableProblem::Unsorted => Problem::Unsorted,
+            DrawableProblem::ShadowCategory(_) => Problem::ShadowCategory,
+            DrawableProblem::NoWeights => Problem::NoWeights,
+            DrawableProblem::WeightCategory(_) => Problem::WeightCategory,
         }
     }
 }
@@ -316,11 +499,11 @@ pub enum TreeProblem {
     /// has a stub that meets the window (S2-TREE-002). Offset: the stub's depth
     /// field. Reported whatever the validation.
     NotOneLevelDown,
-    /// The header, the line-ID maps or the TreeDir break the `check` rule named
-    /// (an error-severity rule: a NULL pointer, K < 2, no line-ID map, a TreeDir
+    /// The header, the line-ID maps or the TreeDir have the `check` problem
+    /// named (one that [breaks readers](Problem::breaks_readers): a NULL pointer, K < 2, no line-ID map, a TreeDir
     /// without leaves, with duplicate IDs, a root other than treeroot, overlapping
     /// nodes). Offset: the one `check` reports.
-    File(&'static str),
+    File(Problem),
 }
 
 /// The first error-severity rule of `check` that a file's header, CategoryMap,
@@ -328,8 +511,8 @@ pub enum TreeProblem {
 /// reports as [`Error::BadTree`] with [`TreeProblem::File`] for such a file.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct FileRuleError {
-    /// The rule's ID, e.g. `S2-DIR-001`.
-    pub(crate) rule: &'static str,
+    /// What is wrong.
+    pub(crate) problem: Problem,
     /// The offset `check` reports.
     pub(crate) offset: u64,
     /// The node concerned, if any.
@@ -344,24 +527,31 @@ impl FileRuleError {
         Error::BadTree {
             offset: self.offset,
             node: self.node.unwrap_or_default(),
-            problem: TreeProblem::File(self.rule),
-            what: format!("{}: {}", self.rule, self.message),
+            problem: TreeProblem::File(self.problem),
+            what: self.message.clone(),
         }
     }
 }
 
 impl TreeProblem {
-    /// The `check` rule that reports the same problem.
-    pub fn rule(&self) -> &'static str {
+    /// The problem `check` reports for the same thing.
+    ///
+    /// ```
+    /// use slog2_format::check::Problem;
+    /// use slog2_format::error::TreeProblem;
+    /// assert_eq!(TreeProblem::NoStubs.problem(), Problem::NoStubs);
+    /// assert_eq!(TreeProblem::File(Problem::NoRoot).problem(), Problem::NoRoot);
+    /// ```
+    pub fn problem(&self) -> Problem {
         match self {
-            TreeProblem::DisagreesWithTreeDir => "S2-DIR-003",
+            TreeProblem::DisagreesWithTreeDir => Problem::DirMismatch,
             TreeProblem::NotAChild
             | TreeProblem::LeafWithStubs
             | TreeProblem::ReadTwice
             | TreeProblem::WrongDepth
-            | TreeProblem::NotOneLevelDown => "S2-TREE-002",
-            TreeProblem::NoStubs => "S2-TREE-001",
-            TreeProblem::File(rule) => rule,
+            | TreeProblem::NotOneLevelDown => Problem::BadStub,
+            TreeProblem::NoStubs => Problem::NoStubs,
+            TreeProblem::File(problem) => *problem,
         }
     }
 }
@@ -402,13 +592,22 @@ impl Error {
                 };
                 format!("{what} points at {size} bytes at byte {target}: {problem}")
             }
-            Error::BadValue { what, .. } => what.clone(),
+            Error::BadValue { problem, .. } => problem.to_string(),
             Error::LimitExceeded {
                 what, size, limit, ..
             } => format!("{what} is {size} bytes, over the reader's limit of {limit} bytes"),
             Error::Empty => "no drawable in the input: nothing to write".to_string(),
             Error::InvalidOptions(v) => format!("invalid options: {v}"),
-            Error::BadTag { what, .. } => what.clone(),
+            Error::BadTag {
+                within,
+                found: Some(found),
+                ..
+            } => format!(
+                "drawable tag {found} in {within} is neither 0 (primitive) nor 1 (composite)"
+            ),
+            Error::BadTag { within, .. } => {
+                format!("drawable tag in {within} is neither 0 (primitive) nor 1 (composite)")
+            }
             Error::BadFrame { what, .. } => what.clone(),
             Error::BadDrawable { what, .. } => what.clone(),
             Error::BadTree { what, .. } => what.clone(),
@@ -451,13 +650,14 @@ impl Error {
         }
     }
 
-    /// Converts a binrw error raised while parsing a block that starts at `base`.
-    pub(crate) fn from_binrw(e: binrw::Error, base: u64, what: &str, within: Within) -> Error {
+    /// Converts a binrw error raised while parsing `what`, a block that starts
+    /// at `base`.
+    pub(crate) fn from_binrw(e: binrw::Error, base: u64, what: Part, within: Within) -> Error {
         match e {
             binrw::Error::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
                 Error::Truncated {
                     offset: base,
-                    what: what.to_string(),
+                    what,
                     within,
                 }
             }
@@ -467,26 +667,30 @@ impl Error {
             },
             binrw::Error::BadMagic { pos, found } => Error::BadTag {
                 offset: base + pos,
-                what: format!(
-                    "drawable tag {found:?} in {what} is neither 0 (primitive) nor 1 (composite)"
-                ),
+                within: what,
+                found: format!("{found:?}").parse().ok(),
             },
-            binrw::Error::NoVariantMatch { pos } => Error::BadTag {
-                offset: base + pos,
-                what: format!("drawable tag in {what} is neither 0 (primitive) nor 1 (composite)"),
-            },
-            binrw::Error::EnumErrors { pos, .. } => Error::BadTag {
-                offset: base + pos,
-                what: format!("drawable tag in {what} is neither 0 (primitive) nor 1 (composite)"),
-            },
+            binrw::Error::NoVariantMatch { pos } | binrw::Error::EnumErrors { pos, .. } => {
+                Error::BadTag {
+                    offset: base + pos,
+                    within: what,
+                    found: None,
+                }
+            }
             binrw::Error::AssertFail { pos, message } => Error::BadValue {
                 offset: base + pos,
-                what: format!("{what}: {message}"),
+                problem: ValueProblem::Layout {
+                    part: what,
+                    message,
+                },
             },
             binrw::Error::Backtrace(bt) => Error::from_binrw(*bt.error, base, what, within),
             other => Error::BadValue {
                 offset: base,
-                what: format!("{what}: {other}"),
+                problem: ValueProblem::Layout {
+                    part: what,
+                    message: other.to_string(),
+                },
             },
         }
     }

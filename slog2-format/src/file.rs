@@ -1,7 +1,7 @@
 //! A whole SLOG-2 file in memory, for lossless round trips: every block the header,
 //! the TreeDir and the child stubs point at, parsed, plus any bytes no pointer covers.
 
-use crate::error::{Error, Result, WriteProblem};
+use crate::error::{Error, Result, ValueProblem, WriteProblem};
 use crate::read::{Parsed, Slog2Reader, Validation, Version};
 use crate::types::*;
 use binrw::{BinWrite, Endian};
@@ -86,12 +86,9 @@ impl Slog2File {
     /// assert_eq!(f.write_to(Vec::new())?, bytes);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn read<R: Read>(mut inner: R) -> Result<Slog2File> {
-        let mut data = Vec::new();
-        inner.read_to_end(&mut data).map_err(|source| Error::Io {
-            offset: data.len() as u64,
-            source,
-        })?;
+    pub fn read<R: Read>(inner: R) -> Result<Slog2File> {
+        let data =
+            clog2_format::io::read_all(inner, |offset, source| Error::Io { offset, source })?;
         Self::read_with(Cursor::new(&data[..]), Validation::Off)
     }
 
@@ -113,12 +110,11 @@ impl Slog2File {
                 if old.ptr().size != p.size {
                     return Err(Error::BadValue {
                         offset: p.offset as u64,
-                        what: format!(
-                            "two pointers to the block at byte {} disagree on its size ({} and {})",
-                            p.offset,
-                            old.ptr().size,
-                            p.size
-                        ),
+                        problem: ValueProblem::SizeDisagrees {
+                            at: p.offset,
+                            first: old.ptr().size,
+                            other: p.size,
+                        },
                     });
                 }
                 return Ok(());
@@ -176,7 +172,10 @@ impl Slog2File {
             if start < pos {
                 return Err(Error::BadValue {
                     offset: start,
-                    what: format!("the block at byte {start} overlaps the structure before it (which ends at byte {pos})"),
+                    problem: ValueProblem::Overlap {
+                        start,
+                        previous_end: pos,
+                    },
                 });
             }
             if start > pos {
@@ -212,11 +211,9 @@ impl Slog2File {
     /// assert_eq!(f.write_to(Vec::new())?, bytes); // byte for byte
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<W> {
+    pub fn write_to<W: std::io::Write>(&self, out: W) -> Result<W> {
         let bytes = self.to_bytes()?;
-        out.write_all(&bytes)
-            .map_err(|source| Error::Io { offset: 0, source })?;
-        Ok(out)
+        clog2_format::io::write_all(out, &bytes, |source| Error::Io { offset: 0, source })
     }
 
     /// Writes the file: the header, then every block and gap at its offset.

@@ -21,7 +21,7 @@ use flate2::Crc;
 use std::io::Read;
 
 /// The version string of files whose tree nodes are framed.
-pub const VERSION: &str = "SLOG 2.0.6Z";
+pub const VERSION: &str = crate::version::Version::V206Z.as_str();
 /// Bytes of the frame header.
 pub const FRAME_HEADER_LEN: usize = 16;
 /// Bytes of a node header.

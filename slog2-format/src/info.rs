@@ -19,11 +19,12 @@
 use crate::types::JStr;
 use std::fmt;
 
-/// One decoded info value.
-#[derive(Debug, Clone, PartialEq)]
-pub enum InfoValue {
+/// One decoded info value, its string held as `S`: [`InfoValue`] owns it,
+/// [`InfoRef`] borrows it from the info bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Info<S> {
     /// `%s`: an `i16` byte count and that many bytes (a count ≤ 0 is the empty string).
-    Str(Vec<u8>),
+    Str(S),
     /// `%h`: a 2-byte integer.
     I16(i16),
     /// `%d`: a 4-byte integer.
@@ -40,18 +41,30 @@ pub enum InfoValue {
     F64(f64),
 }
 
-impl InfoValue {
+/// One decoded info value, owned.
+pub type InfoValue = Info<Vec<u8>>;
+
+/// One decoded info value, borrowed from the info bytes: [`InfoValue`]
+/// without the copy of a string.
+pub type InfoRef<'a> = Info<&'a [u8]>;
+
+impl<S> Info<S> {
     /// The format character this value is decoded with.
+    ///
+    /// ```
+    /// use slog2_format::info::InfoValue;
+    /// assert_eq!(InfoValue::Hex32(-1).format_char(), b'x');
+    /// ```
     pub fn format_char(&self) -> u8 {
         match self {
-            InfoValue::Str(_) => b's',
-            InfoValue::I16(_) => b'h',
-            InfoValue::I32(_) => b'd',
-            InfoValue::I64(_) => b'l',
-            InfoValue::Hex32(_) => b'x',
-            InfoValue::Hex64(_) => b'X',
-            InfoValue::F32(_) => b'e',
-            InfoValue::F64(_) => b'E',
+            Info::Str(_) => b's',
+            Info::I16(_) => b'h',
+            Info::I32(_) => b'd',
+            Info::I64(_) => b'l',
+            Info::Hex32(_) => b'x',
+            Info::Hex64(_) => b'X',
+            Info::F32(_) => b'e',
+            Info::F64(_) => b'E',
         }
     }
 }
@@ -61,17 +74,17 @@ impl InfoValue {
 /// `%x`/`%X` as Java's `Integer.toHexString`/`Long.toHexString` (lower case, no
 /// leading zeros, two's complement for negative values), `%e`/`%E` as
 /// [`java_float_to_string`]/[`java_double_to_string`].
-impl fmt::Display for InfoValue {
+impl<S: AsRef<[u8]>> fmt::Display for Info<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InfoValue::Str(b) => f.write_str(&String::from_utf8_lossy(b)),
-            InfoValue::I16(v) => write!(f, "{v}"),
-            InfoValue::I32(v) => write!(f, "{v}"),
-            InfoValue::I64(v) => write!(f, "{v}"),
-            InfoValue::Hex32(v) => write!(f, "{:x}", *v as u32),
-            InfoValue::Hex64(v) => write!(f, "{:x}", *v as u64),
-            InfoValue::F32(v) => f.write_str(&java_float_to_string(*v)),
-            InfoValue::F64(v) => f.write_str(&java_double_to_string(*v)),
+            Info::Str(b) => f.write_str(&String::from_utf8_lossy(b.as_ref())),
+            Info::I16(v) => write!(f, "{v}"),
+            Info::I32(v) => write!(f, "{v}"),
+            Info::I64(v) => write!(f, "{v}"),
+            Info::Hex32(v) => write!(f, "{:x}", *v as u32),
+            Info::Hex64(v) => write!(f, "{:x}", *v as u64),
+            Info::F32(v) => f.write_str(&java_float_to_string(*v)),
+            Info::F64(v) => f.write_str(&java_double_to_string(*v)),
         }
     }
 }
@@ -123,40 +136,23 @@ pub fn decode(types: &[u8], bytes: &[u8]) -> Result<Vec<InfoValue>, InfoError> {
     Ok(out)
 }
 
-/// One decoded info value, borrowed from the info bytes: [`InfoValue`]
-/// without the copy of a string.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum InfoRef<'a> {
-    /// `%s`: the string's bytes.
-    Str(&'a [u8]),
-    /// `%h`.
-    I16(i16),
-    /// `%d`.
-    I32(i32),
-    /// `%l`.
-    I64(i64),
-    /// `%x`.
-    Hex32(i32),
-    /// `%X`.
-    Hex64(i64),
-    /// `%e`.
-    F32(f32),
-    /// `%E`.
-    F64(f64),
-}
-
 impl InfoRef<'_> {
     /// The value, owned.
+    ///
+    /// ```
+    /// use slog2_format::info::{InfoRef, InfoValue};
+    /// assert_eq!(InfoRef::Str(b"ok").to_owned(), InfoValue::Str(b"ok".to_vec()));
+    /// ```
     pub fn to_owned(&self) -> InfoValue {
         match *self {
-            InfoRef::Str(b) => InfoValue::Str(b.to_vec()),
-            InfoRef::I16(v) => InfoValue::I16(v),
-            InfoRef::I32(v) => InfoValue::I32(v),
-            InfoRef::I64(v) => InfoValue::I64(v),
-            InfoRef::Hex32(v) => InfoValue::Hex32(v),
-            InfoRef::Hex64(v) => InfoValue::Hex64(v),
-            InfoRef::F32(v) => InfoValue::F32(v),
-            InfoRef::F64(v) => InfoValue::F64(v),
+            Info::Str(b) => Info::Str(b.to_vec()),
+            Info::I16(v) => Info::I16(v),
+            Info::I32(v) => Info::I32(v),
+            Info::I64(v) => Info::I64(v),
+            Info::Hex32(v) => Info::Hex32(v),
+            Info::Hex64(v) => Info::Hex64(v),
+            Info::F32(v) => Info::F32(v),
+            Info::F64(v) => Info::F64(v),
         }
     }
 }

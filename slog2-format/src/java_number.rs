@@ -215,6 +215,33 @@ fn long_digits(mut value: u64, insignificant: u32) -> Digits {
     }
 }
 
+/// Java's text is in E form (`1.0E8`, `1.0E-4`) outside 10^-3 ≤ |d| < 10^7.
+fn e_form(dec_exp: i32) -> bool {
+    !(-3..8).contains(&dec_exp)
+}
+
+/// The first digit `q` of both digit loops of [`dtoa`] with the stop tests
+/// `(low, high)` after it: a 0 that does not stop lowers the decimal
+/// exponent instead of being written; in E form, Java does not stop after the
+/// first digit. Gives the stop tests the loop starts with.
+fn first_digit(
+    q: u8,
+    (low, high): (bool, bool),
+    dec_exp: &mut i32,
+    digits: &mut Vec<u8>,
+) -> (bool, bool) {
+    if q == 0 && !high {
+        *dec_exp -= 1;
+    } else {
+        digits.push(b'0' + q);
+    }
+    if e_form(*dec_exp) {
+        (false, false)
+    } else {
+        (low, high)
+    }
+}
+
 /// The JDK's `dtoa`: `fract` holds the significand with its leading one at bit
 /// 52, `bin_exp` is the unbiased binary exponent, `n_significant` the
 /// significant bits of the value (53 or 24 for normal numbers, fewer for
@@ -259,7 +286,6 @@ fn dtoa(bin_exp: i32, fract: u64, n_significant: i32) -> Digits {
     }
     // E-form output needs two digits: the JDK ignores the stopping test on
     // the first digit then.
-    let e_form = |dec_exp: i32| !(-3..8).contains(&dec_exp);
     let b_bits = n_fract_bits + b2 + n5_bits(b5);
     let ten_s_bits = s2 + 1 + n5_bits(s5 + 1);
     let mut digits = Vec::with_capacity(20);
@@ -277,17 +303,12 @@ fn dtoa(bin_exp: i32, fract: u64, n_significant: i32) -> Digits {
                 let mut q = b / s;
                 b = (b % s).wrapping_mul(10);
                 m = m.wrapping_mul(10);
-                let mut lo = b < m;
-                let mut hi = b.wrapping_add(m) > tens;
-                if q == 0 && !hi {
-                    dec_exp -= 1;
-                } else {
-                    digits.push(b'0' + q as u8);
-                }
-                if e_form(dec_exp) {
-                    lo = false;
-                    hi = false;
-                }
+                let (mut lo, mut hi) = first_digit(
+                    q as u8,
+                    (b < m, b.wrapping_add(m) > tens),
+                    &mut dec_exp,
+                    &mut digits,
+                );
                 while !lo && !hi {
                     q = b / s;
                     b = (b % s).wrapping_mul(10);
@@ -322,16 +343,7 @@ fn dtoa(bin_exp: i32, fract: u64, n_significant: i32) -> Digits {
             )
         };
         let q = b.quo_rem_10(&s);
-        let (mut lo, mut hi) = stops(&b, &m);
-        if q == 0 && !hi {
-            dec_exp -= 1;
-        } else {
-            digits.push(b'0' + q as u8);
-        }
-        if e_form(dec_exp) {
-            lo = false;
-            hi = false;
-        }
+        let (mut lo, mut hi) = first_digit(q as u8, stops(&b, &m), &mut dec_exp, &mut digits);
         while !lo && !hi {
             let q = b.quo_rem_10(&s);
             m.mul_small(10);
@@ -410,60 +422,57 @@ fn layout(negative: bool, d: &Digits) -> String {
 /// Java's `Double.toString(d)` as JDK 8 … 18 write it (`4.9E-324`,
 /// `2.2250738585072014E-308`, `9.999999999999999E22` for `1.0E23`, `0.001`, `100.0`, `-0.0`, `NaN`).
 pub fn java_double_to_string(d: f64) -> String {
-    if d.is_nan() {
-        return "NaN".into();
-    }
-    if d.is_infinite() {
-        return if d > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if d == 0.0 {
-        return if d.is_sign_negative() { "-0.0" } else { "0.0" }.into();
-    }
-    let bits = d.to_bits();
-    let mut fract = bits & ((1u64 << 52) - 1);
-    let mut bin_exp = ((bits >> 52) & 0x7ff) as i32;
-    let n_significant;
-    if bin_exp == 0 {
-        let leading = fract.leading_zeros() as i32;
-        let shift = leading - 11;
-        fract <<= shift;
-        bin_exp = 1 - shift;
-        n_significant = 64 - leading;
-    } else {
-        fract |= 1u64 << 52;
-        n_significant = 53;
-    }
-    layout(d < 0.0, &dtoa(bin_exp - 1023, fract, n_significant))
+    special_text(d).map_or_else(|| finite_text(d < 0.0, d.to_bits(), 52, 11), str::to_owned)
 }
 
 /// Java's `Float.toString(f)` as JDK 8 … 18 write it (`1.4E-45`,
 /// `-1.17549435E-38`, `3.8058023`, `1.0E8`).
 pub fn java_float_to_string(f: f32) -> String {
-    if f.is_nan() {
-        return "NaN".into();
+    // Widening keeps NaN, the infinities and the sign of zero.
+    special_text(f64::from(f)).map_or_else(
+        || finite_text(f < 0.0, u64::from(f.to_bits()), 23, 8),
+        str::to_owned,
+    )
+}
+
+/// The texts Java writes for NaN, the infinities and the zeros; `None` for any
+/// other value.
+fn special_text(d: f64) -> Option<&'static str> {
+    if d.is_nan() {
+        Some("NaN")
+    } else if d.is_infinite() {
+        Some(if d > 0.0 { "Infinity" } else { "-Infinity" })
+    } else if d == 0.0 {
+        Some(if d.is_sign_negative() { "-0.0" } else { "0.0" })
+    } else {
+        None
     }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0.0" } else { "0.0" }.into();
-    }
-    let bits = f.to_bits();
-    let mut fract = bits & ((1u32 << 23) - 1);
-    let mut bin_exp = ((bits >> 23) & 0xff) as i32;
+}
+
+/// The text of a finite non-zero IEEE 754 value whose `bits` (sign bit
+/// highest) have `frac_bits` fraction bits above which stand `exp_bits`
+/// exponent bits: a `double` is (52, 11), a `float` (23, 8). The significand
+/// is widened to a double's 53 bits, so both share one [`dtoa`].
+fn finite_text(negative: bool, bits: u64, frac_bits: u32, exp_bits: u32) -> String {
+    let bias = (1i32 << (exp_bits - 1)) - 1;
+    let mut fract = bits & ((1u64 << frac_bits) - 1);
+    let mut bin_exp = ((bits >> frac_bits) & ((1u64 << exp_bits) - 1)) as i32;
     let n_significant;
     if bin_exp == 0 {
+        // Subnormal: normalise so the leading one sits at bit `frac_bits`.
         let leading = fract.leading_zeros() as i32;
-        let shift = leading - 8;
+        let shift = leading - (63 - frac_bits as i32);
         fract <<= shift;
         bin_exp = 1 - shift;
-        n_significant = 32 - leading;
+        n_significant = 64 - leading;
     } else {
-        fract |= 1u32 << 23;
-        n_significant = 24;
+        fract |= 1u64 << frac_bits;
+        n_significant = frac_bits as i32 + 1;
     }
-    let wide = u64::from(fract) << 29;
-    layout(f < 0.0, &dtoa(bin_exp - 127, wide, n_significant))
+    layout(
+        negative,
+        &dtoa(bin_exp - bias, fract << (52 - frac_bits), n_significant),
+    )
 }
 
 #[cfg(test)]

@@ -64,6 +64,7 @@ pub mod size;
 pub mod slog1;
 pub mod types;
 pub mod validate;
+mod version;
 pub mod window;
 pub mod write;
 

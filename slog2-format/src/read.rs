@@ -4,58 +4,14 @@
 //! bytes it reads.
 
 pub use crate::counters::Counters;
-use crate::error::{Error, PointerProblem, Result, Within};
+use crate::error::{Error, Part, PointerProblem, Result, Within};
 use crate::types::*;
 use crate::validate::Legend;
 pub use crate::validate::{Dropped, Validation};
+pub use crate::version::Version;
 use crate::window::WindowCache;
 use binrw::{BinRead, Endian};
 use std::io::{Cursor, Read, Seek, SeekFrom};
-
-/// The SLOG-2 versions this crate reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Version {
-    /// `SLOG 2.0.5`: no category summaries, 12-byte category weights.
-    V205,
-    /// `SLOG 2.0.6`: the version Jumpshot-4 reads.
-    V206,
-    /// `SLOG 2.0.6Z`: 2.0.6 with each tree node in a compression frame (our
-    /// extension, spec/slog2-compressed.md; Jumpshot-4 refuses it).
-    V206Z,
-}
-
-impl Version {
-    /// The version string.
-    ///
-    /// ```
-    /// use slog2_format::Version;
-    /// assert_eq!(Version::V206.as_str(), "SLOG 2.0.6");
-    /// # Ok::<(), slog2_format::Error>(())
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Version::V205 => "SLOG 2.0.5",
-            Version::V206 => "SLOG 2.0.6",
-            Version::V206Z => crate::frame::VERSION,
-        }
-    }
-
-    /// Whether the 2.0.6 layouts apply (summaries and weight counts present).
-    ///
-    /// ```
-    /// use slog2_format::Version;
-    /// assert!(Version::V206.is_v206() && !Version::V206.is_compressed());
-    /// # Ok::<(), slog2_format::Error>(())
-    /// ```
-    pub fn is_v206(self) -> bool {
-        self != Version::V205
-    }
-
-    /// Whether tree nodes are in compression frames.
-    pub fn is_compressed(self) -> bool {
-        self == Version::V206Z
-    }
-}
 
 /// Longest version string accepted before giving up (Java reads at most 10 bytes).
 pub const MAX_VERSION_LEN: usize = 64;
@@ -221,7 +177,7 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
     if bytes.len() < 2 {
         return Err(Error::Truncated {
             offset: 0,
-            what: "the header".into(),
+            what: Part::Header { len: None },
             within: Within::File {
                 len: Some(bytes.len() as u64),
             },
@@ -244,7 +200,9 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
     if bytes.len() < len {
         return Err(Error::Truncated {
             offset: bytes.len() as u64,
-            what: format!("the {len}-byte header"),
+            what: Part::Header {
+                len: Some(len as u64),
+            },
             within: Within::File {
                 len: Some(bytes.len() as u64),
             },
@@ -260,8 +218,10 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
             })
         }
     };
-    let header = Header::read_options(&mut Cursor::new(&bytes[..len]), Endian::Big, ())
-        .map_err(|e| Error::from_binrw(e, 0, "the header", Within::File { len: None }))?;
+    let header =
+        Header::read_options(&mut Cursor::new(&bytes[..len]), Endian::Big, ()).map_err(|e| {
+            Error::from_binrw(e, 0, Part::Header { len: None }, Within::File { len: None })
+        })?;
     Ok((header, version, len as u64))
 }
 
@@ -269,7 +229,7 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
 pub fn parse_block<T>(
     bytes: &[u8],
     ptr: FileBlockPtr,
-    what: &str,
+    what: Part,
     args: T::Args<'_>,
 ) -> Result<Parsed<T>>
 where
@@ -369,10 +329,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
             r.pointer_at(TREEDIR_AT),
         );
         let fields = [
-            (h.categories, "the CategoryMap", cats_at),
-            (h.lineidmaps, "the LineIDMapList", maps_at),
-            (h.treeroot, "the header's treeroot pointer", root_at),
-            (h.treedir, "the TreeDir", dir_at),
+            (h.categories, Part::CategoryMap, cats_at),
+            (h.lineidmaps, Part::LineIdMaps, maps_at),
+            (h.treeroot, Part::TreeRoot, root_at),
+            (h.treedir, Part::TreeDir, dir_at),
         ];
         for (p, what, at) in fields {
             if !p.is_null() {
@@ -380,11 +340,11 @@ impl<R: Read + Seek> Slog2Reader<R> {
             }
         }
         if !h.treedir.is_null() {
-            let dir: Parsed<TreeDir> = r.read_parsed(h.treedir, "the TreeDir", dir_at, ())?;
+            let dir: Parsed<TreeDir> = r.read_parsed(h.treedir, Part::TreeDir, dir_at, ())?;
             let first = h.treedir.offset as u64 + 4;
             for (i, e) in dir.value.entries.iter().enumerate() {
                 let at = first + 34 * i as u64 + 22;
-                let what = format!("the TreeDir entry for node ({},{})", e.id.depth, e.id.xpos);
+                let what = Part::TreeDirEntry(e.id);
                 if e.ptr.is_null() {
                     return Err(Error::BadPointer {
                         offset: at,
@@ -395,15 +355,15 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         limit: 0,
                     });
                 }
-                r.check_ptr(e.ptr, &what, at)?;
+                r.check_ptr(e.ptr, what, at)?;
             }
             r.tree_dir = Some(dir);
         }
         if !h.categories.is_null() {
-            r.categories = Some(r.read_parsed(h.categories, "the CategoryMap", cats_at, (v,))?);
+            r.categories = Some(r.read_parsed(h.categories, Part::CategoryMap, cats_at, (v,))?);
         }
         if !h.lineidmaps.is_null() {
-            r.line_id_maps = Some(r.read_parsed(h.lineidmaps, "the LineIDMapList", maps_at, ())?);
+            r.line_id_maps = Some(r.read_parsed(h.lineidmaps, Part::LineIdMaps, maps_at, ())?);
         }
         let no_maps_at = if h.lineidmaps.is_null() {
             maps_at
@@ -667,11 +627,11 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// Checks that `ptr`, stored at byte `at`, can be followed: not NULL, inside
     /// the file, not larger than the header's `max_buffer_bytesize`. Errors are
     /// [`Error::BadPointer`] at `at`.
-    pub fn check_ptr(&self, ptr: FileBlockPtr, what: &str, at: u64) -> Result<()> {
+    pub fn check_ptr(&self, ptr: FileBlockPtr, what: Part, at: u64) -> Result<()> {
         let bad = |kind: PointerProblem, limit: i64| Error::BadPointer {
             offset: at,
             kind,
-            what: what.to_string(),
+            what,
             target: ptr.offset,
             size: ptr.size,
             limit,
@@ -688,7 +648,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         if ptr.size.max(0) as u64 > self.max_block_bytes {
             return Err(Error::LimitExceeded {
                 offset: at,
-                what: what.to_string(),
+                what,
                 size: ptr.size.max(0) as u64,
                 limit: self.max_block_bytes,
             });
@@ -705,11 +665,11 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// Reads the raw bytes of a block (one read) into the reader's buffer. A
     /// pointer that cannot be followed is reported at the block's own offset (the
     /// pointer's field is not known here).
-    pub fn read_raw(&mut self, ptr: FileBlockPtr, what: &str) -> Result<&[u8]> {
+    pub fn read_raw(&mut self, ptr: FileBlockPtr, what: Part) -> Result<&[u8]> {
         self.read_raw_at(ptr, what, ptr.offset.max(0) as u64)
     }
 
-    fn read_raw_at(&mut self, ptr: FileBlockPtr, what: &str, ptr_at: u64) -> Result<&[u8]> {
+    fn read_raw_at(&mut self, ptr: FileBlockPtr, what: Part, ptr_at: u64) -> Result<&[u8]> {
         self.check_ptr(ptr, what, ptr_at)?;
         let at = ptr.offset as u64;
         self.inner
@@ -758,7 +718,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
     fn read_parsed<T: BinRead>(
         &mut self,
         ptr: FileBlockPtr,
-        what: &str,
+        what: Part,
         ptr_at: u64,
         args: T::Args<'_>,
     ) -> Result<Parsed<T>> {
@@ -810,12 +770,12 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ) -> Result<Parsed<TreeNodeBody>> {
         let v = self.version.is_v206();
         let n = if self.version.is_compressed() {
-            self.read_raw_at(ptr, "a tree node frame", ptr_at)?;
+            self.read_raw_at(ptr, Part::NodeFrame, ptr_at)?;
             let limit = (self.header.max_buffer_bytesize.max(0) as u64).min(self.max_block_bytes);
             crate::frame::decode(&self.buf, ptr, limit, &mut self.plain)?;
-            parse_block(&self.plain, ptr, "a tree node", (v,))?
+            parse_block(&self.plain, ptr, Part::Node, (v,))?
         } else {
-            self.read_parsed(ptr, "a tree node", ptr_at, (v,))?
+            self.read_parsed(ptr, Part::Node, ptr_at, (v,))?
         };
         self.counters.nodes_read += 1;
         Ok(n)
@@ -839,7 +799,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 arena.extend_from_slice(&bytes);
                 return Ok(bytes.len());
             }
-            self.read_raw_at(ptr, "a tree node frame", ptr_at)?;
+            self.read_raw_at(ptr, Part::NodeFrame, ptr_at)?;
             let limit = (self.header.max_buffer_bytesize.max(0) as u64).min(self.max_block_bytes);
             crate::frame::decode(&self.buf, ptr, limit, &mut self.plain)?;
             if let Some(cache) = &self.node_cache {
@@ -849,7 +809,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             arena.extend_from_slice(&self.plain);
             return Ok(self.plain.len());
         }
-        self.check_ptr(ptr, "a tree node", ptr_at)?;
+        self.check_ptr(ptr, Part::Node, ptr_at)?;
         let at = ptr.offset as u64;
         let size = ptr.size as usize;
         self.inner
@@ -895,7 +855,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             out.truncate(to - from);
             return Ok(from);
         }
-        self.check_ptr(ptr, "a tree node", ptr_at)?;
+        self.check_ptr(ptr, Part::Node, ptr_at)?;
         let to = to.min(ptr.size.max(0) as usize);
         let from = from.min(to);
         let at = ptr.offset as u64 + from as u64;

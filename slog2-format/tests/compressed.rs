@@ -12,7 +12,7 @@ mod common;
 use mpelog_conformance::strategies::clog2::{generate, synth_options};
 use mpelog_conformance::strategies::slog2::{convert, tree_options, window};
 use proptest::prelude::*;
-use slog2_format::check::{check, Finding, Severity};
+use slog2_format::check::{check, Finding, Problem};
 use slog2_format::convert::ConvertStats;
 use slog2_format::frame::{self, Compression, FRAME_HEADER_LEN, NODE_HEADER_LEN, PREFIX_LEN};
 use slog2_format::read::parse_header;
@@ -64,7 +64,7 @@ fn compresses(c: Compression) -> bool {
 /// Warnings `check` may give on a compressed file and not on the plain one: none
 /// (S2-HDR-010 compares `max_buffer_bytesize` with the largest inflated node, not
 /// with the frames on disk, which are smaller).
-const EXPECTED_Z_WARNINGS: &[&str] = &[];
+const EXPECTED_Z_WARNINGS: &[Problem] = &[];
 
 // ---------------------------------------------------------------------------------
 // Counting the bytes a thread allocates, to show that memory stays bounded.
@@ -184,11 +184,12 @@ fn full(bytes: &[u8]) -> slog2_format::Result<WindowAnswer> {
     Slog2Reader::new(Cursor::new(bytes))?.window(f64::NEG_INFINITY, f64::INFINITY)
 }
 
-fn rules(findings: &[Finding], severity: Severity) -> BTreeSet<&'static str> {
+/// The problems of `findings` that break readers (`errors`) or do not.
+fn rules(findings: &[Finding], errors: bool) -> BTreeSet<Problem> {
     findings
         .iter()
-        .filter(|f| f.severity == severity)
-        .map(|f| f.rule)
+        .filter(|f| f.problem.breaks_readers() == errors)
+        .map(|f| f.problem)
         .collect()
 }
 
@@ -285,7 +286,7 @@ proptest! {
         let clog2 = generate(&synth);
         let (plain, stats) = convert(&clog2, tree);
         let plain_findings = check(Cursor::new(&plain), 5);
-        let plain_warnings = rules(&plain_findings, Severity::Warning);
+        let plain_warnings = rules(&plain_findings, false);
         let (t0, t1) = stats.tree.time_range;
         let mut queries = vec![(f64::NEG_INFINITY, f64::INFINITY, 1000)];
         queries.extend(windows.iter().map(|&(w, pixels)| {
@@ -303,9 +304,9 @@ proptest! {
             prop_assert_eq!(shape(&zstats), shape(&stats));
             let findings = check(Cursor::new(&z), 5);
             let errors: Vec<_> =
-                findings.iter().filter(|f| f.severity == Severity::Error).collect();
+                findings.iter().filter(|f| f.problem.breaks_readers()).collect();
             prop_assert!(errors.is_empty(), "{:?}: check: {:?}", c, errors);
-            let extra: Vec<_> = rules(&findings, Severity::Warning)
+            let extra: Vec<_> = rules(&findings, false)
                 .difference(&plain_warnings)
                 .copied()
                 .filter(|r| !EXPECTED_Z_WARNINGS.contains(r))
@@ -504,7 +505,7 @@ fn corpus_files_answer_windows_and_previews_like_their_plain_form() {
             let start = t0 + span * f64::from(i) / 8.0;
             queries.push((start, start + span / f64::from(3 * i + 2), 50 + 400 * i));
         }
-        let orig_errors = rules(&check(Cursor::new(&orig), 5), Severity::Error);
+        let orig_errors = rules(&check(Cursor::new(&orig), 5), true);
         if !orig_errors.is_empty() {
             // A file that breaks a rule of its nodes (the historic *_fromtxt
             // files) is refused with an offset rather than re-stored.
@@ -532,7 +533,7 @@ fn corpus_files_answer_windows_and_previews_like_their_plain_form() {
                 );
             }
             // Some historic files break rules; compression adds no broken rule.
-            let errors = rules(&check(Cursor::new(&z), 5), Severity::Error);
+            let errors = rules(&check(Cursor::new(&z), 5), true);
             assert!(errors.is_subset(&orig_errors), "{shown} {c:?}: {errors:?}");
             let mut zr = open(&z);
             for &(start, end, pixels) in &queries {
@@ -581,7 +582,7 @@ fn must_fail(bytes: &[u8], what: &str) -> String {
     assert!(err.offset().is_some(), "{what}: {err}");
     let findings = check(Cursor::new(bytes), 5);
     assert!(
-        findings.iter().any(|f| f.severity == Severity::Error),
+        findings.iter().any(|f| f.problem.breaks_readers()),
         "{what}: check found no error: {findings:?}"
     );
     assert!(Slog2File::parse(bytes).is_err(), "{what}: parse succeeded");
@@ -772,7 +773,7 @@ fn blocks_cut_short_are_errors() {
             };
             assert!(msg.starts_with("byte "), "{c:?} cut at {cut}: {msg}");
             let findings = check(Cursor::new(b), 5);
-            assert!(findings.iter().any(|f| f.severity == Severity::Error));
+            assert!(findings.iter().any(|f| f.problem.breaks_readers()));
         }
     }
 }

@@ -9,7 +9,7 @@ use common::compare::*;
 
 use clog2_format::clog::{Body, ClogWriter, CommEvent, RawEvent, Record, SrcLoc, StateDef};
 use clog2_format::FixedBytes;
-use slog2_format::check::{check, Severity};
+use slog2_format::check::check;
 use slog2_format::convert::{clog_to_slog2, ClogDrawables, ConvertStats};
 use slog2_format::error::OrderProblem;
 use slog2_format::write::{Prim, TreeOptions};
@@ -29,7 +29,7 @@ fn convert(data: &[u8], leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertStat
 fn check_errors(bytes: &[u8]) -> Vec<String> {
     check(Cursor::new(bytes), 5)
         .into_iter()
-        .filter(|f| f.severity == Severity::Error)
+        .filter(|f| f.problem.breaks_readers())
         .map(|f| format!("{f:?}"))
         .collect()
 }

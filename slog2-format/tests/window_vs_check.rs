@@ -18,7 +18,7 @@
 mod common;
 
 use common::{generated, tiny};
-use slog2_format::check::{check, Finding, Severity};
+use slog2_format::check::{check, Finding, Problem};
 use slog2_format::error::PointerProblem;
 use slog2_format::read::parse_header;
 use slog2_format::*;
@@ -124,11 +124,16 @@ fn concerning<'a>(bytes: &[u8], findings: &'a [Finding], nodes: &[NodeId]) -> Ve
     );
     findings
         .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .filter(|f| !f.rule.starts_with("S2-INF-"))
+        .filter(|f| f.problem.breaks_readers())
+        .filter(|f| {
+            !matches!(
+                f.problem,
+                Problem::ShortInfo | Problem::BadFormat | Problem::InfoMismatch
+            )
+        })
         .filter(|f| {
             // A stub pointer the query did not follow.
-            !(f.rule == "S2-TREE-002"
+            !(f.problem == Problem::BadStub
                 && i64_at(bytes, f.offset).is_some_and(|p| !starts.contains(&p)))
         })
         .filter(|f| {
@@ -163,7 +168,7 @@ fn a_window_that_succeeds_has_a_clean_check_and_both_failures_name_one_offset() 
             let findings = check(Cursor::new(&b[..]), 1 << 20);
             let errors: Vec<&Finding> = findings
                 .iter()
-                .filter(|f| f.severity == Severity::Error)
+                .filter(|f| f.problem.breaks_readers())
                 .collect();
             for &(t0, t1, pixels) in &qs {
                 let w = Slog2Reader::new(Cursor::new(&b[..])).and_then(|mut r| match pixels {
@@ -190,7 +195,7 @@ fn a_window_that_succeeds_has_a_clean_check_and_both_failures_name_one_offset() 
                         let same = errors.iter().any(|f| f.offset == at)
                             || matches!(e, Error::BadValue { .. } | Error::BadTag { .. })
                                 && errors.iter().any(|f| {
-                                    f.rule == "S2-TREE-002"
+                                    f.problem == Problem::BadStub
                                         && i64_at(&b, f.offset)
                                             .is_some_and(|p| p as u64 == at || p as u64 + 16 == at)
                                 });
@@ -214,7 +219,7 @@ fn open_err(b: &[u8]) -> Error {
 fn only_error(b: &[u8]) -> Finding {
     let f: Vec<Finding> = check(Cursor::new(b), 10)
         .into_iter()
-        .filter(|f| f.severity == Severity::Error)
+        .filter(|f| f.problem.breaks_readers())
         .collect();
     assert_eq!(f.len(), 1, "{f:#?}");
     f[0].clone()
@@ -241,22 +246,32 @@ fn bad_tree_dir_entry_pointers_are_refused_at_open_at_their_field() {
     let field = dir_at as usize + 4 + 22;
     let len = orig.len() as i64;
     for (offset, size, kind, rule) in [
-        (0, 0, PointerProblem::Null, "S2-HDR-005"),
-        (len - 10, 100, PointerProblem::OutsideFile, "S2-HDR-007"),
+        (0, 0, PointerProblem::Null, Problem::NullPointer),
+        (
+            len - 10,
+            100,
+            PointerProblem::OutsideFile,
+            Problem::OutsideFile,
+        ),
         (
             node_at as i64,
             1 << 20,
             PointerProblem::OutsideFile,
-            "S2-HDR-007",
+            Problem::OutsideFile,
         ),
-        (node_at as i64, 150, PointerProblem::TooLarge, "S2-HDR-006"),
+        (
+            node_at as i64,
+            150,
+            PointerProblem::TooLarge,
+            Problem::BlockTooLarge,
+        ),
     ] {
         let mut b = orig.clone();
         set_ptr(&mut b, field, offset, size);
         let e = open_err(&b);
         assert_eq!(pointer(&e), (field as u64, kind), "{e}");
         let f = only_error(&b);
-        assert_eq!((f.rule, f.offset), (rule, field as u64), "{f:?}");
+        assert_eq!((f.problem, f.offset), (rule, field as u64), "{f:?}");
     }
 }
 
@@ -275,7 +290,11 @@ fn header_pointers_are_checked_in_offset_order_at_their_fields() {
             (field as u64, PointerProblem::OutsideFile)
         );
         let f = only_error(&b);
-        assert_eq!((f.rule, f.offset), ("S2-HDR-007", field as u64), "{f:?}");
+        assert_eq!(
+            (f.problem, f.offset),
+            (Problem::OutsideFile, field as u64),
+            "{f:?}"
+        );
         // max_buffer_bytesize is 150 in the tiny file... any size above it.
         let mut b = orig.clone();
         set_ptr(&mut b, field, 108, i32::MAX);
@@ -300,7 +319,8 @@ fn a_tree_root_past_the_end_is_refused_at_open() {
     assert_eq!(pointer(&open_err(&b)), (60, PointerProblem::OutsideFile));
     let f = check(Cursor::new(&b[..]), 10);
     assert!(
-        f.iter().any(|f| f.rule == "S2-HDR-007" && f.offset == 60),
+        f.iter()
+            .any(|f| f.problem == Problem::OutsideFile && f.offset == 60),
         "{f:#?}"
     );
     assert!(Slog2File::parse(&b).is_err());
@@ -354,14 +374,14 @@ fn a_tree_dir_pointer_into_another_block_is_refused() {
             offset, problem, ..
         } => {
             assert_eq!(offset, field as u64);
-            assert_eq!(problem.rule(), "S2-DIR-003");
+            assert_eq!(problem.problem(), Problem::DirMismatch);
         }
         other => panic!("{other:?}"),
     }
     let f = check(Cursor::new(&b[..]), 10);
     assert!(
         f.iter()
-            .any(|f| f.rule == "S2-DIR-003" && f.offset == field as u64),
+            .any(|f| f.problem == Problem::DirMismatch && f.offset == field as u64),
         "{f:#?}"
     );
 }

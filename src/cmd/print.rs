@@ -36,6 +36,10 @@ pub fn write_dump<W: Write>(path: &Path, format: Format, out: &mut W) -> CliResu
                 for line in slog2_format::slog1::dump::lines(&f) {
                     writeln!(out, "{line}")?;
                 }
+                for w in f.warnings() {
+                    let rule = mpelog_conformance::check::slog1::warning_rule(w.problem);
+                    writeln!(out, "warning {} byte {}: {}", rule.id, w.offset, w.what)?;
+                }
                 Ok(())
             })()
             .map_err(o)

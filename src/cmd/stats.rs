@@ -5,7 +5,7 @@
 use super::Input;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
-use mpelog::stats::{self, Options, Stats};
+use mpelog::stats::{self, Durations, Options, Stats};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
@@ -252,6 +252,19 @@ fn text<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The five CSV cells of a duration column group: sum, mean, min, max and the
+/// share (empty where the table has none).
+fn duration_cells(d: &Durations, share: Option<f64>) -> String {
+    format!(
+        "{},{},{},{},{}",
+        num(d.sum),
+        num(d.mean()),
+        num(d.min),
+        num(d.max),
+        share.map(num).unwrap_or_default()
+    )
+}
+
 fn csv<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
     writeln!(
         out,
@@ -262,21 +275,13 @@ fn csv<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
         for c in &s.categories {
             writeln!(
                 out,
-                "category,{},{},{},{},{},{},{},{},{},{},{},{},{},{},,,,,,",
+                "category,{},{},{},{},{},{},,,,,,",
                 c.index,
                 quote(&c.name),
                 c.topology,
                 c.count,
-                num(c.inclusive.sum),
-                num(c.inclusive.mean()),
-                num(c.inclusive.min),
-                num(c.inclusive.max),
-                num(c.inclusive_share),
-                num(c.exclusive.sum),
-                num(c.exclusive.mean()),
-                num(c.exclusive.min),
-                num(c.exclusive.max),
-                num(c.exclusive_share)
+                duration_cells(&c.inclusive, Some(c.inclusive_share)),
+                duration_cells(&c.exclusive, Some(c.exclusive_share))
             )?;
         }
     }
@@ -284,18 +289,11 @@ fn csv<W: Write>(s: &Stats, by: By, out: &mut W) -> std::io::Result<()> {
         for t in &s.timelines {
             writeln!(
                 out,
-                "timeline,{},,state,{},{},{},{},{},{},{},{},{},{},,{},{},{},,,",
+                "timeline,{},,state,{},{},{},{},{},{},,,",
                 t.line,
                 t.inclusive.count,
-                num(t.inclusive.sum),
-                num(t.inclusive.mean()),
-                num(t.inclusive.min),
-                num(t.inclusive.max),
-                num(t.inclusive_share),
-                num(t.exclusive.sum),
-                num(t.exclusive.mean()),
-                num(t.exclusive.min),
-                num(t.exclusive.max),
+                duration_cells(&t.inclusive, Some(t.inclusive_share)),
+                duration_cells(&t.exclusive, None),
                 t.events,
                 t.sent,
                 t.received

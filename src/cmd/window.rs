@@ -398,26 +398,29 @@ fn write_items<W: Write>(
     out: &mut W,
 ) -> std::io::Result<()> {
     for d in &answer.drawables {
-        if json {
-            writeln!(
-                out,
-                "{}",
-                mpelog::json_text::to_string(&lines.drawable_json(d))
-            )?;
-        } else {
-            writeln!(out, "{}", lines.drawable_text(d))?;
-        }
+        write_item(
+            out,
+            json,
+            || lines.drawable_json(d),
+            || lines.drawable_text(d),
+        )?;
     }
     for s in &answer.shadows {
-        if json {
-            writeln!(
-                out,
-                "{}",
-                mpelog::json_text::to_string(&lines.shadow_json(s))
-            )?;
-        } else {
-            writeln!(out, "{}", lines.shadow_text(s))?;
-        }
+        write_item(out, json, || lines.shadow_json(s), || lines.shadow_text(s))?;
     }
     Ok(())
+}
+
+/// One line of `write_items`: the item's JSON form (`--json`) or its text.
+fn write_item<W: Write, V: serde::Serialize>(
+    out: &mut W,
+    json: bool,
+    json_form: impl FnOnce() -> V,
+    text_form: impl FnOnce() -> String,
+) -> std::io::Result<()> {
+    if json {
+        writeln!(out, "{}", mpelog::json_text::to_string(&json_form()))
+    } else {
+        writeln!(out, "{}", text_form())
+    }
 }

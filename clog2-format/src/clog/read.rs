@@ -440,12 +440,8 @@ impl ClogFile {
 
     /// Parses a whole file from a reader (read to its end, then
     /// [`parse`](Self::parse)d).
-    pub fn read<R: std::io::Read>(mut inner: R) -> Result<ClogFile> {
-        let mut data = Vec::new();
-        inner.read_to_end(&mut data).map_err(|source| Error::Io {
-            offset: data.len() as u64,
-            source,
-        })?;
+    pub fn read<R: std::io::Read>(inner: R) -> Result<ClogFile> {
+        let data = crate::io::read_all(inner, |offset, source| Error::Io { offset, source })?;
         Self::parse(&data)
     }
 

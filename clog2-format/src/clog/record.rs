@@ -22,12 +22,10 @@ pub const ENDLOG_TIME: f64 = 1.0e6;
 /// this many bytes would be left after a record (see [`super::BlockFill::Mpe1`]).
 pub const MAX_REC_LEN: usize = 160;
 
-/// RAWEVENT event type of a message send (`LOG_MESG_SEND`).
-pub const SEND_ETYPE: i32 = -101;
-/// RAWEVENT event type of a message receive (`LOG_MESG_RECV`).
-pub const RECV_ETYPE: i32 = -102;
-/// RAWEVENT event type of a constant definition (`LOG_CONST_DEF`).
-pub const CONST_ETYPE: i32 = -201;
+// The RAWEVENT event types of a message send (`LOG_MESG_SEND`), a receive
+// (`LOG_MESG_RECV`) and a constant definition (`LOG_CONST_DEF`): the numbers
+// CLOG2 kept for its MSGEVT and CONSTDEF records.
+pub use crate::record::{CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
 
 /// Record type numbers (`rectype`) of old CLOG (`clog.h` of MPICH-1).
 pub mod rectype {

@@ -5,12 +5,9 @@
 use super::read::{ClogBlock, ClogFile};
 use super::record::*;
 use crate::error::{Error, Result};
+use crate::write::{io, refuse_terminator, Blocks};
 use binrw::BinWrite;
 use std::io::{Cursor, Write};
-
-fn io(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
-    move |source| Error::Io { offset, source }
-}
 
 impl Record {
     /// The header's `length` field for this record (whole size in 8-byte units).
@@ -150,11 +147,8 @@ pub enum BlockFill {
 /// terminators are zero. Records are written as given (their header pad included).
 #[derive(Debug)]
 pub struct ClogWriter<W: Write> {
-    out: W,
-    block_size: usize,
+    blocks: Blocks<W>,
     fill: BlockFill,
-    block: Vec<u8>,
-    offset: u64,
     records: u64,
     last_time: f64,
 }
@@ -174,11 +168,8 @@ impl<W: Write> ClogWriter<W> {
             )));
         }
         Ok(ClogWriter {
-            out,
-            block_size,
+            blocks: Blocks::new(out, block_size, 0),
             fill,
-            block: Vec::new(),
-            offset: 0,
             records: 0,
             last_time: 0.0,
         })
@@ -186,7 +177,7 @@ impl<W: Write> ClogWriter<W> {
 
     /// The block size.
     pub fn block_size(&self) -> usize {
-        self.block_size
+        self.blocks.size
     }
 
     /// Number of records pushed so far (terminators not counted).
@@ -196,40 +187,33 @@ impl<W: Write> ClogWriter<W> {
 
     /// Bytes written or buffered so far.
     pub fn bytes_written(&self) -> u64 {
-        self.offset + self.block.len() as u64
+        self.blocks.written()
     }
 
     fn close_block(&mut self, time: f64, body: Body) -> Result<()> {
-        Record::new(time, 0, body).encode(&mut self.block)?;
-        self.block.resize(self.block_size, 0);
-        self.out.write_all(&self.block).map_err(io(self.offset))?;
-        self.offset += self.block_size as u64;
-        self.block.clear();
-        Ok(())
+        Record::new(time, 0, body).encode(&mut self.blocks.block)?;
+        self.blocks.close()
     }
 
     /// Appends a record (not a terminator: blocks are closed automatically).
     pub fn push(&mut self, rec: &Record) -> Result<()> {
-        if rec.is_terminator() {
-            return Err(Error::Write(
-                "ENDBLOCK and ENDLOG are written by the writer itself".into(),
-            ));
-        }
+        refuse_terminator(rec.is_terminator())?;
         rec.length()?;
         let len = rec.disk_len();
-        if len + HEADER_LEN > self.block_size {
+        if len + HEADER_LEN > self.blocks.size {
             return Err(Error::Write(format!(
                 "a {len}-byte record and its block's terminator cannot fit in a {}-byte block",
-                self.block_size
+                self.blocks.size
             )));
         }
-        if self.block.len() + len + HEADER_LEN > self.block_size {
+        if self.blocks.block.len() + len + HEADER_LEN > self.blocks.size {
             self.close_block(self.last_time, Body::EndBlock)?;
         }
-        rec.encode(&mut self.block)?;
+        rec.encode(&mut self.blocks.block)?;
         self.records += 1;
         self.last_time = rec.time;
-        if self.fill == BlockFill::Mpe1 && self.block.len() + MAX_REC_LEN >= self.block_size {
+        if self.fill == BlockFill::Mpe1 && self.blocks.block.len() + MAX_REC_LEN >= self.blocks.size
+        {
             self.close_block(rec.time, Body::EndBlock)?;
         }
         Ok(())
@@ -238,7 +222,7 @@ impl<W: Write> ClogWriter<W> {
     /// Ends the log with ENDLOG, writes the last block and returns the output.
     pub fn finish(mut self) -> Result<W> {
         self.close_block(ENDLOG_TIME, Body::EndLog)?;
-        self.out.flush().map_err(io(self.offset))?;
-        Ok(self.out)
+        self.blocks.out.flush().map_err(io(self.blocks.offset))?;
+        Ok(self.blocks.out)
     }
 }

@@ -8,7 +8,9 @@
 //! range with its checksum, pairing of its records), one leaf at a time.
 
 use crate::report::Collector;
+use crate::rule::Rule;
 use crate::Format;
+use mpelog_annotate::error::Problem;
 use mpelog_annotate::{Annotation, Error};
 use std::io::{Cursor, Read, Seek};
 use std::path::Path;
@@ -170,11 +172,37 @@ fn tiling<A: Read + Seek, T: Read + Seek>(ann: &Annotation<A, T>, c: &mut Collec
     }
 }
 
+/// The rule of a problem the annotation crate reports.
+///
+/// ```
+/// use mpelog_annotate::error::Problem;
+/// use mpelog_conformance::check::annotation::rule;
+/// assert_eq!(rule(Problem::LeafChanged).id, "IDX-STALE-003");
+/// ```
+pub fn rule(problem: Problem) -> Rule {
+    match problem {
+        Problem::NotAnnotation => IDX_HDR_001,
+        Problem::Version => IDX_HDR_002,
+        Problem::FewChildren => IDX_HDR_003,
+        Problem::BadPointer => IDX_BLK_001,
+        Problem::Unparsable => IDX_BLK_002,
+        Problem::LeafCount => IDX_LEAF_001,
+        Problem::LeafRange => IDX_LEAF_002,
+        Problem::TraceSize => IDX_STALE_001,
+        Problem::PreambleChanged => IDX_STALE_002,
+        Problem::LeafChanged => IDX_STALE_003,
+        _ => IDX_BLK_002,
+    }
+}
+
 fn report(e: Error, c: &mut Collector) {
     let (rule, offset) = match &e {
-        Error::BadAnnotation { rule, offset, .. } | Error::Stale { rule, offset, .. } => {
-            (crate::rule::by_id(RULES, rule, IDX_BLK_002), *offset)
+        Error::BadAnnotation {
+            problem, offset, ..
         }
+        | Error::Stale {
+            problem, offset, ..
+        } => (rule(*problem), *offset),
         Error::Slog2(inner) => (IDX_BLK_002, inner.offset().unwrap_or(0)),
         Error::Clog2(inner) => (IDX_TRACE_002, inner.offset().unwrap_or(0)),
         Error::Io {

@@ -18,7 +18,7 @@ use clog2_format::clog::{
 use clog2_format::escape::quoted_text;
 use clog2_format::Error;
 use slog2_format::convert::clog::events::{
-    field_text, message_params, placeholder, ClogDrawables, Role, FIRST_NEW_INDEX,
+    field_text, message_params, ClogDrawables, EventBindings, Role, FIRST_NEW_INDEX,
 };
 use slog2_format::convert::clog2::events::ARROW_CATEGORY;
 use slog2_format::convert::colors;
@@ -196,7 +196,7 @@ struct Semantics {
     last_end: f64,
     /// Event ID bindings made by STATEDEFs (over the placeholders), as the
     /// converter makes them.
-    handlers: HashMap<i32, (i32, Role)>,
+    handlers: EventBindings,
     next_index: i64,
     cats: HashMap<i32, Cat>,
     /// Names given to event IDs, and where (C1-DEF-004).
@@ -211,9 +211,7 @@ struct Semantics {
 
 impl Semantics {
     fn new() -> Semantics {
-        let mut handlers = HashMap::new();
-        handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
-        handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
+        let handlers = EventBindings::new();
         Semantics {
             drawables: ClogDrawables::new(),
             last_end: f64::NEG_INFINITY,
@@ -229,10 +227,7 @@ impl Semantics {
     }
 
     fn lookup(&self, etype: i32) -> Option<(i32, Role)> {
-        self.handlers
-            .get(&etype)
-            .copied()
-            .or_else(|| placeholder(etype))
+        self.handlers.lookup(etype)
     }
 
     fn push(&mut self, r: &Record, at: u64, c: &mut Collector) {
@@ -315,8 +310,7 @@ impl Semantics {
             _ => {
                 let index = i32::try_from(self.next_index).unwrap_or(i32::MAX);
                 self.next_index += 1;
-                self.handlers.insert(d.startetype, (index, Role::Start));
-                self.handlers.insert(d.endetype, (index, Role::Final));
+                self.handlers.bind_state(index, d.startetype, d.endetype);
                 index
             }
         };
@@ -455,19 +449,6 @@ fn pop<K: std::hash::Hash + Eq>(map: &mut HashMap<K, VecDeque<u64>>, key: K) -> 
 mod tests {
     use super::*;
     use slog2_format::convert::clog2::events::Unmatched;
-
-    #[test]
-    fn placeholders_follow_mpe1_numbering() {
-        assert_eq!(placeholder(1), Some((1, Role::Start)));
-        assert_eq!(placeholder(2), Some((1, Role::Final)));
-        assert_eq!(placeholder(360), Some((180, Role::Final)));
-        assert_eq!(placeholder(361), None);
-        assert_eq!(placeholder(500), Some((181, Role::Start)));
-        assert_eq!(placeholder(559), Some((210, Role::Final)));
-        assert_eq!(placeholder(560), None);
-        assert_eq!(placeholder(0), None);
-        assert_eq!(placeholder(i32::MIN), None);
-    }
 
     /// What this module's pairing leaves open equals what the converter's
     /// does: (state starts, sends, receives).

@@ -57,12 +57,25 @@ impl Default for Options {
 /// [`Default`]).
 impl Options {
     /// Sets `limit` (see the field).
+    ///
+    /// ```
+    /// use mpelog_conformance::Options;
+    /// assert_eq!(Options::default().limit, 20);
+    /// assert_eq!(Options::default().limit(3).limit, 3);
+    /// ```
     pub fn limit(mut self, limit: usize) -> Self {
         self.limit = limit;
         self
     }
 
     /// Sets `trace` (see the field).
+    ///
+    /// ```
+    /// use mpelog_conformance::Options;
+    /// use std::path::{Path, PathBuf};
+    /// let opts = Options::default().trace(Some(PathBuf::from("run.clog2")));
+    /// assert_eq!(opts.trace.as_deref(), Some(Path::new("run.clog2")));
+    /// ```
     pub fn trace(mut self, trace: Option<PathBuf>) -> Self {
         self.trace = trace;
         self
@@ -71,6 +84,22 @@ impl Options {
 
 /// Checks `bytes` as the format [`detect`] finds. An annotation is checked
 /// without its trace ([`check_annotation`] takes both).
+///
+/// ```
+/// use mpelog_conformance::{check_bytes, Format, Options};
+///
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let report = check_bytes(&clog2, &Options::default());
+/// assert_eq!(report.format, Some(Format::Clog2));
+/// assert_eq!(report.errors(), 0);
+///
+/// let cut = check_bytes(&clog2[..clog2.len() - 5], &Options::default());
+/// assert!(!cut.passes());
+///
+/// let unknown = check_bytes(b"hello", &Options::default());
+/// assert_eq!((unknown.format, unknown.rule_ids()), (None, vec!["FORMAT-001"]));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn check_bytes(bytes: &[u8], opts: &Options) -> Report {
     match detect(bytes) {
         Some(f) => check_format(f, bytes, opts),
@@ -79,6 +108,17 @@ pub fn check_bytes(bytes: &[u8], opts: &Options) -> Report {
 }
 
 /// Checks `bytes` as a file of `format`, whatever [`detect`] would say.
+///
+/// ```
+/// use mpelog_conformance::{check_format, Format, Options};
+///
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// assert!(check_format(Format::Clog2, &clog2, &Options::default()).passes());
+/// let as_slog2 = check_format(Format::Slog2, &clog2, &Options::default());
+/// assert_eq!(as_slog2.format, Some(Format::Slog2));
+/// assert!(as_slog2.errors() > 0);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn check_format(format: Format, bytes: &[u8], opts: &Options) -> Report {
     let mut c = Collector::new(format, opts.limit);
     match format {
@@ -98,6 +138,27 @@ pub fn check_format(format: Format, bytes: &[u8], opts: &Options) -> Report {
 /// Checks the annotation `annotation` of the CLOG2 trace `trace`: its structure
 /// and every node, and that it still describes the trace (size, preamble and
 /// every leaf's checksum).
+///
+/// ```
+/// use mpelog_annotate::{annotate, AnnotateOptions};
+/// use mpelog_conformance::{check_annotation, Options};
+/// use std::io::Cursor;
+///
+/// let trace = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+/// let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+/// let idx = idx.into_inner();
+/// let report = check_annotation(Cursor::new(&idx), Cursor::new(&trace), &Options::default());
+/// assert_eq!(report.errors(), 0);
+///
+/// // A byte of the first leaf (after the 1024-byte preamble) changed since.
+/// let mut changed = trace.clone();
+/// changed[1024 + 100] ^= 0xff;
+/// let stale = check_annotation(Cursor::new(&idx), Cursor::new(&changed), &Options::default());
+/// assert!(stale.rule_ids().iter().any(|id| id.starts_with("IDX-STALE")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check_annotation<A, T>(annotation: A, trace: T, opts: &Options) -> Report
 where
     A: Read + Seek,
@@ -115,6 +176,24 @@ where
 /// holding it, and streamed location by location. Only I/O errors on opening
 /// or reading are returned as `Err` (an archive's other files are its own
 /// findings).
+///
+/// # Errors
+///
+/// The I/O error of opening or reading the file.
+///
+/// ```
+/// use mpelog_conformance::{check_path, Format, Options};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("run.clog2");
+/// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+/// let report = check_path(&path, &Options::default())?;
+/// assert_eq!((report.format, report.errors()), (Some(Format::Clog2), 0));
+///
+/// let missing = check_path(&dir.path().join("none.clog2"), &Options::default());
+/// assert_eq!(missing.unwrap_err().kind(), std::io::ErrorKind::NotFound);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
     if path.is_dir() {
         let mut c = Collector::new(Format::Otf2, opts.limit);
@@ -158,6 +237,12 @@ pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
 }
 
 /// The trace an annotation at `idx` belongs to by name: `X.idx` → `X`.
+///
+/// ```
+/// use mpelog_conformance::check::trace_of;
+/// use std::path::Path;
+/// assert_eq!(trace_of(Path::new("runs/a.clog2.idx")), Path::new("runs/a.clog2"));
+/// ```
 pub fn trace_of(idx: &Path) -> PathBuf {
     match idx.to_str().and_then(|s| s.strip_suffix(".idx")) {
         Some(t) => PathBuf::from(t),

@@ -56,13 +56,8 @@ pub fn record() -> impl Strategy<Value = Record> {
     )
         .prop_map(
             |(etype, process, task, data, cycle, timestamp, comment)| Record {
-                etype,
-                process,
-                task,
-                data,
-                cycle,
-                timestamp,
                 comment,
+                ..Record::new(etype, process, task, data, cycle, timestamp)
             },
         )
 }

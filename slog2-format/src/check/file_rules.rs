@@ -9,7 +9,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     let at = |a: u64| r.pointer_at(a);
     if !v206 {
         cx.add(
-            "S2-HDR-003",
+            Problem::OldVersion,
             2,
             None,
             "version is \"SLOG 2.0.5\"; convert it with `mpelog convert FILE -o NEW.slog2`".into(),
@@ -17,7 +17,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     }
     if h.num_children_per_node < 2 {
         cx.add(
-            "S2-HDR-004",
+            Problem::FewChildren,
             12,
             None,
             format!("num_children_per_node is {}", h.num_children_per_node),
@@ -31,7 +31,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     ] {
         if p.is_null() {
             cx.add(
-                "S2-HDR-005",
+                Problem::NullPointer,
                 at(field),
                 None,
                 format!("the {name} pointer is NULL; Jumpshot-4 exits"),
@@ -51,7 +51,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     ] {
         if let Some((ptr, n)) = p.filter(|p| p.1 > 0) {
             cx.add(
-                "S2-BLK-001",
+                Problem::TrailingBytes,
                 ptr.offset as u64 + ptr.size as u64 - n as u64,
                 None,
                 format!("the {t} block has {n} bytes after its content"),
@@ -65,7 +65,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     ] {
         if !p.is_null() {
             cx.add(
-                "S2-HDR-009",
+                Problem::UnusedPointer,
                 at(field),
                 None,
                 format!("the {name} pointer is not NULL; no reader uses it"),
@@ -78,7 +78,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
         for cat in &c.value.categories {
             if !seen.insert(cat.index) {
                 cx.add(
-                    "S2-CAT-001",
+                    Problem::DuplicateCategory,
                     at,
                     None,
                     format!("category index {} appears twice", cat.index),
@@ -86,7 +86,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
             }
             if !(0..=2).contains(&cat.topology) {
                 cx.add(
-                    "S2-CAT-002",
+                    Problem::BadTopology,
                     at,
                     None,
                     format!("category {} has topology code {}", cat.index, cat.topology),
@@ -94,7 +94,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
             }
             if !cat.types.is_empty() && cat.keys.len() != cat.types.len() + 1 {
                 cx.add(
-                    "S2-CAT-003",
+                    Problem::KeyCount,
                     at,
                     None,
                     format!(
@@ -112,7 +112,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
         None => {}
         Some(m) if m.value.maps.is_empty() => {
             cx.add(
-                "S2-LID-002",
+                Problem::NoLineIdMap,
                 m.ptr.offset as u64,
                 None,
                 "the LineIDMapList holds no map".into(),
@@ -124,7 +124,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                 let dup = map.rows.iter().any(|r| !ids.insert(r.line_id));
                 if dup || map.ncols < 1 {
                     cx.add(
-                        "S2-LID-003",
+                        Problem::BadLineIdMap,
                         m.ptr.offset as u64,
                         None,
                         format!(
@@ -146,7 +146,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     let dir_at = (h.treedir.offset.max(0) as u64).saturating_add(4);
     if by_id.len() != entries.len() {
         cx.add(
-            "S2-DIR-004",
+            Problem::BadDirId,
             dir_at,
             None,
             format!(
@@ -158,7 +158,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     for (i, e) in entries.iter().enumerate() {
         if e.id.depth < 0 || e.id.xpos < 0 {
             cx.add(
-                "S2-DIR-004",
+                Problem::BadDirId,
                 dir_at + 34 * i as u64,
                 Some(e.id),
                 format!(
@@ -193,7 +193,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
             if let Some(i) = entry.or(holder) {
                 let e = &entries[i];
                 cx.add(
-                    "S2-DIR-003",
+                    Problem::DirMismatch,
                     dir_at + 34 * i as u64 + 22,
                     Some(e.id),
                     format!(
@@ -209,7 +209,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     }
     if !entries.is_empty() && !entries.iter().any(|e| e.id.depth == 0) {
         cx.add(
-            "S2-DIR-001",
+            Problem::NoRoot,
             dir_at,
             None,
             "no TreeDir entry has depth 0".into(),
@@ -221,7 +221,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     {
         if root.ptr != h.treeroot {
             cx.add(
-                "S2-DIR-002",
+                Problem::RootMismatch,
                 at(TREEROOT_AT),
                 Some(root.id),
                 format!(
@@ -237,7 +237,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
         }
         if root.id.depth != h.max_treedepth {
             cx.add(
-                "S2-HDR-008",
+                Problem::MaxTreeDepth,
                 18,
                 Some(root.id),
                 format!(
@@ -255,7 +255,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                 let at =
                     dir_at + 34 * entries.iter().position(|x| x.id == e.id).unwrap_or(i) as u64;
                 cx.add(
-                    "S2-TREE-005",
+                    Problem::NodesOverlap,
                     at,
                     Some(e.id),
                     format!(

@@ -77,7 +77,7 @@ pub(super) fn node_rules<R: Read + Seek>(
         let id = Some(e.id);
         if !node.trailing.is_empty() {
             cx.add(
-                "S2-BLK-001",
+                Problem::TrailingBytes,
                 base + e.ptr.size as u64 - node.trailing.len() as u64,
                 id,
                 format!("{} bytes after the node's content", node.trailing.len()),
@@ -85,7 +85,7 @@ pub(super) fn node_rules<R: Read + Seek>(
         }
         if n.header.ptr != e.ptr {
             cx.add(
-                "S2-DIR-003",
+                Problem::DirMismatch,
                 base + 22,
                 id,
                 format!(
@@ -100,7 +100,7 @@ pub(super) fn node_rules<R: Read + Seek>(
         {
             // At the ID field when the ID differs, else at the box.
             cx.add(
-                "S2-DIR-003",
+                Problem::DirMismatch,
                 if n.header.id != e.id { base + 16 } else { base },
                 id,
                 format!(
@@ -126,7 +126,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                 if let Some(l) = last {
                     if start_order(l, key) == Ordering::Greater {
                         cx.add(
-                            "S2-DRW-002",
+                            Problem::Unsorted,
                             off,
                             id,
                             format!(
@@ -149,7 +149,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                 };
                 if out {
                     cx.add(
-                        "S2-DRW-003",
+                        Problem::OutsideNode,
                         off,
                         id,
                         format!(
@@ -162,11 +162,11 @@ pub(super) fn node_rules<R: Read + Seek>(
                     Drawable::Primitive(p) => vec![p],
                     Drawable::Composite(c) => {
                         if c.primitives.is_empty() {
-                            cx.add("S2-DRW-005", off, id, "a composite has no parts".into());
+                            cx.add(Problem::Empty, off, id, "a composite has no parts".into());
                         }
                         if !cats.contains_key(&c.category) {
                             cx.add(
-                                "S2-DRW-004",
+                                Problem::UnknownCategory,
                                 off + 1,
                                 id,
                                 format!(
@@ -192,21 +192,27 @@ pub(super) fn node_rules<R: Read + Seek>(
                         (true, true) => {}
                         (false, false) => match crate::info::decode(types, &info.bytes) {
                             Ok(_) => {}
-                            Err(e @ crate::info::InfoError::UnknownFormat { .. }) => {
-                                cx.add("S2-INF-002", off + 1, id, format!("category {cat}: {e}"))
-                            }
-                            Err(e) => {
-                                cx.add("S2-INF-001", off + 1, id, format!("category {cat}: {e}"))
-                            }
+                            Err(e @ crate::info::InfoError::UnknownFormat { .. }) => cx.add(
+                                Problem::BadFormat,
+                                off + 1,
+                                id,
+                                format!("category {cat}: {e}"),
+                            ),
+                            Err(e) => cx.add(
+                                Problem::ShortInfo,
+                                off + 1,
+                                id,
+                                format!("category {cat}: {e}"),
+                            ),
                         },
                         (false, true) => cx.add(
-                            "S2-INF-003",
+                            Problem::InfoMismatch,
                             off + 1,
                             id,
                             format!("category {cat} has formats but the drawable has no info"),
                         ),
                         (true, false) => cx.add(
-                            "S2-INF-003",
+                            Problem::InfoMismatch,
                             off + 1,
                             id,
                             format!(
@@ -219,18 +225,18 @@ pub(super) fn node_rules<R: Read + Seek>(
                 for p in prims {
                     if p.vertices.is_empty() {
                         cx.add(
-                            "S2-DRW-005",
+                            Problem::Empty,
                             off,
                             id,
                             format!("a primitive of category {} has no vertices", p.category),
                         );
                     }
                     match cats.get(&p.category) {
-                        None => cx.add("S2-DRW-004", off + 1, id, format!("category {} is not in the CategoryMap (Jumpshot invents an \"UnknownType\" state)", p.category)),
+                        None => cx.add(Problem::UnknownCategory, off + 1, id, format!("category {} is not in the CategoryMap (Jumpshot invents an \"UnknownType\" state)", p.category)),
                         Some(&(topo, _)) => {
                             let want = if topo == topology::EVENT { 1 } else { 2 };
                             if p.vertices.len() != want {
-                                cx.add("S2-DRW-006", off + 1, id, format!("a {} of category {} has {} vertices", topology::name(topo), p.category, p.vertices.len()));
+                                cx.add(Problem::VertexCount, off + 1, id, format!("a {} of category {} has {} vertices", topology::name(topo), p.category, p.vertices.len()));
                             }
                         }
                     }
@@ -238,7 +244,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                         for (title, rows) in &maps {
                             if !rows.contains(&c.line_id) {
                                 cx.add(
-                                    "S2-LID-001",
+                                    Problem::UnknownLineId,
                                     off + 1,
                                     id,
                                     format!(
@@ -257,7 +263,7 @@ pub(super) fn node_rules<R: Read + Seek>(
         off += 4;
         if e.id.depth > 0 && n.stubs.is_empty() {
             cx.add(
-                "S2-TREE-001",
+                Problem::NoStubs,
                 off - 4,
                 id,
                 format!(
@@ -267,7 +273,12 @@ pub(super) fn node_rules<R: Read + Seek>(
             );
         }
         if e.id.depth == 0 && !n.stubs.is_empty() {
-            cx.add("S2-TREE-002", off - 4, id, "a leaf has child stubs".into());
+            cx.add(
+                Problem::BadStub,
+                off - 4,
+                id,
+                "a leaf has child stubs".into(),
+            );
         }
         for s in &n.stubs {
             let sid = s.header.id;
@@ -275,7 +286,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                 || sid.xpos.checked_div(k) != Some(e.id.xpos)
             {
                 cx.add(
-                    "S2-TREE-002",
+                    Problem::BadStub,
                     off + 16,
                     id,
                     format!(
@@ -286,13 +297,13 @@ pub(super) fn node_rules<R: Read + Seek>(
             } else {
                 match by_id.get(&sid) {
                     None => cx.add(
-                        "S2-TREE-002",
+                        Problem::BadStub,
                         off + 16,
                         id,
                         format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
                     ),
                     Some(c) if c.ptr != s.header.ptr => cx.add(
-                        "S2-TREE-002",
+                        Problem::BadStub,
                         off + 22,
                         id,
                         format!(
@@ -325,7 +336,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                     if let Some(l) = last {
                         if start_order(l, key) == Ordering::Greater {
                             cx.add(
-                                "S2-DRW-002",
+                                Problem::Unsorted,
                                 so,
                                 id,
                                 format!(
@@ -338,7 +349,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                     last = Some(key);
                     if !preview(sh.category) {
                         cx.add(
-                            "S2-DRW-009",
+                            Problem::ShadowCategory,
                             so,
                             id,
                             format!(
@@ -355,7 +366,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                             .fold(0i64, |a, c| a.saturating_add(c));
                         if !sh.weights.is_empty() && sum != sh.num_real_objs {
                             cx.add(
-                                "S2-DRW-010",
+                                Problem::WeightCounts,
                                 so,
                                 id,
                                 format!(
@@ -367,7 +378,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                     }
                     if sh.weights.is_empty() {
                         cx.add(
-                            "S2-DRW-007",
+                            Problem::NoWeights,
                             so,
                             id,
                             "a shadow has no category weights".into(),
@@ -375,7 +386,7 @@ pub(super) fn node_rules<R: Read + Seek>(
                     }
                     for w in &sh.weights {
                         if !cats.contains_key(&w.category) {
-                            cx.add("S2-DRW-008", so, id, format!("a shadow weight names category {}, which is not in the CategoryMap", w.category));
+                            cx.add(Problem::WeightCategory, so, id, format!("a shadow weight names category {}, which is not in the CategoryMap", w.category));
                         }
                     }
                     so += sh.disk_len(v206);
@@ -386,7 +397,7 @@ pub(super) fn node_rules<R: Read + Seek>(
     }
     if h.max_buffer_bytesize > largest && !entries.is_empty() {
         cx.add(
-            "S2-HDR-010",
+            Problem::BufferTooLarge,
             20,
             None,
             format!(

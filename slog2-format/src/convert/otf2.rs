@@ -368,7 +368,7 @@ impl<'a> Otf2Drawables<'a> {
                 self.counts.metrics += 1;
             }
             EventKind::Other { record_type } => self.count(format!("type {record_type}")),
-            other => self.count(kind_name(other).to_string()),
+            other => self.count(other.name().to_string()),
         }
         out
     }
@@ -479,18 +479,6 @@ fn arrow(from: (f64, i32), to: (f64, i32), tag: u32, size: u64, comm: u32) -> Pr
     info.extend((size as i64).to_be_bytes());
     info.extend((comm as i32).to_be_bytes());
     Prim::two(ARROW_CATEGORY, topology::ARROW, from, to, &info)
-}
-
-fn kind_name(k: &EventKind) -> &'static str {
-    match k {
-        EventKind::MpiIsendComplete { .. } => "MpiIsendComplete",
-        EventKind::MpiIrecvRequest { .. } => "MpiIrecvRequest",
-        EventKind::MpiRequestTest { .. } => "MpiRequestTest",
-        EventKind::MpiRequestCancelled { .. } => "MpiRequestCancelled",
-        EventKind::ProgramBegin { .. } => "ProgramBegin",
-        EventKind::ProgramEnd { .. } => "ProgramEnd",
-        _ => "other",
-    }
 }
 
 /// Two views: one row per location ("Location View"), and the location's

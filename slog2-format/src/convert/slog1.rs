@@ -30,7 +30,7 @@
 use crate::convert::clog2::events::info_keys;
 use crate::convert::colors::{argb, lookup, Fallback};
 use crate::convert::stats::{into_tree, ConvertStats, PairStats};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ValueProblem};
 use crate::slog1::read::{RecordRef, Slog1File};
 use crate::slog1::types::*;
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
@@ -171,10 +171,11 @@ pub fn drawables(f: &Slog1File) -> Result<Slog1Drawables> {
         if !s.is_finite() || !e.is_finite() {
             return Err(Error::BadValue {
                 offset: r.offset,
-                what: format!(
-                    "a record of interval type {} starts at {s:?} and ends at {e:?}: SLOG-2 needs finite times",
-                    rec.intvltype
-                ),
+                problem: ValueProblem::NotFinite {
+                    interval_type: rec.intvltype.into(),
+                    start: s,
+                    end: e,
+                },
             });
         }
         let values = rec.args.values();

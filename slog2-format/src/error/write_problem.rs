@@ -1,7 +1,7 @@
 //! Why the SLOG-2 writers refuse to write ([`Error::Write`](crate::Error::Write))
 //! and why their options are refused ([`Error::InvalidOptions`](crate::Error::InvalidOptions)).
 
-use crate::read::Version;
+use crate::version::Version;
 use std::fmt;
 
 /// Why a structure cannot be written ([`Error::Write`](crate::Error::Write)).

@@ -95,7 +95,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         if stub.is_none() && e.ptr != ptr {
             return Err(bad(
                 ptr_at,
-                TreeProblem::File("S2-DIR-002"),
+                TreeProblem::File(crate::check::Problem::RootMismatch),
                 format!(
                     "treeroot points at {}@{} but the TreeDir's root ({},{}) is at {}@{}",
                     ptr.size, ptr.offset, want.depth, want.xpos, e.ptr.size, e.ptr.offset

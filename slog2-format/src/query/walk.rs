@@ -3,6 +3,7 @@
 
 use super::follow::stub_offsets;
 use super::*;
+use crate::error::{Part, ValueProblem};
 use crate::window::node_scan::{NodeScan, ScannedStub};
 use std::sync::Arc;
 
@@ -61,17 +62,13 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let mut found = Ok(());
         while let Some(p) = stack.pop() {
             let ptr_at = p.ptr_at;
-            // Formatted only for an error.
-            let what = || match p.stub {
-                None => "the header's treeroot pointer".to_string(),
-                Some((parent, child)) => format!(
-                    "the stub for node ({},{}) in node ({},{})",
-                    child.depth, child.xpos, parent.depth, parent.xpos
-                ),
+            let pointer = match p.stub {
+                None => Part::TreeRoot,
+                Some((parent, child)) => Part::Stub { parent, child },
             };
-            if self.check_ptr(p.ptr, "", ptr_at).is_err() {
-                self.check_ptr(p.ptr, &what(), ptr_at)?;
-            }
+            // Formatted only for an error.
+            let what = || pointer.to_string();
+            self.check_ptr(p.ptr, pointer, ptr_at)?;
             if !buf.seen.insert(p.ptr.offset) {
                 return Err(Error::BadTree {
                     offset: ptr_at,
@@ -225,7 +222,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             // the error (or drops what a lenient reader drops).
             None => {
                 let mut parsed =
-                    crate::read::parse_block::<TreeNodeBody>(bytes, p.ptr, "a tree node", (v206,))?;
+                    crate::read::parse_block::<TreeNodeBody>(bytes, p.ptr, Part::Node, (v206,))?;
                 self.count_node();
                 let id = parsed.value.header.id;
                 depth_check(id, p, what)?;
@@ -524,8 +521,7 @@ fn depth_check(id: NodeId, p: &Pending, what: &dyn Fn() -> String) -> Result<()>
 fn too_large(base: u64) -> Error {
     Error::BadValue {
         offset: base,
-        what: "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)"
-            .into(),
+        problem: ValueProblem::AnswerTooLarge { detail: None },
     }
 }
 
@@ -560,7 +556,6 @@ enum StubShadows {
 fn undecodable(offset: u64) -> Error {
     Error::BadValue {
         offset,
-        what: "a drawable or shadow accepted by the window query's scan could not be decoded"
-            .into(),
+        problem: ValueProblem::Undecodable,
     }
 }

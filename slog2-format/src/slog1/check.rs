@@ -10,30 +10,78 @@ use std::fmt;
 /// Warnings of one rule reported before the rest are only counted.
 pub const MAX_PER_RULE: usize = 20;
 
-/// The warning rules: ID and meaning.
-pub const RULES: &[(&str, &str)] = &[
-    ("S1-STAT-001", "the preview statistics are empty (Nset or Nbin is 0): Jumpshot-3 refuses the file"),
-    ("S1-DIR-001", "prevdir or nextdir is not 0: multi-directory files were never written, readers ignore them"),
-    ("S1-DIR-002", "the directory has more frames than max_Ndirframe slots"),
-    ("S1-DIR-003", "directory entries do not tile time (a frame starts after it ends, or not where the previous one ends)"),
-    ("S1-SEC-001", "a record copy is in a sector whose time condition it does not meet"),
-    ("S1-SEC-002", "an inc or pas copy has no home (cur or out) copy in an earlier frame: converters do not see it"),
-    ("S1-SEC-003", "the same record has home copies in two frames: converters see it twice"),
-    ("S1-THR-001", "the thread table lists a (node, thread) twice (the writer refuses that)"),
-    ("S1-THR-002", "a record's (node, thread) is not in the thread table (Jumpshot-3 throws)"),
-    ("S1-DEF-001", "records of an (interval type, bebits) have no display-profile entry (no name or colour)"),
-    ("S1-DEF-002", "a profile entry's argument labels do not match its record definition's argument count"),
-    ("S1-J3-001", "an interval type above 32767 (Jumpshot-3 reads them as signed 16-bit)"),
-    ("S1-J3-002", "an off-diagonal record type other than 192 (Jumpshot-3 draws it as a state)"),
-    ("S1-REC-001", "a record's duration is negative or a time is not finite"),
-    ("S1-SPLIT-001", "pieces of a split interval do not form begin, middle..., final on their thread"),
-];
+/// What a SLOG-1 warning is about: one variant per warning rule of
+/// spec/conformance.md §7.1 (the rule's ID, which `mpelog-conformance`
+/// names, is in each variant's doc).
+///
+/// ```
+/// use slog2_format::slog1::check::Problem;
+/// assert_eq!(Problem::ALL.len(), 15);
+/// assert!(Problem::ALL.contains(&Problem::BrokenSplit));
+/// ```
+// Declared in the order of the rule IDs' text, so that the "more warnings"
+// lines of `warnings` come in the order they always did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Problem {
+    /// `S1-DEF-001`: records of an (interval type, bebits) have no display-profile entry (no name or colour).
+    NoProfile,
+    /// `S1-DEF-002`: a profile entry's argument labels do not match its record definition's argument count.
+    ArgumentLabels,
+    /// `S1-DIR-001`: prevdir or nextdir is not 0: multi-directory files were never written, readers ignore them.
+    LinkedDirectory,
+    /// `S1-DIR-002`: the directory has more frames than max_Ndirframe slots.
+    TooManyFrames,
+    /// `S1-DIR-003`: directory entries do not tile time (a frame starts after it ends, or not where the previous one ends).
+    FramesDoNotTile,
+    /// `S1-J3-001`: an interval type above 32767 (Jumpshot-3 reads them as signed 16-bit).
+    TypeAbove32767,
+    /// `S1-J3-002`: an off-diagonal record type other than 192 (Jumpshot-3 draws it as a state).
+    OffDiagonalType,
+    /// `S1-REC-001`: a record's duration is negative or a time is not finite.
+    BadTimes,
+    /// `S1-SEC-001`: a record copy is in a sector whose time condition it does not meet.
+    WrongSector,
+    /// `S1-SEC-002`: an inc or pas copy has no home (cur or out) copy in an earlier frame: converters do not see it.
+    NoHomeCopy,
+    /// `S1-SEC-003`: the same record has home copies in two frames: converters see it twice.
+    TwoHomeCopies,
+    /// `S1-SPLIT-001`: pieces of a split interval do not form begin, middle..., final on their thread.
+    BrokenSplit,
+    /// `S1-STAT-001`: the preview statistics are empty (Nset or Nbin is 0): Jumpshot-3 refuses the file.
+    NoStatistics,
+    /// `S1-THR-001`: the thread table lists a (node, thread) twice (the writer refuses that).
+    DuplicateThread,
+    /// `S1-THR-002`: a record's (node, thread) is not in the thread table (Jumpshot-3 throws).
+    UnknownThread,
+}
 
-/// A warning: the rule, where, and what.
+impl Problem {
+    /// Every problem, in the order of spec/conformance.md §7.1.
+    pub const ALL: &'static [Problem] = &[
+        Problem::NoStatistics,
+        Problem::LinkedDirectory,
+        Problem::TooManyFrames,
+        Problem::FramesDoNotTile,
+        Problem::WrongSector,
+        Problem::NoHomeCopy,
+        Problem::TwoHomeCopies,
+        Problem::DuplicateThread,
+        Problem::UnknownThread,
+        Problem::NoProfile,
+        Problem::ArgumentLabels,
+        Problem::TypeAbove32767,
+        Problem::OffDiagonalType,
+        Problem::BadTimes,
+        Problem::BrokenSplit,
+    ];
+}
+
+/// A warning: what it is about, where, and what exactly.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
-    /// Rule ID (see [`RULES`]).
-    pub rule: &'static str,
+    /// What the warning is about.
+    pub problem: Problem,
     /// Byte offset of the structure concerned.
     pub offset: u64,
     /// What is wrong.
@@ -42,17 +90,13 @@ pub struct Warning {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "warning {} byte {}: {}",
-            self.rule, self.offset, self.what
-        )
+        write!(f, "warning byte {}: {}", self.offset, self.what)
     }
 }
 
 struct Out {
     list: Vec<Warning>,
-    counts: BTreeMap<&'static str, (usize, u64)>,
+    counts: BTreeMap<Problem, (usize, u64)>,
     /// Warnings kept per rule; `None`: all, and no summary.
     limit: Option<usize>,
 }
@@ -66,11 +110,15 @@ impl Out {
         }
     }
 
-    fn add(&mut self, rule: &'static str, offset: u64, what: String) {
-        let c = self.counts.entry(rule).or_insert((0, offset));
+    fn add(&mut self, problem: Problem, offset: u64, what: String) {
+        let c = self.counts.entry(problem).or_insert((0, offset));
         c.0 += 1;
         if self.limit.is_none_or(|l| c.0 <= l) {
-            self.list.push(Warning { rule, offset, what });
+            self.list.push(Warning {
+                problem,
+                offset,
+                what,
+            });
         }
     }
 
@@ -78,10 +126,10 @@ impl Out {
         let Some(limit) = self.limit else {
             return self.list;
         };
-        for (rule, (n, first)) in self.counts {
+        for (problem, (n, first)) in self.counts {
             if n > limit {
                 self.list.push(Warning {
-                    rule,
+                    problem,
                     offset: first,
                     what: format!("{} more warnings of this rule not listed", n - limit),
                 });
@@ -118,7 +166,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
     let h = &f.header;
     if f.statistics.nset == 0 || f.statistics.nbin == 0 {
         w.add(
-            "S1-STAT-001",
+            Problem::NoStatistics,
             h.fptr2statistics,
             format!(
                 "Nset = {}, Nbin = {}: Jumpshot-3 refuses the file",
@@ -128,7 +176,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
     }
     if f.directory.prevdir != 0 || f.directory.nextdir != 0 {
         w.add(
-            "S1-DIR-001",
+            Problem::LinkedDirectory,
             h.fptr2framedata,
             format!(
                 "prevdir = {}, nextdir = {} (ignored)",
@@ -138,7 +186,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
     }
     if f.directory.entries.len() as u64 > h.max_ndirframe as u64 {
         w.add(
-            "S1-DIR-002",
+            Problem::TooManyFrames,
             h.fptr2framedata.saturating_add(16),
             format!(
                 "{} frames, max_Ndirframe {}",
@@ -156,7 +204,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
         let ordered = e.starttime <= e.endtime;
         if !ordered || bad_start {
             w.add(
-                "S1-DIR-003",
+                Problem::FramesDoNotTile,
                 entry_at(i),
                 format!(
                     "frame {i} covers [{:?}, {:?}]{}",
@@ -179,7 +227,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
     for (i, t) in f.threads.entries.iter().enumerate() {
         if !keys.insert((t.node_id, t.thread_id)) {
             w.add(
-                "S1-THR-001",
+                Problem::DuplicateThread,
                 h.fptr2threadtable
                     .saturating_add(4 + THREAD_ENTRY_LEN * i as u64),
                 format!(
@@ -196,7 +244,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
         prof_keys.entry((p.itype(), p.bebits_code())).or_insert(i);
         if p.itype() > i16::MAX as u16 {
             w.add(
-                "S1-J3-001",
+                Problem::TypeAbove32767,
                 prof_at,
                 format!("profile entry {i} has interval type {}", p.itype()),
             );
@@ -204,7 +252,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
         if let Some(&(_, nargs)) = defs.get(&(p.itype(), p.bebits_code())) {
             if p.nargs.is_some() && p.arg_labels.len() != nargs as usize {
                 w.add(
-                    "S1-DEF-002",
+                    Problem::ArgumentLabels,
                     prof_at,
                     format!(
                         "profile entry {i} (type {} {}) has {} argument labels, its definition {} arguments",
@@ -240,7 +288,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
         };
         if !ok {
             w.add(
-                "S1-SEC-001",
+                Problem::WrongSector,
                 r.offset,
                 format!(
                     "a record of [{s:?}, {end:?}] is in the {} sector of frame {} [{fs:?}, {fe:?}]",
@@ -254,7 +302,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
             if let Some(&other) = homes.get(&bytes) {
                 if other != r.frame {
                     w.add(
-                        "S1-SEC-003",
+                        Problem::TwoHomeCopies,
                         r.offset,
                         format!("this record's home copy is also in frame {other}"),
                     );
@@ -264,7 +312,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
             }
         } else if homes.get(&bytes).is_none_or(|&fr| fr >= r.frame) {
             w.add(
-                "S1-SEC-002",
+                Problem::NoHomeCopy,
                 r.offset,
                 format!(
                     "the {} copy in frame {} has no home copy in an earlier frame",
@@ -279,7 +327,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
         let forward = rec.duration >= 0.0;
         if !forward || !rec.starttime.is_finite() || !rec.endtime().is_finite() {
             w.add(
-                "S1-REC-001",
+                Problem::BadTimes,
                 r.offset,
                 format!("start {:?}, duration {:?}", rec.starttime, rec.duration),
             );
@@ -287,7 +335,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
         for t in std::iter::once(&rec.origin).chain(rec.destination.as_ref()) {
             if !keys.contains(&(t.node, t.thread)) && missing_tasks.insert((t.node, t.thread)) {
                 w.add(
-                    "S1-THR-002",
+                    Problem::UnknownThread,
                     r.offset,
                     format!("{} is not in the thread table", task(t)),
                 );
@@ -297,7 +345,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
             && no_profile.insert((rec.intvltype, rec.bebits))
         {
             w.add(
-                "S1-DEF-001",
+                Problem::NoProfile,
                 r.offset,
                 format!(
                     "interval type {} {} has no profile entry",
@@ -308,14 +356,14 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
         }
         if rec.intvltype > i16::MAX as u16 && big_types.insert(rec.intvltype) {
             w.add(
-                "S1-J3-001",
+                Problem::TypeAbove32767,
                 r.offset,
                 format!("a record has interval type {}", rec.intvltype),
             );
         }
         if rec.is_arrow() && rec.rectype != 192 && odd_rectypes.insert(rec.rectype) {
             w.add(
-                "S1-J3-002",
+                Problem::OffDiagonalType,
                 r.offset,
                 format!("an arrow record has record type {}", rec.rectype),
             );
@@ -347,7 +395,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
             match (code, open) {
                 (1, Some((t0, at0))) => {
                     w.add(
-                        "S1-SPLIT-001",
+                        Problem::BrokenSplit,
                         at0,
                         label("a begin piece without a final piece", t0),
                     );
@@ -357,7 +405,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
                 (0, Some(_)) => {}
                 (2, Some(_)) => open = None,
                 (_, None) => w.add(
-                    "S1-SPLIT-001",
+                    Problem::BrokenSplit,
                     at,
                     label(
                         &format!("a {} piece without a begin piece", bebits_name(code)),
@@ -369,7 +417,7 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
         }
         if let Some((t0, at0)) = open {
             w.add(
-                "S1-SPLIT-001",
+                Problem::BrokenSplit,
                 at0,
                 label(
                     "a begin piece without a final piece (the interval never ends)",

@@ -66,7 +66,9 @@ pub fn record(r: &IntervalRecord) -> String {
     s
 }
 
-/// Every line `mpelog print` shows for a SLOG-1 file.
+/// Every line `mpelog print` shows for a SLOG-1 file, but its warnings
+/// ([`Slog1File::warnings`], which `mpelog print` follows with the rule each
+/// breaks).
 pub fn lines(f: &Slog1File) -> Vec<String> {
     let h = &f.header;
     let mut out = vec![
@@ -198,7 +200,6 @@ pub fn lines(f: &Slog1File) -> Vec<String> {
         let nonzero = g.iter().filter(|&&b| b != 0).count();
         out.push(format!("gap @{at} bytes={} nonzero={nonzero}", g.len()));
     }
-    out.extend(f.warnings().iter().map(Warning::to_string));
     out
 }
 

@@ -205,12 +205,9 @@ impl Slog1File {
 
     /// Parses a whole file from a reader (read to its end, then
     /// [`parse`](Self::parse)d).
-    pub fn read<R: std::io::Read>(mut inner: R) -> Result<Slog1File> {
-        let mut data = Vec::new();
-        inner.read_to_end(&mut data).map_err(|source| Error::Io {
-            offset: data.len() as u64,
-            source,
-        })?;
+    pub fn read<R: std::io::Read>(inner: R) -> Result<Slog1File> {
+        let data =
+            clog2_format::io::read_all(inner, |offset, source| Error::Io { offset, source })?;
         Self::parse(&data)
     }
 

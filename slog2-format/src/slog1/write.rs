@@ -27,11 +27,9 @@ pub const MAX_FILE_LEN: u64 = 1 << 34;
 impl Slog1File {
     /// Writes the file (as [`to_bytes`](Self::to_bytes)) to `out` and gives it
     /// back.
-    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<W> {
+    pub fn write_to<W: std::io::Write>(&self, out: W) -> Result<W> {
         let bytes = self.to_bytes()?;
-        out.write_all(&bytes)
-            .map_err(|source| Error::Io { offset: 0, source })?;
-        Ok(out)
+        clog2_format::io::write_all(out, &bytes, |source| Error::Io { offset: 0, source })
     }
 
     /// Writes the file: the header, each section at the offset its pointer names,

@@ -140,6 +140,11 @@ impl Store {
         span(&self.info, at, len.max(0) as usize)
     }
 
+    /// The `n` vertices from `at`.
+    fn vertex_span(&self, at: u32, n: usize) -> &[Coord] {
+        span(&self.vertices, at, n)
+    }
+
     fn clear(&mut self) {
         self.items.clear();
         self.upper.clear();
@@ -172,19 +177,28 @@ impl Store {
     /// as stored (12 bytes each). The caller has checked [`fits`](Self::fits).
     #[inline(always)]
     pub(crate) fn push_raw_primitive(&mut self, key: SortKey, info: (i16, &[u8]), vertices: &[u8]) {
-        let item = Item {
+        let (at, info_at, n) = self.push_raw_shape(info.1, vertices);
+        self.items.push(Item {
             key,
-            at: self.vertices.len() as u32,
-            info_at: self.info.len() as u32,
-            n: (vertices.len() / 12) as u16,
+            at,
+            info_at,
+            n,
             info_len: info.0,
             composite: false,
-        };
-        if !info.1.is_empty() {
-            self.info.extend_from_slice(info.1);
+        });
+    }
+
+    /// Stores a primitive's info bytes and its vertices (12 bytes each, as
+    /// stored); gives where the vertices and the info start, and the vertex
+    /// count.
+    #[inline(always)]
+    fn push_raw_shape(&mut self, info: &[u8], vertices: &[u8]) -> (u32, u32, u16) {
+        let at = (self.vertices.len() as u32, self.info.len() as u32);
+        if !info.is_empty() {
+            self.info.extend_from_slice(info);
         }
         push_be_vertices(&mut self.vertices, vertices);
-        self.items.push(item);
+        (at.0, at.1, (vertices.len() / 12) as u16)
     }
 
     /// Starts a composite read from a node's bytes: its parts follow with
@@ -206,16 +220,14 @@ impl Store {
     /// A part of the composite pushed last.
     #[inline(always)]
     pub(crate) fn push_raw_part(&mut self, category: i32, info: (i16, &[u8]), vertices: &[u8]) {
-        let part = Part {
+        let (vert_at, info_at, vert_n) = self.push_raw_shape(info.1, vertices);
+        self.parts.push(Part {
             category,
-            vert_at: self.vertices.len() as u32,
-            info_at: self.info.len() as u32,
-            vert_n: (vertices.len() / 12) as u16,
+            vert_at,
+            info_at,
+            vert_n,
             info_len: info.0,
-        };
-        self.info.extend_from_slice(info.1);
-        push_be_vertices(&mut self.vertices, vertices);
-        self.parts.push(part);
+        });
     }
 
     /// A shadow read from a node's bytes (vertices and weights as stored). The
@@ -654,6 +666,52 @@ fn jstr(len: i16, bytes: &[u8]) -> JStr {
     }
 }
 
+/// The accessors [`DrawableRef`] and [`ShadowRef`] share, read from their
+/// `item` (its sort key and info): `node`, `category`, `earliest`, `latest`
+/// (documented by the four strings), `info`, `info_len` and `located` (the
+/// owned `$owned` with its node).
+macro_rules! item_accessors {
+    ($owned:ident, $node:literal, $category:literal, $earliest:literal, $latest:literal,) => {
+        #[doc = $node]
+        pub fn node(&self) -> NodeId {
+            self.item.key.node()
+        }
+
+        #[doc = $category]
+        pub fn category(&self) -> i32 {
+            self.item.key.category
+        }
+
+        #[doc = $earliest]
+        pub fn earliest(&self) -> f64 {
+            self.item.key.earliest()
+        }
+
+        #[doc = $latest]
+        pub fn latest(&self) -> f64 {
+            self.item.key.latest()
+        }
+
+        /// Its info bytes.
+        pub fn info(&self) -> &'a [u8] {
+            self.store.info(self.item.info_at, self.item.info_len)
+        }
+
+        /// Its info length as written (negative lengths are kept; see [`JStr`]).
+        pub fn info_len(&self) -> i16 {
+            self.item.info_len
+        }
+
+        #[doc = concat!("The [`", stringify!($owned), "`] as an owned value, with its node.")]
+        pub fn located(&self) -> Located<$owned> {
+            Located {
+                node: self.node(),
+                value: self.to_owned(),
+            }
+        }
+    };
+}
+
 /// A drawable of a [`WindowBuf`], borrowed.
 #[derive(Debug, Clone, Copy)]
 pub struct DrawableRef<'a> {
@@ -662,24 +720,12 @@ pub struct DrawableRef<'a> {
 }
 
 impl<'a> DrawableRef<'a> {
-    /// The node that holds it.
-    pub fn node(&self) -> NodeId {
-        self.item.key.node()
-    }
-
-    /// Its category.
-    pub fn category(&self) -> i32 {
-        self.item.key.category
-    }
-
-    /// Its earliest vertex time ([`Drawable::earliest`]).
-    pub fn earliest(&self) -> f64 {
-        self.item.key.earliest()
-    }
-
-    /// Its latest vertex time ([`Drawable::latest`]).
-    pub fn latest(&self) -> f64 {
-        self.item.key.latest()
+    item_accessors! {
+        Drawable,
+        "The node that holds it.",
+        "Its category.",
+        "Its earliest vertex time ([`Drawable::earliest`]).",
+        "Its latest vertex time ([`Drawable::latest`]).",
     }
 
     /// The line IDs of its first and last vertex ([`Drawable::end_lines`]).
@@ -690,16 +736,6 @@ impl<'a> DrawableRef<'a> {
     /// Whether it is a composite.
     pub fn is_composite(&self) -> bool {
         self.item.composite
-    }
-
-    /// Its info bytes.
-    pub fn info(&self) -> &'a [u8] {
-        self.store.info(self.item.info_at, self.item.info_len)
-    }
-
-    /// Its info length as written (negative lengths are kept; see [`JStr`]).
-    pub fn info_len(&self) -> i16 {
-        self.item.info_len
     }
 
     fn parts_slice(&self) -> &'a [Part] {
@@ -751,26 +787,13 @@ impl<'a> DrawableRef<'a> {
 
     /// The drawable as an owned value.
     pub fn to_owned(&self) -> Drawable {
-        if self.item.composite {
-            Drawable::Composite(Composite {
+        match self.primitive() {
+            Some(p) => Drawable::Primitive(p.to_owned()),
+            None => Drawable::Composite(Composite {
                 category: self.category(),
                 info: jstr(self.item.info_len, self.info()),
                 primitives: self.parts().map(|p| p.to_owned()).collect(),
-            })
-        } else {
-            Drawable::Primitive(Primitive {
-                category: self.category(),
-                info: jstr(self.item.info_len, self.info()),
-                vertices: self.vertices().to_vec(),
-            })
-        }
-    }
-
-    /// The drawable as an owned value, with its node.
-    pub fn located(&self) -> Located<Drawable> {
-        Located {
-            node: self.node(),
-            value: self.to_owned(),
+            }),
         }
     }
 }
@@ -800,11 +823,8 @@ impl<'a> PrimitiveRef<'a> {
 
     /// Its vertices.
     pub fn vertices(&self) -> &'a [Coord] {
-        span(
-            &self.store.vertices,
-            self.part.vert_at,
-            self.part.vert_n as usize,
-        )
+        self.store
+            .vertex_span(self.part.vert_at, self.part.vert_n as usize)
     }
 
     /// The primitive as an owned value.
@@ -825,24 +845,12 @@ pub struct ShadowRef<'a> {
 }
 
 impl<'a> ShadowRef<'a> {
-    /// The child node whose subtree it summarizes (see [`Located::node`]).
-    pub fn node(&self) -> NodeId {
-        self.item.key.node()
-    }
-
-    /// Its (preview) category.
-    pub fn category(&self) -> i32 {
-        self.item.key.category
-    }
-
-    /// Start of the union of the represented boxes ([`Shadow::earliest`]).
-    pub fn earliest(&self) -> f64 {
-        self.item.key.earliest()
-    }
-
-    /// End of the union ([`Shadow::latest`]).
-    pub fn latest(&self) -> f64 {
-        self.item.key.latest()
+    item_accessors! {
+        Shadow,
+        "The child node whose subtree it summarizes (see [`Located::node`]).",
+        "Its (preview) category.",
+        "Start of the union of the represented boxes ([`Shadow::earliest`]).",
+        "End of the union ([`Shadow::latest`]).",
     }
 
     /// Number of real primitives represented.
@@ -850,23 +858,10 @@ impl<'a> ShadowRef<'a> {
         self.item.num_real_objs
     }
 
-    /// Its info bytes.
-    pub fn info(&self) -> &'a [u8] {
-        self.store.info(self.item.info_at, self.item.info_len)
-    }
-
-    /// Its info length as written.
-    pub fn info_len(&self) -> i16 {
-        self.item.info_len
-    }
-
     /// Its vertices.
     pub fn vertices(&self) -> &'a [Coord] {
-        span(
-            &self.store.vertices,
-            self.item.vert_at,
-            self.item.vert_n as usize,
-        )
+        self.store
+            .vertex_span(self.item.vert_at, self.item.vert_n as usize)
     }
 
     /// Its per-category weights.
@@ -888,14 +883,6 @@ impl<'a> ShadowRef<'a> {
             latest: self.latest(),
             num_real_objs: self.item.num_real_objs,
             weights: self.weights().to_vec(),
-        }
-    }
-
-    /// The shadow as an owned value, with its node.
-    pub fn located(&self) -> Located<Shadow> {
-        Located {
-            node: self.node(),
-            value: self.to_owned(),
         }
     }
 }

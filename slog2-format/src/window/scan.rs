@@ -17,6 +17,17 @@ use crate::validate::{inside, Legend};
 use crate::window::buf::Store;
 use crate::window::TimeWindow;
 
+/// One cursor method per number type `T`: the next `size_of::<T>()` bytes as a
+/// big-endian `T`.
+macro_rules! big_endian_reads {
+    ($($t:ident,)*) => {$(
+        #[inline(always)]
+        fn $t(&mut self) -> Option<$t> {
+            self.take().map($t::from_be_bytes)
+        }
+    )*};
+}
+
 /// A cursor over a node's bytes: big-endian reads that fail (`None`) at the end.
 struct Cur<'a> {
     b: &'a [u8],
@@ -30,27 +41,12 @@ impl<'a> Cur<'a> {
         self.p += N;
         Some(s)
     }
-    #[inline(always)]
-    fn u8(&mut self) -> Option<u8> {
-        let v = *self.b.get(self.p)?;
-        self.p += 1;
-        Some(v)
-    }
-    #[inline(always)]
-    fn i16(&mut self) -> Option<i16> {
-        self.take().map(i16::from_be_bytes)
-    }
-    #[inline(always)]
-    fn i32(&mut self) -> Option<i32> {
-        self.take().map(i32::from_be_bytes)
-    }
-    #[inline(always)]
-    fn i64(&mut self) -> Option<i64> {
-        self.take().map(i64::from_be_bytes)
-    }
-    #[inline(always)]
-    fn f64(&mut self) -> Option<f64> {
-        self.take().map(f64::from_be_bytes)
+    big_endian_reads! {
+        u8,
+        i16,
+        i32,
+        i64,
+        f64,
     }
     /// The next `n` bytes.
     #[inline(always)]
@@ -518,6 +514,58 @@ pub(crate) fn push_drawable(
     }
 }
 
+/// A shadow of a stub as its bytes lie: vertices and weights undecoded.
+struct RawShadow<'a> {
+    category: i32,
+    info: (i16, &'a [u8]),
+    /// `n` vertices of 12 bytes each.
+    vertices: &'a [u8],
+    n: usize,
+    earliest: f64,
+    latest: f64,
+    num_real_objs: i64,
+    weights: &'a [u8],
+}
+
+/// Calls `f` with each shadow of the stub at `at` in `bytes` (nestless list
+/// first); `None` if the stub does not parse or `f` says `None`.
+#[inline(always)]
+fn for_each_shadow<'a>(
+    bytes: &'a [u8],
+    at: usize,
+    v206: bool,
+    mut f: impl FnMut(RawShadow<'a>) -> Option<()>,
+) -> Option<()> {
+    let mut c = Cur { b: bytes, p: at };
+    c.header()?;
+    let size = if v206 { 20 } else { 12 };
+    for _list in 0..2 {
+        let k = c.count32()?;
+        for _ in 0..k {
+            let category = c.i32()?;
+            let info = c.jstr()?;
+            let n = c.count16()?;
+            let vertices = c.bytes(12 * n)?;
+            let earliest = c.f64()?;
+            let latest = c.f64()?;
+            let num_real_objs = c.i64()?;
+            let nw = c.count32()?;
+            let weights = c.bytes(nw.checked_mul(size)?)?;
+            f(RawShadow {
+                category,
+                info,
+                vertices,
+                n,
+                earliest,
+                latest,
+                num_real_objs,
+                weights,
+            })?;
+        }
+    }
+    Some(())
+}
+
 /// Decodes the shadows of the stub at `at` in `bytes` (nestless list first) and
 /// pushes into `store` those that meet `window`, as shadows of node `node`: the
 /// values binrw would read there. The caller has checked [`Store::fits`] with the
@@ -530,62 +578,35 @@ pub(crate) fn push_stub_shadows(
     node: NodeId,
     store: &mut Store,
 ) -> Option<()> {
-    let mut c = Cur { b: bytes, p: at };
-    c.header()?;
-    let size = if v206 { 20 } else { 12 };
-    for _list in 0..2 {
-        let k = c.count32()?;
-        for _ in 0..k {
-            let category = c.i32()?;
-            let info = c.jstr()?;
-            let n = c.count16()?;
-            let v = c.bytes(12 * n)?;
-            let earliest = c.f64()?;
-            let latest = c.f64()?;
-            let num_real_objs = c.i64()?;
-            let nw = c.count32()?;
-            let w = c.bytes(nw.checked_mul(size)?)?;
-            if !window.meets(earliest, latest) {
-                continue;
-            }
-            let line = |i: usize| -> Option<i32> {
-                Some(i32::from_be_bytes(v.get(i..i + 4)?.try_into().ok()?))
-            };
-            let lines = if n == 0 {
-                (0, 0)
-            } else {
-                (line(8)?, line(12 * (n - 1) + 8)?)
-            };
-            let key = SortKey::new((earliest, latest, category, lines), node);
-            store.push_raw_shadow(key, info, v, num_real_objs, w, v206);
+    for_each_shadow(bytes, at, v206, |s| {
+        if !window.meets(s.earliest, s.latest) {
+            return Some(());
         }
-    }
-    Some(())
+        let v = s.vertices;
+        let line = |i: usize| -> Option<i32> {
+            Some(i32::from_be_bytes(v.get(i..i + 4)?.try_into().ok()?))
+        };
+        let lines = if s.n == 0 {
+            (0, 0)
+        } else {
+            (line(8)?, line(12 * (s.n - 1) + 8)?)
+        };
+        let key = SortKey::new((s.earliest, s.latest, s.category, lines), node);
+        store.push_raw_shadow(key, s.info, v, s.num_real_objs, s.weights, v206);
+        Some(())
+    })
 }
 
 /// The real drawables the shadows of the stub at `at` stand for (the sum of
 /// their `num_real_objs`, negative ones as 0) and how many shadows it has;
 /// `None` if it does not parse.
 pub(crate) fn stub_objects(bytes: &[u8], at: usize, v206: bool) -> Option<(i64, usize)> {
-    let mut c = Cur { b: bytes, p: at };
-    c.header()?;
-    let size = if v206 { 20 } else { 12 };
     let (mut objects, mut shadows) = (0i64, 0usize);
-    for _list in 0..2 {
-        let k = c.count32()?;
-        for _ in 0..k {
-            let _category = c.i32()?;
-            let _info = c.jstr()?;
-            let n = c.count16()?;
-            let _v = c.bytes(12 * n)?;
-            let _earliest = c.f64()?;
-            let _latest = c.f64()?;
-            objects = objects.saturating_add(c.i64()?.max(0));
-            let nw = c.count32()?;
-            let _w = c.bytes(nw.checked_mul(size)?)?;
-            shadows += 1;
-        }
-    }
+    for_each_shadow(bytes, at, v206, |s| {
+        objects = objects.saturating_add(s.num_real_objs.max(0));
+        shadows += 1;
+        Some(())
+    })?;
     Some((objects, shadows))
 }
 

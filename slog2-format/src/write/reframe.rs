@@ -3,7 +3,7 @@
 //! are read one at a time in file order (children come before their parents, as
 //! every one-pass writer puts them), so memory holds one node and a pointer map.
 
-use crate::error::{Error, Oversized, Result, WriteProblem};
+use crate::error::{Error, Oversized, Result, ValueProblem, WriteProblem};
 use crate::frame::{self, Compression};
 use crate::read::{Slog2Reader, Version};
 use crate::types::*;
@@ -69,13 +69,12 @@ pub fn reframe<R: Read + Seek, W: Write + Seek>(
         let e = dir.entries[i];
         let mut node = r.read_node(e.ptr)?.value;
         for s in &mut node.stubs {
-            s.header.ptr = *moved.get(&s.header.ptr.offset).ok_or_else(|| Error::BadValue {
-                offset: e.ptr.offset as u64,
-                what: format!(
-                    "tree node ({}, {}) has a stub for a node that comes later in the file; only files with children before parents can be rewritten",
-                    e.id.depth, e.id.xpos
-                ),
-            })?;
+            s.header.ptr = *moved
+                .get(&s.header.ptr.offset)
+                .ok_or_else(|| Error::BadValue {
+                    offset: e.ptr.offset as u64,
+                    problem: ValueProblem::ChildAfterParent(e.id),
+                })?;
         }
         let mut bytes = to_vec(&node)?;
         let ptr = if compression.is_framed() {
@@ -127,7 +126,7 @@ pub fn reframe<R: Read + Seek, W: Write + Seek>(
         .get(&header.treeroot.offset)
         .ok_or_else(|| Error::BadValue {
             offset: 60,
-            what: "the header's root pointer names no TreeDir entry".into(),
+            problem: ValueProblem::RootNotInTreeDir,
         })?;
     header.max_buffer_bytesize = i32::try_from(max_block).unwrap_or(i32::MAX);
     header.methoddefs = FileBlockPtr::NULL;

@@ -58,7 +58,7 @@ struct HalfArrow {
 #[derive(Debug)]
 pub struct ClogDrawables {
     /// Event IDs bound by STATEDEFs (and the message events), over the placeholders.
-    handlers: HashMap<i32, (i32, Role)>,
+    handlers: EventBindings,
     cats: BTreeMap<i32, CatDef>,
     next_index: i64,
     fallback: colors::Fallback,
@@ -80,6 +80,52 @@ pub struct ClogDrawables {
 impl Default for ClogDrawables {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The category and role of each old-CLOG event ID, as MPE1's converter
+/// binds them: the send and receive events to the arrow category, the start
+/// and final events of each STATEDEF to its state, any other ID to its
+/// [`placeholder`]. The converter and the checker both pair through it.
+///
+/// ```
+/// use slog2_format::convert::clog::events::{EventBindings, Role};
+/// let mut b = EventBindings::new();
+/// assert_eq!(b.lookup(-101), Some((0, Role::Send)));
+/// assert_eq!(b.lookup(1), Some((1, Role::Start))); // MPI state 0's placeholder
+/// b.bind_state(211, 1, 2);
+/// assert_eq!((b.lookup(1), b.lookup(2)), (Some((211, Role::Start)), Some((211, Role::Final))));
+/// assert_eq!(b.lookup(400), None);
+/// ```
+#[derive(Debug, Clone)]
+pub struct EventBindings(HashMap<i32, (i32, Role)>);
+
+impl Default for EventBindings {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl EventBindings {
+    /// The message events bound; every state event on its placeholder.
+    pub fn new() -> EventBindings {
+        let mut map = HashMap::default();
+        map.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
+        map.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
+        EventBindings(map)
+    }
+
+    /// Binds a STATEDEF's start and final event IDs to the state `index`
+    /// (the final binding wins when the two IDs are the same).
+    pub fn bind_state(&mut self, index: i32, start: i32, end: i32) {
+        self.0.insert(start, (index, Role::Start));
+        self.0.insert(end, (index, Role::Final));
+    }
+
+    /// The category index and role of `etype`: its binding, else its
+    /// placeholder; `None` for an ID neither names.
+    pub fn lookup(&self, etype: i32) -> Option<(i32, Role)> {
+        self.0.get(&etype).copied().or_else(|| placeholder(etype))
     }
 }
 
@@ -136,9 +182,7 @@ impl ClogDrawables {
     pub fn new() -> ClogDrawables {
         let mut cats = BTreeMap::new();
         cats.insert(ARROW_CATEGORY, CatDef::arrow());
-        let mut handlers = HashMap::default();
-        handlers.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
-        handlers.insert(RECV_ETYPE, (ARROW_CATEGORY, Role::Recv));
+        let handlers = EventBindings::new();
         let mut returned = HashMap::default();
         returned.insert(ARROW_CATEGORY, 1);
         ClogDrawables {
@@ -157,10 +201,7 @@ impl ClogDrawables {
     }
 
     fn lookup(&self, etype: i32) -> Option<(i32, Role)> {
-        self.handlers
-            .get(&etype)
-            .copied()
-            .or_else(|| placeholder(etype))
+        self.handlers.lookup(etype)
     }
 
     fn topology_of(&self, cat: i32) -> i32 {
@@ -233,8 +274,7 @@ impl ClogDrawables {
                         let idx = i32::try_from(self.next_index).unwrap_or(i32::MAX);
                         self.next_index += 1;
                         self.define(idx, name, &color);
-                        self.handlers.insert(d.startetype, (idx, Role::Start));
-                        self.handlers.insert(d.endetype, (idx, Role::Final));
+                        self.handlers.bind_state(idx, d.startetype, d.endetype);
                         self.last_statedef = idx;
                     }
                 }
