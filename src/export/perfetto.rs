@@ -341,6 +341,7 @@ impl<W: Write> Sink for PerfettoTrace<W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{compute, rank_track};
     use super::*;
 
     #[test]
@@ -352,13 +353,7 @@ mod tests {
             (4, "world_rank 7 (5)"),
         ] {
             let mut out = PerfettoTrace::new(Vec::new());
-            let t = Track {
-                id: 3,
-                row: vec![7],
-                name: "world_rank 7".into(),
-                lane,
-                order: 0,
-            };
+            let t = rank_track(3, 7, lane);
             out.track(&t).unwrap();
             let mut want = Msg::default();
             // Track i has uuid i + 2 (spec/export.md §4 item 2).
@@ -375,20 +370,8 @@ mod tests {
     fn a_float_value_is_a_double_annotation() {
         // An `E` info value 1.5 becomes DebugAnnotation.double_value (field 5,
         // wire type 1): key 0x29, then 1.5's bits 0x3FF8000000000000 little-endian.
-        let cat = Cat::new(
-            2,
-            "compute".into(),
-            "#ffffff".into(),
-            vec!["x=".into()],
-            b"E".to_vec(),
-        );
-        let t = Track {
-            id: 0,
-            row: vec![0],
-            name: "world_rank 0".into(),
-            lane: 0,
-            order: 0,
-        };
+        let cat = compute(&["x="], b"E");
+        let t = rank_track(0, 0, 0);
         let mut out = PerfettoTrace::new(Vec::new());
         out.start(0.0, 1.0, 0.0).unwrap();
         out.track(&t).unwrap();
