@@ -118,8 +118,8 @@ impl Error {
     /// a report that shows the offset beside it prints.
     ///
     /// ```
-    /// use mpelog_annotate::Error;
-    /// let e = Error::BadAnnotation { rule: "IDX-HDR-001", offset: 8, what: "not a header".into() };
+    /// use mpelog_annotate::{error::Problem, Error};
+    /// let e = Error::BadAnnotation { problem: Problem::NotAnnotation, offset: 8, what: "not a header".into() };
     /// assert_eq!(e.to_string(), "annotation byte 8: not a header");
     /// assert_eq!(e.detail(), "annotation: not a header");
     /// assert_eq!(e.offset(), Some(8));
@@ -138,9 +138,9 @@ impl Error {
     /// if it concerns bytes.
     ///
     /// ```
-    /// use mpelog_annotate::Error;
+    /// use mpelog_annotate::{error::Problem, Error};
     /// assert_eq!(Error::InvalidOptions("children".into()).offset(), None);
-    /// let stale = Error::Stale { rule: "IDX-STALE-003", offset: 4096, what: "checksum".into() };
+    /// let stale = Error::Stale { problem: Problem::LeafChanged, offset: 4096, what: "checksum".into() };
     /// assert_eq!(stale.offset(), Some(4096));
     /// ```
     pub fn offset(&self) -> Option<u64> {

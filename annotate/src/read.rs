@@ -129,7 +129,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// let mut grown = trace.clone();
     /// grown.extend_from_slice(&trace[trace.len() - 1024..]);
     /// let stale = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&grown[..]));
-    /// assert!(matches!(stale, Err(Error::Stale { rule: "IDX-STALE-001", .. })));
+    /// assert!(matches!(stale, Err(Error::Stale { problem: mpelog_annotate::error::Problem::TraceSize, .. })));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(mut idx: A, mut trace: T) -> Result<Self> {
@@ -621,7 +621,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// let at = a.leaves()[0].offset as usize + 100;
     /// changed[at] ^= 0xff;
     /// let mut b = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&changed[..]))?;
-    /// assert!(matches!(b.verify_leaf(0), Err(Error::Stale { rule: "IDX-STALE-003", .. })));
+    /// assert!(matches!(b.verify_leaf(0), Err(Error::Stale { problem: mpelog_annotate::error::Problem::LeafChanged, .. })));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn verify_leaf(&mut self, i: usize) -> Result<usize> {

@@ -27,7 +27,13 @@ fuzz_target!(|data: &[u8]| {
     slog2_format::Slog2File::parse(&bytes).expect("our output parses");
     let errors: Vec<_> = check(Cursor::new(&bytes), 3)
         .into_iter()
-        .filter(|f| f.problem.breaks_readers() && !matches!(f.problem, Problem::ShortInfo | Problem::BadFormat | Problem::InfoMismatch))
+        .filter(|f| {
+            f.problem.breaks_readers()
+                && !matches!(
+                    f.problem,
+                    Problem::ShortInfo | Problem::BadFormat | Problem::InfoMismatch
+                )
+        })
         .collect();
     assert!(errors.is_empty(), "our output breaks rules: {errors:?}");
 });

@@ -11,7 +11,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&c, rest)) = data.split_first() else {
         return;
     };
-    let chunk = if c == 0xff { 1 << 20 } else { 17 + 16 * u64::from(c) };
+    let chunk = if c == 0xff {
+        1 << 20
+    } else {
+        17 + 16 * u64::from(c)
+    };
     let src = MemSource(rest.into());
     let limits = Limits::default();
     match Definitions::read(src.clone(), "traces.def".into(), chunk, &limits) {

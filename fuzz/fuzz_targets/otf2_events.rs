@@ -8,26 +8,33 @@
 
 use libfuzzer_sys::fuzz_target;
 use otf2_format::{Definitions, Limits, LocalDefs, LocationEvents, MemSource};
-use slog2_format::build::otf2::Otf2Drawables;
+use slog2_format::convert::otf2::Otf2Drawables;
 use std::sync::Arc;
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 3 {
         return;
     }
-    let chunk = if data[0] == 0xff { 1 << 20 } else { 17 + 16 * u64::from(data[0]) };
+    let chunk = if data[0] == 0xff {
+        1 << 20
+    } else {
+        17 + 16 * u64::from(data[0])
+    };
     let l = usize::from(u16::from_be_bytes([data[1], data[2]])).min(data.len() - 3);
     let (defs, evt) = data[3..].split_at(l);
     let limits = Limits::default();
-    let mut d = Definitions::read(MemSource(defs.into()), "d".into(), chunk, &limits)
-        .unwrap_or_default();
+    let mut d =
+        Definitions::read(MemSource(defs.into()), "d".into(), chunk, &limits).unwrap_or_default();
     if d.locations.is_empty() {
-        d.locations.push((0, otf2_format::defs::Location {
-            name: 0,
-            location_type: 1,
-            number_of_events: 0,
-            location_group: 0,
-        }));
+        d.locations.push((
+            0,
+            otf2_format::defs::Location {
+                name: 0,
+                location_type: 1,
+                number_of_events: 0,
+                location_group: 0,
+            },
+        ));
     }
     let loc = d.locations[0].0;
     let mut r = LocationEvents::new(

@@ -10,8 +10,12 @@ use slog2_format::read::parse_block;
 use slog2_format::CategoryMap;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(p) = parse_block::<CategoryMap>(data, shared::whole(data), "the CategoryMap", (true,))
-    {
+    if let Ok(p) = parse_block::<CategoryMap>(
+        data,
+        shared::whole(data),
+        slog2_format::error::Part::CategoryMap,
+        (true,),
+    ) {
         shared::round_trip(&p.value, &data[..data.len() - p.trailing.len()]);
     }
 });

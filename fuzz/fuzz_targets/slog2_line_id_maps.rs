@@ -10,8 +10,12 @@ use slog2_format::read::parse_block;
 use slog2_format::LineIdMapList;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(p) = parse_block::<LineIdMapList>(data, shared::whole(data), "the LineIDMapList", ())
-    {
+    if let Ok(p) = parse_block::<LineIdMapList>(
+        data,
+        shared::whole(data),
+        slog2_format::error::Part::LineIdMaps,
+        (),
+    ) {
         shared::round_trip(&p.value, &data[..data.len() - p.trailing.len()]);
     }
 });

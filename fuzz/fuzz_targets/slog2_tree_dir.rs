@@ -10,7 +10,12 @@ use slog2_format::read::parse_block;
 use slog2_format::TreeDir;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(p) = parse_block::<TreeDir>(data, shared::whole(data), "the TreeDir", ()) {
+    if let Ok(p) = parse_block::<TreeDir>(
+        data,
+        shared::whole(data),
+        slog2_format::error::Part::TreeDir,
+        (),
+    ) {
         shared::round_trip(&p.value, &data[..data.len() - p.trailing.len()]);
     }
 });

@@ -15,7 +15,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let v206 = pick & 1 == 0;
-    if let Ok(p) = parse_block::<TreeNodeBody>(b, shared::whole(b), "a tree node", (v206,)) {
+    if let Ok(p) = parse_block::<TreeNodeBody>(
+        b,
+        shared::whole(b),
+        slog2_format::error::Part::Node,
+        (v206,),
+    ) {
         if v206 {
             shared::round_trip(&p.value, &b[..b.len() - p.trailing.len()]);
         }
