@@ -268,17 +268,12 @@ impl<W: Write> Sink for ChromeJson<W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{compute, rank_track};
     use super::*;
 
     #[test]
     fn times_are_whole_nanoseconds_as_microseconds() {
-        let t = Track {
-            id: 3,
-            row: vec![7],
-            name: "world_rank 7".into(),
-            lane: 0,
-            order: 0,
-        };
+        let t = rank_track(3, 7, 0);
         for (time, want) in [
             (10.0, "\"ts\":0.000,"),
             (10.000_001_5, "\"ts\":1.500,"),
@@ -312,13 +307,7 @@ mod tests {
 
     #[test]
     fn float_args_are_json_numbers_or_text_when_not_finite() {
-        let cat = Cat::new(
-            2,
-            "compute".into(),
-            "#ffffff".into(),
-            vec!["x=".into(), ", y=".into()],
-            b"EE".to_vec(),
-        );
+        let cat = compute(&["x=", ", y="], b"EE");
         for (x, y, want) in [
             (1.5, -0.25, r#"{"x":1.5,"y":-0.25,"category":2}"#),
             (f64::INFINITY, 2.0, r#"{"x":"inf","y":2.0,"category":2}"#),
@@ -345,14 +334,7 @@ mod tests {
         // spec/export.md §3.3: lane k > 0 adds ` (k+1)`; lane 0 adds nothing.
         let mut out = ChromeJson::new(Vec::new());
         for lane in [0, 1, 4] {
-            let t = Track {
-                id: lane,
-                row: vec![7],
-                name: "world_rank 7".into(),
-                lane,
-                order: 0,
-            };
-            out.track(&t).unwrap();
+            out.track(&rank_track(lane, 7, lane)).unwrap();
         }
         let text = String::from_utf8(out.into_inner()).unwrap();
         let names: Vec<&str> = text

@@ -338,3 +338,83 @@ impl<W: Write> Sink for PerfettoTrace<W> {
         self.out.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{compute, rank_track};
+    use super::*;
+
+    #[test]
+    fn a_lane_after_the_first_adds_its_number_to_the_track_name() {
+        // spec/export.md §3.3: lane k > 0 adds ` (k+1)`; lane 0 adds nothing.
+        for (lane, name) in [
+            (0, "world_rank 7"),
+            (1, "world_rank 7 (2)"),
+            (4, "world_rank 7 (5)"),
+        ] {
+            let mut out = PerfettoTrace::new(Vec::new());
+            let t = rank_track(3, 7, lane);
+            out.track(&t).unwrap();
+            let mut want = Msg::default();
+            // Track i has uuid i + 2 (spec/export.md §4 item 2).
+            want.uint(TRACK_UUID, 5).string(TRACK_NAME, name);
+            let bytes = out.into_inner();
+            assert!(
+                bytes.windows(want.0.len()).any(|w| w == want.0),
+                "lane {lane}: {bytes:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_float_value_is_a_double_annotation() {
+        // An `E` info value 1.5 becomes DebugAnnotation.double_value (field 5,
+        // wire type 1): key 0x29, then 1.5's bits 0x3FF8000000000000 little-endian.
+        let cat = compute(&["x="], b"E");
+        let t = rank_track(0, 0, 0);
+        let mut out = PerfettoTrace::new(Vec::new());
+        out.start(0.0, 1.0, 0.0).unwrap();
+        out.track(&t).unwrap();
+        out.enter(0.5, &t, &cat, &1.5f64.to_be_bytes()).unwrap();
+        let bytes = out.into_inner();
+        let want = [0x29, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f];
+        assert!(bytes.windows(want.len()).any(|w| w == want), "{bytes:?}");
+    }
+
+    #[test]
+    fn interned_ids_count_from_one_in_order_of_first_use() {
+        // spec/export.md §4 item 6: IDs 1, 2, ... per table; an entry is added
+        // to the interned data only on first use.
+        let (mut table, mut interned, mut entry) =
+            (HashMap::default(), Msg::default(), Msg::default());
+        let ids: Vec<u64> = ["send", "recv", "send", "wait"]
+            .iter()
+            .map(|n| {
+                intern(
+                    &mut table,
+                    n,
+                    (&mut interned, &mut entry),
+                    INTERNED_EVENT_NAMES,
+                )
+            })
+            .collect();
+        assert_eq!(ids, [1, 2, 1, 3]);
+        // Field 2 (InternedData.event_names), length 8: iid (field 1), name (field 2).
+        let mut want = Vec::new();
+        for (iid, name) in [(1u8, "send"), (2, "recv"), (3, "wait")] {
+            want.extend_from_slice(&[0x12, 8, 0x08, iid, 0x12, 4]);
+            want.extend_from_slice(name.as_bytes());
+        }
+        assert_eq!(interned.0, want);
+    }
+
+    #[test]
+    fn finish_flushes_the_writer() {
+        // A buffered writer holds the packets until `finish` flushes it.
+        let mut out = PerfettoTrace::new(io::BufWriter::with_capacity(1 << 16, Vec::new()));
+        out.start(0.0, 1.0, 0.0).unwrap();
+        assert!(out.out.get_ref().is_empty());
+        out.finish().unwrap();
+        assert!(!out.into_inner().get_ref().is_empty());
+    }
+}

@@ -200,3 +200,49 @@ impl<W: Write> Sink for PipitCsv<W> {
         self.out.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{compute, rank_track};
+    use super::*;
+
+    #[test]
+    fn rows_are_whole_nanoseconds_from_the_start_with_quoted_fields() {
+        // A name with a comma, quotes, a tab and a backslash; an enter with
+        // info, a leave before the start, an instant without info.
+        let t = rank_track(3, 7, 0);
+        let mut cat = compute(&["x="], b"E");
+        cat.name = "a,\"b\"\tc\\".into();
+        let mut out = PipitCsv::new(Vec::new());
+        out.start(10.0, 20.0, 10.0).unwrap();
+        out.enter(10.000_001_5, &t, &cat, &1.5f64.to_be_bytes())
+            .unwrap();
+        out.leave(9.999_999_5, &t, &cat).unwrap();
+        out.instant(11.234_567_891, &t, &cat, &[]).unwrap();
+        out.finish().unwrap();
+        let text = String::from_utf8(out.into_inner()).unwrap();
+        let want = [
+            "Timestamp (ns),Event Type,Name,Thread,Process,Attributes",
+            r##"1500,Enter,"a,""b""\u0009c\\",3,7,"{""x"":1.5}""##,
+            r##"-500,Leave,"a,""b""\u0009c\\",3,7,"##,
+            r##"1234567891,Instant,"a,""b""\u0009c\\",3,7,"##,
+        ];
+        assert_eq!(text.lines().collect::<Vec<_>>(), want);
+    }
+    #[test]
+    fn a_message_has_its_size_and_tag_by_label() {
+        let cat = compute(&["msg_tag=", ", msg_size="], b"dd");
+        let info = [0, 0, 0, 9, 0, 0, 1, 0];
+        assert_eq!(message(&cat, &info), (Some(256), Some(9)));
+        assert_eq!(message(&cat, &[]), (None, None));
+    }
+
+    #[test]
+    fn finish_flushes_the_writer() {
+        let mut out = PipitCsv::new(io::BufWriter::with_capacity(1 << 16, Vec::new()));
+        out.start(0.0, 1.0, 0.0).unwrap();
+        assert!(out.out.get_ref().is_empty());
+        out.finish().unwrap();
+        assert!(!out.into_inner().get_ref().is_empty());
+    }
+}

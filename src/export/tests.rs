@@ -15,6 +15,30 @@ fn message() -> Cat {
     )
 }
 
+/// Track `id` of the row of rank `rank` (named as the process view names it),
+/// on lane `lane`: for the writers' tests.
+pub(super) fn rank_track(id: u32, rank: i32, lane: u32) -> Track {
+    Track {
+        id,
+        row: vec![rank],
+        name: format!("world_rank {rank}"),
+        lane,
+        order: 0,
+    }
+}
+
+/// Category 2, "compute", with info labels `labels` and types `types` (`E`:
+/// 8-byte floats): for the writers' tests.
+pub(super) fn compute(labels: &[&str], types: &[u8]) -> Cat {
+    Cat::new(
+        2,
+        "compute".into(),
+        "#ffffff".into(),
+        labels.iter().map(|l| l.to_string()).collect(),
+        types.to_vec(),
+    )
+}
+
 fn track(order: u32, lane: u32) -> Track {
     Track {
         id: 9,
