@@ -48,10 +48,10 @@ pub enum Error {
     },
     /// The input cannot be annotated as asked.
     #[error("cannot annotate: {0}")]
-    Write(String),
+    Write(WriteProblem),
     /// Options that cannot be used (a caller's mistake, not bad input).
     #[error("invalid options: {0}")]
-    InvalidOptions(String),
+    InvalidOptions(OptionsProblem),
 }
 
 /// What is wrong with an annotation, or how its trace changed: one variant
@@ -113,6 +113,64 @@ impl Problem {
     }
 }
 
+/// Why an annotation cannot be written, or a leaf not be read
+/// ([`Error::Write`]).
+///
+/// ```
+/// use mpelog_annotate::error::WriteProblem;
+/// let p = WriteProblem::NoSuchLeaf { index: 9, leaves: 3 };
+/// assert_eq!(p.to_string(), "leaf 9 does not exist (3 leaves)");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteProblem {
+    /// The trace holds no records: there is nothing to index.
+    #[error("the trace has no records")]
+    NoRecords,
+    /// A block would be larger than a SLOG-2 block pointer can say (2 GiB).
+    #[error("block over 2 GiB")]
+    BlockTooLarge,
+    /// A tree node would be larger than a SLOG-2 block pointer can say.
+    #[error("node over 2 GiB")]
+    NodeTooLarge,
+    /// A structure could not be encoded (the encoder's words).
+    #[error("{0}")]
+    Encode(String),
+    /// A leaf asked for that the annotation does not have.
+    #[error("leaf {index} does not exist ({leaves} leaves)")]
+    NoSuchLeaf {
+        /// The leaf asked for.
+        index: usize,
+        /// How many leaves there are.
+        leaves: usize,
+    },
+    /// A leaf's trace range is not whole blocks inside the trace (opening
+    /// the annotation refuses that first, as `IDX-LEAF-002`).
+    #[error("the leaf's trace range is not whole blocks inside the trace")]
+    LeafRange,
+}
+
+/// Why [`AnnotateOptions`](crate::AnnotateOptions) are refused
+/// ([`Error::InvalidOptions`]).
+///
+/// ```
+/// use mpelog_annotate::error::OptionsProblem;
+/// assert_eq!(
+///     OptionsProblem::Children(1).to_string(),
+///     "children per node must be 2 to 32767, not 1"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionsProblem {
+    /// The options do not name the trace ([`AnnotateOptions::trace`](crate::AnnotateOptions::trace)).
+    #[error("the options do not name the trace (AnnotateOptions::trace)")]
+    NoTrace,
+    /// Children per node outside 2..=32767.
+    #[error("children per node must be 2 to 32767, not {0}")]
+    Children(u16),
+}
+
 impl Error {
     /// The message without its byte offset (which [`Self::offset`] gives): what
     /// a report that shows the offset beside it prints.
@@ -138,8 +196,9 @@ impl Error {
     /// if it concerns bytes.
     ///
     /// ```
-    /// use mpelog_annotate::{error::Problem, Error};
-    /// assert_eq!(Error::InvalidOptions("children".into()).offset(), None);
+    /// use mpelog_annotate::error::{OptionsProblem, Problem};
+    /// use mpelog_annotate::Error;
+    /// assert_eq!(Error::InvalidOptions(OptionsProblem::Children(1)).offset(), None);
     /// let stale = Error::Stale { problem: Problem::LeafChanged, offset: 4096, what: "checksum".into() };
     /// assert_eq!(stale.offset(), Some(4096));
     /// ```

@@ -5,7 +5,7 @@
 //! its carry-in block and its byte range of the trace (checksum verified), pairs
 //! the events there and keeps the drawables that begin in that leaf.
 
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Problem, Result, WriteProblem};
 use crate::format::{self, *};
 use crate::pair::{parse_carry, Pairer, Wait, NO_SLOT};
 use binrw::BinRead;
@@ -626,10 +626,10 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// ```
     pub fn verify_leaf(&mut self, i: usize) -> Result<usize> {
         if i >= self.leaves.len() {
-            return Err(Error::Write(format!(
-                "leaf {i} does not exist ({} leaves)",
-                self.leaves.len()
-            )));
+            return Err(Error::Write(WriteProblem::NoSuchLeaf {
+                index: i,
+                leaves: self.leaves.len(),
+            }));
         }
         self.scratch.entries.clear();
         self.scratch.prims.clear();
@@ -849,9 +849,15 @@ mod tests {
         let carry: Carry = a.block(leaf.carry, "a carry-in block")?;
         let bs = a.header.clog2_block_size as u64;
         if !whole_blocks_in_trace(&leaf, &a.header) {
-            return Err(Error::Write("range".into()));
+            return Err(Error::Write(WriteProblem::LeafRange));
         }
-        a.trace.seek(SeekFrom::Start(leaf.offset)).unwrap();
+        a.trace
+            .seek(SeekFrom::Start(leaf.offset))
+            .map_err(|source| Error::Io {
+                file: "trace",
+                offset: leaf.offset,
+                source,
+            })?;
         a.trace_pos = None;
         let mut buf = vec![0u8; leaf.len as usize];
         a.trace.read_exact(&mut buf).unwrap();

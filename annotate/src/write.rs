@@ -3,7 +3,7 @@
 //! carry-in; a drawable whose two ends lie in different leaves goes to the lowest
 //! node above both; a node is written when its last leaf closes.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, OptionsProblem, Result, WriteProblem};
 use crate::format::{self, *};
 use binrw::BinWrite;
 use clog2_format::{Body, Clog2Reader, Record, Source};
@@ -154,7 +154,7 @@ impl<W: Write + Seek> Out<W> {
     fn block<T: for<'a> BinWrite<Args<'a> = ()>>(&mut self, v: &T) -> Result<FileBlockPtr> {
         let mut c = Cursor::new(Vec::new());
         v.write_be(&mut c)
-            .map_err(|e| Error::Write(e.to_string()))?;
+            .map_err(|e| Error::Write(WriteProblem::Encode(e.to_string())))?;
         self.raw(&c.into_inner())
     }
 
@@ -167,7 +167,7 @@ impl<W: Write + Seek> Out<W> {
         let ptr = FileBlockPtr {
             offset: self.pos as i64,
             size: i32::try_from(bytes.len())
-                .map_err(|_| Error::Write("block over 2 GiB".into()))?,
+                .map_err(|_| Error::Write(WriteProblem::BlockTooLarge))?,
         };
         self.pos += bytes.len() as u64;
         self.max_block = self.max_block.max(bytes.len() as u64);
@@ -266,11 +266,11 @@ fn write_node<W: Write + Seek>(out: &mut Out<W>, d: u16, n: Open) -> Result<Tree
     };
     let mut c = Cursor::new(Vec::new());
     body.write_be(&mut c)
-        .map_err(|e| Error::Write(e.to_string()))?;
+        .map_err(|e| Error::Write(WriteProblem::Encode(e.to_string())))?;
     let len = c.get_ref().len();
     body.header.ptr = FileBlockPtr {
         offset: out.pos as i64,
-        size: i32::try_from(len).map_err(|_| Error::Write("node over 2 GiB".into()))?,
+        size: i32::try_from(len).map_err(|_| Error::Write(WriteProblem::NodeTooLarge))?,
     };
     let ptr = out.block(&body)?;
     Ok(TreeDirEntry {
@@ -317,14 +317,11 @@ pub fn annotate<S: Source, W: Write + Seek>(
     mut progress: impl FnMut(u64),
 ) -> Result<(W, AnnotateStats)> {
     let Some(stamp) = opts.trace else {
-        return Err(Error::InvalidOptions(
-            "the options do not name the trace (AnnotateOptions::trace)".into(),
-        ));
+        return Err(Error::InvalidOptions(OptionsProblem::NoTrace));
     };
     if opts.tree.children < 2 || opts.tree.children > i16::MAX as u16 {
-        return Err(Error::InvalidOptions(format!(
-            "children per node must be 2 to 32767, not {}",
-            opts.tree.children
+        return Err(Error::InvalidOptions(OptionsProblem::Children(
+            opts.tree.children,
         )));
     }
     let info = reader.preamble().info().clone();
@@ -488,7 +485,7 @@ pub fn annotate<S: Source, W: Write + Seek>(
         }
     }
     if leaves.is_empty() {
-        return Err(Error::Write("the trace has no records".into()));
+        return Err(Error::Write(WriteProblem::NoRecords));
     }
     let end = reader.offset() - 1;
     close_leaf(&mut leaves, &mut leaf_crc, &mut open, end);
@@ -536,7 +533,7 @@ pub fn annotate<S: Source, W: Write + Seek>(
     let mut c = Cursor::new(Vec::new());
     header
         .write(&mut c)
-        .map_err(|e| Error::Write(e.to_string()))?;
+        .map_err(|e| Error::Write(WriteProblem::Encode(e.to_string())))?;
     w.write_all(c.get_ref()).map_err(io)?;
     w.seek(SeekFrom::Start(total)).map_err(io)?;
     w.flush().map_err(io)?;
