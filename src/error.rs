@@ -119,6 +119,9 @@ pub enum CliError {
     /// child per node (exit 2).
     #[error("{0}")]
     Options(slog2_format::error::OptionsProblem),
+    /// Options the trace generator (`synth`) cannot use (exit 2).
+    #[error("{0}")]
+    SynthOptions(clog2_format::error::OptionsProblem),
 }
 
 impl CliError {
@@ -127,6 +130,7 @@ impl CliError {
         match self {
             CliError::Usage(_)
             | CliError::Options(_)
+            | CliError::SynthOptions(_)
             | CliError::NoView { .. }
             | CliError::Render(_) => 2,
             _ => 1,
@@ -172,7 +176,7 @@ impl CliError {
 
     fn from_clog2(path: &Path, source: clog2_format::Error, repairable: bool) -> CliError {
         match source {
-            clog2_format::Error::InvalidOptions(m) => CliError::Usage(m),
+            clog2_format::Error::InvalidOptions(m) => CliError::SynthOptions(m),
             clog2_format::Error::Io { source, .. } => Self::from_io(path, source),
             source => CliError::BadInput {
                 path: path.to_path_buf(),

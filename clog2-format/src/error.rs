@@ -134,7 +134,31 @@ pub enum Error {
     },
     /// Options that cannot be used (a caller's mistake, not bad input).
     #[error("{}", self.detail())]
-    InvalidOptions(String),
+    InvalidOptions(OptionsProblem),
+}
+
+/// Why generator options are refused ([`Error::InvalidOptions`]).
+///
+/// ```
+/// use clog2_format::error::OptionsProblem;
+/// assert_eq!(
+///     OptionsProblem::Ranks(0).to_string(),
+///     "synth ranks = 0 (must be between 1 and 65536)"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionsProblem {
+    /// A number of ranks outside 1..=[`MAX_RANKS`](crate::synth::MAX_RANKS).
+    #[error("synth ranks = {0} (must be between 1 and {max})", max = crate::synth::MAX_RANKS)]
+    Ranks(u32),
+    /// A block size that is not a multiple of 8 within the format's bounds.
+    #[error(
+        "synth block_size = {0} (must be a multiple of 8 between {min} and {max})",
+        min = crate::synth::MIN_BLOCK_SIZE,
+        max = crate::preamble::MAX_BLOCK_SIZE
+    )]
+    BlockSize(u32),
 }
 
 impl Error {

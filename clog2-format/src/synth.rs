@@ -44,7 +44,7 @@
 
 use crate::bytes::FixedBytes;
 use crate::commtable::{comm_kind, CommEntry, CommTable};
-use crate::error::{Error, Result};
+use crate::error::{Error, OptionsProblem, Result};
 use crate::preamble::{PreambleInfo, MAX_BLOCK_SIZE, PREAMBLE_LEN};
 use crate::record::{
     comm_etype, BareEvt, Body, CargoEvt, CommEvt, ConstDef, EventDef, MsgEvt, Record, StateDef,
@@ -183,18 +183,14 @@ impl Options {
     /// ```
     pub fn validate(&self) -> Result<()> {
         if self.ranks == 0 || self.ranks > MAX_RANKS {
-            return Err(Error::InvalidOptions(format!(
-                "synth ranks = {} (must be between 1 and {MAX_RANKS})",
-                self.ranks
-            )));
+            return Err(Error::InvalidOptions(OptionsProblem::Ranks(self.ranks)));
         }
         if self.block_size < MIN_BLOCK_SIZE
             || self.block_size > MAX_BLOCK_SIZE
             || self.block_size % 8 != 0
         {
-            return Err(Error::InvalidOptions(format!(
-                "synth block_size = {} (must be a multiple of 8 between {MIN_BLOCK_SIZE} and {MAX_BLOCK_SIZE})",
-                self.block_size
+            return Err(Error::InvalidOptions(OptionsProblem::BlockSize(
+                self.block_size,
             )));
         }
         Ok(())

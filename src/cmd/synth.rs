@@ -25,7 +25,7 @@ pub fn run(output: &Path, ranks: u32, events: u64, seed: u64, block_size: u32) -
     let (w, stats) =
         synth::generate_with_progress(out.writer()?, &opts, &mut |n| bar.set_position(n)).map_err(
             |e| match e {
-                clog2_format::Error::InvalidOptions(m) => CliError::Usage(m),
+                clog2_format::Error::InvalidOptions(m) => CliError::SynthOptions(m),
                 other => CliError::input(output)(other),
             },
         )?;
