@@ -1,6 +1,6 @@
 //! Record-level encoding and decoding over in-memory blocks.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WriteProblem};
 use crate::record::*;
 use crate::version::Version;
 use binrw::{BinRead, BinWrite, Endian};
@@ -253,16 +253,15 @@ pub fn encode_record(rec: &Record, layout: Layout, out: &mut Vec<u8>) -> Result<
         rectype::MSGEVT | rectype::COLLEVT | rectype::COMMEVT
     );
     if needs_legacy && rec.body.is_legacy() != legacy {
-        return Err(Error::Write(format!(
-            "a {} record with the {} layout cannot go into a {} file",
-            rectype_name(rec.rectype()),
-            if rec.body.is_legacy() {
+        return Err(Error::Write(WriteProblem::WrongLayout {
+            name: rectype_name(rec.rectype()),
+            layout: if rec.body.is_legacy() {
                 "02.10"
             } else {
                 "02.30+"
             },
-            layout.version
-        )));
+            version: layout.version,
+        }));
     }
     let mut cur = Cursor::new(out);
     let end = cur.get_ref().len() as u64;
@@ -301,7 +300,12 @@ pub fn encode_record(rec: &Record, layout: Layout, out: &mut Vec<u8>) -> Result<
         Body::LegacyColl(b) => b.write_options(&mut cur, e, ()),
         Body::LegacyComm(b) => b.write_options(&mut cur, e, ()),
     })
-    .map_err(|e| Error::Write(format!("record encoding: {e}")))
+    .map_err(|e| {
+        Error::Write(WriteProblem::Encode {
+            what: "record encoding",
+            message: e.to_string(),
+        })
+    })
 }
 
 /// A block: its records (the last one is ENDBLOCK or ENDLOG) and the bytes that
@@ -396,11 +400,7 @@ pub fn encode_block(
     let start = out.len();
     match block.records.last() {
         Some(r) if r.is_terminator() => {}
-        _ => {
-            return Err(Error::Write(
-                "a block must end with an ENDBLOCK or ENDLOG record".into(),
-            ))
-        }
+        _ => return Err(Error::Write(WriteProblem::BlockEnd)),
     }
     for r in &block.records {
         encode_record(r, layout, out)?;
@@ -409,9 +409,10 @@ pub fn encode_block(
     let used = out.len() - start;
     if used > block_size {
         out.truncate(start);
-        return Err(Error::Write(format!(
-            "the block's records and trailing bytes take {used} bytes; the block size is {block_size}"
-        )));
+        return Err(Error::Write(WriteProblem::BlockOverflow {
+            used,
+            block_size,
+        }));
     }
     out.resize(start + block_size, 0);
     Ok(())

@@ -1,6 +1,6 @@
 //! The communicator table written after the last block (CLOG-02.43 and later).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WriteProblem};
 use crate::record::Uuid;
 use binrw::{binrw, BinRead, BinWrite, Endian};
 use std::io::Cursor;
@@ -107,8 +107,12 @@ impl CommTable {
         let mut cur = Cursor::new(out);
         let end = cur.get_ref().len() as u64;
         cur.set_position(end);
-        self.write_options(&mut cur, endian, ())
-            .map_err(|e| Error::Write(format!("comm table: {e}")))
+        self.write_options(&mut cur, endian, ()).map_err(|e| {
+            Error::Write(WriteProblem::Encode {
+                what: "comm table",
+                message: e.to_string(),
+            })
+        })
     }
 }
 

@@ -120,7 +120,7 @@ pub enum Error {
     /// A structure could not be written as asked (for example a record that does not
     /// fit in a block).
     #[error("{}", self.detail())]
-    Write(String),
+    Write(WriteProblem),
     /// The preamble's block size is over the reader's limit
     /// ([`crate::ReadOptions::max_block_bytes`]): refused before allocating.
     #[error("byte {offset}: {}", self.detail())]
@@ -135,6 +135,113 @@ pub enum Error {
     /// Options that cannot be used (a caller's mistake, not bad input).
     #[error("{}", self.detail())]
     InvalidOptions(OptionsProblem),
+}
+
+/// Why a CLOG2 or old CLOG structure cannot be written as asked
+/// ([`Error::Write`]), or a reader is used out of turn.
+///
+/// ```
+/// use clog2_format::error::WriteProblem;
+/// let p = WriteProblem::RecordTooLong { len: 300, block_size: 256 };
+/// assert_eq!(p.to_string(), "a 300-byte record cannot fit in a 256-byte block");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteProblem {
+    /// A record or structure could not be encoded (the encoder's words, after
+    /// what was being encoded: `record encoding`, `preamble`, `comm table`).
+    #[error("{what}: {message}")]
+    Encode {
+        /// What was being encoded.
+        what: &'static str,
+        /// The encoder's words.
+        message: String,
+    },
+    /// `next_block` called in the middle of a block.
+    #[error("next_block called in the middle of a block")]
+    MidBlock,
+    /// `finish` called twice.
+    #[error("finish called twice")]
+    FinishedTwice,
+    /// An opaque record given one of the known record types.
+    #[error("an opaque record cannot have the known record type {rectype} ({name})")]
+    OpaqueKnownType {
+        /// The record type.
+        rectype: i32,
+        /// Its name.
+        name: &'static str,
+    },
+    /// An opaque record whose body is not whole 8-byte words.
+    #[error("an opaque record's body must be a multiple of 8 bytes, not {0}")]
+    OpaqueBodyLen(usize),
+    /// An opaque record too long for its length field.
+    #[error("an opaque record of {0} bytes is too long")]
+    OpaqueTooLong(usize),
+    /// An old-CLOG block that does not end with its only ENDBLOCK or ENDLOG.
+    #[error("a block must end with its only ENDBLOCK or ENDLOG record")]
+    ClogBlockEnd,
+    /// A CLOG2 block that does not end with ENDBLOCK or ENDLOG.
+    #[error("a block must end with an ENDBLOCK or ENDLOG record")]
+    BlockEnd,
+    /// A block's records and trailing bytes overflow the block.
+    #[error(
+        "the block's records and trailing bytes take {used} bytes; the block size is {block_size}"
+    )]
+    BlockOverflow {
+        /// Bytes used.
+        used: usize,
+        /// The block size.
+        block_size: usize,
+    },
+    /// An old-CLOG block size that is not a multiple of 8 of at least 24.
+    #[error("an old-CLOG block size must be a multiple of 8 and at least 24, not {0}")]
+    ClogBlockSize(usize),
+    /// An old-CLOG record that cannot fit in a block with the terminator.
+    #[error(
+        "a {len}-byte record and its block's terminator cannot fit in a {block_size}-byte block"
+    )]
+    ClogRecordTooLong {
+        /// The record's length.
+        len: usize,
+        /// The block size.
+        block_size: usize,
+    },
+    /// ENDBLOCK and ENDLOG are the writer's own.
+    #[error("ENDBLOCK and ENDLOG are written by the writer itself")]
+    Terminator,
+    /// A CLOG2 record that cannot fit in a block.
+    #[error("a {len}-byte record cannot fit in a {block_size}-byte block")]
+    RecordTooLong {
+        /// The record's length.
+        len: usize,
+        /// The block size.
+        block_size: usize,
+    },
+    /// A comm table for a version that has none.
+    #[error("{0} files have no comm table")]
+    NoCommTable(crate::Version),
+    /// A comm table pointer for a version whose preamble has none.
+    #[error("{0} has no comm table pointer")]
+    NoCommTablePointer(crate::Version),
+    /// A preamble without `commtable_fptr` values.
+    #[error("the preamble lacks commtable_fptr values")]
+    NoCommTableValues,
+    /// Preamble tokens that do not fit in 1023 bytes.
+    #[error("the preamble tokens take {0} bytes; at most 1023 fit")]
+    PreambleTooLong(usize),
+    /// Preamble tokens and padding that are not 1024 bytes.
+    #[error("the preamble tokens and padding take {0} bytes, not 1024")]
+    PreambleLength(usize),
+    /// A record whose layout (02.10 or 02.30+) is not the file's.
+    #[error("a {name} record with the {layout} layout cannot go into a {version} file")]
+    WrongLayout {
+        /// The record type's name.
+        name: &'static str,
+        /// Its layout, `02.10` or `02.30+`.
+        layout: &'static str,
+        /// The file's version.
+        version: crate::Version,
+    },
 }
 
 /// Why generator options are refused ([`Error::InvalidOptions`]).

@@ -6,7 +6,7 @@
 //! lossless, [`RawPreamble`] keeps the tokens and the padding verbatim, and
 //! [`PreambleInfo`] holds their typed meaning.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WriteProblem};
 use crate::version::Version;
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 use std::io::Cursor;
@@ -117,15 +117,15 @@ impl RawPreamble {
     /// Serializes the preamble; fails if it does not come to exactly 1024 bytes.
     pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
         let mut cur = Cursor::new(Vec::with_capacity(PREAMBLE_LEN));
-        self.write_options(&mut cur, Endian::Big, ())
-            .map_err(|e| Error::Write(format!("preamble: {e}")))?;
+        self.write_options(&mut cur, Endian::Big, ()).map_err(|e| {
+            Error::Write(WriteProblem::Encode {
+                what: "preamble",
+                message: e.to_string(),
+            })
+        })?;
         let v = cur.into_inner();
-        <[u8; PREAMBLE_LEN]>::try_from(v.as_slice()).map_err(|_| {
-            Error::Write(format!(
-                "the preamble tokens and padding take {} bytes, not 1024",
-                v.len()
-            ))
-        })
+        <[u8; PREAMBLE_LEN]>::try_from(v.as_slice())
+            .map_err(|_| Error::Write(WriteProblem::PreambleLength(v.len())))
     }
 
     /// Offset of token `i` within the preamble (the offset after the last token if
@@ -138,9 +138,7 @@ impl RawPreamble {
     pub fn from_tokens(tokens: Vec<Vec<u8>>) -> Result<RawPreamble> {
         let used: usize = tokens.iter().map(|t| t.len() + 1).sum();
         if used >= PREAMBLE_LEN {
-            return Err(Error::Write(format!(
-                "the preamble tokens take {used} bytes; at most 1023 fit"
-            )));
+            return Err(Error::Write(WriteProblem::PreambleTooLong(used)));
         }
         Ok(RawPreamble {
             tokens,
@@ -639,9 +637,8 @@ impl Preamble {
             .iter()
             .position(|(f, _)| *f == Field::CommtableFptr)
         else {
-            return Err(Error::Write(format!(
-                "{} has no comm table pointer",
-                self.info.version
+            return Err(Error::Write(WriteProblem::NoCommTablePointer(
+                self.info.version,
             )));
         };
         // Token index of the first value: version, then 2 tokens per earlier field.
@@ -654,9 +651,7 @@ impl Preamble {
         ];
         let mut tokens = self.raw.tokens.clone();
         if tokens.len() < first + 3 {
-            return Err(Error::Write(
-                "the preamble lacks commtable_fptr values".into(),
-            ));
+            return Err(Error::Write(WriteProblem::NoCommTableValues));
         }
         for (k, v) in vals.iter().enumerate() {
             tokens[first + k] = v.as_bytes().to_vec();

@@ -8,7 +8,7 @@
 
 use crate::codec::{decode_block, decode_head, Block, Layout, RecordHead, RecordRef};
 use crate::commtable::{CommTable, ENTRY_LEN};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WriteProblem};
 use crate::preamble::{Preamble, PREAMBLE_LEN};
 use crate::record::{rectype, Record};
 use std::io::Read;
@@ -619,11 +619,7 @@ impl<S: Source> Clog2Reader<S> {
     fn step_block(&mut self) -> Result<Option<Block>> {
         match self.state {
             State::AfterEndLog | State::Done => return Ok(None),
-            State::InBlock(_) => {
-                return Err(Error::Write(
-                    "next_block called in the middle of a block".into(),
-                ))
-            }
+            State::InBlock(_) => return Err(Error::Write(WriteProblem::MidBlock)),
             State::BlockStart => self.load_block()?,
         }
         let block = decode_block(
@@ -675,7 +671,7 @@ impl<S: Source> Clog2Reader<S> {
     pub fn finish(&mut self) -> Result<Option<CommTable>> {
         while self.next_record()?.is_some() {}
         if self.state == State::Done {
-            return Err(Error::Write("finish called twice".into()));
+            return Err(Error::Write(WriteProblem::FinishedTwice));
         }
         self.state = State::Done;
         let table = match self.blocks_end() {

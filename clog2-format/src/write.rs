@@ -3,7 +3,7 @@
 
 use crate::codec::{encode_block, encode_record, Block, Layout};
 use crate::commtable::CommTable;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WriteProblem};
 use crate::preamble::{Preamble, PreambleInfo, PREAMBLE_LEN};
 use crate::record::{Body, Record, ENDLOG_TIME};
 use std::io::{Seek, SeekFrom, Write};
@@ -58,9 +58,7 @@ impl<W: Write> Blocks<W> {
 /// them itself.
 pub(crate) fn refuse_terminator(is_terminator: bool) -> Result<()> {
     if is_terminator {
-        return Err(Error::Write(
-            "ENDBLOCK and ENDLOG are written by the writer itself".into(),
-        ));
+        return Err(Error::Write(WriteProblem::Terminator));
     }
     Ok(())
 }
@@ -250,10 +248,10 @@ impl<W: Write + Seek> Clog2Writer<W> {
         let hl = self.layout.header_len();
         let len = rec.disk_len(hl);
         if len + hl >= self.blocks.size {
-            return Err(Error::Write(format!(
-                "a {len}-byte record cannot fit in a {}-byte block",
-                self.blocks.size
-            )));
+            return Err(Error::Write(WriteProblem::RecordTooLong {
+                len,
+                block_size: self.blocks.size,
+            }));
         }
         if self.blocks.block.len() + len + hl >= self.blocks.size {
             self.flush_block(Self::terminator(rec.time, Body::EndBlock))?;
@@ -294,7 +292,7 @@ impl<W: Write + Seek> Clog2Writer<W> {
                 .map_err(io(0))?;
             self.blocks.out.seek(SeekFrom::End(0)).map_err(io(0))?;
         } else if table.is_some_and(|t| !t.entries.is_empty()) {
-            return Err(Error::Write(format!("{version} files have no comm table")));
+            return Err(Error::Write(WriteProblem::NoCommTable(version)));
         }
         self.blocks.out.flush().map_err(io(self.blocks.offset))?;
         Ok((self.blocks.out, self.blocks.offset))

@@ -4,7 +4,7 @@
 
 use super::read::{ClogBlock, ClogFile};
 use super::record::*;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WriteProblem};
 use crate::write::{io, refuse_terminator, Blocks};
 use binrw::BinWrite;
 use std::io::{Cursor, Write};
@@ -18,23 +18,16 @@ impl Record {
         match &self.body {
             Body::Unknown { rectype, bytes } => {
                 if record_len(*rectype).is_some() {
-                    return Err(Error::Write(format!(
-                        "an opaque record cannot have the known record type {rectype} ({})",
-                        rectype_name(*rectype)
-                    )));
+                    return Err(Error::Write(WriteProblem::OpaqueKnownType {
+                        rectype: *rectype,
+                        name: rectype_name(*rectype),
+                    }));
                 }
                 if bytes.len() % 8 != 0 {
-                    return Err(Error::Write(format!(
-                        "an opaque record's body must be a multiple of 8 bytes, not {}",
-                        bytes.len()
-                    )));
+                    return Err(Error::Write(WriteProblem::OpaqueBodyLen(bytes.len())));
                 }
-                i32::try_from(bytes.len() / 8 + 3).map_err(|_| {
-                    Error::Write(format!(
-                        "an opaque record of {} bytes is too long",
-                        bytes.len()
-                    ))
-                })
+                i32::try_from(bytes.len() / 8 + 3)
+                    .map_err(|_| Error::Write(WriteProblem::OpaqueTooLong(bytes.len())))
             }
             b => Ok(record_len(b.rectype()).unwrap_or(3)),
         }
@@ -67,7 +60,12 @@ impl Record {
             Body::Shift(b) => b.write(&mut cur),
             Body::Unknown { bytes, .. } => cur.write_all(bytes).map_err(binrw::Error::Io),
         });
-        res.map_err(|e| Error::Write(format!("record encoding: {e}")))
+        res.map_err(|e| {
+            Error::Write(WriteProblem::Encode {
+                what: "record encoding",
+                message: e.to_string(),
+            })
+        })
     }
 }
 
@@ -79,16 +77,15 @@ impl ClogBlock {
         let n = self.records.len();
         let terminators = self.records.iter().filter(|r| r.is_terminator()).count();
         if n == 0 || !self.records[n - 1].is_terminator() || terminators != 1 {
-            return Err(Error::Write(
-                "a block must end with its only ENDBLOCK or ENDLOG record".into(),
-            ));
+            return Err(Error::Write(WriteProblem::ClogBlockEnd));
         }
         let used: usize =
             self.records.iter().map(Record::disk_len).sum::<usize>() + self.trailing.len();
         if used > block_size {
-            return Err(Error::Write(format!(
-                "the block's records and trailing bytes take {used} bytes; the block size is {block_size}"
-            )));
+            return Err(Error::Write(WriteProblem::BlockOverflow {
+                used,
+                block_size,
+            }));
         }
         let start = out.len();
         for r in &self.records {
@@ -163,9 +160,7 @@ impl<W: Write> ClogWriter<W> {
     /// A writer with an explicit fill rule.
     pub fn with_fill(out: W, block_size: usize, fill: BlockFill) -> Result<Self> {
         if block_size < HEADER_LEN || block_size % 8 != 0 {
-            return Err(Error::Write(format!(
-                "an old-CLOG block size must be a multiple of 8 and at least 24, not {block_size}"
-            )));
+            return Err(Error::Write(WriteProblem::ClogBlockSize(block_size)));
         }
         Ok(ClogWriter {
             blocks: Blocks::new(out, block_size, 0),
@@ -201,10 +196,10 @@ impl<W: Write> ClogWriter<W> {
         rec.length()?;
         let len = rec.disk_len();
         if len + HEADER_LEN > self.blocks.size {
-            return Err(Error::Write(format!(
-                "a {len}-byte record and its block's terminator cannot fit in a {}-byte block",
-                self.blocks.size
-            )));
+            return Err(Error::Write(WriteProblem::ClogRecordTooLong {
+                len,
+                block_size: self.blocks.size,
+            }));
         }
         if self.blocks.block.len() + len + HEADER_LEN > self.blocks.size {
             self.close_block(self.last_time, Body::EndBlock)?;
