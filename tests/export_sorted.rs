@@ -194,3 +194,42 @@ proptest! {
         )?;
     }
 }
+
+/// `window` and `temp_dir` keep the other settings (here a memory of one
+/// primitive, which spills a run per primitive held): a narrow window holds
+/// only what meets it, so it spills far fewer runs than the whole trace; the
+/// runs go in the directory `temp_dir` names, and one that does not exist is
+/// reported when the first run is written.
+#[test]
+fn window_and_temp_dir_keep_the_other_settings() {
+    let trace = clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(2)
+            .events(2000)
+            .seed(4),
+    )
+    .unwrap();
+    let run = |order: StartOrder| {
+        let mut r = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
+        convert::clog2_into(&mut r, order, |_| {}).map(|x| x.0)
+    };
+    let mut all = run(StartOrder::new().memory(1)).unwrap();
+    let whole = all.span(None, None);
+    let every = pieces(&mut all, None, None).len();
+    assert!(all.runs() > 100, "{} runs", all.runs());
+    let (a, b) = window((whole.from, whole.to), (Some(0.4), Some(0.42)));
+    let mut narrow = run(StartOrder::new().memory(1).window(a, b)).unwrap();
+    let shown = pieces(&mut narrow, a, b).len();
+    assert!(shown > 1 && shown < every / 5, "{shown} of {every}");
+    assert!(
+        narrow.runs() > 1 && narrow.runs() < all.runs() / 5,
+        "{} runs of {}",
+        narrow.runs(),
+        all.runs()
+    );
+    let missing = tempfile::tempdir().unwrap().path().join("gone");
+    assert!(run(StartOrder::new().memory(1).temp_dir(&missing)).is_err());
+    let dir = tempfile::tempdir().unwrap();
+    let ok = run(StartOrder::new().memory(1).temp_dir(dir.path())).unwrap();
+    assert_eq!(ok.runs(), all.runs());
+}
