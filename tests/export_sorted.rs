@@ -217,6 +217,9 @@ fn window_and_temp_dir_keep_the_other_settings() {
     let whole = all.span(None, None);
     let every = pieces(&mut all, None, None).len();
     assert!(all.runs() > 100, "{} runs", all.runs());
+    // One primitive held: every one kept is spilled as a run of its own.
+    assert_eq!(all.len(), all.runs() as u64);
+    assert!(!all.is_empty());
     let (a, b) = window((whole.from, whole.to), (Some(0.4), Some(0.42)));
     let mut narrow = run(StartOrder::new().memory(1).window(a, b)).unwrap();
     let shown = pieces(&mut narrow, a, b).len();
@@ -227,6 +230,7 @@ fn window_and_temp_dir_keep_the_other_settings() {
         narrow.runs(),
         all.runs()
     );
+    assert_eq!(narrow.len(), narrow.runs() as u64);
     let missing = tempfile::tempdir().unwrap().path().join("gone");
     assert!(run(StartOrder::new().memory(1).temp_dir(&missing)).is_err());
     let dir = tempfile::tempdir().unwrap();
