@@ -222,7 +222,7 @@ fn every_rule_is_tested() {
     // Every warning of the reader has its own warning rule of the table.
     let mut seen = std::collections::BTreeSet::new();
     for &p in slog2_format::slog1::check::Problem::ALL {
-        let r = mpelog_conformance::check::slog1::warning_rule(p);
+        let r = mpelog_conformance::check::slog1::rule(p);
         assert!(RULES.contains(&r), "{p:?}");
         assert_eq!(r.severity, Severity::Warning, "{p:?}");
         assert!(seen.insert(r.id), "{p:?}: {} is another problem's", r.id);

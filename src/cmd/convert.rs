@@ -523,7 +523,7 @@ fn slog1_to_slog2(
         details.push(format!(
             "{}: warning {} at byte {}: {}",
             shown(input),
-            mpelog_conformance::check::slog1::warning_rule(w.problem).id,
+            mpelog_conformance::check::slog1::rule(w.problem).id,
             w.offset,
             w.what
         ));

@@ -37,7 +37,7 @@ pub fn write_dump<W: Write>(path: &Path, format: Format, out: &mut W) -> CliResu
                     writeln!(out, "{line}")?;
                 }
                 for w in f.warnings() {
-                    let rule = mpelog_conformance::check::slog1::warning_rule(w.problem);
+                    let rule = mpelog_conformance::check::slog1::rule(w.problem);
                     writeln!(out, "warning {} byte {}: {}", rule.id, w.offset, w.what)?;
                 }
                 Ok(())

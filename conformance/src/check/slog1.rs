@@ -78,14 +78,15 @@ crate::rule::rule_table! {
         "pieces of a split interval do not form begin, middle..., final on their thread";
 }
 
-/// The rule of a SLOG-1 warning's problem.
+/// The rule of a SLOG-1 warning's problem (named as `check::slog2::rule` and
+/// `check::annotation::rule` name theirs).
 ///
 /// ```
-/// use mpelog_conformance::check::slog1::warning_rule;
+/// use mpelog_conformance::check::slog1::rule;
 /// use slog2_format::slog1::check::Problem;
-/// assert_eq!(warning_rule(Problem::BrokenSplit).id, "S1-SPLIT-001");
+/// assert_eq!(rule(Problem::BrokenSplit).id, "S1-SPLIT-001");
 /// ```
-pub fn warning_rule(problem: Problem) -> Rule {
+pub fn rule(problem: Problem) -> Rule {
     match problem {
         Problem::NoStatistics => S1_STAT_001,
         Problem::LinkedDirectory => S1_DIR_001,
@@ -164,7 +165,7 @@ pub fn check(bytes: &[u8], c: &mut Collector) {
             .find(|&&(start, end, _)| start <= w.offset && w.offset < end)
             .map(|(_, _, part)| part.name());
         c.add(
-            warning_rule(w.problem),
+            rule(w.problem),
             w.offset,
             place,
             format!("{}; {}", w.what, warning_hint(w.problem)),
