@@ -525,3 +525,47 @@ fn total_dropped_adds_the_dropped_kinds() {
     };
     assert_eq!(u.total_dropped(), 1 + 2 + 4 + 8 + 16 + 512);
 }
+
+/// Messages of the same tag pair by sender and receiver process: the receive
+/// on rank 3 from rank 2 takes rank 2's send, not the older one of rank 0 to
+/// rank 1, and the same ranks on another communicator are other processes. A
+/// receive logged first marks its line used when its send comes (line 0, and
+/// line 256 of communicator 64); a message record of a state's ID is counted.
+#[test]
+fn messages_of_one_tag_pair_by_sender_and_receiver() {
+    let mut pre = preamble();
+    pre.comm_world_size = Some(4);
+    let mut c = Clog2Drawables::new(&pre);
+    let out = run(
+        &mut c,
+        &[
+            msg_in(1.0, 0, SEND_ETYPE, 0, 1, 5),
+            on(msg_in(1.5, 2, SEND_ETYPE, 1, 3, 5), 1, 0),
+            msg_in(2.0, 2, SEND_ETYPE, 0, 3, 5),
+            msg_in(3.0, 3, RECV_ETYPE, 0, 2, 5),
+            on(msg_in(3.5, 3, RECV_ETYPE, 1, 2, 5), 1, 0),
+            msg_in(4.0, 1, RECV_ETYPE, 0, 0, 5),
+            msg_in(5.0, 0, RECV_ETYPE, 0, 1, 6),
+            msg_in(5.5, 1, SEND_ETYPE, 0, 0, 6),
+            on(msg_in(6.0, 0, RECV_ETYPE, 64, 1, 7), 64, 0),
+            on(msg_in(6.5, 1, SEND_ETYPE, 64, 0, 7), 64, 0),
+            msg_in(7.0, 0, 600, 0, 1, 8),
+        ],
+    );
+    assert!(!c.ended());
+    let got: Vec<_> = out.iter().map(|p| (p.times, p.lines)).collect();
+    assert_eq!(
+        got,
+        [
+            ([2.0, 3.0], [2, 3]),
+            ([1.5, 3.5], [6, 7]),
+            ([1.0, 4.0], [0, 1]),
+            ([5.5, 5.0], [1, 0]),
+            ([6.5, 6.0], [257, 256])
+        ]
+    );
+    assert_eq!(c.unmatched().undeclared_events, 1);
+    let (_, maps, _) = c.finish();
+    let lines: Vec<i32> = maps[0].rows.iter().map(|r| r.line_id).collect();
+    assert_eq!(lines, [0, 1, 2, 3, 6, 7, 256, 257]);
+}
