@@ -2,7 +2,7 @@
 //! ([`ClogRecords`]) and the whole-file parse ([`ClogFile::parse`]).
 
 use super::record::*;
-use crate::error::{Error, Result};
+use crate::error::{Error, Expected, NotInferable, Result, ValueProblem};
 use binrw::BinRead;
 use std::io::Cursor;
 
@@ -14,7 +14,7 @@ pub const MIN_INFERRED_BLOCK_SIZE: usize = 1024;
 fn read_at<T: for<'a> BinRead<Args<'a> = ()>>(
     bytes: &[u8],
     offset: usize,
-    what: &str,
+    what: &'static str,
 ) -> Result<T> {
     T::read_be(&mut Cursor::new(bytes)).map_err(|e| Error::from_binrw(e, offset as u64, what))
 }
@@ -72,11 +72,10 @@ pub(crate) fn decode_record(
                 offset,
                 field: "length",
                 value: h.length.into(),
-                problem: format!(
-                    "{} must have length {fixed} ({} bytes)",
-                    record_phrase(h.rectype),
-                    fixed * 8
-                ),
+                problem: ValueProblem::RecordLength {
+                    record: record_phrase(h.rectype),
+                    fixed,
+                },
             })
         }
         Some(fixed) => fixed as u64 * 8,
@@ -92,10 +91,7 @@ pub(crate) fn decode_record(
                 offset,
                 field: "length",
                 value: h.length.into(),
-                problem: format!(
-                    "a record of unknown type {} needs a length of at least 3 (its 24-byte header)",
-                    h.rectype
-                ),
+                problem: ValueProblem::UnknownTypeLength { rectype: h.rectype },
             })
         }
         None => h.length as u64 * 8,
@@ -148,12 +144,12 @@ fn plausible_header(data: &[u8], pos: usize) -> bool {
     record_len(h.rectype) == Some(h.length)
 }
 
-fn not_inferable(len: usize, problem: String) -> Error {
+fn not_inferable(len: usize, why: NotInferable) -> Error {
     Error::BadValue {
         offset: 0,
         field: "block size",
         value: len as i64,
-        problem: format!("cannot be inferred from the file length: {problem}"),
+        problem: ValueProblem::NotInferable(why),
     }
 }
 
@@ -161,10 +157,9 @@ fn check_not_empty(data: &[u8]) -> Result<()> {
     if data.len() < HEADER_LEN {
         return Err(Error::Truncated {
             offset: 0,
-            expected: format!(
-                "an old-CLOG record header of {HEADER_LEN} bytes (the file has {} bytes)",
-                data.len()
-            ),
+            expected: Expected::ClogHeader {
+                have: data.len() as u64,
+            },
         });
     }
     Ok(())
@@ -193,9 +188,7 @@ pub fn infer_block_size(data: &[u8]) -> Result<usize> {
             Err(Error::BlockOverrun { offset, .. }) => {
                 return Err(not_inferable(
                     data.len(),
-                    format!(
-                        "the records from byte 0 reach the end of the file (at the record at byte {offset}) without an ENDBLOCK or ENDLOG record; the file may be truncated"
-                    ),
+                    NotInferable::NoTerminator { at: offset },
                 ))
             }
             Err(e) => return Err(e),
@@ -209,7 +202,7 @@ pub fn infer_block_size(data: &[u8]) -> Result<usize> {
         .max(MIN_INFERRED_BLOCK_SIZE)
         .checked_next_power_of_two()
     else {
-        return Err(not_inferable(data.len(), "the file is too large".into()));
+        return Err(not_inferable(data.len(), NotInferable::TooLarge));
     };
     let mut first_plausible = None;
     while b.checked_add(HEADER_LEN).is_some_and(|e| e <= data.len()) {
@@ -224,20 +217,15 @@ pub fn infer_block_size(data: &[u8]) -> Result<usize> {
             None => break,
         }
     }
-    let hint = match first_plausible {
-        Some(p) => format!(
-            "; {p} bytes has a record header at its start but the file length {} is not a multiple of it (the file may be truncated)",
-            data.len()
-        ),
-        None => String::new(),
-    };
     Err(not_inferable(
         data.len(),
-        format!(
-            "the first block ends with ENDBLOCK at byte {term_pos}, but no power of two B >= {} with B >= {need} divides the file length {} and has a plausible record header at byte B{hint}; pass the block size explicitly",
-            MIN_INFERRED_BLOCK_SIZE,
-            data.len()
-        ),
+        NotInferable::NoPowerOfTwo {
+            endblock: term_pos as u64,
+            need: need as u64,
+            min: MIN_INFERRED_BLOCK_SIZE as u64,
+            len: data.len() as u64,
+            plausible: first_plausible.map(|p| p as u64),
+        },
     ))
 }
 
@@ -248,7 +236,7 @@ fn check_block_size(block_size: usize) -> Result<()> {
             offset: 0,
             field: "block size",
             value: i64::try_from(block_size).unwrap_or(i64::MAX),
-            problem: "an old-CLOG block size must be a multiple of 8 and at least 24".into(),
+            problem: ValueProblem::ClogBlockSize,
         });
     }
     Ok(())
@@ -333,10 +321,10 @@ impl<'a> ClogRecords<'a> {
         if data.len() % block_size != 0 {
             return Err(Error::Truncated {
                 offset: data.len() as u64,
-                expected: format!(
-                    "whole blocks of {block_size} bytes (the file length {} is not a multiple of the block size)",
-                    data.len()
-                ),
+                expected: Expected::WholeBlocks {
+                    block_size: block_size as u64,
+                    len: data.len() as u64,
+                },
             });
         }
         Ok(ClogRecords {
