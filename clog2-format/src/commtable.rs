@@ -1,6 +1,6 @@
 //! The communicator table written after the last block (CLOG-02.43 and later).
 
-use crate::error::{Error, Result, WriteProblem};
+use crate::error::{Error, Expected, Result, ValueProblem, WriteProblem};
 use crate::record::Uuid;
 use binrw::{binrw, BinRead, BinWrite, Endian};
 use std::io::Cursor;
@@ -75,7 +75,7 @@ impl CommTable {
         if bytes.len() < 4 {
             return Err(Error::Truncated {
                 offset: offset + bytes.len() as u64,
-                expected: "the comm table's 4-byte count".into(),
+                expected: Expected::CommTableCount { at: None },
             });
         }
         let mut cur = Cursor::new(bytes);
@@ -86,7 +86,7 @@ impl CommTable {
                         offset,
                         field: "comm table count",
                         value: count_of(bytes, endian) as i64,
-                        problem: message,
+                        problem: ValueProblem::CommTableLayout(message),
                     },
                     other => Error::from_binrw(other, offset, "the comm table"),
                 },

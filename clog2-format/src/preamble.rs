@@ -6,7 +6,7 @@
 //! lossless, [`RawPreamble`] keeps the tokens and the padding verbatim, and
 //! [`PreambleInfo`] holds their typed meaning.
 
-use crate::error::{Error, Result, WriteProblem};
+use crate::error::{Error, Expected, PreambleProblem, Result, WriteProblem};
 use crate::version::Version;
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 use std::io::Cursor;
@@ -96,10 +96,9 @@ impl RawPreamble {
         if bytes.len() < PREAMBLE_LEN {
             return Err(Error::Truncated {
                 offset: bytes.len() as u64,
-                expected: format!(
-                    "a 1024-byte CLOG2 preamble (the input has {} bytes)",
-                    bytes.len()
-                ),
+                expected: Expected::Preamble {
+                    have: bytes.len() as u64,
+                },
             });
         }
         let mut cur = Cursor::new(&bytes[..PREAMBLE_LEN]);
@@ -107,8 +106,7 @@ impl RawPreamble {
             binrw::Error::AssertFail { pos, message } => Error::BadPreamble {
                 offset: pos,
                 field: "(token list)",
-                problem: message,
-                row: 3,
+                problem: PreambleProblem::TokenList(message),
             },
             other => Error::from_binrw(other, 0, "a CLOG2 preamble"),
         })
@@ -488,13 +486,11 @@ impl PreambleInfo {
                 return Err(Error::BadPreamble {
                     offset: raw.token_offset(raw.tokens.len()),
                     field: title,
-                    problem: format!(
-                        "missing: the preamble has {} tokens, {} needs at least {}",
-                        raw.tokens.len(),
+                    problem: PreambleProblem::Missing {
+                        tokens: raw.tokens.len(),
                         version,
-                        i + n
-                    ),
-                    row: 3,
+                        needs: i + n,
+                    },
                 });
             }
             let mut vals = [0i64; 3];
@@ -505,8 +501,7 @@ impl PreambleInfo {
                     return Err(Error::BadPreamble {
                         offset,
                         field: title,
-                        problem: format!("value of {} characters (at most 31)", tok.len()),
-                        row: 4,
+                        problem: PreambleProblem::TooLong(tok.len()),
                     });
                 }
                 let text = String::from_utf8_lossy(tok);
@@ -519,8 +514,7 @@ impl PreambleInfo {
                             return Err(Error::BadPreamble {
                                 offset,
                                 field: title,
-                                problem: format!("{t:?} is neither TRUE nor FALSE"),
-                                row: 6,
+                                problem: PreambleProblem::NotBoolean(t.to_string()),
                             })
                         }
                     };
@@ -528,8 +522,7 @@ impl PreambleInfo {
                     *val = t.parse::<i32>().map_err(|_| Error::BadPreamble {
                         offset,
                         field: title,
-                        problem: format!("{t:?} is not a 32-bit decimal integer"),
-                        row: 5,
+                        problem: PreambleProblem::NotInteger(t.to_string()),
                     })? as i64;
                 }
             }
@@ -544,10 +537,11 @@ impl PreambleInfo {
                         return Err(Error::BadPreamble {
                             offset,
                             field: title,
-                            problem: format!(
-                                "{bs} is not a multiple of 8 between {min} and {MAX_BLOCK_SIZE}"
-                            ),
-                            row: 7,
+                            problem: PreambleProblem::BlockSize {
+                                value: bs,
+                                min,
+                                max: MAX_BLOCK_SIZE.into(),
+                            },
                         });
                     }
                     info.block_size = bs as u32;
@@ -558,8 +552,7 @@ impl PreambleInfo {
                         return Err(Error::BadPreamble {
                             offset,
                             field: title,
-                            problem: format!("{} * {} + {} is negative", vals[0], vals[1], vals[2]),
-                            row: 8,
+                            problem: PreambleProblem::NegativePointer(vals),
                         });
                     }
                     info.commtable_fptr = Some(f as u64);

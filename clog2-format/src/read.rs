@@ -8,7 +8,7 @@
 
 use crate::codec::{decode_block, decode_head, Block, Layout, RecordHead, RecordRef};
 use crate::commtable::{CommTable, ENTRY_LEN};
-use crate::error::{Error, Result, WriteProblem};
+use crate::error::{Error, Expected, Result, ValueProblem, WriteProblem};
 use crate::preamble::{Preamble, PREAMBLE_LEN};
 use crate::record::{rectype, Record};
 use std::io::Read;
@@ -277,9 +277,9 @@ impl<S: Source> Clog2Reader<S> {
                     offset: preamble.field_offset(crate::preamble::Field::CommtableFptr),
                     field: "commtable_fptr",
                     value: f as i64,
-                    problem: format!(
-                        "the comm table must start after a whole number of {block_size}-byte blocks following the 1024-byte preamble"
-                    ),
+                    problem: ValueProblem::CommTableNotAfterBlocks {
+                        block_size: block_size as u64,
+                    },
                 });
             }
         }
@@ -391,10 +391,11 @@ impl<S: Source> Clog2Reader<S> {
         if n < self.block_size {
             return Err(Error::Truncated {
                 offset: base + n as u64,
-                expected: format!(
-                    "block {} to have {} bytes (it has {n})",
-                    self.block_index, self.block_size
-                ),
+                expected: Expected::Block {
+                    index: self.block_index,
+                    size: self.block_size as u64,
+                    have: n as u64,
+                },
             });
         }
         self.block_base = base;
@@ -690,10 +691,7 @@ impl<S: Source> Clog2Reader<S> {
                                 .field_offset(crate::preamble::Field::CommtableFptr),
                             field: "commtable_fptr",
                             value: end as i64,
-                            problem: format!(
-                                "the comm table pointer is past the end of the file ({} bytes)",
-                                self.offset
-                            ),
+                            problem: ValueProblem::CommTablePastEnd { len: self.offset },
                         });
                     }
                     return Err(Error::DataAfterEndLog {
@@ -709,7 +707,7 @@ impl<S: Source> Clog2Reader<S> {
                     // Reported at the table's start (spec/clog2.md §10 #15).
                     return Err(Error::Truncated {
                         offset: self.offset,
-                        expected: format!("the comm table at byte {end}"),
+                        expected: Expected::CommTable { at: end },
                     });
                 }
                 let count_bytes: [u8; 4] = self.src.loaded()[..4].try_into().expect("4 bytes");
@@ -722,7 +720,7 @@ impl<S: Source> Clog2Reader<S> {
                         offset: self.offset,
                         field: "comm table count",
                         value: count as i64,
-                        problem: "negative".into(),
+                        problem: ValueProblem::Negative,
                     });
                 }
                 let want = count as u64 * ENTRY_LEN;
@@ -747,11 +745,11 @@ impl<S: Source> Clog2Reader<S> {
                         offset: self.offset,
                         field: "comm table count",
                         value: count as i64,
-                        problem: format!(
-                            "the table needs {} bytes but only {} follow",
-                            4 + want,
-                            4 + got
-                        ),
+                        problem: ValueProblem::CommTableCut {
+                            need: 4 + want,
+                            have: 4 + got,
+                            repair: false,
+                        },
                     });
                 }
                 let t = CommTable::parse(&bytes, self.layout.endian, self.offset)?;

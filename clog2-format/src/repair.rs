@@ -23,7 +23,7 @@
 
 use crate::codec::{decode_record, encode_record, Layout};
 use crate::commtable::{comm_kind, CommEntry, CommTable, ENTRY_LEN};
-use crate::error::{Error, Result};
+use crate::error::{bytes, Error, Expected, Result, ValueProblem};
 use crate::preamble::{Preamble, PREAMBLE_LEN};
 use crate::record::{comm_etype, rectype_name, Body, Record, Uuid, ENDLOG_TIME};
 use crate::version::Version;
@@ -194,14 +194,6 @@ impl fmt::Display for RepairReport {
         } else {
             write!(f, "; the file now ends with ENDLOG")
         }
-    }
-}
-
-fn bytes(n: u64) -> String {
-    if n == 1 {
-        "1 byte".into()
-    } else {
-        format!("{n} bytes")
     }
 }
 
@@ -397,10 +389,9 @@ fn read_table(rest: &[u8], endian: Endian, at: u64) -> Result<(CommTable, usize)
     let Some(count) = rest.get(..4) else {
         return Err(Error::Truncated {
             offset: at + rest.len() as u64,
-            expected: format!(
-                "the comm table's 4-byte count at byte {at} (only {} remain)",
-                bytes(rest.len() as u64)
-            ),
+            expected: Expected::CommTableCount {
+                at: Some((at, rest.len() as u64)),
+            },
         });
     };
     let b = [count[0], count[1], count[2], count[3]];
@@ -415,12 +406,13 @@ fn read_table(rest: &[u8], endian: Endian, at: u64) -> Result<(CommTable, usize)
             field: "comm table count",
             value: count as i64,
             problem: if count < 0 {
-                "negative".into()
+                ValueProblem::Negative
             } else {
-                format!(
-                    "the table needs {need} bytes but only {} remain (the table is cut)",
-                    rest.len()
-                )
+                ValueProblem::CommTableCut {
+                    need,
+                    have: rest.len() as u64,
+                    repair: true,
+                }
             },
         });
     }

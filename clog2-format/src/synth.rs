@@ -183,15 +183,20 @@ impl Options {
     /// ```
     pub fn validate(&self) -> Result<()> {
         if self.ranks == 0 || self.ranks > MAX_RANKS {
-            return Err(Error::InvalidOptions(OptionsProblem::Ranks(self.ranks)));
+            return Err(Error::InvalidOptions(OptionsProblem::Ranks {
+                ranks: self.ranks,
+                max: MAX_RANKS,
+            }));
         }
         if self.block_size < MIN_BLOCK_SIZE
             || self.block_size > MAX_BLOCK_SIZE
             || self.block_size % 8 != 0
         {
-            return Err(Error::InvalidOptions(OptionsProblem::BlockSize(
-                self.block_size,
-            )));
+            return Err(Error::InvalidOptions(OptionsProblem::BlockSize {
+                block_size: self.block_size,
+                min: MIN_BLOCK_SIZE,
+                max: MAX_BLOCK_SIZE,
+            }));
         }
         Ok(())
     }

@@ -27,6 +27,32 @@ pub const MAX_FILE_LEN: u64 = 1 << 34;
 impl Slog1File {
     /// Writes the file (as [`to_bytes`](Self::to_bytes)) to `out` and gives it
     /// back.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog1File::to_bytes`], and the writer's I/O errors.
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let f = file()?;
+    /// assert_eq!(f.write_to(Vec::new())?, f.to_bytes()?);
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn write_to<W: std::io::Write>(&self, out: W) -> Result<W> {
         let bytes = self.to_bytes()?;
         clog2_format::io::write_all(out, &bytes, |source| Error::Io { offset: 0, source })
@@ -37,11 +63,38 @@ impl Slog1File {
     /// tail), and every gap at its offset; bytes nothing covers are zeros (they
     /// read back as gaps). A parsed file gives its input back byte for byte.
     ///
-    /// Errors ([`Error::Write`]): frames and directory entries that do not pair
+    /// # Errors
+    ///
+    /// [`Error::Write`]: frames and directory entries that do not pair
     /// up, a frame whose content and tail are not `frame_bytesize` bytes, a
     /// section, frame or gap overlapping another, a file beyond [`MAX_FILE_LEN`],
     /// counts that do not fit their fields, or a result our reader would not read
     /// back (for example a record without a definition).
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let mut f = file()?;
+    /// let bytes = f.to_bytes()?;
+    /// assert_eq!(slog2_format::slog1::Slog1File::parse(&bytes)?, f);
+    /// f.frames.pop(); // a frame without its directory entry
+    /// assert!(f.to_bytes().is_err());
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let h = &self.header;
         if self.frames.len() != self.directory.entries.len() {
@@ -228,6 +281,13 @@ impl Default for BuildOptions {
 
 /// Setters, one per field (the struct is `#[non_exhaustive]`: start from
 /// [`Default`]).
+///
+/// ```
+/// use slog2_format::slog1::BuildOptions;
+/// let o = BuildOptions::default().frame_bytesize(1024).max_ndirframe(8).nbin(16);
+/// assert_eq!((o.frame_bytesize, o.max_ndirframe, o.nbin), (1024, 8, 16));
+/// assert_eq!(BuildOptions::default().nbin, 512);
+/// ```
 impl BuildOptions {
     /// Sets `frame_bytesize` (see the field).
     pub fn frame_bytesize(mut self, frame_bytesize: u32) -> Self {
@@ -276,7 +336,9 @@ fn total_order(a: f64, b: f64) -> Ordering {
 /// average number of that type's intervals active in it. The header says
 /// increasing end time, as MPE's files do.
 ///
-/// Errors ([`Error::Write`]): a non-finite time or negative duration, a record
+/// # Errors
+///
+/// [`Error::Write`]: a non-finite time or negative duration, a record
 /// without a definition or not matching it, a frame size below 32 bytes or
 /// records starting at one instant that need more than a frame, `nbin` outside
 /// 1–512.
