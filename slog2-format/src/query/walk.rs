@@ -231,6 +231,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
             // Anything else: decoded and checked the ordinary way, which gives
             // the error (or drops what a lenient reader drops).
             None => {
+                // What the scan pushed before it gave up is not this node's.
+                buf.entries.clear();
+                buf.stubs.clear();
                 let mut parsed =
                     crate::read::parse_block::<TreeNodeBody>(bytes, p.ptr, Part::Node, (v206,))?;
                 self.count_node();
