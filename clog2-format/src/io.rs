@@ -52,7 +52,7 @@ pub fn write_all<W: Write, E>(
 /// variant is `Io { offset, source }` (the underlying reader or writer failed
 /// at byte `offset`; shown as `byte {offset}: I/O error: {source}`), followed
 /// by the variants given, and its `Result<T, E = Error>`. CLOG2 and old CLOG,
-/// SLOG-2 and SLOG-1 declare theirs with it. The caller writes the
+/// ALOG, SLOG-2 and SLOG-1 declare theirs with it. The caller writes the
 /// `#[derive(Debug, thiserror::Error)]` (so that its variants' messages may
 /// call methods of `self`).
 ///
@@ -86,7 +86,8 @@ macro_rules! error_with_io {
             /// The underlying reader or writer failed.
             #[error("byte {offset}: I/O error: {source}")]
             Io {
-                /// Offset in the file where the operation started.
+                /// Offset in the file where the operation started (or how
+                /// many bytes had been read or written before it failed).
                 offset: u64,
                 /// The I/O error.
                 #[source]
