@@ -83,6 +83,12 @@ impl Options {
         self
     }
     /// The new tree's options.
+    ///
+    /// ```
+    /// use slog2_format::write::TreeOptions;
+    /// let opts = mpelog::filter::Options::default().tree(TreeOptions::default().children(4));
+    /// assert_eq!(opts.tree.children, 4);
+    /// ```
     pub fn tree(mut self, tree: TreeOptions) -> Options {
         self.tree = tree;
         self

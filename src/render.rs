@@ -55,7 +55,12 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The window `[from, to)`.
+    /// The window `[from, to)` (a missing bound is the file's start or end).
+    ///
+    /// ```
+    /// let o = mpelog::render::Options::default().window(Some(1.5), None);
+    /// assert_eq!((o.from, o.to), (Some(1.5), None));
+    /// ```
     pub fn window(mut self, from: Option<f64>, to: Option<f64>) -> Options {
         self.from = from;
         self.to = to;
@@ -63,11 +68,23 @@ impl Options {
     }
     /// The picture's width in pixels (200 to the plot's
     /// [`MAX_COLUMNS`](crate::summary::MAX_COLUMNS) plus its margins).
+    ///
+    /// ```
+    /// use mpelog::render::Options;
+    /// assert_eq!(Options::default().width(800).width, 800);
+    /// assert_eq!(Options::default().width(10).width, 200);
+    /// ```
     pub fn width(mut self, width: u32) -> Options {
         self.width = width.clamp(200, crate::summary::MAX_COLUMNS + 100);
         self
     }
-    /// The view.
+    /// The view whose rows are the timelines: a line-ID map, by its title or
+    /// position (`None`: the first).
+    ///
+    /// ```
+    /// let o = mpelog::render::Options::default().view(Some("Thread View".into()));
+    /// assert_eq!(o.view.as_deref(), Some("Thread View"));
+    /// ```
     pub fn view(mut self, view: Option<String>) -> Options {
         self.view = view;
         self

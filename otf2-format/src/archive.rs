@@ -75,6 +75,14 @@ impl Archive {
     /// # Errors
     /// As [`Archive::open`]; [`Error::Limit`] for a chunk size or a number of
     /// definitions above `limits`.
+    ///
+    /// ```
+    /// use otf2_format::{Archive, Error, Limits};
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// assert!(Archive::with_limits(dir, Limits::default()).is_ok());
+    /// let tight = Limits::default().max_chunk_bytes(16);
+    /// assert!(matches!(Archive::with_limits(dir, tight), Err(Error::Limit { .. })));
+    /// ```
     pub fn with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Archive> {
         let path = path.as_ref();
         let anchor_path = find_anchor(path).ok_or_else(|| {

@@ -544,6 +544,23 @@ impl TreeProblem {
     }
 }
 
+/// A CLOG2 or old-CLOG reader's error, for `?` in a conversion
+/// ([`Error::Clog2`]).
+///
+/// ```
+/// fn records(data: &[u8]) -> slog2_format::Result<usize> {
+///     Ok(clog2_format::clog::ClogRecords::new(data)?.count())
+/// }
+/// let e = records(&[0; 10]).unwrap_err();
+/// assert!(matches!(e, slog2_format::Error::Clog2(_)));
+/// assert_eq!(e.offset(), Some(0));
+/// ```
+impl From<clog2_format::Error> for Error {
+    fn from(e: clog2_format::Error) -> Error {
+        Error::Clog2(Box::new(e))
+    }
+}
+
 impl Error {
     /// The message without its position (the byte offset, [`Self::offset`]):
     /// what a report that shows the offset beside it prints.

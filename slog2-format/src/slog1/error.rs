@@ -1,5 +1,9 @@
 //! SLOG-1's own errors; every error about input bytes names the byte offset.
 
+mod write_problem;
+
+pub use write_problem::{RecordProblem, WriteProblem};
+
 clog2_format::error_with_io! {
 /// What can go wrong reading or writing SLOG-1. The row of spec/slog1.md §13
 /// that a rejected file breaks comes with
@@ -28,7 +32,7 @@ pub enum Error {
     /// The file cannot be written as asked (frames and directory entries that do
     /// not pair up, overlapping sections, a result that would not read back, ...).
     #[error("{}", self.detail())]
-    Write(String),
+    Write(WriteProblem),
 }
 }
 

@@ -51,6 +51,9 @@ pub enum Part {
     Directory,
     /// Frame `i` of the directory.
     Frame(usize),
+    /// Bytes no section covers, at this offset ([`Slog1File::gaps`]; never in
+    /// [`Slog1File::regions`]).
+    Gap(u64),
 }
 
 impl Part {
@@ -65,6 +68,7 @@ impl Part {
             Part::RecDefs => "the record definition table".into(),
             Part::Directory => "the frame directory".into(),
             Part::Frame(i) => format!("frame {i}"),
+            Part::Gap(at) => format!("the gap at byte {at}"),
         }
     }
 }

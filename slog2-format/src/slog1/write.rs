@@ -3,8 +3,8 @@
 //! complete file — frames, sectors, pseudo copies, statistics — from interval
 //! records and tables (spec/slog1.md §12).
 
-use super::error::{Error, Result};
-use super::read::Slog1File;
+use super::error::{Error, RecordProblem, Result, WriteProblem};
+use super::read::{Part, Slog1File};
 use super::types::*;
 use binrw::io::Cursor;
 use binrw::{BinWrite, Endian};
@@ -16,7 +16,7 @@ where
 {
     let mut c = Cursor::new(Vec::new());
     v.write_options(&mut c, Endian::Big, args)
-        .map_err(|e| Error::Write(e.to_string()))?;
+        .map_err(|e| Error::Write(WriteProblem::Encode(e.to_string())))?;
     Ok(c.into_inner())
 }
 
@@ -98,11 +98,10 @@ impl Slog1File {
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let h = &self.header;
         if self.frames.len() != self.directory.entries.len() {
-            return Err(Error::Write(format!(
-                "{} frames but {} directory entries",
-                self.frames.len(),
-                self.directory.entries.len()
-            )));
+            return Err(Error::Write(WriteProblem::FramesAndEntries {
+                frames: self.frames.len(),
+                entries: self.directory.entries.len(),
+            }));
         }
         let stats_ok = match &self.statistics.body {
             None => self.statistics.nset == 0 || self.statistics.nbin == 0,
@@ -114,90 +113,79 @@ impl Slog1File {
             }
         };
         if !stats_ok {
-            return Err(Error::Write(
-                "the statistics' nset and nbin do not match its sets (sets are present exactly when both are non-zero)"
-                    .into(),
-            ));
+            return Err(Error::Write(WriteProblem::StatisticsShape));
         }
-        let mut items: Vec<(u64, Vec<u8>, String)> = vec![
-            (0, encode(h, ())?, "the header".into()),
+        let mut items: Vec<(u64, Vec<u8>, Part)> = vec![
+            (0, encode(h, ())?, Part::Header),
             (
                 h.fptr2statistics,
                 encode(&self.statistics, ())?,
-                "the preview statistics".into(),
+                Part::Statistics,
             ),
-            (
-                h.fptr2preview,
-                encode(&self.preview, ())?,
-                "the preview".into(),
-            ),
-            (
-                h.fptr2profile,
-                encode(&self.profile, ())?,
-                "the display profile".into(),
-            ),
+            (h.fptr2preview, encode(&self.preview, ())?, Part::Preview),
+            (h.fptr2profile, encode(&self.profile, ())?, Part::Profile),
             (
                 h.fptr2threadtable,
                 encode(&self.threads, ())?,
-                "the thread table".into(),
+                Part::ThreadTable,
             ),
-            (
-                h.fptr2recdefs,
-                encode(&self.recdefs, ())?,
-                "the record definition table".into(),
-            ),
+            (h.fptr2recdefs, encode(&self.recdefs, ())?, Part::RecDefs),
             (
                 h.fptr2framedata,
                 encode(&self.directory, ())?,
-                "the frame directory".into(),
+                Part::Directory,
             ),
         ];
         for (i, (f, e)) in self.frames.iter().zip(&self.directory.entries).enumerate() {
             let b = encode(f, ())?;
             if b.len() as u64 != h.frame_bytesize as u64 {
-                return Err(Error::Write(format!(
-                    "frame {i} encodes to {} bytes (content {} + tail {}), not the frame size {}",
-                    b.len(),
-                    f.content_len(),
-                    f.tail.len(),
-                    h.frame_bytesize
-                )));
+                return Err(Error::Write(WriteProblem::FrameSize {
+                    frame: i,
+                    len: b.len() as u64,
+                    content: f.content_len(),
+                    tail: f.tail.len() as u64,
+                    frame_bytesize: h.frame_bytesize,
+                }));
             }
-            items.push((e.fptr2framehdr, b, format!("frame {i}")));
+            items.push((e.fptr2framehdr, b, Part::Frame(i)));
         }
         for (&at, g) in &self.gaps {
-            items.push((at, g.clone(), format!("the gap at byte {at}")));
+            items.push((at, g.clone(), Part::Gap(at)));
         }
         items.sort_by_key(|i| i.0);
         let mut pos = 0u64;
-        let mut prev = String::new();
-        for (at, b, what) in &items {
-            if *at < pos {
-                return Err(Error::Write(format!(
-                    "{what} at byte {at} overlaps {prev}, which ends at byte {pos}"
-                )));
+        let mut prev = Part::Header;
+        for &(at, ref b, part) in &items {
+            if at < pos {
+                return Err(Error::Write(WriteProblem::Overlap {
+                    part,
+                    at,
+                    previous: prev,
+                    previous_end: pos,
+                }));
             }
             pos = at
                 .checked_add(b.len() as u64)
                 .filter(|&end| end <= MAX_FILE_LEN)
-                .ok_or_else(|| {
-                    Error::Write(format!(
-                        "{what} at byte {at} ends beyond {MAX_FILE_LEN} bytes"
-                    ))
-                })?;
-            prev.clone_from(what);
+                .ok_or(Error::Write(WriteProblem::PastMaxLen {
+                    part,
+                    at,
+                    max: MAX_FILE_LEN,
+                }))?;
+            prev = part;
         }
         if pos > MAX_FILE_LEN {
-            return Err(Error::Write(format!(
-                "the file would be {pos} bytes, more than {MAX_FILE_LEN}"
-            )));
+            return Err(Error::Write(WriteProblem::TooLarge {
+                len: pos,
+                max: MAX_FILE_LEN,
+            }));
         }
         let mut out = vec![0u8; pos as usize];
         for (at, b, _) in &items {
             out[*at as usize..*at as usize + b.len()].copy_from_slice(b);
         }
         if let Err(e) = Slog1File::parse(&out) {
-            return Err(Error::Write(format!("the file would not read back: {e}")));
+            return Err(Error::Write(WriteProblem::WouldNotReadBack(Box::new(e))));
         }
         Ok(out)
     }
@@ -344,32 +332,29 @@ fn total_order(a: f64, b: f64) -> Ordering {
 /// 1–512.
 pub fn build(input: &BuildInput, opts: BuildOptions) -> Result<Slog1File> {
     if opts.nbin == 0 || opts.nbin > 512 {
-        return Err(Error::Write(format!(
-            "nbin must be 1 to 512, not {}",
-            opts.nbin
-        )));
+        return Err(Error::Write(WriteProblem::Bins(opts.nbin)));
     }
     let fbs = opts.frame_bytesize as u64;
     if fbs < FRAME_HEADER_LEN + MIN_DIAG_RECORD_LEN {
-        return Err(Error::Write(format!("frame size {fbs} is below 66 bytes")));
+        return Err(Error::Write(WriteProblem::FrameTooSmall(fbs)));
     }
     let recdefs = RecDefTable {
         entries: input.recdefs.clone(),
     };
     let defs = recdefs.index();
     for (i, r) in input.records.iter().enumerate() {
-        let bad = |why: String| Err(Error::Write(format!("record {i}: {why}")));
+        let bad = |problem| Err(Error::Write(WriteProblem::Record { index: i, problem }));
         if !r.starttime.is_finite() || !r.duration.is_finite() || !r.endtime().is_finite() {
-            return bad("a time is not finite".into());
+            return bad(RecordProblem::NotFinite);
         }
         if r.duration < 0.0 {
-            return bad(format!("negative duration {}", r.duration));
+            return bad(RecordProblem::NegativeDuration(r.duration));
         }
         let Some(&(na, ng)) = defs.get(&(r.intvltype, r.bebits)) else {
-            return bad(format!(
-                "no definition for interval type {} bebits {}",
-                r.intvltype, r.bebits
-            ));
+            return bad(RecordProblem::NoDefinition {
+                intvltype: r.intvltype,
+                bebits: r.bebits,
+            });
         };
         let args_ok = match &r.args {
             RecordArgs::Fixed(v) => !is_variable(r.rectype) && v.len() == ng as usize,
@@ -379,16 +364,13 @@ pub fn build(input: &BuildInput, opts: BuildOptions) -> Result<Slog1File> {
             || !args_ok
             || r.destination.is_some() != is_off_diagonal(r.rectype)
         {
-            return bad(
-                "its associations, arguments or destination do not match its type and definition"
-                    .into(),
-            );
+            return bad(RecordProblem::Mismatch);
         }
         if FRAME_HEADER_LEN + r.disk_len() > fbs {
-            return bad(format!(
-                "{} bytes do not fit in a {fbs}-byte frame",
-                r.disk_len()
-            ));
+            return bad(RecordProblem::TooLong {
+                len: r.disk_len(),
+                frame_bytesize: fbs,
+            });
         }
     }
     let mut order: Vec<usize> = (0..input.records.len()).collect();
@@ -427,9 +409,10 @@ pub fn build(input: &BuildInput, opts: BuildOptions) -> Result<Slog1File> {
             end = g;
         }
         if end == next {
-            return Err(Error::Write(format!(
-                "the records active at time {fs} need more than a {fbs}-byte frame"
-            )));
+            return Err(Error::Write(WriteProblem::ActiveRecordsOverflow {
+                time: fs,
+                frame_bytesize: fbs,
+            }));
         }
         let fe = if end == order.len() {
             t_end
