@@ -1,9 +1,6 @@
 //! Typed errors. Every error that comes from bad input names the 1-based line
 //! number, and the 1-based column (byte within the line) where the problem is.
 
-/// A `Result` whose error is [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
-
 /// Which of the six numeric fields of a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Field {
@@ -74,19 +71,11 @@ impl std::fmt::Display for TokenProblem {
     }
 }
 
-/// Everything that can go wrong reading or writing an ALOG file.
+clog2_format::error_with_io! {
+/// Everything that can go wrong reading or writing an ALOG file (`Io`'s
+/// offset: how many bytes had been read or written before the failure).
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
 pub enum Error {
-    /// The underlying reader or writer failed.
-    #[error("byte {offset}: I/O error: {source}")]
-    Io {
-        /// How many bytes had been read or written before the failure.
-        offset: u64,
-        /// The error.
-        #[source]
-        source: std::io::Error,
-    },
     /// The input holds no record: it is empty, or has only blank and `#` lines.
     #[error("no record in the input ({lines} lines, all blank or `#` comments; an ALOG file has at least one line of six numbers)")]
     Empty {
@@ -116,6 +105,7 @@ pub enum Error {
         /// What is wrong.
         problem: TokenProblem,
     },
+}
 }
 
 fn token_text(token: &str) -> String {

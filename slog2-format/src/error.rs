@@ -7,22 +7,10 @@ pub use problem::Problem;
 
 pub use write_problem::{Invariant, Limit, OptionsProblem, Oversized, Worker, WriteProblem};
 
-/// A `Result` whose error is [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
-
+clog2_format::error_with_io! {
 /// What can go wrong reading or writing SLOG-2.
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
 pub enum Error {
-    /// The underlying reader or writer failed.
-    #[error("byte {offset}: {}", self.detail())]
-    Io {
-        /// Offset of the operation.
-        offset: u64,
-        /// The error.
-        #[source]
-        source: std::io::Error,
-    },
     /// The file is not SLOG-2.
     #[error("byte 0: {}", self.detail())]
     NotSlog2 {
@@ -174,6 +162,7 @@ pub enum Error {
     /// to a temporary file).
     #[error("{}", self.detail())]
     Sink(Box<dyn std::error::Error + Send + Sync>),
+}
 }
 
 /// What a truncated structure lies in ([`Error::Truncated`]).
