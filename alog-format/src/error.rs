@@ -71,11 +71,22 @@ impl std::fmt::Display for TokenProblem {
     }
 }
 
-clog2_format::error_with_io! {
-/// Everything that can go wrong reading or writing an ALOG file (`Io`'s
-/// offset: how many bytes had been read or written before the failure).
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong reading or writing an ALOG file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// The underlying reader or writer failed.
+    #[error("byte {offset}: I/O error: {source}")]
+    Io {
+        /// How many bytes had been read or written before the failure.
+        offset: u64,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The input holds no record: it is empty, or has only blank and `#` lines.
     #[error("no record in the input ({lines} lines, all blank or `#` comments; an ALOG file has at least one line of six numbers)")]
     Empty {
@@ -105,7 +116,6 @@ pub enum Error {
         /// What is wrong.
         problem: TokenProblem,
     },
-}
 }
 
 fn token_text(token: &str) -> String {

@@ -6,10 +6,22 @@ mod problems;
 pub(crate) use problems::bytes;
 pub use problems::{Expected, NotInferable, PreambleProblem, ValueProblem};
 
-crate::error_with_io! {
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// Everything that can go wrong while reading or writing CLOG2 and old-CLOG files.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// The underlying reader or writer failed.
+    #[error("byte {offset}: I/O error: {source}")]
+    Io {
+        /// Offset in the file where the operation started.
+        offset: u64,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The input ends before a structure that must be there.
     #[error("byte {offset}: {}", self.detail())]
     Truncated {
@@ -124,7 +136,6 @@ pub enum Error {
     /// Options that cannot be used (a caller's mistake, not bad input).
     #[error("{}", self.detail())]
     InvalidOptions(OptionsProblem),
-}
 }
 
 /// Why a CLOG2 or old CLOG structure cannot be written as asked

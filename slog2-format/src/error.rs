@@ -7,10 +7,22 @@ pub use problem::Problem;
 
 pub use write_problem::{Invariant, Limit, OptionsProblem, Oversized, Worker, WriteProblem};
 
-clog2_format::error_with_io! {
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// What can go wrong reading or writing SLOG-2.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// The underlying reader or writer failed.
+    #[error("byte {offset}: I/O error: {source}")]
+    Io {
+        /// Offset of the operation.
+        offset: u64,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The file is not SLOG-2.
     #[error("byte 0: {}", self.detail())]
     NotSlog2 {
@@ -162,7 +174,6 @@ pub enum Error {
     /// to a temporary file).
     #[error("{}", self.detail())]
     Sink(Box<dyn std::error::Error + Send + Sync>),
-}
 }
 
 /// What a truncated structure lies in ([`Error::Truncated`]).

@@ -4,13 +4,25 @@ mod write_problem;
 
 pub use write_problem::{RecordProblem, WriteProblem};
 
-clog2_format::error_with_io! {
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// What can go wrong reading or writing SLOG-1. The row of spec/slog1.md §13
 /// that a rejected file breaks comes with
 /// [`Slog1File::parse_or_reject`](super::Slog1File::parse_or_reject)
 /// ([`Rejection`](super::Rejection)).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// The underlying reader or writer failed.
+    #[error("byte {offset}: I/O error: {source}")]
+    Io {
+        /// Offset of the operation.
+        offset: u64,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// A structure ends before its fields do.
     #[error("byte {offset}: {}", self.detail())]
     Truncated {
@@ -33,7 +45,6 @@ pub enum Error {
     /// not pair up, overlapping sections, a result that would not read back, ...).
     #[error("{}", self.detail())]
     Write(WriteProblem),
-}
 }
 
 impl Error {
