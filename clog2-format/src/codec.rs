@@ -217,6 +217,13 @@ pub(crate) fn decode_head(
 ///
 /// `base` is the file offset of `block[0]` and `index` the block's index, both used
 /// only for error messages. Returns the record and its length on disk.
+///
+/// # Errors
+///
+/// [`Error::BlockOverrun`] when the record's header or body runs past the end of
+/// the block (also when `pos` is the block's end: no terminator was found), and
+/// [`Error::UnknownRecordType`] for a type the format does not define (its length
+/// is unknown); both at the record's file offset `base + pos`.
 pub fn decode_record_ref(
     block: &[u8],
     pos: usize,
@@ -232,6 +239,10 @@ pub fn decode_record_ref(
 ///
 /// `base` is the file offset of `block[0]` and `index` the block's index, both used
 /// only for error messages. Returns the record and its length on disk.
+///
+/// # Errors
+///
+/// As [`decode_record_ref`].
 pub fn decode_record(
     block: &[u8],
     pos: usize,
@@ -246,6 +257,12 @@ pub fn decode_record(
 ///
 /// Fails if the body's layout does not belong to `layout.version` (a legacy body in
 /// a 02.30+ file or the reverse).
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::WrongLayout`] when the body's layout is
+/// not the file's (nothing is appended then), or [`WriteProblem::Encode`] when
+/// the encoder fails.
 pub fn encode_record(rec: &Record, layout: Layout, out: &mut Vec<u8>) -> Result<()> {
     let legacy = layout.version.has_legacy_header();
     let needs_legacy = matches!(
@@ -379,6 +396,11 @@ impl Iterator for BlockRecords<'_> {
 }
 
 /// Parses a whole block into an owned [`Block`].
+///
+/// # Errors
+///
+/// As [`decode_record_ref`] for each record up to the terminator: a block without
+/// ENDBLOCK or ENDLOG is an [`Error::BlockOverrun`] at its end.
 pub fn decode_block(bytes: &[u8], layout: Layout, base: u64, index: u64) -> Result<Block> {
     let mut it = BlockRecords::new(bytes, layout, base, index);
     let mut records = Vec::new();
@@ -391,6 +413,12 @@ pub fn decode_block(bytes: &[u8], layout: Layout, base: u64, index: u64) -> Resu
 
 /// Appends a block of exactly `block_size` bytes: the records, the trailing bytes,
 /// then zeros. Fails if they do not fit, or if the last record is not a terminator.
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::BlockEnd`] when the last record is not a
+/// terminator, [`WriteProblem::BlockOverflow`] when the block is too small (`out`
+/// is then left as it was), and as [`encode_record`] for each record.
 pub fn encode_block(
     block: &Block,
     layout: Layout,

@@ -71,6 +71,13 @@ impl CommTable {
     }
 
     /// Parses a table that must fill `bytes` exactly; `offset` is its file offset.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Truncated`] when `bytes` is too short for the count, at its end;
+    /// [`Error::BadValue`] with [`ValueProblem::CommTableLayout`] when the count does
+    /// not match the bytes, at `offset`; [`Error::TrailingBytes`] when bytes follow the
+    /// last entry, at the first of them.
     pub fn parse(bytes: &[u8], endian: Endian, offset: u64) -> Result<CommTable> {
         if bytes.len() < 4 {
             return Err(Error::Truncated {
@@ -103,6 +110,10 @@ impl CommTable {
     }
 
     /// Appends the table's bytes to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::Encode`] when the encoder fails.
     pub fn encode(&self, endian: Endian, out: &mut Vec<u8>) -> Result<()> {
         let mut cur = Cursor::new(out);
         let end = cur.get_ref().len() as u64;

@@ -188,6 +188,13 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
     /// Reads the preamble from `inner`; blocks follow on demand, one whole
     /// block per read.
     ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] at offset 0 when the preamble cannot be read, then as
+    /// [`Preamble::parse`]; [`Error::LimitExceeded`] at the `block_size=` value when
+    /// the block size is over [`ReadOptions::max_block_bytes`]; [`Error::BadValue`] at
+    /// the `commtable_fptr` value when the comm table does not start after whole blocks.
+    ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader};
     /// let bytes = synth::generate_vec(&synth::Options::default().events(500)).unwrap();
@@ -200,6 +207,10 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
     }
 
     /// Reads as [`new`](Self::new) does, within the limits of `opts`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new), with `opts`' limit.
     ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader, Error, ReadOptions};
@@ -486,6 +497,11 @@ impl<S: Source> Clog2Reader<S> {
     /// The same records as a loop over `next_ref`, without its per-record state
     /// handling: the fastest way through a file. After an error the reader is
     /// exhausted.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_record`](Self::next_record): the first record or block that cannot be
+    /// read, at its byte offset.
     ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader};

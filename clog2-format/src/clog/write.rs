@@ -14,6 +14,12 @@ impl Record {
     ///
     /// Fails for a [`Body::Unknown`] whose type is a known one, whose byte count is
     /// not a multiple of 8, or whose length does not fit an `i32`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::OpaqueKnownType`],
+    /// [`WriteProblem::OpaqueBodyLen`] or [`WriteProblem::OpaqueTooLong`] for a
+    /// [`Body::Unknown`] as described above.
     pub fn length(&self) -> Result<i32> {
         match &self.body {
             Body::Unknown { rectype, bytes } => {
@@ -35,6 +41,11 @@ impl Record {
 
     /// Appends the record's bytes (header and body, big-endian) to `out`. Nothing is
     /// appended if the record cannot be encoded (see [`Record::length`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Record::length`], and [`Error::Write`] with [`WriteProblem::Encode`] when
+    /// the encoder fails.
     pub fn encode(&self, out: &mut Vec<u8>) -> Result<()> {
         let length = self.length()?;
         let end = out.len() as u64;
@@ -73,6 +84,12 @@ impl ClogBlock {
     /// Appends the block as exactly `block_size` bytes: the records, the trailing
     /// bytes, then zeros. Fails if they do not fit, or if the last record (and only
     /// the last) is not a terminator.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::ClogBlockEnd`] when the terminator rule is
+    /// broken, [`WriteProblem::BlockOverflow`] when the block is too small, and as
+    /// [`Record::encode`] for each record; `out` is left as it was.
     pub fn encode(&self, block_size: usize, out: &mut Vec<u8>) -> Result<()> {
         let n = self.records.len();
         let terminators = self.records.iter().filter(|r| r.is_terminator()).count();
