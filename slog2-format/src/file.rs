@@ -97,6 +97,12 @@ impl Slog2File {
     /// drawable that the file cannot resolve is an error naming its offset; with
     /// [`Validation::Lenient`] it is dropped (the model is then no longer a
     /// byte-for-byte image of the file).
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog2Reader::new`] and [`Slog2Reader::read_node`] for every block;
+    /// [`Error::BadValue`] with [`ValueProblem::SizeDisagrees`] at a block that two
+    /// pointers give different sizes.
     pub fn read_with<R: Read + Seek>(inner: R, validation: Validation) -> Result<Slog2File> {
         let mut r = Slog2Reader::new(inner)?;
         r.set_validation(validation);

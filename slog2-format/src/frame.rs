@@ -70,6 +70,11 @@ impl Compression {
     /// follows the grammar, else plain deflate; level 2 by default: on generated
     /// traces about twice as fast as level 4 for files 4% larger) or
     /// `raw-deflate[:LEVEL]` (plain deflate only; level 1 by default). LEVEL is 0–9.
+    ///
+    /// # Errors
+    ///
+    /// The text of `s` in a message, when it is none of these forms or its level is
+    /// not 0–9.
     pub fn parse(s: &str) -> std::result::Result<Compression, String> {
         let level = |l: &str| match l.parse::<u32>() {
             Ok(l) if l <= 9 => Some(l),
@@ -249,6 +254,12 @@ pub(crate) fn seal(
 /// Frames a plain node block. `node` starts with its 34-byte header; its own
 /// pointer (bytes 22..34) is set here to the frame's `(offset, size)`. The frame is
 /// appended to `out`; returns its pointer and the uncompressed length.
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::NodeShorterThanHeader`] when `node` is
+/// shorter than its 34-byte header, or [`WriteProblem::TooLarge`] when the frame is
+/// too large for its pointer's size field.
 pub fn encode(
     node: &mut [u8],
     offset: u64,
@@ -332,6 +343,13 @@ fn node_name(frame: &[u8], at: u64) -> String {
 /// Checks a frame read from `ptr` and writes the uncompressed node block into
 /// `out` (cleared first). `limit` bounds the uncompressed length (the header's
 /// `max_buffer_bytesize`); nothing larger is allocated or inflated.
+///
+/// # Errors
+///
+/// [`Error::BadFrame`] with the step of spec/slog2-compressed.md §5 that fails (1–6),
+/// at the offending field of the frame at `ptr`: a frame too short, an unknown method,
+/// lengths that disagree with `ptr` or are over `limit`, a stream that does not
+/// inflate, or an inflated length that is not the one declared.
 pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) -> Result<()> {
     let at = ptr.offset.max(0) as u64;
     let bad = |step: u8, offset: u64, what: String| Error::BadFrame { offset, step, what };

@@ -226,6 +226,12 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
 }
 
 /// Parses `bytes` (one whole block at `ptr`) as a `T`, keeping trailing bytes.
+///
+/// # Errors
+///
+/// The parser's error at the offset where it failed: [`Error::Truncated`] within
+/// the block when `bytes` end early, [`Error::BadTag`] or [`Error::BadValue`] for a
+/// value the format forbids.
 pub fn parse_block<T>(
     bytes: &[u8],
     ptr: FileBlockPtr,
@@ -257,6 +263,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// `max_buffer_bytesize`; reported at the entry + 22), the CategoryMap and the
     /// LineIDMapList (#4, #5). The reader validates the nodes it decodes
     /// ([`Validation::Strict`]); see [`with_options`](Self::with_options).
+    ///
+    /// # Errors
+    ///
+    /// As [`with_options`](Self::with_options).
     ///
     /// ```
     /// use slog2_format::convert::clog2_to_slog2;
@@ -665,6 +675,12 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// Reads the raw bytes of a block (one read) into the reader's buffer. A
     /// pointer that cannot be followed is reported at the block's own offset (the
     /// pointer's field is not known here).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadPointer`] at the block's offset when `ptr` cannot be followed (see
+    /// [`check_ptr`](Self::check_ptr)), and [`Error::Io`] at the block's offset when
+    /// the seek or read fails.
     pub fn read_raw(&mut self, ptr: FileBlockPtr, what: Part) -> Result<&[u8]> {
         self.read_raw_at(ptr, what, ptr.offset.max(0) as u64)
     }

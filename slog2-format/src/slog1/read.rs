@@ -275,6 +275,11 @@ impl Slog1File {
     /// short, 2 version, 3 section pointer, 4 frame size, 5 count, 6 truncated
     /// structure, 7 profile entry, 8 definition bebits, 9 statistics set, 10
     /// directory entry, 11 frame overflow, 12 sector, 13 record, 14 overlap).
+    ///
+    /// # Errors
+    ///
+    /// A [`Rejection`] holding the error of [`Slog1File::parse`], with its offset, and
+    /// the row it breaks.
     pub fn parse_or_reject(data: &[u8]) -> std::result::Result<Slog1File, Rejection> {
         let len = data.len();
         if len < HEADER_LEN as usize {

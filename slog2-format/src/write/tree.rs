@@ -283,6 +283,12 @@ impl<W: Write + Seek> TreeWriter<W> {
     /// Starts a file: writes a placeholder header at the current position, which
     /// must be the start of the output.
     ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidOptions`] for an option out of range (as
+    /// [`TreeOptions::validate`]), and [`Error::Io`] at offset 0 when the header cannot
+    /// be written.
+    ///
     /// ```
     /// use slog2_format::write::{TreeOptions, TreeWriter};
     /// let w = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default().leaf_bytes(4096))?;

@@ -30,6 +30,11 @@ fn block_len(b: &FileBlock) -> Result<u64> {
 /// Lays the blocks out again, in their old order, for their current encoded sizes,
 /// and rewrites every pointer (header, TreeDir, node self-pointers, stubs) and
 /// `max_buffer_bytesize`.
+///
+/// # Errors
+///
+/// [`Error::Write`] when a block cannot be encoded, or with
+/// [`WriteProblem::TooLarge`] when a block grows past what a pointer can hold.
 pub fn relayout(f: &mut Slog2File) -> Result<()> {
     enum Item {
         Block(FileBlock),
@@ -127,6 +132,11 @@ fn primitives(d: &Drawable) -> Vec<&Primitive> {
 
 /// Updates a 2.0.5 file to 2.0.6: weight counts from the subtrees, category
 /// summaries from all real primitives (spec/conversion.md §8), version string, new layout.
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::WrongVersion`] when `f` is not 2.0.5, and
+/// as [`relayout`].
 pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V205 {
         return Err(Error::Write(WriteProblem::WrongVersion {
@@ -287,6 +297,11 @@ pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
 
 /// Turns a 2.0.6 file into 2.0.5: drops weight counts and category summaries. Meant
 /// for making 2.0.5 test files; Jumpshot-4 does not read the result.
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::WrongVersion`] when `f` is not 2.0.6, and
+/// as [`relayout`].
 pub fn downgrade_206_to_205(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V206 {
         return Err(Error::Write(WriteProblem::WrongVersion {
