@@ -97,6 +97,12 @@ pub enum InvalidComment {
 
 impl Comment {
     /// The comment `bytes`, if a reader could give them back.
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidComment::Newline`] with the index of the first LF,
+    /// [`InvalidComment::LeadingSpace`] when the bytes start with white space (a
+    /// reader would drop it), [`InvalidComment::TrailingCr`] when they end with a CR.
     pub fn new(bytes: impl Into<Vec<u8>>) -> Result<Comment, InvalidComment> {
         let bytes = bytes.into();
         if let Some(i) = bytes.iter().position(|&b| b == b'\n') {

@@ -83,6 +83,12 @@ pub(crate) fn read_word<R: Read + Seek>(r: &mut R) -> BinResult<(u64, Vec<u8>)> 
 }
 
 /// Parses a decimal integer token `[+-]?[0-9]+` that fits in i32.
+///
+/// # Errors
+///
+/// [`TokenProblem::OutOfRange`] for an integer outside `i32`,
+/// [`TokenProblem::NotAnInteger`] for anything else that is not one (the empty token
+/// included).
 pub fn parse_int(tok: &[u8]) -> Result<i32, TokenProblem> {
     let s = std::str::from_utf8(tok).map_err(|_| TokenProblem::NotAnInteger)?;
     s.parse::<i32>().map_err(|e| match e.kind() {
@@ -95,6 +101,11 @@ pub fn parse_int(tok: &[u8]) -> Result<i32, TokenProblem> {
 
 /// Parses a finite decimal number: digits with an optional sign, fraction and
 /// exponent (what C's `strtod` reads, without hex, infinity and NaN forms).
+///
+/// # Errors
+///
+/// [`TokenProblem::NotANumber`] for a token that is not one of these forms, or
+/// whose value is not finite.
 pub fn parse_number(tok: &[u8]) -> Result<f64, TokenProblem> {
     let ok_chars = tok
         .iter()
