@@ -286,6 +286,13 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 
     /// Reads the node that TreeDir entry `e` points at (counted as read).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadAnnotation`] at the node's offset: [`Problem::BadPointer`] when
+    /// `e` points outside the annotation or past its `max_block`,
+    /// [`Problem::Unparsable`] when the block is not a tree node; [`Error::Io`] at the
+    /// node's offset when the read fails.
     pub fn node(&mut self, e: &TreeDirEntry) -> Result<TreeNodeBody> {
         let node = self.block_args(e.ptr, "a tree node", (true,))?;
         self.counters.nodes_read += 1;
@@ -460,6 +467,10 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// error the buffer holds an empty answer. Besides the errors of `window`:
     /// [`Error::Slog2`] with `BadValue` when the answer does not fit the
     /// buffer (more than 4 Gi vertices or info bytes).
+    ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
     ///
     /// ```no_run
     /// # fn main() -> mpelog_annotate::Result<()> {
