@@ -342,6 +342,12 @@ pub struct Dataset {
 impl Dataset {
     /// Plans the directory `path` (a trailing `/` is allowed); refuses a path
     /// that is a file, a non-empty directory, or one of `inputs`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SameFile`] when `path` is one of `inputs`, [`Error::Output`] when it
+    /// is a file or a non-empty directory, [`Error::Io`] naming `path` when it cannot be
+    /// looked at or the temporary directory beside it cannot be made.
     pub fn create(path: &Path, inputs: &[&Path]) -> Result<Dataset> {
         let target: PathBuf = path.components().collect();
         for input in inputs {
@@ -394,6 +400,13 @@ impl Dataset {
 
     /// Makes the directory appear under its name, with everything written in
     /// [`path`](Self::path) (synced first).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] naming the directory when the sync, the removal of the empty
+    /// directory in its place, or the rename fails; the temporary directory is then
+    /// removed, and what was at the name is left as it was (but for that empty
+    /// directory).
     pub fn commit(self) -> Result {
         let shown = self.shown;
         let tmp_path = self.tmp.path().to_path_buf();
@@ -510,6 +523,10 @@ fn temp_beside(target: &Path) -> std::io::Result<NamedTempFile> {
 
 /// A temporary file `PREFIXPID-XXXXXX.tmp` in `dir`, the name
 /// [`remove_stale`] recognizes.
+///
+/// # Errors
+///
+/// The I/O error of creating the file in `dir`.
 pub fn temp_in(dir: &Path, prefix: &str) -> std::io::Result<NamedTempFile> {
     tempfile::Builder::new()
         .prefix(&format!("{prefix}{}-", std::process::id()))

@@ -164,6 +164,13 @@ fn tick_step(width: f64, want: f64) -> f64 {
 
 /// The summary [`svg`] draws for `opts`: one preview query as wide as the
 /// plot, summed per row and pixel column ([`Summary::of_window`]).
+///
+/// # Errors
+///
+/// [`Error::EmptyWindow`] when the window is empty or not finite,
+/// [`Error::NoView`] when the view asked for is not in the file, and
+/// [`Error::Slog2`] when the query fails (as
+/// [`Slog2Reader::window_picture_into`]).
 pub fn summary<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,
