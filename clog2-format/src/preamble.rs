@@ -98,6 +98,15 @@ impl RawPreamble {
     /// [`Error::Truncated`] at the end of `bytes` when they are shorter than 1024
     /// bytes, and [`Error::BadPreamble`] with [`PreambleProblem::TokenList`] at the
     /// offending token when the tokens are not NUL-separated text.
+    ///
+    /// ```
+    /// use clog2_format::{Error, RawPreamble};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let raw = RawPreamble::parse(&bytes)?;
+    /// assert_eq!(raw.tokens[0], b"CLOG-02.44");
+    /// assert!(matches!(RawPreamble::parse(&bytes[..100]), Err(Error::Truncated { offset: 100, .. })));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(bytes: &[u8]) -> Result<RawPreamble> {
         if bytes.len() < PREAMBLE_LEN {
             return Err(Error::Truncated {
@@ -124,6 +133,16 @@ impl RawPreamble {
     ///
     /// [`Error::Write`] with [`WriteProblem::Encode`] when the encoder fails, or
     /// [`WriteProblem::PreambleLength`] when tokens and padding are not 1024 bytes.
+    ///
+    /// ```
+    /// use clog2_format::RawPreamble;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut raw = RawPreamble::parse(&bytes)?;
+    /// assert_eq!(raw.to_bytes()?, bytes[..1024]);
+    /// raw.padding.push(0); // 1025 bytes
+    /// assert!(raw.to_bytes().is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
         let mut cur = Cursor::new(Vec::with_capacity(PREAMBLE_LEN));
         self.write_options(&mut cur, Endian::Big, ()).map_err(|e| {
@@ -601,6 +620,15 @@ impl Preamble {
     ///
     /// [`Error::NotClog2`] at offset 0 when the bytes do not start with `CLOG-02.`,
     /// then as [`RawPreamble::parse`] and [`PreambleInfo::from_raw`].
+    ///
+    /// ```
+    /// use clog2_format::{Error, Preamble, Version};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let p = Preamble::parse(&bytes)?;
+    /// assert_eq!((p.info().version, p.info().block_size), (Version::V2_44, 65536));
+    /// assert!(matches!(Preamble::parse(b"SLOG 2.0.6 and more"), Err(Error::NotClog2 { offset: 0, .. })));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(bytes: &[u8]) -> Result<Preamble> {
         if bytes.len() >= 8 && !bytes.starts_with(b"CLOG-02.") {
             return Err(Error::NotClog2 {
@@ -656,6 +684,16 @@ impl Preamble {
     /// # Errors
     ///
     /// As [`RawPreamble::to_bytes`].
+    ///
+    /// ```
+    /// use clog2_format::Preamble;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let p = Preamble::parse(&bytes)?;
+    /// assert_eq!(p.to_bytes()?, bytes[..1024]);
+    /// let fresh = Preamble::from_info(p.info().clone())?;
+    /// assert_eq!(Preamble::parse(&fresh.to_bytes()?)?.info(), p.info());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
         self.raw.to_bytes()
     }

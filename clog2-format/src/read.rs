@@ -122,6 +122,20 @@ enum State {
 /// [`Clog2Reader::records`]), or whole blocks, trailing bytes included, with
 /// [`Clog2Reader::next_block`]; then call [`Clog2Reader::finish`] for the comm table.
 /// Do not mix records and blocks within one block.
+///
+/// ```
+/// use clog2_format::{synth, Clog2Reader};
+/// let bytes = synth::generate_vec(&synth::Options::default().events(500).block_size(4096))?;
+/// let mut r = Clog2Reader::from_slice(&bytes)?;
+/// let mut blocks = 0;
+/// while let Some(b) = r.next_block()? {
+///     assert!(b.records.last().is_some_and(|t| t.is_terminator()));
+///     blocks += 1;
+/// }
+/// let table = r.finish()?.expect("02.44 has a comm table");
+/// assert_eq!(1024 + blocks * 4096 + table.disk_len(), bytes.len() as u64);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Clog2Reader<S> {
     src: S,
