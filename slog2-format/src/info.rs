@@ -134,6 +134,15 @@ pub enum InfoError {
 /// # Errors
 ///
 /// As [`visit`].
+///
+/// ```
+/// use slog2_format::info::{decode, InfoError};
+/// let bytes = [0, 0, 0, 7, 0, 2, b'o', b'k'];
+/// assert_eq!(decode(b"ds", &bytes)?.len(), 2);
+/// assert!(matches!(decode(b"dq", &bytes), Err(InfoError::UnknownFormat { index: 1, found: b'q' })));
+/// assert!(matches!(decode(b"ddd", &bytes), Err(InfoError::Truncated { index: 2, offset: 8, needed: 4, len: 8, .. })));
+/// # Ok::<(), InfoError>(())
+/// ```
 pub fn decode(types: &[u8], bytes: &[u8]) -> Result<Vec<InfoValue>, InfoError> {
     let mut out = Vec::with_capacity(types.len().min(bytes.len() + 1));
     visit(types, bytes, |_, v| out.push(v.to_owned()))?;

@@ -137,6 +137,23 @@ fn primitives(d: &Drawable) -> Vec<&Primitive> {
 ///
 /// [`Error::Write`] with [`WriteProblem::WrongVersion`] when `f` is not 2.0.5, and
 /// as [`relayout`].
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::write::update::{downgrade_206_to_205, update_205_to_206};
+/// use slog2_format::Slog2File;
+/// use slog2_format::{Slog2Reader, Version};
+/// let mut f = Slog2File::parse(&bytes)?;
+/// downgrade_206_to_205(&mut f)?;
+/// update_205_to_206(&mut f)?;
+/// assert_eq!(f.version, Version::V206);
+/// let all = |b: Vec<u8>| Slog2Reader::new(std::io::Cursor::new(b))?.window(f64::MIN, f64::MAX);
+/// assert_eq!(all(f.to_bytes()?)?.drawables.len(), all(bytes)?.drawables.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V205 {
         return Err(Error::Write(WriteProblem::WrongVersion {
@@ -302,6 +319,19 @@ pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
 ///
 /// [`Error::Write`] with [`WriteProblem::WrongVersion`] when `f` is not 2.0.6, and
 /// as [`relayout`].
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::{write::update::downgrade_206_to_205, Slog2File};
+/// let mut f = Slog2File::parse(&bytes)?;
+/// downgrade_206_to_205(&mut f)?;
+/// assert_eq!(&f.to_bytes()?[..12], b"\0\x0aSLOG 2.0.5");
+/// assert!(downgrade_206_to_205(&mut f).is_err()); // no longer 2.0.6
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn downgrade_206_to_205(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V206 {
         return Err(Error::Write(WriteProblem::WrongVersion {
