@@ -106,6 +106,7 @@ pub struct RecordRef<'a> {
 /// assert!(looks_like(&bytes));
 /// assert_eq!(bytes[..8], [0, 0, 0, 0, 0, 0, 0, 9]);
 /// assert!(!looks_like(b"SLOG 2.0.6"));
+/// assert!(!looks_like(&[0, 0, 0, 0, 0, 0, 0, 8, 0])); // version 0.8
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn looks_like(data: &[u8]) -> bool {
