@@ -226,87 +226,88 @@ impl Field {
     }
 }
 
+/// Every field of any version's preamble, in file order: the field, the
+/// first and the last version that has it under this title, and the title.
+const FIELDS: [(Field, Version, Version, &str); 17] = {
+    use Field::*;
+    use Version::{V2_10, V2_30, V2_40, V2_41, V2_43, V2_44};
+    [
+        (IsBigEndian, V2_10, V2_44, "is_big_endian="),
+        (IsFinalized, V2_43, V2_44, "is_finalzed="),
+        (BlockSize, V2_10, V2_44, "block_size="),
+        (NumBufferedBlocks, V2_10, V2_44, "num_buffered_blocks="),
+        (CommWorldSize, V2_30, V2_41, "comm_world_size="),
+        (CommWorldSize, V2_43, V2_44, "max_comm_world_size="),
+        (MaxThreadCount, V2_44, V2_44, "max_thread_count="),
+        (KnownEventIdStart, V2_40, V2_44, "known_eventID_start="),
+        (UserEventIdStart, V2_40, V2_44, "user_eventID_start="),
+        (
+            KnownSoloEventIdStart,
+            V2_41,
+            V2_44,
+            "known_solo_eventID_start=",
+        ),
+        // MPE 02.40 wrote this field under the wrong title.
+        (UserSoloEventIdStart, V2_40, V2_40, "user_eventID_start="),
+        (
+            UserSoloEventIdStart,
+            V2_41,
+            V2_44,
+            "user_solo_eventID_start=",
+        ),
+        (KnownStateIdCount, V2_40, V2_44, "known_stateID_count="),
+        (UserStateIdCount, V2_40, V2_44, "user_stateID_count="),
+        (
+            KnownSoloEventIdCount,
+            V2_41,
+            V2_44,
+            "known_solo_eventID_count=",
+        ),
+        (
+            UserSoloEventIdCount,
+            V2_40,
+            V2_44,
+            "user_solo_eventID_count=",
+        ),
+        (CommtableFptr, V2_43, V2_44, "commtable_fptr="),
+    ]
+};
+
+/// The rows of [`FIELDS`] that `version` has, in file order (`N` of them:
+/// checked when the tables are built).
+const fn fields_of<const N: usize>(version: Version) -> [(Field, &'static str); N] {
+    let mut out = [(Field::IsBigEndian, ""); N];
+    let (mut i, mut n) = (0, 0);
+    while i < FIELDS.len() {
+        let (field, first, last, title) = FIELDS[i];
+        if first as u8 <= version as u8 && version as u8 <= last as u8 {
+            out[n] = (field, title);
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(
+        n == N,
+        "a preamble table's length is not its version's field count"
+    );
+    out
+}
+
 /// The fields of each version's preamble, in file order, with the titles MPE wrote.
 pub fn layout(version: Version) -> &'static [(Field, &'static str)] {
-    use Field::*;
-    const V10: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-    ];
-    const V30: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "comm_world_size="),
-    ];
-    const V40: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "comm_world_size="),
-        (KnownEventIdStart, "known_eventID_start="),
-        (UserEventIdStart, "user_eventID_start="),
-        // MPE 02.40 wrote this field under the wrong title.
-        (UserSoloEventIdStart, "user_eventID_start="),
-        (KnownStateIdCount, "known_stateID_count="),
-        (UserStateIdCount, "user_stateID_count="),
-        (UserSoloEventIdCount, "user_solo_eventID_count="),
-    ];
-    const V41: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "comm_world_size="),
-        (KnownEventIdStart, "known_eventID_start="),
-        (UserEventIdStart, "user_eventID_start="),
-        (KnownSoloEventIdStart, "known_solo_eventID_start="),
-        (UserSoloEventIdStart, "user_solo_eventID_start="),
-        (KnownStateIdCount, "known_stateID_count="),
-        (UserStateIdCount, "user_stateID_count="),
-        (KnownSoloEventIdCount, "known_solo_eventID_count="),
-        (UserSoloEventIdCount, "user_solo_eventID_count="),
-    ];
-    const V43: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (IsFinalized, "is_finalzed="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "max_comm_world_size="),
-        (KnownEventIdStart, "known_eventID_start="),
-        (UserEventIdStart, "user_eventID_start="),
-        (KnownSoloEventIdStart, "known_solo_eventID_start="),
-        (UserSoloEventIdStart, "user_solo_eventID_start="),
-        (KnownStateIdCount, "known_stateID_count="),
-        (UserStateIdCount, "user_stateID_count="),
-        (KnownSoloEventIdCount, "known_solo_eventID_count="),
-        (UserSoloEventIdCount, "user_solo_eventID_count="),
-        (CommtableFptr, "commtable_fptr="),
-    ];
-    const V44: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (IsFinalized, "is_finalzed="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "max_comm_world_size="),
-        (MaxThreadCount, "max_thread_count="),
-        (KnownEventIdStart, "known_eventID_start="),
-        (UserEventIdStart, "user_eventID_start="),
-        (KnownSoloEventIdStart, "known_solo_eventID_start="),
-        (UserSoloEventIdStart, "user_solo_eventID_start="),
-        (KnownStateIdCount, "known_stateID_count="),
-        (UserStateIdCount, "user_stateID_count="),
-        (KnownSoloEventIdCount, "known_solo_eventID_count="),
-        (UserSoloEventIdCount, "user_solo_eventID_count="),
-        (CommtableFptr, "commtable_fptr="),
-    ];
+    static V10: [(Field, &str); 3] = fields_of(Version::V2_10);
+    static V30: [(Field, &str); 4] = fields_of(Version::V2_30);
+    static V40: [(Field, &str); 10] = fields_of(Version::V2_40);
+    static V41: [(Field, &str); 12] = fields_of(Version::V2_41);
+    static V43: [(Field, &str); 14] = fields_of(Version::V2_43);
+    static V44: [(Field, &str); 15] = fields_of(Version::V2_44);
     match version {
-        Version::V2_10 | Version::V2_20 => V10,
-        Version::V2_30 => V30,
-        Version::V2_40 => V40,
-        Version::V2_41 => V41,
-        Version::V2_43 => V43,
-        Version::V2_44 => V44,
+        Version::V2_10 | Version::V2_20 => &V10,
+        Version::V2_30 => &V30,
+        Version::V2_40 => &V40,
+        Version::V2_41 => &V41,
+        Version::V2_43 => &V43,
+        Version::V2_44 => &V44,
     }
 }
 
