@@ -27,6 +27,11 @@ use std::fmt::Write as _;
 use std::io::{Read, Seek};
 
 /// What to draw.
+///
+/// ```
+/// let o = mpelog::render::Options::default();
+/// assert_eq!((o.from, o.to, o.width, o.row_height, o.view), (None, None, 1200, 40, None));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Options {

@@ -43,6 +43,11 @@ use std::io::{Read, Seek};
 pub const MAX_BINS: usize = 100_000;
 
 /// What to compute.
+///
+/// ```
+/// let o = mpelog::stats::Options::default();
+/// assert_eq!((o.from, o.to, o.bins), (None, None, 0)); // the whole file, no histogram
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Options {
