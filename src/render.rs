@@ -27,6 +27,11 @@ use std::fmt::Write as _;
 use std::io::{Read, Seek};
 
 /// What to draw.
+///
+/// ```
+/// let o = mpelog::render::Options::default();
+/// assert_eq!((o.from, o.to, o.width, o.row_height, o.view), (None, None, 1200, 40, None));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Options {
@@ -164,6 +169,13 @@ fn tick_step(width: f64, want: f64) -> f64 {
 
 /// The summary [`svg`] draws for `opts`: one preview query as wide as the
 /// plot, summed per row and pixel column ([`Summary::of_window`]).
+///
+/// # Errors
+///
+/// [`Error::EmptyWindow`] when the window is empty or not finite,
+/// [`Error::NoView`] when the view asked for is not in the file, and
+/// [`Error::Slog2`] when the query fails (as
+/// [`Slog2Reader::window_picture_into`]).
 pub fn summary<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,

@@ -92,6 +92,21 @@ fn read_rest() -> BinResult<Vec<u8>> {
 
 impl RawPreamble {
     /// Parses the first 1024 bytes of a CLOG2 file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Truncated`] at the end of `bytes` when they are shorter than 1024
+    /// bytes, and [`Error::BadPreamble`] with [`PreambleProblem::TokenList`] at the
+    /// offending token when the tokens are not NUL-separated text.
+    ///
+    /// ```
+    /// use clog2_format::{Error, RawPreamble};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let raw = RawPreamble::parse(&bytes)?;
+    /// assert_eq!(raw.tokens[0], b"CLOG-02.44");
+    /// assert!(matches!(RawPreamble::parse(&bytes[..100]), Err(Error::Truncated { offset: 100, .. })));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(bytes: &[u8]) -> Result<RawPreamble> {
         if bytes.len() < PREAMBLE_LEN {
             return Err(Error::Truncated {
@@ -113,6 +128,21 @@ impl RawPreamble {
     }
 
     /// Serializes the preamble; fails if it does not come to exactly 1024 bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::Encode`] when the encoder fails, or
+    /// [`WriteProblem::PreambleLength`] when tokens and padding are not 1024 bytes.
+    ///
+    /// ```
+    /// use clog2_format::RawPreamble;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut raw = RawPreamble::parse(&bytes)?;
+    /// assert_eq!(raw.to_bytes()?, bytes[..1024]);
+    /// raw.padding.push(0); // 1025 bytes
+    /// assert!(raw.to_bytes().is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
         let mut cur = Cursor::new(Vec::with_capacity(PREAMBLE_LEN));
         self.write_options(&mut cur, Endian::Big, ()).map_err(|e| {
@@ -133,6 +163,11 @@ impl RawPreamble {
     }
 
     /// Builds a preamble from tokens, padding it with zeros to 1024 bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::PreambleTooLong`] when the tokens and
+    /// their NULs need 1024 bytes or more.
     pub fn from_tokens(tokens: Vec<Vec<u8>>) -> Result<RawPreamble> {
         let used: usize = tokens.iter().map(|t| t.len() + 1).sum();
         if used >= PREAMBLE_LEN {
@@ -447,6 +482,13 @@ impl PreambleInfo {
     }
 
     /// Interprets raw tokens.
+    ///
+    /// # Errors
+    ///
+    /// At offset 0, [`Error::UnsupportedVersion`] for a `CLOG-02.` version this crate
+    /// does not know and [`Error::NotClog2`] for anything else in the first token;
+    /// [`Error::BadPreamble`] at the offending token for a missing, misnamed or
+    /// invalid field.
     pub fn from_raw(raw: &RawPreamble) -> Result<PreambleInfo> {
         let first = raw.tokens.first().map(|t| t.as_slice()).unwrap_or(b"");
         let version = match Version::from_token(first) {
@@ -574,6 +616,20 @@ pub struct Preamble {
 
 impl Preamble {
     /// Parses and interprets the first 1024 bytes of `bytes`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotClog2`] at offset 0 when the bytes do not start with `CLOG-02.`,
+    /// then as [`RawPreamble::parse`] and [`PreambleInfo::from_raw`].
+    ///
+    /// ```
+    /// use clog2_format::{Error, Preamble, Version};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let p = Preamble::parse(&bytes)?;
+    /// assert_eq!((p.info().version, p.info().block_size), (Version::V2_44, 65536));
+    /// assert!(matches!(Preamble::parse(b"SLOG 2.0.6 and more"), Err(Error::NotClog2 { offset: 0, .. })));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(bytes: &[u8]) -> Result<Preamble> {
         if bytes.len() >= 8 && !bytes.starts_with(b"CLOG-02.") {
             return Err(Error::NotClog2 {
@@ -589,6 +645,11 @@ impl Preamble {
     }
 
     /// The canonical preamble for `info`, zero-padded.
+    ///
+    /// # Errors
+    ///
+    /// As [`RawPreamble::from_tokens`] (the tokens do not fit) and
+    /// [`PreambleInfo::from_raw`].
     pub fn from_info(info: PreambleInfo) -> Result<Preamble> {
         let raw = RawPreamble::from_tokens(info.to_tokens())?;
         let info = PreambleInfo::from_raw(&raw)?;
@@ -620,12 +681,33 @@ impl Preamble {
     }
 
     /// The 1024 bytes to write.
+    ///
+    /// # Errors
+    ///
+    /// As [`RawPreamble::to_bytes`].
+    ///
+    /// ```
+    /// use clog2_format::Preamble;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let p = Preamble::parse(&bytes)?;
+    /// assert_eq!(p.to_bytes()?, bytes[..1024]);
+    /// let fresh = Preamble::from_info(p.info().clone())?;
+    /// assert_eq!(Preamble::parse(&fresh.to_bytes()?)?.info(), p.info());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
         self.raw.to_bytes()
     }
 
     /// Replaces the comm-table pointer, rewriting only its three value tokens (the
     /// padding is re-zeroed if the preamble's length changes).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::NoCommTablePointer`] for a version whose
+    /// preamble has no `commtable_fptr`, [`WriteProblem::NoCommTableValues`] when its
+    /// values are missing, and as [`RawPreamble::from_tokens`] when the longer values
+    /// no longer fit. The preamble is unchanged on error.
     pub fn set_commtable_fptr(&mut self, fptr: u64) -> Result<()> {
         let Some(pos) = layout(self.info.version)
             .iter()

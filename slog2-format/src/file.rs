@@ -107,6 +107,23 @@ impl Slog2File {
     /// drawable that the file cannot resolve is an error naming its offset; with
     /// [`Validation::Lenient`] it is dropped (the model is then no longer a
     /// byte-for-byte image of the file).
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog2Reader::new`] and [`Slog2Reader::read_node`] for every block;
+    /// [`Error::BadValue`] with [`ValueProblem::SizeDisagrees`] at a block that two
+    /// pointers give different sizes.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::{Slog2File, Validation};
+    /// let f = Slog2File::read_with(std::io::Cursor::new(&bytes), Validation::Strict)?;
+    /// assert_eq!(f.to_bytes()?, bytes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read_with<R: Read + Seek>(inner: R, validation: Validation) -> Result<Slog2File> {
         let mut r = Slog2Reader::new(inner)?;
         r.set_validation(validation);

@@ -24,6 +24,17 @@ pub struct ChromeJson<W: Write> {
 
 impl<W: Write> ChromeJson<W> {
     /// A writer to `out`.
+    ///
+    /// ```
+    /// use mpelog::export::{chrome::ChromeJson, Sink};
+    /// let mut j = ChromeJson::new(Vec::new());
+    /// j.start(1.5, 2.0, 1.5)?;
+    /// j.finish()?;
+    /// let v: serde_json::Value = serde_json::from_slice(&j.into_inner()).unwrap();
+    /// assert_eq!(v["otherData"]["start_seconds"], 1.5);
+    /// assert_eq!(v["traceEvents"].as_array().map(Vec::len), Some(0));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(out: W) -> ChromeJson<W> {
         ChromeJson {
             out,
