@@ -5,6 +5,7 @@
 //! export of the converted SLOG-2 file reads, whole or in a window, whatever
 //! the memory and the tree's shape.
 
+use clog2_format::clog::ClogRecords;
 use mpelog::export::sorted::StartOrder;
 use mpelog::export::{Ordered, Piece};
 use mpelog_conformance::strategies;
@@ -159,8 +160,11 @@ proptest! {
         w in windows(),
     ) {
         same_both_ways(
-            |out| convert::clog_to_slog2(&file, out, TreeOptions::default(), |_| {}).map(|x| x.0),
-            |sink| convert::clog_into(&file, sink, |_| {}).map(|x| x.0),
+            |out| {
+                let records = ClogRecords::new(&file)?;
+                convert::clog_to_slog2(records, out, TreeOptions::default(), |_| {}).map(|x| x.0)
+            },
+            |sink| convert::clog_into(ClogRecords::new(&file)?, sink, |_| {}).map(|x| x.0),
             memory,
             w,
         )?;
@@ -236,4 +240,74 @@ fn window_and_temp_dir_keep_the_other_settings() {
     let dir = tempfile::tempdir().unwrap();
     let ok = run(StartOrder::new().memory(1).temp_dir(dir.path())).unwrap();
     assert_eq!(ok.runs(), all.runs());
+}
+
+/// `categories`, `maps` and `time_box` are what the converted file has: its
+/// legend without the preview categories (negative indices) and the
+/// summaries, its views, and the earliest start and latest end of all its
+/// primitives, whatever the window (a narrow one keeps a few, one after the
+/// trace none: `is_empty`) and whether runs were spilled or not.
+#[test]
+fn legend_views_and_time_box_are_the_converted_files() {
+    let trace = clog2_format::synth::generate_vec(
+        &clog2_format::synth::Options::default()
+            .ranks(3)
+            .events(1500)
+            .seed(9),
+    )
+    .unwrap();
+    let mut r = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
+    let (out, _) = convert::clog2_to_slog2(
+        &mut r,
+        Cursor::new(Vec::new()),
+        TreeOptions::default(),
+        |_| {},
+    )
+    .unwrap();
+    let mut file = Slog2Reader::new(Cursor::new(out.into_inner())).unwrap();
+    let legend: Vec<_> = file
+        .categories()
+        .unwrap()
+        .value
+        .categories
+        .iter()
+        .filter(|c| c.index >= 0)
+        .map(|c| slog2_format::Category {
+            summary: None,
+            ..c.clone()
+        })
+        .collect();
+    let views = file.line_id_maps().unwrap().value.maps.clone();
+    assert!(legend.len() > 1 && views.len() > 1);
+    // The time box from the file's primitives, read one by one.
+    let mut time_box = (f64::INFINITY, f64::NEG_INFINITY);
+    let span = file.span(None, None);
+    file.pieces(span, &mut |p| {
+        time_box = (time_box.0.min(p.start), time_box.1.max(p.end));
+    })
+    .unwrap();
+    let (a, b) = window(time_box, (Some(0.5), Some(0.51)));
+    for memory in [1, 64 << 20] {
+        for (from, to) in [(None, None), (a, b)] {
+            let mut r = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
+            let order = StartOrder::new().window(from, to).memory(memory);
+            let sorted = convert::clog2_into(&mut r, order, |_| {}).unwrap().0;
+            assert_eq!(sorted.categories(), &legend[..], "memory {memory}");
+            assert_eq!(sorted.maps(), &views[..], "memory {memory}");
+            let got = sorted.time_box().unwrap();
+            assert_eq!(
+                (got.0.to_bits(), got.1.to_bits()),
+                (time_box.0.to_bits(), time_box.1.to_bits()),
+                "memory {memory}, window {from:?}..{to:?}"
+            );
+            assert!(!sorted.is_empty());
+        }
+        // A window after the trace keeps nothing, and says so.
+        let mut r = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
+        let after = (Some(time_box.1 + 1.0), Some(time_box.1 + 2.0));
+        let order = StartOrder::new().window(after.0, after.1).memory(memory);
+        let sorted = convert::clog2_into(&mut r, order, |_| {}).unwrap().0;
+        assert!(sorted.is_empty(), "memory {memory}");
+        assert_eq!(sorted.len(), 0);
+    }
 }

@@ -156,3 +156,67 @@ fn parquet_writing_errors_come_back() {
     assert!(e.to_string().contains("no part 1"), "{e}");
     assert_eq!(opened, [0, 1]);
 }
+
+/// A reader whose reads fail once `left` is used up (set after opening).
+struct Breaking {
+    inner: Cursor<Vec<u8>>,
+    left: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
+impl std::io::Read for Breaking {
+    fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> {
+        match self.left.get() {
+            0 => Err(std::io::Error::other("the disk went away")),
+            n => {
+                self.left.set(n - 1);
+                self.inner.read(b)
+            }
+        }
+    }
+}
+
+impl std::io::Seek for Breaking {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(to)
+    }
+}
+
+/// A run that stops early (here the file cannot be read past a point) still
+/// hands the sink every call made before it stopped, as the direct run does:
+/// the part batch left when `f` returns is sent too.
+#[test]
+fn a_run_that_stops_early_writes_what_the_direct_run_writes() {
+    let file = slog2(60_000);
+    for reads in [150usize, 250, 400] {
+        let mut outputs = Vec::new();
+        for threaded in [false, true] {
+            let left = std::rc::Rc::new(std::cell::Cell::new(usize::MAX));
+            let inner = Cursor::new(file.clone());
+            let mut r = Slog2Reader::new(Breaking {
+                inner,
+                left: left.clone(),
+            })
+            .unwrap();
+            left.set(reads);
+            let mut sink = PipitCsv::new(Vec::new());
+            let opts = Options::default();
+            let counts = if threaded {
+                let (counts, written) = on_a_thread(&mut sink, |h| export::slog2(&mut r, &opts, h));
+                written.unwrap();
+                counts
+            } else {
+                export::slog2(&mut r, &opts, &mut sink)
+            };
+            let e = counts.expect_err("the read fails");
+            assert!(matches!(e, export::Error::Read(_)), "{e}");
+            outputs.push(sink.into_inner());
+        }
+        assert!(
+            outputs[0].len() > 1000,
+            "{reads} reads: {} bytes",
+            outputs[0].len()
+        );
+
+        assert!(outputs[0] == outputs[1], "{reads} reads: the same bytes");
+    }
+}

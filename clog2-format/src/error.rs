@@ -1,6 +1,11 @@
 //! Typed errors. Every error that comes from bad input names the byte offset in the
 //! file where the problem was found.
 
+mod problems;
+
+pub(crate) use problems::bytes;
+pub use problems::{Expected, NotInferable, PreambleProblem, ValueProblem};
+
 /// A `Result` whose error is [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -9,7 +14,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
-    #[error("byte {offset}: {}", self.detail())]
+    #[error("byte {offset}: I/O error: {source}")]
     Io {
         /// Offset in the file where the operation started.
         offset: u64,
@@ -23,7 +28,7 @@ pub enum Error {
         /// Offset at which the missing structure starts (or where the input ended).
         offset: u64,
         /// What was expected there.
-        expected: String,
+        expected: Expected,
     },
     /// The first preamble token is not a CLOG2 version string.
     #[error("byte {offset}: {}", self.detail())]
@@ -48,13 +53,9 @@ pub enum Error {
         offset: u64,
         /// The field's title as written by MPE (for example `block_size=`).
         field: &'static str,
-        /// What is wrong.
-        problem: String,
-        /// The row of spec/clog2.md §10 ("What a reader must reject") the preamble
-        /// breaks: 3 a missing token, 4 a value token longer than 31 bytes, 5 an
-        /// integer that is not decimal, 6 a bad boolean, 7 a bad block_size, 8 a bad
-        /// commtable_fptr. See [`Error::spec_row`].
-        row: u8,
+        /// What is wrong: one row of spec/clog2.md §10 ("What a reader must
+        /// reject"), see [`PreambleProblem::spec_row`] and [`Error::spec_row`].
+        problem: PreambleProblem,
     },
     /// A record type that the format does not define. CLOG2 records carry no length,
     /// so nothing after it in the block can be read.
@@ -105,7 +106,7 @@ pub enum Error {
         /// The value found.
         value: i64,
         /// Why it is rejected.
-        problem: String,
+        problem: ValueProblem,
     },
     /// Bytes follow the end of the file's last structure.
     #[error("byte {offset}: {}", self.detail())]
@@ -249,23 +250,31 @@ pub enum WriteProblem {
 /// ```
 /// use clog2_format::error::OptionsProblem;
 /// assert_eq!(
-///     OptionsProblem::Ranks(0).to_string(),
+///     OptionsProblem::Ranks { ranks: 0, max: 65536 }.to_string(),
 ///     "synth ranks = 0 (must be between 1 and 65536)"
 /// );
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum OptionsProblem {
-    /// A number of ranks outside 1..=[`MAX_RANKS`](crate::synth::MAX_RANKS).
-    #[error("synth ranks = {0} (must be between 1 and {max})", max = crate::synth::MAX_RANKS)]
-    Ranks(u32),
-    /// A block size that is not a multiple of 8 within the format's bounds.
-    #[error(
-        "synth block_size = {0} (must be a multiple of 8 between {min} and {max})",
-        min = crate::synth::MIN_BLOCK_SIZE,
-        max = crate::preamble::MAX_BLOCK_SIZE
-    )]
-    BlockSize(u32),
+    /// A number of ranks outside 1..=`max` ([`MAX_RANKS`](crate::synth::MAX_RANKS)).
+    #[error("synth ranks = {ranks} (must be between 1 and {max})")]
+    Ranks {
+        /// The number asked for.
+        ranks: u32,
+        /// The most the generator makes.
+        max: u32,
+    },
+    /// A block size that is not a multiple of 8 between `min` and `max`.
+    #[error("synth block_size = {block_size} (must be a multiple of 8 between {min} and {max})")]
+    BlockSize {
+        /// The size asked for.
+        block_size: u32,
+        /// The least the generator takes ([`MIN_BLOCK_SIZE`](crate::synth::MIN_BLOCK_SIZE)).
+        min: u32,
+        /// The most the format allows ([`MAX_BLOCK_SIZE`](crate::preamble::MAX_BLOCK_SIZE)).
+        max: u32,
+    },
 }
 
 impl Error {
@@ -315,30 +324,33 @@ impl Error {
     /// The row of spec/clog2.md §10 ("What a reader must reject") that a preamble
     /// error breaks, when the error alone says it: [`Error::NotClog2`] and
     /// [`Error::UnsupportedVersion`] are row 2, [`Error::BadPreamble`] gives its
-    /// `row` (3–8). Other errors depend on where the reader was (a truncation is
+    /// problem's row (3–8). Other errors depend on where the reader was (a truncation is
     /// row 1 in the preamble, 9 in a block, 15 in the comm table), so `None`.
     pub fn spec_row(&self) -> Option<u8> {
         match self {
             Error::NotClog2 { .. } | Error::UnsupportedVersion { .. } => Some(2),
-            Error::BadPreamble { row, .. } => Some(*row),
+            Error::BadPreamble { problem, .. } => Some(problem.spec_row()),
             _ => None,
         }
     }
 
     /// Turns a binrw error raised while parsing a structure that starts at `offset`
     /// (and whose input slice was long enough) into a typed error.
-    pub(crate) fn from_binrw(err: binrw::Error, offset: u64, what: &str) -> Error {
+    pub(crate) fn from_binrw(err: binrw::Error, offset: u64, what: &'static str) -> Error {
         match err {
             binrw::Error::Io(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
                 Error::Truncated {
                     offset,
-                    expected: what.to_string(),
+                    expected: Expected::Structure(what),
                 }
             }
             binrw::Error::Io(source) => Error::Io { offset, source },
             other => Error::Truncated {
                 offset,
-                expected: format!("{what} ({other})"),
+                expected: Expected::Layout {
+                    what,
+                    message: other.to_string(),
+                },
             },
         }
     }

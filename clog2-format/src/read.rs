@@ -8,7 +8,7 @@
 
 use crate::codec::{decode_block, decode_head, Block, Layout, RecordHead, RecordRef};
 use crate::commtable::{CommTable, ENTRY_LEN};
-use crate::error::{Error, Result, WriteProblem};
+use crate::error::{Error, Expected, Result, ValueProblem, WriteProblem};
 use crate::preamble::{Preamble, PREAMBLE_LEN};
 use crate::record::{rectype, Record};
 use std::io::Read;
@@ -122,6 +122,20 @@ enum State {
 /// [`Clog2Reader::records`]), or whole blocks, trailing bytes included, with
 /// [`Clog2Reader::next_block`]; then call [`Clog2Reader::finish`] for the comm table.
 /// Do not mix records and blocks within one block.
+///
+/// ```
+/// use clog2_format::{synth, Clog2Reader};
+/// let bytes = synth::generate_vec(&synth::Options::default().events(500).block_size(4096))?;
+/// let mut r = Clog2Reader::from_slice(&bytes)?;
+/// let mut blocks = 0;
+/// while let Some(b) = r.next_block()? {
+///     assert!(b.records.last().is_some_and(|t| t.is_terminator()));
+///     blocks += 1;
+/// }
+/// let table = r.finish()?.expect("02.44 has a comm table");
+/// assert_eq!(1024 + blocks * 4096 + table.disk_len(), bytes.len() as u64);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Clog2Reader<S> {
     src: S,
@@ -188,6 +202,13 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
     /// Reads the preamble from `inner`; blocks follow on demand, one whole
     /// block per read.
     ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] at offset 0 when the preamble cannot be read, then as
+    /// [`Preamble::parse`]; [`Error::LimitExceeded`] at the `block_size=` value when
+    /// the block size is over [`ReadOptions::max_block_bytes`]; [`Error::BadValue`] at
+    /// the `commtable_fptr` value when the comm table does not start after whole blocks.
+    ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader};
     /// let bytes = synth::generate_vec(&synth::Options::default().events(500)).unwrap();
@@ -200,6 +221,10 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
     }
 
     /// Reads as [`new`](Self::new) does, within the limits of `opts`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new), with `opts`' limit.
     ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader, Error, ReadOptions};
@@ -277,9 +302,9 @@ impl<S: Source> Clog2Reader<S> {
                     offset: preamble.field_offset(crate::preamble::Field::CommtableFptr),
                     field: "commtable_fptr",
                     value: f as i64,
-                    problem: format!(
-                        "the comm table must start after a whole number of {block_size}-byte blocks following the 1024-byte preamble"
-                    ),
+                    problem: ValueProblem::CommTableNotAfterBlocks {
+                        block_size: block_size as u64,
+                    },
                 });
             }
         }
@@ -391,10 +416,11 @@ impl<S: Source> Clog2Reader<S> {
         if n < self.block_size {
             return Err(Error::Truncated {
                 offset: base + n as u64,
-                expected: format!(
-                    "block {} to have {} bytes (it has {n})",
-                    self.block_index, self.block_size
-                ),
+                expected: Expected::Block {
+                    index: self.block_index,
+                    size: self.block_size as u64,
+                    have: n as u64,
+                },
             });
         }
         self.block_base = base;
@@ -485,6 +511,11 @@ impl<S: Source> Clog2Reader<S> {
     /// The same records as a loop over `next_ref`, without its per-record state
     /// handling: the fastest way through a file. After an error the reader is
     /// exhausted.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_record`](Self::next_record): the first record or block that cannot be
+    /// read, at its byte offset.
     ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader};
@@ -690,10 +721,7 @@ impl<S: Source> Clog2Reader<S> {
                                 .field_offset(crate::preamble::Field::CommtableFptr),
                             field: "commtable_fptr",
                             value: end as i64,
-                            problem: format!(
-                                "the comm table pointer is past the end of the file ({} bytes)",
-                                self.offset
-                            ),
+                            problem: ValueProblem::CommTablePastEnd { len: self.offset },
                         });
                     }
                     return Err(Error::DataAfterEndLog {
@@ -709,7 +737,7 @@ impl<S: Source> Clog2Reader<S> {
                     // Reported at the table's start (spec/clog2.md §10 #15).
                     return Err(Error::Truncated {
                         offset: self.offset,
-                        expected: format!("the comm table at byte {end}"),
+                        expected: Expected::CommTable { at: end },
                     });
                 }
                 let count_bytes: [u8; 4] = self.src.loaded()[..4].try_into().expect("4 bytes");
@@ -722,7 +750,7 @@ impl<S: Source> Clog2Reader<S> {
                         offset: self.offset,
                         field: "comm table count",
                         value: count as i64,
-                        problem: "negative".into(),
+                        problem: ValueProblem::Negative,
                     });
                 }
                 let want = count as u64 * ENTRY_LEN;
@@ -747,11 +775,11 @@ impl<S: Source> Clog2Reader<S> {
                         offset: self.offset,
                         field: "comm table count",
                         value: count as i64,
-                        problem: format!(
-                            "the table needs {} bytes but only {} follow",
-                            4 + want,
-                            4 + got
-                        ),
+                        problem: ValueProblem::CommTableCut {
+                            need: 4 + want,
+                            have: 4 + got,
+                            repair: false,
+                        },
                     });
                 }
                 let t = CommTable::parse(&bytes, self.layout.endian, self.offset)?;

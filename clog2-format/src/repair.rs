@@ -23,7 +23,7 @@
 
 use crate::codec::{decode_record, encode_record, Layout};
 use crate::commtable::{comm_kind, CommEntry, CommTable, ENTRY_LEN};
-use crate::error::{Error, Result};
+use crate::error::{bytes, Error, Expected, Result, ValueProblem};
 use crate::preamble::{Preamble, PREAMBLE_LEN};
 use crate::record::{comm_etype, rectype_name, Body, Record, Uuid, ENDLOG_TIME};
 use crate::version::Version;
@@ -197,18 +197,16 @@ impl fmt::Display for RepairReport {
     }
 }
 
-fn bytes(n: u64) -> String {
-    if n == 1 {
-        "1 byte".into()
-    } else {
-        format!("{n} bytes")
-    }
-}
-
 /// Repairs `data` (a CLOG2 file, possibly cut or damaged) into a proper file.
 ///
 /// Fails only when the preamble is cut or invalid (nothing can be recovered then;
 /// the error names the byte offset) or when the repaired preamble cannot be written.
+///
+/// # Errors
+///
+/// The error of [`Preamble::parse`] (with its byte offset) when the preamble is cut
+/// or invalid, and [`Error::Write`] when the repaired preamble cannot be written.
+/// Damage after the preamble is repaired, not returned.
 pub fn repair(data: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
     let mut out = Vec::new();
     let report = repair_to(data, &mut out)?;
@@ -217,6 +215,10 @@ pub fn repair(data: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
 
 /// Like [`repair`], writing the repaired file to `out` (which is not flushed).
 /// Nothing is written when the preamble is unreadable.
+///
+/// # Errors
+///
+/// As [`repair`], and [`Error::Io`] when `out` fails.
 pub fn repair_to<W: Write>(data: &[u8], mut out: W) -> Result<RepairReport> {
     let mut preamble = Preamble::parse(&data[..data.len().min(PREAMBLE_LEN)])?;
     let info = preamble.info().clone();
@@ -397,10 +399,9 @@ fn read_table(rest: &[u8], endian: Endian, at: u64) -> Result<(CommTable, usize)
     let Some(count) = rest.get(..4) else {
         return Err(Error::Truncated {
             offset: at + rest.len() as u64,
-            expected: format!(
-                "the comm table's 4-byte count at byte {at} (only {} remain)",
-                bytes(rest.len() as u64)
-            ),
+            expected: Expected::CommTableCount {
+                at: Some((at, rest.len() as u64)),
+            },
         });
     };
     let b = [count[0], count[1], count[2], count[3]];
@@ -415,12 +416,13 @@ fn read_table(rest: &[u8], endian: Endian, at: u64) -> Result<(CommTable, usize)
             field: "comm table count",
             value: count as i64,
             problem: if count < 0 {
-                "negative".into()
+                ValueProblem::Negative
             } else {
-                format!(
-                    "the table needs {need} bytes but only {} remain (the table is cut)",
-                    rest.len()
-                )
+                ValueProblem::CommTableCut {
+                    need,
+                    have: rest.len() as u64,
+                    repair: true,
+                }
             },
         });
     }

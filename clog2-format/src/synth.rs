@@ -183,15 +183,20 @@ impl Options {
     /// ```
     pub fn validate(&self) -> Result<()> {
         if self.ranks == 0 || self.ranks > MAX_RANKS {
-            return Err(Error::InvalidOptions(OptionsProblem::Ranks(self.ranks)));
+            return Err(Error::InvalidOptions(OptionsProblem::Ranks {
+                ranks: self.ranks,
+                max: MAX_RANKS,
+            }));
         }
         if self.block_size < MIN_BLOCK_SIZE
             || self.block_size > MAX_BLOCK_SIZE
             || self.block_size % 8 != 0
         {
-            return Err(Error::InvalidOptions(OptionsProblem::BlockSize(
-                self.block_size,
-            )));
+            return Err(Error::InvalidOptions(OptionsProblem::BlockSize {
+                block_size: self.block_size,
+                min: MIN_BLOCK_SIZE,
+                max: MAX_BLOCK_SIZE,
+            }));
         }
         Ok(())
     }
@@ -232,8 +237,12 @@ pub struct Stats {
 
 /// Generates a trace into `out`, which must be seekable (the preamble is rewritten at
 /// the end with the comm table's offset). Returns the output, positioned at its end,
-/// and what was written. Fails on invalid [`Options`] (an [`Error::Write`]) or an I/O
+/// and what was written. Fails on invalid [`Options`] (an [`Error::InvalidOptions`]) or an I/O
 /// error.
+///
+/// # Errors
+///
+/// As [`generate_with_progress`].
 ///
 /// ```
 /// use clog2_format::synth::{generate, Options};
@@ -248,6 +257,12 @@ pub fn generate<W: Write + Seek>(out: W, opts: &Options) -> Result<(W, Stats)> {
 
 /// Like [`generate`], calling `progress` with the number of records written so far
 /// every [`PROGRESS_INTERVAL`] records, and once at the end.
+///
+/// # Errors
+///
+/// [`Error::InvalidOptions`] from [`Options::validate`] before anything is
+/// written, and [`Error::Io`] at the writer's offset when `out` fails to write,
+/// flush or seek.
 ///
 /// ```
 /// use clog2_format::synth::{generate_with_progress, Options, PROGRESS_INTERVAL};
@@ -308,6 +323,11 @@ pub fn generate_with_progress<W: Write + Seek>(
 }
 
 /// Generates a trace in memory.
+///
+/// # Errors
+///
+/// As [`generate`] (only [`Error::InvalidOptions`] in practice: writing to memory
+/// does not fail).
 ///
 /// ```
 /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;

@@ -147,6 +147,23 @@ impl<W: Write> BlockWriter<W> {
 /// carrying the time of the record that did not fit. [`Clog2Writer::finish`] adds
 /// ENDLOG (time 1.0e8), the comm table, and rewrites the preamble with the table's
 /// offset. Padding after terminators is zero.
+///
+/// ```
+/// use clog2_format::{record::Record, synth, Clog2Reader, Clog2Writer, Preamble};
+/// use std::io::Cursor;
+/// let opts = synth::Options::default().events(500).block_size(4096);
+/// let info = Clog2Reader::from_slice(&synth::generate_vec(&opts)?)?.preamble().info().clone();
+/// let mut w = Clog2Writer::new(Cursor::new(Vec::new()), info)?;
+/// for i in 0..3 {
+///     w.push(&Record::bare(f64::from(i), 0, 600))?;
+/// }
+/// let (out, size) = w.finish(None)?;
+/// assert_eq!(size, 1024 + 4096 + 4); // one block, an empty comm table
+/// let recs: Vec<_> = Clog2Reader::from_slice(out.get_ref())?.records().collect::<Result<_, _>>()?;
+/// assert_eq!(recs.len(), 4); // three events and ENDLOG
+/// assert_eq!(Preamble::parse(out.get_ref())?.info().commtable_fptr, Some(1024 + 4096));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Clog2Writer<W: Write + Seek> {
     blocks: Blocks<W>,
@@ -243,6 +260,18 @@ impl<W: Write + Seek> Clog2Writer<W> {
     /// A terminator, a record longer than a block, and I/O errors.
     ///
     /// See [`Clog2Writer::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::record::{Body, Record};
+    /// use clog2_format::{error::WriteProblem, synth, Clog2Reader, Clog2Writer, Error};
+    /// let info = Clog2Reader::from_slice(&synth::generate_vec(&Default::default())?)?.preamble().info().clone();
+    /// let mut w = Clog2Writer::new(std::io::Cursor::new(Vec::new()), info)?;
+    /// w.push(&Record::bare(0.5, 0, 600))?;
+    /// let end = Record::new(1.0, 0, Body::EndBlock);
+    /// assert!(matches!(w.push(&end), Err(Error::Write(WriteProblem::Terminator))));
+    /// assert_eq!(w.records_written(), 1);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn push(&mut self, rec: &Record) -> Result<()> {
         refuse_terminator(rec.is_terminator())?;
         let hl = self.layout.header_len();
@@ -269,6 +298,22 @@ impl<W: Write + Seek> Clog2Writer<W> {
     /// I/O errors.
     ///
     /// See [`Clog2Writer::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::{record::Record, synth, Clog2Reader, Clog2Writer};
+    /// let bytes = synth::generate_vec(&Default::default())?;
+    /// let mut r = Clog2Reader::from_slice(&bytes)?;
+    /// let mut w = Clog2Writer::new(std::io::Cursor::new(Vec::new()), r.preamble().info().clone())?;
+    /// w.push(&Record::bare(0.5, 0, 600))?;
+    /// while r.next_record()?.is_some() {}
+    /// let table = r.finish()?;
+    /// let (out, size) = w.finish(table.as_ref())?;
+    /// let mut again = Clog2Reader::from_slice(out.get_ref())?;
+    /// while again.next_record()?.is_some() {}
+    /// assert_eq!(again.finish()?, table);
+    /// assert_eq!(size, out.get_ref().len() as u64);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn finish(mut self, table: Option<&CommTable>) -> Result<(W, u64)> {
         self.flush_block(Self::terminator(ENDLOG_TIME, Body::EndLog))?;
         let version = self.preamble.info().version;

@@ -2,6 +2,7 @@
 //! `MPELOG_CORPUS` is set), generated files, every error, and property tests.
 
 use clog2_format::clog::*;
+use clog2_format::error::{Expected, NotInferable, ValueProblem};
 use clog2_format::{Error, FixedBytes};
 use mpelog_conformance::strategies::clog;
 use proptest::prelude::*;
@@ -805,8 +806,13 @@ fn error_length_mismatch() {
                 offset,
                 field: "length",
                 value: 8,
-                ..
-            } => assert_eq!(*offset, at),
+                problem,
+            } => {
+                assert_eq!(*offset, at);
+                let fixed = 7; // a RAWEVENT's length
+                let record = "a RAWEVENT record";
+                assert_eq!(*problem, ValueProblem::RecordLength { record, fixed });
+            }
             _ => panic!("{e}"),
         }
         assert_eq!(e.offset(), Some(at));
@@ -841,7 +847,7 @@ fn error_unknown_type_with_bad_length() {
         set_i32(&mut b, at + 12, len);
         let e = ClogFile::parse(&b).unwrap_err();
         assert!(
-            matches!(e, Error::BadValue { field: "length", value, .. } if value == len as i64),
+            matches!(e, Error::BadValue { field: "length", value, problem: ValueProblem::UnknownTypeLength { rectype: 77 }, .. } if value == len as i64),
             "{e}"
         );
         assert_eq!(e.offset(), Some(at as u64));
@@ -868,24 +874,26 @@ fn error_not_a_multiple_of_the_block_size() {
     let (b0, _) = three_blocks();
     let b = &b0[..3000];
     let e = ClogFile::parse_with_block_size(b, 1024).unwrap_err();
-    assert!(matches!(e, Error::Truncated { offset: 3000, .. }), "{e}");
-    // Inference cannot find a block size either.
+    let expected = Expected::WholeBlocks {
+        block_size: 1024,
+        len: 3000,
+    };
+    assert!(
+        matches!(e, Error::Truncated { offset: 3000, expected: ref x } if *x == expected),
+        "{e}"
+    );
+    // Inference cannot find a block size either; 1024 would have a record
+    // header at its start.
     let e = ClogFile::parse(b).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::BadValue {
-                offset: 0,
-                field: "block size",
-                ..
-            }
-        ),
-        "{e}"
-    );
-    assert!(
-        e.to_string().contains("1024 bytes has a record header"),
-        "{e}"
-    );
+    match e {
+        Error::BadValue {
+            offset: 0,
+            field: "block size",
+            value: 3000,
+            problem: ValueProblem::NotInferable(NotInferable::NoPowerOfTwo { plausible, min, .. }),
+        } => assert_eq!((plausible, min), (Some(1024), 1024)),
+        e => panic!("{e}"),
+    }
 }
 
 #[test]
@@ -899,6 +907,7 @@ fn error_bad_explicit_block_size() {
                 Error::BadValue {
                     offset: 0,
                     field: "block size",
+                    problem: ValueProblem::ClogBlockSize,
                     ..
                 }
             ),
@@ -922,6 +931,7 @@ fn error_no_terminator_in_first_block() {
             Error::BadValue {
                 offset: 0,
                 field: "block size",
+                problem: ValueProblem::NotInferable(NotInferable::NoTerminator { .. }),
                 ..
             }
         ),

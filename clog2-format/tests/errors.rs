@@ -4,6 +4,7 @@
 
 mod common;
 
+use clog2_format::error::{Expected, PreambleProblem, ValueProblem};
 use clog2_format::record::*;
 use clog2_format::{
     Body, Clog2File, Clog2Reader, Clog2Writer, Error, FixedBytes, PreambleInfo, Record,
@@ -84,7 +85,10 @@ fn the_sample_is_valid() {
 fn a_file_shorter_than_the_preamble_is_truncated() {
     let b = sample();
     match parse(&b[..500]) {
-        Err(Error::Truncated { offset, .. }) => assert_eq!(offset, 500),
+        Err(Error::Truncated { offset, expected }) => {
+            assert_eq!(offset, 500);
+            assert_eq!(expected, Expected::Preamble { have: 500 });
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -116,9 +120,14 @@ fn a_non_numeric_block_size_names_its_token() {
     // Token 6 is the block_size value (version, is_big_endian=, v, is_finalzed=, v, block_size=, v).
     let b = with_token(&sample(), 6, "64k");
     match parse(&b) {
-        Err(Error::BadPreamble { offset, field, .. }) => {
+        Err(e @ Error::BadPreamble { offset, field, .. }) => {
             assert_eq!(field, "block_size=");
             assert_eq!(&b[offset as usize..offset as usize + 3], b"64k");
+            let Error::BadPreamble { problem, .. } = &e else {
+                unreachable!()
+            };
+            assert_eq!(*problem, PreambleProblem::NotInteger("64k".into()));
+            assert_eq!(e.spec_row(), Some(5));
         }
         other => panic!("{other:?}"),
     }
@@ -127,13 +136,26 @@ fn a_non_numeric_block_size_names_its_token() {
 #[test]
 fn a_block_size_that_is_not_a_multiple_of_8_is_rejected() {
     let b = with_token(&sample(), 6, "1001");
-    assert!(matches!(
-        parse(&b),
-        Err(Error::BadPreamble {
-            field: "block_size=",
-            ..
-        })
-    ));
+    match parse(&b) {
+        Err(e @ Error::BadPreamble { .. }) => {
+            assert_eq!(e.spec_row(), Some(7));
+            let Error::BadPreamble { field, problem, .. } = e else {
+                unreachable!()
+            };
+            assert_eq!(field, "block_size=");
+            let max = clog2_format::preamble::MAX_BLOCK_SIZE.into();
+            let min = clog2_format::preamble::MIN_BLOCK_SIZE.into();
+            assert_eq!(
+                problem,
+                PreambleProblem::BlockSize {
+                    value: 1001,
+                    min,
+                    max
+                }
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -244,7 +266,7 @@ fn a_comm_table_pointer_off_the_block_grid_is_rejected() {
             field: "commtable_fptr",
             offset,
             value: 1300,
-            ..
+            problem: ValueProblem::CommTableNotAfterBlocks { block_size: 256 },
         }) => {
             // The offset names the first of the three value tokens ("0").
             assert_eq!(&c[offset as usize..offset as usize + 2], b"0\0");
@@ -264,13 +286,29 @@ fn a_huge_comm_table_count_is_refused_without_allocating() {
         .unwrap() as usize;
     set_i32(&mut b, fptr, i32::MAX);
     match parse(&b) {
-        Err(Error::BadValue { offset, value, .. }) => {
+        Err(Error::BadValue {
+            offset,
+            value,
+            problem,
+            ..
+        }) => {
             assert_eq!((offset, value), (fptr as u64, i32::MAX as i64));
+            let need = 4 + i32::MAX as u64 * clog2_format::commtable::ENTRY_LEN;
+            let have = (b.len() - fptr) as u64;
+            let repair = false;
+            assert_eq!(problem, ValueProblem::CommTableCut { need, have, repair });
         }
         other => panic!("{other:?}"),
     }
     set_i32(&mut b, fptr, -3);
-    assert!(matches!(parse(&b), Err(Error::BadValue { value: -3, .. })));
+    assert!(matches!(
+        parse(&b),
+        Err(Error::BadValue {
+            value: -3,
+            problem: ValueProblem::Negative,
+            ..
+        })
+    ));
 }
 
 #[test]

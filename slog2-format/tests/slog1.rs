@@ -8,6 +8,7 @@ mod common;
 
 use mpelog_conformance::strategies::slog1::{arrow, state};
 use slog2_format::check::check;
+use slog2_format::slog1::error::{RecordProblem, WriteProblem};
 use slog2_format::slog1::*;
 use slog2_format::write::TreeOptions;
 use slog2_format::{Drawable, Slog2File, Slog2Reader};
@@ -979,15 +980,129 @@ fn to_bytes_refuses_models_that_would_not_read_back() {
     let f = built(300);
     let mut g = f.clone();
     g.frames.pop();
-    assert!(matches!(g.to_bytes(), Err(Error::Write(_))));
+    let (frames, entries) = (f.frames.len() - 1, f.frames.len());
+    assert!(matches!(
+        g.to_bytes(),
+        Err(Error::Write(WriteProblem::FramesAndEntries { frames: a, entries: b })) if (a, b) == (frames, entries)
+    ));
     let mut g = f.clone();
     g.frames[0].tail.push(0);
-    assert!(matches!(g.to_bytes(), Err(Error::Write(_))));
+    let size = f.header.frame_bytesize;
+    assert!(matches!(
+        g.to_bytes(),
+        Err(Error::Write(WriteProblem::FrameSize { frame: 0, len, frame_bytesize, .. }))
+            if len == u64::from(size) + 1 && frame_bytesize == size
+    ));
     let mut g = f.clone();
     g.frames[0].cur[0].intvltype = 999;
     let e = g.to_bytes().unwrap_err();
-    assert!(e.to_string().contains("would not read back"), "{e}");
+    assert!(
+        matches!(&e, Error::Write(WriteProblem::WouldNotReadBack(_))),
+        "{e}"
+    );
     let mut g = f.clone();
     g.header.fptr2preview = g.header.fptr2threadtable;
-    assert!(g.to_bytes().unwrap_err().to_string().contains("overlaps"));
+    let at = g.header.fptr2threadtable;
+    match g.to_bytes().unwrap_err() {
+        // The preview and the thread table start at one byte; sorted by
+        // offset, the later one in the list overlaps the other.
+        Error::Write(WriteProblem::Overlap {
+            part,
+            at: a,
+            previous,
+            ..
+        }) => {
+            assert_eq!(a, at);
+            let mut both = [part, previous];
+            both.sort();
+            assert_eq!(both, [Part::Preview, Part::ThreadTable]);
+        }
+        e => panic!("{e}"),
+    }
+}
+
+#[test]
+fn build_names_what_it_cannot_place() {
+    let base = input();
+    let refused = |inp: &BuildInput, opts: BuildOptions| match build(inp, opts) {
+        Err(Error::Write(p)) => p,
+        other => panic!("{other:?}"),
+    };
+    let opts = BuildOptions::default();
+    assert!(matches!(
+        refused(&base, opts.nbin(0)),
+        WriteProblem::Bins(0)
+    ));
+    assert!(matches!(
+        refused(&base, opts.nbin(513)),
+        WriteProblem::Bins(513)
+    ));
+    assert!(build(&base, opts.nbin(512)).is_ok() && build(&base, opts.nbin(1)).is_ok());
+    assert!(matches!(
+        refused(&base, opts.frame_bytesize(65)),
+        WriteProblem::FrameTooSmall(65)
+    ));
+    // Each record problem names the record's index in the input.
+    let record = |i: usize, change: &dyn Fn(&mut IntervalRecord)| {
+        let mut inp = base.clone();
+        change(&mut inp.records[i]);
+        match refused(&inp, opts) {
+            WriteProblem::Record { index, problem } => {
+                assert_eq!(index, i);
+                problem
+            }
+            p => panic!("{p}"),
+        }
+    };
+    assert_eq!(
+        record(3, &|r| r.starttime = f64::INFINITY),
+        RecordProblem::NotFinite
+    );
+    assert_eq!(
+        record(5, &|r| r.duration = -0.5),
+        RecordProblem::NegativeDuration(-0.5)
+    );
+    assert_eq!(
+        record(1, &|r| r.bebits = 2),
+        RecordProblem::NoDefinition {
+            intvltype: 2,
+            bebits: 2
+        }
+    );
+    assert_eq!(
+        record(1, &|r| r.args = RecordArgs::Fixed(vec![1])),
+        RecordProblem::Mismatch
+    );
+    // A record longer than the frame: 66 bytes hold a frame header and a
+    // 34-byte record, not one with two arguments more.
+    let len = base.records[1].disk_len();
+    assert!(len > 34 && base.records[0].disk_len() == 34);
+    let mut inp = base.clone();
+    inp.records.truncate(2);
+    assert_eq!(
+        match refused(&inp, opts.frame_bytesize(66)) {
+            WriteProblem::Record { index, problem } => (index, problem),
+            p => panic!("{p}"),
+        },
+        (
+            1,
+            RecordProblem::TooLong {
+                len,
+                frame_bytesize: 66
+            }
+        )
+    );
+    // Records that each fit but start at one time and together do not.
+    let mut inp = base.clone();
+    inp.records = (0..4).map(|n| state(1, 3, 1.0, 0.5, n, vec![])).collect();
+    let one = inp.records[0].disk_len();
+    let frame = 32 + 3 * one;
+    match refused(&inp, opts.frame_bytesize(frame as u32)) {
+        WriteProblem::ActiveRecordsOverflow {
+            time,
+            frame_bytesize,
+        } => assert_eq!((time, frame_bytesize), (1.0, frame)),
+        p => panic!("{p}"),
+    }
+    assert!(build(&inp, opts.frame_bytesize(frame as u32 + one as u32)).is_ok());
 }

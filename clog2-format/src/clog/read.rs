@@ -2,7 +2,7 @@
 //! ([`ClogRecords`]) and the whole-file parse ([`ClogFile::parse`]).
 
 use super::record::*;
-use crate::error::{Error, Result};
+use crate::error::{Error, Expected, NotInferable, Result, ValueProblem};
 use binrw::BinRead;
 use std::io::Cursor;
 
@@ -14,7 +14,7 @@ pub const MIN_INFERRED_BLOCK_SIZE: usize = 1024;
 fn read_at<T: for<'a> BinRead<Args<'a> = ()>>(
     bytes: &[u8],
     offset: usize,
-    what: &str,
+    what: &'static str,
 ) -> Result<T> {
     T::read_be(&mut Cursor::new(bytes)).map_err(|e| Error::from_binrw(e, offset as u64, what))
 }
@@ -72,11 +72,10 @@ pub(crate) fn decode_record(
                 offset,
                 field: "length",
                 value: h.length.into(),
-                problem: format!(
-                    "{} must have length {fixed} ({} bytes)",
-                    record_phrase(h.rectype),
-                    fixed * 8
-                ),
+                problem: ValueProblem::RecordLength {
+                    record: record_phrase(h.rectype),
+                    fixed,
+                },
             })
         }
         Some(fixed) => fixed as u64 * 8,
@@ -92,10 +91,7 @@ pub(crate) fn decode_record(
                 offset,
                 field: "length",
                 value: h.length.into(),
-                problem: format!(
-                    "a record of unknown type {} needs a length of at least 3 (its 24-byte header)",
-                    h.rectype
-                ),
+                problem: ValueProblem::UnknownTypeLength { rectype: h.rectype },
             })
         }
         None => h.length as u64 * 8,
@@ -148,12 +144,12 @@ fn plausible_header(data: &[u8], pos: usize) -> bool {
     record_len(h.rectype) == Some(h.length)
 }
 
-fn not_inferable(len: usize, problem: String) -> Error {
+fn not_inferable(len: usize, why: NotInferable) -> Error {
     Error::BadValue {
         offset: 0,
         field: "block size",
         value: len as i64,
-        problem: format!("cannot be inferred from the file length: {problem}"),
+        problem: ValueProblem::NotInferable(why),
     }
 }
 
@@ -161,10 +157,9 @@ fn check_not_empty(data: &[u8]) -> Result<()> {
     if data.len() < HEADER_LEN {
         return Err(Error::Truncated {
             offset: 0,
-            expected: format!(
-                "an old-CLOG record header of {HEADER_LEN} bytes (the file has {} bytes)",
-                data.len()
-            ),
+            expected: Expected::ClogHeader {
+                have: data.len() as u64,
+            },
         });
     }
     Ok(())
@@ -193,9 +188,7 @@ pub fn infer_block_size(data: &[u8]) -> Result<usize> {
             Err(Error::BlockOverrun { offset, .. }) => {
                 return Err(not_inferable(
                     data.len(),
-                    format!(
-                        "the records from byte 0 reach the end of the file (at the record at byte {offset}) without an ENDBLOCK or ENDLOG record; the file may be truncated"
-                    ),
+                    NotInferable::NoTerminator { at: offset },
                 ))
             }
             Err(e) => return Err(e),
@@ -209,7 +202,7 @@ pub fn infer_block_size(data: &[u8]) -> Result<usize> {
         .max(MIN_INFERRED_BLOCK_SIZE)
         .checked_next_power_of_two()
     else {
-        return Err(not_inferable(data.len(), "the file is too large".into()));
+        return Err(not_inferable(data.len(), NotInferable::TooLarge));
     };
     let mut first_plausible = None;
     while b.checked_add(HEADER_LEN).is_some_and(|e| e <= data.len()) {
@@ -224,20 +217,15 @@ pub fn infer_block_size(data: &[u8]) -> Result<usize> {
             None => break,
         }
     }
-    let hint = match first_plausible {
-        Some(p) => format!(
-            "; {p} bytes has a record header at its start but the file length {} is not a multiple of it (the file may be truncated)",
-            data.len()
-        ),
-        None => String::new(),
-    };
     Err(not_inferable(
         data.len(),
-        format!(
-            "the first block ends with ENDBLOCK at byte {term_pos}, but no power of two B >= {} with B >= {need} divides the file length {} and has a plausible record header at byte B{hint}; pass the block size explicitly",
-            MIN_INFERRED_BLOCK_SIZE,
-            data.len()
-        ),
+        NotInferable::NoPowerOfTwo {
+            endblock: term_pos as u64,
+            need: need as u64,
+            min: MIN_INFERRED_BLOCK_SIZE as u64,
+            len: data.len() as u64,
+            plausible: first_plausible.map(|p| p as u64),
+        },
     ))
 }
 
@@ -248,7 +236,7 @@ fn check_block_size(block_size: usize) -> Result<()> {
             offset: 0,
             field: "block size",
             value: i64::try_from(block_size).unwrap_or(i64::MAX),
-            problem: "an old-CLOG block size must be a multiple of 8 and at least 24".into(),
+            problem: ValueProblem::ClogBlockSize,
         });
     }
     Ok(())
@@ -260,6 +248,20 @@ fn check_block_size(block_size: usize) -> Result<()> {
 /// Each item is the record and the offset of its first byte. After an error the
 /// iterator ends. After ENDLOG it yields [`Error::DataAfterEndLog`] if blocks follow;
 /// if the last block ends with ENDBLOCK it yields [`Error::MissingEndLog`].
+///
+/// ```
+/// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// w.push(&Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 })))?;
+/// let bytes = w.finish()?;
+/// let mut it = ClogRecords::new(&bytes)?;
+/// assert_eq!((it.block_size(), it.block_count()), (1024, 1));
+/// let (first, at) = it.next().unwrap()?;
+/// assert_eq!((first.time, first.procid, at), (0.5, 3, 0));
+/// assert_eq!(it.next().unwrap()?.0.body.type_name(), "endlog");
+/// assert!(it.next().is_none());
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ClogRecords<'a> {
     data: &'a [u8],
@@ -279,12 +281,50 @@ enum State {
 
 impl<'a> ClogRecords<'a> {
     /// Records of `data`, whose block size is inferred with [`infer_block_size`].
+    ///
+    /// # Errors
+    ///
+    /// An empty file, a first record of an unknown type, a block size that
+    /// cannot be inferred, a length that is not whole blocks. Each item of the
+    /// iterator may then be an error too (the table of the [module](crate::clog)).
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// w.push(&Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 })))?;
+    /// let bytes = w.finish()?;
+    /// let recs: Vec<_> = ClogRecords::new(&bytes)?.collect::<Result<_, _>>()?;
+    /// assert_eq!(recs.len(), 2); // the SHIFT and the ENDLOG
+    /// assert_eq!((recs[0].0.procid, recs[0].1), (3, 0)); // record, offset
+    /// assert_eq!((recs[1].0.body.type_name(), recs[1].1), ("endlog", 32));
+    /// assert!(ClogRecords::new(&bytes[..8]).is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn new(data: &'a [u8]) -> Result<Self> {
         let bs = infer_block_size(data)?;
         Self::start(data, bs)
     }
 
     /// Records of `data` with an explicit block size (a multiple of 8, at least 24).
+    ///
+    /// # Errors
+    ///
+    /// As [`ClogRecords::new`], and a block size that is not a multiple of 8 of
+    /// at least 24.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 64)?;
+    /// for i in 0..3 {
+    ///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// }
+    /// let bytes = w.finish()?;
+    /// let it = ClogRecords::with_block_size(&bytes, 64)?;
+    /// assert_eq!((it.block_size(), it.block_count()), (64, 4)); // a record a block, and ENDLOG's
+    /// assert_eq!(it.filter(|r| matches!(r, Ok((r, _)) if !r.is_terminator())).count(), 3);
+    /// assert!(ClogRecords::with_block_size(&bytes, 20).is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn with_block_size(data: &'a [u8], block_size: usize) -> Result<Self> {
         check_block_size(block_size)?;
         Self::start(data, block_size)
@@ -295,10 +335,10 @@ impl<'a> ClogRecords<'a> {
         if data.len() % block_size != 0 {
             return Err(Error::Truncated {
                 offset: data.len() as u64,
-                expected: format!(
-                    "whole blocks of {block_size} bytes (the file length {} is not a multiple of the block size)",
-                    data.len()
-                ),
+                expected: Expected::WholeBlocks {
+                    block_size: block_size as u64,
+                    len: data.len() as u64,
+                },
             });
         }
         Ok(ClogRecords {
@@ -416,6 +456,22 @@ pub struct ClogFile {
 
 impl ClogFile {
     /// What `mpelog info` reports: records per type, time range, processes.
+    ///
+    /// ```
+    /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
+    /// #     use clog2_format::clog::{Body, ClogWriter, Record, SrcLoc};
+    /// #     let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// #     for i in 0..40 {
+    /// #         let filename = clog2_format::FixedBytes::from_str_truncated("a.c");
+    /// #         let body = Body::SrcLoc(SrcLoc { srcloc: 900 + i, lineno: 10, filename });
+    /// #         w.push(&Record::new(f64::from(i) * 0.001, i % 4, body))?;
+    /// #     }
+    /// #     w.finish()
+    /// # }
+    /// let s = clog2_format::clog::ClogFile::parse(&file()?)?.summary();
+    /// assert_eq!((s.blocks, s.processes), (4, Some(4)));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn summary(&self) -> crate::dump::Summary {
         let mut s = crate::dump::Summary {
             block_size: self.block_size as u64,
@@ -434,18 +490,87 @@ impl ClogFile {
     }
 
     /// Parses a whole file, inferring the block size ([`infer_block_size`]).
+    ///
+    /// # Errors
+    ///
+    /// The first problem in the bytes, with its byte offset (the table of the
+    /// [module](crate::clog)), among them a block size that cannot be inferred.
+    ///
+    /// ```
+    /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
+    /// #     use clog2_format::clog::{Body, ClogWriter, Record, SrcLoc};
+    /// #     let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// #     for i in 0..40 {
+    /// #         let filename = clog2_format::FixedBytes::from_str_truncated("a.c");
+    /// #         let body = Body::SrcLoc(SrcLoc { srcloc: 900 + i, lineno: 10, filename });
+    /// #         w.push(&Record::new(f64::from(i) * 0.001, i % 4, body))?;
+    /// #     }
+    /// #     w.finish()
+    /// # }
+    /// let bytes = file()?;
+    /// let f = clog2_format::clog::ClogFile::parse(&bytes)?;
+    /// assert_eq!((f.block_size, f.blocks.len()), (1024, 4));
+    /// assert!(f.blocks[3].is_last() && !f.blocks[2].is_last());
+    /// assert!(clog2_format::clog::ClogFile::parse(&bytes[..1000]).is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(data: &[u8]) -> Result<ClogFile> {
         Self::collect(ClogRecords::new(data)?, data)
     }
 
     /// Parses a whole file from a reader (read to its end, then
     /// [`parse`](Self::parse)d).
+    ///
+    /// # Errors
+    ///
+    /// As [`ClogFile::parse`], and the reader's I/O errors.
+    ///
+    /// ```
+    /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
+    /// #     use clog2_format::clog::{Body, ClogWriter, Record, SrcLoc};
+    /// #     let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// #     for i in 0..40 {
+    /// #         let filename = clog2_format::FixedBytes::from_str_truncated("a.c");
+    /// #         let body = Body::SrcLoc(SrcLoc { srcloc: 900 + i, lineno: 10, filename });
+    /// #         w.push(&Record::new(f64::from(i) * 0.001, i % 4, body))?;
+    /// #     }
+    /// #     w.finish()
+    /// # }
+    /// let bytes = file()?;
+    /// let f = clog2_format::clog::ClogFile::read(&bytes[..])?;
+    /// assert_eq!(f.to_bytes()?, bytes);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn read<R: std::io::Read>(inner: R) -> Result<ClogFile> {
         let data = crate::io::read_all(inner, |offset, source| Error::Io { offset, source })?;
         Self::parse(&data)
     }
 
     /// Parses a whole file with an explicit block size (a multiple of 8, at least 24).
+    ///
+    /// # Errors
+    ///
+    /// As [`ClogFile::parse`]; a block size that is not a multiple of 8 of at
+    /// least 24, or that the file's length is not a multiple of.
+    ///
+    /// ```
+    /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
+    /// #     use clog2_format::clog::{Body, ClogWriter, Record, SrcLoc};
+    /// #     let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// #     for i in 0..40 {
+    /// #         let filename = clog2_format::FixedBytes::from_str_truncated("a.c");
+    /// #         let body = Body::SrcLoc(SrcLoc { srcloc: 900 + i, lineno: 10, filename });
+    /// #         w.push(&Record::new(f64::from(i) * 0.001, i % 4, body))?;
+    /// #     }
+    /// #     w.finish()
+    /// # }
+    /// let bytes = file()?;
+    /// use clog2_format::clog::ClogFile;
+    /// assert_eq!(ClogFile::parse_with_block_size(&bytes, 1024)?, ClogFile::parse(&bytes)?);
+    /// assert!(ClogFile::parse_with_block_size(&bytes, 1000).is_err());
+    /// assert!(ClogFile::parse_with_block_size(&bytes, 512).is_err()); // a block without terminator
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse_with_block_size(data: &[u8], block_size: usize) -> Result<ClogFile> {
         Self::collect(ClogRecords::with_block_size(data, block_size)?, data)
     }
@@ -471,6 +596,24 @@ impl ClogFile {
     }
 
     /// Every record, terminators included, in file order.
+    ///
+    /// ```
+    /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
+    /// #     use clog2_format::clog::{Body, ClogWriter, Record, SrcLoc};
+    /// #     let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// #     for i in 0..40 {
+    /// #         let filename = clog2_format::FixedBytes::from_str_truncated("a.c");
+    /// #         let body = Body::SrcLoc(SrcLoc { srcloc: 900 + i, lineno: 10, filename });
+    /// #         w.push(&Record::new(f64::from(i) * 0.001, i % 4, body))?;
+    /// #     }
+    /// #     w.finish()
+    /// # }
+    /// let f = clog2_format::clog::ClogFile::parse(&file()?)?;
+    /// let names: Vec<_> = f.records().map(|r| r.body.type_name()).collect();
+    /// assert_eq!(names.len(), 44); // 40 records, 3 ENDBLOCKs and the ENDLOG
+    /// assert_eq!(names[names.len() - 1], "endlog");
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn records(&self) -> impl Iterator<Item = &Record> {
         self.blocks.iter().flat_map(|b| b.records.iter())
     }
@@ -487,6 +630,18 @@ pub const MAX_PLAUSIBLE_TIME: f64 = 1.0e9;
 ///
 /// Negative times are accepted: the merge adds each process's clock shift, and
 /// MPICH-1's `simple.clog` starts with a record at -0.247 s.
+///
+/// ```
+/// use clog2_format::clog::{looks_like, Body, ClogWriter, Record, Shift};
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// w.push(&Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 })))?;
+/// let bytes = w.finish()?;
+/// assert!(looks_like(&bytes));
+/// assert!(!looks_like(&bytes[..23])); // shorter than a record header
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// assert!(!looks_like(&clog2));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn looks_like(data: &[u8]) -> bool {
     if data.starts_with(b"CLOG-02.") || data.len() < HEADER_LEN {
         return false;

@@ -14,6 +14,12 @@ impl Record {
     ///
     /// Fails for a [`Body::Unknown`] whose type is a known one, whose byte count is
     /// not a multiple of 8, or whose length does not fit an `i32`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::OpaqueKnownType`],
+    /// [`WriteProblem::OpaqueBodyLen`] or [`WriteProblem::OpaqueTooLong`] for a
+    /// [`Body::Unknown`] as described above.
     pub fn length(&self) -> Result<i32> {
         match &self.body {
             Body::Unknown { rectype, bytes } => {
@@ -35,6 +41,21 @@ impl Record {
 
     /// Appends the record's bytes (header and body, big-endian) to `out`. Nothing is
     /// appended if the record cannot be encoded (see [`Record::length`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Record::length`], and [`Error::Write`] with [`WriteProblem::Encode`] when
+    /// the encoder fails.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record, Shift};
+    /// let r = Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 }));
+    /// let mut out = Vec::new();
+    /// r.encode(&mut out)?;
+    /// assert_eq!((out.len(), r.length()?), (32, 4)); // 4 eight-byte units
+    /// assert_eq!(out[..8], 0.5f64.to_be_bytes());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn encode(&self, out: &mut Vec<u8>) -> Result<()> {
         let length = self.length()?;
         let end = out.len() as u64;
@@ -73,6 +94,27 @@ impl ClogBlock {
     /// Appends the block as exactly `block_size` bytes: the records, the trailing
     /// bytes, then zeros. Fails if they do not fit, or if the last record (and only
     /// the last) is not a terminator.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::ClogBlockEnd`] when the terminator rule is
+    /// broken, [`WriteProblem::BlockOverflow`] when the block is too small, and as
+    /// [`Record::encode`] for each record; `out` is left as it was.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogBlock, Record, Shift};
+    /// use clog2_format::{error::WriteProblem, Error};
+    /// let shift = Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 }));
+    /// let end = Record::new(1.0, 3, Body::EndLog);
+    /// let block = ClogBlock { records: vec![shift.clone(), end], trailing: vec![] };
+    /// let mut out = Vec::new();
+    /// block.encode(128, &mut out)?;
+    /// assert_eq!(out.len(), 128);
+    /// let open = ClogBlock { records: vec![shift], trailing: vec![] };
+    /// assert!(matches!(open.encode(128, &mut out), Err(Error::Write(WriteProblem::ClogBlockEnd))));
+    /// assert_eq!(out.len(), 128); // nothing appended
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn encode(&self, block_size: usize, out: &mut Vec<u8>) -> Result<()> {
         let n = self.records.len();
         let terminators = self.records.iter().filter(|r| r.is_terminator()).count();
@@ -102,6 +144,23 @@ impl ClogBlock {
 
 impl ClogFile {
     /// Writes the file (every block, byte for byte as parsed) and returns the output.
+    ///
+    /// # Errors
+    ///
+    /// A block whose records do not fit its size, and the writer's I/O errors.
+    ///
+    /// ```
+    /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
+    /// #     use clog2_format::clog::{Body, ClogWriter, Record, Shift};
+    /// #     let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// #     w.push(&Record::new(0.5, 1, Body::Shift(Shift { timeshift: 0.25 })))?;
+    /// #     w.finish()
+    /// # }
+    /// let bytes = file()?;
+    /// let f = clog2_format::clog::ClogFile::parse(&bytes)?;
+    /// assert_eq!(f.write_to(Vec::new())?, bytes);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn write_to<W: Write>(&self, mut out: W) -> Result<W> {
         let mut buf = Vec::new();
         let mut offset = 0u64;
@@ -116,6 +175,25 @@ impl ClogFile {
     }
 
     /// The file's bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`ClogFile::write_to`].
+    ///
+    /// ```
+    /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
+    /// #     use clog2_format::clog::{Body, ClogWriter, Record, Shift};
+    /// #     let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// #     w.push(&Record::new(0.5, 1, Body::Shift(Shift { timeshift: 0.25 })))?;
+    /// #     w.finish()
+    /// # }
+    /// let bytes = file()?;
+    /// let mut f = clog2_format::clog::ClogFile::parse(&bytes)?;
+    /// f.blocks[0].records[0].procid = 2;
+    /// let again = clog2_format::clog::ClogFile::parse(&f.to_bytes()?)?;
+    /// assert_eq!(again.blocks[0].records[0].procid, 2);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         self.write_to(Vec::new())
     }
@@ -142,6 +220,20 @@ pub enum BlockFill {
 /// have procid 0 and a zero pad; ENDBLOCK carries the time of the block's last record
 /// and the final ENDLOG [`ENDLOG_TIME`] (1.0e6), as MPICH-1's merger did. Bytes after
 /// terminators are zero. Records are written as given (their header pad included).
+///
+/// ```
+/// use clog2_format::clog::{Body, ClogFile, ClogWriter, Record, Shift};
+/// let mut w = ClogWriter::new(Vec::new(), 256)?;
+/// for i in 0..10 {
+///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+/// }
+/// assert_eq!(w.records_written(), 10);
+/// let bytes = w.finish()?;
+/// let f = ClogFile::parse_with_block_size(&bytes, 256)?; // parse infers 1024 and up
+/// assert_eq!(bytes.len(), 256 * f.blocks.len());
+/// assert_eq!(f.blocks.len(), 4); // 3 records a block, and ENDLOG
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct ClogWriter<W: Write> {
     blocks: Blocks<W>,
@@ -153,11 +245,41 @@ pub struct ClogWriter<W: Write> {
 impl<W: Write> ClogWriter<W> {
     /// A writer with blocks of `block_size` bytes (a multiple of 8, at least 24) and
     /// the MPICH-1 fill rule ([`BlockFill::Mpe1`]).
+    ///
+    /// # Errors
+    ///
+    /// A block size that is not a multiple of 8 of at least 24.
+    ///
+    /// See the [module](crate::clog) for an example.
+    ///
+    /// ```
+    /// assert!(clog2_format::clog::ClogWriter::new(Vec::new(), 1020).is_err());
+    /// ```
     pub fn new(out: W, block_size: usize) -> Result<Self> {
         Self::with_fill(out, block_size, BlockFill::default())
     }
 
     /// A writer with an explicit fill rule.
+    ///
+    /// # Errors
+    ///
+    /// As [`ClogWriter::new`].
+    ///
+    /// ```
+    /// use clog2_format::clog::{BlockFill, Body, ClogFile, ClogWriter, Record, Shift};
+    /// let blocks = |fill| -> Result<usize, clog2_format::Error> {
+    ///     let mut w = ClogWriter::with_fill(Vec::new(), 1024, fill)?;
+    ///     for i in 0..60 {
+    ///         w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    ///     }
+    ///     assert_eq!((w.records_written(), w.block_size()), (60, 1024));
+    ///     Ok(ClogFile::parse(&w.finish()?)?.blocks.len())
+    /// };
+    /// // 32-byte records: MPICH-1 closes a block 160 bytes early (27 records a
+    /// // block), Tight when the next record and a terminator would not fit (31).
+    /// assert_eq!((blocks(BlockFill::Mpe1)?, blocks(BlockFill::Tight)?), (3, 2));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn with_fill(out: W, block_size: usize, fill: BlockFill) -> Result<Self> {
         if block_size < HEADER_LEN || block_size % 8 != 0 {
             return Err(Error::Write(WriteProblem::ClogBlockSize(block_size)));
@@ -191,6 +313,20 @@ impl<W: Write> ClogWriter<W> {
     }
 
     /// Appends a record (not a terminator: blocks are closed automatically).
+    ///
+    /// # Errors
+    ///
+    /// A terminator, a record that cannot fit a block with its terminator, a
+    /// record whose length field is wrong, and I/O errors.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// w.push(&Record::new(0.5, 1, Body::Shift(Shift { timeshift: 0.25 })))?;
+    /// assert_eq!(w.bytes_written(), 32);
+    /// assert!(w.push(&Record::new(0.6, 1, Body::EndBlock)).is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn push(&mut self, rec: &Record) -> Result<()> {
         refuse_terminator(rec.is_terminator())?;
         rec.length()?;
@@ -215,6 +351,18 @@ impl<W: Write> ClogWriter<W> {
     }
 
     /// Ends the log with ENDLOG, writes the last block and returns the output.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O errors.
+    ///
+    /// ```
+    /// use clog2_format::clog::{ClogFile, ClogWriter};
+    /// let bytes = ClogWriter::new(Vec::new(), 1024)?.finish()?;
+    /// assert_eq!(bytes.len(), 1024); // one block: ENDLOG and zeros
+    /// assert_eq!(ClogFile::parse(&bytes)?.blocks[0].records[0].time, 1.0e6);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn finish(mut self) -> Result<W> {
         self.close_block(ENDLOG_TIME, Body::EndLog)?;
         self.blocks.out.flush().map_err(io(self.blocks.offset))?;

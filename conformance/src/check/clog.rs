@@ -13,8 +13,9 @@
 use crate::report::Collector;
 use crate::Format;
 use clog2_format::clog::{
-    record_len, Body, ClogRecords, Record, CONST_ETYPE, HEADER_LEN, RECV_ETYPE, SEND_ETYPE,
+    Body, ClogRecords, Record, CONST_ETYPE, HEADER_LEN, RECV_ETYPE, SEND_ETYPE,
 };
+use clog2_format::error::ValueProblem;
 use clog2_format::escape::quoted_text;
 use clog2_format::Error;
 use slog2_format::convert::clog::events::{
@@ -129,25 +130,21 @@ fn reject(c: &mut Collector, bytes: &[u8], explicit: bool, e: &Error) {
         Error::Truncated { .. } if len == 0 || offset == len || explicit => (C1_REJ_003, len),
         Error::Truncated { .. } => (C1_REJ_002, 0),
         Error::BadValue {
-            field: "block size",
+            problem: ValueProblem::ClogBlockSize | ValueProblem::NotInferable(_),
             ..
         } if explicit => (C1_REJ_001, 0),
         Error::BadValue {
-            field: "block size",
+            problem: ValueProblem::ClogBlockSize | ValueProblem::NotInferable(_),
             ..
         } => (C1_REJ_002, 0),
         Error::BadValue {
-            field: "length", ..
-        } => {
-            let rectype = bytes
-                .get(offset as usize + 8..offset as usize + 12)
-                .map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-            if rectype.and_then(record_len).is_some() {
-                (C1_REJ_004, offset)
-            } else {
-                (C1_REJ_005, offset)
-            }
-        }
+            problem: ValueProblem::RecordLength { .. },
+            ..
+        } => (C1_REJ_004, offset),
+        Error::BadValue {
+            problem: ValueProblem::UnknownTypeLength { .. },
+            ..
+        } => (C1_REJ_005, offset),
         Error::BlockOverrun { block_end, .. } if offset == *block_end => (C1_REJ_007, offset),
         Error::BlockOverrun { .. } => (C1_REJ_006, offset),
         Error::MissingEndLog { .. } => (C1_REJ_008, offset),

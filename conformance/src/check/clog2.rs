@@ -17,6 +17,7 @@
 use crate::report::Collector;
 use crate::rule::Rule;
 use crate::Format;
+use clog2_format::error::ValueProblem;
 use clog2_format::preamble::{Field, Preamble, PREAMBLE_LEN};
 use clog2_format::record::{comm_etype, Body, Record};
 use clog2_format::{Clog2Reader, Error, Version};
@@ -148,7 +149,7 @@ fn classify(phase: Phase, e: &Error) -> (Rule, u64) {
         (
             Phase::End,
             Error::BadValue {
-                field: "commtable_fptr",
+                problem: ValueProblem::CommTablePastEnd { .. },
                 ..
             },
         ) => 8,

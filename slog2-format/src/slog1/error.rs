@@ -1,5 +1,9 @@
 //! SLOG-1's own errors; every error about input bytes names the byte offset.
 
+mod write_problem;
+
+pub use write_problem::{RecordProblem, WriteProblem};
+
 /// A `Result` whose error is [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -11,11 +15,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
-    #[error("byte {offset}: {}", self.detail())]
+    #[error("byte {offset}: I/O error: {source}")]
     Io {
         /// Offset of the operation.
         offset: u64,
-        /// The error.
+        /// The I/O error.
         #[source]
         source: std::io::Error,
     },
@@ -40,7 +44,7 @@ pub enum Error {
     /// The file cannot be written as asked (frames and directory entries that do
     /// not pair up, overlapping sections, a result that would not read back, ...).
     #[error("{}", self.detail())]
-    Write(String),
+    Write(WriteProblem),
 }
 
 impl Error {

@@ -51,6 +51,9 @@ pub enum Part {
     Directory,
     /// Frame `i` of the directory.
     Frame(usize),
+    /// Bytes no section covers, at this offset ([`Slog1File::gaps`]; never in
+    /// [`Slog1File::regions`]).
+    Gap(u64),
 }
 
 impl Part {
@@ -65,6 +68,7 @@ impl Part {
             Part::RecDefs => "the record definition table".into(),
             Part::Directory => "the frame directory".into(),
             Part::Frame(i) => format!("frame {i}"),
+            Part::Gap(at) => format!("the gap at byte {at}"),
         }
     }
 }
@@ -83,6 +87,28 @@ pub struct RecordRef<'a> {
 }
 
 /// Whether `data` starts like a SLOG-1 file: version 0.9 (`00000000 00000009`).
+///
+/// ```
+/// # use slog2_format::slog1::*;
+/// # let state = |s: f64, node: u16| IntervalRecord {
+/// #     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+/// #     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+/// #     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// # };
+/// # let f = build(&BuildInput {
+/// #     threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+/// #     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+/// #     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+/// #     records: (0..6).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+/// #     ..Default::default()
+/// # }, BuildOptions::default())?;
+/// let bytes = f.to_bytes()?;
+/// assert!(looks_like(&bytes));
+/// assert_eq!(bytes[..8], [0, 0, 0, 0, 0, 0, 0, 9]);
+/// assert!(!looks_like(b"SLOG 2.0.6"));
+/// assert!(!looks_like(&[0, 0, 0, 0, 0, 0, 0, 8, 0])); // version 0.8
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn looks_like(data: &[u8]) -> bool {
     data.len() >= 8 && data[..8] == [0, 0, 0, 0, 0, 0, 0, 9]
 }
@@ -190,7 +216,9 @@ pub fn pointers(h: &Header) -> [(&'static str, u64, u64); 6] {
 impl Slog1File {
     /// Parses a whole file held in memory.
     ///
-    /// Errors (each naming a byte offset, see spec/slog1.md §13): a file shorter
+    /// # Errors
+    ///
+    /// Each naming a byte offset (see spec/slog1.md §13): a file shorter
     /// than the header, a version other than 0.9, a section pointer that is 0 or
     /// past the end of the file, a count whose items cannot fit in the bytes left,
     /// a malformed profile entry, a bebits code above 3, a record without a
@@ -199,12 +227,65 @@ impl Slog1File {
     /// is 0 or whose frame runs past the end of the file, statistics sets with
     /// label sizes other than 35 or bin counts other than the section's, and
     /// sections or frames that overlap.
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let bytes = file()?.to_bytes()?;
+    /// let f = slog2_format::slog1::Slog1File::parse(&bytes)?;
+    /// assert_eq!(f.home_records().count(), 40);
+    /// assert_eq!(f.frame_range(), Some((0.0, 40.5)));
+    /// let short = slog2_format::slog1::Slog1File::parse(&bytes[..100]).unwrap_err();
+    /// assert!(short.offset().is_some());
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn parse(data: &[u8]) -> Result<Slog1File> {
         Slog1File::parse_or_reject(data).map_err(|r| r.error)
     }
 
     /// Parses a whole file from a reader (read to its end, then
     /// [`parse`](Self::parse)d).
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog1File::parse`], and the reader's I/O errors.
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let bytes = file()?.to_bytes()?;
+    /// let f = slog2_format::slog1::Slog1File::read(&bytes[..])?;
+    /// assert_eq!(f.to_bytes()?, bytes);
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn read<R: std::io::Read>(inner: R) -> Result<Slog1File> {
         let data =
             clog2_format::io::read_all(inner, |offset, source| Error::Io { offset, source })?;
@@ -216,6 +297,32 @@ impl Slog1File {
     /// short, 2 version, 3 section pointer, 4 frame size, 5 count, 6 truncated
     /// structure, 7 profile entry, 8 definition bebits, 9 statistics set, 10
     /// directory entry, 11 frame overflow, 12 sector, 13 record, 14 overlap).
+    ///
+    /// # Errors
+    ///
+    /// A [`Rejection`] holding the error of [`Slog1File::parse`], with its offset, and
+    /// the row it breaks.
+    ///
+    /// ```
+    /// # use slog2_format::slog1::*;
+    /// # let state = |s: f64, node: u16| IntervalRecord {
+    /// #     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+    /// #     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// # };
+    /// # let f = build(&BuildInput {
+    /// #     threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #     records: (0..6).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+    /// #     ..Default::default()
+    /// # }, BuildOptions::default())?;
+    /// let bytes = f.to_bytes()?;
+    /// assert_eq!(Slog1File::parse_or_reject(&bytes).map_err(|r| r.error)?.to_bytes()?, bytes);
+    /// let cut = Slog1File::parse_or_reject(&bytes[..20]).unwrap_err();
+    /// assert_eq!(cut.row, 1); // the file is too short for its header
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_or_reject(data: &[u8]) -> std::result::Result<Slog1File, Rejection> {
         let len = data.len();
         if len < HEADER_LEN as usize {
@@ -363,6 +470,33 @@ impl Slog1File {
 
     /// Every copy of every record, frame by frame, sectors in on-disk order, with
     /// its byte offset (computed from the directory's frame pointers).
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let f = file()?;
+    /// let copies = f.records().count();
+    /// let homes = f.home_records().count();
+    /// assert_eq!(homes, 40);
+    /// assert!(copies > homes); // states that reach a later frame have copies there
+    /// let first = f.records().next().unwrap();
+    /// assert_eq!((first.frame, first.record.starttime), (0, 0.0));
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn records(&self) -> impl Iterator<Item = RecordRef<'_>> {
         self.frames.iter().enumerate().flat_map(move |(i, f)| {
             let base =

@@ -3,8 +3,8 @@
 //! complete file — frames, sectors, pseudo copies, statistics — from interval
 //! records and tables (spec/slog1.md §12).
 
-use super::error::{Error, Result};
-use super::read::Slog1File;
+use super::error::{Error, RecordProblem, Result, WriteProblem};
+use super::read::{Part, Slog1File};
 use super::types::*;
 use binrw::io::Cursor;
 use binrw::{BinWrite, Endian};
@@ -16,7 +16,7 @@ where
 {
     let mut c = Cursor::new(Vec::new());
     v.write_options(&mut c, Endian::Big, args)
-        .map_err(|e| Error::Write(e.to_string()))?;
+        .map_err(|e| Error::Write(WriteProblem::Encode(e.to_string())))?;
     Ok(c.into_inner())
 }
 
@@ -27,6 +27,32 @@ pub const MAX_FILE_LEN: u64 = 1 << 34;
 impl Slog1File {
     /// Writes the file (as [`to_bytes`](Self::to_bytes)) to `out` and gives it
     /// back.
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog1File::to_bytes`], and the writer's I/O errors.
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let f = file()?;
+    /// assert_eq!(f.write_to(Vec::new())?, f.to_bytes()?);
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn write_to<W: std::io::Write>(&self, out: W) -> Result<W> {
         let bytes = self.to_bytes()?;
         clog2_format::io::write_all(out, &bytes, |source| Error::Io { offset: 0, source })
@@ -37,19 +63,45 @@ impl Slog1File {
     /// tail), and every gap at its offset; bytes nothing covers are zeros (they
     /// read back as gaps). A parsed file gives its input back byte for byte.
     ///
-    /// Errors ([`Error::Write`]): frames and directory entries that do not pair
+    /// # Errors
+    ///
+    /// [`Error::Write`]: frames and directory entries that do not pair
     /// up, a frame whose content and tail are not `frame_bytesize` bytes, a
     /// section, frame or gap overlapping another, a file beyond [`MAX_FILE_LEN`],
     /// counts that do not fit their fields, or a result our reader would not read
     /// back (for example a record without a definition).
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let mut f = file()?;
+    /// let bytes = f.to_bytes()?;
+    /// assert_eq!(slog2_format::slog1::Slog1File::parse(&bytes)?, f);
+    /// f.frames.pop(); // a frame without its directory entry
+    /// assert!(f.to_bytes().is_err());
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let h = &self.header;
         if self.frames.len() != self.directory.entries.len() {
-            return Err(Error::Write(format!(
-                "{} frames but {} directory entries",
-                self.frames.len(),
-                self.directory.entries.len()
-            )));
+            return Err(Error::Write(WriteProblem::FramesAndEntries {
+                frames: self.frames.len(),
+                entries: self.directory.entries.len(),
+            }));
         }
         let stats_ok = match &self.statistics.body {
             None => self.statistics.nset == 0 || self.statistics.nbin == 0,
@@ -61,90 +113,79 @@ impl Slog1File {
             }
         };
         if !stats_ok {
-            return Err(Error::Write(
-                "the statistics' nset and nbin do not match its sets (sets are present exactly when both are non-zero)"
-                    .into(),
-            ));
+            return Err(Error::Write(WriteProblem::StatisticsShape));
         }
-        let mut items: Vec<(u64, Vec<u8>, String)> = vec![
-            (0, encode(h, ())?, "the header".into()),
+        let mut items: Vec<(u64, Vec<u8>, Part)> = vec![
+            (0, encode(h, ())?, Part::Header),
             (
                 h.fptr2statistics,
                 encode(&self.statistics, ())?,
-                "the preview statistics".into(),
+                Part::Statistics,
             ),
-            (
-                h.fptr2preview,
-                encode(&self.preview, ())?,
-                "the preview".into(),
-            ),
-            (
-                h.fptr2profile,
-                encode(&self.profile, ())?,
-                "the display profile".into(),
-            ),
+            (h.fptr2preview, encode(&self.preview, ())?, Part::Preview),
+            (h.fptr2profile, encode(&self.profile, ())?, Part::Profile),
             (
                 h.fptr2threadtable,
                 encode(&self.threads, ())?,
-                "the thread table".into(),
+                Part::ThreadTable,
             ),
-            (
-                h.fptr2recdefs,
-                encode(&self.recdefs, ())?,
-                "the record definition table".into(),
-            ),
+            (h.fptr2recdefs, encode(&self.recdefs, ())?, Part::RecDefs),
             (
                 h.fptr2framedata,
                 encode(&self.directory, ())?,
-                "the frame directory".into(),
+                Part::Directory,
             ),
         ];
         for (i, (f, e)) in self.frames.iter().zip(&self.directory.entries).enumerate() {
             let b = encode(f, ())?;
             if b.len() as u64 != h.frame_bytesize as u64 {
-                return Err(Error::Write(format!(
-                    "frame {i} encodes to {} bytes (content {} + tail {}), not the frame size {}",
-                    b.len(),
-                    f.content_len(),
-                    f.tail.len(),
-                    h.frame_bytesize
-                )));
+                return Err(Error::Write(WriteProblem::FrameSize {
+                    frame: i,
+                    len: b.len() as u64,
+                    content: f.content_len(),
+                    tail: f.tail.len() as u64,
+                    frame_bytesize: h.frame_bytesize,
+                }));
             }
-            items.push((e.fptr2framehdr, b, format!("frame {i}")));
+            items.push((e.fptr2framehdr, b, Part::Frame(i)));
         }
         for (&at, g) in &self.gaps {
-            items.push((at, g.clone(), format!("the gap at byte {at}")));
+            items.push((at, g.clone(), Part::Gap(at)));
         }
         items.sort_by_key(|i| i.0);
         let mut pos = 0u64;
-        let mut prev = String::new();
-        for (at, b, what) in &items {
-            if *at < pos {
-                return Err(Error::Write(format!(
-                    "{what} at byte {at} overlaps {prev}, which ends at byte {pos}"
-                )));
+        let mut prev = Part::Header;
+        for &(at, ref b, part) in &items {
+            if at < pos {
+                return Err(Error::Write(WriteProblem::Overlap {
+                    part,
+                    at,
+                    previous: prev,
+                    previous_end: pos,
+                }));
             }
             pos = at
                 .checked_add(b.len() as u64)
                 .filter(|&end| end <= MAX_FILE_LEN)
-                .ok_or_else(|| {
-                    Error::Write(format!(
-                        "{what} at byte {at} ends beyond {MAX_FILE_LEN} bytes"
-                    ))
-                })?;
-            prev.clone_from(what);
+                .ok_or(Error::Write(WriteProblem::PastMaxLen {
+                    part,
+                    at,
+                    max: MAX_FILE_LEN,
+                }))?;
+            prev = part;
         }
         if pos > MAX_FILE_LEN {
-            return Err(Error::Write(format!(
-                "the file would be {pos} bytes, more than {MAX_FILE_LEN}"
-            )));
+            return Err(Error::Write(WriteProblem::TooLarge {
+                len: pos,
+                max: MAX_FILE_LEN,
+            }));
         }
         let mut out = vec![0u8; pos as usize];
         for (at, b, _) in &items {
             out[*at as usize..*at as usize + b.len()].copy_from_slice(b);
         }
         if let Err(e) = Slog1File::parse(&out) {
-            return Err(Error::Write(format!("the file would not read back: {e}")));
+            return Err(Error::Write(WriteProblem::WouldNotReadBack(Box::new(e))));
         }
         Ok(out)
     }
@@ -228,20 +269,57 @@ impl Default for BuildOptions {
 
 /// Setters, one per field (the struct is `#[non_exhaustive]`: start from
 /// [`Default`]).
+///
+/// ```
+/// use slog2_format::slog1::BuildOptions;
+/// let o = BuildOptions::default().frame_bytesize(1024).max_ndirframe(8).nbin(16);
+/// assert_eq!((o.frame_bytesize, o.max_ndirframe, o.nbin), (1024, 8, 16));
+/// assert_eq!(BuildOptions::default().nbin, 512);
+/// ```
 impl BuildOptions {
     /// Sets `frame_bytesize` (see the field).
+    ///
+    /// ```
+    /// let o = slog2_format::slog1::BuildOptions::default().frame_bytesize(4096);
+    /// assert_eq!((o.frame_bytesize, o.nbin), (4096, 512));
+    /// ```
     pub fn frame_bytesize(mut self, frame_bytesize: u32) -> Self {
         self.frame_bytesize = frame_bytesize;
         self
     }
 
     /// Sets `max_ndirframe` (see the field).
+    ///
+    /// ```
+    /// let o = slog2_format::slog1::BuildOptions::default().max_ndirframe(16);
+    /// assert_eq!((o.max_ndirframe, o.frame_bytesize), (16, 65536));
+    /// ```
     pub fn max_ndirframe(mut self, max_ndirframe: u32) -> Self {
         self.max_ndirframe = max_ndirframe;
         self
     }
 
     /// Sets `nbin` (see the field).
+    ///
+    /// ```
+    /// # use slog2_format::slog1::*;
+    /// # let state = |s: f64, node: u16| IntervalRecord {
+    /// #     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+    /// #     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// # };
+    /// # let f = build(&BuildInput {
+    /// #     threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #     records: (0..6).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+    /// #     ..Default::default()
+    /// # }, BuildOptions::default())?;
+    /// let o = BuildOptions::default().nbin(8);
+    /// assert_eq!((o.nbin, o.frame_bytesize), (8, 65536));
+    /// # let _ = f;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn nbin(mut self, nbin: u32) -> Self {
         self.nbin = nbin;
         self
@@ -276,38 +354,37 @@ fn total_order(a: f64, b: f64) -> Ordering {
 /// average number of that type's intervals active in it. The header says
 /// increasing end time, as MPE's files do.
 ///
-/// Errors ([`Error::Write`]): a non-finite time or negative duration, a record
+/// # Errors
+///
+/// [`Error::Write`]: a non-finite time or negative duration, a record
 /// without a definition or not matching it, a frame size below 32 bytes or
 /// records starting at one instant that need more than a frame, `nbin` outside
 /// 1–512.
 pub fn build(input: &BuildInput, opts: BuildOptions) -> Result<Slog1File> {
     if opts.nbin == 0 || opts.nbin > 512 {
-        return Err(Error::Write(format!(
-            "nbin must be 1 to 512, not {}",
-            opts.nbin
-        )));
+        return Err(Error::Write(WriteProblem::Bins(opts.nbin)));
     }
     let fbs = opts.frame_bytesize as u64;
     if fbs < FRAME_HEADER_LEN + MIN_DIAG_RECORD_LEN {
-        return Err(Error::Write(format!("frame size {fbs} is below 66 bytes")));
+        return Err(Error::Write(WriteProblem::FrameTooSmall(fbs)));
     }
     let recdefs = RecDefTable {
         entries: input.recdefs.clone(),
     };
     let defs = recdefs.index();
     for (i, r) in input.records.iter().enumerate() {
-        let bad = |why: String| Err(Error::Write(format!("record {i}: {why}")));
+        let bad = |problem| Err(Error::Write(WriteProblem::Record { index: i, problem }));
         if !r.starttime.is_finite() || !r.duration.is_finite() || !r.endtime().is_finite() {
-            return bad("a time is not finite".into());
+            return bad(RecordProblem::NotFinite);
         }
         if r.duration < 0.0 {
-            return bad(format!("negative duration {}", r.duration));
+            return bad(RecordProblem::NegativeDuration(r.duration));
         }
         let Some(&(na, ng)) = defs.get(&(r.intvltype, r.bebits)) else {
-            return bad(format!(
-                "no definition for interval type {} bebits {}",
-                r.intvltype, r.bebits
-            ));
+            return bad(RecordProblem::NoDefinition {
+                intvltype: r.intvltype,
+                bebits: r.bebits,
+            });
         };
         let args_ok = match &r.args {
             RecordArgs::Fixed(v) => !is_variable(r.rectype) && v.len() == ng as usize,
@@ -317,16 +394,13 @@ pub fn build(input: &BuildInput, opts: BuildOptions) -> Result<Slog1File> {
             || !args_ok
             || r.destination.is_some() != is_off_diagonal(r.rectype)
         {
-            return bad(
-                "its associations, arguments or destination do not match its type and definition"
-                    .into(),
-            );
+            return bad(RecordProblem::Mismatch);
         }
         if FRAME_HEADER_LEN + r.disk_len() > fbs {
-            return bad(format!(
-                "{} bytes do not fit in a {fbs}-byte frame",
-                r.disk_len()
-            ));
+            return bad(RecordProblem::TooLong {
+                len: r.disk_len(),
+                frame_bytesize: fbs,
+            });
         }
     }
     let mut order: Vec<usize> = (0..input.records.len()).collect();
@@ -365,9 +439,10 @@ pub fn build(input: &BuildInput, opts: BuildOptions) -> Result<Slog1File> {
             end = g;
         }
         if end == next {
-            return Err(Error::Write(format!(
-                "the records active at time {fs} need more than a {fbs}-byte frame"
-            )));
+            return Err(Error::Write(WriteProblem::ActiveRecordsOverflow {
+                time: fs,
+                frame_bytesize: fbs,
+            }));
         }
         let fe = if end == order.len() {
             t_end
