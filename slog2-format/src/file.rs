@@ -21,6 +21,16 @@ pub enum FileBlock {
     TreeDir(Parsed<TreeDir>),
 }
 
+/// Writes a block's structure to `out` and gives the bytes that follow it in
+/// the block (written after it as they were read).
+fn write_parsed<'p, T>(p: &'p Parsed<T>, out: &mut Cursor<Vec<u8>>) -> binrw::BinResult<&'p [u8]>
+where
+    T: for<'a> BinWrite<Args<'a> = ()>,
+{
+    p.value.write_options(out, Endian::Big, ())?;
+    Ok(&p.trailing)
+}
+
 impl FileBlock {
     fn ptr(&self) -> FileBlockPtr {
         match self {
@@ -282,31 +292,12 @@ impl Slog2File {
             };
             let start = out.position();
             let trailing = match b {
-                FileBlock::Node(p) => {
-                    p.value
-                        .write_options(&mut out, Endian::Big, ())
-                        .map_err(w)?;
-                    &p.trailing
-                }
-                FileBlock::Categories(p) => {
-                    p.value
-                        .write_options(&mut out, Endian::Big, ())
-                        .map_err(w)?;
-                    &p.trailing
-                }
-                FileBlock::LineIdMaps(p) => {
-                    p.value
-                        .write_options(&mut out, Endian::Big, ())
-                        .map_err(w)?;
-                    &p.trailing
-                }
-                FileBlock::TreeDir(p) => {
-                    p.value
-                        .write_options(&mut out, Endian::Big, ())
-                        .map_err(w)?;
-                    &p.trailing
-                }
-            };
+                FileBlock::Node(p) => write_parsed(p, &mut out),
+                FileBlock::Categories(p) => write_parsed(p, &mut out),
+                FileBlock::LineIdMaps(p) => write_parsed(p, &mut out),
+                FileBlock::TreeDir(p) => write_parsed(p, &mut out),
+            }
+            .map_err(w)?;
             out.get_mut().extend_from_slice(trailing);
             out.set_position(out.get_ref().len() as u64);
             let size = out.position() - start;
