@@ -336,7 +336,10 @@ impl<W: Write + Seek> Clog2Writer<W> {
     ///
     /// # Errors
     ///
-    /// I/O errors.
+    /// [`Error::Io`] at the offset written when `out` fails;
+    /// [`Error::Write`] with [`WriteProblem::NoCommTable`] for a non-empty `table`
+    /// in a version without one (before 02.43), and as
+    /// [`Preamble::set_commtable_fptr`] when the final preamble cannot be written.
     ///
     /// See [`Clog2Writer::new`] for an example.
     ///
