@@ -66,6 +66,22 @@ pub(crate) fn refuse_terminator(is_terminator: bool) -> Result<()> {
 /// Writes a parsed file back block by block, exactly as given: preamble tokens and
 /// padding, every record with its pad fields, every block's trailing bytes, the comm
 /// table.
+///
+/// ```
+/// use clog2_format::{synth, BlockWriter, Clog2File};
+/// let bytes = synth::generate_vec(&synth::Options::default().events(500))?;
+/// let mut f = Clog2File::parse(&bytes)?;
+/// let pad = f.blocks[0].trailing.len();
+/// f.blocks[0].trailing[0] = 0xaa; // stale bytes after the terminator are kept
+/// let mut w = BlockWriter::new(Vec::new(), &f.preamble)?;
+/// for b in &f.blocks {
+///     w.write_block(b)?;
+/// }
+/// let out = w.finish(f.comm_table.as_ref())?;
+/// assert_eq!(out.len(), bytes.len());
+/// assert_eq!(out[1024 + 65536 - pad], 0xaa);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct BlockWriter<W: Write> {
     out: W,
@@ -115,6 +131,18 @@ impl<W: Write> BlockWriter<W> {
     /// A block that does not fit the block size, and I/O errors.
     ///
     /// See [`BlockWriter::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::{error::WriteProblem, synth, BlockWriter, Clog2File, Error};
+    /// let bytes = synth::generate_vec(&synth::Options::default().events(500))?;
+    /// let f = Clog2File::parse(&bytes)?;
+    /// let mut w = BlockWriter::new(Vec::new(), &f.preamble)?;
+    /// let mut big = f.blocks[0].clone();
+    /// big.trailing.push(0); // one byte more than the block holds
+    /// assert!(matches!(w.write_block(&big), Err(Error::Write(WriteProblem::BlockOverflow { .. }))));
+    /// w.write_block(&f.blocks[0])?;
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn write_block(&mut self, block: &Block) -> Result<()> {
         self.buf.clear();
         encode_block(block, self.layout, self.block_size, &mut self.buf)?;
@@ -130,6 +158,19 @@ impl<W: Write> BlockWriter<W> {
     /// I/O errors.
     ///
     /// See [`BlockWriter::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::{synth, BlockWriter, Clog2File};
+    /// let bytes = synth::generate_vec(&synth::Options::default().events(500))?;
+    /// let f = Clog2File::parse(&bytes)?;
+    /// let mut w = BlockWriter::new(Vec::new(), &f.preamble)?;
+    /// for b in &f.blocks {
+    ///     w.write_block(b)?;
+    /// }
+    /// let without_table = w.finish(None)?;
+    /// assert_eq!(without_table[..], bytes[..bytes.len() - f.comm_table.unwrap().disk_len() as usize]);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn finish(mut self, table: Option<&CommTable>) -> Result<W> {
         if let Some(t) = table {
             self.buf.clear();
@@ -295,7 +336,10 @@ impl<W: Write + Seek> Clog2Writer<W> {
     ///
     /// # Errors
     ///
-    /// I/O errors.
+    /// [`Error::Io`] at the offset written when `out` fails;
+    /// [`Error::Write`] with [`WriteProblem::NoCommTable`] for a non-empty `table`
+    /// in a version without one (before 02.43), and as
+    /// [`Preamble::set_commtable_fptr`] when the final preamble cannot be written.
     ///
     /// See [`Clog2Writer::new`] for an example.
     ///

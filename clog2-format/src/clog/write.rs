@@ -20,6 +20,14 @@ impl Record {
     /// [`Error::Write`] with [`WriteProblem::OpaqueKnownType`],
     /// [`WriteProblem::OpaqueBodyLen`] or [`WriteProblem::OpaqueTooLong`] for a
     /// [`Body::Unknown`] as described above.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record, Shift};
+    /// let r = Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 }));
+    /// assert_eq!(r.length()?, 4); // 32 bytes
+    /// assert_eq!(Record::new(1.0, 0, Body::EndLog).length()?, 3); // the 24-byte header alone
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn length(&self) -> Result<i32> {
         match &self.body {
             Body::Unknown { rectype, bytes } => {
