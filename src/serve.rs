@@ -207,6 +207,26 @@ impl std::fmt::Debug for Service {
     }
 }
 
+/// A file [`Service::named`] cannot serve: which, and why.
+///
+/// ```
+/// use std::path::PathBuf;
+/// let missing = PathBuf::from("/nonexistent/a.slog2");
+/// let e = mpelog::serve::Service::new(&[missing.clone()]).unwrap_err();
+/// assert_eq!(e.path, missing);
+/// assert!(matches!(e.source, slog2_format::Error::Io { offset: 0, .. }));
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+#[non_exhaustive]
+pub struct OpenError {
+    /// The file.
+    pub path: PathBuf,
+    /// Why it cannot be served.
+    #[source]
+    pub source: slog2_format::Error,
+}
+
 fn open(path: &Path, nodes: &Arc<NodeCache>) -> slog2_format::Result<Slog2Reader<BufReader<File>>> {
     let f = File::open(path).map_err(|e| slog2_format::Error::Io {
         offset: 0,
@@ -286,7 +306,7 @@ impl Service {
     /// # Errors
     ///
     /// As [`Service::named`].
-    pub fn new(paths: &[PathBuf]) -> slog2_format::Result<Service> {
+    pub fn new(paths: &[PathBuf]) -> Result<Service, OpenError> {
         let named: Vec<(PathBuf, String)> = paths
             .iter()
             .map(|p| {
@@ -304,18 +324,25 @@ impl Service {
     ///
     /// # Errors
     ///
-    /// As [`Slog2Reader::new`](slog2_format::Slog2Reader::new) for each file, and
-    /// [`Error::Io`](slog2_format::Error::Io) at offset 0 when a file cannot be opened
-    /// or its length read (the error does not name the file).
-    pub fn named(files_and_names: &[(PathBuf, String)]) -> slog2_format::Result<Service> {
+    /// [`OpenError`] naming the first file that cannot be served: its
+    /// [`Slog2Reader::new`](slog2_format::Slog2Reader::new) error, or
+    /// [`Error::Io`](slog2_format::Error::Io) at offset 0 when it cannot be
+    /// opened or its length read.
+    pub fn named(files_and_names: &[(PathBuf, String)]) -> Result<Service, OpenError> {
         let mut files = Vec::new();
         for (p, name) in files_and_names {
+            let failed = |source| OpenError {
+                path: p.clone(),
+                source,
+            };
             let nodes = Arc::new(NodeCache::new(NODE_CACHE_BYTES));
-            let r = open(p, &nodes)?;
+            let r = open(p, &nodes).map_err(failed)?;
             let len = std::fs::metadata(p)
-                .map_err(|e| slog2_format::Error::Io {
-                    offset: 0,
-                    source: e,
+                .map_err(|e| {
+                    failed(slog2_format::Error::Io {
+                        offset: 0,
+                        source: e,
+                    })
                 })?
                 .len();
             files.push(Served {

@@ -861,3 +861,32 @@ fn export_stats_and_render_of_a_url_equal_the_local_files() {
         assert_eq!(stats(&url), stats(local), "stats {window:?}");
     }
 }
+
+#[test]
+fn a_file_that_cannot_be_served_is_named_not_the_first_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = trace(dir.path());
+    // A SLOG-2 file cut after its header: detected as SLOG-2, refused on open.
+    let bytes = std::fs::read(&good).unwrap();
+    let bad = dir.path().join("broken.slog2");
+    std::fs::write(&bad, &bytes[..600]).unwrap();
+    let o = mpelog(&[
+        "serve",
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+        "--port",
+        "0",
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("broken.slog2"), "{err}");
+    assert!(!err.contains("t.slog2"), "{err}");
+    // The library says which file, too.
+    let e = Service::new(&[good.clone(), bad.clone()]).unwrap_err();
+    assert_eq!(e.path, bad);
+    assert!(
+        matches!(e.source, slog2_format::Error::BadPointer { .. }),
+        "{}",
+        e.source
+    );
+}

@@ -33,7 +33,8 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
             }
         }
     }
-    let service = Arc::new(Service::named(&served).map_err(CliError::slog2(&served[0].0))?);
+    let service = Service::named(&served).map_err(|e| CliError::slog2(&e.path)(e.source))?;
+    let service = Arc::new(service);
     let addr = format!("{bind}:{port}");
     let listener = std::net::TcpListener::bind(&addr)
         .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
