@@ -986,3 +986,129 @@ fn a_download_that_is_not_the_probed_file_is_refused() {
         );
     }
 }
+
+/// A remote error handed through `Read` keeps its kind (a time limit:
+/// `TimedOut`; a bad or changed answer: `InvalidData`; a bad URL or
+/// setting: `InvalidInput`; anything else: `Other`) and comes back whole from
+/// `Error::from_io`; an I/O error of another origin becomes a transport
+/// error of the URL.
+#[test]
+fn remote_errors_as_io_errors_keep_their_kind_and_come_back() {
+    use std::io::ErrorKind as K;
+    let url = "http://h/f".to_string();
+    let u = || url.clone();
+    let cases = [
+        (
+            Error::Timeout {
+                url: u(),
+                after: Duration::from_secs(1),
+                what: "body".into(),
+            },
+            K::TimedOut,
+        ),
+        (
+            Error::BadAnswer {
+                url: u(),
+                start: 0,
+                end: 9,
+                problem: Problem::Status(204),
+            },
+            K::InvalidData,
+        ),
+        (
+            Error::Changed {
+                url: u(),
+                change: Change::Size {
+                    before: 1,
+                    after: 2,
+                },
+            },
+            K::InvalidData,
+        ),
+        (
+            Error::Protocol {
+                url: u(),
+                message: "x".into(),
+            },
+            K::InvalidData,
+        ),
+        (
+            Error::BadUrl {
+                url: u(),
+                reason: "x".into(),
+            },
+            K::InvalidInput,
+        ),
+        (
+            Error::BadSetting {
+                name: "MPELOG_HTTP_TIMEOUT",
+                value: "x".into(),
+                reason: "x".into(),
+            },
+            K::InvalidInput,
+        ),
+        (
+            Error::Status {
+                url: u(),
+                status: 404,
+            },
+            K::Other,
+        ),
+        (Error::TooManyRedirects { url: u(), max: 10 }, K::Other),
+    ];
+    for (e, kind) in cases {
+        let was = format!("{e:?}");
+        let io: std::io::Error = e.into();
+        assert_eq!(io.kind(), kind, "{was}");
+        assert_eq!(format!("{:?}", Error::from_io(&url, io)), was);
+    }
+    let other = Error::from_io(&url, std::io::Error::new(K::ConnectionReset, "reset"));
+    assert!(
+        matches!(&other, Error::Transport { url: at, source } if *at == url && source.kind() == K::ConnectionReset),
+        "{other:?}"
+    );
+    assert_eq!(
+        mpelog::remote::shown_url("https://u:p@host/a/b.slog2?sig=1"),
+        "https://host/a/b.slog2?…"
+    );
+}
+
+/// `MPELOG_HTTP_TIMEOUT` takes a positive, finite number of seconds below
+/// 10⁹: 0, a negative, an infinite, a non-number and 10⁹ itself are refused
+/// as a bad setting before any request; 0.5 is taken (the request then finds
+/// no server).
+#[test]
+fn the_time_limit_setting_is_checked() {
+    let url = "http://127.0.0.1:9/none.slog2";
+    for v in ["0", "-1", "inf", "NaN", "1e9", "soon"] {
+        let o = run(&["window", url], &[("MPELOG_HTTP_TIMEOUT", v)]);
+        assert!(!o.status.success(), "{v}");
+        assert!(
+            stderr(&o).contains(&format!("MPELOG_HTTP_TIMEOUT={v:?}")),
+            "{v}: {}",
+            stderr(&o)
+        );
+    }
+    let o = run(&["window", url], &[("MPELOG_HTTP_TIMEOUT", "0.5")]);
+    assert!(!o.status.success());
+    assert!(
+        !stderr(&o).contains("MPELOG_HTTP_TIMEOUT="),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `SSL_CERT_FILE` naming a file without certificates is a bad setting,
+/// named before any request, not a silent fall back to the bundled roots.
+#[test]
+fn a_certificate_file_without_certificates_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let none = dir.path().join("none.pem");
+    std::fs::write(&none, "not a certificate\n").unwrap();
+    let o = run(
+        &["window", "https://127.0.0.1:9/none.slog2"],
+        &[("SSL_CERT_FILE", none.to_str().unwrap())],
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("SSL_CERT_FILE="), "{}", stderr(&o));
+}
