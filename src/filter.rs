@@ -34,6 +34,12 @@ use std::collections::HashSet;
 use std::io::{Read, Seek, Write};
 
 /// What to keep and how to build the new tree.
+///
+/// ```
+/// let o = mpelog::filter::Options::default().keep(vec![2]).window(Some(1.0), Some(2.0));
+/// assert_eq!((o.keep, o.from, o.to), (Some(vec![2]), Some(1.0), Some(2.0)));
+/// assert!(o.remove.is_empty());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Options {
@@ -83,6 +89,12 @@ impl Options {
         self
     }
     /// The new tree's options.
+    ///
+    /// ```
+    /// use slog2_format::write::TreeOptions;
+    /// let opts = mpelog::filter::Options::default().tree(TreeOptions::default().children(4));
+    /// assert_eq!(opts.tree.children, 4);
+    /// ```
     pub fn tree(mut self, tree: TreeOptions) -> Options {
         self.tree = tree;
         self

@@ -570,15 +570,17 @@ fn run(cli: Cli) -> error::CliResult {
         } => cmd::window::run(
             &file,
             trace.as_deref(),
-            from,
-            to,
-            cmd::window::Detail {
-                pixels,
-                depth,
-                summary,
+            cmd::window::Args {
+                from,
+                to,
+                detail: cmd::window::Detail {
+                    pixels,
+                    depth,
+                    summary,
+                },
+                json,
+                lenient,
             },
-            json,
-            lenient,
         ),
         Command::Annotate {
             trace,

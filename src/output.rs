@@ -217,6 +217,20 @@ impl Output {
     /// # Errors
     ///
     /// [`Error::Io`] when the temporary file cannot be opened again.
+    ///
+    /// ```
+    /// use mpelog::output::Output;
+    /// use std::io::Write;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("out.txt");
+    /// let out = Output::create(&path, &[], false)?;
+    /// let mut w = out.writer()?;
+    /// w.write_all(b"hello").unwrap();
+    /// w.flush().unwrap();
+    /// assert!(!path.exists()); // the bytes are in a temporary file beside it
+    /// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    /// # Ok::<(), mpelog::output::Error>(())
+    /// ```
     pub fn writer(&self) -> Result<OutWriter> {
         let file = match &self.how {
             How::Rename { tmp, .. } => tmp.reopen(),
@@ -231,6 +245,20 @@ impl Output {
     /// # Errors
     ///
     /// [`Error::Io`] when the flush fails, and as [`Output::commit`].
+    ///
+    /// ```
+    /// use mpelog::output::Output;
+    /// use std::io::Write;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("out.txt");
+    /// let out = Output::create(&path, &[], false)?;
+    /// let mut w = out.writer()?;
+    /// w.write_all(b"hello").unwrap(); // not flushed: finish does it
+    /// out.finish(w)?;
+    /// assert_eq!(std::fs::read(&path).unwrap(), b"hello");
+    /// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1); // no temporary file left
+    /// # Ok::<(), mpelog::output::Error>(())
+    /// ```
     pub fn finish(self, mut writer: OutWriter) -> Result {
         writer.flush().map_err(io(&self.shown))?;
         drop(writer);
@@ -342,6 +370,25 @@ pub struct Dataset {
 impl Dataset {
     /// Plans the directory `path` (a trailing `/` is allowed); refuses a path
     /// that is a file, a non-empty directory, or one of `inputs`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SameFile`] when `path` is one of `inputs`, [`Error::Output`] when it
+    /// is a file or a non-empty directory, [`Error::Io`] naming `path` when it cannot be
+    /// looked at or the temporary directory beside it cannot be made.
+    ///
+    /// ```
+    /// use mpelog::output::{Dataset, Error};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let full = dir.path().join("full");
+    /// std::fs::create_dir(&full).unwrap();
+    /// std::fs::write(full.join("keep.txt"), b"data").unwrap();
+    /// assert!(matches!(Dataset::create(&full, &[]), Err(Error::Output { .. })));
+    /// let input = dir.path().join("t.clog2");
+    /// assert!(matches!(Dataset::create(&input, &[&input]), Err(Error::SameFile { .. })));
+    /// assert!(Dataset::create(&dir.path().join("new"), &[]).is_ok());
+    /// assert_eq!(std::fs::read(full.join("keep.txt")).unwrap(), b"data");
+    /// ```
     pub fn create(path: &Path, inputs: &[&Path]) -> Result<Dataset> {
         let target: PathBuf = path.components().collect();
         for input in inputs {
@@ -394,6 +441,13 @@ impl Dataset {
 
     /// Makes the directory appear under its name, with everything written in
     /// [`path`](Self::path) (synced first).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] naming the directory when the sync, the removal of the empty
+    /// directory in its place, or the rename fails; the temporary directory is then
+    /// removed, and what was at the name is left as it was (but for that empty
+    /// directory).
     pub fn commit(self) -> Result {
         let shown = self.shown;
         let tmp_path = self.tmp.path().to_path_buf();
@@ -510,6 +564,10 @@ fn temp_beside(target: &Path) -> std::io::Result<NamedTempFile> {
 
 /// A temporary file `PREFIXPID-XXXXXX.tmp` in `dir`, the name
 /// [`remove_stale`] recognizes.
+///
+/// # Errors
+///
+/// The I/O error of creating the file in `dir`.
 pub fn temp_in(dir: &Path, prefix: &str) -> std::io::Result<NamedTempFile> {
     tempfile::Builder::new()
         .prefix(&format!("{prefix}{}-", std::process::id()))

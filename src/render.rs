@@ -27,6 +27,11 @@ use std::fmt::Write as _;
 use std::io::{Read, Seek};
 
 /// What to draw.
+///
+/// ```
+/// let o = mpelog::render::Options::default();
+/// assert_eq!((o.from, o.to, o.width, o.row_height, o.view), (None, None, 1200, 40, None));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Options {
@@ -55,7 +60,12 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The window `[from, to)`.
+    /// The window `[from, to)` (a missing bound is the file's start or end).
+    ///
+    /// ```
+    /// let o = mpelog::render::Options::default().window(Some(1.5), None);
+    /// assert_eq!((o.from, o.to), (Some(1.5), None));
+    /// ```
     pub fn window(mut self, from: Option<f64>, to: Option<f64>) -> Options {
         self.from = from;
         self.to = to;
@@ -63,11 +73,23 @@ impl Options {
     }
     /// The picture's width in pixels (200 to the plot's
     /// [`MAX_COLUMNS`](crate::summary::MAX_COLUMNS) plus its margins).
+    ///
+    /// ```
+    /// use mpelog::render::Options;
+    /// assert_eq!(Options::default().width(800).width, 800);
+    /// assert_eq!(Options::default().width(10).width, 200);
+    /// ```
     pub fn width(mut self, width: u32) -> Options {
         self.width = width.clamp(200, crate::summary::MAX_COLUMNS + 100);
         self
     }
-    /// The view.
+    /// The view whose rows are the timelines: a line-ID map, by its title or
+    /// position (`None`: the first).
+    ///
+    /// ```
+    /// let o = mpelog::render::Options::default().view(Some("Thread View".into()));
+    /// assert_eq!(o.view.as_deref(), Some("Thread View"));
+    /// ```
     pub fn view(mut self, view: Option<String>) -> Options {
         self.view = view;
         self
@@ -147,6 +169,13 @@ fn tick_step(width: f64, want: f64) -> f64 {
 
 /// The summary [`svg`] draws for `opts`: one preview query as wide as the
 /// plot, summed per row and pixel column ([`Summary::of_window`]).
+///
+/// # Errors
+///
+/// [`Error::EmptyWindow`] when the window is empty or not finite,
+/// [`Error::NoView`] when the view asked for is not in the file, and
+/// [`Error::Slog2`] when the query fails (as
+/// [`Slog2Reader::window_picture_into`]).
 pub fn summary<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,

@@ -118,6 +118,10 @@ impl Response {
     }
 
     /// The body read into memory (for tests and small answers).
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of opening, seeking or reading the body's file.
     pub fn read_body(&self) -> std::io::Result<Vec<u8>> {
         match &self.body {
             Body::Bytes(b) => Ok(b.clone()),
@@ -278,6 +282,10 @@ fn byte_range(header: Option<&str>, len: u64) -> Result<Option<(u64, u64)>, ()> 
 impl Service {
     /// Serves the SLOG-2 files `paths` (each is opened once to check it),
     /// each shown by its file name.
+    ///
+    /// # Errors
+    ///
+    /// As [`Service::named`].
     pub fn new(paths: &[PathBuf]) -> slog2_format::Result<Service> {
         let named: Vec<(PathBuf, String)> = paths
             .iter()
@@ -293,6 +301,12 @@ impl Service {
 
     /// Serves the SLOG-2 files of `files`, each shown by the name beside it
     /// (a converted input by the name of the trace it came from).
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog2Reader::new`](slog2_format::Slog2Reader::new) for each file, and
+    /// [`Error::Io`](slog2_format::Error::Io) at offset 0 when a file cannot be opened
+    /// or its length read (the error does not name the file).
     pub fn named(files_and_names: &[(PathBuf, String)]) -> slog2_format::Result<Service> {
         let mut files = Vec::new();
         for (p, name) in files_and_names {

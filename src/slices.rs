@@ -98,6 +98,11 @@ pub fn span_of(time_box: Option<(f64, f64)>, from: Option<f64>, to: Option<f64>)
 /// Calls `f` with every real primitive that meets the span (the parts of a
 /// composite one by one) as a borrowed [`Piece`], in start order
 /// ([`order`]).
+///
+/// # Errors
+///
+/// The first error of `tree`'s query ([`Tree::query`]); `f` has been called for
+/// the pieces before it.
 pub fn visit_pieces<T: Tree>(
     tree: &mut T,
     span: Span,
@@ -201,6 +206,10 @@ pub fn order(a: &Piece<'_>, b: &Piece<'_>) -> std::cmp::Ordering {
 
 /// Calls `f` with every real primitive that meets the span, in `order`: each
 /// slice's query keeps the primitives whose start (or end) lies in the slice.
+///
+/// # Errors
+///
+/// As [`visit_pieces`].
 pub fn visit_in<T: Tree>(
     tree: &mut T,
     span: Span,

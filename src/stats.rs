@@ -43,6 +43,11 @@ use std::io::{Read, Seek};
 pub const MAX_BINS: usize = 100_000;
 
 /// What to compute.
+///
+/// ```
+/// let o = mpelog::stats::Options::default();
+/// assert_eq!((o.from, o.to, o.bins), (None, None, 0)); // the whole file, no histogram
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Options {
@@ -609,6 +614,10 @@ pub fn annotation<A: Read + Seek, T: Read + Seek>(
 /// The statistics of a conversion put in start order (CLOG2, old CLOG, ALOG,
 /// SLOG-1 read in one pass; [`crate::export::one_pass`]): the same as those of
 /// the converted SLOG-2 file.
+///
+/// # Errors
+///
+/// The I/O error of reading `src`'s sorted runs back.
 pub fn one_pass(src: &mut crate::export::sorted::Sorted, opts: &Options) -> std::io::Result<Stats> {
     let categories = src.categories().to_vec();
     of_tree(src, &categories, opts)

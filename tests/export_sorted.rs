@@ -5,6 +5,7 @@
 //! export of the converted SLOG-2 file reads, whole or in a window, whatever
 //! the memory and the tree's shape.
 
+use clog2_format::clog::ClogRecords;
 use mpelog::export::sorted::StartOrder;
 use mpelog::export::{Ordered, Piece};
 use mpelog_conformance::strategies;
@@ -159,8 +160,11 @@ proptest! {
         w in windows(),
     ) {
         same_both_ways(
-            |out| convert::clog_to_slog2(&file, out, TreeOptions::default(), |_| {}).map(|x| x.0),
-            |sink| convert::clog_into(&file, sink, |_| {}).map(|x| x.0),
+            |out| {
+                let records = ClogRecords::new(&file)?;
+                convert::clog_to_slog2(records, out, TreeOptions::default(), |_| {}).map(|x| x.0)
+            },
+            |sink| convert::clog_into(ClogRecords::new(&file)?, sink, |_| {}).map(|x| x.0),
             memory,
             w,
         )?;

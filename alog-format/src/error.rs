@@ -1,9 +1,6 @@
 //! Typed errors. Every error that comes from bad input names the 1-based line
 //! number, and the 1-based column (byte within the line) where the problem is.
 
-/// A `Result` whose error is [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
-
 /// Which of the six numeric fields of a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Field {
@@ -74,6 +71,9 @@ impl std::fmt::Display for TokenProblem {
     }
 }
 
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// Everything that can go wrong reading or writing an ALOG file.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -83,7 +83,7 @@ pub enum Error {
     Io {
         /// How many bytes had been read or written before the failure.
         offset: u64,
-        /// The error.
+        /// The I/O error.
         #[source]
         source: std::io::Error,
     },

@@ -79,6 +79,11 @@ impl AlogFile {
 
     /// Parses a whole file from a reader (read to its end, then [`parse`](Self::parse)d).
     ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when `inner` fails, at the number of bytes read
+    /// before it; then as [`parse`](Self::parse).
+    ///
     /// ```
     /// let f = alog_format::AlogFile::read(&b"-1 0 0 0 0 0 Me\n"[..]).unwrap();
     /// assert_eq!(f.records.len(), 1);
@@ -94,6 +99,11 @@ impl AlogFile {
 
     /// Writes the canonical form (each record's canonical line and a LF) and
     /// gives the writer back.
+    ///
+    /// # Errors
+    ///
+    /// As [`to_bytes`](Self::to_bytes) (none today), and [`Error::Io`]
+    /// when `out` fails (its offset is 0: the bytes are written at once).
     ///
     /// ```
     /// let f = alog_format::AlogFile::parse(b"-1 0 0 0 0 0 Me\n").unwrap();

@@ -97,6 +97,21 @@ pub enum InvalidComment {
 
 impl Comment {
     /// The comment `bytes`, if a reader could give them back.
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidComment::Newline`] with the index of the first LF,
+    /// [`InvalidComment::LeadingSpace`] when the bytes start with white space (a
+    /// reader would drop it), [`InvalidComment::TrailingCr`] when they end with a CR.
+    ///
+    /// ```
+    /// use alog_format::record::{Comment, InvalidComment};
+    /// assert_eq!(Comment::new("Compute phase")?.as_bytes(), b"Compute phase");
+    /// assert_eq!(Comment::new("\tindented"), Err(InvalidComment::LeadingSpace));
+    /// assert_eq!(Comment::new("two\nlines"), Err(InvalidComment::Newline(3)));
+    /// assert_eq!(Comment::new("crlf\r"), Err(InvalidComment::TrailingCr));
+    /// # Ok::<(), InvalidComment>(())
+    /// ```
     pub fn new(bytes: impl Into<Vec<u8>>) -> Result<Comment, InvalidComment> {
         let bytes = bytes.into();
         if let Some(i) = bytes.iter().position(|&b| b == b'\n') {
@@ -211,6 +226,15 @@ pub struct Record {
 
 impl Record {
     /// A record without comment.
+    ///
+    /// ```
+    /// use alog_format::{AlogFile, Record};
+    /// let r = Record::new(-1, 0, 0, 0, 0, 0.0);
+    /// assert_eq!(r.comment, None);
+    /// let f = AlogFile { records: vec![r] };
+    /// assert_eq!(f.to_bytes()?, b"-1 0 0 0 0 0\n");
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn new(
         etype: i32,
         process: i32,
@@ -498,6 +522,13 @@ pub struct StateDefText {
 impl StateDefText {
     /// Parses a `-13` comment; `None` when the colouring word or the name is
     /// missing.
+    ///
+    /// ```
+    /// use alog_format::record::StateDefText;
+    /// let t = StateDefText::parse(b"red:vlines3 My state").unwrap();
+    /// assert_eq!((t.color(), t.bitmap(), &t.name[..]), (&b"red"[..], Some(&b"vlines3"[..]), &b"My state"[..]));
+    /// assert_eq!(StateDefText::parse(b"red"), None); // no name
+    /// ```
     pub fn parse(comment: &[u8]) -> Option<StateDefText> {
         let t = StateDefText::read_le(&mut Cursor::new(comment)).ok()?;
         (!t.coloring.is_empty() && !t.name.is_empty()).then_some(t)
@@ -546,6 +577,13 @@ pub struct MessageText {
 
 impl MessageText {
     /// Parses a message comment; `None` unless it starts with two integers.
+    ///
+    /// ```
+    /// use alog_format::record::MessageText;
+    /// let m = MessageText::parse(b"7 1024 and more").unwrap();
+    /// assert_eq!((m.tag, m.size), (7, 1024));
+    /// assert_eq!(MessageText::parse(b"7"), None);
+    /// ```
     pub fn parse(comment: &[u8]) -> Option<MessageText> {
         MessageText::read_le(&mut Cursor::new(comment)).ok()
     }

@@ -83,6 +83,20 @@ pub(crate) fn read_word<R: Read + Seek>(r: &mut R) -> BinResult<(u64, Vec<u8>)> 
 }
 
 /// Parses a decimal integer token `[+-]?[0-9]+` that fits in i32.
+///
+/// # Errors
+///
+/// [`TokenProblem::OutOfRange`] for an integer outside `i32`,
+/// [`TokenProblem::NotAnInteger`] for anything else that is not one (the empty token
+/// included).
+///
+/// ```
+/// use alog_format::{text::parse_int, TokenProblem};
+/// assert_eq!(parse_int(b"-42"), Ok(-42));
+/// assert_eq!(parse_int(b"+7"), Ok(7));
+/// assert_eq!(parse_int(b"2147483648"), Err(TokenProblem::OutOfRange));
+/// assert_eq!(parse_int(b"4.0"), Err(TokenProblem::NotAnInteger));
+/// ```
 pub fn parse_int(tok: &[u8]) -> Result<i32, TokenProblem> {
     let s = std::str::from_utf8(tok).map_err(|_| TokenProblem::NotAnInteger)?;
     s.parse::<i32>().map_err(|e| match e.kind() {
@@ -95,6 +109,19 @@ pub fn parse_int(tok: &[u8]) -> Result<i32, TokenProblem> {
 
 /// Parses a finite decimal number: digits with an optional sign, fraction and
 /// exponent (what C's `strtod` reads, without hex, infinity and NaN forms).
+///
+/// # Errors
+///
+/// [`TokenProblem::NotANumber`] for a token that is not one of these forms, or
+/// whose value is not finite.
+///
+/// ```
+/// use alog_format::{text::parse_number, TokenProblem};
+/// assert_eq!(parse_number(b"1.5e3"), Ok(1500.0));
+/// assert_eq!(parse_number(b"-.5"), Ok(-0.5));
+/// assert_eq!(parse_number(b"inf"), Err(TokenProblem::NotANumber));
+/// assert_eq!(parse_number(b"1e999"), Err(TokenProblem::NotANumber)); // not finite
+/// ```
 pub fn parse_number(tok: &[u8]) -> Result<f64, TokenProblem> {
     let ok_chars = tok
         .iter()

@@ -62,6 +62,13 @@ pub fn is_compress(data: &[u8]) -> bool {
 }
 
 /// Unpacks a `.Z` stream, giving up when the output would exceed `limit` bytes.
+///
+/// # Errors
+///
+/// [`ZError::NotCompress`] without the magic, [`ZError::NoFlags`] without the flags
+/// byte, [`ZError::BadWidth`] for a width outside 9..16, [`ZError::BadCode`] at the
+/// offset of a code that names no entry yet, [`ZError::TooLarge`] at the offset of
+/// the code whose output would pass `limit`.
 pub fn decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, ZError> {
     if !is_compress(data) {
         return Err(ZError::NotCompress);

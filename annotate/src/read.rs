@@ -56,6 +56,22 @@ pub struct AnnotationAnswer {
 }
 
 /// An open annotation and its trace.
+///
+/// ```
+/// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation, Error};
+/// # use std::io::Cursor;
+/// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+/// # let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+/// # let idx = idx.into_inner();
+/// let mut a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+/// let answer = a.window(0.0, 0.05)?;
+/// assert!(!answer.drawables.is_empty());
+/// assert!(a.counters().leaves_read >= 1); // the trace's records were read
+/// # let _ = stats;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Annotation<A, T> {
     idx: A,
@@ -286,6 +302,36 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 
     /// Reads the node that TreeDir entry `e` points at (counted as read).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadAnnotation`] at the node's offset: [`Problem::BadPointer`] when
+    /// `e` points outside the annotation or past its `max_block`,
+    /// [`Problem::Unparsable`] when the block is not a tree node; [`Error::Io`] at the
+    /// node's offset when the read fails.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation, Error};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// use mpelog_annotate::error::Problem;
+    /// let mut a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// let root = *a.tree_dir().root().unwrap();
+    /// let node = a.node(&root)?;
+    /// assert_eq!(node.header.id, root.id);
+    /// assert_eq!(a.counters().nodes_read, 1);
+    /// let mut lost = root;
+    /// lost.ptr.offset = idx.len() as i64; // past the annotation's end
+    /// let e = a.node(&lost).unwrap_err();
+    /// assert!(matches!(e, Error::BadAnnotation { problem: Problem::BadPointer, .. }));
+    /// assert_eq!(e.offset(), Some(idx.len() as u64));
+    /// # let _ = stats;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn node(&mut self, e: &TreeDirEntry) -> Result<TreeNodeBody> {
         let node = self.block_args(e.ptr, "a tree node", (true,))?;
         self.counters.nodes_read += 1;
@@ -460,6 +506,10 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// error the buffer holds an empty answer. Besides the errors of `window`:
     /// [`Error::Slog2`] with `BadValue` when the answer does not fit the
     /// buffer (more than 4 Gi vertices or info bytes).
+    ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
     ///
     /// ```no_run
     /// # fn main() -> mpelog_annotate::Result<()> {

@@ -45,6 +45,13 @@ pub struct AnnotateOptions {
 
 /// What an annotation records of its trace to tell a changed trace
 /// (spec/annotation.md): the file's size and the CRC-32 of its first bytes.
+///
+/// ```
+/// use mpelog_annotate::TraceStamp;
+/// // The CRC-32 of "123456789" is the standard check value.
+/// assert_eq!(TraceStamp::new(9, b"123456789").preamble_crc32, 0xCBF4_3926);
+/// assert_ne!(TraceStamp::new(1024, b"CLOG-02.44"), TraceStamp::new(1024, b"CLOG-02.43"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TraceStamp {

@@ -217,6 +217,27 @@ pub(crate) fn decode_head(
 ///
 /// `base` is the file offset of `block[0]` and `index` the block's index, both used
 /// only for error messages. Returns the record and its length on disk.
+///
+/// # Errors
+///
+/// [`Error::BlockOverrun`] when the record's header or body runs past the end of
+/// the block (also when `pos` is the block's end: no terminator was found), and
+/// [`Error::UnknownRecordType`] for a type the format does not define (its length
+/// is unknown); both at the record's file offset `base + pos`.
+///
+/// ```
+/// use clog2_format::codec::{decode_record_ref, encode_record, Layout};
+/// use clog2_format::{record::Record, Error, Version};
+/// let layout = Layout { endian: binrw::Endian::Big, version: Version::V2_44 };
+/// let mut block = Vec::new();
+/// encode_record(&Record::bare(0.5, 1, 600), layout, &mut block)?;
+/// let (rec, len) = decode_record_ref(&block, 0, layout, 1024, 7)?;
+/// assert_eq!((rec.to_record(), len), (Record::bare(0.5, 1, 600), 32));
+/// // Cut inside the body: the error names the record's offset and block.
+/// let cut = decode_record_ref(&block[..28], 0, layout, 1024, 7).unwrap_err();
+/// assert!(matches!(cut, Error::BlockOverrun { offset: 1024, block: 7, len: 32, .. }));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn decode_record_ref(
     block: &[u8],
     pos: usize,
@@ -232,6 +253,20 @@ pub fn decode_record_ref(
 ///
 /// `base` is the file offset of `block[0]` and `index` the block's index, both used
 /// only for error messages. Returns the record and its length on disk.
+///
+/// # Errors
+///
+/// As [`decode_record_ref`].
+///
+/// ```
+/// use clog2_format::codec::{decode_record, encode_record, Layout};
+/// use clog2_format::{record::Record, Version};
+/// let layout = Layout { endian: binrw::Endian::Little, version: Version::V2_44 };
+/// let mut block = vec![0; 8]; // records need not start the block
+/// encode_record(&Record::bare(0.5, 1, 600), layout, &mut block)?;
+/// assert_eq!(decode_record(&block, 8, layout, 0, 0)?, (Record::bare(0.5, 1, 600), 32));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn decode_record(
     block: &[u8],
     pos: usize,
@@ -246,6 +281,23 @@ pub fn decode_record(
 ///
 /// Fails if the body's layout does not belong to `layout.version` (a legacy body in
 /// a 02.30+ file or the reverse).
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::WrongLayout`] when the body's layout is
+/// not the file's (nothing is appended then), or [`WriteProblem::Encode`] when
+/// the encoder fails.
+///
+/// ```
+/// use clog2_format::codec::{encode_record, Layout};
+/// use clog2_format::{record::Record, Version};
+/// let mut out = Vec::new();
+/// let old = Layout { endian: binrw::Endian::Big, version: Version::V2_10 };
+/// encode_record(&Record::bare(0.5, 1, 600), old, &mut out)?;
+/// assert_eq!(out.len(), 16 + 8); // 02.10's header is 16 bytes
+/// assert_eq!(out[..8], 0.5f64.to_be_bytes());
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn encode_record(rec: &Record, layout: Layout, out: &mut Vec<u8>) -> Result<()> {
     let legacy = layout.version.has_legacy_header();
     let needs_legacy = matches!(
@@ -379,6 +431,25 @@ impl Iterator for BlockRecords<'_> {
 }
 
 /// Parses a whole block into an owned [`Block`].
+///
+/// # Errors
+///
+/// As [`decode_record_ref`] for each record up to the terminator: a block without
+/// ENDBLOCK or ENDLOG is an [`Error::BlockOverrun`] at its end.
+///
+/// ```
+/// use clog2_format::codec::{decode_block, encode_block, Block, Layout};
+/// use clog2_format::record::{Body, Record};
+/// use clog2_format::Version;
+/// let layout = Layout { endian: binrw::Endian::Big, version: Version::V2_44 };
+/// let records = vec![Record::bare(0.5, 1, 600), Record::new(0.5, 1, Body::EndLog)];
+/// let mut out = Vec::new();
+/// encode_block(&Block { records: records.clone(), trailing: vec![] }, layout, 256, &mut out)?;
+/// let b = decode_block(&out, layout, 1024, 0)?;
+/// assert_eq!(b.records, records);
+/// assert_eq!(b.trailing, vec![0; 256 - 32 - 24]); // the padding after ENDLOG
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn decode_block(bytes: &[u8], layout: Layout, base: u64, index: u64) -> Result<Block> {
     let mut it = BlockRecords::new(bytes, layout, base, index);
     let mut records = Vec::new();
@@ -391,6 +462,28 @@ pub fn decode_block(bytes: &[u8], layout: Layout, base: u64, index: u64) -> Resu
 
 /// Appends a block of exactly `block_size` bytes: the records, the trailing bytes,
 /// then zeros. Fails if they do not fit, or if the last record is not a terminator.
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::BlockEnd`] when the last record is not a
+/// terminator, [`WriteProblem::BlockOverflow`] when the block is too small (`out`
+/// is then left as it was), and as [`encode_record`] for each record.
+///
+/// ```
+/// use clog2_format::codec::{encode_block, Block, Layout};
+/// use clog2_format::record::{Body, Record};
+/// use clog2_format::{error::WriteProblem, Error, Version};
+/// let layout = Layout { endian: binrw::Endian::Big, version: Version::V2_44 };
+/// let records = vec![Record::bare(0.5, 1, 600), Record::new(0.5, 1, Body::EndBlock)];
+/// let block = Block { records, trailing: vec![] };
+/// let mut out = Vec::new();
+/// let small = encode_block(&block, layout, 48, &mut out).unwrap_err();
+/// assert!(matches!(small, Error::Write(WriteProblem::BlockOverflow { used: 56, block_size: 48 })));
+/// assert!(out.is_empty());
+/// encode_block(&block, layout, 64, &mut out)?;
+/// assert_eq!(out.len(), 64);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn encode_block(
     block: &Block,
     layout: Layout,

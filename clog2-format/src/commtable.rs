@@ -71,6 +71,30 @@ impl CommTable {
     }
 
     /// Parses a table that must fill `bytes` exactly; `offset` is its file offset.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Truncated`] when `bytes` is too short for the count, at its end;
+    /// [`Error::BadValue`] with [`ValueProblem::CommTableLayout`] when the count does
+    /// not match the bytes, at `offset`; [`Error::TrailingBytes`] when bytes follow the
+    /// last entry, at the first of them.
+    ///
+    /// ```
+    /// use clog2_format::{synth, Clog2Reader, CommTable, Error};
+    /// let bytes = synth::generate_vec(&Default::default())?;
+    /// let mut r = Clog2Reader::from_slice(&bytes)?;
+    /// while r.next_record()?.is_some() {}
+    /// let table = r.finish()?.unwrap();
+    /// let at = bytes.len() - table.disk_len() as usize;
+    /// let endian = r.layout().endian;
+    /// assert_eq!(CommTable::parse(&bytes[at..], endian, at as u64)?, table);
+    /// let mut extra = bytes[at..].to_vec();
+    /// extra.push(0);
+    /// let e = CommTable::parse(&extra, endian, at as u64).unwrap_err();
+    /// assert!(matches!(e, Error::TrailingBytes { count: 1, .. }));
+    /// assert_eq!(e.offset(), Some(bytes.len() as u64));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(bytes: &[u8], endian: Endian, offset: u64) -> Result<CommTable> {
         if bytes.len() < 4 {
             return Err(Error::Truncated {
@@ -103,6 +127,23 @@ impl CommTable {
     }
 
     /// Appends the table's bytes to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::Encode`] when the encoder fails.
+    ///
+    /// ```
+    /// use clog2_format::{synth, Clog2Reader};
+    /// let bytes = synth::generate_vec(&Default::default())?;
+    /// let mut r = Clog2Reader::from_slice(&bytes)?;
+    /// while r.next_record()?.is_some() {}
+    /// let table = r.finish()?.unwrap();
+    /// let mut out = Vec::new();
+    /// table.encode(r.layout().endian, &mut out)?;
+    /// assert_eq!(out.len() as u64, table.disk_len());
+    /// assert!(bytes.ends_with(&out));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn encode(&self, endian: Endian, out: &mut Vec<u8>) -> Result<()> {
         let mut cur = Cursor::new(out);
         let end = cur.get_ref().len() as u64;

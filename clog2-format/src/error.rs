@@ -14,7 +14,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
-    #[error("byte {offset}: {}", self.detail())]
+    #[error("byte {offset}: I/O error: {source}")]
     Io {
         /// Offset in the file where the operation started.
         offset: u64,

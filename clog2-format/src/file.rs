@@ -12,6 +12,16 @@ use crate::write::BlockWriter;
 use std::io::Write;
 
 /// Every structure of a CLOG2 file, as parsed.
+///
+/// ```
+/// use clog2_format::{record::rectype, synth, Clog2File};
+/// let bytes = synth::generate_vec(&synth::Options::default().events(500))?;
+/// let f = Clog2File::parse(&bytes)?;
+/// // One terminator a block, the last one ENDLOG.
+/// assert_eq!(f.records().filter(|r| r.is_terminator()).count(), f.blocks.len());
+/// assert_eq!(f.records().last().map(|r| r.rectype()), Some(rectype::ENDLOG));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clog2File {
     /// The preamble (tokens and padding verbatim).

@@ -92,6 +92,21 @@ fn read_rest() -> BinResult<Vec<u8>> {
 
 impl RawPreamble {
     /// Parses the first 1024 bytes of a CLOG2 file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Truncated`] at the end of `bytes` when they are shorter than 1024
+    /// bytes, and [`Error::BadPreamble`] with [`PreambleProblem::TokenList`] at the
+    /// offending token when the tokens are not NUL-separated text.
+    ///
+    /// ```
+    /// use clog2_format::{Error, RawPreamble};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let raw = RawPreamble::parse(&bytes)?;
+    /// assert_eq!(raw.tokens[0], b"CLOG-02.44");
+    /// assert!(matches!(RawPreamble::parse(&bytes[..100]), Err(Error::Truncated { offset: 100, .. })));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(bytes: &[u8]) -> Result<RawPreamble> {
         if bytes.len() < PREAMBLE_LEN {
             return Err(Error::Truncated {
@@ -113,6 +128,21 @@ impl RawPreamble {
     }
 
     /// Serializes the preamble; fails if it does not come to exactly 1024 bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::Encode`] when the encoder fails, or
+    /// [`WriteProblem::PreambleLength`] when tokens and padding are not 1024 bytes.
+    ///
+    /// ```
+    /// use clog2_format::RawPreamble;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut raw = RawPreamble::parse(&bytes)?;
+    /// assert_eq!(raw.to_bytes()?, bytes[..1024]);
+    /// raw.padding.push(0); // 1025 bytes
+    /// assert!(raw.to_bytes().is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
         let mut cur = Cursor::new(Vec::with_capacity(PREAMBLE_LEN));
         self.write_options(&mut cur, Endian::Big, ()).map_err(|e| {
@@ -133,6 +163,11 @@ impl RawPreamble {
     }
 
     /// Builds a preamble from tokens, padding it with zeros to 1024 bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::PreambleTooLong`] when the tokens and
+    /// their NULs need 1024 bytes or more.
     pub fn from_tokens(tokens: Vec<Vec<u8>>) -> Result<RawPreamble> {
         let used: usize = tokens.iter().map(|t| t.len() + 1).sum();
         if used >= PREAMBLE_LEN {
@@ -191,87 +226,88 @@ impl Field {
     }
 }
 
+/// Every field of any version's preamble, in file order: the field, the
+/// first and the last version that has it under this title, and the title.
+const FIELDS: [(Field, Version, Version, &str); 17] = {
+    use Field::*;
+    use Version::{V2_10, V2_30, V2_40, V2_41, V2_43, V2_44};
+    [
+        (IsBigEndian, V2_10, V2_44, "is_big_endian="),
+        (IsFinalized, V2_43, V2_44, "is_finalzed="),
+        (BlockSize, V2_10, V2_44, "block_size="),
+        (NumBufferedBlocks, V2_10, V2_44, "num_buffered_blocks="),
+        (CommWorldSize, V2_30, V2_41, "comm_world_size="),
+        (CommWorldSize, V2_43, V2_44, "max_comm_world_size="),
+        (MaxThreadCount, V2_44, V2_44, "max_thread_count="),
+        (KnownEventIdStart, V2_40, V2_44, "known_eventID_start="),
+        (UserEventIdStart, V2_40, V2_44, "user_eventID_start="),
+        (
+            KnownSoloEventIdStart,
+            V2_41,
+            V2_44,
+            "known_solo_eventID_start=",
+        ),
+        // MPE 02.40 wrote this field under the wrong title.
+        (UserSoloEventIdStart, V2_40, V2_40, "user_eventID_start="),
+        (
+            UserSoloEventIdStart,
+            V2_41,
+            V2_44,
+            "user_solo_eventID_start=",
+        ),
+        (KnownStateIdCount, V2_40, V2_44, "known_stateID_count="),
+        (UserStateIdCount, V2_40, V2_44, "user_stateID_count="),
+        (
+            KnownSoloEventIdCount,
+            V2_41,
+            V2_44,
+            "known_solo_eventID_count=",
+        ),
+        (
+            UserSoloEventIdCount,
+            V2_40,
+            V2_44,
+            "user_solo_eventID_count=",
+        ),
+        (CommtableFptr, V2_43, V2_44, "commtable_fptr="),
+    ]
+};
+
+/// The rows of [`FIELDS`] that `version` has, in file order (`N` of them:
+/// checked when the tables are built).
+const fn fields_of<const N: usize>(version: Version) -> [(Field, &'static str); N] {
+    let mut out = [(Field::IsBigEndian, ""); N];
+    let (mut i, mut n) = (0, 0);
+    while i < FIELDS.len() {
+        let (field, first, last, title) = FIELDS[i];
+        if first as u8 <= version as u8 && version as u8 <= last as u8 {
+            out[n] = (field, title);
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(
+        n == N,
+        "a preamble table's length is not its version's field count"
+    );
+    out
+}
+
 /// The fields of each version's preamble, in file order, with the titles MPE wrote.
 pub fn layout(version: Version) -> &'static [(Field, &'static str)] {
-    use Field::*;
-    const V10: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-    ];
-    const V30: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "comm_world_size="),
-    ];
-    const V40: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "comm_world_size="),
-        (KnownEventIdStart, "known_eventID_start="),
-        (UserEventIdStart, "user_eventID_start="),
-        // MPE 02.40 wrote this field under the wrong title.
-        (UserSoloEventIdStart, "user_eventID_start="),
-        (KnownStateIdCount, "known_stateID_count="),
-        (UserStateIdCount, "user_stateID_count="),
-        (UserSoloEventIdCount, "user_solo_eventID_count="),
-    ];
-    const V41: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "comm_world_size="),
-        (KnownEventIdStart, "known_eventID_start="),
-        (UserEventIdStart, "user_eventID_start="),
-        (KnownSoloEventIdStart, "known_solo_eventID_start="),
-        (UserSoloEventIdStart, "user_solo_eventID_start="),
-        (KnownStateIdCount, "known_stateID_count="),
-        (UserStateIdCount, "user_stateID_count="),
-        (KnownSoloEventIdCount, "known_solo_eventID_count="),
-        (UserSoloEventIdCount, "user_solo_eventID_count="),
-    ];
-    const V43: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (IsFinalized, "is_finalzed="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "max_comm_world_size="),
-        (KnownEventIdStart, "known_eventID_start="),
-        (UserEventIdStart, "user_eventID_start="),
-        (KnownSoloEventIdStart, "known_solo_eventID_start="),
-        (UserSoloEventIdStart, "user_solo_eventID_start="),
-        (KnownStateIdCount, "known_stateID_count="),
-        (UserStateIdCount, "user_stateID_count="),
-        (KnownSoloEventIdCount, "known_solo_eventID_count="),
-        (UserSoloEventIdCount, "user_solo_eventID_count="),
-        (CommtableFptr, "commtable_fptr="),
-    ];
-    const V44: &[(Field, &str)] = &[
-        (IsBigEndian, "is_big_endian="),
-        (IsFinalized, "is_finalzed="),
-        (BlockSize, "block_size="),
-        (NumBufferedBlocks, "num_buffered_blocks="),
-        (CommWorldSize, "max_comm_world_size="),
-        (MaxThreadCount, "max_thread_count="),
-        (KnownEventIdStart, "known_eventID_start="),
-        (UserEventIdStart, "user_eventID_start="),
-        (KnownSoloEventIdStart, "known_solo_eventID_start="),
-        (UserSoloEventIdStart, "user_solo_eventID_start="),
-        (KnownStateIdCount, "known_stateID_count="),
-        (UserStateIdCount, "user_stateID_count="),
-        (KnownSoloEventIdCount, "known_solo_eventID_count="),
-        (UserSoloEventIdCount, "user_solo_eventID_count="),
-        (CommtableFptr, "commtable_fptr="),
-    ];
+    static V10: [(Field, &str); 3] = fields_of(Version::V2_10);
+    static V30: [(Field, &str); 4] = fields_of(Version::V2_30);
+    static V40: [(Field, &str); 10] = fields_of(Version::V2_40);
+    static V41: [(Field, &str); 12] = fields_of(Version::V2_41);
+    static V43: [(Field, &str); 14] = fields_of(Version::V2_43);
+    static V44: [(Field, &str); 15] = fields_of(Version::V2_44);
     match version {
-        Version::V2_10 | Version::V2_20 => V10,
-        Version::V2_30 => V30,
-        Version::V2_40 => V40,
-        Version::V2_41 => V41,
-        Version::V2_43 => V43,
-        Version::V2_44 => V44,
+        Version::V2_10 | Version::V2_20 => &V10,
+        Version::V2_30 => &V30,
+        Version::V2_40 => &V40,
+        Version::V2_41 => &V41,
+        Version::V2_43 => &V43,
+        Version::V2_44 => &V44,
     }
 }
 
@@ -446,6 +482,13 @@ impl PreambleInfo {
     }
 
     /// Interprets raw tokens.
+    ///
+    /// # Errors
+    ///
+    /// At offset 0, [`Error::UnsupportedVersion`] for a `CLOG-02.` version this crate
+    /// does not know and [`Error::NotClog2`] for anything else in the first token;
+    /// [`Error::BadPreamble`] at the offending token for a missing, misnamed or
+    /// invalid field.
     pub fn from_raw(raw: &RawPreamble) -> Result<PreambleInfo> {
         let first = raw.tokens.first().map(|t| t.as_slice()).unwrap_or(b"");
         let version = match Version::from_token(first) {
@@ -573,6 +616,20 @@ pub struct Preamble {
 
 impl Preamble {
     /// Parses and interprets the first 1024 bytes of `bytes`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotClog2`] at offset 0 when the bytes do not start with `CLOG-02.`,
+    /// then as [`RawPreamble::parse`] and [`PreambleInfo::from_raw`].
+    ///
+    /// ```
+    /// use clog2_format::{Error, Preamble, Version};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let p = Preamble::parse(&bytes)?;
+    /// assert_eq!((p.info().version, p.info().block_size), (Version::V2_44, 65536));
+    /// assert!(matches!(Preamble::parse(b"SLOG 2.0.6 and more"), Err(Error::NotClog2 { offset: 0, .. })));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn parse(bytes: &[u8]) -> Result<Preamble> {
         if bytes.len() >= 8 && !bytes.starts_with(b"CLOG-02.") {
             return Err(Error::NotClog2 {
@@ -588,6 +645,11 @@ impl Preamble {
     }
 
     /// The canonical preamble for `info`, zero-padded.
+    ///
+    /// # Errors
+    ///
+    /// As [`RawPreamble::from_tokens`] (the tokens do not fit) and
+    /// [`PreambleInfo::from_raw`].
     pub fn from_info(info: PreambleInfo) -> Result<Preamble> {
         let raw = RawPreamble::from_tokens(info.to_tokens())?;
         let info = PreambleInfo::from_raw(&raw)?;
@@ -619,12 +681,33 @@ impl Preamble {
     }
 
     /// The 1024 bytes to write.
+    ///
+    /// # Errors
+    ///
+    /// As [`RawPreamble::to_bytes`].
+    ///
+    /// ```
+    /// use clog2_format::Preamble;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let p = Preamble::parse(&bytes)?;
+    /// assert_eq!(p.to_bytes()?, bytes[..1024]);
+    /// let fresh = Preamble::from_info(p.info().clone())?;
+    /// assert_eq!(Preamble::parse(&fresh.to_bytes()?)?.info(), p.info());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<[u8; PREAMBLE_LEN]> {
         self.raw.to_bytes()
     }
 
     /// Replaces the comm-table pointer, rewriting only its three value tokens (the
     /// padding is re-zeroed if the preamble's length changes).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::NoCommTablePointer`] for a version whose
+    /// preamble has no `commtable_fptr`, [`WriteProblem::NoCommTableValues`] when its
+    /// values are missing, and as [`RawPreamble::from_tokens`] when the longer values
+    /// no longer fit. The preamble is unchanged on error.
     pub fn set_commtable_fptr(&mut self, fptr: u64) -> Result<()> {
         let Some(pos) = layout(self.info.version)
             .iter()

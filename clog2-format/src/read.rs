@@ -122,6 +122,20 @@ enum State {
 /// [`Clog2Reader::records`]), or whole blocks, trailing bytes included, with
 /// [`Clog2Reader::next_block`]; then call [`Clog2Reader::finish`] for the comm table.
 /// Do not mix records and blocks within one block.
+///
+/// ```
+/// use clog2_format::{synth, Clog2Reader};
+/// let bytes = synth::generate_vec(&synth::Options::default().events(500).block_size(4096))?;
+/// let mut r = Clog2Reader::from_slice(&bytes)?;
+/// let mut blocks = 0;
+/// while let Some(b) = r.next_block()? {
+///     assert!(b.records.last().is_some_and(|t| t.is_terminator()));
+///     blocks += 1;
+/// }
+/// let table = r.finish()?.expect("02.44 has a comm table");
+/// assert_eq!(1024 + blocks * 4096 + table.disk_len(), bytes.len() as u64);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Clog2Reader<S> {
     src: S,
@@ -188,6 +202,13 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
     /// Reads the preamble from `inner`; blocks follow on demand, one whole
     /// block per read.
     ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] at offset 0 when the preamble cannot be read, then as
+    /// [`Preamble::parse`]; [`Error::LimitExceeded`] at the `block_size=` value when
+    /// the block size is over [`ReadOptions::max_block_bytes`]; [`Error::BadValue`] at
+    /// the `commtable_fptr` value when the comm table does not start after whole blocks.
+    ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader};
     /// let bytes = synth::generate_vec(&synth::Options::default().events(500)).unwrap();
@@ -200,6 +221,10 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
     }
 
     /// Reads as [`new`](Self::new) does, within the limits of `opts`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new), with `opts`' limit.
     ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader, Error, ReadOptions};
@@ -486,6 +511,11 @@ impl<S: Source> Clog2Reader<S> {
     /// The same records as a loop over `next_ref`, without its per-record state
     /// handling: the fastest way through a file. After an error the reader is
     /// exhausted.
+    ///
+    /// # Errors
+    ///
+    /// As [`next_record`](Self::next_record): the first record or block that cannot be
+    /// read, at its byte offset.
     ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader};

@@ -201,6 +201,12 @@ impl fmt::Display for RepairReport {
 ///
 /// Fails only when the preamble is cut or invalid (nothing can be recovered then;
 /// the error names the byte offset) or when the repaired preamble cannot be written.
+///
+/// # Errors
+///
+/// The error of [`Preamble::parse`] (with its byte offset) when the preamble is cut
+/// or invalid, and [`Error::Write`] when the repaired preamble cannot be written.
+/// Damage after the preamble is repaired, not returned.
 pub fn repair(data: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
     let mut out = Vec::new();
     let report = repair_to(data, &mut out)?;
@@ -209,6 +215,10 @@ pub fn repair(data: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
 
 /// Like [`repair`], writing the repaired file to `out` (which is not flushed).
 /// Nothing is written when the preamble is unreadable.
+///
+/// # Errors
+///
+/// As [`repair`], and [`Error::Io`] when `out` fails.
 pub fn repair_to<W: Write>(data: &[u8], mut out: W) -> Result<RepairReport> {
     let mut preamble = Preamble::parse(&data[..data.len().min(PREAMBLE_LEN)])?;
     let info = preamble.info().clone();

@@ -237,8 +237,12 @@ pub struct Stats {
 
 /// Generates a trace into `out`, which must be seekable (the preamble is rewritten at
 /// the end with the comm table's offset). Returns the output, positioned at its end,
-/// and what was written. Fails on invalid [`Options`] (an [`Error::Write`]) or an I/O
+/// and what was written. Fails on invalid [`Options`] (an [`Error::InvalidOptions`]) or an I/O
 /// error.
+///
+/// # Errors
+///
+/// As [`generate_with_progress`].
 ///
 /// ```
 /// use clog2_format::synth::{generate, Options};
@@ -253,6 +257,12 @@ pub fn generate<W: Write + Seek>(out: W, opts: &Options) -> Result<(W, Stats)> {
 
 /// Like [`generate`], calling `progress` with the number of records written so far
 /// every [`PROGRESS_INTERVAL`] records, and once at the end.
+///
+/// # Errors
+///
+/// [`Error::InvalidOptions`] from [`Options::validate`] before anything is
+/// written, and [`Error::Io`] at the writer's offset when `out` fails to write,
+/// flush or seek.
 ///
 /// ```
 /// use clog2_format::synth::{generate_with_progress, Options, PROGRESS_INTERVAL};
@@ -313,6 +323,11 @@ pub fn generate_with_progress<W: Write + Seek>(
 }
 
 /// Generates a trace in memory.
+///
+/// # Errors
+///
+/// As [`generate`] (only [`Error::InvalidOptions`] in practice: writing to memory
+/// does not fail).
 ///
 /// ```
 /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;

@@ -66,6 +66,22 @@ pub(crate) fn refuse_terminator(is_terminator: bool) -> Result<()> {
 /// Writes a parsed file back block by block, exactly as given: preamble tokens and
 /// padding, every record with its pad fields, every block's trailing bytes, the comm
 /// table.
+///
+/// ```
+/// use clog2_format::{synth, BlockWriter, Clog2File};
+/// let bytes = synth::generate_vec(&synth::Options::default().events(500))?;
+/// let mut f = Clog2File::parse(&bytes)?;
+/// let pad = f.blocks[0].trailing.len();
+/// f.blocks[0].trailing[0] = 0xaa; // stale bytes after the terminator are kept
+/// let mut w = BlockWriter::new(Vec::new(), &f.preamble)?;
+/// for b in &f.blocks {
+///     w.write_block(b)?;
+/// }
+/// let out = w.finish(f.comm_table.as_ref())?;
+/// assert_eq!(out.len(), bytes.len());
+/// assert_eq!(out[1024 + 65536 - pad], 0xaa);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct BlockWriter<W: Write> {
     out: W,
@@ -115,6 +131,18 @@ impl<W: Write> BlockWriter<W> {
     /// A block that does not fit the block size, and I/O errors.
     ///
     /// See [`BlockWriter::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::{error::WriteProblem, synth, BlockWriter, Clog2File, Error};
+    /// let bytes = synth::generate_vec(&synth::Options::default().events(500))?;
+    /// let f = Clog2File::parse(&bytes)?;
+    /// let mut w = BlockWriter::new(Vec::new(), &f.preamble)?;
+    /// let mut big = f.blocks[0].clone();
+    /// big.trailing.push(0); // one byte more than the block holds
+    /// assert!(matches!(w.write_block(&big), Err(Error::Write(WriteProblem::BlockOverflow { .. }))));
+    /// w.write_block(&f.blocks[0])?;
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn write_block(&mut self, block: &Block) -> Result<()> {
         self.buf.clear();
         encode_block(block, self.layout, self.block_size, &mut self.buf)?;
@@ -130,6 +158,19 @@ impl<W: Write> BlockWriter<W> {
     /// I/O errors.
     ///
     /// See [`BlockWriter::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::{synth, BlockWriter, Clog2File};
+    /// let bytes = synth::generate_vec(&synth::Options::default().events(500))?;
+    /// let f = Clog2File::parse(&bytes)?;
+    /// let mut w = BlockWriter::new(Vec::new(), &f.preamble)?;
+    /// for b in &f.blocks {
+    ///     w.write_block(b)?;
+    /// }
+    /// let without_table = w.finish(None)?;
+    /// assert_eq!(without_table[..], bytes[..bytes.len() - f.comm_table.unwrap().disk_len() as usize]);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn finish(mut self, table: Option<&CommTable>) -> Result<W> {
         if let Some(t) = table {
             self.buf.clear();
@@ -147,6 +188,23 @@ impl<W: Write> BlockWriter<W> {
 /// carrying the time of the record that did not fit. [`Clog2Writer::finish`] adds
 /// ENDLOG (time 1.0e8), the comm table, and rewrites the preamble with the table's
 /// offset. Padding after terminators is zero.
+///
+/// ```
+/// use clog2_format::{record::Record, synth, Clog2Reader, Clog2Writer, Preamble};
+/// use std::io::Cursor;
+/// let opts = synth::Options::default().events(500).block_size(4096);
+/// let info = Clog2Reader::from_slice(&synth::generate_vec(&opts)?)?.preamble().info().clone();
+/// let mut w = Clog2Writer::new(Cursor::new(Vec::new()), info)?;
+/// for i in 0..3 {
+///     w.push(&Record::bare(f64::from(i), 0, 600))?;
+/// }
+/// let (out, size) = w.finish(None)?;
+/// assert_eq!(size, 1024 + 4096 + 4); // one block, an empty comm table
+/// let recs: Vec<_> = Clog2Reader::from_slice(out.get_ref())?.records().collect::<Result<_, _>>()?;
+/// assert_eq!(recs.len(), 4); // three events and ENDLOG
+/// assert_eq!(Preamble::parse(out.get_ref())?.info().commtable_fptr, Some(1024 + 4096));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Clog2Writer<W: Write + Seek> {
     blocks: Blocks<W>,
@@ -243,6 +301,18 @@ impl<W: Write + Seek> Clog2Writer<W> {
     /// A terminator, a record longer than a block, and I/O errors.
     ///
     /// See [`Clog2Writer::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::record::{Body, Record};
+    /// use clog2_format::{error::WriteProblem, synth, Clog2Reader, Clog2Writer, Error};
+    /// let info = Clog2Reader::from_slice(&synth::generate_vec(&Default::default())?)?.preamble().info().clone();
+    /// let mut w = Clog2Writer::new(std::io::Cursor::new(Vec::new()), info)?;
+    /// w.push(&Record::bare(0.5, 0, 600))?;
+    /// let end = Record::new(1.0, 0, Body::EndBlock);
+    /// assert!(matches!(w.push(&end), Err(Error::Write(WriteProblem::Terminator))));
+    /// assert_eq!(w.records_written(), 1);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn push(&mut self, rec: &Record) -> Result<()> {
         refuse_terminator(rec.is_terminator())?;
         let hl = self.layout.header_len();
@@ -266,9 +336,28 @@ impl<W: Write + Seek> Clog2Writer<W> {
     ///
     /// # Errors
     ///
-    /// I/O errors.
+    /// [`Error::Io`] at the offset written when `out` fails;
+    /// [`Error::Write`] with [`WriteProblem::NoCommTable`] for a non-empty `table`
+    /// in a version without one (before 02.43), and as
+    /// [`Preamble::set_commtable_fptr`] when the final preamble cannot be written.
     ///
     /// See [`Clog2Writer::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::{record::Record, synth, Clog2Reader, Clog2Writer};
+    /// let bytes = synth::generate_vec(&Default::default())?;
+    /// let mut r = Clog2Reader::from_slice(&bytes)?;
+    /// let mut w = Clog2Writer::new(std::io::Cursor::new(Vec::new()), r.preamble().info().clone())?;
+    /// w.push(&Record::bare(0.5, 0, 600))?;
+    /// while r.next_record()?.is_some() {}
+    /// let table = r.finish()?;
+    /// let (out, size) = w.finish(table.as_ref())?;
+    /// let mut again = Clog2Reader::from_slice(out.get_ref())?;
+    /// while again.next_record()?.is_some() {}
+    /// assert_eq!(again.finish()?, table);
+    /// assert_eq!(size, out.get_ref().len() as u64);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn finish(mut self, table: Option<&CommTable>) -> Result<(W, u64)> {
         self.flush_block(Self::terminator(ENDLOG_TIME, Body::EndLog))?;
         let version = self.preamble.info().version;

@@ -372,7 +372,7 @@ fn clog2(bytes: &[u8]) -> Outcome {
             TreeOptions::default(),
             |_| {},
         );
-        out.record("build::clog2_to_slog2", r.map(drop));
+        out.record("convert::clog2_to_slog2", r.map(drop));
     }
     out
 }
@@ -383,13 +383,13 @@ fn clog(bytes: &[u8]) -> Outcome {
         "clog::ClogFile::parse",
         clog2_format::clog::ClogFile::parse(bytes).map(drop),
     );
-    let r = slog2_format::convert::clog_to_slog2(
-        bytes,
-        Cursor::new(Vec::new()),
-        TreeOptions::default(),
-        |_| {},
-    );
-    out.record("build::clog_to_slog2", r.map(drop));
+    let r = clog2_format::clog::ClogRecords::new(bytes)
+        .map_err(slog2_format::Error::from)
+        .and_then(|records| {
+            let out = Cursor::new(Vec::new());
+            slog2_format::convert::clog_to_slog2(records, out, TreeOptions::default(), |_| {})
+        });
+    out.record("convert::clog_to_slog2", r.map(drop));
     out
 }
 

@@ -97,8 +97,9 @@ fn check_sized(b: &[u8], block_size: usize) -> Report {
 /// The offset at which `mpelog convert` refuses a file for its time order, if
 /// it does.
 fn convert_error(b: &[u8]) -> Option<u64> {
+    let records = clog2_format::clog::ClogRecords::new(b).unwrap();
     match slog2_format::convert::clog_to_slog2(
-        b,
+        records,
         Cursor::new(Vec::new()),
         Default::default(),
         |_| {},

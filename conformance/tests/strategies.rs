@@ -97,7 +97,7 @@ proptest! {
         let out = exercise(Format::Clog2, &bytes);
         let readers: Vec<_> = errors(&out)
             .into_iter()
-            .filter(|(entry, _)| *entry != "build::clog2_to_slog2")
+            .filter(|(entry, _)| *entry != "convert::clog2_to_slog2")
             .collect();
         prop_assert!(readers.is_empty(), "{:?}", readers);
         prop_assert!(reader_steps(&out).count() >= 4, "{:?}", out.steps);

@@ -15,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
     let opts = TreeOptions::default()
         .leaf_bytes(64 + 64 * (opt as u32 & 0x3f))
         .children(2 + (opt as u16 >> 6));
-    let Ok((out, _)) = clog_to_slog2(data, Cursor::new(Vec::new()), opts, |_| {}) else {
+    let Ok(records) = clog2_format::clog::ClogRecords::new(data) else {
+        return;
+    };
+    let Ok((out, _)) = clog_to_slog2(records, Cursor::new(Vec::new()), opts, |_| {}) else {
         return;
     };
     let bytes = out.into_inner();

@@ -14,6 +14,15 @@ use std::sync::Arc;
 
 /// An OTF2 archive: its anchor and global definitions in memory, its event
 /// files read on demand.
+///
+/// ```
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+/// let a = otf2_format::Archive::open(dir)?;
+/// assert!(a.anchor_path().ends_with("traces.otf2"));
+/// assert_eq!(a.defs.locations.len(), 2);
+/// assert_eq!(a.events()?.count(), a.location_events(0)?.count() + a.location_events(1)?.count());
+/// # Ok::<(), otf2_format::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Archive {
     /// The anchor file's contents.
@@ -75,6 +84,14 @@ impl Archive {
     /// # Errors
     /// As [`Archive::open`]; [`Error::Limit`] for a chunk size or a number of
     /// definitions above `limits`.
+    ///
+    /// ```
+    /// use otf2_format::{Archive, Error, Limits};
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// assert!(Archive::with_limits(dir, Limits::default()).is_ok());
+    /// let tight = Limits::default().max_chunk_bytes(16);
+    /// assert!(matches!(Archive::with_limits(dir, tight), Err(Error::Limit { .. })));
+    /// ```
     pub fn with_limits(path: impl AsRef<Path>, limits: Limits) -> Result<Archive> {
         let path = path.as_ref();
         let anchor_path = find_anchor(path).ok_or_else(|| {
@@ -139,6 +156,13 @@ impl Archive {
     }
 
     /// Path of a location's file with extension `ext` (`def` or `evt`).
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// assert!(a.location_file(1, "evt").ends_with("traces/1.evt"));
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn location_file(&self, location: u64, ext: &str) -> PathBuf {
         self.dir.join(&self.name).join(format!("{location}.{ext}"))
     }
@@ -147,6 +171,15 @@ impl Archive {
     ///
     /// # Errors
     /// An unreadable or malformed file (error with file and offset).
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// assert!(a.local_defs(0).is_ok());
+    /// // A location without a definition file has no local definitions.
+    /// assert_eq!(a.local_defs(99)?.map(0, 7), 7);
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn local_defs(&self, location: u64) -> Result<LocalDefs> {
         let p = self.location_file(location, "def");
         if !p.exists() {
@@ -160,6 +193,16 @@ impl Archive {
     ///
     /// # Errors
     /// As [`Archive::local_defs`].
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// let mut ev = a.location_events(0)?;
+    /// let first = ev.next_event()?.expect("location 0 has events");
+    /// assert_eq!(first.location, 0);
+    /// assert!(a.location_events(99)?.next_event()?.is_none()); // no event file
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn location_events(&self, location: u64) -> Result<LocationEvents<FileSource>> {
         let local = Arc::new(self.local_defs(location)?);
         let p = self.location_file(location, "evt");
@@ -183,6 +226,19 @@ impl Archive {
     ///
     /// # Errors
     /// As [`Archive::local_defs`], for any location.
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// let mut m = a.events()?;
+    /// assert_eq!(m.readers().len(), 2);
+    /// let mut last = 0;
+    /// while let Some(e) = m.next_event()? {
+    ///     assert!(e.time >= last);
+    ///     last = e.time;
+    /// }
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn events(&self) -> Result<Merged<FileSource>> {
         let readers = self
             .defs

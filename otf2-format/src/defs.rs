@@ -292,6 +292,20 @@ impl Definitions {
     /// # Errors
     /// Bytes that are not a definitions file (error with file and offset);
     /// more records or locations than `limits` allow.
+    ///
+    /// ```
+    /// use otf2_format::{Definitions, FileSource, Limits};
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// let path = std::path::Path::new(dir).join("traces.def");
+    /// let src = FileSource::new(&path).unwrap();
+    /// let d = Definitions::read(src, path, a.anchor.chunk_size_defs, &Limits::default())?;
+    /// assert_eq!(d.locations, a.defs.locations);
+    /// // Not a definitions file: an error naming the file and offset.
+    /// let junk = otf2_format::MemSource(std::sync::Arc::from(&[0xffu8; 40][..]));
+    /// assert!(Definitions::read(junk, "junk.def".into(), 40, &Limits::default()).is_err());
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn read<S: Source>(
         src: S,
         file: std::path::PathBuf,

@@ -35,6 +35,23 @@ impl<S: Source> LocationEvents<S> {
     /// Events of `location` from `src` (`None`: the location has no event
     /// file), read in `chunk_size`-byte chunks through windows of `window`
     /// bytes, mapped and corrected with the location's `local` definitions.
+    ///
+    /// ```
+    /// use otf2_format::{FileSource, LocationEvents};
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// let path = a.location_file(1, "evt");
+    /// let src = FileSource::new(&path).unwrap();
+    /// let local = std::sync::Arc::new(a.local_defs(1)?);
+    /// let mut ev = LocationEvents::new(Some(src), path, 1, a.anchor.chunk_size_events, 1 << 16, local);
+    /// assert_eq!(ev.location(), 1);
+    /// let mut n = 0;
+    /// while ev.next_event()?.is_some() {
+    ///     n += 1;
+    /// }
+    /// assert_eq!(n, a.location_events(1)?.count());
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn new(
         src: Option<S>,
         file: PathBuf,

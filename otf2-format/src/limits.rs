@@ -37,12 +37,23 @@ impl Default for Limits {
 
 impl Limits {
     /// Sets [`chunk_bytes`](Limits::chunk_bytes).
+    ///
+    /// ```
+    /// let l = otf2_format::Limits::default().max_chunk_bytes(1 << 20);
+    /// assert_eq!(l.chunk_bytes, 1 << 20);
+    /// ```
     pub fn max_chunk_bytes(mut self, bytes: u64) -> Self {
         self.chunk_bytes = bytes;
         self
     }
 
     /// Sets [`window_bytes`](Limits::window_bytes) (at least 64).
+    ///
+    /// ```
+    /// let l = otf2_format::Limits::default();
+    /// assert_eq!(l.window(4096).window_bytes, 4096);
+    /// assert_eq!(l.window(10).window_bytes, 64);
+    /// ```
     pub fn window(mut self, bytes: usize) -> Self {
         self.window_bytes = bytes.max(64);
         self

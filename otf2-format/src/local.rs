@@ -97,6 +97,16 @@ impl LocalDefs {
     /// # Errors
     /// Bytes that are not a definitions file (error with file and offset);
     /// two ClockOffset records at the same time or out of order.
+    ///
+    /// ```
+    /// use otf2_format::{FileSource, Limits, LocalDefs};
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// let path = a.location_file(0, "def");
+    /// let d = LocalDefs::read(FileSource::new(&path).unwrap(), path, a.anchor.chunk_size_defs, &Limits::default())?;
+    /// assert_eq!(d.map(0, 3), a.local_defs(0)?.map(0, 3));
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn read<S: Source>(
         src: S,
         file: std::path::PathBuf,

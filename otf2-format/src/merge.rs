@@ -21,6 +21,19 @@ pub struct Merged<S: Source> {
 
 impl<S: Source> Merged<S> {
     /// Merges `readers` (in location order).
+    ///
+    /// ```
+    /// use otf2_format::Merged;
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// let mut m = Merged::new(vec![a.location_events(1)?, a.location_events(0)?]);
+    /// let times: Vec<u64> = std::iter::from_fn(|| m.next_event().transpose())
+    ///     .map(|e| e.map(|e| e.time))
+    ///     .collect::<Result<_, _>>()?;
+    /// assert!(times.windows(2).all(|w| w[0] <= w[1]));
+    /// assert_eq!(times.len(), a.events()?.count());
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn new(readers: Vec<LocationEvents<S>>) -> Self {
         let n = readers.len();
         Merged {

@@ -206,6 +206,12 @@ pub fn node(n: &TreeNodeBody, trailing: &[u8]) -> Vec<String> {
 /// and a block reached twice are [`Error::BadTree`](crate::Error::BadTree) at the
 /// parent's block, so a damaged file cannot make the walk loop.
 ///
+/// # Errors
+///
+/// As [`Slog2Reader::read_node`](crate::Slog2Reader::read_node) for each node, and
+/// [`Error::BadTree`](crate::Error::BadTree) at a node's offset when a node is reached
+/// twice or a stub names no node of the TreeDir.
+///
 /// ```
 /// use slog2_format::convert::clog2_to_slog2;
 /// use slog2_format::write::TreeOptions;
@@ -302,6 +308,11 @@ pub struct Summary {
 /// Reads every node of the TreeDir (checked as the reader's validation says)
 /// and counts the drawables; `progress` is called with the bytes of each node
 /// read.
+///
+/// # Errors
+///
+/// As [`Slog2Reader::read_node`](crate::Slog2Reader::read_node) for each node of the
+/// TreeDir.
 ///
 /// ```
 /// use slog2_format::convert::clog2_to_slog2;

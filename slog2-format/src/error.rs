@@ -15,11 +15,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
-    #[error("byte {offset}: {}", self.detail())]
+    #[error("byte {offset}: I/O error: {source}")]
     Io {
         /// Offset of the operation.
         offset: u64,
-        /// The error.
+        /// The I/O error.
         #[source]
         source: std::io::Error,
     },
@@ -552,6 +552,23 @@ impl TreeProblem {
             TreeProblem::NoStubs => Problem::NoStubs,
             TreeProblem::File(problem) => *problem,
         }
+    }
+}
+
+/// A CLOG2 or old-CLOG reader's error, for `?` in a conversion
+/// ([`Error::Clog2`]).
+///
+/// ```
+/// fn records(data: &[u8]) -> slog2_format::Result<usize> {
+///     Ok(clog2_format::clog::ClogRecords::new(data)?.count())
+/// }
+/// let e = records(&[0; 10]).unwrap_err();
+/// assert!(matches!(e, slog2_format::Error::Clog2(_)));
+/// assert_eq!(e.offset(), Some(0));
+/// ```
+impl From<clog2_format::Error> for Error {
+    fn from(e: clog2_format::Error) -> Error {
+        Error::Clog2(Box::new(e))
     }
 }
 

@@ -21,6 +21,16 @@ pub enum FileBlock {
     TreeDir(Parsed<TreeDir>),
 }
 
+/// Writes a block's structure to `out` and gives the bytes that follow it in
+/// the block (written after it as they were read).
+fn write_parsed<'p, T>(p: &'p Parsed<T>, out: &mut Cursor<Vec<u8>>) -> binrw::BinResult<&'p [u8]>
+where
+    T: for<'a> BinWrite<Args<'a> = ()>,
+{
+    p.value.write_options(out, Endian::Big, ())?;
+    Ok(&p.trailing)
+}
+
 impl FileBlock {
     fn ptr(&self) -> FileBlockPtr {
         match self {
@@ -97,6 +107,23 @@ impl Slog2File {
     /// drawable that the file cannot resolve is an error naming its offset; with
     /// [`Validation::Lenient`] it is dropped (the model is then no longer a
     /// byte-for-byte image of the file).
+    ///
+    /// # Errors
+    ///
+    /// As [`Slog2Reader::new`] and [`Slog2Reader::read_node`] for every block;
+    /// [`Error::BadValue`] with [`ValueProblem::SizeDisagrees`] at a block that two
+    /// pointers give different sizes.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::{Slog2File, Validation};
+    /// let f = Slog2File::read_with(std::io::Cursor::new(&bytes), Validation::Strict)?;
+    /// assert_eq!(f.to_bytes()?, bytes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read_with<R: Read + Seek>(inner: R, validation: Validation) -> Result<Slog2File> {
         let mut r = Slog2Reader::new(inner)?;
         r.set_validation(validation);
@@ -265,31 +292,12 @@ impl Slog2File {
             };
             let start = out.position();
             let trailing = match b {
-                FileBlock::Node(p) => {
-                    p.value
-                        .write_options(&mut out, Endian::Big, ())
-                        .map_err(w)?;
-                    &p.trailing
-                }
-                FileBlock::Categories(p) => {
-                    p.value
-                        .write_options(&mut out, Endian::Big, ())
-                        .map_err(w)?;
-                    &p.trailing
-                }
-                FileBlock::LineIdMaps(p) => {
-                    p.value
-                        .write_options(&mut out, Endian::Big, ())
-                        .map_err(w)?;
-                    &p.trailing
-                }
-                FileBlock::TreeDir(p) => {
-                    p.value
-                        .write_options(&mut out, Endian::Big, ())
-                        .map_err(w)?;
-                    &p.trailing
-                }
-            };
+                FileBlock::Node(p) => write_parsed(p, &mut out),
+                FileBlock::Categories(p) => write_parsed(p, &mut out),
+                FileBlock::LineIdMaps(p) => write_parsed(p, &mut out),
+                FileBlock::TreeDir(p) => write_parsed(p, &mut out),
+            }
+            .map_err(w)?;
             out.get_mut().extend_from_slice(trailing);
             out.set_position(out.get_ref().len() as u64);
             let size = out.position() - start;

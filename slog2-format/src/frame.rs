@@ -70,6 +70,19 @@ impl Compression {
     /// follows the grammar, else plain deflate; level 2 by default: on generated
     /// traces about twice as fast as level 4 for files 4% larger) or
     /// `raw-deflate[:LEVEL]` (plain deflate only; level 1 by default). LEVEL is 0–9.
+    ///
+    /// # Errors
+    ///
+    /// The text of `s` in a message, when it is none of these forms or its level is
+    /// not 0–9.
+    ///
+    /// ```
+    /// use slog2_format::frame::Compression;
+    /// assert_eq!(Compression::parse("deflate"), Ok(Compression::Columns(2)));
+    /// assert_eq!(Compression::parse("raw-deflate:9"), Ok(Compression::Deflate(9)));
+    /// assert_eq!(Compression::parse("stored"), Ok(Compression::Stored));
+    /// assert!(Compression::parse("deflate:10").is_err());
+    /// ```
     pub fn parse(s: &str) -> std::result::Result<Compression, String> {
         let level = |l: &str| match l.parse::<u32>() {
             Ok(l) if l <= 9 => Some(l),
@@ -248,7 +261,24 @@ pub(crate) fn seal(
 
 /// Frames a plain node block. `node` starts with its 34-byte header; its own
 /// pointer (bytes 22..34) is set here to the frame's `(offset, size)`. The frame is
-/// appended to `out`; returns its pointer and the uncompressed length.
+/// appended to `out`; returns its pointer.
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::NodeShorterThanHeader`] when `node` is
+/// shorter than its 34-byte header, or [`WriteProblem::TooLarge`] when the frame is
+/// too large for its pointer's size field.
+///
+/// ```
+/// use slog2_format::frame::{encode, Compression, FRAME_HEADER_LEN};
+/// let mut node = vec![7u8; 100];
+/// let mut framed = Vec::new();
+/// let ptr = encode(&mut node, 4096, Compression::Deflate(6), &mut framed)?;
+/// assert_eq!((ptr.offset, ptr.size as usize), (4096, framed.len()));
+/// assert!(framed.len() < FRAME_HEADER_LEN + node.len()); // deflated
+/// assert_eq!(node[22..30], 4096i64.to_be_bytes()); // the node's own pointer
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn encode(
     node: &mut [u8],
     offset: u64,
@@ -277,6 +307,16 @@ pub struct FrameHeader {
 
 impl FrameHeader {
     /// Reads the first 16 bytes of a frame.
+    ///
+    /// ```
+    /// use slog2_format::frame::{codec, FrameHeader};
+    /// let mut b = [0u8; 16];
+    /// b[0] = codec::DEFLATE;
+    /// b[4..8].copy_from_slice(&10u32.to_be_bytes());
+    /// b[8..12].copy_from_slice(&100u32.to_be_bytes());
+    /// let h = FrameHeader::parse(&b);
+    /// assert_eq!((h.codec, h.payload_len, h.uncompressed_len, h.crc32), (codec::DEFLATE, 10, 100, 0));
+    /// ```
     pub fn parse(b: &[u8; FRAME_HEADER_LEN]) -> FrameHeader {
         let u = |i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         FrameHeader {
@@ -332,6 +372,28 @@ fn node_name(frame: &[u8], at: u64) -> String {
 /// Checks a frame read from `ptr` and writes the uncompressed node block into
 /// `out` (cleared first). `limit` bounds the uncompressed length (the header's
 /// `max_buffer_bytesize`); nothing larger is allocated or inflated.
+///
+/// # Errors
+///
+/// [`Error::BadFrame`] with the step of spec/slog2-compressed.md §5 that fails (1–6),
+/// at the offending field of the frame at `ptr`: a frame too short, an unknown method,
+/// lengths that disagree with `ptr` or are over `limit`, a stream that does not
+/// inflate, or an inflated length that is not the one declared.
+///
+/// ```
+/// use slog2_format::frame::{decode, encode, Compression};
+/// use slog2_format::Error;
+/// let mut node = vec![7u8; 100];
+/// let mut framed = Vec::new();
+/// let ptr = encode(&mut node, 4096, Compression::Deflate(6), &mut framed)?;
+/// let mut back = Vec::new();
+/// decode(&framed, ptr, 1 << 20, &mut back)?;
+/// assert_eq!(back, node);
+/// // A limit under the node's 100 bytes: refused before inflating (check 3).
+/// let bomb = decode(&framed, ptr, 99, &mut back).unwrap_err();
+/// assert!(matches!(bomb, Error::BadFrame { step: 3, .. }));
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) -> Result<()> {
     let at = ptr.offset.max(0) as u64;
     let bad = |step: u8, offset: u64, what: String| Error::BadFrame { offset, step, what };

@@ -130,6 +130,19 @@ pub enum InfoError {
 /// that runs past the end of the buffer, or on the first unknown format character,
 /// whichever comes first in format order (Java decodes the same way and gives up at
 /// the first problem).
+///
+/// # Errors
+///
+/// As [`visit`].
+///
+/// ```
+/// use slog2_format::info::{decode, InfoError};
+/// let bytes = [0, 0, 0, 7, 0, 2, b'o', b'k'];
+/// assert_eq!(decode(b"ds", &bytes)?.len(), 2);
+/// assert!(matches!(decode(b"dq", &bytes), Err(InfoError::UnknownFormat { index: 1, found: b'q' })));
+/// assert!(matches!(decode(b"ddd", &bytes), Err(InfoError::Truncated { index: 2, offset: 8, needed: 4, len: 8, .. })));
+/// # Ok::<(), InfoError>(())
+/// ```
 pub fn decode(types: &[u8], bytes: &[u8]) -> Result<Vec<InfoValue>, InfoError> {
     let mut out = Vec::with_capacity(types.len().min(bytes.len() + 1));
     visit(types, bytes, |_, v| out.push(v.to_owned()))?;
@@ -160,6 +173,13 @@ impl InfoRef<'_> {
 /// [`decode`] without allocating: calls `f` with the index and the borrowed
 /// value of each format character in turn, and fails as [`decode`] fails
 /// (after the calls for the values before the problem).
+///
+/// # Errors
+///
+/// [`InfoError::Truncated`] for a value that runs past the end of `bytes` (with
+/// its offset in the buffer), or [`InfoError::UnknownFormat`] for a format
+/// character outside `s h d l x X e E`; whichever comes first. `f` has been called
+/// for the values before it.
 ///
 /// ```
 /// use slog2_format::info::{visit, InfoRef};
@@ -252,6 +272,11 @@ pub const MISSING_FORMATS: &str = "Can't decode user byte[] with Missing format 
 /// Keys and strings are decoded lossily as UTF-8 (Java uses the platform charset).
 /// A buffer that cannot be decoded (where Java prints a stack trace and exits) gives
 /// the [`InfoError`].
+///
+/// # Errors
+///
+/// As [`visit`], when the buffer cannot be decoded. Missing format characters
+/// are not an error: they give Java's line.
 pub fn labelled(keys: &[JStr], types: &[u8], bytes: &[u8]) -> Result<String, InfoError> {
     let mut err: Option<&str> = None;
     let values: Vec<Option<InfoValue>> = if types.is_empty() {

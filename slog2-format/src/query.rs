@@ -101,6 +101,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// nothing. The same errors as `window`; after an error `buf` holds an empty
     /// answer.
     ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
+    ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {
     /// use slog2_format::{Slog2Reader, WindowBuf};
@@ -126,6 +130,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// their stub's shadows in [`WindowAnswer::shadows`], as a preview shows
     /// subtrees narrower than a pixel.
     ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
+    ///
     /// ```
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// use slog2_format::convert::clog2_to_slog2;
@@ -150,6 +158,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
 
     /// [`window_to_depth`](Self::window_to_depth) into a reusable buffer, as
     /// [`window_into`](Self::window_into) is to [`window`](Self::window).
+    ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
     ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {
@@ -185,6 +197,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// [`WindowAnswer::shadows`]. The drawables are those of the nodes read.
     /// `pixels = 0` is taken as 1. Reads at most [`preview_node_read_bound`] nodes
     /// in a file whose same-depth boxes do not overlap.
+    ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
     pub fn window_preview(&mut self, start: f64, end: f64, pixels: u32) -> Result<WindowAnswer> {
         let mut buf = std::mem::take(&mut self.window_cache().buf);
         let found = self.window_preview_into(&mut buf, start, end, pixels);
@@ -197,6 +213,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// [`window_into`](Self::window_into) is to [`window`](Self::window): the
     /// drawables and the shadows ([`WindowBuf::shadows`]) that `window_preview`
     /// returns, in the same order.
+    ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
     ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {
@@ -234,6 +254,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// §2.2 step 6). Reads at most [`preview_node_read_bound`] nodes, as a
     /// preview does. The drawables and shadows are left in the order the
     /// nodes were read (not sorted as a preview's are).
+    ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
     ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {

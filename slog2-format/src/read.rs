@@ -128,6 +128,20 @@ impl ReadOptions {
 }
 
 /// A SLOG-2 reader over any `Read + Seek`.
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::Slog2Reader;
+/// let mut r = Slog2Reader::new(std::io::Cursor::new(&bytes))?;
+/// let all = r.window(f64::NEG_INFINITY, f64::INFINITY)?;
+/// let half = r.window(0.0, all.drawables.iter().map(|d| d.value.latest()).fold(0.0, f64::max) / 2.0)?;
+/// assert!(!half.drawables.is_empty() && half.drawables.len() < all.drawables.len());
+/// assert_eq!(r.header().version.to_string(), "SLOG 2.0.6");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Slog2Reader<R> {
     inner: R,
@@ -226,6 +240,12 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
 }
 
 /// Parses `bytes` (one whole block at `ptr`) as a `T`, keeping trailing bytes.
+///
+/// # Errors
+///
+/// The parser's error at the offset where it failed: [`Error::Truncated`] within
+/// the block when `bytes` end early, [`Error::BadTag`] or [`Error::BadValue`] for a
+/// value the format forbids.
 pub fn parse_block<T>(
     bytes: &[u8],
     ptr: FileBlockPtr,
@@ -258,6 +278,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// LineIDMapList (#4, #5). The reader validates the nodes it decodes
     /// ([`Validation::Strict`]); see [`with_options`](Self::with_options).
     ///
+    /// # Errors
+    ///
+    /// As [`with_options`](Self::with_options).
+    ///
     /// ```
     /// use slog2_format::convert::clog2_to_slog2;
     /// use slog2_format::write::TreeOptions;
@@ -284,6 +308,18 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # Errors
     ///
     /// As [`new`](Self::new); see there for an example.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::{Error, ReadOptions, Slog2Reader};
+    /// let tiny = ReadOptions::default().max_block_bytes(64);
+    /// let refused = Slog2Reader::with_options(std::io::Cursor::new(&bytes), tiny).unwrap_err();
+    /// assert!(matches!(refused, Error::LimitExceeded { limit: 64, .. }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_options(mut inner: R, opts: ReadOptions) -> Result<Self> {
         let file_len = inner
             .seek(SeekFrom::End(0))
@@ -665,6 +701,12 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// Reads the raw bytes of a block (one read) into the reader's buffer. A
     /// pointer that cannot be followed is reported at the block's own offset (the
     /// pointer's field is not known here).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadPointer`] at the block's offset when `ptr` cannot be followed (see
+    /// [`check_ptr`](Self::check_ptr)), and [`Error::Io`] at the block's offset when
+    /// the seek or read fails.
     pub fn read_raw(&mut self, ptr: FileBlockPtr, what: Part) -> Result<&[u8]> {
         self.read_raw_at(ptr, what, ptr.offset.max(0) as u64)
     }

@@ -54,25 +54,21 @@ impl Drawable {
 
     /// Start of the time box (vertex minimum; union for composites).
     pub fn earliest(&self) -> f64 {
-        match self {
-            Drawable::Primitive(p) => p.earliest(),
-            Drawable::Composite(c) => c
-                .primitives
-                .iter()
-                .map(Primitive::earliest)
-                .fold(f64::INFINITY, f64::min),
-        }
+        self.bound(Primitive::earliest, f64::INFINITY, f64::min)
     }
 
     /// End of the time box.
     pub fn latest(&self) -> f64 {
+        self.bound(Primitive::latest, f64::NEG_INFINITY, f64::max)
+    }
+
+    /// A primitive's `bound`, or for a composite its parts' bounds folded with
+    /// `pick` from `none`.
+    #[inline]
+    fn bound(&self, bound: fn(&Primitive) -> f64, none: f64, pick: fn(f64, f64) -> f64) -> f64 {
         match self {
-            Drawable::Primitive(p) => p.latest(),
-            Drawable::Composite(c) => c
-                .primitives
-                .iter()
-                .map(Primitive::latest)
-                .fold(f64::NEG_INFINITY, f64::max),
+            Drawable::Primitive(p) => bound(p),
+            Drawable::Composite(c) => c.primitives.iter().map(bound).fold(none, pick),
         }
     }
 

@@ -449,6 +449,10 @@ mod tests {
             (0..200).map(|i| i * 97 - 5000).collect(),
             vec![7, 7, 7, 70_000],
             vec![1, 1_000_000_000],
+            // A bit table of exactly one word, and of exactly two: the ID just past
+            // the end is outside the table.
+            vec![0, 63],
+            vec![-64, 63],
         ];
         for ids in cases {
             let set = IdSet::new(ids.clone());

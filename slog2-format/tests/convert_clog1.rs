@@ -7,7 +7,9 @@ mod common;
 
 use common::compare::*;
 
-use clog2_format::clog::{Body, ClogWriter, CommEvent, RawEvent, Record, SrcLoc, StateDef};
+use clog2_format::clog::{
+    Body, ClogRecords, ClogWriter, CommEvent, RawEvent, Record, SrcLoc, StateDef,
+};
 use clog2_format::FixedBytes;
 use slog2_format::check::check;
 use slog2_format::convert::{clog_to_slog2, ClogDrawables, ConvertStats};
@@ -21,7 +23,8 @@ fn convert(data: &[u8], leaf_bytes: u32, children: u16) -> (Vec<u8>, ConvertStat
     let opts = TreeOptions::default()
         .leaf_bytes(leaf_bytes)
         .children(children);
-    let (out, stats) = clog_to_slog2(data, Cursor::new(Vec::new()), opts, |_| {})
+    let records = ClogRecords::new(data).unwrap();
+    let (out, stats) = clog_to_slog2(records, Cursor::new(Vec::new()), opts, |_| {})
         .unwrap_or_else(|e| panic!("conversion failed: {e}"));
     (out.into_inner(), stats)
 }
@@ -378,14 +381,29 @@ fn small_file_gives_the_expected_drawables() {
 #[test]
 fn bad_inputs_give_clear_errors() {
     let opts = TreeOptions::default().leaf_bytes(65536).children(2);
-    // Not old CLOG at all.
-    let e = clog_to_slog2(&[0u8; 10], Cursor::new(Vec::new()), opts, |_| {}).unwrap_err();
-    assert!(matches!(e, Error::Clog2(_)), "{e}");
+    let convert = |data: &[u8]| {
+        let records = ClogRecords::new(data).unwrap();
+        clog_to_slog2(records, Cursor::new(Vec::new()), opts, |_| {})
+    };
+    // A structure error met while converting: the last block cut off, so the
+    // records end with an ENDBLOCK.
+    let mut w = ClogWriter::new(Vec::new(), 1024).unwrap();
+    for i in 0..60 {
+        w.push(&raw(f64::from(i), 0, 1 + i % 2, 0, "")).unwrap();
+    }
+    let data = w.finish().unwrap();
+    assert!(data.len() >= 3 * 1024);
+    let cut = &data[..data.len() - 1024];
+    let e = convert(cut).unwrap_err();
+    assert!(
+        matches!(&e, Error::Clog2(c) if matches!(**c, clog2_format::Error::MissingEndLog { offset } if offset == cut.len() as u64)),
+        "{e}"
+    );
     // A valid file without drawables.
     let mut w = ClogWriter::new(Vec::new(), 1024).unwrap();
     w.push(&statedef(0.0, 1, 2, "red", "X")).unwrap();
     let data = w.finish().unwrap();
-    let e = clog_to_slog2(&data, Cursor::new(Vec::new()), opts, |_| {}).unwrap_err();
+    let e = convert(&data).unwrap_err();
     assert!(matches!(e, slog2_format::Error::Empty), "{e}");
     // Drawables out of end-time order are refused, not reordered.
     let mut w = ClogWriter::new(Vec::new(), 1024).unwrap();
@@ -398,7 +416,7 @@ fn bad_inputs_give_clear_errors() {
         w.push(&r).unwrap();
     }
     let data = w.finish().unwrap();
-    let e = clog_to_slog2(&data, Cursor::new(Vec::new()), opts, |_| {}).unwrap_err();
+    let e = convert(&data).unwrap_err();
     // The fourth record (at byte 3·56) closes [0.5, 2.0] after [1.0, 3.0].
     let Error::OutOfOrder { offset, .. } = &e else {
         panic!("{e}")

@@ -3,7 +3,7 @@
 
 use clog2_format::record::*;
 use clog2_format::{FixedBytes, PreambleInfo, Record};
-use slog2_format::convert::Clog2Drawables;
+use slog2_format::convert::{Clog2Drawables, Unmatched};
 use slog2_format::types::topology;
 use slog2_format::write::Prim;
 
@@ -284,4 +284,288 @@ fn pairing_resumes_from_partials_and_definitions() {
             );
         }
     }
+}
+
+/// `r` logged on local communicator `icomm` by thread `thread`.
+fn on(mut r: Record, icomm: i32, thread: i32) -> Record {
+    r.icomm = icomm;
+    r.thread = thread;
+    r
+}
+
+/// A message record to or from `partner` of communicator `icomm`.
+fn msg_in(time: f64, rank: i32, etype: i32, icomm: i32, partner: i32, tag: i32) -> Record {
+    let mut r = msg(time, rank, etype, partner, tag, 10 * tag);
+    if let Body::Msg(m) = &mut r.body {
+        m.icomm = icomm;
+    }
+    r
+}
+
+/// The rows of a line-ID map: line ID and values.
+fn rows(m: &slog2_format::types::LineIdMap) -> Vec<(i32, Vec<i32>)> {
+    m.rows
+        .iter()
+        .map(|r| (r.line_id, r.values.clone()))
+        .collect()
+}
+
+fn labels(m: &slog2_format::types::LineIdMap) -> (String, Vec<String>) {
+    (m.title.text(), m.labels.iter().map(|l| l.text()).collect())
+}
+
+/// Timelines no COMMEVT declared are kept with the world rank known only on
+/// MPI_COMM_WORLD (local communicator 0; -1 elsewhere), counted once each, in
+/// the maps by line ID `icomm·W + rank` (one thread), line IDs past the
+/// 256-slot cache of used lines included.
+#[test]
+fn undeclared_timelines_get_a_world_rank_only_on_the_world() {
+    let mut c = Clog2Drawables::new(&preamble());
+    let state = |t: f64, rank: i32, icomm: i32| {
+        [
+            on(Record::bare(t, rank, 600), icomm, 0),
+            on(Record::bare(t + 0.5, rank, 601), icomm, 0),
+        ]
+    };
+    let recs: Vec<Record> = [
+        state(1.0, 1, 1),   // line 3
+        state(2.0, 1, 0),   // line 1
+        state(3.0, 0, 200), // line 400 (cache slot 144)
+        state(4.0, 1, 128), // line 257 (cache slot 1, as line 1)
+        state(5.0, 1, 0),
+        state(6.0, 1, 1),
+    ]
+    .concat();
+    let out = run(&mut c, &recs);
+    let lines: Vec<_> = out.iter().map(|p| p.lines).collect();
+    assert_eq!(
+        lines,
+        [[3, 3], [1, 1], [400, 400], [257, 257], [1, 1], [3, 3]]
+    );
+    let (_, maps, u) = c.finish();
+    assert_eq!(u.undeclared_timelines, 4);
+    assert_eq!(
+        labels(&maps[0]),
+        ("Process View".into(), vec!["world_rank".into()])
+    );
+    assert_eq!(
+        rows(&maps[0]),
+        [
+            (1, vec![1]),
+            (3, vec![-1]),
+            (257, vec![-1]),
+            (400, vec![-1])
+        ]
+    );
+    assert_eq!(
+        labels(&maps[1]),
+        (
+            "Communicator View".into(),
+            vec!["commID".into(), "comm_rank".into()]
+        )
+    );
+    assert_eq!(
+        rows(&maps[1]),
+        [
+            (1, vec![0, 1]),
+            (3, vec![1, 1]),
+            (257, vec![128, 1]),
+            (400, vec![200, 0])
+        ]
+    );
+}
+
+/// With threads, line IDs are `icomm·W·T + rank·T + thread`; an arrow's
+/// earlier end on an undeclared timeline is placed from its line ID alone
+/// (communicator, rank and thread recovered), on any communicator.
+#[test]
+fn an_arrows_earlier_end_on_an_undeclared_thread_is_placed_from_its_line() {
+    let mut pre = preamble();
+    pre.comm_world_size = Some(4);
+    pre.max_thread_count = Some(3);
+    let mut c = Clog2Drawables::new(&pre);
+    let out = run(
+        &mut c,
+        &[
+            // icomm 1: rank 2 thread 1 (line 12 + 6 + 1 = 19) sends to rank 3,
+            // received by its thread 2 (line 12 + 9 + 2 = 23).
+            on(msg_in(1.0, 2, SEND_ETYPE, 1, 3, 9), 1, 1),
+            on(msg_in(2.0, 3, RECV_ETYPE, 1, 2, 9), 1, 2),
+            // icomm 0: the receive (rank 1 thread 2, line 5) logged first.
+            on(msg_in(3.0, 1, RECV_ETYPE, 0, 0, 4), 0, 2),
+            on(msg_in(3.5, 0, SEND_ETYPE, 0, 1, 4), 0, 1),
+        ],
+    );
+    let got: Vec<_> = out.iter().map(|p| (p.times, p.lines)).collect();
+    assert_eq!(got, [([1.0, 2.0], [19, 23]), ([3.5, 3.0], [1, 5])]);
+    let (_, maps, u) = c.finish();
+    assert_eq!(u.undeclared_timelines, 4);
+    assert_eq!(
+        labels(&maps[0]),
+        (
+            "Process-Thread View".into(),
+            vec!["world_rank".into(), "thread".into()]
+        )
+    );
+    assert_eq!(
+        rows(&maps[0]),
+        [
+            (1, vec![0, 1]),
+            (5, vec![1, 2]),
+            (19, vec![-1, 1]),
+            (23, vec![-1, 2])
+        ]
+    );
+    assert_eq!(
+        labels(&maps[1]),
+        (
+            "Communicator-Thread View".into(),
+            vec!["commID".into(), "comm_rank".into(), "thread".into()]
+        )
+    );
+    assert_eq!(
+        rows(&maps[1]),
+        [
+            (1, vec![0, 0, 1]),
+            (5, vec![0, 1, 2]),
+            (19, vec![1, 2, 1]),
+            (23, vec![1, 3, 2])
+        ]
+    );
+}
+
+/// A world of 65536 processes of 65536 threads: `W·T` wraps to 0 in Java's
+/// `int` arithmetic, and the earlier end's line is then taken as `rank·T +
+/// thread` (no division by zero).
+#[test]
+fn lines_whose_world_times_threads_wraps_to_zero_are_placed() {
+    let mut pre = preamble();
+    pre.comm_world_size = Some(65536);
+    pre.max_thread_count = Some(65536);
+    let mut c = Clog2Drawables::new(&pre);
+    let out = run(
+        &mut c,
+        &[
+            on(msg_in(1.0, 1, SEND_ETYPE, 0, 0, 2), 0, 3),
+            on(msg_in(2.0, 0, RECV_ETYPE, 0, 1, 2), 0, 0),
+        ],
+    );
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].lines, [65539, 0]);
+    let (_, maps, _) = c.finish();
+    assert_eq!(rows(&maps[0]), [(0, vec![0, 0]), (65539, vec![1, 3])]);
+    assert_eq!(rows(&maps[1]), [(0, vec![0, 0, 0]), (65539, vec![0, 1, 3])]);
+}
+
+/// Event IDs that share a slot of the lookup cache (64 apart) keep their own
+/// meanings: the states of 0/1 and 64/65 pair apart, interleaved.
+#[test]
+fn event_ids_sharing_a_cache_slot_keep_their_meanings() {
+    let mut c = Clog2Drawables::new(&preamble());
+    let out = run(
+        &mut c,
+        &[
+            comm(0),
+            Record::bare(1.0, 0, 0),
+            Record::bare(2.0, 0, 64),
+            Record::bare(3.0, 0, 65),
+            Record::bare(4.0, 0, 1),
+            Record::bare(5.0, 0, 128),
+            Record::bare(6.0, 0, 129),
+        ],
+    );
+    let got: Vec<_> = out.iter().map(|p| (p.category, p.times)).collect();
+    // Known state k is category 1 + k, its IDs 2k and 2k + 1.
+    assert_eq!(got, [(33, [2.0, 3.0]), (1, [1.0, 4.0]), (65, [5.0, 6.0])]);
+    assert_eq!(c.unmatched(), Default::default());
+}
+
+/// What is still open at the end: every open start is counted, Java's count
+/// only those of defined categories, with every unpaired send and receive.
+#[test]
+fn open_events_are_counted_at_the_end_as_java_counts_them() {
+    let mut c = Clog2Drawables::new(&preamble());
+    run(
+        &mut c,
+        &[
+            comm(0),
+            comm(1),
+            statedef(600, 601, "Work"),
+            Record::bare(1.0, 0, 600), // open, defined
+            Record::bare(1.5, 1, 600), // open, defined
+            Record::bare(2.0, 0, 0),   // open, a placeholder
+            msg(3.0, 0, SEND_ETYPE, 1, 1, 8),
+            msg(4.0, 1, RECV_ETYPE, 0, 2, 8),
+            msg(4.5, 1, RECV_ETYPE, 0, 3, 8),
+            msg(5.0, 0, RECV_ETYPE, 1, 3, 8),
+        ],
+    );
+    let (_, _, u) = c.finish();
+    assert_eq!(
+        (u.state_starts, u.sends, u.recvs, u.java_count),
+        (3, 1, 3, 2 + 1 + 3)
+    );
+    assert_eq!(u.total_dropped(), 3 + 1 + 3);
+}
+
+/// `total_dropped` adds the six kinds of dropped events and nothing else.
+#[test]
+fn total_dropped_adds_the_dropped_kinds() {
+    let u = Unmatched {
+        state_starts: 1,
+        state_finals: 2,
+        sends: 4,
+        recvs: 8,
+        undeclared_events: 16,
+        conflicting_definitions: 32,
+        undeclared_timelines: 64,
+        java_count: 128,
+        states_closed_at_end: 256,
+        bad_times: 512,
+    };
+    assert_eq!(u.total_dropped(), 1 + 2 + 4 + 8 + 16 + 512);
+}
+
+/// Messages of the same tag pair by sender and receiver process: the receive
+/// on rank 3 from rank 2 takes rank 2's send, not the older one of rank 0 to
+/// rank 1, and the same ranks on another communicator are other processes. A
+/// receive logged first marks its line used when its send comes (line 0, and
+/// line 256 of communicator 64); a message record of a state's ID is counted.
+#[test]
+fn messages_of_one_tag_pair_by_sender_and_receiver() {
+    let mut pre = preamble();
+    pre.comm_world_size = Some(4);
+    let mut c = Clog2Drawables::new(&pre);
+    let out = run(
+        &mut c,
+        &[
+            msg_in(1.0, 0, SEND_ETYPE, 0, 1, 5),
+            on(msg_in(1.5, 2, SEND_ETYPE, 1, 3, 5), 1, 0),
+            msg_in(2.0, 2, SEND_ETYPE, 0, 3, 5),
+            msg_in(3.0, 3, RECV_ETYPE, 0, 2, 5),
+            on(msg_in(3.5, 3, RECV_ETYPE, 1, 2, 5), 1, 0),
+            msg_in(4.0, 1, RECV_ETYPE, 0, 0, 5),
+            msg_in(5.0, 0, RECV_ETYPE, 0, 1, 6),
+            msg_in(5.5, 1, SEND_ETYPE, 0, 0, 6),
+            on(msg_in(6.0, 0, RECV_ETYPE, 64, 1, 7), 64, 0),
+            on(msg_in(6.5, 1, SEND_ETYPE, 64, 0, 7), 64, 0),
+            msg_in(7.0, 0, 600, 0, 1, 8),
+        ],
+    );
+    assert!(!c.ended());
+    let got: Vec<_> = out.iter().map(|p| (p.times, p.lines)).collect();
+    assert_eq!(
+        got,
+        [
+            ([2.0, 3.0], [2, 3]),
+            ([1.5, 3.5], [6, 7]),
+            ([1.0, 4.0], [0, 1]),
+            ([5.5, 5.0], [1, 0]),
+            ([6.5, 6.0], [257, 256])
+        ]
+    );
+    assert_eq!(c.unmatched().undeclared_events, 1);
+    let (_, maps, _) = c.finish();
+    let lines: Vec<i32> = maps[0].rows.iter().map(|r| r.line_id).collect();
+    assert_eq!(lines, [0, 1, 2, 3, 6, 7, 256, 257]);
 }

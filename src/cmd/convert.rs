@@ -338,7 +338,10 @@ fn clog_to_slog2(
         "clogTOslog2",
         opts,
         false,
-        |w, progress| slog2_format::convert::clog_to_slog2(&data, w, opts, progress),
+        |w, progress| {
+            let records = clog2_format::clog::ClogRecords::new(&data)?;
+            slog2_format::convert::clog_to_slog2(records, w, opts, progress)
+        },
     )
 }
 

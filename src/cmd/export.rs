@@ -193,7 +193,10 @@ pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<S
         Format::Clog => {
             drop(file);
             let data = std::fs::read(input).map_err(CliError::io(input))?;
-            convert::clog_into(&data, sink, progress).map_err(slog2_err(false))?
+            clog2_format::clog::ClogRecords::new(&data)
+                .map_err(slog2_format::Error::from)
+                .and_then(|records| convert::clog_into(records, sink, progress))
+                .map_err(slog2_err(false))?
         }
         Format::Alog => {
             let (f, _) = super::alog::read(input)?;

@@ -44,6 +44,21 @@ pub struct Detail {
     pub summary: bool,
 }
 
+/// What `mpelog window` was asked (but the files).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Args {
+    /// `--from`.
+    pub from: Option<f64>,
+    /// `--to`.
+    pub to: Option<f64>,
+    /// `--pixels`, `--depth`, `--summary`.
+    pub detail: Detail,
+    /// `--json`.
+    pub json: bool,
+    /// `--lenient`.
+    pub lenient: bool,
+}
+
 /// Writes the [`mpelog::summary::Summary`] of `[from, to]` at `pixels`
 /// columns (what `render` draws and `/api/window` answers) as one JSON
 /// object, the cost inside it.
@@ -96,15 +111,10 @@ fn write_summary<R: std::io::Read + std::io::Seek>(
 }
 
 /// Runs `mpelog window`, writing to stdout.
-pub fn run(
-    file: &Path,
-    trace: Option<&Path>,
-    from: Option<f64>,
-    to: Option<f64>,
-    detail: Detail,
-    json: bool,
-    lenient: bool,
-) -> CliResult {
+pub fn run(file: &Path, trace: Option<&Path>, ask: Args) -> CliResult {
+    let Args {
+        from, to, detail, ..
+    } = ask;
     let pixels = detail.pixels;
     for (flag, v) in [("--from", from), ("--to", to)] {
         if let Some(v) = v.filter(|v| !v.is_finite()) {
@@ -122,9 +132,7 @@ pub fn run(
         ));
     }
     let (file, format) = match super::input(file)? {
-        Input::Remote(r, counts) => {
-            return write_remote_window((*r, counts), file, from, to, detail, json, lenient)
-        }
+        Input::Remote(r, counts) => return write_remote_window((*r, counts), file, ask),
         Input::Local(path, format) => (path, format),
     };
     let file = &file;
@@ -138,15 +146,15 @@ pub fn run(
                     "window: --pixels and --depth need a SLOG-2 file (an annotation has no shadows)".into(),
                 ));
             }
-            write_annotation_window(file, trace, from, to, json, &mut out)
+            write_annotation_window(file, trace, from, to, ask.json, &mut out)
         }
-        Format::Slog2 | Format::Slog2Compressed => write_window(file, from, to, detail, json, lenient, &mut out),
+        Format::Slog2 | Format::Slog2Compressed => write_window(file, ask, &mut out),
         _ => {
             // Any other trace: converted once into a temporary SLOG-2 file
             // (removed at exit), whose tree the window then reads.
             dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
             let slog2 = super::convert::to_temp_slog2(file, dir.path(), "converted.slog2")?;
-            write_window(&slog2, from, to, detail, json, lenient, &mut out)
+            write_window(&slog2, ask, &mut out)
         }
     }
     .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
@@ -167,11 +175,7 @@ fn write_remote_window(
         mpelog::remote::Counts,
     ),
     path: &Path,
-    from: Option<f64>,
-    to: Option<f64>,
-    detail: Detail,
-    json: bool,
-    lenient: bool,
+    ask: Args,
 ) -> CliResult {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -181,7 +185,6 @@ fn write_remote_window(
             ("bytes_received", counts.bytes()),
         ]
     };
-    let ask = (from, to, detail, json, lenient);
     write_reader_window(&mut r, path, ask, received, &mut out)?;
     out.flush().map_err(CliError::io(Path::new("<stdout>")))
 }
@@ -245,20 +248,11 @@ fn root_box<'a>(
 }
 
 /// Runs the query on `path` and writes its lines to `out`.
-pub fn write_window<W: Write>(
-    path: &Path,
-    from: Option<f64>,
-    to: Option<f64>,
-    detail: Detail,
-    json: bool,
-    lenient: bool,
-    out: &mut W,
-) -> CliResult {
+pub fn write_window<W: Write>(path: &Path, ask: Args, out: &mut W) -> CliResult {
     let (file, _) = super::open(path)?;
     // No read buffer: the reader reads each block with one read of exactly its
     // bytes, so the counters are what was read from the file.
     let mut r = Slog2Reader::new(file).map_err(CliError::slog2(path))?;
-    let ask = (from, to, detail, json, lenient);
     write_reader_window(&mut r, path, ask, || [], out)
 }
 
@@ -268,10 +262,17 @@ pub fn write_window<W: Write>(
 fn write_reader_window<R: std::io::Read + std::io::Seek, W: Write, const N: usize>(
     r: &mut Slog2Reader<R>,
     path: &Path,
-    (from, to, detail, json, lenient): (Option<f64>, Option<f64>, Detail, bool, bool),
+    ask: Args,
     extra: impl Fn() -> [(&'static str, u64); N],
     out: &mut W,
 ) -> CliResult {
+    let Args {
+        from,
+        to,
+        detail,
+        json,
+        lenient,
+    } = ask;
     r.set_lenient(lenient);
     if let (true, Some(p)) = (detail.summary, detail.pixels) {
         return write_summary(r, path, from, to, p);

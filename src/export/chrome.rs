@@ -24,6 +24,17 @@ pub struct ChromeJson<W: Write> {
 
 impl<W: Write> ChromeJson<W> {
     /// A writer to `out`.
+    ///
+    /// ```
+    /// use mpelog::export::{chrome::ChromeJson, Sink};
+    /// let mut j = ChromeJson::new(Vec::new());
+    /// j.start(1.5, 2.0, 1.5)?;
+    /// j.finish()?;
+    /// let v: serde_json::Value = serde_json::from_slice(&j.into_inner()).unwrap();
+    /// assert_eq!(v["otherData"]["start_seconds"], 1.5);
+    /// assert_eq!(v["traceEvents"].as_array().map(Vec::len), Some(0));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(out: W) -> ChromeJson<W> {
         ChromeJson {
             out,
@@ -44,6 +55,27 @@ impl<W: Write> ChromeJson<W> {
         self.line.push_str(if self.first { "\n{" } else { ",\n{" });
         self.first = false;
         &mut self.line
+    }
+
+    /// Writes a metadata event (`"ph":"M"`) named `name`, of process `p`
+    /// (and thread `tid`), whose one argument `key` has the JSON value that
+    /// `value` writes.
+    fn metadata(
+        &mut self,
+        name: &str,
+        (p, tid): (i64, Option<u32>),
+        key: &str,
+        value: impl FnOnce(&mut String),
+    ) -> io::Result<()> {
+        let line = self.open();
+        let _ = write!(line, "\"ph\":\"M\",\"name\":\"{name}\",\"pid\":{p}");
+        if let Some(id) = tid {
+            let _ = write!(line, ",\"tid\":{id}");
+        }
+        let _ = write!(line, ",\"args\":{{\"{key}\":");
+        value(line);
+        line.push('}');
+        self.close()
     }
 
     /// Ends the event in `self.line` and writes it.
@@ -198,35 +230,17 @@ impl<W: Write> Sink for ChromeJson<W> {
         } else {
             format!("{} ({})", t.name, t.lane + 1)
         };
-        let line = self.open();
-        let _ = write!(
-            line,
-            "\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{p},\"args\":{{\"name\":"
-        );
-        json_str(line, &format!("process {p}"));
-        line.push('}');
-        self.close()?;
-        let line = self.open();
-        let _ = write!(
-            line,
-            "\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{p},\"tid\":{id},\"args\":{{\"name\":"
-        );
-        json_str(line, &name);
-        line.push('}');
-        self.close()?;
-        let line = self.open();
-        let _ = write!(
-            line,
-            "\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":{p},\"args\":{{\"sort_index\":{p}}}"
-        );
-        self.close()?;
-        let line = self.open();
-        let _ = write!(
-            line,
-            "\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{p},\"tid\":{id},\"args\":{{\"sort_index\":{}}}",
-            t.sort_key()
-        );
-        self.close()
+        self.metadata("process_name", (p, None), "name", |l| {
+            json_str(l, &format!("process {p}"))
+        })?;
+        self.metadata("thread_name", (p, Some(id)), "name", |l| json_str(l, &name))?;
+        self.metadata("process_sort_index", (p, None), "sort_index", |l| {
+            let _ = write!(l, "{p}");
+        })?;
+        let key = t.sort_key();
+        self.metadata("thread_sort_index", (p, Some(id)), "sort_index", |l| {
+            let _ = write!(l, "{key}");
+        })
     }
 
     fn enter(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {

@@ -377,6 +377,11 @@ fn field(name: &str, physical: Physical, repetition: Repetition, utf8: bool) -> 
 
 /// Writes the drawables of `tree` that meet the window of `opts` to `out` as
 /// one Parquet file; returns the number of rows and `out`.
+///
+/// # Errors
+///
+/// [`Error::Read`] with `tree`'s error when a query fails, [`Error::Write`] when
+/// the Parquet writer or `out` fails.
 pub fn export<T: Ordered, W: Write + Send>(
     tree: &mut T,
     categories: &[Category],
@@ -409,6 +414,10 @@ where
 /// of part `i` (0, 1, ...); `close(i, w)` gets it back when the part is
 /// complete. Returns the number of rows; the number of parts is the number of
 /// `open` calls (at least 1: an empty window gives one empty part).
+///
+/// # Errors
+///
+/// As [`export`], and [`Error::Write`] when `open` or `close` fails.
 pub fn write_parts<T: Ordered, W: Write + Send>(
     tree: &mut T,
     categories: &[Category],

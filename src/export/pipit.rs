@@ -25,6 +25,15 @@ pub struct PipitCsv<W: Write> {
 
 impl<W: Write> PipitCsv<W> {
     /// A writer to `out`.
+    ///
+    /// ```
+    /// use mpelog::export::{pipit::PipitCsv, Sink};
+    /// let mut c = PipitCsv::new(Vec::new());
+    /// c.start(0.0, 1.0, 0.0)?;
+    /// c.finish()?;
+    /// assert_eq!(c.into_inner(), b"Timestamp (ns),Event Type,Name,Thread,Process,Attributes\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(out: W) -> PipitCsv<W> {
         PipitCsv {
             out,

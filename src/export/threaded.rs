@@ -202,6 +202,11 @@ impl<S: Sink> Replay<'_, S> {
 /// order, on a thread of its own; returns what `f` returned and the first
 /// error `sink` gave (the handoff fails soon after it, so `f` stops early).
 ///
+/// # Errors
+///
+/// The second value is the first I/O error `sink` gave; `f`'s own result is the
+/// first.
+///
 /// ```
 /// use mpelog::export::{chrome::ChromeJson, threaded::on_a_thread, Sink};
 ///

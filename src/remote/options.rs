@@ -43,6 +43,21 @@ impl Options {
     /// The defaults, changed by `MPELOG_HTTP_TIMEOUT` (seconds, fractions
     /// allowed), `MPELOG_HTTP_DOWNLOAD_MAX` (bytes, with `k`, `m`, `g`) and
     /// `MPELOG_HTTP_AUTHORIZATION`; progress on.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadSetting`] for a timeout or a size that is not a number.
+    ///
+    /// ```
+    /// use mpelog::remote::{Options, DOWNLOAD_MAX_VAR, TIMEOUT_VAR};
+    /// std::env::set_var(TIMEOUT_VAR, "2.5");
+    /// std::env::set_var(DOWNLOAD_MAX_VAR, "16m");
+    /// let o = Options::from_env()?;
+    /// assert_eq!((o.timeout.as_millis(), o.download_max, o.progress), (2500, 16 << 20, true));
+    /// std::env::set_var(TIMEOUT_VAR, "soon");
+    /// assert!(Options::from_env().is_err());
+    /// # Ok::<(), mpelog::remote::Error>(())
+    /// ```
     pub fn from_env() -> Result<Options, Error> {
         let mut o = Options {
             progress: true,

@@ -264,6 +264,10 @@ impl Summary {
 /// included, so that a whole file's last event shows) read `columns` pixels
 /// wide into `buf` ([`slog2_format::Slog2Reader::window_picture_into`]: a
 /// preview that also summarises dense subtrees a few pixels wide).
+///
+/// # Errors
+///
+/// As [`Slog2Reader::window_picture_into`](slog2_format::Slog2Reader::window_picture_into).
 pub fn query<R: std::io::Read + std::io::Seek>(
     r: &mut slog2_format::Slog2Reader<R>,
     buf: &mut WindowBuf,

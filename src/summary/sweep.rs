@@ -256,19 +256,12 @@ impl Scratch {
             self.rated = true;
             return;
         }
-        let last = self.columns - 1;
-        let first = (a as usize).min(last);
-        let end = ceil(b).clamp(first + 1, self.columns);
-        for c in first..end {
-            let lo = a.max(c as f64);
-            let hi = b.min((c + 1) as f64);
-            if hi > lo {
-                self.seconds[c * self.slots + slot] += weight * (hi - lo);
-                self.touched[c] = true;
-                self.point[c] = true;
-                if summarised {
-                    self.summarised[c] = true;
-                }
+        for (c, part) in parts(a, b, self.columns) {
+            self.seconds[c * self.slots + slot] += weight * part;
+            self.touched[c] = true;
+            self.point[c] = true;
+            if summarised {
+                self.summarised[c] = true;
             }
         }
     }
@@ -359,16 +352,9 @@ impl Scratch {
             }
             return;
         }
-        let last = self.columns - 1;
-        let first = (a as usize).min(last);
-        let end = ceil(b).clamp(first + 1, self.columns);
-        for c in first..end {
-            let lo = a.max(c as f64);
-            let hi = b.min((c + 1) as f64);
-            if hi > lo {
-                self.container[c * self.slots + slot] += weight * (hi - lo);
-                self.point[c] = true;
-            }
+        for (c, part) in parts(a, b, self.columns) {
+            self.container[c * self.slots + slot] += weight * part;
+            self.point[c] = true;
         }
     }
 
@@ -404,6 +390,21 @@ impl Scratch {
             self.covered[c] = self.covered[c].max(depth);
         }
     }
+}
+
+/// The columns that a span `[a, b]` (column positions in `[0, columns]`,
+/// `a < b`) reaches, each with the part of the span inside it (above 0): how
+/// [`Scratch::add`] and [`Scratch::add_container`] spread a short span.
+#[inline(always)]
+fn parts(a: f64, b: f64, columns: usize) -> impl Iterator<Item = (usize, f64)> {
+    let last = columns - 1;
+    let first = (a as usize).min(last);
+    let end = ceil(b).clamp(first + 1, columns);
+    (first..end).filter_map(move |c| {
+        let lo = a.max(c as f64);
+        let hi = b.min((c + 1) as f64);
+        (hi > lo).then_some((c, hi - lo))
+    })
 }
 
 /// The least integer at least `x`, for `x` in `[0, 2⁵²]` (column positions),

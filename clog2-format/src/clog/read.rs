@@ -248,6 +248,20 @@ fn check_block_size(block_size: usize) -> Result<()> {
 /// Each item is the record and the offset of its first byte. After an error the
 /// iterator ends. After ENDLOG it yields [`Error::DataAfterEndLog`] if blocks follow;
 /// if the last block ends with ENDBLOCK it yields [`Error::MissingEndLog`].
+///
+/// ```
+/// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// w.push(&Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 })))?;
+/// let bytes = w.finish()?;
+/// let mut it = ClogRecords::new(&bytes)?;
+/// assert_eq!((it.block_size(), it.block_count()), (1024, 1));
+/// let (first, at) = it.next().unwrap()?;
+/// assert_eq!((first.time, first.procid, at), (0.5, 3, 0));
+/// assert_eq!(it.next().unwrap()?.0.body.type_name(), "endlog");
+/// assert!(it.next().is_none());
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ClogRecords<'a> {
     data: &'a [u8],
@@ -616,6 +630,18 @@ pub const MAX_PLAUSIBLE_TIME: f64 = 1.0e9;
 ///
 /// Negative times are accepted: the merge adds each process's clock shift, and
 /// MPICH-1's `simple.clog` starts with a record at -0.247 s.
+///
+/// ```
+/// use clog2_format::clog::{looks_like, Body, ClogWriter, Record, Shift};
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// w.push(&Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 })))?;
+/// let bytes = w.finish()?;
+/// assert!(looks_like(&bytes));
+/// assert!(!looks_like(&bytes[..23])); // shorter than a record header
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// assert!(!looks_like(&clog2));
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn looks_like(data: &[u8]) -> bool {
     if data.starts_with(b"CLOG-02.") || data.len() < HEADER_LEN {
         return false;

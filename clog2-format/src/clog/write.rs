@@ -14,6 +14,20 @@ impl Record {
     ///
     /// Fails for a [`Body::Unknown`] whose type is a known one, whose byte count is
     /// not a multiple of 8, or whose length does not fit an `i32`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::OpaqueKnownType`],
+    /// [`WriteProblem::OpaqueBodyLen`] or [`WriteProblem::OpaqueTooLong`] for a
+    /// [`Body::Unknown`] as described above.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record, Shift};
+    /// let r = Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 }));
+    /// assert_eq!(r.length()?, 4); // 32 bytes
+    /// assert_eq!(Record::new(1.0, 0, Body::EndLog).length()?, 3); // the 24-byte header alone
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn length(&self) -> Result<i32> {
         match &self.body {
             Body::Unknown { rectype, bytes } => {
@@ -35,6 +49,21 @@ impl Record {
 
     /// Appends the record's bytes (header and body, big-endian) to `out`. Nothing is
     /// appended if the record cannot be encoded (see [`Record::length`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Record::length`], and [`Error::Write`] with [`WriteProblem::Encode`] when
+    /// the encoder fails.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record, Shift};
+    /// let r = Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 }));
+    /// let mut out = Vec::new();
+    /// r.encode(&mut out)?;
+    /// assert_eq!((out.len(), r.length()?), (32, 4)); // 4 eight-byte units
+    /// assert_eq!(out[..8], 0.5f64.to_be_bytes());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn encode(&self, out: &mut Vec<u8>) -> Result<()> {
         let length = self.length()?;
         let end = out.len() as u64;
@@ -73,6 +102,27 @@ impl ClogBlock {
     /// Appends the block as exactly `block_size` bytes: the records, the trailing
     /// bytes, then zeros. Fails if they do not fit, or if the last record (and only
     /// the last) is not a terminator.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] with [`WriteProblem::ClogBlockEnd`] when the terminator rule is
+    /// broken, [`WriteProblem::BlockOverflow`] when the block is too small, and as
+    /// [`Record::encode`] for each record; `out` is left as it was.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogBlock, Record, Shift};
+    /// use clog2_format::{error::WriteProblem, Error};
+    /// let shift = Record::new(0.5, 3, Body::Shift(Shift { timeshift: 0.25 }));
+    /// let end = Record::new(1.0, 3, Body::EndLog);
+    /// let block = ClogBlock { records: vec![shift.clone(), end], trailing: vec![] };
+    /// let mut out = Vec::new();
+    /// block.encode(128, &mut out)?;
+    /// assert_eq!(out.len(), 128);
+    /// let open = ClogBlock { records: vec![shift], trailing: vec![] };
+    /// assert!(matches!(open.encode(128, &mut out), Err(Error::Write(WriteProblem::ClogBlockEnd))));
+    /// assert_eq!(out.len(), 128); // nothing appended
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn encode(&self, block_size: usize, out: &mut Vec<u8>) -> Result<()> {
         let n = self.records.len();
         let terminators = self.records.iter().filter(|r| r.is_terminator()).count();
@@ -178,6 +228,20 @@ pub enum BlockFill {
 /// have procid 0 and a zero pad; ENDBLOCK carries the time of the block's last record
 /// and the final ENDLOG [`ENDLOG_TIME`] (1.0e6), as MPICH-1's merger did. Bytes after
 /// terminators are zero. Records are written as given (their header pad included).
+///
+/// ```
+/// use clog2_format::clog::{Body, ClogFile, ClogWriter, Record, Shift};
+/// let mut w = ClogWriter::new(Vec::new(), 256)?;
+/// for i in 0..10 {
+///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+/// }
+/// assert_eq!(w.records_written(), 10);
+/// let bytes = w.finish()?;
+/// let f = ClogFile::parse_with_block_size(&bytes, 256)?; // parse infers 1024 and up
+/// assert_eq!(bytes.len(), 256 * f.blocks.len());
+/// assert_eq!(f.blocks.len(), 4); // 3 records a block, and ENDLOG
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct ClogWriter<W: Write> {
     blocks: Blocks<W>,

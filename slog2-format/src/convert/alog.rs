@@ -356,6 +356,10 @@ pub fn alog_to_slog2<W: Write + Seek>(
 /// time, then the legend and the line-ID maps; `progress` as
 /// [`alog_to_slog2`]'s.
 ///
+/// # Errors
+///
+/// As [`alog_to_slog2`], and the sink's errors.
+///
 /// ```
 /// // Two processes in state 1 (`-13`: start event 1, end event 2) from 10 to 25 µs.
 /// let text = b"-3 0 0 2 0 0\n-13 0 1 2 0 0 red:gray Work\n1 0 0 0 0 10\n1 1 0 0 0 12\n2 0 0 0 0 25\n2 1 0 0 0 25\n";

@@ -12,11 +12,14 @@ use clog2_format::clog::ClogRecords;
 use events::ClogDrawables;
 use std::io::{Seek, Write};
 
-/// Converts the old-CLOG file `data` (block size inferred as spec/clog.md §2
-/// says) into a SLOG-2 file written to `out` (which must be at its start).
+/// Converts the records of an old-CLOG file ([`ClogRecords::new`] infers the
+/// block size as spec/clog.md §2 says, [`ClogRecords::with_block_size`] takes
+/// it) into a SLOG-2 file written to `out` (which must be at its start).
 /// `progress` is called at each new block with the input offset.
 ///
-/// Errors ([`Error::Clog2`], naming the byte offset): a malformed input, or a
+/// # Errors
+///
+/// [`Error::Clog2`], naming the byte offset: a malformed record or block; a
 /// record completing a drawable that ends before the previous one or at a
 /// non-finite time (the records must be in time order); [`Error::Write`]: an
 /// input without drawables.
@@ -35,58 +38,29 @@ use std::io::{Seek, Write};
 ///     w.push(&ev(0.2, p, 2))?;
 /// }
 /// let clog = w.finish()?;
-/// let (out, stats) = slog2_format::convert::clog_to_slog2(&clog, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// let records = clog2_format::clog::ClogRecords::new(&clog)?;
+/// let (out, stats) = slog2_format::convert::clog_to_slog2(records, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
 /// assert_eq!(stats.tree.drawables, 2);
 /// assert!(slog2_format::looks_like(out.get_ref()));
 /// # Ok(())
 /// # }
 /// ```
 pub fn clog_to_slog2<W: Write + Seek>(
-    data: &[u8],
-    out: W,
-    opts: TreeOptions,
-    progress: impl FnMut(u64),
-) -> Result<(W, ConvertStats)> {
-    let clog = |e: clog2_format::Error| Error::Clog2(Box::new(e));
-    let records = ClogRecords::new(data).map_err(clog)?;
-    clog_records_to_slog2(records, out, opts, progress)
-}
-
-/// [`clog_to_slog2`] over records already opened (for an explicit block size,
-/// [`ClogRecords::with_block_size`]).
-///
-/// ```
-/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// // A small old-CLOG trace: MPI state 0 (events 1 and 2) on two processes.
-/// use clog2_format::clog::{Body, ClogWriter, RawEvent, Record};
-/// use clog2_format::FixedBytes;
-/// let ev = |t: f64, proc: i32, etype: i32| Record::new(t, proc, Body::Raw(RawEvent {
-///     etype, data: 0, srcloc: 0, pad: FixedBytes::default(), string: FixedBytes::default(),
-/// }));
-/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
-/// for p in 0..2 {
-///     w.push(&ev(0.1, p, 1))?;
-///     w.push(&ev(0.2, p, 2))?;
-/// }
-/// let clog = w.finish()?;
-/// let records = clog2_format::clog::ClogRecords::with_block_size(&clog, 1024)?;
-/// let (_, stats) = slog2_format::convert::clog_records_to_slog2(records, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
-/// assert_eq!(stats.tree.drawables, 2);
-/// # Ok(())
-/// # }
-/// ```
-pub fn clog_records_to_slog2<W: Write + Seek>(
     records: ClogRecords<'_>,
     out: W,
     opts: TreeOptions,
     progress: impl FnMut(u64),
 ) -> Result<(W, ConvertStats)> {
-    into_tree(out, opts, |tree| clog_records_into(records, tree, progress))
+    into_tree(out, opts, |tree| clog_into(records, tree, progress))
 }
 
-/// Pairs the events of the old-CLOG file `data` into primitives, as
+/// Pairs the events of an old-CLOG file's records into primitives, as
 /// [`clog_to_slog2`] does, and hands them to `sink` in increasing end time,
 /// then the legend and the line-ID maps.
+///
+/// # Errors
+///
+/// As [`clog_to_slog2`], and the sink's errors.
 ///
 /// ```
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -104,41 +78,14 @@ pub fn clog_records_to_slog2<W: Write + Seek>(
 /// let clog = w.finish()?;
 /// // Any PrimSink takes the primitives; here the tree writer.
 /// let tree = slog2_format::write::TreeWriter::new(std::io::Cursor::new(Vec::new()), Default::default())?;
-/// let ((_, tree_stats), pair_stats) = slog2_format::convert::clog_into(&clog, tree, |_| {})?;
+/// let records = clog2_format::clog::ClogRecords::new(&clog)?;
+/// let ((_, tree_stats), pair_stats) = slog2_format::convert::clog_into(records, tree, |_| {})?;
 /// assert_eq!(tree_stats.drawables, 2);
 /// assert!(pair_stats.records >= 4);
 /// # Ok(())
 /// # }
 /// ```
 pub fn clog_into<P: PrimSink>(
-    data: &[u8],
-    sink: P,
-    progress: impl FnMut(u64),
-) -> Result<(P::Output, PairStats)> {
-    let records = ClogRecords::new(data).map_err(|e| Error::Clog2(Box::new(e)))?;
-    clog_records_into(records, sink, progress)
-}
-
-/// [`clog_into`] over records already opened.
-///
-/// ```
-/// # use clog2_format::clog::{Body, ClogWriter, RawEvent, Record};
-/// # use clog2_format::FixedBytes;
-/// # let ev = |t: f64, proc: i32, etype: i32| Record::new(t, proc, Body::Raw(RawEvent {
-/// #     etype, data: 0, srcloc: 0, pad: FixedBytes::default(), string: FixedBytes::default(),
-/// # }));
-/// # let mut w = ClogWriter::new(Vec::new(), 1024)?;
-/// # w.push(&ev(0.1, 0, 1))?;
-/// # w.push(&ev(0.2, 0, 2))?;
-/// # let clog = w.finish()?;
-/// // The records opened first (with a block size of the caller's choosing).
-/// let records = clog2_format::clog::ClogRecords::new(&clog)?;
-/// let tree = slog2_format::write::TreeWriter::new(std::io::Cursor::new(Vec::new()), Default::default())?;
-/// let ((_, tree_stats), _) = slog2_format::convert::clog_records_into(records, tree, |_| {})?;
-/// assert_eq!(tree_stats.drawables, 1);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn clog_records_into<P: PrimSink>(
     mut records: ClogRecords<'_>,
     mut tree: P,
     mut progress: impl FnMut(u64),

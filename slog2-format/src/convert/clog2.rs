@@ -38,6 +38,12 @@ type Paired = (Clog2Drawables, u64, u64);
 /// them through a bounded channel (a few batches in flight), so memory stays
 /// bounded. [`clog2_into`] is the same pairing for any [`PrimSink`].
 ///
+/// # Errors
+///
+/// As [`clog2_into`] (the reader's [`Error::Clog2`], a drawable out of time
+/// order, [`Error::OutOfOrder`], at the input record's offset), and
+/// [`Error::Empty`] for a trace without drawables, [`Error::Io`] when `out` fails.
+///
 /// ```
 /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().ranks(2).events(1000))?;
 /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;

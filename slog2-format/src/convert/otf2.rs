@@ -94,6 +94,16 @@ pub fn otf2_to_slog2<W: Write + Seek>(
 ///
 /// # Errors
 /// As [`otf2_to_slog2`], and the sink's errors.
+///
+/// ```
+/// use slog2_format::write::{TreeOptions, TreeWriter};
+/// let archive = otf2_format::Archive::open(concat!(
+///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
+/// let tree = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+/// let ((_, tree_stats), _, counts) = slog2_format::convert::otf2_into(&archive, tree, |_| {})?;
+/// assert_eq!((tree_stats.drawables, counts.states, counts.arrows), (4, 1, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn otf2_into<P: PrimSink>(
     archive: &Archive,
     mut sink: P,

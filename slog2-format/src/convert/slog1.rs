@@ -280,6 +280,10 @@ pub fn slog1_to_slog2<W: Write + Seek>(
 /// time, then the legend and the line-ID maps; `progress` as
 /// [`slog1_to_slog2`]'s.
 ///
+/// # Errors
+///
+/// As [`slog1_to_slog2`], and the sink's errors.
+///
 /// ```
 /// use slog2_format::slog1::*;
 /// let state = |s: f64, node: u16| IntervalRecord {

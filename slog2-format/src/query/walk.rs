@@ -19,6 +19,17 @@ struct Walk {
     ctx: Ctx,
 }
 
+/// One node's step of a walk: the pointer it was read through (`p`, named
+/// by `what()` in an error), the walk, where the children to follow go, and
+/// the buffer the parts of a scanned node are read into.
+struct Step<'a> {
+    p: &'a Pending,
+    what: &'a dyn Fn() -> String,
+    q: Walk,
+    stack: &'a mut Vec<Pending>,
+    part: &'a mut Vec<u8>,
+}
+
 impl<R: Read + Seek> Slog2Reader<R> {
     /// [`walk`](Self::walk), leaving an empty answer in `buf` after an error.
     pub(super) fn walk_into(
@@ -99,8 +110,15 @@ impl<R: Read + Seek> Slog2Reader<R> {
             }
             // An upper node scanned by an earlier query: only what this one
             // shows of it is read.
+            let at = Step {
+                p: &p,
+                what: &what,
+                q,
+                stack: &mut stack,
+                part: &mut part,
+            };
             if let Some(scan) = cache.as_ref().and_then(|c| c.get_scan(p.ptr.offset, level)) {
-                let step = self.walk_scanned(buf, &scan, None, &p, &what, q, &mut stack, &mut part);
+                let step = self.walk_scanned(buf, &scan, None, at);
                 if let Err(e) = step {
                     found = Err(e);
                     break;
@@ -131,9 +149,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
                         c.put_scan(p.ptr.offset, level, Arc::clone(&scan));
                     }
                     let whole = Some(&bytes[..len]);
-                    self.walk_scanned(buf, &scan, whole, &p, &what, q, &mut stack, &mut part)
+                    self.walk_scanned(buf, &scan, whole, at)
                 }
-                None => self.walk_node(buf, &bytes[..len], &p, &what, q, &mut stack, &mut part),
+                None => self.walk_node(buf, &bytes[..len], at),
             };
             if let Err(e) = step {
                 found = Err(e);
@@ -163,21 +181,13 @@ impl<R: Read + Seek> Slog2Reader<R> {
         Ok(())
     }
 
-    /// One node of [`walk`](Self::walk): its bytes are `bytes`, read as `p` says.
-    /// Adds its visible drawables (and, in a preview, the visible shadows of the
-    /// stubs not followed) to `buf`, and the children to follow to `stack`.
-    #[allow(clippy::too_many_arguments)]
-    fn walk_node(
-        &mut self,
-        buf: &mut WindowBuf,
-        bytes: &[u8],
-        p: &Pending,
-        what: &dyn Fn() -> String,
-        q: Walk,
-        stack: &mut Vec<Pending>,
-        part: &mut Vec<u8>,
-    ) -> Result<()> {
-        let Walk { window, ctx, .. } = q;
+    /// One node of [`walk`](Self::walk): its bytes are `bytes`, read as `s.p`
+    /// says. Adds its visible drawables (and, in a preview, the visible shadows
+    /// of the stubs not followed) to `buf`, and the children to follow to
+    /// `s.stack`.
+    fn walk_node(&mut self, buf: &mut WindowBuf, bytes: &[u8], s: Step) -> Result<()> {
+        let (p, what) = (s.p, s.what);
+        let Walk { window, ctx, .. } = s.q;
         let (v206, checked, validation, k) = ctx;
         let ptr_at = p.ptr_at;
         let base = p.ptr.offset as u64;
@@ -221,6 +231,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
             // Anything else: decoded and checked the ordinary way, which gives
             // the error (or drops what a lenient reader drops).
             None => {
+                // What the scan pushed before it gave up is not this node's.
+                buf.entries.clear();
+                buf.stubs.clear();
                 let mut parsed =
                     crate::read::parse_block::<TreeNodeBody>(bytes, p.ptr, Part::Node, (v206,))?;
                 self.count_node();
@@ -262,25 +275,21 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 (id, count_at, stubs)
             }
         };
-        self.follow_stubs(buf, (id, base, count_at), bytes, stubs, q, stack, (p, part))
+        self.follow_stubs(buf, (id, base, count_at), bytes, stubs, s)
     }
 
     /// [`walk_node`](Self::walk_node) for an upper node scanned already
     /// ([`NodeScan`]): its bytes are `whole` when just read, else the parts
-    /// shown are read into `part`. Adds what `walk_node` adds.
-    #[allow(clippy::too_many_arguments)]
+    /// shown are read into `s.part`. Adds what `walk_node` adds.
     fn walk_scanned(
         &mut self,
         buf: &mut WindowBuf,
         scan: &NodeScan,
         whole: Option<&[u8]>,
-        p: &Pending,
-        what: &dyn Fn() -> String,
-        q: Walk,
-        stack: &mut Vec<Pending>,
-        part: &mut Vec<u8>,
+        s: Step,
     ) -> Result<()> {
-        let Walk { window, ctx, .. } = q;
+        let (p, what) = (s.p, s.what);
+        let Walk { window, ctx, .. } = s.q;
         let (_, checked, _, k) = ctx;
         let base = p.ptr.offset as u64;
         if !buf.store.fits(scan.len) {
@@ -306,8 +315,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
             let (bytes, shift) = match whole {
                 Some(b) => (b, 0),
                 None => {
-                    let shift = self.read_node_part(p.ptr, p.ptr_at, (from, to), part)?;
-                    (&part[..], shift)
+                    let shift = self.read_node_part(p.ptr, p.ptr_at, (from, to), s.part)?;
+                    (&s.part[..], shift)
                 }
             };
             if shift > 0 {
@@ -330,7 +339,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
             })
             .collect();
         let bytes = whole.unwrap_or_default();
-        self.follow_stubs(buf, (id, base, count_at), bytes, stubs, q, stack, (p, part))
+        self.follow_stubs(buf, (id, base, count_at), bytes, stubs, s)
     }
 
     /// Counts a node found by the fast path or in the cache (header `h`, read
@@ -370,18 +379,18 @@ impl<R: Read + Seek> Slog2Reader<R> {
 
     /// The stubs of node `id` (at file offset `base`; its bytes `bytes`, or
     /// none for a scanned node): the shadows of those the walk stops at go
-    /// into `buf`, the children to follow onto `stack`.
-    #[allow(clippy::too_many_arguments)]
+    /// into `buf`, the children to follow onto `s.stack`.
     fn follow_stubs(
         &mut self,
         buf: &mut WindowBuf,
         (id, base, count_at): (NodeId, u64, u64),
         bytes: &[u8],
         stubs: Vec<(NodeHeader, u64, StubShadows)>,
-        q: Walk,
-        stack: &mut Vec<Pending>,
-        (p, part): (&Pending, &mut Vec<u8>),
+        s: Step,
     ) -> Result<()> {
+        let Step {
+            p, q, stack, part, ..
+        } = s;
         let Walk { window, stop, ctx } = q;
         let (v206, checked, _, k) = ctx;
         let too_large = || too_large(base);

@@ -15,11 +15,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The underlying reader or writer failed.
-    #[error("byte {offset}: {}", self.detail())]
+    #[error("byte {offset}: I/O error: {source}")]
     Io {
         /// Offset of the operation.
         offset: u64,
-        /// The error.
+        /// The I/O error.
         #[source]
         source: std::io::Error,
     },

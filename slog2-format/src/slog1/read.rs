@@ -87,6 +87,28 @@ pub struct RecordRef<'a> {
 }
 
 /// Whether `data` starts like a SLOG-1 file: version 0.9 (`00000000 00000009`).
+///
+/// ```
+/// # use slog2_format::slog1::*;
+/// # let state = |s: f64, node: u16| IntervalRecord {
+/// #     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+/// #     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+/// #     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// # };
+/// # let f = build(&BuildInput {
+/// #     threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+/// #     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+/// #     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+/// #     records: (0..6).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+/// #     ..Default::default()
+/// # }, BuildOptions::default())?;
+/// let bytes = f.to_bytes()?;
+/// assert!(looks_like(&bytes));
+/// assert_eq!(bytes[..8], [0, 0, 0, 0, 0, 0, 0, 9]);
+/// assert!(!looks_like(b"SLOG 2.0.6"));
+/// assert!(!looks_like(&[0, 0, 0, 0, 0, 0, 0, 8, 0])); // version 0.8
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn looks_like(data: &[u8]) -> bool {
     data.len() >= 8 && data[..8] == [0, 0, 0, 0, 0, 0, 0, 9]
 }
@@ -275,6 +297,32 @@ impl Slog1File {
     /// short, 2 version, 3 section pointer, 4 frame size, 5 count, 6 truncated
     /// structure, 7 profile entry, 8 definition bebits, 9 statistics set, 10
     /// directory entry, 11 frame overflow, 12 sector, 13 record, 14 overlap).
+    ///
+    /// # Errors
+    ///
+    /// A [`Rejection`] holding the error of [`Slog1File::parse`], with its offset, and
+    /// the row it breaks.
+    ///
+    /// ```
+    /// # use slog2_format::slog1::*;
+    /// # let state = |s: f64, node: u16| IntervalRecord {
+    /// #     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+    /// #     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// # };
+    /// # let f = build(&BuildInput {
+    /// #     threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #     records: (0..6).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+    /// #     ..Default::default()
+    /// # }, BuildOptions::default())?;
+    /// let bytes = f.to_bytes()?;
+    /// assert_eq!(Slog1File::parse_or_reject(&bytes).map_err(|r| r.error)?.to_bytes()?, bytes);
+    /// let cut = Slog1File::parse_or_reject(&bytes[..20]).unwrap_err();
+    /// assert_eq!(cut.row, 1); // the file is too short for its header
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_or_reject(data: &[u8]) -> std::result::Result<Slog1File, Rejection> {
         let len = data.len();
         if len < HEADER_LEN as usize {

@@ -278,18 +278,48 @@ impl Default for BuildOptions {
 /// ```
 impl BuildOptions {
     /// Sets `frame_bytesize` (see the field).
+    ///
+    /// ```
+    /// let o = slog2_format::slog1::BuildOptions::default().frame_bytesize(4096);
+    /// assert_eq!((o.frame_bytesize, o.nbin), (4096, 512));
+    /// ```
     pub fn frame_bytesize(mut self, frame_bytesize: u32) -> Self {
         self.frame_bytesize = frame_bytesize;
         self
     }
 
     /// Sets `max_ndirframe` (see the field).
+    ///
+    /// ```
+    /// let o = slog2_format::slog1::BuildOptions::default().max_ndirframe(16);
+    /// assert_eq!((o.max_ndirframe, o.frame_bytesize), (16, 65536));
+    /// ```
     pub fn max_ndirframe(mut self, max_ndirframe: u32) -> Self {
         self.max_ndirframe = max_ndirframe;
         self
     }
 
     /// Sets `nbin` (see the field).
+    ///
+    /// ```
+    /// # use slog2_format::slog1::*;
+    /// # let state = |s: f64, node: u16| IntervalRecord {
+    /// #     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+    /// #     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// # };
+    /// # let f = build(&BuildInput {
+    /// #     threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #     records: (0..6).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+    /// #     ..Default::default()
+    /// # }, BuildOptions::default())?;
+    /// let o = BuildOptions::default().nbin(8);
+    /// assert_eq!((o.nbin, o.frame_bytesize), (8, 65536));
+    /// # let _ = f;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn nbin(mut self, nbin: u32) -> Self {
         self.nbin = nbin;
         self

@@ -585,6 +585,11 @@ impl WindowBuf {
     }
 
     /// Adds a primitive found in node `node`; see [`push_drawable`](Self::push_drawable).
+    ///
+    /// # Errors
+    ///
+    /// As [`push_drawable`](Self::push_drawable): [`NotStorable`] when the buffer would
+    /// hold more than it can index, and nothing is added then.
     pub fn push_primitive(&mut self, node: NodeId, p: &Primitive) -> Result<(), NotStorable> {
         idx(self.store.items.len() + 1)?;
         let key: Key = (

@@ -371,26 +371,10 @@ fn shadow_key(c: &mut Cur, v206: bool, g: Option<&Legend>) -> Option<Key> {
 
 /// Scans a whole node (`bytes`): pushes
 /// an [`Entry`] for each drawable that meets `window` (nestless list first) and a
-/// [`StubAt`] for each stub. `None` (and nothing pushed) if the node does not parse
-/// or fails a check: the caller then decodes it the ordinary way.
+/// [`StubAt`] for each stub. `None` if the node does not parse or fails a check
+/// (what was pushed by then is not to be used): the caller then decodes it the
+/// ordinary way.
 pub(crate) fn node(
-    bytes: &[u8],
-    v206: bool,
-    checks: Checks,
-    window: &TimeWindow,
-    entries: &mut Vec<Entry>,
-    stubs: &mut Vec<StubAt>,
-) -> Option<Scanned> {
-    let (n_entries, n_stubs) = (entries.len(), stubs.len());
-    let found = scan(bytes, v206, checks, window, entries, stubs);
-    if found.is_none() {
-        entries.truncate(n_entries);
-        stubs.truncate(n_stubs);
-    }
-    found
-}
-
-fn scan(
     bytes: &[u8],
     v206: bool,
     checks: Checks,

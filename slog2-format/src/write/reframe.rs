@@ -32,6 +32,16 @@ fn to_vec<T: for<'a> BinWrite<Args<'a> = ()>>(v: &T) -> Result<Vec<u8>> {
 /// every tree node stored as `compression` says. Drawables, stubs, categories,
 /// line-ID maps and the TreeDir are the same; pointers are laid out anew; bytes no
 /// pointer covers are dropped. `progress` gets the number of nodes done.
+///
+/// # Errors
+///
+/// As [`Slog2Reader::new`](crate::Slog2Reader::new) and
+/// [`Slog2Reader::read_node`](crate::Slog2Reader::read_node) for the input;
+/// [`Error::Write`] with [`WriteProblem::NeedsUpdate`] for a 2.0.5 file and
+/// [`WriteProblem::NoTreeDir`] for a file without a TreeDir;
+/// [`Error::BadValue`] with [`ValueProblem::ChildAfterParent`] at a node whose stub
+/// points to a node not yet copied; [`Error::Io`] at the offset written when `out`
+/// fails.
 pub fn reframe<R: Read + Seek, W: Write + Seek>(
     input: R,
     mut out: W,

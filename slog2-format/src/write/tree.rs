@@ -27,6 +27,13 @@ pub const EMPTY_NODE_LEN: u64 = 46;
 pub const VERSION: &str = "SLOG 2.0.6";
 
 /// Tree shape options (clog2TOslog2's `-ls` and `-nc`) and node compression.
+///
+/// ```
+/// use slog2_format::{frame::Compression, write::TreeOptions};
+/// let o = TreeOptions::default().leaf_bytes(4096).children(4).compression(Compression::Stored);
+/// assert_eq!((o.leaf_bytes, o.children, o.compression), (4096, 4, Compression::Stored));
+/// assert!(TreeOptions::default().children(1).validate().is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TreeOptions {
@@ -234,6 +241,23 @@ impl OpenNode {
 }
 
 /// Writes a SLOG-2 file in one pass from primitives in increasing end-time order.
+///
+/// ```
+/// # use slog2_format::types::{topology, Category, JStr};
+/// # let compute = Category { index: 1, name: JStr::new("Compute"), topology: topology::STATE,
+/// #     argb: [255, 0, 0, 255], modifiable: 1, width: 1, keys: Vec::new(), types: Vec::new(),
+/// #     methods: Vec::new(), summary: None };
+/// use slog2_format::write::{identity_map, Prim, TreeOptions, TreeWriter};
+/// use slog2_format::Slog2Reader;
+/// let mut w = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+/// w.add(Prim::two(1, topology::STATE, (0.0, 0), (1.0, 0), &[]))?;
+/// w.add(Prim::two(1, topology::STATE, (0.5, 1), (2.0, 1), &[]))?;
+/// let (out, stats) = w.finish(&[compute], vec![identity_map(0..2)])?;
+/// assert_eq!((stats.drawables, stats.nodes), (2, 1));
+/// let mut r = Slog2Reader::new(std::io::Cursor::new(out.into_inner()))?;
+/// assert_eq!(r.window(1.5, 3.0)?.drawables.len(), 1); // only the second meets it
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct TreeWriter<W: Write + Seek> {
     out: W,
@@ -282,6 +306,12 @@ fn io_err(offset: u64) -> impl FnOnce(std::io::Error) -> Error {
 impl<W: Write + Seek> TreeWriter<W> {
     /// Starts a file: writes a placeholder header at the current position, which
     /// must be the start of the output.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidOptions`] for an option out of range (as
+    /// [`TreeOptions::validate`]), and [`Error::Io`] at offset 0 when the header cannot
+    /// be written.
     ///
     /// ```
     /// use slog2_format::write::{TreeOptions, TreeWriter};

@@ -30,6 +30,11 @@ fn block_len(b: &FileBlock) -> Result<u64> {
 /// Lays the blocks out again, in their old order, for their current encoded sizes,
 /// and rewrites every pointer (header, TreeDir, node self-pointers, stubs) and
 /// `max_buffer_bytesize`.
+///
+/// # Errors
+///
+/// [`Error::Write`] when a block cannot be encoded, or with
+/// [`WriteProblem::TooLarge`] when a block grows past what a pointer can hold.
 pub fn relayout(f: &mut Slog2File) -> Result<()> {
     enum Item {
         Block(FileBlock),
@@ -127,6 +132,28 @@ fn primitives(d: &Drawable) -> Vec<&Primitive> {
 
 /// Updates a 2.0.5 file to 2.0.6: weight counts from the subtrees, category
 /// summaries from all real primitives (spec/conversion.md §8), version string, new layout.
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::WrongVersion`] when `f` is not 2.0.5, and
+/// as [`relayout`].
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::write::update::{downgrade_206_to_205, update_205_to_206};
+/// use slog2_format::Slog2File;
+/// use slog2_format::{Slog2Reader, Version};
+/// let mut f = Slog2File::parse(&bytes)?;
+/// downgrade_206_to_205(&mut f)?;
+/// update_205_to_206(&mut f)?;
+/// assert_eq!(f.version, Version::V206);
+/// let all = |b: Vec<u8>| Slog2Reader::new(std::io::Cursor::new(b))?.window(f64::MIN, f64::MAX);
+/// assert_eq!(all(f.to_bytes()?)?.drawables.len(), all(bytes)?.drawables.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V205 {
         return Err(Error::Write(WriteProblem::WrongVersion {
@@ -287,6 +314,24 @@ pub fn update_205_to_206(f: &mut Slog2File) -> Result<()> {
 
 /// Turns a 2.0.6 file into 2.0.5: drops weight counts and category summaries. Meant
 /// for making 2.0.5 test files; Jumpshot-4 does not read the result.
+///
+/// # Errors
+///
+/// [`Error::Write`] with [`WriteProblem::WrongVersion`] when `f` is not 2.0.6, and
+/// as [`relayout`].
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::{write::update::downgrade_206_to_205, Slog2File};
+/// let mut f = Slog2File::parse(&bytes)?;
+/// downgrade_206_to_205(&mut f)?;
+/// assert_eq!(&f.to_bytes()?[..12], b"\0\x0aSLOG 2.0.5");
+/// assert!(downgrade_206_to_205(&mut f).is_err()); // no longer 2.0.6
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn downgrade_206_to_205(f: &mut Slog2File) -> Result<()> {
     if f.version != Version::V206 {
         return Err(Error::Write(WriteProblem::WrongVersion {

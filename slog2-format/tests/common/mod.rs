@@ -98,7 +98,7 @@ pub fn tiny() -> (Vec<u8>, [u64; 4]) {
             },
         ],
     };
-    let mut node = TreeNodeBody {
+    let node = TreeNodeBody {
         header: NodeHeader {
             earliest: 1.0,
             latest: 2.0,
@@ -112,32 +112,12 @@ pub fn tiny() -> (Vec<u8>, [u64; 4]) {
         nestable: vec![Drawable::Primitive(state)],
         stubs: vec![],
     };
-    let size = bytes_of(&node).len() as i32;
-    node.header.ptr.size = size;
-    let node_b = bytes_of(&node);
-    let cat = |index: i32, name: &str, topology: i32, keys: &[&str], types: &[u8]| Category {
-        index,
-        name: JStr::new(name),
-        topology,
-        argb: [255, 255, 0, 0],
-        modifiable: 1,
-        width: 1,
-        keys: keys.iter().map(|k| JStr::new(k)).collect(),
-        types: types.to_vec(),
-        methods: vec![],
-        summary: Some(CategorySummary {
-            incl: 0.5,
-            excl: 0.5,
-            count: 1,
-        }),
-    };
     let cats = CategoryMap {
         categories: vec![
-            cat(0, "message", 2, &["msg_tag=", ", msg_size=", ""], b"dd"),
-            cat(5, "Compute", 1, &[], b""),
+            category(0, "message", 2, &["msg_tag=", ", msg_size=", ""], b"dd"),
+            category(5, "Compute", 1, &[], b""),
         ],
     };
-    let cats_b = bytes_of(&cats);
     let maps = LineIdMapList {
         maps: vec![LineIdMap {
             title: JStr::new("Identity Map"),
@@ -156,16 +136,56 @@ pub fn tiny() -> (Vec<u8>, [u64; 4]) {
             methods: vec![],
         }],
     };
-    let maps_b = bytes_of(&maps);
+    one_node_file(node, &cats, &maps, "SLOG 2.0.6")
+}
+
+/// A category with a summary (incl 0.5, excl 0.5, count 1).
+pub fn category(index: i32, name: &str, topology: i32, keys: &[&str], types: &[u8]) -> Category {
+    Category {
+        index,
+        name: JStr::new(name),
+        topology,
+        argb: [255, 255, 0, 0],
+        modifiable: 1,
+        width: 1,
+        keys: keys.iter().map(|k| JStr::new(k)).collect(),
+        types: types.to_vec(),
+        methods: vec![],
+        summary: Some(CategorySummary {
+            incl: 0.5,
+            excl: 0.5,
+            count: 1,
+        }),
+    }
+}
+
+/// A file of one node (at byte 108, its pointer set here), then these
+/// categories, line-ID maps and the TreeDir, for version `version` ("SLOG 2.0.6"
+/// or "SLOG 2.0.5"). Returns the bytes and the offsets of the node, categories,
+/// line-ID maps and TreeDir.
+pub fn one_node_file(
+    mut node: TreeNodeBody,
+    cats: &CategoryMap,
+    maps: &LineIdMapList,
+    version: &str,
+) -> (Vec<u8>, [u64; 4]) {
+    node.header.ptr = FileBlockPtr {
+        offset: 108,
+        size: 0,
+    };
+    node.header.ptr.size = bytes_of(&node).len() as i32;
+    let node_b = bytes_of(&node);
+    let cats_b = bytes_of(cats);
+    let maps_b = bytes_of(maps);
     let node_at = 108u64;
     let cats_at = node_at + node_b.len() as u64;
     let maps_at = cats_at + cats_b.len() as u64;
     let dir_at = maps_at + maps_b.len() as u64;
     let dir = TreeDir {
         entries: vec![TreeDirEntry {
-            id: NodeId::default(),
-            earliest: 1.0,
-            latest: 2.0,
+            id: node.header.id,
+            earliest: node.header.earliest,
+            latest: node.header.latest,
             ptr: node.header.ptr,
         }],
     };
@@ -175,10 +195,10 @@ pub fn tiny() -> (Vec<u8>, [u64; 4]) {
         size: b.len() as i32,
     };
     let header = Header {
-        version: JStr::new("SLOG 2.0.6"),
+        version: JStr::new(version),
         num_children_per_node: 2,
         treeleaf_bytesize: 65536,
-        max_treedepth: 0,
+        max_treedepth: node.header.id.depth,
         max_buffer_bytesize: [&node_b, &cats_b, &maps_b, &dir_b]
             .iter()
             .map(|b| b.len() as i32)
