@@ -156,6 +156,16 @@ fn remote_of(e: slog2_format::Error) -> Error {
     }
 }
 
+/// A server that answers as `python -m http.server` does: 200 and the whole
+/// file, whatever the Range header.
+fn no_ranges_server(data: Arc<Vec<u8>>) -> Server {
+    Server::start(None, move |req| {
+        let mut r = req.clone();
+        r.range = None;
+        Reply::Bytes(file_answer(&data, &r, ETAG, MODIFIED))
+    })
+}
+
 // ---------------------------------------------------------------------------
 // The tests.
 
@@ -415,14 +425,7 @@ fn redirects_are_followed_once_and_a_loop_is_stopped() {
 fn a_server_without_ranges_is_named_and_its_file_downloaded() {
     let dir = tempfile::tempdir().unwrap();
     let (slog2, data) = trace(dir.path());
-    let d = data.clone();
-    // As `python -m http.server` answers: 200 and the whole file, whatever
-    // the Range header.
-    let server = Server::start(None, move |req| {
-        let mut r = req.clone();
-        r.range = None;
-        Reply::Bytes(file_answer(&d, &r, ETAG, MODIFIED))
-    });
+    let server = no_ranges_server(data.clone());
     let url = server.url("http", "/t.slog2");
     // Larger than the download limit: refused, and the message says why.
     let o = run(&["window", &url], &[("MPELOG_HTTP_DOWNLOAD_MAX", "1m")]);
@@ -842,12 +845,7 @@ fn an_empty_remote_file_is_empty() {
 #[test]
 fn a_download_is_allowed_up_to_its_limit_and_reads_as_the_file() {
     let data = numbered(50_000);
-    let d = data.clone();
-    let server = Server::start(None, move |req| {
-        let mut r = req.clone();
-        r.range = None;
-        Reply::Bytes(file_answer(&d, &r, ETAG, MODIFIED))
-    });
+    let server = no_ranges_server(data.clone());
     let url = server.url("http", "/whole");
     let mut o = Options::default();
     o.download_max = 50_000 - 1;
