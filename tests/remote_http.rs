@@ -156,6 +156,16 @@ fn remote_of(e: slog2_format::Error) -> Error {
     }
 }
 
+/// A server that answers as `python -m http.server` does: 200 and the whole
+/// file, whatever the Range header.
+fn no_ranges_server(data: Arc<Vec<u8>>) -> Server {
+    Server::start(None, move |req| {
+        let mut r = req.clone();
+        r.range = None;
+        Reply::Bytes(file_answer(&data, &r, ETAG, MODIFIED))
+    })
+}
+
 // ---------------------------------------------------------------------------
 // The tests.
 
@@ -415,14 +425,7 @@ fn redirects_are_followed_once_and_a_loop_is_stopped() {
 fn a_server_without_ranges_is_named_and_its_file_downloaded() {
     let dir = tempfile::tempdir().unwrap();
     let (slog2, data) = trace(dir.path());
-    let d = data.clone();
-    // As `python -m http.server` answers: 200 and the whole file, whatever
-    // the Range header.
-    let server = Server::start(None, move |req| {
-        let mut r = req.clone();
-        r.range = None;
-        Reply::Bytes(file_answer(&d, &r, ETAG, MODIFIED))
-    });
+    let server = no_ranges_server(data.clone());
     let url = server.url("http", "/t.slog2");
     // Larger than the download limit: refused, and the message says why.
     let o = run(&["window", &url], &[("MPELOG_HTTP_DOWNLOAD_MAX", "1m")]);
@@ -730,4 +733,380 @@ fn credentials_come_from_the_environment_and_presigned_urls_pass_as_they_are() {
         "{}",
         stderr(&o)
     );
+}
+
+// ---------------------------------------------------------------------------
+// `HttpFile` as `Read + Seek`, against expectations written out by hand.
+
+/// Bytes that differ from their neighbours, so a read off by one shows.
+fn numbered(n: u32) -> Arc<Vec<u8>> {
+    Arc::new((0..n).map(|i| (i.wrapping_mul(7) % 251) as u8).collect())
+}
+
+/// Seeks `f` to `at`, reads at most `n` bytes with one `read`.
+fn read_at(f: &mut HttpFile, at: u64, n: usize) -> Vec<u8> {
+    use std::io::Seek;
+    assert_eq!(f.seek(std::io::SeekFrom::Start(at)).unwrap(), at);
+    let mut b = vec![0xee; n];
+    let k = f.read(&mut b).unwrap();
+    assert_eq!(f.stream_position().unwrap(), at + k as u64, "at {at}");
+    b.truncate(k);
+    b
+}
+
+/// Every read gives exactly the remote bytes (fewer at the end, none past
+/// it); a read that one of the last 8 blocks holds whole makes no request, any
+/// other makes one for exactly its bytes; `counts` says how many requests and
+/// body bytes, exactly; seeks from the end and from the current position land
+/// where they say, and before byte 0 is an error.
+#[test]
+fn reads_seeks_the_cache_and_the_counts_are_exact() {
+    use std::io::{Seek, SeekFrom};
+    let data = numbered(100_000);
+    let server = file_server(data.clone(), None);
+    let mut f = HttpFile::open_with(&server.url("http", "/d"), &Options::default()).unwrap();
+    let counts = f.counts();
+    assert_eq!(f.len(), 100_000);
+    assert!(!f.is_empty() && !f.is_downloaded());
+    // Opening asks for byte 0 and keeps it.
+    assert_eq!((counts.requests(), counts.bytes()), (1, 1));
+    // (at, asked, requests and bytes received after the read)
+    let steps: [(u64, usize, u64, u64); 12] = [
+        (0, 1, 1, 1),          // the opening's block
+        (1000, 100, 2, 101),   // a new block 1000..1100
+        (1000, 100, 2, 101),   // the same block
+        (1050, 50, 2, 101),    // inside it, to its end
+        (1050, 51, 3, 152),    // one byte past its end: asked for
+        (999, 10, 4, 162),     // one byte before it: asked for
+        (99_990, 100, 5, 172), // the last 10 bytes only
+        (99_995, 5, 5, 172),   // inside the last block
+        (100_000, 10, 5, 172), // at the end: nothing
+        (250_000, 10, 5, 172), // past the end: nothing
+        (50_000, 0, 5, 172),   // an empty read asks for nothing
+        (0, 1, 5, 172),        // byte 0 is still kept (5 blocks)
+    ];
+    for (at, n, requests, bytes) in steps {
+        let from = (at as usize).min(data.len());
+        let to = (from + n).min(data.len());
+        assert_eq!(read_at(&mut f, at, n), data[from..to], "{at}+{n}");
+        assert_eq!(
+            (counts.requests(), counts.bytes()),
+            (requests, bytes),
+            "{at}+{n}"
+        );
+    }
+    // Four more blocks make 9: the oldest (byte 0) goes, the others stay.
+    for at in [10_000, 20_000, 30_000, 40_000] {
+        assert_eq!(read_at(&mut f, at, 10), data[at as usize..at as usize + 10]);
+    }
+    assert_eq!(counts.requests(), 9);
+    assert_eq!(read_at(&mut f, 1000, 100), data[1000..1100]);
+    assert_eq!(counts.requests(), 9, "block 1000 is kept");
+    assert_eq!(read_at(&mut f, 0, 1), data[..1]);
+    assert_eq!(counts.requests(), 10, "byte 0's block was the oldest");
+    assert_eq!(counts.bytes(), 172 + 40 + 1);
+    // Seeks.
+    assert_eq!(f.seek(SeekFrom::End(-5)).unwrap(), 99_995);
+    assert_eq!(f.seek(SeekFrom::Current(-10)).unwrap(), 99_985);
+    assert_eq!(f.seek(SeekFrom::Current(15)).unwrap(), 100_000);
+    assert_eq!(f.seek(SeekFrom::End(10)).unwrap(), 100_010);
+    let before = f.seek(SeekFrom::Start(7)).unwrap();
+    assert_eq!(before, 7);
+    let e = f.seek(SeekFrom::Current(-8)).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    let e = f.seek(SeekFrom::End(-100_001)).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    // The requests the server saw are those counted, each for its bytes.
+    let seen = server.seen();
+    assert_eq!(seen.len() as u64, counts.requests());
+    assert_eq!(seen[1].range, Some((1000, 1099)));
+    assert_eq!(seen[4].range, Some((99_990, 99_999)));
+}
+
+/// An empty file (its server answers 416 to byte 0) is opened, empty, and
+/// reads nothing.
+#[test]
+fn an_empty_remote_file_is_empty() {
+    let server = file_server(Arc::new(Vec::new()), None);
+    let mut f = HttpFile::open_with(&server.url("http", "/e"), &Options::default()).unwrap();
+    assert_eq!(f.len(), 0);
+    assert!(f.is_empty() && !f.is_downloaded());
+    assert_eq!(read_at(&mut f, 0, 10), b"");
+    assert_eq!(f.counts().requests(), 1);
+    let server = file_server(numbered(1), None);
+    let mut f = HttpFile::open_with(&server.url("http", "/one"), &Options::default()).unwrap();
+    assert!(!f.is_empty());
+    assert_eq!(read_at(&mut f, 0, 10), numbered(1)[..]);
+}
+
+/// A server without ranges: a file of exactly `download_max` bytes is
+/// downloaded, one byte more is refused; the downloaded copy reads as the
+/// remote bytes anywhere, with the download's bytes counted.
+#[test]
+fn a_download_is_allowed_up_to_its_limit_and_reads_as_the_file() {
+    let data = numbered(50_000);
+    let server = no_ranges_server(data.clone());
+    let url = server.url("http", "/whole");
+    let mut o = Options::default();
+    o.download_max = 50_000 - 1;
+    match HttpFile::open_with(&url, &o) {
+        Err(Error::NoRanges { len, max, .. }) => assert_eq!((len, max), (Some(50_000), 49_999)),
+        other => panic!("{other:?}"),
+    }
+    o.download_max = 50_000;
+    let mut f = HttpFile::open_with(&url, &o).unwrap();
+    assert!(f.is_downloaded() && !f.is_empty());
+    assert_eq!(f.len(), 50_000);
+    // The probe and the download; the probe's body is not read.
+    assert_eq!((f.counts().requests(), f.counts().bytes()), (2, 50_000));
+    for (at, n) in [(0u64, 10usize), (49_990, 100), (123, 4567), (50_000, 5)] {
+        let end = (at as usize + n).min(50_000);
+        assert_eq!(read_at(&mut f, at, n), data[at as usize..end], "{at}+{n}");
+    }
+    // Sequential reads move on by what they read.
+    use std::io::Seek;
+    f.seek(std::io::SeekFrom::Start(100)).unwrap();
+    let mut a = [0u8; 16];
+    f.read_exact(&mut a).unwrap();
+    f.read_exact(&mut a).unwrap();
+    assert_eq!(a[..], data[116..132]);
+}
+
+/// A read answered with another status than 206: an error status (400 and
+/// up, but 416) is named as such; 416 and a success that is not 206 are a bad
+/// answer to the range asked for; 200 is a server that stopped answering
+/// ranges.
+#[test]
+fn a_read_answered_with_another_status_is_named_by_it() {
+    let data = numbered(10_000);
+    for status in [400u16, 404, 500, 416, 299, 204, 200] {
+        let d = data.clone();
+        let server = Server::start(None, move |req| {
+            Reply::Bytes(if req.n == 0 {
+                file_answer(&d, req, ETAG, MODIFIED)
+            } else {
+                let line = format!("{status} Whatever");
+                let validators = [("ETag", ETAG.into()), ("Last-Modified", MODIFIED.into())];
+                let body: &[u8] = if status == 200 { &d } else { b"" };
+                answer(&line, &validators, body)
+            })
+        });
+        let mut f = HttpFile::open_with(&server.url("http", "/s"), &Options::default()).unwrap();
+        let mut b = [0u8; 100];
+        let e = std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(10))
+            .and_then(|_| f.read(&mut b))
+            .expect_err("not a range");
+        let e = *e.into_inner().unwrap().downcast::<Error>().unwrap();
+        let right = match status {
+            400 | 404 | 500 => matches!(e, Error::Status { status: s, .. } if s == status),
+            200 => matches!(
+                e,
+                Error::NoRanges {
+                    len: Some(10_000),
+                    max: 0,
+                    ..
+                }
+            ),
+            _ => matches!(
+                e,
+                Error::BadAnswer { start: 10, end: 109, problem: Problem::Status(s), .. } if s == status
+            ),
+        };
+        assert!(right, "{status}: {e:?}");
+    }
+}
+
+/// A download is checked against the probe's answer: another `ETag`,
+/// `Last-Modified` or size in the download's answer is a changed file, named
+/// by what changed; a body that stops short stops the download with the
+/// time limit's error (a read error is not retried).
+#[test]
+fn a_download_that_is_not_the_probed_file_is_refused() {
+    let data = numbered(50_000);
+    type Second = fn(&[u8], &Request) -> Vec<u8>;
+    let cases: [(&str, Second); 4] = [
+        ("etag", |d, r| file_answer(d, r, "\"other\"", MODIFIED)),
+        ("modified", |d, r| {
+            file_answer(d, r, ETAG, "Wed, 04 Mar 2026 10:00:00 GMT")
+        }),
+        ("size", |d, r| file_answer(&d[..49_000], r, ETAG, MODIFIED)),
+        ("short", |d, r| {
+            let full = file_answer(d, r, ETAG, MODIFIED);
+            full[..full.len() - 30_000].to_vec()
+        }),
+    ];
+    for (what, second) in cases {
+        let d = data.clone();
+        let server = Server::start(None, move |req| {
+            let mut r = req.clone();
+            r.range = None;
+            Reply::Bytes(if req.n == 0 {
+                file_answer(&d, &r, ETAG, MODIFIED)
+            } else {
+                second(&d, &r)
+            })
+        });
+        let t = Instant::now();
+        let e = HttpFile::open_with(&server.url("http", "/w"), &options(1.0))
+            .expect_err("not the probed file");
+        let right = match what {
+            "etag" => matches!(
+                e,
+                Error::Changed {
+                    change: Change::ETag { .. },
+                    ..
+                }
+            ),
+            "modified" => matches!(
+                e,
+                Error::Changed {
+                    change: Change::LastModified { .. },
+                    ..
+                }
+            ),
+            "size" => matches!(
+                e,
+                Error::Changed {
+                    change: Change::Size {
+                        before: 50_000,
+                        after: 49_000
+                    },
+                    ..
+                }
+            ),
+            _ => matches!(e, Error::Timeout { .. }),
+        };
+        assert!(right, "{what}: {e:?}");
+        assert!(
+            t.elapsed() < Duration::from_secs(4),
+            "{what}: {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+/// A remote error handed through `Read` keeps its kind (a time limit:
+/// `TimedOut`; a bad or changed answer: `InvalidData`; a bad URL or
+/// setting: `InvalidInput`; anything else: `Other`) and comes back whole from
+/// `Error::from_io`; an I/O error of another origin becomes a transport
+/// error of the URL.
+#[test]
+fn remote_errors_as_io_errors_keep_their_kind_and_come_back() {
+    use std::io::ErrorKind as K;
+    let url = "http://h/f".to_string();
+    let u = || url.clone();
+    let cases = [
+        (
+            Error::Timeout {
+                url: u(),
+                after: Duration::from_secs(1),
+                what: "body".into(),
+            },
+            K::TimedOut,
+        ),
+        (
+            Error::BadAnswer {
+                url: u(),
+                start: 0,
+                end: 9,
+                problem: Problem::Status(204),
+            },
+            K::InvalidData,
+        ),
+        (
+            Error::Changed {
+                url: u(),
+                change: Change::Size {
+                    before: 1,
+                    after: 2,
+                },
+            },
+            K::InvalidData,
+        ),
+        (
+            Error::Protocol {
+                url: u(),
+                message: "x".into(),
+            },
+            K::InvalidData,
+        ),
+        (
+            Error::BadUrl {
+                url: u(),
+                reason: "x".into(),
+            },
+            K::InvalidInput,
+        ),
+        (
+            Error::BadSetting {
+                name: "MPELOG_HTTP_TIMEOUT",
+                value: "x".into(),
+                reason: "x".into(),
+            },
+            K::InvalidInput,
+        ),
+        (
+            Error::Status {
+                url: u(),
+                status: 404,
+            },
+            K::Other,
+        ),
+        (Error::TooManyRedirects { url: u(), max: 10 }, K::Other),
+    ];
+    for (e, kind) in cases {
+        let was = format!("{e:?}");
+        let io: std::io::Error = e.into();
+        assert_eq!(io.kind(), kind, "{was}");
+        assert_eq!(format!("{:?}", Error::from_io(&url, io)), was);
+    }
+    let other = Error::from_io(&url, std::io::Error::new(K::ConnectionReset, "reset"));
+    assert!(
+        matches!(&other, Error::Transport { url: at, source } if *at == url && source.kind() == K::ConnectionReset),
+        "{other:?}"
+    );
+    assert_eq!(
+        mpelog::remote::shown_url("https://u:p@host/a/b.slog2?sig=1"),
+        "https://host/a/b.slog2?…"
+    );
+}
+
+/// `MPELOG_HTTP_TIMEOUT` takes a positive, finite number of seconds below
+/// 10⁹: 0, a negative, an infinite, a non-number and 10⁹ itself are refused
+/// as a bad setting before any request; 0.5 is taken (the request then finds
+/// no server).
+#[test]
+fn the_time_limit_setting_is_checked() {
+    let url = "http://127.0.0.1:9/none.slog2";
+    for v in ["0", "-1", "inf", "NaN", "1e9", "soon"] {
+        let o = run(&["window", url], &[("MPELOG_HTTP_TIMEOUT", v)]);
+        assert!(!o.status.success(), "{v}");
+        assert!(
+            stderr(&o).contains(&format!("MPELOG_HTTP_TIMEOUT={v:?}")),
+            "{v}: {}",
+            stderr(&o)
+        );
+    }
+    let o = run(&["window", url], &[("MPELOG_HTTP_TIMEOUT", "0.5")]);
+    assert!(!o.status.success());
+    assert!(
+        !stderr(&o).contains("MPELOG_HTTP_TIMEOUT="),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `SSL_CERT_FILE` naming a file without certificates is a bad setting,
+/// named before any request, not a silent fall back to the bundled roots.
+#[test]
+fn a_certificate_file_without_certificates_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let none = dir.path().join("none.pem");
+    std::fs::write(&none, "not a certificate\n").unwrap();
+    let o = run(
+        &["window", "https://127.0.0.1:9/none.slog2"],
+        &[("SSL_CERT_FILE", none.to_str().unwrap())],
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("SSL_CERT_FILE="), "{}", stderr(&o));
 }
