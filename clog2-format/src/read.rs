@@ -778,7 +778,6 @@ impl<S: Source> Clog2Reader<S> {
                         problem: ValueProblem::CommTableCut {
                             need: 4 + want,
                             have: 4 + got,
-                            repair: false,
                         },
                     });
                 }

@@ -421,7 +421,6 @@ fn read_table(rest: &[u8], endian: Endian, at: u64) -> Result<(CommTable, usize)
                 ValueProblem::CommTableCut {
                     need,
                     have: rest.len() as u64,
-                    repair: true,
                 }
             },
         });

@@ -112,7 +112,7 @@ pub(crate) fn bytes(n: u64) -> String {
 /// use clog2_format::error::ValueProblem;
 /// assert_eq!(ValueProblem::Negative.to_string(), "negative");
 /// assert_eq!(
-///     ValueProblem::CommTableCut { need: 36, have: 20, repair: false }.to_string(),
+///     ValueProblem::CommTableCut { need: 36, have: 20 }.to_string(),
 ///     "the table needs 36 bytes but only 20 follow"
 /// );
 /// ```
@@ -127,8 +127,6 @@ pub enum ValueProblem {
         need: u64,
         /// Bytes there are.
         have: u64,
-        /// Said by the repair, which names the cut.
-        repair: bool,
     },
     /// The comm table does not start after whole blocks following the preamble.
     CommTableNotAfterBlocks {
@@ -193,15 +191,7 @@ impl std::fmt::Display for ValueProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ValueProblem::Negative => f.write_str("negative"),
-            ValueProblem::CommTableCut {
-                need,
-                have,
-                repair: true,
-            } => write!(
-                f,
-                "the table needs {need} bytes but only {have} remain (the table is cut)"
-            ),
-            ValueProblem::CommTableCut { need, have, .. } => {
+            ValueProblem::CommTableCut { need, have } => {
                 write!(f, "the table needs {need} bytes but only {have} follow")
             }
             ValueProblem::CommTableNotAfterBlocks { block_size } => write!(
