@@ -528,7 +528,38 @@ fn check_in_view(
     let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, px);
     let want = reference(&buf, &legend, view.as_ref(), from, to, px);
     let what = format!("{what} [{from}, {to}] at {px} px");
-    (assert_matches(&s, &want, &what), s.shadows > 0)
+    let counts = assert_matches(&s, &want, &what);
+    // Some rows only: the whole summary's states and events there, and its
+    // arrows with either end there.
+    let rows = s.rows.len() as u32;
+    for (a, b) in [(0, 0), (1, 1), (rows.saturating_sub(1), rows + 3)] {
+        let part =
+            Summary::of_window_rows(&buf, &legend, view.as_ref(), from, to, px, Some((a, b)));
+        let inside = |r: u32| a <= r && r <= b;
+        let states: Vec<_> = s.states.iter().filter(|x| inside(x.row)).collect();
+        assert_eq!(
+            part.states.iter().collect::<Vec<_>>(),
+            states,
+            "{what}: states of rows {a}–{b}"
+        );
+        let events: Vec<_> = s.events.iter().filter(|m| inside(m.row)).collect();
+        assert_eq!(
+            part.events.iter().collect::<Vec<_>>(),
+            events,
+            "{what}: events of rows {a}–{b}"
+        );
+        let arrows: Vec<_> = s
+            .arrows
+            .iter()
+            .filter(|m| inside(m.from_row) || inside(m.to_row))
+            .collect();
+        assert_eq!(
+            part.arrows.iter().collect::<Vec<_>>(),
+            arrows,
+            "{what}: arrows of rows {a}–{b}"
+        );
+    }
+    (counts, s.shadows > 0)
 }
 
 /// The root's time box.
