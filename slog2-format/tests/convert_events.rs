@@ -814,3 +814,25 @@ fn legacy_messages_pair_on_tag_and_partner() {
     let (_, _, u) = c.finish();
     assert_eq!((u.sends, u.recvs), (0, 1));
 }
+
+/// A message record of event ID -1 (no event) is skipped without a count; one
+/// of a state's ID (1, known state 0's final event) is counted as undeclared,
+/// as a bare record of a message ID is.
+#[test]
+fn message_records_of_no_event_are_skipped_and_of_state_ids_counted() {
+    let mut c = Clog2Drawables::new(&preamble());
+    let out = run(
+        &mut c,
+        &[
+            comm(0),
+            comm(1),
+            msg(1.0, 0, -1, 1, 5, 8),
+            msg(2.0, 1, -1, 0, 5, 8),
+            msg(3.0, 0, 1, 1, 5, 8),
+        ],
+    );
+    assert!(out.is_empty());
+    assert_eq!(c.unmatched().undeclared_events, 1);
+    let (_, _, u) = c.finish();
+    assert_eq!((u.sends, u.recvs, u.undeclared_events), (0, 0, 1));
+}
