@@ -27,15 +27,8 @@ fn body(r: &Response) -> Vec<u8> {
 }
 
 fn json(s: &Service, url: &str) -> Value {
-    let r = s.handle("GET", url, None);
-    assert_eq!(
-        r.status,
-        200,
-        "{url}: {}",
-        String::from_utf8_lossy(&body(&r))
-    );
-    assert_eq!(r.content_type, "application/json", "{url}");
-    serde_json::from_slice(&body(&r)).unwrap()
+    assert_eq!(s.handle("GET", url, None).content_type, "application/json");
+    common::served_json(s, url)
 }
 
 fn status(s: &Service, url: &str) -> u16 {

@@ -185,13 +185,11 @@ fn reference(
     type Weights = Vec<(i32, f64, bool)>;
     let mut shadowed: HashMap<i32, Vec<(f64, f64, Weights)>> = HashMap::new();
     let mut shadows = 0u64;
+    // A ratio, or 0 unless finite and positive.
     let positive = |x: f32| {
-        let x = f64::from(x);
-        if x.is_finite() && x > 0.0 {
-            x
-        } else {
-            0.0
-        }
+        Some(f64::from(x))
+            .filter(|x| x.is_finite() && *x > 0.0)
+            .unwrap_or(0.0)
     };
     for s in buf.shadows() {
         let v = s.vertices();
