@@ -93,6 +93,20 @@ crate::rule::rule_table! {
 }
 
 /// Checks a CLOG2 file read from `r` (from its current position to its end).
+///
+/// ```
+/// use mpelog_conformance::check::clog2::check;
+/// use mpelog_conformance::{report::Collector, Format};
+/// use std::io::Cursor;
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut c = Collector::new(Format::Clog2, 10);
+/// check(Cursor::new(&clog2), &mut c);
+/// assert!(c.finish().passes());
+/// let mut c = Collector::new(Format::Clog2, 10);
+/// check(Cursor::new(&clog2[..1000]), &mut c); // inside the 1024-byte preamble
+/// assert_eq!(c.finish().rule_ids(), ["C2-REJ-001"]);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn check<R: Read + Seek>(r: R, c: &mut Collector) {
     let mut pending = Pending::new(c.limit());
     if run(r, c, &mut pending) {
