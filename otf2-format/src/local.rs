@@ -2,7 +2,7 @@
 //! location's own references to global ones, and clock offsets
 //! (spec/otf2.md §6).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::limits::Limits;
 use crate::source::Source;
 use crate::stream::each_definition;
@@ -139,7 +139,7 @@ impl LocalDefs {
                             v.sort_unstable();
                             IdMap::Sparse(v)
                         }
-                        m => return Err(Error::invalid(&s.file, at, format!("id map mode {m}"))),
+                        m => return Err(Error::invalid(&s.file, at, Problem::IdMapMode(m))),
                     };
                     if usize::from(kind) < MAPPING_TYPES {
                         d.maps.insert(kind, map);
@@ -152,11 +152,7 @@ impl LocalDefs {
                     let sd = f64::from_bits(c.u64_full("standard deviation")?);
                     if let Some(&(t0, o0, _)) = d.clock_offsets.last() {
                         if t0 >= time {
-                            return Err(Error::invalid(
-                                &s.file,
-                                offset,
-                                "clock offsets not in increasing time",
-                            ));
+                            return Err(Error::invalid(&s.file, offset, Problem::ClockOffsets));
                         }
                         d.intervals.push(ClockInterval {
                             begin: t0,

@@ -3,7 +3,7 @@
 //! through a window of bounded size (spec/otf2.md §3).
 
 use crate::decode::{compressed_payload, Cur, Endian};
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::limits::Limits;
 use crate::source::Source;
 use std::path::PathBuf;
@@ -147,16 +147,11 @@ impl<S: Source> RecordStream<S> {
             return Err(Error::invalid(
                 &self.file,
                 self.pos,
-                format!("chunk header byte is {kind:#04x}, not 0x03"),
+                Problem::ChunkHeader(kind),
             ));
         }
-        self.endian = Endian::from_byte(e).ok_or_else(|| {
-            Error::invalid(
-                &self.file,
-                self.pos + 1,
-                format!("endianness byte {e:#04x}"),
-            )
-        })?;
+        self.endian = Endian::from_byte(e)
+            .ok_or_else(|| Error::invalid(&self.file, self.pos + 1, Problem::Endianness(e)))?;
         self.pos += 2;
         self.ensure(16, "chunk header's event numbers")?;
         self.pos += 16;
@@ -202,7 +197,7 @@ impl<S: Source> RecordStream<S> {
                     return Err(Error::invalid(
                         &self.file,
                         self.pos,
-                        "chunk header inside a chunk",
+                        Problem::ChunkInsideChunk,
                     ));
                 }
                 _ => {

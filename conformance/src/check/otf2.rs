@@ -61,23 +61,8 @@ pub fn check_anchor(bytes: &[u8], c: &mut Collector) {
             OTF2_READ_001,
             e.offset(),
             place(Path::new(""), e.file()),
-            detail(&e),
+            e.detail(),
         );
-    }
-}
-
-/// An error's text without its file and offset, which the finding shows.
-fn detail(e: &otf2_format::Error) -> String {
-    use otf2_format::Error as E;
-    match e {
-        E::Io { source, .. } => source.to_string(),
-        E::Truncated { expected, .. } => format!("input ends inside {expected}"),
-        E::Invalid { problem, .. } => problem.clone(),
-        E::Unsupported { what, .. } => format!("unsupported: {what}"),
-        E::Limit {
-            what, value, limit, ..
-        } => format!("{what} is {value}, above the limit {limit}"),
-        _ => e.to_string(),
     }
 }
 
@@ -267,7 +252,7 @@ pub fn check_archive(path: &Path, c: &mut Collector) {
         .and_then(|a| a.parent().map(Path::to_path_buf))
         .unwrap_or_default();
     let reject = |c: &mut Collector, e: otf2_format::Error| {
-        c.add(OTF2_READ_001, e.offset(), place(&dir, e.file()), detail(&e));
+        c.add(OTF2_READ_001, e.offset(), place(&dir, e.file()), e.detail());
     };
     let archive = match otf2_format::Archive::open(path) {
         Ok(a) => a,
