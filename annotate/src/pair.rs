@@ -541,3 +541,63 @@ impl Pairer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! What `start_leaf` makes event IDs mean, against an `EventIds` given the
+    //! definitions of the leaves before by hand.
+
+    use super::*;
+
+    fn def(leaf: u32, kind: u8, etype: i32, final_etype: i32) -> Def {
+        Def {
+            leaf,
+            kind,
+            id: 0,
+            etype,
+            final_etype,
+            color: [0; 24],
+            name: [0; 32],
+            format: [0; 40],
+        }
+    }
+
+    /// IDs the definitions below give a meaning or try to change one.
+    const ETYPES: [i32; 8] = [5000, 5001, 5002, 5003, 7000, 7001, 0, 1];
+
+    /// A leaf starts from the meanings the definitions of the leaves before
+    /// it give, taken as a prefix of a definitions block in leaf order or
+    /// picked from one in any order (what the reader does when a block is not
+    /// sorted); never those of its own leaf or later ones.
+    #[test]
+    fn a_leaf_starts_from_the_definitions_of_the_leaves_before_it() {
+        let pre = PreambleInfo::mpe_default(4);
+        let sorted = [
+            def(0, 2, 5000, 5001),
+            def(1, 3, 5002, 0),
+            def(1, 2, 7000, 7001),
+            def(2, 3, 5003, 0),
+            def(3, 2, 0, 5002),
+        ];
+        let mut shuffled = sorted;
+        shuffled.reverse();
+        let mut p = Pairer::new(&pre);
+        for leaf in (0..5u32).chain((0..5).rev()) {
+            for (all, prefix) in [(&sorted, true), (&shuffled, false)] {
+                // The block's definitions of earlier leaves, in its order.
+                let mut ids = EventIds::new(&pre);
+                for d in all.iter().filter(|d| d.leaf < leaf) {
+                    let _: Defined = if d.kind == 2 {
+                        ids.define_state(d.etype, d.final_etype)
+                    } else {
+                        ids.define_event(d.etype)
+                    };
+                }
+                let want: Vec<_> = ETYPES.iter().map(|&e| ids.lookup(e)).collect();
+                p.start_leaf(all, leaf, prefix, &[], 0);
+                let got: Vec<_> = ETYPES.iter().map(|&e| p.lookup(e)).collect();
+                assert_eq!(got, want, "leaf {leaf}, in leaf order: {prefix}");
+            }
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //! hand-made record streams (no corpus needed).
 
 use clog2_format::record::*;
-use clog2_format::{FixedBytes, PreambleInfo, Record};
+use clog2_format::{Clog2Reader, FixedBytes, PreambleInfo, Record, Version};
+use proptest::prelude::*;
 use slog2_format::convert::{Clog2Drawables, Unmatched};
 use slog2_format::types::topology;
 use slog2_format::write::Prim;
@@ -568,4 +569,270 @@ fn messages_of_one_tag_pair_by_sender_and_receiver() {
     let (_, maps, _) = c.finish();
     let lines: Vec<i32> = maps[0].rows.iter().map(|r| r.line_id).collect();
     assert_eq!(lines, [0, 1, 2, 3, 6, 7, 256, 257]);
+}
+
+/// Several items waiting under one pairing key are each counted at the end:
+/// two open starts of one state on one line, two sends and three receives of
+/// one tag between the same two processes.
+#[test]
+fn waiting_events_of_one_key_are_each_counted() {
+    let mut c = Clog2Drawables::new(&preamble());
+    run(
+        &mut c,
+        &[
+            comm(0),
+            comm(1),
+            statedef(600, 601, "Work"),
+            Record::bare(1.0, 0, 600),
+            Record::bare(1.5, 0, 600),
+            msg(2.0, 0, SEND_ETYPE, 1, 4, 8),
+            msg(2.5, 0, SEND_ETYPE, 1, 4, 8),
+            msg(3.0, 0, RECV_ETYPE, 1, 5, 8),
+            msg(3.5, 0, RECV_ETYPE, 1, 5, 8),
+            msg(4.0, 0, RECV_ETYPE, 1, 5, 8),
+        ],
+    );
+    let (_, _, u) = c.finish();
+    assert_eq!(
+        (u.state_starts, u.sends, u.recvs, u.java_count),
+        (2, 2, 3, 2 + 2 + 3)
+    );
+}
+
+/// Event IDs that mean something under `PreambleInfo::mpe_default` (known
+/// states 0..600 in pairs), send and receive, IDs outside every range, and -1.
+const ETYPES: [i32; 14] = [
+    0, 1, 2, 3, 598, 599, 600, 601, 5000, 5001, -10, -1, SEND_ETYPE, RECV_ETYPE,
+];
+
+/// Definitions, events and messages (the legacy form when `legacy`) of
+/// [`ETYPES`] between few processes, communicators and tags, so that many pair.
+fn paired_body(legacy: bool) -> impl Strategy<Value = Body> {
+    let e = || prop::sample::select(ETYPES.to_vec());
+    prop_oneof![
+        1 => (e(), e()).prop_map(|(start_etype, final_etype)| Body::StateDef(StateDef {
+            state_id: 1,
+            start_etype,
+            final_etype,
+            pad: FixedBytes::ZERO,
+            color: FixedBytes::from_str_truncated("red"),
+            name: FixedBytes::from_str_truncated("s"),
+            format: FixedBytes::from_str_truncated("v=%d"),
+        })),
+        1 => e().prop_map(|etype| Body::EventDef(EventDef {
+            etype,
+            pad: FixedBytes::ZERO,
+            color: FixedBytes::from_str_truncated("blue"),
+            name: FixedBytes::from_str_truncated("e"),
+            format: FixedBytes::ZERO,
+        })),
+        8 => e().prop_map(|etype| Body::Bare(BareEvt {
+            etype,
+            pad: FixedBytes::ZERO,
+        })),
+        4 => (e(), any::<u8>()).prop_map(|(etype, b)| Body::Cargo(CargoEvt {
+            etype,
+            pad: FixedBytes::ZERO,
+            bytes: FixedBytes([b; 32]),
+        })),
+        8 => (
+            prop_oneof![4 => Just(SEND_ETYPE), 4 => Just(RECV_ETYPE), 1 => e()],
+            0..2i32,
+            0..3i32,
+            0..3i32,
+            0..100i32
+        )
+            .prop_map(move |(etype, icomm, rank, tag, size)| if legacy {
+                Body::LegacyMsg(LegacyMsgEvt {
+                    etype,
+                    tag,
+                    partner: rank,
+                    comm: icomm,
+                    size,
+                    pad: FixedBytes::ZERO,
+                })
+            } else {
+                Body::Msg(MsgEvt {
+                    etype,
+                    icomm,
+                    rank,
+                    tag,
+                    size,
+                    pad: FixedBytes::ZERO,
+                })
+            }),
+    ]
+}
+
+/// A trace of every version and byte order whose records pair often.
+fn paired_case() -> impl Strategy<Value = mpelog_conformance::strategies::clog2::Case> {
+    (
+        prop::sample::select(Version::ALL.to_vec()),
+        any::<bool>(),
+        prop::sample::select(vec![256u32, 1024]),
+    )
+        .prop_flat_map(|(v, big, bs)| {
+            let legacy = v.has_legacy_header();
+            (
+                Just((v, big, bs)),
+                proptest::collection::vec((0..3i32, 0..2i32, 0..2i32, paired_body(legacy)), 0..200),
+            )
+        })
+        .prop_map(|((v, big, bs), recs)| {
+            let legacy = v.has_legacy_header();
+            let records = recs
+                .into_iter()
+                .enumerate()
+                .map(|(i, (rank, icomm, thread, body))| Record {
+                    time: i as f64,
+                    icomm: if legacy { 0 } else { icomm },
+                    rank,
+                    thread: if legacy { 0 } else { thread },
+                    body,
+                })
+                .collect();
+            (v, big, bs, records, Vec::new())
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, .. ProptestConfig::default() })]
+
+    /// `push_ref` of each record read in place gives what `push` of the
+    /// decoded record gives (the converter uses the first, annotations and
+    /// these tests the second): the same primitives, legend, maps and counts,
+    /// for the legacy message layout of 02.10/02.20 too.
+    #[test]
+    fn records_read_in_place_pair_as_decoded_records(case in paired_case()) {
+        let bytes = mpelog_conformance::strategies::clog2::write(&case);
+        let mut decoded = Clog2Reader::from_slice(&bytes).unwrap();
+        let pre = decoded.preamble().info().clone();
+        let mut want = Clog2Drawables::new(&pre);
+        let mut want_prims = Vec::new();
+        while let Some(r) = decoded.next_record().unwrap() {
+            want_prims.extend(want.push(&r));
+        }
+        let mut in_place = Clog2Reader::from_slice(&bytes).unwrap();
+        let mut got = Clog2Drawables::new(&pre);
+        let mut got_prims = Vec::new();
+        while let Some((r, _)) = in_place.next_ref().unwrap() {
+            got_prims.extend(got.push_ref(&r));
+        }
+        prop_assert_eq!(got_prims, want_prims);
+        prop_assert_eq!(got.ended(), want.ended());
+        prop_assert_eq!(got.finish(), want.finish());
+    }
+}
+
+/// An EVENTDEF record of `etype`.
+fn eventdef(etype: i32, name: &str) -> Record {
+    Record::new(
+        9.0,
+        0,
+        Body::EventDef(EventDef {
+            etype,
+            pad: FixedBytes::ZERO,
+            color: FixedBytes::from_str_truncated("blue"),
+            name: FixedBytes::from_str_truncated(name),
+            format: FixedBytes::ZERO,
+        }),
+    )
+}
+
+/// An EVENTDEF of an ID that starts or ends a state, or is a message's, is
+/// counted once per record and changes nothing: the state still pairs.
+#[test]
+fn event_definitions_of_state_or_message_ids_are_counted_conflicts() {
+    let mut c = Clog2Drawables::new(&preamble());
+    let out = run(
+        &mut c,
+        &[
+            comm(0),
+            eventdef(600, "A"),
+            eventdef(601, "B"),
+            eventdef(SEND_ETYPE, "C"),
+            Record::bare(1.0, 0, 600),
+            Record::bare(2.0, 0, 601),
+        ],
+    );
+    let got: Vec<_> = out
+        .iter()
+        .map(|p| (p.category, p.topology, p.times))
+        .collect();
+    assert_eq!(got, [(301, topology::STATE, [1.0, 2.0])]);
+    assert_eq!(c.unmatched().conflicting_definitions, 3);
+}
+
+/// A legacy (02.10/02.20) message record's partner is a rank of the world:
+/// the pairs form on tag, sender and receiver as for MSGEVT, whatever its
+/// `comm` field holds, and the size comes from the send.
+#[test]
+fn legacy_messages_pair_on_tag_and_partner() {
+    let legacy = |time: f64, rank: i32, etype: i32, partner: i32, tag: i32, size: i32| {
+        Record::new(
+            time,
+            rank,
+            Body::LegacyMsg(LegacyMsgEvt {
+                etype,
+                tag,
+                partner,
+                comm: 7,
+                size,
+                pad: FixedBytes::ZERO,
+            }),
+        )
+    };
+    let mut c = Clog2Drawables::new(&preamble());
+    let out = run(
+        &mut c,
+        &[
+            comm(0),
+            comm(1),
+            legacy(1.0, 0, SEND_ETYPE, 1, 5, 100),
+            legacy(1.5, 0, SEND_ETYPE, 1, 6, 200),
+            legacy(2.0, 1, RECV_ETYPE, 0, 6, 200),
+            legacy(3.0, 1, RECV_ETYPE, 0, 5, 100),
+            legacy(4.0, 1, RECV_ETYPE, 0, 9, 1), // never sent
+        ],
+    );
+    let info = |tag: i32, size: i32| {
+        let mut v = tag.to_be_bytes().to_vec();
+        v.extend(size.to_be_bytes());
+        v
+    };
+    let got: Vec<_> = out
+        .iter()
+        .map(|p| (p.topology, p.times, p.lines, p.info().to_vec()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (topology::ARROW, [1.5, 2.0], [0, 1], info(6, 200)),
+            (topology::ARROW, [1.0, 3.0], [0, 1], info(5, 100)),
+        ]
+    );
+    let (_, _, u) = c.finish();
+    assert_eq!((u.sends, u.recvs), (0, 1));
+}
+
+/// A message record of event ID -1 (no event) is skipped without a count; one
+/// of a state's ID (1, known state 0's final event) is counted as undeclared,
+/// as a bare record of a message ID is.
+#[test]
+fn message_records_of_no_event_are_skipped_and_of_state_ids_counted() {
+    let mut c = Clog2Drawables::new(&preamble());
+    let out = run(
+        &mut c,
+        &[
+            comm(0),
+            comm(1),
+            msg(1.0, 0, -1, 1, 5, 8),
+            msg(2.0, 1, -1, 0, 5, 8),
+            msg(3.0, 0, 1, 1, 5, 8),
+        ],
+    );
+    assert!(out.is_empty());
+    assert_eq!(c.unmatched().undeclared_events, 1);
+    let (_, _, u) = c.finish();
+    assert_eq!((u.sends, u.recvs, u.undeclared_events), (0, 0, 1));
 }
