@@ -4,6 +4,7 @@
 
 use crate::decode::{compressed_payload, Cur, Endian};
 use crate::error::{Error, Problem, Result};
+use crate::limits::Limits;
 use crate::source::Source;
 use std::path::PathBuf;
 
@@ -35,6 +36,26 @@ pub(crate) enum Raw {
     Record { rtype: u8, offset: u64 },
     /// The end-of-file marker, or the end of the last chunk.
     End,
+}
+
+/// Reads a definitions file (global or a location's: records, no
+/// timestamps) to its end, handing each record's type and offset to `record`
+/// with the stream (whose [`cursor`](RecordStream::cursor) reads it).
+pub(crate) fn each_definition<S: Source>(
+    src: S,
+    file: PathBuf,
+    chunk_size: u64,
+    limits: &Limits,
+    mut record: impl FnMut(&mut RecordStream<S>, u8, u64) -> Result<()>,
+) -> Result<()> {
+    let mut s = RecordStream::new(src, file, chunk_size, false, limits.window_bytes);
+    loop {
+        match s.next()? {
+            Raw::End => return Ok(()),
+            Raw::Time(_) => unreachable!("definition streams have no timestamps"),
+            Raw::Record { rtype, offset } => record(&mut s, rtype, offset)?,
+        }
+    }
 }
 
 pub(crate) struct RecordStream<S: Source> {
