@@ -6,7 +6,7 @@
 
 mod common;
 
-use mpelog::serve::{Response, Service, MAX_PIXELS};
+use mpelog::serve::{Body, Response, Service, MAX_PIXELS};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -348,9 +348,67 @@ fn ranges_at_the_files_ends() {
         "bytes=1".into(),
         "bytes=a-3".into(),
         "bytes=-x".into(),
+        // The last 0 bytes: none, so not satisfiable (RFC 9110 §14.1.3).
+        "bytes=-0".into(),
         "bytes=1-y".into(),
     ] {
         let (st, _, _, cr) = range(&h);
         assert_eq!((st, cr), (416, Some(format!("bytes */{n}"))), "{h}");
     }
+}
+
+/// A body of no bytes, in memory or from a file, is empty (and one byte is
+/// not).
+#[test]
+fn an_empty_body_is_empty() {
+    let answer = |body| Response {
+        status: 200,
+        content_type: "application/octet-stream",
+        headers: Vec::new(),
+        body,
+    };
+    let file = |len| Body::File {
+        path: "/nonexistent".into(),
+        offset: 0,
+        len,
+    };
+    for (body, empty) in [
+        (Body::Bytes(Vec::new()), true),
+        (file(0), true),
+        (Body::Bytes(vec![0]), false),
+        (file(1), false),
+    ] {
+        let r = answer(body);
+        assert_eq!((r.is_empty(), r.len() == 0), (empty, empty), "{r:?}");
+    }
+}
+
+/// The file's node cache ([`mpelog::serve::NODE_CACHE_BYTES`]) keeps what a
+/// window found in upper nodes: the same window again reads the same nodes
+/// but fewer bytes, also from another request's reader.
+#[test]
+fn a_repeated_window_reads_fewer_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Service::new(&files(dir.path())).unwrap();
+    let (a, b) = times(&s, 1);
+    // Once each (`json` asks twice).
+    let cost = |x: f64, y: f64| {
+        let v = common::served_json(
+            &s,
+            &format!(
+                "/api/window?file=1&from={}&to={}&pixels=300",
+                a + x * (b - a),
+                a + y * (b - a)
+            ),
+        );
+        (
+            v["cost"]["nodes_read"].as_u64().unwrap(),
+            v["cost"]["bytes_read"].as_u64().unwrap(),
+        )
+    };
+    let first = cost(0.2, 0.3);
+    let again = cost(0.2, 0.3);
+    assert_eq!(again.0, first.0);
+    assert!(again.1 < first.1, "{first:?} then {again:?}");
+    assert_eq!(cost(0.2, 0.3), again);
 }
