@@ -647,6 +647,38 @@ fn hostile_requests_on_the_socket_get_4xx_and_the_server_lives() {
     assert!(child.0.try_wait().unwrap().is_none());
 }
 
+/// The request headers `mpelog serve` counts: each line's name and value plus
+/// 4 bytes (`: ` and CRLF). Headers of exactly
+/// [`mpelog::serve::MAX_HEADER_BYTES`] are answered, one byte more is `431`
+/// (and a limit of a kilobyte or two would refuse a browser's cookies).
+#[test]
+fn headers_of_exactly_the_limit_are_read_and_one_byte_more_is_431() {
+    let dir = tempfile::tempdir().unwrap();
+    let slog2 = trace(dir.path());
+    let (_child, port) = serve(&slog2);
+    wait_up(port);
+    let limit = mpelog::serve::MAX_HEADER_BYTES;
+    // `Host` and `Connection`, then `X-Pad-K: aaa…` lines of about 1,000
+    // bytes each, to `total` bytes counted in all.
+    let request = |total: usize| {
+        let mut lines = vec!["Host: x".to_string(), "Connection: close".to_string()];
+        let rest = total - lines.iter().map(|l| l.len() + 2).sum::<usize>();
+        let per_line = "X-Pad-000: ".len() + 2;
+        let m = rest.div_ceil(1000 + per_line);
+        let values = rest - m * per_line;
+        for k in 0..m {
+            let v = values / m + usize::from(k < values % m);
+            lines.push(format!("X-Pad-{k:03}: {}", "a".repeat(v)));
+        }
+        assert_eq!(lines.iter().map(|l| l.len() + 2).sum::<usize>(), total);
+        format!("GET /api/info HTTP/1.1\r\n{}\r\n\r\n", lines.join("\r\n")).into_bytes()
+    };
+    let status = |total| raw(port, &request(total)).map(|a| a.status);
+    assert_eq!(status(2048), Some(200));
+    assert_eq!(status(limit), Some(200));
+    assert_eq!(status(limit + 1), Some(431));
+}
+
 /// `VmRSS` of process `pid`, in kB.
 fn rss_kb(pid: u32) -> u64 {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
