@@ -387,6 +387,13 @@ fn get(port: u16, path: &str, extra: &str) -> Answer {
     .unwrap_or_else(|| panic!("an answer to {path}"))
 }
 
+/// `mpelog serve` of [`trace`] in `dir`, once it answers.
+fn serving(dir: &std::path::Path) -> (Child, u16) {
+    let (child, port) = serve(&trace(dir));
+    wait_up(port);
+    (child, port)
+}
+
 /// Waits until the server at `port` answers.
 fn wait_up(port: u16) {
     for _ in 0..400 {
@@ -654,9 +661,7 @@ fn hostile_requests_on_the_socket_get_4xx_and_the_server_lives() {
 #[test]
 fn headers_of_exactly_the_limit_are_read_and_one_byte_more_is_431() {
     let dir = tempfile::tempdir().unwrap();
-    let slog2 = trace(dir.path());
-    let (_child, port) = serve(&slog2);
-    wait_up(port);
+    let (_child, port) = serving(dir.path());
     let limit = mpelog::serve::MAX_HEADER_BYTES;
     // `Host` and `Connection`, then `X-Pad-K: aaa…` lines of about 1,000
     // bytes each, to `total` bytes counted in all.
