@@ -139,21 +139,27 @@ pub fn parse_number(tok: &[u8]) -> Result<f64, TokenProblem> {
 /// The parser of an integer field.
 #[binrw::parser(reader)]
 pub(crate) fn int(field: Field) -> BinResult<i32> {
-    let (pos, tok) = read_word(reader)?;
-    if tok.is_empty() {
-        return Err(fail(pos, field, TokenProblem::Missing, &tok));
-    }
-    parse_int(&tok).map_err(|p| fail(pos, field, p, &tok))
+    token(reader, field, parse_int)
 }
 
 /// The parser of the timestamp field.
 #[binrw::parser(reader)]
 pub(crate) fn number(field: Field) -> BinResult<f64> {
+    token(reader, field, parse_number)
+}
+
+/// The next word of `reader` as `parse` reads it; a missing word or one
+/// `parse` refuses is an error naming `field`.
+fn token<R: Read + Seek, T>(
+    reader: &mut R,
+    field: Field,
+    parse: fn(&[u8]) -> Result<T, TokenProblem>,
+) -> BinResult<T> {
     let (pos, tok) = read_word(reader)?;
     if tok.is_empty() {
         return Err(fail(pos, field, TokenProblem::Missing, &tok));
     }
-    parse_number(&tok).map_err(|p| fail(pos, field, p, &tok))
+    parse(&tok).map_err(|p| fail(pos, field, p, &tok))
 }
 
 /// The parser of a free-text word (a run of non-separators; empty at the end).

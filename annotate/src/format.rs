@@ -3,7 +3,9 @@
 //! layouts of `slog2_format::types`.
 
 use binrw::binrw;
-use slog2_format::types::FileBlockPtr;
+use slog2_format::convert::{Partial, WaitingMessage};
+use slog2_format::types::{topology, FileBlockPtr};
+use slog2_format::write::Prim;
 
 /// The file's first 8 bytes.
 pub const MAGIC: &[u8; 8] = b"MPELOGIX";
@@ -139,6 +141,89 @@ pub enum Waiting {
         /// Leaf of the receive.
         origin: u32,
     },
+}
+
+impl From<&Waiting> for Partial {
+    /// The converter's form of a waiting event, as a leaf's pairing resumes
+    /// from it.
+    ///
+    /// ```
+    /// use mpelog_annotate::format::Waiting;
+    /// use slog2_format::convert::{Partial, WaitingMessage};
+    /// let w = Waiting::Recv { key: [7, 0, 1], time: 2.5, line: 1, origin: 3 };
+    /// let p = Partial::from(&w);
+    /// let m = WaitingMessage { key: [7, 0, 1], time: 2.5, line: 1, size: 0, origin: 3 };
+    /// assert_eq!(p, Partial::Recv(m));
+    /// assert_eq!(Waiting::from(&p), w);
+    /// ```
+    fn from(w: &Waiting) -> Partial {
+        match *w {
+            Waiting::State {
+                category,
+                line,
+                time,
+                origin,
+                ref info,
+            } => Partial::State {
+                prim: Prim::two(category, topology::STATE, (time, line), (time, line), info),
+                origin: u64::from(origin),
+            },
+            Waiting::Send {
+                key,
+                time,
+                line,
+                size,
+                origin,
+            } => Partial::Send(WaitingMessage {
+                key,
+                time,
+                line,
+                size,
+                origin: u64::from(origin),
+            }),
+            Waiting::Recv {
+                key,
+                time,
+                line,
+                origin,
+            } => Partial::Recv(WaitingMessage {
+                key,
+                time,
+                line,
+                size: 0,
+                origin: u64::from(origin),
+            }),
+        }
+    }
+}
+
+impl From<&Partial> for Waiting {
+    /// The stored form of the converter's waiting event (origins are leaf
+    /// indexes, which fit in `u32`; a receive stores no size).
+    fn from(p: &Partial) -> Waiting {
+        match *p {
+            Partial::State { prim, origin } => Waiting::State {
+                category: prim.category,
+                line: prim.lines[0],
+                time: prim.times[0],
+                origin: origin as u32,
+                info: prim.info().to_vec(),
+            },
+            Partial::Send(m) => Waiting::Send {
+                key: m.key,
+                time: m.time,
+                line: m.line,
+                size: m.size,
+                origin: m.origin as u32,
+            },
+            Partial::Recv(m) => Waiting::Recv {
+                key: m.key,
+                time: m.time,
+                line: m.line,
+                origin: m.origin as u32,
+            },
+        }
+    }
 }
 
 /// A carry-in block.

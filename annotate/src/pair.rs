@@ -14,11 +14,12 @@
 //! depends only on the preamble's ID ranges and the definitions seen so far: the
 //! converter's own table, [`EventIds`], answers here too (the rules stand once).
 
-use crate::format::{Def, Waiting};
+use crate::format::Def;
 use clog2_format::record::rectype;
 use clog2_format::{PreambleInfo, RecordRef};
 use slog2_format::convert::clog2::event_ids::{Defined, EventIds, Role};
 use slog2_format::convert::clog2::events::ARROW_CATEGORY;
+use slog2_format::convert::{Partial, WaitingMessage};
 use slog2_format::types::topology;
 use slog2_format::write::Prim;
 
@@ -50,91 +51,30 @@ struct Half {
     origin: u32,
 }
 
-/// A waiting event of a carry-in block ([`Waiting`] without allocation).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Wait {
-    /// An open state.
-    State {
-        category: i32,
-        line: i32,
-        time: f64,
-        origin: u32,
-        /// At most 32.
-        info_len: u8,
-        info: [u8; 32],
-    },
-    /// A send waiting for its receive.
-    Send {
-        key: [i32; 3],
-        time: f64,
-        line: i32,
-        size: i32,
-        origin: u32,
-    },
-    /// A receive waiting for its send.
-    Recv {
-        key: [i32; 3],
-        time: f64,
-        line: i32,
-        origin: u32,
-    },
-}
-
-impl From<&Waiting> for Wait {
-    fn from(w: &Waiting) -> Wait {
-        match w {
-            Waiting::State {
-                category,
-                line,
-                time,
-                origin,
-                info,
-            } => {
-                let n = info.len().min(32);
-                let mut buf = [0u8; 32];
-                buf[..n].copy_from_slice(&info[..n]);
-                Wait::State {
-                    category: *category,
-                    line: *line,
-                    time: *time,
-                    origin: *origin,
-                    info_len: n as u8,
-                    info: buf,
-                }
-            }
-            Waiting::Send {
-                key,
-                time,
-                line,
-                size,
-                origin,
-            } => Wait::Send {
-                key: *key,
-                time: *time,
-                line: *line,
-                size: *size,
-                origin: *origin,
-            },
-            Waiting::Recv {
-                key,
-                time,
-                line,
-                origin,
-            } => Wait::Recv {
-                key: *key,
-                time: *time,
-                line: *line,
-                origin: *origin,
-            },
+impl Half {
+    /// A send or receive of a carry-in block (no slot: its drawable began
+    /// in an earlier leaf).
+    fn carried(m: WaitingMessage) -> Half {
+        Half {
+            slot: NO_SLOT,
+            time: m.time,
+            line: m.line,
+            size: m.size,
+            origin: m.origin as u32,
         }
     }
+}
+
+/// The pairing key of a send or receive as a map key.
+fn arrow_key(key: [i32; 3]) -> (i32, i32, i32) {
+    (key[0], key[1], key[2])
 }
 
 /// Reads a carry-in block (spec/annotation.md §4) into `out` without
 /// allocating. `None` when the bytes are not a carry-in block as the binrw
 /// layout ([`crate::format::Carry`]) reads them; bytes after the last entry
 /// are ignored, as that reader ignores them.
-pub(crate) fn parse_carry(b: &[u8], out: &mut Vec<Wait>) -> Option<()> {
+pub(crate) fn parse_carry(b: &[u8], out: &mut Vec<Partial>) -> Option<()> {
     fn take<'a>(b: &'a [u8], at: &mut usize, n: usize) -> Option<&'a [u8]> {
         let s = b.get(*at..at.checked_add(n)?)?;
         *at += n;
@@ -159,35 +99,34 @@ pub(crate) fn parse_carry(b: &[u8], out: &mut Vec<Wait>) -> Option<()> {
                 if info_len > 32 {
                     return None;
                 }
-                let bytes = take(info_len as usize)?;
-                let mut info = [0u8; 32];
-                info[..bytes.len()].copy_from_slice(bytes);
-                out.push(Wait::State {
-                    category: i32_(&s[0..]),
-                    line: i32_(&s[4..]),
-                    time: f64_(&s[8..]),
-                    origin: u32_(&s[16..]),
-                    info_len,
-                    info,
+                let info = take(info_len as usize)?;
+                let (line, time) = (i32_(&s[4..]), f64_(&s[8..]));
+                out.push(Partial::State {
+                    prim: Prim::two(
+                        i32_(&s[0..]),
+                        topology::STATE,
+                        (time, line),
+                        (time, line),
+                        info,
+                    ),
+                    origin: u64::from(u32_(&s[16..])),
                 });
             }
-            1 => {
-                let s = take(32)?;
-                out.push(Wait::Send {
+            1 | 2 => {
+                // A send, then a receive: the same fields but the size.
+                let send = tag == 1;
+                let s = take(if send { 32 } else { 28 })?;
+                let m = WaitingMessage {
                     key: [i32_(&s[0..]), i32_(&s[4..]), i32_(&s[8..])],
                     time: f64_(&s[12..]),
                     line: i32_(&s[20..]),
-                    size: i32_(&s[24..]),
-                    origin: u32_(&s[28..]),
-                });
-            }
-            2 => {
-                let s = take(28)?;
-                out.push(Wait::Recv {
-                    key: [i32_(&s[0..]), i32_(&s[4..]), i32_(&s[8..])],
-                    time: f64_(&s[12..]),
-                    line: i32_(&s[20..]),
-                    origin: u32_(&s[24..]),
+                    size: if send { i32_(&s[24..]) } else { 0 },
+                    origin: u64::from(u32_(&s[s.len() - 4..])),
+                };
+                out.push(if send {
+                    Partial::Send(m)
+                } else {
+                    Partial::Recv(m)
                 });
             }
             _ => return None,
@@ -299,7 +238,7 @@ impl Pairer {
         all: &[Def],
         leaf: u32,
         prefix: bool,
-        carry: &[Wait],
+        carry: &[Partial],
         first_slot: u32,
     ) {
         self.next_slot = first_slot;
@@ -327,55 +266,19 @@ impl Pairer {
         self.recvs.clear();
         for &w in carry {
             match w {
-                Wait::State {
-                    category,
-                    line,
-                    time,
-                    origin,
-                    info_len,
-                    info,
-                } => self.states.push(
-                    (category, line),
+                Partial::State { prim, origin } => self.states.push(
+                    (prim.category, prim.lines[0]),
                     Open {
                         slot: NO_SLOT,
-                        time,
+                        time: prim.times[0],
                         topo: topology::STATE,
-                        info_len,
-                        info,
-                        origin,
+                        info_len: prim.info_len,
+                        info: prim.info,
+                        origin: origin as u32,
                     },
                 ),
-                Wait::Send {
-                    key,
-                    time,
-                    line,
-                    size,
-                    origin,
-                } => self.sends.push(
-                    (key[0], key[1], key[2]),
-                    Half {
-                        slot: NO_SLOT,
-                        time,
-                        line,
-                        size,
-                        origin,
-                    },
-                ),
-                Wait::Recv {
-                    key,
-                    time,
-                    line,
-                    origin,
-                } => self.recvs.push(
-                    (key[0], key[1], key[2]),
-                    Half {
-                        slot: NO_SLOT,
-                        time,
-                        line,
-                        size: 0,
-                        origin,
-                    },
-                ),
+                Partial::Send(m) => self.sends.push(arrow_key(m.key), Half::carried(m)),
+                Partial::Recv(m) => self.recvs.push(arrow_key(m.key), Half::carried(m)),
             }
         }
     }

@@ -7,13 +7,14 @@
 
 use crate::error::{Error, Problem, Result, WriteProblem};
 use crate::format::{self, *};
-use crate::pair::{parse_carry, Pairer, Wait, NO_SLOT};
+use crate::pair::{parse_carry, Pairer, NO_SLOT};
 use binrw::BinRead;
 use clog2_format::codec::{decode_record_ref, Layout, RecordRef};
 use clog2_format::preamble::PREAMBLE_LEN;
 use clog2_format::record::{body_len, rectype};
 use clog2_format::Preamble;
 use flate2::Crc;
+use slog2_format::convert::Partial;
 use slog2_format::types::*;
 use slog2_format::window::{Located, TimeWindow};
 use slog2_format::write::Prim;
@@ -704,7 +705,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             self.scratch.carry.clear();
             self.scratch
                 .carry
-                .extend(carry.waiting.iter().map(Wait::from));
+                .extend(carry.waiting.iter().map(Partial::from));
         }
         self.counters.nodes_read += 1;
         self.counters.leaves_read += 1;
@@ -840,51 +841,6 @@ mod tests {
     use proptest::prelude::*;
     use slog2_format::convert::{Clog2Drawables, Partial};
 
-    fn partial(w: &Waiting) -> Partial {
-        match w {
-            Waiting::State {
-                category,
-                line,
-                time,
-                origin,
-                info,
-            } => Partial::State {
-                prim: Prim::two(
-                    *category,
-                    topology::STATE,
-                    (*time, *line),
-                    (*time, *line),
-                    info,
-                ),
-                origin: *origin as u64,
-            },
-            Waiting::Send {
-                key,
-                time,
-                line,
-                size,
-                origin,
-            } => Partial::Send {
-                key: *key,
-                time: *time,
-                line: *line,
-                size: *size,
-                origin: *origin as u64,
-            },
-            Waiting::Recv {
-                key,
-                time,
-                line,
-                origin,
-            } => Partial::Recv {
-                key: *key,
-                time: *time,
-                line: *line,
-                origin: *origin as u64,
-            },
-        }
-    }
-
     /// Leaf `i` as this reader read it before (a new `Clog2Drawables` per
     /// leaf, owned records): its drawables that begin in it, and the records
     /// that are no event.
@@ -917,7 +873,7 @@ mod tests {
         for d in a.defs.iter().filter(|d| (d.leaf as usize) < i) {
             ev.push(&def_record(d));
         }
-        let partials: Vec<Partial> = carry.waiting.iter().map(partial).collect();
+        let partials: Vec<Partial> = carry.waiting.iter().map(Partial::from).collect();
         ev.restore(&partials);
         let mut out = Vec::new();
         let mut other = 0;
@@ -1208,9 +1164,12 @@ mod tests {
         for b in cases {
             // Debug text: a changed byte may make a NaN time.
             let fast = parse_carry(&b, &mut out).map(|_| format!("{out:?}"));
-            let slow = Carry::read_be(&mut Cursor::new(&b))
-                .ok()
-                .map(|c| format!("{:?}", c.waiting.iter().map(Wait::from).collect::<Vec<_>>()));
+            let slow = Carry::read_be(&mut Cursor::new(&b)).ok().map(|c| {
+                format!(
+                    "{:?}",
+                    c.waiting.iter().map(Partial::from).collect::<Vec<_>>()
+                )
+            });
             assert_eq!(fast, slow, "{b:?}");
             tried += usize::from(fast.is_some());
         }

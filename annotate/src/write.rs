@@ -9,7 +9,7 @@ use binrw::BinWrite;
 use clog2_format::{Body, Clog2Reader, Record, Source};
 use flate2::Crc;
 use rustc_hash::FxHashSet;
-use slog2_format::convert::{Clog2Drawables, Partial};
+use slog2_format::convert::Clog2Drawables;
 use slog2_format::size::start_order;
 use slog2_format::types::*;
 use slog2_format::write::{Prim, TreeOptions};
@@ -179,42 +179,6 @@ impl<W: Write + Seek> Out<W> {
         self.pos += bytes.len() as u64;
         self.max_block = self.max_block.max(bytes.len() as u64);
         Ok(ptr)
-    }
-}
-
-fn waiting(p: &Partial) -> Waiting {
-    match *p {
-        Partial::State { prim, origin } => Waiting::State {
-            category: prim.category,
-            line: prim.lines[0],
-            time: prim.times[0],
-            origin: origin as u32,
-            info: prim.info().to_vec(),
-        },
-        Partial::Send {
-            key,
-            time,
-            line,
-            size,
-            origin,
-        } => Waiting::Send {
-            key,
-            time,
-            line,
-            size,
-            origin: origin as u32,
-        },
-        Partial::Recv {
-            key,
-            time,
-            line,
-            origin,
-        } => Waiting::Recv {
-            key,
-            time,
-            line,
-            origin: origin as u32,
-        },
     }
 }
 
@@ -429,7 +393,7 @@ pub fn annotate<S: Source, W: Write + Seek>(
                     });
                 }
                 let carry = Carry {
-                    waiting: ev.partials().iter().map(waiting).collect(),
+                    waiting: ev.partials().iter().map(Waiting::from).collect(),
                 };
                 let carry = out.block(&carry)?;
                 leaves.push(Leaf {

@@ -76,6 +76,19 @@ pub struct Collector {
 impl Collector {
     /// A collector for a file of `format` keeping at most `limit` (≥ 1) findings
     /// per rule.
+    ///
+    /// ```
+    /// use mpelog_conformance::check::slog1::S1_REJ_001;
+    /// use mpelog_conformance::{report::Collector, Format};
+    /// let mut c = Collector::new(Format::Slog1, 2);
+    /// for at in [10, 20, 30] {
+    ///     c.add(S1_REJ_001, at, None, "cut".into());
+    /// }
+    /// assert_eq!((c.seen(S1_REJ_001), c.errors(), c.limit()), (3, 2, 2));
+    /// let report = c.finish();
+    /// assert_eq!(report.findings.len(), 2); // the third is counted, not kept
+    /// assert_eq!((report.findings[1].offset, report.findings[1].rule), (20, "S1-REJ-001"));
+    /// ```
     pub fn new(format: Format, limit: usize) -> Collector {
         Collector {
             report: Report::new(format),

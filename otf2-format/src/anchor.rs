@@ -2,7 +2,7 @@
 //! compression, counts, creator and properties (spec/otf2.md §4).
 
 use crate::decode::{Cur, Endian};
-use crate::error::{Error, Result};
+use crate::error::{Error, Feature, Problem, Result};
 use std::path::Path;
 
 /// Largest anchor file read (bytes).
@@ -78,23 +78,19 @@ impl Anchor {
             return Err(Error::truncated(file, 0, "chunk header"));
         }
         if data[0] != 3 {
-            return Err(Error::invalid(
-                file,
-                0,
-                "not an OTF2 anchor file (no chunk header)",
-            ));
+            return Err(Error::invalid(file, 0, Problem::NotAnchor));
         }
         let endian = Endian::from_byte(data[1])
-            .ok_or_else(|| Error::invalid(file, 1, format!("endianness byte {:#04x}", data[1])))?;
+            .ok_or_else(|| Error::invalid(file, 1, Problem::Endianness(data[1])))?;
         let mut c = Cur::new(&data[2..], 2, endian, file);
         let at = c.offset();
         if c.string("magic")? != "OTF2" {
-            return Err(Error::invalid(file, at, "magic is not OTF2"));
+            return Err(Error::invalid(file, at, Problem::Magic));
         }
         let at = c.offset();
         let anchor_format = c.u8("anchor format")?;
         if anchor_format == 0 {
-            return Err(Error::invalid(file, at, "anchor format 0"));
+            return Err(Error::invalid(file, at, Problem::AnchorFormat));
         }
         let trace_format = c.u8("trace format")?;
         let version = (c.u8("version")?, c.u8("version")?, c.u8("version")?);
@@ -104,15 +100,15 @@ impl Anchor {
         let substrate = c.u8("file substrate")?;
         match substrate {
             1 | 3 => {}
-            2 => return Err(unsupported(file, at, "the SION file substrate")),
-            s => return Err(Error::invalid(file, at, format!("file substrate {s}"))),
+            2 => return Err(unsupported(file, at, Feature::Sion)),
+            s => return Err(Error::invalid(file, at, Problem::Substrate(s))),
         }
         let at = c.offset();
         let compression = c.u8("compression")?;
         match compression {
             1 => {}
-            2 => return Err(unsupported(file, at, "zlib compression")),
-            s => return Err(Error::invalid(file, at, format!("compression {s}"))),
+            2 => return Err(unsupported(file, at, Feature::Zlib)),
+            s => return Err(Error::invalid(file, at, Problem::Compression(s))),
         }
         let locations = c.u64_full("number of locations")?;
         let global_defs = c.u64_full("number of global definitions")?;
@@ -155,10 +151,10 @@ impl Anchor {
     }
 }
 
-fn unsupported(file: &Path, offset: u64, what: &str) -> Error {
+fn unsupported(file: &Path, offset: u64, what: Feature) -> Error {
     Error::Unsupported {
         file: file.to_path_buf(),
         offset,
-        what: what.to_string(),
+        what,
     }
 }

@@ -2,7 +2,7 @@
 //! chunk's byte order, the compressed integers (a length byte, then that many
 //! low-order bytes), NUL-terminated strings. See spec/otf2.md §2.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use std::path::Path;
 
 /// Byte order of a chunk (its header's second byte).
@@ -112,10 +112,10 @@ impl<'a> Cur<'a> {
                 let b = self.take(usize::from(n), what)?;
                 Ok(self.endian.uint(b))
             }
-            n => Err(Error::invalid(
+            byte => Err(Error::invalid(
                 self.file,
                 at,
-                format!("compressed {what}: length byte {n} above {max}"),
+                Problem::CompressedLength { what, byte, max },
             )),
         }
     }

@@ -5,7 +5,7 @@ use crate::decode::Cur;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::source::Source;
-use crate::stream::{Raw, RecordStream};
+use crate::stream::each_definition;
 use std::collections::{BTreeMap, HashMap};
 
 /// Global definition record types this crate decodes.
@@ -312,28 +312,21 @@ impl Definitions {
         chunk_size: u64,
         limits: &Limits,
     ) -> Result<Definitions> {
-        let mut s = RecordStream::new(src, file, chunk_size, false, limits.window_bytes);
         let mut d = Definitions::default();
-        loop {
-            match s.next()? {
-                Raw::End => return Ok(d),
-                Raw::Time(_) => unreachable!("definition streams have no timestamps"),
-                Raw::Record { rtype, offset } => {
-                    d.records += 1;
-                    if d.records > limits.definitions {
-                        return Err(Error::Limit {
-                            file: s.file.clone(),
-                            offset,
-                            what: "number of definitions",
-                            value: d.records,
-                            limit: limits.definitions,
-                        });
-                    }
-                    let mut c = s.cursor(offset);
-                    d.record(rtype, &mut c, limits)?;
-                }
+        each_definition(src, file, chunk_size, limits, |s, rtype, offset| {
+            d.records += 1;
+            if d.records > limits.definitions {
+                return Err(Error::Limit {
+                    file: s.file.clone(),
+                    offset,
+                    what: "number of definitions",
+                    value: d.records,
+                    limit: limits.definitions,
+                });
             }
-        }
+            d.record(rtype, &mut s.cursor(offset), limits)
+        })?;
+        Ok(d)
     }
 
     fn record(&mut self, rtype: u8, c: &mut Cur<'_>, limits: &Limits) -> Result<()> {

@@ -2,10 +2,10 @@
 //! location's own references to global ones, and clock offsets
 //! (spec/otf2.md §6).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::limits::Limits;
 use crate::source::Source;
-use crate::stream::{Raw, RecordStream};
+use crate::stream::each_definition;
 use std::collections::BTreeMap;
 
 /// Number of mapping types (string 0 … location group 14).
@@ -113,13 +113,10 @@ impl LocalDefs {
         chunk_size: u64,
         limits: &Limits,
     ) -> Result<LocalDefs> {
-        let mut s = RecordStream::new(src, file, chunk_size, false, limits.window_bytes);
         let mut d = LocalDefs::default();
-        loop {
-            match s.next()? {
-                Raw::End => return Ok(d),
-                Raw::Time(_) => unreachable!("definition streams have no timestamps"),
-                Raw::Record { rtype: 5, offset } => {
+        each_definition(src, file, chunk_size, limits, |s, rtype, offset| {
+            match rtype {
+                5 => {
                     let mut c = s.cursor(offset);
                     let kind = c.u8("mapping type")?;
                     let n = c.u64c("id map size")?;
@@ -142,24 +139,20 @@ impl LocalDefs {
                             v.sort_unstable();
                             IdMap::Sparse(v)
                         }
-                        m => return Err(Error::invalid(&s.file, at, format!("id map mode {m}"))),
+                        m => return Err(Error::invalid(&s.file, at, Problem::IdMapMode(m))),
                     };
                     if usize::from(kind) < MAPPING_TYPES {
                         d.maps.insert(kind, map);
                     }
                 }
-                Raw::Record { rtype: 6, offset } => {
+                6 => {
                     let mut c = s.cursor(offset);
                     let time = c.u64_full("clock offset time")?;
                     let off = c.i64c("clock offset")?;
                     let sd = f64::from_bits(c.u64_full("standard deviation")?);
                     if let Some(&(t0, o0, _)) = d.clock_offsets.last() {
                         if t0 >= time {
-                            return Err(Error::invalid(
-                                &s.file,
-                                offset,
-                                "clock offsets not in increasing time",
-                            ));
+                            return Err(Error::invalid(&s.file, offset, Problem::ClockOffsets));
                         }
                         d.intervals.push(ClockInterval {
                             begin: t0,
@@ -170,9 +163,11 @@ impl LocalDefs {
                     }
                     d.clock_offsets.push((time, off, sd));
                 }
-                Raw::Record { rtype, .. } => *d.skipped.entry(rtype).or_insert(0) += 1,
+                _ => *d.skipped.entry(rtype).or_insert(0) += 1,
             }
-        }
+            Ok(())
+        })?;
+        Ok(d)
     }
 }
 

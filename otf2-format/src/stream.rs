@@ -3,7 +3,8 @@
 //! through a window of bounded size (spec/otf2.md §3).
 
 use crate::decode::{compressed_payload, Cur, Endian};
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
+use crate::limits::Limits;
 use crate::source::Source;
 use std::path::PathBuf;
 
@@ -35,6 +36,26 @@ pub(crate) enum Raw {
     Record { rtype: u8, offset: u64 },
     /// The end-of-file marker, or the end of the last chunk.
     End,
+}
+
+/// Reads a definitions file (global or a location's: records, no
+/// timestamps) to its end, handing each record's type and offset to `record`
+/// with the stream (whose [`cursor`](RecordStream::cursor) reads it).
+pub(crate) fn each_definition<S: Source>(
+    src: S,
+    file: PathBuf,
+    chunk_size: u64,
+    limits: &Limits,
+    mut record: impl FnMut(&mut RecordStream<S>, u8, u64) -> Result<()>,
+) -> Result<()> {
+    let mut s = RecordStream::new(src, file, chunk_size, false, limits.window_bytes);
+    loop {
+        match s.next()? {
+            Raw::End => return Ok(()),
+            Raw::Time(_) => unreachable!("definition streams have no timestamps"),
+            Raw::Record { rtype, offset } => record(&mut s, rtype, offset)?,
+        }
+    }
 }
 
 pub(crate) struct RecordStream<S: Source> {
@@ -126,16 +147,11 @@ impl<S: Source> RecordStream<S> {
             return Err(Error::invalid(
                 &self.file,
                 self.pos,
-                format!("chunk header byte is {kind:#04x}, not 0x03"),
+                Problem::ChunkHeader(kind),
             ));
         }
-        self.endian = Endian::from_byte(e).ok_or_else(|| {
-            Error::invalid(
-                &self.file,
-                self.pos + 1,
-                format!("endianness byte {e:#04x}"),
-            )
-        })?;
+        self.endian = Endian::from_byte(e)
+            .ok_or_else(|| Error::invalid(&self.file, self.pos + 1, Problem::Endianness(e)))?;
         self.pos += 2;
         self.ensure(16, "chunk header's event numbers")?;
         self.pos += 16;
@@ -181,7 +197,7 @@ impl<S: Source> RecordStream<S> {
                     return Err(Error::invalid(
                         &self.file,
                         self.pos,
-                        "chunk header inside a chunk",
+                        Problem::ChunkInsideChunk,
                     ));
                 }
                 _ => {

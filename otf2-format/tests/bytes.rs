@@ -2,7 +2,10 @@
 //! damaged file gives (with file and offset), and arbitrary bytes never
 //! panicking.
 
-use otf2_format::{Definitions, Error, EventKind, Limits, LocalDefs, LocationEvents, MemSource};
+use otf2_format::error::{Feature, Problem};
+use otf2_format::{
+    Anchor, Definitions, Error, EventKind, Limits, LocalDefs, LocationEvents, MemSource,
+};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -97,16 +100,97 @@ fn damage_gives_file_and_offset() {
     v[1] = 7;
     assert!(matches!(
         read(v, 64).unwrap_err(),
-        Error::Invalid { offset: 1, .. }
+        Error::Invalid {
+            offset: 1,
+            problem: Problem::Endianness(7),
+            ..
+        }
     ));
     // A compressed value whose length byte is too big.
     let mut v = archive(false);
     v[28] = 9; // Enter's region length byte
-    assert_eq!(read(v, 64).unwrap_err().offset(), 28);
+    let e = read(v, 64).unwrap_err();
+    assert_eq!(e.offset(), 28);
+    assert!(
+        matches!(
+            e,
+            Error::Invalid {
+                problem: Problem::CompressedLength {
+                    byte: 9,
+                    max: 4,
+                    ..
+                },
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     // The second chunk must start with a chunk header.
     let mut v = archive(false);
     v[64] = 9;
-    assert_eq!(read(v, 64).unwrap_err().offset(), 64);
+    let e = read(v, 64).unwrap_err();
+    assert_eq!(e.offset(), 64);
+    assert!(
+        matches!(
+            e,
+            Error::Invalid {
+                problem: Problem::ChunkHeader(9),
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+}
+
+/// An anchor file: chunk header, magic, formats, version, chunk sizes,
+/// substrate, compression, counts, machine, creator and description (little-endian; strings
+/// end with a NUL). The magic is at byte 2, the anchor format at 7, the
+/// substrate at 28, the compression at 29.
+fn anchor(substrate: u8, compression: u8) -> Vec<u8> {
+    let mut v = vec![3, 0x42]; // little-endian
+    v.extend(b"OTF2\0");
+    v.extend([1, 1, 3, 0, 0]); // anchor format, trace format, version 3.0.0
+    v.extend((1u64 << 20).to_le_bytes());
+    v.extend((1u64 << 20).to_le_bytes());
+    v.extend([substrate, compression]);
+    v.extend(1u64.to_le_bytes()); // locations
+    v.extend(1u64.to_le_bytes()); // global definitions
+    v.extend(b"m\0c\0d\0"); // machine, creator, description
+    v
+}
+
+#[test]
+fn anchor_refusals_are_typed() {
+    let parse = |v: &[u8]| Anchor::parse(v, std::path::Path::new("t.otf2"));
+    let problem = |v: &[u8]| match parse(v) {
+        Err(Error::Invalid {
+            offset, problem, ..
+        }) => (offset, problem),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(problem(&[4, 0x42, 0]), (0, Problem::NotAnchor));
+    assert_eq!(problem(&[3, b'x', 0]), (1, Problem::Endianness(b'x')));
+    parse(&anchor(1, 1)).unwrap();
+    let mut v = anchor(1, 1);
+    v[5] = b'X';
+    assert_eq!(problem(&v), (2, Problem::Magic));
+    let mut v = anchor(1, 1);
+    v[7] = 0;
+    assert_eq!(problem(&v), (7, Problem::AnchorFormat));
+    assert_eq!(problem(&anchor(4, 1)), (28, Problem::Substrate(4)));
+    assert_eq!(problem(&anchor(1, 3)), (29, Problem::Compression(3)));
+    let unsupported = |v: &[u8]| match parse(v) {
+        Err(Error::Unsupported { offset, what, .. }) => (offset, what),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(unsupported(&anchor(2, 1)), (28, Feature::Sion));
+    assert_eq!(unsupported(&anchor(1, 2)), (29, Feature::Zlib));
+    let e = parse(&anchor(1, 2)).unwrap_err();
+    assert_eq!(e.detail(), "unsupported: zlib compression");
+    assert_eq!(
+        e.to_string(),
+        "t.otf2: byte 29: unsupported: zlib compression"
+    );
 }
 
 #[test]

@@ -118,11 +118,18 @@ struct Plain<'a> {
     at: usize,
 }
 
-impl Source for Plain<'_> {
-    fn bytes(&mut self, n: usize) -> Option<&[u8]> {
+impl<'a> Plain<'a> {
+    /// The next `n` bytes (`None` past the end).
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let r = self.b.get(self.at..self.at.checked_add(n)?)?;
         self.at += n;
         Some(r)
+    }
+}
+
+impl Source for Plain<'_> {
+    fn bytes(&mut self, n: usize) -> Option<&[u8]> {
+        self.take(n)
     }
     fn time(&mut self) -> Option<[u8; 8]> {
         Some(self.bytes(8)?.try_into().expect("8 bytes"))
@@ -190,17 +197,15 @@ pub(crate) fn split_into(rest: &[u8], out: &mut Vec<u8>, times: &mut Vec<u64>) -
 
 /// Reading the split form.
 struct Joined<'a> {
-    other: &'a [u8],
-    at: usize,
+    /// The other bytes.
+    other: Plain<'a>,
     times: Vec<u64>,
     next: usize,
 }
 
 impl Source for Joined<'_> {
     fn bytes(&mut self, n: usize) -> Option<&[u8]> {
-        let r = self.other.get(self.at..self.at.checked_add(n)?)?;
-        self.at += n;
-        Some(r)
+        self.other.take(n)
     }
     fn time(&mut self) -> Option<[u8; 8]> {
         let t = *self.times.get(self.next)?;
@@ -248,8 +253,7 @@ pub fn join(form: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
         })
         .collect();
     let mut src = Joined {
-        other,
-        at: 0,
+        other: Plain { b: other, at: 0 },
         times,
         next: 0,
     };
@@ -257,7 +261,7 @@ pub fn join(form: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
     if src.next != n {
         return Err(format!("{} of {n} times are left over", n - src.next));
     }
-    out.extend_from_slice(&other[src.at..]);
+    out.extend_from_slice(&other[src.other.at..]);
     Ok(())
 }
 

@@ -8,7 +8,7 @@ mod common;
 
 use mpelog_conformance::strategies::slog1::{arrow, state};
 use slog2_format::check::check;
-use slog2_format::slog1::error::{RecordProblem, WriteProblem};
+use slog2_format::slog1::error::{ReadProblem, RecordProblem, WriteProblem};
 use slog2_format::slog1::*;
 use slog2_format::write::TreeOptions;
 use slog2_format::{Drawable, Slog2File, Slog2Reader};
@@ -774,6 +774,15 @@ fn err(data: &[u8]) -> Error {
     Slog1File::parse(data).expect_err("must not parse")
 }
 
+/// The typed problem of a bad value (the section it was found in, the problem)
+/// and its spec row; panics on any other error.
+fn problem(e: &Error) -> (Option<Part>, &ReadProblem, u8) {
+    match e {
+        Error::BadValue { part, problem, .. } => (*part, problem, e.spec_row().unwrap()),
+        other => panic!("not a bad value: {other:?}"),
+    }
+}
+
 fn put32(d: &mut [u8], at: usize, v: u32) {
     d[at..at + 4].copy_from_slice(&v.to_be_bytes());
 }
@@ -786,7 +795,18 @@ fn ptr(d: &[u8], o: usize) -> usize {
 fn truncated_files_are_errors_at_or_before_the_cut() {
     let data = bytes();
     let e = err(&data[..50]);
-    assert!(matches!(e, Error::Truncated { offset: 50, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Truncated {
+                offset: 50,
+                part: Part::Header,
+                end: 50
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.spec_row(), Some(1));
     for cut in 0..data.len() {
         let e = err(&data[..cut]);
         let at = e.offset().expect("an offset");
@@ -796,6 +816,20 @@ fn truncated_files_are_errors_at_or_before_the_cut() {
     let stats = ptr(&data, 26);
     let e = err(&data[..stats + 30]);
     assert_eq!(e.offset(), Some(stats as u64), "{e}");
+    // Its set count is checked against the 6 bytes left after the 24-byte head.
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (Some(Part::Statistics), 5));
+    assert!(
+        matches!(p, ReadProblem::StatSetsTooMany { have: 6, .. }),
+        "{p:?}"
+    );
+    // A cut through the statistics' 24-byte head runs past the end (row 6).
+    let e = err(&data[..stats + 10]);
+    assert!(
+        matches!(e, Error::Truncated { part: Part::Statistics, end, .. } if end == stats as u64 + 10),
+        "{e:?}"
+    );
+    assert_eq!((e.offset(), e.spec_row()), (Some(stats as u64), Some(6)));
 }
 
 #[test]
@@ -805,34 +839,50 @@ fn bad_header_values_name_their_fields() {
     d[7] = 8;
     let e = err(&d);
     assert_eq!(e.offset(), Some(0));
-    assert!(
-        e.to_string()
-            .contains("not a SLOG-1 file: the version is 0.8"),
-        "{e}"
-    );
-    for field in [26usize, 34, 42, 50, 58, 66] {
+    let version = [0, 8];
+    assert_eq!(problem(&e), (None, &ReadProblem::NotSlog1 { version }, 2));
+    let names = [
+        "fptr2statistics",
+        "fptr2preview",
+        "fptr2profile",
+        "fptr2threadtable",
+        "fptr2recdefs",
+        "fptr2framedata",
+    ];
+    for (field, pointer) in [26usize, 34, 42, 50, 58, 66].into_iter().zip(names) {
         let mut d = data.clone();
         d[field..field + 8].fill(0);
-        assert_eq!(
-            err(&d).offset(),
-            Some(field as u64),
-            "null pointer at {field}"
-        );
+        let e = err(&d);
+        assert_eq!(e.offset(), Some(field as u64), "null pointer at {field}");
+        assert_eq!(problem(&e), (None, &ReadProblem::NoSection { pointer }, 3));
         d[field..field + 8].copy_from_slice(&(data.len() as u64).to_be_bytes());
-        assert_eq!(
-            err(&d).offset(),
-            Some(field as u64),
-            "pointer past the end at {field}"
-        );
+        let e = err(&d);
+        assert_eq!(e.offset(), Some(field as u64), "past the end at {field}");
+        let (at, file_len) = (data.len() as u64, data.len() as u64);
+        let past = ReadProblem::SectionPastEnd {
+            pointer,
+            at,
+            file_len,
+        };
+        assert_eq!(problem(&e), (None, &past, 3));
     }
     let mut d = data.clone();
     put32(&mut d, 8, 16);
-    assert_eq!(err(&d).offset(), Some(8), "frame smaller than its header");
+    let e = err(&d);
+    assert_eq!(e.offset(), Some(8), "frame smaller than its header");
+    let small = ReadProblem::FrameSizeTooSmall { frame_bytesize: 16 };
+    assert_eq!(problem(&e), (None, &small, 4));
     // Sections overlapping: the preview moved onto the thread table.
     let mut d = data.clone();
-    d[34..42].copy_from_slice(&(ptr(&data, 50) as u64 + 18).to_be_bytes());
+    let at = ptr(&data, 50) as u64 + 18;
+    d[34..42].copy_from_slice(&at.to_be_bytes());
     let e = err(&d);
-    assert!(e.to_string().contains("overlaps"), "{e}");
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (None, 14));
+    assert!(
+        matches!(p, ReadProblem::Overlap { part: Part::Preview, at: a, .. } if *a == at),
+        "{p:?}"
+    );
 }
 
 #[test]
@@ -850,13 +900,32 @@ fn counts_that_cannot_fit_are_refused_before_allocating() {
         put32(&mut d, at, u32::MAX);
         let e = err(&d);
         assert_eq!(e.offset(), Some(at as u64), "{what}: {e}");
-        assert!(e.to_string().contains(what), "{e}");
+        let (_, p, row) = problem(&e);
+        assert!(
+            matches!(p, ReadProblem::CountTooLarge { count: u32::MAX, items, .. } if *items == what),
+            "{p:?}"
+        );
+        assert_eq!(row, 5);
     }
     // Statistics: Nset × (45 + 8·Nbin) bytes.
     let stats = ptr(&data, 26);
     let mut d = data.clone();
     put32(&mut d, stats, 1 << 30);
-    assert_eq!(err(&d).offset(), Some(stats as u64));
+    let e = err(&d);
+    assert_eq!(e.offset(), Some(stats as u64));
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (Some(Part::Statistics), 5));
+    assert!(
+        matches!(
+            p,
+            ReadProblem::StatSetsTooMany {
+                sets: 0x4000_0000,
+                bins: 16,
+                ..
+            }
+        ),
+        "{p:?}"
+    );
     // Nset × (45 + 8·Nbin) overflows 64 bits (found by the fuzzer).
     put32(&mut d, stats, u32::MAX);
     put32(&mut d, stats + 4, u32::MAX);
@@ -866,10 +935,11 @@ fn counts_that_cannot_fit_are_refused_before_allocating() {
     put32(&mut d, stats + 24 + 41, 15);
     let e = err(&d);
     assert_eq!(e.offset(), Some(stats as u64 + 24), "the set: {e}");
-    assert!(
-        e.to_string().contains("has 15 bins, the section says 16"),
-        "{e}"
-    );
+    let bins = ReadProblem::StatBins {
+        bins: 15,
+        section: 16,
+    };
+    assert_eq!(problem(&e), (Some(Part::Statistics), &bins, 9));
     // Nset or Nbin 0: nothing more is read, the file parses with a warning.
     let mut d = data.clone();
     put32(&mut d, stats, 0);
@@ -891,46 +961,94 @@ fn bad_frames_and_records_name_their_bytes() {
     // A frame pointer past the end, or null.
     let mut d = data.clone();
     d[dir + 20..dir + 28].copy_from_slice(&(data.len() as u64 - 10).to_be_bytes());
-    assert_eq!(err(&d).offset(), Some(dir as u64 + 20));
+    let e = err(&d);
+    assert_eq!(e.offset(), Some(dir as u64 + 20));
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (None, 10));
+    assert!(
+        matches!(p, ReadProblem::FramePastEnd { entry: 0, at, .. } if *at == data.len() as u64 - 10),
+        "{p:?}"
+    );
     let mut d = data.clone();
     d[dir + 20..dir + 28].fill(0);
-    assert_eq!(err(&d).offset(), Some(dir as u64 + 20));
+    let e = err(&d);
+    assert_eq!(e.offset(), Some(dir as u64 + 20));
+    assert_eq!(
+        problem(&e),
+        (None, &ReadProblem::NullFrame { entry: 0 }, 10)
+    );
     // Sector counts: more records than bytes allow, or bytes that do not add up.
     let mut d = data.clone();
     put32(&mut d, frame0 + 4, 1000);
     let e = err(&d);
     assert_eq!(e.offset(), Some(frame0 as u64 + 32), "{e}");
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (Some(Part::Frame(0)), 12));
+    assert!(
+        matches!(
+            p,
+            ReadProblem::SectorRecords {
+                sector: "cur",
+                records: 1000,
+                ..
+            }
+        ),
+        "{p:?}"
+    );
     let mut d = data.clone();
     let n = u32::from_be_bytes(d[frame0..frame0 + 4].try_into().unwrap());
     put32(&mut d, frame0, n + 4);
-    assert!(err(&d).offset().is_some());
+    let e = err(&d);
+    assert_eq!(e.offset(), Some(frame0 as u64 + 32), "{e}");
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (Some(Part::Frame(0)), 12));
+    assert!(
+        matches!(p, ReadProblem::SectorLength { sector: "cur", used, bytes, .. } if *used + 4 == u64::from(*bytes)),
+        "{p:?}"
+    );
     let mut d = data.clone();
     put32(&mut d, frame0, 1 << 20);
     let e = err(&d);
-    assert!(e.to_string().contains("more than the frame size"), "{e}");
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (Some(Part::Frame(0)), 11));
+    assert!(matches!(p, ReadProblem::FrameOverfull { .. }), "{p:?}");
     // Records: the first record of frame 0.
     let rec = frame0 + 32;
     assert_eq!(f.records().next().unwrap().offset, rec as u64);
     let mut d = data.clone();
     d[rec + 6] = 7; // bebits
     let e = err(&d);
-    assert!(e.to_string().contains("bebits code 7"), "{e}");
+    let bebits = ReadProblem::RecordBebits { code: 7 };
+    assert_eq!(problem(&e), (Some(Part::Frame(0)), &bebits, 13));
     assert_eq!(e.offset(), Some(rec as u64 + 6), "{e}");
     let mut d = data.clone();
     d[rec + 4..rec + 6].copy_from_slice(&999u16.to_be_bytes()); // no definition
     let e = err(&d);
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (Some(Part::Frame(0)), 13));
     assert!(
-        e.to_string()
-            .contains("no record definition for interval type 999"),
-        "{e}"
+        matches!(p, ReadProblem::NoRecDef { intvltype: 999, .. }),
+        "{p:?}"
     );
     let mut d = data.clone();
     d[rec..rec + 2].copy_from_slice(&38u16.to_be_bytes()); // byte size 34 → 38
     let e = err(&d);
-    assert!(e.to_string().contains("byte size 38"), "{e}");
+    let (part, p, row) = problem(&e);
+    assert_eq!((part, row), (Some(Part::Frame(0)), 13));
+    assert!(
+        matches!(p, ReadProblem::RecordSize { bytesize: 38, .. }),
+        "{p:?}"
+    );
     let mut d = data.clone();
     d[rec..rec + 2].copy_from_slice(&10u16.to_be_bytes());
-    assert_eq!(err(&d).offset(), Some(rec as u64));
+    let e = err(&d);
+    assert_eq!(e.offset(), Some(rec as u64));
+    let small = ReadProblem::RecordTooSmall {
+        sector: "cur",
+        index: 0,
+        size: 10,
+    };
+    assert_eq!(problem(&e), (Some(Part::Frame(0)), &small, 12));
 }
 
 #[test]
@@ -939,18 +1057,39 @@ fn malformed_profile_fields_are_refused() {
     let prof = ptr(&data, 42) + 4;
     // (byte, value, message): field 0 without its TAB, a non-numeric type, bebits
     // 5, a label flag of 2, entry 0 not ending with an LF.
-    let cases: [(usize, u8, &str); 5] = [
-        (prof + 34, b' ', "does not end with a TAB"),
-        (prof, b'x', "interval type field"),
-        (prof + 35, b'5', "bebits field"),
-        (prof + 5 * 35, b'2', "argument-label flag"),
-        (prof + 6 * 35, b'x', "not an LF"),
+    type Is = fn(&ReadProblem) -> bool;
+    let cases: [(usize, u8, Is); 5] = [
+        (
+            prof + 34,
+            b' ',
+            |p| matches!(p, ReadProblem::ProfileField { text } if text.ends_with(' ')),
+        ),
+        (
+            prof,
+            b'x',
+            |p| matches!(p, ReadProblem::ProfileIntervalType { text } if text.starts_with('x')),
+        ),
+        (
+            prof + 35,
+            b'5',
+            |p| matches!(p, ReadProblem::ProfileBebits { text } if text == "5"),
+        ),
+        (
+            prof + 5 * 35,
+            b'2',
+            |p| matches!(p, ReadProblem::ProfileLabelFlag { text } if text == "2"),
+        ),
+        (prof + 6 * 35, b'x', |p| {
+            *p == ReadProblem::ProfileEntryEnd { byte: b'x' }
+        }),
     ];
-    for (at, v, what) in cases {
+    for (at, v, is) in cases {
         let mut d = data.clone();
         d[at] = v;
         let e = err(&d);
-        assert!(e.to_string().contains(what), "{e}");
+        let (part, p, row) = problem(&e);
+        assert!(is(p), "{p:?}");
+        assert_eq!((part, row), (Some(Part::Profile), 7));
         assert_eq!(
             e.offset(),
             Some(prof as u64),

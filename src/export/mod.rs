@@ -283,6 +283,20 @@ pub struct Flow<'a> {
     pub info: &'a [u8],
 }
 
+/// Asserts that the sink `make` builds over a buffered writer holds what it
+/// writes until [`Sink::finish`] flushes it (`inner` reaches that writer).
+#[cfg(test)]
+pub(crate) fn assert_finish_flushes<S: Sink>(
+    make: impl FnOnce(io::BufWriter<Vec<u8>>) -> S,
+    inner: impl Fn(&S) -> &io::BufWriter<Vec<u8>>,
+) {
+    let mut out = make(io::BufWriter::with_capacity(1 << 16, Vec::new()));
+    out.start(0.0, 1.0, 0.0).unwrap();
+    assert!(inner(&out).get_ref().is_empty());
+    out.finish().unwrap();
+    assert!(!inner(&out).get_ref().is_empty());
+}
+
 /// A writer of the exported items, called in time order.
 pub trait Sink {
     /// The start, before anything else: the exported window `[from, to]` (for

@@ -411,10 +411,6 @@ mod tests {
     #[test]
     fn finish_flushes_the_writer() {
         // A buffered writer holds the packets until `finish` flushes it.
-        let mut out = PerfettoTrace::new(io::BufWriter::with_capacity(1 << 16, Vec::new()));
-        out.start(0.0, 1.0, 0.0).unwrap();
-        assert!(out.out.get_ref().is_empty());
-        out.finish().unwrap();
-        assert!(!out.into_inner().get_ref().is_empty());
+        super::super::assert_finish_flushes(PerfettoTrace::new, |t| &t.out);
     }
 }

@@ -17,7 +17,7 @@ pub(super) struct Scratch {
     /// The drawables read from nodes.
     pub(super) node_prims: Vec<Primitive>,
     /// A carry-in block.
-    pub(super) carry: Vec<Wait>,
+    pub(super) carry: Vec<Partial>,
     /// A leaf drawable being handed to a [`WindowBuf`] (its vectors reused).
     pub(super) tmp: Option<Primitive>,
 }

@@ -254,6 +254,12 @@ impl<W: Write> ClogWriter<W> {
     /// A writer with blocks of `block_size` bytes (a multiple of 8, at least 24) and
     /// the MPICH-1 fill rule ([`BlockFill::Mpe1`]).
     ///
+    /// A file of more than one block reads back with [`ClogFile::parse`] (which
+    /// infers the block size) only when `block_size` is a power of two of at least
+    /// [`MIN_INFERRED_BLOCK_SIZE`](crate::clog::MIN_INFERRED_BLOCK_SIZE) (1024), as
+    /// MPICH-1 wrote; any other size must be named again to read the file
+    /// ([`ClogFile::parse_with_block_size`]).
+    ///
     /// # Errors
     ///
     /// A block size that is not a multiple of 8 of at least 24.

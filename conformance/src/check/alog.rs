@@ -88,6 +88,23 @@ crate::rule::rule_table! {
 }
 
 /// Checks an ALOG file (text, or `.Z`).
+///
+/// ```
+/// use mpelog_conformance::check::alog::check;
+/// use mpelog_conformance::{report::Collector, Format};
+/// // A state (events 1 and 2) on process 0, from 0 to 10 ticks.
+/// let alog = "-13 0 1 2 0 0 red:gray Work\n1 0 0 0 0 0 \n2 0 0 0 0 10 \n";
+/// let mut c = Collector::new(Format::Alog, 10);
+/// check(alog.as_bytes(), &mut c);
+/// let report = c.finish();
+/// assert!(report.passes()); // warnings only: the header lines are missing
+/// assert_eq!(report.rule_ids(), ["AL-HDR-001", "AL-HDR-002"]);
+/// // The state's end is missing: it is drawn to the end of the run.
+/// let mut c = Collector::new(Format::Alog, 10);
+/// let cut = alog.rsplit_once("2 0").unwrap().0;
+/// check(cut.as_bytes(), &mut c);
+/// assert_eq!(c.finish().rule_ids(), ["AL-HDR-001", "AL-HDR-002", "AL-PAIR-002"]);
+/// ```
 pub fn check(bytes: &[u8], c: &mut Collector) {
     let unpacked;
     let text = if z::is_compress(bytes) {

@@ -52,6 +52,25 @@ crate::rule::rule_table! {
 
 /// Checks an annotation, against its trace when given. Without a trace only the
 /// header is checked, and `IDX-TRACE-001` is reported.
+///
+/// ```
+/// use mpelog_annotate::{annotate, AnnotateOptions};
+/// use mpelog_conformance::check::annotation::check;
+/// use mpelog_conformance::{report::Collector, Format};
+/// use std::io::Cursor;
+/// let trace = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+/// let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+/// let idx = idx.into_inner();
+/// let mut c = Collector::new(Format::Annotation, 10);
+/// check(Cursor::new(&idx), Some(Cursor::new(&trace)), &mut c);
+/// assert!(c.finish().passes());
+/// let mut c = Collector::new(Format::Annotation, 10);
+/// check(Cursor::new(&idx), None::<Cursor<Vec<u8>>>, &mut c); // no trace
+/// assert_eq!(c.finish().rule_ids(), ["IDX-TRACE-001"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check<A: Read + Seek, T: Read + Seek>(a: A, trace: Option<T>, c: &mut Collector) {
     let Some(trace) = trace else {
         // Open against an empty trace: header errors come first; the stale size
@@ -92,6 +111,18 @@ pub fn check<A: Read + Seek, T: Read + Seek>(a: A, trace: Option<T>, c: &mut Col
 }
 
 /// Reports that the trace at `path` cannot be opened.
+///
+/// ```
+/// use mpelog_conformance::check::annotation::no_trace;
+/// use mpelog_conformance::{report::Collector, Format};
+/// use std::path::Path;
+/// let mut c = Collector::new(Format::Annotation, 10);
+/// let gone = std::io::Error::from(std::io::ErrorKind::NotFound);
+/// no_trace(Path::new("run.clog2"), gone, &mut c);
+/// let report = c.finish();
+/// assert_eq!(report.rule_ids(), ["IDX-TRACE-001"]);
+/// assert!(!report.passes());
+/// ```
 pub fn no_trace(path: &Path, e: std::io::Error, c: &mut Collector) {
     c.add(
         IDX_TRACE_001,

@@ -70,6 +70,23 @@ crate::rule::rule_table! {
 }
 
 /// Checks an old CLOG file, inferring its block size (spec/clog.md §2).
+///
+/// ```
+/// use clog2_format::clog::{Body, ClogWriter, Record, Shift};
+/// use mpelog_conformance::check::clog::check;
+/// use mpelog_conformance::{report::Collector, Format};
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// w.push(&Record::new(0.5, 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+/// let clog = w.finish()?;
+/// let mut c = Collector::new(Format::Clog, 10);
+/// check(&clog, &mut c);
+/// let report = c.finish();
+/// assert_eq!(report.errors(), 0, "{:?}", report.findings);
+/// let mut c = Collector::new(Format::Clog, 10);
+/// check(&[], &mut c); // empty
+/// assert_eq!(c.finish().rule_ids(), ["C1-REJ-003"]);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn check(bytes: &[u8], c: &mut Collector) {
     check_with_block_size(bytes, None, c);
 }
@@ -77,6 +94,24 @@ pub fn check(bytes: &[u8], c: &mut Collector) {
 /// Checks an old CLOG file with an explicit block size (`None`: inferred), as a
 /// caller that knows the MPICH-1 version that wrote it may give (rule
 /// `C1-REJ-001` is about that size).
+///
+/// ```
+/// use clog2_format::clog::{Body, ClogWriter, Record, Shift};
+/// use mpelog_conformance::check::clog::check_with_block_size;
+/// use mpelog_conformance::{report::Collector, Format};
+/// let mut w = ClogWriter::new(Vec::new(), 256)?;
+/// for i in 0..10 {
+///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+/// }
+/// let clog = w.finish()?; // 4 blocks of 256 bytes: too small to be inferred
+/// let mut c = Collector::new(Format::Clog, 10);
+/// check_with_block_size(&clog, Some(256), &mut c);
+/// assert_eq!(c.finish().errors(), 0);
+/// let mut c = Collector::new(Format::Clog, 10);
+/// check_with_block_size(&clog, Some(100), &mut c); // not a multiple of 8
+/// assert_eq!(c.finish().rule_ids(), ["C1-REJ-001"]);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn check_with_block_size(bytes: &[u8], block_size: Option<usize>, c: &mut Collector) {
     let len = bytes.len() as u64;
     let opened = match block_size {

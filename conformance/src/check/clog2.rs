@@ -21,7 +21,7 @@ use clog2_format::error::ValueProblem;
 use clog2_format::preamble::{Field, Preamble, PREAMBLE_LEN};
 use clog2_format::record::{comm_etype, Body, Record};
 use clog2_format::{Clog2Reader, Error, Version};
-use slog2_format::convert::clog2::events::{info_keys, Clog2Drawables, Partial};
+use slog2_format::convert::clog2::events::{info_keys, Clog2Drawables, Partial, WaitingMessage};
 use slog2_format::convert::names::clog2_field;
 use std::collections::HashMap;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -93,6 +93,20 @@ crate::rule::rule_table! {
 }
 
 /// Checks a CLOG2 file read from `r` (from its current position to its end).
+///
+/// ```
+/// use mpelog_conformance::check::clog2::check;
+/// use mpelog_conformance::{report::Collector, Format};
+/// use std::io::Cursor;
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut c = Collector::new(Format::Clog2, 10);
+/// check(Cursor::new(&clog2), &mut c);
+/// assert!(c.finish().passes());
+/// let mut c = Collector::new(Format::Clog2, 10);
+/// check(Cursor::new(&clog2[..1000]), &mut c); // inside the 1024-byte preamble
+/// assert_eq!(c.finish().rule_ids(), ["C2-REJ-001"]);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn check<R: Read + Seek>(r: R, c: &mut Collector) {
     let mut pending = Pending::new(c.limit());
     if run(r, c, &mut pending) {
@@ -552,25 +566,20 @@ impl Semantics {
     /// The events left waiting for their partner at the end (C2-PAIR-001 and
     /// C2-PAIR-002), in file order.
     fn finish(self, p: &mut Pending) {
-        let origin = |part: &Partial| match *part {
-            Partial::State { origin, .. }
-            | Partial::Send { origin, .. }
-            | Partial::Recv { origin, .. } => origin,
-        };
         let mut open = self.drawables.partials();
-        open.sort_by_key(origin);
+        open.sort_by_key(Partial::origin);
         for part in open {
-            let at = origin(&part);
+            let at = part.origin();
             match part {
                 Partial::State { prim, .. } => p.add(C2_PAIR_001, at, || format!(
                     "byte {at}: the state started at time {} (category {}, line {}) is never closed: no final event follows on its timeline; converters drop it (the program ended inside the state, or logging was switched off)",
                     prim.times[0], prim.category, prim.lines[0]
                 )),
-                Partial::Send { key, time, .. } => p.add(C2_PAIR_002, at, || format!(
+                Partial::Send(WaitingMessage { key, time, .. }) => p.add(C2_PAIR_002, at, || format!(
                     "byte {at}: the send at time {time} (tag {}) has no matching receive (same tag, sender and receiver); converters draw no arrow for it",
                     key[0]
                 )),
-                Partial::Recv { key, time, .. } => p.add(C2_PAIR_002, at, || format!(
+                Partial::Recv(WaitingMessage { key, time, .. }) => p.add(C2_PAIR_002, at, || format!(
                     "byte {at}: the receive at time {time} (tag {}) has no matching send (same tag, sender and receiver); converters draw no arrow for it",
                     key[0]
                 )),

@@ -44,6 +44,16 @@ fn place(dir: &Path, file: &Path) -> Option<String> {
 
 /// Checks the bytes of an anchor file alone (an archive's other files are
 /// not there).
+///
+/// ```
+/// use mpelog_conformance::check::otf2::check_anchor;
+/// use mpelog_conformance::{report::Collector, Format};
+/// let mut c = Collector::new(Format::Otf2, 10);
+/// check_anchor(b"not an anchor file", &mut c);
+/// let report = c.finish();
+/// assert_eq!(report.rule_ids(), ["OTF2-READ-001"]);
+/// assert_eq!(report.findings[0].place.as_deref(), Some("traces.otf2"));
+/// ```
 pub fn check_anchor(bytes: &[u8], c: &mut Collector) {
     let file = Path::new("traces.otf2");
     if let Err(e) = otf2_format::Anchor::parse(bytes, file) {
@@ -51,23 +61,8 @@ pub fn check_anchor(bytes: &[u8], c: &mut Collector) {
             OTF2_READ_001,
             e.offset(),
             place(Path::new(""), e.file()),
-            detail(&e),
+            e.detail(),
         );
-    }
-}
-
-/// An error's text without its file and offset, which the finding shows.
-fn detail(e: &otf2_format::Error) -> String {
-    use otf2_format::Error as E;
-    match e {
-        E::Io { source, .. } => source.to_string(),
-        E::Truncated { expected, .. } => format!("input ends inside {expected}"),
-        E::Invalid { problem, .. } => problem.clone(),
-        E::Unsupported { what, .. } => format!("unsupported: {what}"),
-        E::Limit {
-            what, value, limit, ..
-        } => format!("{what} is {value}, above the limit {limit}"),
-        _ => e.to_string(),
     }
 }
 
@@ -243,12 +238,21 @@ impl Rules<'_> {
 }
 
 /// Checks the archive at `path` (its anchor file or the directory holding it).
+///
+/// ```
+/// use mpelog_conformance::check::otf2::check_archive;
+/// use mpelog_conformance::{report::Collector, Format};
+/// let dir = std::env::temp_dir().join("mpelog-doc-no-archive-here");
+/// let mut c = Collector::new(Format::Otf2, 10);
+/// check_archive(&dir.join("traces.otf2"), &mut c);
+/// assert_eq!(c.finish().rule_ids(), ["OTF2-READ-001"]); // no such file
+/// ```
 pub fn check_archive(path: &Path, c: &mut Collector) {
     let dir = otf2_format::archive::find_anchor(path)
         .and_then(|a| a.parent().map(Path::to_path_buf))
         .unwrap_or_default();
     let reject = |c: &mut Collector, e: otf2_format::Error| {
-        c.add(OTF2_READ_001, e.offset(), place(&dir, e.file()), detail(&e));
+        c.add(OTF2_READ_001, e.offset(), place(&dir, e.file()), e.detail());
     };
     let archive = match otf2_format::Archive::open(path) {
         Ok(a) => a,

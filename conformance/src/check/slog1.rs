@@ -145,6 +145,16 @@ fn warning_hint(problem: Problem) -> &'static str {
 }
 
 /// Checks a SLOG-1 file.
+///
+/// ```
+/// use mpelog_conformance::check::slog1::check;
+/// use mpelog_conformance::{report::Collector, Format};
+/// let mut c = Collector::new(Format::Slog1, 10);
+/// check(&[0, 0, 0, 0, 0, 0, 0, 9, 0, 0], &mut c); // version 0.9, then cut
+/// let report = c.finish();
+/// assert_eq!(report.rule_ids(), ["S1-REJ-001"]);
+/// assert_eq!(report.findings[0].offset, 10); // where the file ends
+/// ```
 pub fn check(bytes: &[u8], c: &mut Collector) {
     let f = match Slog1File::parse_or_reject(bytes) {
         Ok(f) => f,

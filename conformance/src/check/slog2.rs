@@ -147,6 +147,24 @@ pub fn rule(problem: Problem) -> Rule {
 }
 
 /// Checks a SLOG-2 file (2.0.5, 2.0.6 or 2.0.6Z) read from `r`.
+///
+/// ```
+/// use mpelog_conformance::check::slog2::check;
+/// use mpelog_conformance::{report::Collector, Format};
+/// use slog2_format::convert::clog2_to_slog2;
+/// use std::io::Cursor;
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// let slog2 = out.into_inner();
+/// let mut c = Collector::new(Format::Slog2, 10);
+/// check(Cursor::new(&slog2), &mut c);
+/// assert!(c.finish().passes());
+/// let mut c = Collector::new(Format::Slog2, 10);
+/// check(Cursor::new(&slog2[..slog2.len() / 2]), &mut c);
+/// assert!(c.finish().errors() > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check<R: Read + Seek>(r: R, c: &mut Collector) {
     for f in slog2_format::check::check(r, c.limit()) {
         let place = f.node.map(|n| format!("node ({},{})", n.depth, n.xpos));

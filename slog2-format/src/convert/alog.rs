@@ -20,7 +20,7 @@
 
 use crate::convert::clog2::events::arrow_category;
 use crate::convert::colors;
-use crate::convert::stats::{into_tree, ConvertStats, PairStats};
+use crate::convert::stats::{from_memory, into_tree, ConvertStats, PairStats};
 use crate::convert::Unmatched;
 use crate::error::Result;
 use crate::types::{topology, Category, JStr, LineIdMap};
@@ -372,23 +372,18 @@ pub fn alog_to_slog2<W: Write + Seek>(
 /// ```
 pub fn alog_into<P: PrimSink>(
     f: &AlogFile,
-    mut sink: P,
-    mut progress: impl FnMut(u64),
+    sink: P,
+    progress: impl FnMut(u64),
 ) -> Result<(P::Output, PairStats)> {
     let d = drawables(f);
-    for p in d.prims {
-        sink.add(p)?;
-    }
-    let output = sink.finish(&d.categories, d.maps)?;
-    progress(f.records.len() as u64);
-    Ok((
-        output,
-        PairStats {
-            records: f.records.len() as u64,
-            input_bytes: 0,
-            unmatched: d.unmatched,
-        },
-    ))
+    let records = f.records.len() as u64;
+    from_memory(
+        (d.prims, &d.categories, d.maps),
+        sink,
+        records,
+        d.unmatched,
+        progress,
+    )
 }
 
 #[cfg(test)]

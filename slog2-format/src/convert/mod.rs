@@ -41,7 +41,9 @@ pub mod stats;
 pub use alog::{alog_into, alog_to_slog2};
 pub use clog::events::ClogDrawables;
 pub use clog::{clog_into, clog_to_slog2};
-pub use clog2::events::{arrow_category, Clog2Drawables, Partial, Unmatched, ARROW_CATEGORY};
+pub use clog2::events::{
+    arrow_category, Clog2Drawables, Partial, Unmatched, WaitingMessage, ARROW_CATEGORY,
+};
 pub use clog2::{clog2_into, clog2_to_slog2};
 pub use otf2::{otf2_into, otf2_to_slog2};
 pub use slog1::{slog1_into, slog1_to_slog2};

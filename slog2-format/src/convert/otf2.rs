@@ -245,6 +245,41 @@ impl<'a> Otf2Drawables<'a> {
         self.comms.get(&comm)?.location(rank, me)
     }
 
+    /// A send (`send`) or a receive at location `me`, time and line `at`, of
+    /// `(comm, partner rank, tag, length)`: the arrow when its other end
+    /// waits, else it waits for it. A receive's arrow takes the send's length.
+    fn message(
+        &mut self,
+        send: bool,
+        me: u64,
+        (comm, partner, tag, length): (u32, u32, u32, u64),
+        at: (f64, i32),
+        out: &mut Vec<Prim>,
+    ) {
+        let Some(other) = self.rank_location(comm, partner, me) else {
+            match send {
+                true => self.unmatched.sends += 1,
+                false => self.unmatched.recvs += 1,
+            }
+            return;
+        };
+        let (key, mine, theirs) = match send {
+            true => ((comm, me, other, tag), &mut self.sends, &mut self.recvs),
+            false => ((comm, other, me, tag), &mut self.recvs, &mut self.sends),
+        };
+        match pop(theirs, key) {
+            Some((ot, ol, their_length)) => {
+                let (from, to, size) = match send {
+                    true => (at, (ot, ol), length),
+                    false => ((ot, ol), at, their_length),
+                };
+                out.push(arrow(from, to, tag, size, comm));
+                self.counts.arrows += 1;
+            }
+            None => mine.entry(key).or_default().push_back((at.0, at.1, length)),
+        }
+    }
+
     /// Takes the next event (in time order) and gives the drawables it
     /// completes.
     pub fn push(&mut self, e: &Event) -> Vec<Prim> {
@@ -270,63 +305,43 @@ impl<'a> Otf2Drawables<'a> {
                 _ => self.unmatched.state_finals += 1,
             },
             EventKind::MpiSend {
-                receiver,
+                receiver: partner,
                 comm,
                 tag,
                 length,
             }
             | EventKind::MpiIsend {
-                receiver,
+                receiver: partner,
                 comm,
                 tag,
                 length,
                 ..
-            } => match self.rank_location(*comm, *receiver, e.location) {
-                Some(dst) => {
-                    let key = (*comm, e.location, dst, *tag);
-                    match pop(&mut self.recvs, key) {
-                        Some((rt, rl, _)) => {
-                            out.push(arrow((t, line), (rt, rl), *tag, *length, *comm));
-                            self.counts.arrows += 1;
-                        }
-                        None => self
-                            .sends
-                            .entry(key)
-                            .or_default()
-                            .push_back((t, line, *length)),
-                    }
-                }
-                None => self.unmatched.sends += 1,
-            },
+            } => self.message(
+                true,
+                e.location,
+                (*comm, *partner, *tag, *length),
+                (t, line),
+                &mut out,
+            ),
             EventKind::MpiRecv {
-                sender,
+                sender: partner,
                 comm,
                 tag,
                 length,
             }
             | EventKind::MpiIrecv {
-                sender,
+                sender: partner,
                 comm,
                 tag,
                 length,
                 ..
-            } => match self.rank_location(*comm, *sender, e.location) {
-                Some(src) => {
-                    let key = (*comm, src, e.location, *tag);
-                    match pop(&mut self.sends, key) {
-                        Some((st, sl, size)) => {
-                            out.push(arrow((st, sl), (t, line), *tag, size, *comm));
-                            self.counts.arrows += 1;
-                        }
-                        None => self
-                            .recvs
-                            .entry(key)
-                            .or_default()
-                            .push_back((t, line, *length)),
-                    }
-                }
-                None => self.unmatched.recvs += 1,
-            },
+            } => self.message(
+                false,
+                e.location,
+                (*comm, *partner, *tag, *length),
+                (t, line),
+                &mut out,
+            ),
             EventKind::MpiCollectiveBegin => {
                 if self.open_collectives[li].replace(t).is_some() {
                     self.unmatched.state_starts += 1;

@@ -29,7 +29,7 @@
 
 use crate::convert::clog2::events::info_keys;
 use crate::convert::colors::{argb, lookup, Fallback};
-use crate::convert::stats::{into_tree, ConvertStats, PairStats};
+use crate::convert::stats::{from_memory, into_tree, ConvertStats, PairStats};
 use crate::error::{Error, Result, ValueProblem};
 use crate::slog1::read::{RecordRef, Slog1File};
 use crate::slog1::types::*;
@@ -306,22 +306,17 @@ pub fn slog1_to_slog2<W: Write + Seek>(
 /// ```
 pub fn slog1_into<P: PrimSink>(
     f: &Slog1File,
-    mut sink: P,
-    mut progress: impl FnMut(u64),
+    sink: P,
+    progress: impl FnMut(u64),
 ) -> Result<(P::Output, PairStats)> {
     let d = drawables(f)?;
     let records = d.prims.len() as u64;
-    for p in d.prims {
-        sink.add(p)?;
-    }
-    let output = sink.finish(&d.categories, d.maps)?;
-    progress(records);
-    Ok((
-        output,
-        PairStats {
-            records,
-            input_bytes: 0,
-            unmatched: Default::default(),
-        },
-    ))
+    let unmatched = Default::default();
+    from_memory(
+        (d.prims, &d.categories, d.maps),
+        sink,
+        records,
+        unmatched,
+        progress,
+    )
 }

@@ -4,8 +4,10 @@
 
 use crate::convert::clog2::events::Unmatched;
 use crate::error::{Error, OrderProblem, Result};
+use crate::types::{Category, LineIdMap};
 use crate::write::prim::Prim;
 use crate::write::tree::{TreeOptions, TreeStats, TreeWriter};
+use crate::write::PrimSink;
 use std::io::{Seek, Write};
 
 /// What a conversion did.
@@ -80,4 +82,29 @@ pub(crate) fn into_tree<W: Write + Seek>(
     let tree = TreeWriter::new(out, opts)?;
     let ((out, tree), stats) = pair(tree)?;
     Ok((out, stats.with_tree(tree)))
+}
+
+/// Hands drawables made in memory from `records` input records (in increasing
+/// end time) to `sink`, then the legend and the line-ID maps; `progress` once,
+/// at the end. The `X_into` of the formats converted from memory.
+pub(crate) fn from_memory<P: PrimSink>(
+    (prims, categories, maps): (Vec<Prim>, &[Category], Vec<LineIdMap>),
+    mut sink: P,
+    records: u64,
+    unmatched: Unmatched,
+    progress: impl FnOnce(u64),
+) -> Result<(P::Output, PairStats)> {
+    for p in prims {
+        sink.add(p)?;
+    }
+    let output = sink.finish(categories, maps)?;
+    progress(records);
+    Ok((
+        output,
+        PairStats {
+            records,
+            input_bytes: 0,
+            unmatched,
+        },
+    ))
 }

@@ -1,8 +1,12 @@
 //! SLOG-1's own errors; every error about input bytes names the byte offset.
 
+mod read_problem;
 mod write_problem;
 
+pub use read_problem::ReadProblem;
 pub use write_problem::{RecordProblem, WriteProblem};
+
+use super::read::Part;
 
 /// A `Result` whose error is [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -26,20 +30,24 @@ pub enum Error {
     /// A structure ends before its fields do.
     #[error("byte {offset}: {}", self.detail())]
     Truncated {
-        /// Offset where the structure starts.
+        /// Offset where the structure starts (for a file shorter than its
+        /// header, the file's length).
         offset: u64,
         /// What was being read.
-        what: String,
-        /// The file or the part it lies in.
-        within: String,
+        part: Part,
+        /// The length of the bytes it lies in: the file's, or for a frame, the
+        /// end of the frame the directory names.
+        end: u64,
     },
     /// A value the format forbids (a bad version, count, pointer, record, ...).
     #[error("byte {offset}: {}", self.detail())]
     BadValue {
         /// Offset of the value.
         offset: u64,
+        /// The section or frame it was found in, when it was found reading one.
+        part: Option<Part>,
         /// What is wrong.
-        what: String,
+        problem: ReadProblem,
     },
     /// The file cannot be written as asked (frames and directory entries that do
     /// not pair up, overlapping sections, a result that would not read back, ...).
@@ -53,10 +61,19 @@ impl Error {
     pub fn detail(&self) -> String {
         match self {
             Error::Io { source, .. } => format!("I/O error: {source}"),
-            Error::Truncated { what, within, .. } => {
-                format!("{what} runs past the end of {within}")
+            Error::Truncated { part, end, .. } => {
+                let what = match part {
+                    Part::Header => "the 74-byte SLOG-1 header".to_string(),
+                    p => p.name(),
+                };
+                format!("{what} runs past the end of the file ({end} bytes)")
             }
-            Error::BadValue { what, .. } => what.clone(),
+            Error::BadValue {
+                part: Some(part),
+                problem,
+                ..
+            } => format!("{}: {problem}", part.name()),
+            Error::BadValue { problem, .. } => problem.to_string(),
             Error::Write(v) => format!("cannot write: {v}"),
         }
     }
@@ -67,6 +84,30 @@ impl Error {
             Error::Io { offset, .. }
             | Error::Truncated { offset, .. }
             | Error::BadValue { offset, .. } => Some(*offset),
+            Error::Write(_) => None,
+        }
+    }
+
+    /// The row of spec/slog1.md §13 ("What a reader must reject") a file that
+    /// gives this error breaks: 1 for a file shorter than its header, 6 for any
+    /// other structure running past the end of the data, the problem's row for a
+    /// bad value; `None` for an error of writing.
+    ///
+    /// ```
+    /// use slog2_format::slog1::{Error, Slog1File};
+    /// let e = Slog1File::parse(&[0; 20]).unwrap_err();
+    /// assert!(matches!(e, Error::Truncated { offset: 20, .. }));
+    /// assert_eq!(e.spec_row(), Some(1));
+    /// let e = Slog1File::parse(&[0, 0, 0, 0, 0, 0, 0, 8].repeat(10)).unwrap_err();
+    /// assert_eq!(e.spec_row(), Some(2)); // version 0.8
+    /// ```
+    pub fn spec_row(&self) -> Option<u8> {
+        match self {
+            Error::Truncated {
+                part: Part::Header, ..
+            } => Some(1),
+            Error::Io { .. } | Error::Truncated { .. } => Some(super::types::row::TRUNCATED),
+            Error::BadValue { problem, .. } => Some(problem.spec_row()),
             Error::Write(_) => None,
         }
     }

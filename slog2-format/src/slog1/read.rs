@@ -2,7 +2,7 @@
 //! frame of the directory, and the bytes no section covers (kept verbatim, so the
 //! model is lossless: [`Slog1File::to_bytes`] gives the input back byte for byte).
 
-use super::error::{Error, Result};
+use super::error::{Error, ReadProblem, Result};
 use super::types::*;
 use binrw::io::{Cursor, Seek, SeekFrom};
 use binrw::{BinRead, Endian};
@@ -113,33 +113,33 @@ pub fn looks_like(data: &[u8]) -> bool {
     data.len() >= 8 && data[..8] == [0, 0, 0, 0, 0, 0, 0, 9]
 }
 
-/// Converts a binrw error from a structure that starts at `base`.
-pub(crate) fn bin_err(e: binrw::Error, base: u64, what: &str, file_len: usize) -> Error {
+/// Converts a binrw error raised reading `part`, which starts at `base` and lies
+/// in the first `end` bytes of the file.
+pub(crate) fn bin_err(e: binrw::Error, base: u64, part: Part, end: usize) -> Error {
+    let bad = |offset, problem| Error::BadValue {
+        offset,
+        part: Some(part),
+        problem,
+    };
     match e {
         binrw::Error::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
             Error::Truncated {
                 offset: base,
-                what: what.to_string(),
-                within: format!("the file ({file_len} bytes)"),
+                part,
+                end: end as u64,
             }
         }
         binrw::Error::Io(source) => Error::Io {
             offset: base,
             source,
         },
-        binrw::Error::AssertFail { pos, message } => Error::BadValue {
-            offset: pos,
-            what: format!("{what}: {message}"),
+        binrw::Error::AssertFail { pos, message } => bad(pos, ReadProblem::Layout(message)),
+        binrw::Error::Custom { pos, err } => match err.downcast::<ReadProblem>() {
+            Ok(problem) => bad(pos, *problem),
+            Err(err) => bad(pos, ReadProblem::Layout(err.to_string())),
         },
-        binrw::Error::Custom { pos, err } => Error::BadValue {
-            offset: pos,
-            what: format!("{what}: {err}"),
-        },
-        binrw::Error::Backtrace(bt) => bin_err(*bt.error, base, what, file_len),
-        other => Error::BadValue {
-            offset: base,
-            what: format!("{what}: {other}"),
-        },
+        binrw::Error::Backtrace(bt) => bin_err(*bt.error, base, part, end),
+        other => bad(base, ReadProblem::Layout(other.to_string())),
     }
 }
 
@@ -155,7 +155,10 @@ pub struct Rejection {
 }
 
 impl Rejection {
-    fn new(row: u8, error: Error) -> Rejection {
+    /// The rejection for `error`: its row is [`Error::spec_row`] (6 for an error
+    /// of writing, which reading does not raise).
+    fn new(error: Error) -> Rejection {
+        let row = error.spec_row().unwrap_or(row::TRUNCATED);
         Rejection { row, error }
     }
 }
@@ -172,21 +175,11 @@ impl std::error::Error for Rejection {
     }
 }
 
-/// The spec row of a binrw error raised reading a section or frame: the row its
-/// [`RowError`] names; a structure running past the end of the data is row 6
-/// (so is any other binrw error, which reading from memory does not raise).
-fn row_of(e: &binrw::Error) -> u8 {
-    match e.custom_err::<RowError>() {
-        Some(r) => r.row,
-        None => row::TRUNCATED,
-    }
-}
-
 /// Parses a `T` at `at`, bounded by the end of `data`.
 fn section<'a, T>(
     data: &[u8],
     at: u64,
-    what: &str,
+    part: Part,
     args: T::Args<'a>,
 ) -> std::result::Result<T, Rejection>
 where
@@ -194,11 +187,9 @@ where
 {
     let mut c = Cursor::new(data);
     c.seek(SeekFrom::Start(at))
-        .map_err(|source| Rejection::new(row::TRUNCATED, Error::Io { offset: at, source }))?;
-    T::read_options(&mut c, Endian::Big, args).map_err(|e| {
-        let row = row_of(&e);
-        Rejection::new(row, bin_err(e, at, what, data.len()))
-    })
+        .map_err(|source| Rejection::new(Error::Io { offset: at, source }))?;
+    T::read_options(&mut c, Endian::Big, args)
+        .map_err(|e| Rejection::new(bin_err(e, at, part, data.len())))
 }
 
 /// The header's six section pointers: name, field offset, value.
@@ -325,76 +316,51 @@ impl Slog1File {
     /// ```
     pub fn parse_or_reject(data: &[u8]) -> std::result::Result<Slog1File, Rejection> {
         let len = data.len();
+        let bad = |offset, problem| {
+            Rejection::new(Error::BadValue {
+                offset,
+                part: None,
+                problem,
+            })
+        };
         if len < HEADER_LEN as usize {
-            return Err(Rejection::new(
-                1,
-                Error::Truncated {
-                    offset: len as u64,
-                    what: "the 74-byte SLOG-1 header".into(),
-                    within: format!("the file ({len} bytes)"),
-                },
-            ));
+            return Err(Rejection::new(Error::Truncated {
+                offset: len as u64,
+                part: Part::Header,
+                end: len as u64,
+            }));
         }
         if !looks_like(data) {
             let v = |i: usize| u32::from_be_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
-            return Err(Rejection::new(
-                2,
-                Error::BadValue {
-                    offset: 0,
-                    what: format!(
-                        "not a SLOG-1 file: the version is {}.{}, not 0.9 (a SLOG-1 file starts with 00000000 00000009)",
-                        v(0),
-                        v(4)
-                    ),
-                },
-            ));
+            let version = [v(0), v(4)];
+            return Err(bad(0, ReadProblem::NotSlog1 { version }));
         }
-        let header = section::<Header>(data, 0, "the header", ())?;
-        for (name, field, ptr) in pointers(&header) {
-            if ptr == 0 {
-                return Err(Rejection::new(
-                    3,
-                    Error::BadValue {
-                        offset: field,
-                        what: format!(
-                            "{name} is 0: the section is missing (the file was not closed)"
-                        ),
-                    },
-                ));
+        let header = section::<Header>(data, 0, Part::Header, ())?;
+        for (pointer, field, at) in pointers(&header) {
+            if at == 0 {
+                return Err(bad(field, ReadProblem::NoSection { pointer }));
             }
-            if ptr >= len as u64 {
-                return Err(Rejection::new(
-                    3,
-                    Error::BadValue {
-                        offset: field,
-                        what: format!(
-                            "{name} points at byte {ptr}, past the end of the file ({len} bytes)"
-                        ),
-                    },
-                ));
+            if at >= len as u64 {
+                let file_len = len as u64;
+                let problem = ReadProblem::SectionPastEnd {
+                    pointer,
+                    at,
+                    file_len,
+                };
+                return Err(bad(field, problem));
             }
         }
         if (header.frame_bytesize as u64) < FRAME_HEADER_LEN {
-            return Err(Rejection::new(
-                4,
-                Error::BadValue {
-                    offset: 8,
-                    what: format!(
-                        "frame_bytesize {} is less than the 32-byte frame header",
-                        header.frame_bytesize
-                    ),
-                },
-            ));
+            let frame_bytesize = header.frame_bytesize;
+            return Err(bad(8, ReadProblem::FrameSizeTooSmall { frame_bytesize }));
         }
         let h = &header;
-        let statistics =
-            section::<Statistics>(data, h.fptr2statistics, "the preview statistics", ())?;
-        let preview = section::<Preview>(data, h.fptr2preview, "the preview", ())?;
-        let profile = section::<Profile>(data, h.fptr2profile, "the display profile", ())?;
-        let threads = section::<ThreadTable>(data, h.fptr2threadtable, "the thread table", ())?;
-        let recdefs =
-            section::<RecDefTable>(data, h.fptr2recdefs, "the record definition table", ())?;
-        let directory = section::<FrameDir>(data, h.fptr2framedata, "the frame directory", ())?;
+        let statistics = section::<Statistics>(data, h.fptr2statistics, Part::Statistics, ())?;
+        let preview = section::<Preview>(data, h.fptr2preview, Part::Preview, ())?;
+        let profile = section::<Profile>(data, h.fptr2profile, Part::Profile, ())?;
+        let threads = section::<ThreadTable>(data, h.fptr2threadtable, Part::ThreadTable, ())?;
+        let recdefs = section::<RecDefTable>(data, h.fptr2recdefs, Part::RecDefs, ())?;
+        let directory = section::<FrameDir>(data, h.fptr2framedata, Part::Directory, ())?;
 
         let defs = recdefs.index();
         let fbs = h.frame_bytesize as u64;
@@ -402,28 +368,22 @@ impl Slog1File {
         for (i, entry) in directory.entries.iter().enumerate() {
             let field = h.fptr2framedata + DIR_HEADER_LEN + DIR_ENTRY_LEN * i as u64;
             let at = entry.fptr2framehdr;
-            if at == 0 || at.checked_add(fbs).is_none_or(|end| end > len as u64) {
-                return Err(Rejection::new(
-                    row::DIR_ENTRY,
-                    Error::BadValue {
-                        offset: field,
-                        what: format!(
-                            "directory entry {i} points at byte {at}: {}",
-                            if at == 0 {
-                                "a null frame pointer".to_string()
-                            } else {
-                                format!(
-                                "its {fbs}-byte frame runs past the end of the file ({len} bytes)"
-                            )
-                            }
-                        ),
-                    },
-                ));
+            if at == 0 {
+                return Err(bad(field, ReadProblem::NullFrame { entry: i }));
+            }
+            if at.checked_add(fbs).is_none_or(|end| end > len as u64) {
+                let problem = ReadProblem::FramePastEnd {
+                    entry: i,
+                    at,
+                    frame_bytesize: fbs,
+                    file_len: len as u64,
+                };
+                return Err(bad(field, problem));
             }
             let frame = section::<Frame>(
                 &data[..(at + fbs) as usize],
                 at,
-                &format!("frame {i}"),
+                Part::Frame(i),
                 (&defs, h.frame_bytesize),
             )?;
             frames.push(frame);
@@ -443,17 +403,13 @@ impl Slog1File {
         let mut prev = Part::Header;
         for (start, end, part) in f.regions() {
             if start < pos {
-                return Err(Rejection::new(
-                    row::OVERLAP,
-                    Error::BadValue {
-                        offset: start,
-                        what: format!(
-                            "{} at byte {start} overlaps {}, which ends at byte {pos}",
-                            part.name(),
-                            prev.name()
-                        ),
-                    },
-                ));
+                let problem = ReadProblem::Overlap {
+                    part,
+                    at: start,
+                    previous: prev,
+                    previous_end: pos,
+                };
+                return Err(bad(start, problem));
             }
             if start > pos {
                 f.gaps

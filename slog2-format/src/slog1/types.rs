@@ -13,6 +13,8 @@ use binrw::io::{Read, Seek, SeekFrom};
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 use rustc_hash::FxHashMap;
 
+use super::error::ReadProblem;
+
 mod profile;
 mod records;
 mod stats;
@@ -46,39 +48,12 @@ pub const STAT_SET_FIXED_LEN: u64 = 45;
 /// The only version there is: 0.9.
 pub const VERSION: [u32; 2] = [0, 9];
 
-/// An error raised inside a structure, with the row of spec/slog1.md §13 ("What
-/// a reader must reject") it breaks. It travels through binrw as a custom error
-/// (its `Display` is the message alone, so error texts are unchanged);
-/// [`super::Slog1File::parse_or_reject`] hands the row on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RowError {
-    /// The row of spec/slog1.md §13 (5–13 inside sections and frames).
-    pub row: u8,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl RowError {
-    /// An error of spec row `row`.
-    pub fn new(row: u8, message: impl Into<String>) -> RowError {
-        RowError {
-            row,
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for RowError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-/// The binrw error for a [`RowError`] of row `row` at `pos`.
-fn reject(pos: u64, row: u8, message: String) -> binrw::Error {
+/// The binrw error for `problem` at `pos`: it travels through binrw as a custom
+/// error, and [`super::Slog1File::parse_or_reject`] takes it out again.
+fn reject(pos: u64, problem: ReadProblem) -> binrw::Error {
     binrw::Error::Custom {
         pos,
-        err: Box::new(RowError::new(row, message)),
+        err: Box::new(problem),
     }
 }
 
@@ -114,21 +89,17 @@ fn left<R: Read + Seek>(r: &mut R) -> BinResult<u64> {
     Ok(end.saturating_sub(pos))
 }
 
-/// Fails (at `pos`, as spec row `row`) unless `need` bytes are left.
+/// Fails (at `pos`, with the problem `problem` makes of the bytes needed and
+/// left) unless `need` bytes are left.
 fn need<R: Read + Seek>(
     r: &mut R,
     pos: u64,
-    row: u8,
     need: u64,
-    what: impl Fn() -> String,
+    problem: impl Fn(u64, u64) -> ReadProblem,
 ) -> BinResult<()> {
     let have = left(r)?;
     if need > have {
-        return Err(reject(
-            pos,
-            row,
-            format!("{} needs {need} bytes but only {have} are left", what()),
-        ));
+        return Err(reject(pos, problem(need, have)));
     }
     Ok(())
 }
@@ -136,40 +107,43 @@ fn need<R: Read + Seek>(
 /// Reads a `u32` count of items of at least `min` bytes each, and fails (at the
 /// count) unless that many items can fit in the bytes left after it.
 #[binrw::parser(reader, endian)]
-fn fitting_count(min: u64, what: &'static str) -> BinResult<u32> {
+fn fitting_count(min: u64, items: &'static str) -> BinResult<u32> {
     let pos = reader.stream_position()?;
-    let n = u32::read_options(reader, endian, ())?;
-    need(
-        reader,
-        pos,
-        row::COUNT,
-        (n as u64).saturating_mul(min),
-        || format!("a count of {n} {what} (at least {min} bytes each)"),
-    )?;
-    Ok(n)
+    let count = u32::read_options(reader, endian, ())?;
+    let bytes = (count as u64).saturating_mul(min);
+    need(reader, pos, bytes, |need, have| {
+        ReadProblem::CountTooLarge {
+            count,
+            items,
+            min,
+            need,
+            have,
+        }
+    })?;
+    Ok(count)
 }
 
-/// Reads a bebits code and fails (at its byte, as spec row `row`) unless it is 0
-/// to 3.
+/// Reads a bebits code and fails (at its byte, with the problem `problem` makes
+/// of it) unless it is 0 to 3.
 #[binrw::parser(reader, endian)]
-fn bebits_code(what: &'static str, row: u8) -> BinResult<u8> {
+fn bebits_code(problem: fn(u8) -> ReadProblem) -> BinResult<u8> {
     let pos = reader.stream_position()?;
-    let b = u8::read_options(reader, endian, ())?;
-    if b > 3 {
-        return Err(reject(
-            pos,
-            row,
-            format!("{what} has bebits code {b}, not 0 to 3"),
-        ));
+    let code = u8::read_options(reader, endian, ())?;
+    if code > 3 {
+        return Err(reject(pos, problem(code)));
     }
-    Ok(b)
+    Ok(code)
 }
 
 /// Reads exactly `n` bytes after checking that they are there.
 #[binrw::parser(reader)]
 fn fitting_bytes(n: u64, what: &'static str) -> BinResult<Vec<u8>> {
     let pos = reader.stream_position()?;
-    need(reader, pos, row::TRUNCATED, n, || what.to_string())?;
+    need(reader, pos, n, |need, have| ReadProblem::Cut {
+        what,
+        need,
+        have,
+    })?;
     let mut v = Vec::with_capacity(n as usize);
     reader.by_ref().take(n).read_to_end(&mut v)?;
     Ok(v)

@@ -15,15 +15,23 @@ use crate::window::{Located, TimeWindow, WindowAnswer};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Item {
     pub(crate) key: SortKey,
-    /// A primitive: its first vertex in `vertices`. A composite: its first part.
+    /// A composite's `at` and `n` are its first part and part count.
+    place: Place,
+    composite: bool,
+}
+
+/// Where an item's vertices and info bytes are in the [`Store`]: what a
+/// drawable, a part and a shadow share.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Place {
+    /// Its first vertex in `vertices`.
     at: u32,
     /// Where its info bytes start in `info`.
     info_at: u32,
-    /// A primitive: its vertex count. A composite: its part count.
+    /// Its vertex count.
     n: u16,
     /// The info length as written (the bytes are `max(len, 0)`).
     info_len: i16,
-    composite: bool,
 }
 
 /// An item of no drawable (what a view of a bad index would show; never used).
@@ -37,10 +45,12 @@ const EMPTY_ITEM: Item = Item {
         depth: 0,
         xpos: 0,
     },
-    at: 0,
-    info_at: 0,
-    n: 0,
-    info_len: 0,
+    place: Place {
+        at: 0,
+        info_at: 0,
+        n: 0,
+        info_len: 0,
+    },
     composite: false,
 };
 
@@ -48,10 +58,7 @@ const EMPTY_ITEM: Item = Item {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Part {
     category: i32,
-    vert_at: u32,
-    info_at: u32,
-    vert_n: u16,
-    info_len: i16,
+    place: Place,
 }
 
 /// A shadow of a [`WindowBuf`].
@@ -59,12 +66,9 @@ pub(crate) struct Part {
 pub(crate) struct ShadowItem {
     pub(crate) key: SortKey,
     num_real_objs: i64,
-    vert_at: u32,
-    info_at: u32,
+    place: Place,
     weights_at: u32,
     weights_n: u32,
-    vert_n: u16,
-    info_len: i16,
 }
 
 /// What a [`WindowBuf`] cannot hold: more than `u32::MAX` vertices, info bytes,
@@ -135,14 +139,14 @@ fn span<T>(v: &[T], at: u32, n: usize) -> &[T] {
 }
 
 impl Store {
-    /// An item's info bytes (`len` as written; a negative one is none).
-    fn info(&self, at: u32, len: i16) -> &[u8] {
-        span(&self.info, at, len.max(0) as usize)
+    /// An item's info bytes (its length as written; a negative one is none).
+    fn info(&self, p: &Place) -> &[u8] {
+        span(&self.info, p.info_at, p.info_len.max(0) as usize)
     }
 
-    /// The `n` vertices from `at`.
-    fn vertex_span(&self, at: u32, n: usize) -> &[Coord] {
-        span(&self.vertices, at, n)
+    /// An item's vertices.
+    fn vertex_span(&self, p: &Place) -> &[Coord] {
+        span(&self.vertices, p.at, p.n as usize)
     }
 
     fn clear(&mut self) {
@@ -177,28 +181,29 @@ impl Store {
     /// as stored (12 bytes each). The caller has checked [`fits`](Self::fits).
     #[inline(always)]
     pub(crate) fn push_raw_primitive(&mut self, key: SortKey, info: (i16, &[u8]), vertices: &[u8]) {
-        let (at, info_at, n) = self.push_raw_shape(info.1, vertices);
+        let place = self.push_raw_shape(info, vertices);
         self.items.push(Item {
             key,
-            at,
-            info_at,
-            n,
-            info_len: info.0,
+            place,
             composite: false,
         });
     }
 
-    /// Stores a primitive's info bytes and its vertices (12 bytes each, as
-    /// stored); gives where the vertices and the info start, and the vertex
-    /// count.
+    /// Stores an item's info bytes and its vertices (12 bytes each, as
+    /// stored); gives where they are.
     #[inline(always)]
-    fn push_raw_shape(&mut self, info: &[u8], vertices: &[u8]) -> (u32, u32, u16) {
-        let at = (self.vertices.len() as u32, self.info.len() as u32);
-        if !info.is_empty() {
-            self.info.extend_from_slice(info);
+    fn push_raw_shape(&mut self, info: (i16, &[u8]), vertices: &[u8]) -> Place {
+        let place = Place {
+            at: self.vertices.len() as u32,
+            info_at: self.info.len() as u32,
+            n: (vertices.len() / 12) as u16,
+            info_len: info.0,
+        };
+        if !info.1.is_empty() {
+            self.info.extend_from_slice(info.1);
         }
         push_be_vertices(&mut self.vertices, vertices);
-        (at.0, at.1, (vertices.len() / 12) as u16)
+        place
     }
 
     /// Starts a composite read from a node's bytes: its parts follow with
@@ -207,10 +212,12 @@ impl Store {
     pub(crate) fn push_raw_composite(&mut self, key: SortKey, info: (i16, &[u8]), parts: u16) {
         let item = Item {
             key,
-            at: self.parts.len() as u32,
-            info_at: self.info.len() as u32,
-            n: parts,
-            info_len: info.0,
+            place: Place {
+                at: self.parts.len() as u32,
+                info_at: self.info.len() as u32,
+                n: parts,
+                info_len: info.0,
+            },
             composite: true,
         };
         self.info.extend_from_slice(info.1);
@@ -220,14 +227,8 @@ impl Store {
     /// A part of the composite pushed last.
     #[inline(always)]
     pub(crate) fn push_raw_part(&mut self, category: i32, info: (i16, &[u8]), vertices: &[u8]) {
-        let (vert_at, info_at, vert_n) = self.push_raw_shape(info.1, vertices);
-        self.parts.push(Part {
-            category,
-            vert_at,
-            info_at,
-            vert_n,
-            info_len: info.0,
-        });
+        let place = self.push_raw_shape(info, vertices);
+        self.parts.push(Part { category, place });
     }
 
     /// A shadow read from a node's bytes (vertices and weights as stored). The
@@ -247,15 +248,10 @@ impl Store {
         let item = ShadowItem {
             key,
             num_real_objs,
-            vert_at: self.vertices.len() as u32,
-            info_at: self.info.len() as u32,
+            place: self.push_raw_shape(info, vertices),
             weights_at: self.weights.len() as u32,
             weights_n: (weights.len() / size) as u32,
-            vert_n: (vertices.len() / 12) as u16,
-            info_len: info.0,
         };
-        self.info.extend_from_slice(info.1);
-        push_be_vertices(&mut self.vertices, vertices);
         self.weights.extend(weights.chunks_exact(size).map(|x| {
             let w = |i: usize| {
                 let mut b = [0u8; 4];
@@ -287,24 +283,26 @@ impl Store {
         Ok((at, info.len))
     }
 
-    fn verts_of(&self, v: &[Coord]) -> Result<(u32, u16), NotStorable> {
+    /// Stores an owned item's info and vertices; gives where they are.
+    fn push_shape(&mut self, info: &JStr, v: &[Coord]) -> Result<Place, NotStorable> {
+        let (info_at, info_len) = self.info_of(info)?;
         let at = idx(self.vertices.len())?;
         idx(self.vertices.len() + v.len())?;
-        let n = i16::try_from(v.len()).map_err(|_| NotStorable)?;
-        Ok((at, n as u16))
+        let n = i16::try_from(v.len()).map_err(|_| NotStorable)? as u16;
+        self.info.extend_from_slice(&info.bytes);
+        self.vertices.extend_from_slice(v);
+        Ok(Place {
+            at,
+            info_at,
+            n,
+            info_len,
+        })
     }
 
     fn push_part(&mut self, p: &Primitive) -> Result<Part, NotStorable> {
-        let (info_at, info_len) = self.info_of(&p.info)?;
-        let (vert_at, vert_n) = self.verts_of(&p.vertices)?;
-        self.info.extend_from_slice(&p.info.bytes);
-        self.vertices.extend_from_slice(&p.vertices);
         Ok(Part {
             category: p.category,
-            vert_at,
-            info_at,
-            vert_n,
-            info_len,
+            place: self.push_shape(&p.info, &p.vertices)?,
         })
     }
 
@@ -315,10 +313,7 @@ impl Store {
                 let part = self.push_part(p)?;
                 Item {
                     key,
-                    at: part.vert_at,
-                    info_at: part.info_at,
-                    n: part.vert_n,
-                    info_len: part.info_len,
+                    place: part.place,
                     composite: false,
                 }
             }
@@ -334,10 +329,12 @@ impl Store {
                 }
                 Item {
                     key,
-                    at,
-                    info_at,
-                    n,
-                    info_len,
+                    place: Place {
+                        at,
+                        info_at,
+                        n,
+                        info_len,
+                    },
                     composite: true,
                 }
             }
@@ -348,23 +345,17 @@ impl Store {
 
     /// An owned shadow, with its sort key.
     pub(crate) fn push_shadow(&mut self, key: SortKey, s: &Shadow) -> Result<(), NotStorable> {
-        let (info_at, info_len) = self.info_of(&s.info)?;
-        let (vert_at, vert_n) = self.verts_of(&s.vertices)?;
         let weights_at = idx(self.weights.len())?;
         idx(self.weights.len() + s.weights.len())?;
         let weights_n = idx(s.weights.len())?;
-        self.info.extend_from_slice(&s.info.bytes);
-        self.vertices.extend_from_slice(&s.vertices);
+        let place = self.push_shape(&s.info, &s.vertices)?;
         self.weights.extend_from_slice(&s.weights);
         self.shadows.push(ShadowItem {
             key,
             num_real_objs: s.num_real_objs,
-            vert_at,
-            info_at,
+            place,
             weights_at,
             weights_n,
-            vert_n,
-            info_len,
         });
         Ok(())
     }
@@ -605,10 +596,7 @@ impl WindowBuf {
         let part = self.store.push_part(p)?;
         self.store.items.push(Item {
             key,
-            at: part.vert_at,
-            info_at: part.info_at,
-            n: part.vert_n,
-            info_len: part.info_len,
+            place: part.place,
             composite: false,
         });
         self.store.order.push((self.store.items.len() - 1) as u32);
@@ -699,12 +687,12 @@ macro_rules! item_accessors {
 
         /// Its info bytes.
         pub fn info(&self) -> &'a [u8] {
-            self.store.info(self.item.info_at, self.item.info_len)
+            self.store.info(&self.item.place)
         }
 
         /// Its info length as written (negative lengths are kept; see [`JStr`]).
         pub fn info_len(&self) -> i16 {
-            self.item.info_len
+            self.item.place.info_len
         }
 
         #[doc = concat!("The [`", stringify!($owned), "`] as an owned value, with its node.")]
@@ -747,22 +735,25 @@ impl<'a> DrawableRef<'a> {
         if !self.item.composite {
             return &[];
         }
-        span(&self.store.parts, self.item.at, self.item.n as usize)
+        span(
+            &self.store.parts,
+            self.item.place.at,
+            self.item.place.n as usize,
+        )
     }
 
     /// Its vertices: a primitive's, or those of every part of a composite in turn.
     pub fn vertices(&self) -> &'a [Coord] {
-        let (at, n) = if self.item.composite {
-            let parts = self.parts_slice();
-            match (parts.first(), parts.last()) {
-                (Some(a), Some(z)) => (
-                    a.vert_at as usize,
-                    (z.vert_at as usize + z.vert_n as usize).saturating_sub(a.vert_at as usize),
-                ),
-                _ => (0, 0),
-            }
-        } else {
-            (self.item.at as usize, self.item.n as usize)
+        if !self.item.composite {
+            return self.store.vertex_span(&self.item.place);
+        }
+        let parts = self.parts_slice();
+        let (at, n) = match (parts.first(), parts.last()) {
+            (Some(a), Some(z)) => (
+                a.place.at as usize,
+                (z.place.at as usize + z.place.n as usize).saturating_sub(a.place.at as usize),
+            ),
+            _ => (0, 0),
         };
         self.store.vertices.get(at..at + n).unwrap_or_default()
     }
@@ -782,10 +773,7 @@ impl<'a> DrawableRef<'a> {
             store: self.store,
             part: Part {
                 category: self.item.key.category,
-                vert_at: self.item.at,
-                info_at: self.item.info_at,
-                vert_n: self.item.n,
-                info_len: self.item.info_len,
+                place: self.item.place,
             },
         })
     }
@@ -796,7 +784,7 @@ impl<'a> DrawableRef<'a> {
             Some(p) => Drawable::Primitive(p.to_owned()),
             None => Drawable::Composite(Composite {
                 category: self.category(),
-                info: jstr(self.item.info_len, self.info()),
+                info: jstr(self.item.place.info_len, self.info()),
                 primitives: self.parts().map(|p| p.to_owned()).collect(),
             }),
         }
@@ -818,25 +806,24 @@ impl<'a> PrimitiveRef<'a> {
 
     /// Its info bytes.
     pub fn info(&self) -> &'a [u8] {
-        self.store.info(self.part.info_at, self.part.info_len)
+        self.store.info(&self.part.place)
     }
 
     /// Its info length as written.
     pub fn info_len(&self) -> i16 {
-        self.part.info_len
+        self.part.place.info_len
     }
 
     /// Its vertices.
     pub fn vertices(&self) -> &'a [Coord] {
-        self.store
-            .vertex_span(self.part.vert_at, self.part.vert_n as usize)
+        self.store.vertex_span(&self.part.place)
     }
 
     /// The primitive as an owned value.
     pub fn to_owned(&self) -> Primitive {
         Primitive {
             category: self.category(),
-            info: jstr(self.part.info_len, self.info()),
+            info: jstr(self.part.place.info_len, self.info()),
             vertices: self.vertices().to_vec(),
         }
     }
@@ -865,8 +852,7 @@ impl<'a> ShadowRef<'a> {
 
     /// Its vertices.
     pub fn vertices(&self) -> &'a [Coord] {
-        self.store
-            .vertex_span(self.item.vert_at, self.item.vert_n as usize)
+        self.store.vertex_span(&self.item.place)
     }
 
     /// Its per-category weights.
@@ -882,7 +868,7 @@ impl<'a> ShadowRef<'a> {
     pub fn to_owned(&self) -> Shadow {
         Shadow {
             category: self.category(),
-            info: jstr(self.item.info_len, self.info()),
+            info: jstr(self.item.place.info_len, self.info()),
             vertices: self.vertices().to_vec(),
             earliest: self.earliest(),
             latest: self.latest(),

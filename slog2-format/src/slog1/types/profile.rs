@@ -18,7 +18,7 @@ pub fn field_is_well_formed(b: &[u8; FIELD_LEN]) -> bool {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TextField {
     /// The raw bytes: text (or a decimal number), a NUL, padding, a TAB.
-    #[br(assert(field_is_well_formed(&bytes), RowError::new(row::PROFILE, format!("a profile field {:?} does not end with a TAB or holds a TAB, LF or CR", String::from_utf8_lossy(&bytes)))))]
+    #[br(assert(field_is_well_formed(&bytes), ReadProblem::ProfileField { text: String::from_utf8_lossy(&bytes).into_owned() }))]
     pub bytes: [u8; FIELD_LEN],
 }
 
@@ -95,19 +95,20 @@ pub(super) fn arg_labels(nargs: Option<&TextField>) -> BinResult<Vec<TextField>>
     let pos = reader.stream_position()?;
     let Some(n) = field.as_number() else {
         // The entry's assertion on `nargs` reports this first, at the entry.
+        let text = field.as_text();
         return Err(reject(
             pos - FIELD_LEN as u64,
-            row::PROFILE,
-            format!("argument label count {:?} is not a number", field.as_text()),
+            ReadProblem::ProfileLabelCount { text },
         ));
     };
-    need(
-        reader,
-        pos - FIELD_LEN as u64,
-        row::COUNT,
-        n as u64 * FIELD_LEN as u64 + 1,
-        || format!("a count of {n} argument labels (35 bytes each)"),
-    )?;
+    let bytes = n as u64 * FIELD_LEN as u64 + 1;
+    need(reader, pos - FIELD_LEN as u64, bytes, |need, have| {
+        ReadProblem::ArgLabelsTooMany {
+            count: n,
+            need,
+            have,
+        }
+    })?;
     (0..n)
         .map(|_| TextField::read_options(reader, endian, ()))
         .collect()
@@ -119,10 +120,10 @@ pub(super) fn arg_labels(nargs: Option<&TextField>) -> BinResult<Vec<TextField>>
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfileEntry {
     /// Interval type, decimal (0–65535).
-    #[br(assert(intvltype.as_number().is_some_and(|n| n <= u16::MAX as u32), RowError::new(row::PROFILE, format!("the interval type field {:?} is not a number from 0 to 65535", intvltype.as_text()))))]
+    #[br(assert(intvltype.as_number().is_some_and(|n| n <= u16::MAX as u32), ReadProblem::ProfileIntervalType { text: intvltype.as_text() }))]
     pub intvltype: TextField,
     /// Bebits code, decimal (0–3).
-    #[br(assert(bebits.as_number().is_some_and(|n| n <= 3), RowError::new(row::PROFILE, format!("the bebits field {:?} is not a number from 0 to 3", bebits.as_text()))))]
+    #[br(assert(bebits.as_number().is_some_and(|n| n <= 3), ReadProblem::ProfileBebits { text: bebits.as_text() }))]
     pub bebits: TextField,
     /// Class (`state`, `message`, ...): an arrow type's class contains `message`.
     pub classtype: TextField,
@@ -131,16 +132,16 @@ pub struct ProfileEntry {
     /// Colour name (X11 / Jumpshot colour table).
     pub color: TextField,
     /// `0` (no argument labels) or `1` (a count and the labels follow).
-    #[br(assert(matches!(has_labels.as_number(), Some(0 | 1)), RowError::new(row::PROFILE, format!("the argument-label flag {:?} is neither 0 nor 1", has_labels.as_text()))))]
+    #[br(assert(matches!(has_labels.as_number(), Some(0 | 1)), ReadProblem::ProfileLabelFlag { text: has_labels.as_text() }))]
     pub has_labels: TextField,
     /// Number of argument labels, present when `has_labels` is 1.
     #[br(if(has_labels.as_number() == Some(1)))]
-    #[br(assert(nargs.as_ref().is_none_or(|f| f.as_number().is_some()), RowError::new(row::PROFILE, format!("argument label count {:?} is not a number", nargs.as_ref().map(TextField::as_text).unwrap_or_default()))))]
+    #[br(assert(nargs.as_ref().is_none_or(|f| f.as_number().is_some()), ReadProblem::ProfileLabelCount { text: nargs.as_ref().map(TextField::as_text).unwrap_or_default() }))]
     pub nargs: Option<TextField>,
     /// The argument labels (as many as `nargs` says).
     #[br(parse_with = arg_labels, args(nargs.as_ref()))]
     pub arg_labels: Vec<TextField>,
-    #[br(temp, assert(newline == b'\n', RowError::new(row::PROFILE, format!("a profile entry ends with byte {:#04x}, not an LF", newline))))]
+    #[br(temp, assert(newline == b'\n', ReadProblem::ProfileEntryEnd { byte: newline }))]
     #[bw(calc = b'\n')]
     newline: u8,
 }

@@ -12,7 +12,7 @@ pub struct RecDef {
     /// Interval type.
     pub intvltype: u16,
     /// Bebits code (0–3).
-    #[br(parse_with = bebits_code, args("a record definition", row::RECDEF_BEBITS))]
+    #[br(parse_with = bebits_code, args(|code| ReadProblem::RecDefBebits { code }))]
     pub bebits: u8,
     /// Association words per record.
     pub nassocs: u16,
@@ -149,22 +149,17 @@ pub(super) fn record_args(variable: bool, nargs: u16, left: u64) -> BinResult<Re
     while left > 0 {
         let pos = reader.stream_position()?;
         if left < 2 {
-            return Err(reject(
-                pos,
-                row::RECORD,
-                format!(
-                    "{left} byte left in a variable-size record, too few for an argument count"
-                ),
-            ));
+            return Err(reject(pos, ReadProblem::ArgCountCut { left }));
         }
         let n = u16::read_options(reader, endian, ())?;
         let len = 2 + 4 * n as u64;
         if len > left {
-            return Err(reject(
-                pos,
-                row::RECORD,
-                format!("an argument group of {n} values ({len} bytes) runs past the record's end ({left} bytes left)"),
-            ));
+            let problem = ReadProblem::ArgGroupPastEnd {
+                count: n,
+                len,
+                left,
+            };
+            return Err(reject(pos, problem));
         }
         let values = (0..n)
             .map(|_| u32::read_options(reader, endian, ()))
@@ -223,7 +218,7 @@ pub struct IntervalRecord {
     /// Interval type (key into the profile and the record definitions).
     pub intvltype: u16,
     /// Bebits code: 0 middle, 1 begin, 2 final, 3 whole.
-    #[br(parse_with = bebits_code, args("a record", row::RECORD))]
+    #[br(parse_with = bebits_code, args(|code| ReadProblem::RecordBebits { code }))]
     pub bebits: u8,
     /// Start time in seconds.
     pub starttime: f64,
@@ -237,8 +232,8 @@ pub struct IntervalRecord {
     /// Instruction address (0 if unknown).
     pub instr_addr: u32,
     #[br(temp, calc = lookup(defs, intvltype, bebits))]
-    #[br(assert(def.is_some(), RowError::new(row::RECORD, format!("no record definition for interval type {} bebits {}", intvltype, bebits))))]
-    #[br(assert(size_fits(bytesize, rectype, def), RowError::new(row::RECORD, format!("the record's byte size {} does not match its definition {:?} (associations, arguments)", bytesize, def.unwrap_or_default()))))]
+    #[br(assert(def.is_some(), ReadProblem::NoRecDef { intvltype, bebits }))]
+    #[br(assert(size_fits(bytesize, rectype, def), ReadProblem::RecordSize { bytesize, def: def.unwrap_or_default() }))]
     #[bw(ignore)]
     def: Option<(u16, u16)>,
     /// Association words (as many as the definition says).
@@ -330,59 +325,70 @@ pub(super) fn sector(
     let start = reader.stream_position()?;
     let end = start + nbytes as u64;
     if nrec as u64 * MIN_DIAG_RECORD_LEN > nbytes as u64 {
-        return Err(reject(
-            start,
-            row::SECTOR,
-            format!("the {name} sector's {nrec} records cannot fit in its {nbytes} bytes (at least 34 each)"),
-        ));
+        let problem = ReadProblem::SectorRecords {
+            sector: name,
+            records: nrec,
+            bytes: nbytes,
+        };
+        return Err(reject(start, problem));
     }
     let mut recs = Vec::with_capacity(nrec as usize);
     for i in 0..nrec {
         let pos = reader.stream_position()?;
         let size = u16::read_options(reader, endian, ())? as u64;
         if size < MIN_DIAG_RECORD_LEN || pos + size > end {
-            return Err(reject(
-                pos,
-                row::SECTOR,
-                format!(
-                    "record {i} of the {name} sector has byte size {size}: {}",
-                    if size < MIN_DIAG_RECORD_LEN {
-                        "less than the 34-byte fixed part".to_string()
-                    } else {
-                        format!("it runs past the sector's end at byte {end}")
-                    }
-                ),
-            ));
+            let (sector, index) = (name, i);
+            let problem = if size < MIN_DIAG_RECORD_LEN {
+                ReadProblem::RecordTooSmall {
+                    sector,
+                    index,
+                    size,
+                }
+            } else {
+                ReadProblem::RecordPastSector {
+                    sector,
+                    index,
+                    size,
+                    end,
+                }
+            };
+            return Err(reject(pos, problem));
         }
         // An arrow's fixed part is longer: refuse a record too short for it
         // before its destination is read past the record's end.
         let rectype = u16::read_options(reader, endian, ())?;
         if is_off_diagonal(rectype) && size < MIN_OFFDIAG_RECORD_LEN {
-            return Err(reject(
-                pos,
-                row::RECORD,
-                format!("record {i} of the {name} sector has byte size {size}: less than the 41-byte fixed part of an arrow (record type {rectype})"),
-            ));
+            let problem = ReadProblem::ArrowTooSmall {
+                sector: name,
+                index: i,
+                size,
+                rectype,
+            };
+            return Err(reject(pos, problem));
         }
         reader.seek(SeekFrom::Start(pos))?;
         let r = IntervalRecord::read_options(reader, endian, (defs,))?;
         let used = reader.stream_position()? - pos;
         if used != size {
-            return Err(reject(
-                pos,
-                row::RECORD,
-                format!("record {i} of the {name} sector has byte size {size} but its fields take {used} bytes"),
-            ));
+            let problem = ReadProblem::RecordFields {
+                sector: name,
+                index: i,
+                size,
+                used,
+            };
+            return Err(reject(pos, problem));
         }
         recs.push(r);
     }
     let pos = reader.stream_position()?;
     if pos != end {
-        return Err(reject(
-            start,
-            row::SECTOR,
-            format!("the {name} sector's {nrec} records take {} bytes, not the {nbytes} its header says", pos - start),
-        ));
+        let problem = ReadProblem::SectorLength {
+            sector: name,
+            records: nrec,
+            used: pos - start,
+            bytes: nbytes,
+        };
+        return Err(reject(start, problem));
     }
     Ok(recs)
 }
@@ -419,7 +425,7 @@ pub struct Frame {
     #[bw(try_calc = u32::try_from(out.len()))]
     nrec_out: u32,
     #[br(temp, calc = FRAME_HEADER_LEN + nbytes_cur as u64 + nbytes_inc as u64 + nbytes_pas as u64 + nbytes_out as u64)]
-    #[br(assert(used <= frame_bytesize as u64, RowError::new(row::FRAME_SIZE, format!("the frame's sectors take {} bytes with its header, more than the frame size {}", used, frame_bytesize))))]
+    #[br(assert(used <= frame_bytesize as u64, ReadProblem::FrameOverfull { used, frame_bytesize }))]
     #[bw(ignore)]
     used: u64,
     /// Records that start and end in the frame.

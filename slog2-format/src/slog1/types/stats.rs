@@ -12,12 +12,12 @@ pub struct StatSet {
     pub rectype: u16,
     /// Interval type.
     pub intvltype: u16,
-    #[br(temp, assert(label_size == FIELD_LEN as u16, RowError::new(row::STAT_SET, format!("a statistics label size is {}, not 35", label_size))))]
+    #[br(temp, assert(label_size == FIELD_LEN as u16, ReadProblem::StatLabelSize { size: label_size }))]
     #[bw(calc = FIELD_LEN as u16)]
     label_size: u16,
     /// Label: 34 bytes of NUL-padded text and an LF.
     pub label: [u8; FIELD_LEN],
-    #[br(temp, assert(n == nbin, RowError::new(row::STAT_SET, format!("a statistics set has {} bins, the section says {}", n, nbin))))]
+    #[br(temp, assert(n == nbin, ReadProblem::StatBins { bins: n, section: nbin }))]
     #[bw(try_calc = u32::try_from(bins.len()))]
     n: u32,
     /// Average number of active intervals of the type in each bin.
@@ -50,13 +50,15 @@ pub(super) fn stat_sets(nset: u32, nbin: u32) -> BinResult<Vec<StatSet>> {
     let pos = reader.stream_position()?;
     let each = STAT_SET_FIXED_LEN + 8 * nbin as u64;
     // Report the Nset field: the sets start 24 bytes after it.
-    need(
-        reader,
-        pos.saturating_sub(24),
-        row::COUNT,
-        (nset as u64).saturating_mul(each),
-        || format!("{nset} statistics sets of {nbin} bins"),
-    )?;
+    let bytes = (nset as u64).saturating_mul(each);
+    need(reader, pos.saturating_sub(24), bytes, |need, have| {
+        ReadProblem::StatSetsTooMany {
+            sets: nset,
+            bins: nbin,
+            need,
+            have,
+        }
+    })?;
     (0..nset)
         .map(|_| StatSet::read_options(reader, endian, (nbin,)))
         .collect()

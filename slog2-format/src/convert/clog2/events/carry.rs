@@ -15,29 +15,40 @@ pub enum Partial {
         origin: u64,
     },
     /// A send waiting for its receive.
-    Send {
-        /// Tag, sender process line, receiver process line.
-        key: [i32; 3],
-        /// Send time.
-        time: f64,
-        /// Sender thread line.
-        line: i32,
-        /// Message size.
-        size: i32,
-        /// The caller's tag of the send record.
-        origin: u64,
-    },
-    /// A receive waiting for its send.
-    Recv {
-        /// Tag, sender process line, receiver process line.
-        key: [i32; 3],
-        /// Receive time.
-        time: f64,
-        /// Receiver thread line.
-        line: i32,
-        /// The caller's tag of the receive record.
-        origin: u64,
-    },
+    Send(WaitingMessage),
+    /// A receive waiting for its send (its `size` is 0: the size is the send's).
+    Recv(WaitingMessage),
+}
+
+/// A send or receive waiting for its other end (the fields both share).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WaitingMessage {
+    /// Tag, sender process line, receiver process line.
+    pub key: [i32; 3],
+    /// Send or receive time.
+    pub time: f64,
+    /// The thread line of this end.
+    pub line: i32,
+    /// Message size (0 for a receive).
+    pub size: i32,
+    /// The caller's tag of the send or receive record.
+    pub origin: u64,
+}
+
+impl Partial {
+    /// The caller's tag of the record that began the waiting event.
+    ///
+    /// ```
+    /// use slog2_format::convert::{Partial, WaitingMessage};
+    /// let m = WaitingMessage { key: [1, 0, 1], time: 0.5, line: 0, size: 8, origin: 40 };
+    /// assert_eq!(Partial::Send(m).origin(), 40);
+    /// ```
+    pub fn origin(&self) -> u64 {
+        match *self {
+            Partial::State { origin, .. } => origin,
+            Partial::Send(m) | Partial::Recv(m) => m.origin,
+        }
+    }
 }
 
 impl Clog2Drawables {
@@ -52,28 +63,21 @@ impl Clog2Drawables {
                 out.push(Partial::State { prim, origin });
             }
         }
-        for (map, send) in [(&self.sends, true), (&self.recvs, false)] {
+        for (map, end) in [
+            (&self.sends, Partial::Send as fn(WaitingMessage) -> Partial),
+            (&self.recvs, Partial::Recv),
+        ] {
             let mut keys: Vec<_> = map.keys().copied().collect();
             keys.sort_unstable();
             for k in keys {
                 for h in map[&k].iter() {
-                    let key = [k.0, k.1, k.2];
-                    out.push(if send {
-                        Partial::Send {
-                            key,
-                            time: h.time,
-                            line: h.line,
-                            size: h.size,
-                            origin: h.origin,
-                        }
-                    } else {
-                        Partial::Recv {
-                            key,
-                            time: h.time,
-                            line: h.line,
-                            origin: h.origin,
-                        }
-                    });
+                    out.push(end(WaitingMessage {
+                        key: [k.0, k.1, k.2],
+                        time: h.time,
+                        line: h.line,
+                        size: h.size,
+                        origin: h.origin,
+                    }));
                 }
             }
         }
@@ -87,44 +91,25 @@ impl Clog2Drawables {
         self.sends.clear();
         self.recvs.clear();
         for p in partials {
-            match *p {
-                Partial::State { prim, origin } => push_back(
-                    &mut self.states,
-                    (prim.category, prim.lines[0]),
-                    (prim.times[0], prim, origin),
-                ),
-                Partial::Send {
-                    key,
-                    time,
-                    line,
-                    size,
-                    origin,
-                } => push_back(
-                    &mut self.sends,
-                    (key[0], key[1], key[2]),
-                    HalfArrow {
-                        time,
-                        line,
-                        size,
-                        origin,
-                    },
-                ),
-                Partial::Recv {
-                    key,
-                    time,
-                    line,
-                    origin,
-                } => push_back(
-                    &mut self.recvs,
-                    (key[0], key[1], key[2]),
-                    HalfArrow {
-                        time,
-                        line,
-                        size: 0,
-                        origin,
-                    },
-                ),
-            }
+            let (map, m) = match *p {
+                Partial::State { prim, origin } => {
+                    push_back(
+                        &mut self.states,
+                        (prim.category, prim.lines[0]),
+                        (prim.times[0], prim, origin),
+                    );
+                    continue;
+                }
+                Partial::Send(m) => (&mut self.sends, m),
+                Partial::Recv(m) => (&mut self.recvs, m),
+            };
+            let half = HalfArrow {
+                time: m.time,
+                line: m.line,
+                size: m.size,
+                origin: m.origin,
+            };
+            push_back(map, (m.key[0], m.key[1], m.key[2]), half);
         }
     }
 }
