@@ -52,14 +52,7 @@ fn trace(dir: &std::path::Path) -> PathBuf {
 }
 
 fn json(s: &Service, url: &str) -> Value {
-    let r = s.handle("GET", url, None);
-    assert_eq!(
-        r.status,
-        200,
-        "{url}: {}",
-        String::from_utf8_lossy(&r.read_body().unwrap())
-    );
-    serde_json::from_slice(&r.read_body().unwrap()).unwrap()
+    common::served_json(s, url)
 }
 
 #[test]

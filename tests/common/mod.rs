@@ -121,3 +121,11 @@ pub fn generated_slog2(seed: u64, events: u64, leaf: u32) -> Vec<u8> {
     .unwrap();
     out.into_inner()
 }
+
+/// The JSON answer of `url` from `serve`'s service, which must be `200`.
+pub fn served_json(s: &mpelog::serve::Service, url: &str) -> serde_json::Value {
+    let r = s.handle("GET", url, None);
+    let body = r.read_body().unwrap();
+    assert_eq!(r.status, 200, "{url}: {}", String::from_utf8_lossy(&body));
+    serde_json::from_slice(&body).unwrap()
+}
