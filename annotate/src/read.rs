@@ -837,10 +837,7 @@ mod tests {
     use super::*;
     use crate::write::def_record;
     use clog2_format::codec::BlockRecords;
-    use clog2_format::record::{
-        BareEvt, CargoEvt, ConstDef, EventDef, LegacyMsgEvt, MsgEvt, StateDef,
-    };
-    use clog2_format::{Body, FixedBytes, Record, Version};
+    use clog2_format::Body;
     use proptest::prelude::*;
     use slog2_format::convert::{Clog2Drawables, Partial};
 
@@ -947,118 +944,18 @@ mod tests {
         total
     }
 
-    /// Event IDs that mean something under `PreambleInfo::mpe_default`
-    /// (placeholder states 0..600 in pairs), send and receive, IDs outside
-    /// every range, and -1.
-    const ETYPES: [i32; 14] = [
-        0, 1, 2, 3, 598, 599, 600, 601, 5000, 5001, -10, -1, -101, -102,
-    ];
-
-    fn body(legacy: bool) -> impl Strategy<Value = Body> {
-        let e = || prop::sample::select(ETYPES.to_vec());
-        prop_oneof![
-            2 => (e(), e()).prop_map(|(start_etype, final_etype)| Body::StateDef(StateDef {
-                state_id: 1,
-                start_etype,
-                final_etype,
-                pad: FixedBytes::ZERO,
-                color: FixedBytes::from_str_truncated("red"),
-                name: FixedBytes::from_str_truncated("s"),
-                format: FixedBytes::ZERO,
-            })),
-            1 => e().prop_map(|etype| Body::EventDef(EventDef {
-                etype,
-                pad: FixedBytes::ZERO,
-                color: FixedBytes::from_str_truncated("blue"),
-                name: FixedBytes::from_str_truncated("e"),
-                format: FixedBytes::ZERO,
-            })),
-            1 => Just(Body::ConstDef(ConstDef {
-                etype: -201,
-                value: 3,
-                name: FixedBytes::ZERO,
-            })),
-            8 => e().prop_map(|etype| Body::Bare(BareEvt {
-                etype,
-                pad: FixedBytes::ZERO,
-            })),
-            4 => (e(), any::<u8>()).prop_map(|(etype, b)| Body::Cargo(CargoEvt {
-                etype,
-                pad: FixedBytes::ZERO,
-                bytes: FixedBytes([b; 32]),
-            })),
-            6 => (
-                prop_oneof![4 => Just(-101), 4 => Just(-102), 1 => e()],
-                0..2i32,
-                0..3i32,
-                0..2i32,
-                0..100i32
-            )
-                .prop_map(move |(etype, icomm, rank, tag, size)| if legacy {
-                    Body::LegacyMsg(LegacyMsgEvt {
-                        etype,
-                        tag,
-                        partner: rank,
-                        comm: icomm,
-                        size,
-                        pad: FixedBytes::ZERO,
-                    })
-                } else {
-                    Body::Msg(MsgEvt {
-                        etype,
-                        icomm,
-                        rank,
-                        tag,
-                        size,
-                        pad: FixedBytes::ZERO,
-                    })
-                }),
-        ]
-    }
-
+    /// A trace of [`pairing_case`] records, with a leaf size and a tree's
+    /// children.
+    ///
+    /// [`pairing_case`]: mpelog_conformance::strategies::clog2::pairing_case
     fn case() -> impl Strategy<Value = (Vec<u8>, u32, u16)> {
+        use mpelog_conformance::strategies::clog2::{pairing_case, write};
         (
-            prop::sample::select(Version::ALL.to_vec()),
-            any::<bool>(),
-            prop::sample::select(vec![256u32, 512]),
-            any::<bool>(),
+            pairing_case(),
+            prop::sample::select(vec![256u32, 512, 1024]),
+            2u16..4,
         )
-            .prop_flat_map(|(v, big, bs, ordered)| {
-                let legacy = v.has_legacy_header();
-                (
-                    Just((v, big, bs, ordered)),
-                    proptest::collection::vec(
-                        (0.0..100.0f64, 0..3i32, 0..2i32, 0..2i32, body(legacy)),
-                        0..400,
-                    ),
-                    prop::sample::select(vec![256u32, 512, 1024]),
-                    2u16..4,
-                )
-            })
-            .prop_map(|((v, big, bs, ordered), recs, leaf_bytes, children)| {
-                let mut times: Vec<f64> = recs.iter().map(|r| r.0).collect();
-                if ordered {
-                    times.sort_by(f64::total_cmp);
-                }
-                let legacy = v.has_legacy_header();
-                let records: Vec<Record> = recs
-                    .into_iter()
-                    .zip(times)
-                    .map(|((_, rank, icomm, thread, body), time)| Record {
-                        time,
-                        icomm: if legacy { 0 } else { icomm },
-                        rank,
-                        thread: if legacy { 0 } else { thread },
-                        body,
-                    })
-                    .collect();
-                let case = (v, big, bs, records, Vec::new());
-                (
-                    mpelog_conformance::strategies::clog2::write(&case),
-                    leaf_bytes,
-                    children,
-                )
-            })
+            .prop_map(|(case, leaf_bytes, children)| (write(&case), leaf_bytes, children))
     }
 
     fn annotated(clog2: &[u8], leaf_bytes: u32, children: u16) -> Option<Vec<u8>> {

@@ -2,7 +2,8 @@
 //! hand-made record streams (no corpus needed).
 
 use clog2_format::record::*;
-use clog2_format::{Clog2Reader, FixedBytes, PreambleInfo, Record, Version};
+use clog2_format::{Clog2Reader, FixedBytes, PreambleInfo, Record};
+use mpelog_conformance::strategies::clog2::{pairing_case, write};
 use proptest::prelude::*;
 use slog2_format::convert::{Clog2Drawables, Unmatched};
 use slog2_format::types::topology;
@@ -482,7 +483,8 @@ fn event_ids_sharing_a_cache_slot_keep_their_meanings() {
 }
 
 /// What is still open at the end: every open start is counted, Java's count
-/// only those of defined categories, with every unpaired send and receive.
+/// only those of defined categories, with every unpaired send and receive;
+/// several waiting under one pairing key count one each.
 #[test]
 fn open_events_are_counted_at_the_end_as_java_counts_them() {
     let mut c = Clog2Drawables::new(&preamble());
@@ -493,10 +495,13 @@ fn open_events_are_counted_at_the_end_as_java_counts_them() {
             comm(1),
             statedef(600, 601, "Work"),
             Record::bare(1.0, 0, 600), // open, defined
+            Record::bare(1.2, 0, 600), // open, defined, on the same line
             Record::bare(1.5, 1, 600), // open, defined
             Record::bare(2.0, 0, 0),   // open, a placeholder
             msg(3.0, 0, SEND_ETYPE, 1, 1, 8),
+            msg(3.2, 0, SEND_ETYPE, 1, 1, 8), // the same key
             msg(4.0, 1, RECV_ETYPE, 0, 2, 8),
+            msg(4.2, 1, RECV_ETYPE, 0, 2, 8), // the same key
             msg(4.5, 1, RECV_ETYPE, 0, 3, 8),
             msg(5.0, 0, RECV_ETYPE, 1, 3, 8),
         ],
@@ -504,9 +509,9 @@ fn open_events_are_counted_at_the_end_as_java_counts_them() {
     let (_, _, u) = c.finish();
     assert_eq!(
         (u.state_starts, u.sends, u.recvs, u.java_count),
-        (3, 1, 3, 2 + 1 + 3)
+        (4, 2, 4, 3 + 2 + 4)
     );
-    assert_eq!(u.total_dropped(), 3 + 1 + 3);
+    assert_eq!(u.total_dropped(), 4 + 2 + 4);
 }
 
 /// `total_dropped` adds the six kinds of dropped events and nothing else.
@@ -571,130 +576,6 @@ fn messages_of_one_tag_pair_by_sender_and_receiver() {
     assert_eq!(lines, [0, 1, 2, 3, 6, 7, 256, 257]);
 }
 
-/// Several items waiting under one pairing key are each counted at the end:
-/// two open starts of one state on one line, two sends and three receives of
-/// one tag between the same two processes.
-#[test]
-fn waiting_events_of_one_key_are_each_counted() {
-    let mut c = Clog2Drawables::new(&preamble());
-    run(
-        &mut c,
-        &[
-            comm(0),
-            comm(1),
-            statedef(600, 601, "Work"),
-            Record::bare(1.0, 0, 600),
-            Record::bare(1.5, 0, 600),
-            msg(2.0, 0, SEND_ETYPE, 1, 4, 8),
-            msg(2.5, 0, SEND_ETYPE, 1, 4, 8),
-            msg(3.0, 0, RECV_ETYPE, 1, 5, 8),
-            msg(3.5, 0, RECV_ETYPE, 1, 5, 8),
-            msg(4.0, 0, RECV_ETYPE, 1, 5, 8),
-        ],
-    );
-    let (_, _, u) = c.finish();
-    assert_eq!(
-        (u.state_starts, u.sends, u.recvs, u.java_count),
-        (2, 2, 3, 2 + 2 + 3)
-    );
-}
-
-/// Event IDs that mean something under `PreambleInfo::mpe_default` (known
-/// states 0..600 in pairs), send and receive, IDs outside every range, and -1.
-const ETYPES: [i32; 14] = [
-    0, 1, 2, 3, 598, 599, 600, 601, 5000, 5001, -10, -1, SEND_ETYPE, RECV_ETYPE,
-];
-
-/// Definitions, events and messages (the legacy form when `legacy`) of
-/// [`ETYPES`] between few processes, communicators and tags, so that many pair.
-fn paired_body(legacy: bool) -> impl Strategy<Value = Body> {
-    let e = || prop::sample::select(ETYPES.to_vec());
-    prop_oneof![
-        1 => (e(), e()).prop_map(|(start_etype, final_etype)| Body::StateDef(StateDef {
-            state_id: 1,
-            start_etype,
-            final_etype,
-            pad: FixedBytes::ZERO,
-            color: FixedBytes::from_str_truncated("red"),
-            name: FixedBytes::from_str_truncated("s"),
-            format: FixedBytes::from_str_truncated("v=%d"),
-        })),
-        1 => e().prop_map(|etype| Body::EventDef(EventDef {
-            etype,
-            pad: FixedBytes::ZERO,
-            color: FixedBytes::from_str_truncated("blue"),
-            name: FixedBytes::from_str_truncated("e"),
-            format: FixedBytes::ZERO,
-        })),
-        8 => e().prop_map(|etype| Body::Bare(BareEvt {
-            etype,
-            pad: FixedBytes::ZERO,
-        })),
-        4 => (e(), any::<u8>()).prop_map(|(etype, b)| Body::Cargo(CargoEvt {
-            etype,
-            pad: FixedBytes::ZERO,
-            bytes: FixedBytes([b; 32]),
-        })),
-        8 => (
-            prop_oneof![4 => Just(SEND_ETYPE), 4 => Just(RECV_ETYPE), 1 => e()],
-            0..2i32,
-            0..3i32,
-            0..3i32,
-            0..100i32
-        )
-            .prop_map(move |(etype, icomm, rank, tag, size)| if legacy {
-                Body::LegacyMsg(LegacyMsgEvt {
-                    etype,
-                    tag,
-                    partner: rank,
-                    comm: icomm,
-                    size,
-                    pad: FixedBytes::ZERO,
-                })
-            } else {
-                Body::Msg(MsgEvt {
-                    etype,
-                    icomm,
-                    rank,
-                    tag,
-                    size,
-                    pad: FixedBytes::ZERO,
-                })
-            }),
-    ]
-}
-
-/// A trace of every version and byte order whose records pair often.
-fn paired_case() -> impl Strategy<Value = mpelog_conformance::strategies::clog2::Case> {
-    (
-        prop::sample::select(Version::ALL.to_vec()),
-        any::<bool>(),
-        prop::sample::select(vec![256u32, 1024]),
-    )
-        .prop_flat_map(|(v, big, bs)| {
-            let legacy = v.has_legacy_header();
-            (
-                Just((v, big, bs)),
-                proptest::collection::vec((0..3i32, 0..2i32, 0..2i32, paired_body(legacy)), 0..200),
-            )
-        })
-        .prop_map(|((v, big, bs), recs)| {
-            let legacy = v.has_legacy_header();
-            let records = recs
-                .into_iter()
-                .enumerate()
-                .map(|(i, (rank, icomm, thread, body))| Record {
-                    time: i as f64,
-                    icomm: if legacy { 0 } else { icomm },
-                    rank,
-                    thread: if legacy { 0 } else { thread },
-                    body,
-                })
-                .collect();
-            (v, big, bs, records, Vec::new())
-        })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, .. ProptestConfig::default() })]
 
@@ -703,8 +584,8 @@ proptest! {
     /// these tests the second): the same primitives, legend, maps and counts,
     /// for the legacy message layout of 02.10/02.20 too.
     #[test]
-    fn records_read_in_place_pair_as_decoded_records(case in paired_case()) {
-        let bytes = mpelog_conformance::strategies::clog2::write(&case);
+    fn records_read_in_place_pair_as_decoded_records(case in pairing_case()) {
+        let bytes = write(&case);
         let mut decoded = Clog2Reader::from_slice(&bytes).unwrap();
         let pre = decoded.preamble().info().clone();
         let mut want = Clog2Drawables::new(&pre);

@@ -342,6 +342,129 @@ pub fn write(case: &Case) -> Vec<u8> {
     out.into_inner()
 }
 
+/// Event IDs that mean something under `PreambleInfo::mpe_default` (placeholder
+/// states 0..600 in pairs), send and receive, IDs outside every range, and -1:
+/// the IDs of [`pairing_body`].
+pub const PAIRING_ETYPES: [i32; 14] = [
+    0, 1, 2, 3, 598, 599, 600, 601, 5000, 5001, -10, -1, -101, -102,
+];
+
+/// Definitions (some clashing), bare and cargo events and messages (their
+/// legacy form when `legacy`) of [`PAIRING_ETYPES`] between ranks 0..3 of
+/// communicators 0..2 with tags 0..2: many states and arrows pair, some stay
+/// unmatched, some IDs are undeclared.
+pub fn pairing_body(legacy: bool) -> BoxedStrategy<Body> {
+    let e = || prop::sample::select(PAIRING_ETYPES.to_vec());
+    prop_oneof![
+        2 => (e(), e()).prop_map(|(start_etype, final_etype)| Body::StateDef(StateDef {
+            state_id: 1,
+            start_etype,
+            final_etype,
+            pad: FixedBytes::ZERO,
+            color: FixedBytes::from_str_truncated("red"),
+            name: FixedBytes::from_str_truncated("s"),
+            format: FixedBytes::ZERO,
+        })),
+        1 => e().prop_map(|etype| Body::EventDef(EventDef {
+            etype,
+            pad: FixedBytes::ZERO,
+            color: FixedBytes::from_str_truncated("blue"),
+            name: FixedBytes::from_str_truncated("e"),
+            format: FixedBytes::ZERO,
+        })),
+        1 => Just(Body::ConstDef(ConstDef {
+            etype: -201,
+            value: 3,
+            name: FixedBytes::ZERO,
+        })),
+        8 => e().prop_map(|etype| Body::Bare(BareEvt {
+            etype,
+            pad: FixedBytes::ZERO,
+        })),
+        4 => (e(), any::<u8>()).prop_map(|(etype, b)| Body::Cargo(CargoEvt {
+            etype,
+            pad: FixedBytes::ZERO,
+            bytes: FixedBytes([b; 32]),
+        })),
+        6 => (
+            prop_oneof![4 => Just(-101), 4 => Just(-102), 1 => e()],
+            0..2i32,
+            0..3i32,
+            0..2i32,
+            0..100i32
+        )
+            .prop_map(move |(etype, icomm, rank, tag, size)| if legacy {
+                Body::LegacyMsg(LegacyMsgEvt {
+                    etype,
+                    tag,
+                    partner: rank,
+                    comm: icomm,
+                    size,
+                    pad: FixedBytes::ZERO,
+                })
+            } else {
+                Body::Msg(MsgEvt {
+                    etype,
+                    icomm,
+                    rank,
+                    tag,
+                    size,
+                    pad: FixedBytes::ZERO,
+                })
+            }),
+    ]
+    .boxed()
+}
+
+/// A [`Case`] of up to 400 [`pairing_body`] records on ranks 0..3, threads
+/// 0..2 and communicators 0..2 (0 with legacy headers), of any version, byte
+/// order and a block size of 256 or 512 bytes; times in 0..100, in order or
+/// not; no comm table. Written with [`write()`], it reads back; the pairing
+/// (`slog2_format::convert::Clog2Drawables`) finds much to pair in it.
+pub fn pairing_case() -> impl Strategy<Value = Case> {
+    (
+        prop::sample::select(Version::ALL.to_vec()),
+        any::<bool>(),
+        prop::sample::select(vec![256u32, 512]),
+        any::<bool>(),
+    )
+        .prop_flat_map(|(v, big, bs, ordered)| {
+            let legacy = v.has_legacy_header();
+            (
+                Just((v, big, bs, ordered)),
+                proptest::collection::vec(
+                    (
+                        0.0..100.0f64,
+                        0..3i32,
+                        0..2i32,
+                        0..2i32,
+                        pairing_body(legacy),
+                    ),
+                    0..400,
+                ),
+            )
+        })
+        .prop_map(|((v, big, bs, ordered), recs)| {
+            let mut times: Vec<f64> = recs.iter().map(|r| r.0).collect();
+            if ordered {
+                times.sort_by(f64::total_cmp);
+            }
+            let legacy = v.has_legacy_header();
+            let records: Vec<Record> = recs
+                .into_iter()
+                .zip(times)
+                .map(|((_, rank, icomm, thread, body), time)| Record {
+                    time,
+                    icomm: if legacy { 0 } else { icomm },
+                    rank,
+                    thread: if legacy { 0 } else { thread },
+                    body,
+                })
+                .collect();
+            (v, big, bs, records, Vec::new())
+        })
+}
+
 /// The bytes of a [`case`]: they read back losslessly; they need not convert.
 pub fn file() -> impl Strategy<Value = Vec<u8>> {
     case().prop_map(|c| write(&c))
