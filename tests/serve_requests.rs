@@ -379,7 +379,7 @@ fn an_empty_body_is_empty() {
         (file(1), false),
     ] {
         let r = answer(body);
-        assert_eq!((r.is_empty(), r.len() == 0), (empty, empty), "{r:?}");
+        assert_eq!((r.is_empty(), r.len()), (empty, u64::from(!empty)), "{r:?}");
     }
 }
 
