@@ -13,7 +13,7 @@ mod common;
 use mpelog::summary::{Summary, MAX_COLUMNS, WIDE};
 use slog2_format::types::{topology, Category, LineIdMap, LineIdRow};
 use slog2_format::write::{identity_map, Prim, TreeOptions, TreeWriter};
-use slog2_format::{Slog2Reader, WindowBuf};
+use slog2_format::{ReadOptions, Slog2Reader, Validation, WindowBuf};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Cursor;
 
@@ -516,7 +516,21 @@ fn check_in_view(
     px: u32,
     what: &str,
 ) -> ((usize, usize, usize), bool) {
-    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
+    check_read(bytes, ReadOptions::default(), view, from, to, px, what)
+}
+
+/// [`check_in_view`] with the reader's options `opts` (a small picture budget
+/// stops the query at upper nodes, whose shadows span many columns).
+fn check_read(
+    bytes: &[u8],
+    opts: ReadOptions,
+    view: Option<&LineIdMap>,
+    from: f64,
+    to: f64,
+    px: u32,
+    what: &str,
+) -> ((usize, usize, usize), bool) {
+    let mut r = Slog2Reader::with_options(Cursor::new(bytes), opts).unwrap();
     let legend = legend_of(&r);
     let view = view
         .cloned()
@@ -796,4 +810,100 @@ fn shadows_at_negative_times_are_the_references() {
         shadowed += usize::from(s);
     }
     assert!(shadowed > 0, "no window stood on shadows");
+}
+
+/// The state shadows of the answer to `[from, to]` at `px` columns that span
+/// more than 4 columns (past which the sweep spreads a span as a rate), and
+/// those of them with a container weight (inclusive time above exclusive).
+fn wide_state_shadows(
+    bytes: &[u8],
+    opts: ReadOptions,
+    from: f64,
+    to: f64,
+    px: u32,
+) -> (usize, usize) {
+    let mut r = Slog2Reader::with_options(Cursor::new(bytes), opts).unwrap();
+    let legend = legend_of(&r);
+    let state = |k: i32| {
+        legend
+            .iter()
+            .find(|c| c.index == k)
+            .is_none_or(|c| c.topology == topology::STATE)
+    };
+    let mut buf = WindowBuf::new();
+    mpelog::summary::query(&mut r, &mut buf, from, to, px).unwrap();
+    let column = (to - from) / f64::from(px);
+    let (mut wide, mut container) = (0, 0);
+    for s in buf.shadows() {
+        let span = s.latest().min(to) - s.earliest().max(from);
+        if state(s.category()) && span > 4.0 * column {
+            wide += 1;
+            container += usize::from(
+                s.weights()
+                    .iter()
+                    .any(|x| state(x.category) && x.excl > 0.0 && x.incl > x.excl * (1.0 + 1e-6)),
+            );
+        }
+    }
+    (wide, container)
+}
+
+/// Generated traces read within small picture budgets: the query stops at
+/// upper nodes, so state shadows span many columns (spread as rates, with
+/// container weights where states nest) and cover whole columns between
+/// their ends; every cell is still the reference's.
+#[test]
+fn wide_shadows_of_small_picture_budgets_are_the_references() {
+    let (mut wide, mut container, mut summarised) = (0, 0, 0);
+    for (seed, events, leaf) in [(5, 20_000, 1024), (7, 30_000, 4096)] {
+        let bytes = common::generated_slog2(seed, events, leaf);
+        let (a, b) = root(&bytes);
+        let at = |f: f64| a + f * (b - a);
+        for budget in [0, 1 << 14] {
+            let opts = ReadOptions::default().picture_budget(budget);
+            for (from, to) in [(a, b), (at(0.2), at(0.7)), (at(0.61), at(0.64))] {
+                for px in [7, 64, 300] {
+                    let what = format!("seed {seed} leaf {leaf} budget {budget}");
+                    let (n, _) = check_read(&bytes, opts, None, from, to, px, &what);
+                    summarised += n.1;
+                    let (w, c) = wide_state_shadows(&bytes, opts, from, to, px);
+                    wide += w;
+                    container += c;
+                }
+            }
+        }
+    }
+    assert!(
+        wide > 0 && container > 0 && summarised > 0,
+        "{wide} wide state shadows, {container} with container weights, {summarised} cells summarised"
+    );
+}
+
+/// Wide states of a category the legend lacks (a file read without
+/// validation, as `check` reads): no info text when they carry info bytes
+/// (no formats to decode them with), an empty one when they carry none.
+#[test]
+fn wide_states_of_a_category_the_legend_lacks_are_the_references() {
+    let bytes = made(
+        vec![
+            Prim::two(9, topology::STATE, (0.0, 0), (6.0, 0), &[1, 2]),
+            Prim::two(9, topology::STATE, (6.0, 1), (10.0, 1), &[]),
+            state(1, 0, 7.0, 9.0),
+        ],
+        None,
+    );
+    let opts = ReadOptions::default().validation(Validation::Off);
+    check_read(&bytes, opts, None, 0.0, 10.0, 10, "unknown category");
+    let mut r = Slog2Reader::with_options(Cursor::new(&bytes[..]), opts).unwrap();
+    let legend = legend_of(&r);
+    let mut buf = WindowBuf::new();
+    mpelog::summary::query(&mut r, &mut buf, 0.0, 10.0, 10).unwrap();
+    let s = Summary::of_window(&buf, &legend, None, 0.0, 10.0, 10);
+    let infos: Vec<_> = s
+        .states
+        .iter()
+        .map(|x| (x.category, x.info.clone()))
+        .collect();
+    // (The state of category 1, 2 columns wide, is not a wide one.)
+    assert_eq!(infos, [(9, None), (9, Some(String::new()))]);
 }
