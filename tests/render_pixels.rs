@@ -56,8 +56,14 @@ impl Picture {
 /// `prims` on the timelines `lines` (one row each, in order), drawn by
 /// `mpelog render` over [0, 0.5) s as a PNG 356 px wide.
 fn draw(mut prims: Vec<Prim>, categories: &[Category], lines: &[i32]) -> Picture {
-    // The writer takes primitives by end time.
-    prims.sort_by(|a, b| a.times[usize::from(a.nv) - 1].total_cmp(&b.times[usize::from(b.nv) - 1]));
+    // The writer takes primitives by their latest time.
+    let latest = |p: &Prim| {
+        p.times[..usize::from(p.nv)]
+            .iter()
+            .copied()
+            .fold(f64::MIN, f64::max)
+    };
+    prims.sort_by(|a, b| latest(a).total_cmp(&latest(b)));
     let mut w = TreeWriter::new(Cursor::new(Vec::new()), TreeOptions::default()).unwrap();
     for p in prims {
         w.add(p).unwrap();
@@ -166,6 +172,8 @@ fn summarised_cells_are_bands_as_tall_as_their_shares() {
     let mut prims = Vec::new();
     // Row 0: ten states one column wide, back to back over columns 10-19.
     prims.extend((10..20).map(|c| state(1, 0, f64::from(c), f64::from(c + 1))));
+    // And a wide one from column 240 to past the window's end.
+    prims.push(state(1, 0, 240.0, 300.0));
     // Row 1: two overlapping states, neither inside the other: column 40
     // holds a whole column of red and half a column of blue.
     prims.push(state(1, 1, 40.0, 41.0));
@@ -195,6 +203,9 @@ fn summarised_cells_are_bands_as_tall_as_their_shares() {
         expect(&p, c, 0, 1..=38, BLACK);
     }
     assert_eq!(summary_rects(&p.svg, 0), 2, "one run of ten alike columns");
+    // The wide state stops at the plot's edge; right of it, the white page.
+    expect(&p, 255, 0, 2..=37, RED);
+    expect(&p, COLUMNS, 0, 2..=37, [255, 255, 255]);
 
     // Row 1: 1.5 columns of state in column 40, scaled to the 36 px region:
     // red 36 / 1.5 = 24 px on the middle, moved up to keep blue's 12 px
@@ -322,34 +333,65 @@ fn events_are_marks_up_to_an_eighth_of_the_cells_then_strips() {
 
 /// More arrows than columns: per pair of rows and of 4-column bins, one
 /// faint yellow line without a head (half-opaque, so black under it turns
-/// to half yellow), each bin once.
+/// to half yellow), each bin of a start or of an end once; an arrow that
+/// ends after the window points 1 px past the plot's edge.
 #[test]
 fn dense_arrows_are_one_faint_line_per_bin() {
     let cats = [cat(13, topology::ARROW, [255, 255, 255])];
+    let at = |c: f64| c * U;
+    let arrow = |a: f64, from: i32, b: f64, to: i32| {
+        Prim::two(13, topology::ARROW, (a, from), (b, to), &[])
+    };
     // 300 arrows from row 0 to row 1, sent and received at once in column
     // 4k + 1 (k = 0..64, a few of each k): vertical lines over the pixel
     // column 4k + 1 from row 0's middle to row 1's.
-    let prims = (0..300)
+    let mut prims: Vec<Prim> = (0..300)
         .map(|i| {
-            let t = (f64::from(i % 64) * 4.0 + 1.5) * U;
-            Prim::two(13, topology::ARROW, (t, 0), (t, 1), &[])
+            let t = at(f64::from(i % 64) * 4.0 + 1.5);
+            arrow(t, 0, t, 1)
         })
         .collect();
-    let p = draw(prims, &cats, &[0, 1]);
+    // Row 2 to 3: sent from the bins 28-36, all received in bin 32; row 4
+    // to 5: the other way round.
+    for j in 28..=36 {
+        let c = at(f64::from(j) * 4.0 + 1.5);
+        prims.push(arrow(c, 2, at(129.5), 3));
+        prims.push(arrow(at(129.5), 4, c, 5));
+    }
+    // Row 6 to itself, from column 250 to after the window's end.
+    prims.push(arrow(at(250.5), 6, 0.6, 6));
+    let p = draw(prims, &cats, &[0, 1, 2, 3, 4, 5, 6]);
+    let half_yellow = |c: u32, row: u32, dy: u32, least: u8| {
+        let [r, g, b] = p.at(c, row, dy);
+        assert!(
+            r == g && (least..=136).contains(&r) && b == 0,
+            "column {c}, {dy} px into row {row}: {:?} is not yellow",
+            [r, g, b]
+        );
+    };
     for k in 0..64 {
         for dy in [22, 30, 37] {
-            let [r, g, b] = p.at(4 * k + 1, 0, dy);
-            assert!(
-                r == g && (120..=136).contains(&r) && b == 0,
-                "bin {k}, {dy} px into row 0: {:?} is not half yellow",
-                [r, g, b]
-            );
+            half_yellow(4 * k + 1, 0, dy, 120);
             expect(&p, 4 * k, 0, dy..=dy, BLACK);
             expect(&p, 4 * k + 3, 0, dy..=dy, BLACK);
         }
     }
-    // Above the line's start, nothing: no head at either end.
+    // Above the lines' start, nothing: no head at either end.
     for c in 0..COLUMNS {
         expect(&p, c, 0, 1..=18, BLACK);
     }
+    // Each start (row 2) and each end (row 5) of the others is drawn:
+    // the lines leave (reach) the middle of their row within 0.3 px of
+    // the column's centre.
+    for j in 28..=36 {
+        half_yellow(4 * j + 1, 2, 20, 40);
+        expect(&p, 4 * j + 3, 2, 20..=20, BLACK);
+        half_yellow(4 * j + 1, 5, 19, 40);
+        expect(&p, 4 * j + 3, 5, 19..=19, BLACK);
+    }
+    // Row 6's line, half a pixel each side of the row's middle, runs over
+    // the page's first pixel right of the plot and stops there.
+    let [r, g, b] = p.at(COLUMNS, 6, 20);
+    assert!(r == 255 && g == 255 && b < 255, "{:?}", [r, g, b]);
+    expect(&p, COLUMNS + 1, 6, 20..=20, [255, 255, 255]);
 }
