@@ -55,7 +55,17 @@ impl Picture {
 
 /// `prims` on the timelines `lines` (one row each, in order), drawn by
 /// `mpelog render` over [0, 0.5) s as a PNG 356 px wide.
-fn draw(mut prims: Vec<Prim>, categories: &[Category], lines: &[i32]) -> Picture {
+fn draw(prims: Vec<Prim>, categories: &[Category], lines: &[i32]) -> Picture {
+    draw_tree(prims, categories, lines, TreeOptions::default())
+}
+
+/// [`draw`] of a file written with `tree` (small leaves: more previews).
+fn draw_tree(
+    mut prims: Vec<Prim>,
+    categories: &[Category],
+    lines: &[i32],
+    tree: TreeOptions,
+) -> Picture {
     // The writer takes primitives by their latest time.
     let latest = |p: &Prim| {
         p.times[..usize::from(p.nv)]
@@ -64,7 +74,7 @@ fn draw(mut prims: Vec<Prim>, categories: &[Category], lines: &[i32]) -> Picture
             .fold(f64::MIN, f64::max)
     };
     prims.sort_by(|a, b| latest(a).total_cmp(&latest(b)));
-    let mut w = TreeWriter::new(Cursor::new(Vec::new()), TreeOptions::default()).unwrap();
+    let mut w = TreeWriter::new(Cursor::new(Vec::new()), tree).unwrap();
     for p in prims {
         w.add(p).unwrap();
     }
@@ -394,4 +404,45 @@ fn dense_arrows_are_one_faint_line_per_bin() {
     let [r, g, b] = p.at(COLUMNS, 6, 20);
     assert!(r == 255 && g == 255 && b < 255, "{:?}", [r, g, b]);
     expect(&p, COLUMNS + 1, 6, 20..=20, [255, 255, 255]);
+}
+
+/// Arrows that shadows summarise, fewer than the columns: faint yellow
+/// lines, one per pair of rows and of 4-px bins (the summary marks them
+/// per column): 3000 arrows in each of the columns 10, 11 and 30, in a file
+/// of leaves so small that the picture reads shadows for most of them.
+#[test]
+fn shadow_arrows_are_one_faint_line_per_bin() {
+    let cats = [cat(13, topology::ARROW, [255, 255, 255])];
+    let n = 3000;
+    let prims = [10.0, 11.0, 30.0]
+        .into_iter()
+        .flat_map(|c| {
+            (0..n).map(move |i| {
+                let t = (c + f64::from(i) / f64::from(n)) * U;
+                Prim::two(13, topology::ARROW, (t, 0), (t + U / f64::from(n), 1), &[])
+            })
+        })
+        .collect();
+    let p = draw_tree(
+        prims,
+        &cats,
+        &[0, 1],
+        TreeOptions::default().leaf_bytes(1024),
+    );
+    // Across the middle of row 0, the columns tinted yellow (blue below
+    // red: a white arrow is grey on black): a line 1 px wide tints at most
+    // 2 neighbouring columns, so a longer run is two lines of one bin.
+    let yellow: Vec<u32> = (0..COLUMNS)
+        .filter(|&c| {
+            let [r, g, b] = p.at(c, 0, 30);
+            r == g && b < r
+        })
+        .collect();
+    assert!(
+        yellow.iter().any(|c| (8..12).contains(c)) && yellow.iter().any(|c| (28..32).contains(c)),
+        "the shadows of columns 10-11 and 30 are drawn: {yellow:?}"
+    );
+    for w in yellow.windows(3) {
+        assert!(w[2] - w[0] > 2, "two faint lines side by side: {yellow:?}");
+    }
 }
