@@ -504,23 +504,12 @@ fn legend_of<R: std::io::Read + std::io::Seek>(r: &Slog2Reader<R>) -> Vec<Catego
 /// Checks the summary of `[from, to]` at `px` columns against the reference;
 /// returns the counts of [`assert_matches`] and whether shadows went in.
 fn check(bytes: &[u8], from: f64, to: f64, px: u32, what: &str) -> ((usize, usize, usize), bool) {
-    check_in_view(bytes, None, from, to, px, what)
+    check_read(bytes, ReadOptions::default(), None, from, to, px, what)
 }
 
-/// [`check`] with rows from `view` instead of the file's first view.
-fn check_in_view(
-    bytes: &[u8],
-    view: Option<&LineIdMap>,
-    from: f64,
-    to: f64,
-    px: u32,
-    what: &str,
-) -> ((usize, usize, usize), bool) {
-    check_read(bytes, ReadOptions::default(), view, from, to, px, what)
-}
-
-/// [`check_in_view`] with the reader's options `opts` (a small picture budget
-/// stops the query at upper nodes, whose shadows span many columns).
+/// [`check`] with the reader's options `opts` (a small picture budget stops
+/// the query at upper nodes, whose shadows span many columns) and rows from
+/// `view` instead of the file's first view.
 fn check_read(
     bytes: &[u8],
     opts: ReadOptions,
@@ -767,7 +756,15 @@ fn lines_sharing_a_row_are_the_references() {
         None,
     );
     for (from, to, px) in [(0.0, 10.0, 10), (0.0, 10.0, 7), (1.5, 8.5, 14)] {
-        check_in_view(&bytes, Some(&view), from, to, px, "shared row");
+        check_read(
+            &bytes,
+            ReadOptions::default(),
+            Some(&view),
+            from,
+            to,
+            px,
+            "shared row",
+        );
     }
 }
 
