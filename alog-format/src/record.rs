@@ -367,6 +367,23 @@ impl Record {
     }
 
     /// What the record means.
+    ///
+    /// ```
+    /// use alog_format::{AlogFile, Kind};
+    /// let f = AlogFile::parse(b"-13 0 1 2 0 0 red:gray Work\n-101 0 0 1 0 14 7 64\n-102 1 0 0 0 20 7 64\n1 0 0 0 0 10\n")?;
+    /// let kinds: Vec<Kind> = f.records.iter().map(|r| r.kind()).collect();
+    /// assert_eq!(kinds, [Kind::StateDef, Kind::Send, Kind::Recv, Kind::Event]);
+    ///
+    /// // A state definition: start event 1, end event 2, its colour and name.
+    /// let d = f.records[0].state_def().unwrap();
+    /// assert_eq!((d.start, d.end, &d.text.name[..]), (1, 2, &b"Work"[..]));
+    ///
+    /// // The receive names its sender in the data field: 0 sent to 1.
+    /// let m = f.records[2].message().unwrap();
+    /// assert_eq!((m.send, m.sender, m.receiver, m.tag, m.size), (false, 0, 1, 7, 64));
+    /// assert!(f.records[3].message().is_none());
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn kind(&self) -> Kind {
         match self.etype {
             t if t >= 0 => Kind::Event,

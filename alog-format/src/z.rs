@@ -69,6 +69,17 @@ pub fn is_compress(data: &[u8]) -> bool {
 /// byte, [`ZError::BadWidth`] for a width outside 9..16, [`ZError::BadCode`] at the
 /// offset of a code that names no entry yet, [`ZError::TooLarge`] at the offset of
 /// the code whose output would pass `limit`.
+///
+/// ```
+/// use alog_format::z::{decompress, ZError};
+/// // `compress` of "a": the magic, block mode with 16-bit codes at most, one
+/// // 9-bit code.
+/// let z = [0x1f, 0x9d, 0x90, 0x61, 0x00];
+/// assert_eq!(decompress(&z, 1024)?, b"a");
+/// assert!(matches!(decompress(&z, 0), Err(ZError::TooLarge { .. })));
+/// assert!(matches!(decompress(b"-3 0 0 2 0 0", 1024), Err(ZError::NotCompress)));
+/// # Ok::<(), ZError>(())
+/// ```
 pub fn decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, ZError> {
     if !is_compress(data) {
         return Err(ZError::NotCompress);

@@ -288,7 +288,30 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         &self.maps
     }
 
-    /// The leaves.
+    /// The leaves: each a run of whole trace blocks, with its time box and the
+    /// CRC-32 that tells whether the trace changed since.
+    ///
+    /// ```
+    /// use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+    /// use std::io::Cursor;
+    ///
+    /// let trace = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&trace).unwrap();
+    /// let opts = AnnotateOptions::default()
+    ///     .tree(slog2_format::write::TreeOptions::default().leaf_bytes(4096))
+    ///     .trace(trace.len() as u64, &trace[..1024]);
+    /// let (idx, stats) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// let idx = idx.into_inner();
+    /// let a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// let h = a.header();
+    /// assert_eq!((h.clog2_size, h.leaves as u64), (trace.len() as u64, stats.leaves));
+    /// assert_eq!(a.leaves().len() as u64, stats.leaves);
+    /// // The leaves tile the trace's blocks in order.
+    /// assert!(a.leaves().windows(2).all(|l| l[0].offset + l[0].len as u64 == l[1].offset));
+    /// assert_eq!(a.tree_dir().entries.len() as u64, stats.nodes);
+    /// assert!(!a.categories().categories.is_empty());
+    /// # Ok::<(), mpelog_annotate::Error>(())
+    /// ```
     pub fn leaves(&self) -> &[Leaf] {
         &self.leaves
     }

@@ -89,6 +89,18 @@ pub fn record_name(kind: &EventKind) -> String {
 
 impl<'a> Dumper<'a> {
     /// A dumper for the archive whose definitions are `defs`.
+    ///
+    /// ```
+    /// use otf2_format::{dump::Dumper, Archive};
+    /// let archive = Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let d = Dumper::new(&archive.defs);
+    /// let lines: Vec<String> = archive.events()?.map(|e| e.map(|e| d.event(&e))).collect::<Result<_, _>>()?;
+    /// // otf2-print's columns: record name, location, timestamp, then fields
+    /// // with names resolved ("foo" is the region entered).
+    /// let enter = lines.iter().find(|l| l.starts_with("ENTER")).unwrap();
+    /// assert!(enter.contains("Region: \"foo\""), "{enter}");
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn new(defs: &'a Definitions) -> Dumper<'a> {
         Dumper {
             defs,

@@ -86,6 +86,30 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// that disagrees with its TreeDir entry, a stub that names no child of its
     /// node, and a header, line-ID map list or TreeDir that breaks an error rule of
     /// `check` (spec/queries.md §2.2).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, stats) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::Slog2Reader;
+    ///
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let (start, end) = stats.tree.time_range;
+    /// // A window past both ends holds every drawable of the file, at full
+    /// // resolution: no shadows.
+    /// let all = r.window(start - 1.0, end + 1.0)?;
+    /// assert_eq!(all.drawables.len() as u64, stats.tree.drawables);
+    /// assert!(all.shadows.is_empty());
+    /// // The first half: fewer drawables, each meeting [start, mid).
+    /// let mid = (start + end) / 2.0;
+    /// let half = r.window(start, mid)?;
+    /// assert!(half.drawables.len() < all.drawables.len());
+    /// assert!(half.drawables.iter().all(|d| d.value.earliest() < mid && d.value.latest() >= start));
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn window(&mut self, start: f64, end: f64) -> Result<WindowAnswer> {
         let mut buf = std::mem::take(&mut self.window_cache().buf);
         let found = self.window_into(&mut buf, start, end);
@@ -201,6 +225,30 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # Errors
     ///
     /// As [`window`](Self::window).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, stats) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::Slog2Reader;
+    ///
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let (start, end) = stats.tree.time_range;
+    /// // Ten pixels for the whole file: the subtrees narrower than a pixel are
+    /// // not read; their shadows stand for them.
+    /// let coarse = r.window_preview(start, end, 10)?;
+    /// assert!(!coarse.shadows.is_empty());
+    /// let full = r.window(start, end)?;
+    /// assert!(coarse.drawables.len() < full.drawables.len());
+    /// assert!(coarse.counters.nodes_read < full.counters.nodes_read);
+    /// // Each shadow counts the real drawables it stands for.
+    /// let summarized: i64 = coarse.shadows.iter().map(|s| s.value.num_real_objs).sum();
+    /// assert!(summarized > 0);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn window_preview(&mut self, start: f64, end: f64, pixels: u32) -> Result<WindowAnswer> {
         let mut buf = std::mem::take(&mut self.window_cache().buf);
         let found = self.window_preview_into(&mut buf, start, end, pixels);

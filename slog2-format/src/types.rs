@@ -22,13 +22,35 @@ pub struct JStr {
 }
 
 impl JStr {
-    /// A string holding `s`.
+    /// A string holding `s`, or its first [`JStr::MAX_BYTES`] bytes (cut at a
+    /// character boundary) when it is longer: the count is an `i16`, and
+    /// writers must write at most that many bytes (spec/slog2.md §2).
+    ///
+    /// ```
+    /// use slog2_format::JStr;
+    ///
+    /// let name = JStr::new("MPI_Send");
+    /// assert_eq!(name.len, 8);
+    /// assert_eq!(name.to_string(), "MPI_Send");
+    ///
+    /// // A name too long for the count is cut, never written with a wrong count.
+    /// let long = JStr::new(&"é".repeat(20_000));
+    /// assert_eq!(long.len, 32766);
+    /// assert_eq!(long.bytes.len(), 32766);
+    /// ```
     pub fn new(s: &str) -> JStr {
+        let mut end = s.len().min(JStr::MAX_BYTES);
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
         JStr {
-            len: s.len() as i16,
-            bytes: s.as_bytes().to_vec(),
+            len: end as i16,
+            bytes: s.as_bytes()[..end].to_vec(),
         }
     }
+
+    /// The most bytes a SLOG-2 string holds (`i16::MAX`).
+    pub const MAX_BYTES: usize = i16::MAX as usize;
 
     /// The text, decoded lossily.
     pub fn text(&self) -> String {

@@ -86,6 +86,15 @@ pub struct TimeWindow {
 
 impl TimeWindow {
     /// The window `[start, end)`.
+    ///
+    /// ```
+    /// use slog2_format::TimeWindow;
+    ///
+    /// let w = TimeWindow::new(1.0, 2.0);
+    /// assert!(w.meets(1.5, 3.0)); // a state across the end
+    /// assert!(w.meets(0.5, 1.0)); // ends at the start: meets
+    /// assert!(!w.meets(2.0, 2.5)); // starts at the end: does not
+    /// ```
     pub fn new(start: f64, end: f64) -> TimeWindow {
         TimeWindow { start, end }
     }

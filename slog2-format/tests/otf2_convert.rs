@@ -21,8 +21,8 @@ use std::process::Command;
 
 fn convert(archive: &Archive, leaf: u32) -> (Vec<u8>, slog2_format::convert::otf2::Otf2Counts) {
     let opts = TreeOptions::default().leaf_bytes(leaf);
-    let (out, stats, counts) =
-        otf2_to_slog2(archive, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+    let (out, stats) = otf2_to_slog2(archive, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+    let counts = stats.otf2.clone().unwrap();
     assert_eq!(
         stats.tree.drawables,
         counts.states + counts.arrows + counts.collectives + counts.metrics

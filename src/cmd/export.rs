@@ -209,7 +209,7 @@ pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<S
         Format::Otf2 => {
             drop(file);
             let archive = super::otf2::open(input)?;
-            let (sorted, stats, _) =
+            let (sorted, stats) =
                 convert::otf2::otf2_into(&archive, sink, |_| {}).map_err(|e| match e {
                     slog2_format::Error::Otf2(_) => super::otf2::conversion_error(input)(e),
                     e => slog2_err(false)(e),

@@ -38,12 +38,13 @@ pub fn convert(
     }
     let started = Instant::now();
     let archive = open(input)?;
-    let (w, stats, counts) =
+    let (w, stats) =
         slog2_format::convert::otf2::otf2_to_slog2(&archive, out.writer()?, opts, |_| {})
             .map_err(conversion_error(input))?;
     let bytes = finish_writer(w, &out)?;
     let shown_out = crate::output::name(&out);
     out.commit()?;
+    let counts = stats.otf2.unwrap_or_default();
     let u = stats.unmatched;
     eprintln!(
         "converted {} (OTF2, {} events) to {} (SLOG-2, {} bytes) in {:.2} s: {} states, {} arrows, {} collectives, {} metric events; unmatched: {} leaves, {} sends, {} receives, {} states closed at the end; not drawn: {}",

@@ -105,6 +105,23 @@ impl StartOrder {
 
     /// Keeps only the primitives that meet `[from, to)` (a missing bound: no
     /// limit on that side), as a window query would.
+    ///
+    /// ```
+    /// use mpelog::export::sorted::StartOrder;
+    /// use slog2_format::convert::clog2_into;
+    ///
+    /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (all, _) = clog2_into(&mut reader, StartOrder::new(), |_| {})?;
+    /// let (t0, t1) = all.time_box().unwrap();
+    /// let mid = (t0 + t1) / 2.0;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (half, _) = clog2_into(&mut reader, StartOrder::new().window(None, Some(mid)), |_| {})?;
+    /// assert!(0 < half.len() && half.len() < all.len());
+    /// // The time box is the whole conversion's, whatever the window.
+    /// assert_eq!(half.time_box(), all.time_box());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn window(mut self, from: Option<f64>, to: Option<f64>) -> StartOrder {
         self.keep = TimeWindow::new(
             from.unwrap_or(f64::NEG_INFINITY),
@@ -115,12 +132,39 @@ impl StartOrder {
 
     /// Holds at most about `bytes` of primitives (and their sort keys) in
     /// memory, at least one.
+    ///
+    /// ```
+    /// use mpelog::export::sorted::StartOrder;
+    /// use slog2_format::convert::clog2_into;
+    ///
+    /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (roomy, _) = clog2_into(&mut reader, StartOrder::new(), |_| {})?;
+    /// assert_eq!(roomy.runs(), 0); // all in memory
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (tight, _) = clog2_into(&mut reader, StartOrder::new().memory(16 << 10), |_| {})?;
+    /// assert!(tight.runs() > 1);
+    /// assert_eq!(tight.len(), roomy.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn memory(mut self, bytes: usize) -> StartOrder {
         self.limit = (bytes / HELD).max(1);
         self
     }
 
     /// Writes the runs in `dir` instead of the system's temporary directory.
+    ///
+    /// ```
+    /// use mpelog::export::sorted::StartOrder;
+    /// use slog2_format::convert::clog2_into;
+    ///
+    /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// // A directory that does not exist: the first spill fails, naming it.
+    /// let sink = StartOrder::new().memory(16 << 10).temp_dir("/nonexistent/mpelog-runs");
+    /// assert!(clog2_into(&mut reader, sink, |_| {}).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn temp_dir(mut self, dir: impl Into<PathBuf>) -> StartOrder {
         self.temp_dir = Some(dir.into());
         self

@@ -90,6 +90,65 @@ impl Options {
     }
 }
 
+impl Options {
+    /// Sets [`timeout`](Self::timeout).
+    ///
+    /// ```
+    /// use mpelog::remote::Options;
+    /// use std::time::Duration;
+    /// let o = Options::default().timeout(Duration::from_secs(5));
+    /// assert_eq!(o.timeout, Duration::from_secs(5));
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Options {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sets [`max_redirects`](Self::max_redirects) (0: follow none).
+    ///
+    /// ```
+    /// let o = mpelog::remote::Options::default().max_redirects(0);
+    /// assert_eq!(o.max_redirects, 0);
+    /// ```
+    pub fn max_redirects(mut self, max_redirects: u32) -> Options {
+        self.max_redirects = max_redirects;
+        self
+    }
+
+    /// Sets [`download_max`](Self::download_max) (0: never download whole).
+    ///
+    /// ```
+    /// let o = mpelog::remote::Options::default().download_max(1 << 20);
+    /// assert_eq!(o.download_max, 1 << 20);
+    /// ```
+    pub fn download_max(mut self, download_max: u64) -> Options {
+        self.download_max = download_max;
+        self
+    }
+
+    /// Sets [`authorization`](Self::authorization) (`None`: send none).
+    ///
+    /// ```
+    /// let o = mpelog::remote::Options::default().authorization(Some("Bearer abc".into()));
+    /// assert_eq!(o.authorization.as_deref(), Some("Bearer abc"));
+    /// ```
+    pub fn authorization(mut self, authorization: Option<String>) -> Options {
+        self.authorization = authorization;
+        self
+    }
+
+    /// Sets [`progress`](Self::progress).
+    ///
+    /// ```
+    /// let o = mpelog::remote::Options::default().progress(true);
+    /// assert!(o.progress);
+    /// ```
+    pub fn progress(mut self, progress: bool) -> Options {
+        self.progress = progress;
+        self
+    }
+}
+
 /// `N`, `Nk`, `Nm`, `Ng` (powers of 1024).
 pub(super) fn bytes(s: &str) -> Option<u64> {
     let s = s.trim().to_ascii_lowercase();

@@ -351,6 +351,25 @@ impl<'a> ClogRecords<'a> {
     }
 
     /// The block size in use.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
+    /// // 40 SHIFT records of 32 bytes in blocks of 1024 bytes, then ENDLOG.
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// for i in 0..40 {
+    ///     w.push(&Record::new(i as f64, 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// }
+    /// let bytes = w.finish()?;
+    /// let mut recs = ClogRecords::new(&bytes)?;
+    /// assert_eq!((recs.block_size(), recs.block_count()), (1024, 2));
+    /// let (_, first) = recs.next().unwrap()?;
+    /// assert_eq!((first, recs.position(), recs.block_index()), (0, 32, 0));
+    /// // MPICH-1's fill rule leaves the first block 27 records and its
+    /// // ENDBLOCK; the next record is the second block's first.
+    /// let (_, offset) = recs.nth(27).unwrap()?;
+    /// assert_eq!((offset, recs.block_index()), (1024, 1));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn block_size(&self) -> usize {
         self.block_size
     }

@@ -307,6 +307,16 @@ impl<W: Write> ClogWriter<W> {
     }
 
     /// The block size.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// w.push(&Record::new(0.5, 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// assert_eq!((w.block_size(), w.records_written()), (1024, 1));
+    /// assert_eq!(w.bytes_written(), 32); // the record, not yet its block
+    /// assert_eq!(w.finish()?.len(), 1024); // the block, with ENDLOG
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn block_size(&self) -> usize {
         self.blocks.size
     }

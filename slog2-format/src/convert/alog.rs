@@ -118,6 +118,23 @@ fn category(index: i32, topo: i32, name: &str, rgb: [u8; 3], width: i8) -> Categ
 type Pending = (f64, i32, i32);
 
 /// Turns the file's events into drawables (see the module documentation).
+///
+/// ```
+/// use slog2_format::convert::alog::drawables;
+///
+/// // Two processes in state "Work" (`-13`: start event 1, end event 2), and a
+/// // message from process 0 to 1 (`-101` send, `-102` receive: the partner in
+/// // the data field, then tag 7 and 64 bytes after the time).
+/// let text = b"-3 0 0 2 0 0\n-13 0 1 2 0 0 red:gray Work\n\
+///     1 0 0 0 0 10\n1 1 0 0 0 12\n-101 0 0 1 0 14 7 64\n-102 1 0 0 0 20 7 64\n\
+///     2 0 0 0 0 25\n2 1 0 0 0 25\n";
+/// let d = drawables(&alog_format::AlogFile::parse(text)?);
+/// assert_eq!((d.states, d.arrows), (2, 1));
+/// assert_eq!(d.prims.len(), 3);
+/// // The arrow category first, then the states in definition order.
+/// assert_eq!(d.categories[1].name.to_string(), "Work");
+/// # Ok::<(), alog_format::Error>(())
+/// ```
 pub fn drawables(f: &AlogFile) -> Drawables {
     let mut u = Unmatched::default();
     let mut fallback = colors::Fallback::default();

@@ -126,6 +126,7 @@ pub fn clog_into<P: PrimSink>(
             records: count,
             input_bytes,
             unmatched,
+            otf2: None,
         },
     ))
 }

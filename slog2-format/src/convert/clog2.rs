@@ -126,6 +126,7 @@ pub fn clog2_into<S: Source + Send, P: PrimSink>(
             records,
             input_bytes,
             unmatched,
+            otf2: None,
         },
     ))
 }

@@ -1,10 +1,13 @@
 //! Converting to SLOG-2: one module per input format, named after it
-//! ([`clog2`], [`clog`], [`alog`], [`slog1`]), each turning its format's events
+//! ([`clog2`], [`clog`], [`alog`], [`slog1`], [`otf2`]), each turning its format's events
 //! into drawables as MPE's Java converters make them and placing them with the
 //! one-pass tree writer of [`crate::write`]. See spec/conversion.md §2–§7.
 //!
-//! Every converter has two entry points: `X_to_slog2` writes a SLOG-2 file,
-//! `X_into` feeds the same primitives to any [`PrimSink`](crate::write::PrimSink).
+//! Every converter has two entry points with one signature: `X_to_slog2`
+//! writes a SLOG-2 file and gives back the writer and a [`ConvertStats`];
+//! `X_into` feeds the same primitives to any
+//! [`PrimSink`](crate::write::PrimSink) and gives back its output and a
+//! [`PairStats`].
 //!
 //! ```
 //! use slog2_format::convert::clog2_to_slog2;

@@ -71,8 +71,9 @@ pub struct Otf2Counts {
 /// use slog2_format::write::TreeOptions;
 /// let archive = otf2_format::Archive::open(concat!(
 ///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
-/// let (out, stats, counts) =
+/// let (out, stats) =
 ///     otf2_to_slog2(&archive, std::io::Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
+/// let counts = stats.otf2.unwrap();
 /// assert_eq!((counts.states, counts.arrows), (1, 1));
 /// assert_eq!(stats.tree.drawables, 4); // the state, the arrow, a collective, a metric
 /// assert!(slog2_format::looks_like(out.get_ref()));
@@ -83,10 +84,10 @@ pub fn otf2_to_slog2<W: Write + Seek>(
     out: W,
     opts: TreeOptions,
     progress: impl FnMut(u64),
-) -> Result<(W, ConvertStats, Otf2Counts)> {
+) -> Result<(W, ConvertStats)> {
     let tree = TreeWriter::new(out, opts)?;
-    let ((out, tree), stats, counts) = otf2_into(archive, tree, progress)?;
-    Ok((out, stats.with_tree(tree), counts))
+    let ((out, tree), stats) = otf2_into(archive, tree, progress)?;
+    Ok((out, stats.with_tree(tree)))
 }
 
 /// Hands the drawables of `archive` to `sink` in increasing end time, then
@@ -100,7 +101,8 @@ pub fn otf2_to_slog2<W: Write + Seek>(
 /// let archive = otf2_format::Archive::open(concat!(
 ///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
 /// let tree = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
-/// let ((_, tree_stats), _, counts) = slog2_format::convert::otf2_into(&archive, tree, |_| {})?;
+/// let ((_, tree_stats), stats) = slog2_format::convert::otf2_into(&archive, tree, |_| {})?;
+/// let counts = stats.otf2.unwrap();
 /// assert_eq!((tree_stats.drawables, counts.states, counts.arrows), (4, 1, 1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -108,7 +110,7 @@ pub fn otf2_into<P: PrimSink>(
     archive: &Archive,
     mut sink: P,
     mut progress: impl FnMut(u64),
-) -> Result<(P::Output, PairStats, Otf2Counts)> {
+) -> Result<(P::Output, PairStats)> {
     let otf2 = |e: otf2_format::Error| Error::Otf2(Box::new(e));
     let mut d = Otf2Drawables::new(&archive.defs);
     let mut events = archive.events().map_err(otf2)?;
@@ -130,8 +132,9 @@ pub fn otf2_into<P: PrimSink>(
         records: counts.events,
         input_bytes: 0,
         unmatched,
+        otf2: Some(counts),
     };
-    Ok((output, stats, counts))
+    Ok((output, stats))
 }
 
 /// A send or receive waiting for its partner: time, line, size.

@@ -68,6 +68,31 @@ type Key = (u16, u8, bool);
 ///
 /// Errors: [`Error::BadValue`] naming the record's byte offset when a record's
 /// start or end time is not finite (SLOG-2 cannot hold it).
+///
+/// ```
+/// use slog2_format::slog1::*;
+/// use slog2_format::convert::slog1::drawables;
+///
+/// let state = |s: f64, node: u16| IntervalRecord {
+///     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+///     origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+///     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// };
+/// let f = build(&BuildInput {
+///     // The thread table names node 0 only: node 1 is undeclared.
+///     threads: vec![ThreadInfo { node_id: 0, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: 0 }],
+///     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+///     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+///     records: (0..4).map(|i| state(i as f64, (i % 2) as u16)).collect(),
+///     ..Default::default()
+/// }, BuildOptions::default())?;
+/// let d = drawables(&f)?;
+/// assert_eq!(d.prims.len(), 4);
+/// assert_eq!(d.categories[0].name.to_string(), "Compute");
+/// assert_eq!(d.maps.len(), 3); // thread, application and OS process views
+/// assert_eq!(d.undeclared_threads, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn drawables(f: &Slog1File) -> Result<Slog1Drawables> {
     // Timelines.
     let mut lines: BTreeMap<(u16, u32), i32> = BTreeMap::new();

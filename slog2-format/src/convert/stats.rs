@@ -3,6 +3,7 @@
 //! order check every converter applies.
 
 use crate::convert::clog2::events::Unmatched;
+use crate::convert::otf2::Otf2Counts;
 use crate::error::{Error, OrderProblem, Result};
 use crate::types::{Category, LineIdMap};
 use crate::write::prim::Prim;
@@ -23,6 +24,9 @@ pub struct ConvertStats {
     pub tree: TreeStats,
     /// Events that could not be paired or placed.
     pub unmatched: Unmatched,
+    /// OTF2 conversions only: the events read and what was drawn of them, by
+    /// kind (`None` for the other formats).
+    pub otf2: Option<Otf2Counts>,
 }
 
 /// What pairing an input's events did, whatever took the primitives.
@@ -35,6 +39,8 @@ pub struct PairStats {
     pub input_bytes: u64,
     /// Events that could not be paired or placed.
     pub unmatched: Unmatched,
+    /// As [`ConvertStats::otf2`](ConvertStats).
+    pub otf2: Option<Otf2Counts>,
 }
 
 impl PairStats {
@@ -45,6 +51,7 @@ impl PairStats {
             input_bytes: self.input_bytes,
             tree,
             unmatched: self.unmatched,
+            otf2: self.otf2,
         }
     }
 }
@@ -105,6 +112,7 @@ pub(crate) fn from_memory<P: PrimSink>(
             records,
             input_bytes: 0,
             unmatched,
+            otf2: None,
         },
     ))
 }

@@ -244,6 +244,14 @@ impl Slog1File {
 }
 
 /// Options for [`build`].
+///
+/// ```
+/// use slog2_format::slog1::BuildOptions;
+///
+/// let opts = BuildOptions::default().frame_bytesize(4096).nbin(64);
+/// assert_eq!((opts.frame_bytesize, opts.nbin), (4096, 64));
+/// assert_eq!(BuildOptions::default().frame_bytesize, 65536); // MPE's clog2slog
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct BuildOptions {
