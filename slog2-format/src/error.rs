@@ -7,7 +7,7 @@ mod tree_problem;
 mod write_problem;
 
 pub use drawable_problem::{DrawableProblem, Drawn};
-pub use frame_problem::FrameProblem;
+pub use frame_problem::{ColumnProblem, FrameProblem};
 pub use problem::Problem;
 pub use tree_problem::TreeProblem;
 

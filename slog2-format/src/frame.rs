@@ -440,7 +440,7 @@ fn checked(
             let mut form = Vec::new();
             inflate(payload, rest + 4, &mut form)?;
             crate::columns::join(&form, out)
-                .map_err(|message| (PREFIX_LEN as u64, FrameProblem::Columns { message }))?;
+                .map_err(|p| (PREFIX_LEN as u64, FrameProblem::Columns(p)))?;
             if out.len() != n as usize {
                 let got = out.len() as u64;
                 return Err((8, FrameProblem::ColumnLength { got, declared: n }));

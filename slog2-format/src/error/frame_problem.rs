@@ -81,10 +81,7 @@ pub enum FrameProblem {
     },
     /// Check 4: the inflated column form does not give a node. Offset: the
     /// payload.
-    Columns {
-        /// Why ([`columns::join`](crate::columns::join)'s words).
-        message: String,
-    },
+    Columns(ColumnProblem),
     /// Check 4: the column form gives another length than declared. Offset:
     /// the uncompressed length field.
     ColumnLength {
@@ -130,7 +127,7 @@ impl FrameProblem {
             FrameProblem::CorruptDeflate { .. }
             | FrameProblem::InflatedLength { .. }
             | FrameProblem::StoredLength { .. }
-            | FrameProblem::Columns { .. }
+            | FrameProblem::Columns(_)
             | FrameProblem::ColumnLength { .. } => 4,
             FrameProblem::Checksum { .. } => 5,
             FrameProblem::OwnPointer { .. } => 6,
@@ -185,7 +182,7 @@ impl std::fmt::Display for FrameProblem {
                 f,
                 "stored payload of {payload} bytes, but the node is {node} bytes"
             ),
-            FrameProblem::Columns { message } => f.write_str(message),
+            FrameProblem::Columns(problem) => problem.fmt(f),
             FrameProblem::ColumnLength { got, declared } => write!(
                 f,
                 "the column form gives {got} bytes, the frame says {declared}"
@@ -199,6 +196,55 @@ impl std::fmt::Display for FrameProblem {
                 "the node's own pointer ({} bytes at byte {}) is not its frame's ({} bytes at byte {})",
                 own.size, own.offset, frame.size, frame.offset
             ),
+        }
+    }
+}
+
+/// Why an inflated column form (codec 2, spec/slog2-compressed.md §4) does not
+/// give a node back ([`FrameProblem::Columns`]).
+///
+/// ```
+/// use slog2_format::error::ColumnProblem;
+/// let p = ColumnProblem::LeftOver { left: 2, times: 9 };
+/// assert_eq!(p.to_string(), "2 of 9 times are left over");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ColumnProblem {
+    /// The form is shorter than its 4-byte length field.
+    Short,
+    /// The length of the node's other bytes does not fit the form, or leaves
+    /// a time plane that is not whole 8-byte times.
+    Length {
+        /// The length the form declares.
+        len: u32,
+        /// The bytes after the length field.
+        body: u64,
+    },
+    /// The other bytes end inside a node structure.
+    EndsInsideNode,
+    /// The node uses fewer times than the planes hold.
+    LeftOver {
+        /// Times not used.
+        left: u64,
+        /// Times in the planes.
+        times: u64,
+    },
+}
+
+impl std::fmt::Display for ColumnProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ColumnProblem::Short => f.write_str("the column form is shorter than its 4-byte length"),
+            ColumnProblem::Length { len, body } => {
+                write!(f, "the column form's length {len} does not fit its {body} bytes")
+            }
+            ColumnProblem::EndsInsideNode => {
+                f.write_str("the column form ends inside a node structure")
+            }
+            ColumnProblem::LeftOver { left, times } => {
+                write!(f, "{left} of {times} times are left over")
+            }
         }
     }
 }
