@@ -13,16 +13,6 @@ pub const MAGIC: &[u8; 8] = b"MPELOGIX";
 pub const FORMAT_VERSION: u16 = 1;
 /// Bytes of the header.
 pub const HEADER_LEN: u64 = 8 + 2 + 8 + 12 + 1 + 4 + 4 + 2 + 4 + 2 + 4 + 4 + 16 + 5 * 12;
-/// Offset of the header's TreeDir pointer field (spec/annotation.md §3).
-pub const TREEDIR_AT: u64 = 71;
-/// Offset of the header's leaf table pointer field.
-pub const LEAF_TABLE_AT: u64 = 83;
-/// Offset of the header's definitions pointer field.
-pub const DEFS_AT: u64 = 95;
-/// Offset of the header's CategoryMap pointer field.
-pub const CATEGORIES_AT: u64 = 107;
-/// Offset of the header's LineIDMapList pointer field.
-pub const LINEIDMAPS_AT: u64 = 119;
 
 /// The header: which trace, the tree's shape, where the blocks are.
 #[binrw]
@@ -284,3 +274,16 @@ pub struct Defs {
     #[br(count = count)]
     pub defs: Vec<Def>,
 }
+
+// The pointer fields' offsets stand last: binrw's parse errors name the
+// lines of the layouts above, which `mpelog check` prints.
+/// Offset of the header's TreeDir pointer field (spec/annotation.md §3).
+pub const TREEDIR_AT: u64 = 71;
+/// Offset of the header's leaf table pointer field.
+pub const LEAF_TABLE_AT: u64 = 83;
+/// Offset of the header's definitions pointer field.
+pub const DEFS_AT: u64 = 95;
+/// Offset of the header's CategoryMap pointer field.
+pub const CATEGORIES_AT: u64 = 107;
+/// Offset of the header's LineIDMapList pointer field.
+pub const LINEIDMAPS_AT: u64 = 119;
