@@ -442,7 +442,12 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 
     /// Parses the block just read (from `ptr`).
-    fn parse_buf<B: BinRead>(&self, ptr: FileBlockPtr, block: Block, args: B::Args<'_>) -> Result<B> {
+    fn parse_buf<B: BinRead>(
+        &self,
+        ptr: FileBlockPtr,
+        block: Block,
+        args: B::Args<'_>,
+    ) -> Result<B> {
         B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| Error::BadAnnotation {
             offset: ptr.offset as u64,
             damage: Damage::Unparsable {
@@ -453,13 +458,19 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 
     /// The offset of the pointer field of TreeDir entry `e`: its place in the
-    /// TreeDir, or, for an entry the TreeDir does not hold, the offset it
-    /// points at.
+    /// TreeDir, or, for an entry the TreeDir does not hold (another ID or
+    /// pointer), the offset it points at.
     fn node_field(&self, e: &TreeDirEntry) -> u64 {
-        match self.dir.entries.iter().position(|x| x == e) {
-            Some(i) => self.header.treedir.offset as u64 + 4 + 34 * i as u64 + 22,
+        let held = |x: &TreeDirEntry| x.id == e.id && x.ptr == e.ptr;
+        match self.dir.entries.iter().position(held) {
+            Some(i) => self.entry_field(i),
             None => e.ptr.offset.max(0) as u64,
         }
+    }
+
+    /// The offset of TreeDir entry `i`'s pointer field.
+    fn entry_field(&self, i: usize) -> u64 {
+        self.header.treedir.offset as u64 + 4 + 34 * i as u64 + 22
     }
 
     /// The offset of leaf `i`'s carry-in pointer field in the leaf table.
@@ -652,7 +663,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             if !w.meets(e.earliest, e.latest) {
                 continue;
             }
-            self.read_idx(e.ptr, Block::Node, self.node_field(&e))?;
+            self.read_idx(e.ptr, Block::Node, self.entry_field(k))?;
             if scan_node(&self.buf, w, e.id, &mut self.scratch).is_some() {
                 self.counters.nodes_read += 1;
                 continue;

@@ -20,8 +20,7 @@ fn pair() -> (Vec<u8>, Vec<u8>) {
             .seed(5)
             .block_size(1024),
     );
-    let opts =
-        AnnotateOptions::default().tree(TreeOptions::default().leaf_bytes(2048).children(2));
+    let opts = AnnotateOptions::default().tree(TreeOptions::default().leaf_bytes(2048).children(2));
     let idx = annotate(&trace, opts);
     (trace, idx)
 }
@@ -69,7 +68,8 @@ fn a_bad_pointer_is_named_at_its_field_with_the_pointer() {
     let (trace, idx) = pair();
     // A TreeDir pointer past the end of the file.
     let mut b = idx.clone();
-    b[TREEDIR_AT as usize..TREEDIR_AT as usize + 8].copy_from_slice(&(idx.len() as i64).to_be_bytes());
+    b[TREEDIR_AT as usize..TREEDIR_AT as usize + 8]
+        .copy_from_slice(&(idx.len() as i64).to_be_bytes());
     let ptr = ptr_at(&b, TREEDIR_AT);
     let (offset, d) = damage(&b, &trace);
     assert_eq!(offset, TREEDIR_AT);
@@ -95,7 +95,10 @@ fn a_bad_pointer_is_named_at_its_field_with_the_pointer() {
     let (offset, d) = damage(&b, &trace);
     let block = Block::CategoryMap;
     let ptr = ptr_at(&b, CATEGORIES_AT);
-    assert_eq!((offset, d), (CATEGORIES_AT, Damage::BadPointer { block, ptr }));
+    assert_eq!(
+        (offset, d),
+        (CATEGORIES_AT, Damage::BadPointer { block, ptr })
+    );
     // A carry-in pointer of leaf 1 outside the file: reported when the leaf is read,
     // at its field in the leaf table.
     let table = ptr_at(&idx, LEAF_TABLE_AT).offset as u64;
@@ -107,6 +110,26 @@ fn a_bad_pointer_is_named_at_its_field_with_the_pointer() {
     match a.verify_leaf(1) {
         Err(Error::BadAnnotation { offset, damage }) => {
             let block = Block::Carry;
+            assert_eq!((offset, damage), (field, Damage::BadPointer { block, ptr }))
+        }
+        other => panic!("{:?}", other.err()),
+    }
+}
+
+#[test]
+fn a_bad_node_pointer_is_named_at_its_tree_dir_entry() {
+    let (trace, idx) = pair();
+    let dir = ptr_at(&idx, TREEDIR_AT).offset as u64;
+    // Entry 0 (the root, whose box meets every window): its pointer past the end.
+    let field = dir + 4 + 22;
+    let mut b = idx.clone();
+    b[field as usize..field as usize + 8].copy_from_slice(&(idx.len() as i64).to_be_bytes());
+    let ptr = ptr_at(&b, field);
+    let mut a = Annotation::new(Cursor::new(&b[..]), Cursor::new(&trace[..])).unwrap();
+    let (t0, t1) = (a.header().earliest, a.header().latest);
+    match a.window(t0, t1) {
+        Err(Error::BadAnnotation { offset, damage }) => {
+            let block = Block::Node;
             assert_eq!((offset, damage), (field, Damage::BadPointer { block, ptr }))
         }
         other => panic!("{:?}", other.err()),
@@ -137,7 +160,14 @@ fn bad_leaves_are_named_with_their_values() {
     match a.verify_leaf(2) {
         Err(Error::BadAnnotation { offset: at, damage }) => {
             assert_eq!(at, entry as u64);
-            assert_eq!(damage, Damage::LeafRange { leaf: 2, offset, len });
+            assert_eq!(
+                damage,
+                Damage::LeafRange {
+                    leaf: 2,
+                    offset,
+                    len
+                }
+            );
         }
         other => panic!("{:?}", other.err()),
     }

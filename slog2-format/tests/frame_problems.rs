@@ -34,7 +34,11 @@ fn set_u32(b: &mut [u8], at: usize, v: u32) {
 }
 
 /// The frame error's offset, frame offset, node and problem.
-fn refusal(frame: &[u8], ptr: FileBlockPtr, limit: u64) -> (u64, u64, Option<NodeId>, FrameProblem) {
+fn refusal(
+    frame: &[u8],
+    ptr: FileBlockPtr,
+    limit: u64,
+) -> (u64, u64, Option<NodeId>, FrameProblem) {
     match decode(frame, ptr, limit, &mut Vec::new()) {
         Err(Error::BadFrame {
             offset,
@@ -138,7 +142,10 @@ fn the_checksum_and_the_own_pointer_carry_their_values() {
     set_u32(&mut b, 12, declared);
     let e = decode(&b, ptr, 1 << 20, &mut Vec::new()).unwrap_err();
     let p = FrameProblem::Checksum { computed, declared };
-    assert_eq!(refusal(&b, ptr, 1 << 20), (AT + 12, AT, Some(NODE), p.clone()));
+    assert_eq!(
+        refusal(&b, ptr, 1 << 20),
+        (AT + 12, AT, Some(NODE), p.clone())
+    );
     assert_eq!(
         e.to_string(),
         format!("byte {}: tree node (1, 5) at byte {AT}: {p}", AT + 12)
@@ -154,7 +161,10 @@ fn the_checksum_and_the_own_pointer_carry_their_values() {
         frame: moved,
     };
     let field = AT + 64 + 16 + 22;
-    assert_eq!(refusal(&good, moved, 1 << 20), (field, AT + 64, Some(NODE), p.clone()));
+    assert_eq!(
+        refusal(&good, moved, 1 << 20),
+        (field, AT + 64, Some(NODE), p.clone())
+    );
     assert_eq!(p.step(), 6);
     assert_eq!(p.problem(), slog2_format::check::Problem::FramePointer);
 }

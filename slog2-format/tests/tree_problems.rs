@@ -69,7 +69,9 @@ fn a_node_that_disagrees_with_its_tree_dir_entry_names_both() {
     assert_eq!(refusal(&b), (base as u64 + 16, want.clone()));
     assert_eq!(
         want.to_string(),
-        format!("the block at byte {base} says it is node (0,99), its pointer is that of node (0,0)")
+        format!(
+            "the block at byte {base} says it is node (0,99), its pointer is that of node (0,0)"
+        )
     );
     // Its own pointer says another size.
     let mut b = orig.clone();

@@ -583,7 +583,11 @@ fn ties_order_by_latest_then_category_then_lines() {
         let want = node_at + offset_in_node(&n, Pos::Drawable(0, 1));
         assert_eq!(
             strict_error(&bytes),
-            (want, n.header.id, DrawableProblem::Unsorted(Drawn::Drawable)),
+            (
+                want,
+                n.header.id,
+                DrawableProblem::Unsorted(Drawn::Drawable)
+            ),
             "{what} swapped"
         );
     }

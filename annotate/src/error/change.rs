@@ -57,10 +57,9 @@ impl Change {
 impl std::fmt::Display for Change {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Change::TraceSize { now, then } => write!(
-                f,
-                "the trace has {now} bytes, it had {then} when annotated"
-            ),
+            Change::TraceSize { now, then } => {
+                write!(f, "the trace has {now} bytes, it had {then} when annotated")
+            }
             Change::Preamble => f.write_str("the trace's preamble changed since it was annotated"),
             Change::Leaf { leaf, offset, len } => write!(
                 f,

@@ -235,9 +235,14 @@ pub enum ColumnProblem {
 impl std::fmt::Display for ColumnProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ColumnProblem::Short => f.write_str("the column form is shorter than its 4-byte length"),
+            ColumnProblem::Short => {
+                f.write_str("the column form is shorter than its 4-byte length")
+            }
             ColumnProblem::Length { len, body } => {
-                write!(f, "the column form's length {len} does not fit its {body} bytes")
+                write!(
+                    f,
+                    "the column form's length {len} does not fit its {body} bytes"
+                )
             }
             ColumnProblem::EndsInsideNode => {
                 f.write_str("the column form ends inside a node structure")

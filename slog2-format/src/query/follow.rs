@@ -63,9 +63,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     ));
                 }
                 match cache.dir.get(&sid) {
-                    None => {
-                        return Err(bad(ptr_at - 6, TreeProblem::NotInTreeDir { stub: sid }))
-                    }
+                    None => return Err(bad(ptr_at - 6, TreeProblem::NotInTreeDir { stub: sid })),
                     Some(c) if c.ptr != ptr => {
                         return Err(bad(
                             ptr_at,

@@ -289,8 +289,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         }
         let id = scan.header.id;
         let stubs = !scan.stubs.is_empty();
-        let count_at =
-            self.node_found(&scan.header, p, (stubs, scan.count_at), (checked, k))?;
+        let count_at = self.node_found(&scan.header, p, (stubs, scan.count_at), (checked, k))?;
         // The drawables shown, and the bytes that hold them.
         buf.entries.clear();
         let (mut nestless, mut from, mut to) = (0, usize::MAX, 0);
