@@ -193,3 +193,102 @@ fn a_zoomed_out_picture_draws_shadows_and_stays_small() {
     let said = String::from_utf8_lossy(&o.stderr);
     assert!(said.contains(" 0 shadows"), "{said}");
 }
+
+/// A generated trace (4 ranks) to draw windows of.
+fn small_trace() -> Vec<u8> {
+    common::generated_slog2(3, 2000, 4096)
+}
+
+/// A window must be finite and wider than nothing: else the picture is
+/// refused as empty (infinite bounds would put every time on one column).
+#[test]
+fn an_empty_or_infinite_window_is_refused() {
+    let bytes = small_trace();
+    for (from, to) in [
+        (f64::NEG_INFINITY, 0.5),
+        (0.0, f64::INFINITY),
+        (0.25, 0.25),
+        (0.5, 0.25),
+        (f64::NAN, 0.5),
+    ] {
+        let mut r = Slog2Reader::new(Cursor::new(&bytes[..])).unwrap();
+        let opts = mpelog::render::Options::default().window(Some(from), Some(to));
+        let e = mpelog::render::svg(&mut r, &opts).unwrap_err();
+        assert!(
+            matches!(e, mpelog::render::Error::EmptyWindow(..)),
+            "[{from}, {to}): {e:?}"
+        );
+    }
+}
+
+/// The title's window and the axis's tick labels as `render` writes them.
+fn title_and_ticks(bytes: &[u8], from: f64, to: f64) -> (String, Vec<String>) {
+    let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
+    let opts = mpelog::render::Options::default().window(Some(from), Some(to));
+    let (svg, _) = mpelog::render::svg(&mut r, &opts).unwrap();
+    let text = |l: &str| {
+        l.rsplit("\">")
+            .next()
+            .unwrap()
+            .split("</text>")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let title = svg
+        .lines()
+        .find(|l| l.starts_with("<text x=\"80\" y=\"18\">"))
+        .unwrap();
+    let window = text(title).split(" — ").nth(1).unwrap().to_string();
+    let ticks = svg
+        .lines()
+        .filter(|l| l.starts_with("<line") && l.contains(r##"stroke="#000000"/><text"##))
+        .map(text)
+        .collect();
+    (window, ticks)
+}
+
+/// A time that rounds to zero is written `0`, never `-0`, with as many
+/// decimals as the window's width needs; other negative times keep their
+/// sign.
+#[test]
+fn title_and_tick_labels_never_say_minus_zero() {
+    let bytes = small_trace();
+    // From just below 0: the title's 3 decimals (a window 0.5 s wide) make
+    // it 0.000, and the first tick, at -0 × 0.1, is 0.0.
+    let (window, ticks) = title_and_ticks(&bytes, -0.0001, 0.5);
+    assert_eq!(window, "[0.000, 0.500] s");
+    assert_eq!(ticks, ["0.0", "0.1", "0.2", "0.3", "0.4", "0.5"]);
+    // From 0 exactly.
+    let (window, ticks) = title_and_ticks(&bytes, 0.0, 0.5);
+    assert_eq!(window, "[0.000, 0.500] s");
+    assert_eq!(ticks[0], "0.0");
+    // Negative times.
+    let (window, ticks) = title_and_ticks(&bytes, -1.0, 1.0);
+    assert_eq!(window, "[-1.00, 1.00] s");
+    assert_eq!(ticks, ["-1.0", "-0.5", "0.0", "0.5", "1.0"]);
+    // A window wider than the largest number: 6 decimals.
+    let (window, _) = title_and_ticks(&bytes, -1e308, 1e308);
+    let (a, b) = window.split_once(", ").unwrap();
+    assert!(
+        a.ends_with(".000000") && b.ends_with(".000000] s"),
+        "{window}"
+    );
+}
+
+/// The picture is at most the widest plot plus its margins wide.
+#[test]
+fn the_widest_picture_is_the_widest_plot_and_its_margins() {
+    let widest = mpelog::summary::MAX_COLUMNS + 100;
+    assert_eq!(
+        mpelog::render::Options::default().width(u32::MAX).width,
+        widest
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (input, png) = (dir.path().join("t.slog2"), dir.path().join("t.png"));
+    std::fs::write(&input, small_trace()).unwrap();
+    render(input.to_str().unwrap(), &png, &["--width", "100000"]);
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let reader = decoder.read_info().unwrap();
+    assert_eq!(reader.info().width, widest);
+}

@@ -797,3 +797,60 @@ fn shadows_at_negative_times_are_the_references() {
     }
     assert!(shadowed > 0, "no window stood on shadows");
 }
+
+/// Shadows whose weights add up to more than their lines' time, as a file
+/// gets when a container's nested states lie in other subtrees (each
+/// subtree's shadow counts them): the weights of a converted trace are
+/// rewritten so that each state shadow has a container (`incl` above
+/// `excl`), a weight that is not one (its `incl` equal to its `excl`, the
+/// `10⁻⁶` margin; or infinite, which counts as 0) and exclusive ratios adding
+/// up to 1.35, and the summary must take the excess from the container
+/// alone, as the reference does (spec/queries.md §6.2).
+#[test]
+fn shadows_holding_more_than_their_time_lose_it_from_containers() {
+    let mut prims = Vec::new();
+    for line in 0..2 {
+        for i in 0..600 {
+            let t = f64::from(i) * 0.05;
+            prims.push(state(2, line, t, t + 0.04));
+            prims.push(state(3, line, t + 0.01, t + 0.02));
+            prims.push(state(4, line, t + 0.025, t + 0.03));
+        }
+    }
+    let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
+    for second in [(0.5, 0.5), (f32::INFINITY, 0.5)] {
+        let mut f = slog2_format::Slog2File::parse(&bytes).unwrap();
+        let mut rewritten = 0;
+        for block in f.blocks.values_mut() {
+            let slog2_format::FileBlock::Node(node) = block else {
+                continue;
+            };
+            for stub in &mut node.value.stubs {
+                for s in &mut stub.nestable {
+                    let ws = &mut s.weights;
+                    if ws.len() < 3 {
+                        continue;
+                    }
+                    for (w, (incl, excl)) in ws.iter_mut().zip([(0.9, 0.6), second, (0.25, 0.25)]) {
+                        (w.incl, w.excl) = (incl, excl);
+                    }
+                    rewritten += 1;
+                }
+            }
+        }
+        assert!(rewritten > 10, "{rewritten} shadows rewritten");
+        let bytes = f.to_bytes().unwrap();
+        let mut shadowed = 0;
+        for (from, to, px) in [
+            (0.0, 30.0, 40),
+            (0.0, 30.0, 7),
+            (3.3, 17.9, 90),
+            (11.0, 12.0, 3),
+        ] {
+            let what = format!("shadows over their time, second weight {second:?}");
+            let (_, s) = check(&bytes, from, to, px, &what);
+            shadowed += usize::from(s);
+        }
+        assert!(shadowed > 0, "no window stood on shadows");
+    }
+}
