@@ -106,13 +106,16 @@ fn a_bad_pointer_is_named_at_its_field_with_the_pointer() {
     let mut b = idx.clone();
     b[field as usize..field as usize + 8].copy_from_slice(&(-5i64).to_be_bytes());
     let mut a = Annotation::new(Cursor::new(&b[..]), Cursor::new(&trace[..])).unwrap();
-    let ptr = ptr_at(&b, field);
-    match a.verify_leaf(1) {
-        Err(Error::BadAnnotation { offset, damage }) => {
-            let block = Block::Carry;
-            assert_eq!((offset, damage), (field, Damage::BadPointer { block, ptr }))
-        }
-        other => panic!("{:?}", other.err()),
+    let (block, ptr) = (Block::Carry, ptr_at(&b, field));
+    let want = (field, Damage::BadPointer { block, ptr });
+    assert_eq!(damage_of(a.verify_leaf(1).map(|_| ())), want);
+}
+
+/// The offset and damage of a read that fails with one.
+fn damage_of(r: mpelog_annotate::Result<()>) -> (u64, Damage) {
+    match r {
+        Err(Error::BadAnnotation { offset, damage }) => (offset, damage),
+        other => panic!("expected damage, got {:?}", other.err()),
     }
 }
 
@@ -127,13 +130,9 @@ fn a_bad_node_pointer_is_named_at_its_tree_dir_entry() {
     let ptr = ptr_at(&b, field);
     let mut a = Annotation::new(Cursor::new(&b[..]), Cursor::new(&trace[..])).unwrap();
     let (t0, t1) = (a.header().earliest, a.header().latest);
-    match a.window(t0, t1) {
-        Err(Error::BadAnnotation { offset, damage }) => {
-            let block = Block::Node;
-            assert_eq!((offset, damage), (field, Damage::BadPointer { block, ptr }))
-        }
-        other => panic!("{:?}", other.err()),
-    }
+    let block = Block::Node;
+    let want = (field, Damage::BadPointer { block, ptr });
+    assert_eq!(damage_of(a.window(t0, t1).map(|_| ())), want);
 }
 
 #[test]
@@ -157,18 +156,13 @@ fn bad_leaves_are_named_with_their_values() {
     b[entry + 8..entry + 12].copy_from_slice(&len.to_be_bytes());
     let offset = u64::from_be_bytes(b[entry..entry + 8].try_into().unwrap());
     let mut a = Annotation::new(Cursor::new(&b[..]), Cursor::new(&trace[..])).unwrap();
-    match a.verify_leaf(2) {
-        Err(Error::BadAnnotation { offset: at, damage }) => {
-            assert_eq!(at, entry as u64);
-            assert_eq!(
-                damage,
-                Damage::LeafRange {
-                    leaf: 2,
-                    offset,
-                    len
-                }
-            );
-        }
-        other => panic!("{:?}", other.err()),
-    }
+    let want = Damage::LeafRange {
+        leaf: 2,
+        offset,
+        len,
+    };
+    assert_eq!(
+        damage_of(a.verify_leaf(2).map(|_| ())),
+        (entry as u64, want)
+    );
 }

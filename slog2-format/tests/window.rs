@@ -940,13 +940,8 @@ fn a_stub_pointing_at_a_node_of_another_depth_is_an_error() {
     let e = err_of(&bytes);
     let found = NodeId { depth: 0, xpos: 7 };
     // The block reached: where the laid-out TreeDir puts leaf (0,7).
-    let block = Slog2Reader::new(Cursor::new(&bytes[..]))
-        .unwrap()
-        .tree_dir()
-        .unwrap()
-        .value
-        .entries
-        .iter()
+    let block = common::tree_entries(&bytes)
+        .into_iter()
         .find(|x| x.id == found)
         .unwrap()
         .ptr
