@@ -143,18 +143,7 @@ fn summary_rects(svg: &str, row: u32) -> usize {
     group
         .lines()
         .filter(|l| l.starts_with("<rect"))
-        .filter(|l| {
-            let y: f64 = l
-                .split(" y=\"")
-                .nth(1)
-                .unwrap()
-                .split('"')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap();
-            rows.contains(&y)
-        })
+        .filter(|l| rows.contains(&common::svg_number(l, "y")))
         .count()
 }
 

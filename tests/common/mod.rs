@@ -129,3 +129,14 @@ pub fn served_json(s: &mpelog::serve::Service, url: &str) -> serde_json::Value {
     assert_eq!(r.status, 200, "{url}: {}", String::from_utf8_lossy(&body));
     serde_json::from_slice(&body).unwrap()
 }
+
+/// The number an SVG element (one line of `render`'s output) gives its
+/// `attribute`.
+pub fn svg_number(element: &str, attribute: &str) -> f64 {
+    element
+        .split(&format!(" {attribute}=\""))
+        .nth(1)
+        .and_then(|v| v.split('"').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no number {attribute} in {element}"))
+}
