@@ -5,6 +5,7 @@
 //! its carry-in block and its byte range of the trace (checksum verified), pairs
 //! the events there and keeps the drawables that begin in that leaf.
 
+use crate::error::binrw_words;
 use crate::error::{Block, Change, Damage, Error, Result, WriteProblem};
 use crate::format::{self, *};
 use crate::pair::{parse_carry, Pairer, NO_SLOT};
@@ -166,13 +167,13 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 damage: Damage::HeaderCut,
             });
         }
-        let header =
-            format::Header::read(&mut Cursor::new(&head)).map_err(|e| Error::BadAnnotation {
-                offset: 0,
-                damage: Damage::Header {
-                    message: e.to_string(),
-                },
-            })?;
+        let header = format::Header::read(&mut Cursor::new(&head)).map_err(|e| {
+            let (offset, message) = binrw_words(e);
+            Error::BadAnnotation {
+                offset,
+                damage: Damage::Header { message },
+            }
+        })?;
         if header.format_version != FORMAT_VERSION {
             return Err(Error::BadAnnotation {
                 offset: 8,
@@ -448,12 +449,12 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         block: Block,
         args: B::Args<'_>,
     ) -> Result<B> {
-        B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| Error::BadAnnotation {
-            offset: ptr.offset as u64,
-            damage: Damage::Unparsable {
-                block,
-                message: e.to_string(),
-            },
+        B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| {
+            let (at, message) = binrw_words(e);
+            Error::BadAnnotation {
+                offset: ptr.offset as u64 + at,
+                damage: Damage::Unparsable { block, message },
+            }
         })
     }
 
@@ -753,14 +754,16 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         if parse_carry(&self.buf, &mut self.scratch.carry).is_none() {
             // Not a carry-in block: the binrw reader says why (or, should it
             // read what the fast path refused, its entries are used).
-            let carry =
-                Carry::read_be(&mut Cursor::new(&self.buf)).map_err(|e| Error::BadAnnotation {
-                    offset: leaf.carry.offset as u64,
+            let carry = Carry::read_be(&mut Cursor::new(&self.buf)).map_err(|e| {
+                let (at, message) = binrw_words(e);
+                Error::BadAnnotation {
+                    offset: leaf.carry.offset as u64 + at,
                     damage: Damage::Unparsable {
                         block: Block::Carry,
-                        message: e.to_string(),
+                        message,
                     },
-                })?;
+                }
+            })?;
             self.scratch.carry.clear();
             self.scratch
                 .carry

@@ -166,3 +166,36 @@ fn bad_leaves_are_named_with_their_values() {
         (entry as u64, want)
     );
 }
+
+/// A block that does not parse is named at the structure that fails (the
+/// block, or the category inside it), in the layout's words alone: no binrw
+/// backtrace, terminal colours or source lines of ours (which `mpelog check`
+/// printed before).
+#[test]
+fn an_unparsable_block_is_named_at_the_failing_structure_in_plain_words() {
+    let (trace, idx) = pair();
+    let cats = ptr_at(&idx, CATEGORIES_AT).offset as usize;
+    // The CategoryMap's count (its first field), then the first category's
+    // key count: after the count (4), the index (4), the name (2 + n), the
+    // topology (4), the colour (4), modifiable and width (1 + 1).
+    let mut b = idx.clone();
+    b[cats..cats + 4].copy_from_slice(&(-1i32).to_be_bytes());
+    let unparsable = |message: &str| Damage::Unparsable {
+        block: Block::CategoryMap,
+        message: message.into(),
+    };
+    assert_eq!(
+        damage(&b, &trace),
+        (cats as u64, unparsable("negative category count -1"))
+    );
+    let n = i16::from_be_bytes(idx[cats + 8..cats + 10].try_into().unwrap()) as usize;
+    let nkeys = cats + 20 + n;
+    let mut b = idx.clone();
+    b[nkeys..nkeys + 2].copy_from_slice(&(-3i16).to_be_bytes());
+    let (offset, d) = damage(&b, &trace);
+    // The first category, which starts after the count.
+    let first = cats as u64 + 4;
+    assert_eq!((offset, &d), (first, &unparsable("negative key count -3")));
+    assert_eq!(d.problem(), Problem::Unparsable);
+    assert_eq!(d.to_string(), "the CategoryMap: negative key count -3");
+}

@@ -24,7 +24,8 @@ pub enum Damage {
     HeaderCut,
     /// The header does not parse (`IDX-HDR-001`). Offset: 0.
     Header {
-        /// The parser's own words (binrw's).
+        /// The parser's words for what is wrong (without binrw's backtrace or
+        /// position).
         message: String,
     },
     /// A format version this reader does not know (`IDX-HDR-002`). Offset: the
@@ -47,11 +48,15 @@ pub enum Damage {
         /// The pointer.
         ptr: FileBlockPtr,
     },
-    /// A block does not parse (`IDX-BLK-002`). Offset: the block.
+    /// A block does not parse (`IDX-BLK-002`). Offset: the structure that
+    /// fails (the block for its own fields, or, e.g., the category of a
+    /// CategoryMap whose key count is negative; the block when it ends inside
+    /// a structure).
     Unparsable {
         /// The block.
         block: Block,
-        /// The parser's own words (binrw's).
+        /// The parser's words for what is wrong (the condition a layout
+        /// states, without binrw's backtrace or position).
         message: String,
     },
     /// The leaf table holds another number of leaves than the header says
@@ -159,5 +164,42 @@ impl std::fmt::Display for Block {
             Block::Carry => "a carry-in block",
             Block::Node => "a tree node",
         })
+    }
+}
+
+/// binrw's error as the offset it names (from the start of what was parsed)
+/// and its words alone: the root cause, without binrw's backtrace frames,
+/// their colours and our source lines, and without the position (the
+/// caller's error names the offset once).
+pub(crate) fn binrw_words(e: binrw::Error) -> (u64, String) {
+    match e {
+        binrw::Error::Backtrace(bt) => binrw_words(*bt.error),
+        binrw::Error::AssertFail { pos, message } => (pos, message),
+        binrw::Error::Custom { pos, err } => (pos, err.to_string()),
+        binrw::Error::BadMagic { pos, found } => (pos, format!("bad magic {found:?}")),
+        binrw::Error::NoVariantMatch { pos } => (pos, "no variant matches".into()),
+        binrw::Error::EnumErrors {
+            pos,
+            mut variant_errors,
+        } => {
+            // One variant whose tag matched and whose fields then failed:
+            // that failure is what is wrong.
+            let named = |e: &binrw::Error| !matches!(e.root_cause(), binrw::Error::BadMagic { .. });
+            match variant_errors.iter().filter(|(_, e)| named(e)).count() {
+                1 => {
+                    let i = variant_errors
+                        .iter()
+                        .position(|(_, e)| named(e))
+                        .unwrap_or(0);
+                    binrw_words(variant_errors.swap_remove(i).1)
+                }
+                _ => (pos, "no variant matches".into()),
+            }
+        }
+        binrw::Error::Io(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+            (0, "the block ends inside a structure".into())
+        }
+        binrw::Error::Io(e) => (0, e.to_string()),
+        other => (0, other.to_string()),
     }
 }
