@@ -234,13 +234,13 @@ pub type CliResult<T = ()> = Result<T, CliError>;
 /// look it up (spec/conformance.md §8) or run the checker for the rest.
 fn check_rule(e: &slog2_format::Error) -> String {
     match e {
-        slog2_format::Error::BadTree {
-            problem: slog2_format::error::TreeProblem::File(p),
-            ..
-        } => format!(
-            " (rule {} of `mpelog check`)",
-            mpelog_conformance::check::slog2::rule(*p).id
-        ),
+        slog2_format::Error::BadTree { problem, .. } => match problem.file_rule() {
+            Some(p) => format!(
+                " (rule {} of `mpelog check`)",
+                mpelog_conformance::check::slog2::rule(p).id
+            ),
+            None => String::new(),
+        },
         _ => String::new(),
     }
 }

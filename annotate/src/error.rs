@@ -1,5 +1,12 @@
 //! Typed errors; errors about bytes name the file and the byte offset.
 
+mod change;
+mod damage;
+
+pub use change::Change;
+pub(crate) use damage::binrw_words;
+pub use damage::{Block, Damage};
+
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -25,26 +32,22 @@ pub enum Error {
     #[error("annotation: {0}")]
     Slog2(#[from] slog2_format::Error),
     /// The annotation file is malformed.
-    #[error("annotation byte {offset}: {what}")]
+    #[error("annotation byte {offset}: {damage}")]
     BadAnnotation {
-        /// What is wrong (`mpelog-conformance` names the rule of
-        /// spec/conformance.md §9 it breaks).
-        problem: Problem,
-        /// Where.
+        /// Where (see [`Damage`]).
         offset: u64,
-        /// What is wrong.
-        what: String,
+        /// What is wrong ([`Damage::problem`] is the rule of
+        /// spec/conformance.md §9 it breaks, which `mpelog-conformance` names).
+        damage: Damage,
     },
     /// The trace changed since it was annotated.
-    #[error("stale annotation: {what}; annotate the trace again")]
+    #[error("stale annotation: {change}; annotate the trace again")]
     Stale {
-        /// What differs (`mpelog-conformance` names the rule of
-        /// spec/conformance.md §9 it breaks).
-        problem: Problem,
-        /// Where, in the trace (0 for its size).
+        /// Where, in the trace (see [`Change`]).
         offset: u64,
-        /// What differs.
-        what: String,
+        /// What differs ([`Change::problem`] is the rule of
+        /// spec/conformance.md §9 it breaks).
+        change: Change,
     },
     /// The input cannot be annotated as asked.
     #[error("cannot annotate: {0}")]
@@ -177,17 +180,19 @@ impl Error {
     ///
     /// ```
     /// use mpelog_annotate::{error::Problem, Error};
-    /// let e = Error::BadAnnotation { problem: Problem::NotAnnotation, offset: 8, what: "not a header".into() };
-    /// assert_eq!(e.to_string(), "annotation byte 8: not a header");
-    /// assert_eq!(e.detail(), "annotation: not a header");
+    /// use mpelog_annotate::error::Damage;
+    /// let e = Error::BadAnnotation { offset: 8, damage: Damage::Version { found: 2 } };
+    /// assert_eq!(e.to_string(), "annotation byte 8: format version 2 (this reader knows 1)");
+    /// assert_eq!(e.detail(), "annotation: format version 2 (this reader knows 1)");
     /// assert_eq!(e.offset(), Some(8));
+    /// assert_eq!(e.problem(), Some(Problem::Version));
     /// ```
     pub fn detail(&self) -> String {
         match self {
             Error::Io { file, source, .. } => format!("{file}: I/O error: {source}"),
             Error::Clog2(e) => format!("trace: {}", e.detail()),
             Error::Slog2(e) => format!("annotation: {}", e.detail()),
-            Error::BadAnnotation { what, .. } => format!("annotation: {what}"),
+            Error::BadAnnotation { damage, .. } => format!("annotation: {damage}"),
             Error::Stale { .. } | Error::Write(_) | Error::InvalidOptions(_) => self.to_string(),
         }
     }
@@ -199,7 +204,9 @@ impl Error {
     /// use mpelog_annotate::error::{OptionsProblem, Problem};
     /// use mpelog_annotate::Error;
     /// assert_eq!(Error::InvalidOptions(OptionsProblem::Children(1)).offset(), None);
-    /// let stale = Error::Stale { problem: Problem::LeafChanged, offset: 4096, what: "checksum".into() };
+    /// use mpelog_annotate::error::Change;
+    /// let change = Change::Leaf { leaf: 2, offset: 4096, len: 1024 };
+    /// let stale = Error::Stale { offset: 4096, change };
     /// assert_eq!(stale.offset(), Some(4096));
     /// ```
     pub fn offset(&self) -> Option<u64> {
@@ -209,6 +216,23 @@ impl Error {
             Error::Slog2(e) => e.offset(),
             Error::Stale { offset, .. } => Some(*offset),
             Error::Write(_) | Error::InvalidOptions(_) => None,
+        }
+    }
+
+    /// The rule of spec/conformance.md §9 that a [`Error::BadAnnotation`] or
+    /// [`Error::Stale`] breaks; `None` for another error.
+    ///
+    /// ```
+    /// use mpelog_annotate::error::{Change, Problem};
+    /// use mpelog_annotate::Error;
+    /// let stale = Error::Stale { offset: 0, change: Change::Preamble };
+    /// assert_eq!(stale.problem(), Some(Problem::PreambleChanged));
+    /// ```
+    pub fn problem(&self) -> Option<Problem> {
+        match self {
+            Error::BadAnnotation { damage, .. } => Some(damage.problem()),
+            Error::Stale { change, .. } => Some(change.problem()),
+            _ => None,
         }
     }
 }

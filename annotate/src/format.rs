@@ -274,3 +274,16 @@ pub struct Defs {
     #[br(count = count)]
     pub defs: Vec<Def>,
 }
+
+// The pointer fields' offsets stand last: binrw's parse errors name the
+// lines of the layouts above, which `mpelog check` prints.
+/// Offset of the header's TreeDir pointer field (spec/annotation.md §3).
+pub const TREEDIR_AT: u64 = 71;
+/// Offset of the header's leaf table pointer field.
+pub const LEAF_TABLE_AT: u64 = 83;
+/// Offset of the header's definitions pointer field.
+pub const DEFS_AT: u64 = 95;
+/// Offset of the header's CategoryMap pointer field.
+pub const CATEGORIES_AT: u64 = 107;
+/// Offset of the header's LineIDMapList pointer field.
+pub const LINEIDMAPS_AT: u64 = 119;

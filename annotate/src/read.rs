@@ -5,7 +5,8 @@
 //! its carry-in block and its byte range of the trace (checksum verified), pairs
 //! the events there and keeps the drawables that begin in that leaf.
 
-use crate::error::{Error, Problem, Result, WriteProblem};
+use crate::error::binrw_words;
+use crate::error::{Block, Change, Damage, Error, Result, WriteProblem};
 use crate::format::{self, *};
 use crate::pair::{parse_carry, Pairer, NO_SLOT};
 use binrw::BinRead;
@@ -146,7 +147,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// let mut grown = trace.clone();
     /// grown.extend_from_slice(&trace[trace.len() - 1024..]);
     /// let stale = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&grown[..]));
-    /// assert!(matches!(stale, Err(Error::Stale { problem: mpelog_annotate::error::Problem::TraceSize, .. })));
+    /// assert_eq!(stale.err().and_then(|e| e.problem()), Some(mpelog_annotate::error::Problem::TraceSize));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(mut idx: A, mut trace: T) -> Result<Self> {
@@ -156,50 +157,47 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         idx.read_exact(&mut head).map_err(idx_io(0))?;
         if !head.starts_with(MAGIC) {
             return Err(Error::BadAnnotation {
-                problem: Problem::NotAnnotation,
                 offset: 0,
-                what: "not an mpelog annotation file (no MPELOGIX magic)".into(),
+                damage: Damage::NoMagic,
             });
         }
         if head.len() < HEADER_LEN as usize {
             return Err(Error::BadAnnotation {
-                problem: Problem::NotAnnotation,
                 offset: head.len() as u64,
-                what: format!("the {HEADER_LEN}-byte header is cut short"),
+                damage: Damage::HeaderCut,
             });
         }
-        let header =
-            format::Header::read(&mut Cursor::new(&head)).map_err(|e| Error::BadAnnotation {
-                problem: Problem::NotAnnotation,
-                offset: 0,
-                what: format!("header: {e}"),
-            })?;
+        let header = format::Header::read(&mut Cursor::new(&head)).map_err(|e| {
+            let (offset, message) = binrw_words(e);
+            Error::BadAnnotation {
+                offset,
+                damage: Damage::Header { message },
+            }
+        })?;
         if header.format_version != FORMAT_VERSION {
             return Err(Error::BadAnnotation {
-                problem: Problem::Version,
                 offset: 8,
-                what: format!(
-                    "format version {} (this reader knows {FORMAT_VERSION})",
-                    header.format_version
-                ),
+                damage: Damage::Version {
+                    found: header.format_version,
+                },
             });
         }
         if header.children < 2 {
             return Err(Error::BadAnnotation {
-                problem: Problem::FewChildren,
                 offset: 39,
-                what: format!("{} children per node", header.children),
+                damage: Damage::FewChildren {
+                    children: header.children,
+                },
             });
         }
         let trace_len = trace.seek(SeekFrom::End(0)).map_err(trace_io(0))?;
         if trace_len != header.clog2_size {
             return Err(Error::Stale {
-                problem: Problem::TraceSize,
                 offset: trace_len,
-                what: format!(
-                    "the trace has {trace_len} bytes, it had {} when annotated",
-                    header.clog2_size
-                ),
+                change: Change::TraceSize {
+                    now: trace_len,
+                    then: header.clog2_size,
+                },
             });
         }
         let mut pre = vec![0u8; PREAMBLE_LEN.min(trace_len as usize)];
@@ -209,9 +207,8 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         crc.update(&pre);
         if crc.sum() != header.preamble_crc32 {
             return Err(Error::Stale {
-                problem: Problem::PreambleChanged,
                 offset: 0,
-                what: "the trace's preamble changed since it was annotated".into(),
+                change: Change::Preamble,
             });
         }
         let preamble = Preamble::parse(&pre)?;
@@ -256,17 +253,22 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             scratch: Scratch::default(),
         };
         let h = a.header.clone();
-        a.dir = a.block(h.treedir, "the TreeDir")?;
-        a.leaves = a.block::<LeafTable>(h.leaf_table, "the leaf table")?.leaves;
-        a.defs = a.block::<Defs>(h.defs, "the definitions")?.defs;
+        a.dir = a.block(h.treedir, Block::TreeDir, TREEDIR_AT)?;
+        a.leaves = a
+            .block::<LeafTable>(h.leaf_table, Block::LeafTable, LEAF_TABLE_AT)?
+            .leaves;
+        a.defs = a.block::<Defs>(h.defs, Block::Defs, DEFS_AT)?.defs;
         a.defs_sorted = a.defs.windows(2).all(|d| d[0].leaf <= d[1].leaf);
-        a.categories = a.block_args(h.categories, "the CategoryMap", (true,))?;
-        a.maps = a.block(h.lineidmaps, "the LineIDMapList")?;
+        let categories = (h.categories, Block::CategoryMap, CATEGORIES_AT);
+        a.categories = a.block_args(categories, (true,))?;
+        a.maps = a.block(h.lineidmaps, Block::LineIdMaps, LINEIDMAPS_AT)?;
         if a.leaves.len() != h.leaves as usize {
             return Err(Error::BadAnnotation {
-                problem: Problem::LeafCount,
                 offset: h.leaf_table.offset as u64,
-                what: format!("{} leaves, the header says {}", a.leaves.len(), h.leaves),
+                damage: Damage::LeafCount {
+                    found: a.leaves.len(),
+                    header: h.leaves,
+                },
             });
         }
         Ok(a)
@@ -329,10 +331,11 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     ///
     /// # Errors
     ///
-    /// [`Error::BadAnnotation`] at the node's offset: [`Problem::BadPointer`] when
-    /// `e` points outside the annotation or past its `max_block`,
-    /// [`Problem::Unparsable`] when the block is not a tree node; [`Error::Io`] at the
-    /// node's offset when the read fails.
+    /// [`Error::BadAnnotation`]: [`Damage::BadPointer`] when `e` points outside
+    /// the annotation or past its `max_block`, at the pointer field of `e` in the
+    /// TreeDir (at the offset `e` points at, for an entry the TreeDir does not
+    /// hold); [`Damage::Unparsable`] at the node's offset when the block is not a
+    /// tree node. [`Error::Io`] at the node's offset when the read fails.
     ///
     /// ```
     /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation, Error};
@@ -351,13 +354,15 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// let mut lost = root;
     /// lost.ptr.offset = idx.len() as i64; // past the annotation's end
     /// let e = a.node(&lost).unwrap_err();
-    /// assert!(matches!(e, Error::BadAnnotation { problem: Problem::BadPointer, .. }));
+    /// assert_eq!(e.problem(), Some(Problem::BadPointer));
+    /// // An entry the TreeDir does not hold: the offset it points at.
     /// assert_eq!(e.offset(), Some(idx.len() as u64));
     /// # let _ = stats;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn node(&mut self, e: &TreeDirEntry) -> Result<TreeNodeBody> {
-        let node = self.block_args(e.ptr, "a tree node", (true,))?;
+        let field = self.node_field(e);
+        let node = self.block_args((e.ptr, Block::Node, field), (true,))?;
         self.counters.nodes_read += 1;
         Ok(node)
     }
@@ -384,7 +389,9 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         self.counters
     }
 
-    fn read_idx(&mut self, ptr: FileBlockPtr, what: &str) -> Result<()> {
+    /// Reads the block that `ptr`, the pointer at offset `field` of the file,
+    /// points at into `self.buf`.
+    fn read_idx(&mut self, ptr: FileBlockPtr, block: Block, field: u64) -> Result<()> {
         let (at, size) = (ptr.offset, ptr.size);
         if at < 0
             || size < 0
@@ -394,9 +401,8 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
                 .is_none_or(|e| e > self.idx_len)
         {
             return Err(Error::BadAnnotation {
-                problem: Problem::BadPointer,
-                offset: at.max(0) as u64,
-                what: format!("{what} ({size} bytes at byte {at}) is not inside the file or exceeds max_block"),
+                offset: field,
+                damage: Damage::BadPointer { block, ptr },
             });
         }
         if self.idx_pos != Some(at as u64) {
@@ -415,31 +421,62 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         Ok(())
     }
 
+    /// Reads and parses the block that `ptr`, the pointer at offset `field`,
+    /// points at.
     fn block<B: for<'a> BinRead<Args<'a> = ()>>(
         &mut self,
         ptr: FileBlockPtr,
-        what: &str,
+        block: Block,
+        field: u64,
     ) -> Result<B> {
-        self.block_args(ptr, what, ())
+        self.block_args((ptr, block, field), ())
     }
 
+    /// [`Self::block`] with the parser's arguments.
     fn block_args<B: BinRead>(
         &mut self,
-        ptr: FileBlockPtr,
-        what: &str,
+        (ptr, block, field): (FileBlockPtr, Block, u64),
         args: B::Args<'_>,
     ) -> Result<B> {
-        self.read_idx(ptr, what)?;
-        self.parse_buf(ptr, what, args)
+        self.read_idx(ptr, block, field)?;
+        self.parse_buf(ptr, block, args)
     }
 
     /// Parses the block just read (from `ptr`).
-    fn parse_buf<B: BinRead>(&self, ptr: FileBlockPtr, what: &str, args: B::Args<'_>) -> Result<B> {
-        B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| Error::BadAnnotation {
-            problem: Problem::Unparsable,
-            offset: ptr.offset as u64,
-            what: format!("{what}: {e}"),
+    fn parse_buf<B: BinRead>(
+        &self,
+        ptr: FileBlockPtr,
+        block: Block,
+        args: B::Args<'_>,
+    ) -> Result<B> {
+        B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| {
+            let (at, message) = binrw_words(e);
+            Error::BadAnnotation {
+                offset: ptr.offset as u64 + at,
+                damage: Damage::Unparsable { block, message },
+            }
         })
+    }
+
+    /// The offset of the pointer field of TreeDir entry `e`: its place in the
+    /// TreeDir, or, for an entry the TreeDir does not hold (another ID or
+    /// pointer), the offset it points at.
+    fn node_field(&self, e: &TreeDirEntry) -> u64 {
+        let held = |x: &TreeDirEntry| x.id == e.id && x.ptr == e.ptr;
+        match self.dir.entries.iter().position(held) {
+            Some(i) => self.entry_field(i),
+            None => e.ptr.offset.max(0) as u64,
+        }
+    }
+
+    /// The offset of TreeDir entry `i`'s pointer field.
+    fn entry_field(&self, i: usize) -> u64 {
+        self.header.treedir.offset as u64 + 4 + 34 * i as u64 + 22
+    }
+
+    /// The offset of leaf `i`'s carry-in pointer field in the leaf table.
+    fn carry_field(&self, i: usize) -> u64 {
+        self.header.leaf_table.offset as u64 + 4 + 48 * i as u64 + 36
     }
 
     /// The drawables that meet `[start, end)`, exactly as a window on the SLOG-2
@@ -598,9 +635,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             // As `Slog2Reader::window_into` says it.
             return Err(Error::Slog2(slog2_format::Error::BadValue {
                 offset: 0,
-                problem: slog2_format::error::ValueProblem::AnswerTooLarge {
-                    detail: Some(e.to_string()),
-                },
+                problem: slog2_format::error::ValueProblem::AnswerTooLarge { refused: Some(e) },
             }));
         }
         // In order already: the sort checks it and keeps it.
@@ -629,12 +664,12 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             if !w.meets(e.earliest, e.latest) {
                 continue;
             }
-            self.read_idx(e.ptr, "a tree node")?;
+            self.read_idx(e.ptr, Block::Node, self.entry_field(k))?;
             if scan_node(&self.buf, w, e.id, &mut self.scratch).is_some() {
                 self.counters.nodes_read += 1;
                 continue;
             }
-            let node: TreeNodeBody = self.parse_buf(e.ptr, "a tree node", (true,))?;
+            let node: TreeNodeBody = self.parse_buf(e.ptr, Block::Node, (true,))?;
             self.counters.nodes_read += 1;
             let s = &mut self.scratch;
             for d in node.nestless.into_iter().chain(node.nestable) {
@@ -695,7 +730,7 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// let at = a.leaves()[0].offset as usize + 100;
     /// changed[at] ^= 0xff;
     /// let mut b = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&changed[..]))?;
-    /// assert!(matches!(b.verify_leaf(0), Err(Error::Stale { problem: mpelog_annotate::error::Problem::LeafChanged, .. })));
+    /// assert_eq!(b.verify_leaf(0).err().and_then(|e| e.problem()), Some(mpelog_annotate::error::Problem::LeafChanged));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn verify_leaf(&mut self, i: usize) -> Result<usize> {
@@ -715,16 +750,20 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     /// buffers. Returns how many begin and end in it.
     fn leaf(&mut self, i: usize, w: Option<TimeWindow>) -> Result<usize> {
         let leaf = self.leaves[i];
-        self.read_idx(leaf.carry, "a carry-in block")?;
+        self.read_idx(leaf.carry, Block::Carry, self.carry_field(i))?;
         if parse_carry(&self.buf, &mut self.scratch.carry).is_none() {
             // Not a carry-in block: the binrw reader says why (or, should it
             // read what the fast path refused, its entries are used).
-            let carry =
-                Carry::read_be(&mut Cursor::new(&self.buf)).map_err(|e| Error::BadAnnotation {
-                    problem: Problem::Unparsable,
-                    offset: leaf.carry.offset as u64,
-                    what: format!("a carry-in block: {e}"),
-                })?;
+            let carry = Carry::read_be(&mut Cursor::new(&self.buf)).map_err(|e| {
+                let (at, message) = binrw_words(e);
+                Error::BadAnnotation {
+                    offset: leaf.carry.offset as u64 + at,
+                    damage: Damage::Unparsable {
+                        block: Block::Carry,
+                        message,
+                    },
+                }
+            })?;
             self.scratch.carry.clear();
             self.scratch
                 .carry
@@ -735,12 +774,12 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         let bs = self.header.clog2_block_size as u64;
         if !whole_blocks_in_trace(&leaf, &self.header) {
             return Err(Error::BadAnnotation {
-                problem: Problem::LeafRange,
                 offset: self.header.leaf_table.offset as u64 + 4 + 48 * i as u64,
-                what: format!(
-                    "leaf {i}: range {}+{} is not whole blocks inside the trace",
-                    leaf.offset, leaf.len
-                ),
+                damage: Damage::LeafRange {
+                    leaf: i,
+                    offset: leaf.offset,
+                    len: leaf.len,
+                },
             });
         }
         if self.trace_pos != Some(leaf.offset) {
@@ -760,13 +799,12 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         crc.update(&self.tbuf);
         if crc.sum() != leaf.crc32 {
             return Err(Error::Stale {
-                problem: Problem::LeafChanged,
                 offset: leaf.offset,
-                what: format!(
-                    "the trace's bytes {}..{} (leaf {i}) changed since it was annotated",
-                    leaf.offset,
-                    leaf.offset + leaf.len as u64
-                ),
+                change: Change::Leaf {
+                    leaf: i,
+                    offset: leaf.offset,
+                    len: leaf.len,
+                },
             });
         }
         let me = i as u32;
@@ -872,7 +910,7 @@ mod tests {
         i: usize,
     ) -> Result<(Vec<Prim>, u64)> {
         let leaf = a.leaves[i];
-        let carry: Carry = a.block(leaf.carry, "a carry-in block")?;
+        let carry: Carry = a.block(leaf.carry, Block::Carry, a.carry_field(i))?;
         let bs = a.header.clog2_block_size as u64;
         if !whole_blocks_in_trace(&leaf, &a.header) {
             return Err(Error::Write(WriteProblem::LeafRange));

@@ -2,6 +2,7 @@
 //! converted from the same trace; the trace bytes read are bounded by the visible
 //! drawables (spec/queries.md §4.2); a changed trace is refused.
 
+use mpelog_annotate::error::Change;
 use mpelog_annotate::{AnnotateOptions, Annotation};
 use mpelog_conformance::strategies::annotation::{annotate, annotate_options_with};
 use mpelog_conformance::strategies::clog2::{generate, synth_options};
@@ -109,16 +110,13 @@ fn a_changed_trace_is_refused() {
     let mut longer = clog2.clone();
     longer.push(0);
     let e = Annotation::new(Cursor::new(&idx), Cursor::new(&longer)).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            mpelog_annotate::Error::Stale {
-                problem: mpelog_annotate::error::Problem::TraceSize,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    let (now, then) = (longer.len() as u64, clog2.len() as u64);
+    match e {
+        mpelog_annotate::Error::Stale { offset, change } => {
+            assert_eq!((offset, change), (now, Change::TraceSize { now, then }))
+        }
+        e => panic!("{e}"),
+    }
     // Preamble changed.
     let mut pre = clog2.clone();
     pre[1000] ^= 1;
@@ -127,8 +125,8 @@ fn a_changed_trace_is_refused() {
         matches!(
             e,
             mpelog_annotate::Error::Stale {
-                problem: mpelog_annotate::error::Problem::PreambleChanged,
-                ..
+                offset: 0,
+                change: Change::Preamble,
             }
         ),
         "{e}"
@@ -139,33 +137,36 @@ fn a_changed_trace_is_refused() {
     body[last - 300] ^= 1;
     let mut a = Annotation::new(Cursor::new(&idx), Cursor::new(&body)).unwrap();
     let (t0, t1) = (a.header().earliest, a.header().latest);
+    // The leaf that holds the changed byte.
+    let (leaf, last_leaf) = a
+        .leaves()
+        .iter()
+        .enumerate()
+        .find(|(_, l)| (l.offset..l.offset + u64::from(l.len)).contains(&(last as u64 - 300)))
+        .map(|(i, l)| (i, *l))
+        .unwrap();
+    let changed = Change::Leaf {
+        leaf,
+        offset: last_leaf.offset,
+        len: last_leaf.len,
+    };
     let e = a.window(t0, t1 + 1.0).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            mpelog_annotate::Error::Stale {
-                problem: mpelog_annotate::error::Problem::LeafChanged,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    match e {
+        mpelog_annotate::Error::Stale { offset, change } => {
+            assert_eq!((offset, change), (last_leaf.offset, changed.clone()))
+        }
+        e => panic!("{e}"),
+    }
     assert!(a.window(t0, t0 + (t1 - t0) / 100.0).is_ok());
     // The buffer query fails alike and leaves an empty answer.
     let mut buf = WindowBuf::new();
     a.window_into(&mut buf, t0, t0 + (t1 - t0) / 100.0).unwrap();
     assert!(buf.drawables_len() > 0);
     let e = a.window_into(&mut buf, t0, t1 + 1.0).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            mpelog_annotate::Error::Stale {
-                problem: mpelog_annotate::error::Problem::LeafChanged,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    match e {
+        mpelog_annotate::Error::Stale { change, .. } => assert_eq!(change, changed),
+        e => panic!("{e}"),
+    }
     assert_eq!(buf.drawables_len(), 0);
 }
 
@@ -197,14 +198,13 @@ fn every_byte_of_a_leaf_is_checksummed() {
             b[at as usize] ^= 0x40;
             let mut a = Annotation::new(Cursor::new(&idx), Cursor::new(&b)).unwrap();
             match a.verify_leaf(i) {
-                Err(Error::Stale {
-                    problem, offset, ..
-                }) => {
-                    assert_eq!(
-                        (problem, offset),
-                        (mpelog_annotate::error::Problem::LeafChanged, leaf.offset),
-                        "byte {at}"
-                    )
+                Err(Error::Stale { change, offset }) => {
+                    let want = Change::Leaf {
+                        leaf: i,
+                        offset: leaf.offset,
+                        len: leaf.len,
+                    };
+                    assert_eq!((change, offset), (want, leaf.offset), "byte {at}")
                 }
                 other => panic!("leaf {i}, byte {at} flipped: {other:?}"),
             }
@@ -220,13 +220,7 @@ fn every_byte_of_a_leaf_is_checksummed() {
         let mut b = clog2.clone();
         b[at] ^= 0x40;
         match Annotation::new(Cursor::new(&idx), Cursor::new(&b)) {
-            Err(Error::Stale { problem, .. }) => {
-                assert_eq!(
-                    problem,
-                    mpelog_annotate::error::Problem::PreambleChanged,
-                    "byte {at}"
-                )
-            }
+            Err(Error::Stale { change, .. }) => assert_eq!(change, Change::Preamble, "byte {at}"),
             other => panic!("preamble byte {at} flipped: {:?}", other.err()),
         }
     }

@@ -83,7 +83,7 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
             Error::BadDrawable { problem, .. } => problem.problem(),
             Error::BadTree { problem, .. } => problem.problem(),
             Error::BadTag { .. } => Problem::BadTag,
-            Error::BadFrame { step, .. } => Problem::frame(*step),
+            Error::BadFrame { problem, .. } => problem.problem(),
             _ => Problem::Unparsable,
         };
         cx.add(problem, offset, None, e.detail());

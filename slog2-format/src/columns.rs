@@ -8,6 +8,8 @@
 //! One walker over the node grammar serves both directions. Every loop consumes
 //! input, so a walk ends within the input's length whatever the counts say.
 
+use crate::error::ColumnProblem;
+
 /// Where the walker takes fields from.
 trait Source {
     fn bytes(&mut self, n: usize) -> Option<&[u8]>;
@@ -227,17 +229,17 @@ impl Sink for Out<'_> {
 }
 
 /// Undoes [`split`], appending the plain bytes to `out`. Errors say what does not fit.
-pub fn join(form: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+pub fn join(form: &[u8], out: &mut Vec<u8>) -> Result<(), ColumnProblem> {
     let Some(len) = form.get(..4) else {
-        return Err("the column form is shorter than its 4-byte length".into());
+        return Err(ColumnProblem::Short);
     };
     let other_len = u32::from_be_bytes(len.try_into().expect("4 bytes")) as usize;
     let body = &form[4..];
     if other_len > body.len() || (body.len() - other_len) % 8 != 0 {
-        return Err(format!(
-            "the column form's length {other_len} does not fit its {} bytes",
-            body.len()
-        ));
+        return Err(ColumnProblem::Length {
+            len: other_len as u32,
+            body: body.len() as u64,
+        });
     }
     let (other, planes) = body.split_at(other_len);
     let n = planes.len() / 8;
@@ -257,9 +259,12 @@ pub fn join(form: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
         times,
         next: 0,
     };
-    walk(&mut src, &mut Out(out)).ok_or("the column form ends inside a node structure")?;
+    walk(&mut src, &mut Out(out)).ok_or(ColumnProblem::EndsInsideNode)?;
     if src.next != n {
-        return Err(format!("{} of {n} times are left over", n - src.next));
+        return Err(ColumnProblem::LeftOver {
+            left: (n - src.next) as u64,
+            times: n as u64,
+        });
     }
     out.extend_from_slice(&other[src.other.at..]);
     Ok(())
@@ -302,9 +307,11 @@ mod tests {
     #[test]
     fn bad_forms_are_errors() {
         let mut out = Vec::new();
-        assert!(join(&[], &mut out).is_err());
-        assert!(join(&[0, 0, 0, 9, 1], &mut out).is_err());
+        assert_eq!(join(&[], &mut out), Err(ColumnProblem::Short));
+        let long = ColumnProblem::Length { len: 9, body: 1 };
+        assert_eq!(join(&[0, 0, 0, 9, 1], &mut out), Err(long));
         // One list count claiming a primitive that is not there.
-        assert!(join(&[0, 0, 0, 4, 0, 0, 0, 1], &mut out).is_err());
+        let inside = ColumnProblem::EndsInsideNode;
+        assert_eq!(join(&[0, 0, 0, 4, 0, 0, 0, 1], &mut out), Err(inside));
     }
 }

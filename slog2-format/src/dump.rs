@@ -245,17 +245,15 @@ pub fn tree<R: std::io::Read + std::io::Seek>(
     let mut todo = vec![root];
     while let Some(e) = todo.pop() {
         let at = e.ptr.offset as u64;
-        let bad = |what: String| Error::BadTree {
+        let bad = |problem: TreeProblem| Error::BadTree {
             offset: at,
             node: e.id,
-            problem: TreeProblem::NotAChild,
-            what,
+            problem,
         };
         if !seen.insert(e.ptr.offset) {
-            return Err(bad(format!(
-                "the block at {} is reached twice",
-                e.ptr.offset
-            )));
+            return Err(bad(TreeProblem::ReachedTwice {
+                block: e.ptr.offset,
+            }));
         }
         let n = r.read_node(e.ptr)?;
         let levels = (i32::from(root.id.depth) - i32::from(e.id.depth)).max(0);
@@ -270,17 +268,15 @@ pub fn tree<R: std::io::Read + std::io::Seek>(
                 continue;
             }
             if i32::from(id.depth) != i32::from(e.id.depth) - 1 {
-                return Err(bad(format!(
-                    "stub ({},{}) of node ({},{}) is not one level down",
-                    id.depth, id.xpos, e.id.depth, e.id.xpos
-                )));
+                return Err(bad(TreeProblem::StubNotOneLevelDown {
+                    parent: e.id,
+                    stub: id,
+                }));
             }
-            let child = entries.get(&id).copied().ok_or_else(|| {
-                bad(format!(
-                    "stub ({},{}) has no TreeDir entry",
-                    id.depth, id.xpos
-                ))
-            })?;
+            let child = entries
+                .get(&id)
+                .copied()
+                .ok_or_else(|| bad(TreeProblem::NotInTreeDir { stub: id }))?;
             children.push(child);
         }
         todo.extend(children.into_iter().rev());

@@ -1,9 +1,15 @@
 //! Typed errors; every error about input bytes names the byte offset.
 
+mod drawable_problem;
+mod frame_problem;
 mod problem;
+mod tree_problem;
 mod write_problem;
 
+pub use drawable_problem::{DrawableProblem, Drawn};
+pub use frame_problem::{ColumnProblem, FrameProblem};
 pub use problem::Problem;
+pub use tree_problem::TreeProblem;
 
 pub use write_problem::{Invariant, Limit, OptionsProblem, Oversized, Worker, WriteProblem};
 
@@ -103,16 +109,20 @@ pub enum Error {
         found: Option<u8>,
     },
     /// A compressed tree-node frame (SLOG 2.0.6Z) fails one of the checks of
-    /// spec/slog2-compressed.md §5; `step` is the number of that check (1–6), which
-    /// `check` reports as rule `S2Z-FRM-00<step>`.
+    /// spec/slog2-compressed.md §5; [`FrameProblem::step`] is the number of that
+    /// check (1–6), which `check` reports as rule `S2Z-FRM-00<step>`.
     #[error("byte {offset}: {}", self.detail())]
     BadFrame {
-        /// Offset of the offending frame field (or of the frame).
+        /// Offset of the offending frame field (or of the frame, see
+        /// [`FrameProblem`]).
         offset: u64,
-        /// The check of spec/slog2-compressed.md §5 that fails (1–6).
-        step: u8,
-        /// What is wrong.
-        what: String,
+        /// Offset of the frame (the pointer's target).
+        frame: u64,
+        /// The node the frame's node header names; `None` when the block is
+        /// too short to hold one ([`FrameProblem::TooShort`]).
+        node: Option<crate::types::NodeId>,
+        /// Which check fails, and how.
+        problem: FrameProblem,
     },
     /// A tree node holds a drawable or a shadow that the file cannot resolve or
     /// that is impossible: a category missing from the CategoryMap, a line ID
@@ -127,8 +137,6 @@ pub enum Error {
         node: crate::types::NodeId,
         /// What is wrong.
         problem: DrawableProblem,
-        /// The same, in words.
-        what: String,
     },
     /// A window query meets a file whose tree it cannot trust (spec/queries.md
     /// §2.2): a node read disagrees with its TreeDir entry, a stub names no child
@@ -143,8 +151,6 @@ pub enum Error {
         node: crate::types::NodeId,
         /// What is wrong.
         problem: TreeProblem,
-        /// The same, in words.
-        what: String,
     },
     /// A conversion's input record completes a drawable that ends before the
     /// previous one, or at a time that is not finite: the one-pass tree writer
@@ -325,8 +331,10 @@ pub enum ValueProblem {
     /// A window answer does not fit a [`WindowBuf`](crate::WindowBuf) (more
     /// than 4 Gi vertices, info bytes, parts or weights).
     AnswerTooLarge {
-        /// More about what overflowed, if anything.
-        detail: Option<String>,
+        /// The [`WindowBuf`](crate::WindowBuf) push that refused a drawable,
+        /// when the answer was built by pushing (an annotation's window);
+        /// `None` for a window query's own answer.
+        refused: Option<crate::window::NotStorable>,
     },
     /// A drawable or shadow that the window query's scan accepted could not be
     /// decoded (the scan and the decoder disagree).
@@ -358,12 +366,12 @@ impl std::fmt::Display for ValueProblem {
                 f,
                 "a record of interval type {interval_type} starts at {start:?} and ends at {end:?}: SLOG-2 needs finite times"
             ),
-            ValueProblem::AnswerTooLarge { detail: None } => f.write_str(
+            ValueProblem::AnswerTooLarge { refused: None } => f.write_str(
                 "the window answer does not fit a WindowBuf (more than 4 Gi vertices, info bytes, parts or weights)",
             ),
             ValueProblem::AnswerTooLarge {
-                detail: Some(detail),
-            } => write!(f, "{detail} (more than 4 Gi vertices or info bytes)"),
+                refused: Some(refused),
+            } => write!(f, "{refused} (more than 4 Gi vertices or info bytes)"),
             ValueProblem::Undecodable => f.write_str(
                 "a drawable or shadow accepted by the window query's scan could not be decoded",
             ),
@@ -417,94 +425,6 @@ pub enum OrderProblem {
     },
 }
 
-/// What is wrong with a drawable or shadow of a tree node. The offset of
-/// [`Error::BadDrawable`] is the drawable's tag byte for `OutsideNode`, `Empty`
-/// and `Unsorted`, the byte after it (the category field) for `UnknownCategory`
-/// and `UnknownLineId`, and the shadow's first byte for the shadow problems: the
-/// offsets `check` reports for the same rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum DrawableProblem {
-    /// A category (of a primitive, a composite or a composite's part) that the
-    /// CategoryMap does not define (`check`: S2-DRW-004).
-    UnknownCategory(i32),
-    /// A vertex line ID that is missing from a line-ID map, or the file has no
-    /// line-ID map (`check`: S2-LID-001).
-    UnknownLineId(i32),
-    /// A vertex time outside the node's time box `[earliest, latest]`, or NaN
-    /// (`check`: S2-DRW-003).
-    OutsideNode,
-    /// A primitive without vertices or a composite without parts (S2-DRW-005).
-    Empty,
-    /// A drawable or shadow list that is not in start-time order (S2-DRW-002).
-    Unsorted,
-    /// A shadow whose category is not a preview category of the map (S2-DRW-009).
-    ShadowCategory(i32),
-    /// A shadow without category weights (S2-DRW-007).
-    NoWeights,
-    /// A shadow weight whose category the map does not define (S2-DRW-008).
-    WeightCategory(i32),
-}
-
-impl DrawableProblem {
-    /// The problem `check` reports for the same thing.
-    ///
-    /// ```
-    /// use slog2_format::check::Problem;
-    /// use slog2_format::error::DrawableProblem;
-    /// assert_eq!(DrawableProblem::UnknownLineId(7).problem(), Problem::UnknownLineId);
-    /// ```
-    pub fn problem(&self) -> Problem {
-        match self {
-            DrawableProblem::UnknownCategory(_) => Problem::UnknownCategory,
-            DrawableProblem::UnknownLineId(_) => Problem::UnknownLineId,
-            DrawableProblem::OutsideNode => Problem::OutsideNode,
-            DrawableProblem::Empty => Problem::Empty,
-            DrawableProblem::Unsorted => Problem::Unsorted,
-            DrawableProblem::ShadowCategory(_) => Problem::ShadowCategory,
-            DrawableProblem::NoWeights => Problem::NoWeights,
-            DrawableProblem::WeightCategory(_) => Problem::WeightCategory,
-        }
-    }
-}
-
-/// What is wrong with a node's place in the tree (window queries, spec/queries.md
-/// §2.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TreeProblem {
-    /// The node's ID, box or self pointer differs from its TreeDir entry, or it has
-    /// none (`check`: S2-DIR-003). Offset: the node's block.
-    DisagreesWithTreeDir,
-    /// A stub names a node that is not a child of its node, or that the TreeDir
-    /// does not hold, or points elsewhere than the child's TreeDir pointer
-    /// (S2-TREE-002). Offset: the stub.
-    NotAChild,
-    /// A node above the leaves without stubs (S2-TREE-001). Offset: the stub
-    /// count.
-    NoStubs,
-    /// A leaf with stubs (S2-TREE-002). Offset: the stub count.
-    LeafWithStubs,
-    /// A stub (or the header's treeroot pointer) leads to a block that the
-    /// query has read already: the tree has a cycle or a shared node
-    /// (S2-TREE-002). Offset: the pointer field. Reported whatever the
-    /// validation.
-    ReadTwice,
-    /// The block a stub leads to holds a node whose depth is not the one the
-    /// stub names (S2-TREE-002). Offset: the depth field of the block reached.
-    /// Reported whatever the validation.
-    WrongDepth,
-    /// A stub names a node that is not one level below its own node, or a leaf
-    /// has a stub that meets the window (S2-TREE-002). Offset: the stub's depth
-    /// field. Reported whatever the validation.
-    NotOneLevelDown,
-    /// The header, the line-ID maps or the TreeDir have the `check` problem
-    /// named (one that [breaks readers](Problem::breaks_readers): a NULL pointer, K < 2, no line-ID map, a TreeDir
-    /// without leaves, with duplicate IDs, a root other than treeroot, overlapping
-    /// nodes). Offset: the one `check` reports.
-    File(Problem),
-}
-
 /// The first error-severity rule of `check` that a file's header, CategoryMap,
 /// line-ID maps or TreeDir break (`check::first_file_error`): what a window query
 /// reports as [`Error::BadTree`] with [`TreeProblem::File`] for such a file.
@@ -516,7 +436,7 @@ pub(crate) struct FileRuleError {
     pub(crate) offset: u64,
     /// The node concerned, if any.
     pub(crate) node: Option<crate::types::NodeId>,
-    /// What is wrong, in words.
+    /// What is wrong, in `check`'s words.
     pub(crate) message: String,
 }
 
@@ -526,31 +446,10 @@ impl FileRuleError {
         Error::BadTree {
             offset: self.offset,
             node: self.node.unwrap_or_default(),
-            problem: TreeProblem::File(self.problem),
-            what: self.message.clone(),
-        }
-    }
-}
-
-impl TreeProblem {
-    /// The problem `check` reports for the same thing.
-    ///
-    /// ```
-    /// use slog2_format::check::Problem;
-    /// use slog2_format::error::TreeProblem;
-    /// assert_eq!(TreeProblem::NoStubs.problem(), Problem::NoStubs);
-    /// assert_eq!(TreeProblem::File(Problem::NoRoot).problem(), Problem::NoRoot);
-    /// ```
-    pub fn problem(&self) -> Problem {
-        match self {
-            TreeProblem::DisagreesWithTreeDir => Problem::DirMismatch,
-            TreeProblem::NotAChild
-            | TreeProblem::LeafWithStubs
-            | TreeProblem::ReadTwice
-            | TreeProblem::WrongDepth
-            | TreeProblem::NotOneLevelDown => Problem::BadStub,
-            TreeProblem::NoStubs => Problem::NoStubs,
-            TreeProblem::File(problem) => *problem,
+            problem: TreeProblem::File {
+                problem: self.problem,
+                message: self.message.clone(),
+            },
         }
     }
 }
@@ -624,9 +523,25 @@ impl Error {
             Error::BadTag { within, .. } => {
                 format!("drawable tag in {within} is neither 0 (primitive) nor 1 (composite)")
             }
-            Error::BadFrame { what, .. } => what.clone(),
-            Error::BadDrawable { what, .. } => what.clone(),
-            Error::BadTree { what, .. } => what.clone(),
+            Error::BadFrame {
+                frame,
+                node: Some(node),
+                problem,
+                ..
+            } => format!(
+                "tree node ({}, {}) at byte {frame}: {problem}",
+                node.depth, node.xpos
+            ),
+            Error::BadFrame { frame, problem, .. } => {
+                format!("the tree node at byte {frame}: {problem}")
+            }
+            Error::BadDrawable { node, problem, .. } => format!(
+                "a {} in node ({},{}) {problem}",
+                problem.subject(),
+                node.depth,
+                node.xpos
+            ),
+            Error::BadTree { problem, .. } => problem.to_string(),
             Error::OutOfOrder {
                 time, end, problem, ..
             } => {

@@ -15,8 +15,8 @@
 //! | 16 | 34 | node header, its own pointer = this frame's (offset, size) |
 //! | 50 | payload | the node block after its header, compressed by the codec |
 
-use crate::error::{Error, Oversized, Result, WriteProblem};
-use crate::types::FileBlockPtr;
+use crate::error::{Error, FrameProblem, Oversized, Result, WriteProblem};
+use crate::types::{FileBlockPtr, NodeId};
 use flate2::Crc;
 use std::io::Read;
 
@@ -330,43 +330,32 @@ impl FrameHeader {
 }
 
 /// Inflates `payload`, which must give exactly `want` bytes, appending them to
-/// `out`; never inflates more than `want + 1` bytes.
-fn inflate(payload: &[u8], want: usize, out: &mut Vec<u8>, name: &str, at: u64) -> Result<()> {
+/// `out`; never inflates more than `want + 1` bytes. Errors are the frame
+/// problem and the offset of the field it concerns.
+fn inflate(payload: &[u8], want: usize, out: &mut Vec<u8>) -> Result<(), (u64, FrameProblem)> {
     let before = out.len();
     // Deflate expands at most 1032:1, so a short payload cannot need `want` bytes:
     // reserve no more than it can give (the rest grows only if it really inflates).
     out.reserve(want.min(payload.len().saturating_mul(1032).saturating_add(64)) + 1);
     let mut dec = flate2::read::DeflateDecoder::new(payload).take(want as u64 + 1);
-    dec.read_to_end(out).map_err(|e| Error::BadFrame {
-        offset: at + PREFIX_LEN as u64,
-        step: 4,
-        what: format!("{name}: the deflate payload is corrupt: {e}"),
+    dec.read_to_end(out).map_err(|e| {
+        let message = e.to_string();
+        (PREFIX_LEN as u64, FrameProblem::CorruptDeflate { message })
     })?;
     let got = out.len() - before;
     if got != want {
-        return Err(Error::BadFrame {
-            offset: at + 8,
-            step: 4,
-            what: format!(
-                "{name}: the payload inflates to {got} bytes{}, the frame says {}",
-                if got > want { " or more" } else { "" },
-                want
-            ),
-        });
+        let (got, want) = (got as u64, want as u64);
+        return Err((8, FrameProblem::InflatedLength { got, want }));
     }
     Ok(())
 }
 
-/// Describes the node a frame holds, for messages: `tree node (d, x) at byte N`.
-fn node_name(frame: &[u8], at: u64) -> String {
-    if frame.len() >= PREFIX_LEN {
-        let h = &frame[FRAME_HEADER_LEN..];
-        let depth = i16::from_be_bytes([h[16], h[17]]);
-        let xpos = i32::from_be_bytes([h[18], h[19], h[20], h[21]]);
-        format!("tree node ({depth}, {xpos}) at byte {at}")
-    } else {
-        format!("the tree node at byte {at}")
-    }
+/// The node a frame's node header names, if the frame is long enough to hold one.
+fn node_id(frame: &[u8]) -> Option<NodeId> {
+    let h = frame.get(FRAME_HEADER_LEN..PREFIX_LEN)?;
+    let depth = i16::from_be_bytes([h[16], h[17]]);
+    let xpos = i32::from_be_bytes([h[18], h[19], h[20], h[21]]);
+    Some(NodeId { depth, xpos })
 }
 
 /// Checks a frame read from `ptr` and writes the uncompressed node block into
@@ -391,65 +380,47 @@ fn node_name(frame: &[u8], at: u64) -> String {
 /// assert_eq!(back, node);
 /// // A limit under the node's 100 bytes: refused before inflating (check 3).
 /// let bomb = decode(&framed, ptr, 99, &mut back).unwrap_err();
-/// assert!(matches!(bomb, Error::BadFrame { step: 3, .. }));
+/// assert!(matches!(&bomb, Error::BadFrame { problem, .. } if problem.step() == 3));
 /// # Ok::<(), slog2_format::Error>(())
 /// ```
 pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) -> Result<()> {
     let at = ptr.offset.max(0) as u64;
-    let bad = |step: u8, offset: u64, what: String| Error::BadFrame { offset, step, what };
+    checked(frame, ptr, limit, out).map_err(|(field, problem)| Error::BadFrame {
+        offset: at + field,
+        frame: at,
+        node: node_id(frame),
+        problem,
+    })
+}
+
+/// [`decode`]'s checks; an error is the problem and the offset, within the
+/// frame, of the field it concerns.
+fn checked(
+    frame: &[u8],
+    ptr: FileBlockPtr,
+    limit: u64,
+    out: &mut Vec<u8>,
+) -> Result<(), (u64, FrameProblem)> {
     if frame.len() < PREFIX_LEN {
-        return Err(bad(
-            1,
-            at,
-            format!(
-                "{}: a {}-byte block is too short for a node frame ({PREFIX_LEN} bytes at least)",
-                node_name(frame, at),
-                frame.len()
-            ),
-        ));
+        let len = frame.len() as u64;
+        return Err((0, FrameProblem::TooShort { len }));
     }
-    let name = node_name(frame, at);
     let h = FrameHeader::parse(frame[..FRAME_HEADER_LEN].try_into().expect("16 bytes"));
     if codec::name(h.codec).is_none() {
-        return Err(bad(
-            1, at,
-            format!(
-                "{name}: unknown compression codec {} (this reader knows 0 stored, 1 deflate and 2 columns)",
-                h.codec
-            ),
-        ));
+        return Err((0, FrameProblem::UnknownCodec { codec: h.codec }));
     }
     if h.reserved != [0; 3] {
-        return Err(bad(
-            1,
-            at + 1,
-            format!(
-                "{name}: reserved frame bytes are {:?}, not zero",
-                h.reserved
-            ),
-        ));
+        return Err((1, FrameProblem::Reserved { bytes: h.reserved }));
     }
     let payload = &frame[PREFIX_LEN..];
     if h.payload_len as usize != payload.len() {
-        return Err(bad(
-            2,
-            at + 4,
-            format!(
-                "{name}: payload length {} does not fit the {}-byte block (payload {} bytes)",
-                h.payload_len,
-                frame.len(),
-                payload.len()
-            ),
-        ));
+        let (declared, block) = (h.payload_len, frame.len() as u64);
+        return Err((4, FrameProblem::PayloadLength { declared, block }));
     }
     let n = h.uncompressed_len as u64;
     if n < NODE_HEADER_LEN as u64 || n > limit {
-        return Err(bad(
-            3, at + 8,
-            format!(
-                "{name}: uncompressed length {n} is outside {NODE_HEADER_LEN}..={limit} (max_buffer_bytesize); refused before inflating"
-            ),
-        ));
+        let declared = h.uncompressed_len;
+        return Err((8, FrameProblem::UncompressedLength { declared, limit }));
     }
     let rest = n as usize - NODE_HEADER_LEN;
     out.clear();
@@ -458,58 +429,36 @@ pub fn decode(frame: &[u8], ptr: FileBlockPtr, limit: u64, out: &mut Vec<u8>) ->
     match h.codec {
         codec::STORED => {
             if payload.len() != rest {
-                return Err(bad(
-                    4,
-                    at + 8,
-                    format!(
-                        "{name}: stored payload of {} bytes, but the node is {n} bytes",
-                        payload.len()
-                    ),
-                ));
+                let payload = payload.len() as u64;
+                return Err((8, FrameProblem::StoredLength { payload, node: n }));
             }
             out.extend_from_slice(payload);
         }
-        codec::DEFLATE => inflate(payload, rest, out, &name, at)?,
+        codec::DEFLATE => inflate(payload, rest, out)?,
         _ => {
             // The column form is 4 bytes longer than the node's rest.
             let mut form = Vec::new();
-            inflate(payload, rest + 4, &mut form, &name, at)?;
+            inflate(payload, rest + 4, &mut form)?;
             crate::columns::join(&form, out)
-                .map_err(|e| bad(4, at + PREFIX_LEN as u64, format!("{name}: {e}")))?;
+                .map_err(|p| (PREFIX_LEN as u64, FrameProblem::Columns(p)))?;
             if out.len() != n as usize {
-                return Err(bad(
-                    4,
-                    at + 8,
-                    format!(
-                        "{name}: the column form gives {} bytes, the frame says {n}",
-                        out.len()
-                    ),
-                ));
+                let got = out.len() as u64;
+                return Err((8, FrameProblem::ColumnLength { got, declared: n }));
             }
         }
     }
     let crc = crc32(&[out]);
     if crc != h.crc32 {
-        return Err(bad(
-            5, at + 12,
-            format!(
-                "{name}: checksum mismatch: the uncompressed node has CRC-32 {crc:08x}, the frame says {:08x}",
-                h.crc32
-            ),
-        ));
+        let (computed, declared) = (crc, h.crc32);
+        return Err((12, FrameProblem::Checksum { computed, declared }));
     }
     let own = FileBlockPtr {
         offset: i64::from_be_bytes(out[22..30].try_into().expect("8 bytes")),
         size: i32::from_be_bytes(out[30..34].try_into().expect("4 bytes")),
     };
     if own != ptr {
-        return Err(bad(
-            6, at + FRAME_HEADER_LEN as u64 + 22,
-            format!(
-                "{name}: the node's own pointer ({} bytes at byte {}) is not its frame's ({} bytes at byte {})",
-                own.size, own.offset, ptr.size, ptr.offset
-            ),
-        ));
+        let field = FRAME_HEADER_LEN as u64 + 22;
+        return Err((field, FrameProblem::OwnPointer { own, frame: ptr }));
     }
     Ok(())
 }

@@ -8,7 +8,7 @@
 //! opened (`Legend`); each check is then a table look-up per value. Offsets are
 //! computed only when something is wrong.
 
-use crate::error::{DrawableProblem, Error, Result};
+use crate::error::{DrawableProblem, Drawn, Error, Result};
 use crate::size::start_order;
 use crate::types::*;
 use std::cmp::Ordering;
@@ -244,34 +244,6 @@ fn shadow_at(n: &TreeNodeBody, base: u64, v206: bool, s: usize, list: usize, i: 
     at
 }
 
-fn describe(p: DrawableProblem, n: &TreeNodeBody, what: &str) -> String {
-    let id = n.header.id;
-    let node = format!("node ({},{})", id.depth, id.xpos);
-    match p {
-        DrawableProblem::UnknownCategory(c) => {
-            format!("a {what} in {node} has category {c}, which is not in the CategoryMap")
-        }
-        DrawableProblem::UnknownLineId(l) => {
-            format!("a {what} in {node} has line ID {l}, which is missing from a line-ID map")
-        }
-        DrawableProblem::OutsideNode => format!(
-            "a {what} in {node} has a time outside the node's box [{:?},{:?}]",
-            n.header.earliest, n.header.latest
-        ),
-        DrawableProblem::Empty => format!("a {what} in {node} has no vertices or no parts"),
-        DrawableProblem::Unsorted => {
-            format!("a {what} in {node} starts before the one it follows (the list is not in start-time order)")
-        }
-        DrawableProblem::ShadowCategory(c) => {
-            format!("a shadow in {node} has category {c}, which is not a preview category of the CategoryMap")
-        }
-        DrawableProblem::NoWeights => format!("a shadow in {node} has no category weights"),
-        DrawableProblem::WeightCategory(c) => {
-            format!("a shadow weight in {node} names category {c}, which is not in the CategoryMap")
-        }
-    }
-}
-
 /// Checks (or, in lenient mode, cleans) a decoded node that starts at `base`.
 pub(crate) fn node(
     n: &mut TreeNodeBody,
@@ -321,7 +293,10 @@ fn primitive_box(p: &Primitive, e: f64, l: f64, g: &Legend) -> Result<(f64, f64)
             known = Some(v.line_id);
         }
         if !inside(v.time, e, l) {
-            return Err(DrawableProblem::OutsideNode);
+            return Err(DrawableProblem::OutsideNode {
+                earliest: e,
+                latest: l,
+            });
         }
         lo = lo.min(v.time);
         hi = hi.max(v.time);
@@ -357,20 +332,15 @@ fn drawable_box(d: &Drawable, e: f64, l: f64, g: &Legend) -> Result<(f64, f64), 
 
 fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
     let (e, l) = (n.header.earliest, n.header.latest);
-    let fail = |problem: DrawableProblem, offset: u64, what: &str| -> Error {
-        let offset = match (problem, g.no_maps_at) {
-            (DrawableProblem::UnknownLineId(_), Some(at)) => at,
-            _ => offset,
+    let fail = |problem: DrawableProblem, offset: u64| -> Error {
+        let (problem, offset) = match (problem, g.no_maps_at) {
+            (DrawableProblem::UnknownLineId(l), Some(at)) => (DrawableProblem::NoLineIdMaps(l), at),
+            _ => (problem, offset),
         };
-        let mut text = describe(problem, n, what);
-        if let (DrawableProblem::UnknownLineId(_), Some(_)) = (problem, g.no_maps_at) {
-            text.push_str(" (the file has no line-ID map)");
-        }
         Error::BadDrawable {
             offset,
             node: n.header.id,
             problem,
-            what: text,
         }
     };
     for (li, list) in [&n.nestless, &n.nestable].into_iter().enumerate() {
@@ -387,7 +357,7 @@ fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
                         }
                         _ => at,
                     };
-                    return Err(fail(p, at, "drawable"));
+                    return Err(fail(p, at));
                 }
             };
             if let Some((plo, phi)) = last {
@@ -407,7 +377,7 @@ fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
                 };
                 if out_of_order {
                     let at = drawable_at(n, base, li, i);
-                    return Err(fail(DrawableProblem::Unsorted, at, "drawable"));
+                    return Err(fail(DrawableProblem::Unsorted(Drawn::Drawable), at));
                 }
             }
             last = Some((lo, hi));
@@ -420,11 +390,11 @@ fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
                 let key = shadow_key(x);
                 let p = shadow(x, g).or_else(|| {
                     last.filter(|k| start_order(*k, key) == Ordering::Greater)
-                        .map(|_| DrawableProblem::Unsorted)
+                        .map(|_| DrawableProblem::Unsorted(Drawn::Shadow))
                 });
                 if let Some(p) = p {
                     let at = shadow_at(n, base, v206, si, li, i);
-                    return Err(fail(p, at, "shadow"));
+                    return Err(fail(p, at));
                 }
                 last = Some(key);
             }

@@ -12,7 +12,7 @@ mod views;
 
 use common::corpus;
 use slog2_format::check::check;
-use slog2_format::error::TreeProblem;
+use slog2_format::error::{Part, TreeProblem};
 use slog2_format::window::{
     drawable_order, preview_node_read_bound, shadow_order, Located, WindowAnswer,
 };
@@ -901,7 +901,7 @@ fn i64_at(b: &[u8], at: u64) -> i64 {
 /// The problem of a [`Error::BadTree`], `None` for another error.
 fn tree_problem(e: &Error) -> Option<TreeProblem> {
     match e {
-        Error::BadTree { problem, .. } => Some(*problem),
+        Error::BadTree { problem, .. } => Some(problem.clone()),
         _ => None,
     }
 }
@@ -915,11 +915,17 @@ fn a_stub_pointing_back_at_its_own_node_is_an_error() {
     let mut f = java_like(2, 8, 21);
     let root = mutable_node(&mut f, 3, 0);
     root.stubs[1].header.ptr = root.header.ptr;
+    let (parent, child) = (root.header.id, root.stubs[1].header.id);
     let bytes = lay_out(f);
     let e = err_of(&bytes);
-    assert_eq!(tree_problem(&e), Some(TreeProblem::ReadTwice), "{e}");
-    // The offset names the stub's pointer field, which holds the root's offset.
     let root_at = i64_at(&bytes, 60);
+    let pointer = Part::Stub { parent, child };
+    let want = TreeProblem::ReadTwice {
+        pointer,
+        block: root_at,
+    };
+    assert_eq!(tree_problem(&e), Some(want), "{e}");
+    // The offset names the stub's pointer field, which holds the root's offset.
     assert_eq!(i64_at(&bytes, e.offset().unwrap()), root_at);
 }
 
@@ -927,10 +933,26 @@ fn a_stub_pointing_back_at_its_own_node_is_an_error() {
 fn a_stub_pointing_at_a_node_of_another_depth_is_an_error() {
     let mut f = java_like(2, 8, 21);
     let leaf = mutable_node(&mut f, 0, 7).header.ptr;
-    mutable_node(&mut f, 3, 0).stubs[1].header.ptr = leaf;
+    let root = mutable_node(&mut f, 3, 0);
+    root.stubs[1].header.ptr = leaf;
+    let (parent, child) = (root.header.id, root.stubs[1].header.id);
     let bytes = lay_out(f);
     let e = err_of(&bytes);
-    assert_eq!(tree_problem(&e), Some(TreeProblem::WrongDepth), "{e}");
+    let found = NodeId { depth: 0, xpos: 7 };
+    // The block reached: where the laid-out TreeDir puts leaf (0,7).
+    let block = common::tree_entries(&bytes)
+        .into_iter()
+        .find(|x| x.id == found)
+        .unwrap()
+        .ptr
+        .offset;
+    let want = TreeProblem::WrongDepth {
+        parent,
+        child,
+        block,
+        found,
+    };
+    assert_eq!(tree_problem(&e), Some(want), "{e}");
     // The offset names the depth field of the block reached.
     assert_eq!(i16_at(&bytes, e.offset().unwrap()), 0);
 }
@@ -940,9 +962,11 @@ fn a_stub_naming_a_node_that_is_not_one_level_down_is_an_error() {
     let mut f = java_like(2, 8, 22);
     let root = mutable_node(&mut f, 3, 0);
     root.stubs[0].header.id.depth = 3;
+    let (parent, stub) = (root.header.id, root.stubs[0].header.id);
     let bytes = lay_out(f);
     let e = err_of(&bytes);
-    assert_eq!(tree_problem(&e), Some(TreeProblem::NotOneLevelDown), "{e}");
+    let want = TreeProblem::NotOneLevelDown { parent, stub };
+    assert_eq!(tree_problem(&e), Some(want), "{e}");
     assert_eq!(i16_at(&bytes, e.offset().unwrap()), 3);
 }
 
@@ -957,7 +981,11 @@ fn a_leaf_with_a_stub_is_an_error() {
         nestable: vec![],
     });
     let e = err_of(&lay_out(f));
-    assert_eq!(tree_problem(&e), Some(TreeProblem::NotOneLevelDown), "{e}");
+    let want = TreeProblem::NotOneLevelDown {
+        parent: NodeId { depth: 0, xpos: 0 },
+        stub: other.id,
+    };
+    assert_eq!(tree_problem(&e), Some(want), "{e}");
 }
 
 #[test]
@@ -965,12 +993,15 @@ fn two_stubs_naming_one_child_is_an_error_not_a_second_read() {
     let mut f = java_like(2, 8, 24);
     let n = mutable_node(&mut f, 1, 0);
     n.stubs[1].header = n.stubs[0].header;
+    let (parent, child) = (n.header.id, n.stubs[0].header.id);
     let bytes = lay_out(f);
     let e = err_of(&bytes);
-    assert_eq!(tree_problem(&e), Some(TreeProblem::ReadTwice), "{e}");
     // The offset is the second stub's pointer field, which holds the child's offset.
-    let child = i64_at(&bytes, e.offset().unwrap());
-    assert!(child > 0);
+    let block = i64_at(&bytes, e.offset().unwrap());
+    assert!(block > 0);
+    let pointer = Part::Stub { parent, child };
+    let want = TreeProblem::ReadTwice { pointer, block };
+    assert_eq!(tree_problem(&e), Some(want), "{e}");
 }
 
 #[test]

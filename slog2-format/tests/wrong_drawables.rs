@@ -11,7 +11,7 @@
 mod common;
 
 use common::{bytes_of, category, one_node_file};
-use slog2_format::error::DrawableProblem;
+use slog2_format::error::{DrawableProblem, Drawn};
 use slog2_format::*;
 use std::io::Cursor;
 
@@ -362,15 +362,24 @@ fn primitive_damages() -> Vec<(fn(&mut Primitive), DrawableProblem)> {
         ),
         (
             |p| p.vertices[0].time = just_below(E),
-            DrawableProblem::OutsideNode,
+            DrawableProblem::OutsideNode {
+                earliest: E,
+                latest: L,
+            },
         ),
         (
             |p| p.vertices[1].time = just_above(L),
-            DrawableProblem::OutsideNode,
+            DrawableProblem::OutsideNode {
+                earliest: E,
+                latest: L,
+            },
         ),
         (
             |p| p.vertices[1].time = f64::NAN,
-            DrawableProblem::OutsideNode,
+            DrawableProblem::OutsideNode {
+                earliest: E,
+                latest: L,
+            },
         ),
         (|p| p.vertices.clear(), DrawableProblem::Empty),
     ]
@@ -433,7 +442,10 @@ fn a_damaged_composite_is_named_at_its_offset() {
         ),
         (
             |c| c.primitives[0].vertices[0].time = just_above(L),
-            DrawableProblem::OutsideNode,
+            DrawableProblem::OutsideNode {
+                earliest: E,
+                latest: L,
+            },
         ),
     ];
     let mut leaf = base.clone();
@@ -508,9 +520,13 @@ fn an_item_before_its_predecessor_is_unsorted_at_its_offset() {
             swapped += 1;
             let (bytes, node_at) = file(&n, v206);
             let want = node_at + offset_in_node(&n, pos);
+            let drawn = match pos {
+                Pos::Drawable(..) => Drawn::Drawable,
+                Pos::Shadow(..) => Drawn::Shadow,
+            };
             assert_eq!(
                 strict_error(&bytes),
-                (want, n.header.id, DrawableProblem::Unsorted),
+                (want, n.header.id, DrawableProblem::Unsorted(drawn)),
                 "{pos:?}"
             );
             for v in [Validation::Lenient, Validation::Off] {
@@ -567,7 +583,11 @@ fn ties_order_by_latest_then_category_then_lines() {
         let want = node_at + offset_in_node(&n, Pos::Drawable(0, 1));
         assert_eq!(
             strict_error(&bytes),
-            (want, n.header.id, DrawableProblem::Unsorted),
+            (
+                want,
+                n.header.id,
+                DrawableProblem::Unsorted(Drawn::Drawable)
+            ),
             "{what} swapped"
         );
     }
@@ -606,7 +626,7 @@ fn ties_order_by_latest_then_category_then_lines() {
         let want = node_at + offset_in_node(&n, Pos::Shadow(0, 1, 1));
         assert_eq!(
             strict_error(&bytes),
-            (want, n.header.id, DrawableProblem::Unsorted),
+            (want, n.header.id, DrawableProblem::Unsorted(Drawn::Shadow)),
             "{what} swapped"
         );
     }
@@ -627,13 +647,13 @@ fn without_line_id_maps_every_line_id_is_unknown_at_the_maps() {
     let (offset, _, problem) = strict_error(&bytes);
     assert_eq!(
         (offset, problem),
-        (maps_at, DrawableProblem::UnknownLineId(0))
+        (maps_at, DrawableProblem::NoLineIdMaps(0))
     );
     // A null pointer: the header's lineIDmaps field (byte 48).
     let mut bytes = bytes;
     bytes[48..60].fill(0);
     let (offset, _, problem) = strict_error(&bytes);
-    assert_eq!((offset, problem), (48, DrawableProblem::UnknownLineId(0)));
+    assert_eq!((offset, problem), (48, DrawableProblem::NoLineIdMaps(0)));
     let (lenient, dropped) = read(&bytes, Validation::Lenient).unwrap();
     assert!(lenient.nestless.is_empty() && lenient.nestable.is_empty());
     assert_eq!(

@@ -97,7 +97,10 @@ pub fn run(path: &Path, json: bool) -> CliResult {
     let path = &path;
     let (s, failure) = match summarize(path, format) {
         Ok(s) => (s, None),
-        Err(Failure::Partial(s, e)) => (*s, Some(e)),
+        Err(Failure::Partial(partial)) => {
+            let (s, e) = *partial;
+            (s, Some(e))
+        }
         Err(Failure::Nothing(e)) => return Err(e),
     };
     let text = if json {
@@ -121,8 +124,9 @@ pub fn run(path: &Path, json: bool) -> CliResult {
 
 /// Why a summary is not complete.
 pub enum Failure {
-    /// The file is damaged after a point: what came before, and the error.
-    Partial(Box<Summary>, CliError),
+    /// The file is damaged after a point: what came before, and the error
+    /// (boxed together: a `CliError` is large).
+    Partial(Box<(Summary, CliError)>),
     /// Nothing could be read.
     Nothing(CliError),
 }
@@ -313,13 +317,11 @@ fn summarize_clog2(path: &Path) -> Result<Summary, Failure> {
                     .then(|| format!("mpelog repair {} -o FIXED.clog2", crate::input::shown(path))),
             };
             let err = CliError::clog2(path)(e);
-            Err(Failure::Partial(
-                Box::new(Summary {
-                    damaged: Some(damage),
-                    ..summary
-                }),
-                err,
-            ))
+            let summary = Summary {
+                damaged: Some(damage),
+                ..summary
+            };
+            Err(Failure::Partial(Box::new((summary, err))))
         }
     }
 }

@@ -228,12 +228,8 @@ pub fn rule(problem: Problem) -> Rule {
 
 fn report(e: Error, c: &mut Collector) {
     let (rule, offset) = match &e {
-        Error::BadAnnotation {
-            problem, offset, ..
-        }
-        | Error::Stale {
-            problem, offset, ..
-        } => (rule(*problem), *offset),
+        Error::BadAnnotation { offset, damage } => (rule(damage.problem()), *offset),
+        Error::Stale { offset, change } => (rule(change.problem()), *offset),
         Error::Slog2(inner) => (IDX_BLK_002, inner.offset().unwrap_or(0)),
         Error::Clog2(inner) => (IDX_TRACE_002, inner.offset().unwrap_or(0)),
         Error::Io {

@@ -41,11 +41,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let h = *h;
         let id = h.id;
         let base = ptr.offset as u64;
-        let bad = |offset: u64, problem: TreeProblem, what: String| Error::BadTree {
+        let bad = |offset: u64, problem: TreeProblem| Error::BadTree {
             offset,
             node: id,
             problem,
-            what,
         };
         let cache = self.tree_index();
         if cache.dir.is_empty() {
@@ -56,29 +55,23 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 if sid.xpos.checked_div(k) != Some(parent.xpos) {
                     return Err(bad(
                         ptr_at - 6,
-                        TreeProblem::NotAChild,
-                        format!(
-                            "stub ({},{}) is not a child of node ({},{}) with {k} children per node",
-                            sid.depth, sid.xpos, parent.depth, parent.xpos
-                        ),
+                        TreeProblem::NotAChild {
+                            stub: sid,
+                            parent,
+                            children: k,
+                        },
                     ));
                 }
                 match cache.dir.get(&sid) {
-                    None => {
-                        return Err(bad(
-                            ptr_at - 6,
-                            TreeProblem::NotAChild,
-                            format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
-                        ))
-                    }
+                    None => return Err(bad(ptr_at - 6, TreeProblem::NotInTreeDir { stub: sid })),
                     Some(c) if c.ptr != ptr => {
                         return Err(bad(
                             ptr_at,
-                            TreeProblem::NotAChild,
-                            format!(
-                                "stub ({},{}) points at {}@{} but the child is at {}@{}",
-                                sid.depth, sid.xpos, ptr.size, ptr.offset, c.ptr.size, c.ptr.offset
-                            ),
+                            TreeProblem::PointsElsewhere {
+                                stub: sid,
+                                ptr,
+                                child: c.ptr,
+                            },
                         ))
                     }
                     Some(_) => sid,
@@ -95,42 +88,43 @@ impl<R: Read + Seek> Slog2Reader<R> {
         if stub.is_none() && e.ptr != ptr {
             return Err(bad(
                 ptr_at,
-                TreeProblem::File(crate::check::Problem::RootMismatch),
-                format!(
-                    "treeroot points at {}@{} but the TreeDir's root ({},{}) is at {}@{}",
-                    ptr.size, ptr.offset, want.depth, want.xpos, e.ptr.size, e.ptr.offset
-                ),
+                TreeProblem::RootElsewhere {
+                    ptr,
+                    root: want,
+                    entry: e.ptr,
+                },
             ));
         }
         if id != want {
             return Err(bad(
                 base + 16,
-                TreeProblem::DisagreesWithTreeDir,
-                format!(
-                    "the block at byte {base} says it is node ({},{}), its pointer is that of node ({},{})",
-                    id.depth, id.xpos, want.depth, want.xpos
-                ),
+                TreeProblem::IdDisagrees {
+                    block: base,
+                    found: id,
+                    want,
+                },
             ));
         }
         if e.ptr != ptr || h.ptr != ptr {
             return Err(bad(
                 base + 22,
-                TreeProblem::DisagreesWithTreeDir,
-                format!(
-                    "node ({},{}) was read from {}@{} and says it is at {}@{}; its TreeDir entry says {}@{}",
-                    id.depth, id.xpos, ptr.size, ptr.offset, h.ptr.size, h.ptr.offset, e.ptr.size, e.ptr.offset
-                ),
+                TreeProblem::PointerDisagrees {
+                    node: id,
+                    read: ptr,
+                    own: h.ptr,
+                    entry: e.ptr,
+                },
             ));
         }
         if e.earliest.to_bits() != h.earliest.to_bits() || e.latest.to_bits() != h.latest.to_bits()
         {
             return Err(bad(
                 base,
-                TreeProblem::DisagreesWithTreeDir,
-                format!(
-                    "node ({},{}) has the box [{:?},{:?}], its TreeDir entry [{:?},{:?}]",
-                    id.depth, id.xpos, h.earliest, h.latest, e.earliest, e.latest
-                ),
+                TreeProblem::BoxDisagrees {
+                    node: id,
+                    own: [h.earliest, h.latest],
+                    entry: [e.earliest, e.latest],
+                },
             ));
         }
         Ok(())
@@ -148,28 +142,16 @@ impl<R: Read + Seek> Slog2Reader<R> {
         unfollowed: &[(NodeHeader, u64)],
         k: i32,
     ) -> Result<()> {
-        let bad = |offset: u64, problem: TreeProblem, what: String| Error::BadTree {
+        let bad = |offset: u64, problem: TreeProblem| Error::BadTree {
             offset,
             node: id,
             problem,
-            what,
         };
         if id.depth > 0 && n_stubs == 0 {
-            return Err(bad(
-                count_at,
-                TreeProblem::NoStubs,
-                format!(
-                    "node ({},{}) has depth {} but no child stubs",
-                    id.depth, id.xpos, id.depth
-                ),
-            ));
+            return Err(bad(count_at, TreeProblem::NoStubs { node: id }));
         }
         if id.depth == 0 && n_stubs > 0 {
-            return Err(bad(
-                count_at,
-                TreeProblem::LeafWithStubs,
-                format!("leaf (0,{}) has child stubs", id.xpos),
-            ));
+            return Err(bad(count_at, TreeProblem::LeafWithStubs { node: id }));
         }
         let dir = &self.tree_index().dir;
         if dir.is_empty() {
@@ -182,19 +164,15 @@ impl<R: Read + Seek> Slog2Reader<R> {
             {
                 return Err(bad(
                     at + 16,
-                    TreeProblem::NotAChild,
-                    format!(
-                        "stub ({},{}) is not a child of node ({},{}) with {k} children per node",
-                        sid.depth, sid.xpos, id.depth, id.xpos
-                    ),
+                    TreeProblem::NotAChild {
+                        stub: sid,
+                        parent: id,
+                        children: k,
+                    },
                 ));
             }
             if !dir.contains_key(&sid) {
-                return Err(bad(
-                    at + 16,
-                    TreeProblem::NotAChild,
-                    format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
-                ));
+                return Err(bad(at + 16, TreeProblem::NotInTreeDir { stub: sid }));
             }
             // The pointer of a stub not followed is not looked at (a query reads
             // nothing it does not need).

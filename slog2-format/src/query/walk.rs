@@ -19,12 +19,10 @@ struct Walk {
     ctx: Ctx,
 }
 
-/// One node's step of a walk: the pointer it was read through (`p`, named
-/// by `what()` in an error), the walk, where the children to follow go, and
+/// One node's step of a walk: the pointer it was read through (`p`), the walk, where the children to follow go, and
 /// the buffer the parts of a scanned node are read into.
 struct Step<'a> {
     p: &'a Pending,
-    what: &'a dyn Fn() -> String,
     q: Walk,
     stack: &'a mut Vec<Pending>,
     part: &'a mut Vec<u8>,
@@ -77,19 +75,15 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 None => Part::TreeRoot,
                 Some((parent, child)) => Part::Stub { parent, child },
             };
-            // Formatted only for an error.
-            let what = || pointer.to_string();
             self.check_ptr(p.ptr, pointer, ptr_at)?;
             if !buf.seen.insert(p.ptr.offset) {
                 return Err(Error::BadTree {
                     offset: ptr_at,
                     node: p.stub.map(|s| s.0).unwrap_or_default(),
-                    problem: TreeProblem::ReadTwice,
-                    what: format!(
-                        "{} points at the block at byte {}, which this query has already read (the tree has a cycle or a shared node)",
-                        what(),
-                        p.ptr.offset
-                    ),
+                    problem: TreeProblem::ReadTwice {
+                        pointer,
+                        block: p.ptr.offset,
+                    },
                 });
             }
             if let (true, Some((parent, sid))) = (checked, p.stub) {
@@ -100,11 +94,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     return Err(Error::BadTree {
                         offset: ptr_at,
                         node: parent,
-                        problem: TreeProblem::NotAChild,
-                        what: format!(
-                            "stub ({},{}) points at {}@{}, where the TreeDir has no node",
-                            sid.depth, sid.xpos, p.ptr.size, p.ptr.offset
-                        ),
+                        problem: TreeProblem::NoNodeThere {
+                            stub: sid,
+                            ptr: p.ptr,
+                        },
                     });
                 }
             }
@@ -112,7 +105,6 @@ impl<R: Read + Seek> Slog2Reader<R> {
             // shows of it is read.
             let at = Step {
                 p: &p,
-                what: &what,
                 q,
                 stack: &mut stack,
                 part: &mut part,
@@ -186,7 +178,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// of the stubs not followed) to `buf`, and the children to follow to
     /// `s.stack`.
     fn walk_node(&mut self, buf: &mut WindowBuf, bytes: &[u8], s: Step) -> Result<()> {
-        let (p, what) = (s.p, s.what);
+        let p = s.p;
         let Walk { window, ctx, .. } = s.q;
         let (v206, checked, validation, k) = ctx;
         let ptr_at = p.ptr_at;
@@ -216,7 +208,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 let id = sc.header.id;
                 let stubs = !buf.stubs.is_empty();
                 let count_at =
-                    self.node_found(&sc.header, p, what, (stubs, sc.count_at), (checked, k))?;
+                    self.node_found(&sc.header, p, (stubs, sc.count_at), (checked, k))?;
                 // Upper nodes' drawables apart, so that the leaves' (read in
                 // time order) make one long run for the final sort.
                 push_entries(buf, bytes, sc.nestless, id.depth > 0)
@@ -238,7 +230,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     crate::read::parse_block::<TreeNodeBody>(bytes, p.ptr, Part::Node, (v206,))?;
                 self.count_node();
                 let id = parsed.value.header.id;
-                depth_check(id, p, what)?;
+                depth_check(id, p)?;
                 // Offsets before a lenient check drops anything.
                 let offsets = stub_offsets(&parsed.value, base, v206);
                 // The stub count's offset, needed only to report a node without stubs.
@@ -288,7 +280,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         whole: Option<&[u8]>,
         s: Step,
     ) -> Result<()> {
-        let (p, what) = (s.p, s.what);
+        let p = s.p;
         let Walk { window, ctx, .. } = s.q;
         let (_, checked, _, k) = ctx;
         let base = p.ptr.offset as u64;
@@ -297,8 +289,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
         }
         let id = scan.header.id;
         let stubs = !scan.stubs.is_empty();
-        let count_at =
-            self.node_found(&scan.header, p, what, (stubs, scan.count_at), (checked, k))?;
+        let count_at = self.node_found(&scan.header, p, (stubs, scan.count_at), (checked, k))?;
         // The drawables shown, and the bytes that hold them.
         buf.entries.clear();
         let (mut nestless, mut from, mut to) = (0, usize::MAX, 0);
@@ -350,12 +341,11 @@ impl<R: Read + Seek> Slog2Reader<R> {
         &mut self,
         h: &NodeHeader,
         p: &Pending,
-        what: &dyn Fn() -> String,
         (stubs, count_at): (bool, usize),
         (checked, k): (bool, i32),
     ) -> Result<u64> {
         self.count_node();
-        depth_check(h.id, p, what)?;
+        depth_check(h.id, p)?;
         if checked {
             self.check_followed(h, p.ptr, p.ptr_at, p.stub, k)?;
         }
@@ -409,11 +399,10 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 return Err(Error::BadTree {
                     offset: stub_at + 16,
                     node: id,
-                    problem: TreeProblem::NotOneLevelDown,
-                    what: format!(
-                        "a stub in node ({},{}) names node ({},{}), which is not one level below it",
-                        id.depth, id.xpos, h.id.depth, h.id.xpos
-                    ),
+                    problem: TreeProblem::NotOneLevelDown {
+                        parent: id,
+                        stub: h.id,
+                    },
                 });
             }
             let span = h.latest - h.earliest;
@@ -507,20 +496,17 @@ fn push_entries(
 }
 
 /// An error unless the node read (ID `id`) has the depth its stub names.
-fn depth_check(id: NodeId, p: &Pending, what: &dyn Fn() -> String) -> Result<()> {
+fn depth_check(id: NodeId, p: &Pending) -> Result<()> {
     match p.stub {
-        Some((_, child)) if id.depth != child.depth => Err(Error::BadTree {
+        Some((parent, child)) if id.depth != child.depth => Err(Error::BadTree {
             offset: p.ptr.offset as u64 + 16,
             node: id,
-            problem: TreeProblem::WrongDepth,
-            what: format!(
-                "{} points at the block at byte {}, whose node ID is ({},{}): its depth is not {}",
-                what(),
-                p.ptr.offset,
-                id.depth,
-                id.xpos,
-                child.depth
-            ),
+            problem: TreeProblem::WrongDepth {
+                parent,
+                child,
+                block: p.ptr.offset,
+                found: id,
+            },
         }),
         _ => Ok(()),
     }
@@ -530,7 +516,7 @@ fn depth_check(id: NodeId, p: &Pending, what: &dyn Fn() -> String) -> Result<()>
 fn too_large(base: u64) -> Error {
     Error::BadValue {
         offset: base,
-        problem: ValueProblem::AnswerTooLarge { detail: None },
+        problem: ValueProblem::AnswerTooLarge { refused: None },
     }
 }
 
