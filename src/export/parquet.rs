@@ -3,7 +3,8 @@
 //! Columns: `kind` (`state`, `arrow`, `event`), `category` (legend index),
 //! `name`, `start` and `end` (seconds, as in the trace), `duration`,
 //! `start_line` and `end_line` (line IDs), `info` (the info values as text,
-//! labelled as Jumpshot shows them) and one typed column per info label of the
+//! `label=value` pairs; values decoded as every export decodes them, so a
+//! `%x` value is an integer in decimal) and one typed column per info label of the
 //! legend (`msg_tag`, `msg_size`, ...: INT64, DOUBLE or UTF8; null where a
 //! drawable's category has no such value). Rows are sorted by start time, and a
 //! row group closes after 131,072 rows or 1/256 of the exported span (a whole
