@@ -435,3 +435,34 @@ fn shadow_arrows_are_one_faint_line_per_bin() {
         assert!(w[2] - w[0] > 2, "two faint lines side by side: {yellow:?}");
     }
 }
+
+/// The time axis over [0, 0.5) s: ticks every 0.1 s from the plot's left
+/// edge to its right edge, the last one included (at the window's end), and
+/// only a label within 30 px of the right edge anchored at its end, so that
+/// it does not run past the picture.
+#[test]
+fn tick_labels_end_at_the_plots_right_edge() {
+    let red = cat(1, slog2_format::types::topology::STATE, RED);
+    let p = draw(vec![state(1, 0, 0.0, 256.0)], &[red], &[0]);
+    let ticks: Vec<(f64, String)> = p
+        .svg
+        .lines()
+        .filter(|l| l.starts_with("<line") && l.contains("<text"))
+        .map(|l| {
+            let text = &l[l.find("<text").unwrap()..];
+            let anchor = text.split("text-anchor=\"").nth(1).unwrap();
+            let anchor = anchor[..anchor.find('"').unwrap()].to_string();
+            (common::svg_number(l, "x1"), anchor)
+        })
+        .collect();
+    let want: Vec<(f64, String)> = (0..=5)
+        .map(|i| {
+            let x = f64::from(LEFT) + f64::from(i) * f64::from(COLUMNS) / 5.0;
+            let edge = f64::from(LEFT + COLUMNS);
+            let anchor = if x > edge - 30.0 { "end" } else { "middle" };
+            (x, anchor.to_string())
+        })
+        .collect();
+    assert_eq!(ticks, want);
+    assert_eq!(want.iter().filter(|(_, a)| a == "end").count(), 1);
+}
