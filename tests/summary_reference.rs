@@ -908,11 +908,13 @@ fn wide_states_of_a_category_the_legend_lacks_are_the_references() {
 /// Shadows whose weights add up to more than their lines' time, as a file
 /// gets when a container's nested states lie in other subtrees (each
 /// subtree's shadow counts them): the weights of a converted trace are
-/// rewritten so that each state shadow has a container (`incl` above
+/// rewritten so that each state shadow has two containers (`incl` above
 /// `excl`), a weight that is not one (its `incl` equal to its `excl`, the
 /// `10⁻⁶` margin; or infinite, which counts as 0) and exclusive ratios adding
-/// up to 1.35, and the summary must take the excess from the container
-/// alone, as the reference does (spec/queries.md §6.2).
+/// up to 1.35, and the summary must take the excess from the containers
+/// alone, in proportion to them, as the reference does (spec/queries.md
+/// §6.2); read whole and within small picture budgets (shadows wider than 4
+/// columns, whose container parts the sweep spreads as rates).
 #[test]
 fn shadows_holding_more_than_their_time_lose_it_from_containers() {
     let mut prims = Vec::new();
@@ -938,7 +940,7 @@ fn shadows_holding_more_than_their_time_lose_it_from_containers() {
                     if ws.len() < 3 {
                         continue;
                     }
-                    for (w, (incl, excl)) in ws.iter_mut().zip([(0.9, 0.6), second, (0.25, 0.25)]) {
+                    for (w, (incl, excl)) in ws.iter_mut().zip([(0.9, 0.6), second, (0.5, 0.25)]) {
                         (w.incl, w.excl) = (incl, excl);
                     }
                     rewritten += 1;
@@ -959,5 +961,18 @@ fn shadows_holding_more_than_their_time_lose_it_from_containers() {
             shadowed += usize::from(s);
         }
         assert!(shadowed > 0, "no window stood on shadows");
+        // Read within small picture budgets, the query stops at upper nodes:
+        // the shadows then span more than 4 columns, which the sweep spreads
+        // as rates (container rates too).
+        let mut wide = 0;
+        for budget in [0, 1 << 12] {
+            let opts = ReadOptions::default().picture_budget(budget);
+            for (from, to, px) in [(0.0, 30.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)] {
+                let what = format!("wide shadows over their time, budget {budget}, {second:?}");
+                check_read(&bytes, opts, None, from, to, px, &what);
+                wide += wide_state_shadows(&bytes, opts, from, to, px).1;
+            }
+        }
+        assert!(wide > 0, "no wide shadow with a container weight");
     }
 }
