@@ -160,9 +160,15 @@ impl StartOrder {
     ///
     /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
     /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
-    /// // A directory that does not exist: the first spill fails, naming it.
+    /// // A directory that does not exist: the first spill fails there.
     /// let sink = StartOrder::new().memory(16 << 10).temp_dir("/nonexistent/mpelog-runs");
-    /// assert!(clog2_into(&mut reader, sink, |_| {}).is_err());
+    /// match clog2_into(&mut reader, sink, |_| {}) {
+    ///     Err(slog2_format::Error::Sink(e)) => {
+    ///         let io = e.downcast_ref::<std::io::Error>().unwrap();
+    ///         assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+    ///     }
+    ///     other => panic!("expected the spill's error, got {other:?}"),
+    /// }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn temp_dir(mut self, dir: impl Into<PathBuf>) -> StartOrder {
