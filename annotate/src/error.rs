@@ -4,7 +4,7 @@ mod change;
 mod damage;
 
 pub use change::Change;
-pub(crate) use damage::binrw_words;
+pub(crate) use damage::{binrw_damage, binrw_words};
 pub use damage::{Block, Damage};
 
 /// `Result` with this crate's [`Error`].

@@ -4,6 +4,7 @@
 
 use binrw::binrw;
 use slog2_format::convert::{Partial, WaitingMessage};
+use slog2_format::error::{Count, NegativeCount};
 use slog2_format::types::{topology, FileBlockPtr};
 use slog2_format::write::Prim;
 
@@ -83,7 +84,7 @@ pub struct Leaf {
 #[brw(big)]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeafTable {
-    #[br(temp, assert(count >= 0, "negative leaf count {}", count))]
+    #[br(temp, assert(count >= 0, NegativeCount { count: Count::Leaf, value: count }))]
     #[bw(try_calc = i32::try_from(leaves.len()))]
     count: i32,
     /// The leaves, in trace order.
@@ -231,7 +232,7 @@ impl From<&Partial> for Waiting {
 #[brw(big)]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Carry {
-    #[br(temp, assert(count >= 0, "negative count {}", count))]
+    #[br(temp, assert(count >= 0, NegativeCount { count: Count::Entry, value: count }))]
     #[bw(try_calc = i32::try_from(waiting.len()))]
     count: i32,
     /// The waiting events, oldest first per pairing key.
@@ -267,7 +268,7 @@ pub struct Def {
 #[brw(big)]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Defs {
-    #[br(temp, assert(count >= 0, "negative count {}", count))]
+    #[br(temp, assert(count >= 0, NegativeCount { count: Count::Entry, value: count }))]
     #[bw(try_calc = i32::try_from(defs.len()))]
     count: i32,
     /// The definitions, in trace order.

@@ -5,7 +5,7 @@
 //! its carry-in block and its byte range of the trace (checksum verified), pairs
 //! the events there and keeps the drawables that begin in that leaf.
 
-use crate::error::binrw_words;
+use crate::error::{binrw_damage, binrw_words};
 use crate::error::{Block, Change, Damage, Error, Result, WriteProblem};
 use crate::format::{self, *};
 use crate::pair::{parse_carry, Pairer, NO_SLOT};
@@ -450,10 +450,10 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
         args: B::Args<'_>,
     ) -> Result<B> {
         B::read_be_args(&mut Cursor::new(&self.buf), args).map_err(|e| {
-            let (at, message) = binrw_words(e);
+            let (at, damage) = binrw_damage(e, block);
             Error::BadAnnotation {
                 offset: ptr.offset as u64 + at,
-                damage: Damage::Unparsable { block, message },
+                damage,
             }
         })
     }
@@ -755,13 +755,10 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
             // Not a carry-in block: the binrw reader says why (or, should it
             // read what the fast path refused, its entries are used).
             let carry = Carry::read_be(&mut Cursor::new(&self.buf)).map_err(|e| {
-                let (at, message) = binrw_words(e);
+                let (at, damage) = binrw_damage(e, Block::Carry);
                 Error::BadAnnotation {
                     offset: leaf.carry.offset as u64 + at,
-                    damage: Damage::Unparsable {
-                        block: Block::Carry,
-                        message,
-                    },
+                    damage,
                 }
             })?;
             self.scratch.carry.clear();

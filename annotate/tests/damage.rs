@@ -7,6 +7,7 @@ use mpelog_annotate::format::{CATEGORIES_AT, HEADER_LEN, LEAF_TABLE_AT, TREEDIR_
 use mpelog_annotate::{AnnotateOptions, Annotation, Error};
 use mpelog_conformance::strategies::annotation::annotate;
 use mpelog_conformance::strategies::clog2::generate;
+use slog2_format::error::{Count, NegativeCount};
 use slog2_format::types::FileBlockPtr;
 use slog2_format::write::TreeOptions;
 use std::io::Cursor;
@@ -180,13 +181,13 @@ fn an_unparsable_block_is_named_at_the_failing_structure_in_plain_words() {
     // topology (4), the colour (4), modifiable and width (1 + 1).
     let mut b = idx.clone();
     b[cats..cats + 4].copy_from_slice(&(-1i32).to_be_bytes());
-    let unparsable = |message: &str| Damage::Unparsable {
+    let negative = |count: Count, value: i32| Damage::NegativeCount {
         block: Block::CategoryMap,
-        message: message.into(),
+        count: NegativeCount { count, value },
     };
     assert_eq!(
         damage(&b, &trace),
-        (cats as u64, unparsable("negative category count -1"))
+        (cats as u64, negative(Count::Category, -1))
     );
     let n = i16::from_be_bytes(idx[cats + 8..cats + 10].try_into().unwrap()) as usize;
     let nkeys = cats + 20 + n;
@@ -195,7 +196,7 @@ fn an_unparsable_block_is_named_at_the_failing_structure_in_plain_words() {
     let (offset, d) = damage(&b, &trace);
     // The first category, which starts after the count.
     let first = cats as u64 + 4;
-    assert_eq!((offset, &d), (first, &unparsable("negative key count -3")));
+    assert_eq!((offset, &d), (first, &negative(Count::Key, -3)));
     assert_eq!(d.problem(), Problem::Unparsable);
     assert_eq!(d.to_string(), "the CategoryMap: negative key count -3");
 }

@@ -2,12 +2,14 @@
 
 mod drawable_problem;
 mod frame_problem;
+mod negative_count;
 mod problem;
 mod tree_problem;
 mod write_problem;
 
 pub use drawable_problem::{DrawableProblem, Drawn};
 pub use frame_problem::{ColumnProblem, FrameProblem};
+pub use negative_count::{Count, NegativeCount};
 pub use problem::Problem;
 pub use tree_problem::TreeProblem;
 
@@ -295,12 +297,19 @@ impl std::fmt::Display for Part {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ValueProblem {
-    /// A field of a block breaks its layout's condition (a negative count, a
-    /// length the block cannot hold, ...): the parser's words for it.
+    /// A count field of a block is negative.
+    NegativeCount {
+        /// The block being parsed.
+        part: Part,
+        /// Which count, and its value.
+        count: NegativeCount,
+    },
+    /// The parser failed in a way the layouts of [`crate::types`] do not
+    /// raise (binrw's words for it; not seen from this crate's layouts).
     Layout {
         /// The block being parsed.
         part: Part,
-        /// The condition broken, as the layout states it.
+        /// The parser's words.
         message: String,
     },
     /// Two pointers to one block disagree on its size.
@@ -349,6 +358,7 @@ pub enum ValueProblem {
 impl std::fmt::Display for ValueProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            ValueProblem::NegativeCount { part, count } => write!(f, "{part}: {count}"),
             ValueProblem::Layout { part, message } => write!(f, "{part}: {message}"),
             ValueProblem::SizeDisagrees { at, first, other } => write!(
                 f,
@@ -645,6 +655,22 @@ impl Error {
                 problem: ValueProblem::Layout {
                     part: what,
                     message,
+                },
+            },
+            binrw::Error::Custom { pos, err } => match err.downcast::<NegativeCount>() {
+                Ok(count) => Error::BadValue {
+                    offset: base + pos,
+                    problem: ValueProblem::NegativeCount {
+                        part: what,
+                        count: *count,
+                    },
+                },
+                Err(err) => Error::BadValue {
+                    offset: base + pos,
+                    problem: ValueProblem::Layout {
+                        part: what,
+                        message: err.to_string(),
+                    },
                 },
             },
             binrw::Error::Backtrace(bt) => Error::from_binrw(*bt.error, base, what, within),

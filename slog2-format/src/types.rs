@@ -6,6 +6,7 @@
 //! than the bytes actually present; every element is at least one byte, so parsing
 //! time is bounded by the input too.
 
+use crate::error::{Count, NegativeCount};
 use binrw::binrw;
 
 /// A Java string: `i16` byte count and the raw bytes. A count ≤ 0 means empty; the
@@ -159,7 +160,7 @@ pub struct TreeDirEntry {
 #[brw(big)]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TreeDir {
-    #[br(temp, assert(count >= 0, "negative TreeDir count {}", count))]
+    #[br(temp, assert(count >= 0, NegativeCount { count: Count::TreeDir, value: count }))]
     #[bw(try_calc = i32::try_from(entries.len()))]
     count: i32,
     /// The entries (depth descending, then xpos ascending, as Java writes them).
@@ -197,7 +198,7 @@ pub struct Primitive {
     pub category: i32,
     /// Opaque info buffer, decoded with the category's formats.
     pub info: JStr,
-    #[br(temp, assert(nvertices >= 0, "negative vertex count {}", nvertices))]
+    #[br(temp, assert(nvertices >= 0, NegativeCount { count: Count::Vertex, value: nvertices.into() }))]
     #[bw(try_calc = i16::try_from(vertices.len()))]
     nvertices: i16,
     /// Vertices: 2 for states and arrows, 1 for events.
@@ -214,7 +215,7 @@ pub struct Composite {
     pub category: i32,
     /// Info buffer.
     pub info: JStr,
-    #[br(temp, assert(nprimitives >= 0, "negative primitive count {}", nprimitives))]
+    #[br(temp, assert(nprimitives >= 0, NegativeCount { count: Count::Primitive, value: nprimitives.into() }))]
     #[bw(try_calc = i16::try_from(primitives.len()))]
     nprimitives: i16,
     /// The parts (no tag bytes).
@@ -262,7 +263,7 @@ pub struct Shadow {
     pub category: i32,
     /// Info buffer (always empty in files the Java tools wrote).
     pub info: JStr,
-    #[br(temp, assert(nvertices >= 0, "negative vertex count {}", nvertices))]
+    #[br(temp, assert(nvertices >= 0, NegativeCount { count: Count::Vertex, value: nvertices.into() }))]
     #[bw(try_calc = i16::try_from(vertices.len()))]
     nvertices: i16,
     /// Mean vertex times of the represented primitives.
@@ -274,7 +275,7 @@ pub struct Shadow {
     pub latest: f64,
     /// Number of real primitives represented.
     pub num_real_objs: i64,
-    #[br(temp, assert(nweights >= 0, "negative weight count {}", nweights))]
+    #[br(temp, assert(nweights >= 0, NegativeCount { count: Count::Weight, value: nweights }))]
     #[bw(try_calc = i32::try_from(weights.len()))]
     nweights: i32,
     /// Per-category weights.
@@ -305,13 +306,13 @@ pub struct NodeHeader {
 pub struct Stub {
     /// Describes the child.
     pub header: NodeHeader,
-    #[br(temp, assert(n_nestless >= 0, "negative shadow count {}", n_nestless))]
+    #[br(temp, assert(n_nestless >= 0, NegativeCount { count: Count::Shadow, value: n_nestless }))]
     #[bw(try_calc = i32::try_from(nestless.len()))]
     n_nestless: i32,
     /// Arrow and event shadows (no tag bytes).
     #[br(count = n_nestless, args { inner: (v206,) })]
     pub nestless: Vec<Shadow>,
-    #[br(temp, assert(n_nestable >= 0, "negative shadow count {}", n_nestable))]
+    #[br(temp, assert(n_nestable >= 0, NegativeCount { count: Count::Shadow, value: n_nestable }))]
     #[bw(try_calc = i32::try_from(nestable.len()))]
     n_nestable: i32,
     /// State shadows.
@@ -327,19 +328,19 @@ pub struct Stub {
 pub struct TreeNodeBody {
     /// Time box, ID and own pointer.
     pub header: NodeHeader,
-    #[br(temp, assert(n_nestless >= 0, "negative drawable count {}", n_nestless))]
+    #[br(temp, assert(n_nestless >= 0, NegativeCount { count: Count::Drawable, value: n_nestless }))]
     #[bw(try_calc = i32::try_from(nestless.len()))]
     n_nestless: i32,
     /// Arrows and events.
     #[br(count = n_nestless)]
     pub nestless: Vec<Drawable>,
-    #[br(temp, assert(n_nestable >= 0, "negative drawable count {}", n_nestable))]
+    #[br(temp, assert(n_nestable >= 0, NegativeCount { count: Count::Drawable, value: n_nestable }))]
     #[bw(try_calc = i32::try_from(nestable.len()))]
     n_nestable: i32,
     /// States and composites.
     #[br(count = n_nestable)]
     pub nestable: Vec<Drawable>,
-    #[br(temp, assert(n_stubs >= 0, "negative stub count {}", n_stubs))]
+    #[br(temp, assert(n_stubs >= 0, NegativeCount { count: Count::Stub, value: n_stubs }))]
     #[bw(try_calc = i32::try_from(stubs.len()))]
     n_stubs: i32,
     /// One stub per child (none for leaves).
@@ -378,19 +379,19 @@ pub struct Category {
     pub modifiable: u8,
     /// Line width.
     pub width: i8,
-    #[br(temp, assert(nkeys >= 0, "negative key count {}", nkeys))]
+    #[br(temp, assert(nkeys >= 0, NegativeCount { count: Count::Key, value: nkeys.into() }))]
     #[bw(try_calc = i16::try_from(keys.len()))]
     nkeys: i16,
     /// Info labels (one more than `types` when formats exist).
     #[br(count = nkeys)]
     pub keys: Vec<JStr>,
-    #[br(temp, assert(ntypes >= 0, "negative type count {}", ntypes))]
+    #[br(temp, assert(ntypes >= 0, NegativeCount { count: Count::Type, value: ntypes.into() }))]
     #[bw(try_calc = i16::try_from(types.len()))]
     ntypes: i16,
     /// Info value format characters (`s h d l x X e E`).
     #[br(count = ntypes)]
     pub types: Vec<u8>,
-    #[br(temp, assert(nmethods >= 0, "negative method count {}", nmethods))]
+    #[br(temp, assert(nmethods >= 0, NegativeCount { count: Count::Method, value: nmethods.into() }))]
     #[bw(try_calc = i16::try_from(methods.len()))]
     nmethods: i16,
     /// Method IDs (1 = connect composite states).
@@ -427,7 +428,7 @@ pub mod topology {
 #[br(import(v206: bool))]
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CategoryMap {
-    #[br(temp, assert(count >= 0, "negative category count {}", count))]
+    #[br(temp, assert(count >= 0, NegativeCount { count: Count::Category, value: count }))]
     #[bw(try_calc = i32::try_from(categories.len()))]
     count: i32,
     /// The categories, in file order.
@@ -473,18 +474,18 @@ pub struct LineIdMap {
     /// Title.
     pub title: JStr,
     /// Number of columns.
-    #[br(assert(ncols >= 0, "negative column count {}", ncols))]
+    #[br(assert(ncols >= 0, NegativeCount { count: Count::Column, value: ncols }))]
     pub ncols: i32,
     /// Column labels.
     #[br(count = ncols)]
     pub labels: Vec<JStr>,
-    #[br(temp, assert(nrows >= 0, "negative row count {}", nrows))]
+    #[br(temp, assert(nrows >= 0, NegativeCount { count: Count::Row, value: nrows }))]
     #[bw(try_calc = i32::try_from(rows.len()))]
     nrows: i32,
     /// Rows, by ascending line ID.
     #[br(count = nrows, args { inner: (ncols,) })]
     pub rows: Vec<LineIdRow>,
-    #[br(temp, assert(nmethods >= 0, "negative method count {}", nmethods))]
+    #[br(temp, assert(nmethods >= 0, NegativeCount { count: Count::Method, value: nmethods.into() }))]
     #[bw(try_calc = i16::try_from(methods.len()))]
     nmethods: i16,
     /// Method IDs (1 = connect composite states).
@@ -497,7 +498,7 @@ pub struct LineIdMap {
 #[brw(big)]
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LineIdMapList {
-    #[br(temp, assert(count >= 0, "negative map count {}", count))]
+    #[br(temp, assert(count >= 0, NegativeCount { count: Count::Map, value: count }))]
     #[bw(try_calc = i32::try_from(maps.len()))]
     count: i32,
     /// The maps.

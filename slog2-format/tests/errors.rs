@@ -120,11 +120,16 @@ fn a_huge_count_is_refused_without_allocating() {
     b[dir_at as usize..dir_at as usize + 4].copy_from_slice(&(-1i32).to_be_bytes());
     match parse(&b) {
         Err(Error::BadValue {
-            problem: slog2_format::error::ValueProblem::Layout { part, message },
-            ..
+            offset,
+            problem: slog2_format::error::ValueProblem::NegativeCount { part, count },
         }) => {
+            assert_eq!(offset, dir_at);
             assert_eq!(part, slog2_format::error::Part::TreeDir);
-            assert!(message.contains("negative"), "{message}");
+            let want = slog2_format::error::NegativeCount {
+                count: slog2_format::error::Count::TreeDir,
+                value: -1,
+            };
+            assert_eq!(count, want);
         }
         other => panic!("{other:?}"),
     }

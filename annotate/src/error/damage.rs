@@ -3,6 +3,7 @@
 
 use super::Problem;
 use crate::format::{FORMAT_VERSION, HEADER_LEN};
+use slog2_format::error::NegativeCount;
 use slog2_format::types::FileBlockPtr;
 
 /// What is wrong with an annotation file, with the values the message names;
@@ -59,6 +60,15 @@ pub enum Damage {
         /// states, without binrw's backtrace or position).
         message: String,
     },
+    /// A count field of a block is negative (`IDX-BLK-002`). Offset: the
+    /// structure that holds the count (the block itself, or, e.g., the
+    /// category of a CategoryMap whose key count is negative).
+    NegativeCount {
+        /// The block.
+        block: Block,
+        /// Which count, and its value.
+        count: NegativeCount,
+    },
     /// The leaf table holds another number of leaves than the header says
     /// (`IDX-LEAF-001`). Offset: the leaf table.
     LeafCount {
@@ -92,7 +102,7 @@ impl Damage {
             Damage::Version { .. } => Problem::Version,
             Damage::FewChildren { .. } => Problem::FewChildren,
             Damage::BadPointer { .. } => Problem::BadPointer,
-            Damage::Unparsable { .. } => Problem::Unparsable,
+            Damage::Unparsable { .. } | Damage::NegativeCount { .. } => Problem::Unparsable,
             Damage::LeafCount { .. } => Problem::LeafCount,
             Damage::LeafRange { .. } => Problem::LeafRange,
         }
@@ -116,6 +126,7 @@ impl std::fmt::Display for Damage {
                 ptr.size, ptr.offset
             ),
             Damage::Unparsable { block, message } => write!(f, "{block}: {message}"),
+            Damage::NegativeCount { block, count } => write!(f, "{block}: {count}"),
             Damage::LeafCount { found, header } => {
                 write!(f, "{found} leaves, the header says {header}")
             }
@@ -167,17 +178,38 @@ impl std::fmt::Display for Block {
     }
 }
 
-/// binrw's error as the offset it names (from the start of what was parsed)
-/// and its words alone: the root cause, without binrw's backtrace frames,
+/// binrw's error on `block` as the offset it names (from the start of what
+/// was parsed) and the damage: a negative count as its typed value, anything
+/// else as its root cause's words alone, without binrw's backtrace frames,
 /// their colours and our source lines, and without the position (the
 /// caller's error names the offset once).
+pub(crate) fn binrw_damage(e: binrw::Error, block: Block) -> (u64, Damage) {
+    match root_cause(e) {
+        (at, Ok(count)) => (at, Damage::NegativeCount { block, count }),
+        (at, Err(message)) => (at, Damage::Unparsable { block, message }),
+    }
+}
+
+/// binrw's error as the offset it names and its root cause's words alone
+/// (see [`binrw_damage`]).
 pub(crate) fn binrw_words(e: binrw::Error) -> (u64, String) {
+    match root_cause(e) {
+        (at, Ok(count)) => (at, count.to_string()),
+        (at, Err(message)) => (at, message),
+    }
+}
+
+/// binrw's root cause: where it is, and a negative count or the words.
+fn root_cause(e: binrw::Error) -> (u64, Result<NegativeCount, String>) {
     match e {
-        binrw::Error::Backtrace(bt) => binrw_words(*bt.error),
-        binrw::Error::AssertFail { pos, message } => (pos, message),
-        binrw::Error::Custom { pos, err } => (pos, err.to_string()),
-        binrw::Error::BadMagic { pos, found } => (pos, format!("bad magic {found:?}")),
-        binrw::Error::NoVariantMatch { pos } => (pos, "no variant matches".into()),
+        binrw::Error::Backtrace(bt) => root_cause(*bt.error),
+        binrw::Error::AssertFail { pos, message } => (pos, Err(message)),
+        binrw::Error::Custom { pos, err } => match err.downcast::<NegativeCount>() {
+            Ok(count) => (pos, Ok(*count)),
+            Err(err) => (pos, Err(err.to_string())),
+        },
+        binrw::Error::BadMagic { pos, found } => (pos, Err(format!("bad magic {found:?}"))),
+        binrw::Error::NoVariantMatch { pos } => (pos, Err("no variant matches".into())),
         binrw::Error::EnumErrors {
             pos,
             mut variant_errors,
@@ -191,15 +223,15 @@ pub(crate) fn binrw_words(e: binrw::Error) -> (u64, String) {
                         .iter()
                         .position(|(_, e)| named(e))
                         .unwrap_or(0);
-                    binrw_words(variant_errors.swap_remove(i).1)
+                    root_cause(variant_errors.swap_remove(i).1)
                 }
-                _ => (pos, "no variant matches".into()),
+                _ => (pos, Err("no variant matches".into())),
             }
         }
         binrw::Error::Io(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-            (0, "the block ends inside a structure".into())
+            (0, Err("the block ends inside a structure".into()))
         }
-        binrw::Error::Io(e) => (0, e.to_string()),
-        other => (0, other.to_string()),
+        binrw::Error::Io(e) => (0, Err(e.to_string())),
+        other => (0, Err(other.to_string())),
     }
 }
