@@ -125,12 +125,25 @@ pub struct HttpFile {
 impl HttpFile {
     /// Opens `url` (`http://` or `https://`) with [`Options::from_env`]: one
     /// request for its length.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadSetting`] for an environment variable it cannot use, and
+    /// those of [`open_with`](Self::open_with).
     pub fn open(url: &str) -> Result<HttpFile, Error> {
         HttpFile::open_with(url, &Options::from_env()?)
     }
 
     /// Opens `url` with `options`: one request for its length (after its
     /// redirects, which later requests skip).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadUrl`] for a URL that is not `http://` or `https://`;
+    /// [`Error::Transport`], [`Error::Tls`], [`Error::Timeout`] or
+    /// [`Error::TooManyRedirects`] when no answer comes; [`Error::Status`] for
+    /// an error status; [`Error::NoRanges`] when the server sends the whole
+    /// file and it is larger than [`Options::download_max`].
     pub fn open_with(url: &str, options: &Options) -> Result<HttpFile, Error> {
         let lower = url.to_ascii_lowercase();
         if !lower.starts_with("http://") && !lower.starts_with("https://") {

@@ -32,6 +32,10 @@ pub trait Tree {
     /// The start time of every leaf.
     fn leaf_starts(&self) -> Vec<f64>;
     /// Fills `buf` with the drawables that meet `[a, b)`.
+    ///
+    /// # Errors
+    ///
+    /// The tree's reading error (a damaged node, a changed trace).
     fn query(&mut self, buf: &mut WindowBuf, a: f64, b: f64) -> Result<(), Self::Error>;
 }
 

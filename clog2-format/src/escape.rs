@@ -14,6 +14,10 @@ pub fn is_control(c: char) -> bool {
 }
 
 /// Writes the escape `\u00XX` of a control character or byte `c`.
+///
+/// # Errors
+///
+/// Those of `f` (a [`String`] never fails).
 pub fn write_control(f: &mut impl Write, c: u8) -> fmt::Result {
     write!(f, "\\u{:04x}", c)
 }

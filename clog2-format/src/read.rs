@@ -18,6 +18,11 @@ use std::ops::ControlFlow;
 pub trait Source {
     /// Loads up to `len` more bytes and returns how many were loaded (fewer only at
     /// the end of the input). They are then available from [`Source::loaded`].
+    ///
+    /// # Errors
+    ///
+    /// Those of the underlying reader; the [`Clog2Reader`]
+    /// reports them as [`Error::Io`] at the offset of the block it was loading.
     fn load(&mut self, len: usize) -> std::io::Result<usize>;
     /// The bytes of the last [`Source::load`].
     fn loaded(&self) -> &[u8];
@@ -209,6 +214,8 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
     /// the block size is over [`ReadOptions::max_block_bytes`]; [`Error::BadValue`] at
     /// the `commtable_fptr` value when the comm table does not start after whole blocks.
     ///
+    /// # Examples
+    ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader};
     /// let bytes = synth::generate_vec(&synth::Options::default().events(500)).unwrap();
@@ -225,6 +232,8 @@ impl<R: Read> Clog2Reader<ReadSource<R>> {
     /// # Errors
     ///
     /// As [`new`](Self::new), with `opts`' limit.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader, Error, ReadOptions};
@@ -244,6 +253,8 @@ impl<'a> Clog2Reader<SliceSource<'a>> {
     ///
     /// A bad preamble, with its byte offset.
     ///
+    /// # Examples
+    ///
     /// ```
     /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
     /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
@@ -262,6 +273,8 @@ impl<S: Source> Clog2Reader<S> {
     /// # Errors
     ///
     /// A bad preamble, with its byte offset, or a read error.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use clog2_format::{Clog2Reader, SliceSource};
@@ -435,6 +448,8 @@ impl<S: Source> Clog2Reader<S> {
     ///
     /// A record or block that cannot be read, at its byte offset.
     ///
+    /// # Examples
+    ///
     /// ```
     /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
     /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
@@ -456,6 +471,8 @@ impl<S: Source> Clog2Reader<S> {
     /// # Errors
     ///
     /// As [`next_record`](Self::next_record).
+    ///
+    /// # Examples
     ///
     /// ```
     /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
@@ -484,6 +501,8 @@ impl<S: Source> Clog2Reader<S> {
     /// # Errors
     ///
     /// As [`next_record`](Self::next_record).
+    ///
+    /// # Examples
     ///
     /// ```
     /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
@@ -516,6 +535,8 @@ impl<S: Source> Clog2Reader<S> {
     ///
     /// As [`next_record`](Self::next_record): the first record or block that cannot be
     /// read, at its byte offset.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use clog2_format::{synth, Clog2Reader};
@@ -628,6 +649,8 @@ impl<S: Source> Clog2Reader<S> {
     /// A block that cannot be read, at its byte offset, and a call in the
     /// middle of a block (after [`next_record`](Self::next_record)).
     ///
+    /// # Examples
+    ///
     /// ```
     /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
     /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
@@ -690,6 +713,8 @@ impl<S: Source> Clog2Reader<S> {
     ///
     /// A record that cannot be read, a block stream that does not end where the
     /// preamble says, a bad comm table, bytes after it, and a second call.
+    ///
+    /// # Examples
     ///
     /// ```
     /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;

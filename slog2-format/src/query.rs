@@ -77,7 +77,9 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// every drawable of the file that meets the window, and reads at most
     /// [`node_read_bound`] nodes.
     ///
-    /// Errors: any error reading a node (pointer outside the file, block larger than
+    /// # Errors
+    ///
+    /// Any error reading a node (pointer outside the file, block larger than
     /// `max_buffer_bytesize`, parse errors), a stub whose node ID or whose target
     /// node's depth is not one less than its parent's, and a block reached twice.
     /// Unless the reader's validation is [`Validation::Off`], also: a drawable or
@@ -86,6 +88,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// that disagrees with its TreeDir entry, a stub that names no child of its
     /// node, and a header, line-ID map list or TreeDir that breaks an error rule of
     /// `check` (spec/queries.md §2.2).
+    ///
+    /// # Examples
     ///
     /// ```
     /// # use slog2_format::convert::clog2_to_slog2;
@@ -129,6 +133,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ///
     /// As [`window`](Self::window).
     ///
+    /// # Examples
+    ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {
     /// use slog2_format::{Slog2Reader, WindowBuf};
@@ -158,6 +164,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ///
     /// As [`window`](Self::window).
     ///
+    /// # Examples
+    ///
     /// ```
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// use slog2_format::convert::clog2_to_slog2;
@@ -186,6 +194,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # Errors
     ///
     /// As [`window`](Self::window).
+    ///
+    /// # Examples
     ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {
@@ -225,6 +235,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # Errors
     ///
     /// As [`window`](Self::window).
+    ///
+    /// # Examples
     ///
     /// ```
     /// # use slog2_format::convert::clog2_to_slog2;
@@ -266,6 +278,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ///
     /// As [`window`](Self::window).
     ///
+    /// # Examples
+    ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {
     /// use slog2_format::{Slog2Reader, WindowBuf};
@@ -306,6 +320,8 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # Errors
     ///
     /// As [`window`](Self::window).
+    ///
+    /// # Examples
     ///
     /// ```no_run
     /// # fn main() -> slog2_format::Result<()> {

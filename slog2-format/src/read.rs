@@ -661,8 +661,11 @@ impl<R: Read + Seek> Slog2Reader<R> {
     }
 
     /// Checks that `ptr`, stored at byte `at`, can be followed: not NULL, inside
-    /// the file, not larger than the header's `max_buffer_bytesize`. Errors are
-    /// [`Error::BadPointer`] at `at`.
+    /// the file, not larger than the header's `max_buffer_bytesize`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadPointer`] at `at`, naming `what` and the broken condition.
     pub fn check_ptr(&self, ptr: FileBlockPtr, what: Part, at: u64) -> Result<()> {
         let bad = |kind: PointerProblem, limit: i64| Error::BadPointer {
             offset: at,

@@ -298,28 +298,63 @@ pub(crate) fn assert_finish_flushes<S: Sink>(
 }
 
 /// A writer of the exported items, called in time order.
+///
+/// Every method returns the writer's I/O error, if any; [`export`] then stops
+/// and returns it as [`Error::Write`] (and the caller discards the output).
 pub trait Sink {
     /// The start, before anything else: the exported window `[from, to]` (for
     /// a whole trace: from its earliest start, whatever its container's box
     /// says, to the container's end) and `first`, the earliest time any item
     /// has (the start of a state that began before the window; `from`
     /// otherwise).
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O error.
     fn start(&mut self, from: f64, to: f64, first: f64) -> io::Result<()>;
     /// A track used for the first time (before any item on it).
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O error.
     fn track(&mut self, track: &Track) -> io::Result<()>;
     /// A state starts.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O error.
     fn enter(&mut self, time: f64, track: &Track, cat: &Cat, info: &[u8]) -> io::Result<()>;
     /// The state entered last on `track` and not yet left ends.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O error.
     fn leave(&mut self, time: f64, track: &Track, cat: &Cat) -> io::Result<()>;
     /// An event.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O error.
     fn instant(&mut self, time: f64, track: &Track, cat: &Cat, info: &[u8]) -> io::Result<()>;
     /// An arrow leaves `f.track` (`f.other` is where it arrives); `f.flow`
     /// joins it to its [`receive`](Sink::receive), which comes later in the
     /// stream unless the arrow goes back in time.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O error.
     fn send(&mut self, f: &Flow<'_>) -> io::Result<()>;
     /// An arrow arrives on `f.track` from `f.other`.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O error.
     fn receive(&mut self, f: &Flow<'_>) -> io::Result<()>;
     /// The end of the stream.
+    ///
+    /// # Errors
+    ///
+    /// The writer's I/O error.
     fn finish(&mut self) -> io::Result<()>;
 }
 
@@ -696,6 +731,10 @@ pub trait Ordered {
     /// start or end (just after its last time); neither: the whole trace.
     fn span(&self, from: Option<f64>, to: Option<f64>) -> Span;
     /// Calls `f` with every primitive that meets `span`, in [`slices::order`].
+    ///
+    /// # Errors
+    ///
+    /// Reading the source failed ([`export`] returns it as [`Error::Read`]).
     fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> Result<(), Self::Error>;
 }
 
@@ -738,6 +777,12 @@ pub(crate) fn pick_view<'m, E: std::error::Error + 'static>(
 /// Exports the primitives of `src` (a SLOG-2 reader, an annotation, a sorted
 /// conversion) that meet the window of `opts` to `sink`, with the legend
 /// `categories` and the views `maps`.
+///
+/// # Errors
+///
+/// [`Error::Read`] when reading `src` fails, [`Error::Write`] when `sink`
+/// fails, [`Error::NoView`] when the view of `opts` is not among `maps`.
+/// What `sink` took until then is incomplete: discard it.
 pub fn export<T: Ordered, S: Sink>(
     src: &mut T,
     categories: &[Category],
@@ -821,6 +866,10 @@ where
 }
 
 /// [`export`] of a SLOG-2 file (plain or compressed).
+///
+/// # Errors
+///
+/// As [`export`]; reading errors are the reader's [`slog2_format::Error`].
 pub fn slog2<R: std::io::Read + std::io::Seek, S: Sink>(
     r: &mut slog2_format::Slog2Reader<R>,
     opts: &Options,
@@ -838,6 +887,11 @@ pub fn slog2<R: std::io::Read + std::io::Seek, S: Sink>(
 }
 
 /// [`export`] of a CLOG2 trace through its annotation.
+///
+/// # Errors
+///
+/// As [`export`]; reading errors are the annotation's
+/// [`mpelog_annotate::Error`] (a damaged annotation, a changed trace).
 pub fn annotation<A: std::io::Read + std::io::Seek, T: std::io::Read + std::io::Seek, S: Sink>(
     a: &mut mpelog_annotate::Annotation<A, T>,
     opts: &Options,
@@ -849,6 +903,11 @@ pub fn annotation<A: std::io::Read + std::io::Seek, T: std::io::Read + std::io::
 }
 
 /// [`export`] of a conversion put in start order ([`sorted::StartOrder`]).
+///
+/// # Errors
+///
+/// As [`export`]; reading errors are those of reading back the order's
+/// spilled runs.
 pub fn one_pass<S: Sink>(
     src: &mut sorted::Sorted,
     opts: &Options,

@@ -170,7 +170,9 @@ fn check_not_empty(data: &[u8]) -> Result<()> {
 /// power of two `B >= 1024`, `B >= e + 24` (`e` = offset of the first ENDBLOCK) that
 /// divides the file length and has a plausible record header at offset `B`.
 ///
-/// Errors: [`Error::Truncated`] (offset 0) for a file shorter than one header;
+/// # Errors
+///
+/// [`Error::Truncated`] (offset 0) for a file shorter than one header;
 /// [`Error::UnknownRecordType`] (offset 0) if the first record's type is unknown;
 /// [`Error::BadValue`] for a record with a bad length (at the record) or when no
 /// block size qualifies (field `block size`, offset 0).
@@ -288,6 +290,8 @@ impl<'a> ClogRecords<'a> {
     /// cannot be inferred, a length that is not whole blocks. Each item of the
     /// iterator may then be an error too (the table of the [module](crate::clog)).
     ///
+    /// # Examples
+    ///
     /// ```
     /// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
     /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
@@ -311,6 +315,8 @@ impl<'a> ClogRecords<'a> {
     ///
     /// As [`ClogRecords::new`], and a block size that is not a multiple of 8 of
     /// at least 24.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
@@ -515,6 +521,8 @@ impl ClogFile {
     /// The first problem in the bytes, with its byte offset (the table of the
     /// [module](crate::clog)), among them a block size that cannot be inferred.
     ///
+    /// # Examples
+    ///
     /// ```
     /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
     /// #     use clog2_format::clog::{Body, ClogWriter, Record, SrcLoc};
@@ -544,6 +552,8 @@ impl ClogFile {
     ///
     /// As [`ClogFile::parse`], and the reader's I/O errors.
     ///
+    /// # Examples
+    ///
     /// ```
     /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {
     /// #     use clog2_format::clog::{Body, ClogWriter, Record, SrcLoc};
@@ -571,6 +581,8 @@ impl ClogFile {
     ///
     /// As [`ClogFile::parse`]; a block size that is not a multiple of 8 of at
     /// least 24, or that the file's length is not a multiple of.
+    ///
+    /// # Examples
     ///
     /// ```
     /// # fn file() -> Result<Vec<u8>, clog2_format::Error> {

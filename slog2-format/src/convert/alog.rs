@@ -349,7 +349,11 @@ pub fn drawables(f: &AlogFile) -> Drawables {
 /// `state_finals` (ends without a start), `states_closed_at_end`, `sends`,
 /// `recvs`, `conflicting_definitions` (ignored `-13` records) and `bad_times`.
 ///
-/// Errors: [`crate::Error::Empty`] for a file without events; I/O errors.
+/// # Errors
+///
+/// [`crate::Error::Empty`] for a file without events; I/O errors.
+///
+/// # Examples
 ///
 /// ```
 /// // Two processes in state 1 (`-13`: start event 1, end event 2) from 10 to 25 µs.
@@ -376,6 +380,8 @@ pub fn alog_to_slog2<W: Write + Seek>(
 /// # Errors
 ///
 /// As [`alog_to_slog2`], and the sink's errors.
+///
+/// # Examples
 ///
 /// ```
 /// // Two processes in state 1 (`-13`: start event 1, end event 2) from 10 to 25 µs.

@@ -44,6 +44,8 @@ type Paired = (Clog2Drawables, u64, u64);
 /// order, [`Error::OutOfOrder`], at the input record's offset), and
 /// [`Error::Empty`] for a trace without drawables, [`Error::Io`] when `out` fails.
 ///
+/// # Examples
+///
 /// ```
 /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().ranks(2).events(1000))?;
 /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
@@ -67,8 +69,12 @@ pub fn clog2_to_slog2<S: Source + Send, W: Write + Seek>(
 /// line-ID maps. The pairing runs on a thread of its own; `sink` works on the
 /// calling thread. `progress` is called now and then with the input offset.
 ///
-/// Errors: the reader's ([`Error::Clog2`]), a drawable out of time order
+/// # Errors
+///
+/// The reader's ([`Error::Clog2`]), a drawable out of time order
 /// ([`Error::OutOfOrder`]), or the sink's.
+///
+/// # Examples
 ///
 /// ```
 /// use slog2_format::convert::clog2_into;

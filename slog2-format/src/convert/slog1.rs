@@ -66,8 +66,12 @@ type Key = (u16, u8, bool);
 
 /// Makes the drawables of `f` (see the module documentation).
 ///
-/// Errors: [`Error::BadValue`] naming the record's byte offset when a record's
+/// # Errors
+///
+/// [`Error::BadValue`] naming the record's byte offset when a record's
 /// start or end time is not finite (SLOG-2 cannot hold it).
+///
+/// # Examples
 ///
 /// ```
 /// use slog2_format::slog1::*;
@@ -270,8 +274,12 @@ pub fn drawables(f: &Slog1File) -> Result<Slog1Drawables> {
 /// given tree shape. Returns the writer and the tree writer's figures
 /// (`drawables` = the number of interval records).
 ///
-/// Errors: a record with a non-finite time ([`Error::BadValue`] at its offset);
+/// # Errors
+///
+/// A record with a non-finite time ([`Error::BadValue`] at its offset);
 /// a file without interval records or bad options ([`Error::Write`]); I/O errors.
+///
+/// # Examples
 ///
 /// ```
 /// use slog2_format::slog1::*;
@@ -308,6 +316,8 @@ pub fn slog1_to_slog2<W: Write + Seek>(
 /// # Errors
 ///
 /// As [`slog1_to_slog2`], and the sink's errors.
+///
+/// # Examples
 ///
 /// ```
 /// use slog2_format::slog1::*;

@@ -553,8 +553,12 @@ impl WindowBuf {
     /// Adds a drawable found in node `node` (for answers built outside this crate,
     /// e.g. from an annotation): listed last until [`sort`](Self::sort) puts it
     /// in its place.
-    /// Errors only if the buffer would hold more than `u32::MAX` vertices, info
-    /// bytes or parts, or the drawable more than `i16::MAX` vertices or parts.
+    ///
+    /// # Errors
+    ///
+    /// Only if the buffer would hold more than `u32::MAX` vertices, info
+    /// bytes or parts, or the drawable more than `i16::MAX` vertices or parts;
+    /// the buffer is then as it was.
     pub fn push_drawable(&mut self, node: NodeId, d: &Drawable) -> Result<(), NotStorable> {
         idx(self.store.items.len() + 1)?;
         let key = SortKey::new(crate::window::drawable_key(d), node);

@@ -43,9 +43,19 @@ pub trait PrimSink {
     /// What [`finish`](PrimSink::finish) gives.
     type Output;
     /// Takes the next primitive (its end is not before the previous one's).
+    ///
+    /// # Errors
+    ///
+    /// The sink's own: writing its output failed, or it cannot take the
+    /// primitive (the tree writer's [`Error::Write`](crate::Error::Write)).
+    /// The converter then stops and returns this error.
     fn add(&mut self, p: Prim) -> Result<()>;
     /// Takes the legend (every category the primitives may use) and the
     /// line-ID maps, after the last primitive.
+    ///
+    /// # Errors
+    ///
+    /// The sink's own, as for [`add`](PrimSink::add).
     fn finish(self, categories: &[Category], maps: Vec<LineIdMap>) -> Result<Self::Output>;
 }
 
