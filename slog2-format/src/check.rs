@@ -2,7 +2,7 @@
 //! "Rules `mpelog check` enforces"). Nodes are read one at a time, so memory stays
 //! bounded by the largest block plus the TreeDir.
 
-use crate::error::{Error, FileRuleError, PointerProblem};
+use crate::error::{Drawn, Error, FileRuleError, Part, PointerProblem};
 use crate::read::Slog2Reader;
 use crate::read::{Validation, CATEGORIES_AT, LINEIDMAPS_AT, TREEDIR_AT, TREEROOT_AT};
 use crate::size::start_order;
@@ -11,8 +11,10 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{Read, Seek};
 
+mod detail;
 mod file_parts;
 pub use crate::error::Problem;
+pub use detail::{Detail, HeaderPointer};
 mod file_rules;
 pub(crate) use file_parts::FileParts;
 mod node_rules;
@@ -37,8 +39,9 @@ pub struct Finding {
     pub offset: u64,
     /// The node concerned, if any.
     pub node: Option<NodeId>,
-    /// What is wrong and what to do.
-    pub message: String,
+    /// What is wrong, with its values; its `Display` is the message for
+    /// people.
+    pub detail: Detail,
 }
 
 struct Ctx {
@@ -48,7 +51,7 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn add(&mut self, problem: Problem, offset: u64, node: Option<NodeId>, message: String) {
+    fn add(&mut self, problem: Problem, offset: u64, node: Option<NodeId>, detail: Detail) {
         let n = self.per_rule.entry(problem).or_insert(0);
         *n += 1;
         if *n <= self.limit {
@@ -56,7 +59,7 @@ impl Ctx {
                 problem,
                 offset,
                 node,
-                message,
+                detail,
             });
         }
     }
@@ -86,7 +89,7 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
             Error::BadFrame { problem, .. } => problem.problem(),
             _ => Problem::Unparsable,
         };
-        cx.add(problem, offset, None, e.detail());
+        cx.add(problem, offset, None, Detail::Refused(e.detail()));
     }
     cx.findings
 }
@@ -118,7 +121,7 @@ pub(crate) fn first_file_error(parts: &FileParts) -> Option<FileRuleError> {
             problem: f.problem,
             offset: f.offset,
             node: f.node,
-            message: f.message,
+            detail: f.detail,
         })
 }
 

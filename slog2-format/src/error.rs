@@ -446,8 +446,8 @@ pub(crate) struct FileRuleError {
     pub(crate) offset: u64,
     /// The node concerned, if any.
     pub(crate) node: Option<crate::types::NodeId>,
-    /// What is wrong, in `check`'s words.
-    pub(crate) message: String,
+    /// What is wrong, with its values.
+    pub(crate) detail: crate::check::Detail,
 }
 
 impl FileRuleError {
@@ -458,7 +458,7 @@ impl FileRuleError {
             node: self.node.unwrap_or_default(),
             problem: TreeProblem::File {
                 problem: self.problem,
-                message: self.message.clone(),
+                detail: self.detail.clone(),
             },
         }
     }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::tiny;
-use slog2_format::check::{check, Finding, Problem};
+use slog2_format::check::{check, Detail, Finding, Problem};
 use std::io::Cursor;
 
 fn findings(b: &[u8]) -> Vec<Finding> {
@@ -96,7 +96,7 @@ fn an_unknown_category() {
     set_i32(&mut b, node_at + STATE + 1, 77);
     let f = only(&b, Problem::UnknownCategory);
     assert_eq!(f.offset, node_at + STATE + 1);
-    assert!(f.message.contains("77"));
+    assert_eq!(f.detail, Detail::UnknownCategory { category: 77 });
 }
 
 #[test]
@@ -232,7 +232,15 @@ fn an_unknown_version() {
     b[11] = b'9';
     let f = only(&b, Problem::Version);
     assert_eq!(f.offset, 2);
-    assert!(f.message.contains("SLOG 2.0.9"), "{f:#?}");
+    // The reader's refusal, typed: the version found.
+    let e = slog2_format::Slog2Reader::new(Cursor::new(&b))
+        .err()
+        .unwrap();
+    assert!(
+        matches!(&e, slog2_format::Error::UnsupportedVersion { found } if found == b"SLOG 2.0.9"),
+        "{e:?}"
+    );
+    assert_eq!(f.detail, Detail::Refused(e.detail()));
 }
 
 #[test]
@@ -269,5 +277,21 @@ fn a_negative_drawable_count_is_a_parse_error() {
     // Reported at the node (the structure whose parse fails), naming the count.
     let f = only(&b, Problem::Unparsable);
     assert_eq!(f.offset, node_at, "{f:#?}");
-    assert!(f.message.contains("negative drawable count"), "{f:#?}");
+    // The reader's refusal, typed: the count and its value.
+    let e = slog2_format::Slog2File::parse(&b).err().unwrap();
+    let count = slog2_format::error::NegativeCount {
+        count: slog2_format::error::Count::Drawable,
+        value: -1,
+    };
+    assert!(
+        matches!(
+            &e,
+            slog2_format::Error::BadValue {
+                offset,
+                problem: slog2_format::error::ValueProblem::NegativeCount { count: c, .. },
+            } if *offset == node_at && *c == count
+        ),
+        "{e:?}"
+    );
+    assert_eq!(f.detail, Detail::Refused(e.detail()));
 }

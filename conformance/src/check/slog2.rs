@@ -168,7 +168,7 @@ pub fn rule(problem: Problem) -> Rule {
 pub fn check<R: Read + Seek>(r: R, c: &mut Collector) {
     for f in slog2_format::check::check(r, c.limit()) {
         let place = f.node.map(|n| format!("node ({},{})", n.depth, n.xpos));
-        c.add(rule(f.problem), f.offset, place, f.message);
+        c.add(rule(f.problem), f.offset, place, f.detail.to_string());
     }
 }
 

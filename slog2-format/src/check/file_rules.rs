@@ -8,67 +8,64 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     let v206 = r.version.is_v206();
     let at = |a: u64| r.pointer_at(a);
     if !v206 {
-        cx.add(
-            Problem::OldVersion,
-            2,
-            None,
-            "version is \"SLOG 2.0.5\"; convert it with `mpelog convert FILE -o NEW.slog2`".into(),
-        );
+        cx.add(Problem::OldVersion, 2, None, Detail::OldVersion);
     }
     if h.num_children_per_node < 2 {
         cx.add(
             Problem::FewChildren,
             12,
             None,
-            format!("num_children_per_node is {}", h.num_children_per_node),
+            Detail::FewChildren {
+                children: h.num_children_per_node,
+            },
         );
     }
-    for (name, p, field) in [
-        ("categories", h.categories, CATEGORIES_AT),
-        ("lineidmaps", h.lineidmaps, LINEIDMAPS_AT),
-        ("treeroot", h.treeroot, TREEROOT_AT),
-        ("treedir", h.treedir, TREEDIR_AT),
+    for (pointer, p, field) in [
+        (HeaderPointer::Categories, h.categories, CATEGORIES_AT),
+        (HeaderPointer::LineIdMaps, h.lineidmaps, LINEIDMAPS_AT),
+        (HeaderPointer::TreeRoot, h.treeroot, TREEROOT_AT),
+        (HeaderPointer::TreeDir, h.treedir, TREEDIR_AT),
     ] {
         if p.is_null() {
             cx.add(
                 Problem::NullPointer,
                 at(field),
                 None,
-                format!("the {name} pointer is NULL; Jumpshot-4 exits"),
+                Detail::NullPointer { pointer },
             );
         }
     }
     for (p, t) in [
         (
             r.categories.map(|c| (c.ptr, c.trailing.len())),
-            "CategoryMap",
+            Part::CategoryMap,
         ),
         (
             r.line_id_maps.map(|c| (c.ptr, c.trailing.len())),
-            "LineIDMapList",
+            Part::LineIdMaps,
         ),
-        (r.tree_dir.map(|c| (c.ptr, c.trailing.len())), "TreeDir"),
+        (r.tree_dir.map(|c| (c.ptr, c.trailing.len())), Part::TreeDir),
     ] {
         if let Some((ptr, n)) = p.filter(|p| p.1 > 0) {
             cx.add(
                 Problem::TrailingBytes,
                 ptr.offset as u64 + ptr.size as u64 - n as u64,
                 None,
-                format!("the {t} block has {n} bytes after its content"),
+                Detail::TrailingBytes { block: t, bytes: n },
             );
         }
     }
-    for (name, p, field) in [
-        ("methoddefs", h.methoddefs, 36u64),
-        ("annotations", h.annotations, 84),
-        ("postamble", h.postamble, 96),
+    for (pointer, p, field) in [
+        (HeaderPointer::MethodDefs, h.methoddefs, 36u64),
+        (HeaderPointer::Annotations, h.annotations, 84),
+        (HeaderPointer::Postamble, h.postamble, 96),
     ] {
         if !p.is_null() {
             cx.add(
                 Problem::UnusedPointer,
                 at(field),
                 None,
-                format!("the {name} pointer is not NULL; no reader uses it"),
+                Detail::UnusedPointer { pointer },
             );
         }
     }
@@ -81,7 +78,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                     Problem::DuplicateCategory,
                     at,
                     None,
-                    format!("category index {} appears twice", cat.index),
+                    Detail::DuplicateCategory { index: cat.index },
                 );
             }
             if !(0..=2).contains(&cat.topology) {
@@ -89,7 +86,10 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                     Problem::BadTopology,
                     at,
                     None,
-                    format!("category {} has topology code {}", cat.index, cat.topology),
+                    Detail::BadTopology {
+                        index: cat.index,
+                        topology: cat.topology,
+                    },
                 );
             }
             if !cat.types.is_empty() && cat.keys.len() != cat.types.len() + 1 {
@@ -97,12 +97,11 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                     Problem::KeyCount,
                     at,
                     None,
-                    format!(
-                        "category {} has {} keys for {} types",
-                        cat.index,
-                        cat.keys.len(),
-                        cat.types.len()
-                    ),
+                    Detail::KeyCount {
+                        index: cat.index,
+                        keys: cat.keys.len(),
+                        types: cat.types.len(),
+                    },
                 );
             }
             at += category_len(cat);
@@ -115,7 +114,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                 Problem::NoLineIdMap,
                 m.ptr.offset as u64,
                 None,
-                "the LineIDMapList holds no map".into(),
+                Detail::NoLineIdMap,
             );
         }
         Some(m) => {
@@ -127,12 +126,11 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                         Problem::BadLineIdMap,
                         m.ptr.offset as u64,
                         None,
-                        format!(
-                            "line-ID map {:?} has {} columns{}",
-                            map.title.text(),
-                            map.ncols,
-                            if dup { " and duplicate rows" } else { "" }
-                        ),
+                        Detail::BadLineIdMap {
+                            title: map.title.text(),
+                            columns: map.ncols,
+                            duplicate_rows: dup,
+                        },
                     );
                 }
             }
@@ -149,10 +147,9 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
             Problem::BadDirId,
             dir_at,
             None,
-            format!(
-                "{} TreeDir entries share an ID",
-                entries.len() - by_id.len()
-            ),
+            Detail::SharedDirIds {
+                entries: entries.len() - by_id.len(),
+            },
         );
     }
     for (i, e) in entries.iter().enumerate() {
@@ -161,10 +158,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                 Problem::BadDirId,
                 dir_at + 34 * i as u64,
                 Some(e.id),
-                format!(
-                    "TreeDir entry ({},{}) has a negative depth or xpos",
-                    e.id.depth, e.id.xpos
-                ),
+                Detail::NegativeDirId { id: e.id },
             );
         }
     }
@@ -196,10 +190,11 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                     Problem::DirMismatch,
                     dir_at + 34 * i as u64 + 22,
                     Some(e.id),
-                    format!(
-                        "the block of node ({},{}) at {}@{} overlaps another block (which ends at byte {until})",
-                        e.id.depth, e.id.xpos, e.ptr.size, e.ptr.offset
-                    ),
+                    Detail::BlocksOverlap {
+                        id: e.id,
+                        ptr: e.ptr,
+                        other_end: until,
+                    },
                 );
             }
         }
@@ -208,12 +203,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
         }
     }
     if !entries.is_empty() && !entries.iter().any(|e| e.id.depth == 0) {
-        cx.add(
-            Problem::NoRoot,
-            dir_at,
-            None,
-            "no TreeDir entry has depth 0".into(),
-        );
+        cx.add(Problem::NoRoot, dir_at, None, Detail::NoRoot);
     }
     if let Some(root) = entries
         .iter()
@@ -224,15 +214,11 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                 Problem::RootMismatch,
                 at(TREEROOT_AT),
                 Some(root.id),
-                format!(
-                    "treeroot points at {}@{} but the TreeDir's root ({},{}) is at {}@{}",
-                    h.treeroot.size,
-                    h.treeroot.offset,
-                    root.id.depth,
-                    root.id.xpos,
-                    root.ptr.size,
-                    root.ptr.offset
-                ),
+                Detail::RootMismatch {
+                    treeroot: h.treeroot,
+                    root: root.id,
+                    root_ptr: root.ptr,
+                },
             );
         }
         if root.id.depth != h.max_treedepth {
@@ -240,10 +226,10 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                 Problem::MaxTreeDepth,
                 18,
                 Some(root.id),
-                format!(
-                    "max_treedepth is {} but the root has depth {}",
-                    h.max_treedepth, root.id.depth
-                ),
+                Detail::MaxTreeDepth {
+                    header: h.max_treedepth,
+                    root: root.id.depth,
+                },
             );
         }
     }
@@ -258,10 +244,12 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
                     Problem::NodesOverlap,
                     at,
                     Some(e.id),
-                    format!(
-                        "node ({},{}) starts at {:?}, before node ({},{}) ends at {:?}",
-                        e.id.depth, e.id.xpos, e.earliest, p.id.depth, p.id.xpos, p.latest
-                    ),
+                    Detail::NodesOverlap {
+                        id: e.id,
+                        earliest: e.earliest,
+                        previous: p.id,
+                        previous_latest: p.latest,
+                    },
                 );
             }
         }

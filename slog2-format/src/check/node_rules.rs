@@ -80,7 +80,9 @@ pub(super) fn node_rules<R: Read + Seek>(
                 Problem::TrailingBytes,
                 base + e.ptr.size as u64 - node.trailing.len() as u64,
                 id,
-                format!("{} bytes after the node's content", node.trailing.len()),
+                Detail::NodeTrailingBytes {
+                    bytes: node.trailing.len(),
+                },
             );
         }
         if n.header.ptr != e.ptr {
@@ -88,10 +90,10 @@ pub(super) fn node_rules<R: Read + Seek>(
                 Problem::DirMismatch,
                 base + 22,
                 id,
-                format!(
-                    "the node says it is {}@{} but was read from {}@{}",
-                    n.header.ptr.size, n.header.ptr.offset, e.ptr.size, e.ptr.offset
-                ),
+                Detail::NodePointer {
+                    says: n.header.ptr,
+                    read_from: e.ptr,
+                },
             );
         }
         if n.header.id != e.id
@@ -103,17 +105,12 @@ pub(super) fn node_rules<R: Read + Seek>(
                 Problem::DirMismatch,
                 if n.header.id != e.id { base + 16 } else { base },
                 id,
-                format!(
-                    "TreeDir says ({},{}) [{:?},{:?}], the node header says ({},{}) [{:?},{:?}]",
-                    e.id.depth,
-                    e.id.xpos,
-                    e.earliest,
-                    e.latest,
-                    n.header.id.depth,
-                    n.header.id.xpos,
-                    n.header.earliest,
-                    n.header.latest
-                ),
+                Detail::NodeHeader {
+                    dir_id: e.id,
+                    dir_box: [e.earliest, e.latest],
+                    node_id: n.header.id,
+                    node_box: [n.header.earliest, n.header.latest],
+                },
             );
         }
         // Real drawables.
@@ -129,10 +126,11 @@ pub(super) fn node_rules<R: Read + Seek>(
                             Problem::Unsorted,
                             off,
                             id,
-                            format!(
-                                "a drawable starting at {:?} follows one starting at {:?}",
-                                key.0, l.0
-                            ),
+                            Detail::Unsorted {
+                                drawn: Drawn::Drawable,
+                                start: key.0,
+                                previous_start: l.0,
+                            },
                         );
                     }
                 }
@@ -152,27 +150,26 @@ pub(super) fn node_rules<R: Read + Seek>(
                         Problem::OutsideNode,
                         off,
                         id,
-                        format!(
-                            "drawable [{:?},{:?}] lies outside the node's box [{:?},{:?}]",
-                            key.0, key.1, n.header.earliest, n.header.latest
-                        ),
+                        Detail::OutsideNode {
+                            drawable: [key.0, key.1],
+                            node_box: [n.header.earliest, n.header.latest],
+                        },
                     );
                 }
                 let prims: Vec<&Primitive> = match d {
                     Drawable::Primitive(p) => vec![p],
                     Drawable::Composite(c) => {
                         if c.primitives.is_empty() {
-                            cx.add(Problem::Empty, off, id, "a composite has no parts".into());
+                            cx.add(Problem::Empty, off, id, Detail::EmptyComposite);
                         }
                         if !cats.contains_key(&c.category) {
                             cx.add(
                                 Problem::UnknownCategory,
                                 off + 1,
                                 id,
-                                format!(
-                                    "composite category {} is not in the CategoryMap",
-                                    c.category
-                                ),
+                                Detail::UnknownCompositeCategory {
+                                    category: c.category,
+                                },
                             );
                         }
                         c.primitives.iter().collect()
@@ -192,33 +189,39 @@ pub(super) fn node_rules<R: Read + Seek>(
                         (true, true) => {}
                         (false, false) => match crate::info::decode(types, &info.bytes) {
                             Ok(_) => {}
-                            Err(e @ crate::info::InfoError::UnknownFormat { .. }) => cx.add(
+                            Err(error @ crate::info::InfoError::UnknownFormat { .. }) => cx.add(
                                 Problem::BadFormat,
                                 off + 1,
                                 id,
-                                format!("category {cat}: {e}"),
+                                Detail::Info {
+                                    category: cat,
+                                    error,
+                                },
                             ),
-                            Err(e) => cx.add(
+                            Err(error) => cx.add(
                                 Problem::ShortInfo,
                                 off + 1,
                                 id,
-                                format!("category {cat}: {e}"),
+                                Detail::Info {
+                                    category: cat,
+                                    error,
+                                },
                             ),
                         },
                         (false, true) => cx.add(
                             Problem::InfoMismatch,
                             off + 1,
                             id,
-                            format!("category {cat} has formats but the drawable has no info"),
+                            Detail::NoInfo { category: cat },
                         ),
                         (true, false) => cx.add(
                             Problem::InfoMismatch,
                             off + 1,
                             id,
-                            format!(
-                                "the drawable has {} info bytes but category {cat} has no formats",
-                                info.bytes.len()
-                            ),
+                            Detail::UnexpectedInfo {
+                                category: cat,
+                                bytes: info.bytes.len(),
+                            },
                         ),
                     }
                 }
@@ -228,15 +231,33 @@ pub(super) fn node_rules<R: Read + Seek>(
                             Problem::Empty,
                             off,
                             id,
-                            format!("a primitive of category {} has no vertices", p.category),
+                            Detail::NoVertices {
+                                category: p.category,
+                            },
                         );
                     }
                     match cats.get(&p.category) {
-                        None => cx.add(Problem::UnknownCategory, off + 1, id, format!("category {} is not in the CategoryMap (Jumpshot invents an \"UnknownType\" state)", p.category)),
+                        None => cx.add(
+                            Problem::UnknownCategory,
+                            off + 1,
+                            id,
+                            Detail::UnknownCategory {
+                                category: p.category,
+                            },
+                        ),
                         Some(&(topo, _)) => {
                             let want = if topo == topology::EVENT { 1 } else { 2 };
                             if p.vertices.len() != want {
-                                cx.add(Problem::VertexCount, off + 1, id, format!("a {} of category {} has {} vertices", topology::name(topo), p.category, p.vertices.len()));
+                                cx.add(
+                                    Problem::VertexCount,
+                                    off + 1,
+                                    id,
+                                    Detail::VertexCount {
+                                        topology: topo,
+                                        category: p.category,
+                                        vertices: p.vertices.len(),
+                                    },
+                                );
                             }
                         }
                     }
@@ -247,10 +268,10 @@ pub(super) fn node_rules<R: Read + Seek>(
                                     Problem::UnknownLineId,
                                     off + 1,
                                     id,
-                                    format!(
-                                        "line ID {} is missing from the line-ID map {title:?}",
-                                        c.line_id
-                                    ),
+                                    Detail::UnknownLineId {
+                                        line_id: c.line_id,
+                                        map: title.clone(),
+                                    },
                                 );
                             }
                         }
@@ -262,23 +283,10 @@ pub(super) fn node_rules<R: Read + Seek>(
         // Stubs.
         off += 4;
         if e.id.depth > 0 && n.stubs.is_empty() {
-            cx.add(
-                Problem::NoStubs,
-                off - 4,
-                id,
-                format!(
-                    "node ({},{}) has depth {} but no child stubs",
-                    e.id.depth, e.id.xpos, e.id.depth
-                ),
-            );
+            cx.add(Problem::NoStubs, off - 4, id, Detail::NoStubs { id: e.id });
         }
         if e.id.depth == 0 && !n.stubs.is_empty() {
-            cx.add(
-                Problem::BadStub,
-                off - 4,
-                id,
-                "a leaf has child stubs".into(),
-            );
+            cx.add(Problem::BadStub, off - 4, id, Detail::LeafWithStubs);
         }
         for s in &n.stubs {
             let sid = s.header.id;
@@ -289,10 +297,11 @@ pub(super) fn node_rules<R: Read + Seek>(
                     Problem::BadStub,
                     off + 16,
                     id,
-                    format!(
-                        "stub ({},{}) is not a child of node ({},{}) with {k} children per node",
-                        sid.depth, sid.xpos, e.id.depth, e.id.xpos
-                    ),
+                    Detail::NotAChild {
+                        stub: sid,
+                        node: e.id,
+                        children: k,
+                    },
                 );
             } else {
                 match by_id.get(&sid) {
@@ -300,21 +309,17 @@ pub(super) fn node_rules<R: Read + Seek>(
                         Problem::BadStub,
                         off + 16,
                         id,
-                        format!("stub ({},{}) has no TreeDir entry", sid.depth, sid.xpos),
+                        Detail::StubNotInTreeDir { stub: sid },
                     ),
                     Some(c) if c.ptr != s.header.ptr => cx.add(
                         Problem::BadStub,
                         off + 22,
                         id,
-                        format!(
-                            "stub ({},{}) points at {}@{} but the child is at {}@{}",
-                            sid.depth,
-                            sid.xpos,
-                            s.header.ptr.size,
-                            s.header.ptr.offset,
-                            c.ptr.size,
-                            c.ptr.offset
-                        ),
+                        Detail::StubPointer {
+                            stub: sid,
+                            ptr: s.header.ptr,
+                            child: c.ptr,
+                        },
                     ),
                     _ => {}
                 }
@@ -339,10 +344,11 @@ pub(super) fn node_rules<R: Read + Seek>(
                                 Problem::Unsorted,
                                 so,
                                 id,
-                                format!(
-                                    "a shadow starting at {:?} follows one starting at {:?}",
-                                    key.0, l.0
-                                ),
+                                Detail::Unsorted {
+                                    drawn: Drawn::Shadow,
+                                    start: key.0,
+                                    previous_start: l.0,
+                                },
                             );
                         }
                     }
@@ -352,10 +358,9 @@ pub(super) fn node_rules<R: Read + Seek>(
                             Problem::ShadowCategory,
                             so,
                             id,
-                            format!(
-                                "shadow category {} is not a preview category of the map",
-                                sh.category
-                            ),
+                            Detail::ShadowCategory {
+                                category: sh.category,
+                            },
                         );
                     }
                     if v206 {
@@ -369,24 +374,26 @@ pub(super) fn node_rules<R: Read + Seek>(
                                 Problem::WeightCounts,
                                 so,
                                 id,
-                                format!(
-                                    "weight counts add up to {sum}, num_real_objs is {}",
-                                    sh.num_real_objs
-                                ),
+                                Detail::WeightCounts {
+                                    sum,
+                                    num_real_objs: sh.num_real_objs,
+                                },
                             );
                         }
                     }
                     if sh.weights.is_empty() {
-                        cx.add(
-                            Problem::NoWeights,
-                            so,
-                            id,
-                            "a shadow has no category weights".into(),
-                        );
+                        cx.add(Problem::NoWeights, so, id, Detail::NoWeights);
                     }
                     for w in &sh.weights {
                         if !cats.contains_key(&w.category) {
-                            cx.add(Problem::WeightCategory, so, id, format!("a shadow weight names category {}, which is not in the CategoryMap", w.category));
+                            cx.add(
+                                Problem::WeightCategory,
+                                so,
+                                id,
+                                Detail::WeightCategory {
+                                    category: w.category,
+                                },
+                            );
                         }
                     }
                     so += sh.disk_len(v206);
@@ -400,10 +407,10 @@ pub(super) fn node_rules<R: Read + Seek>(
             Problem::BufferTooLarge,
             20,
             None,
-            format!(
-                "max_buffer_bytesize is {} but the largest block has {} bytes",
-                h.max_buffer_bytesize, largest
-            ),
+            Detail::BufferTooLarge {
+                max_buffer_bytesize: h.max_buffer_bytesize,
+                largest,
+            },
         );
     }
     Ok(())

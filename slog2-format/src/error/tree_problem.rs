@@ -162,10 +162,9 @@ pub enum TreeProblem {
     File {
         /// What `check` finds.
         problem: Problem,
-        /// `check`'s message for it (its
-        /// [`Finding::message`](crate::check::Finding::message), which `check`
-        /// still words itself).
-        message: String,
+        /// What `check` finds there, with its values (its
+        /// [`Finding::detail`](crate::check::Finding::detail)).
+        detail: crate::check::Detail,
     },
 }
 
@@ -173,12 +172,12 @@ impl TreeProblem {
     /// The problem `check` reports for the same thing.
     ///
     /// ```
-    /// use slog2_format::check::Problem;
+    /// use slog2_format::check::{Detail, Problem};
     /// use slog2_format::error::TreeProblem;
     /// use slog2_format::types::NodeId;
     /// let node = NodeId { depth: 1, xpos: 0 };
     /// assert_eq!(TreeProblem::NoStubs { node }.problem(), Problem::NoStubs);
-    /// let file = TreeProblem::File { problem: Problem::NoRoot, message: String::new() };
+    /// let file = TreeProblem::File { problem: Problem::NoRoot, detail: Detail::NoRoot };
     /// assert_eq!(file.problem(), Problem::NoRoot);
     /// ```
     pub fn problem(&self) -> Problem {
@@ -340,7 +339,7 @@ impl std::fmt::Display for TreeProblem {
                 entry.size,
                 entry.offset
             ),
-            TreeProblem::File { message, .. } => f.write_str(message),
+            TreeProblem::File { detail, .. } => write!(f, "{detail}"),
         }
     }
 }
