@@ -120,23 +120,10 @@ pub(super) fn node_rules<R: Read + Seek>(
         let mut off = base + 34;
         for list in [&n.nestless, &n.nestable] {
             off += 4;
-            let mut last: Option<(f64, f64, i32, (i32, i32))> = None;
+            let mut last = None;
             for d in list.iter() {
-                let key = (d.earliest(), d.latest(), d.category(), d.end_lines());
-                if let Some(l) = last {
-                    if start_order(l, key) == Ordering::Greater {
-                        cx.add(
-                            Problem::Unsorted,
-                            off,
-                            id,
-                            format!(
-                                "a drawable starting at {:?} follows one starting at {:?}",
-                                key.0, l.0
-                            ),
-                        );
-                    }
-                }
-                last = Some(key);
+                let key = drawable_key(d);
+                in_start_order(cx, &mut last, key, off, id, "drawable");
                 let (ne, nl) = (n.header.earliest, n.header.latest);
                 let outside = |p: &Primitive| {
                     p.vertices
@@ -322,31 +309,9 @@ pub(super) fn node_rules<R: Read + Seek>(
             let mut so = off + 34;
             for list in [&s.nestless, &s.nestable] {
                 so += 4;
-                let mut last: Option<(f64, f64, i32, (i32, i32))> = None;
+                let mut last = None;
                 for sh in list.iter() {
-                    let key = (
-                        sh.earliest,
-                        sh.latest,
-                        sh.category,
-                        (
-                            sh.vertices.first().map_or(0, |c| c.line_id),
-                            sh.vertices.last().map_or(0, |c| c.line_id),
-                        ),
-                    );
-                    if let Some(l) = last {
-                        if start_order(l, key) == Ordering::Greater {
-                            cx.add(
-                                Problem::Unsorted,
-                                so,
-                                id,
-                                format!(
-                                    "a shadow starting at {:?} follows one starting at {:?}",
-                                    key.0, l.0
-                                ),
-                            );
-                        }
-                    }
-                    last = Some(key);
+                    in_start_order(cx, &mut last, shadow_key(sh), so, id, "shadow");
                     if !preview(sh.category) {
                         cx.add(
                             Problem::ShadowCategory,
@@ -407,4 +372,30 @@ pub(super) fn node_rules<R: Read + Seek>(
         );
     }
     Ok(())
+}
+
+/// Finds [`Problem::Unsorted`] at `at` when the item of `key` (a `what`: a
+/// drawable or a shadow of one list) comes before the one of `last` in
+/// [`start_order`], and makes `key` the last.
+fn in_start_order(
+    cx: &mut Ctx,
+    last: &mut Option<OrderKey>,
+    key: OrderKey,
+    at: u64,
+    id: Option<NodeId>,
+    what: &str,
+) {
+    if let Some(l) = last.replace(key) {
+        if start_order(l, key) == Ordering::Greater {
+            cx.add(
+                Problem::Unsorted,
+                at,
+                id,
+                format!(
+                    "a {what} starting at {:?} follows one starting at {:?}",
+                    key.0, l.0
+                ),
+            );
+        }
+    }
 }
