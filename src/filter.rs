@@ -188,10 +188,7 @@ pub fn filter<R: Read + Seek, W: Write + Seek>(
     out: W,
     opts: &Options,
 ) -> Result<(W, FilterStats), Error> {
-    let categories: Vec<Category> = r
-        .categories()
-        .map(|c| c.value.categories.clone())
-        .unwrap_or_default();
+    let categories: Vec<Category> = r.category_list().to_vec();
     let mut maps = r
         .line_id_maps()
         .map(|m| m.value.maps.clone())

@@ -180,10 +180,7 @@ pub fn summary<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,
 ) -> Result<(Summary, Vec<Category>, Option<LineIdMap>), Error> {
-    let categories: Vec<Category> = r
-        .categories()
-        .map(|c| c.value.categories.clone())
-        .unwrap_or_default();
+    let categories: Vec<Category> = r.category_list().to_vec();
     let maps: Vec<LineIdMap> = r
         .line_id_maps()
         .map(|m| m.value.maps.clone())

@@ -485,10 +485,7 @@ impl Service {
             // The root's summary of the whole trace (one node read), for a
             // first frame drawn at once.
             let summary = root.and_then(|e| {
-                let legend: Vec<Category> = r
-                    .categories()
-                    .map(|c| c.value.categories.clone())
-                    .unwrap_or_default();
+                let legend: Vec<Category> = r.category_list().to_vec();
                 let map = r.line_id_maps().and_then(|m| m.value.maps.get(view).cloned());
                 let mut buf = slog2_format::WindowBuf::new();
                 let to = crate::slices::next_up(e.latest);
@@ -543,10 +540,7 @@ impl Service {
         let answer = self.with_reader(k, |r| -> slog2_format::Result<Vec<u8>> {
             let started = Instant::now();
             let before = r.counters();
-            let legend: Vec<Category> = r
-                .categories()
-                .map(|c| c.value.categories.clone())
-                .unwrap_or_default();
+            let legend: Vec<Category> = r.category_list().to_vec();
             let map = r
                 .line_id_maps()
                 .and_then(|m| m.value.maps.get(view).cloned());

@@ -566,10 +566,7 @@ pub fn slog2<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,
 ) -> slog2_format::Result<Stats> {
-    let categories: Vec<Category> = r
-        .categories()
-        .map(|c| c.value.categories.clone())
-        .unwrap_or_default();
+    let categories: Vec<Category> = r.category_list().to_vec();
     of_tree(r, &categories, opts)
 }
 

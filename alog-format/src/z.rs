@@ -61,6 +61,28 @@ pub fn is_compress(data: &[u8]) -> bool {
     data.starts_with(&[0x1f, 0x9d])
 }
 
+/// The text of an ALOG file that may be packed: `data` unpacked ([`decompress`],
+/// at most `limit` bytes) when it starts with the `.Z` magic, else `data` itself.
+///
+/// # Errors
+///
+/// As [`decompress`], for data with the magic.
+///
+/// ```
+/// use alog_format::z::unpack;
+/// // `compress` of "a" (see `decompress`), and a plain line.
+/// assert_eq!(&*unpack(&[0x1f, 0x9d, 0x90, 0x61, 0x00], 1024)?, b"a");
+/// assert_eq!(&*unpack(b"-3 0 0 2 0 0", 0)?, b"-3 0 0 2 0 0");
+/// # Ok::<(), alog_format::z::ZError>(())
+/// ```
+pub fn unpack(data: &[u8], limit: usize) -> Result<std::borrow::Cow<'_, [u8]>, ZError> {
+    Ok(if is_compress(data) {
+        std::borrow::Cow::Owned(decompress(data, limit)?)
+    } else {
+        std::borrow::Cow::Borrowed(data)
+    })
+}
+
 /// Unpacks a `.Z` stream, giving up when the output would exceed `limit` bytes.
 ///
 /// # Errors

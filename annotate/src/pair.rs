@@ -19,6 +19,7 @@ use clog2_format::record::rectype;
 use clog2_format::{PreambleInfo, RecordRef};
 use slog2_format::convert::clog2::event_ids::{Defined, EventIds, Role};
 use slog2_format::convert::clog2::events::ARROW_CATEGORY;
+use slog2_format::convert::pairing::{Message, MessageEnd};
 use slog2_format::convert::{Partial, WaitingMessage};
 use slog2_format::types::topology;
 use slog2_format::write::Prim;
@@ -192,6 +193,26 @@ fn prim(
     }
 }
 
+/// Takes the next answer slot (see [`Pairer::next_slot`]).
+#[inline]
+fn take_slot(next_slot: &mut u32) -> u32 {
+    let s = *next_slot;
+    *next_slot = s.saturating_add(1);
+    s
+}
+
+impl MessageEnd for Half {
+    #[inline]
+    fn at(&self) -> (f64, i32) {
+        (self.time, self.line)
+    }
+
+    #[inline]
+    fn size(&self) -> i32 {
+        self.size
+    }
+}
+
 /// The body `i32` at `at` (the caller checked the body's length by its type).
 #[inline(always)]
 fn i32_at(r: &RecordRef<'_>, at: usize) -> i32 {
@@ -288,13 +309,6 @@ impl Pairer {
     #[inline]
     pub(crate) fn next_slot(&self) -> u32 {
         self.next_slot
-    }
-
-    #[inline]
-    fn take_slot(&mut self) -> u32 {
-        let s = self.next_slot;
-        self.next_slot = s.saturating_add(1);
-        s
     }
 
     /// True once ENDLOG was seen.
@@ -428,10 +442,10 @@ impl Pairer {
                     info_len,
                 ),
                 leaf,
-                self.take_slot(),
+                take_slot(&mut self.next_slot),
             )),
             Role::Start => {
-                let slot = self.take_slot();
+                let slot = take_slot(&mut self.next_slot);
                 self.states.push(
                     (cat, line),
                     Open {
@@ -481,64 +495,33 @@ impl Pairer {
         if etype == -1 {
             return None;
         }
-        let arrow = |from: (f64, i32), to: (f64, i32), size: i32| {
-            let mut info = [0u8; 32];
-            let (t, z) = (tag.to_be_bytes(), size.to_be_bytes());
-            info[..8].copy_from_slice(&[t[0], t[1], t[2], t[3], z[0], z[1], z[2], z[3]]);
-            prim(
-                ARROW_CATEGORY,
-                topology::ARROW,
-                2,
-                [from.0, to.0],
-                [from.1, to.1],
-                info,
-                8,
-            )
+        let send = match self.ids.handler_role(etype) {
+            Some(Role::Send) => true,
+            Some(Role::Recv) => false,
+            _ => return None,
         };
-        match self.ids.handler_role(etype) {
-            Some(Role::Send) => {
-                let key = (tag, local, remote);
-                if let Some(h) = self.recvs.pop(key) {
-                    // Java's quirk: a receive logged first leaves msg_size 0.
-                    return Some((arrow((time, line), (h.time, h.line), 0), h.origin, h.slot));
-                }
-                let slot = self.take_slot();
-                self.sends.push(
-                    key,
-                    Half {
-                        slot,
-                        time,
-                        line,
-                        size,
-                        origin: leaf,
-                    },
-                );
-                None
-            }
-            Some(Role::Recv) => {
-                let key = (tag, remote, local);
-                if let Some(h) = self.sends.pop(key) {
-                    return Some((
-                        arrow((h.time, h.line), (time, line), h.size),
-                        h.origin,
-                        h.slot,
-                    ));
-                }
-                let slot = self.take_slot();
-                self.recvs.push(
-                    key,
-                    Half {
-                        slot,
-                        time,
-                        line,
-                        size: 0,
-                        origin: leaf,
-                    },
-                );
-                None
-            }
-            _ => None,
-        }
+        let m = Message {
+            send,
+            tag,
+            size,
+            local,
+            remote,
+            time,
+            line,
+        };
+        let next_slot = &mut self.next_slot;
+        let a = m.pair(&mut self.sends, &mut self.recvs, |size| Half {
+            slot: take_slot(next_slot),
+            time,
+            line,
+            size,
+            origin: leaf,
+        })?;
+        Some((
+            a.prim(ARROW_CATEGORY, tag),
+            a.earlier.origin,
+            a.earlier.slot,
+        ))
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::error::{Drawn, Error, FileRuleError, Part, PointerProblem};
 use crate::read::Slog2Reader;
 use crate::read::{Validation, CATEGORIES_AT, LINEIDMAPS_AT, TREEDIR_AT, TREEROOT_AT};
-use crate::size::start_order;
+use crate::size::{drawable_key, shadow_key, start_order, OrderKey};
 use crate::types::*;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -45,13 +45,19 @@ fn time<S: Source, K: Sink>(s: &mut S, k: &mut K) -> Option<()> {
     Some(())
 }
 
-/// Category, info box, vertices: the start of primitives and shadows.
-fn infobox_vertices<S: Source, K: Sink>(s: &mut S, k: &mut K) -> Option<()> {
+/// Category and info box: the start of primitives, composites and shadows.
+fn category_info<S: Source, K: Sink>(s: &mut S, k: &mut K) -> Option<()> {
     copy(s, k, 4)?;
     let info = int(s, k, 2)?;
     if info > 0 {
         copy(s, k, info as usize)?;
     }
+    Some(())
+}
+
+/// Category, info box, vertices: the start of primitives and shadows.
+fn infobox_vertices<S: Source, K: Sink>(s: &mut S, k: &mut K) -> Option<()> {
+    category_info(s, k)?;
     let nv = int(s, k, 2)?;
     for _ in 0..nv.max(0) {
         time(s, k)?;
@@ -85,11 +91,7 @@ fn walk<S: Source, K: Sink>(s: &mut S, k: &mut K) -> Option<()> {
             match int(s, k, 1)? {
                 0 => primitive(s, k)?,
                 1 => {
-                    copy(s, k, 4)?;
-                    let info = int(s, k, 2)?;
-                    if info > 0 {
-                        copy(s, k, info as usize)?;
-                    }
+                    category_info(s, k)?;
                     let np = int(s, k, 2)?;
                     for _ in 0..np.max(0) {
                         primitive(s, k)?;

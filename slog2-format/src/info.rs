@@ -519,61 +519,6 @@ mod tests {
         assert_eq!(format_string(&keys(&["a"]), b"dE"), "a%d%E");
     }
 
-    #[test]
-    fn java_number_text() {
-        let d = java_double_to_string;
-        assert_eq!(d(1.0e8), "1.0E8");
-        assert_eq!(d(0.0), "0.0");
-        assert_eq!(d(-0.0), "-0.0");
-        assert_eq!(d(f64::NAN), "NaN");
-        assert_eq!(d(f64::INFINITY), "Infinity");
-        assert_eq!(d(f64::NEG_INFINITY), "-Infinity");
-        assert_eq!(d(5.0e-4), "5.0E-4");
-        assert_eq!(d(0.001), "0.001");
-        assert_eq!(d(0.008), "0.008");
-        assert_eq!(d(1.0), "1.0");
-        assert_eq!(d(-2.5), "-2.5");
-        assert_eq!(d(100.0), "100.0");
-        assert_eq!(d(9999999.0), "9999999.0");
-        assert_eq!(d(1.0e7), "1.0E7");
-        assert_eq!(d(1.25e7), "1.25E7");
-        assert_eq!(d(3.375000000005457e-5), "3.375000000005457E-5");
-        assert_eq!(d(0.15782399999989138), "0.15782399999989138");
-        assert_eq!(d(3.28961815494511), "3.28961815494511");
-        let f = java_float_to_string;
-        assert_eq!(f(3.8058023), "3.8058023");
-        assert_eq!(f(6.678097e-4), "6.678097E-4");
-        assert_eq!(f(1.0e8), "1.0E8");
-        assert_eq!(f(0.0), "0.0");
-        assert_eq!(f(-0.0), "-0.0");
-        assert_eq!(f(f32::NAN), "NaN");
-        assert_eq!(f(f32::INFINITY), "Infinity");
-        assert_eq!(f(1.6666666), "1.6666666");
-        assert_eq!(f(0.0039794506), "0.0039794506");
-        assert_eq!(f(3.375e-5), "3.375E-5");
-        assert_eq!(f(2.1205138e-4), "2.1205138E-4");
-        // Checked against Java 17: integer-valued numbers print their exact digits,
-        // ties go to the even digit.
-        assert_eq!(f(f32::from_bits(0x4c84fd59)), "6.9724872E7");
-        assert_eq!(f(f32::from_bits(0x5efaa97c)), "9.0310521E18");
-        assert_eq!(f(f32::from_bits(0x4a5e6ed9)), "3644342.2");
-        assert_eq!(f(f32::from_bits(0x45d8a240)), "6932.2812");
-        assert_eq!(f(1.0e7), "1.0E7");
-        assert_eq!(f(16777216.0), "1.6777216E7");
-        assert_eq!(
-            d(f64::from_bits(0x436644c09b8db2d7)),
-            "5.0144348174390968E16"
-        );
-        assert_eq!(
-            d(f64::from_bits(0xc3629a6084b4bd62)),
-            "-4.1890311318137616E16"
-        );
-        assert_eq!(d(1.0e22), "1.0E22");
-        assert_eq!(d(f64::MAX), "1.7976931348623157E308");
-        assert_eq!(d(f64::MIN_POSITIVE), "2.2250738585072014E-308");
-        assert_eq!(d(9999999.999999998), "9999999.999999998");
-    }
-
     proptest! {
         #[test]
         fn decode_and_labelled_never_panic(

@@ -622,6 +622,29 @@ impl<R: Read + Seek> Slog2Reader<R> {
         self.categories.as_ref()
     }
 
+    /// The categories of the CategoryMap in file order (what a legend lists;
+    /// empty when the header points at no CategoryMap).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let legend = r.category_list();
+    /// assert_eq!(legend.len(), r.categories().unwrap().value.categories.len());
+    /// assert!(legend.iter().any(|c| c.name.to_string() == "MPI_Send"));
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
+    pub fn category_list(&self) -> &[Category] {
+        self.categories
+            .as_ref()
+            .map_or(&[], |c| &c.value.categories[..])
+    }
+
     /// The LineIDMapList, if the header points at one.
     ///
     /// ```

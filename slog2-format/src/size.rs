@@ -116,6 +116,32 @@ impl Stub {
     }
 }
 
+/// The sort key of [`start_order`]: (earliest, latest, category, (start line,
+/// final line)).
+pub(crate) type OrderKey = (f64, f64, i32, (i32, i32));
+
+/// A real drawable's [`start_order`] key: its box is the vertex minimum and
+/// maximum (for a composite, over all its parts).
+#[inline]
+pub(crate) fn drawable_key(d: &Drawable) -> OrderKey {
+    (d.earliest(), d.latest(), d.category(), d.end_lines())
+}
+
+/// A shadow's [`start_order`] key: its box is the stored union box, its line IDs
+/// those of the first and last vertex (0 without vertices).
+#[inline]
+pub(crate) fn shadow_key(s: &Shadow) -> OrderKey {
+    (
+        s.earliest,
+        s.latest,
+        s.category,
+        (
+            s.vertices.first().map_or(0, |c| c.line_id),
+            s.vertices.last().map_or(0, |c| c.line_id),
+        ),
+    )
+}
+
 /// Java's `Drawable.INCRE_STARTTIME_ORDER` (spec/slog2.md §10.1) on the sort key
 /// (earliest, latest, category, (start line, final line)): earliest ascending, then
 /// latest descending, then category, start line and final line ascending.

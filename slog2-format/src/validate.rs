@@ -9,7 +9,7 @@
 //! computed only when something is wrong.
 
 use crate::error::{DrawableProblem, Drawn, Error, Result};
-use crate::size::start_order;
+use crate::size::{drawable_key, shadow_key, start_order, OrderKey};
 use crate::types::*;
 use std::cmp::Ordering;
 
@@ -184,26 +184,6 @@ fn shadow(s: &Shadow, g: &Legend) -> Option<DrawableProblem> {
         .iter()
         .find(|w| !g.categories.contains(w.category))
         .map(|w| DrawableProblem::WeightCategory(w.category))
-}
-
-type Key = (f64, f64, i32, (i32, i32));
-
-#[inline]
-fn drawable_key(d: &Drawable) -> Key {
-    (d.earliest(), d.latest(), d.category(), d.end_lines())
-}
-
-#[inline]
-fn shadow_key(s: &Shadow) -> Key {
-    (
-        s.earliest,
-        s.latest,
-        s.category,
-        (
-            s.vertices.first().map_or(0, |c| c.line_id),
-            s.vertices.last().map_or(0, |c| c.line_id),
-        ),
-    )
 }
 
 /// Where item `i` of list `list` (0 nestless, 1 nestable) of a node starts.
@@ -385,7 +365,7 @@ fn strict(n: &TreeNodeBody, base: u64, v206: bool, g: &Legend) -> Result<()> {
     }
     for (si, s) in n.stubs.iter().enumerate() {
         for (li, list) in [&s.nestless, &s.nestable].into_iter().enumerate() {
-            let mut last: Option<Key> = None;
+            let mut last: Option<OrderKey> = None;
             for (i, x) in list.iter().enumerate() {
                 let key = shadow_key(x);
                 let p = shadow(x, g).or_else(|| {

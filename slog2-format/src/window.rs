@@ -58,7 +58,7 @@
 //! ```
 
 use crate::counters::Counters;
-use crate::size::start_order;
+use crate::size::{drawable_key, shadow_key, start_order};
 use crate::types::*;
 use std::cmp::Ordering;
 
@@ -151,22 +151,6 @@ pub struct WindowAnswer {
     /// What this query read: tree nodes, and the bytes of their blocks. Opening
     /// the file is not included (see [`Slog2Reader::counters`](crate::Slog2Reader::counters) for the totals).
     pub counters: Counters,
-}
-
-pub(crate) fn drawable_key(d: &Drawable) -> (f64, f64, i32, (i32, i32)) {
-    (d.earliest(), d.latest(), d.category(), d.end_lines())
-}
-
-pub(crate) fn shadow_key(s: &Shadow) -> (f64, f64, i32, (i32, i32)) {
-    (
-        s.earliest,
-        s.latest,
-        s.category,
-        (
-            s.vertices.first().map_or(0, |c| c.line_id),
-            s.vertices.last().map_or(0, |c| c.line_id),
-        ),
-    )
 }
 
 /// Java's `INCRE_STARTTIME_ORDER` (spec §10.1, [`crate::size::start_order`]) for

@@ -12,14 +12,10 @@ const MAX_UNPACKED: usize = 1 << 30;
 pub fn read(path: &Path) -> CliResult<(AlogFile, u64)> {
     let data = std::fs::read(path).map_err(CliError::io(path))?;
     let len = data.len() as u64;
-    let text = if alog_format::z::is_compress(&data) {
-        alog_format::z::decompress(&data, MAX_UNPACKED).map_err(|e| CliError::Unrecognized {
-            path: path.to_path_buf(),
-            message: format!("cannot unpack this compress (.Z) file: {e}"),
-        })?
-    } else {
-        data
-    };
+    let text = alog_format::z::unpack(&data, MAX_UNPACKED).map_err(|e| CliError::Unrecognized {
+        path: path.to_path_buf(),
+        message: format!("cannot unpack this compress (.Z) file: {e}"),
+    })?;
     let f = AlogFile::parse(&text).map_err(|source| CliError::BadAlog {
         path: path.to_path_buf(),
         source,

@@ -316,10 +316,7 @@ macro_rules! with_tree {
                 })
             }
             ParquetInput::Slog2(mut r, path) => {
-                let $cats = r
-                    .categories()
-                    .map(|c| c.value.categories.clone())
-                    .unwrap_or_default();
+                let $cats = r.category_list().to_vec();
                 let $tree = &mut *r;
                 $body.map_err(|e| match e {
                     Error::Read(e) => CliError::slog2(&path)(e),

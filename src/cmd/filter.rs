@@ -80,10 +80,7 @@ pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
     let (file, _) = super::open(&slog2)?;
     let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(input))?;
-    let legend = r
-        .categories()
-        .map(|c| c.value.categories.clone())
-        .unwrap_or_default();
+    let legend = r.category_list().to_vec();
     let mut opts = Options::default()
         .remove(categories(&args.remove, &legend)?)
         .window(args.from, args.to)

@@ -57,6 +57,31 @@ pub struct Summary {
     pub damaged: Option<Damage>,
 }
 
+impl Summary {
+    /// The summary of a `file_size`-byte file of `format` with nothing else
+    /// known yet; each format's summary sets the fields it has over it.
+    fn of(format: Format, version: String, byte_order: &'static str, file_size: u64) -> Summary {
+        Summary {
+            format: format.name(),
+            version,
+            byte_order,
+            file_size,
+            block_size: None,
+            blocks: None,
+            ranks: None,
+            max_threads: None,
+            finalized: None,
+            records: None,
+            record_counts: BTreeMap::new(),
+            time_min: None,
+            time_max: None,
+            comm_table_entries: None,
+            tree: None,
+            damaged: None,
+        }
+    }
+}
+
 /// Where and why reading a damaged file stopped.
 #[derive(Debug, Serialize)]
 pub struct Damage {
@@ -249,16 +274,6 @@ fn summarize_slog2(path: &Path) -> CliResult<Summary> {
     bar.finish_and_clear();
     let h = r.header();
     Ok(Summary {
-        format: Format::Slog2.name(),
-        version: r.version().as_str().to_string(),
-        byte_order: "big",
-        file_size: len,
-        block_size: None,
-        blocks: None,
-        ranks: None,
-        max_threads: None,
-        finalized: None,
-        records: None,
         record_counts: counts(&s.per_kind),
         time_min: s.time_range.map(|t| t.0),
         time_max: s.time_range.map(|t| t.1),
@@ -272,7 +287,7 @@ fn summarize_slog2(path: &Path) -> CliResult<Summary> {
             categories: s.categories,
             line_id_maps: s.line_id_maps,
         }),
-        damaged: None,
+        ..Summary::of(Format::Slog2, r.version().as_str().to_string(), "big", len)
     })
 }
 
@@ -288,11 +303,8 @@ fn summarize_clog2(path: &Path) -> Result<Summary, Failure> {
     let (t, failure) = clog2_format::dump::summary(&mut r);
     bar.finish_and_clear();
     let info = r.preamble().info();
+    let byte_order = if info.big_endian { "big" } else { "little" };
     let summary = Summary {
-        format: Format::Clog2.name(),
-        version: info.version.to_string(),
-        byte_order: if info.big_endian { "big" } else { "little" },
-        file_size: len,
         block_size: Some(info.block_size as u64),
         blocks: Some(t.blocks),
         ranks: info.comm_world_size.map(i64::from),
@@ -303,8 +315,7 @@ fn summarize_clog2(path: &Path) -> Result<Summary, Failure> {
         time_min: t.time_range.map(|r| r.0),
         time_max: t.time_range.map(|r| r.1),
         comm_table_entries: t.comm_table_entries,
-        tree: None,
-        damaged: None,
+        ..Summary::of(Format::Clog2, info.version.to_string(), byte_order, len)
     };
     match failure {
         None => Ok(summary),
@@ -335,22 +346,12 @@ fn summarize_alog(path: &Path) -> CliResult<Summary> {
         .map(|(t, n)| (format!("{t}"), *n))
         .collect();
     Ok(Summary {
-        format: Format::Alog.name(),
-        version: "ALOG".into(),
-        byte_order: "text",
-        file_size: len,
-        block_size: None,
-        blocks: None,
         ranks: Some(s.processes as i64),
-        max_threads: None,
-        finalized: None,
         records: Some(s.records),
         record_counts,
         time_min: s.time_range_s().map(|r| r.0),
         time_max: s.time_range_s().map(|r| r.1),
-        comm_table_entries: None,
-        tree: None,
-        damaged: None,
+        ..Summary::of(Format::Alog, "ALOG".into(), "text", len)
     })
 }
 
@@ -361,23 +362,17 @@ fn summarize_slog1(path: &Path) -> CliResult<Summary> {
     record_counts.insert("states".to_string(), s.states);
     record_counts.insert("arrows".to_string(), s.arrows);
     record_counts.insert("warnings".to_string(), s.warnings.len() as u64);
+    let version = format!("SLOG {}.{}", s.version[0], s.version[1]);
     Ok(Summary {
-        format: Format::Slog1.name(),
-        version: format!("SLOG {}.{}", s.version[0], s.version[1]),
-        byte_order: "big",
-        file_size: len,
         block_size: Some(s.frame_bytesize as u64),
         blocks: Some(s.frames as u64),
         ranks: Some(s.processes as i64),
         max_threads: Some(s.threads as i64),
-        finalized: None,
         records: Some(s.records),
         record_counts,
         time_min: s.time_range.map(|r| r.0),
         time_max: s.time_range.map(|r| r.1),
-        comm_table_entries: None,
-        tree: None,
-        damaged: None,
+        ..Summary::of(Format::Slog1, version, "big", len)
     })
 }
 
@@ -386,21 +381,13 @@ fn summarize_clog(path: &Path) -> CliResult<Summary> {
     let f = clog2_format::clog::ClogFile::parse(&data).map_err(CliError::input(path))?;
     let t = f.summary();
     Ok(Summary {
-        format: Format::Clog.name(),
-        version: "MPE1".into(),
-        byte_order: "big",
-        file_size: data.len() as u64,
         block_size: Some(t.block_size),
         blocks: Some(t.blocks),
         ranks: t.processes.map(|p| p as i64),
-        max_threads: None,
-        finalized: None,
         records: Some(t.records),
         record_counts: counts(&t.per_type),
         time_min: t.time_range.map(|r| r.0),
         time_max: t.time_range.map(|r| r.1),
-        comm_table_entries: None,
-        tree: None,
-        damaged: None,
+        ..Summary::of(Format::Clog, "MPE1".into(), "big", data.len() as u64)
     })
 }

@@ -83,10 +83,7 @@ fn write_summary<R: std::io::Read + std::io::Seek>(
             "window: --summary needs a window of positive width, not [{from}, {to}]"
         )));
     }
-    let legend: Vec<Category> = r
-        .categories()
-        .map(|c| c.value.categories.clone())
-        .unwrap_or_default();
+    let legend: Vec<Category> = r.category_list().to_vec();
     let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
     let mut buf = slog2_format::WindowBuf::new();
     mpelog::summary::query(r, &mut buf, from, to, pixels).map_err(CliError::slog2(path))?;

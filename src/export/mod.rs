@@ -875,10 +875,7 @@ pub fn slog2<R: std::io::Read + std::io::Seek, S: Sink>(
     opts: &Options,
     sink: &mut S,
 ) -> Result<Counts, Error<slog2_format::Error>> {
-    let categories = r
-        .categories()
-        .map(|c| c.value.categories.clone())
-        .unwrap_or_default();
+    let categories = r.category_list().to_vec();
     let maps = r
         .line_id_maps()
         .map(|m| m.value.maps.clone())

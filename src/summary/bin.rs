@@ -23,7 +23,7 @@ impl Summary {
     /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
     /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
     /// # let mut r = slog2_format::Slog2Reader::new(Cursor::new(out.into_inner()))?;
-    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let legend = r.category_list().to_vec();
     /// # let mut buf = slog2_format::WindowBuf::new();
     /// # mpelog::summary::query(&mut r, &mut buf, 0.0, 1.0, 400)?;
     /// let s = Summary::of_window(&buf, &legend, None, 0.0, 1.0, 400);

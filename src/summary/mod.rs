@@ -25,7 +25,7 @@
 //! let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
 //! let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), TreeOptions::default(), |_| {})?;
 //! let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
-//! let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+//! let legend = r.category_list().to_vec();
 //! let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
 //! let mut buf = WindowBuf::new();
 //! r.window_preview_into(&mut buf, 0.0, 1.0, 100)?;

@@ -2,6 +2,7 @@
 //! found through a direct-mapped cache of recent keys ([`SlotKey`]).
 
 use rustc_hash::FxHashMap;
+use slog2_format::convert::pairing::Waiting;
 
 /// A pairing key with a cheap slot number for [`Queues`]' direct-mapped cache.
 pub(super) trait SlotKey: Copy + Eq + std::hash::Hash {
@@ -157,5 +158,17 @@ impl<K: SlotKey + Default, V: Copy> Queues<K, V> {
             }
         }
         self.used.clear();
+    }
+}
+
+impl<K: SlotKey + Default, V: Copy> Waiting<K, V> for Queues<K, V> {
+    #[inline]
+    fn push(&mut self, key: K, v: V) {
+        Queues::push(self, key, v);
+    }
+
+    #[inline]
+    fn pop(&mut self, key: K) -> Option<V> {
+        Queues::pop(self, key)
     }
 }

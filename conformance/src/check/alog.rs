@@ -106,20 +106,12 @@ crate::rule::rule_table! {
 /// assert_eq!(c.finish().rule_ids(), ["AL-HDR-001", "AL-HDR-002", "AL-PAIR-002"]);
 /// ```
 pub fn check(bytes: &[u8], c: &mut Collector) {
-    let unpacked;
-    let text = if z::is_compress(bytes) {
-        match z::decompress(bytes, Z_LIMIT) {
-            Ok(v) => {
-                unpacked = v;
-                &unpacked[..]
-            }
-            Err(e) => return unpack_error(&e, bytes.len(), c),
-        }
-    } else {
-        bytes
+    let text = match z::unpack(bytes, Z_LIMIT) {
+        Ok(text) => text,
+        Err(e) => return unpack_error(&e, bytes.len(), c),
     };
-    let lines = Lines::index(text);
-    match AlogFile::parse(text) {
+    let lines = Lines::index(&text);
+    match AlogFile::parse(&text) {
         Ok(f) => Checker::new(&f, &lines, c).run(),
         Err(e) => reject(&e, c),
     }

@@ -117,24 +117,10 @@ pub(super) fn node_rules<R: Read + Seek>(
         let mut off = base + 34;
         for list in [&n.nestless, &n.nestable] {
             off += 4;
-            let mut last: Option<(f64, f64, i32, (i32, i32))> = None;
+            let mut last = None;
             for d in list.iter() {
-                let key = (d.earliest(), d.latest(), d.category(), d.end_lines());
-                if let Some(l) = last {
-                    if start_order(l, key) == Ordering::Greater {
-                        cx.add(
-                            Problem::Unsorted,
-                            off,
-                            id,
-                            Detail::Unsorted {
-                                drawn: Drawn::Drawable,
-                                start: key.0,
-                                previous_start: l.0,
-                            },
-                        );
-                    }
-                }
-                last = Some(key);
+                let key = drawable_key(d);
+                in_start_order(cx, &mut last, key, off, id, Drawn::Drawable);
                 let (ne, nl) = (n.header.earliest, n.header.latest);
                 let outside = |p: &Primitive| {
                     p.vertices
@@ -327,32 +313,9 @@ pub(super) fn node_rules<R: Read + Seek>(
             let mut so = off + 34;
             for list in [&s.nestless, &s.nestable] {
                 so += 4;
-                let mut last: Option<(f64, f64, i32, (i32, i32))> = None;
+                let mut last = None;
                 for sh in list.iter() {
-                    let key = (
-                        sh.earliest,
-                        sh.latest,
-                        sh.category,
-                        (
-                            sh.vertices.first().map_or(0, |c| c.line_id),
-                            sh.vertices.last().map_or(0, |c| c.line_id),
-                        ),
-                    );
-                    if let Some(l) = last {
-                        if start_order(l, key) == Ordering::Greater {
-                            cx.add(
-                                Problem::Unsorted,
-                                so,
-                                id,
-                                Detail::Unsorted {
-                                    drawn: Drawn::Shadow,
-                                    start: key.0,
-                                    previous_start: l.0,
-                                },
-                            );
-                        }
-                    }
-                    last = Some(key);
+                    in_start_order(cx, &mut last, shadow_key(sh), so, id, Drawn::Shadow);
                     if !preview(sh.category) {
                         cx.add(
                             Problem::ShadowCategory,
@@ -414,4 +377,31 @@ pub(super) fn node_rules<R: Read + Seek>(
         );
     }
     Ok(())
+}
+
+/// Finds [`Problem::Unsorted`] at `at` when the item of `key` (a `what`: a
+/// drawable or a shadow of one list) comes before the one of `last` in
+/// [`start_order`], and makes `key` the last.
+fn in_start_order(
+    cx: &mut Ctx,
+    last: &mut Option<OrderKey>,
+    key: OrderKey,
+    at: u64,
+    id: Option<NodeId>,
+    drawn: Drawn,
+) {
+    if let Some(l) = last.replace(key) {
+        if start_order(l, key) == Ordering::Greater {
+            cx.add(
+                Problem::Unsorted,
+                at,
+                id,
+                Detail::Unsorted {
+                    drawn,
+                    start: key.0,
+                    previous_start: l.0,
+                },
+            );
+        }
+    }
 }

@@ -38,6 +38,7 @@ pub mod clog2;
 pub mod colors;
 pub mod names;
 pub mod otf2;
+pub mod pairing;
 pub mod slog1;
 pub mod stats;
 

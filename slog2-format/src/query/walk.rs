@@ -4,6 +4,7 @@
 use super::follow::stub_offsets;
 use super::*;
 use crate::error::{Part, ValueProblem};
+use crate::size::{drawable_key, shadow_key};
 use crate::window::node_scan::{NodeScan, ScannedStub};
 use std::sync::Arc;
 

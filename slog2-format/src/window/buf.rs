@@ -561,7 +561,7 @@ impl WindowBuf {
     /// the buffer is then as it was.
     pub fn push_drawable(&mut self, node: NodeId, d: &Drawable) -> Result<(), NotStorable> {
         idx(self.store.items.len() + 1)?;
-        let key = SortKey::new(crate::window::drawable_key(d), node);
+        let key = SortKey::new(crate::size::drawable_key(d), node);
         let before = (
             self.store.parts.len(),
             self.store.vertices.len(),

@@ -110,8 +110,9 @@ fn ordered(x: f64) -> i64 {
     b ^ ((((b >> 63) as u64) >> 1) as i64)
 }
 
-/// A drawable's sort key `(earliest, latest, category, (first line, last line))`.
-pub(crate) type Key = (f64, f64, i32, (i32, i32));
+/// A drawable's sort key `(earliest, latest, category, (first line, last line))`
+/// ([`crate::size::OrderKey`]).
+pub(crate) type Key = crate::size::OrderKey;
 
 impl SortKey {
     /// The drawable's earliest and latest times (as [`SortKey::new`] took them).
@@ -286,7 +287,7 @@ fn primitive(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<Scanned1
     Some((category, lo, hi, lines, loc))
 }
 
-/// One drawable (tag byte first): its sort key, as `window::drawable_key` makes
+/// One drawable (tag byte first): its sort key, as `size::drawable_key` makes
 /// it, and for a primitive where its parts are.
 #[inline(always)]
 fn drawable_key(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<(Key, Option<Loc>)> {
@@ -328,7 +329,7 @@ fn drawable_key(c: &mut Cur, e: f64, l: f64, g: Option<&Legend>) -> Option<(Key,
     }
 }
 
-/// One shadow: its sort key (`window::shadow_key`), `None` if it does not parse
+/// One shadow: its sort key (`size::shadow_key`), `None` if it does not parse
 /// or (with a legend) fails a check of `validate::shadow`.
 #[inline(always)]
 fn shadow_key(c: &mut Cur, v206: bool, g: Option<&Legend>) -> Option<Key> {

@@ -11,6 +11,7 @@
 use crate::convert::category::{state_placeholder, CatDef};
 use crate::convert::clog2::events::{Unmatched, ARROW_CATEGORY};
 use crate::convert::colors;
+use crate::convert::pairing::{Message, MessageEnd, Waiting};
 use crate::types::{topology, Category, LineIdMap};
 use crate::write::prim::Prim;
 use clog2_format::clog::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
@@ -49,6 +50,28 @@ struct HalfArrow {
     time: f64,
     line: i32,
     size: i32,
+}
+
+impl MessageEnd for HalfArrow {
+    fn at(&self) -> (f64, i32) {
+        (self.time, self.line)
+    }
+
+    fn size(&self) -> i32 {
+        self.size
+    }
+}
+
+/// Sends or receives waiting per pairing key, oldest first (keys stay when
+/// their queue empties).
+impl<K: std::hash::Hash + Eq, V> Waiting<K, V> for HashMap<K, VecDeque<V>> {
+    fn push(&mut self, key: K, v: V) {
+        self.entry(key).or_default().push_back(v);
+    }
+
+    fn pop(&mut self, key: K) -> Option<V> {
+        self.get_mut(&key).and_then(|q| q.pop_front())
+    }
 }
 
 /// Turns old-CLOG records into primitives. Feed records in file order with
@@ -327,40 +350,23 @@ impl ClogDrawables {
                 } else {
                     (INVALID_INT, INVALID_INT)
                 };
-                let arrow = |from: (f64, i32), to: (f64, i32), size: i32| {
-                    let mut info = [0u8; 8];
-                    info[..4].copy_from_slice(&tag.to_be_bytes());
-                    info[4..].copy_from_slice(&size.to_be_bytes());
-                    Prim::two(cat, topology::ARROW, from, to, &info)
+                // The partner's rank is the record's data.
+                let m = Message {
+                    send: role == Role::Send,
+                    tag,
+                    size,
+                    local: line,
+                    remote: e.data,
+                    time: r.time,
+                    line,
                 };
-                let p = if role == Role::Send {
-                    let key = (tag, line, e.data);
-                    match self.recvs.get_mut(&key).and_then(|q| q.pop_front()) {
-                        // Java's quirk: a receive logged first leaves msg_size 0.
-                        Some(h) => Some(arrow((r.time, line), (h.time, h.line), 0)),
-                        None => {
-                            self.sends.entry(key).or_default().push_back(HalfArrow {
-                                time: r.time,
-                                line,
-                                size,
-                            });
-                            None
-                        }
-                    }
-                } else {
-                    let key = (tag, e.data, line);
-                    match self.sends.get_mut(&key).and_then(|q| q.pop_front()) {
-                        Some(h) => Some(arrow((h.time, h.line), (r.time, line), h.size)),
-                        None => {
-                            self.recvs.entry(key).or_default().push_back(HalfArrow {
-                                time: r.time,
-                                line,
-                                size: 0,
-                            });
-                            None
-                        }
-                    }
-                };
+                let p = m
+                    .pair(&mut self.sends, &mut self.recvs, |size| HalfArrow {
+                        time: r.time,
+                        line,
+                        size,
+                    })
+                    .map(|a| a.prim(cat, tag));
                 if p.is_some() {
                     self.use_category(cat);
                 }

@@ -11,6 +11,7 @@ use super::event_ids::{Defined, EventIds, Role};
 use crate::convert::category::CatDef;
 use crate::convert::colors;
 use crate::convert::names::{clog2_field, unknown_type};
+use crate::convert::pairing::{Message, MessageEnd, Waiting};
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use crate::write::prim::Prim;
 use clog2_format::record::{rectype, Body, Record};
@@ -104,6 +105,16 @@ struct HalfArrow {
     line: i32,
     size: i32,
     origin: u64,
+}
+
+impl MessageEnd for HalfArrow {
+    fn at(&self) -> (f64, i32) {
+        (self.time, self.line)
+    }
+
+    fn size(&self) -> i32 {
+        self.size
+    }
 }
 
 /// An open state: start time, the primitive as started, the start record's tag.
@@ -498,60 +509,40 @@ impl Clog2Drawables {
         }
         let local = self.process_line(r.icomm, r.rank);
         // Only the arrow's IDs are Send and Recv (placeholders never are).
-        let role = self.handler(etype).map(|(h, _)| h.role);
-        let arrow = |from: (f64, i32), to: (f64, i32), size: i32| {
-            let mut info = [0u8; 8];
-            info[..4].copy_from_slice(&tag.to_be_bytes());
-            info[4..].copy_from_slice(&size.to_be_bytes());
-            Prim::two(ARROW_CATEGORY, topology::ARROW, from, to, &info)
-        };
-        match role {
-            Some(Role::Send) => {
-                let key = (tag, local, remote);
-                if let Some(h) = pop_oldest(&mut self.recvs, key) {
-                    self.other_origin = h.origin;
-                    self.use_line(line, r.icomm, r.rank, r.thread);
-                    self.use_line_known(h.line);
-                    // Java's quirk: a receive logged first leaves msg_size 0.
-                    return Some(arrow((r.time, line), (h.time, h.line), 0));
-                }
-                push_back(
-                    &mut self.sends,
-                    key,
-                    HalfArrow {
-                        time: r.time,
-                        line,
-                        size,
-                        origin: self.origin,
-                    },
-                );
-                None
-            }
-            Some(Role::Recv) => {
-                let key = (tag, remote, local);
-                if let Some(h) = pop_oldest(&mut self.sends, key) {
-                    self.other_origin = h.origin;
-                    self.use_line_known(h.line);
-                    self.use_line(line, r.icomm, r.rank, r.thread);
-                    return Some(arrow((h.time, h.line), (r.time, line), h.size));
-                }
-                push_back(
-                    &mut self.recvs,
-                    key,
-                    HalfArrow {
-                        time: r.time,
-                        line,
-                        size: 0,
-                        origin: self.origin,
-                    },
-                );
-                None
-            }
+        let send = match self.handler(etype).map(|(h, _)| h.role) {
+            Some(Role::Send) => true,
+            Some(Role::Recv) => false,
             _ => {
                 self.unmatched.undeclared_events += 1;
-                None
+                return None;
             }
+        };
+        let m = Message {
+            send,
+            tag,
+            size,
+            local,
+            remote,
+            time: r.time,
+            line,
+        };
+        let origin = self.origin;
+        let a = m.pair(&mut self.sends, &mut self.recvs, |size| HalfArrow {
+            time: r.time,
+            line,
+            size,
+            origin,
+        })?;
+        self.other_origin = a.earlier.origin;
+        // Each end's timeline is marked used, the send's first.
+        if send {
+            self.use_line(line, r.icomm, r.rank, r.thread);
+            self.use_line_known(a.earlier.line);
+        } else {
+            self.use_line_known(a.earlier.line);
+            self.use_line(line, r.icomm, r.rank, r.thread);
         }
+        Some(a.prim(ARROW_CATEGORY, tag))
     }
 
     /// Marks the line of the other end of an arrow as used; its record was seen
@@ -580,6 +571,16 @@ impl Clog2Drawables {
     /// [`Clog2Drawables::finish`]).
     pub fn unmatched(&self) -> Unmatched {
         self.unmatched
+    }
+}
+
+impl<K: std::hash::Hash + Eq, V> Waiting<K, V> for HashMap<K, Queue<V>> {
+    fn push(&mut self, key: K, v: V) {
+        push_back(self, key, v);
+    }
+
+    fn pop(&mut self, key: K) -> Option<V> {
+        pop_oldest(self, key)
     }
 }
 
