@@ -905,6 +905,33 @@ fn wide_states_of_a_category_the_legend_lacks_are_the_references() {
     assert_eq!(infos, [(9, None), (9, Some(String::new()))]);
 }
 
+/// `bytes` with the first three weights (`incl`, `excl`) of each state shadow
+/// holding three or more rewritten to `weights(earliest)` (of the shadow's
+/// start).
+fn rewrite_weights(bytes: &[u8], weights: impl Fn(f64) -> [(f32, f32); 3]) -> Vec<u8> {
+    let mut f = slog2_format::Slog2File::parse(bytes).unwrap();
+    let mut rewritten = 0;
+    for block in f.blocks.values_mut() {
+        let slog2_format::FileBlock::Node(node) = block else {
+            continue;
+        };
+        for stub in &mut node.value.stubs {
+            for s in &mut stub.nestable {
+                let ws = &mut s.weights;
+                if ws.len() < 3 {
+                    continue;
+                }
+                for (w, (incl, excl)) in ws.iter_mut().zip(weights(s.earliest)) {
+                    (w.incl, w.excl) = (incl, excl);
+                }
+                rewritten += 1;
+            }
+        }
+    }
+    assert!(rewritten > 10, "{rewritten} shadows rewritten");
+    f.to_bytes().unwrap()
+}
+
 /// Shadows whose weights add up to more than their lines' time, as a file
 /// gets when a container's nested states lie in other subtrees (each
 /// subtree's shadow counts them): the weights of a converted trace are
@@ -928,27 +955,7 @@ fn shadows_holding_more_than_their_time_lose_it_from_containers() {
     }
     let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
     for second in [(0.5, 0.5), (f32::INFINITY, 0.5)] {
-        let mut f = slog2_format::Slog2File::parse(&bytes).unwrap();
-        let mut rewritten = 0;
-        for block in f.blocks.values_mut() {
-            let slog2_format::FileBlock::Node(node) = block else {
-                continue;
-            };
-            for stub in &mut node.value.stubs {
-                for s in &mut stub.nestable {
-                    let ws = &mut s.weights;
-                    if ws.len() < 3 {
-                        continue;
-                    }
-                    for (w, (incl, excl)) in ws.iter_mut().zip([(0.9, 0.6), second, (0.5, 0.25)]) {
-                        (w.incl, w.excl) = (incl, excl);
-                    }
-                    rewritten += 1;
-                }
-            }
-        }
-        assert!(rewritten > 10, "{rewritten} shadows rewritten");
-        let bytes = f.to_bytes().unwrap();
+        let bytes = rewrite_weights(&bytes, |_| [(0.9, 0.6), second, (0.5, 0.25)]);
         let mut shadowed = 0;
         for (from, to, px) in [
             (0.0, 30.0, 40),
@@ -975,4 +982,88 @@ fn shadows_holding_more_than_their_time_lose_it_from_containers() {
         }
         assert!(wide > 0, "no wide shadow with a container weight");
     }
+}
+
+/// Shadows over their lines' time, as in
+/// [`shadows_holding_more_than_their_time_lose_it_from_containers`], inside a
+/// real state over the whole trace, and with their containers' proportions
+/// alternating every 8 s (categories 4 and 2 at 0.6 and 0.25, then at 0.25
+/// and 0.6; the upper nodes' shadows start every 8 s or every 4 s):
+/// the enclosing state keeps the row's rates running after a wide shadow
+/// ends, so the end of its container rate must stop its container part there;
+/// a part left running would change how the next over-full shadow's excess
+/// is shared between its containers.
+#[test]
+fn container_parts_of_wide_shadows_end_with_them() {
+    let mut prims = Vec::new();
+    for line in 0..2 {
+        prims.push(state(1, line, 0.0, 30.0));
+        for i in 0..600 {
+            let t = f64::from(i) * 0.05;
+            prims.push(state(2, line, t, t + 0.04));
+            prims.push(state(3, line, t + 0.01, t + 0.02));
+            prims.push(state(4, line, t + 0.025, t + 0.03));
+        }
+    }
+    let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
+    let bytes = rewrite_weights(&bytes, |earliest| {
+        if (earliest / 8.0) as i64 % 2 == 0 {
+            [(0.9, 0.6), (0.5, 0.5), (0.5, 0.25)]
+        } else {
+            [(0.5, 0.25), (0.5, 0.5), (0.9, 0.6)]
+        }
+    });
+    let mut wide = 0;
+    for budget in [0, 1 << 12] {
+        let opts = ReadOptions::default().picture_budget(budget);
+        for (from, to, px) in [(0.0, 30.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)] {
+            let what = format!("wide shadows inside a state, budget {budget}");
+            check_read(&bytes, opts, None, from, to, px, &what);
+            wide += wide_state_shadows(&bytes, opts, from, to, px).1;
+        }
+    }
+    assert!(wide > 0, "no wide shadow with a container weight");
+}
+
+/// State shadows wider than 4 columns that end exactly on a column's left
+/// edge: states at whole seconds, half a second long, on a window where a
+/// second is 2 columns (every time exact in binary), read within small
+/// picture budgets; the column past a shadow's end holds none of it and is
+/// not summarised (a real state 1 column later starts the next one).
+#[test]
+fn wide_shadows_ending_on_a_column_edge_reach_no_column_past_it() {
+    let mut prims = Vec::new();
+    for line in 0..2 {
+        for i in 0..1000 {
+            let t = f64::from(i);
+            prims.push(state(2, line, t, t + 0.5));
+            prims.push(state(3, line, t + 0.125, t + 0.25));
+        }
+    }
+    let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
+    let (mut wide, mut on_edge) = (0, 0);
+    for budget in [0, 1 << 12] {
+        let opts = ReadOptions::default().picture_budget(budget);
+        for (from, to, px) in [(0.0, 1000.0, 2000), (64.0, 576.0, 1024), (300.0, 316.0, 32)] {
+            let what = format!("shadows ending on column edges, budget {budget}");
+            check_read(&bytes, opts, None, from, to, px, &what);
+            wide += wide_state_shadows(&bytes, opts, from, to, px).0;
+            // Shadows ending inside the window on a column edge.
+            let mut r = Slog2Reader::with_options(Cursor::new(&bytes[..]), opts).unwrap();
+            let mut buf = WindowBuf::new();
+            mpelog::summary::query(&mut r, &mut buf, from, to, px).unwrap();
+            let scale = f64::from(px) / (to - from);
+            on_edge += buf
+                .shadows()
+                .filter(|s| {
+                    let (a, b) = ((s.earliest() - from) * scale, (s.latest() - from) * scale);
+                    b - a.max(0.0) > 4.0 && b < f64::from(px) && b == b.floor()
+                })
+                .count();
+        }
+    }
+    assert!(
+        wide > 0 && on_edge > 0,
+        "{wide} wide shadows, {on_edge} ending on a column edge"
+    );
 }
