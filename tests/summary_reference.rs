@@ -11,7 +11,7 @@
 mod common;
 
 use mpelog::summary::{Summary, MAX_COLUMNS, WIDE};
-use slog2_format::types::{topology, Category, LineIdMap, LineIdRow};
+use slog2_format::types::{topology, Category, LineIdMap, LineIdRow, Shadow};
 use slog2_format::write::{identity_map, Prim, TreeOptions, TreeWriter};
 use slog2_format::{ReadOptions, Slog2Reader, Validation, WindowBuf};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -905,6 +905,32 @@ fn wide_states_of_a_category_the_legend_lacks_are_the_references() {
     assert_eq!(infos, [(9, None), (9, Some(String::new()))]);
 }
 
+/// `bytes` with the first three weights (`incl`, `excl`) of each state shadow
+/// holding three or more rewritten to `weights(shadow)`.
+fn rewrite_weights(bytes: &[u8], weights: impl Fn(&Shadow) -> [(f32, f32); 3]) -> Vec<u8> {
+    let mut f = slog2_format::Slog2File::parse(bytes).unwrap();
+    let mut rewritten = 0;
+    for block in f.blocks.values_mut() {
+        let slog2_format::FileBlock::Node(node) = block else {
+            continue;
+        };
+        for stub in &mut node.value.stubs {
+            for s in &mut stub.nestable {
+                if s.weights.len() < 3 {
+                    continue;
+                }
+                let new = weights(s);
+                for (w, (incl, excl)) in s.weights.iter_mut().zip(new) {
+                    (w.incl, w.excl) = (incl, excl);
+                }
+                rewritten += 1;
+            }
+        }
+    }
+    assert!(rewritten > 10, "{rewritten} shadows rewritten");
+    f.to_bytes().unwrap()
+}
+
 /// Shadows whose weights add up to more than their lines' time, as a file
 /// gets when a container's nested states lie in other subtrees (each
 /// subtree's shadow counts them): the weights of a converted trace are
@@ -928,27 +954,7 @@ fn shadows_holding_more_than_their_time_lose_it_from_containers() {
     }
     let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
     for second in [(0.5, 0.5), (f32::INFINITY, 0.5)] {
-        let mut f = slog2_format::Slog2File::parse(&bytes).unwrap();
-        let mut rewritten = 0;
-        for block in f.blocks.values_mut() {
-            let slog2_format::FileBlock::Node(node) = block else {
-                continue;
-            };
-            for stub in &mut node.value.stubs {
-                for s in &mut stub.nestable {
-                    let ws = &mut s.weights;
-                    if ws.len() < 3 {
-                        continue;
-                    }
-                    for (w, (incl, excl)) in ws.iter_mut().zip([(0.9, 0.6), second, (0.5, 0.25)]) {
-                        (w.incl, w.excl) = (incl, excl);
-                    }
-                    rewritten += 1;
-                }
-            }
-        }
-        assert!(rewritten > 10, "{rewritten} shadows rewritten");
-        let bytes = f.to_bytes().unwrap();
+        let bytes = rewrite_weights(&bytes, |_| [(0.9, 0.6), second, (0.5, 0.25)]);
         let mut shadowed = 0;
         for (from, to, px) in [
             (0.0, 30.0, 40),
@@ -975,4 +981,208 @@ fn shadows_holding_more_than_their_time_lose_it_from_containers() {
         }
         assert!(wide > 0, "no wide shadow with a container weight");
     }
+}
+
+/// Shadows over their lines' time, as in
+/// [`shadows_holding_more_than_their_time_lose_it_from_containers`], inside a
+/// real state over the whole trace, and with their containers' proportions
+/// alternating every 8 s (categories 4 and 2 at 0.6 and 0.25, then at 0.25
+/// and 0.6; the upper nodes' shadows start every 8 s or every 4 s):
+/// the enclosing state keeps the row's rates running after a wide shadow
+/// ends, so the end of its container rate must stop its container part there;
+/// a part left running would change how the next over-full shadow's excess
+/// is shared between its containers.
+#[test]
+fn container_parts_of_wide_shadows_end_with_them() {
+    let mut prims = Vec::new();
+    for line in 0..2 {
+        prims.push(state(1, line, 0.0, 30.0));
+        for i in 0..600 {
+            let t = f64::from(i) * 0.05;
+            prims.push(state(2, line, t, t + 0.04));
+            prims.push(state(3, line, t + 0.01, t + 0.02));
+            prims.push(state(4, line, t + 0.025, t + 0.03));
+        }
+    }
+    let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
+    let bytes = rewrite_weights(&bytes, |s| {
+        if (s.earliest / 8.0) as i64 % 2 == 0 {
+            [(0.9, 0.6), (0.5, 0.5), (0.5, 0.25)]
+        } else {
+            [(0.5, 0.25), (0.5, 0.5), (0.9, 0.6)]
+        }
+    });
+    let mut wide = 0;
+    for budget in [0, 1 << 12] {
+        let opts = ReadOptions::default().picture_budget(budget);
+        for (from, to, px) in [(0.0, 30.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)] {
+            let what = format!("wide shadows inside a state, budget {budget}");
+            check_read(&bytes, opts, None, from, to, px, &what);
+            wide += wide_state_shadows(&bytes, opts, from, to, px).1;
+        }
+    }
+    assert!(wide > 0, "no wide shadow with a container weight");
+}
+
+/// State shadows wider than 4 columns that end exactly on a column's left
+/// edge: states at whole seconds, half a second long, on a window where a
+/// second is 2 columns (every time exact in binary), read within small
+/// picture budgets; the column past a shadow's end holds none of it and is
+/// not summarised (a real state 1 column later starts the next one).
+#[test]
+fn wide_shadows_ending_on_a_column_edge_reach_no_column_past_it() {
+    let mut prims = Vec::new();
+    for line in 0..2 {
+        for i in 0..1000 {
+            let t = f64::from(i);
+            prims.push(state(2, line, t, t + 0.5));
+            prims.push(state(3, line, t + 0.125, t + 0.25));
+        }
+    }
+    let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
+    let (mut wide, mut on_edge) = (0, 0);
+    for budget in [0, 1 << 12] {
+        let opts = ReadOptions::default().picture_budget(budget);
+        for (from, to, px) in [(0.0, 1000.0, 2000), (64.0, 576.0, 1024), (300.0, 316.0, 32)] {
+            let what = format!("shadows ending on column edges, budget {budget}");
+            check_read(&bytes, opts, None, from, to, px, &what);
+            wide += wide_state_shadows(&bytes, opts, from, to, px).0;
+            // Shadows ending inside the window on a column edge.
+            let mut r = Slog2Reader::with_options(Cursor::new(&bytes[..]), opts).unwrap();
+            let mut buf = WindowBuf::new();
+            mpelog::summary::query(&mut r, &mut buf, from, to, px).unwrap();
+            let scale = f64::from(px) / (to - from);
+            on_edge += buf
+                .shadows()
+                .filter(|s| {
+                    let (a, b) = ((s.earliest() - from) * scale, (s.latest() - from) * scale);
+                    b - a.max(0.0) > 4.0 && b < f64::from(px) && b == b.floor()
+                })
+                .count();
+        }
+    }
+    assert!(
+        wide > 0 && on_edge > 0,
+        "{wide} wide shadows, {on_edge} ending on a column edge"
+    );
+}
+
+/// Shadows over their lines' time (as in
+/// [`shadows_holding_more_than_their_time_lose_it_from_containers`]) on two
+/// lines that share a row, inside a real state each, the second line's
+/// 1.33 s later and with its containers in other proportions (categories 4
+/// and 2 at 0.6 and 0.25 on line 0, at 0.25 and 0.6 on line 1): a column
+/// holds the container parts of two shadows whose edges fall at different
+/// places in it, so the excess is shared by parts that are not in one
+/// proportion, and each shadow's part of each column (its head, its tail,
+/// the columns between, short spans' parts) must be the reference's. Read
+/// whole (short shadows) and within small picture budgets (shadows wider
+/// than 4 columns).
+#[test]
+fn containers_of_lines_sharing_a_row_share_their_excess() {
+    let mut prims = Vec::new();
+    for line in 0..2 {
+        let shift = 1.33 * f64::from(line);
+        prims.push(state(1, line, 0.0, 32.0));
+        for i in 0..600 {
+            let t = shift + f64::from(i) * 0.05;
+            prims.push(state(2, line, t, t + 0.04));
+            prims.push(state(3, line, t + 0.01, t + 0.02));
+            prims.push(state(4, line, t + 0.025, t + 0.03));
+        }
+    }
+    let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
+    let bytes = rewrite_weights(&bytes, |s| {
+        if s.vertices[0].line_id == 0 {
+            [(0.9, 0.6), (0.5, 0.5), (0.5, 0.25)]
+        } else {
+            [(0.5, 0.25), (0.5, 0.5), (0.9, 0.6)]
+        }
+    });
+    let view = LineIdMap {
+        title: slog2_format::types::JStr::new("Two on one"),
+        ncols: 1,
+        labels: vec![slog2_format::types::JStr::new("Row")],
+        rows: [0, 1]
+            .into_iter()
+            .map(|line_id| LineIdRow {
+                line_id,
+                values: vec![7],
+            })
+            .collect(),
+        methods: Vec::new(),
+    };
+    let mut wide = 0;
+    for budget in [None, Some(0), Some(1 << 12)] {
+        let opts = budget.map_or(ReadOptions::default(), |b| {
+            ReadOptions::default().picture_budget(b)
+        });
+        for (from, to, px) in [
+            (0.0, 32.0, 300),
+            (2.2, 19.7, 640),
+            (12.5, 13.5, 50),
+            (3.3, 17.9, 90),
+            (0.0, 32.0, 40),
+            (0.0, 32.0, 7),
+            (11.0, 12.0, 3),
+        ] {
+            let what = format!("two lines on a row, budget {budget:?}");
+            check_read(&bytes, opts, Some(&view), from, to, px, &what);
+            wide += wide_state_shadows(&bytes, opts, from, to, px).1;
+        }
+    }
+    assert!(wide > 0, "no wide shadow with a container weight");
+}
+
+/// A state shadow with container weights exactly 4 columns wide (the widest
+/// span the sweep spreads by its parts rather than as a rate) in a row with
+/// no span wider than 4 columns: the rewritten trace of
+/// [`shadows_holding_more_than_their_time_lose_it_from_containers`] read
+/// within small picture budgets, at 8 columns over windows twice as wide as
+/// one of its shadows, which starts or ends the window.
+#[test]
+fn container_shadows_exactly_4_columns_wide_are_the_references() {
+    let mut prims = Vec::new();
+    for i in 0..600 {
+        let t = f64::from(i) * 0.05;
+        prims.push(state(2, 0, t, t + 0.04));
+        prims.push(state(3, 0, t + 0.01, t + 0.02));
+        prims.push(state(4, 0, t + 0.025, t + 0.03));
+    }
+    let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
+    let bytes = rewrite_weights(&bytes, |_| [(0.9, 0.6), (0.5, 0.5), (0.5, 0.25)]);
+    let answer = |opts: ReadOptions, from: f64, to: f64, px: u32| {
+        let mut r = Slog2Reader::with_options(Cursor::new(&bytes[..]), opts).unwrap();
+        let mut buf = WindowBuf::new();
+        mpelog::summary::query(&mut r, &mut buf, from, to, px).unwrap();
+        buf
+    };
+    let mut exact = 0;
+    for budget in [0, 1 << 10, 1 << 12] {
+        let opts = ReadOptions::default().picture_budget(budget);
+        let mut boxes: Vec<(f64, f64)> = Vec::new();
+        for (from, to) in [(0.0, 30.0), (0.0, 8.0), (7.0, 12.0)] {
+            let buf = answer(opts, from, to, 8);
+            boxes.extend(buf.shadows().map(|s| (s.earliest(), s.latest())));
+        }
+        for (e, l) in boxes {
+            for (from, to) in [(e, l + (l - e)), (e - (l - e), l)] {
+                check_read(&bytes, opts, None, from, to, 8, "a shadow 4 columns wide");
+                // As the sweep computes a span's width in columns.
+                let scale = 8.0 / (to - from);
+                let pos = |t: f64| ((t - from) * scale).clamp(0.0, 8.0);
+                let buf = answer(opts, from, to, 8);
+                let widths: Vec<f64> = buf
+                    .shadows()
+                    .map(|s| pos(s.latest()) - pos(s.earliest()))
+                    .chain(buf.drawables().filter_map(|d| {
+                        let v = d.primitive()?.vertices();
+                        Some(pos(v.last()?.time) - pos(v.first()?.time))
+                    }))
+                    .collect();
+                exact += usize::from(widths.contains(&4.0) && widths.iter().all(|&w| w <= 4.0));
+            }
+        }
+    }
+    assert!(exact > 0, "no shadow read exactly 4 columns wide");
 }
