@@ -35,6 +35,14 @@ pub use clog2_format::escape::QuotedBytes as Quoted;
 
 /// One record as a dump line (without newline); `rollover` (µs) gives the real
 /// time of events.
+///
+/// ```
+/// let f = alog_format::AlogFile::parse(b"-11 0 0 0 0 1000\n1 0 0 0 2 10 \n")?;
+/// let line = alog_format::dump::record(&f.records[1], f.rollover());
+/// assert!(line.starts_with("event type=1 process=0 task=0 data=0 cycle=2 timestamp=10 "));
+/// assert!(line.ends_with(" time=0.00201")); // 2 × 1000 µs + 10 µs
+/// # Ok::<(), alog_format::Error>(())
+/// ```
 pub fn record(r: &Record, rollover: f64) -> String {
     let kind = r.kind();
     let mut s = format!(
@@ -94,6 +102,14 @@ pub fn record(r: &Record, rollover: f64) -> String {
 }
 
 /// Every record of the file as a dump line, in file order.
+///
+/// ```
+/// let f = alog_format::AlogFile::parse(b"-3 0 0 2 0 0\n1 0 0 0 0 10 \n")?;
+/// let lines = alog_format::dump::lines(&f);
+/// assert_eq!(lines.len(), 2); // one a record
+/// assert!(lines[0].starts_with("num_procs type=-3 "));
+/// # Ok::<(), alog_format::Error>(())
+/// ```
 pub fn lines(f: &AlogFile) -> Vec<String> {
     let roll = f.rollover();
     f.records.iter().map(|r| record(r, roll)).collect()
@@ -140,6 +156,12 @@ pub struct Summary {
 
 impl Summary {
     /// [`Summary::time_range_us`] in seconds.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"1 0 0 0 0 10 \n2 0 0 0 0 2500000 \n")?;
+    /// assert_eq!(alog_format::dump::summary(&f).time_range_s(), Some((10e-6, 2.5)));
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn time_range_s(&self) -> Option<(f64, f64)> {
         self.time_range_us.map(|(a, b)| (a / 1e6, b / 1e6))
     }
@@ -221,6 +243,15 @@ fn yes(b: bool) -> &'static str {
 }
 
 /// Counts and ranges of a file.
+///
+/// ```
+/// let text = b"-3 0 0 2 0 0\n-13 0 1 2 0 0 red Work\n1 0 0 0 0 10 \n2 1 0 0 0 5 \n";
+/// let s = alog_format::dump::summary(&alog_format::AlogFile::parse(text)?);
+/// assert_eq!((s.records, s.header_records, s.event_records), (4, 2, 2));
+/// assert_eq!((s.declared_processes, s.processes, s.state_defs), (Some(2), 2, 1));
+/// assert!(s.header_first && !s.time_sorted); // 10 µs, then 5 µs
+/// # Ok::<(), alog_format::Error>(())
+/// ```
 pub fn summary(f: &AlogFile) -> Summary {
     let roll = f.rollover();
     let mut per_type = BTreeMap::new();

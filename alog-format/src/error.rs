@@ -20,6 +20,10 @@ pub enum Field {
 
 impl Field {
     /// The field's name as the dump and the spec write it.
+    ///
+    /// ```
+    /// assert_eq!(alog_format::Field::Timestamp.name(), "timestamp");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Field::Type => "type",
@@ -32,6 +36,11 @@ impl Field {
     }
 
     /// The field's 1-based position in the line.
+    ///
+    /// ```
+    /// use alog_format::Field;
+    /// assert_eq!((Field::Type.position(), Field::Timestamp.position()), (1, 6));
+    /// ```
     pub fn position(self) -> usize {
         self as usize + 1
     }
@@ -167,6 +176,11 @@ impl Error {
     }
 
     /// The 1-based line number the error concerns, if it comes from input text.
+    ///
+    /// ```
+    /// let e = alog_format::AlogFile::parse(b"1 0 0 0 0 10 \n1 2 x\n").unwrap_err();
+    /// assert_eq!(e.line(), Some(2));
+    /// ```
     pub fn line(&self) -> Option<u64> {
         match self {
             Error::BadField { line, .. } => Some(*line),
@@ -175,6 +189,11 @@ impl Error {
     }
 
     /// The 1-based column the error concerns, if known.
+    ///
+    /// ```
+    /// let e = alog_format::AlogFile::parse(b"1 2 x\n").unwrap_err();
+    /// assert_eq!(e.column(), Some(5)); // the `x`
+    /// ```
     pub fn column(&self) -> Option<u64> {
         match self {
             Error::BadField { column, .. } => Some(*column),
@@ -186,6 +205,13 @@ impl Error {
     /// breaks: 1 a missing field, 2 a field that is not an integer, 3 an
     /// integer outside i32, 4 a timestamp that is not a finite number, 5 no
     /// record. `None` for errors that are not about the input (SLOG-2 output).
+    ///
+    /// ```
+    /// let not_int = alog_format::AlogFile::parse(b"1 2 x 0 0 0\n").unwrap_err();
+    /// assert_eq!(not_int.spec_row(), Some(2));
+    /// let missing = alog_format::AlogFile::parse(b"1 2 3\n").unwrap_err();
+    /// assert_eq!(missing.spec_row(), Some(1));
+    /// ```
     pub fn spec_row(&self) -> Option<u8> {
         match self {
             Error::BadField { problem, .. } => Some(match problem {

@@ -128,6 +128,11 @@ impl Comment {
 
     /// A comment made from any bytes: LF become spaces, leading separators and
     /// trailing CRs are dropped.
+    ///
+    /// ```
+    /// use alog_format::Comment;
+    /// assert_eq!(Comment::sanitized(b" \tline one\nline two\r").as_bytes(), b"line one line two");
+    /// ```
     pub fn sanitized(bytes: &[u8]) -> Comment {
         let mut v: Vec<u8> = bytes
             .iter()
@@ -145,21 +150,41 @@ impl Comment {
     }
 
     /// The bytes.
+    ///
+    /// ```
+    /// assert_eq!(alog_format::Comment::new("Work")?.as_bytes(), b"Work");
+    /// # Ok::<(), alog_format::record::InvalidComment>(())
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
     }
 
     /// The bytes, owned.
+    ///
+    /// ```
+    /// assert_eq!(alog_format::Comment::new("Work")?.into_bytes(), b"Work".to_vec());
+    /// # Ok::<(), alog_format::record::InvalidComment>(())
+    /// ```
     pub fn into_bytes(self) -> Vec<u8> {
         self.0
     }
 
     /// The text, lossily decoded.
+    ///
+    /// ```
+    /// assert_eq!(alog_format::Comment::sanitized(b"caf\xc3\xa9 \xff").text(), "café \u{fffd}");
+    /// ```
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.0).into_owned()
     }
 
     /// Whether the comment has no bytes.
+    ///
+    /// ```
+    /// use alog_format::Comment;
+    /// assert!(Comment::sanitized(b"   ").is_empty());
+    /// assert!(!Comment::sanitized(b"x").is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -342,17 +367,37 @@ impl Record {
     }
 
     /// Whether the type is in the header range [-100, -1].
+    ///
+    /// ```
+    /// use alog_format::Record;
+    /// assert!(Record::new(-13, 0, 0, 0, 0, 0.0).is_header());
+    /// assert!(!Record::new(-101, 0, 0, 0, 0, 0.0).is_header()); // a system event
+    /// assert!(!Record::new(5, 0, 0, 0, 0, 0.0).is_header());
+    /// ```
     pub fn is_header(&self) -> bool {
         (rtype::HEADER_MIN..=rtype::HEADER_MAX).contains(&self.etype)
     }
 
     /// Whether the record is an event (type ≥ 0 or ≤ -101), which the readers
     /// place in time.
+    ///
+    /// ```
+    /// use alog_format::Record;
+    /// assert!(Record::new(0, 0, 0, 0, 0, 0.0).is_event());
+    /// assert!(Record::new(-102, 0, 0, 0, 0, 0.0).is_event());
+    /// assert!(!Record::new(-1, 0, 0, 0, 0, 0.0).is_event());
+    /// ```
     pub fn is_event(&self) -> bool {
         !self.is_header()
     }
 
     /// The real time in microseconds: `cycle × rollover + timestamp`.
+    ///
+    /// ```
+    /// use alog_format::Record;
+    /// assert_eq!(Record::new(1, 0, 0, 0, 3, 25.0).time_us(1000.0), 3025.0);
+    /// assert_eq!(Record::new(1, 0, 0, 0, 0, 25.0).time_us(1000.0), 25.0);
+    /// ```
     pub fn time_us(&self, rollover: f64) -> f64 {
         if self.cycle == 0 {
             self.timestamp
@@ -362,6 +407,13 @@ impl Record {
     }
 
     /// The comment's bytes (empty when there is none).
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-1 0 0 0 0 0 Me\n1 0 0 0 0 10\n")?;
+    /// assert_eq!(f.records[0].comment_bytes(), b"Me");
+    /// assert_eq!(f.records[1].comment_bytes(), b""); // none
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn comment_bytes(&self) -> &[u8] {
         self.comment.as_ref().map_or(&[], |c| c.as_bytes())
     }
@@ -410,6 +462,14 @@ impl Record {
 
     /// The state definition of a `-13` record whose comment has a colouring word
     /// and a non-empty name (as upshot requires).
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-13 0 1 2 0 0 red:gray Work\n-13 0 3 4 0 0 red\n")?;
+    /// let d = f.records[0].state_def().unwrap();
+    /// assert_eq!((d.start, d.end, &d.text.name[..]), (1, 2, &b"Work"[..]));
+    /// assert!(f.records[1].state_def().is_none()); // no name
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn state_def(&self) -> Option<StateDef> {
         if self.etype != rtype::STATE_DEF {
             return None;
@@ -425,6 +485,14 @@ impl Record {
 
     /// Tag and size of a `-101`/`-102` record whose comment starts with two
     /// integers.
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-101 0 0 1 0 10 7 64\n-101 0 0 1 0 20 hello\n")?;
+    /// let m = f.records[0].message_text().unwrap();
+    /// assert_eq!((m.tag, m.size), (7, 64));
+    /// assert!(f.records[1].message_text().is_none());
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn message_text(&self) -> Option<MessageText> {
         if self.etype != rtype::SEND && self.etype != rtype::RECV {
             return None;
@@ -433,6 +501,15 @@ impl Record {
     }
 
     /// The message of a send or receive record (see [`Record::message_text`]).
+    ///
+    /// ```
+    /// let f = alog_format::AlogFile::parse(b"-101 0 0 1 0 10 7 64\n-102 1 0 0 0 30 7 64\n")?;
+    /// let (send, recv) = (f.records[0].message().unwrap(), f.records[1].message().unwrap());
+    /// assert!(send.send && !recv.send);
+    /// assert_eq!((send.sender, send.receiver), (0, 1));
+    /// assert_eq!((recv.sender, recv.receiver), (0, 1)); // seen from the other end
+    /// # Ok::<(), alog_format::Error>(())
+    /// ```
     pub fn message(&self) -> Option<Message> {
         let m = self.message_text()?;
         let (sender, receiver) = if self.etype == rtype::SEND {
@@ -496,6 +573,12 @@ pub enum Kind {
 
 impl Kind {
     /// The short name the dump uses.
+    ///
+    /// ```
+    /// use alog_format::{Kind, Record};
+    /// assert_eq!(Record::new(-13, 0, 0, 0, 0, 0.0).kind().name(), "state_def");
+    /// assert_eq!(Kind::Event.name(), "event");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Kind::Creator => "creator",
@@ -553,11 +636,23 @@ impl StateDefText {
 
     /// The colour: the colouring word up to the first `:` (empty = the viewer's
     /// next default colour).
+    ///
+    /// ```
+    /// use alog_format::record::StateDefText;
+    /// assert_eq!(StateDefText::parse(b"red:vlines3 Work").unwrap().color(), b"red");
+    /// assert_eq!(StateDefText::parse(b":vlines3 Work").unwrap().color(), b""); // the viewer picks one
+    /// ```
     pub fn color(&self) -> &[u8] {
         self.coloring.split(|&b| b == b':').next().unwrap_or(&[])
     }
 
     /// The bitmap (stipple): the colouring word after the first `:`, if any.
+    ///
+    /// ```
+    /// use alog_format::record::StateDefText;
+    /// assert_eq!(StateDefText::parse(b"red:vlines3 Work").unwrap().bitmap(), Some(&b"vlines3"[..]));
+    /// assert_eq!(StateDefText::parse(b"red Work").unwrap().bitmap(), None);
+    /// ```
     pub fn bitmap(&self) -> Option<&[u8]> {
         let i = self.coloring.iter().position(|&b| b == b':')?;
         Some(&self.coloring[i + 1..])

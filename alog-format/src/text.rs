@@ -11,6 +11,12 @@ use std::io::{Read, Seek, SeekFrom};
 
 /// Whether `b` separates fields: space, tab, vertical tab, form feed or carriage
 /// return (C's `isspace` without the newline, which ends the line).
+///
+/// ```
+/// use alog_format::text::is_space;
+/// assert!(is_space(b' ') && is_space(b'\t') && is_space(b'\r'));
+/// assert!(!is_space(b'\n')); // the newline ends the line
+/// ```
 #[inline]
 pub fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)

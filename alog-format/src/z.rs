@@ -47,6 +47,13 @@ impl ZError {
     /// The byte offset in the `.Z` stream the error concerns: 0 for a missing
     /// magic, 2 (the flags byte, or where it is missing) for a missing flags
     /// byte or a bad width, the first byte of the offending code otherwise.
+    ///
+    /// ```
+    /// use alog_format::z::{decompress, ZError};
+    /// assert_eq!(decompress(b"plain text", 1 << 20).unwrap_err().offset(), 0); // no magic
+    /// assert_eq!(decompress(&[0x1f, 0x9d], 1 << 20).unwrap_err(), ZError::NoFlags);
+    /// assert_eq!(ZError::NoFlags.offset(), 2);
+    /// ```
     pub fn offset(&self) -> u64 {
         match self {
             ZError::NotCompress => 0,
@@ -57,6 +64,12 @@ impl ZError {
 }
 
 /// Whether `data` starts with the `.Z` magic.
+///
+/// ```
+/// use alog_format::z::is_compress;
+/// assert!(is_compress(&[0x1f, 0x9d, 0x90]));
+/// assert!(!is_compress(b"-1 0 0 0 0 0\n"));
+/// ```
 pub fn is_compress(data: &[u8]) -> bool {
     data.starts_with(&[0x1f, 0x9d])
 }

@@ -108,6 +108,12 @@ impl Problem {
 
     /// Whether the problem is a change of the trace since it was annotated
     /// (an [`Error::Stale`]), not damage to the annotation.
+    ///
+    /// ```
+    /// use mpelog_annotate::error::Problem;
+    /// assert!(Problem::TraceSize.is_stale()); // the trace changed
+    /// assert!(!Problem::NotAnnotation.is_stale()); // the annotation is damaged
+    /// ```
     pub fn is_stale(self) -> bool {
         matches!(
             self,

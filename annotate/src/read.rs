@@ -275,16 +275,59 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 
     /// The header.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// let a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// assert_eq!(a.header().clog2_size, trace.len() as u64);
+    /// assert_eq!(a.header().leaves as usize, a.leaves().len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn header(&self) -> &format::Header {
         &self.header
     }
 
     /// The legend.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// let a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// let legend = &a.categories().categories;
+    /// assert_eq!(legend[0].name.text(), "message"); // the arrow category first
+    /// assert!(legend.len() > 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn categories(&self) -> &CategoryMap {
         &self.categories
     }
 
     /// The line-ID maps.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// let a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// let titles: Vec<String> = a.line_id_maps().maps.iter().map(|m| m.title.text()).collect();
+    /// assert!(titles.contains(&"Process View".to_string()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn line_id_maps(&self) -> &LineIdMapList {
         &self.maps
     }
@@ -318,11 +361,41 @@ impl<A: Read + Seek, T: Read + Seek> Annotation<A, T> {
     }
 
     /// The TreeDir: every node with its box and pointer.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// let a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// let root = a.tree_dir().root().unwrap();
+    /// assert_eq!(root.id.depth as u16, a.header().depth);
+    /// assert!(a.tree_dir().entries.len() >= a.leaves().len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tree_dir(&self) -> &TreeDir {
         &self.dir
     }
 
     /// The definitions block's entries, in trace order.
+    ///
+    /// ```
+    /// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+    /// # use std::io::Cursor;
+    /// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+    /// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+    /// # let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+    /// # let idx = idx.into_inner();
+    /// let a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+    /// assert!(!a.defs().is_empty()); // the trace's STATEDEFs and EVENTDEFs
+    /// assert!(a.defs().iter().all(|d| d.kind == 2 || d.kind == 3));
+    /// assert!(a.defs().windows(2).all(|w| w[0].leaf <= w[1].leaf)); // in trace order
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn defs(&self) -> &[Def] {
         &self.defs
     }

@@ -513,6 +513,26 @@ pub fn annotate<S: Source, W: Write + Seek>(
 }
 
 /// A definition as the CLOG2 record it came from (for replaying it).
+///
+/// ```
+/// # use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+/// # use std::io::Cursor;
+/// # let trace = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// # let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+/// # let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+/// # let idx = idx.into_inner();
+/// use clog2_format::record::Body;
+/// use mpelog_annotate::write::def_record;
+/// let a = Annotation::new(Cursor::new(&idx[..]), Cursor::new(&trace[..]))?;
+/// let d = a.defs().iter().find(|d| d.kind == 2).unwrap();
+/// let Body::StateDef(s) = def_record(d).body else { panic!("a STATEDEF") };
+/// assert_eq!((s.state_id, s.start_etype, s.final_etype), (d.id, d.etype, d.final_etype));
+/// // It is the record of the trace, as the trace holds it.
+/// let f = clog2_format::Clog2File::parse(&trace)?;
+/// assert!(f.records().any(|r| r.body == Body::StateDef(s)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn def_record(d: &Def) -> Record {
     use clog2_format::record::{EventDef, StateDef};
     use clog2_format::FixedBytes;

@@ -17,6 +17,13 @@ pub struct Layout {
 
 impl Layout {
     /// Size of the record header.
+    ///
+    /// ```
+    /// use clog2_format::{Layout, Version};
+    /// let layout = |version| Layout { endian: binrw::Endian::Big, version };
+    /// assert_eq!(layout(Version::V2_20).header_len(), 16);
+    /// assert_eq!(layout(Version::V2_44).header_len(), 24);
+    /// ```
     pub fn header_len(&self) -> usize {
         self.version.header_len()
     }
@@ -69,12 +76,36 @@ pub struct RecordRef<'a> {
 
 impl RecordRef<'_> {
     /// Whether this record ends a block (ENDBLOCK or ENDLOG).
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let (mut records, mut terminators) = (0, 0);
+    /// while let Some((rec, _)) = r.next_ref()? {
+    ///     records += 1;
+    ///     terminators += usize::from(rec.is_terminator());
+    /// }
+    /// assert_eq!(terminators as u64, r.blocks_read()); // one a block
+    /// assert!(records > terminators);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     #[inline]
     pub fn is_terminator(&self) -> bool {
         self.rectype == rectype::ENDLOG || self.rectype == rectype::ENDBLOCK
     }
 
     /// The record's size on disk, header included.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let (first, at) = r.next_ref()?.unwrap();
+    /// let len = first.disk_len();
+    /// assert_eq!(len, 24 + first.body.len()); // a 02.44 header is 24 bytes
+    /// let (_, next) = r.next_ref()?.unwrap();
+    /// assert_eq!(next, at + len as u64); // records follow each other
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     #[inline]
     pub fn disk_len(&self) -> usize {
         self.layout.header_len() + self.body.len()
@@ -82,6 +113,22 @@ impl RecordRef<'_> {
 
     /// The `i32` at byte `at` of the body, in the file's byte order (`None` past
     /// the body's end).
+    ///
+    /// ```
+    /// use clog2_format::record::{rectype, Body};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// while let Some((rec, _)) = r.next_ref()? {
+    ///     if rec.rectype == rectype::MSGEVT {
+    ///         // The body's first field is the event type, without decoding the body.
+    ///         let Body::Msg(m) = rec.to_record().body else { unreachable!() };
+    ///         assert_eq!(rec.body_i32(0), Some(m.etype));
+    ///         assert_eq!(rec.body_i32(rec.body.len()), None); // past the end
+    ///         break;
+    ///     }
+    /// }
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     #[inline]
     pub fn body_i32(&self, at: usize) -> Option<i32> {
         let b: [u8; 4] = self.body.get(at..at + 4)?.try_into().ok()?;
@@ -92,6 +139,17 @@ impl RecordRef<'_> {
     }
 
     /// The owned record, body decoded.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut refs = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let mut owned = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// for _ in 0..100 {
+    ///     let rec = refs.next_ref()?.unwrap().0.to_record();
+    ///     assert_eq!(Some(rec), owned.next_record()?);
+    /// }
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn to_record(&self) -> Record {
         let legacy = self.layout.version.has_legacy_header();
         let (b, e) = (self.body, self.layout.endian);
@@ -373,6 +431,19 @@ pub struct Block {
 
 impl Block {
     /// Whether the block ends with ENDLOG.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let mut last = Vec::new();
+    /// while let Some(block) = r.next_block()? {
+    ///     last.push(block.is_last());
+    /// }
+    /// assert!(last.len() > 1);
+    /// assert_eq!(last.iter().filter(|&&l| l).count(), 1);
+    /// assert!(last[last.len() - 1]); // only the last block ends with ENDLOG
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn is_last(&self) -> bool {
         matches!(self.records.last().map(|r| &r.body), Some(Body::EndLog))
     }
@@ -391,6 +462,19 @@ pub struct BlockRecords<'a> {
 
 impl<'a> BlockRecords<'a> {
     /// Records of `bytes`, which start at file offset `base` and form block `index`.
+    ///
+    /// ```
+    /// use clog2_format::BlockRecords;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let first = r.next_record()?.unwrap();
+    /// let (block, at) = r.loaded_block();
+    /// let mut recs = BlockRecords::new(block, r.layout(), at, 0);
+    /// let (rec, offset) = recs.next().unwrap()?;
+    /// assert_eq!((rec, offset), (first, 1024)); // the first block starts after the preamble
+    /// assert!(recs.all(|x| x.is_ok()));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn new(bytes: &'a [u8], layout: Layout, base: u64, index: u64) -> Self {
         BlockRecords {
             bytes,
@@ -403,6 +487,19 @@ impl<'a> BlockRecords<'a> {
     }
 
     /// Position after the last record returned.
+    ///
+    /// ```
+    /// use clog2_format::BlockRecords;
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// r.next_record()?;
+    /// let (block, at) = r.loaded_block();
+    /// let mut recs = BlockRecords::new(block, r.layout(), at, 0);
+    /// assert_eq!(recs.position(), 0);
+    /// let (rec, _) = recs.next().unwrap()?;
+    /// assert_eq!(recs.position(), rec.disk_len(24));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn position(&self) -> usize {
         self.pos
     }

@@ -34,6 +34,12 @@ pub mod comm_kind {
     pub const REMOTE: i32 = 3;
 
     /// The name `clog2_print` uses for a kind.
+    ///
+    /// ```
+    /// use clog2_format::commtable::comm_kind;
+    /// assert_eq!(comm_kind::name(comm_kind::INTRA), "IntraComm");
+    /// assert_eq!(comm_kind::name(7), "Unknown(7)");
+    /// ```
     pub fn name(kind: i32) -> String {
         match kind {
             INTER => "InterComm".into(),
@@ -61,11 +67,28 @@ pub struct CommTable {
 
 impl CommTable {
     /// A table with these entries.
+    ///
+    /// ```
+    /// use clog2_format::{record::Uuid, CommEntry, CommTable};
+    /// let t = CommTable::new(vec![CommEntry { gcomm: Uuid::ZERO, local_id: 0, kind: 1 }]);
+    /// assert_eq!(t.entries.len(), 1);
+    /// assert_eq!(t.disk_len(), 4 + 40); // the count, one 40-byte entry
+    /// ```
     pub fn new(entries: Vec<CommEntry>) -> Self {
         CommTable { entries }
     }
 
     /// Size on disk.
+    ///
+    /// ```
+    /// use clog2_format::CommTable;
+    /// assert_eq!(CommTable::default().disk_len(), 4); // the count alone
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let table = r.finish()?.unwrap();
+    /// assert_eq!(r.preamble().info().commtable_fptr, Some(bytes.len() as u64 - table.disk_len()));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn disk_len(&self) -> u64 {
         4 + ENTRY_LEN * self.entries.len() as u64
     }

@@ -27,11 +27,21 @@ use std::fmt::{self, Display};
 /// Writes `b` (up to its first NUL) as a quoted string in the notation of
 /// [`crate::escape`]: `"` and `\` escaped, control bytes `\u00XX`, bytes ≥ 0x80
 /// `\xXX`.
+///
+/// ```
+/// use clog2_format::dump::quoted;
+/// assert_eq!(quoted(b"say \"hi\"\0stale").to_string(), r#""say \"hi\"""#);
+/// assert_eq!(quoted(b"\x01\xff").to_string(), r#""\u0001\xff""#);
+/// ```
 pub fn quoted(b: &[u8]) -> QuotedBytes<'_> {
     QuotedBytes(c_bytes(b))
 }
 
 /// Lowercase hex of all bytes.
+///
+/// ```
+/// assert_eq!(clog2_format::dump::hex(&[0, 0xab, 7]).to_string(), "00ab07");
+/// ```
 pub fn hex(b: &[u8]) -> Hex<'_> {
     Hex(b)
 }
@@ -50,6 +60,12 @@ impl Display for Hex<'_> {
 }
 
 /// A UUID as `rand-time-"name"`.
+///
+/// ```
+/// use clog2_format::{record::Uuid, FixedBytes};
+/// let u = Uuid { rand: 42, time: 1.5, name: FixedBytes::from_str_truncated("node1") };
+/// assert_eq!(clog2_format::dump::uuid(&u).to_string(), r#"42-1.5-"node1""#);
+/// ```
 pub fn uuid(u: &Uuid) -> impl Display + '_ {
     UuidDisplay(u)
 }
@@ -69,6 +85,12 @@ impl Display for UuidDisplay<'_> {
 }
 
 /// The name `clog2_print` uses for a COMMEVT event type.
+///
+/// ```
+/// use clog2_format::{dump::comm_etype_name, record::comm_etype};
+/// assert_eq!(comm_etype_name(comm_etype::WORLD_CREATE), "CommWorldCreate");
+/// assert_eq!(comm_etype_name(5), "unknown(5)");
+/// ```
 pub fn comm_etype_name(etype: i32) -> String {
     match etype {
         comm_etype::WORLD_CREATE => "CommWorldCreate".into(),
@@ -91,6 +113,12 @@ fn msg_etype_name(etype: i32) -> String {
 }
 
 /// Formats a record as one line (without the newline).
+///
+/// ```
+/// use clog2_format::record::{Body, Record};
+/// let line = clog2_format::dump::record(&Record::new(0.5, 1, Body::EndBlock)).to_string();
+/// assert_eq!(line, "ts=0.5 icomm=0 rank=1 thd=0 type=eblk");
+/// ```
 pub fn record(rec: &Record) -> RecordLine<'_> {
     RecordLine(rec)
 }
@@ -191,6 +219,12 @@ impl Display for RecordLine<'_> {
 }
 
 /// Formats a comm-table entry as one line.
+///
+/// ```
+/// use clog2_format::{record::Uuid, CommEntry};
+/// let e = CommEntry { gcomm: Uuid::ZERO, local_id: 3, kind: 1 };
+/// assert_eq!(clog2_format::dump::comm_entry(&e).to_string(), r#"GID=0-0.0-"" LID=3 kind=IntraComm"#);
+/// ```
 pub fn comm_entry(e: &CommEntry) -> impl Display + '_ {
     CommLine(e)
 }
@@ -211,6 +245,13 @@ impl Display for CommLine<'_> {
 
 /// The preamble as `key = value` lines, in the order and with the names of
 /// `clog2_print`.
+///
+/// ```
+/// let lines = clog2_format::dump::preamble_lines(&clog2_format::PreambleInfo::mpe_default(4));
+/// assert_eq!(lines[0], "CLOG-02.44");
+/// assert_eq!(lines[1], "is_big_endian = TRUE");
+/// assert!(lines.contains(&"max_comm_world_size = 4".to_string()));
+/// ```
 pub fn preamble_lines(info: &PreambleInfo) -> Vec<String> {
     let mut v = vec![info.version.to_string()];
     let b = |x: bool| if x { "TRUE" } else { "FALSE" };

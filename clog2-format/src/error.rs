@@ -280,6 +280,14 @@ pub enum OptionsProblem {
 impl Error {
     /// The byte offset in the input where the problem was found, if the error concerns
     /// input bytes.
+    ///
+    /// ```
+    /// use clog2_format::{Error, Preamble, RawPreamble};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// assert_eq!(RawPreamble::parse(&bytes[..100]).unwrap_err().offset(), Some(100));
+    /// assert_eq!(Preamble::parse(b"SLOG 2.0.6 and more").unwrap_err().offset(), Some(0));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn offset(&self) -> Option<u64> {
         match self {
             Error::Io { offset, .. }
@@ -300,6 +308,14 @@ impl Error {
 
     /// The message without its position (the byte offset, [`Self::offset`]):
     /// what a report that shows the offset beside it prints.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let e = clog2_format::RawPreamble::parse(&bytes[..100]).unwrap_err();
+    /// assert_eq!(e.to_string(), format!("byte 100: {}", e.detail())); // the offset, then the detail
+    /// assert!(!e.detail().starts_with("byte"));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn detail(&self) -> String {
         match self {
             Error::Io { source, .. } => format!("I/O error: {source}"),
@@ -326,6 +342,11 @@ impl Error {
     /// [`Error::UnsupportedVersion`] are row 2, [`Error::BadPreamble`] gives its
     /// problem's row (3–8). Other errors depend on where the reader was (a truncation is
     /// row 1 in the preamble, 9 in a block, 15 in the comm table), so `None`.
+    ///
+    /// ```
+    /// let e = clog2_format::Preamble::parse(b"SLOG 2.0.6 and more").unwrap_err();
+    /// assert_eq!(e.spec_row(), Some(2)); // not a CLOG2 version token
+    /// ```
     pub fn spec_row(&self) -> Option<u8> {
         match self {
             Error::NotClog2 { .. } | Error::UnsupportedVersion { .. } => Some(2),

@@ -9,6 +9,12 @@
 use std::fmt::{self, Display, Write};
 
 /// Whether `c` is written `\u00XX`: U+0000 … U+001F and U+007F.
+///
+/// ```
+/// use clog2_format::escape::is_control;
+/// assert!(is_control('\n') && is_control('\u{7f}'));
+/// assert!(!is_control(' ') && !is_control('é'));
+/// ```
 pub fn is_control(c: char) -> bool {
     c < ' ' || c == '\u{7f}'
 }
@@ -18,6 +24,12 @@ pub fn is_control(c: char) -> bool {
 /// # Errors
 ///
 /// Those of `f` (a [`String`] never fails).
+///
+/// ```
+/// let mut s = String::new();
+/// clog2_format::escape::write_control(&mut s, 0x1b).unwrap();
+/// assert_eq!(s, "\\u001b");
+/// ```
 pub fn write_control(f: &mut impl Write, c: u8) -> fmt::Result {
     write!(f, "\\u{:04x}", c)
 }
@@ -45,6 +57,10 @@ impl Display for QuotedBytes<'_> {
 
 /// Text as a quoted string: `"`, `\` and control characters escaped as the
 /// module says, every other character as it is.
+///
+/// ```
+/// assert_eq!(clog2_format::escape::quoted_text("a\"b\tc"), r#""a\"b\u0009c""#);
+/// ```
 pub fn quoted_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -54,6 +70,12 @@ pub fn quoted_text(s: &str) -> String {
 }
 
 /// Appends `s` with `"`, `\` and control characters escaped, without quotes.
+///
+/// ```
+/// let mut s = String::from("name=");
+/// clog2_format::escape::push_escaped(&mut s, "C:\\tmp\n");
+/// assert_eq!(s, r"name=C:\\tmp\u000a");
+/// ```
 pub fn push_escaped(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {

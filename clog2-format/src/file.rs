@@ -80,6 +80,15 @@ impl Clog2File {
     }
 
     /// Every record, terminators included, in file order.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(500))?;
+    /// let f = clog2_format::Clog2File::parse(&bytes)?;
+    /// let terminators = f.records().filter(|r| r.is_terminator()).count();
+    /// assert_eq!(terminators, f.blocks.len()); // one ENDBLOCK or ENDLOG a block
+    /// assert!(f.records().count() > 500);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn records(&self) -> impl Iterator<Item = &Record> {
         self.blocks.iter().flat_map(|b| b.records.iter())
     }

@@ -158,6 +158,15 @@ impl RawPreamble {
 
     /// Offset of token `i` within the preamble (the offset after the last token if
     /// `i` is past the end).
+    ///
+    /// ```
+    /// use clog2_format::RawPreamble;
+    /// let raw = RawPreamble::from_tokens(vec![b"CLOG-02.44".to_vec(), b"is_big_endian=".to_vec()])?;
+    /// assert_eq!(raw.token_offset(0), 0);
+    /// assert_eq!(raw.token_offset(1), 11); // "CLOG-02.44" and its NUL
+    /// assert_eq!(raw.token_offset(9), 11 + 15); // past the end: after the last token
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn token_offset(&self, i: usize) -> u64 {
         self.tokens.iter().take(i).map(|t| t.len() as u64 + 1).sum()
     }
@@ -168,6 +177,14 @@ impl RawPreamble {
     ///
     /// [`Error::Write`] with [`WriteProblem::PreambleTooLong`] when the tokens and
     /// their NULs need 1024 bytes or more.
+    ///
+    /// ```
+    /// use clog2_format::RawPreamble;
+    /// let raw = RawPreamble::from_tokens(vec![b"CLOG-02.44".to_vec()])?;
+    /// assert_eq!(&raw.to_bytes()?[..11], b"CLOG-02.44\0");
+    /// assert!(RawPreamble::from_tokens(vec![vec![b'x'; 1024]]).is_err()); // does not fit
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn from_tokens(tokens: Vec<Vec<u8>>) -> Result<RawPreamble> {
         let used: usize = tokens.iter().map(|t| t.len() + 1).sum();
         if used >= PREAMBLE_LEN {
@@ -217,6 +234,12 @@ pub enum Field {
 
 impl Field {
     /// Number of value tokens after the title.
+    ///
+    /// ```
+    /// use clog2_format::preamble::Field;
+    /// assert_eq!(Field::BlockSize.value_count(), 1);
+    /// assert_eq!(Field::CommtableFptr.value_count(), 3);
+    /// ```
     pub fn value_count(self) -> usize {
         if self == Field::CommtableFptr {
             3
@@ -294,6 +317,12 @@ const fn fields_of<const N: usize>(version: Version) -> [(Field, &'static str); 
 }
 
 /// The fields of each version's preamble, in file order, with the titles MPE wrote.
+///
+/// ```
+/// use clog2_format::{preamble::{layout, Field}, Version};
+/// assert_eq!(layout(Version::V2_10).len(), 3);
+/// assert_eq!(layout(Version::V2_44).last().map(|(f, _)| *f), Some(Field::CommtableFptr));
+/// ```
 pub fn layout(version: Version) -> &'static [(Field, &'static str)] {
     static V10: [(Field, &str); 3] = fields_of(Version::V2_10);
     static V30: [(Field, &str); 4] = fields_of(Version::V2_30);
@@ -350,6 +379,12 @@ pub struct PreambleInfo {
 
 impl PreambleInfo {
     /// The preamble MPE 02.44's merger writes, for `world_size` processes.
+    ///
+    /// ```
+    /// use clog2_format::{PreambleInfo, Version};
+    /// let info = PreambleInfo::mpe_default(8);
+    /// assert_eq!((info.version, info.big_endian, info.comm_world_size), (Version::V2_44, true, Some(8)));
+    /// ```
     pub fn mpe_default(world_size: i32) -> PreambleInfo {
         PreambleInfo {
             version: Version::V2_44,
@@ -373,6 +408,14 @@ impl PreambleInfo {
 
     /// This preamble with its fields adapted to `version`: fields the version lacks
     /// become `None`, fields it adds get MPE's defaults.
+    ///
+    /// ```
+    /// use clog2_format::{PreambleInfo, Version};
+    /// let old = PreambleInfo::mpe_default(8).for_version(Version::V2_30);
+    /// assert_eq!(old.version, Version::V2_30);
+    /// assert_eq!(old.commtable_fptr, None); // 02.30 has no comm table
+    /// assert_eq!(old.comm_world_size, Some(8));
+    /// ```
     pub fn for_version(&self, version: Version) -> PreambleInfo {
         let mut out = PreambleInfo {
             version,
@@ -455,6 +498,12 @@ impl PreambleInfo {
     }
 
     /// The canonical tokens MPE writes for these values.
+    ///
+    /// ```
+    /// let tokens = clog2_format::PreambleInfo::mpe_default(2).to_tokens();
+    /// assert_eq!(tokens[0], b"CLOG-02.44");
+    /// assert_eq!(tokens[1], b"is_big_endian=");
+    /// ```
     pub fn to_tokens(&self) -> Vec<Vec<u8>> {
         let mut t: Vec<Vec<u8>> = vec![self.version.as_str().into()];
         let flag = |b: bool| {
@@ -489,6 +538,16 @@ impl PreambleInfo {
     /// does not know and [`Error::NotClog2`] for anything else in the first token;
     /// [`Error::BadPreamble`] at the offending token for a missing, misnamed or
     /// invalid field.
+    ///
+    /// ```
+    /// use clog2_format::{PreambleInfo, RawPreamble};
+    /// let info = PreambleInfo::mpe_default(2);
+    /// let raw = RawPreamble::from_tokens(info.to_tokens())?;
+    /// assert_eq!(PreambleInfo::from_raw(&raw)?, info);
+    /// let bad = RawPreamble::from_tokens(vec![b"CLOG-09.99".to_vec()])?;
+    /// assert!(PreambleInfo::from_raw(&bad).is_err());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn from_raw(raw: &RawPreamble) -> Result<PreambleInfo> {
         let first = raw.tokens.first().map(|t| t.as_slice()).unwrap_or(b"");
         let version = match Version::from_token(first) {
@@ -650,6 +709,13 @@ impl Preamble {
     ///
     /// As [`RawPreamble::from_tokens`] (the tokens do not fit) and
     /// [`PreambleInfo::from_raw`].
+    ///
+    /// ```
+    /// use clog2_format::{Preamble, PreambleInfo};
+    /// let p = Preamble::from_info(PreambleInfo::mpe_default(4))?;
+    /// assert_eq!(Preamble::parse(&p.to_bytes()?)?, p);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn from_info(info: PreambleInfo) -> Result<Preamble> {
         let raw = RawPreamble::from_tokens(info.to_tokens())?;
         let info = PreambleInfo::from_raw(&raw)?;
@@ -657,17 +723,37 @@ impl Preamble {
     }
 
     /// The typed fields.
+    ///
+    /// ```
+    /// let p = clog2_format::Preamble::from_info(clog2_format::PreambleInfo::mpe_default(4))?;
+    /// assert_eq!(p.info().comm_world_size, Some(4));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn info(&self) -> &PreambleInfo {
         &self.info
     }
 
     /// The verbatim tokens and padding.
+    ///
+    /// ```
+    /// let p = clog2_format::Preamble::from_info(clog2_format::PreambleInfo::mpe_default(4))?;
+    /// assert_eq!(p.raw().tokens[0], b"CLOG-02.44");
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn raw(&self) -> &RawPreamble {
         &self.raw
     }
 
     /// Offset of the first value token of `field` within the preamble (the offset
     /// after the last token if the version has no such field).
+    ///
+    /// ```
+    /// use clog2_format::{preamble::Field, Preamble, PreambleInfo};
+    /// let p = Preamble::from_info(PreambleInfo::mpe_default(4))?;
+    /// let at = p.field_offset(Field::IsBigEndian) as usize;
+    /// assert_eq!(&p.to_bytes()?[at..at + 4], b"TRUE");
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn field_offset(&self, field: Field) -> u64 {
         match layout(self.info.version)
             .iter()
@@ -708,6 +794,16 @@ impl Preamble {
     /// preamble has no `commtable_fptr`, [`WriteProblem::NoCommTableValues`] when its
     /// values are missing, and as [`RawPreamble::from_tokens`] when the longer values
     /// no longer fit. The preamble is unchanged on error.
+    ///
+    /// ```
+    /// use clog2_format::{Preamble, PreambleInfo, Version};
+    /// let mut p = Preamble::from_info(PreambleInfo::mpe_default(4))?;
+    /// p.set_commtable_fptr(5 * 1024 * 1024 * 1024)?;
+    /// assert_eq!(p.info().commtable_fptr, Some(5 * 1024 * 1024 * 1024));
+    /// let mut old = Preamble::from_info(PreambleInfo::mpe_default(4).for_version(Version::V2_30))?;
+    /// assert!(old.set_commtable_fptr(1024).is_err()); // 02.30 has no such field
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn set_commtable_fptr(&mut self, fptr: u64) -> Result<()> {
         let Some(pos) = layout(self.info.version)
             .iter()
@@ -748,6 +844,12 @@ impl Preamble {
     }
 
     /// The byte order of the file.
+    ///
+    /// ```
+    /// let p = clog2_format::Preamble::from_info(clog2_format::PreambleInfo::mpe_default(4))?;
+    /// assert_eq!(p.endian(), binrw::Endian::Big);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn endian(&self) -> binrw::Endian {
         if self.info.big_endian {
             binrw::Endian::Big

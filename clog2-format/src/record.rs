@@ -56,6 +56,16 @@ pub struct RecordHeader {
 impl RecordHeader {
     /// Decodes the header from its 24 bytes without going through an I/O cursor: the
     /// hot path of every reader. Equal to the binrw derive's result (tested).
+    ///
+    /// ```
+    /// use clog2_format::record::{Record, RecordHeader};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let first: Record = r.next_record()?.unwrap();
+    /// let h = RecordHeader::decode(&bytes[1024..1024 + 24], binrw::Endian::Big);
+    /// assert_eq!((h.time, h.rank, h.rectype), (first.time, first.rank, first.rectype()));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     #[inline]
     pub fn decode(b: &[u8], endian: binrw::Endian) -> RecordHeader {
         let f8 = |i: usize| -> [u8; 8] { b[i..i + 8].try_into().expect("8 bytes") };
@@ -363,6 +373,11 @@ pub enum Body {
 
 impl Body {
     /// The record type number of this body.
+    ///
+    /// ```
+    /// use clog2_format::record::{rectype, Body};
+    /// assert_eq!(Body::EndBlock.rectype(), rectype::ENDBLOCK);
+    /// ```
     pub fn rectype(&self) -> i32 {
         use rectype::*;
         match self {
@@ -382,6 +397,15 @@ impl Body {
     }
 
     /// Whether this body uses a layout of 02.10 / 02.20.
+    ///
+    /// ```
+    /// use clog2_format::record::Body;
+    /// assert!(!Body::EndLog.is_legacy());
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?; // 02.44: no legacy bodies
+    /// let f = clog2_format::Clog2File::parse(&bytes)?;
+    /// assert!(f.records().all(|r| !r.body.is_legacy()));
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn is_legacy(&self) -> bool {
         matches!(
             self,
@@ -392,6 +416,13 @@ impl Body {
 
 /// Size of a record body of type `rectype` (without the header), or `None` for an
 /// unknown type. The legacy (02.10/02.20) sizes differ only for COMMEVT.
+///
+/// ```
+/// use clog2_format::record::{body_len, rectype};
+/// assert_eq!(body_len(rectype::MSGEVT, false), Some(24));
+/// assert_eq!(body_len(rectype::ENDLOG, false), Some(0));
+/// assert_eq!(body_len(999, false), None);
+/// ```
 pub fn body_len(rectype: i32, legacy: bool) -> Option<usize> {
     use rectype::*;
     Some(match rectype {
@@ -412,6 +443,13 @@ pub fn body_len(rectype: i32, legacy: bool) -> Option<usize> {
 }
 
 /// Short name of a record type, as in MPE's C `clog2_print`.
+///
+/// ```
+/// use clog2_format::record::{rectype, rectype_name};
+/// assert_eq!(rectype_name(rectype::MSGEVT), "msg");
+/// assert_eq!(rectype_name(rectype::TIMESHIFT), "shft");
+/// assert_eq!(rectype_name(-5), "unknown");
+/// ```
 pub fn rectype_name(rectype: i32) -> &'static str {
     use rectype::*;
     match rectype {
@@ -488,16 +526,34 @@ impl Record {
     }
 
     /// The record type number.
+    ///
+    /// ```
+    /// use clog2_format::record::{rectype, Record};
+    /// assert_eq!(Record::bare(0.5, 0, 600).rectype(), rectype::BAREEVT);
+    /// ```
     pub fn rectype(&self) -> i32 {
         self.body.rectype()
     }
 
     /// Whether this record ends a block (ENDBLOCK or ENDLOG).
+    ///
+    /// ```
+    /// use clog2_format::record::{Body, Record};
+    /// assert!(Record::new(0.0, 0, Body::EndLog).is_terminator());
+    /// assert!(!Record::bare(0.0, 0, 600).is_terminator());
+    /// ```
     pub fn is_terminator(&self) -> bool {
         matches!(self.body, Body::EndLog | Body::EndBlock)
     }
 
     /// The size of this record on disk with a header of `header_len` bytes.
+    ///
+    /// ```
+    /// use clog2_format::record::Record;
+    /// let r = Record::bare(0.5, 0, 600);
+    /// assert_eq!(r.disk_len(24), 24 + 8); // etype and pad
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn disk_len(&self, header_len: usize) -> usize {
         header_len + body_len(self.rectype(), self.body.is_legacy()).unwrap_or(0)
     }

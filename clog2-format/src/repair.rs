@@ -125,6 +125,13 @@ pub struct RepairReport {
 impl RepairReport {
     /// Whether the input was a whole, proper file; the output is then the input
     /// byte for byte.
+    ///
+    /// ```
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// assert!(clog2_format::repair::repair(&bytes)?.1.is_intact());
+    /// assert!(!clog2_format::repair::repair(&bytes[..bytes.len() - 100])?.1.is_intact());
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn is_intact(&self) -> bool {
         self.loss.is_none()
             && self.had_endlog
@@ -207,6 +214,17 @@ impl fmt::Display for RepairReport {
 /// The error of [`Preamble::parse`] (with its byte offset) when the preamble is cut
 /// or invalid, and [`Error::Write`] when the repaired preamble cannot be written.
 /// Damage after the preamble is repaired, not returned.
+///
+/// ```
+/// use clog2_format::{repair::repair, Clog2File};
+/// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+/// let cut = &bytes[..bytes.len() / 2]; // a run that died mid-write
+/// let (fixed, report) = repair(cut)?;
+/// assert!(report.records > 0 && report.lost > 0);
+/// assert!(Clog2File::parse(&fixed).is_ok());
+/// assert!(repair(&bytes[..10]).is_err()); // no preamble: nothing to recover
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn repair(data: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
     let mut out = Vec::new();
     let report = repair_to(data, &mut out)?;
@@ -219,6 +237,15 @@ pub fn repair(data: &[u8]) -> Result<(Vec<u8>, RepairReport)> {
 /// # Errors
 ///
 /// As [`repair`], and [`Error::Io`] when `out` fails.
+///
+/// ```
+/// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut out = Vec::new();
+/// let report = clog2_format::repair::repair_to(&bytes, &mut out)?;
+/// assert_eq!(out, bytes); // an intact file comes out byte for byte
+/// assert_eq!(report.output_len, bytes.len() as u64);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn repair_to<W: Write>(data: &[u8], mut out: W) -> Result<RepairReport> {
     let mut preamble = Preamble::parse(&data[..data.len().min(PREAMBLE_LEN)])?;
     let info = preamble.info().clone();

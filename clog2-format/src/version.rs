@@ -37,6 +37,10 @@ impl Version {
     ];
 
     /// The version token as written in the preamble.
+    ///
+    /// ```
+    /// assert_eq!(clog2_format::Version::V2_44.as_str(), "CLOG-02.44");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Version::V2_10 => "CLOG-02.10",
@@ -50,6 +54,12 @@ impl Version {
     }
 
     /// Parses a version token; it must match exactly.
+    ///
+    /// ```
+    /// use clog2_format::Version;
+    /// assert_eq!(Version::from_token(b"CLOG-02.30"), Some(Version::V2_30));
+    /// assert_eq!(Version::from_token(b"CLOG-02.42"), None); // never used by MPE
+    /// ```
     pub fn from_token(token: &[u8]) -> Option<Version> {
         Version::ALL
             .into_iter()
@@ -57,6 +67,11 @@ impl Version {
     }
 
     /// Size of the record header: 16 bytes before 02.30, 24 from 02.30 on.
+    ///
+    /// ```
+    /// use clog2_format::Version;
+    /// assert_eq!((Version::V2_20.header_len(), Version::V2_30.header_len()), (16, 24));
+    /// ```
     pub fn header_len(self) -> usize {
         if self.has_legacy_header() {
             16
@@ -67,11 +82,21 @@ impl Version {
 
     /// Whether records use the 16-byte `time, rectype, procID` header and the old
     /// message, collective and communicator bodies (02.10 and 02.20).
+    ///
+    /// ```
+    /// use clog2_format::Version;
+    /// assert!(Version::V2_10.has_legacy_header() && !Version::V2_44.has_legacy_header());
+    /// ```
     pub fn has_legacy_header(self) -> bool {
         self <= Version::V2_20
     }
 
     /// Whether the file ends with a comm table located by `commtable_fptr` (02.43 on).
+    ///
+    /// ```
+    /// use clog2_format::Version;
+    /// assert!(Version::V2_43.has_comm_table() && !Version::V2_41.has_comm_table());
+    /// ```
     pub fn has_comm_table(self) -> bool {
         self >= Version::V2_43
     }

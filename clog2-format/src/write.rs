@@ -261,6 +261,17 @@ impl<W: Write + Seek> Clog2Writer<W> {
     /// Number of records pushed so far.
     ///
     /// See [`Clog2Writer::new`] for an example.
+    ///
+    /// ```
+    /// use clog2_format::{record::Record, Clog2Writer, PreambleInfo};
+    /// use std::io::Cursor;
+    /// let mut w = Clog2Writer::new(Cursor::new(Vec::new()), PreambleInfo::mpe_default(2))?;
+    /// assert_eq!(w.records_written(), 0);
+    /// w.push(&Record::bare(0.5, 0, 600))?;
+    /// w.push(&Record::bare(0.75, 1, 601))?;
+    /// assert_eq!(w.records_written(), 2);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn records_written(&self) -> u64 {
         self.records
     }

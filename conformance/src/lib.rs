@@ -101,6 +101,12 @@ impl Format {
 
     /// A short name: `CLOG2`, `CLOG`, `SLOG-2`, `SLOG-2Z`, `annotation`, `ALOG`,
     /// `SLOG-1`, `OTF2`.
+    ///
+    /// ```
+    /// use mpelog_conformance::Format;
+    /// assert_eq!((Format::Clog2.name(), Format::Slog1.name()), ("CLOG2", "SLOG-1"));
+    /// assert_eq!(Format::Otf2.to_string(), "OTF2");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Format::Clog2 => "CLOG2",
@@ -135,6 +141,16 @@ const SLOG2Z_VERSION: &[u8] = b"SLOG 2.0.6Z";
 /// ([`alog_format::looks_like`], or the `.Z` magic,
 /// [`alog_format::z::is_compress`]); an OTF2 anchor file
 /// ([`otf2_format::looks_like`]).
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+/// #     .ranks(2).events(300).seed(1).block_size(1024)).unwrap();
+/// use mpelog_conformance::{detect, Format};
+/// assert_eq!(detect(&clog2), Some(Format::Clog2));
+/// assert_eq!(detect(b"-3 0 0 2 0 0\n1 0 0 0 0 10\n"), Some(Format::Alog));
+/// assert_eq!(detect(b"MPELOGIX"), Some(Format::Annotation));
+/// assert_eq!(detect(b"\x89PNG"), None);
+/// ```
 pub fn detect(bytes: &[u8]) -> Option<Format> {
     if slog2_format::slog1::looks_like(bytes) {
         return Some(Format::Slog1);
@@ -229,6 +245,13 @@ impl Outcome {
     }
 
     /// How many entry points gave a value.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+    /// #     .ranks(2).events(300).seed(1).block_size(1024)).unwrap();
+    /// let o = mpelog_conformance::exercise(mpelog_conformance::Format::Clog2, &clog2);
+    /// assert_eq!(o.values(), o.steps.len()); // every entry point gave a value
+    /// ```
     pub fn values(&self) -> usize {
         self.steps
             .iter()
@@ -237,16 +260,41 @@ impl Outcome {
     }
 
     /// How many entry points gave an error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+    /// #     .ranks(2).events(300).seed(1).block_size(1024)).unwrap();
+    /// let o = mpelog_conformance::exercise(mpelog_conformance::Format::Clog2, &clog2[..2000]);
+    /// assert!(o.errors() > 0);
+    /// assert_eq!(o.errors() + o.values(), o.steps.len());
+    /// ```
     pub fn errors(&self) -> usize {
         self.steps.len() - self.values()
     }
 
     /// Whether every entry point run gave a value.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+    /// #     .ranks(2).events(300).seed(1).block_size(1024)).unwrap();
+    /// use mpelog_conformance::{exercise, Format};
+    /// assert!(exercise(Format::Clog2, &clog2).all_values());
+    /// assert!(!exercise(Format::Clog2, b"CLOG-02.44").all_values());
+    /// ```
     pub fn all_values(&self) -> bool {
         self.errors() == 0
     }
 
     /// The first error: its entry point and message.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+    /// #     .ranks(2).events(300).seed(1).block_size(1024)).unwrap();
+    /// use mpelog_conformance::{exercise, Format};
+    /// assert_eq!(exercise(Format::Clog2, &clog2).first_error(), None);
+    /// let (entry, _message) = exercise(Format::Clog2, &clog2[..100]).first_error().unwrap();
+    /// assert_eq!(entry, "Clog2Reader::from_slice"); // the first entry point fails first
+    /// ```
     pub fn first_error(&self) -> Option<(&'static str, &str)> {
         self.steps.iter().find_map(|s| match &s.result {
             StepResult::Error(m) => Some((s.entry, m.as_str())),
@@ -293,6 +341,15 @@ pub const PREVIEW_PIXELS: u32 = 50;
 /// Last, for every format, the conformance checker [`check_format`] (at most
 /// [`CHECK_LIMIT`] findings per rule); its step is an error when it finds an
 /// error.
+///
+/// ```
+/// use mpelog_conformance::{exercise, Format};
+/// let alog = b"-3 0 0 1 0 0\n-13 0 1 2 0 0 red Work\n1 0 0 0 0 10 \n2 0 0 0 0 25 \n";
+/// let o = exercise(Format::Alog, alog);
+/// assert!(o.all_values());
+/// assert!(o.steps.len() >= 2); // the parser, the conversion, the checker
+/// assert!(!exercise(Format::Alog, b"1 2 x\n").all_values());
+/// ```
 pub fn exercise(format: Format, bytes: &[u8]) -> Outcome {
     let mut out = match format {
         Format::Clog2 => clog2(bytes),
@@ -326,6 +383,20 @@ fn first_error(r: Report) -> std::result::Result<(), String> {
 /// trace `trace` (either may be corrupted): [`mpelog_annotate::Annotation::new`],
 /// then `window(-inf, inf)` and a window over the middle quarter of the time range
 /// the header names; then the checker, [`check_annotation`].
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+/// #     .ranks(2).events(300).seed(1).block_size(1024)).unwrap();
+/// use mpelog_annotate::{annotate, AnnotateOptions};
+/// use std::io::Cursor;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// let opts = AnnotateOptions::default().trace(clog2.len() as u64, &clog2[..1024]);
+/// let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {}).unwrap();
+/// let idx = idx.into_inner();
+/// assert!(mpelog_conformance::exercise_annotation(&idx, &clog2).all_values());
+/// // Another trace: the annotation is stale.
+/// assert!(!mpelog_conformance::exercise_annotation(&idx, &clog2[..clog2.len() - 1024]).all_values());
+/// ```
 pub fn exercise_annotation(annotation: &[u8], trace: &[u8]) -> Outcome {
     let mut out = Outcome::new(Format::Annotation);
     let opened = mpelog_annotate::Annotation::new(Cursor::new(annotation), Cursor::new(trace));

@@ -32,6 +32,13 @@ pub struct Report {
 
 impl Report {
     /// An empty report for `format`.
+    ///
+    /// ```
+    /// use mpelog_conformance::{Format, Report};
+    /// let r = Report::new(Format::Alog);
+    /// assert_eq!((r.format, r.findings.len()), (Some(Format::Alog), 0));
+    /// assert!(r.passes());
+    /// ```
     pub fn new(format: Format) -> Report {
         Report {
             format: Some(format),
@@ -40,11 +47,28 @@ impl Report {
     }
 
     /// How many findings are errors.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+    /// #     .ranks(2).events(300).seed(1).block_size(1024)).unwrap();
+    /// use mpelog_conformance::{check_bytes, Options};
+    /// assert_eq!(check_bytes(&clog2, &Options::default()).errors(), 0);
+    /// assert!(check_bytes(&clog2[..clog2.len() - 5], &Options::default()).errors() > 0); // cut
+    /// ```
     pub fn errors(&self) -> usize {
         self.count(Severity::Error)
     }
 
     /// How many findings are warnings.
+    ///
+    /// ```
+    /// use mpelog_conformance::{check::slog1::S1_REJ_001, report::Collector, Format, Severity};
+    /// let mut c = Collector::new(Format::Slog1, 10);
+    /// c.add(S1_REJ_001, 0, None, "cut".into());
+    /// let r = c.finish();
+    /// assert_eq!((r.errors(), r.warnings()), (1, 0)); // S1-REJ-001 is an error
+    /// assert_eq!(r.findings[0].severity, Severity::Error);
+    /// ```
     pub fn warnings(&self) -> usize {
         self.count(Severity::Warning)
     }
@@ -54,11 +78,24 @@ impl Report {
     }
 
     /// Whether the file has no error finding (warnings allowed).
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default()
+    /// #     .ranks(2).events(300).seed(1).block_size(1024)).unwrap();
+    /// use mpelog_conformance::{check_bytes, Options};
+    /// assert!(check_bytes(&clog2, &Options::default()).passes());
+    /// assert!(!check_bytes(b"not a trace", &Options::default()).passes());
+    /// ```
     pub fn passes(&self) -> bool {
         self.errors() == 0
     }
 
     /// The IDs of the findings, in order (handy in tests).
+    ///
+    /// ```
+    /// use mpelog_conformance::{check_bytes, Options};
+    /// assert_eq!(check_bytes(b"not a trace", &Options::default()).rule_ids(), ["FORMAT-001"]);
+    /// ```
     pub fn rule_ids(&self) -> Vec<&'static str> {
         self.findings.iter().map(|f| f.rule).collect()
     }
@@ -100,6 +137,14 @@ impl Collector {
     /// Adds a finding of `rule` (its severity comes with it). The message does
     /// not repeat the offset or the place, which the finding shows (a reader
     /// error gives it without its position: `detail()`).
+    ///
+    /// ```
+    /// use mpelog_conformance::{check::slog1::S1_REJ_001, report::Collector, Format};
+    /// let mut c = Collector::new(Format::Slog1, 1);
+    /// c.add(S1_REJ_001, 8, Some("frame 0".into()), "cut".into());
+    /// let f = &c.finish().findings[0];
+    /// assert_eq!((f.rule, f.offset, f.place.as_deref()), ("S1-REJ-001", 8, Some("frame 0")));
+    /// ```
     pub fn add(&mut self, rule: Rule, offset: u64, place: Option<String>, message: String) {
         let severity = rule.severity;
         let rule = rule.id;
@@ -117,21 +162,54 @@ impl Collector {
     }
 
     /// How many error findings were kept so far.
+    ///
+    /// ```
+    /// use mpelog_conformance::{check::slog1::S1_REJ_001, report::Collector, Format};
+    /// let mut c = Collector::new(Format::Slog1, 1);
+    /// c.add(S1_REJ_001, 8, None, "cut".into());
+    /// c.add(S1_REJ_001, 9, None, "cut".into());
+    /// assert_eq!(c.errors(), 1); // the second is over the limit: counted, not kept
+    /// ```
     pub fn errors(&self) -> usize {
         self.report.errors()
     }
 
     /// The most findings kept per rule.
+    ///
+    /// ```
+    /// use mpelog_conformance::{report::Collector, Format};
+    /// assert_eq!(Collector::new(Format::Clog2, 5).limit(), 5);
+    /// assert_eq!(Collector::new(Format::Clog2, 0).limit(), 1); // at least one
+    /// ```
     pub fn limit(&self) -> usize {
         self.limit
     }
 
     /// How many findings of `rule` were added (kept or not).
+    ///
+    /// ```
+    /// use mpelog_conformance::{check::slog1::S1_REJ_001, report::Collector, rules::FORMAT_001, Format};
+    /// let mut c = Collector::new(Format::Slog1, 1);
+    /// for at in 0..4 {
+    ///     c.add(S1_REJ_001, at, None, "cut".into());
+    /// }
+    /// assert_eq!((c.seen(S1_REJ_001), c.seen(FORMAT_001)), (4, 0));
+    /// ```
     pub fn seen(&self, rule: Rule) -> usize {
         self.per_rule.get(rule.id).copied().unwrap_or(0)
     }
 
     /// The report.
+    ///
+    /// ```
+    /// use mpelog_conformance::{check::slog1::S1_REJ_001, report::Collector, Format};
+    /// let mut c = Collector::new(Format::Slog1, 3);
+    /// c.add(S1_REJ_001, 30, None, "b".into());
+    /// c.add(S1_REJ_001, 10, None, "a".into());
+    /// let r = c.finish();
+    /// assert_eq!(r.format, Some(Format::Slog1));
+    /// assert_eq!(r.findings.iter().map(|f| f.offset).collect::<Vec<_>>(), [30, 10]); // in the order found
+    /// ```
     pub fn finish(self) -> Report {
         self.report
     }

@@ -17,6 +17,11 @@ pub enum Severity {
 
 impl Severity {
     /// `error` or `warning`.
+    ///
+    /// ```
+    /// use mpelog_conformance::Severity;
+    /// assert_eq!((Severity::Error.name(), Severity::Warning.name()), ("error", "warning"));
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Severity::Error => "error",

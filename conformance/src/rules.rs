@@ -14,6 +14,15 @@ use crate::Format;
 /// Every rule of every format: the general rules, then the tables of
 /// [`crate::check`]'s format modules, then SLOG-2's and compressed
 /// SLOG-2's frame rules.
+///
+/// ```
+/// let all = mpelog_conformance::rules::all();
+/// assert_eq!(all[0].id, "FORMAT-001"); // the general rules first
+/// let mut ids: Vec<&str> = all.iter().map(|r| r.id).collect();
+/// ids.sort();
+/// ids.dedup();
+/// assert_eq!(ids.len(), all.len()); // every ID once
+/// ```
 pub fn all() -> &'static [Rule] {
     static ALL: std::sync::OnceLock<Vec<Rule>> = std::sync::OnceLock::new();
     ALL.get_or_init(build)
@@ -37,11 +46,25 @@ fn build() -> Vec<Rule> {
 }
 
 /// The rule with ID `id`.
+///
+/// ```
+/// use mpelog_conformance::{rules::lookup, Format, Severity};
+/// let r = lookup("C2-REJ-011").unwrap();
+/// assert_eq!((r.format, r.severity), (Some(Format::Clog2), Severity::Error));
+/// assert!(lookup("NO-SUCH-RULE").is_none());
+/// ```
 pub fn lookup(id: &str) -> Option<Rule> {
     all().iter().find(|r| r.id == id).copied()
 }
 
 /// The rules of `format` (for compressed SLOG-2: SLOG-2's and the frame rules).
+///
+/// ```
+/// use mpelog_conformance::{rules::of, Format};
+/// assert!(of(Format::Alog).iter().all(|r| r.id.starts_with("AL-")));
+/// // Compressed SLOG-2 has SLOG-2's rules and its frames' own.
+/// assert!(of(Format::Slog2Compressed).len() > of(Format::Slog2).len());
+/// ```
 pub fn of(format: Format) -> Vec<Rule> {
     all()
         .iter()

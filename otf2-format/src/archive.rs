@@ -151,6 +151,13 @@ impl Archive {
     }
 
     /// The anchor file's path.
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?; // a directory: its anchor file is found
+    /// assert_eq!(a.anchor_path(), std::path::Path::new(dir).join("traces.otf2"));
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn anchor_path(&self) -> &Path {
         &self.anchor_path
     }

@@ -274,11 +274,27 @@ pub struct Definitions {
 
 impl Definitions {
     /// The string `r` refers to ("" when undefined or missing).
+    ///
+    /// ```
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let region = a.defs.regions.values().next().unwrap();
+    /// assert_eq!(a.defs.string(region.name), "foo");
+    /// assert_eq!(a.defs.string(u32::MAX), ""); // undefined
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn string(&self, r: u32) -> &str {
         self.strings.get(&r).map(String::as_str).unwrap_or("")
     }
 
     /// The location's definition.
+    ///
+    /// ```
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let (id, first) = &a.defs.locations[0];
+    /// assert_eq!(a.defs.location(*id), Some(first));
+    /// assert_eq!(a.defs.location(99), None);
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn location(&self, id: u64) -> Option<&Location> {
         self.locations
             .iter()
@@ -515,6 +531,16 @@ impl Definitions {
     /// comm-locations group's members are locations; a comm-self group is
     /// the event's own location. Communicators whose group is undefined or of
     /// another type are left out.
+    ///
+    /// ```
+    /// use otf2_format::defs::Ranks;
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let ranks = a.defs.comm_ranks();
+    /// assert!(!ranks.is_empty());
+    /// // MPI_COMM_WORLD's ranks are the two locations.
+    /// assert!(ranks.values().any(|r| matches!(r, Ranks::List(l) if l.len() == 2)));
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn comm_ranks(&self) -> HashMap<u32, Ranks> {
         const COMM_LOCATIONS: u8 = 4;
         const COMM_GROUP: u8 = 5;
@@ -554,6 +580,14 @@ impl Definitions {
     }
 
     /// The members of a metric: a class's own, an instance's class's.
+    ///
+    /// ```
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let (&metric, _) = a.defs.metrics.iter().next().unwrap();
+    /// assert!(!a.defs.metric_members_of(metric).is_empty());
+    /// assert!(a.defs.metric_members_of(u32::MAX).is_empty()); // no such metric
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn metric_members_of(&self, metric: u32) -> &[u32] {
         match self.metrics.get(&metric) {
             Some(Metric::Class { members, .. }) => members,

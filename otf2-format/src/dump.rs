@@ -37,6 +37,12 @@ pub struct Dumper<'a> {
 
 /// The name of an OTF2 value type (`INT64`, `DOUBLE`, …; `TYPE n` for one
 /// this crate does not name).
+///
+/// ```
+/// use otf2_format::dump::type_name;
+/// assert_eq!(type_name(otf2_format::event::value_type::INT64), "INT64");
+/// assert_eq!(type_name(200), "TYPE 200");
+/// ```
 pub fn type_name(t: u8) -> String {
     const NAMES: [&str; 18] = [
         "NONE",
@@ -185,6 +191,14 @@ impl<'a> Dumper<'a> {
     }
 
     /// The fields of an event, after its timestamp.
+    ///
+    /// ```
+    /// use otf2_format::{dump::Dumper, Archive};
+    /// let a = Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let first = a.events()?.next().unwrap()?; // entering region "foo"
+    /// assert_eq!(Dumper::new(&a.defs).fields(&first), "Region: \"foo\" <0>");
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn fields(&self, e: &Event) -> String {
         let me = e.location;
         match &e.kind {
@@ -303,6 +317,17 @@ impl<'a> Dumper<'a> {
     /// One event: `NAME location timestamp  fields` in `otf2-print`'s
     /// columns, then its attribute list (if any) on a continuation line
     /// starting at column [`CONTINUATION`].
+    ///
+    /// ```
+    /// use otf2_format::{dump::Dumper, Archive};
+    /// let a = Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let d = Dumper::new(&a.defs);
+    /// let first = a.events()?.next().unwrap()?;
+    /// let line = d.event(&first);
+    /// assert!(line.starts_with("ENTER "));
+    /// assert!(line.contains(&d.fields(&first)));
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn event(&self, e: &Event) -> String {
         let mut t = format!(
             "{:<32} {:>15} {:>20}  {}",
@@ -326,6 +351,15 @@ impl<'a> Dumper<'a> {
     /// fields as their OTF2 codes), in the order clock, strings, attributes,
     /// system tree, location groups, locations, regions, groups,
     /// communicators, metric members, metrics.
+    ///
+    /// ```
+    /// use otf2_format::{dump::Dumper, Archive};
+    /// let a = Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let lines = Dumper::new(&a.defs).definitions();
+    /// assert!(lines[0].starts_with("CLOCK_PROPERTIES"));
+    /// assert_eq!(lines.iter().filter(|l| l.starts_with("LOCATION ")).count(), 2);
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn definitions(&self) -> Vec<String> {
         let d = self.defs;
         let c = &d.clock;

@@ -161,6 +161,13 @@ impl Error {
     }
 
     /// The byte offset in [`Error::file`] where the problem was found.
+    ///
+    /// ```
+    /// use otf2_format::{Definitions, Limits, MemSource};
+    /// let junk = MemSource(std::sync::Arc::from(&[0xffu8; 40][..]));
+    /// let e = Definitions::read(junk, "junk.def".into(), 40, &Limits::default()).unwrap_err();
+    /// assert!(e.offset() < 40);
+    /// ```
     pub fn offset(&self) -> u64 {
         match self {
             Error::Io { offset, .. }
@@ -172,6 +179,13 @@ impl Error {
     }
 
     /// The file the error is about.
+    ///
+    /// ```
+    /// use otf2_format::{Definitions, Limits, MemSource};
+    /// let junk = MemSource(std::sync::Arc::from(&[0xffu8; 40][..]));
+    /// let e = Definitions::read(junk, "junk.def".into(), 40, &Limits::default()).unwrap_err();
+    /// assert_eq!(e.file(), std::path::Path::new("junk.def"));
+    /// ```
     pub fn file(&self) -> &Path {
         match self {
             Error::Io { file, .. }

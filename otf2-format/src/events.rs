@@ -75,6 +75,13 @@ impl<S: Source> LocationEvents<S> {
     }
 
     /// The location read.
+    ///
+    /// ```
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let ev = a.location_events(1)?;
+    /// assert_eq!(ev.location(), 1);
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn location(&self) -> u64 {
         self.location
     }
@@ -82,11 +89,32 @@ impl<S: Source> LocationEvents<S> {
     /// The byte offset in the event file of the fields of the last event
     /// returned (just after its record type and length bytes); 0 before the
     /// first. What a check names when an event breaks a rule.
+    ///
+    /// ```
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let mut ev = a.location_events(0)?;
+    /// assert_eq!(ev.offset(), 0); // before the first event
+    /// ev.next_event()?;
+    /// let first = ev.offset();
+    /// assert!(first > 0);
+    /// ev.next_event()?;
+    /// assert!(ev.offset() > first);
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn offset(&self) -> u64 {
         self.offset
     }
 
     /// Chunks entered so far.
+    ///
+    /// ```
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let mut ev = a.location_events(0)?;
+    /// assert_eq!(ev.chunks(), 0);
+    /// while ev.next_event()?.is_some() {}
+    /// assert_eq!(ev.chunks(), 1); // a small file: one chunk
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn chunks(&self) -> u64 {
         self.stream.as_ref().map_or(0, |s| s.chunks)
     }
@@ -96,6 +124,22 @@ impl<S: Source> LocationEvents<S> {
     /// # Errors
     /// Bytes that are not an event file (error with file and offset); after
     /// an error the reader is done.
+    ///
+    /// ```
+    /// use otf2_format::EventKind;
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let mut ev = a.location_events(0)?;
+    /// let first = ev.next_event()?.unwrap();
+    /// assert!(matches!(first.kind, EventKind::Enter { .. }));
+    /// assert_eq!((first.location, first.time), (0, 10));
+    /// let mut last = first.time;
+    /// while let Some(e) = ev.next_event()? {
+    ///     assert!(e.time >= last); // one location's events are in time order
+    ///     last = e.time;
+    /// }
+    /// assert!(ev.next_event()?.is_none()); // and stay done
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn next_event(&mut self) -> Result<Option<Event>> {
         if self.done {
             return Ok(None);

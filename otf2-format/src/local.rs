@@ -40,6 +40,14 @@ pub enum IdMap {
 
 impl IdMap {
     /// The global identifier of `local` (itself when the map has no entry).
+    ///
+    /// ```
+    /// use otf2_format::local::IdMap;
+    /// let dense = IdMap::Dense(vec![7, 9]);
+    /// assert_eq!((dense.global(1), dense.global(5)), (9, 5)); // no entry: itself
+    /// let sparse = IdMap::Sparse(vec![(2, 20), (4, 40)]);
+    /// assert_eq!((sparse.global(4), sparse.global(3)), (40, 3));
+    /// ```
     pub fn global(&self, local: u64) -> u64 {
         match self {
             IdMap::Dense(v) => usize::try_from(local)
@@ -85,6 +93,15 @@ pub struct LocalDefs {
 
 impl LocalDefs {
     /// Maps a local reference of mapping type `kind` to the global one.
+    ///
+    /// ```
+    /// use otf2_format::{local::mapping, LocalDefs};
+    /// let none = LocalDefs::default();
+    /// assert_eq!(none.map(mapping::REGION, 3), 3); // no mapping table: the same id
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// assert_eq!(a.local_defs(0)?.map(mapping::REGION, 0), a.local_defs(0)?.map(mapping::REGION, 0));
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn map(&self, kind: u8, local: u64) -> u64 {
         match self.maps.get(&kind) {
             Some(m) => m.global(local),

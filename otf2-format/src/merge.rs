@@ -46,6 +46,17 @@ impl<S: Source> Merged<S> {
     }
 
     /// The per-location readers (for their counts).
+    ///
+    /// ```
+    /// use otf2_format::Merged;
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let mut m = Merged::new(vec![a.location_events(0)?, a.location_events(1)?]);
+    /// while m.next_event()?.is_some() {}
+    /// let locations: Vec<u64> = m.readers().iter().map(|r| r.location()).collect();
+    /// assert_eq!(locations, [0, 1]);
+    /// assert!(m.readers().iter().all(|r| r.chunks() == 1));
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn readers(&self) -> &[LocationEvents<S>] {
         &self.readers
     }
@@ -62,6 +73,20 @@ impl<S: Source> Merged<S> {
     ///
     /// # Errors
     /// The first error of any location's reader; the merge then ends.
+    ///
+    /// ```
+    /// let a = otf2_format::Archive::open(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny"))?;
+    /// let mut m = a.events()?;
+    /// let mut seen = std::collections::BTreeSet::new();
+    /// let mut last = 0;
+    /// while let Some(e) = m.next_event()? {
+    ///     assert!(e.time >= last); // every location's events, in time order
+    ///     last = e.time;
+    ///     seen.insert(e.location);
+    /// }
+    /// assert_eq!(seen.len(), 2);
+    /// # Ok::<(), otf2_format::Error>(())
+    /// ```
     pub fn next_event(&mut self) -> Result<Option<Event>> {
         if self.failed {
             return Ok(None);

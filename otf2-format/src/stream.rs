@@ -23,6 +23,12 @@ pub mod marker {
 }
 
 /// Event record types written without a length: one compressed value.
+///
+/// ```
+/// use otf2_format::stream::is_singleton_event;
+/// assert!(is_singleton_event(12)); // Enter: the region alone
+/// assert!(!is_singleton_event(14));
+/// ```
 pub fn is_singleton_event(t: u8) -> bool {
     matches!(t, 12 | 13 | 16 | 17 | 20 | 21 | 24 | 28 | 29 | 30)
 }

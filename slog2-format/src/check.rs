@@ -68,6 +68,21 @@ impl Ctx {
 /// Checks a SLOG-2 file. At most `limit` findings are kept per rule (the count of
 /// the rest is not reported). A parse error ends the check with an `S2-PARSE`
 /// finding.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::check::check;
+/// assert!(check(Cursor::new(&bytes), 10).is_empty()); // a converter's output is clean
+/// let findings = check(Cursor::new(&bytes[..bytes.len() / 2]), 10); // cut in half
+/// assert!(!findings.is_empty());
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
     let mut cx = Ctx {
         findings: Vec::new(),

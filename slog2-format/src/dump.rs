@@ -33,6 +33,21 @@ fn vertices(v: &[Coord]) -> String {
 }
 
 /// Header lines.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let lines = slog2_format::dump::header(r.header(), r.version());
+/// assert_eq!(lines[0], r#"version "SLOG 2.0.6""#);
+/// assert!(lines[1].starts_with("header "));
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn header(h: &Header, version: Version) -> Vec<String> {
     vec![
         format!("version {}", quoted(&h.version.bytes)),
@@ -58,6 +73,11 @@ pub fn header(h: &Header, version: Version) -> Vec<String> {
 }
 
 /// One category line.
+///
+/// ```
+/// let line = slog2_format::dump::category(&slog2_format::convert::arrow_category());
+/// assert!(line.starts_with(r#"category index=0 name="message" topo=Arrow argb=ffffffff"#));
+/// ```
 pub fn category(c: &Category) -> String {
     let keys: Vec<String> = c.keys.iter().map(|k| quoted(&k.bytes)).collect();
     let mut s = format!(
@@ -79,6 +99,14 @@ pub fn category(c: &Category) -> String {
 }
 
 /// Lines of one line-ID map.
+///
+/// ```
+/// use slog2_format::write::identity_map;
+/// let lines = slog2_format::dump::line_id_map(&identity_map(0..2));
+/// assert_eq!(lines.len(), 3); // the map, then a row per line ID
+/// assert!(lines[0].starts_with("linemap title="));
+/// assert!(lines[1].starts_with("  row 0 -> "));
+/// ```
 pub fn line_id_map(m: &LineIdMap) -> Vec<String> {
     let labels: Vec<String> = m.labels.iter().map(|k| quoted(&k.bytes)).collect();
     let mut v = vec![format!(
@@ -96,6 +124,21 @@ pub fn line_id_map(m: &LineIdMap) -> Vec<String> {
 }
 
 /// One TreeDir entry.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let root = r.tree_dir().unwrap().value.root().unwrap();
+/// let line = slog2_format::dump::tree_dir_entry(root);
+/// assert!(line.starts_with(&format!("treedir ({},0) [", r.header().max_treedepth)));
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn tree_dir_entry(e: &TreeDirEntry) -> String {
     format!(
         "treedir ({},{}) [{:?},{:?}] {}",
@@ -149,6 +192,22 @@ fn shadow(s: &Shadow, out: &mut Vec<String>) {
 }
 
 /// The lines of one node: header, drawables, stubs with shadows, trailing bytes.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let root = r.read_root()?;
+/// let lines = slog2_format::dump::node(&root.value, &root.trailing);
+/// assert!(lines[0].contains(&format!("stubs={}", root.value.stubs.len())));
+/// assert!(lines.len() > 1); // its drawables and stubs follow
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn node(n: &TreeNodeBody, trailing: &[u8]) -> Vec<String> {
     let mut out = vec![format!(
         "{} nestless={} nestable={} stubs={}",

@@ -484,6 +484,13 @@ impl From<clog2_format::Error> for Error {
 impl Error {
     /// The message without its position (the byte offset, [`Self::offset`]):
     /// what a report that shows the offset beside it prints.
+    ///
+    /// ```
+    /// let e = slog2_format::Slog2File::parse(b"CLOG-02.44 and more").unwrap_err();
+    /// assert_eq!(e.offset(), Some(0));
+    /// assert!(e.detail().starts_with("not a SLOG-2 file"));
+    /// assert!(e.to_string().ends_with(&e.detail())); // the message is the offset, then the detail
+    /// ```
     pub fn detail(&self) -> String {
         match self {
             Error::Io { source, .. } => format!("I/O error: {source}"),
@@ -571,6 +578,20 @@ impl Error {
     }
 
     /// The byte offset the error refers to, if it concerns input bytes.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let e = slog2_format::Slog2File::parse(&bytes[..bytes.len() - 10]).unwrap_err();
+    /// assert!(e.offset().unwrap() < bytes.len() as u64);
+    /// assert_eq!(slog2_format::Error::Empty.offset(), None); // not about input bytes
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn offset(&self) -> Option<u64> {
         match self {
             Error::Io { offset, .. }

@@ -313,6 +313,21 @@ impl Slog2File {
     }
 
     /// The tree nodes, by file offset.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let f = slog2_format::Slog2File::parse(&bytes)?;
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert_eq!(f.nodes().count(), r.tree_dir().unwrap().value.entries.len()); // one a TreeDir entry
+    /// assert!(f.nodes().map(|n| n.ptr.offset).is_sorted()); // by offset
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn nodes(&self) -> impl Iterator<Item = &Parsed<TreeNodeBody>> {
         self.blocks.values().filter_map(|b| match b {
             FileBlock::Node(n) => Some(n),

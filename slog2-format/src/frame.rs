@@ -40,6 +40,12 @@ pub mod codec {
     pub const COLUMNS: u8 = 2;
 
     /// A codec's name, or `None` for a reserved ID.
+    ///
+    /// ```
+    /// use slog2_format::frame::codec;
+    /// assert_eq!(codec::name(codec::DEFLATE), Some("deflate"));
+    /// assert_eq!(codec::name(200), None); // reserved
+    /// ```
     pub fn name(id: u8) -> Option<&'static str> {
         match id {
             STORED => Some("stored"),
@@ -108,6 +114,12 @@ impl Compression {
     }
 
     /// Whether nodes are framed.
+    ///
+    /// ```
+    /// use slog2_format::frame::Compression;
+    /// assert!(!Compression::None.is_framed());
+    /// assert!(Compression::Deflate(6).is_framed() && Compression::Stored.is_framed());
+    /// ```
     pub fn is_framed(self) -> bool {
         self != Compression::None
     }

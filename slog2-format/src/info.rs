@@ -277,6 +277,15 @@ pub const MISSING_FORMATS: &str = "Can't decode user byte[] with Missing format 
 ///
 /// As [`visit`], when the buffer cannot be decoded. Missing format characters
 /// are not an error: they give Java's line.
+///
+/// ```
+/// use slog2_format::{convert::arrow_category, info::labelled};
+/// let c = arrow_category(); // msg_tag=%d, msg_size=%d
+/// let bytes: Vec<u8> = [7i32, 1024].iter().flat_map(|v| v.to_be_bytes()).collect();
+/// assert_eq!(labelled(&c.keys, &c.types, &bytes)?, "msg_tag=7, msg_size=1024");
+/// assert!(labelled(&c.keys, &c.types, &bytes[..3]).is_err()); // a cut value
+/// # Ok::<(), slog2_format::info::InfoError>(())
+/// ```
 pub fn labelled(keys: &[JStr], types: &[u8], bytes: &[u8]) -> Result<String, InfoError> {
     let mut err: Option<&str> = None;
     let values: Vec<Option<InfoValue>> = if types.is_empty() {
@@ -313,6 +322,12 @@ pub fn labelled(keys: &[JStr], types: &[u8], bytes: &[u8]) -> Result<String, Inf
 /// `key0%t0key1%t1...keyN` (Java's `info_fmt` text in `Category.toString`, without
 /// the surrounding `< >`). Extra keys or types are appended in the same interleaved
 /// order.
+///
+/// ```
+/// use slog2_format::{convert::arrow_category, info::format_string};
+/// let c = arrow_category();
+/// assert_eq!(format_string(&c.keys, &c.types), "msg_tag=%d, msg_size=%d");
+/// ```
 pub fn format_string(keys: &[JStr], types: &[u8]) -> String {
     let mut out = String::new();
     for idx in 0..keys.len().max(types.len()) {

@@ -246,6 +246,26 @@ pub fn parse_header(bytes: &[u8]) -> Result<(Header, Version, u64)> {
 /// The parser's error at the offset where it failed: [`Error::Truncated`] within
 /// the block when `bytes` end early, [`Error::BadTag`] or [`Error::BadValue`] for a
 /// value the format forbids.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::{error::Part, read::parse_block, CategoryMap};
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let ptr = r.header().categories;
+/// let raw = r.read_raw(ptr, Part::CategoryMap)?.to_vec();
+/// let legend = parse_block::<CategoryMap>(&raw, ptr, Part::CategoryMap, (true,))?; // a 2.0.6 file
+/// let names = |m: &CategoryMap| m.categories.iter().map(|c| c.name.text()).collect::<Vec<_>>();
+/// assert_eq!(names(&legend.value), names(&r.categories().unwrap().value));
+/// assert_eq!(legend.ptr, ptr);
+/// assert!(parse_block::<CategoryMap>(&raw[..2], ptr, Part::CategoryMap, (true,)).is_err());
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn parse_block<T>(
     bytes: &[u8],
     ptr: FileBlockPtr,
@@ -487,6 +507,21 @@ impl<R: Read + Seek> Slog2Reader<R> {
     }
 
     /// The validation in force.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::{ReadOptions, Validation};
+    /// assert_eq!(Slog2Reader::new(Cursor::new(&bytes))?.validation(), Validation::Strict);
+    /// let opts = ReadOptions::default().validation(Validation::Off);
+    /// assert_eq!(Slog2Reader::with_options(Cursor::new(&bytes), opts)?.validation(), Validation::Off);
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn validation(&self) -> Validation {
         self.validation
     }
@@ -689,6 +724,29 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// # Errors
     ///
     /// [`Error::BadPointer`] at `at`, naming `what` and the broken condition.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::{error::{Part, PointerProblem}, Error, FileBlockPtr};
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// r.check_ptr(r.header().treedir, Part::TreeDir, 0)?;
+    /// let past_end = FileBlockPtr { offset: bytes.len() as i64, size: 16 };
+    /// assert!(matches!(
+    ///     r.check_ptr(past_end, Part::TreeDir, 60),
+    ///     Err(Error::BadPointer { offset: 60, kind: PointerProblem::OutsideFile, .. })
+    /// ));
+    /// assert!(matches!(
+    ///     r.check_ptr(FileBlockPtr::NULL, Part::TreeRoot, 60),
+    ///     Err(Error::BadPointer { kind: PointerProblem::Null, .. })
+    /// ));
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn check_ptr(&self, ptr: FileBlockPtr, what: Part, at: u64) -> Result<()> {
         let bad = |kind: PointerProblem, limit: i64| Error::BadPointer {
             offset: at,
@@ -733,6 +791,23 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// [`Error::BadPointer`] at the block's offset when `ptr` cannot be followed (see
     /// [`check_ptr`](Self::check_ptr)), and [`Error::Io`] at the block's offset when
     /// the seek or read fails.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::error::Part;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let ptr = r.header().treedir;
+    /// let raw = r.read_raw(ptr, Part::TreeDir)?;
+    /// let at = ptr.offset as usize;
+    /// assert_eq!(raw, &bytes[at..at + ptr.size as usize]); // the block's bytes, as stored
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn read_raw(&mut self, ptr: FileBlockPtr, what: Part) -> Result<&[u8]> {
         self.read_raw_at(ptr, what, ptr.offset.max(0) as u64)
     }
@@ -956,6 +1031,28 @@ impl<R: Read + Seek> Slog2Reader<R> {
     ///
     /// The cache must hold nodes of this file only (the key is the node's
     /// offset).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::NodeCache;
+    /// use std::sync::Arc;
+    /// let cache = Arc::new(NodeCache::new(1 << 20));
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// r.set_node_cache(cache.clone());
+    /// let first = r.window(f64::NEG_INFINITY, f64::INFINITY)?;
+    /// // A second reader of the same file shares what the first one found.
+    /// let mut again = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// again.set_node_cache(cache.clone());
+    /// assert_eq!(again.window(f64::NEG_INFINITY, f64::INFINITY)?.drawables, first.drawables);
+    /// assert!(!cache.is_empty());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn set_node_cache(&mut self, cache: std::sync::Arc<crate::NodeCache>) {
         self.node_cache = Some(cache);
     }

@@ -54,11 +54,23 @@ impl JStr {
     pub const MAX_BYTES: usize = i16::MAX as usize;
 
     /// The text, decoded lossily.
+    ///
+    /// ```
+    /// use slog2_format::types::JStr;
+    /// assert_eq!(JStr::new("MPI_Recv").text(), "MPI_Recv");
+    /// let bad = JStr { len: 2, bytes: vec![b'a', 0xff] };
+    /// assert_eq!(bad.text(), "a\u{fffd}"); // lossily
+    /// ```
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.bytes).into_owned()
     }
 
     /// Bytes on disk.
+    ///
+    /// ```
+    /// use slog2_format::types::JStr;
+    /// assert_eq!(JStr::new("abc").disk_len(), 5); // a 2-byte length, then the bytes
+    /// ```
     pub fn disk_len(&self) -> usize {
         2 + self.bytes.len()
     }
@@ -93,6 +105,13 @@ impl FileBlockPtr {
     pub const NULL: FileBlockPtr = FileBlockPtr { offset: 0, size: 0 };
 
     /// Whether this pointer is NULL (points nowhere).
+    ///
+    /// ```
+    /// use slog2_format::FileBlockPtr;
+    /// assert!(FileBlockPtr::NULL.is_null());
+    /// assert!(FileBlockPtr { offset: 100, size: 0 }.is_null());
+    /// assert!(!FileBlockPtr { offset: 100, size: 8 }.is_null());
+    /// ```
     pub fn is_null(&self) -> bool {
         self.offset == 0 || self.size <= 0
     }
@@ -171,6 +190,22 @@ pub struct TreeDir {
 impl TreeDir {
     /// The root: the deepest entry, the first in xpos among equals (`None`
     /// for an empty TreeDir). Its box is the file's time range.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let root = r.tree_dir().unwrap().value.root().unwrap();
+    /// assert_eq!(root.id.depth, r.header().max_treedepth);
+    /// assert_eq!(root.ptr, r.header().treeroot);
+    /// assert!(slog2_format::TreeDir::default().root().is_none());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn root(&self) -> Option<&TreeDirEntry> {
         self.entries
             .iter()
@@ -412,6 +447,12 @@ pub mod topology {
     pub const ARROW: i32 = 2;
 
     /// The name slog2print uses.
+    ///
+    /// ```
+    /// use slog2_format::types::topology;
+    /// assert_eq!(topology::name(topology::STATE), "State");
+    /// assert_eq!(topology::name(9), "Unknown(9)");
+    /// ```
     pub fn name(t: i32) -> String {
         match t {
             EVENT => "Event".into(),

@@ -101,22 +101,59 @@ impl TimeWindow {
 
     /// Whether the time box `[earliest, latest]` meets the window:
     /// `earliest < end && latest >= start`. False whenever a value is NaN.
+    ///
+    /// ```
+    /// use slog2_format::TimeWindow;
+    /// let w = TimeWindow::new(1.0, 2.0);
+    /// assert!(w.meets(1.5, 1.6));
+    /// assert!(!w.meets(2.0, 3.0)); // the end is exclusive
+    /// assert!(!w.meets(f64::NAN, 1.5));
+    /// ```
     pub fn meets(&self, earliest: f64, latest: f64) -> bool {
         earliest < self.end && latest >= self.start
     }
 
     /// Whether a real drawable is visible in the window (its box, the vertex
     /// minimum and maximum, meets it). A drawable without vertices is never visible.
+    ///
+    /// ```
+    /// use slog2_format::{types::{Coord, Drawable, JStr, Primitive}, TimeWindow};
+    /// let event = |time| Drawable::Primitive(Primitive { category: 1, info: JStr::new(""), vertices: vec![Coord { time, line_id: 0 }] });
+    /// let w = TimeWindow::new(1.0, 2.0);
+    /// assert!(w.shows(&event(1.0)));
+    /// assert!(!w.shows(&event(2.0)));
+    /// ```
     pub fn shows(&self, d: &Drawable) -> bool {
         self.meets(d.earliest(), d.latest())
     }
 
     /// Whether a shadow's stored box meets the window.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use slog2_format::TimeWindow;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let root = r.read_root()?;
+    /// let s = root.value.stubs.iter().flat_map(|s| &s.nestable).next().unwrap();
+    /// assert!(TimeWindow::new(s.earliest, s.latest).shows_shadow(s));
+    /// assert!(!TimeWindow::new(s.latest + 1.0, s.latest + 2.0).shows_shadow(s));
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn shows_shadow(&self, s: &Shadow) -> bool {
         self.meets(s.earliest, s.latest)
     }
 
     /// The width `end - start`.
+    ///
+    /// ```
+    /// assert_eq!(slog2_format::TimeWindow::new(1.0, 3.5).width(), 2.5);
+    /// ```
     pub fn width(&self) -> f64 {
         self.end - self.start
     }
@@ -156,6 +193,16 @@ pub struct WindowAnswer {
 /// Java's `INCRE_STARTTIME_ORDER` (spec §10.1, [`crate::size::start_order`]) for
 /// two real drawables (their box is the vertex minimum and maximum; for a composite,
 /// over all its parts).
+///
+/// ```
+/// use slog2_format::{window::drawable_order, types::{Coord, Drawable, JStr, Primitive}};
+/// let state = |from, to| Drawable::Primitive(Primitive { category: 1, info: JStr::new(""), vertices: vec![
+///     Coord { time: from, line_id: 0 }, Coord { time: to, line_id: 0 },
+/// ] });
+/// let mut v = vec![state(1.0, 2.0), state(0.0, 1.0), state(0.0, 3.0)];
+/// v.sort_by(drawable_order);
+/// assert_eq!(v, [state(0.0, 3.0), state(0.0, 1.0), state(1.0, 2.0)]); // start, then the longest
+/// ```
 pub fn drawable_order(a: &Drawable, b: &Drawable) -> Ordering {
     start_order(drawable_key(a), drawable_key(b))
 }
@@ -163,6 +210,22 @@ pub fn drawable_order(a: &Drawable, b: &Drawable) -> Ordering {
 /// Java's `INCRE_STARTTIME_ORDER` (spec §10.1, [`crate::size::start_order`]) for
 /// two shadows (their box is the stored union box; the line IDs are those of the
 /// first and last vertex).
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let root = r.read_root()?;
+/// let mut shadows: Vec<_> = root.value.stubs.iter().flat_map(|s| s.nestable.iter().cloned()).collect();
+/// shadows.sort_by(slog2_format::window::shadow_order);
+/// assert!(shadows.windows(2).all(|w| w[0].earliest <= w[1].earliest));
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn shadow_order(a: &Shadow, b: &Shadow) -> Ordering {
     start_order(shadow_key(a), shadow_key(b))
 }
@@ -173,6 +236,12 @@ pub fn shadow_order(a: &Shadow, b: &Shadow) -> Ordering {
 /// returned: `ceil(k / (k - 1) * (drawables + 2 + 2 * depth))`, which is
 /// `2 * drawables + 4 * depth + 4` for `k = 2`. `u64::MAX` (no bound) for `k < 2`;
 /// saturates at `u64::MAX`.
+///
+/// ```
+/// use slog2_format::node_read_bound;
+/// assert_eq!(node_read_bound(2, 3, 100), 2 * 100 + 4 * 3 + 4);
+/// assert_eq!(node_read_bound(1, 3, 100), u64::MAX); // no bound
+/// ```
 pub fn node_read_bound(k: u32, depth: u32, drawables: u64) -> u64 {
     if k < 2 {
         return u64::MAX;
@@ -187,6 +256,12 @@ pub fn node_read_bound(k: u32, depth: u32, drawables: u64) -> u64 {
 /// file whose same-depth node boxes do not overlap and increase with xpos
 /// (spec/queries.md §2.4): the root, plus at most `pixels + 2` nodes at each lower depth, i.e.
 /// `1 + depth * (pixels + 2)`. Saturates at `u64::MAX`.
+///
+/// ```
+/// use slog2_format::window::preview_node_read_bound;
+/// assert_eq!(preview_node_read_bound(3, 640), 1 + 3 * 642);
+/// assert_eq!(preview_node_read_bound(0, 640), 1); // the root alone
+/// ```
 pub fn preview_node_read_bound(depth: u32, pixels: u32) -> u64 {
     let pixels = pixels.max(1) as u64;
     (depth as u64)

@@ -176,6 +176,18 @@ fn check_not_empty(data: &[u8]) -> Result<()> {
 /// [`Error::UnknownRecordType`] (offset 0) if the first record's type is unknown;
 /// [`Error::BadValue`] for a record with a bad length (at the record) or when no
 /// block size qualifies (field `block size`, offset 0).
+///
+/// ```
+/// use clog2_format::clog::{infer_block_size, Body, ClogWriter, Record, Shift};
+/// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+/// for i in 0..40 {
+///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+/// }
+/// let bytes = w.finish()?;
+/// assert_eq!(infer_block_size(&bytes)?, 1024);
+/// assert!(infer_block_size(&bytes[..8]).is_err()); // shorter than a header
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
 pub fn infer_block_size(data: &[u8]) -> Result<usize> {
     check_not_empty(data)?;
     let mut pos = 0;
@@ -381,17 +393,56 @@ impl<'a> ClogRecords<'a> {
     }
 
     /// The number of blocks in the file.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// for i in 0..40 {
+    ///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// }
+    /// let bytes = w.finish()?;
+    /// assert_eq!(ClogRecords::new(&bytes)?.block_count(), bytes.len() / 1024);
+    /// assert_eq!(ClogRecords::new(&bytes)?.block_count(), 2);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn block_count(&self) -> usize {
         self.data.len() / self.block_size
     }
 
     /// The index of the block being read.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// for i in 0..40 {
+    ///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// }
+    /// let bytes = w.finish()?;
+    /// let mut recs = ClogRecords::new(&bytes)?;
+    /// assert_eq!(recs.block_index(), 0);
+    /// // The first block holds 27 records and its ENDBLOCK; the 29th record is in block 1.
+    /// recs.nth(28).unwrap()?;
+    /// assert_eq!(recs.block_index(), 1);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn block_index(&self) -> usize {
         self.block
     }
 
     /// The offset just after the last record returned (for a terminator: where the
     /// block's trailing bytes start).
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogRecords, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// w.push(&Record::new(0.5, 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// let bytes = w.finish()?;
+    /// let mut recs = ClogRecords::new(&bytes)?;
+    /// assert_eq!(recs.position(), 0);
+    /// let (rec, at) = recs.next().unwrap()?;
+    /// assert_eq!((at, recs.position()), (0, rec.disk_len())); // 32 bytes: header and SHIFT body
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn position(&self) -> usize {
         self.pos
     }
@@ -464,6 +515,18 @@ pub struct ClogBlock {
 
 impl ClogBlock {
     /// Whether the block ends with ENDLOG.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogFile, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// for i in 0..40 {
+    ///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// }
+    /// let f = ClogFile::parse(&w.finish()?)?;
+    /// let last: Vec<bool> = f.blocks.iter().map(|b| b.is_last()).collect();
+    /// assert_eq!(last, [false, true]); // ENDBLOCK, then ENDLOG
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn is_last(&self) -> bool {
         matches!(self.records.last().map(|r| &r.body), Some(Body::EndLog))
     }

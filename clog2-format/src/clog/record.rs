@@ -71,6 +71,13 @@ pub mod comm_etype {
 
 /// The fixed `length` (whole record size in 8-byte units) of a known record type, or
 /// `None` for any other type (including [`rectype::UNDEF`]).
+///
+/// ```
+/// use clog2_format::clog::{record_len, rectype};
+/// assert_eq!(record_len(rectype::SHIFT), Some(4)); // 32 bytes
+/// assert_eq!(record_len(rectype::ENDLOG), Some(3)); // the 24-byte header alone
+/// assert_eq!(record_len(rectype::UNDEF), None);
+/// ```
 pub fn record_len(rectype: i32) -> Option<i32> {
     use rectype::*;
     Some(match rectype {
@@ -90,6 +97,13 @@ pub fn record_len(rectype: i32) -> Option<i32> {
 /// The short name of a record type used by [`Record::display`] and
 /// [`Body::type_name`]: `endlog`, `endblock`, `raw`, `msg`, `coll`, `comm`,
 /// `eventdef`, `statedef`, `srcloc`, `shift`, or `unknown` for any other number.
+///
+/// ```
+/// use clog2_format::clog::{rectype, rectype_name};
+/// assert_eq!(rectype_name(rectype::SHIFT), "shift");
+/// assert_eq!(rectype_name(rectype::ENDBLOCK), "endblock");
+/// assert_eq!(rectype_name(12345), "unknown");
+/// ```
 pub fn rectype_name(rectype: i32) -> &'static str {
     use rectype::*;
     match rectype {
@@ -283,6 +297,12 @@ pub enum Body {
 
 impl Body {
     /// The record type number of this body.
+    ///
+    /// ```
+    /// use clog2_format::clog::{rectype, Body, Shift};
+    /// assert_eq!(Body::Shift(Shift { timeshift: 0.5 }).rectype(), rectype::SHIFT);
+    /// assert_eq!(Body::Unknown { rectype: 77, bytes: vec![0; 8] }.rectype(), 77);
+    /// ```
     pub fn rectype(&self) -> i32 {
         use rectype::*;
         match self {
@@ -301,6 +321,13 @@ impl Body {
     }
 
     /// The short type name (see [`rectype_name`]); `unknown` for [`Body::Unknown`].
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Shift};
+    /// assert_eq!(Body::Shift(Shift { timeshift: 0.5 }).type_name(), "shift");
+    /// assert_eq!(Body::EndLog.type_name(), "endlog");
+    /// assert_eq!(Body::Unknown { rectype: 8, bytes: vec![] }.type_name(), "unknown");
+    /// ```
     pub fn type_name(&self) -> &'static str {
         match self {
             Body::Unknown { .. } => "unknown",
@@ -309,6 +336,13 @@ impl Body {
     }
 
     /// The size of the body on disk (without the header).
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Shift};
+    /// assert_eq!(Body::Shift(Shift { timeshift: 0.5 }).disk_len(), 8); // one double
+    /// assert_eq!(Body::EndLog.disk_len(), 0);
+    /// assert_eq!(Body::Unknown { rectype: 77, bytes: vec![0; 16] }.disk_len(), 16);
+    /// ```
     pub fn disk_len(&self) -> usize {
         match self {
             Body::Unknown { bytes, .. } => bytes.len(),
@@ -335,6 +369,12 @@ pub struct Record {
 
 impl Record {
     /// A record with a zero header pad.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record};
+    /// let r = Record::new(1.5, 3, Body::EndBlock);
+    /// assert_eq!((r.time, r.procid, r.pad.is_zero()), (1.5, 3, true));
+    /// ```
     pub fn new(time: f64, procid: i32, body: Body) -> Record {
         Record {
             time,
@@ -345,16 +385,35 @@ impl Record {
     }
 
     /// The record type number.
+    ///
+    /// ```
+    /// use clog2_format::clog::{rectype, Body, Record, Shift};
+    /// let r = Record::new(0.5, 0, Body::Shift(Shift { timeshift: 0.0 }));
+    /// assert_eq!(r.rectype(), rectype::SHIFT);
+    /// ```
     pub fn rectype(&self) -> i32 {
         self.body.rectype()
     }
 
     /// Whether this record ends a block (ENDBLOCK or ENDLOG).
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record, Shift};
+    /// assert!(Record::new(0.0, 0, Body::EndLog).is_terminator());
+    /// assert!(Record::new(0.0, 0, Body::EndBlock).is_terminator());
+    /// assert!(!Record::new(0.0, 0, Body::Shift(Shift { timeshift: 0.0 })).is_terminator());
+    /// ```
     pub fn is_terminator(&self) -> bool {
         matches!(self.body, Body::EndLog | Body::EndBlock)
     }
 
     /// The size of the record on disk, header included.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record, Shift};
+    /// assert_eq!(Record::new(0.0, 0, Body::Shift(Shift { timeshift: 0.0 })).disk_len(), 32);
+    /// assert_eq!(Record::new(0.0, 0, Body::EndLog).disk_len(), 24);
+    /// ```
     pub fn disk_len(&self) -> usize {
         HEADER_LEN + self.body.disk_len()
     }
@@ -389,6 +448,12 @@ impl Record {
     /// ```text
     /// ts=0.0007189999996626284 proc=2 type=srcloc srcloc=900 line=295 file="/sandbox/chan/mpich_work/mpich_tmp/mpe/"
     /// ts=0.0022189999999682186 proc=2 type=raw etype=-101 data=3 srcloc=901 string="1 0"
+    /// ```
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record, Shift};
+    /// let r = Record::new(0.5, 2, Body::Shift(Shift { timeshift: 0.25 }));
+    /// assert_eq!(r.display().to_string(), "ts=0.5 proc=2 type=shift shift=0.25");
     /// ```
     pub fn display(&self) -> RecordDisplay<'_> {
         RecordDisplay(self)

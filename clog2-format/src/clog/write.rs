@@ -322,11 +322,32 @@ impl<W: Write> ClogWriter<W> {
     }
 
     /// Number of records pushed so far (terminators not counted).
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// assert_eq!(w.records_written(), 0);
+    /// for i in 0..3 {
+    ///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// }
+    /// assert_eq!(w.records_written(), 3);
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn records_written(&self) -> u64 {
         self.records
     }
 
     /// Bytes written or buffered so far.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, ClogWriter, Record, Shift};
+    /// let mut w = ClogWriter::new(Vec::new(), 1024)?;
+    /// for i in 0..3 {
+    ///     w.push(&Record::new(f64::from(i), 0, Body::Shift(Shift { timeshift: 0.0 })))?;
+    /// }
+    /// assert_eq!(w.bytes_written(), 3 * 32); // buffered, not yet padded to a block
+    /// # Ok::<(), clog2_format::Error>(())
+    /// ```
     pub fn bytes_written(&self) -> u64 {
         self.blocks.written()
     }

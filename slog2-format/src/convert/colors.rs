@@ -29,6 +29,13 @@ fn table() -> &'static HashMap<&'static str, [u8; 3]> {
 
 /// Looks up an X11 colour name (case-sensitive, as Java does; anything from the
 /// first `:` on is ignored, so `"green:dimple3"` is green).
+///
+/// ```
+/// use slog2_format::convert::colors::lookup;
+/// assert_eq!(lookup("red"), Some([255, 0, 0]));
+/// assert_eq!(lookup("green:dimple3"), lookup("green")); // from ':' on ignored
+/// assert_eq!(lookup("Red"), None); // case-sensitive
+/// ```
 pub fn lookup(name: &str) -> Option<[u8; 3]> {
     let name = name.split(':').next().unwrap_or("");
     table().get(name).copied()
@@ -45,6 +52,14 @@ pub struct Fallback {
 
 impl Fallback {
     /// The next fallback colour.
+    ///
+    /// ```
+    /// use slog2_format::convert::colors::Fallback;
+    /// let mut f = Fallback::default();
+    /// let (a, b) = (f.next_rgb(), f.next_rgb());
+    /// assert_ne!(a, b);
+    /// assert_eq!(Fallback::default().next_rgb(), a); // the same sequence every time
+    /// ```
     pub fn next_rgb(&mut self) -> [u8; 3] {
         const VALS: [u8; 6] = [0x00, 0x33, 0x66, 0x99, 0xcc, 0xff];
         const LEN: usize = 6 * 6 * 6 - 2;
@@ -55,6 +70,10 @@ impl Fallback {
 }
 
 /// ARGB bytes as SLOG-2 stores a category colour.
+///
+/// ```
+/// assert_eq!(slog2_format::convert::colors::argb([1, 2, 3], 255), [255, 1, 2, 3]);
+/// ```
 pub fn argb(rgb: [u8; 3], alpha: u8) -> [u8; 4] {
     [alpha, rgb[0], rgb[1], rgb[2]]
 }

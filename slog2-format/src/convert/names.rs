@@ -11,6 +11,13 @@
 ///
 /// `None` (Java's `null`) when the field starts with NUL (an empty string) or
 /// holds no NUL at all. A field of blanks only is `Some("")`.
+///
+/// ```
+/// use slog2_format::convert::names::clog2_field;
+/// assert_eq!(clog2_field(b"MPI_Send\0\0"), Some("MPI_Send".to_string()));
+/// assert_eq!(clog2_field(b"\0stale"), None); // Java's null
+/// assert_eq!(clog2_field(b"no NUL"), None);
+/// ```
 pub fn clog2_field(field: &[u8]) -> Option<String> {
     let end = field.iter().position(|&b| b == 0)?;
     if end == 0 {
@@ -21,6 +28,10 @@ pub fn clog2_field(field: &[u8]) -> Option<String> {
 
 /// Java's `String.trim`: without leading and trailing characters ≤ U+0020
 /// (blanks and every ASCII control character, NUL included).
+///
+/// ```
+/// assert_eq!(slog2_format::convert::names::java_trim(" \t name \n"), "name");
+/// ```
 pub fn java_trim(s: &str) -> &str {
     s.trim_matches(|c: char| c <= ' ')
 }
@@ -28,6 +39,10 @@ pub fn java_trim(s: &str) -> &str {
 /// The name Java gives a used category that has none (a placeholder no
 /// definition named, or a definition with an empty name): `UnknownType-N`, `N`
 /// the category index.
+///
+/// ```
+/// assert_eq!(slog2_format::convert::names::unknown_type(7), "UnknownType-7");
+/// ```
 pub fn unknown_type(index: i32) -> String {
     format!("UnknownType-{index}")
 }

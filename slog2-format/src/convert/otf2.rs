@@ -163,6 +163,18 @@ pub struct Otf2Drawables<'a> {
 
 impl<'a> Otf2Drawables<'a> {
     /// Starts a conversion of an archive with definitions `defs`.
+    ///
+    /// ```
+    /// use slog2_format::convert::otf2::Otf2Drawables;
+    /// let archive = otf2_format::Archive::open(concat!(
+    ///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
+    /// let d = Otf2Drawables::new(&archive.defs);
+    /// let (prims, _, maps, _, counts) = d.finish(); // nothing pushed
+    /// assert!(prims.is_empty());
+    /// assert_eq!(counts.events, 0);
+    /// assert!(!maps.is_empty()); // the views of the archive's locations
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(defs: &'a Definitions) -> Otf2Drawables<'a> {
         let lines: HashMap<u64, i32> = defs
             .locations
@@ -285,6 +297,20 @@ impl<'a> Otf2Drawables<'a> {
 
     /// Takes the next event (in time order) and gives the drawables it
     /// completes.
+    ///
+    /// ```
+    /// use slog2_format::convert::otf2::Otf2Drawables;
+    /// let archive = otf2_format::Archive::open(concat!(
+    ///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
+    /// let mut d = Otf2Drawables::new(&archive.defs);
+    /// let mut events = archive.events()?;
+    /// let mut prims = Vec::new();
+    /// while let Some(e) = events.next_event()? {
+    ///     prims.extend(d.push(&e));
+    /// }
+    /// assert_eq!(prims.len(), 4); // a state, an arrow, a collective, a metric
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn push(&mut self, e: &Event) -> Vec<Prim> {
         self.counts.events += 1;
         let Some(&line) = self.lines.get(&e.location) else {
@@ -456,6 +482,23 @@ impl<'a> Otf2Drawables<'a> {
     /// (counted in `states_closed_at_end`); open collectives and waiting
     /// messages are dropped and counted. Gives those states (in end-time
     /// order), the legend, the line-ID maps, what was unmatched and the counts.
+    ///
+    /// ```
+    /// use slog2_format::convert::otf2::Otf2Drawables;
+    /// let archive = otf2_format::Archive::open(concat!(
+    ///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
+    /// let mut d = Otf2Drawables::new(&archive.defs);
+    /// let mut events = archive.events()?;
+    /// while let Some(e) = events.next_event()? {
+    ///     d.push(&e);
+    /// }
+    /// let (open, categories, _, unmatched, counts) = d.finish();
+    /// assert!(open.is_empty()); // every region was left
+    /// assert_eq!(unmatched.states_closed_at_end, 0);
+    /// assert_eq!((counts.states, counts.arrows), (1, 1));
+    /// assert!(!categories.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(
         mut self,
     ) -> (
@@ -553,6 +596,12 @@ fn line_maps(defs: &Definitions) -> Vec<LineIdMap> {
 /// A region's colour: a hue from its paradigm's band, placed in the band (and
 /// its saturation and value chosen) by a hash of its name, so the same
 /// region gets the same colour in every conversion.
+///
+/// ```
+/// use slog2_format::convert::otf2::region_color;
+/// assert_eq!(region_color("MPI_Send", 1), region_color("MPI_Send", 1)); // the same in every run
+/// assert_ne!(region_color("MPI_Send", 1), region_color("MPI_Recv", 1));
+/// ```
 pub fn region_color(name: &str, paradigm: u8) -> [u8; 3] {
     // FNV-1a, 64 bits.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

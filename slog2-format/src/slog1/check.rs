@@ -150,6 +150,27 @@ fn task(t: &TaskLabel) -> String {
 
 /// Every warning about `f`, rule by rule (at most [`MAX_PER_RULE`] of each, then
 /// one saying how many more).
+///
+/// ```
+/// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+/// #     use slog2_format::slog1::*;
+/// #     let state = |s: f64, node: u16| IntervalRecord {
+/// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+/// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+/// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// #     };
+/// #     let input = BuildInput {
+/// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+/// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+/// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+/// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+/// #         ..Default::default()
+/// #     };
+/// #     build(&input, BuildOptions::default().frame_bytesize(256))
+/// # }
+/// assert!(slog2_format::slog1::check::warnings(&file()?).is_empty()); // a built file is clean
+/// # Ok::<(), slog2_format::slog1::Error>(())
+/// ```
 pub fn warnings(f: &Slog1File) -> Vec<Warning> {
     collect(f, Some(MAX_PER_RULE))
 }
@@ -157,6 +178,31 @@ pub fn warnings(f: &Slog1File) -> Vec<Warning> {
 /// Every warning about `f`, rule by rule, all of them and without the "more
 /// warnings" summaries of [`warnings`] (for callers that count and cap findings
 /// themselves, such as `mpelog check`).
+///
+/// ```
+/// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+/// #     use slog2_format::slog1::*;
+/// #     let state = |s: f64, node: u16| IntervalRecord {
+/// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+/// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+/// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// #     };
+/// #     let input = BuildInput {
+/// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+/// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+/// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+/// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+/// #         ..Default::default()
+/// #     };
+/// #     build(&input, BuildOptions::default().frame_bytesize(256))
+/// # }
+/// let mut f = file()?;
+/// f.header.max_ndirframe = 0; // fewer directory slots than frames
+/// let all = slog2_format::slog1::check::all_warnings(&f);
+/// assert!(!all.is_empty());
+/// assert!(all.len() >= slog2_format::slog1::check::warnings(&f).len() - 1);
+/// # Ok::<(), slog2_format::slog1::Error>(())
+/// ```
 pub fn all_warnings(f: &Slog1File) -> Vec<Warning> {
     collect(f, None)
 }
@@ -431,6 +477,28 @@ fn collect(f: &Slog1File, limit: Option<usize>) -> Vec<Warning> {
 
 impl Slog1File {
     /// The warnings about this file (see [`warnings`]).
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let f = file()?;
+    /// assert_eq!(f.warnings(), slog2_format::slog1::check::warnings(&f));
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn warnings(&self) -> Vec<Warning> {
         warnings(self)
     }

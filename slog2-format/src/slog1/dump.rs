@@ -31,6 +31,31 @@ fn words(v: &[u32]) -> String {
 /// One interval record, every field: `rectype=64 (state) type=100 bebits=3
 /// (whole) start=0.02 dur=0.08 end=0.1 orig=(node,cpu,thread) [dest=(...)]
 /// iaddr=0x22b8 assocs=[...] args=[...]` (variable-size arguments as groups).
+///
+/// ```
+/// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+/// #     use slog2_format::slog1::*;
+/// #     let state = |s: f64, node: u16| IntervalRecord {
+/// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+/// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+/// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// #     };
+/// #     let input = BuildInput {
+/// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+/// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+/// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+/// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+/// #         ..Default::default()
+/// #     };
+/// #     build(&input, BuildOptions::default().frame_bytesize(256))
+/// # }
+/// let f = file()?;
+/// let first = f.home_records().next().unwrap();
+/// let line = slog2_format::slog1::dump::record(first.record);
+/// assert!(line.starts_with("size="));
+/// assert!(line.contains(" rectype=64 (state) type=1 bebits=3 (whole) start=0.0 dur=1.5 end=1.5 "));
+/// # Ok::<(), slog2_format::slog1::Error>(())
+/// ```
 pub fn record(r: &IntervalRecord) -> String {
     let kind = match (r.is_arrow(), is_variable(r.rectype)) {
         (false, false) => "state",
@@ -69,6 +94,29 @@ pub fn record(r: &IntervalRecord) -> String {
 /// Every line `mpelog print` shows for a SLOG-1 file, but its warnings
 /// ([`Slog1File::warnings`], which `mpelog print` follows with the rule each
 /// breaks).
+///
+/// ```
+/// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+/// #     use slog2_format::slog1::*;
+/// #     let state = |s: f64, node: u16| IntervalRecord {
+/// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+/// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+/// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// #     };
+/// #     let input = BuildInput {
+/// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+/// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+/// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+/// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+/// #         ..Default::default()
+/// #     };
+/// #     build(&input, BuildOptions::default().frame_bytesize(256))
+/// # }
+/// let lines = slog2_format::slog1::dump::lines(&file()?);
+/// assert_eq!(lines[0], "SLOG-1 version 0.9");
+/// assert!(lines[1].starts_with("header frame_bytesize=256 "));
+/// # Ok::<(), slog2_format::slog1::Error>(())
+/// ```
 pub fn lines(f: &Slog1File) -> Vec<String> {
     let h = &f.header;
     let mut out = vec![
@@ -268,6 +316,29 @@ pub struct Summary {
 }
 
 /// The summary of `f`.
+///
+/// ```
+/// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+/// #     use slog2_format::slog1::*;
+/// #     let state = |s: f64, node: u16| IntervalRecord {
+/// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+/// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+/// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// #     };
+/// #     let input = BuildInput {
+/// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+/// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+/// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+/// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+/// #         ..Default::default()
+/// #     };
+/// #     build(&input, BuildOptions::default().frame_bytesize(256))
+/// # }
+/// let s = slog2_format::slog1::dump::summary(&file()?);
+/// assert!(s.warnings.is_empty());
+/// assert_eq!(s.version, [0, 9]);
+/// # Ok::<(), slog2_format::slog1::Error>(())
+/// ```
 pub fn summary(f: &Slog1File) -> Summary {
     let t = &f.threads.entries;
     let count =
@@ -354,6 +425,28 @@ pub fn summary(f: &Slog1File) -> Summary {
 
 impl Summary {
     /// The summary as text lines (what `mpelog info` can print).
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let lines = slog2_format::slog1::dump::summary(&file()?).lines();
+    /// assert_eq!(lines[0], "format SLOG-1 version 0.9 (big-endian)");
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn lines(&self) -> Vec<String> {
         let mut v = vec![
             format!(

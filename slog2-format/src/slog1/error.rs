@@ -58,6 +58,30 @@ pub enum Error {
 impl Error {
     /// The message without its position (the byte offset, [`Self::offset`]):
     /// what a report that shows the offset beside it prints.
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let bytes = file()?.to_bytes()?;
+    /// let e = slog2_format::slog1::Slog1File::parse(&bytes[..40]).unwrap_err();
+    /// assert!(e.detail().contains("the 74-byte SLOG-1 header"));
+    /// assert!(e.to_string().ends_with(&e.detail()));
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn detail(&self) -> String {
         match self {
             Error::Io { source, .. } => format!("I/O error: {source}"),
@@ -79,6 +103,29 @@ impl Error {
     }
 
     /// The byte offset the error concerns, if it concerns input bytes.
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let bytes = file()?.to_bytes()?;
+    /// let e = slog2_format::slog1::Slog1File::parse(&bytes[..40]).unwrap_err();
+    /// assert_eq!(e.offset(), Some(40)); // where the bytes end, inside the header
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn offset(&self) -> Option<u64> {
         match self {
             Error::Io { offset, .. }

@@ -58,6 +58,12 @@ pub enum Part {
 
 impl Part {
     /// A name for messages.
+    ///
+    /// ```
+    /// use slog2_format::slog1::Part;
+    /// assert_eq!(Part::ThreadTable.name(), "the thread table");
+    /// assert_eq!(Part::Header.name(), "the header");
+    /// ```
     pub fn name(self) -> String {
         match self {
             Part::Header => "the header".into(),
@@ -193,6 +199,31 @@ where
 }
 
 /// The header's six section pointers: name, field offset, value.
+///
+/// ```
+/// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+/// #     use slog2_format::slog1::*;
+/// #     let state = |s: f64, node: u16| IntervalRecord {
+/// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+/// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+/// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// #     };
+/// #     let input = BuildInput {
+/// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+/// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+/// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+/// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+/// #         ..Default::default()
+/// #     };
+/// #     build(&input, BuildOptions::default().frame_bytesize(256))
+/// # }
+/// let f = file()?;
+/// let p = slog2_format::slog1::read::pointers(&f.header);
+/// assert_eq!(p[0], ("fptr2statistics", 26, f.header.fptr2statistics));
+/// let len = f.to_bytes()?.len() as u64;
+/// assert!(p.iter().all(|&(_, _, at)| at < len)); // every section in the file
+/// # Ok::<(), slog2_format::slog1::Error>(())
+/// ```
 pub fn pointers(h: &Header) -> [(&'static str, u64, u64); 6] {
     [
         ("fptr2statistics", 26, h.fptr2statistics),
@@ -477,11 +508,58 @@ impl Slog1File {
     /// The home copy of every record: the `cur` and `out` sectors of every frame
     /// (each record starts in exactly one frame). The `inc` and `pas` sectors hold
     /// copies of records already listed in an earlier frame.
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let f = file()?;
+    /// assert_eq!(f.home_records().count(), 40); // each record once
+    /// assert!(f.records().count() > 40); // with the copies of records spanning frames
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn home_records(&self) -> impl Iterator<Item = RecordRef<'_>> {
         self.records().filter(|r| r.sector.is_home())
     }
 
     /// The byte ranges the parsed structures occupy, by offset: (start, end, part).
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let f = slog2_format::slog1::Slog1File::parse(&file()?.to_bytes()?)?;
+    /// let regions = f.regions();
+    /// assert_eq!(regions[0].0, 0); // the header first
+    /// assert!(regions.windows(2).all(|w| w[0].1 <= w[1].0)); // sorted, no overlap
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn regions(&self) -> Vec<(u64, u64, Part)> {
         let h = &self.header;
         let profile: u64 = self
@@ -533,6 +611,28 @@ impl Slog1File {
     }
 
     /// Start of the first frame and end of the last (the directory's time range).
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// // 40 records of 1.5 s starting at 0, 1, ..., 39 s.
+    /// assert_eq!(file()?.frame_range(), Some((0.0, 40.5)));
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn frame_range(&self) -> Option<(f64, f64)> {
         let first = self.directory.entries.first()?;
         let last = self.directory.entries.last()?;

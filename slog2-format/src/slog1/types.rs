@@ -151,17 +151,34 @@ fn fitting_bytes(n: u64, what: &'static str) -> BinResult<Vec<u8>> {
 
 /// Whether a record type is off-diagonal (an arrow: has a destination label):
 /// 128–255.
+///
+/// ```
+/// use slog2_format::slog1::is_off_diagonal;
+/// assert!(is_off_diagonal(128) && is_off_diagonal(255));
+/// assert!(!is_off_diagonal(64) && !is_off_diagonal(256));
+/// ```
 pub fn is_off_diagonal(rectype: u16) -> bool {
     (128..=255).contains(&rectype)
 }
 
 /// Whether a record type has variable-size arguments (groups with their own
 /// counts): 0–63 and 128–191. Everything else, 256 and up included, is fixed-size.
+///
+/// ```
+/// use slog2_format::slog1::is_variable;
+/// assert!(is_variable(0) && is_variable(130));
+/// assert!(!is_variable(64) && !is_variable(300));
+/// ```
 pub fn is_variable(rectype: u16) -> bool {
     rectype <= 63 || (128..=191).contains(&rectype)
 }
 
 /// The name of a bebits code: `middle` (0), `begin` (1), `final` (2), `whole` (3).
+///
+/// ```
+/// use slog2_format::slog1::bebits_name;
+/// assert_eq!((bebits_name(1), bebits_name(3), bebits_name(7)), ("begin", "whole", "invalid"));
+/// ```
 pub fn bebits_name(code: u8) -> &'static str {
     match code {
         0 => "middle",
@@ -174,6 +191,13 @@ pub fn bebits_name(code: u8) -> &'static str {
 
 /// The position of a bebits code in a split interval: begin 0, middle 1,
 /// final 2, whole 3 (the profile's sort order).
+///
+/// ```
+/// use slog2_format::slog1::bebits_order;
+/// let mut codes = [3, 2, 0, 1];
+/// codes.sort_by_key(|&c| bebits_order(c));
+/// assert_eq!(codes, [1, 0, 2, 3]); // begin, middle, final, whole
+/// ```
 pub fn bebits_order(code: u8) -> u8 {
     match code {
         1 => 0,

@@ -197,6 +197,32 @@ impl Slog1File {
     /// times −1.0, and kept as a gap), the frames back to back, then the
     /// statistics. Frame tails become zeros of the right length; other gaps are
     /// dropped. Afterwards `parse(to_bytes())` gives back this value.
+    ///
+    /// ```
+    /// # fn file() -> Result<slog2_format::slog1::Slog1File, slog2_format::slog1::Error> {
+    /// #     use slog2_format::slog1::*;
+    /// #     let state = |s: f64, node: u16| IntervalRecord {
+    /// #         rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 1.5,
+    /// #         origin: TaskLabel { node, cpu: 0, thread: 0 }, destination: None,
+    /// #         instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+    /// #     };
+    /// #     let input = BuildInput {
+    /// #         threads: (0..2).map(|n| ThreadInfo { node_id: n, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: n as u32 }).collect(),
+    /// #         profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+    /// #         recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+    /// #         records: (0..40).map(|i| state(f64::from(i), (i % 2) as u16)).collect(),
+    /// #         ..Default::default()
+    /// #     };
+    /// #     build(&input, BuildOptions::default().frame_bytesize(256))
+    /// # }
+    /// let mut f = file()?;
+    /// f.preview.bytes = vec![0; 64]; // a section grows: the pointers after it move
+    /// f.lay_out();
+    /// let again = slog2_format::slog1::Slog1File::parse(&f.to_bytes()?)?;
+    /// assert_eq!(again.preview.bytes.len(), 64);
+    /// assert_eq!(again.home_records().count(), 40);
+    /// # Ok::<(), slog2_format::slog1::Error>(())
+    /// ```
     pub fn lay_out(&mut self) {
         let h = &mut self.header;
         let nframes = self.frames.len() as u64;
@@ -368,6 +394,26 @@ fn total_order(a: f64, b: f64) -> Ordering {
 /// without a definition or not matching it, a frame size below 32 bytes or
 /// records starting at one instant that need more than a frame, `nbin` outside
 /// 1–512.
+///
+/// ```
+/// use slog2_format::slog1::*;
+/// let state = |s: f64| IntervalRecord {
+///     rectype: 64, intvltype: 1, bebits: 3, starttime: s, duration: 0.5,
+///     origin: TaskLabel { node: 0, cpu: 0, thread: 0 }, destination: None,
+///     instr_addr: 0, assocs: vec![], args: RecordArgs::Fixed(vec![]),
+/// };
+/// let input = BuildInput {
+///     threads: vec![ThreadInfo { node_id: 0, thread_id: 0, os_process_id: 0, os_thread_id: 0, app_id: 0 }],
+///     profile: vec![ProfileEntry::new(1, 3, "state", "Compute", "green", &[])],
+///     recdefs: vec![RecDef { intvltype: 1, bebits: 3, nassocs: 0, nargs: 0 }],
+///     records: (0..10).map(|i| state(f64::from(i))).collect(),
+///     ..Default::default()
+/// };
+/// let f = build(&input, BuildOptions::default())?;
+/// assert_eq!(Slog1File::parse(&f.to_bytes()?)?.home_records().count(), 10);
+/// assert!(build(&input, BuildOptions::default().frame_bytesize(8)).is_err()); // frames too small
+/// # Ok::<(), slog2_format::slog1::Error>(())
+/// ```
 pub fn build(input: &BuildInput, opts: BuildOptions) -> Result<Slog1File> {
     if opts.nbin == 0 || opts.nbin > 512 {
         return Err(Error::Write(WriteProblem::Bins(opts.nbin)));

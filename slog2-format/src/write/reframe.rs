@@ -42,6 +42,25 @@ fn to_vec<T: for<'a> BinWrite<Args<'a> = ()>>(v: &T) -> Result<Vec<u8>> {
 /// [`Error::BadValue`] with [`ValueProblem::ChildAfterParent`] at a node whose stub
 /// points to a node not yet copied; [`Error::Io`] at the offset written when `out`
 /// fails.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::{frame::Compression, write::reframe};
+/// let (z, stats) = reframe(Cursor::new(&bytes), Cursor::new(Vec::new()), Compression::Deflate(6), |_| {})?;
+/// let z = z.into_inner();
+/// assert!(z.len() < bytes.len());
+/// assert_eq!((stats.input_bytes, stats.output_bytes), (bytes.len() as u64, z.len() as u64));
+/// // The same drawables come back out of the compressed file.
+/// let all = |b: &[u8]| Slog2Reader::new(Cursor::new(b.to_vec()))?.window(f64::NEG_INFINITY, f64::INFINITY);
+/// assert_eq!(all(&z)?.drawables.len(), all(&bytes)?.drawables.len());
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn reframe<R: Read + Seek, W: Write + Seek>(
     input: R,
     mut out: W,

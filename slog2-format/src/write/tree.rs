@@ -371,6 +371,21 @@ impl<W: Write + Seek> TreeWriter<W> {
     /// Bytes written so far.
     ///
     /// See [`TreeWriter::new`] for an example.
+    ///
+    /// ```
+    /// use slog2_format::types::topology;
+    /// use slog2_format::write::{identity_map, Prim, TreeOptions, TreeWriter};
+    /// use std::io::Cursor;
+    /// let mut w = TreeWriter::new(Cursor::new(Vec::new()), TreeOptions::default().leaf_bytes(1024))?;
+    /// let header = w.position();
+    /// assert!(header > 0); // the header is reserved first
+    /// for i in 0..1000 {
+    ///     let t = f64::from(i);
+    ///     w.add(Prim::two(0, topology::STATE, (t, 0), (t + 0.5, 0), &[]))?;
+    /// }
+    /// assert!(w.position() > header); // full leaves went out
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     pub fn position(&self) -> u64 {
         self.pos
     }

@@ -35,6 +35,30 @@ fn block_len(b: &FileBlock) -> Result<u64> {
 ///
 /// [`Error::Write`] when a block cannot be encoded, or with
 /// [`WriteProblem::TooLarge`] when a block grows past what a pointer can hold.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default()).unwrap();
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2).unwrap();
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use slog2_format::{write::update::relayout, Slog2File};
+/// let mut f = Slog2File::parse(&bytes)?;
+/// let drawables = |f: &Slog2File| f.nodes().map(|n| n.value.nestable.len() + n.value.nestless.len()).sum::<usize>();
+/// let before = drawables(&f);
+/// // Drop the stale bytes after every block, then lay the blocks out again.
+/// for b in f.blocks.values_mut() {
+///     if let slog2_format::FileBlock::Node(n) = b {
+///         n.trailing.clear();
+///     }
+/// }
+/// relayout(&mut f)?;
+/// let again = Slog2File::parse(&f.to_bytes()?)?;
+/// assert_eq!(drawables(&again), before);
+/// # Ok::<(), slog2_format::Error>(())
+/// ```
 pub fn relayout(f: &mut Slog2File) -> Result<()> {
     enum Item {
         Block(FileBlock),

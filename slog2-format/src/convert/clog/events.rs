@@ -131,6 +131,12 @@ impl Default for EventBindings {
 
 impl EventBindings {
     /// The message events bound; every state event on its placeholder.
+    ///
+    /// ```
+    /// use slog2_format::convert::clog::events::{EventBindings, Role};
+    /// let b = EventBindings::new();
+    /// assert_eq!(b.lookup(-102), Some((0, Role::Recv))); // the message events are bound
+    /// ```
     pub fn new() -> EventBindings {
         let mut map = HashMap::default();
         map.insert(SEND_ETYPE, (ARROW_CATEGORY, Role::Send));
@@ -140,6 +146,15 @@ impl EventBindings {
 
     /// Binds a STATEDEF's start and final event IDs to the state `index`
     /// (the final binding wins when the two IDs are the same).
+    ///
+    /// ```
+    /// use slog2_format::convert::clog::events::{EventBindings, Role};
+    /// let mut b = EventBindings::new();
+    /// b.bind_state(211, 700, 701);
+    /// assert_eq!(b.lookup(701), Some((211, Role::Final)));
+    /// b.bind_state(212, 702, 702); // one ID for both ends: the final binding wins
+    /// assert_eq!(b.lookup(702), Some((212, Role::Final)));
+    /// ```
     pub fn bind_state(&mut self, index: i32, start: i32, end: i32) {
         self.0.insert(start, (index, Role::Start));
         self.0.insert(end, (index, Role::Final));
@@ -147,6 +162,13 @@ impl EventBindings {
 
     /// The category index and role of `etype`: its binding, else its
     /// placeholder; `None` for an ID neither names.
+    ///
+    /// ```
+    /// use slog2_format::convert::clog::events::{EventBindings, Role};
+    /// let b = EventBindings::new();
+    /// assert_eq!(b.lookup(500), Some((181, Role::Start))); // user state 0's placeholder
+    /// assert_eq!(b.lookup(-5), None);
+    /// ```
     pub fn lookup(&self, etype: i32) -> Option<(i32, Role)> {
         self.0.get(&etype).copied().or_else(|| placeholder(etype))
     }
@@ -155,6 +177,14 @@ impl EventBindings {
 /// The placeholder (category index, role) of an event ID: MPI state `i`
 /// (0-based) has events `2i+1`, `2i+2` and index `1+i`; user state `j` has events
 /// `500+2j`, `501+2j` and index `181+j` (spec/conversion.md §5 item 1).
+///
+/// ```
+/// use slog2_format::convert::clog::events::{placeholder, Role};
+/// assert_eq!(placeholder(1), Some((1, Role::Start)));
+/// assert_eq!(placeholder(4), Some((2, Role::Final)));
+/// assert_eq!(placeholder(501), Some((181, Role::Final)));
+/// assert_eq!(placeholder(0), None);
+/// ```
 pub fn placeholder(etype: i32) -> Option<(i32, Role)> {
     let role = |off: i32| {
         if off % 2 == 0 {
@@ -177,6 +207,12 @@ pub fn placeholder(etype: i32) -> Option<(i32, Role)> {
 /// A CLOG string field as Java reads it for names, colours and message strings:
 /// the text before the first NUL, without leading and trailing bytes ≤ space
 /// (`String.trim`).
+///
+/// ```
+/// use slog2_format::convert::clog::events::field_text;
+/// assert_eq!(field_text(b"  MPI_Send \0stale"), "MPI_Send");
+/// assert_eq!(field_text(b"\0"), "");
+/// ```
 pub fn field_text(field: &[u8]) -> String {
     let b = clog2_format::bytes::c_bytes(field);
     let start = b.iter().position(|&c| c > b' ').unwrap_or(b.len());
@@ -186,6 +222,14 @@ pub fn field_text(field: &[u8]) -> String {
 
 /// The message tag and size of a send or receive string `"<tag> <size>"`:
 /// space-separated tokens; a missing or unparsable one is [`INVALID_INT`].
+///
+/// ```
+/// use slog2_format::convert::clog::events::message_params;
+/// assert_eq!(message_params(b"7 1024\0"), (7, 1024));
+/// let (tag, size) = message_params(b"7\0");
+/// assert_eq!(tag, 7);
+/// assert_ne!(size, 1024); // missing: Java's INVALID_INT
+/// ```
 pub fn message_params(string: &[u8]) -> (i32, i32) {
     let text = field_text(string);
     let mut it = text.split(' ').filter(|t| !t.is_empty());
@@ -202,6 +246,16 @@ pub fn message_params(string: &[u8]) -> (i32, i32) {
 impl ClogDrawables {
     /// Starts a conversion: the arrow category `message` (index 0) bound to events
     /// −101/−102, and the 210 placeholder states (indexes 1 … 210).
+    ///
+    /// ```
+    /// use slog2_format::convert::ClogDrawables;
+    /// let d = ClogDrawables::new();
+    /// assert!(!d.ended());
+    /// assert_eq!(d.unmatched().total_dropped(), 0);
+    /// let (categories, maps, _) = d.finish();
+    /// assert_eq!(categories[0].name.text(), "message");
+    /// assert!(maps.is_empty());
+    /// ```
     pub fn new() -> ClogDrawables {
         let mut cats = BTreeMap::new();
         cats.insert(ARROW_CATEGORY, CatDef::arrow());
@@ -265,11 +319,31 @@ impl ClogDrawables {
     }
 
     /// True once ENDLOG was seen (later records are ignored, as Java stops there).
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, Record};
+    /// let mut d = slog2_format::convert::ClogDrawables::new();
+    /// assert!(!d.ended());
+    /// d.push(&Record::new(0.0, 0, Body::EndLog));
+    /// assert!(d.ended());
+    /// ```
     pub fn ended(&self) -> bool {
         self.ended
     }
 
     /// Takes one record; returns the primitive it completes, if any.
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, RawEvent, Record};
+    /// use clog2_format::FixedBytes;
+    /// let raw = |t: f64, etype: i32| Record::new(t, 0, Body::Raw(RawEvent {
+    ///     etype, data: 0, srcloc: 0, pad: FixedBytes::ZERO, string: FixedBytes::ZERO,
+    /// }));
+    /// let mut d = slog2_format::convert::ClogDrawables::new();
+    /// assert!(d.push(&raw(0.5, 1)).is_none()); // MPI state 0 starts
+    /// let state = d.push(&raw(2.0, 2)).unwrap(); // and ends
+    /// assert_eq!((state.earliest(), state.latest(), state.category), (0.5, 2.0, 1));
+    /// ```
     pub fn push(&mut self, r: &Record) -> Option<Prim> {
         if self.ended {
             return None;
@@ -377,6 +451,17 @@ impl ClogDrawables {
 
     /// What was dropped so far (open states, sends and receives are counted by
     /// [`ClogDrawables::finish`]).
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, RawEvent, Record};
+    /// use clog2_format::FixedBytes;
+    /// let raw = |t: f64, etype: i32| Record::new(t, 0, Body::Raw(RawEvent {
+    ///     etype, data: 0, srcloc: 0, pad: FixedBytes::ZERO, string: FixedBytes::ZERO,
+    /// }));
+    /// let mut d = slog2_format::convert::ClogDrawables::new();
+    /// d.push(&raw(0.5, 2)); // an end with no start
+    /// assert_eq!(d.unmatched().state_finals, 1);
+    /// ```
     pub fn unmatched(&self) -> Unmatched {
         self.unmatched
     }
@@ -385,6 +470,21 @@ impl ClogDrawables {
     /// (every one defined or used; a used placeholder no STATEDEF named is
     /// `UnknownType-N`) and no line-ID maps (Java writes only the identity map,
     /// which the tree writer adds).
+    ///
+    /// ```
+    /// use clog2_format::clog::{Body, RawEvent, Record};
+    /// use clog2_format::FixedBytes;
+    /// let raw = |t: f64, etype: i32| Record::new(t, 0, Body::Raw(RawEvent {
+    ///     etype, data: 0, srcloc: 0, pad: FixedBytes::ZERO, string: FixedBytes::ZERO,
+    /// }));
+    /// let mut d = slog2_format::convert::ClogDrawables::new();
+    /// d.push(&raw(0.5, 1));
+    /// d.push(&raw(1.0, 2));
+    /// d.push(&raw(1.5, 1)); // left open
+    /// let (categories, _, unmatched) = d.finish();
+    /// assert!(categories.iter().any(|c| c.name.text() == "UnknownType-1")); // used, never named
+    /// assert_eq!(unmatched.state_starts, 1);
+    /// ```
     pub fn finish(self) -> (Vec<Category>, Vec<LineIdMap>, Unmatched) {
         let mut u = self.unmatched;
         u.state_starts = self.states.values().map(|q| q.len() as u64).sum();

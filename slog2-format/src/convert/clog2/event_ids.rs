@@ -146,6 +146,15 @@ pub struct EventIds {
 
 impl EventIds {
     /// The meanings at the start of a trace with this preamble.
+    ///
+    /// ```
+    /// use clog2_format::{record::SEND_ETYPE, PreambleInfo};
+    /// use slog2_format::{convert::clog2::event_ids::{EventIds, Role}, types::topology};
+    /// let ids = EventIds::new(&PreambleInfo::mpe_default(2));
+    /// assert_eq!(ids.lookup(SEND_ETYPE), Some((0, Role::Send, topology::ARROW)));
+    /// assert_eq!(ids.lookup(0), Some((1, Role::Start, topology::STATE))); // the first placeholder
+    /// assert_eq!(ids.lookup(600), None); // no user states reserved
+    /// ```
     pub fn new(pre: &PreambleInfo) -> EventIds {
         let mut ids = EventIds {
             placeholders: Placeholders::new(pre),
@@ -158,6 +167,17 @@ impl EventIds {
     }
 
     /// Back to the meanings at the start of the trace (keeps the tables' memory).
+    ///
+    /// ```
+    /// use clog2_format::PreambleInfo;
+    /// use slog2_format::convert::clog2::event_ids::{Defined, EventIds};
+    /// let mut ids = EventIds::new(&PreambleInfo::mpe_default(2));
+    /// assert_eq!(ids.define_state(600, 601), Defined::New(301));
+    /// assert!(ids.lookup(600).is_some());
+    /// ids.reset();
+    /// assert_eq!(ids.lookup(600), None);
+    /// assert_eq!(ids.define_state(600, 601), Defined::New(301)); // the same index again
+    /// ```
     pub fn reset(&mut self) {
         self.next_index = self.placeholders.next_index();
         self.handlers.clear();
@@ -171,6 +191,15 @@ impl EventIds {
 
     /// The (category, role, topology) of `etype`: a definition's (or the
     /// arrow's), else its placeholder's, else `None` (Java drops the event).
+    ///
+    /// ```
+    /// use clog2_format::PreambleInfo;
+    /// use slog2_format::{convert::clog2::event_ids::{EventIds, Role}, types::topology};
+    /// let mut ids = EventIds::new(&PreambleInfo::mpe_default(2));
+    /// assert_eq!(ids.lookup(1), Some((1, Role::Final, topology::STATE))); // a placeholder's end
+    /// ids.define_event(5000);
+    /// assert_eq!(ids.lookup(5000).map(|(_, role, topo)| (role, topo)), Some((Role::Solo, topology::EVENT)));
+    /// ```
     pub fn lookup(&self, etype: i32) -> Option<(i32, Role, i32)> {
         if let Some(&(cat, role)) = self.handlers.get(&etype) {
             let topo = self.topo.get(&cat).copied().unwrap_or(topology::STATE);
@@ -181,6 +210,18 @@ impl EventIds {
 
     /// The role a definition or the arrow gave `etype` (placeholders have none:
     /// only the arrow's IDs are [`Role::Send`] and [`Role::Recv`]).
+    ///
+    /// ```
+    /// use clog2_format::{record::RECV_ETYPE, PreambleInfo};
+    /// use slog2_format::convert::clog2::event_ids::{EventIds, Role};
+    /// let mut ids = EventIds::new(&PreambleInfo::mpe_default(2));
+    /// assert_eq!(ids.handler_role(RECV_ETYPE), Some(Role::Recv));
+    /// assert_eq!(ids.handler_role(0), None); // a placeholder: no handler yet
+    /// ids.define_state(0, 1);
+    /// assert_eq!(ids.handler_role(0), None); // still the placeholder's category, named
+    /// ids.define_state(600, 601);
+    /// assert_eq!(ids.handler_role(601), Some(Role::Final));
+    /// ```
     pub fn handler_role(&self, etype: i32) -> Option<Role> {
         self.handlers.get(&etype).map(|h| h.1)
     }
@@ -192,6 +233,15 @@ impl EventIds {
     }
 
     /// Takes a STATEDEF whose state starts with `start` and ends with `fin`.
+    ///
+    /// ```
+    /// use clog2_format::PreambleInfo;
+    /// use slog2_format::convert::clog2::event_ids::{Defined, EventIds};
+    /// let mut ids = EventIds::new(&PreambleInfo::mpe_default(2));
+    /// assert_eq!(ids.define_state(0, 1), Defined::Existing(1)); // names the placeholder
+    /// assert_eq!(ids.define_state(600, 601), Defined::New(301));
+    /// assert_eq!(ids.define_state(600, 3), Defined::Conflict); // IDs of two categories
+    /// ```
     pub fn define_state(&mut self, start: i32, fin: i32) -> Defined {
         match (self.lookup(start), self.lookup(fin)) {
             (Some((c1, _, t1)), Some((c2, _, _))) if c1 == c2 && t1 == topology::STATE => {
@@ -210,6 +260,15 @@ impl EventIds {
     }
 
     /// Takes an EVENTDEF of the solo event `etype`.
+    ///
+    /// ```
+    /// use clog2_format::PreambleInfo;
+    /// use slog2_format::convert::clog2::event_ids::{Defined, EventIds};
+    /// let mut ids = EventIds::new(&PreambleInfo::mpe_default(2));
+    /// let Defined::New(c) = ids.define_event(5000) else { panic!() };
+    /// assert_eq!(ids.define_event(5000), Defined::Existing(c));
+    /// assert_eq!(ids.define_event(0), Defined::Conflict); // a state's start
+    /// ```
     pub fn define_event(&mut self, etype: i32) -> Defined {
         match self.lookup(etype) {
             Some((c, Role::Solo, _)) => {

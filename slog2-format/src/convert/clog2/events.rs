@@ -59,6 +59,12 @@ pub struct Unmatched {
 
 impl Unmatched {
     /// Events dropped for any reason.
+    ///
+    /// ```
+    /// use slog2_format::convert::Unmatched;
+    /// let u = Unmatched { sends: 2, recvs: 1, state_starts: 3, undeclared_timelines: 5, ..Default::default() };
+    /// assert_eq!(u.total_dropped(), 6); // undeclared timelines are kept, not dropped
+    /// ```
     pub fn total_dropped(&self) -> u64 {
         self.state_starts
             + self.state_finals
@@ -212,6 +218,13 @@ pub const ARROW_CATEGORY: i32 = 0;
 
 /// The arrow category every MPE converter makes (spec/conversion.md §2.1 rule 1):
 /// index 0, `message`, opaque white, width 3, `msg_tag=%d, msg_size=%d`.
+///
+/// ```
+/// use slog2_format::{convert::{arrow_category, ARROW_CATEGORY}, types::topology};
+/// let c = arrow_category();
+/// assert_eq!((c.index, c.name.text(), c.topology), (ARROW_CATEGORY, "message".to_string(), topology::ARROW));
+/// assert_eq!(c.argb, [255, 255, 255, 255]);
+/// ```
 pub fn arrow_category() -> Category {
     let (keys, types) = info_keys("msg_tag=%d, msg_size=%d");
     Category {
@@ -231,6 +244,17 @@ pub fn arrow_category() -> Category {
 impl Clog2Drawables {
     /// Starts a conversion with the preamble's world size, thread count and event
     /// ID ranges (missing values: one thread, a world of 65536, no ranges).
+    ///
+    /// ```
+    /// use clog2_format::{record::{Body, Record}, PreambleInfo};
+    /// use slog2_format::convert::Clog2Drawables;
+    /// let mut d = Clog2Drawables::new(&PreambleInfo::mpe_default(2));
+    /// // Events 0 and 1 start and end the preamble's first state placeholder.
+    /// assert!(d.push(&Record::bare(0.5, 0, 0)).is_none());
+    /// let state = d.push(&Record::bare(1.5, 0, 1)).unwrap();
+    /// assert_eq!((state.earliest(), state.latest(), state.category), (0.5, 1.5, 1));
+    /// # let _ = Body::EndLog;
+    /// ```
     pub fn new(pre: &PreambleInfo) -> Clog2Drawables {
         let mut cats = BTreeMap::new();
         cats.insert(ARROW_CATEGORY, CatDef::arrow());
@@ -292,11 +316,35 @@ impl Clog2Drawables {
     }
 
     /// True once ENDLOG was seen (later records are ignored, as Java stops there).
+    ///
+    /// ```
+    /// use clog2_format::{record::{Body, Record}, PreambleInfo};
+    /// let mut d = slog2_format::convert::Clog2Drawables::new(&PreambleInfo::mpe_default(2));
+    /// assert!(!d.ended());
+    /// d.push(&Record::new(1e8, 0, Body::EndLog));
+    /// assert!(d.ended());
+    /// assert!(d.push(&Record::bare(0.5, 0, 0)).is_none()); // later records are ignored
+    /// ```
     pub fn ended(&self) -> bool {
         self.ended
     }
 
     /// Takes one record; returns the primitive it completes, if any.
+    ///
+    /// ```
+    /// # use slog2_format::convert::Clog2Drawables;
+    /// # let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(2_000))?;
+    /// # let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let mut d = Clog2Drawables::new(r.preamble().info());
+    /// let mut prims = Vec::new();
+    /// while let Some(rec) = r.next_record()? {
+    ///     prims.extend(d.push(&rec));
+    /// }
+    /// assert!(d.ended());
+    /// assert!(prims.len() > 100);
+    /// assert!(prims.windows(2).all(|w| w[0].latest() <= w[1].latest())); // in end-time order
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn push(&mut self, r: &Record) -> Option<Prim> {
         self.push_at(r, 0).map(|(p, _)| p)
     }
@@ -304,6 +352,14 @@ impl Clog2Drawables {
     /// Like [`push`](Self::push), with a tag for the record (an annotation uses
     /// its leaf number); a completed primitive comes with the tag of the record
     /// that began it (the record's own tag for a solo event).
+    ///
+    /// ```
+    /// use clog2_format::{record::Record, PreambleInfo};
+    /// let mut d = slog2_format::convert::Clog2Drawables::new(&PreambleInfo::mpe_default(2));
+    /// assert!(d.push_at(&Record::bare(0.5, 0, 0), 7).is_none()); // a state starts, tagged 7
+    /// let (state, began) = d.push_at(&Record::bare(1.5, 0, 1), 9).unwrap();
+    /// assert_eq!((state.earliest(), began), (0.5, 7)); // the tag of the record that began it
+    /// ```
     pub fn push_at(&mut self, r: &Record, origin: u64) -> Option<(Prim, u64)> {
         self.origin = origin;
         self.other_origin = origin;
@@ -315,6 +371,22 @@ impl Clog2Drawables {
     /// decoded record, without decoding events and messages into a [`Record`].
     ///
     /// [`Clog2Reader::next_ref`]: clog2_format::Clog2Reader::next_ref
+    ///
+    /// ```
+    /// # use slog2_format::convert::Clog2Drawables;
+    /// # let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(2_000))?;
+    /// # let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let mut by_ref = Clog2Drawables::new(r.preamble().info());
+    /// let mut owned = Clog2Drawables::new(r.preamble().info());
+    /// let mut same = 0;
+    /// while let Some((rec, _)) = r.next_ref()? {
+    ///     let p = by_ref.push_ref(&rec);
+    ///     assert_eq!(p, owned.push(&rec.to_record()));
+    ///     same += usize::from(p.is_some());
+    /// }
+    /// assert!(same > 100);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn push_ref(&mut self, r: &RecordRef<'_>) -> Option<Prim> {
         self.origin = 0;
         self.other_origin = 0;
@@ -569,6 +641,15 @@ impl Clog2Drawables {
 
     /// What was dropped so far (open states, sends and receives are counted by
     /// [`Clog2Drawables::finish`]).
+    ///
+    /// ```
+    /// use clog2_format::{record::Record, PreambleInfo};
+    /// let mut d = slog2_format::convert::Clog2Drawables::new(&PreambleInfo::mpe_default(2));
+    /// d.push(&Record::bare(0.5, 0, 1)); // a state's end with no start
+    /// d.push(&Record::bare(0.6, 0, 9999)); // an ID nothing declares
+    /// let u = d.unmatched();
+    /// assert_eq!((u.state_finals, u.undeclared_events), (1, 1));
+    /// ```
     pub fn unmatched(&self) -> Unmatched {
         self.unmatched
     }

@@ -54,6 +54,16 @@ impl Partial {
 impl Clog2Drawables {
     /// Every event still waiting for its partner, oldest first within each
     /// pairing key, keys in ascending order (a deterministic order).
+    ///
+    /// ```
+    /// use clog2_format::{record::Record, PreambleInfo};
+    /// use slog2_format::convert::{Clog2Drawables, Partial};
+    /// let mut d = Clog2Drawables::new(&PreambleInfo::mpe_default(2));
+    /// d.push_at(&Record::bare(0.5, 0, 0), 3); // a state starts
+    /// let open = d.partials();
+    /// assert_eq!(open.len(), 1);
+    /// assert!(matches!(open[0], Partial::State { origin: 3, .. }));
+    /// ```
     pub fn partials(&self) -> Vec<Partial> {
         let mut out = Vec::new();
         let mut keys: Vec<_> = self.states.keys().copied().collect();
@@ -86,6 +96,19 @@ impl Clog2Drawables {
 
     /// Replaces the waiting events by `partials` (as [`partials`](Self::partials)
     /// gave them), e.g. to resume pairing in the middle of a trace.
+    ///
+    /// ```
+    /// use clog2_format::{record::Record, PreambleInfo};
+    /// use slog2_format::convert::Clog2Drawables;
+    /// let pre = PreambleInfo::mpe_default(2);
+    /// let mut first = Clog2Drawables::new(&pre);
+    /// first.push(&Record::bare(0.5, 0, 0)); // a state starts in the first half of a trace
+    /// // A second pass over the second half picks up what the first left open.
+    /// let mut second = Clog2Drawables::new(&pre);
+    /// second.restore(&first.partials());
+    /// let state = second.push(&Record::bare(1.5, 0, 1)).unwrap();
+    /// assert_eq!((state.earliest(), state.latest()), (0.5, 1.5));
+    /// ```
     pub fn restore(&mut self, partials: &[Partial]) {
         self.states.clear();
         self.sends.clear();

@@ -118,6 +118,21 @@ impl Clog2Drawables {
     /// (every category drawables may use; one without a name is `UnknownType-N`,
     /// says so) and the "Process View" and "Communicator View" line-ID maps (the
     /// "-Thread" views when threads > 1) of the timelines drawables used.
+    ///
+    /// ```
+    /// # use slog2_format::convert::Clog2Drawables;
+    /// # let bytes = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(2_000))?;
+    /// # let mut r = clog2_format::Clog2Reader::from_slice(&bytes)?;
+    /// let mut d = Clog2Drawables::new(r.preamble().info());
+    /// while let Some(rec) = r.next_record()? {
+    ///     d.push(&rec);
+    /// }
+    /// let (categories, maps, unmatched) = d.finish();
+    /// assert_eq!(categories[0].name.text(), "message"); // the arrow category first
+    /// assert!(maps.iter().any(|m| m.title.text() == "Process View"));
+    /// assert_eq!(unmatched.total_dropped(), 0); // a well-formed trace
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(mut self) -> (Vec<Category>, Vec<LineIdMap>, Unmatched) {
         let mut u = self.unmatched;
         u.state_starts = self.states.values().map(|q| q.len() as u64).sum();
