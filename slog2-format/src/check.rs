@@ -11,10 +11,9 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{Read, Seek};
 
-mod detail;
 mod file_parts;
 pub use crate::error::Problem;
-pub use detail::{Detail, HeaderPointer};
+pub use crate::error::{Detail, HeaderPointer};
 mod file_rules;
 pub(crate) use file_parts::FileParts;
 mod node_rules;

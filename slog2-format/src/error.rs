@@ -1,15 +1,18 @@
 //! Typed errors; every error about input bytes names the byte offset.
 
+mod detail;
 mod drawable_problem;
 mod frame_problem;
-mod negative_count;
+mod not_storable;
 mod problem;
 mod tree_problem;
 mod write_problem;
 
+pub use crate::types::{Count, NegativeCount};
+pub use detail::{Detail, HeaderPointer};
 pub use drawable_problem::{DrawableProblem, Drawn};
 pub use frame_problem::{ColumnProblem, FrameProblem};
-pub use negative_count::{Count, NegativeCount};
+pub use not_storable::NotStorable;
 pub use problem::Problem;
 pub use tree_problem::TreeProblem;
 
@@ -343,7 +346,7 @@ pub enum ValueProblem {
         /// The [`WindowBuf`](crate::WindowBuf) push that refused a drawable,
         /// when the answer was built by pushing (an annotation's window);
         /// `None` for a window query's own answer.
-        refused: Option<crate::window::NotStorable>,
+        refused: Option<NotStorable>,
     },
     /// A drawable or shadow that the window query's scan accepted could not be
     /// decoded (the scan and the decoder disagree).
@@ -447,7 +450,7 @@ pub(crate) struct FileRuleError {
     /// The node concerned, if any.
     pub(crate) node: Option<crate::types::NodeId>,
     /// What is wrong, with its values.
-    pub(crate) detail: crate::check::Detail,
+    pub(crate) detail: Detail,
 }
 
 impl FileRuleError {

@@ -22,12 +22,7 @@ use std::io::Read;
 
 /// The version string of files whose tree nodes are framed.
 pub const VERSION: &str = crate::version::Version::V206Z.as_str();
-/// Bytes of the frame header.
-pub const FRAME_HEADER_LEN: usize = 16;
-/// Bytes of a node header.
-pub const NODE_HEADER_LEN: usize = 34;
-/// Bytes before the payload: frame header and node header.
-pub const PREFIX_LEN: usize = FRAME_HEADER_LEN + NODE_HEADER_LEN;
+pub use crate::types::{FRAME_HEADER_LEN, NODE_HEADER_LEN, PREFIX_LEN};
 
 /// Codec IDs.
 pub mod codec {

@@ -6,7 +6,16 @@
 //! than the bytes actually present; every element is at least one byte, so parsing
 //! time is bounded by the input too.
 
-use crate::error::{Count, NegativeCount};
+/// Bytes of a node frame's header (SLOG 2.0.6Z, spec/slog2-compressed.md).
+pub const FRAME_HEADER_LEN: usize = 16;
+/// Bytes of a tree node's header.
+pub const NODE_HEADER_LEN: usize = 34;
+/// Bytes before a node frame's payload: frame header and node header.
+pub const PREFIX_LEN: usize = FRAME_HEADER_LEN + NODE_HEADER_LEN;
+
+mod negative_count;
+pub use negative_count::{Count, NegativeCount};
+
 use binrw::binrw;
 
 /// A Java string: `i16` byte count and the raw bytes. A count ≤ 0 means empty; the

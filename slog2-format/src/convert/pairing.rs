@@ -1,5 +1,5 @@
 //! The message pairing rule of MPE's converters (spec/slog2.md §16.2), stated
-//! once for the CLOG2 converter ([`Clog2Drawables`](super::clog2::Clog2Drawables)),
+//! once for the CLOG2 converter ([`Clog2Drawables`](super::Clog2Drawables)),
 //! the old-CLOG one ([`ClogDrawables`](super::clog::events::ClogDrawables)) and
 //! the window queries of the annotation crate, which pair straight from the
 //! trace bytes.

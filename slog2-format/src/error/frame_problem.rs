@@ -2,8 +2,8 @@
 //! ([`Error::BadFrame`](crate::Error::BadFrame)), with its values.
 
 use super::Problem;
-use crate::frame::{NODE_HEADER_LEN, PREFIX_LEN};
 use crate::types::FileBlockPtr;
+use crate::types::{NODE_HEADER_LEN, PREFIX_LEN};
 
 /// Which check of spec/slog2-compressed.md §5 a frame fails, and how, with the
 /// values the message names; [`Self::step`] is the check's number.

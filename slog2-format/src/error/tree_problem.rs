@@ -164,7 +164,7 @@ pub enum TreeProblem {
         problem: Problem,
         /// What `check` finds there, with its values (its
         /// [`Finding::detail`](crate::check::Finding::detail)).
-        detail: crate::check::Detail,
+        detail: super::Detail,
     },
 }
 

@@ -71,20 +71,7 @@ pub(crate) struct ShadowItem {
     weights_n: u32,
 }
 
-/// What a [`WindowBuf`] cannot hold: more than `u32::MAX` vertices, info bytes,
-/// parts or weights in all (it indexes them with 32 bits), an item with more
-/// vertices or parts than a SLOG-2 file can store (`i16::MAX`), or an info
-/// [`JStr`] whose byte count is not `max(len, 0)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NotStorable;
-
-impl std::fmt::Display for NotStorable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the window answer does not fit a WindowBuf")
-    }
-}
-
-impl std::error::Error for NotStorable {}
+pub use crate::error::NotStorable;
 
 fn idx(n: usize) -> Result<u32, NotStorable> {
     u32::try_from(n).map_err(|_| NotStorable)

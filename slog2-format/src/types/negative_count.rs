@@ -1,6 +1,6 @@
-//! A count field that is negative: the one condition the layouts of
-//! [`crate::types`] (and of the annotation files built on them) check while
-//! parsing, raised as a typed value rather than as words.
+//! A count field that is negative: the one condition the layouts of this
+//! module (and of the annotation files built on them) check while parsing,
+//! raised as a typed value rather than as words.
 
 /// Which count of a layout ([`NegativeCount`]).
 ///
@@ -71,7 +71,7 @@ impl std::fmt::Display for Count {
 
 /// A count field that is negative, as a layout's `#[br(assert)]` raises it
 /// (binrw carries it as its custom error; [`crate::Error`] turns it into
-/// [`ValueProblem::NegativeCount`](super::ValueProblem::NegativeCount)).
+/// [`ValueProblem::NegativeCount`](crate::error::ValueProblem::NegativeCount)).
 ///
 /// ```
 /// use slog2_format::error::{Count, NegativeCount};

@@ -1,4 +1,4 @@
-//! What a [`Finding`](super::Finding) found, with its values: `check`'s
+//! What a [`Finding`](crate::check::Finding) found, with its values: `check`'s
 //! findings are typed; their `Display` is the message people read.
 
 use crate::types::{topology, FileBlockPtr, NodeId};
@@ -43,8 +43,8 @@ impl std::fmt::Display for HeaderPointer {
     }
 }
 
-/// What a [`Finding`](super::Finding) found, with the values its message
-/// names; [`Finding::problem`](super::Finding::problem) is the rule it breaks.
+/// What a [`Finding`](crate::check::Finding) found, with the values its message
+/// names; [`Finding::problem`](crate::check::Finding::problem) is the rule it breaks.
 ///
 /// ```
 /// use slog2_format::check::{Detail, HeaderPointer};
