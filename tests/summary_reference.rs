@@ -1186,3 +1186,71 @@ fn container_shadows_exactly_4_columns_wide_are_the_references() {
     }
     assert!(exact > 0, "no shadow read exactly 4 columns wide");
 }
+
+/// Two lines sharing a row whose rates of one category cancel exactly while
+/// a container of it runs: on line 0, shadows of category 2 (ratio 1.375,
+/// not a container) inside a real state of category 1 over the whole trace,
+/// which they take 1.375 from (its rate −0.375); on line 1, 1.33 s later,
+/// shadows of containers of categories 1 (0.375) and 3 (1.0). Where both
+/// run, category 1's rate over the row is exactly 0 (every ratio is exact
+/// in binary) and the row holds 2.375 lines' time: the excess is shared by
+/// both containers, category 1's included though none of its time shows.
+#[test]
+fn a_container_whose_rate_cancels_still_shares_the_excess() {
+    let mut prims = Vec::new();
+    prims.push(state(1, 0, 0.0, 32.0));
+    for i in 0..600 {
+        let t = f64::from(i) * 0.05;
+        prims.push(state(2, 0, t, t + 0.04));
+        let t = t + 1.33;
+        prims.push(state(1, 1, t, t + 0.02));
+        prims.push(state(3, 1, t + 0.025, t + 0.045));
+    }
+    let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
+    let mut f = slog2_format::Slog2File::parse(&bytes).unwrap();
+    let mut rewritten = 0;
+    for block in f.blocks.values_mut() {
+        let slog2_format::FileBlock::Node(node) = block else {
+            continue;
+        };
+        for stub in &mut node.value.stubs {
+            for s in &mut stub.nestable {
+                let line = s.vertices[0].line_id;
+                for w in &mut s.weights {
+                    (w.incl, w.excl) = match (line, w.category) {
+                        (0, 2) => (1.375, 1.375),
+                        (1, 1) => (0.9, 0.375),
+                        (1, 3) => (1.5, 1.0),
+                        _ => continue,
+                    };
+                    rewritten += 1;
+                }
+            }
+        }
+    }
+    assert!(rewritten > 10, "{rewritten} weights rewritten");
+    let bytes = f.to_bytes().unwrap();
+    let view = LineIdMap {
+        title: slog2_format::types::JStr::new("Two on one"),
+        ncols: 1,
+        labels: vec![slog2_format::types::JStr::new("Row")],
+        rows: [0, 1]
+            .into_iter()
+            .map(|line_id| LineIdRow {
+                line_id,
+                values: vec![7],
+            })
+            .collect(),
+        methods: Vec::new(),
+    };
+    let mut wide = 0;
+    for budget in [0, 1 << 12] {
+        let opts = ReadOptions::default().picture_budget(budget);
+        for (from, to, px) in [(0.0, 32.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)] {
+            let what = format!("a cancelled rate, budget {budget}");
+            check_read(&bytes, opts, Some(&view), from, to, px, &what);
+            wide += wide_state_shadows(&bytes, opts, from, to, px).1;
+        }
+    }
+    assert!(wide > 0, "no wide shadow with a container weight");
+}
