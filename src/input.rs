@@ -34,6 +34,13 @@ const URL_PREFIX: &str = ".mpelog-url-";
 ///
 /// [`Error::Io`] naming `-` when standard input cannot be read or its copy
 /// written.
+///
+/// ```
+/// use std::path::Path;
+/// let p = Path::new("trace.clog2");
+/// assert_eq!(mpelog::input::resolve(p)?, p); // a path is read as it is
+/// # Ok::<(), mpelog::output::Error>(())
+/// ```
 pub fn resolve(path: &Path) -> Result<PathBuf> {
     if !crate::output::is_dash(path) {
         return Ok(path.to_path_buf());
@@ -65,6 +72,12 @@ pub fn resolve(path: &Path) -> Result<PathBuf> {
 ///
 /// The [`crate::remote::Error`] of opening or reading the URL, or
 /// [`crate::remote::Error::Download`] when the copy cannot be written.
+///
+/// ```
+/// // Runs without a network: the URL is refused before any request.
+/// let e = mpelog::input::download("ftp://example.org/trace.clog2").unwrap_err();
+/// assert!(matches!(e, mpelog::remote::Error::BadUrl { .. }));
+/// ```
 pub fn download(url: &str) -> std::result::Result<PathBuf, crate::remote::Error> {
     let name = crate::remote::shown_url(url);
     if let Some(p) = crate::names::copy_of(&name) {
@@ -95,6 +108,15 @@ pub fn download(url: &str) -> std::result::Result<PathBuf, crate::remote::Error>
 }
 
 /// Removes the copies of inputs (standard input, remote files) made so far.
+///
+/// ```no_run
+/// // Standard input, copied to a temporary file to be read twice.
+/// let copy = mpelog::input::resolve(std::path::Path::new("-"))?;
+/// assert!(copy.exists());
+/// mpelog::input::cleanup();
+/// assert!(!copy.exists());
+/// # Ok::<(), mpelog::output::Error>(())
+/// ```
 pub fn cleanup() {
     for p in crate::names::copies() {
         let _ = std::fs::remove_file(&p);

@@ -141,6 +141,26 @@ impl Lines<'_> {
     }
 
     /// The drawable text form of one item.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::items::Lines;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let legend = r.categories().unwrap().value.categories.clone();
+    /// let lines = Lines { categories: legend.iter().map(|c| (c.index, c)).collect() };
+    /// let answer = r.window(0.0, 0.01)?;
+    /// let text = lines.drawable_text(&answer.drawables[0]);
+    /// let d = &answer.drawables[0];
+    /// assert!(text.starts_with(&format!("primitive cat={} name=", d.value.category())));
+    /// assert!(text.ends_with(&format!(" node=({},{})", d.node.depth, d.node.xpos)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn drawable_text(&self, d: &Located<Drawable>) -> String {
         let v = &d.value;
         let node = format!("node=({},{})", d.node.depth, d.node.xpos);
@@ -165,6 +185,27 @@ impl Lines<'_> {
     }
 
     /// The shadow text form of one item.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::items::Lines;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let legend = r.categories().unwrap().value.categories.clone();
+    /// let lines = Lines { categories: legend.iter().map(|c| (c.index, c)).collect() };
+    /// let depth = r.header().max_treedepth;
+    /// let answer = r.window_to_depth(f64::NEG_INFINITY, f64::INFINITY, depth)?; // the root alone
+    /// let text = lines.shadow_text(&answer.shadows[0]);
+    /// let s = &answer.shadows[0];
+    /// assert!(text.starts_with(&format!("shadow cat={} name=", s.value.category)));
+    /// assert!(text.contains(&format!(" num_real_objs={} weights=[", s.value.num_real_objs)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn shadow_text(&self, s: &Located<Shadow>) -> String {
         let v = &s.value;
         let w: Vec<String> = v
@@ -218,6 +259,25 @@ impl Lines<'_> {
     }
 
     /// The drawable json form of one item.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::items::Lines;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let legend = r.categories().unwrap().value.categories.clone();
+    /// let lines = Lines { categories: legend.iter().map(|c| (c.index, c)).collect() };
+    /// let answer = r.window(0.0, 0.01)?;
+    /// let d = &answer.drawables[0];
+    /// let v = lines.drawable_json(d);
+    /// assert_eq!(v["category"], d.value.category());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn drawable_json(&self, d: &Located<Drawable>) -> Value {
         let v = &d.value;
         let bx = (v.earliest(), v.latest());
@@ -258,6 +318,26 @@ impl Lines<'_> {
     }
 
     /// The shadow json form of one item.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::items::Lines;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let legend = r.categories().unwrap().value.categories.clone();
+    /// let lines = Lines { categories: legend.iter().map(|c| (c.index, c)).collect() };
+    /// let depth = r.header().max_treedepth;
+    /// let answer = r.window_to_depth(f64::NEG_INFINITY, f64::INFINITY, depth)?;
+    /// let s = &answer.shadows[0];
+    /// let v = lines.shadow_json(s);
+    /// assert_eq!(v["category"], s.value.category);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn shadow_json(&self, s: &Located<Shadow>) -> Value {
         let v = &s.value;
         let mut m = self.object(

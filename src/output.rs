@@ -208,6 +208,15 @@ impl Output {
     }
 
     /// The path the user named, for messages.
+    ///
+    /// ```
+    /// use mpelog::output::Output;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("out.slog2");
+    /// let out = Output::create(&path, &[], false)?;
+    /// assert_eq!(out.path(), path); // the name given, not the temporary file's
+    /// # Ok::<(), mpelog::output::Error>(())
+    /// ```
     pub fn path(&self) -> &Path {
         &self.shown
     }
@@ -435,6 +444,16 @@ impl Dataset {
     }
 
     /// Where to write the files: the temporary directory.
+    ///
+    /// ```
+    /// use mpelog::output::Dataset;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("parts");
+    /// let ds = Dataset::create(&path, &[])?;
+    /// assert_ne!(ds.path(), path); // a temporary directory beside it
+    /// assert!(ds.path().is_dir());
+    /// # Ok::<(), mpelog::output::Error>(())
+    /// ```
     pub fn path(&self) -> &Path {
         self.tmp.path()
     }
@@ -448,6 +467,18 @@ impl Dataset {
     /// directory in its place, or the rename fails; the temporary directory is then
     /// removed, and what was at the name is left as it was (but for that empty
     /// directory).
+    ///
+    /// ```
+    /// use mpelog::output::Dataset;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("parts");
+    /// let ds = Dataset::create(&path, &[])?;
+    /// std::fs::write(ds.path().join("part-0.csv"), b"a,b\n").unwrap();
+    /// ds.commit()?;
+    /// assert_eq!(std::fs::read(path.join("part-0.csv")).unwrap(), b"a,b\n");
+    /// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1); // nothing else left
+    /// # Ok::<(), mpelog::output::Error>(())
+    /// ```
     pub fn commit(self) -> Result {
         let shown = self.shown;
         let tmp_path = self.tmp.path().to_path_buf();
@@ -568,6 +599,14 @@ fn temp_beside(target: &Path) -> std::io::Result<NamedTempFile> {
 /// # Errors
 ///
 /// The I/O error of creating the file in `dir`.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let tmp = mpelog::output::temp_in(dir.path(), ".x.mpelog-").unwrap();
+/// let name = tmp.path().file_name().unwrap().to_string_lossy().into_owned();
+/// assert!(name.starts_with(&format!(".x.mpelog-{}-", std::process::id())));
+/// assert!(name.ends_with(".tmp"));
+/// ```
 pub fn temp_in(dir: &Path, prefix: &str) -> std::io::Result<NamedTempFile> {
     tempfile::Builder::new()
         .prefix(&format!("{prefix}{}-", std::process::id()))
@@ -577,6 +616,17 @@ pub fn temp_in(dir: &Path, prefix: &str) -> std::io::Result<NamedTempFile> {
 
 /// Removes the temporary files `PREFIXPID-XXXXXX.tmp` in `dir` that killed runs
 /// left: ours by name and owner, and whose process no longer runs.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let mine = mpelog::output::temp_in(dir.path(), ".x.mpelog-").unwrap().keep().unwrap().1;
+/// // A file of a process that is gone (no PID is this high).
+/// let stale = dir.path().join(".x.mpelog-2147483646-abcdef.tmp");
+/// std::fs::write(&stale, b"").unwrap();
+/// mpelog::output::remove_stale(dir.path(), ".x.mpelog-");
+/// assert!(!stale.exists());
+/// assert!(mine.exists()); // this process still runs
+/// ```
 pub fn remove_stale(dir: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -630,6 +680,16 @@ fn process_alive(pid: i32) -> bool {
 }
 
 /// The text shown for an output path in summaries.
+///
+/// ```
+/// use mpelog::output::Output;
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = Output::create(&dir.path().join("out.slog2"), &[], false)?;
+/// assert!(mpelog::output::name(&out).ends_with("out.slog2"));
+/// let stdout = Output::create(std::path::Path::new("-"), &[], false)?;
+/// assert_eq!(mpelog::output::name(&stdout), mpelog::names::shown(std::path::Path::new("-")));
+/// # Ok::<(), mpelog::output::Error>(())
+/// ```
 pub fn name(o: &Output) -> String {
     shown(o.path())
 }

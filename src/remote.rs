@@ -63,10 +63,29 @@ pub struct Counts(Arc<(AtomicU64, AtomicU64)>);
 
 impl Counts {
     /// Requests made (a request whose redirects were followed counts once).
+    ///
+    /// ```no_run
+    /// let f = mpelog::remote::HttpFile::open("http://127.0.0.1:8080/trace")?;
+    /// let counts = f.counts();
+    /// assert_eq!(counts.requests(), 1); // opening asks for the length
+    /// let mut r = slog2_format::Slog2Reader::new(f)?;
+    /// r.window(0.0, 1.0)?;
+    /// assert!(counts.requests() > 1); // the handle sees the reader's requests
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn requests(&self) -> u64 {
         self.0 .0.load(Ordering::Relaxed)
     }
     /// Body bytes received.
+    ///
+    /// ```no_run
+    /// let f = mpelog::remote::HttpFile::open("http://127.0.0.1:8080/trace")?;
+    /// let (counts, len) = (f.counts(), f.len());
+    /// let mut r = slog2_format::Slog2Reader::new(f)?;
+    /// r.window(0.0, 1.0)?;
+    /// assert!(counts.bytes() > 0 && counts.bytes() <= len); // ranges, not the whole file
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn bytes(&self) -> u64 {
         self.0 .1.load(Ordering::Relaxed)
     }
@@ -130,6 +149,12 @@ impl HttpFile {
     ///
     /// [`Error::BadSetting`] for an environment variable it cannot use, and
     /// those of [`open_with`](Self::open_with).
+    ///
+    /// ```
+    /// // Runs without a network: the URL is refused before any request.
+    /// let e = mpelog::remote::HttpFile::open("ftp://example.org/trace.slog2").unwrap_err();
+    /// assert!(matches!(e, mpelog::remote::Error::BadUrl { .. }));
+    /// ```
     pub fn open(url: &str) -> Result<HttpFile, Error> {
         HttpFile::open_with(url, &Options::from_env()?)
     }
@@ -144,6 +169,17 @@ impl HttpFile {
     /// [`Error::TooManyRedirects`] when no answer comes; [`Error::Status`] for
     /// an error status; [`Error::NoRanges`] when the server sends the whole
     /// file and it is larger than [`Options::download_max`].
+    ///
+    /// ```no_run
+    /// use mpelog::remote::{HttpFile, Options};
+    /// use std::time::Duration;
+    /// let opts = Options::default().timeout(Duration::from_secs(5)).download_max(0);
+    /// let f = HttpFile::open_with("https://example.org/trace.slog2", &opts)?;
+    /// assert!(!f.is_downloaded()); // download_max 0: ranges or an error
+    /// let r = slog2_format::Slog2Reader::new(f)?;
+    /// assert!(r.file_len() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open_with(url: &str, options: &Options) -> Result<HttpFile, Error> {
         let lower = url.to_ascii_lowercase();
         if !lower.starts_with("http://") && !lower.starts_with("https://") {
@@ -243,21 +279,52 @@ impl HttpFile {
 
     /// A handle on the requests and bytes counted so far (it stays valid after
     /// the file is handed to a reader).
+    ///
+    /// ```no_run
+    /// let f = mpelog::remote::HttpFile::open("http://127.0.0.1:8080/trace")?;
+    /// let counts = f.counts();
+    /// let r = slog2_format::Slog2Reader::new(f)?; // the reader owns the file now
+    /// assert!(counts.requests() >= 2 && r.file_len() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn counts(&self) -> Counts {
         self.counts.clone()
     }
 
     /// The file's length.
+    ///
+    /// ```no_run
+    /// use std::io::{Seek, SeekFrom};
+    /// let mut f = mpelog::remote::HttpFile::open("http://127.0.0.1:8080/trace")?;
+    /// assert_eq!(f.seek(SeekFrom::End(0))?, f.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> u64 {
         self.len
     }
 
     /// Whether the file is empty.
+    ///
+    /// ```no_run
+    /// let f = mpelog::remote::HttpFile::open("http://127.0.0.1:8080/trace")?;
+    /// assert_eq!(f.is_empty(), f.len() == 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// Whether the file was downloaded whole (its server answers no ranges).
+    ///
+    /// ```no_run
+    /// use mpelog::remote::{HttpFile, Options};
+    /// // A server without Range support: a small file is downloaded whole.
+    /// let f = HttpFile::open_with("http://127.0.0.1:8080/trace", &Options::default().download_max(1 << 30))?;
+    /// if f.is_downloaded() {
+    ///     assert_eq!(f.counts().bytes(), f.len());
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_downloaded(&self) -> bool {
         matches!(self.source, Source::Downloaded(_))
     }

@@ -176,6 +176,24 @@ fn tick_step(width: f64, want: f64) -> f64 {
 /// [`Error::NoView`] when the view asked for is not in the file, and
 /// [`Error::Slog2`] when the query fails (as
 /// [`Slog2Reader::window_picture_into`]).
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::render::{summary, Error, Options};
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let (s, legend, view) = summary(&mut r, &Options::default().width(600))?;
+/// assert_eq!(s.columns, mpelog::render::plot_columns(600));
+/// assert!(!legend.is_empty() && view.is_some());
+/// let empty = Options::default().window(Some(1.0), Some(1.0));
+/// assert!(matches!(summary(&mut r, &empty), Err(Error::EmptyWindow(..))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn summary<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,
@@ -212,6 +230,12 @@ pub fn summary<R: Read + Seek>(
 }
 
 /// The plot's width in pixel columns for a picture `width` pixels wide.
+///
+/// ```
+/// use mpelog::render::plot_columns;
+/// assert_eq!(plot_columns(1200), 1100); // less the label column and the margin
+/// assert_eq!(plot_columns(10), plot_columns(200)); // at least 200 pixels wide
+/// ```
 pub fn plot_columns(width: u32) -> u32 {
     ((f64::from(width.max(200)) - LEFT - RIGHT) as u32).min(crate::summary::MAX_COLUMNS)
 }

@@ -60,6 +60,25 @@ pub struct Found {
 ///
 /// # Errors
 /// Any error of the window queries it makes.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::search::{find, Direction};
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let send = r.categories().unwrap().value.categories.iter().find(|c| c.name.text() == "MPI_Send").unwrap().index;
+/// let first = find(&mut r, send, f64::NEG_INFINITY, Direction::Next)?.unwrap();
+/// let second = find(&mut r, send, first.start, Direction::Next)?.unwrap();
+/// assert!(second.start > first.start);
+/// let back = find(&mut r, send, second.start, Direction::Previous)?.unwrap();
+/// assert_eq!(back.start, first.start);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn find<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     category: i32,

@@ -105,6 +105,22 @@ impl Response {
     }
 
     /// The body's length in bytes.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.slog2");
+    /// # std::fs::write(&path, out.into_inner())?;
+    /// let service = mpelog::serve::Service::new(&[path.clone()])?;
+    /// let whole = service.handle("GET", "/trace", None);
+    /// assert_eq!(whole.len(), std::fs::metadata(&path)?.len());
+    /// assert_eq!(service.handle("GET", "/trace", Some("bytes=0-9")).len(), 10);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> u64 {
         match &self.body {
             Body::Bytes(b) => b.len() as u64,
@@ -113,6 +129,21 @@ impl Response {
     }
 
     /// Whether the body is empty.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.slog2");
+    /// # std::fs::write(&path, out.into_inner())?;
+    /// let service = mpelog::serve::Service::new(&[path])?;
+    /// assert!(!service.handle("GET", "/trace", None).is_empty());
+    /// assert!(!service.handle("GET", "/nowhere", None).is_empty()); // a 404 says why
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -122,6 +153,21 @@ impl Response {
     /// # Errors
     ///
     /// The I/O error of opening, seeking or reading the body's file.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.slog2");
+    /// # std::fs::write(&path, out.into_inner())?;
+    /// let service = mpelog::serve::Service::new(&[path.clone()])?;
+    /// let part = service.handle("GET", "/trace", Some("bytes=0-9"));
+    /// assert_eq!(part.read_body()?, std::fs::read(&path)?[..10]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read_body(&self) -> std::io::Result<Vec<u8>> {
         match &self.body {
             Body::Bytes(b) => Ok(b.clone()),
@@ -306,6 +352,22 @@ impl Service {
     /// # Errors
     ///
     /// As [`Service::named`].
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.slog2");
+    /// # std::fs::write(&path, out.into_inner())?;
+    /// let service = mpelog::serve::Service::new(&[path])?;
+    /// let info = service.handle("GET", "/api/info", None);
+    /// let v: serde_json::Value = serde_json::from_slice(&info.read_body()?)?;
+    /// assert_eq!(v["files"][0], "t.slog2"); // shown by its file name
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(paths: &[PathBuf]) -> Result<Service, OpenError> {
         let named: Vec<(PathBuf, String)> = paths
             .iter()
@@ -328,6 +390,21 @@ impl Service {
     /// [`Slog2Reader::new`](slog2_format::Slog2Reader::new) error, or
     /// [`Error::Io`](slog2_format::Error::Io) at offset 0 when it cannot be
     /// opened or its length read.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.slog2");
+    /// # std::fs::write(&path, out.into_inner())?;
+    /// let service = mpelog::serve::Service::named(&[(path, "run 1.clog2".to_string())])?;
+    /// let v: serde_json::Value = serde_json::from_slice(&service.handle("GET", "/api/info", None).read_body()?)?;
+    /// assert_eq!(v["files"][0], "run 1.clog2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn named(files_and_names: &[(PathBuf, String)]) -> Result<Service, OpenError> {
         let mut files = Vec::new();
         for (p, name) in files_and_names {
@@ -396,6 +473,25 @@ impl Service {
 
     /// Answers one request: `method`, the request target `url` (path and
     /// query) and the `Range` header if any.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.slog2");
+    /// # std::fs::write(&path, out.into_inner())?;
+    /// let service = mpelog::serve::Service::new(&[path])?;
+    /// assert_eq!(service.handle("GET", "/", None).status, 200); // the viewer page
+    /// assert_eq!(service.handle("POST", "/", None).status, 405);
+    /// assert_eq!(service.handle("GET", "/api/window?from=x", None).status, 400);
+    /// let w = service.handle("GET", "/api/window?from=0&to=0.01&pixels=50", None);
+    /// let v: serde_json::Value = serde_json::from_slice(&w.read_body()?)?;
+    /// assert_eq!(v["columns"], 50);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn handle(&self, method: &str, url: &str, range: Option<&str>) -> Response {
         if method != "GET" && method != "HEAD" {
             let mut r = Response::error(405, "only GET and HEAD");

@@ -74,6 +74,24 @@ impl<A: Read + Seek, T: Read + Seek> Tree for mpelog_annotate::Annotation<A, T> 
 /// The span of `[from, to)` in a tree: the window with a missing bound taken
 /// from the root's box (the end just after its last time), or, with neither
 /// bound, the root's box unclipped.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::slices::span;
+/// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let entries = &r.tree_dir().unwrap().value.entries;
+/// let whole = span(entries, None, None);
+/// assert!(!whole.clipped);
+/// let part = span(entries, Some(0.5), None);
+/// assert!(part.clipped && part.from == 0.5 && part.to > whole.to); // just after the end
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn span(entries: &[TreeDirEntry], from: Option<f64>, to: Option<f64>) -> Span {
     let root = entries
         .iter()
@@ -83,6 +101,14 @@ pub fn span(entries: &[TreeDirEntry], from: Option<f64>, to: Option<f64>) -> Spa
 
 /// The span of `[from, to)` in a trace whose time box is `time_box` (`None`:
 /// an empty trace, taken as `[0, 0]`), as [`span`] makes it.
+///
+/// ```
+/// use mpelog::slices::{next_up, span_of};
+/// let s = span_of(Some((1.0, 9.0)), None, Some(5.0));
+/// assert_eq!((s.from, s.to, s.clipped), (1.0, 5.0, true));
+/// assert_eq!(span_of(Some((1.0, 9.0)), Some(2.0), None).to, next_up(9.0));
+/// assert_eq!(span_of(None, None, None).to, 0.0); // an empty trace
+/// ```
 pub fn span_of(time_box: Option<(f64, f64)>, from: Option<f64>, to: Option<f64>) -> Span {
     let (start, end) = time_box.unwrap_or((0.0, 0.0));
     match (from, to) {
@@ -107,6 +133,25 @@ pub fn span_of(time_box: Option<(f64, f64)>, from: Option<f64>, to: Option<f64>)
 ///
 /// The first error of `tree`'s query ([`Tree::query`]); `f` has been called for
 /// the pieces before it.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::slices::{order, span, visit_pieces};
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let s = span(&r.tree_dir().unwrap().value.entries, None, None);
+/// let mut starts = Vec::new();
+/// visit_pieces(&mut r, s, |p| starts.push(p.start))?;
+/// assert_eq!(starts.len(), r.window(f64::NEG_INFINITY, f64::INFINITY)?.drawables.len());
+/// assert!(starts.windows(2).all(|w| w[0] <= w[1])); // in start order
+/// # let _ = order;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn visit_pieces<T: Tree>(
     tree: &mut T,
     span: Span,
@@ -146,6 +191,24 @@ pub struct Piece<'a> {
 impl<'a> Piece<'a> {
     /// The piece of a primitive of a [`WindowBuf`] (one without vertices gives
     /// zero times on line 0; queries never return one).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::slices::Piece;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let mut buf = slog2_format::WindowBuf::new();
+    /// r.window_into(&mut buf, 0.0, 0.01)?;
+    /// let d = buf.drawables().find_map(|d| d.primitive()).unwrap();
+    /// let p = Piece::of(&d);
+    /// assert_eq!((p.category, p.first.0, p.info), (d.category(), d.vertices()[0].time, d.info()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn of(p: &PrimitiveRef<'a>) -> Piece<'a> {
         let v = p.vertices();
         let (first, last) = match (v.first(), v.last()) {
@@ -168,6 +231,15 @@ impl<'a> Piece<'a> {
     }
 
     /// The piece of an owned primitive (`None` without vertices).
+    ///
+    /// ```
+    /// use mpelog::slices::Piece;
+    /// use slog2_format::types::{Coord, JStr, Primitive};
+    /// let p = Primitive { category: 2, info: JStr::new(""), vertices: vec![Coord { time: 1.0, line_id: 0 }, Coord { time: 0.5, line_id: 3 }] };
+    /// let piece = Piece::of_primitive(&p).unwrap();
+    /// assert_eq!((piece.first, piece.last, piece.start, piece.end), ((1.0, 0), (0.5, 3), 0.5, 1.0));
+    /// assert!(Piece::of_primitive(&Primitive { vertices: vec![], ..p }).is_none());
+    /// ```
     pub fn of_primitive(p: &'a Primitive) -> Option<Piece<'a>> {
         let (a, b) = (p.vertices.first()?, p.vertices.last()?);
         Some(Piece {
@@ -181,6 +253,16 @@ impl<'a> Piece<'a> {
     }
 
     /// The piece of a converter's primitive.
+    ///
+    /// ```
+    /// use mpelog::slices::Piece;
+    /// use slog2_format::{types::topology, write::Prim};
+    /// let p = Prim::two(1, topology::STATE, (0.5, 2), (1.5, 2), b"ab");
+    /// let piece = Piece::of_prim(&p);
+    /// assert_eq!((piece.first, piece.last, piece.info), ((0.5, 2), (1.5, 2), &b"ab"[..]));
+    /// let e = Prim::event(1, 3.0, 4, &[]);
+    /// assert_eq!(Piece::of_prim(&e).last, (3.0, 4)); // an event's only vertex
+    /// ```
     pub fn of_prim(p: &'a Prim) -> Piece<'a> {
         let last = usize::from(p.nv.clamp(1, 2)) - 1;
         Piece {
@@ -197,6 +279,15 @@ impl<'a> Piece<'a> {
 /// The start order every exporter uses, total over what a [`Piece`] holds:
 /// start, the longer first, then category, first and last line, first time,
 /// info bytes. Pieces equal in all of these are the same drawable twice.
+///
+/// ```
+/// use mpelog::slices::{order, Piece};
+/// let piece = |start, end| Piece { category: 1, first: (start, 0), last: (end, 0), start, end, info: &[] };
+/// let mut v = vec![piece(1.0, 2.0), piece(0.0, 1.0), piece(0.0, 3.0)];
+/// v.sort_by(order);
+/// let starts: Vec<(f64, f64)> = v.iter().map(|p| (p.start, p.end)).collect();
+/// assert_eq!(starts, [(0.0, 3.0), (0.0, 1.0), (1.0, 2.0)]); // the longer first
+/// ```
 pub fn order(a: &Piece<'_>, b: &Piece<'_>) -> std::cmp::Ordering {
     a.start
         .total_cmp(&b.start)
@@ -214,6 +305,24 @@ pub fn order(a: &Piece<'_>, b: &Piece<'_>) -> std::cmp::Ordering {
 /// # Errors
 ///
 /// As [`visit_pieces`].
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::slices::{span, visit_in, Order};
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let s = span(&r.tree_dir().unwrap().value.entries, None, None);
+/// let mut ends = Vec::new();
+/// visit_in(&mut r, s, Order::End, |p| ends.push(p.latest()))?;
+/// assert!(ends.len() > 100);
+/// assert!(ends.windows(2).all(|w| w[0] <= w[1])); // in end order
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn visit_in<T: Tree>(
     tree: &mut T,
     span: Span,
@@ -291,6 +400,13 @@ fn visit_refs<T: Tree>(
 }
 
 /// The smallest double above `x` (for a finite `x`).
+///
+/// ```
+/// use mpelog::slices::next_up;
+/// assert!(next_up(1.0) > 1.0);
+/// assert_eq!(next_up(1.0), 1.0 + f64::EPSILON);
+/// assert_eq!(next_up(f64::INFINITY), f64::INFINITY);
+/// ```
 pub fn next_up(x: f64) -> f64 {
     if !x.is_finite() {
         return x;

@@ -297,6 +297,16 @@ impl Accumulator {
     /// An accumulator for the window `[from, to)` over the legend `categories`;
     /// `clip` clips durations to the window (off for a whole file, whose window
     /// is its time box), `bins` slices for the histogram.
+    ///
+    /// ```
+    /// use mpelog::stats::Accumulator;
+    /// use slog2_format::types::{topology, Category, JStr};
+    /// let compute = Category { index: 1, name: JStr::new("Compute"), topology: topology::STATE, ..slog2_format::convert::arrow_category() };
+    /// let mut acc = Accumulator::new(&[compute], 0.0, 10.0, true, 0);
+    /// acc.push_piece(mpelog::slices::Piece { category: 1, first: (2.0, 0), last: (12.0, 0), start: 2.0, end: 12.0, info: &[] });
+    /// let s = acc.finish();
+    /// assert_eq!(s.categories[0].inclusive.sum, 8.0); // clipped to the window
+    /// ```
     pub fn new(categories: &[Category], from: f64, to: f64, clip: bool, bins: usize) -> Self {
         let legend = categories
             .iter()
@@ -395,6 +405,19 @@ impl Accumulator {
 
     /// Adds one real primitive. Primitives must come in start order (ties: the
     /// longer first), the parts of a composite one by one.
+    ///
+    /// ```
+    /// use mpelog::stats::Accumulator;
+    /// use slog2_format::types::{topology, Category, Coord, JStr, Primitive};
+    /// let compute = Category { index: 1, name: JStr::new("Compute"), topology: topology::STATE, ..slog2_format::convert::arrow_category() };
+    /// let mut acc = Accumulator::new(&[compute], 0.0, 10.0, false, 0);
+    /// let state = |a, b| Primitive { category: 1, info: JStr::new(""), vertices: vec![Coord { time: a, line_id: 0 }, Coord { time: b, line_id: 0 }] };
+    /// acc.push(&state(0.0, 4.0));
+    /// acc.push(&state(1.0, 2.0)); // nested in the first
+    /// let s = acc.finish();
+    /// let c = &s.categories[0];
+    /// assert_eq!((c.count, c.inclusive.sum, c.exclusive.sum), (2, 5.0, 4.0));
+    /// ```
     pub fn push(&mut self, p: &Primitive) {
         if let Some(piece) = Piece::of_primitive(p) {
             self.push_piece(piece);
@@ -402,6 +425,17 @@ impl Accumulator {
     }
 
     /// [`push`](Self::push) of a borrowed primitive.
+    ///
+    /// ```
+    /// use mpelog::{slices::Piece, stats::Accumulator};
+    /// let msg = slog2_format::convert::arrow_category();
+    /// let mut acc = Accumulator::new(&[msg], 0.0, 10.0, false, 0);
+    /// let info: Vec<u8> = [7i32, 512].iter().flat_map(|v| v.to_be_bytes()).collect();
+    /// acc.push_piece(Piece { category: 0, first: (1.0, 0), last: (1.5, 1), start: 1.0, end: 1.5, info: &info });
+    /// let s = acc.finish();
+    /// assert_eq!(s.categories[0].count, 1);
+    /// assert_eq!(s.messages.len(), 1); // from timeline 0 to 1
+    /// ```
     pub fn push_piece(&mut self, p: Piece<'_>) {
         let (first, last) = (p.first, p.last);
         let (start, end) = (p.start, p.end);
@@ -480,6 +514,13 @@ impl Accumulator {
     }
 
     /// The statistics.
+    ///
+    /// ```
+    /// use mpelog::stats::Accumulator;
+    /// let s = Accumulator::new(&[], 0.0, 1.0, true, 4).finish();
+    /// assert!(s.categories.is_empty());
+    /// assert_eq!((s.from, s.to), (0.0, 1.0));
+    /// ```
     pub fn finish(mut self) -> Stats {
         let lines: Vec<i32> = self.timelines.keys().copied().collect();
         for line in lines {
@@ -615,6 +656,19 @@ pub fn annotation<A: Read + Seek, T: Read + Seek>(
 /// # Errors
 ///
 /// The I/O error of reading `src`'s sorted runs back.
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+/// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let sink = mpelog::export::sorted::StartOrder::new();
+/// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+/// use mpelog::stats::{one_pass, Options};
+/// let s = one_pass(&mut sorted, &Options::default())?;
+/// let send = s.categories.iter().find(|c| c.name == "MPI_Send").expect("sends");
+/// assert!(send.count > 0 && send.inclusive.sum > 0.0);
+/// assert!(!s.messages.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn one_pass(src: &mut crate::export::sorted::Sorted, opts: &Options) -> std::io::Result<Stats> {
     let categories = src.categories().to_vec();
     of_tree(src, &categories, opts)

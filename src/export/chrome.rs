@@ -45,6 +45,16 @@ impl<W: Write> ChromeJson<W> {
     }
 
     /// The writer, after [`Sink::finish`].
+    ///
+    /// ```
+    /// use mpelog::export::{chrome::ChromeJson, Sink};
+    /// let mut j = ChromeJson::new(Vec::new());
+    /// j.start(0.0, 1.0, 0.0)?;
+    /// j.finish()?;
+    /// let bytes = j.into_inner();
+    /// assert!(serde_json::from_slice::<serde_json::Value>(&bytes).is_ok()); // a whole JSON document
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn into_inner(self) -> W {
         self.out
     }

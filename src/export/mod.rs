@@ -62,6 +62,12 @@ pub struct Options {
 impl Options {
     /// Exports the drawables that meet `[from, to)` (a missing bound is the
     /// file's start or end).
+    ///
+    /// ```
+    /// use mpelog::export::Options;
+    /// let opts = Options::default().window(Some(0.5), None);
+    /// assert_eq!((opts.from, opts.to), (Some(0.5), None)); // from 0.5 s to the end
+    /// ```
     pub fn window(mut self, from: Option<f64>, to: Option<f64>) -> Options {
         self.from = from;
         self.to = to;
@@ -69,12 +75,25 @@ impl Options {
     }
 
     /// Picks the view by title or position.
+    ///
+    /// ```
+    /// use mpelog::export::Options;
+    /// let opts = Options::default().view(Some("Communicator View".into()));
+    /// assert_eq!(opts.view.as_deref(), Some("Communicator View"));
+    /// assert_eq!(Options::default().view, None); // the file's first view
+    /// ```
     pub fn view(mut self, view: Option<String>) -> Options {
         self.view = view;
         self
     }
 
     /// Sets the memory for putting a conversion's primitives in start order.
+    ///
+    /// ```
+    /// use mpelog::export::Options;
+    /// assert_eq!(Options::default().sort_memory(1 << 20).sort_memory, Some(1 << 20));
+    /// assert_eq!(Options::default().sort_memory, None); // the default memory
+    /// ```
     pub fn sort_memory(mut self, bytes: usize) -> Options {
         self.sort_memory = Some(bytes);
         self
@@ -82,6 +101,18 @@ impl Options {
 
     /// A [`sorted::StartOrder`] sink for these options: their window and
     /// sort memory.
+    ///
+    /// ```
+    /// use mpelog::export::Options;
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let opts = Options::default().window(Some(0.0), Some(0.01));
+    /// let (sorted, _) = slog2_format::convert::clog2_into(&mut reader, opts.start_order(), |_| {})?;
+    /// let (start, end) = sorted.time_box().unwrap();
+    /// assert!(start < 0.01 && end > 0.01); // the trace goes on after the window ...
+    /// assert!(!sorted.is_empty()); // ... and only what meets it was kept
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn start_order(&self) -> sorted::StartOrder {
         let s = sorted::StartOrder::new().window(self.from, self.to);
         match self.sort_memory {
@@ -112,6 +143,12 @@ pub struct Cat {
 
 impl Cat {
     /// The entry of legend category `c`.
+    ///
+    /// ```
+    /// let cat = mpelog::export::Cat::of(&slog2_format::convert::arrow_category());
+    /// assert_eq!((cat.index, cat.name.as_str(), cat.color.as_str()), (0, "message", "#ffffff"));
+    /// assert_eq!(cat.labels, ["msg_tag", "msg_size"]);
+    /// ```
     pub fn of(c: &Category) -> Cat {
         Cat::new(
             c.index,
@@ -123,6 +160,12 @@ impl Cat {
     }
 
     /// An entry from its parts (the labels are made from the keys).
+    ///
+    /// ```
+    /// use mpelog::export::Cat;
+    /// let cat = Cat::new(3, "Compute".into(), "#00ff00".into(), vec!["phase=".into(), "".into()], b"dd".to_vec());
+    /// assert_eq!(cat.labels, ["phase", "arg1"]); // an empty label is named by its place
+    /// ```
     pub fn new(index: i32, name: String, color: String, keys: Vec<String>, types: Vec<u8>) -> Cat {
         let labels = (0..types.len())
             .map(|i| {
@@ -147,6 +190,12 @@ impl Cat {
     }
 
     /// The grey entry of a category the legend lacks.
+    ///
+    /// ```
+    /// let cat = mpelog::export::Cat::unknown(9);
+    /// assert_eq!((cat.name.as_str(), cat.color.as_str()), ("category 9", "#808080"));
+    /// assert!(cat.args(&[1, 2]).len() == 1); // no formats: the bytes as hex
+    /// ```
     pub fn unknown(index: i32) -> Cat {
         Cat::new(
             index,
@@ -158,6 +207,14 @@ impl Cat {
     }
 
     /// The info values as `(label, value)` pairs (see [`Cat::each_arg`]).
+    ///
+    /// ```
+    /// use mpelog::export::{ArgValue, Cat};
+    /// let cat = Cat::of(&slog2_format::convert::arrow_category());
+    /// let args = cat.args(&[0, 0, 0, 9, 0, 0, 1, 0]);
+    /// assert_eq!(args, [("msg_tag".to_string(), ArgValue::Int(9)), ("msg_size".to_string(), ArgValue::Int(256))]);
+    /// assert_eq!(cat.args(&[1, 2, 3]), [("info".to_string(), ArgValue::Text("010203".into()))]); // cut
+    /// ```
     pub fn args(&self, info: &[u8]) -> Vec<(String, ArgValue)> {
         let mut out = Vec::new();
         self.each_arg(info, |k, v| out.push((k.to_string(), v.to_owned())));
@@ -217,6 +274,12 @@ pub enum ArgRef<'a> {
 
 impl ArgRef<'_> {
     /// The value, owned.
+    ///
+    /// ```
+    /// use mpelog::export::{ArgRef, ArgValue};
+    /// assert_eq!(ArgRef::Text("MPI_Send".into()).to_owned(), ArgValue::Text("MPI_Send".into()));
+    /// assert_eq!(ArgRef::Float(0.5).to_owned(), ArgValue::Float(0.5));
+    /// ```
     pub fn to_owned(&self) -> ArgValue {
         match self {
             ArgRef::Int(i) => ArgValue::Int(*i),
@@ -259,6 +322,33 @@ pub struct Track {
 impl Track {
     /// The track's position among all tracks as one number: `order`, then
     /// `lane` (at most 1023 lanes apart), saturated to `i32::MAX`.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let sink = mpelog::export::sorted::StartOrder::new();
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+    /// use mpelog::export::{Counts, Flow, Options, Sink, Track, Cat};
+    /// // A sink that keeps the tracks it is told about.
+    /// #[derive(Default)]
+    /// struct Tracks(Vec<Track>);
+    /// impl Sink for Tracks {
+    ///     fn start(&mut self, _: f64, _: f64, _: f64) -> std::io::Result<()> { Ok(()) }
+    ///     fn track(&mut self, t: &Track) -> std::io::Result<()> { self.0.push(t.clone()); Ok(()) }
+    ///     fn enter(&mut self, _: f64, _: &Track, _: &Cat, _: &[u8]) -> std::io::Result<()> { Ok(()) }
+    ///     fn leave(&mut self, _: f64, _: &Track, _: &Cat) -> std::io::Result<()> { Ok(()) }
+    ///     fn instant(&mut self, _: f64, _: &Track, _: &Cat, _: &[u8]) -> std::io::Result<()> { Ok(()) }
+    ///     fn send(&mut self, _: &Flow<'_>) -> std::io::Result<()> { Ok(()) }
+    ///     fn receive(&mut self, _: &Flow<'_>) -> std::io::Result<()> { Ok(()) }
+    ///     fn finish(&mut self) -> std::io::Result<()> { Ok(()) }
+    /// }
+    /// let mut tracks = Tracks::default();
+    /// let counts: Counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut tracks)?;
+    /// assert_eq!(tracks.0.len() as u64, counts.tracks);
+    /// let t = &tracks.0[0];
+    /// assert_eq!(t.sort_key(), (t.order * 1024 + t.lane) as i32);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn sort_key(&self) -> i32 {
         let key = i64::from(self.order) * 1024 + i64::from(self.lane.min(1023));
         i32::try_from(key).unwrap_or(i32::MAX)
@@ -783,6 +873,30 @@ pub(crate) fn pick_view<'m, E: std::error::Error + 'static>(
 /// [`Error::Read`] when reading `src` fails, [`Error::Write`] when `sink`
 /// fails, [`Error::NoView`] when the view of `opts` is not among `maps`.
 /// What `sink` took until then is incomplete: discard it.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::export::{chrome::ChromeJson, export, Options};
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let categories = r.categories().unwrap().value.categories.clone();
+/// let maps = r.line_id_maps().unwrap().value.maps.clone();
+/// let mut json = ChromeJson::new(Vec::new());
+/// let counts = export(&mut r, &categories, &maps, &Options::default(), &mut json)?;
+/// assert!(counts.states > 0 && counts.arrows > 0);
+/// let v: serde_json::Value = serde_json::from_slice(&json.into_inner())?;
+/// assert!(v["traceEvents"].as_array().unwrap().len() as u64 > counts.states);
+/// // A view the file does not have is refused.
+/// let mut again = ChromeJson::new(Vec::new());
+/// let none = Options::default().view(Some("No Such View".into()));
+/// assert!(matches!(export(&mut r, &categories, &maps, &none, &mut again), Err(mpelog::export::Error::NoView { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn export<T: Ordered, S: Sink>(
     src: &mut T,
     categories: &[Category],
@@ -870,6 +984,24 @@ where
 /// # Errors
 ///
 /// As [`export`]; reading errors are the reader's [`slog2_format::Error`].
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::export::{pipit::PipitCsv, Options};
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let mut csv = PipitCsv::new(Vec::new());
+/// let counts = mpelog::export::slog2(&mut r, &Options::default().window(Some(0.0), Some(0.01)), &mut csv)?;
+/// let rows = csv.into_inner().iter().filter(|&&b| b == b'\n').count() as u64;
+/// assert!(counts.states > 0);
+/// assert!(rows > 2 * counts.states); // a header, an Enter and a Leave row a state, ...
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn slog2<R: std::io::Read + std::io::Seek, S: Sink>(
     r: &mut slog2_format::Slog2Reader<R>,
     opts: &Options,
@@ -889,6 +1021,26 @@ pub fn slog2<R: std::io::Read + std::io::Seek, S: Sink>(
 ///
 /// As [`export`]; reading errors are the annotation's
 /// [`mpelog_annotate::Error`] (a damaged annotation, a changed trace).
+///
+/// ```
+/// use mpelog::export::{chrome::ChromeJson, Options};
+/// use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+/// use std::io::Cursor;
+/// let trace = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+/// let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), opts, |_| {})?;
+/// let mut a = Annotation::new(Cursor::new(idx.into_inner()), Cursor::new(&trace[..]))?;
+/// let mut via_index = ChromeJson::new(Vec::new());
+/// mpelog::export::annotation(&mut a, &Options::default(), &mut via_index)?;
+/// // The same bytes as a one-pass export of the trace.
+/// let mut reader = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, Options::default().start_order(), |_| {})?;
+/// let mut direct = ChromeJson::new(Vec::new());
+/// mpelog::export::one_pass(&mut sorted, &Options::default(), &mut direct)?;
+/// assert_eq!(via_index.into_inner(), direct.into_inner());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn annotation<A: std::io::Read + std::io::Seek, T: std::io::Read + std::io::Seek, S: Sink>(
     a: &mut mpelog_annotate::Annotation<A, T>,
     opts: &Options,
@@ -905,6 +1057,21 @@ pub fn annotation<A: std::io::Read + std::io::Seek, T: std::io::Read + std::io::
 ///
 /// As [`export`]; reading errors are those of reading back the order's
 /// spilled runs.
+///
+/// ```
+/// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+/// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let sink = mpelog::export::sorted::StartOrder::new();
+/// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+/// use mpelog::export::{perfetto::PerfettoTrace, Options};
+/// let mut pb = PerfettoTrace::new(Vec::new());
+/// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut pb)?;
+/// assert!(counts.states > 0 && counts.tracks > 0);
+/// assert!(!pb.into_inner().is_empty());
+/// // The legend and views are still there for a second export.
+/// assert!(!sorted.categories().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn one_pass<S: Sink>(
     src: &mut sorted::Sorted,
     opts: &Options,

@@ -383,6 +383,23 @@ fn field(name: &str, physical: Physical, repetition: Repetition, utf8: bool) -> 
 ///
 /// [`Error::Read`] with `tree`'s error when a query fails, [`Error::Write`] when
 /// the Parquet writer or `out` fails.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::export::Options;
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let legend = r.categories().unwrap().value.categories.clone();
+/// let (rows, out) = mpelog::export::parquet::export(&mut r, &legend, &Options::default(), Vec::new())?;
+/// assert_eq!(rows as usize, r.window(f64::NEG_INFINITY, f64::INFINITY)?.drawables.len());
+/// assert!(out.starts_with(b"PAR1") && out.ends_with(b"PAR1"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn export<T: Ordered, W: Write + Send>(
     tree: &mut T,
     categories: &[Category],
@@ -419,6 +436,25 @@ where
 /// # Errors
 ///
 /// As [`export`], and [`Error::Write`] when `open` or `close` fails.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::export::Options;
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let legend = r.categories().unwrap().value.categories.clone();
+/// let mut parts = Vec::new();
+/// let rows = mpelog::export::parquet::write_parts(&mut r, &legend, &Options::default(), 1000,
+///     |_| Ok(Vec::new()), |i, w| { parts.push((i, w)); Ok(()) })?;
+/// assert_eq!(parts.len() as u64, rows.div_ceil(1000)); // 1000 rows a part
+/// assert!(parts.iter().all(|(_, w)| w.starts_with(b"PAR1")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_parts<T: Ordered, W: Write + Send>(
     tree: &mut T,
     categories: &[Category],

@@ -132,6 +132,15 @@ pub struct PerfettoTrace<W: Write> {
 
 impl<W: Write> PerfettoTrace<W> {
     /// A writer to `out`.
+    ///
+    /// ```
+    /// use mpelog::export::{perfetto::PerfettoTrace, Sink};
+    /// let mut p = PerfettoTrace::new(Vec::new());
+    /// p.start(0.0, 1.0, 0.0)?;
+    /// p.finish()?;
+    /// assert!(!p.into_inner().is_empty()); // the trace's first packets
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(out: W) -> PerfettoTrace<W> {
         PerfettoTrace {
             out,
@@ -150,6 +159,19 @@ impl<W: Write> PerfettoTrace<W> {
     }
 
     /// The writer, after [`Sink::finish`].
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let sink = mpelog::export::sorted::StartOrder::new();
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+    /// use mpelog::export::{perfetto::PerfettoTrace, Options};
+    /// let mut p = PerfettoTrace::new(Vec::new());
+    /// mpelog::export::one_pass(&mut sorted, &Options::default(), &mut p)?;
+    /// let bytes = p.into_inner();
+    /// assert_eq!(bytes[0], 0x0a); // a Trace's first field: packet 1, length-delimited
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_inner(self) -> W {
         self.out
     }

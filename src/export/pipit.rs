@@ -44,6 +44,15 @@ impl<W: Write> PipitCsv<W> {
     }
 
     /// The writer, after [`Sink::finish`].
+    ///
+    /// ```
+    /// use mpelog::export::{pipit::PipitCsv, Sink};
+    /// let mut c = PipitCsv::new(Vec::new());
+    /// c.start(0.0, 1.0, 0.0)?;
+    /// c.finish()?;
+    /// assert!(c.into_inner().starts_with(b"Timestamp (ns),"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn into_inner(self) -> W {
         self.out
     }

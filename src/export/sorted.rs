@@ -86,6 +86,16 @@ impl Default for StartOrder {
 impl StartOrder {
     /// A sink keeping every primitive, with [`DEFAULT_MEMORY`] for the buffer
     /// and runs in the system's temporary directory.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let sink = mpelog::export::sorted::StartOrder::new();
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+    /// assert_eq!(sorted.runs(), 0); // 3000 events fit in the default memory
+    /// assert!(sorted.len() > 100); // every primitive kept
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new() -> StartOrder {
         StartOrder {
             keep: TimeWindow::new(f64::NEG_INFINITY, f64::INFINITY),
@@ -384,34 +394,102 @@ impl Sorted {
     /// The legend: the categories the primitives use (in the window or not),
     /// in the converter's order, as a converted SLOG-2 file has them (without
     /// the preview categories and the summaries).
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let sink = mpelog::export::sorted::StartOrder::new();
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+    /// let names: Vec<String> = sorted.categories().iter().map(|c| c.name.text()).collect();
+    /// assert_eq!(names[0], "message");
+    /// assert!(names.iter().any(|n| n == "MPI_Send"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn categories(&self) -> &[Category] {
         &self.categories
     }
 
     /// The line-ID maps (the views): the converter's, then the identity map
     /// of every line used, as a converted SLOG-2 file has them.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let sink = mpelog::export::sorted::StartOrder::new();
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+    /// let titles: Vec<String> = sorted.maps().iter().map(|m| m.title.text()).collect();
+    /// assert!(titles.contains(&"Process View".to_string()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn maps(&self) -> &[LineIdMap] {
         &self.maps
     }
 
     /// The number of sorted runs written to the temporary file (0: everything
     /// stayed in memory).
+    ///
+    /// ```
+    /// use mpelog::export::sorted::StartOrder;
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// let run = |memory| -> Result<usize, Box<dyn std::error::Error>> {
+    ///     let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    ///     let (sorted, _) = slog2_format::convert::clog2_into(&mut reader, StartOrder::new().memory(memory), |_| {})?;
+    ///     Ok(sorted.runs())
+    /// };
+    /// assert_eq!(run(64 << 20)?, 0); // all in memory
+    /// assert!(run(16 << 10)? > 1); // spilled in sorted runs
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn runs(&self) -> usize {
         self.runs.len()
     }
 
     /// The number of primitives kept (those meeting the window).
+    ///
+    /// ```
+    /// use mpelog::export::sorted::StartOrder;
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// let kept = |sink: StartOrder| -> Result<u64, Box<dyn std::error::Error>> {
+    ///     let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    ///     Ok(slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?.0.len())
+    /// };
+    /// let all = kept(StartOrder::new())?;
+    /// let some = kept(StartOrder::new().window(Some(0.0), Some(0.001)))?;
+    /// assert!(0 < some && some < all);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> u64 {
         self.kept
     }
 
     /// Whether no primitive was kept.
+    ///
+    /// ```
+    /// use mpelog::export::sorted::StartOrder;
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let late = StartOrder::new().window(Some(1e6), None); // long after the trace
+    /// let (sorted, _) = slog2_format::convert::clog2_into(&mut reader, late, |_| {})?;
+    /// assert!(sorted.is_empty());
+    /// assert!(sorted.time_box().is_some()); // the trace's box is known all the same
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.kept == 0
     }
 
     /// The earliest start and latest end of every primitive the conversion
     /// made, in the window or not (`None` for none).
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let sink = mpelog::export::sorted::StartOrder::new();
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+    /// let (start, end) = sorted.time_box().unwrap();
+    /// assert!(0.0 <= start && start < end);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn time_box(&self) -> Option<(f64, f64)> {
         self.time_box
     }

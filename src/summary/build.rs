@@ -13,6 +13,32 @@ impl Summary {
     /// order, the longer first; a state inside the open one's box is its
     /// child); a state shadow's exclusive ratios are spread evenly over its
     /// box and taken from the states open around it.
+    ///
+    /// ```
+    /// # use mpelog::summary::Summary;
+    /// # use slog2_format::{convert::clog2_to_slog2, Slog2Reader, WindowBuf};
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    /// # let root = *r.tree_dir().unwrap().value.root().unwrap();
+    /// # let (from, to) = (root.earliest, root.latest);
+    /// # let mut buf = WindowBuf::new();
+    /// # mpelog::summary::query(&mut r, &mut buf, from, to, 100)?;
+    /// # let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, 100);
+    /// assert_eq!((s.from, s.to, s.columns), (from, to, 100));
+    /// // A row per timeline of the view: line IDs with the same values share one.
+    /// let mut timelines: Vec<&Vec<i32>> = view.as_ref().unwrap().rows.iter().map(|r| &r.values).collect();
+    /// timelines.sort();
+    /// timelines.dedup();
+    /// assert_eq!(s.rows.len(), timelines.len());
+    /// let per_line = Summary::of_window(&buf, &legend, None, from, to, 100);
+    /// assert!(!per_line.rows.is_empty()); // without a view: a row per line ID
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn of_window(
         buf: &WindowBuf,
         legend: &[Category],
@@ -28,6 +54,28 @@ impl Summary {
     /// arrows of the rows `first..=last` only (an arrow when either end is
     /// there); [`rows`](Self::rows) still lists every row, so row indexes are
     /// those of the whole summary.
+    ///
+    /// ```
+    /// # use mpelog::summary::Summary;
+    /// # use slog2_format::{convert::clog2_to_slog2, Slog2Reader, WindowBuf};
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    /// # let root = *r.tree_dir().unwrap().value.root().unwrap();
+    /// # let (from, to) = (root.earliest, root.latest);
+    /// # let mut buf = WindowBuf::new();
+    /// # mpelog::summary::query(&mut r, &mut buf, from, to, 100)?;
+    /// # let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, 100);
+    /// let first = Summary::of_window_rows(&buf, &legend, view.as_ref(), from, to, 100, Some((0, 0)));
+    /// assert_eq!(first.rows.len(), s.rows.len()); // every row listed ...
+    /// assert_eq!(first.exclusive_of_row(0), s.exclusive_of_row(0));
+    /// assert!(first.exclusive_of_row(1).is_empty()); // ... the cells of row 0 only
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn of_window_rows(
         buf: &WindowBuf,
         legend: &[Category],

@@ -103,6 +103,29 @@ impl Summary {
     /// category, start, end, line, info]`, the events `[row, column, category,
     /// time, count, top, summary]` and the arrows `[from_row, to_row, start, end,
     /// category, count, summary]`.
+    ///
+    /// ```
+    /// # use mpelog::summary::Summary;
+    /// # use slog2_format::{convert::clog2_to_slog2, Slog2Reader, WindowBuf};
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    /// # let root = *r.tree_dir().unwrap().value.root().unwrap();
+    /// # let (from, to) = (root.earliest, root.latest);
+    /// # let mut buf = WindowBuf::new();
+    /// # mpelog::summary::query(&mut r, &mut buf, from, to, 100)?;
+    /// # let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, 100);
+    /// let mut out = Vec::new();
+    /// s.write_json(&mut out);
+    /// let v: serde_json::Value = serde_json::from_slice(&out)?;
+    /// assert_eq!(v["columns"], 100);
+    /// assert_eq!(v["rows"].as_array().map(Vec::len), Some(s.rows.len()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn write_json(&self, out: &mut Vec<u8>) {
         use std::io::Write as _;
         out.extend_from_slice(b"{\"from\":");

@@ -195,6 +195,28 @@ mod sweep;
 
 impl Summary {
     /// The cell of `row` and `column` (`None` outside the summary).
+    ///
+    /// ```
+    /// # use mpelog::summary::Summary;
+    /// # use slog2_format::{convert::clog2_to_slog2, Slog2Reader, WindowBuf};
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    /// # let root = *r.tree_dir().unwrap().value.root().unwrap();
+    /// # let (from, to) = (root.earliest, root.latest);
+    /// # let mut buf = WindowBuf::new();
+    /// # mpelog::summary::query(&mut r, &mut buf, from, to, 100)?;
+    /// # let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, 100);
+    /// let c = s.cell(0, 0).unwrap();
+    /// assert!(c.shares.iter().all(|sh| sh.seconds >= 0.0));
+    /// assert!(s.cell(s.rows.len(), 0).is_none()); // outside
+    /// assert!(s.cell(0, 100).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn cell(&self, row: usize, column: usize) -> Option<Cell<'_>> {
         let n = self.columns as usize;
         if row >= self.rows.len() || column >= n {
@@ -217,11 +239,53 @@ impl Summary {
     }
 
     /// The width of one column in seconds.
+    ///
+    /// ```
+    /// # use mpelog::summary::Summary;
+    /// # use slog2_format::{convert::clog2_to_slog2, Slog2Reader, WindowBuf};
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    /// # let root = *r.tree_dir().unwrap().value.root().unwrap();
+    /// # let (from, to) = (root.earliest, root.latest);
+    /// # let mut buf = WindowBuf::new();
+    /// # mpelog::summary::query(&mut r, &mut buf, from, to, 100)?;
+    /// # let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, 100);
+    /// assert!((s.column_width() * 100.0 - (to - from)).abs() < 1e-9);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn column_width(&self) -> f64 {
         (self.to - self.from) / f64::from(self.columns)
     }
 
     /// Per category, the exclusive seconds summed over every cell.
+    ///
+    /// ```
+    /// # use mpelog::summary::Summary;
+    /// # use slog2_format::{convert::clog2_to_slog2, Slog2Reader, WindowBuf};
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    /// # let root = *r.tree_dir().unwrap().value.root().unwrap();
+    /// # let (from, to) = (root.earliest, root.latest);
+    /// # let mut buf = WindowBuf::new();
+    /// # mpelog::summary::query(&mut r, &mut buf, from, to, 100)?;
+    /// # let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, 100);
+    /// let by_cat = s.exclusive_by_category();
+    /// let total: f64 = by_cat.values().sum();
+    /// // Every row's columns hold at most the row's time.
+    /// assert!(total <= s.rows.len() as f64 * (to - from) + 1e-6);
+    /// assert!(!by_cat.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn exclusive_by_category(&self) -> BTreeMap<i32, f64> {
         let mut out = BTreeMap::new();
         for &(a, b) in &self.cells {
@@ -247,6 +311,36 @@ impl Summary {
     }
 
     /// Per category, the exclusive seconds summed over the cells of `row`.
+    ///
+    /// ```
+    /// # use mpelog::summary::Summary;
+    /// # use slog2_format::{convert::clog2_to_slog2, Slog2Reader, WindowBuf};
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+    /// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+    /// # let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    /// # let root = *r.tree_dir().unwrap().value.root().unwrap();
+    /// # let (from, to) = (root.earliest, root.latest);
+    /// # let mut buf = WindowBuf::new();
+    /// # mpelog::summary::query(&mut r, &mut buf, from, to, 100)?;
+    /// # let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, 100);
+    /// let row0 = s.exclusive_of_row(0);
+    /// assert!(row0.values().sum::<f64>() <= (to - from) + 1e-6);
+    /// // The rows add up to the whole.
+    /// let mut sum = std::collections::BTreeMap::new();
+    /// for r in 0..s.rows.len() {
+    ///     for (c, x) in s.exclusive_of_row(r) {
+    ///         *sum.entry(c).or_insert(0.0) += x;
+    ///     }
+    /// }
+    /// for (c, x) in s.exclusive_by_category() {
+    ///     assert!((sum[&c] - x).abs() < 1e-9);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn exclusive_of_row(&self, row: usize) -> BTreeMap<i32, f64> {
         let mut out = BTreeMap::new();
         for c in 0..self.columns as usize {
@@ -268,6 +362,28 @@ impl Summary {
 /// # Errors
 ///
 /// As [`Slog2Reader::window_picture_into`](slog2_format::Slog2Reader::window_picture_into).
+///
+/// ```
+/// # use mpelog::summary::Summary;
+/// # use slog2_format::{convert::clog2_to_slog2, Slog2Reader, WindowBuf};
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let mut r = Slog2Reader::new(Cursor::new(out.into_inner()))?;
+/// # let legend = r.categories().map(|c| c.value.categories.clone()).unwrap_or_default();
+/// # let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+/// # let root = *r.tree_dir().unwrap().value.root().unwrap();
+/// # let (from, to) = (root.earliest, root.latest);
+/// # let mut buf = WindowBuf::new();
+/// # mpelog::summary::query(&mut r, &mut buf, from, to, 100)?;
+/// # let s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, 100);
+/// let mut other = WindowBuf::new();
+/// mpelog::summary::query(&mut r, &mut other, from, to, 10)?; // 10 columns: fewer nodes read
+/// assert!(other.counters().nodes_read <= buf.counters().nodes_read);
+/// assert!(other.drawables_len() + other.shadows_len() > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn query<R: std::io::Read + std::io::Seek>(
     r: &mut slog2_format::Slog2Reader<R>,
     buf: &mut WindowBuf,
