@@ -23,8 +23,27 @@ pub trait Source {
     ///
     /// Those of the underlying reader; the [`Clog2Reader`]
     /// reports them as [`Error::Io`] at the offset of the block it was loading.
+    ///
+    /// ```
+    /// use clog2_format::{SliceSource, Source};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut src = SliceSource::new(&bytes);
+    /// assert_eq!(src.load(1024)?, 1024); // the preamble
+    /// assert_eq!(src.load(usize::MAX)?, bytes.len() - 1024); // fewer only at the end
+    /// assert_eq!(src.load(10)?, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn load(&mut self, len: usize) -> std::io::Result<usize>;
     /// The bytes of the last [`Source::load`].
+    ///
+    /// ```
+    /// use clog2_format::{ReadSource, Source};
+    /// let bytes = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut src = ReadSource::new(&bytes[..]);
+    /// src.load(10)?;
+    /// assert_eq!(src.loaded(), b"CLOG-02.44");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn loaded(&self) -> &[u8];
 }
 
