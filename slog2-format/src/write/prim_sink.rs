@@ -49,6 +49,16 @@ pub trait PrimSink {
     /// The sink's own: writing its output failed, or it cannot take the
     /// primitive (the tree writer's [`Error::Write`](crate::Error::Write)).
     /// The converter then stops and returns this error.
+    ///
+    /// ```
+    /// use slog2_format::types::topology;
+    /// use slog2_format::write::{Prim, PrimSink, TreeOptions, TreeWriter};
+    /// let mut w = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+    /// PrimSink::add(&mut w, Prim::two(1, topology::STATE, (0.0, 0), (1.0, 0), &[]))?;
+    /// // The tree writer takes primitives in end-time order only.
+    /// assert!(PrimSink::add(&mut w, Prim::event(1, 0.5, 0, &[])).is_err());
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     fn add(&mut self, p: Prim) -> Result<()>;
     /// Takes the legend (every category the primitives may use) and the
     /// line-ID maps, after the last primitive.
@@ -56,6 +66,17 @@ pub trait PrimSink {
     /// # Errors
     ///
     /// The sink's own, as for [`add`](PrimSink::add).
+    ///
+    /// ```
+    /// use slog2_format::types::topology;
+    /// use slog2_format::write::{Prim, PrimSink, TreeOptions, TreeWriter};
+    /// let mut w = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+    /// PrimSink::add(&mut w, Prim::two(0, topology::ARROW, (0.0, 0), (1.0, 1), &[]))?;
+    /// let (out, stats) = PrimSink::finish(w, &[slog2_format::convert::arrow_category()], vec![])?;
+    /// assert_eq!(stats.drawables, 1);
+    /// assert!(slog2_format::looks_like(out.get_ref()));
+    /// # Ok::<(), slog2_format::Error>(())
+    /// ```
     fn finish(self, categories: &[Category], maps: Vec<LineIdMap>) -> Result<Self::Output>;
 }
 
