@@ -10,8 +10,19 @@ use std::sync::Arc;
 /// Random-access bytes of known length.
 pub trait Source {
     /// Length in bytes.
+    ///
+    /// ```
+    /// use otf2_format::{MemSource, Source};
+    /// assert_eq!(MemSource(std::sync::Arc::from(&b"OTF2"[..])).len(), 4);
+    /// ```
     fn len(&self) -> u64;
     /// Whether there are no bytes.
+    ///
+    /// ```
+    /// use otf2_format::{MemSource, Source};
+    /// assert!(MemSource(std::sync::Arc::from(&b""[..])).is_empty());
+    /// assert!(!MemSource(std::sync::Arc::from(&b"x"[..])).is_empty());
+    /// ```
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -19,6 +30,16 @@ pub trait Source {
     ///
     /// # Errors
     /// The underlying read's error.
+    ///
+    /// ```
+    /// use otf2_format::{MemSource, Source};
+    /// let mut src = MemSource(std::sync::Arc::from(&b"0123456789"[..]));
+    /// let mut buf = [0u8; 4];
+    /// assert_eq!(src.read_at(3, &mut buf)?, 4);
+    /// assert_eq!(&buf, b"3456");
+    /// assert_eq!(src.read_at(8, &mut buf)?, 2); // fewer at the end
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     fn read_at(&mut self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize>;
 }
 
@@ -52,6 +73,17 @@ impl FileSource {
     ///
     /// # Errors
     /// The file's metadata cannot be read.
+    ///
+    /// ```
+    /// use otf2_format::{FileSource, Source};
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny/traces.otf2");
+    /// let mut src = FileSource::new(path)?;
+    /// assert_eq!(src.len(), std::fs::metadata(path)?.len());
+    /// let mut magic = [0u8; 4];
+    /// src.read_at(0, &mut magic)?;
+    /// assert!(FileSource::new("/nonexistent/traces.otf2").is_err());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(path: impl Into<PathBuf>) -> std::io::Result<FileSource> {
         let path = path.into();
         let len = std::fs::metadata(&path)?.len();
