@@ -28,14 +28,59 @@ pub trait Tree {
     /// The query's error.
     type Error;
     /// The TreeDir entries.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::slices::Tree;
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// assert_eq!(Tree::entries(&r), r.tree_dir().unwrap().value.entries);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn entries(&self) -> Vec<TreeDirEntry>;
     /// The start time of every leaf.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::slices::Tree;
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let leaves = r.tree_dir().unwrap().value.entries.iter().filter(|e| e.id.depth == 0).count();
+    /// assert_eq!(r.leaf_starts().len(), leaves);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn leaf_starts(&self) -> Vec<f64>;
     /// Fills `buf` with the drawables that meet `[a, b)`.
     ///
     /// # Errors
     ///
     /// The tree's reading error (a damaged node, a changed trace).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::slices::Tree;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let mut buf = slog2_format::WindowBuf::new();
+    /// Tree::query(&mut r, &mut buf, 0.0, 0.01)?;
+    /// assert_eq!(buf.drawables_len(), r.window(0.0, 0.01)?.drawables.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn query(&mut self, buf: &mut WindowBuf, a: f64, b: f64) -> Result<(), Self::Error>;
 }
 

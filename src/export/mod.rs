@@ -401,30 +401,163 @@ pub trait Sink {
     /// # Errors
     ///
     /// The writer's I/O error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, mpelog::export::sorted::StartOrder::new(), |_| {})?;
+    /// use mpelog::export::{Cat, Flow, Options, Sink, Track};
+    /// use std::io::Result;
+    /// /// Every call, by its method's name and time.
+    /// #[derive(Default)]
+    /// struct Log(Vec<(&'static str, f64)>);
+    /// impl Sink for Log {
+    ///     fn start(&mut self, from: f64, _: f64, _: f64) -> Result<()> { self.0.push(("start", from)); Ok(()) }
+    ///     fn track(&mut self, _: &Track) -> Result<()> { self.0.push(("track", f64::NAN)); Ok(()) }
+    ///     fn enter(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("enter", t)); Ok(()) }
+    ///     fn leave(&mut self, t: f64, _: &Track, _: &Cat) -> Result<()> { self.0.push(("leave", t)); Ok(()) }
+    ///     fn instant(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("instant", t)); Ok(()) }
+    ///     fn send(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("send", f.time)); Ok(()) }
+    ///     fn receive(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("receive", f.time)); Ok(()) }
+    ///     fn finish(&mut self) -> Result<()> { self.0.push(("finish", f64::NAN)); Ok(()) }
+    /// }
+    /// let mut log = Log::default();
+    /// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut log)?;
+    /// let calls = |name: &str| log.0.iter().filter(|c| c.0 == name).count() as u64;
+    /// assert_eq!(log.0[0].0, "start"); // once, first
+    /// assert_eq!(calls("start"), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn start(&mut self, from: f64, to: f64, first: f64) -> io::Result<()>;
     /// A track used for the first time (before any item on it).
     ///
     /// # Errors
     ///
     /// The writer's I/O error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, mpelog::export::sorted::StartOrder::new(), |_| {})?;
+    /// use mpelog::export::{Cat, Flow, Options, Sink, Track};
+    /// use std::io::Result;
+    /// /// Every call, by its method's name and time.
+    /// #[derive(Default)]
+    /// struct Log(Vec<(&'static str, f64)>);
+    /// impl Sink for Log {
+    ///     fn start(&mut self, from: f64, _: f64, _: f64) -> Result<()> { self.0.push(("start", from)); Ok(()) }
+    ///     fn track(&mut self, _: &Track) -> Result<()> { self.0.push(("track", f64::NAN)); Ok(()) }
+    ///     fn enter(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("enter", t)); Ok(()) }
+    ///     fn leave(&mut self, t: f64, _: &Track, _: &Cat) -> Result<()> { self.0.push(("leave", t)); Ok(()) }
+    ///     fn instant(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("instant", t)); Ok(()) }
+    ///     fn send(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("send", f.time)); Ok(()) }
+    ///     fn receive(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("receive", f.time)); Ok(()) }
+    ///     fn finish(&mut self) -> Result<()> { self.0.push(("finish", f64::NAN)); Ok(()) }
+    /// }
+    /// let mut log = Log::default();
+    /// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut log)?;
+    /// let calls = |name: &str| log.0.iter().filter(|c| c.0 == name).count() as u64;
+    /// assert_eq!(calls("track"), counts.tracks); // each track once, before its first item
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn track(&mut self, track: &Track) -> io::Result<()>;
     /// A state starts.
     ///
     /// # Errors
     ///
     /// The writer's I/O error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, mpelog::export::sorted::StartOrder::new(), |_| {})?;
+    /// use mpelog::export::{Cat, Flow, Options, Sink, Track};
+    /// use std::io::Result;
+    /// /// Every call, by its method's name and time.
+    /// #[derive(Default)]
+    /// struct Log(Vec<(&'static str, f64)>);
+    /// impl Sink for Log {
+    ///     fn start(&mut self, from: f64, _: f64, _: f64) -> Result<()> { self.0.push(("start", from)); Ok(()) }
+    ///     fn track(&mut self, _: &Track) -> Result<()> { self.0.push(("track", f64::NAN)); Ok(()) }
+    ///     fn enter(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("enter", t)); Ok(()) }
+    ///     fn leave(&mut self, t: f64, _: &Track, _: &Cat) -> Result<()> { self.0.push(("leave", t)); Ok(()) }
+    ///     fn instant(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("instant", t)); Ok(()) }
+    ///     fn send(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("send", f.time)); Ok(()) }
+    ///     fn receive(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("receive", f.time)); Ok(()) }
+    ///     fn finish(&mut self) -> Result<()> { self.0.push(("finish", f64::NAN)); Ok(()) }
+    /// }
+    /// let mut log = Log::default();
+    /// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut log)?;
+    /// let calls = |name: &str| log.0.iter().filter(|c| c.0 == name).count() as u64;
+    /// assert_eq!(calls("enter"), counts.states);
+    /// let times: Vec<f64> = log.0.iter().filter(|c| c.0 != "track" && c.0 != "finish").map(|c| c.1).collect();
+    /// assert!(times.windows(2).all(|w| w[0] <= w[1])); // every item in time order
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn enter(&mut self, time: f64, track: &Track, cat: &Cat, info: &[u8]) -> io::Result<()>;
     /// The state entered last on `track` and not yet left ends.
     ///
     /// # Errors
     ///
     /// The writer's I/O error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, mpelog::export::sorted::StartOrder::new(), |_| {})?;
+    /// use mpelog::export::{Cat, Flow, Options, Sink, Track};
+    /// use std::io::Result;
+    /// /// Every call, by its method's name and time.
+    /// #[derive(Default)]
+    /// struct Log(Vec<(&'static str, f64)>);
+    /// impl Sink for Log {
+    ///     fn start(&mut self, from: f64, _: f64, _: f64) -> Result<()> { self.0.push(("start", from)); Ok(()) }
+    ///     fn track(&mut self, _: &Track) -> Result<()> { self.0.push(("track", f64::NAN)); Ok(()) }
+    ///     fn enter(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("enter", t)); Ok(()) }
+    ///     fn leave(&mut self, t: f64, _: &Track, _: &Cat) -> Result<()> { self.0.push(("leave", t)); Ok(()) }
+    ///     fn instant(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("instant", t)); Ok(()) }
+    ///     fn send(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("send", f.time)); Ok(()) }
+    ///     fn receive(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("receive", f.time)); Ok(()) }
+    ///     fn finish(&mut self) -> Result<()> { self.0.push(("finish", f64::NAN)); Ok(()) }
+    /// }
+    /// let mut log = Log::default();
+    /// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut log)?;
+    /// let calls = |name: &str| log.0.iter().filter(|c| c.0 == name).count() as u64;
+    /// assert_eq!(calls("leave"), calls("enter")); // every state entered is left
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn leave(&mut self, time: f64, track: &Track, cat: &Cat) -> io::Result<()>;
     /// An event.
     ///
     /// # Errors
     ///
     /// The writer's I/O error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, mpelog::export::sorted::StartOrder::new(), |_| {})?;
+    /// use mpelog::export::{Cat, Flow, Options, Sink, Track};
+    /// use std::io::Result;
+    /// /// Every call, by its method's name and time.
+    /// #[derive(Default)]
+    /// struct Log(Vec<(&'static str, f64)>);
+    /// impl Sink for Log {
+    ///     fn start(&mut self, from: f64, _: f64, _: f64) -> Result<()> { self.0.push(("start", from)); Ok(()) }
+    ///     fn track(&mut self, _: &Track) -> Result<()> { self.0.push(("track", f64::NAN)); Ok(()) }
+    ///     fn enter(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("enter", t)); Ok(()) }
+    ///     fn leave(&mut self, t: f64, _: &Track, _: &Cat) -> Result<()> { self.0.push(("leave", t)); Ok(()) }
+    ///     fn instant(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("instant", t)); Ok(()) }
+    ///     fn send(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("send", f.time)); Ok(()) }
+    ///     fn receive(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("receive", f.time)); Ok(()) }
+    ///     fn finish(&mut self) -> Result<()> { self.0.push(("finish", f64::NAN)); Ok(()) }
+    /// }
+    /// let mut log = Log::default();
+    /// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut log)?;
+    /// let calls = |name: &str| log.0.iter().filter(|c| c.0 == name).count() as u64;
+    /// assert_eq!(calls("instant"), counts.events);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn instant(&mut self, time: f64, track: &Track, cat: &Cat, info: &[u8]) -> io::Result<()>;
     /// An arrow leaves `f.track` (`f.other` is where it arrives); `f.flow`
     /// joins it to its [`receive`](Sink::receive), which comes later in the
@@ -433,18 +566,98 @@ pub trait Sink {
     /// # Errors
     ///
     /// The writer's I/O error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, mpelog::export::sorted::StartOrder::new(), |_| {})?;
+    /// use mpelog::export::{Cat, Flow, Options, Sink, Track};
+    /// use std::io::Result;
+    /// /// Every call, by its method's name and time.
+    /// #[derive(Default)]
+    /// struct Log(Vec<(&'static str, f64)>);
+    /// impl Sink for Log {
+    ///     fn start(&mut self, from: f64, _: f64, _: f64) -> Result<()> { self.0.push(("start", from)); Ok(()) }
+    ///     fn track(&mut self, _: &Track) -> Result<()> { self.0.push(("track", f64::NAN)); Ok(()) }
+    ///     fn enter(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("enter", t)); Ok(()) }
+    ///     fn leave(&mut self, t: f64, _: &Track, _: &Cat) -> Result<()> { self.0.push(("leave", t)); Ok(()) }
+    ///     fn instant(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("instant", t)); Ok(()) }
+    ///     fn send(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("send", f.time)); Ok(()) }
+    ///     fn receive(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("receive", f.time)); Ok(()) }
+    ///     fn finish(&mut self) -> Result<()> { self.0.push(("finish", f64::NAN)); Ok(()) }
+    /// }
+    /// let mut log = Log::default();
+    /// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut log)?;
+    /// let calls = |name: &str| log.0.iter().filter(|c| c.0 == name).count() as u64;
+    /// assert_eq!(calls("send"), counts.arrows);
+    /// assert!(counts.arrows > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn send(&mut self, f: &Flow<'_>) -> io::Result<()>;
     /// An arrow arrives on `f.track` from `f.other`.
     ///
     /// # Errors
     ///
     /// The writer's I/O error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, mpelog::export::sorted::StartOrder::new(), |_| {})?;
+    /// use mpelog::export::{Cat, Flow, Options, Sink, Track};
+    /// use std::io::Result;
+    /// /// Every call, by its method's name and time.
+    /// #[derive(Default)]
+    /// struct Log(Vec<(&'static str, f64)>);
+    /// impl Sink for Log {
+    ///     fn start(&mut self, from: f64, _: f64, _: f64) -> Result<()> { self.0.push(("start", from)); Ok(()) }
+    ///     fn track(&mut self, _: &Track) -> Result<()> { self.0.push(("track", f64::NAN)); Ok(()) }
+    ///     fn enter(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("enter", t)); Ok(()) }
+    ///     fn leave(&mut self, t: f64, _: &Track, _: &Cat) -> Result<()> { self.0.push(("leave", t)); Ok(()) }
+    ///     fn instant(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("instant", t)); Ok(()) }
+    ///     fn send(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("send", f.time)); Ok(()) }
+    ///     fn receive(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("receive", f.time)); Ok(()) }
+    ///     fn finish(&mut self) -> Result<()> { self.0.push(("finish", f64::NAN)); Ok(()) }
+    /// }
+    /// let mut log = Log::default();
+    /// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut log)?;
+    /// let calls = |name: &str| log.0.iter().filter(|c| c.0 == name).count() as u64;
+    /// assert_eq!(calls("receive"), calls("send")); // the two ends of every arrow
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn receive(&mut self, f: &Flow<'_>) -> io::Result<()>;
     /// The end of the stream.
     ///
     /// # Errors
     ///
     /// The writer's I/O error.
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (mut sorted, _) = slog2_format::convert::clog2_into(&mut reader, mpelog::export::sorted::StartOrder::new(), |_| {})?;
+    /// use mpelog::export::{Cat, Flow, Options, Sink, Track};
+    /// use std::io::Result;
+    /// /// Every call, by its method's name and time.
+    /// #[derive(Default)]
+    /// struct Log(Vec<(&'static str, f64)>);
+    /// impl Sink for Log {
+    ///     fn start(&mut self, from: f64, _: f64, _: f64) -> Result<()> { self.0.push(("start", from)); Ok(()) }
+    ///     fn track(&mut self, _: &Track) -> Result<()> { self.0.push(("track", f64::NAN)); Ok(()) }
+    ///     fn enter(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("enter", t)); Ok(()) }
+    ///     fn leave(&mut self, t: f64, _: &Track, _: &Cat) -> Result<()> { self.0.push(("leave", t)); Ok(()) }
+    ///     fn instant(&mut self, t: f64, _: &Track, _: &Cat, _: &[u8]) -> Result<()> { self.0.push(("instant", t)); Ok(()) }
+    ///     fn send(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("send", f.time)); Ok(()) }
+    ///     fn receive(&mut self, f: &Flow<'_>) -> Result<()> { self.0.push(("receive", f.time)); Ok(()) }
+    ///     fn finish(&mut self) -> Result<()> { self.0.push(("finish", f64::NAN)); Ok(()) }
+    /// }
+    /// let mut log = Log::default();
+    /// let counts = mpelog::export::one_pass(&mut sorted, &Options::default(), &mut log)?;
+    /// let calls = |name: &str| log.0.iter().filter(|c| c.0 == name).count() as u64;
+    /// assert_eq!(log.0.last().map(|c| c.0), Some("finish")); // once, last
+    /// assert_eq!(calls("finish"), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn finish(&mut self) -> io::Result<()>;
 }
 
@@ -819,12 +1032,50 @@ pub trait Ordered {
     type Error;
     /// The span of the window `[from, to)`: a missing bound is the trace's
     /// start or end (just after its last time); neither: the whole trace.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::export::Ordered;
+    /// let r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let whole = r.span(None, None);
+    /// assert!(!whole.clipped && whole.from < whole.to);
+    /// assert!(r.span(Some(0.0), Some(0.01)).clipped);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn span(&self, from: Option<f64>, to: Option<f64>) -> Span;
     /// Calls `f` with every primitive that meets `span`, in [`slices::order`].
     ///
     /// # Errors
     ///
     /// Reading the source failed ([`export`] returns it as [`Error::Read`]).
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::export::Ordered;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let span = r.span(Some(0.0), Some(0.01));
+    /// let mut n = 0;
+    /// let mut last = f64::NEG_INFINITY;
+    /// r.pieces(span, &mut |p| {
+    ///     assert!(p.start >= last); // in start order
+    ///     last = p.start;
+    ///     n += 1;
+    /// })?;
+    /// assert_eq!(n, r.window(0.0, 0.01)?.drawables.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> Result<(), Self::Error>;
 }
 
