@@ -812,6 +812,32 @@ fn shadows_at_negative_times_are_the_references() {
 /// The state shadows of the answer to `[from, to]` at `px` columns that span
 /// more than 4 columns (past which the sweep spreads a span as a rate), and
 /// those of them with a container weight (inclusive time above exclusive).
+/// Windows over a 30-second trace: the whole of it, most of it, and one
+/// second.
+const THIRTY_SECONDS: [(f64, f64, u32); 3] = [(0.0, 30.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)];
+
+/// Checks `bytes` against the references over `windows`, read within the
+/// small picture budgets 0 and 4 KiB (so that the shadows of upper nodes span
+/// more than 4 columns), and returns how many wide state shadows with a
+/// container weight those windows hold.
+fn within_small_budgets(
+    bytes: &[u8],
+    view: Option<&LineIdMap>,
+    windows: &[(f64, f64, u32)],
+    what: &str,
+) -> usize {
+    let mut wide = 0;
+    for budget in [0, 1 << 12] {
+        let opts = ReadOptions::default().picture_budget(budget);
+        for &(from, to, px) in windows {
+            let what = format!("{what}, budget {budget}");
+            check_read(bytes, opts, view, from, to, px, &what);
+            wide += wide_state_shadows(bytes, opts, from, to, px).1;
+        }
+    }
+    wide
+}
+
 fn wide_state_shadows(
     bytes: &[u8],
     opts: ReadOptions,
@@ -970,15 +996,8 @@ fn shadows_holding_more_than_their_time_lose_it_from_containers() {
         // Read within small picture budgets, the query stops at upper nodes:
         // the shadows then span more than 4 columns, which the sweep spreads
         // as rates (container rates too).
-        let mut wide = 0;
-        for budget in [0, 1 << 12] {
-            let opts = ReadOptions::default().picture_budget(budget);
-            for (from, to, px) in [(0.0, 30.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)] {
-                let what = format!("wide shadows over their time, budget {budget}, {second:?}");
-                check_read(&bytes, opts, None, from, to, px, &what);
-                wide += wide_state_shadows(&bytes, opts, from, to, px).1;
-            }
-        }
+        let what = format!("wide shadows over their time, {second:?}");
+        let wide = within_small_budgets(&bytes, None, &THIRTY_SECONDS, &what);
         assert!(wide > 0, "no wide shadow with a container weight");
     }
 }
@@ -1012,15 +1031,7 @@ fn container_parts_of_wide_shadows_end_with_them() {
             [(0.5, 0.25), (0.5, 0.5), (0.9, 0.6)]
         }
     });
-    let mut wide = 0;
-    for budget in [0, 1 << 12] {
-        let opts = ReadOptions::default().picture_budget(budget);
-        for (from, to, px) in [(0.0, 30.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)] {
-            let what = format!("wide shadows inside a state, budget {budget}");
-            check_read(&bytes, opts, None, from, to, px, &what);
-            wide += wide_state_shadows(&bytes, opts, from, to, px).1;
-        }
-    }
+    let wide = within_small_budgets(&bytes, None, &THIRTY_SECONDS, "wide shadows inside a state");
     assert!(wide > 0, "no wide shadow with a container weight");
 }
 
@@ -1243,14 +1254,7 @@ fn a_container_whose_rate_cancels_still_shares_the_excess() {
             .collect(),
         methods: Vec::new(),
     };
-    let mut wide = 0;
-    for budget in [0, 1 << 12] {
-        let opts = ReadOptions::default().picture_budget(budget);
-        for (from, to, px) in [(0.0, 32.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)] {
-            let what = format!("a cancelled rate, budget {budget}");
-            check_read(&bytes, opts, Some(&view), from, to, px, &what);
-            wide += wide_state_shadows(&bytes, opts, from, to, px).1;
-        }
-    }
+    let windows = [(0.0, 32.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)];
+    let wide = within_small_budgets(&bytes, Some(&view), &windows, "a cancelled rate");
     assert!(wide > 0, "no wide shadow with a container weight");
 }
