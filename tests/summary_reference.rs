@@ -812,6 +812,23 @@ fn shadows_at_negative_times_are_the_references() {
 /// The state shadows of the answer to `[from, to]` at `px` columns that span
 /// more than 4 columns (past which the sweep spreads a span as a rate), and
 /// those of them with a container weight (inclusive time above exclusive).
+/// A view that draws lines 0 and 1 on one row.
+fn lines_0_and_1_on_one_row() -> LineIdMap {
+    LineIdMap {
+        title: slog2_format::types::JStr::new("Two on one"),
+        ncols: 1,
+        labels: vec![slog2_format::types::JStr::new("Row")],
+        rows: [0, 1]
+            .into_iter()
+            .map(|line_id| LineIdRow {
+                line_id,
+                values: vec![7],
+            })
+            .collect(),
+        methods: Vec::new(),
+    }
+}
+
 /// Windows over a 30-second trace: the whole of it, most of it, and one
 /// second.
 const THIRTY_SECONDS: [(f64, f64, u32); 3] = [(0.0, 30.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)];
@@ -1110,19 +1127,7 @@ fn containers_of_lines_sharing_a_row_share_their_excess() {
             [(0.5, 0.25), (0.5, 0.5), (0.9, 0.6)]
         }
     });
-    let view = LineIdMap {
-        title: slog2_format::types::JStr::new("Two on one"),
-        ncols: 1,
-        labels: vec![slog2_format::types::JStr::new("Row")],
-        rows: [0, 1]
-            .into_iter()
-            .map(|line_id| LineIdRow {
-                line_id,
-                values: vec![7],
-            })
-            .collect(),
-        methods: Vec::new(),
-    };
+    let view = lines_0_and_1_on_one_row();
     let mut wide = 0;
     for budget in [None, Some(0), Some(1 << 12)] {
         let opts = budget.map_or(ReadOptions::default(), |b| {
@@ -1241,19 +1246,7 @@ fn a_container_whose_rate_cancels_still_shares_the_excess() {
     }
     assert!(rewritten > 10, "{rewritten} weights rewritten");
     let bytes = f.to_bytes().unwrap();
-    let view = LineIdMap {
-        title: slog2_format::types::JStr::new("Two on one"),
-        ncols: 1,
-        labels: vec![slog2_format::types::JStr::new("Row")],
-        rows: [0, 1]
-            .into_iter()
-            .map(|line_id| LineIdRow {
-                line_id,
-                values: vec![7],
-            })
-            .collect(),
-        methods: Vec::new(),
-    };
+    let view = lines_0_and_1_on_one_row();
     let windows = [(0.0, 32.0, 300), (2.2, 19.7, 640), (12.5, 13.5, 50)];
     let wide = within_small_budgets(&bytes, Some(&view), &windows, "a cancelled rate");
     assert!(wide > 0, "no wide shadow with a container weight");
