@@ -630,6 +630,20 @@ fn state(k: i32, line: i32, a: f64, b: f64) -> Prim {
     Prim::two(k, topology::STATE, (a, line), (b, line), &[])
 }
 
+/// 30 s of states on `line` from `shift` on: every 50 ms a state of
+/// category 2 (40 ms) holding one of category 3 and one of category 4
+/// (10 and 5 ms).
+fn nested_every_50_ms(line: i32, shift: f64) -> Vec<Prim> {
+    let mut prims = Vec::new();
+    for i in 0..600 {
+        let t = shift + f64::from(i) * 0.05;
+        prims.push(state(2, line, t, t + 0.04));
+        prims.push(state(3, line, t + 0.01, t + 0.02));
+        prims.push(state(4, line, t + 0.025, t + 0.03));
+    }
+    prims
+}
+
 /// States on the column edges of a 10-column window of `[0, 10]`: exactly 3
 /// columns (wide), just under 3, exactly 4 and 5 (either side of where the
 /// sweep spreads a span as a rate), children that start at their parent's
@@ -988,12 +1002,7 @@ fn rewrite_weights(bytes: &[u8], weights: impl Fn(&Shadow) -> [(f32, f32); 3]) -
 fn shadows_holding_more_than_their_time_lose_it_from_containers() {
     let mut prims = Vec::new();
     for line in 0..2 {
-        for i in 0..600 {
-            let t = f64::from(i) * 0.05;
-            prims.push(state(2, line, t, t + 0.04));
-            prims.push(state(3, line, t + 0.01, t + 0.02));
-            prims.push(state(4, line, t + 0.025, t + 0.03));
-        }
+        prims.extend(nested_every_50_ms(line, 0.0));
     }
     let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
     for second in [(0.5, 0.5), (f32::INFINITY, 0.5)] {
@@ -1033,12 +1042,7 @@ fn container_parts_of_wide_shadows_end_with_them() {
     let mut prims = Vec::new();
     for line in 0..2 {
         prims.push(state(1, line, 0.0, 30.0));
-        for i in 0..600 {
-            let t = f64::from(i) * 0.05;
-            prims.push(state(2, line, t, t + 0.04));
-            prims.push(state(3, line, t + 0.01, t + 0.02));
-            prims.push(state(4, line, t + 0.025, t + 0.03));
-        }
+        prims.extend(nested_every_50_ms(line, 0.0));
     }
     let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
     let bytes = rewrite_weights(&bytes, |s| {
@@ -1112,12 +1116,7 @@ fn containers_of_lines_sharing_a_row_share_their_excess() {
     for line in 0..2 {
         let shift = 1.33 * f64::from(line);
         prims.push(state(1, line, 0.0, 32.0));
-        for i in 0..600 {
-            let t = shift + f64::from(i) * 0.05;
-            prims.push(state(2, line, t, t + 0.04));
-            prims.push(state(3, line, t + 0.01, t + 0.02));
-            prims.push(state(4, line, t + 0.025, t + 0.03));
-        }
+        prims.extend(nested_every_50_ms(line, shift));
     }
     let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
     let bytes = rewrite_weights(&bytes, |s| {
@@ -1158,13 +1157,7 @@ fn containers_of_lines_sharing_a_row_share_their_excess() {
 /// one of its shadows, which starts or ends the window.
 #[test]
 fn container_shadows_exactly_4_columns_wide_are_the_references() {
-    let mut prims = Vec::new();
-    for i in 0..600 {
-        let t = f64::from(i) * 0.05;
-        prims.push(state(2, 0, t, t + 0.04));
-        prims.push(state(3, 0, t + 0.01, t + 0.02));
-        prims.push(state(4, 0, t + 0.025, t + 0.03));
-    }
+    let prims = nested_every_50_ms(0, 0.0);
     let bytes = made_with(prims, None, TreeOptions::default().leaf_bytes(2048));
     let bytes = rewrite_weights(&bytes, |_| [(0.9, 0.6), (0.5, 0.5), (0.5, 0.25)]);
     let answer = |opts: ReadOptions, from: f64, to: f64, px: u32| {
