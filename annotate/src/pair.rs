@@ -19,7 +19,7 @@ use clog2_format::record::rectype;
 use clog2_format::{PreambleInfo, RecordRef};
 use slog2_format::convert::clog2::event_ids::{Defined, EventIds, Role};
 use slog2_format::convert::clog2::events::ARROW_CATEGORY;
-use slog2_format::convert::pairing::{Message, MessageEnd};
+use slog2_format::convert::pairing::{Message, MessageEnd, State};
 use slog2_format::convert::{Partial, WaitingMessage};
 use slog2_format::types::topology;
 use slog2_format::write::Prim;
@@ -287,8 +287,12 @@ impl Pairer {
         self.recvs.clear();
         for &w in carry {
             match w {
-                Partial::State { prim, origin } => self.states.push(
-                    (prim.category, prim.lines[0]),
+                Partial::State { prim, origin } => State {
+                    category: prim.category,
+                    line: prim.lines[0],
+                }
+                .start(
+                    &mut self.states,
                     Open {
                         slot: NO_SLOT,
                         time: prim.times[0],
@@ -446,8 +450,12 @@ impl Pairer {
             )),
             Role::Start => {
                 let slot = take_slot(&mut self.next_slot);
-                self.states.push(
-                    (cat, line),
+                let state = State {
+                    category: cat,
+                    line,
+                };
+                state.start(
+                    &mut self.states,
                     Open {
                         slot,
                         time,
@@ -460,7 +468,11 @@ impl Pairer {
                 None
             }
             Role::Final => {
-                let o = self.states.pop((cat, line))?;
+                let state = State {
+                    category: cat,
+                    line,
+                };
+                let o = state.close(&mut self.states)?;
                 let p = match cargo {
                     Some(_) => prim(cat, topo, 2, [o.time, time], [line, line], info, 32),
                     None => prim(

@@ -1,12 +1,15 @@
-//! The message pairing rule of MPE's converters (spec/slog2.md §16.2), stated
-//! once for the CLOG2 converter ([`Clog2Drawables`](super::Clog2Drawables)),
-//! the old-CLOG one ([`ClogDrawables`](super::clog::events::ClogDrawables)) and
-//! the window queries of the annotation crate, which pair straight from the
-//! trace bytes.
+//! The state and message pairing rules of MPE's converters (spec/conversion.md
+//! §2.3, spec/slog2.md §16.2), stated once for the CLOG2 converter
+//! ([`Clog2Drawables`](super::Clog2Drawables)), the old-CLOG one
+//! ([`ClogDrawables`](super::clog::events::ClogDrawables)) and the window
+//! queries of the annotation crate, which pair straight from the trace bytes.
 //!
-//! A send waits on the key (tag, its own process, the receiver), a receive on
-//! (tag, the sender, its own process); a record pairs with the oldest waiting
-//! record of the other kind under the same key, or waits itself. The arrow goes
+//! A state's start event waits on the key (its category, its timeline); a
+//! final event closes the oldest start waiting under the same key
+//! ([`State`]). A send waits on the key (tag, its own process, the receiver),
+//! a receive on (tag, the sender, its own process); a record pairs with the
+//! oldest waiting record of the other kind under the same key, or waits
+//! itself. The arrow goes
 //! from the send to the receive; its size is the send's when the send came
 //! first and 0 when the receive did (Java's quirk, kept). Each caller keeps its
 //! waiting records in a table of its own ([`Waiting`]) with what it needs to
@@ -79,6 +82,54 @@ pub struct Message {
     pub time: f64,
     /// The timeline the arrow's end is drawn on.
     pub line: i32,
+}
+
+/// A state's start or final event to pair: its category and timeline, the
+/// key it waits on (spec/conversion.md §2.3). Starts and finals pair first in,
+/// first out: `S1 S2 E2 E1` gives `[S1, E2]` and `[S2, E1]`. Which info the
+/// state keeps (the final's cargo if it has one, else the start's) and what a
+/// final with nothing open counts as are the caller's.
+///
+/// ```
+/// use slog2_format::convert::pairing::{State, Waiting};
+/// use std::collections::{HashMap, VecDeque};
+///
+/// #[derive(Default)]
+/// struct Open(HashMap<(i32, i32), VecDeque<f64>>);
+/// impl Waiting<(i32, i32), f64> for Open {
+///     fn push(&mut self, key: (i32, i32), v: f64) { self.0.entry(key).or_default().push_back(v) }
+///     fn pop(&mut self, key: (i32, i32)) -> Option<f64> { self.0.get_mut(&key)?.pop_front() }
+/// }
+/// let mut open = Open::default();
+/// let work = State { category: 3, line: 0 };
+/// work.start(&mut open, 1.0); // S1
+/// work.start(&mut open, 2.0); // S2
+/// State { line: 1, ..work }.start(&mut open, 2.5); // another timeline
+/// assert_eq!(work.close(&mut open), Some(1.0)); // E2 closes S1
+/// assert_eq!(work.close(&mut open), Some(2.0)); // E1 closes S2
+/// assert_eq!(work.close(&mut open), None); // nothing open: the caller counts it
+/// assert_eq!(State { line: 1, ..work }.close(&mut open), Some(2.5));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct State {
+    /// The state's category index.
+    pub category: i32,
+    /// The timeline its events are on.
+    pub line: i32,
+}
+
+impl State {
+    /// Makes the start event `start` wait for its final.
+    #[inline]
+    pub fn start<H, Q: Waiting<(i32, i32), H>>(self, open: &mut Q, start: H) {
+        open.push((self.category, self.line), start);
+    }
+
+    /// The oldest start a final event closes, if any is open.
+    #[inline]
+    pub fn close<H, Q: Waiting<(i32, i32), H>>(self, open: &mut Q) -> Option<H> {
+        open.pop((self.category, self.line))
+    }
 }
 
 /// An arrow a record completed.

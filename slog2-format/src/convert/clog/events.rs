@@ -11,7 +11,7 @@
 use crate::convert::category::{state_placeholder, CatDef};
 use crate::convert::clog2::events::{Unmatched, ARROW_CATEGORY};
 use crate::convert::colors;
-use crate::convert::pairing::{Message, MessageEnd, Waiting};
+use crate::convert::pairing::{Message, MessageEnd, State, Waiting};
 use crate::types::{topology, Category, LineIdMap};
 use crate::write::prim::Prim;
 use clog2_format::clog::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
@@ -394,17 +394,19 @@ impl ClogDrawables {
         let line = r.procid;
         match role {
             Role::Start => {
-                self.states
-                    .entry((cat, line))
-                    .or_default()
-                    .push_back(r.time);
+                let state = State {
+                    category: cat,
+                    line,
+                };
+                state.start(&mut self.states, r.time);
                 None
             }
             Role::Final => {
-                let open = self
-                    .states
-                    .get_mut(&(cat, line))
-                    .and_then(|q| q.pop_front());
+                let state = State {
+                    category: cat,
+                    line,
+                };
+                let open = state.close(&mut self.states);
                 match open {
                     Some(start) => {
                         self.use_category(cat);

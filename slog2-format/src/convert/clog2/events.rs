@@ -11,7 +11,7 @@ use super::event_ids::{Defined, EventIds, Role};
 use crate::convert::category::CatDef;
 use crate::convert::colors;
 use crate::convert::names::{clog2_field, unknown_type};
-use crate::convert::pairing::{Message, MessageEnd, Waiting};
+use crate::convert::pairing::{Message, MessageEnd, State, Waiting};
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use crate::write::prim::Prim;
 use clog2_format::record::{rectype, Body, Record};
@@ -538,11 +538,19 @@ impl Clog2Drawables {
             }
             Role::Start => {
                 let p = Prim::two(cat, topo, (r.time, line), (r.time, line), info);
-                push_back(&mut self.states, (cat, line), (r.time, p, self.origin));
+                let state = State {
+                    category: cat,
+                    line,
+                };
+                state.start(&mut self.states, (r.time, p, self.origin));
                 None
             }
             Role::Final => {
-                let open = pop_oldest(&mut self.states, (cat, line));
+                let state = State {
+                    category: cat,
+                    line,
+                };
+                let open = state.close(&mut self.states);
                 match open {
                     Some((start, mut p, origin)) => {
                         self.other_origin = origin;
