@@ -23,6 +23,7 @@ use slog2_format::convert::clog::events::{
 };
 use slog2_format::convert::clog2::events::ARROW_CATEGORY;
 use slog2_format::convert::colors;
+use slog2_format::convert::pairing::{Message, MessageEnd, State};
 use std::collections::{HashMap, VecDeque};
 
 crate::rule::rule_table! {
@@ -235,9 +236,9 @@ struct Semantics {
     names: HashMap<i32, (String, u64)>,
     /// Open state starts per (category, line), oldest first: their offsets.
     states: HashMap<(i32, i32), VecDeque<u64>>,
-    /// Pending sends and receives per (tag, sender, receiver): their offsets.
-    sends: HashMap<(i32, i32, i32), VecDeque<u64>>,
-    recvs: HashMap<(i32, i32, i32), VecDeque<u64>>,
+    /// Pending sends and receives per (tag, sender, receiver), oldest first.
+    sends: HashMap<(i32, i32, i32), VecDeque<Waiter>>,
+    recvs: HashMap<(i32, i32, i32), VecDeque<Waiter>>,
     ended: bool,
 }
 
@@ -385,10 +386,14 @@ impl Semantics {
             return;
         };
         let line = r.procid;
+        let state = State {
+            category: cat,
+            line,
+        };
         match role {
-            Role::Start => self.states.entry((cat, line)).or_default().push_back(at),
+            Role::Start => state.start(&mut self.states, at),
             Role::Final => {
-                if pop(&mut self.states, (cat, line)).is_some() {
+                if state.close(&mut self.states).is_some() {
                     self.use_category(cat);
                 }
             }
@@ -414,16 +419,24 @@ impl Semantics {
                 } else {
                     (i32::MIN, i32::MIN)
                 };
-                let (key, mine, theirs) = if role == Role::Send {
-                    ((tag, line, data), &mut self.sends, &mut self.recvs)
-                } else {
-                    ((tag, data, line), &mut self.recvs, &mut self.sends)
+                // The partner's rank is the record's data, as the converter reads it.
+                let m = Message {
+                    send: role == Role::Send,
+                    tag,
+                    size: 0,
+                    local: line,
+                    remote: data,
+                    time: r.time,
+                    line,
                 };
-                let matched = pop(theirs, key).is_some();
-                if !matched {
-                    mine.entry(key).or_default().push_back(at);
-                }
-                if matched {
+                let waiter = Waiter {
+                    offset: at,
+                    time: r.time,
+                    line,
+                };
+                if m.pair(&mut self.sends, &mut self.recvs, |_| waiter)
+                    .is_some()
+                {
                     self.use_category(cat);
                 }
             }
@@ -436,7 +449,7 @@ impl Semantics {
         let mut open: Vec<(u64, bool)> = Vec::new();
         open.extend(self.states.values().flatten().map(|&at| (at, true)));
         for q in self.sends.values().chain(self.recvs.values()) {
-            open.extend(q.iter().map(|&at| (at, false)));
+            open.extend(q.iter().map(|w| (w.offset, false)));
         }
         open.sort_unstable();
         for (at, state) in open {
@@ -466,15 +479,23 @@ impl Semantics {
     }
 }
 
-/// Takes the oldest waiting item of `key`, dropping the key once its queue is
-/// empty.
-fn pop<K: std::hash::Hash + Eq>(map: &mut HashMap<K, VecDeque<u64>>, key: K) -> Option<u64> {
-    let q = map.get_mut(&key)?;
-    let v = q.pop_front();
-    if q.is_empty() {
-        map.remove(&key);
+/// A send or receive waiting for its partner: where it is, for the finding
+/// if none comes.
+#[derive(Debug, Clone, Copy)]
+struct Waiter {
+    offset: u64,
+    time: f64,
+    line: i32,
+}
+
+impl MessageEnd for Waiter {
+    fn at(&self) -> (f64, i32) {
+        (self.time, self.line)
     }
-    v
+
+    fn size(&self) -> i32 {
+        0
+    }
 }
 
 #[cfg(test)]
@@ -493,7 +514,7 @@ mod tests {
             sem.push(&rec, at, &mut sink);
             conv.push(&rec);
         }
-        let n = |m: &HashMap<(i32, i32, i32), VecDeque<u64>>| -> u64 {
+        let n = |m: &HashMap<(i32, i32, i32), VecDeque<Waiter>>| -> u64 {
             m.values().map(|q| q.len() as u64).sum()
         };
         let mine = (

@@ -64,7 +64,9 @@ impl MessageEnd for HalfArrow {
 
 /// Sends or receives waiting per pairing key, oldest first (keys stay when
 /// their queue empties).
-impl<K: std::hash::Hash + Eq, V> Waiting<K, V> for HashMap<K, VecDeque<V>> {
+impl<K: std::hash::Hash + Eq, V, S: std::hash::BuildHasher> Waiting<K, V>
+    for std::collections::HashMap<K, VecDeque<V>, S>
+{
     fn push(&mut self, key: K, v: V) {
         self.entry(key).or_default().push_back(v);
     }
