@@ -23,7 +23,7 @@ use slog2_format::convert::clog::events::{
 };
 use slog2_format::convert::clog2::events::ARROW_CATEGORY;
 use slog2_format::convert::colors;
-use slog2_format::convert::pairing::{Message, MessageEnd, State};
+use slog2_format::convert::pairing::{Message, State, Waiter};
 use std::collections::{HashMap, VecDeque};
 
 crate::rule::rule_table! {
@@ -237,8 +237,8 @@ struct Semantics {
     /// Open state starts per (category, line), oldest first: their offsets.
     states: HashMap<(i32, i32), VecDeque<u64>>,
     /// Pending sends and receives per (tag, sender, receiver), oldest first.
-    sends: HashMap<(i32, i32, i32), VecDeque<Waiter>>,
-    recvs: HashMap<(i32, i32, i32), VecDeque<Waiter>>,
+    sends: HashMap<(i32, i32, i32), VecDeque<Waiter<u64>>>,
+    recvs: HashMap<(i32, i32, i32), VecDeque<Waiter<u64>>>,
     ended: bool,
 }
 
@@ -429,10 +429,12 @@ impl Semantics {
                     time: r.time,
                     line,
                 };
+                // A waiting end keeps its offset, for the finding if none comes.
                 let waiter = Waiter {
-                    offset: at,
                     time: r.time,
                     line,
+                    size: 0,
+                    keep: at,
                 };
                 if m.pair(&mut self.sends, &mut self.recvs, |_| waiter)
                     .is_some()
@@ -449,7 +451,7 @@ impl Semantics {
         let mut open: Vec<(u64, bool)> = Vec::new();
         open.extend(self.states.values().flatten().map(|&at| (at, true)));
         for q in self.sends.values().chain(self.recvs.values()) {
-            open.extend(q.iter().map(|w| (w.offset, false)));
+            open.extend(q.iter().map(|w| (w.keep, false)));
         }
         open.sort_unstable();
         for (at, state) in open {
@@ -479,25 +481,6 @@ impl Semantics {
     }
 }
 
-/// A send or receive waiting for its partner: where it is, for the finding
-/// if none comes.
-#[derive(Debug, Clone, Copy)]
-struct Waiter {
-    offset: u64,
-    time: f64,
-    line: i32,
-}
-
-impl MessageEnd for Waiter {
-    fn at(&self) -> (f64, i32) {
-        (self.time, self.line)
-    }
-
-    fn size(&self) -> i32 {
-        0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -514,7 +497,7 @@ mod tests {
             sem.push(&rec, at, &mut sink);
             conv.push(&rec);
         }
-        let n = |m: &HashMap<(i32, i32, i32), VecDeque<Waiter>>| -> u64 {
+        let n = |m: &HashMap<(i32, i32, i32), VecDeque<Waiter<u64>>>| -> u64 {
             m.values().map(|q| q.len() as u64).sum()
         };
         let mine = (

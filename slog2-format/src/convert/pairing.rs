@@ -65,6 +65,39 @@ pub trait MessageEnd {
     fn size(&self) -> i32;
 }
 
+/// A send or receive waiting for its partner: where its end of the arrow
+/// lies, the size it waits with, and what its caller keeps of it (`keep`:
+/// `()` when nothing).
+///
+/// ```
+/// use slog2_format::convert::pairing::{MessageEnd, Waiter};
+/// let w = Waiter { time: 1.5, line: 3, size: 64, keep: 4096_u64 };
+/// assert_eq!((w.at(), w.size(), w.keep), ((1.5, 3), 64, 4096));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Waiter<T = ()> {
+    /// Its time: the arrow's end there.
+    pub time: f64,
+    /// Its timeline.
+    pub line: i32,
+    /// The size it waits with (a send's; 0 for a receive).
+    pub size: i32,
+    /// What the caller keeps with it (a byte offset, a leaf).
+    pub keep: T,
+}
+
+impl<T> MessageEnd for Waiter<T> {
+    #[inline]
+    fn at(&self) -> (f64, i32) {
+        (self.time, self.line)
+    }
+
+    #[inline]
+    fn size(&self) -> i32 {
+        self.size
+    }
+}
+
 /// A send or receive record to pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Message {

@@ -11,7 +11,7 @@
 use crate::convert::category::{state_placeholder, CatDef};
 use crate::convert::clog2::events::{Unmatched, ARROW_CATEGORY};
 use crate::convert::colors;
-use crate::convert::pairing::{Message, MessageEnd, State, Waiting};
+use crate::convert::pairing::{Message, State, Waiter, Waiting};
 use crate::types::{topology, Category, LineIdMap};
 use crate::write::prim::Prim;
 use clog2_format::clog::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
@@ -44,24 +44,6 @@ pub enum Role {
     Recv,
 }
 
-/// A partial arrow waiting for its other end.
-#[derive(Debug, Clone, Copy)]
-struct HalfArrow {
-    time: f64,
-    line: i32,
-    size: i32,
-}
-
-impl MessageEnd for HalfArrow {
-    fn at(&self) -> (f64, i32) {
-        (self.time, self.line)
-    }
-
-    fn size(&self) -> i32 {
-        self.size
-    }
-}
-
 /// Sends or receives waiting per pairing key, oldest first (keys stay when
 /// their queue empties).
 impl<K: std::hash::Hash + Eq, V, S: std::hash::BuildHasher> Waiting<K, V>
@@ -90,8 +72,8 @@ pub struct ClogDrawables {
     /// Open state starts per (category, line), oldest first.
     states: HashMap<(i32, i32), VecDeque<f64>>,
     /// Pending sends and receives per (tag, sender line, receiver line).
-    sends: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
-    recvs: HashMap<(i32, i32, i32), VecDeque<HalfArrow>>,
+    sends: HashMap<(i32, i32, i32), VecDeque<Waiter>>,
+    recvs: HashMap<(i32, i32, i32), VecDeque<Waiter>>,
     /// How often each category was handed to Java's writer as a STATEDEF's
     /// category (Java counts the open states of each once per time).
     returned: HashMap<i32, u64>,
@@ -439,10 +421,11 @@ impl ClogDrawables {
                     line,
                 };
                 let p = m
-                    .pair(&mut self.sends, &mut self.recvs, |size| HalfArrow {
+                    .pair(&mut self.sends, &mut self.recvs, |size| Waiter {
                         time: r.time,
                         line,
                         size,
+                        keep: (),
                     })
                     .map(|a| a.prim(cat, tag));
                 if p.is_some() {

@@ -11,7 +11,7 @@ use super::event_ids::{Defined, EventIds, Role};
 use crate::convert::category::CatDef;
 use crate::convert::colors;
 use crate::convert::names::{clog2_field, unknown_type};
-use crate::convert::pairing::{Message, MessageEnd, State, Waiting};
+use crate::convert::pairing::{Message, State, Waiter, Waiting};
 use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use crate::write::prim::Prim;
 use clog2_format::record::{rectype, Body, Record};
@@ -104,24 +104,9 @@ struct Timeline {
     used: bool,
 }
 
-/// A partial arrow waiting for its other end.
-#[derive(Debug, Clone, Copy)]
-struct HalfArrow {
-    time: f64,
-    line: i32,
-    size: i32,
-    origin: u64,
-}
-
-impl MessageEnd for HalfArrow {
-    fn at(&self) -> (f64, i32) {
-        (self.time, self.line)
-    }
-
-    fn size(&self) -> i32 {
-        self.size
-    }
-}
+/// A send or receive waiting for its other end, with the origin (leaf or
+/// block) of its record.
+type HalfArrow = Waiter<u64>;
 
 /// An open state: start time, the primitive as started, the start record's tag.
 type OpenState = (f64, Prim, u64);
@@ -611,9 +596,9 @@ impl Clog2Drawables {
             time: r.time,
             line,
             size,
-            origin,
+            keep: origin,
         })?;
-        self.other_origin = a.earlier.origin;
+        self.other_origin = a.earlier.keep;
         // Each end's timeline is marked used, the send's first.
         if send {
             self.use_line(line, r.icomm, r.rank, r.thread);

@@ -86,7 +86,7 @@ impl Clog2Drawables {
                         time: h.time,
                         line: h.line,
                         size: h.size,
-                        origin: h.origin,
+                        origin: h.keep,
                     }));
                 }
             }
@@ -130,7 +130,7 @@ impl Clog2Drawables {
                 time: m.time,
                 line: m.line,
                 size: m.size,
-                origin: m.origin,
+                keep: m.origin,
             };
             push_back(map, (m.key[0], m.key[1], m.key[2]), half);
         }
