@@ -406,6 +406,23 @@ pub struct CategorySummary {
 }
 
 /// A legend entry.
+///
+/// `==` compares floats as floats: a category whose [`summary`](Self::summary)
+/// holds a NaN ratio (Java's converter writes NaN for some event categories,
+/// spec/conversion.md §8) is not equal to itself. Compare such entries
+/// field by field, or their ratios with `f32::to_bits`.
+///
+/// ```
+/// use slog2_format::types::{Category, CategorySummary, JStr};
+/// let c = Category {
+///     index: 3, name: JStr::new("MPI_Send"), topology: 1, argb: [255, 0, 0, 255],
+///     modifiable: 1, width: 1, keys: vec![], types: vec![], methods: vec![],
+///     summary: Some(CategorySummary { incl: f32::NAN, excl: 0.0, count: 0 }),
+/// };
+/// assert_ne!(c, c.clone()); // the NaN ratio
+/// let bits = |c: &Category| c.summary.map(|s| (s.incl.to_bits(), s.excl.to_bits(), s.count));
+/// assert_eq!(bits(&c), bits(&c.clone()));
+/// ```
 #[binrw]
 #[brw(big)]
 #[br(import(v206: bool))]
