@@ -19,7 +19,7 @@ use clog2_format::record::rectype;
 use clog2_format::{PreambleInfo, RecordRef};
 use slog2_format::convert::clog2::event_ids::{Defined, EventIds, Role};
 use slog2_format::convert::clog2::events::ARROW_CATEGORY;
-use slog2_format::convert::pairing::{Message, MessageEnd, State};
+use slog2_format::convert::pairing::{Message, State, Waiter};
 use slog2_format::convert::{Partial, WaitingMessage};
 use slog2_format::types::topology;
 use slog2_format::write::Prim;
@@ -41,28 +41,28 @@ struct Open {
     origin: u32,
 }
 
-/// A send or receive waiting for its other end.
+/// What a waiting send or receive keeps: its answer slot (as [`Open::slot`])
+/// and the leaf its record is in.
 #[derive(Debug, Clone, Copy)]
-struct Half {
-    /// As [`Open::slot`].
+struct Keep {
     slot: u32,
-    time: f64,
-    line: i32,
-    size: i32,
     origin: u32,
 }
 
-impl Half {
-    /// A send or receive of a carry-in block (no slot: its drawable began
-    /// in an earlier leaf).
-    fn carried(m: WaitingMessage) -> Half {
-        Half {
+/// A send or receive waiting for its partner.
+type Half = Waiter<Keep>;
+
+/// A send or receive of a carry-in block (no slot: its drawable began in an
+/// earlier leaf).
+fn carried(m: WaitingMessage) -> Half {
+    Half {
+        time: m.time,
+        line: m.line,
+        size: m.size,
+        keep: Keep {
             slot: NO_SLOT,
-            time: m.time,
-            line: m.line,
-            size: m.size,
             origin: m.origin as u32,
-        }
+        },
     }
 }
 
@@ -201,18 +201,6 @@ fn take_slot(next_slot: &mut u32) -> u32 {
     s
 }
 
-impl MessageEnd for Half {
-    #[inline]
-    fn at(&self) -> (f64, i32) {
-        (self.time, self.line)
-    }
-
-    #[inline]
-    fn size(&self) -> i32 {
-        self.size
-    }
-}
-
 /// The body `i32` at `at` (the caller checked the body's length by its type).
 #[inline(always)]
 fn i32_at(r: &RecordRef<'_>, at: usize) -> i32 {
@@ -302,8 +290,8 @@ impl Pairer {
                         origin: origin as u32,
                     },
                 ),
-                Partial::Send(m) => self.sends.push(arrow_key(m.key), Half::carried(m)),
-                Partial::Recv(m) => self.recvs.push(arrow_key(m.key), Half::carried(m)),
+                Partial::Send(m) => self.sends.push(arrow_key(m.key), carried(m)),
+                Partial::Recv(m) => self.recvs.push(arrow_key(m.key), carried(m)),
             }
         }
     }
@@ -523,16 +511,18 @@ impl Pairer {
         };
         let next_slot = &mut self.next_slot;
         let a = m.pair(&mut self.sends, &mut self.recvs, |size| Half {
-            slot: take_slot(next_slot),
             time,
             line,
             size,
-            origin: leaf,
+            keep: Keep {
+                slot: take_slot(next_slot),
+                origin: leaf,
+            },
         })?;
         Some((
             a.prim(ARROW_CATEGORY, tag),
-            a.earlier.origin,
-            a.earlier.slot,
+            a.earlier.keep.origin,
+            a.earlier.keep.slot,
         ))
     }
 }
