@@ -422,6 +422,10 @@ impl Pairer {
         let (cat, role, topo) = self.lookup(etype)?;
         // Fixed-size copies: an info is a whole cargo or nothing.
         let (info, info_len) = cargo.map_or(([0u8; 32], 0), |c| (*c, 32));
+        let state = State {
+            category: cat,
+            line,
+        };
         match role {
             Role::Solo => Some((
                 prim(
@@ -438,10 +442,6 @@ impl Pairer {
             )),
             Role::Start => {
                 let slot = take_slot(&mut self.next_slot);
-                let state = State {
-                    category: cat,
-                    line,
-                };
                 state.start(
                     &mut self.states,
                     Open {
@@ -456,10 +456,6 @@ impl Pairer {
                 None
             }
             Role::Final => {
-                let state = State {
-                    category: cat,
-                    line,
-                };
                 let o = state.close(&mut self.states)?;
                 let p = match cargo {
                     Some(_) => prim(cat, topo, 2, [o.time, time], [line, line], info, 32),

@@ -376,20 +376,16 @@ impl ClogDrawables {
             return None;
         };
         let line = r.procid;
+        let state = State {
+            category: cat,
+            line,
+        };
         match role {
             Role::Start => {
-                let state = State {
-                    category: cat,
-                    line,
-                };
                 state.start(&mut self.states, r.time);
                 None
             }
             Role::Final => {
-                let state = State {
-                    category: cat,
-                    line,
-                };
                 let open = state.close(&mut self.states);
                 match open {
                     Some(start) => {

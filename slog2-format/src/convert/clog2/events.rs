@@ -515,6 +515,10 @@ impl Clog2Drawables {
         };
         let (cat, role, topo) = (h.cat, h.role, h.topo);
         let info: &[u8] = cargo.as_ref().map_or(&[], |c| &c[..]);
+        let state = State {
+            category: cat,
+            line,
+        };
         match role {
             Role::Solo => {
                 self.place(h, slot, topology::EVENT);
@@ -523,18 +527,10 @@ impl Clog2Drawables {
             }
             Role::Start => {
                 let p = Prim::two(cat, topo, (r.time, line), (r.time, line), info);
-                let state = State {
-                    category: cat,
-                    line,
-                };
                 state.start(&mut self.states, (r.time, p, self.origin));
                 None
             }
             Role::Final => {
-                let state = State {
-                    category: cat,
-                    line,
-                };
                 let open = state.close(&mut self.states);
                 match open {
                     Some((start, mut p, origin)) => {
