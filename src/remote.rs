@@ -9,7 +9,9 @@
 //! bundled Mozilla roots when the system has none), redirects followed (at most
 //! [`Options::max_redirects`]), `HTTP_PROXY` / `HTTPS_PROXY` / `ALL_PROXY` and
 //! `NO_PROXY`, kept-alive connections, and a time limit on every request
-//! ([`Options::timeout`], `MPELOG_HTTP_TIMEOUT`).
+//! ([`Options::timeout`], `MPELOG_HTTP_TIMEOUT`). A request whose connection
+//! ends before any answer (a kept-alive connection the server closed as the
+//! request went out, or a reset) is sent again once, on a new connection.
 //!
 //! Every answer is checked: a `206` whose `Content-Range` is the range asked
 //! for, a body of that length, and the same total size, `ETag` and
@@ -331,6 +333,11 @@ impl HttpFile {
 
     /// A GET of `url` (bytes `range`, inclusive, if given); `whole`: no time
     /// limit on the whole answer, only on each read.
+    ///
+    /// A GET whose connection ends before any answer (the server closed a
+    /// kept-alive connection as the request went out on it, or reset it) is
+    /// sent again once: a GET is idempotent, and a client may retry it
+    /// (RFC 9112 §9.3.1).
     fn request(
         &self,
         agent: &Agent,
@@ -339,20 +346,26 @@ impl HttpFile {
         range: Option<(u64, u64)>,
         whole: bool,
     ) -> Result<Response<Body>, Error> {
-        self.counts.request();
-        let mut req = agent.get(url);
-        if let Some((a, b)) = range {
-            req = req.header("Range", format!("bytes={a}-{b}"));
-        }
-        if let Some(auth) = authorization {
-            req = req.header("Authorization", auth);
-        }
-        let res = if whole {
-            req.config().timeout_per_call(None).build().call()
-        } else {
-            req.call()
+        let send = || {
+            self.counts.request();
+            let mut req = agent.get(url);
+            if let Some((a, b)) = range {
+                req = req.header("Range", format!("bytes={a}-{b}"));
+            }
+            if let Some(auth) = authorization {
+                req = req.header("Authorization", auth);
+            }
+            if whole {
+                req.config().timeout_per_call(None).build().call()
+            } else {
+                req.call()
+            }
         };
-        res.map_err(|e| self.error(e))
+        match send() {
+            Err(ureq::Error::Io(e)) if connection_ended(&e) => send(),
+            res => res,
+        }
+        .map_err(|e| self.error(e))
     }
 
     /// A client error as ours.
@@ -645,6 +658,18 @@ impl HttpFile {
 }
 
 /// What differs between two versions, the size first.
+/// Whether a request failed because its connection ended before any answer:
+/// closed (ureq's "peer disconnected"), reset or aborted by the server.
+fn connection_ended(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::UnexpectedEof
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::BrokenPipe
+    )
+}
+
 fn version_change(before: &Version, after: &Version) -> Option<Change> {
     if before.len != after.len {
         Some(Change::Size {

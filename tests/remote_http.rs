@@ -1110,3 +1110,75 @@ fn a_certificate_file_without_certificates_is_refused() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("SSL_CERT_FILE="), "{}", stderr(&o));
 }
+
+/// Reads one request's head (up to its empty line) from `r`: false when the
+/// connection ended first.
+fn read_head(r: &mut impl BufRead) -> bool {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match r.read_line(&mut line) {
+            Ok(0) | Err(_) => return false,
+            Ok(_) if line == "\r\n" => return true,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// A server may close a kept-alive connection at any time (its idle timeout)
+/// and the client may already be sending on it: the request is sent again
+/// once, on a new connection (RFC 9112 §9.3.1: a GET is idempotent), so the
+/// read succeeds. Here the server takes the read's request on the opening's
+/// connection and closes it without an answer, every time.
+#[test]
+fn a_request_on_a_connection_the_server_closed_is_sent_again_once() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let data = numbered(1000);
+    let server_data = data.clone();
+    let connections = Arc::new(Mutex::new(0u32));
+    let seen = connections.clone();
+    std::thread::spawn(move || {
+        for c in listener.incoming() {
+            let mut c = c.unwrap();
+            *seen.lock().unwrap() += 1;
+            let mut r = BufReader::new(c.try_clone().unwrap());
+            let mut answered = 0;
+            while read_head(&mut r) {
+                if answered == 1 {
+                    // The second request on this connection: close it unanswered.
+                    break;
+                }
+                let head = format!(
+                    "HTTP/1.1 206 Partial\r\nContent-Range: bytes 0-0/{}\r\nContent-Length: 1\r\n\r\n",
+                    server_data.len()
+                );
+                let _ = c.write_all(head.as_bytes());
+                let _ = c.write_all(&server_data[..1]);
+                answered += 1;
+            }
+        }
+    });
+    let mut f = HttpFile::open(&format!("http://127.0.0.1:{port}/x")).unwrap();
+    assert_eq!(f.len(), 1000);
+    // Every answer is byte 0 (the server ignores the range), so a read of
+    // byte 0 is the check: it must come back, after one request sent again.
+    assert_eq!(read_at(&mut f, 0, 1), data[..1]);
+    assert_eq!(f.counts().requests(), 1, "byte 0 is kept from the opening");
+    let e = {
+        use std::io::Seek;
+        f.seek(std::io::SeekFrom::Start(500)).unwrap();
+        let mut b = [0u8; 1];
+        f.read(&mut b)
+    };
+    // The answer to the resent request is byte 0 for byte 500: refused as
+    // not the range asked for, which shows that it was received.
+    let e = e.expect_err("a 206 for bytes 0-0 is not bytes 500-500");
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{e}");
+    assert_eq!(*connections.lock().unwrap(), 2, "one new connection");
+    assert_eq!(
+        f.counts().requests(),
+        3,
+        "the opening, the read, the read again"
+    );
+}
