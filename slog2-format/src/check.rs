@@ -13,7 +13,7 @@ use std::io::{Read, Seek};
 
 mod file_parts;
 pub use crate::error::Problem;
-pub use crate::error::{Detail, HeaderPointer};
+pub use crate::error::{Detail, HeaderPointer, Refusal};
 mod file_rules;
 pub(crate) use file_parts::FileParts;
 mod node_rules;
@@ -103,7 +103,7 @@ pub fn check<R: Read + Seek>(inner: R, limit: usize) -> Vec<Finding> {
             Error::BadFrame { problem, .. } => problem.problem(),
             _ => Problem::Unparsable,
         };
-        cx.add(problem, offset, None, Detail::Refused(e.detail()));
+        cx.add(problem, offset, None, Detail::Refused(Refusal::new(e)));
     }
     cx.findings
 }

@@ -9,7 +9,7 @@ mod tree_problem;
 mod write_problem;
 
 pub use crate::types::{Count, NegativeCount};
-pub use detail::{Detail, HeaderPointer};
+pub use detail::{Detail, HeaderPointer, Refusal};
 pub use drawable_problem::{DrawableProblem, Drawn};
 pub use frame_problem::{ColumnProblem, FrameProblem};
 pub use not_storable::NotStorable;

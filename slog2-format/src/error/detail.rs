@@ -43,6 +43,59 @@ impl std::fmt::Display for HeaderPointer {
     }
 }
 
+/// The reader's error that ended a check ([`Detail::Refused`]), shared so that
+/// a finding stays `Clone`: match [`error`](Self::error) for what the reader
+/// refused. Its `Display` is the error's [`detail`](crate::Error::detail).
+///
+/// [`Error`](crate::Error) is not `PartialEq` (it can hold an I/O error), so two
+/// refusals are equal when they hold the same error: a finding equals its
+/// clones.
+///
+/// ```
+/// use slog2_format::check::{check, Detail};
+/// let findings = check(std::io::Cursor::new(b"not a trace"), 10);
+/// let Detail::Refused(r) = &findings[0].detail else { panic!("{findings:?}") };
+/// assert!(matches!(r.error(), slog2_format::Error::NotSlog2 { .. }), "{r:?}");
+/// assert_eq!(r.to_string(), r.error().detail());
+/// assert_eq!(findings[0].clone(), findings[0]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Refusal(std::sync::Arc<crate::Error>);
+
+impl Refusal {
+    /// Holds `error`.
+    ///
+    /// ```
+    /// let r = slog2_format::check::Refusal::new(slog2_format::Error::Empty);
+    /// assert!(matches!(r.error(), slog2_format::Error::Empty));
+    /// ```
+    pub fn new(error: crate::Error) -> Refusal {
+        Refusal(std::sync::Arc::new(error))
+    }
+
+    /// The reader's error.
+    ///
+    /// ```
+    /// let r = slog2_format::check::Refusal::new(slog2_format::Error::Empty);
+    /// assert_eq!(r.error().offset(), None);
+    /// ```
+    pub fn error(&self) -> &crate::Error {
+        &self.0
+    }
+}
+
+impl PartialEq for Refusal {
+    fn eq(&self, other: &Refusal) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.detail())
+    }
+}
+
 /// What a [`Finding`](crate::check::Finding) found, with the values its message
 /// names; [`Finding::problem`](crate::check::Finding::problem) is the rule it breaks.
 ///
@@ -54,9 +107,8 @@ impl std::fmt::Display for HeaderPointer {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Detail {
-    /// The reader refused the file (a parse error ends the check): its
-    /// [`Error::detail`](crate::Error::detail).
-    Refused(String),
+    /// The reader refused the file (a parse error ends the check): its error.
+    Refused(Refusal),
     /// The version is SLOG 2.0.5.
     OldVersion,
     /// `num_children_per_node` is below 2.
@@ -317,7 +369,7 @@ impl std::fmt::Display for Detail {
         let id = |n: &NodeId| format!("({},{})", n.depth, n.xpos);
         let ptr = |p: &FileBlockPtr| format!("{}@{}", p.size, p.offset);
         match self {
-            Detail::Refused(message) => f.write_str(message),
+            Detail::Refused(refusal) => refusal.fmt(f),
             Detail::OldVersion => f.write_str(
                 "version is \"SLOG 2.0.5\"; convert it with `mpelog convert FILE -o NEW.slog2`",
             ),
