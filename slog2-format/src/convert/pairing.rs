@@ -16,7 +16,7 @@
 //! know of them ([`MessageEnd`]).
 //!
 //! ```
-//! use slog2_format::convert::pairing::{Message, MessageEnd, Waiting};
+//! use slog2_format::convert::pairing::{Message, MessageEnd};
 //! use std::collections::{HashMap, VecDeque};
 //!
 //! /// A waiting end: time, timeline, size.
@@ -26,13 +26,9 @@
 //!     fn at(&self) -> (f64, i32) { (self.0, self.1) }
 //!     fn size(&self) -> i32 { self.2 }
 //! }
-//! #[derive(Default)]
-//! struct Table(HashMap<(i32, i32, i32), VecDeque<End>>);
-//! impl Waiting<(i32, i32, i32), End> for Table {
-//!     fn push(&mut self, key: (i32, i32, i32), v: End) { self.0.entry(key).or_default().push_back(v) }
-//!     fn pop(&mut self, key: (i32, i32, i32)) -> Option<End> { self.0.get_mut(&key)?.pop_front() }
-//! }
-//! let (mut sends, mut recvs) = (Table::default(), Table::default());
+//! // Waiting records per key, oldest first (`Waiting` is implemented for such maps).
+//! type Table = HashMap<(i32, i32, i32), VecDeque<End>>;
+//! let (mut sends, mut recvs) = (Table::new(), Table::new());
 //! // Process 0 sends 64 bytes with tag 7 to process 1 at 1 s; 1 receives at 2 s.
 //! let send = Message { send: true, tag: 7, size: 64, local: 0, remote: 1, time: 1.0, line: 0 };
 //! assert!(send.pair(&mut sends, &mut recvs, |size| End(1.0, 0, size)).is_none());
@@ -48,6 +44,8 @@
 
 use crate::types::topology;
 use crate::write::prim::Prim;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasher, Hash};
 
 /// Records waiting for a partner, per pairing key, oldest first.
 pub trait Waiting<K, V> {
@@ -55,6 +53,18 @@ pub trait Waiting<K, V> {
     fn push(&mut self, key: K, v: V);
     /// Takes the oldest record waiting under `key`.
     fn pop(&mut self, key: K) -> Option<V>;
+}
+
+/// Records waiting per pairing key in a map of queues, oldest first (a key
+/// stays when its queue empties), with any hasher.
+impl<K: Hash + Eq, V, S: BuildHasher> Waiting<K, V> for HashMap<K, VecDeque<V>, S> {
+    fn push(&mut self, key: K, v: V) {
+        self.entry(key).or_default().push_back(v);
+    }
+
+    fn pop(&mut self, key: K) -> Option<V> {
+        self.get_mut(&key).and_then(|q| q.pop_front())
+    }
 }
 
 /// What the pairing reads of a waiting send or receive.
@@ -124,16 +134,11 @@ pub struct Message {
 /// final with nothing open counts as are the caller's.
 ///
 /// ```
-/// use slog2_format::convert::pairing::{State, Waiting};
+/// use slog2_format::convert::pairing::State;
 /// use std::collections::{HashMap, VecDeque};
 ///
-/// #[derive(Default)]
-/// struct Open(HashMap<(i32, i32), VecDeque<f64>>);
-/// impl Waiting<(i32, i32), f64> for Open {
-///     fn push(&mut self, key: (i32, i32), v: f64) { self.0.entry(key).or_default().push_back(v) }
-///     fn pop(&mut self, key: (i32, i32)) -> Option<f64> { self.0.get_mut(&key)?.pop_front() }
-/// }
-/// let mut open = Open::default();
+/// // Open starts (their times) per key, oldest first.
+/// let mut open: HashMap<(i32, i32), VecDeque<f64>> = HashMap::new();
 /// let work = State { category: 3, line: 0 };
 /// work.start(&mut open, 1.0); // S1
 /// work.start(&mut open, 2.0); // S2

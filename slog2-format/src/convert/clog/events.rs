@@ -11,7 +11,7 @@
 use crate::convert::category::{state_placeholder, CatDef};
 use crate::convert::clog2::events::{Unmatched, ARROW_CATEGORY};
 use crate::convert::colors;
-use crate::convert::pairing::{Message, State, Waiter, Waiting};
+use crate::convert::pairing::{Message, State, Waiter};
 use crate::types::{topology, Category, LineIdMap};
 use crate::write::prim::Prim;
 use clog2_format::clog::{Body, RawEvent, Record, CONST_ETYPE, RECV_ETYPE, SEND_ETYPE};
@@ -42,20 +42,6 @@ pub enum Role {
     Send,
     /// It is the receive end of an arrow.
     Recv,
-}
-
-/// Sends or receives waiting per pairing key, oldest first (keys stay when
-/// their queue empties).
-impl<K: std::hash::Hash + Eq, V, S: std::hash::BuildHasher> Waiting<K, V>
-    for std::collections::HashMap<K, VecDeque<V>, S>
-{
-    fn push(&mut self, key: K, v: V) {
-        self.entry(key).or_default().push_back(v);
-    }
-
-    fn pop(&mut self, key: K) -> Option<V> {
-        self.get_mut(&key).and_then(|q| q.pop_front())
-    }
 }
 
 /// Turns old-CLOG records into primitives. Feed records in file order with
