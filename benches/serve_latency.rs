@@ -91,7 +91,11 @@ fn wait_up(port: u16) {
 
 /// A keep-alive GET; the status and the body.
 fn get(r: &mut BufReader<TcpStream>, path: &str) -> (u16, Vec<u8>) {
-    write!(r.get_mut(), "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    write!(
+        r.get_mut(),
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    )
+    .unwrap();
     let mut line = String::new();
     r.read_line(&mut line).unwrap();
     let status = line.split(' ').nth(1).unwrap().parse().unwrap();

@@ -268,6 +268,20 @@ enum Command {
     /// canvas's width, so the browser holds a bounded number of objects. Binds
     /// to loopback unless told otherwise; traces other than SLOG-2 are
     /// converted once into a temporary directory.
+    ///
+    /// Who can reach it: every request must name this server in its Host header
+    /// (a loopback name or address, the --bind address, any IP address when
+    /// bound to all of them, or a name given with --allow-host), and a
+    /// request from a page of another site (its Origin) is refused, so a web
+    /// page cannot read your traces through DNS rebinding. Bound to anything
+    /// but loopback, the server makes a random token and prints its address
+    /// with it (http://HOST:PORT/?token=...): the first visit sets a cookie,
+    /// and every request without the token (the query's token=, an
+    /// `Authorization: Bearer TOKEN` header, or the cookie) gets 401. --token
+    /// or MPELOG_SERVE_TOKEN chooses the token (on loopback too); --no-token
+    /// serves everyone who can connect, and says so. --tls-cert and --tls-key
+    /// serve HTTPS. The token is written once, in the start line, and never
+    /// logged.
     Serve {
         /// The traces.
         #[arg(required = true)]
@@ -278,6 +292,24 @@ enum Command {
         /// The port (0: any free port, printed at start).
         #[arg(long, default_value_t = 8080)]
         port: u16,
+        /// Accept requests that name this host (a name of this machine, or of a
+        /// reverse proxy in front of it); repeatable.
+        #[arg(long, value_name = "NAME")]
+        allow_host: Vec<String>,
+        /// The token every request must carry (default off loopback: a random
+        /// one; also MPELOG_SERVE_TOKEN). Letters, digits and -._~ only.
+        #[arg(long, value_name = "TOKEN", conflicts_with = "no_token")]
+        token: Option<String>,
+        /// Serve without a token even off loopback: anyone who can connect sees
+        /// the traces.
+        #[arg(long)]
+        no_token: bool,
+        /// Serve HTTPS with this certificate chain (PEM); needs --tls-key.
+        #[arg(long, value_name = "FILE", requires = "tls_key")]
+        tls_cert: Option<PathBuf>,
+        /// The private key of --tls-cert (PEM).
+        #[arg(long, value_name = "FILE", requires = "tls_cert")]
+        tls_key: Option<PathBuf>,
     },
     /// Filter a SLOG-2 file into a new one, as MPE's slog2filter: remove or keep
     /// categories (by index or name), cut a time window (drawables that meet it
@@ -589,7 +621,26 @@ fn run(cli: Cli) -> error::CliResult {
             children,
         } => cmd::annotate::run(&trace, output.as_deref(), leaf_bytes, children),
         Command::Repair { input, output } => cmd::repair::run(&input, &output),
-        Command::Serve { files, bind, port } => cmd::serve::run(&files, &bind, port),
+        Command::Serve {
+            files,
+            bind,
+            port,
+            allow_host,
+            token,
+            no_token,
+            tls_cert,
+            tls_key,
+        } => cmd::serve::run(
+            &files,
+            &cmd::serve::Options {
+                bind,
+                port,
+                allow_host,
+                token,
+                no_token,
+                tls: tls_cert.zip(tls_key),
+            },
+        ),
         Command::Render {
             input,
             output,

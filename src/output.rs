@@ -711,6 +711,100 @@ mod tests {
         assert!(!same_file((1, 4242), (1, 4243)));
     }
 
+    /// `stat(2)` of `path` by libc itself: (st_dev, st_ino), the identity
+    /// the kernel gives, independent of `std`'s metadata.
+    #[allow(unsafe_code)]
+    fn stat_id(path: &Path) -> FileId {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+        // SAFETY: a NUL-terminated path and room for one stat structure.
+        let rc = unsafe { libc::stat(c.as_ptr(), st.as_mut_ptr()) };
+        assert_eq!(rc, 0, "stat {}", path.display());
+        // SAFETY: stat succeeded, so it filled the structure.
+        let st = unsafe { st.assume_init() };
+        (st.st_dev, st.st_ino)
+    }
+
+    /// Directories on different file systems where a test may write: the
+    /// work tree's and, where the machine has one, a tmpfs.
+    fn writable_file_systems() -> Vec<tempfile::TempDir> {
+        let mut dirs = vec![tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap()];
+        if let Ok(shm) = tempfile::tempdir_in("/dev/shm") {
+            dirs.push(shm);
+        }
+        dirs
+    }
+
+    #[test]
+    fn real_files_get_their_device_and_inode_on_each_file_system() {
+        let dirs = writable_file_systems();
+        let mut ids = Vec::new();
+        for d in &dirs {
+            let a = d.path().join("a");
+            std::fs::write(&a, b"a").unwrap();
+            let id = id_of(&std::fs::metadata(&a).unwrap());
+            assert_eq!(
+                id,
+                stat_id(&a),
+                "{}: the kernel's (device, inode)",
+                a.display()
+            );
+            // A hard link is the same file; a copy is not.
+            let link = d.path().join("link");
+            std::fs::hard_link(&a, &link).unwrap();
+            assert!(refuse_same_file(&link, &[&a]).is_err());
+            let copy = d.path().join("copy");
+            std::fs::copy(&a, &copy).unwrap();
+            assert!(refuse_same_file(&copy, &[&a]).is_ok());
+            ids.push((d.path().to_path_buf(), id));
+        }
+        if ids.len() < 2 {
+            eprintln!(
+                "one file system only (no /dev/shm): the device is checked against stat alone"
+            );
+            return;
+        }
+        let ((da, a), (db, b)) = (&ids[0], &ids[1]);
+        assert_ne!(
+            a.0,
+            b.0,
+            "{} and {} are on two file systems",
+            da.display(),
+            db.display()
+        );
+        assert!(!same_file(*a, *b));
+        // Best effort: a file of the other file system with the same inode
+        // number as one made here (tmpfs numbers its inodes from 2, and a
+        // root file system's first files have small numbers too) is no input
+        // of it.
+        let shm = dirs[1].path();
+        let small: std::collections::HashMap<u64, PathBuf> = ["/etc", "/usr/lib", "/usr/bin"]
+            .iter()
+            .filter_map(|d| std::fs::read_dir(d).ok())
+            .flatten()
+            .flatten()
+            .filter_map(|e| Some((e.metadata().ok().filter(|m| m.is_file())?, e.path())))
+            .filter(|(m, _)| m.dev() == a.0 && m.ino() < 100_000)
+            .map(|(m, p)| (m.ino(), p))
+            .collect();
+        for k in 0..2000 {
+            let f = shm.join(format!("f{k}"));
+            std::fs::write(&f, b"").unwrap();
+            let ino = std::fs::metadata(&f).unwrap().ino();
+            if let Some(other) = small.get(&ino) {
+                assert!(
+                    refuse_same_file(&f, &[other]).is_ok(),
+                    "inode {ino} on two file systems is two files: {} and {}",
+                    f.display(),
+                    other.display()
+                );
+                return;
+            }
+        }
+        eprintln!("no file of the same inode number found on both file systems");
+    }
+
     /// A process ID that no longer runs: a child that has exited and been
     /// waited for.
     fn dead_pid() -> u32 {

@@ -29,6 +29,17 @@
 //!
 //! Only the named files are served; any other path is `404`, a malformed or
 //! unknown parameter `400`, a method other than GET or HEAD `405`.
+//!
+//! Who may ask is [`Access`]'s to decide, before [`Service::handle`]: the
+//! `Host` and `Origin` checks and the token that every request needs off
+//! loopback (the query parameter `token`, accepted on every path,
+//! `Authorization: Bearer`, or the cookie the page sets). [`tls`] serves the
+//! same over HTTPS.
+
+mod access;
+pub mod tls;
+
+pub use access::{Access, Decision, Head, Token, TOKEN_PARAM, TOKEN_VAR};
 
 use crate::summary::Summary;
 use slog2_format::{Category, NodeCache, Slog2Reader};
@@ -514,7 +525,9 @@ impl Service {
             "/api/export" => &["file", "from", "to"],
             _ => return Response::error(404, "no such page: the viewer is at /"),
         };
-        if let Some(k) = q.keys().find(|k| !known.contains(&k.as_str())) {
+        // `token` is the access check's ([`Access`]), on every path.
+        let unknown = |k: &&String| !known.contains(&k.as_str()) && k.as_str() != TOKEN_PARAM;
+        if let Some(k) = q.keys().find(unknown) {
             return Response::error(400, &format!("unknown parameter {k:?}"));
         }
         let file = match q.get("file").map(|v| v.parse::<usize>()) {

@@ -195,7 +195,7 @@ fn get_body(port: u16, path: &str) -> String {
     for _ in 0..400 {
         let answer = std::net::TcpStream::connect(("127.0.0.1", port))
             .and_then(|mut c| {
-                write!(c, "GET {path} HTTP/1.0\r\nHost: x\r\n\r\n")?;
+                write!(c, "GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n")?;
                 let mut s = String::new();
                 c.read_to_string(&mut s)?;
                 Ok(s)

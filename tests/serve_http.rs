@@ -199,7 +199,7 @@ fn the_server_answers_on_loopback() {
         let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
         write!(
             c,
-            "GET {path} HTTP/1.0\r\nHost: x\r\nRange: bytes=0-9\r\n\r\n"
+            "GET {path} HTTP/1.0\r\nHost: localhost\r\nRange: bytes=0-9\r\n\r\n"
         )
         .ok()?;
         let mut s = String::new();
@@ -382,7 +382,8 @@ fn raw(port: u16, request: &[u8]) -> Option<Answer> {
 fn get(port: u16, path: &str, extra: &str) -> Answer {
     raw(
         port,
-        format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{extra}\r\n").as_bytes(),
+        format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{extra}\r\n")
+            .as_bytes(),
     )
     .unwrap_or_else(|| panic!("an answer to {path}"))
 }
@@ -435,7 +436,7 @@ fn every_endpoint_and_range_over_the_socket() {
     );
     let head = raw(
         port,
-        b"HEAD /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        b"HEAD /api/info HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
     )
     .unwrap();
     assert_eq!(head.status, 200);
@@ -666,7 +667,10 @@ fn headers_of_exactly_the_limit_are_read_and_one_byte_more_is_431() {
     // `Host` and `Connection`, then `X-Pad-K: aaa…` lines of about 1,000
     // bytes each, to `total` bytes counted in all.
     let request = |total: usize| {
-        let mut lines = vec!["Host: x".to_string(), "Connection: close".to_string()];
+        let mut lines = vec![
+            "Host: localhost".to_string(),
+            "Connection: close".to_string(),
+        ];
         let rest = total - lines.iter().map(|l| l.len() + 2).sum::<usize>();
         let per_line = "X-Pad-000: ".len() + 2;
         let m = rest.div_ceil(1000 + per_line);
@@ -709,7 +713,10 @@ impl Conn {
         }
         let r = self.r.as_mut().unwrap();
         let out = (|| {
-            write!(r.get_mut(), "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n")?;
+            write!(
+                r.get_mut(),
+                "GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            )?;
             let mut line = String::new();
             r.read_line(&mut line)?;
             let status = line

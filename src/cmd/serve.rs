@@ -4,15 +4,32 @@
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
-use mpelog::serve::{Body, Service};
+use mpelog::serve::tls::Terminator;
+use mpelog::serve::{Access, Body, Decision, Head, Service, Token};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Worker threads answering requests.
 const WORKERS: usize = 8;
 
+/// How `mpelog serve` listens and whom it answers.
+pub struct Options {
+    /// The address to listen on.
+    pub bind: String,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// Host names accepted besides loopback and the bound address.
+    pub allow_host: Vec<String>,
+    /// The token chosen (`--token`); `MPELOG_SERVE_TOKEN` when `None`.
+    pub token: Option<String>,
+    /// No token even off loopback.
+    pub no_token: bool,
+    /// The certificate chain and key files of HTTPS.
+    pub tls: Option<(PathBuf, PathBuf)>,
+}
+
 /// Runs `mpelog serve` until interrupted.
-pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
+pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
     let tmp = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
     let mut served = Vec::new();
     for (i, f) in files.iter().enumerate() {
@@ -34,38 +51,54 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
         }
     }
     let service = Service::named(&served).map_err(|e| CliError::slog2(&e.path)(e.source))?;
-    let service = Arc::new(service);
-    let addr = format!("{bind}:{port}");
+    let loopback = is_loopback(&o.bind);
+    let token = token(o, loopback)?;
+    let tls = match &o.tls {
+        Some((cert, key)) => Some(
+            Terminator::from_pem_files(cert, key).map_err(|e| CliError::Usage(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let addr = if o.bind.contains(':') && !o.bind.starts_with('[') {
+        format!("[{}]:{}", o.bind, o.port)
+    } else {
+        format!("{}:{}", o.bind, o.port)
+    };
     let listener = std::net::TcpListener::bind(&addr)
         .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
     no_delay(&listener);
-    let server = tiny_http::Server::from_listener(listener, None)
-        .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
-    let local = server
-        .server_addr()
-        .to_ip()
-        .map_or(addr.clone(), |a| a.to_string());
-    let loopback = bind == "127.0.0.1" || bind == "::1" || bind == "localhost";
-    eprintln!(
-        "serving {} at http://{local}/ ({}; Ctrl-C stops)",
-        files
-            .iter()
-            .map(|f| shown(f))
-            .collect::<Vec<_>>()
-            .join(", "),
-        if loopback {
-            "loopback only: use an SSH tunnel to reach it from another machine"
-        } else {
-            "reachable from the network"
+    let port = listener.local_addr().map_or(o.port, |a| a.port());
+    let mut access = Access::new(&o.bind, port)
+        .token(token.clone())
+        .tls(tls.is_some());
+    for name in &o.allow_host {
+        access = access.allow_host(name);
+    }
+    let cannot =
+        |e: &dyn std::fmt::Display| CliError::Usage(format!("cannot listen on {addr}: {e}"));
+    let server = match tls {
+        None => tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?,
+        Some(tls) => {
+            // The HTTP server on a Unix socket in the private temporary
+            // directory; rustls in front of it on the network socket.
+            let socket = tmp.path().join("http.sock");
+            let unix = std::os::unix::net::UnixListener::bind(&socket).map_err(|e| cannot(&e))?;
+            std::thread::spawn(move || tls.run(listener, socket));
+            tiny_http::Server::from_listener(unix, None).map_err(|e| cannot(&e))?
         }
-    );
-    let server = Arc::new(server);
+    };
+    eprintln!("{}", start_line(files, o, port, token.as_ref(), loopback));
+    let (server, service, access) = (Arc::new(server), Arc::new(service), Arc::new(access));
     let workers: Vec<_> = (0..WORKERS)
         .map(|_| {
-            let (server, service) = (Arc::clone(&server), Arc::clone(&service));
+            let (server, service, access) = (
+                Arc::clone(&server),
+                Arc::clone(&service),
+                Arc::clone(&access),
+            );
             std::thread::spawn(move || loop {
                 let Ok(req) = server.recv() else { return };
-                answer(&service, req);
+                answer(&service, &access, req);
             })
         })
         .collect();
@@ -73,6 +106,85 @@ pub fn run(files: &[PathBuf], bind: &str, port: u16) -> CliResult {
         let _ = w.join();
     }
     Ok(())
+}
+
+/// Whether `bind` is a loopback address or `localhost`.
+fn is_loopback(bind: &str) -> bool {
+    let b = bind.trim_start_matches('[').trim_end_matches(']');
+    b.eq_ignore_ascii_case("localhost")
+        || b.parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The server's token: `--token`, else `MPELOG_SERVE_TOKEN`, else a random one
+/// off loopback; none with `--no-token`.
+fn token(o: &Options, loopback: bool) -> Result<Option<Token>, CliError> {
+    if o.no_token {
+        return Ok(None);
+    }
+    let chosen = o.token.clone().or_else(|| {
+        std::env::var(mpelog::serve::TOKEN_VAR)
+            .ok()
+            .filter(|v| !v.is_empty())
+    });
+    match chosen {
+        Some(t) => Token::given(&t).map(Some).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--token ({}): letters, digits and -._~ only",
+                mpelog::serve::TOKEN_VAR
+            ))
+        }),
+        None if loopback => Ok(None),
+        None => Token::random()
+            .map(Some)
+            .map_err(|e| CliError::Usage(format!("no random token: {e}"))),
+    }
+}
+
+/// The start line: what is served, where, and who can see it (the only place
+/// the token is written).
+fn start_line(
+    files: &[PathBuf],
+    o: &Options,
+    port: u16,
+    token: Option<&Token>,
+    loopback: bool,
+) -> String {
+    let scheme = if o.tls.is_some() { "https" } else { "http" };
+    let wildcard = o
+        .bind
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<std::net::IpAddr>()
+        .is_ok_and(|ip| ip.is_unspecified());
+    let host = match o.allow_host.first() {
+        Some(name) if wildcard || !loopback => name.clone(),
+        _ if o.bind.contains(':') && !o.bind.starts_with('[') => format!("[{}]", o.bind),
+        _ => o.bind.clone(),
+    };
+    let query = token.map_or(String::new(), |t| format!("?token={}", t.as_str()));
+    let names = files
+        .iter()
+        .map(|f| shown(f))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let who = if loopback {
+        "loopback only: use an SSH tunnel to reach it from another machine".to_string()
+    } else if token.is_none() {
+        "reachable from the network WITHOUT a token (--no-token): anyone who can connect \
+         sees the traces"
+            .to_string()
+    } else {
+        "reachable from the network; every request needs the token".to_string()
+    };
+    let wildcard_hint = if wildcard && o.allow_host.is_empty() {
+        "; from other machines use this machine's IP address, or a name given with --allow-host"
+    } else {
+        ""
+    };
+    format!(
+        "serving {names} at {scheme}://{host}:{port}/{query} ({who}{wildcard_hint}; Ctrl-C stops)"
+    )
 }
 
 /// The name the viewer shows for an input: its file name.
@@ -99,7 +211,7 @@ fn no_delay(listener: &std::net::TcpListener) {
     };
 }
 
-fn answer(service: &Service, req: tiny_http::Request) {
+fn answer(service: &Service, access: &Access, req: tiny_http::Request) {
     let header_bytes: usize = req
         .headers()
         .iter()
@@ -109,13 +221,38 @@ fn answer(service: &Service, req: tiny_http::Request) {
         let _ignored = req.respond(tiny_http::Response::empty(431));
         return;
     }
-    let range = req
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Range"))
-        .map(|h| h.value.as_str().to_string());
-    let method = req.method().as_str().to_string();
-    let r = service.handle(&method, req.url(), range.as_deref());
+    let header = |name: &'static str| {
+        req.headers()
+            .iter()
+            .find(|h| h.field.equiv(name))
+            .map(|h| h.value.as_str().to_string())
+    };
+    let (host, origin, authorization, cookie) = (
+        header("Host"),
+        header("Origin"),
+        header("Authorization"),
+        header("Cookie"),
+    );
+    let head = Head::new(req.url())
+        .host(host.as_deref())
+        .origin(origin.as_deref())
+        .authorization(authorization.as_deref())
+        .cookie(cookie.as_deref());
+    let r = match access.check(&head) {
+        Decision::Serve(extra) => {
+            let range = header("Range");
+            let method = req.method().as_str().to_string();
+            let mut r = service.handle(&method, req.url(), range.as_deref());
+            r.headers.extend(extra);
+            r
+        }
+        Decision::Answer(r) => r,
+    };
+    respond(req, r);
+}
+
+/// Sends `r` as the answer to `req`.
+fn respond(req: tiny_http::Request, r: mpelog::serve::Response) {
     let mut headers =
         vec![tiny_http::Header::from_bytes("Content-Type", r.content_type).expect("ascii")];
     for (k, v) in &r.headers {
