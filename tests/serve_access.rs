@@ -547,4 +547,10 @@ fn the_cookie_lets_the_page_load_without_the_token_in_chromium() {
         serde_json::json!([]),
     );
     assert!(rows.as_u64().unwrap() >= 2, "{rows}");
+    // On loopback the page works by either name, with no token.
+    let open = serve(&dir.path().join("t.slog2"), &[], &[]);
+    for host in ["127.0.0.1", "localhost"] {
+        b.goto(&format!("http://{host}:{}/", open.port));
+        b.wait_for(host, loaded, 60);
+    }
 }
