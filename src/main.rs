@@ -233,6 +233,12 @@ enum Command {
         /// CSV rows, one table after the other, with a `table` column.
         #[arg(long)]
         csv: bool,
+        /// Compare with a second run (any trace `stats` reads): the exclusive time
+        /// of each state category per timeline in both, the differences in
+        /// seconds and in shares of the window, the largest change first.
+        /// Categories are matched by name, timelines by line ID.
+        #[arg(long, value_name = "B", conflicts_with_all = ["bins", "by"])]
+        compare: Option<PathBuf>,
     },
     /// Draw a time window as Jumpshot-4 draws it, to an SVG or PNG file: one row
     /// per timeline of the view on black, states as bars in their category's
@@ -707,6 +713,7 @@ fn run(cli: Cli) -> error::CliResult {
             bins,
             json,
             csv,
+            compare,
         } => {
             let style = match (json, csv) {
                 (true, _) => cmd::stats::Style::Json,
@@ -716,7 +723,10 @@ fn run(cli: Cli) -> error::CliResult {
             let opts = mpelog::stats::Options::default()
                 .window(from, to)
                 .bins(bins as usize);
-            cmd::stats::run(&file, trace.as_deref(), &opts, by, style)
+            match compare {
+                Some(b) => cmd::stats::compare(&file, trace.as_deref(), &b, &opts, style),
+                None => cmd::stats::run(&file, trace.as_deref(), &opts, by, style),
+            }
         }
         Command::Synth {
             output,

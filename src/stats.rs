@@ -230,6 +230,26 @@ pub struct Stats {
     pub message_sizes: Vec<(u64, u64)>,
     /// The histogram, when bins were asked.
     pub bins: Vec<Bin>,
+    /// Per state category and timeline, by category index then line ID: the
+    /// table two runs are compared by ([`crate::compare`]). Not in the JSON
+    /// form of `mpelog stats`, whose tables it would double.
+    #[serde(skip)]
+    pub category_timelines: Vec<CategoryOnTimeline>,
+}
+
+/// The states of one category on one timeline.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct CategoryOnTimeline {
+    /// The category's index.
+    pub index: i32,
+    /// The timeline's line ID.
+    pub line: i32,
+    /// States.
+    pub count: u64,
+    /// Their inclusive time, in seconds (clipped to the window).
+    pub inclusive: f64,
+    /// Their exclusive time (nested states' time taken out), in seconds.
+    pub exclusive: f64,
 }
 
 /// A state still open on its timeline: a later state may nest in it.
@@ -269,6 +289,8 @@ pub struct Accumulator {
     messages: BTreeMap<(i32, i32), MessagePair>,
     sizes: BTreeMap<u32, u64>,
     bins: Vec<Bin>,
+    /// Per (category, line): count, inclusive and exclusive seconds.
+    cross: BTreeMap<(i32, i32), CategoryOnTimeline>,
 }
 
 /// The index of the info value holding a message size: the first whose label
@@ -350,6 +372,7 @@ impl Accumulator {
             messages: BTreeMap::new(),
             sizes: BTreeMap::new(),
             bins,
+            cross: BTreeMap::new(),
         }
     }
 
@@ -401,6 +424,17 @@ impl Accumulator {
         c.exclusive.add(s.exclusive);
         let t = &mut self.timelines.entry(line).or_default().0;
         t.exclusive.add(s.exclusive);
+        self.cross_entry(s.category, line).exclusive += s.exclusive;
+    }
+
+    fn cross_entry(&mut self, category: i32, line: i32) -> &mut CategoryOnTimeline {
+        self.cross
+            .entry((category, line))
+            .or_insert(CategoryOnTimeline {
+                index: category,
+                line,
+                ..CategoryOnTimeline::default()
+            })
     }
 
     /// Adds one real primitive. Primitives must come in start order (ties: the
@@ -450,7 +484,7 @@ impl Accumulator {
             topology::STATE => {
                 let line = first.1;
                 self.close(line, start, end);
-                let (t, open) = &mut self.timelines.entry(line).or_insert_with(|| {
+                let (t, _) = &mut self.timelines.entry(line).or_insert_with(|| {
                     (
                         TimelineStats {
                             line,
@@ -460,6 +494,10 @@ impl Accumulator {
                     )
                 });
                 t.inclusive.add(inclusive);
+                let x = self.cross_entry(p.category, line);
+                x.count += 1;
+                x.inclusive += inclusive;
+                let (_, open) = self.timelines.get_mut(&line).expect("entered above");
                 // The enclosing state, if any, loses this one's time.
                 if let Some(parent) = open.last_mut() {
                     parent.exclusive -= inclusive;
@@ -577,6 +615,7 @@ impl Accumulator {
                 .map(|(class, n)| (1u64.checked_shl(class).unwrap_or(u64::MAX), n))
                 .collect(),
             bins: self.bins,
+            category_timelines: self.cross.into_values().collect(),
         }
     }
 }

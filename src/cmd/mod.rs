@@ -4,6 +4,7 @@ pub mod alog;
 pub mod annotate;
 pub mod annotation;
 pub mod check;
+pub mod compare_text;
 pub mod convert;
 pub mod export;
 pub mod filter;

@@ -34,12 +34,42 @@ pub enum Style {
 
 /// Runs `mpelog stats`.
 pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Style) -> CliResult {
-    let s = match super::input(path)? {
+    print(&of(path, trace, opts)?, by, style)
+}
+
+/// Runs `mpelog stats A --compare B`: both runs' state categories per
+/// timeline, the largest change first ([`mpelog::compare`]).
+pub fn compare(
+    a: &Path,
+    trace: Option<&Path>,
+    b: &Path,
+    opts: &Options,
+    style: Style,
+) -> CliResult {
+    let (sa, sb) = (of(a, trace, opts)?, of(b, None, opts)?);
+    let c = mpelog::compare::stats(&sa, &sb);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let o = CliError::io(Path::new("<stdout>"));
+    match style {
+        Style::Json => {
+            mpelog::json_text::to_writer_pretty(&mut out, &c)
+                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
+            writeln!(out).map_err(o)?;
+        }
+        Style::Csv => super::compare_text::csv(&c, &mut out).map_err(o)?,
+        Style::Text => super::compare_text::text(&c, a, b, &mut out).map_err(o)?,
+    }
+    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+}
+
+/// The statistics of any input `stats` reads.
+fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Stats> {
+    Ok(match super::input(path)? {
         // A remote SLOG-2 file, read with Range requests.
         Input::Remote(mut r, _) => stats::slog2(&mut r, opts).map_err(CliError::slog2(path))?,
         Input::Local(path, format) => local(&path, format, trace, opts)?,
-    };
-    print(&s, by, style)
+    })
 }
 
 /// The statistics of a local file.
