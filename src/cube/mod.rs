@@ -18,6 +18,7 @@
 //! its callees), one of kind [`MetricKind::Inclusive`] the value with its
 //! callees. Along the metric tree, a metric's value includes its children's,
 //! as in Scalasca's reports (Late Sender includes its Wrong Order part).
+//! [`scalasca`] builds the metric tree of Scalasca's wait-state patterns.
 //!
 //! ```
 //! use mpelog::cube::{Cube, Metric, Region};
@@ -41,6 +42,7 @@
 //! ```
 
 mod model;
+pub mod scalasca;
 mod write;
 
 pub use model::{
