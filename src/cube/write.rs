@@ -129,6 +129,8 @@ fn anchor(cube: &Cube, n: &Numbering) -> String {
     let mut x = String::new();
     x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n");
     let _ = writeln!(x, "<cube version=\"{CUBE_VERSION}\">");
+    // As CubeW writes it; CubeLib selects its CubePL engine by it.
+    x.push_str("<attr key=\"CubePL Version\" value=\"1.1\"/>\n");
     let _ = writeln!(
         x,
         "<attr key=\"Cube anchor.xml syntax version\" value=\"{CUBE_VERSION}\"/>"
