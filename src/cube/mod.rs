@@ -60,7 +60,9 @@ pub enum Error {
     /// Two metrics have the same unique name (CUBE identifies metrics by it).
     #[error("metric unique name {0:?} is used twice")]
     DuplicateMetric(String),
-    /// An id that this cube did not hand out (it comes from another cube).
+    /// An id past the items this cube has: it came from another cube. (Ids
+    /// are positions, so one of another cube that is in range is taken as
+    /// this cube's.)
     #[error("{kind} id {id} is not in this cube")]
     UnknownId {
         /// Which kind of id: `metric`, `region`, `call node`, `system node`,
