@@ -306,10 +306,29 @@ fn pycubexr_reads_every_value_and_tree_as_written() {
     assert_eq!(locs, want);
 
     // Every value of every metric at every call node and location.
-    let values = dump["values"].as_object().unwrap();
-    assert_eq!(values.len(), rows.len());
+    assert_eq!(dump["values"].as_object().unwrap().len(), rows.len());
+    let nonzero = assert_values(&built, &dump);
+    assert!(nonzero > 200, "the cube has values to compare ({nonzero})");
+}
+
+/// Compares every value pycubexr read (`dump`) with what `built` holds,
+/// call nodes by region path and locations by name; gives the number of
+/// nonzero values compared.
+fn assert_values(built: &Built, dump: &J) -> usize {
+    let mut paths = BTreeMap::new();
+    for root in dump["cnodes"].as_array().unwrap() {
+        cnode_paths(root, "", &mut paths);
+    }
+    assert_eq!(paths.len(), built.cnodes.len(), "call nodes");
+    let columns: Vec<&str> = dump["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(columns.len(), built.locations.len(), "locations");
     let mut nonzero = 0;
-    for (uniq, by_cnode) in values {
+    for (uniq, by_cnode) in dump["values"].as_object().unwrap() {
         let metric = built.cube.metric_id(uniq).unwrap();
         let by_cnode = by_cnode.as_object().unwrap();
         assert_eq!(by_cnode.len(), built.cnodes.len(), "{uniq}");
@@ -318,7 +337,7 @@ fn pycubexr_reads_every_value_and_tree_as_written() {
             let cnode = built.cnodes.iter().find(|(p, _)| p == path).unwrap().1;
             let row = row.as_array().unwrap();
             assert_eq!(row.len(), built.locations.len());
-            for (column, (name, ..)) in locs.iter().enumerate() {
+            for (column, name) in columns.iter().enumerate() {
                 let location = built.locations.iter().find(|(n, _)| n == name).unwrap().1;
                 let want = built.cube.get(metric, cnode, location);
                 let got = row[column].as_f64().unwrap();
@@ -331,7 +350,93 @@ fn pycubexr_reads_every_value_and_tree_as_written() {
             }
         }
     }
-    assert!(nonzero > 200, "the cube has values to compare ({nonzero})");
+    nonzero
+}
+
+/// A cube of random shape: a call tree of up to 40 nodes (each hung under a
+/// random earlier one), up to 3 machines of nodes, processes and threads,
+/// a random metric tree of both kinds, sparse values.
+fn random(seed: u64) -> Built {
+    let mut rng = Lcg(seed);
+    let mut cube = Cube::new();
+    let mut cnodes: Vec<(String, CnodeId)> = Vec::new();
+    let root_region = cube.add_region(Region::function("root"));
+    cnodes.push(("root".into(), cube.add_cnode(None, root_region).unwrap()));
+    for i in 1..2 + rng.next() % 39 {
+        let (parent_path, parent) = cnodes[(rng.next() % cnodes.len() as u64) as usize].clone();
+        let region = cube.add_region(Region::mpi(&format!("f{i}")));
+        let id = cube.add_cnode(Some(parent), region).unwrap();
+        cnodes.push((format!("{parent_path}/f{i}"), id));
+    }
+    let mut locations = Vec::new();
+    let machine = cube.add_system_node(None, "machine", "machine").unwrap();
+    let mut nodes = vec![machine];
+    for i in 0..1 + rng.next() % 3 {
+        let parent = nodes[(rng.next() % nodes.len() as u64) as usize];
+        nodes.push(
+            cube.add_system_node(Some(parent), &format!("node {i}"), "node")
+                .unwrap(),
+        );
+    }
+    let mut processes = Vec::new();
+    for rank in 0..1 + rng.next() % 5 {
+        let node = nodes[(rng.next() % nodes.len() as u64) as usize];
+        processes.push(
+            cube.add_process(node, &format!("rank {rank}"), rank as i32)
+                .unwrap(),
+        );
+    }
+    for (i, &p) in processes.iter().enumerate() {
+        for t in 0..1 + rng.next() % 3 {
+            let name = format!("p{i}.t{t}");
+            locations.push((name.clone(), cube.add_location(p, &name, t as i32).unwrap()));
+        }
+    }
+    let mut metrics = Vec::new();
+    for i in 0..1 + rng.next() % 8 {
+        let parent = match rng.next() % 3 {
+            0 if !metrics.is_empty() => Some(metrics[(rng.next() % metrics.len() as u64) as usize]),
+            _ => None,
+        };
+        let kind = if rng.next() % 2 == 0 {
+            MetricKind::Inclusive
+        } else {
+            MetricKind::Exclusive
+        };
+        let m = cube
+            .add_metric(
+                parent,
+                Metric::new(&format!("m{i}"), &format!("M {i}"), "sec").kind(kind),
+            )
+            .unwrap();
+        metrics.push(m);
+        let density = 1 + rng.next() % 4;
+        for &(_, c) in &cnodes {
+            for &(_, l) in &locations {
+                if rng.next() % density == 0 {
+                    let v = (rng.next() % 1_000_000) as f64 / 1024.0 - 200.0;
+                    cube.set(m, c, l, v).unwrap();
+                }
+            }
+        }
+    }
+    Built {
+        cube,
+        cnodes,
+        locations,
+    }
+}
+
+#[test]
+fn pycubexr_reads_cubes_of_random_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in 1..=8 {
+        let built = random(seed);
+        let path = dir.path().join(format!("r{seed}.cubex"));
+        built.cube.write_file(&path, &[]).unwrap();
+        let Some(dump) = pycubexr(&path) else { return };
+        assert_values(&built, &dump);
+    }
 }
 
 #[test]
