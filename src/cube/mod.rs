@@ -41,14 +41,15 @@
 //! # Ok::<(), mpelog::cube::Error>(())
 //! ```
 
+mod items;
 mod model;
 pub mod scalasca;
 mod write;
 
-pub use model::{
-    CnodeId, Cube, LocationId, Metric, MetricId, MetricKind, ProcessId, Region, RegionId,
-    SystemNodeId,
+pub use items::{
+    CnodeId, LocationId, Metric, MetricId, MetricKind, ProcessId, Region, RegionId, SystemNodeId,
 };
+pub use model::Cube;
 
 use crate::names::shown;
 use std::path::PathBuf;

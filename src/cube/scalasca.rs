@@ -45,7 +45,8 @@
 //! # Ok::<(), mpelog::cube::Error>(())
 //! ```
 
-use super::model::{CnodeId, Cube, LocationId, Metric, MetricId, MetricKind};
+use super::items::{CnodeId, LocationId, Metric, MetricId, MetricKind};
+use super::model::Cube;
 use super::Result;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;

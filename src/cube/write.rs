@@ -1,7 +1,8 @@
 //! The bytes of a `.cubex` file (spec/cube.md): a tar of `anchor.xml` and,
 //! per metric, its `.index` and `.data` members.
 
-use super::model::{CnodeId, Cube, MetricId, MetricKind, SystemNodeId};
+use super::items::{CnodeId, MetricId, MetricKind, SystemNodeId};
+use super::model::Cube;
 use super::{Error, Result};
 use crate::output::{is_dash, Output};
 use std::fmt::Write as _;
