@@ -1,7 +1,7 @@
 //! The `mpelog` package: the `mpelog` command-line tool (its source is the `mpelog`
 //! binary of this package, a thin shell over the format crates and over this
 //! library). The library holds what the commands do beyond one format (export,
-//! filter, stats, render, serve, remote windows) and how they treat files
+//! filter, stats, render, serve, remote windows, CUBE4 reports) and how they treat files
 //! (`output`: atomic, never over an input; `input`: standard input; `signals`:
 //! no temporary file left behind), and the README, so that every code example
 //! in it is compiled and run by `cargo test --doc`.
@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod compare;
+pub mod cube;
 pub mod export;
 pub mod filter;
 pub mod input;
