@@ -74,7 +74,7 @@ pub struct Comparison {
 /// # use slog2_format::convert::clog2_to_slog2;
 /// # use std::io::Cursor;
 /// # fn stats_of(seed: u64) -> Result<mpelog::stats::Stats, Box<dyn std::error::Error>> {
-/// #     let o = clog2_format::synth::Options { seed, ..Default::default() };
+/// #     let o = clog2_format::synth::Options::default().seed(seed);
 /// #     let clog2 = clog2_format::synth::generate_vec(&o)?;
 /// #     let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
 /// #     let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
