@@ -9,9 +9,10 @@ mod common;
 #[path = "common/webdriver.rs"]
 mod webdriver;
 
+use common::http::{raw, Answer};
 use common::{mpelog, stdout, synth};
 use mpelog::serve::Service;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use webdriver::Killed;
@@ -64,32 +65,13 @@ fn serve(file: &Path, args: &[&str], env: &[(&str, &str)]) -> Served {
     }
 }
 
-/// One answer: status, headers, body.
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
+fn text(a: &Answer) -> String {
+    String::from_utf8_lossy(&a.body).into_owned()
 }
 
 /// `GET target` to the server at `port` with these header lines (a `Host`
 /// naming 127.0.0.1 unless `headers` has one), on a connection of its own.
 fn get(port: u16, target: &str, headers: &[&str]) -> Answer {
-    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    c.set_read_timeout(Some(std::time::Duration::from_secs(60)))
-        .unwrap();
     let mut head = format!("GET {target} HTTP/1.1\r\nConnection: close\r\n");
     if !headers
         .iter()
@@ -102,29 +84,7 @@ fn get(port: u16, target: &str, headers: &[&str]) -> Answer {
         head.push_str("\r\n");
     }
     head.push_str("\r\n");
-    c.write_all(head.as_bytes()).unwrap();
-    let mut all = Vec::new();
-    c.read_to_end(&mut all).unwrap();
-    let end = all.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let text = String::from_utf8_lossy(&all[..end]).into_owned();
-    let mut lines = text.split("\r\n");
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-        .collect();
-    Answer {
-        status,
-        headers,
-        body: all[end + 4..].to_vec(),
-    }
+    raw(port, head.as_bytes()).unwrap_or_else(|| panic!("an answer to {target}"))
 }
 
 fn trace(dir: &Path) -> PathBuf {
@@ -166,9 +126,9 @@ fn a_foreign_host_is_refused_and_allow_host_accepts_it() {
         let a = get(p, path, &[&evil]);
         assert_eq!(a.status, 403, "{path}");
         assert!(
-            a.text().contains("--allow-host evil.example.com"),
+            text(&a).contains("--allow-host evil.example.com"),
             "{}",
-            a.text()
+            text(&a)
         );
     }
     let allowed = serve(&slog2, &["--allow-host", "evil.example.com"], &[]);
@@ -254,7 +214,7 @@ fn off_loopback_every_path_needs_the_token_and_answers_as_before_with_it() {
             h.push(range);
             let a = get(p, &target, &h);
             assert_eq!(a.status, 401, "{how} {path}");
-            assert!(!a.text().contains(&token[..8]), "no token in a refusal");
+            assert!(!text(&a).contains(&token[..8]), "no token in a refusal");
         }
     }
     // With it, each way: the same answers as the service itself gives.
@@ -294,7 +254,7 @@ fn off_loopback_every_path_needs_the_token_and_answers_as_before_with_it() {
         if way != "query" {
             let page = with("/", &[]);
             assert_eq!(page.status, 200, "{way}");
-            assert!(page.text().contains("<canvas"));
+            assert!(text(&page).contains("<canvas"));
         }
     }
     // The first visit with the token: the cookie, and the page without it.

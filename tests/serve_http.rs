@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::http::{raw, Answer};
 use common::{mpelog, stdout, synth};
 use mpelog::serve::Service;
 use serde_json::Value;
@@ -335,48 +336,6 @@ fn a_hostile_server_cannot_make_the_remote_reader_allocate() {
         let e = f.read(&mut buf).expect_err(what);
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{what}: {e}");
     }
-}
-
-/// One request's answer over a socket: status, header lines, body.
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Sends the raw bytes `request` on a new connection and reads the answer to
-/// the end (the request asks for the connection to close); `None` when the
-/// server closed without an answer.
-fn raw(port: u16, request: &[u8]) -> Option<Answer> {
-    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
-    c.set_read_timeout(Some(std::time::Duration::from_secs(60)))
-        .ok()?;
-    // The server may answer and close before it read all of a huge request.
-    let _ = c.write_all(request);
-    let mut all = Vec::new();
-    let _ = c.read_to_end(&mut all);
-    let end = all.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = String::from_utf8_lossy(&all[..end]).into_owned();
-    let mut lines = head.split("\r\n");
-    let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-        .collect();
-    Some(Answer {
-        status,
-        headers,
-        body: all[end + 4..].to_vec(),
-    })
 }
 
 fn get(port: u16, path: &str, extra: &str) -> Answer {

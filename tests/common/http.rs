@@ -243,3 +243,45 @@ pub fn file_server(data: Arc<Vec<u8>>, tls: Option<Arc<rustls::ServerConfig>>) -
         Reply::Bytes(file_answer(&data, req, ETAG, MODIFIED))
     })
 }
+
+/// One request's answer over a socket: status, header lines, body.
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sends the raw bytes `request` on a new connection and reads the answer to
+/// the end (the request asks for the connection to close); `None` when the
+/// server closed without an answer.
+pub fn raw(port: u16, request: &[u8]) -> Option<Answer> {
+    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    c.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .ok()?;
+    // The server may answer and close before it read all of a huge request.
+    let _ = c.write_all(request);
+    let mut all = Vec::new();
+    let _ = c.read_to_end(&mut all);
+    let end = all.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&all[..end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    Some(Answer {
+        status,
+        headers,
+        body: all[end + 4..].to_vec(),
+    })
+}
