@@ -821,10 +821,14 @@ fn event_and_arrow_marks_are_the_references() {
             arrow((3.0, 1), (3.5, 0)),
             arrow((6.0, 1), (7.9, 0)),
             arrow((6.5, 1), (8.0, 0)),
+            // Within a row: ticks on its bottom edge.
+            arrow((4.0, 1), (4.5, 1)),
+            arrow((5.0, 0), (5.2, 0)),
         ],
         None,
     );
-    // 5 arrows: per column at 5 columns, per 4 columns at 4.
+    // 7 arrows: per column at 8 columns or more, per 4 columns at 5 or
+    // fewer; ticks (more than P / 8 touch a row) at every width.
     for (from, to, px) in [
         (0.0, 8.0, 8),
         (0.0, 8.0, 5),
