@@ -4,8 +4,8 @@
 //! each row's middle line shows the colours of its states on at least 90 %
 //! of its pixels, whole and zoomed in, and the messages are still seen:
 //! yellow ticks at the rows' edges (their pixels counted), whose popup and
-//! the note under the legend say how many messages they stand for; zoomed in
-//! far enough, lines with heads again.
+//! the note under the legend say how many messages they stand for, hidden
+//! with the arrow category; zoomed in far enough, lines with heads again.
 //!
 //! Without `chromedriver` and `chromium` the tests say they skipped, unless
 //! `CI` is set: then they fail. `MPELOG_SHOTS_DIR=DIR` saves screenshots.
@@ -195,6 +195,21 @@ fn the_viewer_shows_the_states_and_the_messages_of_a_dense_trace() {
     b.js(
         "window.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));",
         json!([]),
+    );
+
+    // The arrow category toggled off hides the ticks; on again, back.
+    let arrow = b.js(
+        "return window.mpelog.state.info.legend.find(c => c.index >= 0 && c.topology === 'Arrow').index;",
+        json!([]),
+    );
+    let cb = format!("#cats input[data-category=\"{arrow}\"]");
+    b.click(&cb);
+    let hidden = yellow_edges(&g, &shot(&b, "dense-viewer-no-messages"));
+    assert!(hidden.iter().all(|(p, _)| *p == 0), "{hidden:?}");
+    b.click(&cb);
+    assert_eq!(
+        yellow_edges(&g, &shot(&b, "dense-viewer-whole-again")),
+        edges
     );
 
     // Zoomed in to 1/50 (ticks) and to 1/20 000 of the trace (lines).
