@@ -140,6 +140,8 @@ fn search<R: Read + Seek>(
     key: Option<(f64, i32)>,
     dir: Direction,
 ) -> slog2_format::Result<Option<Found>> {
+    // No start (NaN): no primitive to step from, as `find` from no time.
+    let key = key.filter(|_| !t.is_nan());
     let Some(root) = r.tree_dir().and_then(|d| d.value.root().copied()) else {
         return Ok(None);
     };
