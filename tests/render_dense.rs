@@ -228,15 +228,22 @@ fn the_whole_dense_trace_shows_its_states_and_its_messages() {
 }
 
 /// Zoomed in: a window of 1/50 of the trace is still ticks and keeps the
-/// middle lines; one of 1/20 000 holds a few messages, drawn as Jumpshot
-/// draws them (a line with a head each), and the middle lines still show
-/// their states.
+/// middle lines; one of 1/500 is lines, a sixth of the columns' worth; one
+/// of 1/20 000 holds a few messages, drawn as Jumpshot draws them (a line
+/// with a head each), and the middle lines still show their states.
 #[test]
 fn zoomed_in_the_messages_become_arrows() {
     let file = dense();
     let (a, b) = time_range(file);
     let mid = a + 0.37 * (b - a);
-    for (n, want) in [(50.0, ArrowStyle::Ticks), (20_000.0, ArrowStyle::Lines)] {
+    // (Near the switch, at 1/500, the lines are as many as P / 8 allows:
+    // each inks a few pixels of the middle lines it meets, arrow heads
+    // more, so they keep at least three quarters.)
+    for (n, want, least) in [
+        (50.0, ArrowStyle::Ticks, 0.9),
+        (500.0, ArrowStyle::Lines, 0.75),
+        (20_000.0, ArrowStyle::Lines, 0.9),
+    ] {
         let w = (b - a) / n;
         let p = render(file, Some((mid, mid + w)), &format!("dense-zoom-{n}"));
         let s = &p.summary;
@@ -244,7 +251,7 @@ fn zoomed_in_the_messages_become_arrows() {
         let middles = p.middle_lines();
         eprintln!("1/{n} of the trace: middle lines {middles:?}");
         for (r, m) in middles.iter().enumerate() {
-            assert!(*m >= 0.9, "1/{n}: row {r}: {:.1} %", 100.0 * m);
+            assert!(*m >= least, "1/{n}: row {r}: {:.1} %", 100.0 * m);
         }
         let messages = stats_messages(file, mid, mid + w);
         match want {
@@ -257,7 +264,7 @@ fn zoomed_in_the_messages_become_arrows() {
                     p.svg.matches("marker-end").count(),
                     s.arrows.iter().filter(|m| !m.summary).count()
                 );
-                assert!(s.arrows.iter().all(|m| m.count == 1 && !m.summary));
+                assert!(s.arrows.iter().all(|m| !m.summary));
             }
             ArrowStyle::Ticks => {
                 // The sends in the window; `stats` also counts the
