@@ -12,8 +12,13 @@
 //! So what the eye sees agrees with `mpelog stats` for the same window at any
 //! zoom, and no state narrower than a pixel paints over a column that
 //! another category fills. Arrows are white lines with a head at the receive
-//! end (yellow where a shadow summarises them), events a short stalk and a
-//! circle at the top of their row (the most frequent category of each column).
+//! end (yellow where a shadow summarises them) while they are few enough to
+//! be seen one by one; more, and they are yellow ticks at the edges of the
+//! rows, as tall as their count on a log scale and never as far as a row's
+//! middle line, so that messages never hide the states (the legend says how
+//! many a tick stands for, and each tick's title its count). Events are a
+//! short stalk and a circle at the top of their row (the most frequent
+//! category of each column).
 //! A time axis with ticks in seconds runs below, and the legend (colour,
 //! kind, name) of every category in the picture under it. The picture's size
 //! is bounded by its pixels, and the same file and options give the same
@@ -25,6 +30,9 @@ use slog2_format::{Slog2Reader, WindowBuf};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::io::{Read, Seek};
+
+mod messages;
+pub use messages::{tick_height, tick_reach};
 
 /// What to draw.
 ///
@@ -344,7 +352,12 @@ fn draw(
     used.retain(|c| *c >= 0);
     let legend_cols = ((width - LEFT) / 220.0).floor().max(1.0) as usize;
     let legend_rows = used.len().div_ceil(legend_cols);
-    let height = TOP + plot_h + AXIS + LEGEND_ROW * legend_rows as f64 + 10.0;
+    let ticks_line = messages::legend(sum);
+    let height = TOP
+        + plot_h
+        + AXIS
+        + LEGEND_ROW * (legend_rows + usize::from(ticks_line.is_some())) as f64
+        + 10.0;
 
     let mut s = String::new();
     let _ = writeln!(
@@ -494,45 +507,10 @@ fn draw(
     }
     let _ = writeln!(s, "</g>");
 
-    // Arrows, then events on top (at the top of their row, so that the
-    // middle of the row keeps the states' colours).
-    // Dense arrows (more than one per column: the summary marks them per
-    // 4-column bins) are drawn faint and without heads, so that they do
-    // not hide the states they cross.
-    let dense = sum.arrow_columns > 1;
-    let mut seen_bins: BTreeSet<(u32, u32, i64, i64)> = BTreeSet::new();
-    for a in &sum.arrows {
-        let (x1, y1) = (x(a.start), row_top(a.from_row) + rh / 2.0);
-        let (x2, y2) = (x(a.end), row_top(a.to_row) + rh / 2.0);
-        if dense || a.summary {
-            let bin = (
-                a.from_row,
-                a.to_row,
-                ((x1 - LEFT) / 4.0).floor() as i64,
-                ((x2 - LEFT) / 4.0).floor() as i64,
-            );
-            if !seen_bins.insert(bin) {
-                continue;
-            }
-            let _ = writeln!(
-                s,
-                r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#ffff00" stroke-width="1" stroke-opacity="0.5"/>"##,
-                n(x1),
-                n(y1),
-                n(x2),
-                n(y2)
-            );
-        } else {
-            let _ = writeln!(
-                s,
-                r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#ffffff" stroke-width="1" marker-end="url(#head)"/>"##,
-                n(x1),
-                n(y1),
-                n(x2),
-                n(y2)
-            );
-        }
-    }
+    // Messages (lines, or ticks at the rows' edges), then events on top (at
+    // the top of their row, so that the middle of the row keeps the states'
+    // colours).
+    messages::draw(&mut s, sum, rh, &x, &row_top);
     // One mark per row and column: the category with the most events there.
     // Dense events (marks in more than an eighth of the cells) are a strip
     // 3 pixels tall at the top of the row, each column in its most frequent
@@ -636,6 +614,19 @@ fn draw(
             n(lx + 16.0),
             n(ly + 11.0),
             escape(&name)
+        );
+    }
+    if let Some(text) = ticks_line {
+        let ly = axis_y + AXIS + LEGEND_ROW * legend_rows as f64;
+        let _ = writeln!(
+            s,
+            r##"<rect x="{}" y="{}" width="12" height="12" fill="{}" stroke="#000000"/><text x="{}" y="{}">{}</text>"##,
+            n(LEFT),
+            n(ly),
+            messages::TICK,
+            n(LEFT + 16.0),
+            n(ly + 11.0),
+            escape(&text)
         );
     }
     s.push_str("</svg>\n");

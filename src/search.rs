@@ -85,6 +85,63 @@ pub fn find<R: Read + Seek>(
     t: f64,
     dir: Direction,
 ) -> slog2_format::Result<Option<Found>> {
+    search(r, category, t, None, dir)
+}
+
+/// The primitive of `found`'s category right after `found` ([`Direction::Next`])
+/// or right before it ([`Direction::Previous`]) in the search's order: by
+/// start, then the longer first, then the lower line. Unlike [`find`] from
+/// `found.start`, this steps through primitives that share a start (ties),
+/// and one step back undoes one step on (the viewer's ◀ ▶ after a first
+/// match). `None` when `found` is the last (first) one; a NaN start is
+/// [`find`] from no time (the first, or the last, primitive).
+///
+/// # Errors
+/// Any error of the window queries it makes.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::search::{find, find_after, Direction};
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let send = r.categories().unwrap().value.categories.iter().find(|c| c.name.text() == "MPI_Send").unwrap().index;
+/// let first = find(&mut r, send, f64::NEG_INFINITY, Direction::Next)?.unwrap();
+/// let second = find_after(&mut r, &first, Direction::Next)?.unwrap();
+/// assert!((second.start, -second.end, second.line) > (first.start, -first.end, first.line));
+/// assert_eq!(find_after(&mut r, &second, Direction::Previous)?, Some(first));
+/// assert_eq!(find_after(&mut r, &first, Direction::Previous)?, None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn find_after<R: Read + Seek>(
+    r: &mut Slog2Reader<R>,
+    found: &Found,
+    dir: Direction,
+) -> slog2_format::Result<Option<Found>> {
+    search(
+        r,
+        found.category,
+        found.start,
+        Some((found.end, found.line)),
+        dir,
+    )
+}
+
+/// [`find`] from `t`, or with `key` ([`find_after`]) from the primitive
+/// starting at `t` with that end and line.
+fn search<R: Read + Seek>(
+    r: &mut Slog2Reader<R>,
+    category: i32,
+    t: f64,
+    key: Option<(f64, i32)>,
+    dir: Direction,
+) -> slog2_format::Result<Option<Found>> {
+    // No start (NaN): no primitive to step from, as `find` from no time.
+    let key = key.filter(|_| !t.is_nan());
     let Some(root) = r.tree_dir().and_then(|d| d.value.root().copied()) else {
         return Ok(None);
     };
@@ -123,9 +180,21 @@ pub fn find<R: Read + Seek>(
                     continue;
                 }
                 let piece = Piece::of(&p);
+                // After (before) `key` among those starting at `t`: shorter
+                // (longer), or as long on a higher (lower) line.
+                let (end, line) = (piece.end, piece.first.1);
+                let tie = |after: bool| match key {
+                    Some((e, l)) if after => end < e || (end == e && line > l),
+                    Some((e, l)) => end > e || (end == e && line < l),
+                    None => false,
+                };
                 let ok = match dir {
-                    Direction::Next => piece.start > t && piece.start < b,
-                    Direction::Previous => piece.start < t && piece.start >= a,
+                    Direction::Next => {
+                        (piece.start > t || (piece.start == t && tie(true))) && piece.start < b
+                    }
+                    Direction::Previous => {
+                        (piece.start < t || (piece.start == t && tie(false))) && piece.start >= a
+                    }
                 };
                 if !ok {
                     continue;
@@ -140,6 +209,11 @@ pub fn find<R: Read + Seek>(
                     (None, _) => true,
                     (Some(x), Direction::Next) => {
                         (f.start, -f.end, f.line) < (x.start, -x.end, x.line)
+                    }
+                    // With a key, the one right before it: the latest start,
+                    // then the shorter, then the higher line.
+                    (Some(x), Direction::Previous) if key.is_some() => {
+                        (f.start, -f.end, f.line) > (x.start, -x.end, x.line)
                     }
                     (Some(x), Direction::Previous) => {
                         (f.start, f.end, -f.line) > (x.start, x.end, -x.line)

@@ -20,9 +20,12 @@
 //!   `u64` (nodes read, bytes read, microseconds); `&rows=A-B` keeps the
 //!   cells, states, events and arrows of rows A to B only (a viewer showing
 //!   some rows of many).
-//! - `GET /api/search?category=C&t=T&dir=next|prev[&view=V][&file=K]` — the
-//!   next or previous real primitive of category C after or before T
-//!   ([`crate::search::find`]) with its row's values in view V, or `null`.
+//! - `GET /api/search?category=C&t=T&dir=next|prev[&end=E&line=L][&view=V][&file=K]`
+//!   — the next or previous real primitive of category C after or before T
+//!   ([`crate::search::find`]; with E and L, the one right after or before
+//!   the primitive of C starting at T with that end and line, ties included:
+//!   [`crate::search::find_after`]) with its row's values in view V, or
+//!   `null`.
 //! - `GET /api/export?from=T0&to=T1[&file=K]` — the window as a Perfetto trace.
 //! - `GET /trace[?file=K]` — the file's bytes, with HTTP Range requests (`206`
 //!   answers; `416` for a range outside the file).
@@ -521,7 +524,7 @@ impl Service {
             "/api/info" => &["file", "pixels", "view", "rows"],
             "/trace" => &["file"],
             "/api/window" => &["file", "from", "to", "pixels", "view", "rows", "format"],
-            "/api/search" => &["file", "view", "category", "t", "dir"],
+            "/api/search" => &["file", "view", "category", "t", "dir", "end", "line"],
             "/api/export" => &["file", "from", "to"],
             _ => return Response::error(404, "no such page: the viewer is at /"),
         };
@@ -713,12 +716,30 @@ impl Service {
             Some("prev") => crate::search::Direction::Previous,
             Some(_) => return Response::error(400, "dir: next or prev"),
         };
+        // From a primitive found before (its end and line): the one right
+        // after (before) it, ties included.
+        let after = match (q.get("end"), q.get("line")) {
+            (None, None) => None,
+            (Some(e), Some(l)) => match (e.parse::<f64>(), l.parse::<i32>()) {
+                (Ok(end), Ok(line)) if !end.is_nan() => Some(crate::search::Found {
+                    category,
+                    start: t,
+                    end,
+                    line,
+                }),
+                _ => return Response::error(400, "end and line: seconds and a line ID"),
+            },
+            _ => return Response::error(400, "end and line: both or neither"),
+        };
         let view = match picture_params(q, 1) {
             Ok((_, view, _)) => view,
             Err(r) => return r,
         };
         let found = self.with_reader(k, |r| {
-            let f = crate::search::find(r, category, t, dir)?;
+            let f = match &after {
+                Some(from) => crate::search::find_after(r, from, dir)?,
+                None => crate::search::find(r, category, t, dir)?,
+            };
             let values = f.and_then(|f| {
                 r.line_id_maps()?
                     .value

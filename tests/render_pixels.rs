@@ -3,7 +3,8 @@
 //! each pixel compared with what the layout says it must be (80 px of labels,
 //! rows 40 px tall from y = 30, a state's bar 2 px inside its row and nested
 //! ones 12 % of the row thinner on each side, a summarised cell's bands as
-//! tall as their shares, events and arrows as `render`'s module documents).
+//! tall as their shares, events, arrows and message ticks as `render`'s
+//! module documents).
 //!
 //! 356 px wide, the plot is 256 columns; over [0, 0.5) s a column is 1/512 s,
 //! so that every time and share below is exact in binary.
@@ -11,6 +12,7 @@
 mod common;
 
 use common::mpelog;
+use mpelog::summary::ArrowStyle;
 use slog2_format::types::{topology, Category};
 use slog2_format::write::{identity_map, Prim, TreeOptions, TreeWriter};
 use slog2_format::Slog2Reader;
@@ -23,6 +25,7 @@ const COLUMNS: u32 = 256;
 /// One pixel column, in seconds.
 const U: f64 = 1.0 / 512.0;
 const BLACK: [u8; 3] = [0, 0, 0];
+const YELLOW: [u8; 3] = [255, 255, 0];
 
 /// A legend entry of `topo` drawn in `rgb`.
 fn cat(index: i32, topo: i32, rgb: [u8; 3]) -> Category {
@@ -42,6 +45,7 @@ struct Picture {
     rgba: Vec<u8>,
     svg: String,
     summarised: u64,
+    summary: mpelog::summary::Summary,
 }
 
 impl Picture {
@@ -110,11 +114,13 @@ fn draw_tree(
         .window(Some(0.0), Some(0.5))
         .width(356);
     let (svg, drawn) = mpelog::render::svg(&mut r, &opts).unwrap();
+    let (summary, _, _) = mpelog::render::summary(&mut r, &opts).unwrap();
     Picture {
         width: info.width,
         rgba,
         svg,
         summarised: drawn.summarised,
+        summary,
     }
 }
 
@@ -330,20 +336,21 @@ fn events_are_marks_up_to_an_eighth_of_the_cells_then_strips() {
     assert_eq!(strips, 9, "{}", p.svg);
 }
 
-/// More arrows than columns: per pair of rows and of 4-column bins, one
-/// faint yellow line without a head (half-opaque, so black under it turns
-/// to half yellow), each bin of a start or of an end once; an arrow that
-/// ends after the window points 1 px past the plot's edge.
+/// Many messages (more than 256 / 8 touch a row): no lines, but ticks
+/// (spec/queries.md §6.4 step 3), one per row, edge and 4-column bin (more
+/// arrows than columns), yellow, at the edge of the row that faces the
+/// messages' other row, from 2 px (one message end) to 6 px (15 % of the
+/// 40 px row; the picture's largest tick) tall on a log scale, and nothing
+/// on the rows' middle lines; an end after the window makes no tick.
 #[test]
-fn dense_arrows_are_one_faint_line_per_bin() {
+fn many_arrows_are_ticks_at_the_rows_edges() {
     let cats = [cat(13, topology::ARROW, [255, 255, 255])];
     let at = |c: f64| c * U;
     let arrow = |a: f64, from: i32, b: f64, to: i32| {
         Prim::two(13, topology::ARROW, (a, from), (b, to), &[])
     };
     // 300 arrows from row 0 to row 1, sent and received at once in column
-    // 4k + 1 (k = 0..64, a few of each k): vertical lines over the pixel
-    // column 4k + 1 from row 0's middle to row 1's.
+    // 4k + 1 (k = 0..64): 5 in the bins k < 44, 4 in the others.
     let mut prims: Vec<Prim> = (0..300)
         .map(|i| {
             let t = at(f64::from(i % 64) * 4.0 + 1.5);
@@ -351,7 +358,7 @@ fn dense_arrows_are_one_faint_line_per_bin() {
         })
         .collect();
     // Row 2 to 3: sent from the bins 28-36, all received in bin 32; row 4
-    // to 5: the other way round.
+    // to 5: the other way round (9 ends in bin 32: the tallest ticks).
     for j in 28..=36 {
         let c = at(f64::from(j) * 4.0 + 1.5);
         prims.push(arrow(c, 2, at(129.5), 3));
@@ -360,47 +367,85 @@ fn dense_arrows_are_one_faint_line_per_bin() {
     // Row 6 to itself, from column 250 to after the window's end.
     prims.push(arrow(at(250.5), 6, 0.6, 6));
     let p = draw(prims, &cats, &[0, 1, 2, 3, 4, 5, 6]);
-    let half_yellow = |c: u32, row: u32, dy: u32, least: u8| {
-        let [r, g, b] = p.at(c, row, dy);
-        assert!(
-            r == g && (least..=136).contains(&r) && b == 0,
-            "column {c}, {dy} px into row {row}: {:?} is not yellow",
-            [r, g, b]
-        );
-    };
+    let s = &p.summary;
+    assert_eq!(s.arrow_style, ArrowStyle::Ticks);
+    assert_eq!(s.arrow_columns, 4);
+    assert!(!p.svg.contains("marker-end") && !p.svg.contains("stroke=\"#ffff00\""));
+    let sent: u64 = s.ticks.iter().map(|t| t.sent).sum();
+    let received: u64 = s.ticks.iter().map(|t| t.received).sum();
+    assert_eq!(
+        (sent, received),
+        (319, 318),
+        "the last one is received after the window"
+    );
+    // Heights: 2 + 4 ln n / ln 9 px: 4.93 (n = 5), 4.52 (4), 6 (9), 2 (1).
     for k in 0..64 {
-        for dy in [22, 30, 37] {
-            half_yellow(4 * k + 1, 0, dy, 120);
-            expect(&p, 4 * k, 0, dy..=dy, BLACK);
-            expect(&p, 4 * k + 3, 0, dy..=dy, BLACK);
+        for c in 4 * k..4 * k + 4 {
+            // Row 0's bottom edge, row 1's top edge: at least 4.5 px.
+            expect(&p, c, 0, 36..=39, YELLOW);
+            expect(&p, c, 0, 1..=33, BLACK);
+            expect(&p, c, 1, 0..=3, YELLOW);
+            expect(&p, c, 1, 6..=38, BLACK);
         }
     }
-    // Above the lines' start, nothing: no head at either end.
+    let title =
+        |sent: u64, received: u64| format!("<title>{sent} messages sent, {received} received");
+    assert_eq!(p.svg.matches(&title(5, 0)).count(), 44);
+    assert_eq!(p.svg.matches(&title(4, 0)).count(), 20);
+    assert_eq!(p.svg.matches(&title(0, 5)).count(), 44);
+    // Rows 2 and 5: one message end per bin, 2 px; rows 3 and 4: nine in
+    // bin 32, 6 px.
+    for j in 0..64 {
+        // Without a tick, a row's first and last pixels hold half the
+        // separator line between rows.
+        let (one, nine) = ((28..=36).contains(&j), j == 32);
+        let edge = |tick: bool, dys: std::ops::RangeInclusive<u32>, inner: u32| {
+            for c in 4 * j..4 * j + 4 {
+                match tick {
+                    true => expect(&p, c, inner, dys.clone(), YELLOW),
+                    false => {
+                        let (a, b) = (*dys.start().max(&1), *dys.end().min(&38));
+                        expect(&p, c, inner, a..=b, BLACK)
+                    }
+                }
+            }
+        };
+        edge(one, 38..=39, 2);
+        edge(one, 0..=1, 5);
+        edge(nine, 0..=5, 3);
+        edge(nine, 34..=39, 4);
+        for c in 4 * j..4 * j + 4 {
+            expect(&p, c, 2, 1..=36, BLACK);
+            expect(&p, c, 5, 3..=38, BLACK);
+            expect(&p, c, 3, 7..=38, BLACK);
+            expect(&p, c, 4, 1..=32, BLACK);
+        }
+    }
+    // Row 6: the send in bin 62 (columns 248-251), at the bottom edge (the
+    // other end is the row itself); nothing for the receive after the
+    // window, nor on the page right of the plot.
     for c in 0..COLUMNS {
-        expect(&p, c, 0, 1..=18, BLACK);
+        match (248..252).contains(&c) {
+            // (Its last pixel holds half the time axis.)
+            true => expect(&p, c, 6, 38..=38, YELLOW),
+            false => expect(&p, c, 6, 38..=38, BLACK),
+        }
+        expect(&p, c, 6, 1..=36, BLACK);
     }
-    // Each start (row 2) and each end (row 5) of the others is drawn:
-    // the lines leave (reach) the middle of their row within 0.3 px of
-    // the column's centre.
-    for j in 28..=36 {
-        half_yellow(4 * j + 1, 2, 20, 40);
-        expect(&p, 4 * j + 3, 2, 20..=20, BLACK);
-        half_yellow(4 * j + 1, 5, 19, 40);
-        expect(&p, 4 * j + 3, 5, 19..=19, BLACK);
-    }
-    // Row 6's line, half a pixel each side of the row's middle, runs over
-    // the page's first pixel right of the plot and stops there.
-    let [r, g, b] = p.at(COLUMNS, 6, 20);
-    assert!(r == 255 && g == 255 && b < 255, "{:?}", [r, g, b]);
-    expect(&p, COLUMNS + 1, 6, 20..=20, [255, 255, 255]);
+    expect(&p, COLUMNS, 6, 20..=39, [255, 255, 255]);
+    // The legend says what a tick stands for.
+    let legend = "messages: 319 sent in the window, drawn as ticks at the rows' edges, \
+                  each 4 px wide, from 1 (short) to 9 (tall) message ends each";
+    assert!(p.svg.contains(legend), "{}", p.svg);
 }
 
-/// Arrows that shadows summarise, fewer than the columns: faint yellow
-/// lines, one per pair of rows and of 4-px bins (the summary marks them
-/// per column): 3000 arrows in each of the columns 10, 11 and 30, in a file
-/// of leaves so small that the picture reads shadows for most of them.
+/// Arrows that shadows summarise count their `num_real_objs` toward the
+/// style and the ticks: 3000 arrows in each of the columns 10, 11 and 30,
+/// in a file of leaves so small that the picture reads shadows for most of
+/// them, are ticks near those columns only, and every one of the 9000
+/// messages is counted in them.
 #[test]
-fn shadow_arrows_are_one_faint_line_per_bin() {
+fn shadow_arrows_count_all_their_messages_in_ticks() {
     let cats = [cat(13, topology::ARROW, [255, 255, 255])];
     let n = 3000;
     let prims = [10.0, 11.0, 30.0]
@@ -418,21 +463,61 @@ fn shadow_arrows_are_one_faint_line_per_bin() {
         &[0, 1],
         TreeOptions::default().leaf_bytes(1024),
     );
-    // Across the middle of row 0, the columns tinted yellow (blue below
-    // red: a white arrow is grey on black): a line 1 px wide tints at most
-    // 2 neighbouring columns, so a longer run is two lines of one bin.
-    let yellow: Vec<u32> = (0..COLUMNS)
-        .filter(|&c| {
-            let [r, g, b] = p.at(c, 0, 30);
-            r == g && b < r
-        })
-        .collect();
+    let s = &p.summary;
+    assert!(s.shadows > 0, "the picture reads shadows");
+    assert_eq!(s.arrow_style, ArrowStyle::Ticks);
+    let sent: u64 = s.ticks.iter().map(|t| t.sent).sum();
+    let received: u64 = s.ticks.iter().map(|t| t.received).sum();
+    assert_eq!((sent, received), (9000, 9000));
+    // Row 0's bottom edge is yellow near columns 10-11 and 30 only, and no
+    // middle line is crossed.
+    let yellow: Vec<u32> = (0..COLUMNS).filter(|&c| p.at(c, 0, 39) == YELLOW).collect();
     assert!(
-        yellow.iter().any(|c| (8..12).contains(c)) && yellow.iter().any(|c| (28..32).contains(c)),
-        "the shadows of columns 10-11 and 30 are drawn: {yellow:?}"
+        yellow.iter().any(|c| (8..13).contains(c)) && yellow.iter().any(|c| (28..33).contains(c)),
+        "ticks at the shadows' columns: {yellow:?}"
     );
-    for w in yellow.windows(3) {
-        assert!(w[2] - w[0] > 2, "two faint lines side by side: {yellow:?}");
+    assert!(
+        yellow
+            .iter()
+            .all(|c| (8..13).contains(c) || (28..33).contains(c)),
+        "{yellow:?}"
+    );
+    for c in 0..COLUMNS {
+        expect(&p, c, 0, 18..=22, BLACK);
+        expect(&p, c, 1, 18..=22, BLACK);
+    }
+}
+
+/// Lines (Jumpshot's look) while no row is touched by more than 256 / 8 =
+/// 32 messages: 32 arrows from row 0 to row 2 (touching rows 0, 1 and 2)
+/// are 32 white lines with heads, crossing row 1's middle line; one more,
+/// and they are ticks.
+#[test]
+fn an_eighth_of_the_columns_is_the_most_lines_a_row_meets() {
+    let cats = [cat(13, topology::ARROW, [255, 255, 255])];
+    let arrows = |n: u32| -> Vec<Prim> {
+        (0..n)
+            .map(|i| {
+                let c = f64::from(i * 7 + 5) + 0.5;
+                Prim::two(13, topology::ARROW, (c * U, 0), ((c + 4.0) * U, 2), &[])
+            })
+            .collect()
+    };
+    let p = draw(arrows(32), &cats, &[0, 1, 2]);
+    assert_eq!(p.summary.arrow_style, ArrowStyle::Lines);
+    assert_eq!(p.svg.matches("marker-end").count(), 32);
+    // Row 1's middle line: each line crosses it near column 7i + 7.5.
+    for i in 0..32 {
+        let lit = (7 * i + 6..7 * i + 10)
+            .filter(|&c| p.at(c, 1, 20) != BLACK)
+            .count();
+        assert!(lit > 0, "line {i} crosses row 1's middle");
+    }
+    let p = draw(arrows(33), &cats, &[0, 1, 2]);
+    assert_eq!(p.summary.arrow_style, ArrowStyle::Ticks);
+    assert!(!p.svg.contains("marker-end"));
+    for c in 0..COLUMNS {
+        expect(&p, c, 1, 2..=37, BLACK);
     }
 }
 

@@ -295,9 +295,30 @@ fn searches_read_their_time_and_direction() {
     assert_eq!(find(&format!("&t={t}&dir=prev")), Value::Null);
     let last = find("&t=inf&dir=prev");
     assert!(last["start"].as_f64().unwrap() > second["start"].as_f64().unwrap());
+    // From the first one found (its end and line): the next one in the
+    // search's order, and back.
+    let after = |f: &Value, dir: &str| {
+        find(&format!(
+            "&t={}&end={}&line={}&dir={dir}",
+            f["start"], f["end"], f["line"]
+        ))
+    };
+    let next = after(&first, "next");
+    assert!(next.is_object() && next != first, "{next}");
+    assert_eq!(after(&next, "prev"), first);
+    assert_eq!(after(&first, "prev"), Value::Null);
     // The row's values in the view: the line's own for the first view.
     assert_eq!(first["key"], serde_json::json!([first["line"]]));
-    for bad in ["&t=nan", "&t=x", "&dir=up", "&view=x"] {
+    for bad in [
+        "&t=nan",
+        "&t=x",
+        "&dir=up",
+        "&view=x",
+        "&t=1&end=2",
+        "&t=1&line=2",
+        "&t=1&end=nan&line=2",
+        "&t=1&end=2&line=x",
+    ] {
         let url = format!("/api/search?category={state}{bad}");
         assert_eq!(status(&s, &url), 400, "{url}");
     }

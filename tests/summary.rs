@@ -441,8 +441,8 @@ impl Bin<'_> {
 }
 
 /// The binary form holds what the JSON form holds, at its resolution: rows,
-/// every cell's shares (1/250 of the column), states, events (without time)
-/// and arrows (by column).
+/// every cell's shares (1/250 of the column), states, events (without time),
+/// arrows (by column), the arrow style and the ticks.
 #[test]
 fn the_binary_form_holds_the_json_forms_summary() {
     let bytes = generated(9, 40_000, 2048);
@@ -455,7 +455,8 @@ fn the_binary_form_holds_the_json_forms_summary() {
         let j: serde_json::Value = serde_json::from_slice(&json).unwrap();
         let mut r = Bin { b: &bin, p: 0 };
         assert_eq!(&r.take::<4>(), b"MPLS");
-        assert_eq!(r.take::<4>(), [1, 0, 0, 0]);
+        let style = u8::from(j["arrow_style"] == "ticks");
+        assert_eq!(r.take::<4>(), [2, style, 0, 0]);
         assert_eq!((r.f64(), r.f64()), (from, to));
         let columns = r.u32();
         assert_eq!(columns, u64::from(px));
@@ -553,7 +554,15 @@ fn the_binary_form_holds_the_json_forms_summary() {
                 json!([a[0], a[1], col(lib.start), col(lib.end), a[4], a[5], a[6]])
             );
         }
-        assert_eq!(r.p, bin.len(), "nothing after the arrows");
+        let nticks = r.u32() as usize;
+        assert_eq!(nticks, j["ticks"].as_array().unwrap().len());
+        for t in j["ticks"].as_array().unwrap() {
+            let (row, col, bottom) = (r.u16(), r.u16(), r.u8());
+            r.u8();
+            let (sent, received) = (r.u32(), r.u32());
+            assert_eq!(json!([row, bottom, col, sent, received]), *t);
+        }
+        assert_eq!(r.p, bin.len(), "nothing after the ticks");
         assert!(bin.len() < json.len(), "{} < {}", bin.len(), json.len());
     }
 }

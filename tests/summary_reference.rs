@@ -1,4 +1,4 @@
-//! Every cell, wide state, event mark and arrow mark of a window's summary
+//! Every cell, wide state, event mark, arrow mark and tick of a window's summary
 //! against a reference computed here by brute force from the words of
 //! spec/queries.md §6.2–§6.3: each state's and shadow's overlap with each
 //! column in turn (no rates, no repeated cells, no merged segments), on
@@ -41,6 +41,10 @@ struct Reference {
     events: Vec<RefEvent>,
     arrows: Vec<RefArrow>,
     arrow_columns: u32,
+    /// Whether the arrows are drawn as ticks (else as lines).
+    ticks_style: bool,
+    /// Ticks: row, bottom edge, first column, sent, received.
+    ticks: Vec<(u32, bool, u32, u64, u64)>,
     drawables: u64,
     shadows: u64,
 }
@@ -148,6 +152,8 @@ fn reference(
     let mut real: HashMap<i32, Vec<RealState>> = HashMap::new();
     let mut events: Vec<(usize, i32, f64, u64, bool)> = Vec::new();
     let mut arrows: Vec<(usize, usize, f64, f64, i32, u64, bool)> = Vec::new();
+    // Each arrow's shadow box (`None` for a real arrow).
+    let mut arrow_boxes: Vec<Option<(f64, f64)>> = Vec::new();
     let (mut drawables, mut order) = (0u64, 0u64);
     for d in buf.drawables() {
         for pr in d.primitive().into_iter().chain(d.parts()) {
@@ -168,15 +174,18 @@ fn reference(
                     order,
                     pr.info().to_vec(),
                 )),
-                topology::ARROW => arrows.push((
-                    row_of[&a.line_id],
-                    row_of[&b.line_id],
-                    a.time,
-                    b.time,
-                    k,
-                    1,
-                    false,
-                )),
+                topology::ARROW => {
+                    arrow_boxes.push(None);
+                    arrows.push((
+                        row_of[&a.line_id],
+                        row_of[&b.line_id],
+                        a.time,
+                        b.time,
+                        k,
+                        1,
+                        false,
+                    ));
+                }
                 _ => events.push((row_of[&a.line_id], k, a.time, 1, false)),
             }
         }
@@ -226,6 +235,7 @@ fn reference(
                         _ => Some((x.incl, x.category)),
                     };
                 }
+                arrow_boxes.push(Some((s.earliest(), s.latest())));
                 arrows.push((
                     row_of[&a.line_id],
                     row_of[&b.line_id],
@@ -385,6 +395,78 @@ fn reference(
     // Arrows: per pair of rows and of columns (bins of 4 when more arrows
     // than columns), the first one's times and category.
     let arrow_columns = if arrows.len() > p { 4 } else { 1 };
+    // The style: lines when no row is touched (from the send row to the
+    // receive row) by more than P / 8 messages; then the ticks: each end
+    // in the window on its row, bin and the edge facing the other row.
+    let mut touched = vec![0u64; rows.len()];
+    for &(ra, rb, _, _, _, n, _) in &arrows {
+        for t in &mut touched[ra.min(rb)..=ra.max(rb)] {
+            *t += n;
+        }
+    }
+    let ticks_style = touched.iter().any(|&t| t > (p / 8) as u64);
+    let mut ticks: BTreeMap<(u32, bool, u32), (u64, u64)> = BTreeMap::new();
+    if ticks_style {
+        let ac = arrow_columns;
+        let bin = |t: f64| col(t) / ac * ac;
+        for (&(ra, rb, t0, t1, _, n, _), shadow) in arrows.iter().zip(&arrow_boxes) {
+            // Per bin, the message ends: a real end in its bin when in the
+            // window; a shadow's spread evenly over its box: the rounded
+            // part in the window, each bin the rounded running total to its
+            // end less the bins before it.
+            let mut per_bin: Vec<(u32, u64)> = Vec::new();
+            match *shadow {
+                Some((a, b)) if b > a => {
+                    let (lo, hi) = (a.max(from), b.min(to));
+                    if hi > lo {
+                        let total = (n as f64 * ((hi - lo) / (b - a)).min(1.0) + 0.5).floor();
+                        let (first, last) = (bin(lo), bin(hi));
+                        let mut before = 0.0;
+                        for k in (first..=last).step_by(ac as usize) {
+                            let end = from + f64::from(k + ac) * w;
+                            let upto = if k + ac > last {
+                                total
+                            } else {
+                                (total * ((end.min(hi) - lo) / (hi - lo)).clamp(0.0, 1.0) + 0.5)
+                                    .floor()
+                            };
+                            if upto > before {
+                                per_bin.push((k, (upto - before) as u64));
+                                before = upto;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            let point = match *shadow {
+                Some((a, b)) if b > a => None,
+                Some((a, _)) => Some((a, a)),
+                None => Some((t0, t1)),
+            };
+            for (row, other, sent) in [(ra, rb, true), (rb, ra, false)] {
+                let ends: Vec<(u32, u64)> = match point {
+                    Some((s0, s1)) => {
+                        let t = if sent { s0 } else { s1 };
+                        if from <= t && t <= to {
+                            vec![(bin(t), n)]
+                        } else {
+                            Vec::new()
+                        }
+                    }
+                    None => per_bin.clone(),
+                };
+                for (k, m) in ends {
+                    let e = ticks.entry((row as u32, other >= row, k)).or_default();
+                    if sent {
+                        e.0 += m;
+                    } else {
+                        e.1 += m;
+                    }
+                }
+            }
+        }
+    }
     let mut by_cells: BTreeMap<(u32, u32, u32, u32), RefArrow> = BTreeMap::new();
     for (ra, rb, t0, t1, k, n, summary) in arrows {
         let (ra, rb) = (ra as u32, rb as u32);
@@ -400,6 +482,11 @@ fn reference(
         events: marks.into_values().collect(),
         arrows: by_cells.into_values().collect(),
         arrow_columns,
+        ticks_style,
+        ticks: ticks
+            .into_iter()
+            .map(|((row, bottom, column), (sent, received))| (row, bottom, column, sent, received))
+            .collect(),
         drawables,
         shadows,
     }
@@ -487,6 +574,17 @@ fn assert_matches(s: &Summary, want: &Reference, what: &str) -> (usize, usize, u
         })
         .collect();
     assert_eq!(arrows, want.arrows, "{what}: arrow marks");
+    assert_eq!(
+        s.arrow_style == mpelog::summary::ArrowStyle::Ticks,
+        want.ticks_style,
+        "{what}: arrow style"
+    );
+    let ticks: Vec<(u32, bool, u32, u64, u64)> = s
+        .ticks
+        .iter()
+        .map(|t| (t.row, t.bottom, t.column, t.sent, t.received))
+        .collect();
+    assert_eq!(ticks, want.ticks, "{what}: ticks");
     assert_eq!(
         (s.drawables, s.shadows),
         (want.drawables, want.shadows),
@@ -723,10 +821,14 @@ fn event_and_arrow_marks_are_the_references() {
             arrow((3.0, 1), (3.5, 0)),
             arrow((6.0, 1), (7.9, 0)),
             arrow((6.5, 1), (8.0, 0)),
+            // Within a row: ticks on its bottom edge.
+            arrow((4.0, 1), (4.5, 1)),
+            arrow((5.0, 0), (5.2, 0)),
         ],
         None,
     );
-    // 5 arrows: per column at 5 columns, per 4 columns at 4.
+    // 7 arrows: per column at 8 columns or more, per 4 columns at 5 or
+    // fewer; ticks (more than P / 8 touch a row) at every width.
     for (from, to, px) in [
         (0.0, 8.0, 8),
         (0.0, 8.0, 5),

@@ -95,6 +95,73 @@ fn structure_many_seeds() {
     }
 }
 
+/// Dense traces keep every structural property (small ones: the check asks
+/// larger traces for messages in the split halves, which a dense one has not).
+#[test]
+fn dense_structure_many_seeds() {
+    for seed in 0..4 {
+        for ranks in [1, 2, 3, 4, 7] {
+            let bytes = synth::generate_vec(&opts(ranks, 1900, seed).dense(true)).unwrap();
+            check_structure(&bytes, ranks);
+        }
+    }
+}
+
+/// A dense trace: after the start, every rank is in `MPI_Sendrecv` (events
+/// 162 and 163) at least 99.5 % of the time, and every message goes to a
+/// ring neighbour; a quarter of the records are sends.
+#[test]
+fn dense_ranks_are_almost_always_in_sendrecv_with_their_neighbours() {
+    for ranks in [3u32, 4, 8] {
+        let o = opts(ranks, 80_000, 5).dense(true);
+        let (out, stats) = synth::generate(std::io::Cursor::new(Vec::new()), &o).unwrap();
+        let recs = records(out.get_ref());
+        let n = ranks as i32;
+        // Per world rank: the first Sendrecv start, the last end, the time inside.
+        let mut span: HashMap<i32, (f64, f64, f64, Option<f64>)> = HashMap::new();
+        let mut sends = 0u64;
+        for r in recs.iter().filter(|r| r.icomm == 0) {
+            let e = span
+                .entry(r.rank)
+                .or_insert((f64::INFINITY, f64::NEG_INFINITY, 0.0, None));
+            match &r.body {
+                Body::Bare(b) if b.etype == 162 => {
+                    e.0 = e.0.min(r.time);
+                    e.3 = Some(r.time);
+                }
+                Body::Bare(b) if b.etype == 163 => {
+                    let start = e.3.take().expect("a Sendrecv ends after it starts");
+                    e.1 = r.time;
+                    e.2 += r.time - start;
+                }
+                Body::Msg(m) if m.etype == SEND_ETYPE => {
+                    sends += 1;
+                    let d = (m.rank - r.rank).rem_euclid(n);
+                    assert!(d == 1 % n || d == (n - 1) % n, "{r:?} to a neighbour");
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(span.len(), ranks as usize);
+        for (rank, (a, b, inside, open)) in span {
+            assert!(open.is_none());
+            let share = inside / (b - a);
+            assert!(
+                share >= 0.995,
+                "rank {rank}: {:.3} % in Sendrecv",
+                100.0 * share
+            );
+        }
+        assert_eq!(sends, stats.messages);
+        let quarter = recs.len() as f64 / 4.0;
+        assert!(
+            (sends as f64 - quarter).abs() < quarter * 0.02,
+            "{sends} of {}",
+            recs.len()
+        );
+    }
+}
+
 /// Time order, nesting, message matching, declared lines, definitions, cargo.
 fn check_structure(bytes: &[u8], ranks: u32) {
     let recs = records(bytes);

@@ -6,13 +6,21 @@ use clog2_format::synth;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
 
-/// Runs `mpelog synth`.
-pub fn run(output: &Path, ranks: u32, events: u64, seed: u64, block_size: u32) -> CliResult {
+/// Runs `mpelog synth` (`dense`: [`synth::Options::dense`]).
+pub fn run(
+    output: &Path,
+    ranks: u32,
+    events: u64,
+    seed: u64,
+    block_size: u32,
+    dense: bool,
+) -> CliResult {
     let opts = synth::Options::default()
         .ranks(ranks)
         .events(events)
         .seed(seed)
-        .block_size(block_size);
+        .block_size(block_size)
+        .dense(dense);
     let out = Output::create(output, &[], false)?;
     let bar = ProgressBar::with_draw_target(Some(events), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -34,7 +42,7 @@ pub fn run(output: &Path, ranks: u32, events: u64, seed: u64, block_size: u32) -
     out.finish(w)?;
     // Records as `info` and `convert` count them: block terminators included.
     eprintln!(
-        "wrote {}: {} records ({} events and definitions, {} block terminators), {} bytes, {} blocks, {} ranks, time 0 .. {:.6} s",
+        "wrote {}: {} records ({} events and definitions, {} block terminators), {} bytes, {} blocks, {} ranks, {} messages, time 0 .. {:.6} s",
         shown_out,
         stats.records + stats.blocks,
         stats.records,
@@ -42,6 +50,7 @@ pub fn run(output: &Path, ranks: u32, events: u64, seed: u64, block_size: u32) -
         stats.bytes,
         stats.blocks,
         ranks,
+        stats.messages,
         stats.time_max
     );
     Ok(())

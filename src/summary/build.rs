@@ -189,7 +189,7 @@ impl Summary {
         let mut weights: Vec<(u32, f64, bool)> = vec![(0, 0.0, false); n_weights];
         let mut next = starts.clone();
         let mut events: Vec<(u32, i32, f64, u64, bool)> = Vec::new();
-        let mut arrows: Vec<(u32, u32, f64, f64, i32, u64, bool)> = Vec::new();
+        let mut arrows: Vec<super::arrows::RawArrow> = Vec::new();
         let mut drawables = 0u64;
         let mut order = 0u32;
         let ix = |lines: &Dense, l: i32| lines.get(l).expect("indexed in the first pass");
@@ -220,9 +220,15 @@ impl Summary {
                             *at += 1;
                         }
                     }
-                    topology::ARROW => {
-                        arrows.push((a, b, piece.first.0, piece.last.0, piece.category, 1, false))
-                    }
+                    topology::ARROW => arrows.push(super::arrows::RawArrow {
+                        from: a,
+                        to: b,
+                        start: piece.first.0,
+                        end: piece.last.0,
+                        category: piece.category,
+                        count: 1,
+                        shadow: None,
+                    }),
                     _ => events.push((a, piece.category, piece.first.0, 1, false)),
                 }
             }
@@ -289,15 +295,15 @@ impl Summary {
                         .filter(|w| w.incl.is_finite())
                         .max_by(|p, q| p.incl.total_cmp(&q.incl).then(q.category.cmp(&p.category)))
                         .map_or(s.category(), |w| w.category);
-                    arrows.push((
-                        la,
-                        lb,
-                        a.time,
-                        b.time,
-                        heaviest,
-                        u64::try_from(s.num_real_objs()).unwrap_or(0),
-                        true,
-                    ))
+                    arrows.push(super::arrows::RawArrow {
+                        from: la,
+                        to: lb,
+                        start: a.time,
+                        end: b.time,
+                        category: heaviest,
+                        count: u64::try_from(s.num_real_objs()).unwrap_or(0),
+                        shadow: Some((s.earliest(), s.latest())),
+                    })
                 }
                 _ => {
                     for w in s.weights() {
@@ -566,39 +572,20 @@ impl Summary {
                 }),
             }
         }
-        // Arrows: one mark per pair of rows and pair of columns; when there
-        // are more than columns, per pair of 4-column bins.
-        let arrow_columns: u32 = if arrows.len() as f64 > f64::from(columns) {
-            4
-        } else {
-            1
-        };
-        let mut ar: FxHashMap<(u32, u32, u32, u32), ArrowMark> = FxHashMap::default();
-        for (a, b, t0, t1, category, count, summary) in arrows {
-            let (from_row, to_row) = (row_of[a as usize], row_of[b as usize]);
-            if !shown(from_row) && !shown(to_row) {
-                continue;
-            }
-            let key = (
-                from_row,
-                to_row,
-                col(t0) / arrow_columns,
-                col(t1) / arrow_columns,
-            );
-            let e = ar.entry(key).or_insert(ArrowMark {
-                from_row,
-                to_row,
-                start: t0,
-                end: t1,
-                category,
-                count: 0,
-                summary,
-            });
-            e.count += count;
-            e.summary |= summary;
-        }
-        let mut ar: Vec<_> = ar.into_iter().collect();
-        ar.sort_unstable_by_key(|(k, _)| *k);
+        // Arrows: one mark per pair of rows and pair of column bins; the
+        // style they are drawn in, and their ticks.
+        let marks = super::arrows::marks(
+            arrows,
+            &super::arrows::Layout {
+                row_of: &row_of,
+                rows: rows.len(),
+                shown: &shown,
+                from,
+                to,
+                columns,
+                col: &col,
+            },
+        );
         Summary {
             from,
             to,
@@ -611,8 +598,10 @@ impl Summary {
             covered,
             states,
             events,
-            arrows: ar.into_iter().map(|(_, m)| m).collect(),
-            arrow_columns,
+            arrows: marks.arrows,
+            arrow_columns: marks.arrow_columns,
+            arrow_style: marks.style,
+            ticks: marks.ticks,
             drawables,
             shadows,
         }

@@ -101,8 +101,9 @@ impl Summary {
     /// is 1 for a summarised cell plus twice the covering depth; empty
     /// unsummarised cells are left out), the wide states `[row, depth,
     /// category, start, end, line, info]`, the events `[row, column, category,
-    /// time, count, top, summary]` and the arrows `[from_row, to_row, start, end,
-    /// category, count, summary]`.
+    /// time, count, top, summary]`, the arrows `[from_row, to_row, start, end,
+    /// category, count, summary]`, the ticks `[row, bottom, column, sent,
+    /// received]` and the `arrow_style` (`"lines"` or `"ticks"`).
     ///
     /// ```
     /// # use mpelog::summary::Summary;
@@ -183,10 +184,24 @@ impl Summary {
             time(out, a.end);
             let _ = write!(out, ",{},{},{}", a.category, a.count, u8::from(a.summary));
         });
+        json_rows(out, b"],\"ticks\":[", &self.ticks, |out, t| {
+            let _ = write!(
+                out,
+                "{},{},{},{},{}",
+                t.row,
+                u8::from(t.bottom),
+                t.column,
+                t.sent,
+                t.received
+            );
+        });
         let _ = write!(
             out,
-            "],\"arrow_columns\":{},\"drawables\":{},\"shadows\":{}}}",
-            self.arrow_columns, self.drawables, self.shadows
+            "],\"arrow_columns\":{},\"arrow_style\":\"{}\",\"drawables\":{},\"shadows\":{}}}",
+            self.arrow_columns,
+            self.arrow_style.name(),
+            self.drawables,
+            self.shadows
         );
     }
 }

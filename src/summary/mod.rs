@@ -179,16 +179,26 @@ pub struct Summary {
     /// Arrows, by rows and columns.
     pub arrows: Vec<ArrowMark>,
     /// Columns per arrow mark: 1, or 4 when there are more arrows than
-    /// columns (a picture then draws them faint).
+    /// columns.
     pub arrow_columns: u32,
+    /// How a picture draws the arrows: as lines when they are few enough to
+    /// be seen one by one, else as [`ticks`](Self::ticks) (spec/queries.md
+    /// §6.4 step 3).
+    pub arrow_style: ArrowStyle,
+    /// With [`ArrowStyle::Ticks`], the message ends in the window per row,
+    /// edge and bin of [`arrow_columns`](Self::arrow_columns) columns, by
+    /// row, edge (top first) and column; empty with [`ArrowStyle::Lines`].
+    pub ticks: Vec<TickMark>,
     /// Real primitives that went in.
     pub drawables: u64,
     /// Shadows that went in.
     pub shadows: u64,
 }
 
+mod arrows;
+pub use arrows::{ArrowStyle, TickMark, LINE_COLUMNS};
 mod bin;
-pub use bin::BIN_MAGIC;
+pub use bin::{BIN_MAGIC, BIN_VERSION};
 mod build;
 mod json;
 mod sweep;

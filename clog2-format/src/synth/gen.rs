@@ -331,19 +331,34 @@ impl Gen {
         w: &mut Clog2Writer<W>,
         sink: &mut Sink,
     ) -> Result<()> {
+        self.flush_before(w, sink, f64::INFINITY)
+    }
+
+    /// Writes the buffered events earlier than `t`, in time order, and keeps the
+    /// others (a later event of any rank is at `t` or after).
+    pub(super) fn flush_before<W: Write + Seek>(
+        &mut self,
+        w: &mut Clog2Writer<W>,
+        sink: &mut Sink,
+        t: f64,
+    ) -> Result<()> {
         // Stable: equal times keep their generation order.
         self.buf.sort_by(|a, b| a.time.total_cmp(&b.time));
-        for ev in &self.buf {
+        let n = match t {
+            t if t == f64::INFINITY => self.buf.len(),
+            t => self.buf.partition_point(|e| e.time < t),
+        };
+        for ev in &self.buf[..n] {
             w.push(&self.record(ev))?;
             if w.records_written() >= sink.next_report {
                 (sink.progress)(w.records_written());
                 sink.next_report += PROGRESS_INTERVAL;
             }
         }
-        if let Some(last) = self.buf.last() {
+        if let Some(last) = self.buf[..n].last() {
             self.stats.time_max = self.stats.time_max.max(last.time);
         }
-        self.buf.clear();
+        self.buf.drain(..n);
         Ok(())
     }
 
