@@ -9,6 +9,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod export;
 pub mod filter;
 pub mod input;
