@@ -7,12 +7,20 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
 
 /// Runs `mpelog synth`.
-pub fn run(output: &Path, ranks: u32, events: u64, seed: u64, block_size: u32) -> CliResult {
+pub fn run(
+    output: &Path,
+    ranks: u32,
+    events: u64,
+    seed: u64,
+    block_size: u32,
+    plant: synth::Plant,
+) -> CliResult {
     let opts = synth::Options::default()
         .ranks(ranks)
         .events(events)
         .seed(seed)
-        .block_size(block_size);
+        .block_size(block_size)
+        .plant(plant);
     let out = Output::create(output, &[], false)?;
     let bar = ProgressBar::with_draw_target(Some(events), ProgressDrawTarget::stderr());
     bar.set_style(
