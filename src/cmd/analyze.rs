@@ -6,7 +6,7 @@
 use super::Input;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
-use mpelog::analysis::{self, Options, Report};
+use mpelog::analysis::{self, Options, PatternReport, Report};
 use std::io::Write;
 use std::path::Path;
 
@@ -80,6 +80,26 @@ fn partner(p: Option<i32>) -> String {
     p.map_or_else(|| "-".to_string(), |p| p.to_string())
 }
 
+/// The patterns as a tree: the top ones by seconds, each followed by its
+/// sub-patterns (by seconds), with their depth.
+fn tree(r: &Report) -> Vec<(usize, &PatternReport)> {
+    fn under<'r>(
+        r: &'r Report,
+        parent: Option<&str>,
+        depth: usize,
+        out: &mut Vec<(usize, &'r PatternReport)>,
+    ) {
+        // `r.patterns` is sorted by seconds already.
+        for p in r.patterns.iter().filter(|p| p.parent == parent) {
+            out.push((depth, p));
+            under(r, Some(p.name), depth + 1, out);
+        }
+    }
+    let mut out = Vec::new();
+    under(r, None, 0, &mut out);
+    out
+}
+
 /// The report for people.
 pub fn text<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
     writeln!(
@@ -110,18 +130,7 @@ pub fn text<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
             "{:<50} {:>14} {:>8} {:>10}  worst timeline",
             "pattern", "seconds", "%", "instances"
         )?;
-        for p in &r.patterns {
-            let depth = match p.parent {
-                None => 0,
-                Some(parent)
-                    if r.patterns
-                        .iter()
-                        .any(|q| q.name == parent && q.parent.is_some()) =>
-                {
-                    2
-                }
-                Some(_) => 1,
-            };
+        for (depth, p) in tree(r) {
             let worst = p
                 .per_timeline
                 .iter()
@@ -138,7 +147,7 @@ pub fn text<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
                 worst
             )?;
         }
-        for p in &r.patterns {
+        for (_, p) in tree(r) {
             writeln!(out)?;
             writeln!(out, "{}: worst instances", p.name)?;
             writeln!(
