@@ -7,6 +7,7 @@
 mod analysis_common;
 
 use analysis_common::*;
+use clog2_format::synth::{self, Plant};
 use mpelog::analysis::{Options, Pattern};
 use proptest::prelude::*;
 
@@ -83,7 +84,7 @@ fn trace(p: &Plan) -> Trace {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(48)))]
+    #![proptest_config(ProptestConfig::with_cases(cases(24)))]
 
     #[test]
     fn random_traces_analyse_the_same_both_ways(p in plan()) {
@@ -106,5 +107,53 @@ proptest! {
             "path {} longer than the trace {}", r.critical_path.seconds, r.to - r.from);
         let per: f64 = r.critical_path.per_timeline.values().sum();
         prop_assert!((per - r.critical_path.seconds).abs() <= 1e-9);
+        // Sweeping the path after every drawable gives the same path.
+        let swept = of_clog2(&trace(&p).bytes(), &Options::default().sweep_every(1));
+        same_path(&r, &swept)?;
     }
+
+    /// The same on generated traces with planted waits, large enough for many
+    /// sweeps at the default interval.
+    #[test]
+    fn the_critical_path_does_not_depend_on_the_sweeps(
+        ranks in 2u32..9,
+        seed in 0u64..1000,
+        late in 0u64..5_000_000,
+        skew in 0u64..1_000_000,
+    ) {
+        let opts = synth::Options::default().ranks(ranks).events(30_000).seed(seed)
+            .plant(Plant { late_sender_ns: late, barrier_skew_ns: skew, imbalance_ns: 1000 });
+        let bytes = synth::generate_vec(&opts).unwrap();
+        let a = of_clog2(&bytes, &Options::default());
+        let b = of_clog2(&bytes, &Options::default().sweep_every(1));
+        let c = of_clog2(&bytes, &Options::default().sweep_every(u64::MAX));
+        same_path(&a, &b)?;
+        same_path(&a, &c)?;
+        let natural = synth::generate_vec(&synth::Options::default().ranks(ranks).events(30_000).seed(seed)).unwrap();
+        let a = of_clog2(&natural, &Options::default());
+        let c = of_clog2(&natural, &Options::default().sweep_every(u64::MAX));
+        same_path(&a, &c)?;
+    }
+}
+
+fn same_path(
+    a: &mpelog::analysis::Report,
+    b: &mpelog::analysis::Report,
+) -> Result<(), TestCaseError> {
+    let (x, y) = (&a.critical_path, &b.critical_path);
+    prop_assert!(
+        (x.seconds - y.seconds).abs() <= 1e-9,
+        "{} != {}",
+        x.seconds,
+        y.seconds
+    );
+    prop_assert_eq!(x.per_category.len(), y.per_category.len());
+    for (p, q) in x.per_category.iter().zip(&y.per_category) {
+        prop_assert_eq!(&p.category, &q.category);
+        prop_assert!((p.seconds - q.seconds).abs() <= 1e-9);
+    }
+    for (t, s) in &x.per_timeline {
+        prop_assert!((s - y.per_timeline.get(t).copied().unwrap_or(0.0)).abs() <= 1e-9);
+    }
+    Ok(())
 }

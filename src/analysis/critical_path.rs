@@ -203,8 +203,11 @@ impl Cp {
             w.profile.copy_from_slice(&c.profile);
         }
         if safe.is_finite() {
+            // Not past a timeline's last known end: the path ends there when
+            // nothing follows.
             for i in 0..self.lanes.len() {
-                self.advance(i, safe);
+                let until = safe.min(self.lanes[i].last);
+                self.advance(i, until);
             }
         }
     }

@@ -76,6 +76,8 @@ pub struct Options {
     pub instances: usize,
     /// What the reading of the input dropped, when known (from the conversion).
     pub dropped: Option<(u64, u64)>,
+    /// Drawables between two sweeps of the critical path.
+    sweep: u64,
 }
 
 impl Default for Options {
@@ -86,6 +88,7 @@ impl Default for Options {
             root: 0,
             instances: 10,
             dropped: None,
+            sweep: SWEEP_EVERY,
         }
     }
 }
@@ -121,6 +124,19 @@ impl Options {
     /// ```
     pub fn instances(mut self, n: usize) -> Options {
         self.instances = n;
+        self
+    }
+
+    /// Sweeps the critical path every `n` drawables (at least 1; the result
+    /// does not depend on it, only the memory held between sweeps: for tests).
+    ///
+    /// ```
+    /// let o = mpelog::analysis::Options::default().sweep_every(1);
+    /// # let _ = o;
+    /// ```
+    #[doc(hidden)]
+    pub fn sweep_every(mut self, n: u64) -> Options {
+        self.sweep = n.max(1);
         self
     }
 
@@ -374,8 +390,10 @@ impl Analyzer {
         self.pieces += 1;
         self.p2p.advance(cur, &mut self.pats);
         self.drain_jumps();
-        if self.pieces % SWEEP_EVERY == 0 {
-            let safe = cur.min(self.p2p.low_bound()).min(self.coll.low_bound());
+        if self.pieces % self.opts.sweep == 0 {
+            let p2p = self.p2p.low_bound(cur, &mut self.pats);
+            self.drain_jumps();
+            let safe = cur.min(p2p).min(self.coll.low_bound());
             self.cp.step(safe);
         }
         let Some((topo, call)) = self.legend.get(&p.category).map(|l| (l.topology, l.call)) else {

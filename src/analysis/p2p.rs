@@ -215,31 +215,24 @@ impl P2p {
     }
 
     /// The earliest enter of a call some message end may still be measured
-    /// in: no wait state ends before it is unknown.
-    pub fn low_bound(&self) -> f64 {
-        self.locs
-            .values()
-            .filter_map(|l| l.calls.front().map(|c| c.start))
-            .fold(f64::INFINITY, f64::min)
+    /// in: no wait state ends before it is unknown. The stream is at `cur`:
+    /// the calls that no message end can meet any more are dropped first, on
+    /// every timeline (a timeline without new calls would hold the bound back).
+    pub fn low_bound(&mut self, cur: f64, pats: &mut Patterns) -> f64 {
+        let mut low = f64::INFINITY;
+        for (&loc, l) in self.locs.iter_mut() {
+            prune(loc, l, cur, pats);
+            if let Some(c) = l.calls.front() {
+                low = low.min(c.start);
+            }
+        }
+        low
     }
 
     /// Drops the calls of `loc` that no message end can meet any more.
     fn prune(&mut self, loc: i32, cur: f64, pats: &mut Patterns) {
-        let Some(l) = self.locs.get_mut(&loc) else {
-            return;
-        };
-        while let Some(front) = l.calls.front() {
-            if !(front.end < cur || cur == f64::INFINITY) || front.open > 0 {
-                break;
-            }
-            let c = l.calls.pop_front().expect("checked");
-            l.base += 1;
-            if let Some((inst, send_time, sender)) = c.best {
-                late_sender(pats, l, inst, send_time, sender);
-            }
-            if let Some((idle, end, sender)) = c.jump {
-                pats.jump(idle, end, loc, sender);
-            }
+        if let Some(l) = self.locs.get_mut(&loc) {
+            prune(loc, l, cur, pats);
         }
     }
 
@@ -404,6 +397,25 @@ impl P2p {
                     path: s_path,
                 },
             );
+        }
+    }
+}
+
+/// Drops the calls of timeline `loc` that end before `cur` (all of them at
+/// the end, `cur` infinite) and hold no message end still to measure,
+/// counting what a multi wait kept for when it is done.
+fn prune(loc: i32, l: &mut Location, cur: f64, pats: &mut Patterns) {
+    while let Some(front) = l.calls.front() {
+        if !(front.end < cur || cur == f64::INFINITY) || front.open > 0 {
+            break;
+        }
+        let c = l.calls.pop_front().expect("checked");
+        l.base += 1;
+        if let Some((inst, send_time, sender)) = c.best {
+            late_sender(pats, l, inst, send_time, sender);
+        }
+        if let Some((idle, end, sender)) = c.jump {
+            pats.jump(idle, end, loc, sender);
         }
     }
 }
