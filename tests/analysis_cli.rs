@@ -235,3 +235,40 @@ fn corpus_traces_analyse_the_same_as_their_conversions() {
         assert!(text.contains("critical path"), "{name}");
     }
 }
+
+/// A real OTF2 trace (Score-P's ping-pong): Wait at Finalize and
+/// Initialization Completion worked out from the same trace's pipit CSV
+/// export (the MPI_Finalize enters and MPI_Init leaves, in ns), independently
+/// of the analysis.
+#[test]
+fn otf2_init_and_finalize_match_the_exported_times() {
+    let Some(dir) = corpus() else {
+        eprintln!("SKIPPED corpus tests (MPELOG_CORPUS is not set): analysis_cli otf2");
+        return;
+    };
+    let trace = corpus_file(&dir, "otf2/ping-pong-otf2/traces.otf2");
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("pp.csv");
+    let csv = csv.to_str().unwrap();
+    assert!(mpelog(&["export", &trace, "-o", csv]).status.success());
+    let rows = std::fs::read_to_string(csv).unwrap();
+    let times = |kind: &str, name: &str| -> Vec<f64> {
+        let mut t: Vec<f64> = rows
+            .lines()
+            .filter(|l| l.contains(&format!(",{kind},{name},")))
+            .map(|l| l.split(',').next().unwrap().parse::<f64>().unwrap() * 1e-9)
+            .collect();
+        t.sort_by(f64::total_cmp);
+        t
+    };
+    let fin = times("Enter", "MPI_Finalize");
+    let init = times("Leave", "MPI_Init");
+    assert_eq!((fin.len(), init.len()), (2, 2));
+    let v = json(&["analyze", &trace, "--json"]);
+    let secs = |name: &str| pattern(&v, name).unwrap()["seconds"].as_f64().unwrap();
+    // Exported times are whole nanoseconds: 1 ns each way.
+    assert!((secs("Wait at Finalize") - (fin[1] - fin[0])).abs() <= 2e-9);
+    assert!((secs("Initialization Completion") - (init[1] - init[0])).abs() <= 2e-9);
+    assert_eq!(v["unmatched"]["message_ends_outside_calls"], 0);
+    assert_eq!(v["counts"]["messages"], 16);
+}
