@@ -272,3 +272,30 @@ fn otf2_init_and_finalize_match_the_exported_times() {
     assert_eq!(v["unmatched"]["message_ends_outside_calls"], 0);
     assert_eq!(v["counts"]["messages"], 16);
 }
+
+/// `--from/--to` is a time window: only the wait states whose waiting call
+/// enters in it count (the late receive enters at 5 ms, the barrier at 41, 44
+/// and 49 ms).
+#[test]
+fn the_window_selects_wait_states() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(tmp.path(), "s.clog2", &sample());
+    let v = json(&["analyze", &f, "--from", "0.040", "--to", "0.060", "--json"]);
+    assert!(pattern(&v, "Late Sender").is_none());
+    close(
+        pattern(&v, "Wait at Barrier").unwrap()["seconds"]
+            .as_f64()
+            .unwrap(),
+        13.0 * MS,
+        "barrier in the window",
+    );
+    close(v["from"].as_f64().unwrap(), 0.040, "from");
+    close(
+        v["total_seconds"].as_f64().unwrap(),
+        0.020 * 3.0,
+        "window x timelines",
+    );
+    let v = json(&["analyze", &f, "--to", "0.040", "--json"]);
+    assert!(pattern(&v, "Wait at Barrier").is_none());
+    assert!(pattern(&v, "Late Sender").is_some());
+}

@@ -27,6 +27,9 @@ pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, style: Style) -> C
         Input::Remote(mut r, _) => analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?,
         Input::Local(path, format) => local(&path, format, trace, opts)?,
     };
+    // `-o REPORT.cubex` (issue 43) goes here: `mpelog::cube` writes the same
+    // `Report` (patterns with Scalasca's metric names and parents, per
+    // timeline and per call path) as CUBE4.
     print(&r, style)
 }
 
