@@ -240,6 +240,43 @@ enum Command {
         #[arg(long, value_name = "B", conflicts_with_all = ["bins", "by"])]
         compare: Option<PathBuf>,
     },
+    /// Why the run was slow: Scalasca's MPI wait-state patterns (Late Sender and
+    /// its wrong-order part, Late Receiver, Wait at Barrier / N x N and their
+    /// completions, Late Broadcast, Early Reduce, Early Scan, Wait at Finalize),
+    /// the critical path and load imbalance per category (spec/analysis.md).
+    ///
+    /// MPI calls are the states named after MPI functions (MPE's wrappers, OTF2
+    /// regions of paradigm MPI); messages are matched to the calls around their
+    /// ends, collectives per communicator by call order. MPE logs no root of a
+    /// collective (rank 0 of its communicator unless --root) and no request IDs
+    /// (Late Receiver only against blocking receives). Reads every input `stats`
+    /// reads, the whole trace in one pass (the window decides which wait states
+    /// count: those whose waiting call enters in it). What could not be matched
+    /// is reported, never an error.
+    Analyze {
+        /// The trace, an annotation file (TRACE.clog2.idx), or the URL of a SLOG-2 file
+        /// (http:// or https://) that answers HTTP Range requests.
+        file: PathBuf,
+        /// For an annotation: the trace it annotates (default: its path without
+        /// `.idx`).
+        #[arg(long, value_name = "TRACE")]
+        trace: Option<PathBuf>,
+        #[command(flatten)]
+        window: WindowArgs,
+        /// The root's rank in its communicator for MPI_Bcast, MPI_Reduce and the
+        /// other rooted collectives (MPE does not log it).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        root: u32,
+        /// How many worst instances to list per pattern.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        instances: usize,
+        /// One JSON object: patterns, critical_path, imbalance, unmatched.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV rows, one table after the other, with a `table` column.
+        #[arg(long)]
+        csv: bool,
+    },
     /// Draw a time window as Jumpshot-4 draws it, to an SVG or PNG file: one row
     /// per timeline of the view on black, states as bars in their category's
     /// colour (nested states thinner inside), arrows white, events as circles,
@@ -550,6 +587,18 @@ enum Command {
         /// messages).
         #[arg(long)]
         dense: bool,
+        /// Plant a Late Sender of SECS per iteration: rank 0's MPI_Send to rank 1
+        /// enters SECS after rank 1's MPI_Recv. Any --plant-* option makes every
+        /// iteration the planted one (Inner on every rank, the late send, a
+        /// skewed barrier; clog2_format::synth::Plant), for ground truth.
+        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        plant_late_sender: f64,
+        /// Plant a skewed MPI_Barrier: rank r enters it r·SECS after rank 0.
+        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        plant_barrier_skew: f64,
+        /// Plant imbalance: the last rank spends SECS longer in Inner per iteration.
+        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        plant_imbalance: f64,
     },
 }
 
@@ -734,6 +783,28 @@ fn run(cli: Cli) -> error::CliResult {
                 None => cmd::stats::run(&file, trace.as_deref(), &opts, by, style),
             }
         }
+        Command::Analyze {
+            file,
+            trace,
+            window: WindowArgs { from, to },
+            root,
+            instances,
+            json,
+            csv,
+        } => {
+            let style = match (json, csv) {
+                (true, _) => cmd::analyze::Style::Json,
+                (_, true) => cmd::analyze::Style::Csv,
+                _ => cmd::analyze::Style::Text,
+            };
+            let root = i32::try_from(root)
+                .map_err(|_| error::CliError::Usage(format!("--root {root}: too large")))?;
+            let opts = mpelog::analysis::Options::default()
+                .window(from, to)
+                .root(root)
+                .instances(instances);
+            cmd::analyze::run(&file, trace.as_deref(), &opts, style)
+        }
         Command::Synth {
             output,
             ranks,
@@ -741,6 +812,25 @@ fn run(cli: Cli) -> error::CliResult {
             seed,
             block_size,
             dense,
-        } => cmd::synth::run(&output, ranks, events, seed, block_size, dense),
+            plant_late_sender,
+            plant_barrier_skew,
+            plant_imbalance,
+        } => {
+            let ns = |name: &str, secs: f64| {
+                if secs.is_finite() && (0.0..=1e6).contains(&secs) {
+                    Ok((secs * 1e9).round() as u64)
+                } else {
+                    Err(error::CliError::Usage(format!(
+                        "--plant-{name} {secs}: must be from 0 to 1e6 seconds"
+                    )))
+                }
+            };
+            let plant = clog2_format::synth::Plant {
+                late_sender_ns: ns("late-sender", plant_late_sender)?,
+                barrier_skew_ns: ns("barrier-skew", plant_barrier_skew)?,
+                imbalance_ns: ns("imbalance", plant_imbalance)?,
+            };
+            cmd::synth::run(&output, ranks, events, seed, block_size, dense, plant)
+        }
     }
 }

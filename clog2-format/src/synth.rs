@@ -97,8 +97,62 @@ pub struct Options {
     /// (a few tens of nanoseconds between calls, each call a few to some tens of
     /// microseconds: the sends' latency and size), and nothing else; no solo events
     /// and no buffer flushes. Messages then join neighbouring timelines in every
-    /// stretch of time: a million records give 250 000 messages.
+    /// stretch of time: a million records give 250 000 messages. The planted waits
+    /// ([`Options::plant`]) are then ignored.
     pub dense: bool,
+    /// Waits of known size to plant, in nanoseconds (all 0: none). When any is
+    /// set, every iteration is the planted one instead of the solver loop's
+    /// ([`Options::plant`]).
+    pub plant: Plant,
+}
+
+/// Waits of known size a generated trace holds, so that an analysis has a
+/// ground truth (`mpelog analyze`). When any is non-zero, each iteration of
+/// the loop is, on ranks aligned at one time `T`:
+///
+/// 1. every rank in the user state `Inner` for the same random time `b`, the
+///    last rank `imbalance_ns` longer;
+/// 2. (two ranks or more) rank 1 enters `MPI_Recv` at `T1`, rank 0 enters
+///    `MPI_Send` to it at `T1 + late_sender_ns` (the message, tag 2000, leaves
+///    after it and arrives before rank 1 leaves): a Late Sender of exactly
+///    `late_sender_ns` on rank 1;
+/// 3. rank `r` enters `MPI_Barrier` at `T2 + r · barrier_skew_ns`, every rank
+///    leaves it at the same time: Wait at Barrier `(n − 1 − r) · barrier_skew_ns`
+///    on rank `r`, no Barrier Completion.
+///
+/// No other MPI call is in an iteration, so over `I` iterations and `n` ranks
+/// the trace holds Late Sender `I · late_sender_ns`, Wait at Barrier
+/// `I · barrier_skew_ns · n(n − 1)/2`, and `Inner` exclusive time `I ·
+/// imbalance_ns` longer on the last rank than on the others.
+///
+/// ```
+/// use clog2_format::synth::{generate, Options, Plant};
+/// let opts = Options::default().events(2000).plant(Plant { late_sender_ns: 25_000_000, ..Plant::default() });
+/// let (_, stats) = generate(std::io::Cursor::new(Vec::new()), &opts)?;
+/// assert!(stats.iterations > 0 && stats.messages == stats.iterations);
+/// # Ok::<(), clog2_format::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Plant {
+    /// How late rank 0's send to rank 1 is, per iteration.
+    pub late_sender_ns: u64,
+    /// How much later each rank enters the barrier than the rank before it.
+    pub barrier_skew_ns: u64,
+    /// How much longer the last rank computes in `Inner`.
+    pub imbalance_ns: u64,
+}
+
+impl Plant {
+    /// Whether anything is planted.
+    ///
+    /// ```
+    /// use clog2_format::synth::Plant;
+    /// assert!(!Plant::default().any());
+    /// assert!(Plant { imbalance_ns: 1, ..Plant::default() }.any());
+    /// ```
+    pub fn any(&self) -> bool {
+        self.late_sender_ns > 0 || self.barrier_skew_ns > 0 || self.imbalance_ns > 0
+    }
 }
 
 impl Default for Options {
@@ -110,6 +164,7 @@ impl Default for Options {
             seed: 1,
             block_size: 65536,
             dense: false,
+            plant: Plant::default(),
         }
     }
 }
@@ -195,6 +250,18 @@ impl Options {
     /// ```
     pub fn dense(mut self, dense: bool) -> Self {
         self.dense = dense;
+        self
+    }
+
+    /// Sets `plant` (see [`Plant`]).
+    ///
+    /// ```
+    /// use clog2_format::synth::{Options, Plant};
+    /// let p = Plant { barrier_skew_ns: 1000, ..Plant::default() };
+    /// assert_eq!(Options::default().plant(p).plant, p);
+    /// ```
+    pub fn plant(mut self, plant: Plant) -> Self {
+        self.plant = plant;
         self
     }
 }

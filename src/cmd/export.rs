@@ -169,6 +169,16 @@ fn write_here<S: Sink>(
 /// progress bar while the input
 /// is read.
 pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<Sorted> {
+    sorted_input_counted(input, format, opts).map(|(sorted, _)| sorted)
+}
+
+/// [`sorted_input`], with what the pairing could not match (sends without a
+/// receive, receives without a send: `analyze` reports them).
+pub fn sorted_input_counted(
+    input: &Path,
+    format: Format,
+    opts: &Options,
+) -> CliResult<(Sorted, convert::Unmatched)> {
     let sink = opts.start_order();
     let (file, len) = super::open(input)?;
     let bar = crate::progress::bytes_bar(len, "reading");
@@ -185,7 +195,7 @@ pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<S
             e => CliError::slog2(input)(e),
         }
     };
-    let sorted = match format {
+    let (sorted, stats) = match format {
         Format::Clog2 => {
             let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::clog2(input))?;
             convert::clog2_into(&mut r, sink, progress).map_err(slog2_err(true))?
@@ -223,8 +233,7 @@ pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<S
                 other.name()
             )))
         }
-    }
-    .0;
+    };
     bar.finish_and_clear();
     if sorted.runs() > 0 {
         eprintln!(
@@ -233,7 +242,7 @@ pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<S
             sorted.runs()
         );
     }
-    Ok(sorted)
+    Ok((sorted, stats.unmatched))
 }
 
 fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts> {

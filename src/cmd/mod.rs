@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod alog;
+pub mod analyze;
 pub mod annotate;
 pub mod annotation;
 pub mod check;

@@ -6,7 +6,7 @@ use clog2_format::synth;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
 
-/// Runs `mpelog synth` (`dense`: [`synth::Options::dense`]).
+/// Runs `mpelog synth` (`dense`: [`synth::Options::dense`]; `plant`: [`synth::Plant`]).
 pub fn run(
     output: &Path,
     ranks: u32,
@@ -14,13 +14,15 @@ pub fn run(
     seed: u64,
     block_size: u32,
     dense: bool,
+    plant: synth::Plant,
 ) -> CliResult {
     let opts = synth::Options::default()
         .ranks(ranks)
         .events(events)
         .seed(seed)
         .block_size(block_size)
-        .dense(dense);
+        .dense(dense)
+        .plant(plant);
     let out = Output::create(output, &[], false)?;
     let bar = ProgressBar::with_draw_target(Some(events), ProgressDrawTarget::stderr());
     bar.set_style(

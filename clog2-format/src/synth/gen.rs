@@ -27,6 +27,7 @@ pub(super) struct Gen {
     /// Bit i: `MPI_STATES[i]` used.
     pub(super) used: u32,
     pub(super) stats: Stats,
+    pub(super) plant: Plant,
 }
 
 // Time steps in seconds.
@@ -72,6 +73,7 @@ impl Gen {
             iter: 0,
             used: 0,
             stats: Stats::default(),
+            plant: opts.plant,
         }
     }
 

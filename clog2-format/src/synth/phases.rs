@@ -107,6 +107,9 @@ impl Gen {
     }
 
     pub(super) fn iteration(&mut self) {
+        if self.plant.any() {
+            return self.planted();
+        }
         let k = self.iter;
         self.iter += 1;
         self.stats.iterations += 1;
@@ -191,6 +194,79 @@ impl Gen {
         for r in 0..self.n {
             self.cargo(r, STEP, world, o1, k.min(i32::MAX as u64) as i32, val);
         }
+        self.close_slot();
+    }
+
+    /// One iteration with waits of known size ([`Plant`]).
+    pub(super) fn planted(&mut self) {
+        self.iter += 1;
+        self.stats.iterations += 1;
+        self.open_slot();
+        let n = self.n;
+        let ns = |v: u64| v as f64 * 1e-9;
+        let (late, skew, imbalance) = (
+            ns(self.plant.late_sender_ns),
+            ns(self.plant.barrier_skew_ns),
+            ns(self.plant.imbalance_ns),
+        );
+        let align = |g: &mut Gen| {
+            let t = g.cur.iter().fold(0.0f64, |a, &b| a.max(b)) + 1e-6;
+            for c in g.cur.iter_mut() {
+                *c = t;
+            }
+            t
+        };
+        // 1. Inner on every rank, the last one longer.
+        let t0 = align(self);
+        let base = self.rng.range(10e-6, 50e-6);
+        let (i0, i1) = Self::user(INNER);
+        for r in 0..n {
+            self.ev(r, 0, r as i32, Kind::Bare(i0));
+            self.cur[r as usize] = t0 + base + if r == n - 1 { imbalance } else { 0.0 };
+            self.ev(r, 0, r as i32, Kind::Bare(i1));
+        }
+        self.stats.states += n as u64;
+        // 2. Rank 0's send is late for rank 1's receive.
+        if n >= 2 {
+            let t1 = align(self);
+            let (s0, s1) = self.mpi(SEND);
+            let (r0, r1) = self.mpi(RECV);
+            self.ev(1, 0, 1, Kind::Bare(r0));
+            self.cur[0] = t1 + late;
+            self.ev(0, 0, 0, Kind::Bare(s0));
+            self.cur[0] += self.rng.range(0.2e-6, 1e-6);
+            let sent = self.cur[0];
+            let msg = |etype, rank| Kind::Msg {
+                etype,
+                icomm: 0,
+                rank,
+                tag: 2000,
+                size: 64,
+            };
+            self.ev(0, 0, 0, msg(SEND_ETYPE, 1));
+            self.cur[0] += self.rng.range(0.2e-6, 1e-6);
+            self.ev(0, 0, 0, Kind::Bare(s1));
+            self.cur[1] = sent + self.rng.range(1.5e-6, 6e-6);
+            self.ev(1, 0, 1, msg(RECV_ETYPE, 0));
+            self.cur[1] += self.rng.range(0.2e-6, 1e-6);
+            self.ev(1, 0, 1, Kind::Bare(r1));
+            self.stats.states += 2;
+            self.stats.messages += 1;
+        }
+        // 3. A barrier entered one skew after another.
+        let t2 = align(self);
+        let (b0, b1) = self.mpi(BARRIER);
+        for r in 0..n {
+            self.cur[r as usize] = t2 + r as f64 * skew;
+            self.ev(r, 0, r as i32, Kind::Bare(b0));
+        }
+        let exit = t2 + (n - 1) as f64 * skew + self.rng.range(2e-6, 10e-6);
+        for r in 0..n {
+            self.cur[r as usize] = exit;
+            self.ev(r, 0, r as i32, Kind::Bare(b1));
+        }
+        self.stats.states += n as u64;
+        self.stats.collectives += 1;
         self.close_slot();
     }
 

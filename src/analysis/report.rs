@@ -1,0 +1,402 @@
+//! What `mpelog analyze` reports ([`Report`]) and the per-pattern
+//! accumulators the passes fill: seconds in total, per timeline, per call
+//! path, and the worst instances.
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A wait-state pattern, as Scalasca names it (spec/analysis.md §5).
+///
+/// ```
+/// use mpelog::analysis::Pattern;
+/// assert_eq!(Pattern::LateSender.name(), "Late Sender");
+/// assert_eq!(Pattern::LateSenderWrongOrder.parent(), Some(Pattern::LateSender));
+/// assert_eq!(Pattern::WaitAtNxN.scalasca_name(), "MPI Wait at N x N");
+/// assert_eq!(Pattern::ALL.len(), 14);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Pattern {
+    /// A blocking receive entered before its message's send.
+    LateSender,
+    /// The part of Late Sender whose message was received before one sent earlier.
+    LateSenderWrongOrder,
+    /// Wrong order, the messages from different sources.
+    LswoDifferentSource,
+    /// Wrong order, the messages from the same source.
+    LswoSameSource,
+    /// A blocking send entered before its receive was posted.
+    LateReceiver,
+    /// Time in `MPI_Barrier` until the last rank entered.
+    WaitAtBarrier,
+    /// Time in `MPI_Barrier` after the first rank left.
+    BarrierCompletion,
+    /// Time in an n-to-n collective until the last rank entered.
+    WaitAtNxN,
+    /// Time in an n-to-n collective after the first rank left.
+    NxNCompletion,
+    /// Time of non-root ranks in a one-to-n collective before the root entered.
+    LateBroadcast,
+    /// Time of the root in an n-to-one collective before the last sender entered.
+    EarlyReduce,
+    /// Time in `MPI_Scan`/`MPI_Exscan` before the last lower rank entered.
+    EarlyScan,
+    /// Time in `MPI_Finalize` until the last rank entered.
+    WaitAtFinalize,
+    /// Time in `MPI_Init` after the first rank left.
+    InitCompletion,
+}
+
+impl Pattern {
+    /// Every pattern, parents before their sub-patterns.
+    pub const ALL: [Pattern; 14] = [
+        Pattern::LateSender,
+        Pattern::LateSenderWrongOrder,
+        Pattern::LswoDifferentSource,
+        Pattern::LswoSameSource,
+        Pattern::LateReceiver,
+        Pattern::WaitAtBarrier,
+        Pattern::BarrierCompletion,
+        Pattern::WaitAtNxN,
+        Pattern::NxNCompletion,
+        Pattern::LateBroadcast,
+        Pattern::EarlyReduce,
+        Pattern::EarlyScan,
+        Pattern::WaitAtFinalize,
+        Pattern::InitCompletion,
+    ];
+
+    /// Scalasca's name (its pattern documentation's, without the `MPI ` prefix).
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// assert_eq!(Pattern::LswoSameSource.name(), "Late Sender, wrong order (same source)");
+    /// ```
+    pub fn name(self) -> &'static str {
+        &self.scalasca_name()[4..]
+    }
+
+    /// Scalasca's display name (`MPI.pattern`'s `NAME`, as CUBE shows it).
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// assert_eq!(Pattern::InitCompletion.scalasca_name(), "MPI Initialization Completion");
+    /// ```
+    pub fn scalasca_name(self) -> &'static str {
+        match self {
+            Pattern::LateSender => "MPI Late Sender",
+            Pattern::LateSenderWrongOrder => "MPI Late Sender, wrong order",
+            Pattern::LswoDifferentSource => "MPI Late Sender, wrong order (different source)",
+            Pattern::LswoSameSource => "MPI Late Sender, wrong order (same source)",
+            Pattern::LateReceiver => "MPI Late Receiver",
+            Pattern::WaitAtBarrier => "MPI Wait at Barrier",
+            Pattern::BarrierCompletion => "MPI Barrier Completion",
+            Pattern::WaitAtNxN => "MPI Wait at N x N",
+            Pattern::NxNCompletion => "MPI N x N Completion",
+            Pattern::LateBroadcast => "MPI Late Broadcast",
+            Pattern::EarlyReduce => "MPI Early Reduce",
+            Pattern::EarlyScan => "MPI Early Scan",
+            Pattern::WaitAtFinalize => "MPI Wait at Finalize",
+            Pattern::InitCompletion => "MPI Initialization Completion",
+        }
+    }
+
+    /// Scalasca's unique metric name (`MPI.pattern`'s `PATTERN` key, lower
+    /// case, as a CUBE file's `uniq_name`).
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// assert_eq!(Pattern::LateSender.id(), "mpi_latesender");
+    /// ```
+    pub fn id(self) -> &'static str {
+        match self {
+            Pattern::LateSender => "mpi_latesender",
+            Pattern::LateSenderWrongOrder => "mpi_latesender_wo",
+            Pattern::LswoDifferentSource => "mpi_lswo_different",
+            Pattern::LswoSameSource => "mpi_lswo_same",
+            Pattern::LateReceiver => "mpi_latereceiver",
+            Pattern::WaitAtBarrier => "mpi_barrier_wait",
+            Pattern::BarrierCompletion => "mpi_barrier_completion",
+            Pattern::WaitAtNxN => "mpi_wait_nxn",
+            Pattern::NxNCompletion => "mpi_nxn_completion",
+            Pattern::LateBroadcast => "mpi_latebroadcast",
+            Pattern::EarlyReduce => "mpi_earlyreduce",
+            Pattern::EarlyScan => "mpi_earlyscan",
+            Pattern::WaitAtFinalize => "mpi_finalize_wait",
+            Pattern::InitCompletion => "mpi_init_completion",
+        }
+    }
+
+    /// The pattern whose seconds include this one's.
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// assert_eq!(Pattern::LswoSameSource.parent(), Some(Pattern::LateSenderWrongOrder));
+    /// assert_eq!(Pattern::LateSender.parent(), None);
+    /// ```
+    pub fn parent(self) -> Option<Pattern> {
+        match self {
+            Pattern::LateSenderWrongOrder => Some(Pattern::LateSender),
+            Pattern::LswoDifferentSource | Pattern::LswoSameSource => {
+                Some(Pattern::LateSenderWrongOrder)
+            }
+            _ => None,
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One wait state: where a user goes to see it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Instance {
+    /// The enter time of the waiting call.
+    pub time: f64,
+    /// The timeline that waits.
+    pub timeline: i32,
+    /// The timeline it waits for (the sender, the receiver, the last to enter,
+    /// the root), when known.
+    pub partner: Option<i32>,
+    /// The waiting time, in seconds.
+    pub seconds: f64,
+    /// The waiting call (its state's name).
+    pub call: String,
+    /// The call path of the waiting call (user states it is nested in, outer first).
+    pub call_path: String,
+}
+
+/// A pattern's seconds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PatternReport {
+    /// Scalasca's name ([`Pattern::name`]).
+    pub name: &'static str,
+    /// Scalasca's metric name ([`Pattern::id`]).
+    pub id: &'static str,
+    /// The enclosing pattern's name, if any (its seconds include these).
+    pub parent: Option<&'static str>,
+    /// Total seconds (sub-patterns included).
+    pub seconds: f64,
+    /// Its share of the total time (the window's width times the timelines).
+    pub share: f64,
+    /// How many wait states.
+    pub count: u64,
+    /// Seconds per timeline.
+    pub per_timeline: BTreeMap<i32, f64>,
+    /// Seconds per call path, the largest first.
+    pub per_call_path: Vec<PathSeconds>,
+    /// The worst instances, the largest first.
+    pub instances: Vec<Instance>,
+}
+
+/// Seconds of one call path.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PathSeconds {
+    /// The call path (`Outer > Middle > MPI_Recv`).
+    pub call_path: String,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// What could not be matched or was inconsistent (spec/analysis.md §3.4).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Unmatched {
+    /// Sends the reading dropped for want of a receive (from the converter,
+    /// when the input was converted in this run).
+    pub dropped_sends: Option<u64>,
+    /// Receives the reading dropped for want of a send (as above).
+    pub dropped_receives: Option<u64>,
+    /// Message ends (arrow ends) that lie in no MPI call.
+    pub message_ends_outside_calls: u64,
+    /// Messages received before they were sent (receive time before send
+    /// time): counted, and their waits clamped.
+    pub p2p_clock_violations: u64,
+    /// Collective participants that left before the last one entered.
+    pub collective_clock_violations: u64,
+    /// Collective instances some rank of the communicator never reached (a cut
+    /// trace, a rank missing).
+    pub incomplete_collectives: u64,
+    /// Collective instances whose ranks called different functions at the same
+    /// place of the communicator's call order.
+    pub mismatched_collectives: u64,
+    /// The first incomplete or mismatched collectives (communicator, call,
+    /// position in the call order, the timelines present).
+    pub collective_examples: Vec<CollectiveProblem>,
+}
+
+/// A collective instance that could not be analysed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CollectiveProblem {
+    /// `incomplete` or `mismatched`.
+    pub problem: &'static str,
+    /// The communicator's ID (0: world).
+    pub communicator: i32,
+    /// Position in the communicator's call order (0 first).
+    pub position: u64,
+    /// The calls (state names) of the ranks present.
+    pub calls: Vec<String>,
+    /// The timelines present.
+    pub timelines: Vec<i32>,
+    /// How many ranks the communicator has.
+    pub size: usize,
+}
+
+/// The imbalance of one state category (exclusive time per timeline).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ImbalanceRow {
+    /// The category's name.
+    pub category: String,
+    /// Mean exclusive seconds over all timelines (those that never visit it count 0).
+    pub mean: f64,
+    /// The largest.
+    pub max: f64,
+    /// `max / mean` (0 when the mean is 0).
+    pub max_over_mean: f64,
+    /// The timelines with the most time, the largest first (at most 3).
+    pub top: Vec<(i32, f64)>,
+    /// Scalasca's Overload: Σ over timelines of the time above the mean.
+    pub overload: f64,
+    /// Single participant: the overload when one timeline alone visits it.
+    pub single_participant: f64,
+    /// Underload: Σ over timelines of the time below the mean.
+    pub underload: f64,
+    /// Non-participation: the underload of timelines that never visit it.
+    pub non_participation: f64,
+    /// How many timelines visit it.
+    pub visitors: usize,
+}
+
+/// The whole analysis.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Start of the window.
+    pub from: f64,
+    /// End of the window.
+    pub to: f64,
+    /// The timelines (locations: a world rank and thread), ascending.
+    pub timelines: Vec<i32>,
+    /// The window's width times the number of timelines: what shares are of.
+    pub total_seconds: f64,
+    /// Every pattern that has a wait state, the most seconds first.
+    pub patterns: Vec<PatternReport>,
+    /// The critical path.
+    pub critical_path: super::critical_path::CriticalPath,
+    /// Imbalance per state category, the largest overload first.
+    pub imbalance: Vec<ImbalanceRow>,
+    /// What could not be matched.
+    pub unmatched: Unmatched,
+    /// MPI calls recognised, messages matched, collective instances analysed.
+    pub counts: Counts,
+}
+
+/// How much the analysis saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Counts {
+    /// States that are MPI calls.
+    pub mpi_calls: u64,
+    /// Messages (arrows) whose both ends lie in MPI calls.
+    pub messages: u64,
+    /// Collective instances analysed.
+    pub collectives: u64,
+}
+
+impl Report {
+    /// The pattern `p`'s report, if it has a wait state.
+    ///
+    /// ```
+    /// use mpelog::analysis::{Analyzer, Options, Pattern};
+    /// let r = Analyzer::new(&[], &[], Options::default()).finish();
+    /// assert!(r.pattern(Pattern::LateSender).is_none());
+    /// ```
+    pub fn pattern(&self, p: Pattern) -> Option<&PatternReport> {
+        self.patterns.iter().find(|r| r.id == p.id())
+    }
+
+    /// The seconds of pattern `p` (0 when it has none).
+    ///
+    /// ```
+    /// use mpelog::analysis::{Analyzer, Options, Pattern};
+    /// let r = Analyzer::new(&[], &[], Options::default()).finish();
+    /// assert_eq!(r.seconds(Pattern::WaitAtBarrier), 0.0);
+    /// ```
+    pub fn seconds(&self, p: Pattern) -> f64 {
+        self.pattern(p).map_or(0.0, |r| r.seconds)
+    }
+}
+
+/// An instance before names are resolved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct RawInstance {
+    pub time: f64,
+    pub timeline: i32,
+    pub partner: Option<i32>,
+    pub seconds: f64,
+    pub category: i32,
+    pub path: u32,
+}
+
+/// One pattern's sums.
+#[derive(Debug, Default)]
+pub(crate) struct PatternAcc {
+    pub seconds: f64,
+    pub count: u64,
+    pub per_timeline: BTreeMap<i32, f64>,
+    pub per_path: FxHashMap<u32, f64>,
+    pub top: Vec<RawInstance>,
+}
+
+/// The accumulators of every pattern and how many worst instances to keep.
+#[derive(Debug)]
+pub(crate) struct Patterns {
+    pub acc: Vec<PatternAcc>,
+    pub keep: usize,
+    /// Ends of wait states for the critical path: (time, waiter, cause).
+    pub jumps: Vec<(f64, i32, i32)>,
+}
+
+impl Patterns {
+    pub fn new(keep: usize) -> Patterns {
+        Patterns {
+            acc: Pattern::ALL.iter().map(|_| PatternAcc::default()).collect(),
+            keep,
+            jumps: Vec::new(),
+        }
+    }
+
+    /// A wait state of `waiter` that ended at `time` when `cause` released it
+    /// (only a positive wait).
+    pub fn jump(&mut self, seconds: f64, time: f64, waiter: i32, cause: i32) {
+        if seconds > 0.0 {
+            self.jumps.push((time, waiter, cause));
+        }
+    }
+
+    /// Adds the wait state `i` to pattern `p` (only a positive one).
+    pub fn add(&mut self, p: Pattern, i: RawInstance) {
+        if i.seconds <= 0.0 || i.seconds.is_nan() {
+            return;
+        }
+        let a = &mut self.acc[p.index()];
+        a.seconds += i.seconds;
+        a.count += 1;
+        *a.per_timeline.entry(i.timeline).or_insert(0.0) += i.seconds;
+        *a.per_path.entry(i.path).or_insert(0.0) += i.seconds;
+        if self.keep == 0 {
+            return;
+        }
+        if a.top.len() < self.keep {
+            a.top.push(i);
+        } else if let Some((k, min)) = a
+            .top
+            .iter()
+            .enumerate()
+            .min_by(|x, y| x.1.seconds.total_cmp(&y.1.seconds))
+        {
+            if i.seconds > min.seconds {
+                a.top[k] = i;
+            }
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! `mpelog analyze`: Scalasca's wait states, the critical path and load
+//! imbalance ([`mpelog::analysis`]), as a report for people, JSON or CSV.
+//! (The CUBE4 writer, `-o REPORT.cubex`, is `mpelog::cube`'s, over the same
+//! [`Report`].)
+
+use super::Input;
+use crate::detect::Format;
+use crate::error::{CliError, CliResult};
+use mpelog::analysis::{self, Options, PatternReport, Report};
+use std::io::Write;
+use std::path::Path;
+
+/// How to print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// A report for people.
+    Text,
+    /// One JSON object.
+    Json,
+    /// CSV rows with a `table` column.
+    Csv,
+}
+
+/// Runs `mpelog analyze`.
+pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, style: Style) -> CliResult {
+    let r = match super::input(path)? {
+        Input::Remote(mut r, _) => analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?,
+        Input::Local(path, format) => local(&path, format, trace, opts)?,
+    };
+    // `-o REPORT.cubex` (issue 43) goes here: `mpelog::cube` writes the same
+    // `Report` (patterns with Scalasca's metric names and parents, per
+    // timeline and per call path) as CUBE4.
+    print(&r, style)
+}
+
+/// The analysis of a local file (the whole trace is read: matching needs the
+/// whole call order; the window decides what is counted).
+fn local(path: &Path, format: Format, trace: Option<&Path>, opts: &Options) -> CliResult<Report> {
+    Ok(match format {
+        Format::Slog2 | Format::Slog2Compressed => {
+            let (file, _) = super::open(path)?;
+            let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
+                .map_err(CliError::slog2(path))?;
+            analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?
+        }
+        Format::Annotation => {
+            let (mut ann, trace) = super::annotation::open(path, trace)?;
+            analysis::annotation(&mut ann, opts)
+                .map_err(|e| super::annotation::error(path, &trace, e))?
+        }
+        format => {
+            let whole = mpelog::export::Options::default();
+            let (mut sorted, dropped) = super::export::sorted_input_counted(path, format, &whole)?;
+            let opts = opts.clone().dropped(dropped.sends, dropped.recvs);
+            analysis::one_pass(&mut sorted, &opts)
+                .map_err(CliError::io(Path::new("<temporary run file>")))?
+        }
+    })
+}
+
+fn print(r: &Report, style: Style) -> CliResult {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let o = CliError::io(Path::new("<stdout>"));
+    match style {
+        Style::Json => {
+            mpelog::json_text::to_writer_pretty(&mut out, r)
+                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
+            writeln!(out).map_err(o)?;
+        }
+        Style::Csv => csv(r, &mut out).map_err(o)?,
+        Style::Text => text(r, &mut out).map_err(o)?,
+    }
+    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+}
+
+/// A time for people: seconds in fixed point to the microsecond.
+fn secs(x: f64) -> String {
+    format!("{x:.6}")
+}
+
+fn partner(p: Option<i32>) -> String {
+    p.map_or_else(|| "-".to_string(), |p| p.to_string())
+}
+
+/// The patterns as a tree: the top ones by seconds, each followed by its
+/// sub-patterns (by seconds), with their depth.
+fn tree(r: &Report) -> Vec<(usize, &PatternReport)> {
+    fn under<'r>(
+        r: &'r Report,
+        parent: Option<&str>,
+        depth: usize,
+        out: &mut Vec<(usize, &'r PatternReport)>,
+    ) {
+        // `r.patterns` is sorted by seconds already.
+        for p in r.patterns.iter().filter(|p| p.parent == parent) {
+            out.push((depth, p));
+            under(r, Some(p.name), depth + 1, out);
+        }
+    }
+    let mut out = Vec::new();
+    under(r, None, 0, &mut out);
+    out
+}
+
+/// The report for people.
+pub fn text<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "window [{}, {}) ({} s) x {} timelines = {} s",
+        secs(r.from),
+        secs(r.to),
+        secs(r.to - r.from),
+        r.timelines.len(),
+        secs(r.total_seconds)
+    )?;
+    writeln!(
+        out,
+        "{} MPI calls, {} messages, {} collective instances analysed",
+        r.counts.mpi_calls, r.counts.messages, r.counts.collectives
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "wait states (Scalasca's patterns; a sub-pattern is indented, its seconds are part of its parent's; shares are of {} s)",
+        secs(r.total_seconds)
+    )?;
+    if r.patterns.is_empty() {
+        writeln!(out, "  none found")?;
+    } else {
+        writeln!(
+            out,
+            "{:<50} {:>14} {:>8} {:>10}  worst timeline",
+            "pattern", "seconds", "%", "instances"
+        )?;
+        for (depth, p) in tree(r) {
+            let worst = p
+                .per_timeline
+                .iter()
+                .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(t, s)| format!("{t} ({} s)", secs(*s)))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "{:<50} {:>14} {:>8.3} {:>10}  {}",
+                format!("{}{}", "  ".repeat(depth), p.name),
+                secs(p.seconds),
+                100.0 * p.share,
+                p.count,
+                worst
+            )?;
+        }
+        for (_, p) in tree(r) {
+            writeln!(out)?;
+            writeln!(out, "{}: worst instances", p.name)?;
+            writeln!(
+                out,
+                "{:>14} {:>9} {:>8} {:>12}  call path",
+                "enter s", "timeline", "partner", "wait ms"
+            )?;
+            for i in &p.instances {
+                writeln!(
+                    out,
+                    "{:>14} {:>9} {:>8} {:>12.4}  {}",
+                    secs(i.time),
+                    i.timeline,
+                    partner(i.partner),
+                    1e3 * i.seconds,
+                    i.call_path
+                )?;
+            }
+            writeln!(out, "{}: per call path", p.name)?;
+            for c in p.per_call_path.iter().take(5) {
+                writeln!(out, "{:>14}  {}", secs(c.seconds), c.call_path)?;
+            }
+        }
+    }
+    let cp = &r.critical_path;
+    writeln!(out)?;
+    match cp.end_timeline {
+        None => writeln!(out, "critical path: none (no states)")?,
+        Some(end) => {
+            writeln!(
+                out,
+                "critical path: {} s, ending on timeline {}; critical-path imbalance impact {} s ({:.3}% of the path)",
+                secs(cp.seconds),
+                end,
+                secs(cp.imbalance_impact),
+                100.0 * cp.imbalance_share
+            )?;
+            writeln!(
+                out,
+                "{:<32} {:>14} {:>8} {:>14} {:>14}",
+                "category", "on path s", "%", "mean s", "imbalance s"
+            )?;
+            for c in cp.per_category.iter().take(12) {
+                writeln!(
+                    out,
+                    "{:<32} {:>14} {:>8.3} {:>14} {:>14}",
+                    c.category,
+                    secs(c.seconds),
+                    100.0 * c.share,
+                    secs(c.mean),
+                    secs(c.imbalance)
+                )?;
+            }
+            let per: Vec<String> = cp
+                .per_timeline
+                .iter()
+                .map(|(t, s)| format!("{t}={}", secs(*s)))
+                .collect();
+            writeln!(out, "on the path per timeline (s): {}", per.join(" "))?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "load imbalance (exclusive time per timeline; mean over all {} timelines)",
+        r.timelines.len()
+    )?;
+    writeln!(
+        out,
+        "{:<32} {:>12} {:>12} {:>9} {:>12} {:>12} {:>12} {:>12}  top timelines (s)",
+        "category", "mean s", "max s", "max/mean", "overload", "single", "underload", "non-part."
+    )?;
+    for i in r.imbalance.iter().take(15) {
+        let top: Vec<String> = i
+            .top
+            .iter()
+            .map(|(t, s)| format!("{t}={}", secs(*s)))
+            .collect();
+        writeln!(
+            out,
+            "{:<32} {:>12} {:>12} {:>9.3} {:>12} {:>12} {:>12} {:>12}  {}",
+            i.category,
+            secs(i.mean),
+            secs(i.max),
+            i.max_over_mean,
+            secs(i.overload),
+            secs(i.single_participant),
+            secs(i.underload),
+            secs(i.non_participation),
+            top.join(" ")
+        )?;
+    }
+    let u = &r.unmatched;
+    writeln!(out)?;
+    writeln!(out, "not matched:")?;
+    if let (Some(s), Some(rc)) = (u.dropped_sends, u.dropped_receives) {
+        writeln!(
+            out,
+            "  {s} sends without a receive and {rc} receives without a send (dropped when the trace was read)"
+        )?;
+    }
+    writeln!(
+        out,
+        "  {} message ends outside any MPI call; {} messages received before they were sent (clock condition, waits clamped)",
+        u.message_ends_outside_calls, u.p2p_clock_violations
+    )?;
+    writeln!(
+        out,
+        "  {} collective instances incomplete (a rank missing), {} mismatched (different calls), {} collective clock violations",
+        u.incomplete_collectives, u.mismatched_collectives, u.collective_clock_violations
+    )?;
+    for e in &u.collective_examples {
+        writeln!(
+            out,
+            "  {} collective #{} of communicator {} ({} of {} ranks: timelines {:?}, calls {:?})",
+            e.problem,
+            e.position,
+            e.communicator,
+            e.timelines.len(),
+            e.size,
+            e.timelines,
+            e.calls
+        )?;
+    }
+    Ok(())
+}
+
+fn num(x: f64) -> String {
+    format!("{x:?}")
+}
+
+fn quote(t: &str) -> String {
+    format!("\"{}\"", t.replace('"', "\"\""))
+}
+
+/// CSV tables, one after the other, with a `table` column.
+pub fn csv<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "table,pattern,key,seconds,share,count,time,timeline,partner,call_path"
+    )?;
+    for p in &r.patterns {
+        writeln!(
+            out,
+            "pattern,{},,{},{},{},,,,",
+            quote(p.name),
+            num(p.seconds),
+            num(p.share),
+            p.count
+        )?;
+        for (t, s) in &p.per_timeline {
+            writeln!(
+                out,
+                "pattern_timeline,{},{t},{},,,,{t},,",
+                quote(p.name),
+                num(*s)
+            )?;
+        }
+        for c in &p.per_call_path {
+            writeln!(
+                out,
+                "pattern_call_path,{},,{},,,,,,{}",
+                quote(p.name),
+                num(c.seconds),
+                quote(&c.call_path)
+            )?;
+        }
+        for i in &p.instances {
+            writeln!(
+                out,
+                "instance,{},,{},,,{},{},{},{}",
+                quote(p.name),
+                num(i.seconds),
+                num(i.time),
+                i.timeline,
+                i.partner.map(|p| p.to_string()).unwrap_or_default(),
+                quote(&i.call_path)
+            )?;
+        }
+    }
+    for c in &r.critical_path.per_category {
+        writeln!(
+            out,
+            "critical_path_category,,{},{},{},,,,,",
+            quote(&c.category),
+            num(c.seconds),
+            num(c.share)
+        )?;
+    }
+    for (t, s) in &r.critical_path.per_timeline {
+        writeln!(out, "critical_path_timeline,,{t},{},,,,{t},,", num(*s))?;
+    }
+    for i in &r.imbalance {
+        writeln!(
+            out,
+            "imbalance_mean,,{},{},,{},,,,",
+            quote(&i.category),
+            num(i.mean),
+            i.visitors
+        )?;
+        for (label, v) in [
+            ("imbalance_max", i.max),
+            ("imbalance_overload", i.overload),
+            ("imbalance_single_participant", i.single_participant),
+            ("imbalance_underload", i.underload),
+            ("imbalance_non_participation", i.non_participation),
+        ] {
+            writeln!(out, "{label},,{},{},,,,,,", quote(&i.category), num(v))?;
+        }
+    }
+    Ok(())
+}
