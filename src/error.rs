@@ -22,6 +22,9 @@ pub enum CliError {
     /// directory, a symlink loop, or the file system refused it.
     #[error(transparent)]
     File(#[from] mpelog::output::Error),
+    /// A CUBE report cannot be built or written (exit 1).
+    #[error(transparent)]
+    Cube(#[from] mpelog::cube::Error),
     /// The input is not a valid SLOG-2 file (exit 1).
     #[error("{}: {source}{}", shown(.path), check_rule(.source))]
     BadSlog2 {

@@ -276,6 +276,12 @@ enum Command {
         /// CSV rows, one table after the other, with a `table` column.
         #[arg(long)]
         csv: bool,
+        /// Also write the analysis as a CUBE4 report (REPORT.cubex) for the CUBE
+        /// GUI: Scalasca's metric tree, the call tree of the state nesting under
+        /// one root, a process per timeline. Written to a temporary file and
+        /// renamed at the end; never over the input.
+        #[arg(short, long, value_name = "REPORT.cubex")]
+        output: Option<PathBuf>,
     },
     /// Draw a time window as Jumpshot-4 draws it, to an SVG or PNG file: one row
     /// per timeline of the view on black, states as bars in their category's
@@ -591,13 +597,28 @@ enum Command {
         /// enters SECS after rank 1's MPI_Recv. Any --plant-* option makes every
         /// iteration the planted one (Inner on every rank, the late send, a
         /// skewed barrier; clog2_format::synth::Plant), for ground truth.
-        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        #[arg(
+            long,
+            value_name = "SECS",
+            default_value_t = 0.0,
+            conflicts_with = "dense"
+        )]
         plant_late_sender: f64,
         /// Plant a skewed MPI_Barrier: rank r enters it r·SECS after rank 0.
-        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        #[arg(
+            long,
+            value_name = "SECS",
+            default_value_t = 0.0,
+            conflicts_with = "dense"
+        )]
         plant_barrier_skew: f64,
         /// Plant imbalance: the last rank spends SECS longer in Inner per iteration.
-        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        #[arg(
+            long,
+            value_name = "SECS",
+            default_value_t = 0.0,
+            conflicts_with = "dense"
+        )]
         plant_imbalance: f64,
     },
 }
@@ -791,6 +812,7 @@ fn run(cli: Cli) -> error::CliResult {
             instances,
             json,
             csv,
+            output,
         } => {
             let style = match (json, csv) {
                 (true, _) => cmd::analyze::Style::Json,
@@ -803,7 +825,7 @@ fn run(cli: Cli) -> error::CliResult {
                 .window(from, to)
                 .root(root)
                 .instances(instances);
-            cmd::analyze::run(&file, trace.as_deref(), &opts, style)
+            cmd::analyze::run(&file, trace.as_deref(), &opts, style, output.as_deref())
         }
         Command::Synth {
             output,

@@ -24,22 +24,25 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The CUBE4 writer (`-o REPORT.cubex`) is a separate module that takes a
-//! [`Report`]: its patterns carry Scalasca's metric names ([`Pattern::id`]),
-//! parents ([`Pattern::parent`]), per-timeline and per-call-path seconds.
+//! [`to_cube`] makes a [`Report`] a CUBE4 report ([`crate::cube`], `mpelog
+//! analyze -o REPORT.cubex`): its patterns carry Scalasca's metric names
+//! ([`Pattern::id`]), parents ([`Pattern::parent`]) and seconds per call path
+//! and timeline ([`PatternReport::cells`]).
 
 mod calls;
 mod collective;
 pub mod critical_path;
+mod cubex;
 mod imbalance;
 mod p2p;
 mod report;
 
 pub use calls::Call;
 pub use critical_path::{CriticalCategory, CriticalPath};
+pub use cubex::{to_cube, ROOT_REGION};
 pub use report::{
-    CollectiveProblem, Counts, ImbalanceRow, Instance, PathSeconds, Pattern, PatternReport, Report,
-    Unmatched,
+    Cell, CollectiveProblem, Counts, ImbalanceRow, Instance, PathSeconds, Pattern, PatternReport,
+    Report, Unmatched,
 };
 
 use crate::export::Ordered;
@@ -484,7 +487,12 @@ impl Analyzer {
             .map_or_else(|| format!("category {category}"), |l| l.name.clone())
     }
 
-    fn path_name(&self, mut path: u32) -> String {
+    fn path_name(&self, path: u32) -> String {
+        self.path_parts(path).join(" > ")
+    }
+
+    /// The names of the states of call path `path`, outer first.
+    fn path_parts(&self, mut path: u32) -> Vec<String> {
         let mut parts = Vec::new();
         while path != 0 {
             let (parent, c) = self.paths[path as usize];
@@ -492,7 +500,7 @@ impl Analyzer {
             path = parent;
         }
         parts.reverse();
-        parts.join(" > ")
+        parts
     }
 
     /// The report.
@@ -548,6 +556,20 @@ impl Analyzer {
                         .then(x.time.total_cmp(&y.time))
                         .then(x.timeline.cmp(&y.timeline))
                 });
+                let mut cells: Vec<Cell> = a
+                    .cells
+                    .iter()
+                    .map(|(&(path, timeline), &seconds)| Cell {
+                        call_path: self.path_parts(path),
+                        timeline,
+                        seconds,
+                    })
+                    .collect();
+                cells.sort_by(|x, y| {
+                    x.call_path
+                        .cmp(&y.call_path)
+                        .then(x.timeline.cmp(&y.timeline))
+                });
                 PatternReport {
                     name: p.name(),
                     id: p.id(),
@@ -568,6 +590,7 @@ impl Analyzer {
                             call_path: self.path_name(i.path),
                         })
                         .collect(),
+                    cells,
                 }
             })
             .collect();

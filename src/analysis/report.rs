@@ -189,6 +189,24 @@ pub struct PatternReport {
     pub per_call_path: Vec<PathSeconds>,
     /// The worst instances, the largest first.
     pub instances: Vec<Instance>,
+    /// Seconds per (call path, timeline), the call path as its states' names
+    /// (outer first), in call-path then timeline order: what
+    /// [`crate::analysis::to_cube`] writes. Not in the JSON or CSV forms
+    /// (their `per_timeline` and `per_call_path` are its sums).
+    #[serde(skip)]
+    pub cells: Vec<Cell>,
+}
+
+/// The seconds of a pattern at one call path on one timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// The call path: the names of the states it is nested in, outer first,
+    /// ending with the waiting MPI call.
+    pub call_path: Vec<String>,
+    /// The timeline.
+    pub timeline: i32,
+    /// Seconds.
+    pub seconds: f64,
 }
 
 /// Seconds of one call path.
@@ -344,6 +362,8 @@ pub(crate) struct PatternAcc {
     pub count: u64,
     pub per_timeline: BTreeMap<i32, f64>,
     pub per_path: FxHashMap<u32, f64>,
+    /// Seconds per (call path, timeline): the cells of a CUBE report.
+    pub cells: FxHashMap<(u32, i32), f64>,
     pub top: Vec<RawInstance>,
 }
 
@@ -383,6 +403,7 @@ impl Patterns {
         a.count += 1;
         *a.per_timeline.entry(i.timeline).or_insert(0.0) += i.seconds;
         *a.per_path.entry(i.path).or_insert(0.0) += i.seconds;
+        *a.cells.entry((i.path, i.timeline)).or_insert(0.0) += i.seconds;
         if self.keep == 0 {
             return;
         }

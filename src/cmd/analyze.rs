@@ -1,7 +1,7 @@
 //! `mpelog analyze`: Scalasca's wait states, the critical path and load
 //! imbalance ([`mpelog::analysis`]), as a report for people, JSON or CSV.
-//! (The CUBE4 writer, `-o REPORT.cubex`, is `mpelog::cube`'s, over the same
-//! [`Report`].)
+//! With `-o REPORT.cubex`, the same [`Report`] is also written as CUBE4
+//! ([`analysis::to_cube`]).
 
 use super::Input;
 use crate::detect::Format;
@@ -21,15 +21,31 @@ pub enum Style {
     Csv,
 }
 
-/// Runs `mpelog analyze`.
-pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, style: Style) -> CliResult {
+/// Runs `mpelog analyze`; with `cube`, also writes the report there as CUBE4.
+pub fn run(
+    path: &Path,
+    trace: Option<&Path>,
+    opts: &Options,
+    style: Style,
+    cube: Option<&Path>,
+) -> CliResult {
     let r = match super::input(path)? {
         Input::Remote(mut r, _) => analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?,
         Input::Local(path, format) => local(&path, format, trace, opts)?,
     };
-    // `-o REPORT.cubex` (issue 43) goes here: `mpelog::cube` writes the same
-    // `Report` (patterns with Scalasca's metric names and parents, per
-    // timeline and per call path) as CUBE4.
+    if let Some(out) = cube {
+        // Never over the trace (or the annotation's trace): `write_file`
+        // refuses its inputs, writes a temporary file and renames it.
+        // An annotation's trace, named or by default (its path without `.idx`).
+        let default_trace = path
+            .to_str()
+            .and_then(|p| p.strip_suffix(".idx"))
+            .map(std::path::PathBuf::from);
+        let mut inputs = vec![path];
+        inputs.extend(trace);
+        inputs.extend(default_trace.as_deref());
+        analysis::to_cube(&r)?.write_file(out, &inputs)?;
+    }
     print(&r, style)
 }
 

@@ -1,0 +1,113 @@
+//! The analysis as a CUBE4 report ([`to_cube`], `mpelog analyze -o
+//! REPORT.cubex`), for the CUBE GUI next to Scalasca's own results.
+
+use super::{Call, Report};
+use crate::cube::scalasca::{add_metrics, Pattern as Metric, PatternValues};
+use crate::cube::{CnodeId, Cube, LocationId, Region, RegionId};
+use rustc_hash::FxHashMap;
+
+/// The name of the artificial root of the call tree (every call path of the
+/// trace is under it: CUBE readers such as pycubexr refuse several roots).
+pub const ROOT_REGION: &str = "trace";
+
+/// The analysis `r` as a [`Cube`]:
+///
+/// * the **metric tree** is Scalasca's ([`crate::cube::scalasca`]): each
+///   pattern of `r` under its unique name ([`super::Pattern::id`]), with its
+///   seconds per call node and timeline (sub-patterns included, as
+///   Scalasca's reports show them); the metrics above the patterns (Time,
+///   MPI, Communication, …) are the sums of the patterns under them (the
+///   analysis measures no other time per call path);
+/// * the **call tree** is the state nesting: one root call node
+///   ([`ROOT_REGION`]) whose descendants are the call paths of `r` (a
+///   region per state name, of paradigm `mpi` for MPI calls);
+/// * the **system tree** is one machine `mpelog` ⊃ one node `timelines` ⊃ a
+///   process per timeline (`timeline N`, rank N) ⊃ one location each.
+///
+/// # Errors
+///
+/// [`crate::cube::Error::NotFinite`] for a pattern value that is not finite.
+///
+/// ```
+/// use mpelog::analysis::{to_cube, Analyzer, Options};
+/// use mpelog::slices::Piece;
+/// use slog2_format::types::{topology, Category, JStr};
+/// let state = |index, name: &str| Category { index, name: JStr::new(name), topology: topology::STATE, ..slog2_format::convert::arrow_category() };
+/// let cats = [slog2_format::convert::arrow_category(), state(1, "MPI_Barrier"), state(2, "solve")];
+/// let mut a = Analyzer::new(&cats, &[], Options::default());
+/// // `solve` ⊃ a barrier entered at 1 and 4 ms on two timelines, left at 10 ms.
+/// for (line, enter) in [(0, 1e-3), (1, 4e-3)] {
+///     a.push_piece(Piece { category: 2, first: (0.0, line), last: (11e-3, line), start: 0.0, end: 11e-3, info: &[] });
+///     a.push_piece(Piece { category: 1, first: (enter, line), last: (10e-3, line), start: enter, end: 10e-3, info: &[] });
+/// }
+/// let cube = to_cube(&a.finish())?;
+/// assert!(cube.metric_id("mpi_barrier_wait").is_some());
+/// assert_eq!(cube.location_count(), 2);
+/// let mut bytes = Vec::new();
+/// cube.write_to(&mut bytes)?;
+/// # Ok::<(), mpelog::cube::Error>(())
+/// ```
+pub fn to_cube(r: &Report) -> crate::cube::Result<Cube> {
+    let mut cube = Cube::new();
+    cube.add_attr("mpelog window from", &r.from.to_string());
+    cube.add_attr("mpelog window to", &r.to.to_string());
+    let mut regions: FxHashMap<String, RegionId> = FxHashMap::default();
+    let root_region = cube.add_region(Region::function(ROOT_REGION));
+    let root = cube.add_cnode(None, root_region)?;
+    let mut cnodes: FxHashMap<(CnodeId, String), CnodeId> = FxHashMap::default();
+
+    let machine = cube.add_system_node(None, "mpelog", "machine")?;
+    let node = cube.add_system_node(Some(machine), "timelines", "node")?;
+    let mut locations: FxHashMap<i32, LocationId> = FxHashMap::default();
+    for &t in &r.timelines {
+        let p = cube.add_process(node, &format!("timeline {t}"), t)?;
+        locations.insert(t, cube.add_location(p, &format!("timeline {t}"), 0)?);
+    }
+
+    let mut values = PatternValues::new();
+    for p in &r.patterns {
+        let Some(metric) = Metric::from_unique_name(p.id) else {
+            continue;
+        };
+        for cell in &p.cells {
+            let mut at = root;
+            for name in &cell.call_path {
+                at = match cnodes.get(&(at, name.clone())) {
+                    Some(&c) => c,
+                    None => {
+                        let region = *regions.entry(name.clone()).or_insert_with(|| {
+                            cube.add_region(if Call::of(name).is_some() {
+                                Region::mpi(name)
+                            } else {
+                                Region::function(name)
+                            })
+                        });
+                        let c = cube.add_cnode(Some(at), region)?;
+                        cnodes.insert((at, name.clone()), c);
+                        c
+                    }
+                };
+            }
+            let location = match locations.get(&cell.timeline) {
+                Some(&l) => l,
+                None => {
+                    // A timeline the report does not list (not expected):
+                    // still a place for its seconds.
+                    let t = cell.timeline;
+                    let p = cube.add_process(node, &format!("timeline {t}"), t)?;
+                    let l = cube.add_location(p, &format!("timeline {t}"), 0)?;
+                    locations.insert(t, l);
+                    l
+                }
+            };
+            values.add(metric, at, location, cell.seconds);
+        }
+    }
+    if locations.is_empty() {
+        // A trace without timelines: CUBE needs a location all the same.
+        let p = cube.add_process(node, "no timeline", 0)?;
+        cube.add_location(p, "no timeline", 0)?;
+    }
+    add_metrics(&mut cube, &values)?;
+    Ok(cube)
+}

@@ -1,0 +1,310 @@
+//! `mpelog analyze TRACE -o REPORT.cubex`: pycubexr (PyPI, through
+//! tests/pycubexr/dump_cubex.py) reads the cube back, and its values equal
+//! `analyze --json` of the same run: each pattern's total, its seconds per
+//! timeline and per call path; the call tree has one root and the system
+//! tree a process per timeline. On a hand-worked CLOG2 trace and on corpus
+//! files. Without python3 or pycubexr the read is skipped with a message,
+//! unless `CI` is set. The output rules (never over the input) are checked
+//! without Python.
+
+#[path = "common/analysis.rs"]
+mod analysis_common;
+mod common;
+
+use analysis_common::*;
+use common::*;
+use serde_json::Value as J;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// What pycubexr reads from `path`, or `None` (after saying why) when
+/// python3 or pycubexr is missing outside CI.
+fn pycubexr(path: &Path) -> Option<J> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pycubexr/dump_cubex.py");
+    let out = match Command::new("python3").arg(&script).arg(path).output() {
+        Ok(o) => o,
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI has python3 (.ci/run): {e}"
+            );
+            eprintln!("skipped: python3 cannot be run ({e})");
+            return None;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "pycubexr failed to read the cube: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    if text.trim() == "NO-PYCUBEXR" {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs pycubexr (.ci/run)"
+        );
+        eprintln!("skipped: python3 cannot import pycubexr (pip install pycubexr)");
+        return None;
+    }
+    Some(serde_json::from_str(&text).expect("the dump is JSON"))
+}
+
+/// The call nodes of the dump: id → the call path below the root, as
+/// `analyze` names it (`Outer > MPI_Recv`; empty for the root).
+fn cnode_paths(tree: &J, prefix: Option<&str>, out: &mut BTreeMap<String, String>) {
+    let region = tree["region"].as_str().unwrap();
+    let path = match prefix {
+        None => {
+            assert_eq!(region, mpelog::analysis::ROOT_REGION, "the root");
+            String::new()
+        }
+        Some("") => region.to_string(),
+        Some(p) => format!("{p} > {region}"),
+    };
+    out.insert(tree["id"].to_string(), path.clone());
+    for c in tree["children"].as_array().unwrap() {
+        cnode_paths(c, Some(&path), out);
+    }
+}
+
+/// Runs `analyze FILE --json -o OUT` and gives the JSON and pycubexr's
+/// dump of OUT (`None`: skipped).
+fn run(file: &str, out: &Path) -> Option<(J, J)> {
+    let json: J = serde_json::from_str(&stdout(&mpelog(&[
+        "analyze",
+        file,
+        "--json",
+        "-o",
+        out.to_str().unwrap(),
+    ])))
+    .unwrap();
+    let dump = pycubexr(out)?;
+    Some((json, dump))
+}
+
+fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
+}
+
+/// The cube's values equal the JSON's: per pattern its total, per timeline
+/// and per call path. Gives how many nonzero cube values were compared.
+fn assert_cube_is_json(json: &J, dump: &J, what: &str) -> usize {
+    let roots = dump["cnodes"].as_array().unwrap();
+    assert_eq!(roots.len(), 1, "{what}: one root call node");
+    let mut paths = BTreeMap::new();
+    cnode_paths(&roots[0], None, &mut paths);
+    // Columns: the locations in the dump's order, each a timeline.
+    let timelines: Vec<i64> = dump["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["process_rank"].as_i64().unwrap())
+        .collect();
+    let want_timelines: Vec<i64> = json["timelines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_i64().unwrap())
+        .collect();
+    assert_eq!(timelines, want_timelines, "{what}: a process per timeline");
+    let mut nonzero = 0;
+    let patterns = json["patterns"].as_array().unwrap();
+    assert!(!patterns.is_empty(), "{what}: patterns to compare");
+    for p in patterns {
+        let id = p["id"].as_str().unwrap();
+        let values = dump["values"][id]
+            .as_object()
+            .unwrap_or_else(|| panic!("{what}: metric {id} in the cube"));
+        let mut total = 0.0;
+        let mut per_timeline: BTreeMap<i64, f64> = BTreeMap::new();
+        let mut per_path: BTreeMap<String, f64> = BTreeMap::new();
+        for (cnode, row) in values {
+            for (col, v) in row.as_array().unwrap().iter().enumerate() {
+                let v = v.as_f64().unwrap();
+                if v == 0.0 {
+                    continue;
+                }
+                nonzero += 1;
+                total += v;
+                *per_timeline.entry(timelines[col]).or_default() += v;
+                *per_path.entry(paths[cnode].clone()).or_default() += v;
+            }
+        }
+        let seconds = p["seconds"].as_f64().unwrap();
+        assert!(
+            near(total, seconds),
+            "{what}: {id} total {total} != {seconds}"
+        );
+        let want: BTreeMap<i64, f64> = p["per_timeline"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(t, s)| (t.parse().unwrap(), s.as_f64().unwrap()))
+            .collect();
+        assert_eq!(
+            per_timeline.keys().collect::<Vec<_>>(),
+            want.keys().collect::<Vec<_>>(),
+            "{what}: {id} timelines"
+        );
+        for (t, s) in &want {
+            assert!(
+                near(per_timeline[t], *s),
+                "{what}: {id} on timeline {t}: {} != {s}",
+                per_timeline[t]
+            );
+        }
+        let want: BTreeMap<String, f64> = p["per_call_path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["call_path"].as_str().unwrap().to_string(),
+                    c["seconds"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            per_path.keys().collect::<Vec<_>>(),
+            want.keys().collect::<Vec<_>>(),
+            "{what}: {id} call paths"
+        );
+        for (c, s) in &want {
+            assert!(
+                near(per_path[c], *s),
+                "{what}: {id} at {c}: {} != {s}",
+                per_path[c]
+            );
+        }
+    }
+    nonzero
+}
+
+/// Late Sender (25 ms, in `solve` on rank 1), Wrong Order, a barrier (8 +
+/// 5 + 0 ms) in `sync` and one outside it, on three ranks.
+fn worked() -> Trace {
+    let mut t = Trace::new(3);
+    t.state(1, "solve", 1.0 * MS, 40.0 * MS)
+        .state(1, "MPI_Recv", 5.0 * MS, 31.0 * MS)
+        .state(0, "MPI_Send", 30.0 * MS, 30.5 * MS)
+        .message(0, 30.1 * MS, 1, 30.9 * MS, 7);
+    for r in 0..3 {
+        t.state(r, "sync", 40.5 * MS, 50.5 * MS);
+    }
+    t.collective(
+        "MPI_Barrier",
+        &[41.0 * MS, 44.0 * MS, 49.0 * MS],
+        &[50.0 * MS, 50.0 * MS, 50.0 * MS],
+    )
+    .collective(
+        "MPI_Barrier",
+        &[62.0 * MS, 61.0 * MS, 60.0 * MS],
+        &[63.0 * MS, 63.0 * MS, 63.0 * MS],
+    );
+    t
+}
+
+#[test]
+fn the_cube_of_a_hand_worked_trace_is_its_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("w.clog2");
+    std::fs::write(&f, worked().bytes()).unwrap();
+    let out = tmp.path().join("w.cubex");
+    let Some((json, dump)) = run(f.to_str().unwrap(), &out) else {
+        return;
+    };
+    // The worked answer, so that the comparison is of something.
+    let ls = json["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "mpi_latesender")
+        .unwrap();
+    close(ls["seconds"].as_f64().unwrap(), 25.0 * MS, "late sender");
+    assert_eq!(ls["per_call_path"][0]["call_path"], "solve > MPI_Recv");
+    let n = assert_cube_is_json(&json, &dump, "hand-worked");
+    assert!(n >= 5, "nonzero values compared: {n}");
+    // The barrier's waits at their call paths and timelines, from the cube
+    // alone: 8 and 5 ms in `sync`, then 2 and 1 ms outside it.
+    let mut paths = BTreeMap::new();
+    cnode_paths(&dump["cnodes"][0], None, &mut paths);
+    let at = |path: &str| {
+        let (id, _) = paths.iter().find(|(_, p)| *p == path).unwrap();
+        dump["values"]["mpi_barrier_wait"][id]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let inside = at("sync > MPI_Barrier");
+    let outside = at("MPI_Barrier");
+    for (have, want) in inside.iter().zip([8.0 * MS, 5.0 * MS, 0.0]) {
+        close(*have, want, "sync > MPI_Barrier");
+    }
+    for (have, want) in outside.iter().zip([0.0, 1.0 * MS, 2.0 * MS]) {
+        close(*have, want, "MPI_Barrier");
+    }
+    // Time (Scalasca's root) is the sum of the patterns beneath it.
+    let time: f64 = dump["values"]["time"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()))
+        .sum();
+    close(time, (25.0 + 8.0 + 5.0 + 2.0 + 1.0) * MS, "time");
+}
+
+#[test]
+fn the_cube_of_corpus_traces_is_their_json() {
+    let Some(dir) = corpus() else {
+        eprintln!("SKIPPED corpus tests (MPELOG_CORPUS is not set): analysis_cube");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for name in [
+        "mpe/p2p_n4.clog2",
+        "mpe/colls_n4.clog2",
+        "mpe/many_events_n4.slog2",
+    ] {
+        let f = corpus_file(&dir, name);
+        let out = tmp.path().join("c.cubex");
+        let Some((json, dump)) = run(&f, &out) else {
+            return;
+        };
+        let n = assert_cube_is_json(&json, &dump, name);
+        assert!(n > 0, "{name}");
+    }
+}
+
+/// The output rules: never over the input; a temporary file renamed at the
+/// end, so a failed run leaves nothing.
+#[test]
+fn the_cube_is_never_written_over_the_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("w.clog2");
+    let bytes = worked().bytes();
+    std::fs::write(&f, &bytes).unwrap();
+    let f = f.to_str().unwrap();
+    let o = mpelog(&["analyze", f, "-o", f]);
+    assert!(!o.status.success());
+    assert_eq!(std::fs::read(f).unwrap(), bytes, "the trace is intact");
+    // An annotation's trace (by default its path without .idx) neither.
+    assert!(mpelog(&["annotate", f]).status.success());
+    let idx = format!("{f}.idx");
+    let o = mpelog(&["analyze", &idx, "-o", f]);
+    assert!(!o.status.success());
+    assert_eq!(std::fs::read(f).unwrap(), bytes, "the trace is intact");
+    // A report for people still goes to standard output.
+    let out = tmp.path().join("r.cubex");
+    let text = stdout(&mpelog(&["analyze", f, "-o", out.to_str().unwrap()]));
+    assert!(text.contains("Late Sender"));
+    let cube = std::fs::read(&out).unwrap();
+    assert_eq!(&cube[..10], b"anchor.xml");
+    let names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 3, "no temporary file left: {names:?}");
+}
