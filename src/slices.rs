@@ -105,8 +105,26 @@ impl<R: Read + Seek> Tree for Slog2Reader<R> {
 
 impl<A: Read + Seek, T: Read + Seek> Tree for mpelog_annotate::Annotation<A, T> {
     type Error = mpelog_annotate::Error;
+    /// The TreeDir holds the nodes above the leaves; a trace of one leaf has
+    /// none, so the leaf stands for the root (its box the trace's).
     fn entries(&self) -> Vec<TreeDirEntry> {
-        self.tree_dir().entries.clone()
+        let dir = &self.tree_dir().entries;
+        if !dir.is_empty() {
+            return dir.clone();
+        }
+        let leaves = self.leaves();
+        let Some(first) = leaves.first() else {
+            return Vec::new();
+        };
+        let (earliest, latest) = leaves.iter().fold((first.earliest, first.latest), |b, l| {
+            (b.0.min(l.earliest), b.1.max(l.latest))
+        });
+        vec![TreeDirEntry {
+            id: slog2_format::types::NodeId { depth: 0, xpos: 0 },
+            earliest,
+            latest,
+            ptr: Default::default(),
+        }]
     }
     fn leaf_starts(&self) -> Vec<f64> {
         self.leaves().iter().map(|l| l.earliest).collect()

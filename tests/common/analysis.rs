@@ -1,6 +1,7 @@
 //! Hand-made CLOG2 traces for the analysis tests (included by them): states
 //! and messages at given times, written with our writer, and their analysis
-//! through a one-pass conversion and through the SLOG-2 file.
+//! through a one-pass conversion, through the SLOG-2 file and through the
+//! annotation.
 #![allow(dead_code)]
 
 use clog2_format::commtable::{comm_kind, CommEntry, CommTable};
@@ -178,18 +179,37 @@ pub fn of_slog2(bytes: &[u8], opts: &Options) -> Report {
     analysis::slog2(&mut r, opts).unwrap()
 }
 
+/// The analysis of a CLOG2 trace through its annotation (`mpelog annotate`).
+pub fn of_annotation(bytes: &[u8], opts: &Options) -> Report {
+    use mpelog_annotate::{annotate, AnnotateOptions, Annotation};
+    let mut reader = clog2_format::Clog2Reader::from_slice(bytes).unwrap();
+    let head = &bytes[..bytes.len().min(1024)];
+    let aopts = AnnotateOptions::default().trace(bytes.len() as u64, head);
+    let (idx, _) = annotate(&mut reader, Cursor::new(Vec::new()), aopts, |_| {}).unwrap();
+    let mut a = Annotation::new(Cursor::new(idx.into_inner()), Cursor::new(bytes)).unwrap();
+    analysis::annotation(&mut a, opts).unwrap()
+}
+
 /// Asserts `a == b` to 1 ns.
 #[track_caller]
 pub fn close(a: f64, b: f64, what: &str) {
     assert!((a - b).abs() <= 1e-9, "{what}: {a} != {b}");
 }
 
-/// The analysis of `t` from the CLOG2 file and from its SLOG-2 conversion,
-/// which must agree (every pattern, every timeline, to 1 ns).
+/// The analysis of `t` from the CLOG2 file, from its SLOG-2 conversion and
+/// from its annotation, which must agree (every pattern, every timeline, the
+/// critical path and what was not matched, to 1 ns).
 pub fn analyze(t: &Trace, opts: &Options) -> Report {
     let bytes = t.bytes();
     let a = of_clog2(&bytes, opts);
-    let b = of_slog2(&bytes, opts);
+    same(&a, &of_slog2(&bytes, opts));
+    same(&a, &of_annotation(&bytes, opts));
+    a
+}
+
+/// `a` and `b` agree to 1 ns.
+#[track_caller]
+fn same(a: &Report, b: &Report) {
     for p in Pattern::ALL {
         close(a.seconds(p), b.seconds(p), p.name());
         let (pa, pb) = (a.pattern(p), b.pattern(p));
@@ -206,7 +226,6 @@ pub fn analyze(t: &Trace, opts: &Options) -> Report {
         "critical path",
     );
     assert_eq!(a.unmatched, b.unmatched);
-    a
 }
 
 /// Pattern `p`'s seconds on timeline `t` (0 when none).
