@@ -1,0 +1,69 @@
+#!/bin/sh
+# `mpelog analyze` against `mpelog stats` on the same files in one run (wall
+# time and peak RSS from /usr/bin/time -v; no assertions): a generated CLOG2
+# of about 1 GB and a generated trace of 1,024 timelines. Then, when the
+# corpus is given, pipit (a developer-time oracle: hpcgroup/pipit from git)
+# on our pipit CSV export next to analyze's imbalance table.
+#
+#   benches/analyze_speed.sh WORKDIR [MPELOG] [CORPUS]
+#
+# WORKDIR holds the generated traces (about 1.1 GB; kept for reruns);
+# MPELOG defaults to target/release/mpelog; CORPUS (e.g. /work/shared/corpus)
+# adds the pipit comparison on mpe/p2p_n4 and mpe/colls_n4, with
+# PIPIT_ORACLE (default /work/oracles-pipit/bin/pipit_oracle.py).
+set -eu
+dir=$1
+mpelog=${2:-target/release/mpelog}
+corpus=${3:-}
+oracle=${PIPIT_ORACLE:-/work/oracles-pipit/bin/pipit_oracle.py}
+mkdir -p "$dir"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+big=$dir/big.clog2
+wide=$dir/wide1024.clog2
+[ -f "$big" ] || "$mpelog" synth -o "$big" --ranks 16 --events 27000000 --seed 7 >/dev/null
+[ -f "$wide" ] || "$mpelog" synth -o "$wide" --ranks 1024 --events 4000000 --seed 8 >/dev/null
+echo "load: $(uptime)"
+measure() {
+    name=$1
+    file=$2
+    shift 2
+    /usr/bin/time -v "$@" 2>"$out/time" >/dev/null || { cat "$out/time"; exit 1; }
+    wall=$(grep 'Elapsed (wall clock)' "$out/time" | awk '{print $NF}')
+    rss=$(grep 'Maximum resident set size' "$out/time" | awk '{print $NF}')
+    secs=$(echo "$wall" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+    bytes=$(stat -c %s "$file")
+    echo "$name: $secs s wall, $(echo "$bytes $secs" | awk '{printf "%.1f", $1 / $2 / 1e6}') MB/s, peak RSS $(echo "$rss" | awk '{printf "%.1f", $1 / 1024}') MiB"
+}
+for f in "$big" "$wide"; do
+    echo "$f: $(stat -c %s "$f") bytes"
+    measure "  mpelog stats" "$f" "$mpelog" stats "$f"
+    measure "  mpelog analyze" "$f" "$mpelog" analyze "$f"
+    measure "  mpelog analyze --json" "$f" "$mpelog" analyze "$f" --json
+done
+[ -n "$corpus" ] || exit 0
+for name in p2p_n4 colls_n4; do
+    f=$corpus/mpe/$name.clog2
+    echo "== $name: pipit on our pipit CSV export"
+    "$mpelog" export "$f" -o "$out/$name.csv" >/dev/null
+    measure "  pipit_oracle.py" "$out/$name.csv" python3 "$oracle" "$out/$name.csv"
+    python3 "$oracle" "$out/$name.csv" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print("%-24s %12s %12s %9s  per process s" % ("function", "mean s", "max s", "max/mean"))
+for name, v in sorted(r.items(), key=lambda kv: -kv[1]["max_s"]):
+    print("%-24s %12.6f %12.6f %9.3f  %s" % (name, v["mean_over_present_s"], v["max_s"],
+          v["max_over_mean"] or 0.0,
+          " ".join("%.6f" % x for _, x in sorted(v["per_process_s"].items(), key=lambda kv: int(kv[0])))))
+'
+    echo "== $name: mpelog analyze's imbalance table"
+    measure "  mpelog analyze" "$f" "$mpelog" analyze "$f"
+    "$mpelog" analyze "$f" --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print("%-24s %12s %12s %9s  top" % ("category", "mean s", "max s", "max/mean"))
+for row in r["imbalance"]:
+    print("%-24s %12.6f %12.6f %9.3f  %s" % (row["category"], row["mean"], row["max"],
+          row["max_over_mean"], row["top"]))
+'
+done
