@@ -25,7 +25,7 @@ wide=$dir/wide1024.clog2
 [ -f "$wide" ] || "$mpelog" synth -o "$wide" --ranks 1024 --events 4000000 --seed 8 >/dev/null
 echo "load: $(uptime)"
 measure() {
-    name=$1
+    what=$1
     file=$2
     shift 2
     /usr/bin/time -v "$@" 2>"$out/time" >/dev/null || { cat "$out/time"; exit 1; }
@@ -33,7 +33,7 @@ measure() {
     rss=$(grep 'Maximum resident set size' "$out/time" | awk '{print $NF}')
     secs=$(echo "$wall" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
     bytes=$(stat -c %s "$file")
-    echo "$name: $secs s wall, $(echo "$bytes $secs" | awk '{printf "%.1f", $1 / $2 / 1e6}') MB/s, peak RSS $(echo "$rss" | awk '{printf "%.1f", $1 / 1024}') MiB"
+    echo "$what: $secs s wall, $(echo "$bytes $secs" | awk '{printf "%.1f", $1 / $2 / 1e6}') MB/s, peak RSS $(echo "$rss" | awk '{printf "%.1f", $1 / 1024}') MiB"
 }
 for f in "$big" "$wide"; do
     echo "$f: $(stat -c %s "$f") bytes"
@@ -42,12 +42,12 @@ for f in "$big" "$wide"; do
     measure "  mpelog analyze --json" "$f" "$mpelog" analyze "$f" --json
 done
 [ -n "$corpus" ] || exit 0
-for name in p2p_n4 colls_n4; do
-    f=$corpus/mpe/$name.clog2
-    echo "== $name: pipit on our pipit CSV export"
-    "$mpelog" export "$f" -o "$out/$name.csv" >/dev/null
-    measure "  pipit_oracle.py" "$out/$name.csv" python3 "$oracle" "$out/$name.csv"
-    python3 "$oracle" "$out/$name.csv" | python3 -c '
+for trace in p2p_n4 colls_n4; do
+    f=$corpus/mpe/$trace.clog2
+    echo "== $trace: pipit on our pipit CSV export"
+    "$mpelog" export "$f" -o "$out/$trace.csv" >/dev/null
+    measure "  pipit_oracle.py" "$out/$trace.csv" python3 "$oracle" "$out/$trace.csv"
+    python3 "$oracle" "$out/$trace.csv" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 print("%-24s %12s %12s %9s  per process s" % ("function", "mean s", "max s", "max/mean"))
@@ -56,7 +56,7 @@ for name, v in sorted(r.items(), key=lambda kv: -kv[1]["max_s"]):
           v["max_over_mean"] or 0.0,
           " ".join("%.6f" % x for _, x in sorted(v["per_process_s"].items(), key=lambda kv: int(kv[0])))))
 '
-    echo "== $name: mpelog analyze's imbalance table"
+    echo "== $trace: mpelog analyze's imbalance table"
     measure "  mpelog analyze" "$f" "$mpelog" analyze "$f"
     "$mpelog" analyze "$f" --json | python3 -c '
 import json, sys

@@ -198,6 +198,23 @@ pub struct PatternReport {
 }
 
 /// The seconds of a pattern at one call path on one timeline.
+///
+/// ```
+/// use mpelog::analysis::{Analyzer, Options, Pattern};
+/// use mpelog::slices::Piece;
+/// use slog2_format::types::{topology, Category, JStr};
+/// let state = |index, name: &str| Category { index, name: JStr::new(name), topology: topology::STATE, ..slog2_format::convert::arrow_category() };
+/// let cats = [slog2_format::convert::arrow_category(), state(1, "MPI_Barrier")];
+/// let mut a = Analyzer::new(&cats, &[], Options::default());
+/// for (line, enter) in [(0, 1e-3), (1, 4e-3), (2, 9e-3)] {
+///     a.push_piece(Piece { category: 1, first: (enter, line), last: (10e-3, line), start: enter, end: 10e-3, info: &[] });
+/// }
+/// let r = a.finish();
+/// let cells = &r.pattern(Pattern::WaitAtBarrier).unwrap().cells;
+/// assert_eq!(cells.len(), 2); // timelines 0 and 1 wait; 2 is the last
+/// assert_eq!((cells[0].call_path.as_slice(), cells[0].timeline), (&["MPI_Barrier".to_string()][..], 0));
+/// assert!((cells[0].seconds - 8e-3).abs() < 1e-12);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
     /// The call path: the names of the states it is nested in, outer first,
