@@ -276,6 +276,11 @@ enum Command {
         /// CSV rows, one table after the other, with a `table` column.
         #[arg(long)]
         csv: bool,
+        /// Compare with a second run (any trace `analyze` reads): each pattern's
+        /// seconds per timeline in both, the differences in seconds and in shares
+        /// of the window, the largest change first.
+        #[arg(long, value_name = "B")]
+        compare: Option<PathBuf>,
     },
     /// Draw a time window as Jumpshot-4 draws it, to an SVG or PNG file: one row
     /// per timeline of the view on black, states as bars in their category's
@@ -591,13 +596,28 @@ enum Command {
         /// enters SECS after rank 1's MPI_Recv. Any --plant-* option makes every
         /// iteration the planted one (Inner on every rank, the late send, a
         /// skewed barrier; clog2_format::synth::Plant), for ground truth.
-        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        #[arg(
+            long,
+            value_name = "SECS",
+            default_value_t = 0.0,
+            conflicts_with = "dense"
+        )]
         plant_late_sender: f64,
         /// Plant a skewed MPI_Barrier: rank r enters it r·SECS after rank 0.
-        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        #[arg(
+            long,
+            value_name = "SECS",
+            default_value_t = 0.0,
+            conflicts_with = "dense"
+        )]
         plant_barrier_skew: f64,
         /// Plant imbalance: the last rank spends SECS longer in Inner per iteration.
-        #[arg(long, value_name = "SECS", default_value_t = 0.0, conflicts_with = "dense")]
+        #[arg(
+            long,
+            value_name = "SECS",
+            default_value_t = 0.0,
+            conflicts_with = "dense"
+        )]
         plant_imbalance: f64,
     },
 }
@@ -791,6 +811,7 @@ fn run(cli: Cli) -> error::CliResult {
             instances,
             json,
             csv,
+            compare,
         } => {
             let style = match (json, csv) {
                 (true, _) => cmd::analyze::Style::Json,
@@ -803,7 +824,10 @@ fn run(cli: Cli) -> error::CliResult {
                 .window(from, to)
                 .root(root)
                 .instances(instances);
-            cmd::analyze::run(&file, trace.as_deref(), &opts, style)
+            match compare {
+                Some(b) => cmd::analyze::compare(&file, trace.as_deref(), &b, &opts, style),
+                None => cmd::analyze::run(&file, trace.as_deref(), &opts, style),
+            }
         }
         Command::Synth {
             output,
