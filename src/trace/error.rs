@@ -108,6 +108,15 @@ pub enum Error {
         /// The end asked for.
         to: f64,
     },
+    /// Something this input cannot do (say, converting a SLOG-2 file to
+    /// SLOG-2 through [`Trace::write_slog2`](super::Trace::write_slog2)).
+    #[error("{}: {what}", .path.display())]
+    Unsupported {
+        /// The input.
+        path: PathBuf,
+        /// What it cannot do, and why.
+        what: String,
+    },
     /// A view (line-ID map) the trace does not have.
     #[error("no view {asked:?} in the trace (its views: {known})")]
     NoView {
@@ -154,7 +163,7 @@ impl Error {
     /// The kind of error as one word (what the Python package names its
     /// exceptions after): `io`, `unrecognized`, `remote`, `clog2`, `slog2`,
     /// `slog1`, `alog`, `otf2`, `annotation`, `no_trace`, `bad_window`,
-    /// `no_view`.
+    /// `unsupported`, `no_view`.
     ///
     /// ```
     /// let e = mpelog::trace::Error::BadWindow { from: 1.0, to: 0.0 };
@@ -174,6 +183,7 @@ impl Error {
             Error::NoTrace { .. } => "no_trace",
             Error::BadWindow { .. } => "bad_window",
             Error::NoView { .. } => "no_view",
+            Error::Unsupported { .. } => "unsupported",
         }
     }
 

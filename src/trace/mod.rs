@@ -30,6 +30,7 @@
 mod detect;
 mod error;
 mod info;
+mod pieces;
 mod read;
 mod window;
 
@@ -37,7 +38,7 @@ pub use detect::detect;
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
-pub use window::Window;
+pub use window::{check_window, Window};
 
 use crate::export::{Counts, Sink};
 use slog2_format::{Category, Slog2Reader};
@@ -416,6 +417,44 @@ impl Trace {
                     E::Write(e) => common(E::Write(e)),
                     E::NoView { asked, known } => common(E::NoView { asked, known }),
                 })
+            }
+        }
+    }
+
+    /// Writes the trace as a SLOG-2 file at `out`, converted with `mpelog
+    /// convert`'s default tree (64 KiB leaves, 2 children, plain nodes).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for a SLOG-2 file or an annotation (`mpelog
+    /// convert` rewrites those), the format's error where the input is bad,
+    /// [`Error::Io`] when `out` cannot be written.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let out = dir.path().join("demo.slog2");
+    /// mpelog::Trace::open(&path)?.write_slog2(&out)?;
+    /// let mut s = mpelog::Trace::open(&out)?;
+    /// assert_eq!(s.format(), mpelog::trace::Format::Slog2);
+    /// assert_eq!(s.write_slog2(&dir.path().join("again.slog2")).unwrap_err().kind(), "unsupported");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_slog2(&mut self, out: &Path) -> Result<()> {
+        match self.format {
+            Format::Slog2 | Format::Slog2Compressed | Format::Annotation => {
+                Err(Error::Unsupported {
+                    path: self.given.clone(),
+                    what: format!(
+                        "already has a tree ({}); `mpelog convert` rewrites it",
+                        self.format.name()
+                    ),
+                })
+            }
+            format => {
+                let local = self.local()?;
+                read::write_slog2(&local, format, out)
             }
         }
     }

@@ -81,9 +81,17 @@ pub(crate) fn sorted(path: &Path, format: Format, opts: &crate::export::Options)
 /// Converts the trace at `path` to the SLOG-2 file `DIR/converted.slog2`
 /// with the default tree, as `mpelog convert` does, and returns its path.
 pub(crate) fn to_slog2(path: &Path, format: Format, dir: &Path) -> Result<PathBuf> {
+    let out = dir.join("converted.slog2");
+    write_slog2(path, format, &out)?;
+    Ok(out)
+}
+
+/// Converts the trace at `path` to the SLOG-2 file `out` with the default
+/// tree, as `mpelog convert` does.
+pub(crate) fn write_slog2(path: &Path, format: Format, out: &Path) -> Result<()> {
     use slog2_format::convert as c;
     use std::io::Write as _;
-    let out = dir.join("converted.slog2");
+    let out = out.to_path_buf();
     let opts = slog2_format::write::TreeOptions::default();
     let w = std::io::BufWriter::new(std::fs::File::create(&out).map_err(Error::io(&out))?);
     let conv = |e| Error::conversion(path, e);
@@ -122,5 +130,5 @@ pub(crate) fn to_slog2(path: &Path, format: Format, dir: &Path) -> Result<PathBu
         _ => unreachable!("a format with a tree is read through it"),
     };
     w.flush().map_err(Error::io(&out))?;
-    Ok(out)
+    Ok(())
 }

@@ -65,6 +65,35 @@ fn bounds(from: Option<f64>, to: Option<f64>, root: Option<(f64, f64)>) -> Resul
     Ok((from, to))
 }
 
+/// Checks the bounds given for a window: each finite, and `from < to` when
+/// both are given.
+///
+/// # Errors
+///
+/// [`Error::BadWindow`] otherwise.
+///
+/// ```
+/// use mpelog::trace::check_window;
+/// assert!(check_window(Some(0.5), None).is_ok());
+/// assert!(check_window(Some(0.5), Some(0.5)).is_err());
+/// assert!(check_window(Some(f64::NAN), None).is_err());
+/// ```
+pub fn check_window(from: Option<f64>, to: Option<f64>) -> Result<()> {
+    let finite = |x: Option<f64>| x.is_none_or(f64::is_finite);
+    let ordered = match (from, to) {
+        (Some(a), Some(b)) => a < b,
+        _ => true,
+    };
+    if finite(from) && finite(to) && ordered {
+        Ok(())
+    } else {
+        Err(Error::BadWindow {
+            from: from.unwrap_or(f64::NEG_INFINITY),
+            to: to.unwrap_or(f64::INFINITY),
+        })
+    }
+}
+
 impl Tree {
     /// The tree's time box (its root's).
     pub(super) fn time_box(&self) -> Option<(f64, f64)> {
