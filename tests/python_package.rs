@@ -36,6 +36,15 @@ fn run(cmd: &mut Command) -> (bool, String) {
     }
 }
 
+/// `PATH` with `dir` first.
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let mut paths = vec![dir.to_path_buf()];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(paths).expect("a PATH")
+}
+
 #[test]
 fn python_package_installs_and_passes_pytest() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -72,14 +81,25 @@ fn python_package_installs_and_passes_pytest() {
             "--no-build-isolation",
         ])
         .arg(root.join("python"))
+        // The venv's maturin, for the build backend.
+        .env("PATH", path_with(&bin))
+        .env("VIRTUAL_ENV", &venv)
         .env("CARGO_TARGET_DIR", &target)
         .env("MATURIN_PEP517_ARGS", "--profile dev"));
     assert!(ok, "pip install ./python failed:\n{out}");
-    let (ok, out) = run(Command::new(bin.join("python"))
+    let mut pytest = Command::new(bin.join("python"));
+    pytest
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
         .arg(root.join("python/tests"))
         .current_dir(dir.path())
-        .env("MPELOG_BIN", env!("CARGO_BIN_EXE_mpelog")));
+        .env("MPELOG_BIN", env!("CARGO_BIN_EXE_mpelog"))
+        .env_remove("MPELOG_CORPUS");
+    // The corpus as the Rust tests find it (a relative MPELOG_CORPUS is the
+    // workspace's), so pytest's corpus tests run whenever these do.
+    if let Some(corpus) = mpelog_conformance::corpus::root() {
+        pytest.env("MPELOG_CORPUS", corpus);
+    }
+    let (ok, out) = run(&mut pytest);
     println!("{out}");
     assert!(ok, "pytest failed:\n{out}");
 }

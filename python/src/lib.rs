@@ -20,59 +20,54 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
 create_exception!(
-    _mpelog,
+    mpelog,
     MpelogError,
     PyException,
     "Any error of mpelog; `kind`, `path` and `offset` (byte offset or None) say more."
 );
 create_exception!(
-    _mpelog,
+    mpelog,
     TraceIOError,
     MpelogError,
     "A file could not be opened, read or written."
 );
 create_exception!(
-    _mpelog,
+    mpelog,
     UnrecognizedError,
     MpelogError,
     "The input is no trace format mpelog knows."
 );
+create_exception!(mpelog, RemoteError, MpelogError, "A URL could not be read.");
 create_exception!(
-    _mpelog,
-    RemoteError,
-    MpelogError,
-    "A URL could not be read."
-);
-create_exception!(
-    _mpelog,
+    mpelog,
     Clog2Error,
     MpelogError,
     "A bad CLOG2 or old CLOG trace."
 );
-create_exception!(_mpelog, Slog2Error, MpelogError, "A bad SLOG-2 file.");
-create_exception!(_mpelog, Slog1Error, MpelogError, "A bad SLOG-1 file.");
-create_exception!(_mpelog, AlogError, MpelogError, "A bad ALOG file.");
-create_exception!(_mpelog, Otf2Error, MpelogError, "A bad OTF2 archive.");
+create_exception!(mpelog, Slog2Error, MpelogError, "A bad SLOG-2 file.");
+create_exception!(mpelog, Slog1Error, MpelogError, "A bad SLOG-1 file.");
+create_exception!(mpelog, AlogError, MpelogError, "A bad ALOG file.");
+create_exception!(mpelog, Otf2Error, MpelogError, "A bad OTF2 archive.");
 create_exception!(
-    _mpelog,
+    mpelog,
     AnnotationError,
     MpelogError,
     "A bad or stale annotation."
 );
 create_exception!(
-    _mpelog,
+    mpelog,
     NoTraceError,
     MpelogError,
     "An annotation whose trace is missing."
 );
 create_exception!(
-    _mpelog,
+    mpelog,
     BadWindowError,
     MpelogError,
     "A window that is not FROM < TO, both finite."
 );
 create_exception!(
-    _mpelog,
+    mpelog,
     NoViewError,
     MpelogError,
     "A view the trace does not have."
