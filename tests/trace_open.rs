@@ -184,3 +184,33 @@ fn errors_are_typed_with_offsets() {
     let missing = dir.path().join("gone.clog2.idx");
     assert_eq!(Trace::open(&missing).unwrap_err().kind(), "io");
 }
+
+/// A SLOG-2 file at a URL is read where it is (Range requests), any other
+/// trace at a URL through a local copy: both give what their local file gives.
+#[test]
+fn urls_give_what_local_files_give() {
+    use mpelog::trace::Format;
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = common::synth(dir.path(), "g.clog2", &["--events", "5000"]);
+    let slog2 = dir.path().join("g.slog2");
+    stdout(&mpelog(&["convert", &clog2, "-o", slog2.to_str().unwrap()]));
+    for (local, format) in [(Path::new(&clog2), Format::Clog2), (&slog2, Format::Slog2)] {
+        let data = std::sync::Arc::new(std::fs::read(local).unwrap());
+        let server = common::http::file_server(data, None);
+        let url = server.url("http", "/trace");
+        let mut remote = Trace::open(&url).unwrap_or_else(|e| panic!("{url}: {e}"));
+        let mut here = Trace::open(local).unwrap();
+        assert_eq!(remote.format(), format, "{url}");
+        let opts = mpelog::stats::Options::default().bins(3);
+        assert_eq!(
+            lib_stats(&mut remote, &opts),
+            lib_stats(&mut here, &opts),
+            "{url}: stats"
+        );
+        same_lines(
+            &lib_window(&mut remote, None, None),
+            &lib_window(&mut here, None, None),
+            &format!("{url}: window"),
+        );
+    }
+}
