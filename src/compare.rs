@@ -1,6 +1,7 @@
-//! Two runs side by side: the same state categories per timeline in both,
-//! their differences in seconds and in shares of the window, the largest
-//! change first (`mpelog stats A --compare B`).
+//! Two runs side by side: the same state categories (or wait-state patterns)
+//! per timeline in both, their differences in seconds and in shares of the
+//! window, the largest change first (`mpelog stats A --compare B`, `mpelog
+//! analyze A --compare B`).
 //!
 //! Categories are matched by name (two runs of one program may number them
 //! differently), timelines by line ID (the MPI rank in MPE's traces). A row
@@ -9,20 +10,21 @@
 //! category over all timelines, as `mpelog stats` gives it: up to the number
 //! of timelines × 100%).
 
+use crate::analysis::Report;
 use crate::stats::Stats;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One category, on one timeline or on all, in both runs.
+/// One category (or pattern), on one timeline or on all, in both runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
-    /// The category's name.
-    pub category: String,
+    /// The category's (or pattern's) name.
+    pub name: String,
     /// The timeline's line ID; `None` for the category on all timelines.
     pub timeline: Option<i32>,
-    /// Exclusive seconds in run A.
+    /// Seconds in run A (a category's exclusive time, a pattern's seconds).
     pub a: f64,
-    /// Exclusive seconds in run B.
+    /// Seconds in run B.
     pub b: f64,
     /// `a` over A's window width.
     pub a_share: f64,
@@ -34,7 +36,7 @@ impl Row {
     /// B's seconds less A's.
     ///
     /// ```
-    /// let r = mpelog::compare::Row { category: "MPI_Recv".into(), timeline: Some(1), a: 2.0, b: 5.0, a_share: 0.2, b_share: 0.25 };
+    /// let r = mpelog::compare::Row { name: "MPI_Recv".into(), timeline: Some(1), a: 2.0, b: 5.0, a_share: 0.2, b_share: 0.25 };
     /// assert_eq!(r.change(), 3.0);
     /// ```
     pub fn change(&self) -> f64 {
@@ -44,7 +46,7 @@ impl Row {
     /// B's share less A's.
     ///
     /// ```
-    /// let r = mpelog::compare::Row { category: "MPI_Recv".into(), timeline: None, a: 2.0, b: 5.0, a_share: 0.2, b_share: 0.25 };
+    /// let r = mpelog::compare::Row { name: "MPI_Recv".into(), timeline: None, a: 2.0, b: 5.0, a_share: 0.2, b_share: 0.25 };
     /// assert!((r.share_change() - 0.05).abs() < 1e-12);
     /// ```
     pub fn share_change(&self) -> f64 {
@@ -59,16 +61,16 @@ pub struct Comparison {
     pub a_window: (f64, f64),
     /// Run B's window.
     pub b_window: (f64, f64),
-    /// Per category on all timelines, the largest change (in seconds, either
-    /// way) first; ties by name.
-    pub categories: Vec<Row>,
-    /// Per category and timeline, the largest change first; ties by name,
-    /// then timeline.
+    /// Per category (pattern) on all timelines, the largest change (in
+    /// seconds, either way) first; ties by name.
+    pub totals: Vec<Row>,
+    /// Per category (pattern) and timeline, the largest change first; ties by
+    /// name, then timeline.
     pub timelines: Vec<Row>,
 }
 
 /// Compares the state categories of runs `a` and `b` ([`Stats`] of each, any
-/// window).
+/// window): their exclusive seconds.
 ///
 /// ```
 /// # use slog2_format::convert::clog2_to_slog2;
@@ -90,56 +92,102 @@ pub struct Comparison {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn stats(a: &Stats, b: &Stats) -> Comparison {
-    // (name, timeline) → (seconds in A, seconds in B); timeline None: all.
-    let mut rows: BTreeMap<(String, Option<i32>), (f64, f64)> = BTreeMap::new();
-    for (k, s) in [a, b].into_iter().enumerate() {
+    let seconds = |s: &Stats| {
         let names: BTreeMap<i32, &str> = s
             .categories
             .iter()
             .filter(|c| c.topology == "state")
             .map(|c| (c.index, c.name.as_str()))
             .collect();
-        for x in &s.category_timelines {
-            let Some(name) = names.get(&x.index) else {
-                continue;
-            };
-            for key in [(name.to_string(), Some(x.line)), (name.to_string(), None)] {
+        s.category_timelines
+            .iter()
+            .filter_map(|x| Some((names.get(&x.index)?.to_string(), x.line, x.exclusive)))
+            .collect::<Vec<_>>()
+    };
+    compare((a.from, a.to), seconds(a), (b.from, b.to), seconds(b))
+}
+
+/// Compares the wait-state patterns of runs `a` and `b` ([`Report`]s of
+/// `mpelog analyze`): each pattern's seconds per timeline (a pattern includes
+/// its sub-patterns' seconds, as in the report).
+///
+/// ```
+/// # fn report(late_ms: u64) -> Result<mpelog::analysis::Report, Box<dyn std::error::Error>> {
+/// #     use clog2_format::synth::{Options, Plant};
+/// #     let plant = Plant { late_sender_ns: late_ms * 1_000_000, ..Plant::default() };
+/// #     let clog2 = clog2_format::synth::generate_vec(&Options::default().events(3000).plant(plant))?;
+/// #     let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// #     let (out, _) = slog2_format::convert::clog2_to_slog2(&mut trace, std::io::Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// #     let mut r = slog2_format::Slog2Reader::new(std::io::Cursor::new(out.into_inner()))?;
+/// #     Ok(mpelog::analysis::slog2(&mut r, &Default::default())?)
+/// # }
+/// // Rank 0's sends to rank 1 planted 5 ms late in A, 25 ms in B.
+/// let c = mpelog::compare::analyses(&report(5)?, &report(25)?);
+/// let first = &c.timelines[0];
+/// assert_eq!((first.name.as_str(), first.timeline), ("Late Sender", Some(1)));
+/// assert!(first.change() > 0.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn analyses(a: &Report, b: &Report) -> Comparison {
+    let seconds = |r: &Report| {
+        r.patterns
+            .iter()
+            .flat_map(|p| {
+                p.per_timeline
+                    .iter()
+                    .map(|(&line, &s)| (p.name.to_string(), line, s))
+            })
+            .collect::<Vec<_>>()
+    };
+    compare((a.from, a.to), seconds(a), (b.from, b.to), seconds(b))
+}
+
+/// The comparison of two runs' `(name, timeline, seconds)` over their windows.
+fn compare(
+    window_a: (f64, f64),
+    a: Vec<(String, i32, f64)>,
+    window_b: (f64, f64),
+    b: Vec<(String, i32, f64)>,
+) -> Comparison {
+    // (name, timeline) → (seconds in A, seconds in B); timeline None: all.
+    let mut rows: BTreeMap<(String, Option<i32>), (f64, f64)> = BTreeMap::new();
+    for (k, run) in [a, b].into_iter().enumerate() {
+        for (name, line, seconds) in run {
+            for key in [(name.clone(), Some(line)), (name, None)] {
                 let e = rows.entry(key).or_default();
                 if k == 0 {
-                    e.0 += x.exclusive;
+                    e.0 += seconds;
                 } else {
-                    e.1 += x.exclusive;
+                    e.1 += seconds;
                 }
             }
         }
     }
-    let width = |s: &Stats| s.to - s.from;
-    let share = |v: f64, w: f64| if w > 0.0 { v / w } else { 0.0 };
-    let (wa, wb) = (width(a), width(b));
-    let (mut categories, mut timelines): (Vec<Row>, Vec<Row>) = rows
+    let share = |v: f64, (from, to): (f64, f64)| if to > from { v / (to - from) } else { 0.0 };
+    let (mut totals, mut timelines): (Vec<Row>, Vec<Row>) = rows
         .into_iter()
-        .map(|((category, timeline), (x, y))| Row {
-            category,
+        .map(|((name, timeline), (x, y))| Row {
+            name,
             timeline,
             a: x,
             b: y,
-            a_share: share(x, wa),
-            b_share: share(y, wb),
+            a_share: share(x, window_a),
+            b_share: share(y, window_b),
         })
         .partition(|r| r.timeline.is_none());
     let by_change = |p: &Row, q: &Row| {
         q.change()
             .abs()
             .total_cmp(&p.change().abs())
-            .then_with(|| p.category.cmp(&q.category))
+            .then_with(|| p.name.cmp(&q.name))
             .then_with(|| p.timeline.cmp(&q.timeline))
     };
-    categories.sort_by(by_change);
+    totals.sort_by(by_change);
     timelines.sort_by(by_change);
     Comparison {
-        a_window: (a.from, a.to),
-        b_window: (b.from, b.to),
-        categories,
+        a_window: window_a,
+        b_window: window_b,
+        totals,
         timelines,
     }
 }

@@ -27,3 +27,6 @@ pub mod signals;
 pub mod slices;
 pub mod stats;
 pub mod summary;
+pub mod trace;
+
+pub use trace::Trace;

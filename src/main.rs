@@ -282,6 +282,11 @@ enum Command {
         /// renamed at the end; never over the input.
         #[arg(short, long, value_name = "REPORT.cubex")]
         output: Option<PathBuf>,
+        /// Compare with a second run (any trace `analyze` reads): each pattern's
+        /// seconds per timeline in both, the differences in seconds and in shares
+        /// of the window, the largest change first.
+        #[arg(long, value_name = "B", conflicts_with = "output")]
+        compare: Option<PathBuf>,
     },
     /// Draw a time window as Jumpshot-4 draws it, to an SVG or PNG file: one row
     /// per timeline of the view on black, states as bars in their category's
@@ -813,6 +818,7 @@ fn run(cli: Cli) -> error::CliResult {
             json,
             csv,
             output,
+            compare,
         } => {
             let style = match (json, csv) {
                 (true, _) => cmd::analyze::Style::Json,
@@ -825,7 +831,10 @@ fn run(cli: Cli) -> error::CliResult {
                 .window(from, to)
                 .root(root)
                 .instances(instances);
-            cmd::analyze::run(&file, trace.as_deref(), &opts, style, output.as_deref())
+            match compare {
+                Some(b) => cmd::analyze::compare(&file, trace.as_deref(), &b, &opts, style),
+                None => cmd::analyze::run(&file, trace.as_deref(), &opts, style, output.as_deref()),
+            }
         }
         Command::Synth {
             output,

@@ -80,7 +80,7 @@ fn b() -> Stats {
 
 fn ms(r: &Row) -> (String, Option<i32>, i64) {
     (
-        r.category.clone(),
+        r.name.clone(),
         r.timeline,
         (r.change() * 1e6).round() as i64,
     )
@@ -102,7 +102,7 @@ fn the_planted_slowdown_is_listed_first_then_what_it_caused() {
         ],
         "microseconds"
     );
-    let all: Vec<_> = c.categories.iter().map(ms).collect();
+    let all: Vec<_> = c.totals.iter().map(ms).collect();
     assert_eq!(
         all,
         vec![
@@ -148,7 +148,7 @@ fn categories_are_matched_by_name_and_missing_rows_count_zero() {
     let row = |name: &str, t| {
         c.timelines
             .iter()
-            .find(|r| r.category == name && r.timeline == Some(t))
+            .find(|r| r.name == name && r.timeline == Some(t))
             .map(ms)
             .unwrap()
             .2

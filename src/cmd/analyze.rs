@@ -379,3 +379,37 @@ pub fn csv<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// Runs `mpelog analyze A --compare B`: both runs' patterns per timeline, the
+/// largest change first ([`mpelog::compare::analyses`]).
+pub fn compare(
+    a: &Path,
+    trace: Option<&Path>,
+    b: &Path,
+    opts: &Options,
+    style: Style,
+) -> CliResult {
+    let of = |path: &Path, trace: Option<&Path>| -> CliResult<Report> {
+        Ok(match super::input(path)? {
+            Input::Remote(mut r, _) => {
+                analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?
+            }
+            Input::Local(path, format) => local(&path, format, trace, opts)?,
+        })
+    };
+    let c = mpelog::compare::analyses(&of(a, trace)?, &of(b, None)?);
+    let rows = super::compare_text::Rows::Patterns;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let o = CliError::io(Path::new("<stdout>"));
+    match style {
+        Style::Json => {
+            mpelog::json_text::to_writer_pretty(&mut out, &c)
+                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
+            writeln!(out).map_err(o)?;
+        }
+        Style::Csv => super::compare_text::csv(&c, rows, &mut out).map_err(o)?,
+        Style::Text => super::compare_text::text(&c, rows, a, b, &mut out).map_err(o)?,
+    }
+    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+}

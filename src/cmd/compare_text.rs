@@ -6,9 +6,33 @@ use mpelog::compare::{Comparison, Row};
 use std::io::Write;
 use std::path::Path;
 
-/// The aligned tables: per category on all timelines, then per category and
-/// timeline.
-pub fn text<W: Write>(c: &Comparison, a: &Path, b: &Path, out: &mut W) -> std::io::Result<()> {
+/// What the rows of a comparison are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rows {
+    /// State categories (`stats --compare`): their exclusive time.
+    Categories,
+    /// Wait-state patterns (`analyze --compare`): their seconds.
+    Patterns,
+}
+
+impl Rows {
+    fn word(self) -> &'static str {
+        match self {
+            Rows::Categories => "category",
+            Rows::Patterns => "pattern",
+        }
+    }
+}
+
+/// The aligned tables: per category (pattern) on all timelines, then per
+/// category (pattern) and timeline.
+pub fn text<W: Write>(
+    c: &Comparison,
+    rows: Rows,
+    a: &Path,
+    b: &Path,
+    out: &mut W,
+) -> std::io::Result<()> {
     for (run, path, (from, to)) in [("A", a, c.a_window), ("B", b, c.b_window)] {
         writeln!(
             out,
@@ -18,27 +42,35 @@ pub fn text<W: Write>(c: &Comparison, a: &Path, b: &Path, out: &mut W) -> std::i
         )?;
     }
     writeln!(out)?;
+    let what = match rows {
+        Rows::Categories => "exclusive time per state category",
+        Rows::Patterns => "seconds per wait-state pattern (each with its sub-patterns)",
+    };
     writeln!(
         out,
-        "exclusive time per state category, largest change first; shares are of each run's window (on all timelines: up to the number of timelines x 100%)"
+        "{what}, largest change first; shares are of each run's window (on all timelines: up to the number of timelines x 100%)"
     )?;
-    table(out, "all", &c.categories)?;
+    table(out, rows.word(), "all", &c.totals)?;
     writeln!(out)?;
-    writeln!(out, "per category and timeline, largest change first")?;
-    table(out, "timeline", &c.timelines)
+    writeln!(
+        out,
+        "per {} and timeline, largest change first",
+        rows.word()
+    )?;
+    table(out, rows.word(), "timeline", &c.timelines)
 }
 
-fn table<W: Write>(out: &mut W, timeline: &str, rows: &[Row]) -> std::io::Result<()> {
+fn table<W: Write>(out: &mut W, word: &str, timeline: &str, rows: &[Row]) -> std::io::Result<()> {
     writeln!(
         out,
-        "{:<24} {:>8} {:>14} {:>14} {:>14} {:>8} {:>8} {:>9}",
-        "category", timeline, "A s", "B s", "change s", "A %", "B %", "change %"
+        "{:<40} {:>8} {:>14} {:>14} {:>14} {:>8} {:>8} {:>9}",
+        word, timeline, "A s", "B s", "change s", "A %", "B %", "change %"
     )?;
     for r in rows {
         writeln!(
             out,
-            "{:<24} {:>8} {:>14.6} {:>14.6} {:>+14.6} {:>8.3} {:>8.3} {:>+9.3}",
-            r.category,
+            "{:<40} {:>8} {:>14.6} {:>14.6} {:>+14.6} {:>8.3} {:>8.3} {:>+9.3}",
+            r.name,
             r.timeline.map_or("all".to_string(), |t| t.to_string()),
             r.a,
             r.b,
@@ -51,20 +83,22 @@ fn table<W: Write>(out: &mut W, timeline: &str, rows: &[Row]) -> std::io::Result
     Ok(())
 }
 
-/// CSV: one row per category (`table` = `category`) and per category and
-/// timeline (`timeline`), times in seconds, shares as fractions.
-pub fn csv<W: Write>(c: &Comparison, out: &mut W) -> std::io::Result<()> {
+/// CSV: one row per category or pattern on all timelines (`table` =
+/// `total`) and per category (pattern) and timeline (`timeline`), times in
+/// seconds, shares as fractions.
+pub fn csv<W: Write>(c: &Comparison, rows: Rows, out: &mut W) -> std::io::Result<()> {
     writeln!(
         out,
-        "table,category,timeline,a,b,change,a_share,b_share,share_change"
+        "table,{},timeline,a,b,change,a_share,b_share,share_change",
+        rows.word()
     )?;
     let quote = |t: &str| format!("\"{}\"", t.replace('"', "\"\""));
-    for (table, rows) in [("category", &c.categories), ("timeline", &c.timelines)] {
+    for (table, rows) in [("total", &c.totals), ("timeline", &c.timelines)] {
         for r in rows {
             writeln!(
                 out,
                 "{table},{},{},{:?},{:?},{:?},{:?},{:?},{:?}",
-                quote(&r.category),
+                quote(&r.name),
                 r.timeline.map_or(String::new(), |t| t.to_string()),
                 r.a,
                 r.b,

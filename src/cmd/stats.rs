@@ -2,6 +2,7 @@
 //! matrix, message sizes and a time histogram ([`mpelog::stats`]), as text, JSON
 //! or CSV.
 
+use super::compare_text::Rows;
 use super::Input;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
@@ -57,8 +58,10 @@ pub fn compare(
                 .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
             writeln!(out).map_err(o)?;
         }
-        Style::Csv => super::compare_text::csv(&c, &mut out).map_err(o)?,
-        Style::Text => super::compare_text::text(&c, a, b, &mut out).map_err(o)?,
+        Style::Csv => super::compare_text::csv(&c, Rows::Categories, &mut out).map_err(o)?,
+        Style::Text => {
+            super::compare_text::text(&c, Rows::Categories, a, b, &mut out).map_err(o)?
+        }
     }
     out.flush().map_err(CliError::io(Path::new("<stdout>")))
 }

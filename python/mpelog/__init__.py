@@ -1,0 +1,178 @@
+"""mpelog: MPI traces of every MPE format (CLOG2, old CLOG, ALOG, SLOG-1,
+SLOG-2 plain or compressed, annotations, OTF2 archives, SLOG-2 at http(s)
+URLs) as Arrow tables and pandas DataFrames.
+
+>>> import mpelog
+>>> t = mpelog.open("run.clog2")              # doctest: +SKIP
+>>> t.info()["format"]                        # doctest: +SKIP
+'CLOG2'
+>>> t.window(0.5, 0.6).to_pandas()            # doctest: +SKIP
+
+Reads run in Rust with the GIL released. Drawables reach pyarrow through the
+Arrow C stream interface, in the columns of ``mpelog export --to parquet``
+(spec/export.md section 7) but its typed ``info_*`` columns.
+"""
+
+from __future__ import annotations
+
+import io as _io
+import json as _json
+import os as _os
+from typing import Any, Dict, Optional, Union
+
+import pyarrow as _pa
+
+from . import _mpelog
+from ._mpelog import (
+    AlogError,
+    AnnotationError,
+    BadWindowError,
+    Clog2Error,
+    MpelogError,
+    NoTraceError,
+    NoViewError,
+    Otf2Error,
+    RemoteError,
+    Slog1Error,
+    Slog2Error,
+    TraceIOError,
+    UnrecognizedError,
+)
+
+__all__ = [
+    "open",
+    "check",
+    "convert",
+    "Trace",
+    "MpelogError",
+    "TraceIOError",
+    "UnrecognizedError",
+    "RemoteError",
+    "Clog2Error",
+    "Slog2Error",
+    "Slog1Error",
+    "AlogError",
+    "Otf2Error",
+    "AnnotationError",
+    "NoTraceError",
+    "BadWindowError",
+    "NoViewError",
+]
+
+PathLike = Union[str, "_os.PathLike[str]"]
+
+
+class Trace:
+    """An opened trace of any format (made by :func:`open`)."""
+
+    def __init__(self, inner: Any, path: str) -> None:
+        self._t = inner
+        self.path = path
+
+    def __repr__(self) -> str:
+        return f"mpelog.Trace({self.path!r}, format={self.format!r})"
+
+    @property
+    def format(self) -> str:
+        """The input's format: ``CLOG2``, ``SLOG-2``, ``OTF2``, ..."""
+        return self._t.format
+
+    def info(self) -> Dict[str, Any]:
+        """Format, time range (``start``, ``end``, seconds), legend
+        (``categories``: index, name, topology) and views. A format without a
+        tree (CLOG2, old CLOG, ALOG, SLOG-1, OTF2) is converted once to a
+        temporary SLOG-2 file, kept while the Trace lives."""
+        return _json.loads(self._t.info_json())
+
+    def window(self, t0: Optional[float] = None, t1: Optional[float] = None) -> _pa.Table:
+        """The drawables that meet ``[t0, t1)`` (a missing bound: the trace's
+        start or end) as a ``pyarrow.Table``, one row per drawable in start
+        order: kind, category, name, start, end, duration, start_line,
+        end_line, info."""
+        stream = self._t.window_stream(t0, t1)
+        return _pa.RecordBatchReader.from_stream(stream).read_all()
+
+    def batches(
+        self, t0: Optional[float] = None, t1: Optional[float] = None, rows: int = 65536
+    ) -> _pa.RecordBatchReader:
+        """The drawables of ``[t0, t1)`` (default: the whole trace) as a
+        ``pyarrow.RecordBatchReader`` of batches of ``rows`` rows, read while
+        they are taken on a thread of their own, at most one batch ahead:
+        memory stays bounded by the batch size (a format without a tree is
+        sorted through temporary files beyond 64 MB). An error while reading
+        ends the iteration with a pyarrow error naming its kind."""
+        return _pa.RecordBatchReader.from_stream(self._t.stream(t0, t1, rows))
+
+    def stats(
+        self, t0: Optional[float] = None, t1: Optional[float] = None, bins: int = 0
+    ) -> Dict[str, Any]:
+        """The statistics of ``mpelog stats --json`` as pandas DataFrames:
+        ``categories``, ``timelines``, ``messages``, ``message_sizes``,
+        ``bins`` and ``category_timelines``, plus the window ``from``/``to``."""
+        import pandas as pd
+
+        s = _json.loads(self._t.stats_json(t0, t1, bins))
+        out: Dict[str, Any] = {"from": s["from"], "to": s["to"]}
+
+        def flat(rows: Any) -> "pd.DataFrame":
+            return pd.json_normalize(rows, sep="_") if rows else pd.DataFrame()
+
+        out["categories"] = flat(s["categories"])
+        out["timelines"] = flat(s["timelines"])
+        out["messages"] = flat(s["messages"])
+        out["message_sizes"] = pd.DataFrame(
+            s["message_sizes"], columns=["below", "messages"]
+        )
+        out["bins"] = pd.DataFrame(
+            [
+                {"start": b["start"], "end": b["end"], "category": int(c), "value": v}
+                for b in s["bins"]
+                for c, v in (
+                    b["categories"].items()
+                    if isinstance(b["categories"], dict)
+                    else b["categories"]
+                )
+            ],
+            columns=["start", "end", "category", "value"],
+        )
+        out["category_timelines"] = flat(s.get("category_timelines", []))
+        return out
+
+    def stats_json(
+        self, t0: Optional[float] = None, t1: Optional[float] = None, bins: int = 0
+    ) -> Dict[str, Any]:
+        """The statistics exactly as ``mpelog stats --json`` prints them."""
+        return _json.loads(self._t.stats_json(t0, t1, bins))
+
+    def events(self, t0: Optional[float] = None, t1: Optional[float] = None) -> Any:
+        """The events of ``[t0, t1)`` as a pandas DataFrame in pipit's layout
+        (``Timestamp (ns)``, ``Event Type``, ``Name``, ``Thread``, ``Process``,
+        ``Attributes``), as ``mpelog export --to csv`` writes them."""
+        import pandas as pd
+
+        csv = self._t.pipit_csv(t0, t1)
+        return pd.read_csv(_io.BytesIO(csv), keep_default_na=False)
+
+    def check(self) -> Dict[str, Any]:
+        """The checker's report (``mpelog check``): format, passes, findings."""
+        return _json.loads(self._t.check_json())
+
+
+def open(path_or_url: PathLike) -> Trace:  # noqa: A001 (mirrors the built-in)
+    """Opens a trace of any format mpelog reads, or a SLOG-2 file at an
+    ``http(s)://`` URL (read with Range requests). Raises a subclass of
+    :class:`MpelogError` (``kind``, ``path``, ``offset`` attributes)."""
+    p = _os.fspath(path_or_url)
+    return Trace(_mpelog.open(p), p)
+
+
+def check(path_or_url: PathLike) -> Dict[str, Any]:
+    """Checks a trace against the rules of the format specifications, as
+    ``mpelog check``: ``{"format", "passes", "findings": [...]}``."""
+    return open(path_or_url).check()
+
+
+def convert(path_or_url: PathLike, output: PathLike) -> None:
+    """Converts a CLOG2, old CLOG, ALOG, SLOG-1 or OTF2 trace to the SLOG-2
+    file ``output`` (``mpelog convert``'s default tree)."""
+    open(path_or_url)._t.convert_to_slog2(_os.fspath(output))

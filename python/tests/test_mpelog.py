@@ -1,0 +1,121 @@
+"""mpelog's Python package against the CLI: Arrow tables equal the Parquet
+export row for row, statistics equal `mpelog stats --json`, events equal the
+pipit CSV export; typed exceptions carry the byte offset."""
+
+import io
+import json
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import mpelog
+from conftest import corpus_files
+
+COLUMNS = ["kind", "category", "name", "start", "end", "duration", "start_line", "end_line", "info"]
+
+
+def parquet_rows(cli, tmp_path, path, t0=None, t1=None):
+    out = tmp_path / "x.parquet"
+    args = ["export", path, "-o", out]
+    if t0 is not None:
+        args += ["--from", repr(t0), "--to", repr(t1)]
+    cli(*args)
+    return pq.read_table(out).select(COLUMNS).to_pydict()
+
+
+def middle(t):
+    info = t.info()
+    a, b = info["start"], info["end"]
+    return a + (b - a) * 0.4, a + (b - a) * 0.6
+
+
+def same_as_cli(cli, tmp_path, path):
+    t = mpelog.open(path)
+    whole = t.window()
+    assert whole.num_rows > 0
+    assert whole.column_names == COLUMNS
+    assert whole.to_pydict() == parquet_rows(cli, tmp_path, path), f"{path}: whole trace"
+    t0, t1 = middle(t)
+    assert t.window(t0, t1).to_pydict() == parquet_rows(cli, tmp_path, path, t0, t1), f"{path}: window"
+    assert t.stats_json() == json.loads(cli("stats", "--json", path)), f"{path}: stats"
+    assert t.stats_json(t0, t1, 5) == json.loads(
+        cli("stats", "--json", path, "--from", repr(t0), "--to", repr(t1), "--bins", "5")
+    ), f"{path}: windowed stats"
+    out = tmp_path / "x.csv"
+    cli("export", path, "-o", out)
+    expected = pd.read_csv(out, keep_default_na=False)
+    pd.testing.assert_frame_equal(t.events(), expected)
+
+
+@pytest.mark.parametrize("name", ["clog2", "slog2", "slog2z", "annotation"])
+def test_generated_traces_match_the_cli(cli, generated, tmp_path, name):
+    same_as_cli(cli, tmp_path, generated[name])
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=str)
+def test_corpus_matches_the_cli(cli, tmp_path, path):
+    same_as_cli(cli, tmp_path, path)
+
+
+def test_info(generated):
+    info = mpelog.open(generated["clog2"]).info()
+    assert info["format"] == "CLOG2"
+    assert info["start"] < info["end"]
+    assert any(c["name"] == "MPI_Send" and c["topology"] == "state" for c in info["categories"])
+    assert "Process View" in info["views"]
+
+
+def test_batches_are_bounded_and_whole(generated):
+    t = mpelog.open(generated["clog2"])
+    reader = t.batches(rows=1000)
+    assert isinstance(reader, pa.RecordBatchReader)
+    sizes = [b.num_rows for b in reader]
+    assert len(sizes) > 2 and max(sizes) == 1000
+    assert sum(sizes) == t.window().num_rows
+
+
+def test_stats_dataframes(generated, cli):
+    s = mpelog.open(generated["slog2"]).stats(bins=4)
+    cli_json = json.loads(cli("stats", "--json", generated["slog2"], "--bins", "4"))
+    assert list(s["categories"]["name"]) == [c["name"] for c in cli_json["categories"]]
+    assert list(s["categories"]["inclusive_sum"]) == [c["inclusive"]["sum"] for c in cli_json["categories"]]
+    assert len(s["messages"]) == len(cli_json["messages"])
+    assert s["bins"]["start"].nunique() == 4
+
+
+def test_events_in_pipits_layout(generated):
+    df = mpelog.open(generated["clog2"]).events()
+    assert list(df.columns) == ["Timestamp (ns)", "Event Type", "Name", "Thread", "Process", "Attributes"]
+    assert {"Enter", "Leave", "Instant"} <= set(df["Event Type"])
+
+
+def test_convert_and_check(generated, tmp_path):
+    out = tmp_path / "c.slog2"
+    mpelog.convert(generated["clog2"], out)
+    assert mpelog.check(out)["passes"]
+    assert mpelog.open(out).window().equals(mpelog.open(generated["clog2"]).window())
+    with pytest.raises(mpelog.MpelogError) as e:
+        mpelog.convert(out, tmp_path / "again.slog2")
+    assert e.value.kind == "unsupported"
+
+
+def test_typed_errors(generated, tmp_path):
+    with pytest.raises(mpelog.TraceIOError) as e:
+        mpelog.open(tmp_path / "missing.clog2")
+    assert e.value.kind == "io" and e.value.offset is None
+    junk = tmp_path / "junk.txt"
+    junk.write_text("not a trace")
+    with pytest.raises(mpelog.UnrecognizedError):
+        mpelog.open(junk)
+    data = generated["slog2"].read_bytes()
+    cut = tmp_path / "cut.slog2"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(mpelog.Slog2Error) as e:
+        mpelog.open(cut).window()
+    assert e.value.kind == "slog2"
+    assert isinstance(e.value.offset, int)
+    assert isinstance(e.value, mpelog.MpelogError)
+    with pytest.raises(mpelog.BadWindowError):
+        mpelog.open(generated["slog2"]).window(1.0, 0.5)

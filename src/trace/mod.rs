@@ -1,0 +1,529 @@
+//! [`Trace`]: the one way to open any input mpelog reads (CLOG2, old CLOG,
+//! ALOG, SLOG-1, SLOG-2 plain or compressed, annotations, OTF2 archives, and
+//! SLOG-2 files at `http(s)://` URLs), with what a tool needs of it: its
+//! [`info`](Trace::info), [window queries](Trace::window), a one-pass
+//! time-ordered stream of its drawables ([`drawables`](Trace::drawables)),
+//! its [`stats`](Trace::stats) and its [`check`](Trace::check).
+//!
+//! SLOG-2 files and annotations are queried through their trees; any other
+//! format is converted once, on the first query that needs a tree, to a
+//! temporary SLOG-2 file with `mpelog convert`'s default tree, kept (and
+//! queried) for the `Trace`'s life and removed with it. Statistics and the
+//! drawable stream of such a format need no tree: they read the trace in one
+//! pass, its drawables put in time order in bounded memory.
+//!
+//! ```
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("demo.clog2");
+//! std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+//! let mut t = mpelog::Trace::open(&path)?;
+//! let info = t.info()?;
+//! assert_eq!(info.format.name(), "CLOG2");
+//! let w = t.window(Some(info.start), Some(info.start + (info.end - info.start) / 10.0))?;
+//! assert!(!w.drawables.is_empty());
+//! let stats = t.stats(&mpelog::stats::Options::default())?;
+//! assert!(stats.categories.iter().any(|c| c.name == "MPI_Send" && c.count > 0));
+//! assert!(t.check(&Default::default())?.passes());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod detect;
+mod error;
+mod info;
+mod pieces;
+mod read;
+mod window;
+
+pub use detect::detect;
+pub use error::{Error, Result};
+pub use info::{CategoryInfo, Info};
+pub use mpelog_conformance::Format;
+pub use window::{check_window, Window};
+
+use crate::export::{Counts, Sink};
+use slog2_format::{Category, Slog2Reader};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// A source a SLOG-2 reader reads: a local file or a remote one.
+trait ReadSeek: std::io::Read + std::io::Seek + Send {}
+impl<T: std::io::Read + std::io::Seek + Send> ReadSeek for T {}
+
+/// A SLOG-2 reader over a local or a remote file.
+type Reader = Slog2Reader<Box<dyn ReadSeek>>;
+
+/// The tree a window query reads.
+enum Tree {
+    /// A SLOG-2 file (local, remote, or the conversion of another format).
+    Slog2(Box<Reader>),
+    /// An annotation, and the path of the trace it annotates.
+    Annotation(Box<mpelog_annotate::Annotation<File, File>>, PathBuf),
+}
+
+/// An opened trace of any format (see the [module documentation](self)).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("demo.clog2");
+/// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+/// let t = mpelog::Trace::open(&path)?;
+/// assert_eq!(t.format(), mpelog::trace::Format::Clog2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Trace {
+    /// The input as given (a path or a URL).
+    given: PathBuf,
+    /// The local file to read: the input, the copy of standard input or of a
+    /// URL (`None` for a SLOG-2 file read where it is with Range requests).
+    local: Option<PathBuf>,
+    format: Format,
+    tree: Option<Tree>,
+    /// The temporary directory of the conversion to SLOG-2, if made.
+    converted: Option<tempfile::TempDir>,
+}
+
+impl std::fmt::Debug for Trace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Trace")
+            .field("given", &self.given)
+            .field("format", &self.format)
+            .field("converted", &self.converted.is_some())
+            .finish()
+    }
+}
+
+/// The URL of a remote file (`http://` or `https://`), if `path` is one.
+fn url(path: &Path) -> Option<&str> {
+    path.to_str().filter(|p| {
+        let p = p.get(..8).unwrap_or(p).to_ascii_lowercase();
+        p.starts_with("http://") || p.starts_with("https://")
+    })
+}
+
+impl Trace {
+    /// Opens `path_or_url`: a local trace of any format mpelog reads (a file,
+    /// an OTF2 archive's directory or anchor file, an annotation `X.idx`
+    /// beside its trace `X`, or `-` for standard input), or a URL. A SLOG-2
+    /// file at a URL is read where it is, with HTTP Range requests; any other
+    /// trace at a URL through a local copy (as the CLI does).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] for a file that cannot be read, [`Error::Unrecognized`]
+    /// for no known format, [`Error::Remote`] for a URL that cannot be read,
+    /// and the format's error for a SLOG-2 file or an annotation whose header
+    /// is bad (other formats are read when first queried).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("x.txt");
+    /// std::fs::write(&path, "not a trace")?;
+    /// let e = mpelog::Trace::open(&path).unwrap_err();
+    /// assert!(matches!(e, mpelog::trace::Error::Unrecognized { .. }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(path_or_url: impl AsRef<Path>) -> Result<Trace> {
+        let given = path_or_url.as_ref();
+        let local = match url(given) {
+            Some(u) => {
+                let f = crate::remote::HttpFile::open(u)?;
+                let source: Box<dyn ReadSeek> = Box::new(f);
+                match Slog2Reader::new(source) {
+                    Ok(r) => {
+                        return Ok(Trace {
+                            given: given.to_path_buf(),
+                            local: None,
+                            format: Format::Slog2,
+                            tree: Some(Tree::Slog2(Box::new(r))),
+                            converted: None,
+                        })
+                    }
+                    Err(slog2_format::Error::NotSlog2 { .. }) => crate::input::download(u)?,
+                    Err(source) => {
+                        return Err(Error::Slog2 {
+                            path: given.to_path_buf(),
+                            source,
+                        })
+                    }
+                }
+            }
+            None => crate::input::resolve(given).map_err(|e| match e {
+                crate::output::Error::Io { path, source } => Error::Io { path, source },
+                e => Error::Io {
+                    path: given.to_path_buf(),
+                    source: std::io::Error::other(e.to_string()),
+                },
+            })?,
+        };
+        Self::open_local(given, local, None)
+    }
+
+    /// Opens the annotation `idx` of the trace `trace` (for an annotation
+    /// not named after its trace, `TRACE.idx`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::open`]; [`Error::Unrecognized`] when `idx` is no annotation.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let trace = dir.path().join("demo.clog2");
+    /// std::fs::write(&trace, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let e = mpelog::Trace::open_annotation(&trace, &trace).unwrap_err();
+    /// assert_eq!(e.kind(), "unrecognized"); // a trace, not an annotation
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_annotation(idx: impl AsRef<Path>, trace: impl AsRef<Path>) -> Result<Trace> {
+        let idx = idx.as_ref();
+        let t = Self::open_local(idx, idx.to_path_buf(), Some(trace.as_ref()))?;
+        match t.format {
+            Format::Annotation => Ok(t),
+            other => Err(Error::Unrecognized {
+                path: idx.to_path_buf(),
+                message: format!("a {} file, not an annotation", other.name()),
+            }),
+        }
+    }
+
+    fn open_local(given: &Path, local: PathBuf, trace: Option<&Path>) -> Result<Trace> {
+        let format = detect(&local)?;
+        let tree = match format {
+            Format::Slog2 | Format::Slog2Compressed => {
+                // No read buffer: the reader reads each block with one read.
+                let file = File::open(&local).map_err(Error::io(&local))?;
+                let source: Box<dyn ReadSeek> = Box::new(file);
+                let r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
+                    path: given.to_path_buf(),
+                    source,
+                })?;
+                Some(Tree::Slog2(Box::new(r)))
+            }
+            Format::Annotation => Some(open_annotation(&local, trace)?),
+            _ => None,
+        };
+        Ok(Trace {
+            given: given.to_path_buf(),
+            local: Some(local),
+            format,
+            tree,
+            converted: None,
+        })
+    }
+
+    /// The format of the input.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert_eq!(mpelog::Trace::open(&path)?.format().name(), "CLOG2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The input as given to [`Trace::open`] (a path or a URL).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert_eq!(mpelog::Trace::open(&path)?.path(), path);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn path(&self) -> &Path {
+        &self.given
+    }
+
+    /// Whether the input was converted to a temporary SLOG-2 file (for a
+    /// window query or the info of a format without a tree); the file stays
+    /// for the `Trace`'s life, so the conversion happens once.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// assert!(!t.is_converted());
+    /// t.window(None, None)?;
+    /// assert!(t.is_converted());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_converted(&self) -> bool {
+        self.converted.is_some()
+    }
+
+    /// The local file of the input, downloaded first for a remote one.
+    fn local(&mut self) -> Result<PathBuf> {
+        if let Some(p) = &self.local {
+            return Ok(p.clone());
+        }
+        let u = url(&self.given).unwrap_or_default().to_string();
+        let p = crate::input::download(&u)?;
+        self.local = Some(p.clone());
+        Ok(p)
+    }
+
+    /// The input's own tree (a SLOG-2 file's, an annotation's), not that of
+    /// a conversion: statistics and the drawable stream read any other input
+    /// in one pass, as the CLI does, converted or not.
+    fn own_tree(&mut self) -> Option<&mut Tree> {
+        match self.converted {
+            Some(_) => None,
+            None => self.tree.as_mut(),
+        }
+    }
+
+    /// The tree window queries read: the input's, or that of its one-time
+    /// conversion to a temporary SLOG-2 file.
+    fn tree(&mut self) -> Result<&mut Tree> {
+        if self.tree.is_none() {
+            let local = self.local()?;
+            let dir = tempfile::tempdir().map_err(Error::io(&std::env::temp_dir()))?;
+            let slog2 = read::to_slog2(&local, self.format, dir.path())?;
+            let file = File::open(&slog2).map_err(Error::io(&slog2))?;
+            let source: Box<dyn ReadSeek> = Box::new(file);
+            let r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
+                path: slog2.clone(),
+                source,
+            })?;
+            self.tree = Some(Tree::Slog2(Box::new(r)));
+            self.converted = Some(dir);
+        }
+        Ok(self.tree.as_mut().expect("made above"))
+    }
+
+    /// The legend: every category of the trace (of its conversion for a
+    /// format without a tree), in file order.
+    ///
+    /// # Errors
+    ///
+    /// The conversion's error, for a format without a tree.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// assert!(t.legend()?.iter().any(|c| c.name.text() == "MPI_Send"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn legend(&mut self) -> Result<Vec<Category>> {
+        Ok(match self.tree()? {
+            Tree::Slog2(r) => r.category_list().to_vec(),
+            Tree::Annotation(a, _) => a.categories().categories.clone(),
+        })
+    }
+
+    /// The statistics of the window of `opts` (per category and timeline,
+    /// messages, histogram), the same as `mpelog stats --json` prints.
+    ///
+    /// # Errors
+    ///
+    /// The format's error where the input is bad (with its byte offset),
+    /// [`Error::Io`] when the sorter's temporary runs fail.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let s = t.stats(&mpelog::stats::Options::default().bins(4))?;
+    /// assert_eq!(s.bins.len(), 4);
+    /// assert!(!s.messages.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stats(&mut self, opts: &crate::stats::Options) -> Result<crate::stats::Stats> {
+        let given = self.given.clone();
+        match self.own_tree() {
+            Some(Tree::Slog2(r)) => crate::stats::slog2(r, opts).map_err(|source| Error::Slog2 {
+                path: given,
+                source,
+            }),
+            Some(Tree::Annotation(a, trace)) => {
+                crate::stats::annotation(a, opts).map_err(|e| annotation_error(&given, trace, e))
+            }
+            None => {
+                let local = self.local()?;
+                let window = crate::export::Options::default().window(opts.from, opts.to);
+                let mut sorted = read::sorted(&local, self.format, &window)?;
+                crate::stats::one_pass(&mut sorted, opts).map_err(Error::io(&std::env::temp_dir()))
+            }
+        }
+    }
+
+    /// Streams the drawables that meet the window of `opts` to `sink`, in
+    /// time order and in one pass over the input, with bounded memory (a
+    /// format without a tree is paired and sorted as `mpelog export` does,
+    /// through temporary sorted runs when it does not fit in
+    /// `opts.sort_memory`): what every `mpelog export` writer is fed.
+    ///
+    /// # Errors
+    ///
+    /// The format's error where the input is bad, [`Error::NoView`] for a
+    /// view the trace lacks, [`Error::Io`] when `sink` fails.
+    ///
+    /// ```
+    /// use mpelog::export::{chrome::ChromeJson, Options};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let mut json = ChromeJson::new(Vec::new());
+    /// let counts = t.drawables(&Options::default(), &mut json)?;
+    /// assert!(counts.states > 0 && counts.arrows > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn drawables<S: Sink>(
+        &mut self,
+        opts: &crate::export::Options,
+        sink: &mut S,
+    ) -> Result<Counts> {
+        use crate::export::Error as E;
+        let given = self.given.clone();
+        let common = |e: E<std::convert::Infallible>| match e {
+            E::Write(source) => Error::Io {
+                path: PathBuf::from("<output>"),
+                source,
+            },
+            E::NoView { asked, known } => Error::NoView { asked, known },
+            E::Read(never) => match never {},
+        };
+        match self.own_tree() {
+            Some(Tree::Slog2(r)) => crate::export::slog2(r, opts, sink).map_err(|e| match e {
+                E::Read(source) => Error::Slog2 {
+                    path: given.clone(),
+                    source,
+                },
+                E::Write(e) => common(E::Write(e)),
+                E::NoView { asked, known } => common(E::NoView { asked, known }),
+            }),
+            Some(Tree::Annotation(a, trace)) => {
+                crate::export::annotation(a, opts, sink).map_err(|e| match e {
+                    E::Read(e) => annotation_error(&given, trace, e),
+                    E::Write(e) => common(E::Write(e)),
+                    E::NoView { asked, known } => common(E::NoView { asked, known }),
+                })
+            }
+            None => {
+                let local = self.local()?;
+                let mut sorted = read::sorted(&local, self.format, opts)?;
+                crate::export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
+                    E::Read(source) => Error::Io {
+                        path: std::env::temp_dir(),
+                        source,
+                    },
+                    E::Write(e) => common(E::Write(e)),
+                    E::NoView { asked, known } => common(E::NoView { asked, known }),
+                })
+            }
+        }
+    }
+
+    /// Writes the trace as a SLOG-2 file at `out`, converted with `mpelog
+    /// convert`'s default tree (64 KiB leaves, 2 children, plain nodes).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for a SLOG-2 file or an annotation (`mpelog
+    /// convert` rewrites those), the format's error where the input is bad,
+    /// [`Error::Io`] when `out` cannot be written.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let out = dir.path().join("demo.slog2");
+    /// mpelog::Trace::open(&path)?.write_slog2(&out)?;
+    /// let mut s = mpelog::Trace::open(&out)?;
+    /// assert_eq!(s.format(), mpelog::trace::Format::Slog2);
+    /// assert_eq!(s.write_slog2(&dir.path().join("again.slog2")).unwrap_err().kind(), "unsupported");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_slog2(&mut self, out: &Path) -> Result<()> {
+        match self.format {
+            Format::Slog2 | Format::Slog2Compressed | Format::Annotation => {
+                Err(Error::Unsupported {
+                    path: self.given.clone(),
+                    what: format!(
+                        "already has a tree ({}); `mpelog convert` rewrites it",
+                        self.format.name()
+                    ),
+                })
+            }
+            format => {
+                let local = self.local()?;
+                read::write_slog2(&local, format, out)
+            }
+        }
+    }
+
+    /// Checks the input against the rules of the format specifications, as
+    /// `mpelog check` does (a remote file is downloaded first).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when the file cannot be read at all (a bad file is a
+    /// report with findings, not an error).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let report = mpelog::Trace::open(&path)?.check(&Default::default())?;
+    /// assert!(report.passes());
+    /// assert_eq!(report.format, Some(mpelog::trace::Format::Clog2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check(
+        &mut self,
+        opts: &mpelog_conformance::Options,
+    ) -> Result<mpelog_conformance::Report> {
+        let local = self.local()?;
+        mpelog_conformance::check_path(&local, opts).map_err(Error::io(&self.given))
+    }
+}
+
+/// Opens the annotation `idx` and the trace it annotates (`trace`, or the
+/// annotation's path without `.idx`), unbuffered as the CLI reads them.
+fn open_annotation(idx: &Path, trace: Option<&Path>) -> Result<Tree> {
+    let trace =
+        match (trace, idx.extension()) {
+            (Some(t), _) => t.to_path_buf(),
+            (None, Some(e)) if e == "idx" => {
+                let t = idx.with_extension("");
+                if !t.exists() {
+                    return Err(Error::NoTrace {
+                        annotation: idx.to_path_buf(),
+                        trace: t,
+                    });
+                }
+                t
+            }
+            (None, _) => return Err(Error::NoTrace {
+                annotation: idx.to_path_buf(),
+                trace: PathBuf::from(
+                    "TRACE (name the annotation TRACE.idx, or open it with Trace::open_annotation)",
+                ),
+            }),
+        };
+    let a = File::open(idx).map_err(Error::io(idx))?;
+    let t = File::open(&trace).map_err(Error::io(&trace))?;
+    let ann =
+        mpelog_annotate::Annotation::new(a, t).map_err(|e| annotation_error(idx, &trace, e))?;
+    Ok(Tree::Annotation(Box::new(ann), trace))
+}
+
+/// Attributes an annotation error to the annotation or to its trace.
+fn annotation_error(idx: &Path, trace: &Path, e: mpelog_annotate::Error) -> Error {
+    use mpelog_annotate::Error as E;
+    let path = match &e {
+        E::Clog2(_) | E::Io { file: "trace", .. } => trace,
+        _ => idx,
+    };
+    Error::Annotation {
+        path: path.to_path_buf(),
+        source: e,
+    }
+}

@@ -1,0 +1,134 @@
+//! Reading each format's input: the whole-file readers (ALOG, SLOG-1), OTF2
+//! archives, the one-pass conversion in start order, and the one-time
+//! conversion to a SLOG-2 file (as `mpelog convert` makes it, with the
+//! default tree) for the window queries of formats without a tree.
+
+use super::error::{Error, Result};
+use crate::export::sorted::Sorted;
+use mpelog_conformance::Format;
+use std::path::{Path, PathBuf};
+
+/// Largest unpacked `.Z` ALOG input accepted (as the CLI).
+const MAX_UNPACKED: usize = 1 << 30;
+
+/// Reads and parses an ALOG file, unpacking `.Z` first.
+pub(crate) fn alog(path: &Path) -> Result<alog_format::AlogFile> {
+    let data = std::fs::read(path).map_err(Error::io(path))?;
+    let text = alog_format::z::unpack(&data, MAX_UNPACKED).map_err(|e| Error::Unrecognized {
+        path: path.to_path_buf(),
+        message: format!("cannot unpack this compress (.Z) file: {e}"),
+    })?;
+    alog_format::AlogFile::parse(&text).map_err(|source| Error::Alog {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Reads and parses a SLOG-1 file.
+pub(crate) fn slog1(path: &Path) -> Result<slog2_format::slog1::Slog1File> {
+    let data = std::fs::read(path).map_err(Error::io(path))?;
+    slog2_format::slog1::Slog1File::parse(&data).map_err(|source| Error::Slog1 {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Opens an OTF2 archive (its anchor file or directory).
+pub(crate) fn otf2(path: &Path) -> Result<otf2_format::Archive> {
+    otf2_format::Archive::open(path).map_err(|source| Error::Otf2 {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The primitives of a CLOG2, old CLOG, ALOG, SLOG-1 or OTF2 trace that meet
+/// the window of `opts`, paired as `convert` pairs them and put in start
+/// order with bounded memory (what `mpelog export` and `stats` read).
+pub(crate) fn sorted(path: &Path, format: Format, opts: &crate::export::Options) -> Result<Sorted> {
+    let sink = opts.start_order();
+    let conv = |e| Error::conversion(path, e);
+    let sorted = match format {
+        Format::Clog2 => {
+            let file = std::fs::File::open(path).map_err(Error::io(path))?;
+            let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            slog2_format::convert::clog2_into(&mut r, sink, |_| {}).map_err(conv)?
+        }
+        Format::Clog => {
+            let data = std::fs::read(path).map_err(Error::io(path))?;
+            clog2_format::clog::ClogRecords::new(&data)
+                .map_err(slog2_format::Error::from)
+                .and_then(|records| slog2_format::convert::clog_into(records, sink, |_| {}))
+                .map_err(conv)?
+        }
+        Format::Alog => {
+            slog2_format::convert::alog_into(&alog(path)?, sink, |_| {}).map_err(conv)?
+        }
+        Format::Slog1 => {
+            slog2_format::convert::slog1_into(&slog1(path)?, sink, |_| {}).map_err(conv)?
+        }
+        Format::Otf2 => {
+            slog2_format::convert::otf2::otf2_into(&otf2(path)?, sink, |_| {}).map_err(conv)?
+        }
+        // SLOG-2 and annotations have a tree: never sorted.
+        _ => unreachable!("a format with a tree is read through it"),
+    };
+    Ok(sorted.0)
+}
+
+/// Converts the trace at `path` to the SLOG-2 file `DIR/converted.slog2`
+/// with the default tree, as `mpelog convert` does, and returns its path.
+pub(crate) fn to_slog2(path: &Path, format: Format, dir: &Path) -> Result<PathBuf> {
+    let out = dir.join("converted.slog2");
+    write_slog2(path, format, &out)?;
+    Ok(out)
+}
+
+/// Converts the trace at `path` to the SLOG-2 file `out` with the default
+/// tree, as `mpelog convert` does.
+pub(crate) fn write_slog2(path: &Path, format: Format, out: &Path) -> Result<()> {
+    use slog2_format::convert as c;
+    use std::io::Write as _;
+    let out = out.to_path_buf();
+    let opts = slog2_format::write::TreeOptions::default();
+    let w = std::io::BufWriter::new(std::fs::File::create(&out).map_err(Error::io(&out))?);
+    let conv = |e| Error::conversion(path, e);
+    let mut w = match format {
+        Format::Clog2 => {
+            let file = std::fs::File::open(path).map_err(Error::io(path))?;
+            let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            c::clog2_to_slog2(&mut r, w, opts, |_| {}).map_err(conv)?.0
+        }
+        Format::Clog => {
+            let data = std::fs::read(path).map_err(Error::io(path))?;
+            clog2_format::clog::ClogRecords::new(&data)
+                .map_err(slog2_format::Error::from)
+                .and_then(|records| c::clog_to_slog2(records, w, opts, |_| {}))
+                .map_err(conv)?
+                .0
+        }
+        Format::Alog => {
+            c::alog_to_slog2(&alog(path)?, w, opts, |_| {})
+                .map_err(conv)?
+                .0
+        }
+        Format::Slog1 => {
+            c::slog1::slog1_to_slog2(&slog1(path)?, w, opts, |_| {})
+                .map_err(conv)?
+                .0
+        }
+        Format::Otf2 => {
+            c::otf2::otf2_to_slog2(&otf2(path)?, w, opts, |_| {})
+                .map_err(conv)?
+                .0
+        }
+        _ => unreachable!("a format with a tree is read through it"),
+    };
+    w.flush().map_err(Error::io(&out))?;
+    Ok(())
+}
