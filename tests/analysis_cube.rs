@@ -16,38 +16,17 @@ use common::*;
 use serde_json::Value as J;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 /// What pycubexr reads from `path`, or `None` (after saying why) when
 /// python3 or pycubexr is missing outside CI.
 fn pycubexr(path: &Path) -> Option<J> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pycubexr/dump_cubex.py");
-    let out = match Command::new("python3").arg(&script).arg(path).output() {
-        Ok(o) => o,
-        Err(e) => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI has python3 (.ci/run): {e}"
-            );
-            eprintln!("skipped: python3 cannot be run ({e})");
-            return None;
-        }
-    };
-    assert!(
-        out.status.success(),
-        "pycubexr failed to read the cube: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    if text.trim() == "NO-PYCUBEXR" {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI installs pycubexr (.ci/run)"
-        );
-        eprintln!("skipped: python3 cannot import pycubexr (pip install pycubexr)");
-        return None;
-    }
-    Some(serde_json::from_str(&text).expect("the dump is JSON"))
+    common::python_script(
+        "tests/pycubexr/dump_cubex.py",
+        &[path.as_os_str()],
+        "NO-PYCUBEXR",
+        "pycubexr",
+    )
+    .map(|text| serde_json::from_str(&text).expect("the dump is JSON"))
 }
 
 /// The call nodes of the dump: id → the call path below the root, as

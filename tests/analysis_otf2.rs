@@ -32,7 +32,6 @@ use common::*;
 use serde_json::Value as J;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 const MS: f64 = 1e-3;
 
@@ -136,33 +135,13 @@ fn worked() -> Vec<Worked> {
 /// Writes the scenarios' archives into `dir`; `None` (after saying why)
 /// when python3 or the `otf2` package is missing outside CI.
 fn write_scenarios(dir: &Path) -> Option<Vec<String>> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/otf2_scenarios.py");
-    let out = match Command::new("python3").arg(&script).arg(dir).output() {
-        Ok(o) => o,
-        Err(e) => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI has python3 (.ci/run): {e}"
-            );
-            eprintln!("skipped: python3 cannot be run ({e})");
-            return None;
-        }
-    };
-    assert!(
-        out.status.success(),
-        "otf2_scenarios.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    if text.trim() == "NO-OTF2" {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI installs the otf2 package (.ci/run)"
-        );
-        eprintln!("skipped: python3 cannot import otf2 (pip install otf2)");
-        return None;
-    }
-    Some(text.lines().map(str::to_string).collect())
+    common::python_script(
+        "tests/otf2_scenarios.py",
+        &[dir.as_os_str()],
+        "NO-OTF2",
+        "otf2",
+    )
+    .map(|text| text.lines().map(str::to_string).collect())
 }
 
 /// Pattern id → seconds per timeline, of an `analyze --json` report.

@@ -140,3 +140,44 @@ pub fn svg_number(element: &str, attribute: &str) -> f64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| panic!("no number {attribute} in {element}"))
 }
+
+/// Runs the Python script `script` (a path below the package, as
+/// `tests/pycubexr/dump_cubex.py`) with `args` and returns what it printed;
+/// `None`, after saying why, when python3 cannot be run or the script prints
+/// `missing` alone (it could not import `package`). Under `CI` both must be
+/// there (.ci/run installs them), so a missing one fails.
+pub fn python_script(
+    script: &str,
+    args: &[&std::ffi::OsStr],
+    missing: &str,
+    package: &str,
+) -> Option<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(script);
+    let out = match Command::new("python3").arg(&script).args(args).output() {
+        Ok(o) => o,
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI has python3 (.ci/run): {e}"
+            );
+            eprintln!("skipped: python3 cannot be run ({e})");
+            return None;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{} failed: {}",
+        script.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    if text.trim() == missing {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs {package} (.ci/run)"
+        );
+        eprintln!("skipped: python3 cannot import {package} (pip install {package})");
+        return None;
+    }
+    Some(text)
+}
