@@ -3,6 +3,7 @@
 //! With `-o REPORT.cubex`, the same [`Report`] is also written as CUBE4
 //! ([`analysis::to_cube`]).
 
+use super::compare_text::{Form, Rows};
 use super::Input;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
@@ -398,18 +399,10 @@ pub fn compare(
         })
     };
     let c = mpelog::compare::analyses(&of(a, trace)?, &of(b, None)?);
-    let rows = super::compare_text::Rows::Patterns;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let o = CliError::io(Path::new("<stdout>"));
-    match style {
-        Style::Json => {
-            mpelog::json_text::to_writer_pretty(&mut out, &c)
-                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
-            writeln!(out).map_err(o)?;
-        }
-        Style::Csv => super::compare_text::csv(&c, rows, &mut out).map_err(o)?,
-        Style::Text => super::compare_text::text(&c, rows, a, b, &mut out).map_err(o)?,
-    }
-    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+    let form = match style {
+        Style::Json => Form::Json,
+        Style::Csv => Form::Csv,
+        Style::Text => Form::Text,
+    };
+    super::compare_text::print(&c, Rows::Patterns, a, b, form)
 }

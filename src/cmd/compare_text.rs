@@ -1,6 +1,7 @@
 //! How `--compare` prints two runs side by side ([`mpelog::compare`]): aligned
 //! tables, largest change first, or CSV rows with a `table` column.
 
+use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use mpelog::compare::{Comparison, Row};
 use std::io::Write;
@@ -22,6 +23,34 @@ impl Rows {
             Rows::Patterns => "pattern",
         }
     }
+}
+
+/// How to print a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Aligned tables.
+    Text,
+    /// One JSON object.
+    Json,
+    /// CSV rows with a `table` column.
+    Csv,
+}
+
+/// Prints the comparison of runs `a` and `b` to standard output in `form`.
+pub fn print(c: &Comparison, rows: Rows, a: &Path, b: &Path, form: Form) -> CliResult {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let o = CliError::io(Path::new("<stdout>"));
+    match form {
+        Form::Json => {
+            mpelog::json_text::to_writer_pretty(&mut out, c)
+                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
+            writeln!(out).map_err(o)?;
+        }
+        Form::Csv => csv(c, rows, &mut out).map_err(o)?,
+        Form::Text => text(c, rows, a, b, &mut out).map_err(o)?,
+    }
+    out.flush().map_err(CliError::io(Path::new("<stdout>")))
 }
 
 /// The aligned tables: per category (pattern) on all timelines, then per

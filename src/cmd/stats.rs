@@ -2,7 +2,7 @@
 //! matrix, message sizes and a time histogram ([`mpelog::stats`]), as text, JSON
 //! or CSV.
 
-use super::compare_text::Rows;
+use super::compare_text::{Form, Rows};
 use super::Input;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
@@ -49,21 +49,12 @@ pub fn compare(
 ) -> CliResult {
     let (sa, sb) = (of(a, trace, opts)?, of(b, None, opts)?);
     let c = mpelog::compare::stats(&sa, &sb);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let o = CliError::io(Path::new("<stdout>"));
-    match style {
-        Style::Json => {
-            mpelog::json_text::to_writer_pretty(&mut out, &c)
-                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
-            writeln!(out).map_err(o)?;
-        }
-        Style::Csv => super::compare_text::csv(&c, Rows::Categories, &mut out).map_err(o)?,
-        Style::Text => {
-            super::compare_text::text(&c, Rows::Categories, a, b, &mut out).map_err(o)?
-        }
-    }
-    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+    let form = match style {
+        Style::Json => Form::Json,
+        Style::Csv => Form::Csv,
+        Style::Text => Form::Text,
+    };
+    super::compare_text::print(&c, Rows::Categories, a, b, form)
 }
 
 /// The statistics of any input `stats` reads.
