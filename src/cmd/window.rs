@@ -26,6 +26,7 @@ use super::Input;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use mpelog::items::Lines;
+use mpelog::slices::next_up;
 use slog2_format::window::{Located, WindowAnswer};
 use slog2_format::{Category, Drawable, Slog2Reader};
 use std::collections::HashMap;
@@ -207,15 +208,6 @@ fn check_order(from: f64, to: f64) -> CliResult {
         )));
     }
     Ok(())
-}
-
-/// The smallest `f64` above `x` (for finite `x`).
-fn next_up(x: f64) -> f64 {
-    if x == 0.0 {
-        return f64::from_bits(1);
-    }
-    let bits = x.to_bits();
-    f64::from_bits(if x > 0.0 { bits + 1 } else { bits - 1 })
 }
 
 /// The window to query: the given bounds, the file's start for a missing

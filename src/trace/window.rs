@@ -4,6 +4,7 @@
 
 use super::error::{Error, Result};
 use super::{annotation_error, Trace, Tree};
+use crate::slices::next_up;
 use slog2_format::window::Located;
 use slog2_format::{Drawable, TreeDirEntry};
 
@@ -33,15 +34,6 @@ pub struct Window {
     pub nodes_read: u64,
     /// Bytes this query read (for an annotation: of the annotation and the trace).
     pub bytes_read: u64,
-}
-
-/// The smallest `f64` above `x` (for finite `x`).
-fn next_up(x: f64) -> f64 {
-    if x == 0.0 {
-        return f64::from_bits(1);
-    }
-    let bits = x.to_bits();
-    f64::from_bits(if x > 0.0 { bits + 1 } else { bits - 1 })
 }
 
 /// The box of the root, the deepest TreeDir entry.
