@@ -5,6 +5,15 @@
 # corpus is given, pipit (a developer-time oracle: hpcgroup/pipit from git)
 # on our pipit CSV export next to analyze's imbalance table.
 #
+# With PIPIT=DIR (a checkout of hpcgroup/pipit, e.g. /work/oracles-pipit/pipit;
+# never required), pipit runs in the same run on each trace's pipit CSV
+# (`mpelog export --format csv`): reading it, its flat profile and its load
+# imbalance (benches/pipit_profile.py), with wall time and peak RSS beside
+# stats and analyze, capped at PIPIT_TIMEOUT seconds (default 600). pandas
+# holds the whole CSV, so the 1 GB trace is replaced for pipit (and measured
+# again with stats and analyze) by one of PIPIT_EVENTS events (default
+# 2,700,000, a tenth of it) unless PIPIT_BIG=1.
+#
 #   benches/analyze_speed.sh WORKDIR [MPELOG] [CORPUS]
 #
 # WORKDIR holds the generated traces (about 1.1 GB; kept for reruns);
@@ -35,11 +44,35 @@ measure() {
     bytes=$(stat -c %s "$file")
     echo "$what: $secs s wall, $(echo "$bytes $secs" | awk '{printf "%.1f", $1 / $2 / 1e6}') MB/s, peak RSS $(echo "$rss" | awk '{printf "%.1f", $1 / 1024}') MiB"
 }
-for f in "$big" "$wide"; do
+pipit=${PIPIT:-}
+here=$(cd "$(dirname "$0")" && pwd)
+files="$big $wide"
+if [ -n "$pipit" ] && [ "${PIPIT_BIG:-0}" != 1 ]; then
+    small=$dir/pipit${PIPIT_EVENTS:-2700000}.clog2
+    [ -f "$small" ] || "$mpelog" synth -o "$small" --ranks 16 --events "${PIPIT_EVENTS:-2700000}" --seed 7 >/dev/null
+    files="$big $small $wide"
+fi
+for f in $files; do
     echo "$f: $(stat -c %s "$f") bytes"
     measure "  mpelog stats" "$f" "$mpelog" stats "$f"
     measure "  mpelog analyze" "$f" "$mpelog" analyze "$f"
     measure "  mpelog analyze --json" "$f" "$mpelog" analyze "$f" --json
+    [ -n "$pipit" ] || continue
+    [ "$f" != "$big" ] || [ "${PIPIT_BIG:-0}" = 1 ] || continue
+    csv=$dir/$(basename "$f" .clog2).csv
+    [ -f "$csv" ] || "$mpelog" export "$f" --format csv -o "$csv" >/dev/null
+    echo "  pipit CSV: $(stat -c %s "$csv") bytes"
+    if PYTHONPATH=$pipit timeout "${PIPIT_TIMEOUT:-600}" /usr/bin/time -v \
+        python3 "$here/pipit_profile.py" "$csv" >"$out/pipit" 2>"$out/time"; then
+        wall=$(grep 'Elapsed (wall clock)' "$out/time" | awk '{print $NF}')
+        rss=$(grep 'Maximum resident set size' "$out/time" | awk '{print $NF}')
+        secs=$(echo "$wall" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+        echo "  pipit (read + flat_profile + load_imbalance): $secs s wall, peak RSS $(echo "$rss" | awk '{printf "%.1f", $1 / 1024}') MiB"
+        sed 's/^/    /' "$out/pipit"
+    else
+        echo "  pipit: did not finish (exit $?; timeout ${PIPIT_TIMEOUT:-600} s or out of memory)"
+        tail -3 "$out/time"
+    fi
 done
 [ -n "$corpus" ] || exit 0
 for trace in p2p_n4 colls_n4; do

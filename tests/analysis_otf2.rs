@@ -25,6 +25,7 @@
 //! | Late Receiver | mpi_latereceiver [0, 25] |
 //! | Early Scan | mpi_earlyscan [0, 7, 3] |
 //! | Init/Finalize | mpi_init_completion [0, 0.5, 1.5], mpi_finalize_wait [10, 5, 0] |
+//! | sub-communicators A = [2, 0], B = [1, 3] | mpi_barrier_wait [15, 10, 1, 0], mpi_latebroadcast [3, 0, 0, 0] |
 
 mod common;
 
@@ -127,6 +128,27 @@ fn worked() -> Vec<Worked> {
             vec![
                 ("mpi_init_completion", ms(&[0.0, 1.0 - 0.5, 2.0 - 0.5])),
                 ("mpi_finalize_wait", ms(&[20.0 - 10.0, 20.0 - 15.0, 0.0])),
+            ],
+        ),
+        // Barriers on A = world ranks [2, 0] (entered 1/6, then 12/19 ms)
+        // and B = [1, 3] (2/7, then 11/14 ms) interleave; each is matched
+        // with its own members, then the world barrier (22, 23, 24, 25 ms).
+        // A's Bcast root is A's rank 0, world rank 2 (entered at 30 ms);
+        // world rank 0 enters at 27. Taken as world barriers, the first four
+        // calls would be one instance (latest enter 7 ms).
+        w(
+            "sub_communicators",
+            vec![
+                (
+                    "mpi_barrier_wait",
+                    ms(&[
+                        (6.0 - 1.0) + (19.0 - 12.0) + (25.0 - 22.0),
+                        (7.0 - 2.0) + (14.0 - 11.0) + (25.0 - 23.0),
+                        25.0 - 24.0,
+                        0.0,
+                    ]),
+                ),
+                ("mpi_latebroadcast", ms(&[30.0 - 27.0, 0.0, 0.0, 0.0])),
             ],
         ),
     ]

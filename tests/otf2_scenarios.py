@@ -15,7 +15,9 @@ main leaving at end + 2. Point-to-point events lie inside their calls as MPI
 wrappers log them (the send right after the enter, the receive right before
 the leave); collectives carry MpiCollectiveBegin/End with their root and byte
 counts, in MPI_COMM_WORLD (a COMM_LOCATIONS group before its COMM_GROUP, as
-Scalasca's reader wants, so that the same archives also run through scout).
+Scalasca's reader wants, so that the same archives also run through scout) or
+in a sub-communicator of the scenario's "comms" (world ranks, in the order of
+their ranks in it).
 """
 import os
 import shutil
@@ -59,8 +61,8 @@ def recv(frm, tag):
     return {"from": frm, "tag": tag}
 
 
-def coll(root=None, sent=8, got=8):
-    return {"root": root, "sent": sent, "recv": got}
+def coll(root=None, sent=8, got=8, comm=None):
+    return {"root": root, "sent": sent, "recv": got, "comm": comm}
 
 
 # name -> (ranks, end, {rank: [(call, enter ms, leave ms, details)]}, extra)
@@ -103,6 +105,25 @@ SCENARIOS = {
         2: [("MPI_Scan", 6, 11, coll())]}, {}),
     "init_finalize": (3, 20, {}, {"init_leave": [0.5, 1.0, 2.0],
                                   "finalize_enter": [10, 15, 20]}),
+    # Two sub-communicators whose barriers interleave in time: A = world
+    # ranks [2, 0] (so A's rank 0 is world rank 2, the Bcast's root) and
+    # B = [1, 3]; then a barrier on the world.
+    "sub_communicators": (4, 40, {
+        0: [("MPI_Barrier", 1, 10, coll(None, 0, 0, "A")),
+            ("MPI_Barrier", 12, 20, coll(None, 0, 0, "A")),
+            ("MPI_Barrier", 22, 26, coll(None, 0, 0)),
+            ("MPI_Bcast", 27, 32, coll(0, 0, 8, "A"))],
+        1: [("MPI_Barrier", 2, 8, coll(None, 0, 0, "B")),
+            ("MPI_Barrier", 11, 16, coll(None, 0, 0, "B")),
+            ("MPI_Barrier", 23, 26, coll(None, 0, 0))],
+        2: [("MPI_Barrier", 6, 10, coll(None, 0, 0, "A")),
+            ("MPI_Barrier", 19, 20, coll(None, 0, 0, "A")),
+            ("MPI_Barrier", 24, 26, coll(None, 0, 0)),
+            ("MPI_Bcast", 30, 32, coll(0, 16, 8, "A"))],
+        3: [("MPI_Barrier", 7, 8, coll(None, 0, 0, "B")),
+            ("MPI_Barrier", 14, 16, coll(None, 0, 0, "B")),
+            ("MPI_Barrier", 25, 26, coll(None, 0, 0))]},
+        {"comms": {"A": [2, 0], "B": [1, 3]}}),
 }
 
 
@@ -125,6 +146,11 @@ def write(path, ranks, end, calls, extra):
         world = d.comm("MPI_COMM_WORLD",
                        group=d.group("MPI_COMM_WORLD group", group_type=GroupType.COMM_GROUP,
                                      paradigm=Paradigm.MPI, members=locs))
+        comms = {}
+        for cname, members in extra.get("comms", {}).items():
+            group = d.group("%s group" % cname, group_type=GroupType.COMM_GROUP,
+                            paradigm=Paradigm.MPI, members=[locs[m] for m in members])
+            comms[cname] = d.comm(cname, group=group, parent=world)
         regions = {"main": d.region("main", paradigm=Paradigm.USER,
                                     region_role=RegionRole.FUNCTION, source_file="main.c")}
         for name, role in ROLES.items():
@@ -147,7 +173,8 @@ def write(path, ranks, end, calls, extra):
                 else:
                     w.mpi_collective_begin(ns(enter))
                     root = UNDEF if x["root"] is None else x["root"]
-                    w.mpi_collective_end(ns(leave), OPS[name], world, root, x["sent"],
+                    comm = comms[x["comm"]] if x.get("comm") else world
+                    w.mpi_collective_end(ns(leave), OPS[name], comm, root, x["sent"],
                                          x["recv"])
                 w.leave(ns(leave), region)
             w.enter(ns(finalize_enter[r]), regions["MPI_Finalize"])

@@ -10,6 +10,13 @@ use rustc_hash::FxHashMap;
 /// How many incomplete or mismatched instances the report lists.
 const EXAMPLES: usize = 10;
 
+/// An open instance is given up (incomplete) once a rank of its
+/// communicator has made this many later collective calls there
+/// (spec/analysis.md §3.3): a rank missing from it (a cut trace) never
+/// comes, and holding it would hold back the critical path for the rest of
+/// the file.
+pub(crate) const GIVE_UP_AFTER: u64 = 256;
+
 /// One rank's call in a collective instance.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Part {
@@ -29,6 +36,13 @@ pub(crate) struct Collectives {
     seq: FxHashMap<(i32, u8, i32), u64>,
     /// Instances some rank has not reached yet, by (communicator, class, position).
     open: FxHashMap<(i32, u8, u64), Vec<Part>>,
+    /// Per (communicator, class): the positions of instances made, oldest
+    /// first (completed ones leave it lazily from the front).
+    made: FxHashMap<(i32, u8), std::collections::VecDeque<u64>>,
+    /// Later calls after which an open instance is given up.
+    pub give_up_after: u64,
+    /// Parts held in open instances.
+    held: usize,
     /// Ranks per communicator (`None`: unknown, instances wait for the end).
     sizes: FxHashMap<i32, usize>,
     /// The size of a communicator not in `sizes`, if known.
@@ -57,6 +71,9 @@ impl Collectives {
         Collectives {
             seq: FxHashMap::default(),
             open: FxHashMap::default(),
+            made: FxHashMap::default(),
+            give_up_after: GIVE_UP_AFTER,
+            held: 0,
             sizes,
             default_size,
             pool: Vec::new(),
@@ -81,6 +98,11 @@ impl Collectives {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// Sets communicator `comm`'s size (as its collective records give it).
+    pub fn set_size(&mut self, comm: i32, size: usize) {
+        self.sizes.insert(comm, size);
+    }
+
     fn size(&self, comm: i32) -> Option<usize> {
         self.sizes.get(&comm).copied().or(self.default_size)
     }
@@ -92,21 +114,65 @@ impl Collectives {
         let n = self.seq.entry((comm, class, p.timeline)).or_insert(0);
         let key = (comm, class, *n);
         *n += 1;
+        self.give_up_before(comm, class, key.2);
         let pool = &mut self.pool;
-        let parts = self
-            .open
-            .entry(key)
-            .or_insert_with(|| pool.pop().unwrap_or_default());
+        let made = &mut self.made;
+        let parts = self.open.entry(key).or_insert_with(|| {
+            made.entry((comm, class)).or_default().push_back(key.2);
+            pool.pop().unwrap_or_default()
+        });
         parts.push(p);
+        self.held += 1;
         if size.is_some_and(|s| parts.len() >= s) {
             let parts = self.open.remove(&key).expect("present");
+            self.held -= parts.len();
             self.complete(key, parts, pats);
         }
+    }
+
+    /// Gives up the open instances of `(comm, class)` that a rank's call at
+    /// `position` has passed by [`GIVE_UP_AFTER`] calls or more.
+    fn give_up_before(&mut self, comm: i32, class: u8, position: u64) {
+        // Without a size instances complete only at the end (§3.3).
+        if self.size(comm).is_none() {
+            return;
+        }
+        let Some(made) = self.made.get_mut(&(comm, class)) else {
+            return;
+        };
+        let mut given_up = Vec::new();
+        while let Some(&oldest) = made.front() {
+            let key = (comm, class, oldest);
+            if !self.open.contains_key(&key) {
+                made.pop_front();
+            } else if position.saturating_sub(oldest) >= self.give_up_after {
+                made.pop_front();
+                if let Some(parts) = self.open.remove(&key) {
+                    given_up.push((key, parts));
+                }
+            } else {
+                break;
+            }
+        }
+        for (key, mut parts) in given_up {
+            self.held -= parts.len();
+            let size = self.size(comm).unwrap_or(parts.len() + 1);
+            self.problem("incomplete", key, &parts, size);
+            parts.clear();
+            self.pool.push(parts);
+        }
+    }
+
+    /// Calls held in open instances (memory the analysis holds for them).
+    pub fn held(&self) -> usize {
+        self.held
     }
 
     /// The end: instances still open are complete when the communicator's
     /// size was unknown and every timeline seen reached them, else incomplete.
     pub fn finish(&mut self, timelines: usize, pats: &mut Patterns) {
+        self.held = 0;
+        self.made.clear();
         let mut open: Vec<_> = self.open.drain().collect();
         open.sort_by_key(|(k, _)| *k);
         for (key, parts) in open {

@@ -127,6 +127,12 @@ impl Cp {
         }
     }
 
+    /// States queued for the sweep and wait ends not yet reached (memory
+    /// the pass holds).
+    pub fn held(&self) -> usize {
+        self.lanes.iter().map(|l| l.queue.len()).sum::<usize>() + self.jumps.len()
+    }
+
     /// The slot of time outside every state.
     fn outside(&self) -> usize {
         self.cat_ids.len()

@@ -15,9 +15,11 @@ pub const ROOT_REGION: &str = "trace";
 /// * the **metric tree** is Scalasca's ([`crate::cube::scalasca`]): each
 ///   pattern of `r` under its unique name ([`super::Pattern::id`]), with its
 ///   seconds per call node and timeline (sub-patterns included, as
-///   Scalasca's reports show them); the metrics above the patterns (Time,
-///   MPI, Communication, …) are the sums of the patterns under them (the
-///   analysis measures no other time per call path);
+///   Scalasca's reports show them); Time and Execution are the exclusive
+///   time of each call path on each timeline ([`Report::time`]), split into
+///   Computation and MPI and MPI's parts (Management ⊃ Init/Finalize,
+///   Synchronization ⊃ Collective, Communication ⊃ Point-to-point and
+///   Collective) by the innermost MPI call of the path;
 /// * the **call tree** is the state nesting: one root call node
 ///   ([`ROOT_REGION`]) whose descendants are the call paths of `r` (a
 ///   region per state name, of paradigm `mpi` for MPI calls);
@@ -65,13 +67,16 @@ pub fn to_cube(r: &Report) -> crate::cube::Result<Cube> {
     }
 
     let mut values = PatternValues::new();
-    for p in &r.patterns {
-        let Some(metric) = Metric::from_unique_name(p.id) else {
-            continue;
-        };
-        for cell in &p.cells {
+    let cells = r
+        .patterns
+        .iter()
+        .filter_map(|p| Some((Metric::from_unique_name(p.id)?, &p.cells)))
+        .flat_map(|(m, cells)| cells.iter().map(move |c| (vec![m], c)));
+    let time = r.time.iter().map(|c| (time_metrics(&c.call_path), c));
+    for (metrics, cell) in cells.chain(time) {
+        {
             let mut at = root;
-            for name in &cell.call_path {
+            for name in folded(&cell.call_path) {
                 at = match cnodes.get(&(at, name.clone())) {
                     Some(&c) => c,
                     None => {
@@ -100,7 +105,9 @@ pub fn to_cube(r: &Report) -> crate::cube::Result<Cube> {
                     l
                 }
             };
-            values.add(metric, at, location, cell.seconds);
+            for metric in metrics {
+                values.add(metric, at, location, cell.seconds);
+            }
         }
     }
     if locations.is_empty() {
@@ -110,4 +117,36 @@ pub fn to_cube(r: &Report) -> crate::cube::Result<Cube> {
     }
     add_metrics(&mut cube, &values)?;
     Ok(cube)
+}
+
+/// A call path as the call tree holds it: a collective record (an OTF2
+/// conversion's `collective <op>` state) directly inside an MPI call is
+/// folded into that call, so the call's node holds its time.
+fn folded(path: &[String]) -> &[String] {
+    match path {
+        [.., call, leaf] if leaf.starts_with("collective ") && Call::of(call).is_some() => {
+            &path[..path.len() - 1]
+        }
+        _ => path,
+    }
+}
+
+/// The metrics of Scalasca's tree whose time the exclusive time of a call
+/// path is part of (spec/analysis.md §9.1): Time and Execution always; MPI
+/// and its part by the innermost MPI call of the path, else Computation.
+fn time_metrics(path: &[String]) -> Vec<Metric> {
+    let mut m = vec![Metric::Time, Metric::Execution];
+    let Some(call) = path.iter().rev().find_map(|n| Call::of(n)) else {
+        m.push(Metric::Computation);
+        return m;
+    };
+    m.push(Metric::Mpi);
+    m.extend_from_slice(match call {
+        Call::Barrier => &[Metric::MpiSynchronization, Metric::MpiSyncCollective][..],
+        Call::Init | Call::Finalize => &[Metric::MpiManagement, Metric::MpiInitExit][..],
+        Call::Other => &[Metric::MpiManagement][..],
+        c if c.is_collective() => &[Metric::MpiCommunication, Metric::MpiCollective][..],
+        _ => &[Metric::MpiCommunication, Metric::MpiPoint2point][..],
+    });
+    m
 }

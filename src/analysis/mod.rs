@@ -31,6 +31,7 @@
 
 mod calls;
 mod collective;
+mod comm_info;
 pub mod critical_path;
 mod cubex;
 mod imbalance;
@@ -264,6 +265,8 @@ struct Legend {
     name: String,
     topology: i32,
     call: Option<Call>,
+    /// A collective record naming its communicator (an OTF2 conversion's).
+    record: bool,
 }
 
 /// Finds the wait states, the critical path and the imbalance of drawables fed
@@ -295,9 +298,12 @@ pub struct Analyzer {
     paths: Vec<(u32, i32)>,
     path_ids: FxHashMap<(u32, i32), u32>,
     exclusive: imbalance::Exclusive,
+    /// Exclusive seconds per (call path, timeline).
+    time: FxHashMap<(u32, i32), f64>,
     timelines: BTreeSet<i32>,
     p2p: p2p::P2p,
     coll: Collectives,
+    held: comm_info::Pending,
     cp: critical_path::Cp,
     pats: Patterns,
     mpi_calls: u64,
@@ -330,6 +336,7 @@ impl Analyzer {
                         name,
                         topology: c.topology,
                         call,
+                        record: comm_info::is_record(c),
                     },
                 )
             })
@@ -337,6 +344,7 @@ impl Analyzer {
         let from = opts.from.unwrap_or(f64::NEG_INFINITY);
         let to = opts.to.unwrap_or(f64::INFINITY);
         let lines = Lines::of(maps);
+        let held = comm_info::Pending::new(legend.values().any(|l| l.record));
         let mut coll = Collectives::new(lines.sizes.clone(), lines.world, opts.root, from, to);
         coll.names = legend.iter().map(|(&i, l)| (i, l.name.clone())).collect();
         let mut states: Vec<i32> = categories
@@ -356,9 +364,11 @@ impl Analyzer {
             paths: vec![(0, i32::MIN)],
             path_ids: FxHashMap::default(),
             exclusive: imbalance::Exclusive::default(),
+            time: FxHashMap::default(),
             timelines: BTreeSet::new(),
             p2p: p2p::P2p::new(from, to),
             coll,
+            held,
             cp: critical_path::Cp::new(&states, from, to),
             mpi_calls: 0,
             pieces: 0,
@@ -396,14 +406,21 @@ impl Analyzer {
         if self.pieces % self.opts.sweep == 0 {
             let p2p = self.p2p.low_bound(cur, &mut self.pats);
             self.drain_jumps();
-            let safe = cur.min(p2p).min(self.coll.low_bound());
+            let safe = cur
+                .min(p2p)
+                .min(self.coll.low_bound())
+                .min(self.held.low_bound());
             self.cp.step(safe);
         }
-        let Some((topo, call)) = self.legend.get(&p.category).map(|l| (l.topology, l.call)) else {
+        let Some((topo, call, record)) = self
+            .legend
+            .get(&p.category)
+            .map(|l| (l.topology, l.call, l.record))
+        else {
             return;
         };
         match topo {
-            topology::STATE => self.state(&p, call),
+            topology::STATE => self.state(&p, call, record),
             topology::ARROW => {
                 let (s, r) = (self.lines.get(p.first.1), self.lines.get(p.last.1));
                 self.timelines.insert(s.timeline);
@@ -416,18 +433,49 @@ impl Analyzer {
         self.drain_jumps();
     }
 
+    /// How many items the analysis holds now: calls in collective instances
+    /// not yet complete, states and wait ends queued for the critical path
+    /// (what bounds its memory, spec/analysis.md §3.3 and §6; for tests).
+    ///
+    /// ```
+    /// let a = mpelog::analysis::Analyzer::new(&[], &[], Default::default());
+    /// assert_eq!(a.held(), 0);
+    /// ```
+    #[doc(hidden)]
+    pub fn held(&self) -> usize {
+        self.coll.held() + self.cp.held()
+    }
+
     fn drain_jumps(&mut self) {
         for (t, w, c) in self.pats.jumps.drain(..) {
             self.cp.jump(t, w, c);
         }
     }
 
-    fn state(&mut self, p: &Piece<'_>, call: Option<Call>) {
+    /// A collective call ready to be matched (spec/analysis.md §3.1, §3.3).
+    fn collective(&mut self, (comm, part, size): comm_info::Ready) {
+        if let Some(size) = size {
+            self.coll.set_size(comm, size);
+        }
+        self.coll.push(comm, part, &mut self.pats);
+    }
+
+    fn state(&mut self, p: &Piece<'_>, call: Option<Call>, record: bool) {
         let (s, e) = (p.start, p.end);
         self.seen.0 = self.seen.0.min(s);
         self.seen.1 = self.seen.1.max(e);
         let info = self.lines.get(p.first.1);
         let tl = info.timeline;
+        if self.held.active {
+            if let Some(ready) = self.held.state(tl, s, e) {
+                self.collective(ready);
+            }
+            if let Some(c) = record.then(|| comm_info::parse(p.info)).flatten() {
+                if let Some(ready) = self.held.record(tl, s, e, c) {
+                    self.collective(ready);
+                }
+            }
+        }
         self.timelines.insert(tl);
         let inclusive = self.clipped(s, e);
         // Close the states that do not contain this one.
@@ -438,6 +486,7 @@ impl Analyzer {
             }
             let top = stack.pop().expect("checked");
             self.exclusive.add(top.category, tl, top.exclusive);
+            *self.time.entry((top.path, tl)).or_insert(0.0) += top.exclusive;
         }
         let parent = stack.last().map_or(0, |t| t.path);
         if let Some(top) = stack.last_mut() {
@@ -474,7 +523,11 @@ impl Analyzer {
                 category: p.category,
                 path,
             };
-            self.coll.push(info.comm, part, &mut self.pats);
+            if !self.held.active {
+                self.coll.push(info.comm, part, &mut self.pats);
+            } else if let Some(ready) = self.held.call(info.comm, part) {
+                self.collective(ready);
+            }
         } else {
             let rec = p2p::CallRec::new(s, e, call, p.category, path);
             self.p2p.push_call(tl, rec, s, &mut self.pats);
@@ -513,7 +566,11 @@ impl Analyzer {
         for (tl, stack) in std::mem::take(&mut self.stacks) {
             for o in stack {
                 self.exclusive.add(o.category, tl, o.exclusive);
+                *self.time.entry((o.path, tl)).or_insert(0.0) += o.exclusive;
             }
+        }
+        for ready in self.held.drain() {
+            self.collective(ready);
         }
         self.p2p.finish(&mut self.pats);
         self.coll.finish(self.timelines.len(), &mut self.pats);
@@ -619,10 +676,25 @@ impl Analyzer {
             Some((s, r)) => (Some(s), Some(r)),
             None => (None, None),
         };
+        let mut time: Vec<Cell> = self
+            .time
+            .iter()
+            .map(|(&(path, timeline), &seconds)| Cell {
+                call_path: self.path_parts(path),
+                timeline,
+                seconds,
+            })
+            .collect();
+        time.sort_by(|x, y| {
+            x.call_path
+                .cmp(&y.call_path)
+                .then(x.timeline.cmp(&y.timeline))
+        });
         Report {
             from,
             to,
             timelines,
+            time,
             total_seconds: total,
             patterns,
             critical_path,

@@ -314,6 +314,10 @@ pub struct Report {
     pub timelines: Vec<i32>,
     /// The window's width times the number of timelines: what shares are of.
     pub total_seconds: f64,
+    /// Exclusive seconds per call path and timeline (spec/analysis.md §4, §7:
+    /// clipped to the window): CUBE's Time ([`super::to_cube`]).
+    #[serde(skip)]
+    pub time: Vec<Cell>,
     /// Every pattern that has a wait state, the most seconds first.
     pub patterns: Vec<PatternReport>,
     /// The critical path.

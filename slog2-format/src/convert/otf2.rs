@@ -12,7 +12,9 @@
 //!   the communicator.
 //! * **Collectives**: an MpiCollectiveBegin and the next MpiCollectiveEnd of
 //!   its location make a state named by the operation; info: communicator,
-//!   root, bytes sent and received.
+//!   root, bytes sent and received, the location's rank in the communicator
+//!   and the communicator's size (from its group definition; -1 when
+//!   unknown), so that collectives can be matched per communicator.
 //! * **Metrics**: each Metric record is an event of a category per metric
 //!   (its first four values in info). Every other event is counted.
 //! * Times: `(ticks − global offset) / timer resolution` seconds. Lines: one
@@ -33,6 +35,12 @@ use std::io::{Seek, Write};
 
 /// Index of the arrow category (`message`).
 pub const ARROW_CATEGORY: i32 = 0;
+
+/// The info of a `collective <op>` state: the communicator, the root, the
+/// bytes sent and received, the location's rank in the communicator and the
+/// communicator's size (-1 when unknown).
+pub const COLLECTIVE_INFO: &str =
+    "comm=%d, root=%d, sent=%l, received=%l, rank=%d, size=%d";
 
 /// Values a metric event keeps in its info (8 bytes each, 32 bytes of info).
 pub const METRIC_VALUES: usize = 4;
@@ -146,6 +154,8 @@ pub struct Otf2Drawables<'a> {
     defs: &'a Definitions,
     lines: HashMap<u64, i32>,
     comms: HashMap<u32, Ranks>,
+    /// Per communicator used by a collective: location → rank.
+    comm_members: HashMap<u32, HashMap<u64, i32>>,
     stacks: Vec<Vec<(u32, f64, i32)>>,
     open_collectives: Vec<Option<f64>>,
     sends: HashMap<(u32, u64, u64, u32), VecDeque<Waiting>>,
@@ -194,6 +204,7 @@ impl<'a> Otf2Drawables<'a> {
             defs,
             lines,
             comms: defs.comm_ranks(),
+            comm_members: HashMap::new(),
             stacks: vec![Vec::new(); n],
             open_collectives: vec![None; n],
             sends: HashMap::new(),
@@ -253,6 +264,31 @@ impl<'a> Otf2Drawables<'a> {
 
     fn count(&mut self, what: String) {
         *self.counts.counted.entry(what).or_insert(0) += 1;
+    }
+
+    /// The rank of location `me` in `comm` and the communicator's size
+    /// (`(-1, -1)` when the communicator or `me` in it is unknown).
+    fn rank_in(&mut self, comm: u32, me: u64) -> (i32, i32) {
+        let Some(ranks) = self.comms.get(&comm) else {
+            return (-1, -1);
+        };
+        let by_location = self.comm_members.entry(comm).or_insert_with(|| match ranks {
+            Ranks::SelfComm => HashMap::new(),
+            Ranks::List(l) => {
+                let mut m = HashMap::with_capacity(l.len());
+                for (i, &loc) in l.iter().enumerate() {
+                    m.entry(loc).or_insert(i32::try_from(i).unwrap_or(i32::MAX));
+                }
+                m
+            }
+        });
+        match ranks {
+            Ranks::SelfComm => (0, 1),
+            Ranks::List(l) => (
+                by_location.get(&me).copied().unwrap_or(-1),
+                i32::try_from(l.len()).unwrap_or(i32::MAX),
+            ),
+        }
     }
 
     /// The location of `rank` in `comm`, seen from location `me`.
@@ -385,11 +421,14 @@ impl<'a> Otf2Drawables<'a> {
             } => match self.open_collectives[li].take() {
                 Some(start) => {
                     let c = self.collective_category(*op);
-                    let mut info = Vec::with_capacity(24);
+                    let (rank, size) = self.rank_in(*comm, e.location);
+                    let mut info = Vec::with_capacity(32);
                     info.extend((*comm as i32).to_be_bytes());
                     info.extend((*root as i32).to_be_bytes());
                     info.extend((*sent as i64).to_be_bytes());
                     info.extend((*received as i64).to_be_bytes());
+                    info.extend(rank.to_be_bytes());
+                    info.extend(size.to_be_bytes());
                     out.push(Prim::two(
                         c,
                         topology::STATE,
@@ -440,7 +479,7 @@ impl<'a> Otf2Drawables<'a> {
             &name,
             topology::STATE,
             rgb,
-            "comm=%d, root=%d, sent=%l, received=%l",
+            COLLECTIVE_INFO,
         );
         self.collective_cats.insert(op, c);
         c
