@@ -157,6 +157,74 @@ fn assert_cube_is_json(json: &J, dump: &J, what: &str) -> usize {
             );
         }
     }
+    nonzero + assert_time_is_json(json, dump, &paths, &timelines, what)
+}
+
+/// The sum of `metric` over call nodes and locations.
+fn total(dump: &J, metric: &str) -> f64 {
+    dump["values"][metric]
+        .as_object()
+        .unwrap_or_else(|| panic!("metric {metric} in the cube"))
+        .values()
+        .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()))
+        .sum()
+}
+
+/// Time is the exclusive time per call path and timeline: summed over the
+/// call nodes of each state category (a call path's last state), it is the
+/// JSON imbalance table's `mean` times the number of timelines, its largest
+/// timeline the `max`; Computation and MPI split it; Execution equals it.
+fn assert_time_is_json(
+    json: &J,
+    dump: &J,
+    paths: &BTreeMap<String, String>,
+    timelines: &[i64],
+    what: &str,
+) -> usize {
+    let time = dump["values"]["time"].as_object().unwrap();
+    let mut per_cat: BTreeMap<String, BTreeMap<i64, f64>> = BTreeMap::new();
+    let mut nonzero = 0;
+    for (cnode, row) in time {
+        let leaf = paths[cnode].rsplit(" > ").next().unwrap().to_string();
+        for (col, v) in row.as_array().unwrap().iter().enumerate() {
+            let v = v.as_f64().unwrap();
+            if v != 0.0 {
+                nonzero += 1;
+                *per_cat
+                    .entry(leaf.clone())
+                    .or_default()
+                    .entry(timelines[col])
+                    .or_default() += v;
+            }
+        }
+    }
+    let n = timelines.len() as f64;
+    let rows = json["imbalance"].as_array().unwrap();
+    let mut sum = 0.0;
+    for row in rows {
+        let c = row["category"].as_str().unwrap();
+        let mean = row["mean"].as_f64().unwrap();
+        let have = per_cat.get(c).map_or(0.0, |m| m.values().sum::<f64>());
+        assert!(near(have, mean * n), "{what}: time of {c}: {have} != {mean} x {n}");
+        let max = per_cat
+            .get(c)
+            .map_or(0.0, |m| m.values().copied().fold(0.0, f64::max));
+        assert!(
+            near(max, row["max"].as_f64().unwrap()),
+            "{what}: largest time of {c}: {max} != {}",
+            row["max"]
+        );
+        sum += mean * n;
+    }
+    assert!(
+        per_cat.keys().all(|c| rows.iter().any(|r| r["category"] == *c.as_str())),
+        "{what}: a category in the cube's time that the JSON has not"
+    );
+    let t = total(dump, "time");
+    assert!(near(t, sum), "{what}: time {t} != {sum}");
+    assert!(near(total(dump, "execution"), t), "{what}: execution");
+    let split = total(dump, "comp") + total(dump, "mpi");
+    assert!(near(split, t), "{what}: computation + MPI {split} != {t}");
     nonzero
 }
 
@@ -225,14 +293,17 @@ fn the_cube_of_a_hand_worked_trace_is_its_json() {
     for (have, want) in outside.iter().zip([0.0, 1.0 * MS, 2.0 * MS]) {
         close(*have, want, "MPI_Barrier");
     }
-    // Time (Scalasca's root) is the sum of the patterns beneath it.
-    let time: f64 = dump["values"]["time"]
-        .as_object()
-        .unwrap()
-        .values()
-        .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()))
-        .sum();
-    close(time, (25.0 + 8.0 + 5.0 + 2.0 + 1.0) * MS, "time");
+    // Time is the time in states, worked out: rank 0 MPI_Send 0.5 + sync 10
+    // + barrier 1 ms; rank 1 solve 39 + sync 10 + barrier 2; rank 2 sync 10
+    // + barrier 3.
+    close(total(&dump, "time"), (11.5 + 51.0 + 13.0) * MS, "time");
+    // MPI: the send and receive (0.5 + 26 ms), the barriers (9 + 6 + 1
+    // and 1 + 2 + 3 ms); Computation: solve outside the receive (13 ms)
+    // and sync outside the barriers (1 + 4 + 9 ms).
+    close(total(&dump, "mpi_point2point"), 26.5 * MS, "point-to-point");
+    close(total(&dump, "mpi_sync_collective"), 22.0 * MS, "barriers");
+    close(total(&dump, "mpi"), 48.5 * MS, "MPI");
+    close(total(&dump, "comp"), 27.0 * MS, "computation");
 }
 
 #[test]

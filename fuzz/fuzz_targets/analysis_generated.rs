@@ -6,12 +6,15 @@
 //! timelines at arbitrary times, overlapping or nested or neither, and
 //! messages between arbitrary timelines at arbitrary times (receives before
 //! sends, ends outside any call, never matched). The options (window, root,
-//! instances kept, sweep interval) come from the bytes too.
+//! instances kept, sweep interval) come from the bytes too, and whether the
+//! trace has a process view (the world's size known: instances complete and
+//! are given up as the trace goes) and collective records naming a
+//! communicator, a rank and a size (as an OTF2 conversion's, any values).
 //!
 //! Whatever the trace: every pattern's seconds equal the sum of its
 //! per-timeline seconds, of its per-call-path seconds and of its cells;
 //! none is negative or not finite; a sub-pattern never exceeds its parent;
-//! and the report becomes a CUBE file ([`mpelog::analysis::to_cube`]).
+//! the time per call path is finite; and the report becomes a CUBE file ([`mpelog::analysis::to_cube`]).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -62,6 +65,20 @@ struct Shape {
     category: i32,
     first: (f64, i32),
     last: (f64, i32),
+    info: Vec<u8>,
+}
+
+/// The info of a collective record (an OTF2 conversion's `collective <op>`
+/// state): comm, root, sent, received, rank, size.
+fn record_info(comm: i32, rank: i32, size: i32) -> Vec<u8> {
+    let mut v = Vec::with_capacity(32);
+    v.extend(comm.to_be_bytes());
+    v.extend(0i32.to_be_bytes());
+    v.extend(0i64.to_be_bytes());
+    v.extend(0i64.to_be_bytes());
+    v.extend(rank.to_be_bytes());
+    v.extend(size.to_be_bytes());
+    v
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -89,6 +106,28 @@ fuzz_target!(|data: &[u8]| {
             ..arrow_category()
         });
     }
+    // Collective records naming a communicator, a rank and a size (flag 8).
+    let record = NAMES.len() as i32 + 1;
+    if flags & 8 != 0 {
+        categories.push(Category {
+            index: record,
+            name: JStr::new("collective BARRIER"),
+            topology: topology::STATE,
+            types: b"ddlldd".to_vec(),
+            ..arrow_category()
+        });
+    }
+    // A process view (flag 4): the world's size is known, so instances
+    // complete (and are given up) as the trace goes.
+    let maps = if flags & 4 != 0 {
+        vec![slog2_format::write::one_column_map(
+            "Process View",
+            "world_rank",
+            0..lines,
+        )]
+    } else {
+        Vec::new()
+    };
     // Drawables: 5 bytes a state (category, line, start, length), 6 an
     // arrow; at most 256.
     let mut shapes = Vec::new();
@@ -102,6 +141,19 @@ fuzz_target!(|data: &[u8]| {
                 category: arrow_category().index,
                 first: (sent, line),
                 last: (received, to),
+                info: Vec::new(),
+            });
+        } else if kind & 15 == 14 && flags & 8 != 0 {
+            // A record (comm, rank, size from signed bytes, so some name
+            // nothing), often exactly the span of a call.
+            let (comm, rank, size) = (b.u8() as i8, b.u8() as i8, b.u8() as i8);
+            let start = b.time();
+            let end = start + f64::from(b.u8()) * 1e-4;
+            shapes.push(Shape {
+                category: record,
+                first: (start, line),
+                last: (end, line),
+                info: record_info(comm.into(), rank.into(), size.into()),
             });
         } else {
             let category = 1 + i32::from(kind & 15) % NAMES.len() as i32;
@@ -111,23 +163,26 @@ fuzz_target!(|data: &[u8]| {
                 category,
                 first: (start, line),
                 last: (end, line),
+                info: Vec::new(),
             });
         }
     }
-    let piece = |s: &Shape| Piece {
+    fn piece(s: &Shape) -> Piece<'_> {
+        Piece {
         category: s.category,
         first: s.first,
         last: s.last,
         start: s.first.0.min(s.last.0),
         end: s.first.0.max(s.last.0),
-        info: &[],
-    };
+        info: &s.info,
+        }
+    }
     // Start order, the longer first at equal starts, as readers feed them.
     shapes.sort_by(|x, y| {
         let (x, y) = (piece(x), piece(y));
         x.start.total_cmp(&y.start).then(y.end.total_cmp(&x.end))
     });
-    let mut a = Analyzer::new(&categories, &[], opts);
+    let mut a = Analyzer::new(&categories, &maps, opts);
     for s in &shapes {
         a.push_piece(piece(s));
     }
@@ -184,6 +239,8 @@ fuzz_target!(|data: &[u8]| {
     for p in Pattern::ALL {
         assert!(r.seconds(p) >= 0.0);
     }
+    assert!(r.time.iter().all(|c| c.seconds.is_finite()), "time");
+    assert!(r.counts.collectives + r.unmatched.incomplete_collectives <= r.counts.mpi_calls);
     let cube = to_cube(&r).expect("a cube of the report");
     let mut bytes = Vec::new();
     cube.write_to(&mut bytes).expect("written");
