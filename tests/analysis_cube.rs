@@ -205,7 +205,10 @@ fn assert_time_is_json(
         let c = row["category"].as_str().unwrap();
         let mean = row["mean"].as_f64().unwrap();
         let have = per_cat.get(c).map_or(0.0, |m| m.values().sum::<f64>());
-        assert!(near(have, mean * n), "{what}: time of {c}: {have} != {mean} x {n}");
+        assert!(
+            near(have, mean * n),
+            "{what}: time of {c}: {have} != {mean} x {n}"
+        );
         let max = per_cat
             .get(c)
             .map_or(0.0, |m| m.values().copied().fold(0.0, f64::max));
@@ -217,7 +220,9 @@ fn assert_time_is_json(
         sum += mean * n;
     }
     assert!(
-        per_cat.keys().all(|c| rows.iter().any(|r| r["category"] == *c.as_str())),
+        per_cat
+            .keys()
+            .all(|c| rows.iter().any(|r| r["category"] == *c.as_str())),
         "{what}: a category in the cube's time that the JSON has not"
     );
     let t = total(dump, "time");
@@ -357,4 +362,66 @@ fn the_cube_is_never_written_over_the_trace() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     assert_eq!(names.len(), 3, "no temporary file left: {names:?}");
+}
+
+/// An OTF2 archive's cube (tests/otf2_scenarios.py's sub-communicator
+/// scenario, libotf2): the conversion's collective records (`collective
+/// BARRIER` inside each `MPI_Barrier`) are folded into their call's node, so
+/// Time at `main > MPI_Barrier` is the barriers' time: 9 + 8 + 4, 6 + 5 + 3,
+/// 4 + 1 + 2 and 1 + 2 + 1 ms on ranks 0 to 3.
+#[test]
+fn an_otf2_archives_collective_records_fold_into_their_calls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(names) = common::python_script(
+        "tests/otf2_scenarios.py",
+        &[tmp.path().as_os_str()],
+        "NO-OTF2",
+        "otf2",
+    ) else {
+        return;
+    };
+    assert!(names.lines().any(|n| n == "sub_communicators"));
+    let anchor = tmp.path().join("sub_communicators").join("traces.otf2");
+    let out = tmp.path().join("s.cubex");
+    let Some((json, dump)) = run(anchor.to_str().unwrap(), &out) else {
+        return;
+    };
+    let mut paths = BTreeMap::new();
+    cnode_paths(&dump["cnodes"][0], None, &mut paths);
+    assert!(
+        paths.values().all(|p| !p.contains("collective ")),
+        "no record's node: {paths:?}"
+    );
+    let (id, _) = paths
+        .iter()
+        .find(|(_, p)| *p == "main > MPI_Barrier")
+        .expect("main > MPI_Barrier");
+    let row: Vec<f64> = dump["values"]["time"][id]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    for (have, want) in row.iter().zip([21.0, 14.0, 7.0, 4.0]) {
+        close(*have, want * MS, "time at main > MPI_Barrier");
+    }
+    close(
+        total(&dump, "mpi_sync_collective"),
+        46.0 * MS,
+        "barriers' time",
+    );
+    // Folding moves time between nodes, not in or out: the total is the
+    // JSON's (Σ of the imbalance table's means × 4 timelines), and the
+    // patterns are the JSON's.
+    let sum: f64 = json["imbalance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["mean"].as_f64().unwrap() * 4.0)
+        .sum();
+    close(total(&dump, "time"), sum, "time");
+    for p in json["patterns"].as_array().unwrap() {
+        let id = p["id"].as_str().unwrap();
+        close(total(&dump, id), p["seconds"].as_f64().unwrap(), id);
+    }
 }

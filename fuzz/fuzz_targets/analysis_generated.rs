@@ -169,12 +169,12 @@ fuzz_target!(|data: &[u8]| {
     }
     fn piece(s: &Shape) -> Piece<'_> {
         Piece {
-        category: s.category,
-        first: s.first,
-        last: s.last,
-        start: s.first.0.min(s.last.0),
-        end: s.first.0.max(s.last.0),
-        info: &s.info,
+            category: s.category,
+            first: s.first,
+            last: s.last,
+            start: s.first.0.min(s.last.0),
+            end: s.first.0.max(s.last.0),
+            info: &s.info,
         }
     }
     // Start order, the longer first at equal starts, as readers feed them.

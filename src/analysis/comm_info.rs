@@ -107,7 +107,14 @@ impl Pending {
         if let Some(&(s, e, c)) = self.records.get(&tl) {
             if part.enter <= s && e <= part.leave {
                 self.records.remove(&tl);
-                return Some((c.comm, Part { rank: c.rank, ..part }, Some(c.size)));
+                return Some((
+                    c.comm,
+                    Part {
+                        rank: c.rank,
+                        ..part
+                    },
+                    Some(c.size),
+                ));
             }
         }
         self.calls.insert(tl, (comm, part));

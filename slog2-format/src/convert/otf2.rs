@@ -39,8 +39,7 @@ pub const ARROW_CATEGORY: i32 = 0;
 /// The info of a `collective <op>` state: the communicator, the root, the
 /// bytes sent and received, the location's rank in the communicator and the
 /// communicator's size (-1 when unknown).
-pub const COLLECTIVE_INFO: &str =
-    "comm=%d, root=%d, sent=%l, received=%l, rank=%d, size=%d";
+pub const COLLECTIVE_INFO: &str = "comm=%d, root=%d, sent=%l, received=%l, rank=%d, size=%d";
 
 /// Values a metric event keeps in its info (8 bytes each, 32 bytes of info).
 pub const METRIC_VALUES: usize = 4;
@@ -272,16 +271,19 @@ impl<'a> Otf2Drawables<'a> {
         let Some(ranks) = self.comms.get(&comm) else {
             return (-1, -1);
         };
-        let by_location = self.comm_members.entry(comm).or_insert_with(|| match ranks {
-            Ranks::SelfComm => HashMap::new(),
-            Ranks::List(l) => {
-                let mut m = HashMap::with_capacity(l.len());
-                for (i, &loc) in l.iter().enumerate() {
-                    m.entry(loc).or_insert(i32::try_from(i).unwrap_or(i32::MAX));
+        let by_location = self
+            .comm_members
+            .entry(comm)
+            .or_insert_with(|| match ranks {
+                Ranks::SelfComm => HashMap::new(),
+                Ranks::List(l) => {
+                    let mut m = HashMap::with_capacity(l.len());
+                    for (i, &loc) in l.iter().enumerate() {
+                        m.entry(loc).or_insert(i32::try_from(i).unwrap_or(i32::MAX));
+                    }
+                    m
                 }
-                m
-            }
-        });
+            });
         match ranks {
             Ranks::SelfComm => (0, 1),
             Ranks::List(l) => (
@@ -475,12 +477,7 @@ impl<'a> Otf2Drawables<'a> {
             None => format!("collective {op}"),
         };
         let rgb = region_color(&name, 4);
-        let c = self.category(
-            &name,
-            topology::STATE,
-            rgb,
-            COLLECTIVE_INFO,
-        );
+        let c = self.category(&name, topology::STATE, rgb, COLLECTIVE_INFO);
         self.collective_cats.insert(op, c);
         c
     }
