@@ -342,3 +342,103 @@ fn stale_index_is_refused() {
         Err(Error::Stale(Stale::Mtime))
     ));
 }
+
+/// Overlapping waits (which MPE's traces do not make, but a reader must not
+/// rely on it): both ways of summing a row give the brute-force sums, in
+/// blocks of 4 so that many blocks reach past a column boundary.
+#[test]
+fn overlapping_waits_are_summed_exactly() {
+    use mpelog::waits::Wait;
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut waits = Vec::new();
+    for i in 0..600 {
+        let start = rnd() * 100.0;
+        let len = if i % 10 == 0 { rnd() * 40.0 } else { rnd() * 2.0 } + 1e-6;
+        waits.push(Wait {
+            timeline: (i % 3) as i32,
+            start,
+            end: start + len,
+            pattern: Pattern::ALL[i % Pattern::ALL.len()],
+            partner: Some(9),
+            cause: start + len,
+            call: 1,
+        });
+    }
+    let ix = WaitIndex::new(waits.clone(), vec![], vec![], (0.0, 140.0), 0, 4);
+    for (a, b) in [(0.0, 140.0), (10.0, 30.0), (55.5, 56.0)] {
+        for columns in [3, 50, 1000] {
+            let w = (b - a) / f64::from(columns);
+            let c = ix.cells(a, b, columns);
+            let mut got: BTreeMap<(i32, u32, Pattern), f64> = BTreeMap::new();
+            for r in &c.rows {
+                for cell in &r.cells {
+                    got.insert((r.timeline, cell.column, cell.pattern), cell.seconds);
+                }
+            }
+            for v in &waits {
+                for col in 0..columns {
+                    let (x0, x1) = (a + f64::from(col) * w, a + f64::from(col + 1) * w);
+                    let want = (v.end.min(x1) - v.start.max(x0)).max(0.0);
+                    if want > 0.0 {
+                        assert!(got.contains_key(&(v.timeline, col, v.pattern)));
+                    }
+                }
+            }
+            for (&(t, col, p), &s) in &got {
+                let (x0, x1) = (a + f64::from(col) * w, a + f64::from(col + 1) * w);
+                let want: f64 = waits
+                    .iter()
+                    .filter(|v| v.timeline == t && v.pattern == p)
+                    .map(|v| (v.end.min(x1) - v.start.max(x0)).max(0.0))
+                    .sum();
+                assert!((s - want).abs() < 1e-9, "[{a}, {b}) x {columns}: {s} != {want}");
+            }
+        }
+    }
+}
+
+/// On the corpus: every pattern's per-timeline seconds, sub-patterns
+/// included (Late Sender, wrong order in p2p_n4), equal the index's most
+/// specific cells summed as spec/waits.md §2 says.
+#[test]
+fn corpus_patterns_per_timeline() {
+    let Some(dir) = mpelog_conformance::corpus::root() else {
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return;
+    };
+    for f in ["mpe/p2p_n4.clog2", "mpe/colls_n4.clog2", "mpe/p2p_n16.clog2"] {
+        let p = dir.join(f);
+        assert!(p.is_file(), "corpus file missing: {}", p.display());
+        let bytes = std::fs::read(p).unwrap();
+        let (r, ix) = index(&bytes);
+        let c = ix.cells(r.from, r.to, 1);
+        for pr in &r.patterns {
+            let pat = *Pattern::ALL.iter().find(|p| p.id() == pr.id).unwrap();
+            let subs: Vec<Pattern> = Pattern::ALL
+                .iter()
+                .copied()
+                .filter(|q| {
+                    let mut x = Some(*q);
+                    while let Some(y) = x {
+                        if y == pat {
+                            return true;
+                        }
+                        x = y.parent();
+                    }
+                    false
+                })
+                .collect();
+            for (&t, &s) in &pr.per_timeline {
+                let of = c.of_timeline(t);
+                let got: f64 = subs.iter().filter_map(|q| of.get(q)).sum();
+                assert!((got - s).abs() < 1e-9, "{f} {} on {t}: {got} != {s}", pr.name);
+            }
+        }
+    }
+}

@@ -148,6 +148,24 @@ impl Pattern {
     pub(crate) fn index(self) -> usize {
         self as usize
     }
+
+    /// Its code in a wait index and in summaries (spec/waits.md §3): its
+    /// position in [`Pattern::ALL`].
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// assert_eq!(Pattern::LateSender.code(), 0);
+    /// assert_eq!(Pattern::InitCompletion.code(), 13);
+    /// assert_eq!(Pattern::from_code(5), Some(Pattern::WaitAtBarrier));
+    /// ```
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The pattern of code `c` (`None` past the last).
+    pub fn from_code(c: u8) -> Option<Pattern> {
+        Pattern::ALL.get(usize::from(c)).copied()
+    }
 }
 
 /// One wait state: where a user goes to see it.
