@@ -190,7 +190,8 @@ fn hatch_lies_over_waiting_calls_and_middle_lines_keep_their_colours() {
 #[test]
 fn every_layer_keeps_the_middle_lines_and_the_path_is_a_bar_where_it_runs() {
     let run = Run::new();
-    let window = (0.1, 0.16);
+    // 7 iterations: few enough waits (at most 64) for their causes to be marked.
+    let window = (0.1, 0.13);
     // No index beside the trace: one pass, said on stderr.
     let (all, err) = run.render("all.png", window, &["--waits"]);
     assert!(err.contains("analysing"), "{err}");
@@ -200,6 +201,8 @@ fn every_layer_keeps_the_middle_lines_and_the_path_is_a_bar_where_it_runs() {
     assert!(err.contains("using the wait index"), "{err}");
     assert_eq!(all.rgb, all2.rgb, "the index draws what the analysis draws");
     let (plain, _) = run.render("plain.png", window, &[]);
+    let (no_causes, _) = run.render("nocauses.png", window, &["--waits=hatch,path"]);
+    assert_ne!(all.rgb, no_causes.rgb, "the causes are marked");
     for row in 0..4 {
         for y in middle(row) {
             for c in 0..COLUMNS {
