@@ -331,7 +331,16 @@ pub(super) fn path(s: &mut String, sum: &Summary, rh: f64) {
 pub(super) fn legend(patterns: &[Pattern], path: bool) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = patterns
         .iter()
-        .map(|p| (format!("url(#w{})", p.code()), escape(p.name())))
+        .map(|p| {
+            // Short enough for a legend column of 220 pixels.
+            let name = match p {
+                Pattern::LateSenderWrongOrder => "LS, wrong order",
+                Pattern::LswoDifferentSource => "LS, wrong order, other source",
+                Pattern::LswoSameSource => "LS, wrong order, same source",
+                p => p.name(),
+            };
+            (format!("url(#w{})", p.code()), escape(name))
+        })
         .collect();
     if path {
         out.push((PATH_COLOUR.to_string(), "critical path".to_string()));
