@@ -314,7 +314,8 @@ enum Command {
         view: Option<String>,
     },
     /// Serve a viewer for traces in the browser, and the HTTP API it reads
-    /// (/api/info, /api/window, /api/export, /trace with Range requests). The
+    /// (/api/info, /api/window, /api/export, /api/compare, /trace with Range
+    /// requests; spec/queries.md §7). The
     /// page draws timelines, legend (toggle, search), zoom (wheel, shift-drag a
     /// range, buttons, + - 0 keys), pan (drag, arrow keys), the summary when
     /// zoomed out, popups with a clicked drawable's values, and exports the

@@ -3,7 +3,8 @@
 //! timeline → the page's table lists that category and timeline first, with
 //! the change `mpelog stats A --compare B` gives for the windows; zooming or
 //! panning one run moves the other to the same window relative to its
-//! anchor; aligning at chosen events puts them at the same place.
+//! anchor; aligning at chosen events puts them at the same place, and then
+//! a zoom in run B moves run A by the offset the other way.
 //!
 //! The runs are CLOG2 (so `serve` converts them once): `mpelog synth --ranks
 //! 4 --seed 7`, one seed so both have the same iterations; run A plants
@@ -250,4 +251,18 @@ fn the_planted_slowdown_is_listed_first_and_the_runs_move_together() {
         "A's chosen barrier in view"
     );
     shot(&br, "compare-aligned");
+
+    // Aligned, a zoom out in run B (its − button) keeps the barriers
+    // together: run A follows with the offset the other way.
+    br.js(
+        "document.getElementById('run1').contentWindow.document.getElementById('zoomout').click();",
+        json!([]),
+    );
+    let out = settled(&br, aligned["seq"].as_u64().unwrap());
+    assert_coupled(&out);
+    let (o0, o1) = pair(&out["a"]);
+    assert!(
+        ((o1 - o0) - 2.0 * (a1 - a0)).abs() < 1e-9 * (o1 - o0),
+        "A zoomed out 2x with B"
+    );
 }
