@@ -41,6 +41,20 @@ class Trace:
     def stats_json(
         self, t0: Optional[float] = ..., t1: Optional[float] = ..., bins: int = ...
     ) -> Dict[str, Any]: ...
+    def analyze(
+        self,
+        t0: Optional[float] = ...,
+        t1: Optional[float] = ...,
+        root: int = ...,
+        instances: int = ...,
+    ) -> Dict[str, Any]: ...
+    def analyze_json(
+        self,
+        t0: Optional[float] = ...,
+        t1: Optional[float] = ...,
+        root: int = ...,
+        instances: int = ...,
+    ) -> Dict[str, Any]: ...
     def events(self, t0: Optional[float] = ..., t1: Optional[float] = ...) -> pandas.DataFrame: ...
     def check(self) -> Dict[str, Any]: ...
 

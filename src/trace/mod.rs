@@ -3,7 +3,8 @@
 //! SLOG-2 files at `http(s)://` URLs), with what a tool needs of it: its
 //! [`info`](Trace::info), [window queries](Trace::window), a one-pass
 //! time-ordered stream of its drawables ([`drawables`](Trace::drawables)),
-//! its [`stats`](Trace::stats) and its [`check`](Trace::check).
+//! its [`stats`](Trace::stats), its [`analysis`](Trace::analyze) and its
+//! [`check`](Trace::check).
 //!
 //! SLOG-2 files and annotations are queried through their trees; any other
 //! format is converted once, on the first query that needs a tree, to a
@@ -27,6 +28,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod analyze;
 mod detect;
 mod error;
 mod info;
