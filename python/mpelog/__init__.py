@@ -118,10 +118,12 @@ class Trace:
     ) -> Dict[str, Any]:
         """The statistics of ``mpelog stats --json`` as pandas DataFrames:
         ``categories``, ``timelines``, ``messages``, ``message_sizes``,
-        ``bins`` and ``category_timelines``, plus the window ``from``/``to``."""
+        ``bins`` and ``category_timelines`` (per state category and timeline:
+        ``index``, ``line``, ``count``, ``inclusive``, ``exclusive`` seconds),
+        plus the window ``from``/``to``."""
         import pandas as pd
 
-        s = _json.loads(self._t.stats_json(t0, t1, bins))
+        s = _json.loads(self._t.stats_tables_json(t0, t1, bins))
         out: Dict[str, Any] = {"from": s["from"], "to": s["to"]}
 
         def flat(rows: Any) -> "pd.DataFrame":
@@ -145,7 +147,9 @@ class Trace:
             ],
             columns=["start", "end", "category", "value"],
         )
-        out["category_timelines"] = flat(s.get("category_timelines", []))
+        out["category_timelines"] = pd.DataFrame(
+            s["category_timelines"], columns=["index", "line", "count", "inclusive", "exclusive"]
+        )
         return out
 
     def stats_json(
@@ -250,7 +254,9 @@ class Trace:
         """The analysis exactly as ``mpelog analyze --json`` prints it."""
         return _json.loads(self._t.analyze_json(t0, t1, root, instances))
 
-    def events(self, t0: Optional[float] = None, t1: Optional[float] = None) -> Any:
+    def events(
+        self, t0: Optional[float] = None, t1: Optional[float] = None, view: Optional[str] = None
+    ) -> Any:
         """The events of ``[t0, t1)`` as a pandas DataFrame in pipit's layout,
         which ``pipit.Trace(None, df)`` takes as it is: ``Timestamp (ns)``
         (int64, from the window's start), ``Event Type`` (``Enter``,
@@ -258,10 +264,14 @@ class Trace:
         ``Process`` (the rank), ``Attributes`` (a dict of the info values, or
         None; messages are ``MpiSend``/``MpiRecv`` instants with
         ``receiver``/``sender``, ``msg_length`` and ``msg_tag``): the rows of
-        ``mpelog export --to csv``, in time order."""
+        ``mpelog export --to csv``, in time order. ``view``: the view (by
+        title, any case, or position) whose rows are the processes, as
+        ``mpelog export --view``; by default the first (MPE's process view,
+        where a rank's communicator timelines share its process; the
+        ``Identity Map`` keeps each line ID apart, as ``stats`` does)."""
         import pandas as pd
 
-        csv = self._t.pipit_csv(t0, t1)
+        csv = self._t.pipit_csv(t0, t1, view)
         df = pd.read_csv(_io.BytesIO(csv), keep_default_na=False)
         df["Attributes"] = [_json.loads(a) if a else None for a in df["Attributes"]]
         return df

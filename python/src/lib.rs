@@ -14,6 +14,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::fmt::Write as _;
@@ -378,6 +379,33 @@ impl ArrowBatch {
     }
 }
 
+/// A stream of record batches pyarrow takes (`pyarrow.RecordBatchReader.from_stream`).
+#[pyclass(module = "mpelog._mpelog")]
+struct ArrowStream {
+    stream: Mutex<Option<FFI_ArrowArrayStream>>,
+}
+
+#[pymethods]
+impl ArrowStream {
+    /// The Arrow PyCapsule interface: the stream, once.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let stream = self
+            .stream
+            .lock()
+            .map_err(|_| MpelogError::new_err("stream poisoned"))?
+            .take()
+            .ok_or_else(|| MpelogError::new_err("this stream was already read"))?;
+        let name = CString::new("arrow_array_stream").expect("no NUL");
+        PyCapsule::new(py, stream, Some(name))
+    }
+}
+
 /// The batches of a window read on a thread of their own while they are
 /// taken (at most one ahead): the schema first, then the batches; an error
 /// of the input is raised typed, where it is met.
@@ -390,14 +418,13 @@ struct BatchStream {
 impl BatchStream {
     /// The next message, waited for without the GIL (`None`: the end).
     fn next_message(&self, py: Python<'_>) -> PyResult<Option<Message>> {
-        let rx = self
-            .rx
-            .lock()
-            .map_err(|_| MpelogError::new_err("stream poisoned"))?;
-        let Some(rx) = rx.as_ref() else {
-            return Ok(None);
-        };
-        Ok(py.detach(|| rx.recv().ok()))
+        let slot = &self.rx;
+        py.detach(|| {
+            let rx = slot
+                .lock()
+                .map_err(|_| MpelogError::new_err("stream poisoned"))?;
+            Ok(rx.as_ref().and_then(|rx| rx.recv().ok()))
+        })
     }
 
     /// Ends the stream (the reading thread stops at its next batch).
@@ -531,14 +558,43 @@ impl Trace {
         })
     }
 
+    /// The statistics as the CLI's JSON text, with the table per category and
+    /// timeline (`category_timelines`) the CLI's JSON leaves out.
+    #[pyo3(signature = (from_ = None, to = None, bins = 0))]
+    fn stats_tables_json(
+        &self,
+        py: Python<'_>,
+        from_: Option<f64>,
+        to: Option<f64>,
+        bins: usize,
+    ) -> PyResult<String> {
+        let t = self.inner.clone();
+        py.detach(move || {
+            let opts = mpelog::stats::Options::default()
+                .window(from_, to)
+                .bins(bins);
+            let s = lock(&t).stats(&opts).map_err(py_err)?;
+            let mut v = serde_json::to_value(&s).expect("JSON");
+            v["category_timelines"] = serde_json::to_value(&s.category_timelines).expect("JSON");
+            Ok(v.to_string())
+        })
+    }
+
     /// The events in pipit's CSV layout, as `mpelog export --to csv` writes them.
-    #[pyo3(signature = (from_ = None, to = None))]
-    fn pipit_csv(&self, py: Python<'_>, from_: Option<f64>, to: Option<f64>) -> PyResult<Vec<u8>> {
+    /// `view`: the view whose rows are the processes (default: the first).
+    #[pyo3(signature = (from_ = None, to = None, view = None))]
+    fn pipit_csv(
+        &self,
+        py: Python<'_>,
+        from_: Option<f64>,
+        to: Option<f64>,
+        view: Option<String>,
+    ) -> PyResult<Vec<u8>> {
         let t = self.inner.clone();
         py.detach(move || {
             let mut csv = mpelog::export::pipit::PipitCsv::new(Vec::new());
             lock(&t)
-                .drawables(&window(from_, to), &mut csv)
+                .drawables(&window(from_, to).view(view), &mut csv)
                 .map_err(py_err)?;
             Ok(csv.into_inner())
         })
@@ -546,32 +602,43 @@ impl Trace {
 
     /// The drawables of `[from_, to)` in batches of `rows`, read on a thread
     /// of their own while the consumer takes them (at most one batch ahead).
+    /// The thread reads its own [`mpelog::Trace::reopen`] of the input, so
+    /// that the trace stays free for other calls while the stream is taken.
     #[pyo3(signature = (from_ = None, to = None, rows = 65536))]
-    fn stream(&self, from_: Option<f64>, to: Option<f64>, rows: usize) -> PyResult<BatchStream> {
+    fn stream(
+        &self,
+        py: Python<'_>,
+        from_: Option<f64>,
+        to: Option<f64>,
+        rows: usize,
+    ) -> PyResult<BatchStream> {
         mpelog::trace::check_window(from_, to).map_err(py_err)?;
         let rows = rows.max(1);
         let (tx, rx) = sync_channel::<Message>(1);
         let t = self.inner.clone();
+        let mut own = py.detach(move || lock(&t).reopen().map_err(py_err))?;
         std::thread::spawn(move || {
-            let mut b: Option<Rows> = None;
-            let mut open = true;
-            let res = lock(&t).scan(
+            let b: RefCell<Option<Rows>> = RefCell::new(None);
+            let open = Cell::new(true);
+            let res = own.scan(
                 &window(from_, to),
                 &mut |legend| {
                     let r = Rows::new(legend);
-                    open = tx.send(Message::Schema(r.schema.clone())).is_ok();
-                    b = Some(r);
+                    open.set(tx.send(Message::Schema(r.schema.clone())).is_ok());
+                    *b.borrow_mut() = Some(r);
                 },
                 &mut |p| {
-                    let Some(b) = b.as_mut().filter(|_| open) else {
+                    let mut b = b.borrow_mut();
+                    let Some(b) = b.as_mut().filter(|_| open.get()) else {
                         return;
                     };
                     b.push(p);
                     if b.len >= rows {
-                        open = tx.send(Message::Batch(b.batch())).is_ok();
+                        open.set(tx.send(Message::Batch(b.batch())).is_ok());
                     }
                 },
             );
+            let (mut b, open) = (b.into_inner(), open.get());
             let last = match (res, b.as_mut()) {
                 (Ok(_), Some(b)) if b.len > 0 => Some(Message::Batch(b.batch())),
                 (Ok(_), _) => None,
@@ -600,13 +667,14 @@ impl Trace {
         let rows = rows.max(1);
         let t = self.inner.clone();
         let (batches, schema) = py.detach(move || {
-            let mut b: Option<Rows> = None;
+            let b: RefCell<Option<Rows>> = RefCell::new(None);
             let mut out = Vec::new();
             lock(&t)
                 .scan(
                     &window(from_, to),
-                    &mut |legend| b = Some(Rows::new(legend)),
+                    &mut |legend| *b.borrow_mut() = Some(Rows::new(legend)),
                     &mut |p| {
+                        let mut b = b.borrow_mut();
                         let Some(b) = b.as_mut() else { return };
                         b.push(p);
                         if b.len >= rows {
@@ -615,7 +683,7 @@ impl Trace {
                     },
                 )
                 .map_err(py_err)?;
-            let mut b = b.unwrap_or_else(|| Rows::new(&[]));
+            let mut b = b.into_inner().unwrap_or_else(|| Rows::new(&[]));
             if b.len > 0 || out.is_empty() {
                 out.push(Ok(b.batch()));
             }
