@@ -12,7 +12,9 @@
 
 use crate::analysis::Report;
 use crate::stats::Stats;
+use crate::summary::Summary;
 use serde::Serialize;
+use slog2_format::types::{topology, Category};
 use std::collections::BTreeMap;
 
 /// One category (or pattern), on one timeline or on all, in both runs.
@@ -140,6 +142,80 @@ pub fn analyses(a: &Report, b: &Report) -> Comparison {
             .collect::<Vec<_>>()
     };
     compare((a.from, a.to), seconds(a), (b.from, b.to), seconds(b))
+}
+
+/// Compares the state categories of two windows' [`Summary`]s (run A's with
+/// its legend `legend_a`, run B's with `legend_b`): each row's exclusive
+/// seconds per category, as [`stats`] compares them, at the cost of the
+/// pictures (`mpelog serve A B --compare`'s table).
+///
+/// A row counts for its first line ID: build the summaries without a view
+/// (a row per line ID) to have the timelines of `stats`. When neither summary
+/// holds a shadow, the seconds are those of `stats` for the two windows (up to
+/// the order of the additions); shadows spread their subtrees' exclusive
+/// time evenly over their boxes (spec/queries.md §6.2). Categories and
+/// timelines with no seconds in either run have no row.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use std::io::Cursor;
+/// # fn reader(seed: u64) -> Result<slog2_format::Slog2Reader<Cursor<Vec<u8>>>, Box<dyn std::error::Error>> {
+/// #     let o = clog2_format::synth::Options::default().seed(seed).events(2000);
+/// #     let clog2 = clog2_format::synth::generate_vec(&o)?;
+/// #     let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// #     let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// #     Ok(slog2_format::Slog2Reader::new(Cursor::new(out.into_inner()))?)
+/// # }
+/// use mpelog::summary::Summary;
+/// let (mut a, mut b) = (reader(1)?, reader(2)?);
+/// let (mut buf_a, mut buf_b) = (slog2_format::WindowBuf::new(), slog2_format::WindowBuf::new());
+/// mpelog::summary::query(&mut a, &mut buf_a, 0.0, 0.05, 16384)?;
+/// mpelog::summary::query(&mut b, &mut buf_b, 0.0, 0.05, 16384)?;
+/// // One column is enough: a row's seconds do not depend on the columns.
+/// let sa = Summary::of_window(&buf_a, a.category_list(), None, 0.0, 0.05, 1);
+/// let sb = Summary::of_window(&buf_b, b.category_list(), None, 0.0, 0.05, 1);
+/// let c = mpelog::compare::summaries(&sa, a.category_list(), &sb, b.category_list());
+/// // No shadows at this width: the seconds of `stats` for the window.
+/// assert_eq!((sa.shadows, sb.shadows), (0, 0));
+/// let opts = mpelog::stats::Options::default().window(Some(0.0), Some(0.05));
+/// let exact = mpelog::compare::stats(&mpelog::stats::slog2(&mut a, &opts)?, &mpelog::stats::slog2(&mut b, &opts)?);
+/// for r in &c.timelines {
+///     let s = exact.timelines.iter().find(|s| s.name == r.name && s.timeline == r.timeline).unwrap();
+///     assert!((r.a - s.a).abs() < 1e-9 && (r.b - s.b).abs() < 1e-9);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn summaries(
+    a: &Summary,
+    legend_a: &[Category],
+    b: &Summary,
+    legend_b: &[Category],
+) -> Comparison {
+    let seconds = |s: &Summary, legend: &[Category]| {
+        let names: BTreeMap<i32, String> = legend
+            .iter()
+            .filter(|c| c.topology == topology::STATE)
+            .map(|c| (c.index, c.name.text()))
+            .collect();
+        let mut out = Vec::new();
+        for (i, row) in s.rows.iter().enumerate() {
+            let Some(&line) = row.lines.first() else {
+                continue;
+            };
+            for (k, x) in s.exclusive_of_row(i) {
+                if let Some(name) = names.get(&k) {
+                    out.push((name.clone(), line, x));
+                }
+            }
+        }
+        out
+    };
+    compare(
+        (a.from, a.to),
+        seconds(a, legend_a),
+        (b.from, b.to),
+        seconds(b, legend_b),
+    )
 }
 
 /// The comparison of two runs' `(name, timeline, seconds)` over their windows.

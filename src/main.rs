@@ -331,7 +331,8 @@ enum Command {
         waits: Option<String>,
     },
     /// Serve a viewer for traces in the browser, and the HTTP API it reads
-    /// (/api/info, /api/window, /api/export, /trace with Range requests). The
+    /// (/api/info, /api/window, /api/export, /api/compare, /trace with Range
+    /// requests; spec/queries.md §7). The
     /// page draws timelines, legend (toggle, search), zoom (wheel, shift-drag a
     /// range, buttons, + - 0 keys), pan (drag, arrow keys), the summary when
     /// zoomed out, popups with a clicked drawable's values, and exports the
@@ -381,6 +382,13 @@ enum Command {
         /// The private key of --tls-cert (PEM).
         #[arg(long, value_name = "FILE", requires = "tls_cert")]
         tls_key: Option<PathBuf>,
+        /// Compare two runs (serve A B --compare): the page shows both
+        /// timelines stacked, each with its own time axis, aligned at their
+        /// starts or at a chosen event, zoomed and panned together, with the
+        /// exclusive time of each state category per timeline in both windows,
+        /// the largest change first (as stats A --compare B).
+        #[arg(long)]
+        compare: bool,
     },
     /// Filter a SLOG-2 file into a new one, as MPE's slog2filter: remove or keep
     /// categories (by index or name), cut a time window (drawables that meet it
@@ -734,6 +742,7 @@ fn run(cli: Cli) -> error::CliResult {
             no_token,
             tls_cert,
             tls_key,
+            compare,
         } => cmd::serve::run(
             &files,
             &cmd::serve::Options {
@@ -743,6 +752,7 @@ fn run(cli: Cli) -> error::CliResult {
                 token,
                 no_token,
                 tls: tls_cert.zip(tls_key),
+                compare,
             },
         ),
         Command::Render {

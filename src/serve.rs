@@ -4,7 +4,19 @@
 //!
 //! Endpoints (other tools may use them; the names are stable):
 //! - `GET /` — the viewer page (plain HTML, CSS and JavaScript embedded in
-//!   the binary; no network at run time).
+//!   the binary; no network at run time); with [`Service::comparing`]
+//!   (`serve A B --compare`) the page of two runs compared.
+//! - `GET /viewer[?file=K][&embed=1]` — the viewer page of file K, always
+//!   (`embed=1`: without its file chooser, as the page of two runs shows it).
+//! - `GET /compare` — the page of two runs compared (files 0 and 1), always
+//!   when two files or more are served.
+//! - `GET /api/compare?a_from=T0&a_to=T1&b_from=T2&b_to=T3[&pixels=W][&a=K][&b=L][&limit=N]`
+//!   — the state categories of file K (default 0) over `[T0, T1]` and of file
+//!   L (default 1) over `[T2, T3]` per timeline, compared as `mpelog stats
+//!   A --compare B` compares them, largest change first
+//!   ([`crate::compare::summaries`] of the windows read `W` pixels wide, as
+//!   `/api/window` reads them; `exact` when no shadow went in), the first N
+//!   rows of each table (default [`DEFAULT_COMPARE_ROWS`]).
 //! - `GET /api/info[?file=K][&pixels=W][&view=V][&rows=A-B]` — the file's time range,
 //!   views (line-ID maps with their rows), legend (index, name, topology,
 //!   colour), the names of the files served, and the whole trace's summary
@@ -40,7 +52,10 @@
 //! same over HTTPS.
 
 mod access;
+mod compare;
 pub mod tls;
+
+pub use compare::{DEFAULT_COMPARE_ROWS, MAX_COMPARE_ROWS};
 
 pub use access::{Access, Decision, Head, Token, TOKEN_PARAM, TOKEN_VAR};
 
@@ -61,6 +76,10 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 
 /// The viewer page.
 pub const PAGE: &str = include_str!("serve/page.html");
+
+/// The page of two runs compared: two viewers ([`PAGE`]) stacked, zoomed and
+/// panned together, and the table of `/api/compare`.
+pub const COMPARE_PAGE: &str = include_str!("serve/compare.html");
 
 /// A response body.
 #[derive(Debug)]
@@ -107,6 +126,13 @@ impl Response {
             "application/json",
             crate::json_text::to_string(v).into_bytes(),
         )
+    }
+
+    /// A page of the viewer, never cached (a new server may serve another).
+    fn page(html: &'static str) -> Response {
+        let mut r = Response::bytes(200, "text/html; charset=utf-8", html.as_bytes().to_vec());
+        r.headers.push(("Cache-Control".into(), "no-store".into()));
+        r
     }
 
     fn error(status: u16, message: &str) -> Response {
@@ -254,6 +280,8 @@ pub struct Service {
     /// Window buffers kept between picture requests: a buffer grown once is
     /// not allocated, copied and zeroed again for every answer.
     bufs: Mutex<Vec<slog2_format::WindowBuf>>,
+    /// Whether `/` is the page of two runs compared ([`COMPARE_PAGE`]).
+    comparing: bool,
 }
 
 impl std::fmt::Debug for Service {
@@ -447,7 +475,37 @@ impl Service {
         Ok(Service {
             files,
             bufs: Mutex::new(Vec::new()),
+            comparing: false,
         })
+    }
+
+    /// The same service with the page of two runs compared at `/` (`mpelog
+    /// serve A B --compare`): its first two files stacked, zoomed and panned
+    /// together, with the table of `/api/compare`; the one-run viewer stays at
+    /// `/viewer`.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.slog2");
+    /// # std::fs::write(&path, out.into_inner())?;
+    /// use mpelog::serve::{Service, COMPARE_PAGE, PAGE};
+    /// let s = Service::new(&[path.clone(), path])?.comparing();
+    /// assert_eq!(s.handle("GET", "/", None).read_body()?, COMPARE_PAGE.as_bytes());
+    /// assert_eq!(s.handle("GET", "/viewer?file=1", None).read_body()?, PAGE.as_bytes());
+    /// let c = s.handle("GET", "/api/compare?a_from=0&a_to=0.1&b_from=0&b_to=0.1&pixels=100", None);
+    /// let v: serde_json::Value = serde_json::from_slice(&c.read_body()?)?;
+    /// // The same file twice: nothing changed.
+    /// assert!(v["timelines"].as_array().unwrap().iter().all(|r| r["a"] == r["b"]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn comparing(mut self) -> Service {
+        self.comparing = true;
+        self
     }
 
     /// Runs `f` with a reader of file `k` from the pool (or a new one).
@@ -520,7 +578,11 @@ impl Service {
             return Response::error(400, "malformed query");
         };
         let known: &[&str] = match path {
-            "/" | "/index.html" => &[],
+            "/" | "/index.html" | "/compare" => &[],
+            "/viewer" => &["file", "embed"],
+            "/api/compare" => &[
+                "a", "b", "a_from", "a_to", "b_from", "b_to", "pixels", "limit",
+            ],
             "/api/info" => &["file", "pixels", "view", "rows"],
             "/trace" => &["file"],
             "/api/window" => &["file", "from", "to", "pixels", "view", "rows", "format"],
@@ -544,12 +606,14 @@ impl Service {
             "/api/search" => self.search(file, &q),
             "/api/export" => self.export(file, &q),
             "/trace" => self.trace(file, range),
-            _ => {
-                let mut r =
-                    Response::bytes(200, "text/html; charset=utf-8", PAGE.as_bytes().to_vec());
-                r.headers.push(("Cache-Control".into(), "no-store".into()));
-                r
+            "/api/compare" => self.compare(&q),
+            "/compare" if self.files.len() < 2 => {
+                Response::error(404, "one file served: nothing to compare it with")
             }
+            "/compare" => Response::page(COMPARE_PAGE),
+            "/viewer" => Response::page(PAGE),
+            _ if self.comparing => Response::page(COMPARE_PAGE),
+            _ => Response::page(PAGE),
         }
     }
 

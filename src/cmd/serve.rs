@@ -26,10 +26,18 @@ pub struct Options {
     pub no_token: bool,
     /// The certificate chain and key files of HTTPS.
     pub tls: Option<(PathBuf, PathBuf)>,
+    /// Two runs compared (`--compare`): the page of two runs at `/`.
+    pub compare: bool,
 }
 
 /// Runs `mpelog serve` until interrupted.
 pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
+    if o.compare && files.len() != 2 {
+        return Err(CliError::Usage(format!(
+            "--compare: two traces (serve A B --compare), not {}",
+            files.len()
+        )));
+    }
     let tmp = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
     let mut served = Vec::new();
     for (i, f) in files.iter().enumerate() {
@@ -50,7 +58,10 @@ pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
             }
         }
     }
-    let service = Service::named(&served).map_err(|e| CliError::slog2(&e.path)(e.source))?;
+    let mut service = Service::named(&served).map_err(|e| CliError::slog2(&e.path)(e.source))?;
+    if o.compare {
+        service = service.comparing();
+    }
     let loopback = is_loopback(&o.bind);
     let token = token(o, loopback)?;
     let tls = match &o.tls {
@@ -167,7 +178,7 @@ fn start_line(
         .iter()
         .map(|f| shown(f))
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(if o.compare { " compared with " } else { ", " });
     let who = if loopback {
         "loopback only: use an SSH tunnel to reach it from another machine".to_string()
     } else if token.is_none() {
