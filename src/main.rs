@@ -287,6 +287,13 @@ enum Command {
         /// of the window, the largest change first.
         #[arg(long, value_name = "B", conflicts_with = "output")]
         compare: Option<PathBuf>,
+        /// Also write the wait index beside the trace (TRACE.waits, spec/waits.md):
+        /// every wait state as an interval and the critical path, of the whole
+        /// trace whatever --from/--to, bound to the trace's size, mtime and bytes,
+        /// so that `render --waits` and the viewer draw waits at any zoom without
+        /// analysing again. Written to a temporary file and renamed at the end.
+        #[arg(long, conflicts_with = "compare")]
+        write_index: bool,
     },
     /// Draw a time window as Jumpshot-4 draws it, to an SVG or PNG file: one row
     /// per timeline of the view on black, states as bars in their category's
@@ -829,6 +836,7 @@ fn run(cli: Cli) -> error::CliResult {
             csv,
             output,
             compare,
+            write_index,
         } => {
             let style = match (json, csv) {
                 (true, _) => cmd::analyze::Style::Json,
@@ -840,7 +848,8 @@ fn run(cli: Cli) -> error::CliResult {
             let opts = mpelog::analysis::Options::default()
                 .window(from, to)
                 .root(root)
-                .instances(instances);
+                .instances(instances)
+                .record(write_index);
             match compare {
                 Some(b) => cmd::analyze::compare(&file, trace.as_deref(), &b, &opts, style),
                 None => cmd::analyze::run(&file, trace.as_deref(), &opts, style, output.as_deref()),
