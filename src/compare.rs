@@ -13,9 +13,9 @@
 use crate::analysis::Report;
 use crate::stats::Stats;
 use crate::summary::Summary;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use slog2_format::types::{topology, Category};
-use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// One category (or pattern), on one timeline or on all, in both runs.
@@ -135,11 +135,7 @@ pub fn analyses(a: &Report, b: &Report) -> Comparison {
     let seconds = |r: &Report| {
         r.patterns
             .iter()
-            .flat_map(|p| {
-                p.per_timeline
-                    .iter()
-                    .map(|(&line, &s)| (p.name, line, s))
-            })
+            .flat_map(|p| p.per_timeline.iter().map(|(&line, &s)| (p.name, line, s)))
             .collect::<Vec<_>>()
     };
     compare((a.from, a.to), seconds(a), (b.from, b.to), seconds(b))

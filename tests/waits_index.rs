@@ -359,7 +359,11 @@ fn overlapping_waits_are_summed_exactly() {
     let mut waits = Vec::new();
     for i in 0..600 {
         let start = rnd() * 100.0;
-        let len = if i % 10 == 0 { rnd() * 40.0 } else { rnd() * 2.0 } + 1e-6;
+        let len = if i % 10 == 0 {
+            rnd() * 40.0
+        } else {
+            rnd() * 2.0
+        } + 1e-6;
         waits.push(Wait {
             timeline: (i % 3) as i32,
             start,
@@ -397,7 +401,10 @@ fn overlapping_waits_are_summed_exactly() {
                     .filter(|v| v.timeline == t && v.pattern == p)
                     .map(|v| (v.end.min(x1) - v.start.max(x0)).max(0.0))
                     .sum();
-                assert!((s - want).abs() < 1e-9, "[{a}, {b}) x {columns}: {s} != {want}");
+                assert!(
+                    (s - want).abs() < 1e-9,
+                    "[{a}, {b}) x {columns}: {s} != {want}"
+                );
             }
         }
     }
@@ -412,7 +419,11 @@ fn corpus_patterns_per_timeline() {
         eprintln!("skipped: MPELOG_CORPUS is not set");
         return;
     };
-    for f in ["mpe/p2p_n4.clog2", "mpe/colls_n4.clog2", "mpe/p2p_n16.clog2"] {
+    for f in [
+        "mpe/p2p_n4.clog2",
+        "mpe/colls_n4.clog2",
+        "mpe/p2p_n16.clog2",
+    ] {
         let p = dir.join(f);
         assert!(p.is_file(), "corpus file missing: {}", p.display());
         let bytes = std::fs::read(p).unwrap();
@@ -437,7 +448,11 @@ fn corpus_patterns_per_timeline() {
             for (&t, &s) in &pr.per_timeline {
                 let of = c.of_timeline(t);
                 let got: f64 = subs.iter().filter_map(|q| of.get(q)).sum();
-                assert!((got - s).abs() < 1e-9, "{f} {} on {t}: {got} != {s}", pr.name);
+                assert!(
+                    (got - s).abs() < 1e-9,
+                    "{f} {} on {t}: {got} != {s}",
+                    pr.name
+                );
             }
         }
     }
