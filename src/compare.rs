@@ -223,6 +223,9 @@ pub fn summaries(
 /// Names are ranked once (in name order), so that rows are keyed, summed and
 /// sorted by integers: a comparison of thousands of timelines is answered
 /// at the viewer's pace.
+/// A row being compared: (the name's rank, timeline) and (A's, B's) seconds.
+type Keyed = ((u32, Option<i32>), (f64, f64));
+
 fn compare(
     window_a: (f64, f64),
     a: Vec<(&str, i32, f64)>,
@@ -252,9 +255,9 @@ fn compare(
             }
         }
     }
-    let (mut totals, mut timelines): (Vec<_>, Vec<_>) =
+    let (mut totals, mut timelines): (Vec<Keyed>, Vec<Keyed>) =
         rows.into_iter().partition(|((_, t), _)| t.is_none());
-    let by_change = |p: &((u32, Option<i32>), (f64, f64)), q: &((u32, Option<i32>), (f64, f64))| {
+    let by_change = |p: &Keyed, q: &Keyed| {
         (q.1 .1 - q.1 .0)
             .abs()
             .total_cmp(&(p.1 .1 - p.1 .0).abs())
@@ -263,7 +266,7 @@ fn compare(
     totals.sort_unstable_by(by_change);
     timelines.sort_unstable_by(by_change);
     let share = |v: f64, (from, to): (f64, f64)| if to > from { v / (to - from) } else { 0.0 };
-    let rows = |v: Vec<((u32, Option<i32>), (f64, f64))>| {
+    let rows = |v: Vec<Keyed>| {
         v.into_iter()
             .map(|((r, timeline), (x, y))| Row {
                 name: names[r as usize].to_string(),

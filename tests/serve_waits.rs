@@ -178,7 +178,7 @@ fn window_answers_carry_waits_only_when_asked_and_indexed() {
     let dir = tempfile::tempdir().unwrap();
     let (_, slog2) = run(dir.path());
     let with = service(&slog2);
-    let without = Service::new(&[slog2.clone()]).unwrap();
+    let without = Service::new(std::slice::from_ref(&slog2)).unwrap();
     let url = "/api/window?from=0.01&to=0.05&pixels=400";
     let v = common::served_json(&with, &format!("{url}&waits=1"));
     assert!(!v["waits"].as_array().unwrap().is_empty());
