@@ -14,6 +14,11 @@
 //!   apart by a tenth of the window as after aligning at chosen events: the
 //!   page's table, asked after every zoom or pan.
 //!
+//! - With `MPELOG_BENCH_WAITS=1` (a fresh wait index beside the file:
+//!   `mpelog analyze FILE --write-index`), every `/api/window` asks for the
+//!   waits (`&waits=1`, the viewer's default), and `GET /api/waits` (the
+//!   "where time is lost" panel) is measured over the same walk.
+//!
 //! `MPELOG_BENCH_SLOG2=FILE` measures that file instead of generating one;
 //! `MPELOG_BROWSER_MB` sizes the generated file (default 1000);
 //! `MPELOG_BENCH_REQUESTS` the number of windows asked (default 1000);
@@ -196,6 +201,12 @@ fn main() {
     let rows = std::env::var("MPELOG_BENCH_ROWS")
         .map(|r| format!("&rows={r}"))
         .unwrap_or_default();
+    let waits = std::env::var("MPELOG_BENCH_WAITS").is_ok_and(|v| v == "1");
+    let rows = if waits {
+        format!("{rows}&waits=1")
+    } else {
+        rows
+    };
     let mut x = 0x2545_f491_4f6c_dd1du64;
     let mut rnd = move || {
         x ^= x << 13;
@@ -326,6 +337,56 @@ fn main() {
         );
     }
     compare_walk(&file, &asked, full, &classes);
+    if waits {
+        waits_walk(&file, &asked, full, &classes);
+    }
+}
+
+/// `/api/waits` (10 worst waits) for the windows `asked`: client times per
+/// width class and answer sizes.
+fn waits_walk(file: &Path, asked: &[(f64, f64)], full: f64, classes: &[(f64, f64, &str)]) {
+    let port = webdriver::free_port();
+    let server = start_server(&[file], false, port);
+    wait_up(port);
+    let c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    c.set_nodelay(true).unwrap();
+    let mut r = BufReader::new(c);
+    let (mut by_span, mut kb) = (Vec::new(), Vec::new());
+    for &(from, to) in asked {
+        let url = format!("/api/waits?from={from}&to={to}&instances=10");
+        let t = Instant::now();
+        let (status, body) = get(&mut r, &url);
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(status, 200, "{url}: {}", String::from_utf8_lossy(&body));
+        kb.push(body.len() as f64 / 1e3);
+        by_span.push(((to - from) / full, ms));
+    }
+    drop(server);
+    println!("/api/waits (10 worst), the same {} windows:", asked.len());
+    for &(lo, hi, what) in classes {
+        let mut v: Vec<f64> = by_span
+            .iter()
+            .filter(|(f, _)| *f >= lo && *f < hi)
+            .map(|(_, ms)| *ms)
+            .collect();
+        if v.is_empty() {
+            continue;
+        }
+        v.sort_by(f64::total_cmp);
+        println!(
+            "  {what:36} {:4} asked: p50 {:8.2} ms  p95 {:8.2} ms  p99 {:8.2} ms",
+            v.len(),
+            pct(&v, 0.5),
+            pct(&v, 0.95),
+            pct(&v, 0.99)
+        );
+    }
+    kb.sort_by(f64::total_cmp);
+    println!(
+        "  kB per answer (JSON)         p50 {:9.2}  max {:9.2}",
+        pct(&kb, 0.5),
+        pct(&kb, 1.0)
+    );
 }
 
 /// `/api/compare` of the file with itself for the windows `asked` (run B's

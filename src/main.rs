@@ -389,6 +389,12 @@ enum Command {
         /// the largest change first (as stats A --compare B).
         #[arg(long)]
         compare: bool,
+        /// No waits in the viewer. By default each trace's wait states and
+        /// critical path are drawn (a toggle hides them) with a "where time is
+        /// lost" panel, from the index beside the trace (analyze --write-index)
+        /// when fresh, else from an analysis at start (traces up to 512 MB).
+        #[arg(long)]
+        no_waits: bool,
     },
     /// Filter a SLOG-2 file into a new one, as MPE's slog2filter: remove or keep
     /// categories (by index or name), cut a time window (drawables that meet it
@@ -743,6 +749,7 @@ fn run(cli: Cli) -> error::CliResult {
             tls_cert,
             tls_key,
             compare,
+            no_waits,
         } => cmd::serve::run(
             &files,
             &cmd::serve::Options {
@@ -753,6 +760,7 @@ fn run(cli: Cli) -> error::CliResult {
                 no_token,
                 tls: tls_cert.zip(tls_key),
                 compare,
+                no_waits,
             },
         ),
         Command::Render {

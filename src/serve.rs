@@ -38,6 +38,14 @@
 //!   the primitive of C starting at T with that end and line, ties included:
 //!   [`crate::search::find_after`]) with its row's values in view V, or
 //!   `null`.
+//! - `GET /api/window?…&waits=1` — with the file's wait index
+//!   ([`Service::with_waits`]) the summary also carries the waits and the
+//!   critical path (spec/queries.md §6.7; binary form version 3).
+//! - `GET /api/waits?from=T0&to=T1[&file=K][&instances=N][&line=L]` — where
+//!   time is lost in the window: the wait-state patterns ranked by their
+//!   seconds in it (each with its sub-patterns, per timeline, as `mpelog
+//!   analyze --from T0 --to T1 --json`), and the N worst waits overlapping it
+//!   (with L: timeline L's, in time order).
 //! - `GET /api/export?from=T0&to=T1[&file=K]` — the window as a Perfetto trace.
 //! - `GET /trace[?file=K]` — the file's bytes, with HTTP Range requests (`206`
 //!   answers; `416` for a range outside the file).
@@ -54,8 +62,10 @@
 mod access;
 mod compare;
 pub mod tls;
+mod waits;
 
 pub use compare::{DEFAULT_COMPARE_ROWS, MAX_COMPARE_ROWS};
+pub use waits::{DEFAULT_INSTANCES, MAX_INSTANCES};
 
 pub use access::{Access, Decision, Head, Token, TOKEN_PARAM, TOKEN_VAR};
 
@@ -272,6 +282,8 @@ struct Served {
     readers: Mutex<Vec<Slog2Reader<BufReader<File>>>>,
     /// Its decompressed nodes (a compressed file's), shared by its readers.
     nodes: Arc<NodeCache>,
+    /// Its wait index ([`Service::with_waits`]).
+    waits: Option<crate::waits::WaitIndex>,
 }
 
 /// What `mpelog serve` serves.
@@ -470,6 +482,7 @@ impl Service {
                 len,
                 readers: Mutex::new(vec![r]),
                 nodes,
+                waits: None,
             });
         }
         Ok(Service {
@@ -585,7 +598,10 @@ impl Service {
             ],
             "/api/info" => &["file", "pixels", "view", "rows"],
             "/trace" => &["file"],
-            "/api/window" => &["file", "from", "to", "pixels", "view", "rows", "format"],
+            "/api/window" => &[
+                "file", "from", "to", "pixels", "view", "rows", "format", "waits",
+            ],
+            "/api/waits" => &["file", "from", "to", "instances", "line"],
             "/api/search" => &["file", "view", "category", "t", "dir", "end", "line"],
             "/api/export" => &["file", "from", "to"],
             _ => return Response::error(404, "no such page: the viewer is at /"),
@@ -607,6 +623,7 @@ impl Service {
             "/api/export" => self.export(file, &q),
             "/trace" => self.trace(file, range),
             "/api/compare" => self.compare(&q),
+            "/api/waits" => self.waits(file, &q),
             "/compare" if self.files.len() < 2 => {
                 Response::error(404, "one file served: nothing to compare it with")
             }
@@ -683,6 +700,8 @@ impl Service {
             serde_json::json!({
                 "files": names,
                 "file": k,
+                "waits": self.files[k].waits.is_some(),
+                "patterns": waits::patterns_json(),
                 "summary": summary,
                 "bytes": self.files[k].len,
                 "time_min": root.map(|e| e.earliest),
@@ -713,6 +732,12 @@ impl Service {
             Some("bin") => true,
             Some(_) => return Response::error(400, "format: json or bin"),
         };
+        // With `waits=1`, the file's waits (spec/queries.md §6.7), if it has them.
+        let waits = match q.get("waits").map(String::as_str) {
+            None | Some("0") => None,
+            Some("1") => self.files[k].waits.as_ref(),
+            Some(_) => return Response::error(400, "waits: 0 or 1"),
+        };
         let answer = self.with_reader(k, |r| -> slog2_format::Result<Vec<u8>> {
             let started = Instant::now();
             let before = r.counters();
@@ -720,7 +745,7 @@ impl Service {
             let map = r
                 .line_id_maps()
                 .and_then(|m| m.value.maps.get(view).cloned());
-            let s = self.with_buf(|buf| {
+            let mut s = self.with_buf(|buf| {
                 crate::summary::query(r, buf, from, to, pixels)?;
                 Ok::<_, slog2_format::Error>(Summary::of_window_rows(
                     buf,
@@ -732,6 +757,9 @@ impl Service {
                     rows,
                 ))
             })?;
+            if let Some(index) = waits {
+                s.add_waits(index);
+            }
             let after = r.counters();
             let mut out = Vec::with_capacity(1 << 16);
             if binary {
