@@ -1,7 +1,8 @@
 //! `mpelog::Trace` gives what the CLI prints: for every format (generated
 //! traces always; the corpus when `MPELOG_CORPUS` is set), the statistics
 //! equal `mpelog stats --json` byte for byte and the window drawables equal
-//! `mpelog window --json` line for line, through the one library `open`.
+//! `mpelog window --json` line for line, the analysis equals `mpelog analyze
+//! --json` byte for byte, through the one library `open`.
 
 mod common;
 
@@ -60,6 +61,22 @@ fn lib_stats(t: &mut Trace, opts: &mpelog::stats::Options) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// `mpelog analyze --json` of `path` with `args`.
+fn cli_analyze(path: &Path, args: &[&str]) -> String {
+    let mut a = vec!["analyze", "--json", path.to_str().unwrap()];
+    a.extend_from_slice(args);
+    stdout(&mpelog(&a))
+}
+
+/// The analysis of `t` as `mpelog analyze --json` prints it.
+fn lib_analyze(t: &mut Trace, opts: &mpelog::analysis::Options) -> String {
+    let r = t.analyze(opts).unwrap();
+    let mut out = Vec::new();
+    mpelog::json_text::to_writer_pretty(&mut out, &r).unwrap();
+    out.push(b'\n');
+    String::from_utf8(out).unwrap()
+}
+
 /// Asserts two lists of lines are equal, showing only the first difference.
 fn same_lines(ours: &[String], cli: &[String], what: &str) {
     let first = ours.iter().zip(cli).position(|(a, b)| a != b);
@@ -95,6 +112,23 @@ fn same_as_cli(path: &Path, format: mpelog::trace::Format) {
         lib_stats(&mut t, &opts),
         cli_stats(path, &["--from", &f, "--to", &tt, "--bins", "5"]),
         "{shown}: windowed stats"
+    );
+    assert_eq!(
+        lib_analyze(&mut t, &Default::default()),
+        cli_analyze(path, &[]),
+        "{shown}: analysis"
+    );
+    let opts = mpelog::analysis::Options::default()
+        .window(Some(from), Some(to))
+        .root(1)
+        .instances(3);
+    assert_eq!(
+        lib_analyze(&mut t, &opts),
+        cli_analyze(
+            path,
+            &["--from", &f, "--to", &tt, "--root", "1", "--instances", "3"]
+        ),
+        "{shown}: windowed analysis"
     );
     let whole = lib_window(&mut t, None, None);
     assert!(!whole.is_empty(), "{shown}: an empty trace checks nothing");

@@ -9,8 +9,8 @@ URLs) as Arrow tables and pandas DataFrames.
 >>> t.window(0.5, 0.6).to_pandas()            # doctest: +SKIP
 
 Reads run in Rust with the GIL released. Drawables reach pyarrow through the
-Arrow C stream interface, in the columns of ``mpelog export --to parquet``
-(spec/export.md section 7) but its typed ``info_*`` columns.
+Arrow C data interface, in the columns of ``mpelog export --to parquet``
+(spec/export.md section 7), its typed ``info_*`` columns included.
 """
 
 from __future__ import annotations
@@ -88,7 +88,10 @@ class Trace:
         """The drawables that meet ``[t0, t1)`` (a missing bound: the trace's
         start or end) as a ``pyarrow.Table``, one row per drawable in start
         order: kind, category, name, start, end, duration, start_line,
-        end_line, info."""
+        end_line, info, and one typed column per info label of the legend
+        (``info_msg_tag``, ``info_msg_size``, ...: int64, double or string;
+        null where a drawable's category has no such value), as the Parquet
+        export has them."""
         stream = self._t.window_stream(t0, t1)
         return _pa.RecordBatchReader.from_stream(stream).read_all()
 
@@ -99,19 +102,28 @@ class Trace:
         ``pyarrow.RecordBatchReader`` of batches of ``rows`` rows, read while
         they are taken on a thread of their own, at most one batch ahead:
         memory stays bounded by the batch size (a format without a tree is
-        sorted through temporary files beyond 64 MB). An error while reading
-        ends the iteration with a pyarrow error naming its kind."""
-        return _pa.RecordBatchReader.from_stream(self._t.stream(t0, t1, rows))
+        sorted through temporary files beyond 64 MB). The columns are those of
+        :meth:`window`.
+
+        The input's errors are raised typed (a subclass of
+        :class:`MpelogError`, with ``kind``, ``path`` and ``offset``): here,
+        when met before the first batch (a format without a tree is read
+        whole and sorted before it), or by the iteration where it stops."""
+        s = self._t.stream(t0, t1, rows)
+        schema = _pa.schema(s.schema())
+        return _pa.RecordBatchReader.from_batches(schema, (_pa.record_batch(b) for b in s))
 
     def stats(
         self, t0: Optional[float] = None, t1: Optional[float] = None, bins: int = 0
     ) -> Dict[str, Any]:
         """The statistics of ``mpelog stats --json`` as pandas DataFrames:
         ``categories``, ``timelines``, ``messages``, ``message_sizes``,
-        ``bins`` and ``category_timelines``, plus the window ``from``/``to``."""
+        ``bins`` and ``category_timelines`` (per state category and timeline:
+        ``index``, ``line``, ``count``, ``inclusive``, ``exclusive`` seconds),
+        plus the window ``from``/``to``."""
         import pandas as pd
 
-        s = _json.loads(self._t.stats_json(t0, t1, bins))
+        s = _json.loads(self._t.stats_tables_json(t0, t1, bins))
         out: Dict[str, Any] = {"from": s["from"], "to": s["to"]}
 
         def flat(rows: Any) -> "pd.DataFrame":
@@ -135,7 +147,9 @@ class Trace:
             ],
             columns=["start", "end", "category", "value"],
         )
-        out["category_timelines"] = flat(s.get("category_timelines", []))
+        out["category_timelines"] = pd.DataFrame(
+            s["category_timelines"], columns=["index", "line", "count", "inclusive", "exclusive"]
+        )
         return out
 
     def stats_json(
@@ -144,14 +158,123 @@ class Trace:
         """The statistics exactly as ``mpelog stats --json`` prints them."""
         return _json.loads(self._t.stats_json(t0, t1, bins))
 
-    def events(self, t0: Optional[float] = None, t1: Optional[float] = None) -> Any:
-        """The events of ``[t0, t1)`` as a pandas DataFrame in pipit's layout
-        (``Timestamp (ns)``, ``Event Type``, ``Name``, ``Thread``, ``Process``,
-        ``Attributes``), as ``mpelog export --to csv`` writes them."""
+    def analyze(
+        self,
+        t0: Optional[float] = None,
+        t1: Optional[float] = None,
+        root: int = 0,
+        instances: int = 10,
+    ) -> Dict[str, Any]:
+        """Why the run was slow, as ``mpelog analyze --json`` finds it
+        (Scalasca's wait-state patterns, the critical path, load imbalance),
+        as pandas DataFrames. The whole trace is read (matching needs every
+        call); ``[t0, t1)`` decides which wait states count. ``root``: the
+        rank of the root of rooted collectives; ``instances``: the worst
+        instances kept per pattern.
+
+        Keys: ``patterns`` (name, id, parent, seconds, share, count),
+        ``pattern_timelines`` (pattern, timeline, seconds),
+        ``pattern_call_paths`` (pattern, call_path, seconds), ``instances``
+        (pattern, time, timeline, partner, seconds, call, call_path),
+        ``critical_path`` (category, seconds, share, mean, imbalance),
+        ``critical_path_timelines`` (timeline, seconds), ``imbalance``
+        (category, mean, max, max_over_mean, overload, single_participant,
+        underload, non_participation, visitors, top); and as they are:
+        ``from``, ``to``, ``timelines``, ``total_seconds``, ``counts``,
+        ``unmatched``, ``critical_path_seconds``, ``critical_path_end_timeline``,
+        ``critical_path_imbalance_impact``, ``critical_path_imbalance_share``.
+        """
         import pandas as pd
 
-        csv = self._t.pipit_csv(t0, t1)
-        return pd.read_csv(_io.BytesIO(csv), keep_default_na=False)
+        r = self.analyze_json(t0, t1, root, instances)
+        pats = r["patterns"]
+        cp = r["critical_path"]
+        return {
+            "from": r["from"],
+            "to": r["to"],
+            "timelines": r["timelines"],
+            "total_seconds": r["total_seconds"],
+            "counts": r["counts"],
+            "unmatched": r["unmatched"],
+            "patterns": pd.DataFrame(
+                [{k: p[k] for k in ("name", "id", "parent", "seconds", "share", "count")} for p in pats],
+                columns=["name", "id", "parent", "seconds", "share", "count"],
+            ),
+            "pattern_timelines": pd.DataFrame(
+                [
+                    {"pattern": p["name"], "timeline": int(t), "seconds": v}
+                    for p in pats
+                    for t, v in p["per_timeline"].items()
+                ],
+                columns=["pattern", "timeline", "seconds"],
+            ),
+            "pattern_call_paths": pd.DataFrame(
+                [{"pattern": p["name"], **c} for p in pats for c in p["per_call_path"]],
+                columns=["pattern", "call_path", "seconds"],
+            ),
+            "instances": pd.DataFrame(
+                [{"pattern": p["name"], **i} for p in pats for i in p["instances"]],
+                columns=["pattern", "time", "timeline", "partner", "seconds", "call", "call_path"],
+            ),
+            "critical_path": pd.DataFrame(
+                cp["per_category"], columns=["category", "seconds", "share", "mean", "imbalance"]
+            ),
+            "critical_path_timelines": pd.DataFrame(
+                [{"timeline": int(t), "seconds": v} for t, v in cp["per_timeline"].items()],
+                columns=["timeline", "seconds"],
+            ),
+            "critical_path_seconds": cp["seconds"],
+            "critical_path_end_timeline": cp["end_timeline"],
+            "critical_path_imbalance_impact": cp["imbalance_impact"],
+            "critical_path_imbalance_share": cp["imbalance_share"],
+            "imbalance": pd.DataFrame(
+                r["imbalance"],
+                columns=[
+                    "category",
+                    "mean",
+                    "max",
+                    "max_over_mean",
+                    "overload",
+                    "single_participant",
+                    "underload",
+                    "non_participation",
+                    "visitors",
+                    "top",
+                ],
+            ),
+        }
+
+    def analyze_json(
+        self,
+        t0: Optional[float] = None,
+        t1: Optional[float] = None,
+        root: int = 0,
+        instances: int = 10,
+    ) -> Dict[str, Any]:
+        """The analysis exactly as ``mpelog analyze --json`` prints it."""
+        return _json.loads(self._t.analyze_json(t0, t1, root, instances))
+
+    def events(
+        self, t0: Optional[float] = None, t1: Optional[float] = None, view: Optional[str] = None
+    ) -> Any:
+        """The events of ``[t0, t1)`` as a pandas DataFrame in pipit's layout,
+        which ``pipit.Trace(None, df)`` takes as it is: ``Timestamp (ns)``
+        (int64, from the window's start), ``Event Type`` (``Enter``,
+        ``Leave``, ``Instant``), ``Name``, ``Thread`` (the track),
+        ``Process`` (the rank), ``Attributes`` (a dict of the info values, or
+        None; messages are ``MpiSend``/``MpiRecv`` instants with
+        ``receiver``/``sender``, ``msg_length`` and ``msg_tag``): the rows of
+        ``mpelog export --to csv``, in time order. ``view``: the view (by
+        title, any case, or position) whose rows are the processes, as
+        ``mpelog export --view``; by default the first (MPE's process view,
+        where a rank's communicator timelines share its process; the
+        ``Identity Map`` keeps each line ID apart, as ``stats`` does)."""
+        import pandas as pd
+
+        csv = self._t.pipit_csv(t0, t1, view)
+        df = pd.read_csv(_io.BytesIO(csv), keep_default_na=False)
+        df["Attributes"] = [_json.loads(a) if a else None for a in df["Attributes"]]
+        return df
 
     def check(self) -> Dict[str, Any]:
         """The checker's report (``mpelog check``): format, passes, findings."""

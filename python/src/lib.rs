@@ -3,15 +3,18 @@
 //! with the GIL released; drawables reach pyarrow through the Arrow C stream
 //! interface (a PyCapsule `arrow_array_stream`, `__arrow_c_stream__`).
 
-use arrow_array::builder::{Float64Builder, Int32Builder, StringBuilder};
+use arrow_array::builder::{Float64Builder, Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::ffi::FFI_ArrowSchema;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchReader};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use mpelog::export::info_columns::{fills, info_columns, InfoColumn, InfoType};
 use mpelog::export::{ArgRef, Cat};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::fmt::Write as _;
@@ -113,9 +116,62 @@ fn py_err(e: mpelog::trace::Error) -> PyErr {
     err
 }
 
-/// The columns of `mpelog export --to parquet` but the typed info columns.
-fn schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
+/// A typed info column being built.
+enum Typed {
+    Int(Int64Builder),
+    Float(Float64Builder),
+    Text(StringBuilder),
+}
+
+impl Typed {
+    fn new(kind: InfoType) -> Typed {
+        match kind {
+            InfoType::Int => Typed::Int(Int64Builder::new()),
+            InfoType::Float => Typed::Float(Float64Builder::new()),
+            InfoType::Text => Typed::Text(StringBuilder::new()),
+        }
+    }
+
+    /// Appends `v` if it has the column's type; returns whether it did.
+    fn push(&mut self, v: &ArgRef<'_>) -> bool {
+        match (self, v) {
+            (Typed::Int(b), ArgRef::Int(x)) => b.append_value(*x),
+            (Typed::Float(b), ArgRef::Float(x)) => b.append_value(*x),
+            (Typed::Text(b), ArgRef::Text(x)) => b.append_value(x),
+            _ => return false,
+        }
+        true
+    }
+
+    fn push_null(&mut self) {
+        match self {
+            Typed::Int(b) => b.append_null(),
+            Typed::Float(b) => b.append_null(),
+            Typed::Text(b) => b.append_null(),
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Typed::Int(b) => Arc::new(b.finish()),
+            Typed::Float(b) => Arc::new(b.finish()),
+            Typed::Text(b) => Arc::new(b.finish()),
+        }
+    }
+}
+
+/// A category as the rows use it: its legend entry, `kind` cell, and the
+/// typed columns each of its info values fills.
+struct CatRow {
+    cat: Cat,
+    kind: &'static str,
+    by_arg: Vec<Vec<usize>>,
+}
+
+/// The columns of `mpelog export --to parquet` (spec/export.md section 7),
+/// the typed info columns `columns` included.
+fn schema(columns: &[InfoColumn]) -> SchemaRef {
+    let mut fields = vec![
         Field::new("kind", DataType::Utf8, false),
         Field::new("category", DataType::Int32, false),
         Field::new("name", DataType::Utf8, false),
@@ -125,11 +181,21 @@ fn schema() -> SchemaRef {
         Field::new("start_line", DataType::Int32, false),
         Field::new("end_line", DataType::Int32, false),
         Field::new("info", DataType::Utf8, true),
-    ]))
+    ];
+    for c in columns {
+        let t = match c.kind {
+            InfoType::Int => DataType::Int64,
+            InfoType::Float => DataType::Float64,
+            InfoType::Text => DataType::Utf8,
+        };
+        fields.push(Field::new(&c.name, t, true));
+    }
+    Arc::new(Schema::new(fields))
 }
 
 /// Rows being gathered into one record batch.
 struct Rows {
+    schema: SchemaRef,
     kind: StringBuilder,
     category: Int32Builder,
     name: StringBuilder,
@@ -139,15 +205,34 @@ struct Rows {
     start_line: Int32Builder,
     end_line: Int32Builder,
     info: StringBuilder,
+    typed: Vec<Typed>,
+    /// Which typed columns the row being added filled (reused).
+    stored: Vec<bool>,
     len: usize,
-    /// The legend as the Parquet writer uses it: category, `kind` cell.
-    cats: HashMap<i32, (Cat, &'static str)>,
+    /// The legend, and the typed columns: as the Parquet writer plans them.
+    cats: HashMap<i32, CatRow>,
+    columns: Vec<InfoColumn>,
     text: String,
 }
 
 impl Rows {
-    fn new() -> Rows {
+    fn new(legend: &[slog2_format::Category]) -> Rows {
+        let columns = info_columns(legend);
+        let cats = legend
+            .iter()
+            .map(|c| {
+                let kind = match c.topology {
+                    0 => "event",
+                    2 => "arrow",
+                    _ => "state",
+                };
+                let cat = Cat::of(c);
+                let by_arg = fills(&cat, &columns);
+                (c.index, CatRow { cat, kind, by_arg })
+            })
+            .collect();
         Rows {
+            schema: schema(&columns),
             kind: StringBuilder::new(),
             category: Int32Builder::new(),
             name: StringBuilder::new(),
@@ -157,40 +242,40 @@ impl Rows {
             start_line: Int32Builder::new(),
             end_line: Int32Builder::new(),
             info: StringBuilder::new(),
+            typed: columns.iter().map(|c| Typed::new(c.kind)).collect(),
+            stored: vec![false; columns.len()],
             len: 0,
-            cats: HashMap::new(),
+            cats,
+            columns,
             text: String::new(),
         }
     }
 
     /// Adds the row of `p` (as src/export/parquet.rs writes it).
-    fn push(&mut self, legend: &[slog2_format::Category], p: mpelog::slices::Piece<'_>) {
-        if self.cats.is_empty() {
-            for c in legend {
-                let kind = match c.topology {
-                    0 => "event",
-                    2 => "arrow",
-                    _ => "state",
-                };
-                self.cats.insert(c.index, (Cat::of(c), kind));
+    fn push(&mut self, p: mpelog::slices::Piece<'_>) {
+        let columns = &self.columns;
+        let row = self.cats.entry(p.category).or_insert_with(|| {
+            let cat = Cat::unknown(p.category);
+            let by_arg = fills(&cat, columns);
+            CatRow {
+                cat,
+                kind: "state",
+                by_arg,
             }
-        }
-        let (cat, kind) = self
-            .cats
-            .entry(p.category)
-            .or_insert_with(|| (Cat::unknown(p.category), "state"));
-        self.kind.append_value(*kind);
+        });
+        self.kind.append_value(row.kind);
         self.category.append_value(p.category);
-        self.name.append_value(&cat.name);
+        self.name.append_value(&row.cat.name);
         self.start.append_value(p.start);
         self.end.append_value(p.end);
         self.duration.append_value(p.end - p.start);
         self.start_line.append_value(p.first.1);
         self.end_line.append_value(p.last.1);
-        let text = &mut self.text;
+        let (text, typed, stored) = (&mut self.text, &mut self.typed, &mut self.stored);
         text.clear();
+        stored.iter_mut().for_each(|s| *s = false);
         let mut n = 0;
-        cat.each_arg(p.info, |k, v| {
+        row.cat.each_arg(p.info, |k, v| {
             if n > 0 {
                 text.push_str(", ");
             }
@@ -199,6 +284,9 @@ impl Rows {
                 ArgRef::Float(x) => write!(text, "{k}={x}"),
                 ArgRef::Text(x) => write!(text, "{k}={x}"),
             };
+            for &col in row.by_arg.get(n).map_or(&[][..], |c| &c[..]) {
+                stored[col] = typed[col].push(&v);
+            }
             n += 1;
         });
         if n == 0 {
@@ -206,12 +294,17 @@ impl Rows {
         } else {
             self.info.append_value(&self.text);
         }
+        for (c, &s) in self.typed.iter_mut().zip(self.stored.iter()) {
+            if !s {
+                c.push_null();
+            }
+        }
         self.len += 1;
     }
 
     /// The rows gathered as a record batch; the builders start again.
     fn batch(&mut self) -> RecordBatch {
-        let columns: Vec<ArrayRef> = vec![
+        let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.kind.finish()),
             Arc::new(self.category.finish()),
             Arc::new(self.name.finish()),
@@ -222,30 +315,67 @@ impl Rows {
             Arc::new(self.end_line.finish()),
             Arc::new(self.info.finish()),
         ];
+        columns.extend(self.typed.iter_mut().map(Typed::finish));
         self.len = 0;
-        RecordBatch::try_new(schema(), columns).expect("columns of the schema")
+        RecordBatch::try_new(self.schema.clone(), columns).expect("columns of the schema")
     }
 }
 
-/// Record batches coming from a reading thread (bounded: the thread waits
-/// while the consumer has not taken the last one).
-struct Batches {
-    rx: Receiver<Result<RecordBatch, String>>,
+/// What the reading thread of [`Trace::stream`] sends: the legend's table
+/// layout first, then batches, or the error that stopped it.
+enum Message {
+    Schema(SchemaRef),
+    Batch(RecordBatch),
+    Failed(mpelog::trace::Error),
 }
 
-impl Iterator for Batches {
-    type Item = Result<RecordBatch, ArrowError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.rx
-            .recv()
-            .ok()
-            .map(|r| r.map_err(|m| ArrowError::ExternalError(m.into())))
+/// The schema of a table, for pyarrow (`pyarrow.schema(x)`: the Arrow
+/// PyCapsule interface).
+#[pyclass(module = "mpelog._mpelog")]
+struct ArrowSchema {
+    schema: SchemaRef,
+}
+
+#[pymethods]
+impl ArrowSchema {
+    /// The Arrow PyCapsule interface: the schema.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let ffi = FFI_ArrowSchema::try_from(self.schema.as_ref())
+            .map_err(|e| MpelogError::new_err(e.to_string()))?;
+        PyCapsule::new(py, ffi, Some(CString::new("arrow_schema").expect("no NUL")))
     }
 }
 
-impl RecordBatchReader for Batches {
-    fn schema(&self) -> SchemaRef {
-        schema()
+/// One record batch, for pyarrow (`pyarrow.record_batch(x)`: the Arrow
+/// PyCapsule interface; the columns are handed over, not copied).
+#[pyclass(module = "mpelog._mpelog")]
+struct ArrowBatch {
+    batch: Mutex<Option<RecordBatch>>,
+}
+
+#[pymethods]
+impl ArrowBatch {
+    /// The Arrow PyCapsule interface: the batch as a struct array, once.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_array__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
+        let _ = requested_schema;
+        let batch = self
+            .batch
+            .lock()
+            .map_err(|_| MpelogError::new_err("batch poisoned"))?
+            .take()
+            .ok_or_else(|| MpelogError::new_err("this batch was already taken"))?;
+        let data = arrow_array::StructArray::from(batch).into_data();
+        let (array, schema) =
+            arrow_array::ffi::to_ffi(&data).map_err(|e| MpelogError::new_err(e.to_string()))?;
+        Ok((
+            PyCapsule::new(py, schema, Some(CString::new("arrow_schema").expect("no NUL")))?,
+            PyCapsule::new(py, array, Some(CString::new("arrow_array").expect("no NUL")))?,
+        ))
     }
 }
 
@@ -273,6 +403,86 @@ impl ArrowStream {
             .ok_or_else(|| MpelogError::new_err("this stream was already read"))?;
         let name = CString::new("arrow_array_stream").expect("no NUL");
         PyCapsule::new(py, stream, Some(name))
+    }
+}
+
+/// The batches of a window read on a thread of their own while they are
+/// taken (at most one ahead): the schema first, then the batches; an error
+/// of the input is raised typed, where it is met.
+#[pyclass(module = "mpelog._mpelog")]
+struct BatchStream {
+    rx: Mutex<Option<Receiver<Message>>>,
+    schema: Mutex<Option<SchemaRef>>,
+}
+
+impl BatchStream {
+    /// The next message, waited for without the GIL (`None`: the end).
+    fn next_message(&self, py: Python<'_>) -> PyResult<Option<Message>> {
+        let slot = &self.rx;
+        py.detach(|| {
+            let rx = slot
+                .lock()
+                .map_err(|_| MpelogError::new_err("stream poisoned"))?;
+            Ok(rx.as_ref().and_then(|rx| rx.recv().ok()))
+        })
+    }
+
+    /// Ends the stream (the reading thread stops at its next batch).
+    fn close(&self) {
+        if let Ok(mut rx) = self.rx.lock() {
+            rx.take();
+        }
+    }
+}
+
+#[pymethods]
+impl BatchStream {
+    /// The table's schema, once the input has been read far enough to know
+    /// its legend (for a format without a tree: read and sorted); raises the
+    /// input's error if it is met before.
+    fn schema(&self, py: Python<'_>) -> PyResult<ArrowSchema> {
+        if let Some(s) = self.schema.lock().ok().and_then(|s| s.clone()) {
+            return Ok(ArrowSchema { schema: s });
+        }
+        match self.next_message(py)? {
+            Some(Message::Schema(s)) => {
+                if let Ok(mut slot) = self.schema.lock() {
+                    *slot = Some(s.clone());
+                }
+                Ok(ArrowSchema { schema: s })
+            }
+            Some(Message::Failed(e)) => {
+                self.close();
+                Err(py_err(e))
+            }
+            Some(Message::Batch(_)) | None => {
+                Err(MpelogError::new_err("the stream ended before its schema"))
+            }
+        }
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next batch; raises the input's error typed where it is met.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<ArrowBatch>> {
+        if self.schema.lock().ok().and_then(|s| s.clone()).is_none() {
+            self.schema(py)?;
+        }
+        match self.next_message(py)? {
+            Some(Message::Batch(b)) => Ok(Some(ArrowBatch {
+                batch: Mutex::new(Some(b)),
+            })),
+            Some(Message::Failed(e)) => {
+                self.close();
+                Err(py_err(e))
+            }
+            Some(Message::Schema(_)) | None => {
+                self.close();
+                Ok(None)
+            }
+        }
     }
 }
 
@@ -327,14 +537,64 @@ impl Trace {
         })
     }
 
+    /// The analysis (wait states, critical path, imbalance) as the CLI's JSON text.
+    #[pyo3(signature = (from_ = None, to = None, root = 0, instances = 10))]
+    fn analyze_json(
+        &self,
+        py: Python<'_>,
+        from_: Option<f64>,
+        to: Option<f64>,
+        root: i32,
+        instances: usize,
+    ) -> PyResult<String> {
+        let t = self.inner.clone();
+        py.detach(move || {
+            let opts = mpelog::analysis::Options::default()
+                .window(from_, to)
+                .root(root)
+                .instances(instances);
+            let r = lock(&t).analyze(&opts).map_err(py_err)?;
+            Ok(mpelog::json_text::to_string(&r))
+        })
+    }
+
+    /// The statistics as the CLI's JSON text, with the table per category and
+    /// timeline (`category_timelines`) the CLI's JSON leaves out.
+    #[pyo3(signature = (from_ = None, to = None, bins = 0))]
+    fn stats_tables_json(
+        &self,
+        py: Python<'_>,
+        from_: Option<f64>,
+        to: Option<f64>,
+        bins: usize,
+    ) -> PyResult<String> {
+        let t = self.inner.clone();
+        py.detach(move || {
+            let opts = mpelog::stats::Options::default()
+                .window(from_, to)
+                .bins(bins);
+            let s = lock(&t).stats(&opts).map_err(py_err)?;
+            let mut v = serde_json::to_value(&s).expect("JSON");
+            v["category_timelines"] = serde_json::to_value(&s.category_timelines).expect("JSON");
+            Ok(v.to_string())
+        })
+    }
+
     /// The events in pipit's CSV layout, as `mpelog export --to csv` writes them.
-    #[pyo3(signature = (from_ = None, to = None))]
-    fn pipit_csv(&self, py: Python<'_>, from_: Option<f64>, to: Option<f64>) -> PyResult<Vec<u8>> {
+    /// `view`: the view whose rows are the processes (default: the first).
+    #[pyo3(signature = (from_ = None, to = None, view = None))]
+    fn pipit_csv(
+        &self,
+        py: Python<'_>,
+        from_: Option<f64>,
+        to: Option<f64>,
+        view: Option<String>,
+    ) -> PyResult<Vec<u8>> {
         let t = self.inner.clone();
         py.detach(move || {
             let mut csv = mpelog::export::pipit::PipitCsv::new(Vec::new());
             lock(&t)
-                .drawables(&window(from_, to), &mut csv)
+                .drawables(&window(from_, to).view(view), &mut csv)
                 .map_err(py_err)?;
             Ok(csv.into_inner())
         })
@@ -342,36 +602,55 @@ impl Trace {
 
     /// The drawables of `[from_, to)` in batches of `rows`, read on a thread
     /// of their own while the consumer takes them (at most one batch ahead).
+    /// The thread reads its own [`mpelog::Trace::reopen`] of the input, so
+    /// that the trace stays free for other calls while the stream is taken.
     #[pyo3(signature = (from_ = None, to = None, rows = 65536))]
-    fn stream(&self, from_: Option<f64>, to: Option<f64>, rows: usize) -> PyResult<ArrowStream> {
+    fn stream(
+        &self,
+        py: Python<'_>,
+        from_: Option<f64>,
+        to: Option<f64>,
+        rows: usize,
+    ) -> PyResult<BatchStream> {
         mpelog::trace::check_window(from_, to).map_err(py_err)?;
         let rows = rows.max(1);
-        let (tx, rx) = sync_channel::<Result<RecordBatch, String>>(1);
+        let (tx, rx) = sync_channel::<Message>(1);
         let t = self.inner.clone();
+        let mut own = py.detach(move || lock(&t).reopen().map_err(py_err))?;
         std::thread::spawn(move || {
-            let mut b = Rows::new();
-            let mut open = true;
-            let res = lock(&t).pieces(&window(from_, to), &mut |legend, p| {
-                if !open {
-                    return;
-                }
-                b.push(legend, p);
-                if b.len >= rows {
-                    open = tx.send(Ok(b.batch())).is_ok();
-                }
-            });
-            let last = match res {
-                Ok(_) if b.len > 0 => Some(Ok(b.batch())),
-                Ok(_) => None,
-                Err(e) => Some(Err(format!("{}: {e}", e.kind()))),
+            let b: RefCell<Option<Rows>> = RefCell::new(None);
+            let open = Cell::new(true);
+            let res = own.scan(
+                &window(from_, to),
+                &mut |legend| {
+                    let r = Rows::new(legend);
+                    open.set(tx.send(Message::Schema(r.schema.clone())).is_ok());
+                    *b.borrow_mut() = Some(r);
+                },
+                &mut |p| {
+                    let mut b = b.borrow_mut();
+                    let Some(b) = b.as_mut().filter(|_| open.get()) else {
+                        return;
+                    };
+                    b.push(p);
+                    if b.len >= rows {
+                        open.set(tx.send(Message::Batch(b.batch())).is_ok());
+                    }
+                },
+            );
+            let (mut b, open) = (b.into_inner(), open.get());
+            let last = match (res, b.as_mut()) {
+                (Ok(_), Some(b)) if b.len > 0 => Some(Message::Batch(b.batch())),
+                (Ok(_), _) => None,
+                (Err(e), _) => Some(Message::Failed(e)),
             };
             if let (true, Some(last)) = (open, last) {
                 let _ = tx.send(last);
             }
         });
-        let reader: Box<dyn RecordBatchReader + Send> = Box::new(Batches { rx });
-        Ok(ArrowStream {
-            stream: Mutex::new(Some(FFI_ArrowArrayStream::new(reader))),
+        Ok(BatchStream {
+            rx: Mutex::new(Some(rx)),
+            schema: Mutex::new(None),
         })
     }
 
@@ -387,23 +666,30 @@ impl Trace {
     ) -> PyResult<ArrowStream> {
         let rows = rows.max(1);
         let t = self.inner.clone();
-        let batches = py.detach(move || {
-            let mut b = Rows::new();
+        let (batches, schema) = py.detach(move || {
+            let b: RefCell<Option<Rows>> = RefCell::new(None);
             let mut out = Vec::new();
             lock(&t)
-                .pieces(&window(from_, to), &mut |legend, p| {
-                    b.push(legend, p);
-                    if b.len >= rows {
-                        out.push(Ok(b.batch()));
-                    }
-                })
+                .scan(
+                    &window(from_, to),
+                    &mut |legend| *b.borrow_mut() = Some(Rows::new(legend)),
+                    &mut |p| {
+                        let mut b = b.borrow_mut();
+                        let Some(b) = b.as_mut() else { return };
+                        b.push(p);
+                        if b.len >= rows {
+                            out.push(Ok(b.batch()));
+                        }
+                    },
+                )
                 .map_err(py_err)?;
+            let mut b = b.into_inner().unwrap_or_else(|| Rows::new(&[]));
             if b.len > 0 || out.is_empty() {
                 out.push(Ok(b.batch()));
             }
-            Ok::<_, PyErr>(out)
+            Ok::<_, PyErr>((out, b.schema.clone()))
         })?;
-        let reader = arrow_array::RecordBatchIterator::new(batches, schema());
+        let reader = arrow_array::RecordBatchIterator::new(batches, schema);
         let reader: Box<dyn RecordBatchReader + Send> = Box::new(reader);
         Ok(ArrowStream {
             stream: Mutex::new(Some(FFI_ArrowArrayStream::new(reader))),
@@ -459,6 +745,9 @@ fn _mpelog(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_class::<Trace>()?;
     m.add_class::<ArrowStream>()?;
+    m.add_class::<ArrowSchema>()?;
+    m.add_class::<ArrowBatch>()?;
+    m.add_class::<BatchStream>()?;
     for (name, e) in [
         ("MpelogError", py.get_type::<MpelogError>()),
         ("TraceIOError", py.get_type::<TraceIOError>()),

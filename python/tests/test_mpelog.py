@@ -16,13 +16,22 @@ from conftest import corpus_files
 COLUMNS = ["kind", "category", "name", "start", "end", "duration", "start_line", "end_line", "info"]
 
 
-def parquet_rows(cli, tmp_path, path, t0=None, t1=None):
+def parquet_table(cli, tmp_path, path, t0=None, t1=None):
     out = tmp_path / "x.parquet"
     args = ["export", path, "-o", out]
     if t0 is not None:
         args += ["--from", repr(t0), "--to", repr(t1)]
     cli(*args)
-    return pq.read_table(out).select(COLUMNS).to_pydict()
+    return pq.read_table(out)
+
+
+def same_table(ours, parquet, what):
+    """Same columns (typed info columns included), types, nullability and rows."""
+    assert ours.column_names[: len(COLUMNS)] == COLUMNS, what
+    assert ours.schema.equals(parquet.schema, check_metadata=False), (
+        f"{what}: {ours.schema} against {parquet.schema}"
+    )
+    assert ours.to_pydict() == parquet.to_pydict(), what
 
 
 def middle(t):
@@ -35,10 +44,14 @@ def same_as_cli(cli, tmp_path, path):
     t = mpelog.open(path)
     whole = t.window()
     assert whole.num_rows > 0
-    assert whole.column_names == COLUMNS
-    assert whole.to_pydict() == parquet_rows(cli, tmp_path, path), f"{path}: whole trace"
+    same_table(whole, parquet_table(cli, tmp_path, path), f"{path}: whole trace")
     t0, t1 = middle(t)
-    assert t.window(t0, t1).to_pydict() == parquet_rows(cli, tmp_path, path, t0, t1), f"{path}: window"
+    same_table(t.window(t0, t1), parquet_table(cli, tmp_path, path, t0, t1), f"{path}: window")
+    same_table(t.batches(t0, t1, rows=977).read_all(), parquet_table(cli, tmp_path, path, t0, t1), f"{path}: batches")
+    assert t.analyze_json() == json.loads(cli("analyze", "--json", path)), f"{path}: analysis"
+    assert t.analyze_json(t0, t1, root=1, instances=3) == json.loads(
+        cli("analyze", "--json", path, "--from", repr(t0), "--to", repr(t1), "--root", "1", "--instances", "3")
+    ), f"{path}: windowed analysis"
     assert t.stats_json() == json.loads(cli("stats", "--json", path)), f"{path}: stats"
     assert t.stats_json(t0, t1, 5) == json.loads(
         cli("stats", "--json", path, "--from", repr(t0), "--to", repr(t1), "--bins", "5")
@@ -46,6 +59,7 @@ def same_as_cli(cli, tmp_path, path):
     out = tmp_path / "x.csv"
     cli("export", path, "-o", out)
     expected = pd.read_csv(out, keep_default_na=False)
+    expected["Attributes"] = [json.loads(a) if a else None for a in expected["Attributes"]]
     pd.testing.assert_frame_equal(t.events(), expected)
 
 

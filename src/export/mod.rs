@@ -26,6 +26,7 @@
 //! ([`Track::sort_key`]).
 
 pub mod chrome;
+pub mod info_columns;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod perfetto;

@@ -12,6 +12,7 @@
 //! row group covers a bounded time range: its column statistics (min/max of
 //! `start`, `end`) let a query with a time filter skip the others.
 
+use super::info_columns::{fills, info_columns, InfoColumn, InfoType as Kind};
 use super::{ArgRef, Cat, Ordered, Piece};
 use parquet::basic::{ConvertedType, Repetition, Type as Physical};
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
@@ -42,14 +43,6 @@ pub enum Error<E: std::error::Error + 'static> {
     Write(#[from] parquet::errors::ParquetError),
 }
 
-/// The type of a typed info column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Int,
-    Float,
-    Text,
-}
-
 /// A column's values for the row group being built.
 #[derive(Debug)]
 enum Values {
@@ -58,58 +51,22 @@ enum Values {
     Text(Vec<ByteArray>),
 }
 
+impl Values {
+    /// The type of these values.
+    fn kind(&self) -> Kind {
+        match self {
+            Values::Int(_) => Kind::Int,
+            Values::Float(_) => Kind::Float,
+            Values::Text(_) => Kind::Text,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Column {
     name: String,
     values: Values,
     defined: Vec<i16>,
-}
-
-/// The typed info columns the legend calls for: a label's column per type.
-fn info_columns(categories: &[Category]) -> Vec<(String, Kind)> {
-    let mut out: Vec<(String, Kind)> = Vec::new();
-    for c in categories {
-        let cat = Cat::of(c);
-        for (i, &t) in c.types.iter().enumerate() {
-            let kind = match t {
-                b'h' | b'd' | b'l' | b'x' | b'X' => Kind::Int,
-                b'e' | b'E' => Kind::Float,
-                b's' => Kind::Text,
-                _ => continue,
-            };
-            let label = label(cat.keys.get(i).map(String::as_str), i);
-            let name = if out.iter().any(|(n, k)| *n == label && *k != kind) {
-                format!("{label}_{}", ["int", "float", "text"][kind as usize])
-            } else {
-                label
-            };
-            if !out.iter().any(|(n, _)| *n == name) {
-                out.push((name, kind));
-            }
-        }
-    }
-    out
-}
-
-/// A column name from an info label (`", msg_size="` → `msg_size`).
-fn label(key: Option<&str>, i: usize) -> String {
-    let base: String = key
-        .unwrap_or("")
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let base = base.trim_matches('_').to_string();
-    if base.is_empty() {
-        format!("arg{i}")
-    } else {
-        format!("info_{base}")
-    }
 }
 
 /// A category as the writer uses it: the legend entry, its `kind` and `name`
@@ -127,21 +84,14 @@ impl CatPlan {
     /// takes the last value whose label is its name, else the last whose label
     /// is its name without the `_int`/`_float`/`_text` suffix.
     fn new(cat: Cat, topology: i32, typed: &[Column]) -> CatPlan {
-        let labels: Vec<String> = (0..cat.types.len())
-            .map(|i| label(cat.keys.get(i).map(String::as_str), i))
+        let columns: Vec<InfoColumn> = typed
+            .iter()
+            .map(|c| InfoColumn {
+                name: c.name.clone(),
+                kind: c.values.kind(),
+            })
             .collect();
-        let last = |name: &str| labels.iter().rposition(|l| l == name);
-        let mut by_arg = vec![Vec::new(); labels.len()];
-        for (col, c) in typed.iter().enumerate() {
-            let base = c
-                .name
-                .trim_end_matches("_int")
-                .trim_end_matches("_float")
-                .trim_end_matches("_text");
-            if let Some(i) = last(&c.name).or_else(|| last(base)) {
-                by_arg[i].push(col);
-            }
-        }
+        let by_arg = fills(&cat, &columns);
         let kind = match topology {
             topology::EVENT => "event",
             topology::ARROW => "arrow",
@@ -203,14 +153,7 @@ impl Columns {
 
     /// Empty columns of the same layout.
     fn empty_like(&self) -> Columns {
-        Columns::new(self.typed.iter().map(|c| {
-            let kind = match c.values {
-                Values::Int(_) => Kind::Int,
-                Values::Float(_) => Kind::Float,
-                Values::Text(_) => Kind::Text,
-            };
-            (c.name.clone(), kind)
-        }))
+        Columns::new(self.typed.iter().map(|c| (c.name.clone(), c.values.kind())))
     }
 
     /// Writes the rows held as one row group of `file`, and forgets them.
@@ -480,7 +423,7 @@ where
         field("end_line", Physical::INT32, REQUIRED, false),
         field("info", Physical::BYTE_ARRAY, OPTIONAL, true),
     ];
-    for (name, kind) in &typed {
+    for InfoColumn { name, kind } in &typed {
         fields.push(match kind {
             Kind::Int => field(name, Physical::INT64, OPTIONAL, false),
             Kind::Float => field(name, Physical::DOUBLE, OPTIONAL, false),
@@ -499,7 +442,7 @@ where
             .build(),
     );
     let span = tree.span(opts.from, opts.to);
-    let cols = Box::new(Columns::new(typed));
+    let cols = Box::new(Columns::new(typed.into_iter().map(|c| (c.name, c.kind))));
     let cats = categories
         .iter()
         .map(|c| (c.index, CatPlan::new(Cat::of(c), c.topology, &cols.typed)))

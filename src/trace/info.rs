@@ -28,6 +28,7 @@ pub struct CategoryInfo {
 /// let info = mpelog::Trace::open(&path)?.info()?;
 /// assert!(info.start < info.end);
 /// assert!(info.views.iter().any(|v| v == "Process View"));
+/// assert_eq!(info.lines[0], (0, vec![0])); // line 0: rank 0
 /// let json = serde_json::to_value(&info)?;
 /// assert_eq!(json["format"], "CLOG2");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -50,6 +51,10 @@ pub struct Info {
     pub categories: Vec<CategoryInfo>,
     /// The titles of the views (line-ID maps), the default one first.
     pub views: Vec<String>,
+    /// Each line ID and its row in the default view, by ascending line ID:
+    /// in MPE's process view, the rank first (what the exports and pipit's
+    /// `Process` take a timeline for).
+    pub lines: Vec<(i32, Vec<i32>)>,
 }
 
 fn format_name<S: serde::Serializer>(f: &Format, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -87,18 +92,17 @@ impl Trace {
         let legend = self.legend()?;
         let tree = self.tree()?;
         let (start, end) = tree.time_box().unwrap_or((0.0, 0.0));
-        let views = match tree {
-            Tree::Slog2(r) => r
-                .line_id_maps()
-                .map(|m| m.value.maps.iter().map(|m| m.title.text()).collect())
-                .unwrap_or_default(),
-            Tree::Annotation(a, _) => a
-                .line_id_maps()
-                .maps
-                .iter()
-                .map(|m| m.title.text())
-                .collect(),
+        let maps: &[slog2_format::types::LineIdMap] = match tree {
+            Tree::Slog2(r) => r.line_id_maps().map_or(&[], |m| &m.value.maps[..]),
+            Tree::Annotation(a, _) => &a.line_id_maps().maps,
         };
+        let views = maps.iter().map(|m| m.title.text()).collect();
+        let lines = maps.first().map_or_else(Vec::new, |m| {
+            m.rows
+                .iter()
+                .map(|r| (r.line_id, r.values.clone()))
+                .collect()
+        });
         Ok(Info {
             format: self.format,
             path: self.given.display().to_string(),
@@ -114,6 +118,7 @@ impl Trace {
                 })
                 .collect(),
             views,
+            lines,
         })
     }
 }

@@ -3,7 +3,8 @@
 //! SLOG-2 files at `http(s)://` URLs), with what a tool needs of it: its
 //! [`info`](Trace::info), [window queries](Trace::window), a one-pass
 //! time-ordered stream of its drawables ([`drawables`](Trace::drawables)),
-//! its [`stats`](Trace::stats) and its [`check`](Trace::check).
+//! its [`stats`](Trace::stats), its [`analysis`](Trace::analyze) and its
+//! [`check`](Trace::check).
 //!
 //! SLOG-2 files and annotations are queried through their trees; any other
 //! format is converted once, on the first query that needs a tree, to a
@@ -27,6 +28,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod analyze;
 mod detect;
 mod error;
 mod info;
@@ -208,6 +210,40 @@ impl Trace {
             tree,
             converted: None,
         })
+    }
+
+    /// Another `Trace` of the same input with readers of its own: what a
+    /// reader on another thread takes, so that this one stays free for other
+    /// queries meanwhile. Standard input or a URL is not copied again (the
+    /// local copy is opened anew); a conversion to SLOG-2 is not carried over.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::open`].
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let t = mpelog::Trace::open(&path)?;
+    /// let mut other = t.reopen()?;
+    /// assert_eq!((other.format(), other.path()), (t.format(), t.path()));
+    /// let worker = std::thread::spawn(move || other.stats(&Default::default()).map(|s| s.messages.len()));
+    /// assert!(worker.join().unwrap()? > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reopen(&self) -> Result<Trace> {
+        match &self.local {
+            // A SLOG-2 file read where it is, with Range requests.
+            None => Trace::open(&self.given),
+            Some(local) => {
+                let trace = match (&self.tree, &self.converted) {
+                    (Some(Tree::Annotation(_, trace)), None) => Some(trace.clone()),
+                    _ => None,
+                };
+                Self::open_local(&self.given, local.clone(), trace.as_deref())
+            }
+        }
     }
 
     /// The format of the input.

@@ -8,19 +8,17 @@ use crate::export::Ordered;
 use crate::slices::Piece;
 use slog2_format::Category;
 
-/// Calls `f` with the legend and each piece of `tree` in the window, and
-/// returns how many.
+/// Calls `f` with each piece of `tree` in the window, and returns how many.
 fn visit<T: Ordered>(
     tree: &mut T,
-    legend: &[Category],
     opts: &crate::export::Options,
-    f: &mut dyn FnMut(&[Category], Piece<'_>),
+    f: &mut dyn FnMut(Piece<'_>),
 ) -> std::result::Result<u64, T::Error> {
     let span = tree.span(opts.from, opts.to);
     let mut n = 0u64;
     tree.pieces(span, &mut |p| {
         n += 1;
-        f(legend, p)
+        f(p)
     })?;
     Ok(n)
 }
@@ -55,25 +53,59 @@ impl Trace {
         opts: &crate::export::Options,
         f: &mut dyn FnMut(&[Category], Piece<'_>),
     ) -> Result<u64> {
+        let legend = std::cell::RefCell::new(Vec::new());
+        self.scan(opts, &mut |l| *legend.borrow_mut() = l.to_vec(), &mut |p| {
+            f(&legend.borrow(), p)
+        })
+    }
+
+    /// As [`Trace::pieces`], but the legend is handed once, to `legend`,
+    /// before the first piece (and also for a window without any: what a
+    /// table's columns are made from), and each piece alone to `f`. For a
+    /// format without a tree the legend comes once the input has been read
+    /// and sorted, so an error in the input comes before it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::pieces`].
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let (mut names, mut n) = (Vec::new(), 0);
+    /// let opts = mpelog::export::Options::default().window(Some(-2.0), Some(-1.0));
+    /// t.scan(&opts, &mut |l| names = l.iter().map(|c| c.name.text()).collect(), &mut |_| n += 1)?;
+    /// assert!(names.iter().any(|n| n == "MPI_Send"));
+    /// assert_eq!(n, 0); // nothing before the trace's start, but the legend
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn scan(
+        &mut self,
+        opts: &crate::export::Options,
+        legend: &mut dyn FnMut(&[Category]),
+        f: &mut dyn FnMut(Piece<'_>),
+    ) -> Result<u64> {
         super::check_window(opts.from, opts.to)?;
         let given = self.given.clone();
         match self.own_tree() {
             Some(Tree::Slog2(r)) => {
-                let legend = r.category_list().to_vec();
-                visit(r.as_mut(), &legend, opts, f).map_err(|source| Error::Slog2 {
+                legend(r.category_list());
+                visit(r.as_mut(), opts, f).map_err(|source| Error::Slog2 {
                     path: given,
                     source,
                 })
             }
             Some(Tree::Annotation(a, trace)) => {
-                let legend = a.categories().categories.clone();
-                visit(a.as_mut(), &legend, opts, f).map_err(|e| annotation_error(&given, trace, e))
+                legend(&a.categories().categories);
+                visit(a.as_mut(), opts, f).map_err(|e| annotation_error(&given, trace, e))
             }
             None => {
                 let local = self.local()?;
                 let mut sorted = read::sorted(&local, self.format, opts)?;
-                let legend = sorted.categories().to_vec();
-                visit(&mut sorted, &legend, opts, f).map_err(Error::io(&std::env::temp_dir()))
+                legend(sorted.categories());
+                visit(&mut sorted, opts, f).map_err(Error::io(&std::env::temp_dir()))
             }
         }
     }

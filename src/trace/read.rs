@@ -45,6 +45,16 @@ pub(crate) fn otf2(path: &Path) -> Result<otf2_format::Archive> {
 /// the window of `opts`, paired as `convert` pairs them and put in start
 /// order with bounded memory (what `mpelog export` and `stats` read).
 pub(crate) fn sorted(path: &Path, format: Format, opts: &crate::export::Options) -> Result<Sorted> {
+    Ok(sorted_counted(path, format, opts)?.0)
+}
+
+/// [`sorted`], with what the pairing dropped (sends and receives without
+/// their other end: what `mpelog analyze` reports as dropped).
+pub(crate) fn sorted_counted(
+    path: &Path,
+    format: Format,
+    opts: &crate::export::Options,
+) -> Result<(Sorted, slog2_format::convert::Unmatched)> {
     let sink = opts.start_order();
     let conv = |e| Error::conversion(path, e);
     let sorted = match format {
@@ -75,7 +85,7 @@ pub(crate) fn sorted(path: &Path, format: Format, opts: &crate::export::Options)
         // SLOG-2 and annotations have a tree: never sorted.
         _ => unreachable!("a format with a tree is read through it"),
     };
-    Ok(sorted.0)
+    Ok((sorted.0, sorted.1.unmatched))
 }
 
 /// Converts the trace at `path` to the SLOG-2 file `DIR/converted.slog2`
