@@ -45,8 +45,9 @@ impl Trace {
                     source,
                 })
             }
-            Some(Tree::Annotation(a, trace)) => crate::analysis::annotation(a, opts)
-                .map_err(|e| annotation_error(&given, trace, e)),
+            Some(Tree::Annotation(a, trace)) => {
+                crate::analysis::annotation(a, opts).map_err(|e| annotation_error(&given, trace, e))
+            }
             None => {
                 let local = self.local()?;
                 let whole = crate::export::Options::default();
@@ -120,7 +121,14 @@ impl Trace {
         let opts = Options::default().record(true);
         let mut r = self.analyze(&opts)?;
         let ix = WaitIndex::from_report(&mut r).unwrap_or_else(|| {
-            WaitIndex::new(vec![], vec![], vec![], (r.from, r.to), 0, crate::waits::BLOCK)
+            WaitIndex::new(
+                vec![],
+                vec![],
+                vec![],
+                (r.from, r.to),
+                0,
+                crate::waits::BLOCK,
+            )
         });
         Ok((ix, WaitSource::Analysed(why)))
     }
