@@ -250,8 +250,8 @@ enum Command {
     /// ends, collectives per communicator by call order. MPE logs no root of a
     /// collective (rank 0 of its communicator unless --root) and no request IDs
     /// (Late Receiver only against blocking receives). Reads every input `stats`
-    /// reads, the whole trace in one pass (the window decides which wait states
-    /// count: those whose waiting call enters in it). What could not be matched
+    /// reads, the whole trace in one pass (a wait state counts its part inside
+    /// the window, as every other time does). What could not be matched
     /// is reported, never an error.
     Analyze {
         /// The trace, an annotation file (TRACE.clog2.idx), or the URL of a SLOG-2 file

@@ -2,8 +2,9 @@
 //! imbalance ([`crate::analysis`]) of any input, as `mpelog analyze` finds them.
 
 use super::error::{Error, Result};
-use super::{annotation_error, read, Trace, Tree};
+use super::{annotation_error, read, url, Trace, Tree};
 use crate::analysis::{Options, Report};
+use crate::waits::WaitIndex;
 
 impl Trace {
     /// The analysis of the trace (`mpelog analyze --json` prints the same
@@ -56,5 +57,79 @@ impl Trace {
                     .map_err(Error::io(&std::env::temp_dir()))
             }
         }
+    }
+}
+
+/// Where [`Trace::wait_index`] took the wait index from.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WaitSource {
+    /// The fresh index beside the trace (spec/waits.md §1), at this path.
+    Beside(std::path::PathBuf),
+    /// An analysis of the trace in one pass: why the index beside it was not
+    /// used (`None`: there is none, or the trace is remote).
+    Analysed(Option<crate::waits::Error>),
+}
+
+impl Trace {
+    /// The wait states and critical path of the trace ([`WaitIndex`]): the
+    /// index `TRACE.waits` beside it when it is fresh (bound to the trace as
+    /// it is now; for an annotation, beside the trace it annotates), else one
+    /// analysis recorded in memory, and which it was.
+    ///
+    /// # Errors
+    ///
+    /// As [`analyze`](Self::analyze).
+    ///
+    /// ```
+    /// use mpelog::trace::WaitSource;
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// let opts = clog2_format::synth::Options::default().events(3000);
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&opts)?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let (ix, from) = t.wait_index()?;
+    /// assert!(matches!(from, WaitSource::Analysed(None)));
+    /// let binding = mpelog::waits::Binding::of(&path)?;
+    /// ix.clone().bound(binding).write_file(&mpelog::waits::index_path(&path), &[&path])?;
+    /// let (again, from) = t.wait_index()?;
+    /// assert!(matches!(from, WaitSource::Beside(_)));
+    /// assert_eq!(again.len(), ix.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn wait_index(&mut self) -> Result<(WaitIndex, WaitSource)> {
+        let traced = match (&self.tree, url(&self.given)) {
+            (Some(Tree::Annotation(_, trace)), _) => Some(trace.clone()),
+            (_, Some(_)) => None,
+            _ => Some(self.given.clone()),
+        };
+        let why = match traced {
+            Some(trace) => {
+                let path = crate::waits::index_path(&trace);
+                match WaitIndex::open_fresh(&path, &trace) {
+                    Ok(ix) => return Ok((ix, WaitSource::Beside(path))),
+                    Err(crate::waits::Error::Io { source, .. })
+                        if source.kind() == std::io::ErrorKind::NotFound =>
+                    {
+                        None
+                    }
+                    Err(e) => Some(e),
+                }
+            }
+            None => None,
+        };
+        let opts = Options::default().record(true);
+        let mut r = self.analyze(&opts)?;
+        let ix = WaitIndex::from_report(&mut r).unwrap_or_else(|| {
+            WaitIndex::new(
+                vec![],
+                vec![],
+                vec![],
+                (r.from, r.to),
+                0,
+                crate::waits::BLOCK,
+            )
+        });
+        Ok((ix, WaitSource::Analysed(why)))
     }
 }

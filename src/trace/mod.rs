@@ -36,6 +36,7 @@ mod pieces;
 mod read;
 mod window;
 
+pub use analyze::WaitSource;
 pub use detect::detect;
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
