@@ -319,6 +319,16 @@ enum Command {
         /// position (default: the first, usually "Process View").
         #[arg(long, value_name = "VIEW")]
         view: Option<String>,
+        /// Draw the wait states and the critical path (spec/queries.md §6.7): each
+        /// MPI call's waiting part hatched in its pattern's colour (a legend of
+        /// patterns), the late send's arrow emphasised and a mark at a
+        /// collective's latest arrival, the critical path as a bar at the rows'
+        /// bottom edges; never over a row's middle line. Uses the wait index
+        /// beside the trace (TRACE.waits, `analyze --write-index`) when it is
+        /// fresh, else analyses the trace in one pass and says so. --waits=LAYERS
+        /// draws only some of hatch,causes,path.
+        #[arg(long, value_name = "LAYERS", num_args = 0..=1, default_missing_value = "all", require_equals = true)]
+        waits: Option<String>,
     },
     /// Serve a viewer for traces in the browser, and the HTTP API it reads
     /// (/api/info, /api/window, /api/export, /api/compare, /trace with Range
@@ -759,11 +769,17 @@ fn run(cli: Cli) -> error::CliResult {
             window: WindowArgs { from, to },
             pixels,
             view,
+            waits,
         } => {
+            let waits = waits
+                .map(|w| mpelog::render::WaitLayers::parse(&w))
+                .transpose()
+                .map_err(error::CliError::Usage)?;
             let opts = mpelog::render::Options::default()
                 .window(from, to)
                 .width(pixels)
-                .view(view);
+                .view(view)
+                .waits(waits);
             cmd::render::run(&input, &output, &opts)
         }
         Command::Filter {

@@ -248,7 +248,7 @@ impl WaitIndex {
             }
             let mut row = RowCells {
                 timeline: lane.timeline,
-                cells: Vec::new(),
+                cells: Vec::with_capacity(c_hi.saturating_sub(c_lo)),
             };
             for c in c_lo..c_hi {
                 let mut bits = set[c];
