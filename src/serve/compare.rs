@@ -53,7 +53,16 @@ impl Service {
             _ => return Response::error(400, "limit: 1 to 10000 rows"),
         };
         let started = Instant::now();
-        let (sa, sb) = match (self.side(a, wa, pixels), self.side(b, wb, pixels)) {
+        // The two runs at once (each reads and summarises its own window).
+        let (ra, rb) = std::thread::scope(|scope| {
+            let other = scope.spawn(|| self.side(b, wb, pixels));
+            let this = self.side(a, wa, pixels);
+            (this, other.join())
+        });
+        let Ok(rb) = rb else {
+            return Response::error(500, "the comparison of run B failed");
+        };
+        let (sa, sb) = match (ra, rb) {
             (Ok(Ok(x)), Ok(Ok(y))) => (x, y),
             (Ok(Err(e)), _) | (_, Ok(Err(e))) | (Err(e), _) | (_, Err(e)) => {
                 return Response::error(422, &e.to_string())
