@@ -44,8 +44,9 @@ impl Trace {
                     source,
                 })
             }
-            Some(Tree::Annotation(a, trace)) => crate::analysis::annotation(a, opts)
-                .map_err(|e| annotation_error(&given, trace, e)),
+            Some(Tree::Annotation(a, trace)) => {
+                crate::analysis::annotation(a, opts).map_err(|e| annotation_error(&given, trace, e))
+            }
             None => {
                 let local = self.local()?;
                 let whole = crate::export::Options::default();

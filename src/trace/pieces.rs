@@ -54,11 +54,9 @@ impl Trace {
         f: &mut dyn FnMut(&[Category], Piece<'_>),
     ) -> Result<u64> {
         let legend = std::cell::RefCell::new(Vec::new());
-        self.scan(
-            opts,
-            &mut |l| *legend.borrow_mut() = l.to_vec(),
-            &mut |p| f(&legend.borrow(), p),
-        )
+        self.scan(opts, &mut |l| *legend.borrow_mut() = l.to_vec(), &mut |p| {
+            f(&legend.borrow(), p)
+        })
     }
 
     /// As [`Trace::pieces`], but the legend is handed once, to `legend`,
