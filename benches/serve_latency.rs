@@ -9,6 +9,16 @@
 //!   page in headless Chromium (when `chromedriver` and `chromium` are there):
 //!   the browser is started first and waits on a blank page.
 //!
+//! - p50/p95/p99 of `GET /api/compare` (`mpelog serve F F --compare`, the
+//!   file compared with itself) for the same walk, the two windows moved
+//!   apart by a tenth of the window as after aligning at chosen events: the
+//!   page's table, asked after every zoom or pan.
+//!
+//! - With `MPELOG_BENCH_WAITS=1` (a fresh wait index beside the file:
+//!   `mpelog analyze FILE --write-index`), every `/api/window` asks for the
+//!   waits (`&waits=1`, the viewer's default), and `GET /api/waits` (the
+//!   "where time is lost" panel) is measured over the same walk.
+//!
 //! `MPELOG_BENCH_SLOG2=FILE` measures that file instead of generating one;
 //! `MPELOG_BROWSER_MB` sizes the generated file (default 1000);
 //! `MPELOG_BENCH_REQUESTS` the number of windows asked (default 1000);
@@ -68,10 +78,16 @@ impl Drop for Server {
     }
 }
 
-fn start_server(file: &Path, port: u16) -> Server {
+fn start_server(files: &[&Path], compare: bool, port: u16) -> Server {
+    let mut args: Vec<String> = vec!["serve".into()];
+    args.extend(files.iter().map(|f| f.to_str().unwrap().to_string()));
+    if compare {
+        args.push("--compare".into());
+    }
+    args.extend(["--port".into(), port.to_string()]);
     Server(
         Command::new(BIN)
-            .args(["serve", file.to_str().unwrap(), "--port", &port.to_string()])
+            .args(&args)
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap(),
@@ -142,7 +158,7 @@ fn main() {
     let port = webdriver::free_port();
     let t0_unix = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
     let t0 = Instant::now();
-    let server = start_server(&file, port);
+    let server = start_server(&[&file], false, port);
     wait_up(port);
     let up = t0.elapsed();
     println!(
@@ -185,6 +201,12 @@ fn main() {
     let rows = std::env::var("MPELOG_BENCH_ROWS")
         .map(|r| format!("&rows={r}"))
         .unwrap_or_default();
+    let waits = std::env::var("MPELOG_BENCH_WAITS").is_ok_and(|v| v == "1");
+    let rows = if waits {
+        format!("{rows}&waits=1")
+    } else {
+        rows
+    };
     let mut x = 0x2545_f491_4f6c_dd1du64;
     let mut rnd = move || {
         x ^= x << 13;
@@ -194,6 +216,7 @@ fn main() {
     };
     let full = tmax - tmin;
     let (mut from, mut to) = (tmin, tmax);
+    let mut asked: Vec<(f64, f64)> = Vec::with_capacity(n);
     let mut kb = Vec::with_capacity(n);
     // (share of the trace shown, client milliseconds)
     let mut by_span: Vec<(f64, f64, f64)> = Vec::with_capacity(n);
@@ -237,6 +260,7 @@ fn main() {
         }
         // What the viewer asks: the binary summary (spec/queries.md §6.6),
         // its cost in the last 24 bytes.
+        asked.push((from, to));
         let url = format!("/api/window?from={from}&to={to}&pixels=1600&format=bin{rows}");
         let t = Instant::now();
         let (status, body) = get(&mut r, &url);
@@ -259,16 +283,17 @@ fn main() {
         items.push(u64_head(32) + u64_head(40));
     }
     drop(server);
-    for v in [&mut client, &mut server_us, &mut items, &mut nodes, &mut kb] {
-        v.sort_by(f64::total_cmp);
-    }
-    println!("/api/window at 1600 pixels, {n} random zooms and pans:");
-    for (lo, hi, what) in [
+    let classes = [
         (0.0, 0.001, "windows under 0.1% of the trace"),
         (0.001, 0.01, "0.1% to 1%"),
         (0.01, 0.1, "1% to 10%"),
         (0.1, 2.0, "over 10%"),
-    ] {
+    ];
+    for v in [&mut client, &mut server_us, &mut items, &mut nodes, &mut kb] {
+        v.sort_by(f64::total_cmp);
+    }
+    println!("/api/window at 1600 pixels, {n} random zooms and pans:");
+    for (lo, hi, what) in classes {
         let mut v: Vec<f64> = by_span
             .iter()
             .filter(|(f, _, _)| *f >= lo && *f < hi)
@@ -311,4 +336,121 @@ fn main() {
             pct(v, 1.0)
         );
     }
+    compare_walk(&file, &asked, full, &classes);
+    if waits {
+        waits_walk(&file, &asked, full, &classes);
+    }
+}
+
+/// `/api/waits` (10 worst waits) for the windows `asked`: client times per
+/// width class and answer sizes.
+fn waits_walk(file: &Path, asked: &[(f64, f64)], full: f64, classes: &[(f64, f64, &str)]) {
+    let port = webdriver::free_port();
+    let server = start_server(&[file], false, port);
+    wait_up(port);
+    let c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    c.set_nodelay(true).unwrap();
+    let mut r = BufReader::new(c);
+    let (mut by_span, mut kb) = (Vec::new(), Vec::new());
+    for &(from, to) in asked {
+        let url = format!("/api/waits?from={from}&to={to}&instances=10");
+        let t = Instant::now();
+        let (status, body) = get(&mut r, &url);
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(status, 200, "{url}: {}", String::from_utf8_lossy(&body));
+        kb.push(body.len() as f64 / 1e3);
+        by_span.push(((to - from) / full, ms));
+    }
+    drop(server);
+    println!("/api/waits (10 worst), the same {} windows:", asked.len());
+    for &(lo, hi, what) in classes {
+        let mut v: Vec<f64> = by_span
+            .iter()
+            .filter(|(f, _)| *f >= lo && *f < hi)
+            .map(|(_, ms)| *ms)
+            .collect();
+        if v.is_empty() {
+            continue;
+        }
+        v.sort_by(f64::total_cmp);
+        println!(
+            "  {what:36} {:4} asked: p50 {:8.2} ms  p95 {:8.2} ms  p99 {:8.2} ms",
+            v.len(),
+            pct(&v, 0.5),
+            pct(&v, 0.95),
+            pct(&v, 0.99)
+        );
+    }
+    kb.sort_by(f64::total_cmp);
+    println!(
+        "  kB per answer (JSON)         p50 {:9.2}  max {:9.2}",
+        pct(&kb, 0.5),
+        pct(&kb, 1.0)
+    );
+}
+
+/// `/api/compare` of the file with itself for the windows `asked` (run B's
+/// a tenth of the window later), at 1,600 pixels: client times per width
+/// class, the server's `cost.micros`, answer sizes.
+fn compare_walk(file: &Path, asked: &[(f64, f64)], full: f64, classes: &[(f64, f64, &str)]) {
+    let port = webdriver::free_port();
+    let server = start_server(&[file, file], true, port);
+    wait_up(port);
+    let c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    c.set_nodelay(true).unwrap();
+    let mut r = BufReader::new(c);
+    let (mut by_span, mut server_ms, mut kb) = (Vec::new(), Vec::new(), Vec::new());
+    for &(from, to) in asked {
+        let d = (to - from) / 10.0;
+        let url = format!(
+            "/api/compare?a_from={from}&a_to={to}&b_from={}&b_to={}&pixels=1600&limit=25",
+            from + d,
+            to + d
+        );
+        let t = Instant::now();
+        let (status, body) = get(&mut r, &url);
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(status, 200, "{url}: {}", String::from_utf8_lossy(&body));
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        server_ms.push(v["cost"]["micros"].as_f64().unwrap() / 1e3);
+        kb.push(body.len() as f64 / 1e3);
+        by_span.push(((to - from) / full, ms));
+    }
+    drop(server);
+    println!(
+        "/api/compare at 1600 pixels (the file with itself), the same {} windows:",
+        asked.len()
+    );
+    for &(lo, hi, what) in classes {
+        let mut v: Vec<f64> = by_span
+            .iter()
+            .filter(|(f, _)| *f >= lo && *f < hi)
+            .map(|(_, ms)| *ms)
+            .collect();
+        if v.is_empty() {
+            continue;
+        }
+        v.sort_by(f64::total_cmp);
+        println!(
+            "  {what:36} {:4} asked: p50 {:8.2} ms  p95 {:8.2} ms  p99 {:8.2} ms",
+            v.len(),
+            pct(&v, 0.5),
+            pct(&v, 0.95),
+            pct(&v, 0.99)
+        );
+    }
+    for v in [&mut server_ms, &mut kb] {
+        v.sort_by(f64::total_cmp);
+    }
+    println!(
+        "  server (cost.micros)         p50 {:9.2}ms  p95 {:9.2}ms  max {:9.2}ms",
+        pct(&server_ms, 0.5),
+        pct(&server_ms, 0.95),
+        pct(&server_ms, 1.0)
+    );
+    println!(
+        "  kB per answer (JSON)         p50 {:9.2}  max {:9.2}",
+        pct(&kb, 0.5),
+        pct(&kb, 1.0)
+    );
 }

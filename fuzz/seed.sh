@@ -79,3 +79,18 @@ for a in ping-pong-otf2 ping-pong-otf2-papi; do
     done
 done
 echo "seeded: $(ls corpus | wc -l) targets"
+# wait_index: the indexes `mpelog analyze --write-index` writes for two small
+# traces (made in a temporary directory; needs the mpelog binary on PATH or
+# MPELOG).
+M=${MPELOG:-mpelog}
+if command -v "$M" >/dev/null 2>&1; then
+    t=$(mktemp -d)
+    mkdir -p corpus/wait_index
+    for f in $C/mpe/p2p_n4.clog2 $C/mpe/colls_n4.clog2; do
+        [ -f "$f" ] || continue
+        cp "$f" "$t/"
+        "$M" analyze "$t/$(basename "$f")" --write-index >/dev/null 2>&1 &&
+            cp "$t/$(basename "$f").waits" corpus/wait_index/
+    done
+    rm -rf "$t"
+fi

@@ -12,7 +12,10 @@
 
 use crate::analysis::Report;
 use crate::stats::Stats;
+use crate::summary::Summary;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
+use slog2_format::types::{topology, Category};
 use std::collections::BTreeMap;
 
 /// One category (or pattern), on one timeline or on all, in both runs.
@@ -92,7 +95,7 @@ pub struct Comparison {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn stats(a: &Stats, b: &Stats) -> Comparison {
-    let seconds = |s: &Stats| {
+    fn seconds(s: &Stats) -> Vec<(&str, i32, f64)> {
         let names: BTreeMap<i32, &str> = s
             .categories
             .iter()
@@ -101,9 +104,9 @@ pub fn stats(a: &Stats, b: &Stats) -> Comparison {
             .collect();
         s.category_timelines
             .iter()
-            .filter_map(|x| Some((names.get(&x.index)?.to_string(), x.line, x.exclusive)))
-            .collect::<Vec<_>>()
-    };
+            .filter_map(|x| Some((*names.get(&x.index)?, x.line, x.exclusive)))
+            .collect()
+    }
     compare((a.from, a.to), seconds(a), (b.from, b.to), seconds(b))
 }
 
@@ -132,28 +135,117 @@ pub fn analyses(a: &Report, b: &Report) -> Comparison {
     let seconds = |r: &Report| {
         r.patterns
             .iter()
-            .flat_map(|p| {
-                p.per_timeline
-                    .iter()
-                    .map(|(&line, &s)| (p.name.to_string(), line, s))
-            })
+            .flat_map(|p| p.per_timeline.iter().map(|(&line, &s)| (p.name, line, s)))
             .collect::<Vec<_>>()
     };
     compare((a.from, a.to), seconds(a), (b.from, b.to), seconds(b))
 }
 
+/// Compares the state categories of two windows' [`Summary`]s (run A's with
+/// its legend `legend_a`, run B's with `legend_b`): each row's exclusive
+/// seconds per category, as [`stats`] compares them, at the cost of the
+/// pictures (`mpelog serve A B --compare`'s table).
+///
+/// A row counts for its first line ID: build the summaries without a view
+/// (a row per line ID) to have the timelines of `stats`. When neither summary
+/// holds a shadow, the seconds are those of `stats` for the two windows (up to
+/// the order of the additions); shadows spread their subtrees' exclusive
+/// time evenly over their boxes (spec/queries.md §6.2). Categories and
+/// timelines with no seconds in either run have no row.
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use std::io::Cursor;
+/// # fn reader(seed: u64) -> Result<slog2_format::Slog2Reader<Cursor<Vec<u8>>>, Box<dyn std::error::Error>> {
+/// #     let o = clog2_format::synth::Options::default().seed(seed).events(2000);
+/// #     let clog2 = clog2_format::synth::generate_vec(&o)?;
+/// #     let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// #     let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// #     Ok(slog2_format::Slog2Reader::new(Cursor::new(out.into_inner()))?)
+/// # }
+/// use mpelog::summary::Summary;
+/// let (mut a, mut b) = (reader(1)?, reader(2)?);
+/// let (mut buf_a, mut buf_b) = (slog2_format::WindowBuf::new(), slog2_format::WindowBuf::new());
+/// mpelog::summary::query(&mut a, &mut buf_a, 0.0, 0.05, 16384)?;
+/// mpelog::summary::query(&mut b, &mut buf_b, 0.0, 0.05, 16384)?;
+/// // One column is enough: a row's seconds do not depend on the columns.
+/// let sa = Summary::of_window(&buf_a, a.category_list(), None, 0.0, 0.05, 1);
+/// let sb = Summary::of_window(&buf_b, b.category_list(), None, 0.0, 0.05, 1);
+/// let c = mpelog::compare::summaries(&sa, a.category_list(), &sb, b.category_list());
+/// // No shadows at this width: the seconds of `stats` for the window.
+/// assert_eq!((sa.shadows, sb.shadows), (0, 0));
+/// let opts = mpelog::stats::Options::default().window(Some(0.0), Some(0.05));
+/// let exact = mpelog::compare::stats(&mpelog::stats::slog2(&mut a, &opts)?, &mpelog::stats::slog2(&mut b, &opts)?);
+/// for r in &c.timelines {
+///     let s = exact.timelines.iter().find(|s| s.name == r.name && s.timeline == r.timeline).unwrap();
+///     assert!((r.a - s.a).abs() < 1e-9 && (r.b - s.b).abs() < 1e-9);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn summaries(
+    a: &Summary,
+    legend_a: &[Category],
+    b: &Summary,
+    legend_b: &[Category],
+) -> Comparison {
+    let names = |legend: &[Category]| -> BTreeMap<i32, String> {
+        legend
+            .iter()
+            .filter(|c| c.topology == topology::STATE)
+            .map(|c| (c.index, c.name.text()))
+            .collect()
+    };
+    let (names_a, names_b) = (names(legend_a), names(legend_b));
+    fn seconds<'n>(s: &Summary, names: &'n BTreeMap<i32, String>) -> Vec<(&'n str, i32, f64)> {
+        let mut out = Vec::new();
+        for (i, row) in s.rows.iter().enumerate() {
+            let Some(&line) = row.lines.first() else {
+                continue;
+            };
+            for (k, x) in s.exclusive_of_row(i) {
+                if let Some(name) = names.get(&k) {
+                    out.push((name.as_str(), line, x));
+                }
+            }
+        }
+        out
+    }
+    compare(
+        (a.from, a.to),
+        seconds(a, &names_a),
+        (b.from, b.to),
+        seconds(b, &names_b),
+    )
+}
+
 /// The comparison of two runs' `(name, timeline, seconds)` over their windows.
+///
+/// Names are ranked once (in name order), so that rows are keyed, summed and
+/// sorted by integers: a comparison of thousands of timelines is answered
+/// at the viewer's pace.
+/// A row being compared: (the name's rank, timeline) and (A's, B's) seconds.
+type Keyed = ((u32, Option<i32>), (f64, f64));
+
 fn compare(
     window_a: (f64, f64),
-    a: Vec<(String, i32, f64)>,
+    a: Vec<(&str, i32, f64)>,
     window_b: (f64, f64),
-    b: Vec<(String, i32, f64)>,
+    b: Vec<(&str, i32, f64)>,
 ) -> Comparison {
-    // (name, timeline) → (seconds in A, seconds in B); timeline None: all.
-    let mut rows: BTreeMap<(String, Option<i32>), (f64, f64)> = BTreeMap::new();
+    let mut names: Vec<&str> = a.iter().chain(&b).map(|x| x.0).collect();
+    names.sort_unstable();
+    names.dedup();
+    let rank: FxHashMap<&str, u32> = names
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n, i as u32))
+        .collect();
+    // (name's rank, timeline) → (seconds in A, seconds in B); timeline None: all.
+    let mut rows: FxHashMap<(u32, Option<i32>), (f64, f64)> = FxHashMap::default();
     for (k, run) in [a, b].into_iter().enumerate() {
         for (name, line, seconds) in run {
-            for key in [(name.clone(), Some(line)), (name, None)] {
+            let r = rank[name];
+            for key in [(r, Some(line)), (r, None)] {
                 let e = rows.entry(key).or_default();
                 if k == 0 {
                     e.0 += seconds;
@@ -163,31 +255,33 @@ fn compare(
             }
         }
     }
-    let share = |v: f64, (from, to): (f64, f64)| if to > from { v / (to - from) } else { 0.0 };
-    let (mut totals, mut timelines): (Vec<Row>, Vec<Row>) = rows
-        .into_iter()
-        .map(|((name, timeline), (x, y))| Row {
-            name,
-            timeline,
-            a: x,
-            b: y,
-            a_share: share(x, window_a),
-            b_share: share(y, window_b),
-        })
-        .partition(|r| r.timeline.is_none());
-    let by_change = |p: &Row, q: &Row| {
-        q.change()
+    let (mut totals, mut timelines): (Vec<Keyed>, Vec<Keyed>) =
+        rows.into_iter().partition(|((_, t), _)| t.is_none());
+    let by_change = |p: &Keyed, q: &Keyed| {
+        (q.1 .1 - q.1 .0)
             .abs()
-            .total_cmp(&p.change().abs())
-            .then_with(|| p.name.cmp(&q.name))
-            .then_with(|| p.timeline.cmp(&q.timeline))
+            .total_cmp(&(p.1 .1 - p.1 .0).abs())
+            .then_with(|| p.0.cmp(&q.0))
     };
-    totals.sort_by(by_change);
-    timelines.sort_by(by_change);
+    totals.sort_unstable_by(by_change);
+    timelines.sort_unstable_by(by_change);
+    let share = |v: f64, (from, to): (f64, f64)| if to > from { v / (to - from) } else { 0.0 };
+    let rows = |v: Vec<Keyed>| {
+        v.into_iter()
+            .map(|((r, timeline), (x, y))| Row {
+                name: names[r as usize].to_string(),
+                timeline,
+                a: x,
+                b: y,
+                a_share: share(x, window_a),
+                b_share: share(y, window_b),
+            })
+            .collect()
+    };
     Comparison {
         a_window: window_a,
         b_window: window_b,
-        totals,
-        timelines,
+        totals: rows(totals),
+        timelines: rows(timelines),
     }
 }

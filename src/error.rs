@@ -25,6 +25,9 @@ pub enum CliError {
     /// A CUBE report cannot be built or written (exit 1).
     #[error(transparent)]
     Cube(#[from] mpelog::cube::Error),
+    /// A wait index cannot be read or written (exit 1).
+    #[error(transparent)]
+    Waits(mpelog::waits::Error),
     /// The input is not a valid SLOG-2 file (exit 1).
     #[error("{}: {source}{}", shown(.path), check_rule(.source))]
     BadSlog2 {

@@ -28,5 +28,6 @@ pub mod slices;
 pub mod stats;
 pub mod summary;
 pub mod trace;
+pub mod waits;
 
 pub use trace::Trace;

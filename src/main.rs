@@ -287,6 +287,13 @@ enum Command {
         /// of the window, the largest change first.
         #[arg(long, value_name = "B", conflicts_with = "output")]
         compare: Option<PathBuf>,
+        /// Also write the wait index beside the trace (TRACE.waits, spec/waits.md):
+        /// every wait state as an interval and the critical path, of the whole
+        /// trace whatever --from/--to, bound to the trace's size, mtime and bytes,
+        /// so that `render --waits` and the viewer draw waits at any zoom without
+        /// analysing again. Written to a temporary file and renamed at the end.
+        #[arg(long, conflicts_with = "compare")]
+        write_index: bool,
     },
     /// Draw a time window as Jumpshot-4 draws it, to an SVG or PNG file: one row
     /// per timeline of the view on black, states as bars in their category's
@@ -312,9 +319,20 @@ enum Command {
         /// position (default: the first, usually "Process View").
         #[arg(long, value_name = "VIEW")]
         view: Option<String>,
+        /// Draw the wait states and the critical path (spec/queries.md §6.7): each
+        /// MPI call's waiting part hatched in its pattern's colour (a legend of
+        /// patterns), the late send's arrow emphasised and a mark at a
+        /// collective's latest arrival, the critical path as a bar at the rows'
+        /// bottom edges; never over a row's middle line. Uses the wait index
+        /// beside the trace (TRACE.waits, `analyze --write-index`) when it is
+        /// fresh, else analyses the trace in one pass and says so. --waits=LAYERS
+        /// draws only some of hatch,causes,path.
+        #[arg(long, value_name = "LAYERS", num_args = 0..=1, default_missing_value = "all", require_equals = true)]
+        waits: Option<String>,
     },
     /// Serve a viewer for traces in the browser, and the HTTP API it reads
-    /// (/api/info, /api/window, /api/export, /trace with Range requests). The
+    /// (/api/info, /api/window, /api/export, /api/compare, /trace with Range
+    /// requests; spec/queries.md §7). The
     /// page draws timelines, legend (toggle, search), zoom (wheel, shift-drag a
     /// range, buttons, + - 0 keys), pan (drag, arrow keys), the summary when
     /// zoomed out, popups with a clicked drawable's values, and exports the
@@ -364,6 +382,19 @@ enum Command {
         /// The private key of --tls-cert (PEM).
         #[arg(long, value_name = "FILE", requires = "tls_cert")]
         tls_key: Option<PathBuf>,
+        /// Compare two runs (serve A B --compare): the page shows both
+        /// timelines stacked, each with its own time axis, aligned at their
+        /// starts or at a chosen event, zoomed and panned together, with the
+        /// exclusive time of each state category per timeline in both windows,
+        /// the largest change first (as stats A --compare B).
+        #[arg(long)]
+        compare: bool,
+        /// No waits in the viewer. By default each trace's wait states and
+        /// critical path are drawn (a toggle hides them) with a "where time is
+        /// lost" panel, from the index beside the trace (analyze --write-index)
+        /// when fresh, else from an analysis at start (traces up to 512 MB).
+        #[arg(long)]
+        no_waits: bool,
     },
     /// Filter a SLOG-2 file into a new one, as MPE's slog2filter: remove or keep
     /// categories (by index or name), cut a time window (drawables that meet it
@@ -717,6 +748,8 @@ fn run(cli: Cli) -> error::CliResult {
             no_token,
             tls_cert,
             tls_key,
+            compare,
+            no_waits,
         } => cmd::serve::run(
             &files,
             &cmd::serve::Options {
@@ -726,6 +759,8 @@ fn run(cli: Cli) -> error::CliResult {
                 token,
                 no_token,
                 tls: tls_cert.zip(tls_key),
+                compare,
+                no_waits,
             },
         ),
         Command::Render {
@@ -734,11 +769,17 @@ fn run(cli: Cli) -> error::CliResult {
             window: WindowArgs { from, to },
             pixels,
             view,
+            waits,
         } => {
+            let waits = waits
+                .map(|w| mpelog::render::WaitLayers::parse(&w))
+                .transpose()
+                .map_err(error::CliError::Usage)?;
             let opts = mpelog::render::Options::default()
                 .window(from, to)
                 .width(pixels)
-                .view(view);
+                .view(view)
+                .waits(waits);
             cmd::render::run(&input, &output, &opts)
         }
         Command::Filter {
@@ -819,6 +860,7 @@ fn run(cli: Cli) -> error::CliResult {
             csv,
             output,
             compare,
+            write_index,
         } => {
             let style = match (json, csv) {
                 (true, _) => cmd::analyze::Style::Json,
@@ -830,7 +872,8 @@ fn run(cli: Cli) -> error::CliResult {
             let opts = mpelog::analysis::Options::default()
                 .window(from, to)
                 .root(root)
-                .instances(instances);
+                .instances(instances)
+                .record(write_index);
             match compare {
                 Some(b) => cmd::analyze::compare(&file, trace.as_deref(), &b, &opts, style),
                 None => cmd::analyze::run(&file, trace.as_deref(), &opts, style, output.as_deref()),

@@ -32,7 +32,9 @@ use std::fmt::Write as _;
 use std::io::{Read, Seek};
 
 mod messages;
+mod waits;
 pub use messages::{tick_height, tick_reach};
+pub use waits::{pattern_colour, WaitLayers, CAUSES, PATH_COLOUR};
 
 /// What to draw.
 ///
@@ -53,6 +55,9 @@ pub struct Options {
     pub row_height: u32,
     /// The view whose rows are the timelines, by title or position.
     pub view: Option<String>,
+    /// Which parts of the wait states and critical path to draw, when a
+    /// wait index is given ([`svg_with`]); `None`: none.
+    pub waits: Option<WaitLayers>,
 }
 
 impl Default for Options {
@@ -63,6 +68,7 @@ impl Default for Options {
             width: 1200,
             row_height: 40,
             view: None,
+            waits: None,
         }
     }
 }
@@ -100,6 +106,17 @@ impl Options {
     /// ```
     pub fn view(mut self, view: Option<String>) -> Options {
         self.view = view;
+        self
+    }
+    /// Draws the layers `waits` of the wait states and the critical path
+    /// (spec/queries.md §6.7) when [`svg_with`] is given a wait index.
+    ///
+    /// ```
+    /// use mpelog::render::{Options, WaitLayers};
+    /// assert_eq!(Options::default().waits(Some(WaitLayers::ALL)).waits, Some(WaitLayers::ALL));
+    /// ```
+    pub fn waits(mut self, waits: Option<WaitLayers>) -> Options {
+        self.waits = waits;
         self
     }
 }
@@ -273,8 +290,57 @@ pub fn svg<R: Read + Seek>(
     r: &mut Slog2Reader<R>,
     opts: &Options,
 ) -> Result<(String, Drawn), Error> {
-    let (s, categories, map) = summary(r, opts)?;
-    Ok(draw(&s, &categories, map.as_ref(), opts))
+    svg_with(r, opts, None)
+}
+
+/// [`svg`] with the wait states and the critical path of `index` drawn as
+/// `opts.waits` asks (spec/queries.md §6.7): the summary carries the waits
+/// of each cell ([`Summary::add_waits`]), the worst [`CAUSES`] waits of the
+/// window their causes.
+///
+/// ```
+/// use slog2_format::{convert::clog2_to_slog2, Slog2Reader};
+/// use mpelog::analysis::{self, Options as Analysis};
+/// use mpelog::render::{svg_with, Options, WaitLayers};
+/// use mpelog::waits::WaitIndex;
+/// use std::io::Cursor;
+/// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// let (slog2, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// let bytes = slog2.into_inner();
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let mut report = analysis::slog2(&mut r, &Analysis::default().record(true))?;
+/// let index = WaitIndex::from_report(&mut report).unwrap();
+/// let opts = Options::default().width(600).waits(Some(WaitLayers::ALL));
+/// let (svg, _) = svg_with(&mut r, &opts, Some(&index))?;
+/// assert!(svg.contains("url(#w") && svg.contains("critical path"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`svg`].
+pub fn svg_with<R: Read + Seek>(
+    r: &mut Slog2Reader<R>,
+    opts: &Options,
+    index: Option<&crate::waits::WaitIndex>,
+) -> Result<(String, Drawn), Error> {
+    let (mut s, categories, map) = summary(r, opts)?;
+    let mut worst = Vec::new();
+    if let (Some(ix), Some(layers)) = (index, opts.waits) {
+        s.add_waits(ix);
+        if layers.causes {
+            // Marked only while they are few enough to tell apart: at most
+            // CAUSES waits a column wide or more in the window.
+            let cw = s.column_width();
+            worst = ix.instances(s.from, s.to, CAUSES + 1);
+            worst.retain(|(secs, _)| *secs >= cw);
+            if worst.len() > CAUSES {
+                worst.clear();
+            }
+        }
+    }
+    Ok(draw(&s, &categories, map.as_ref(), opts, &worst))
 }
 
 /// The vertical bands of one summarised cell: `(category, top, bottom)`,
@@ -325,7 +391,9 @@ fn draw(
     categories: &[Category],
     map: Option<&LineIdMap>,
     opts: &Options,
+    worst: &[(f64, crate::waits::Wait)],
 ) -> (String, Drawn) {
+    let layers = opts.waits.filter(|_| sum.waits.is_some());
     let cats: HashMap<i32, &Category> = categories.iter().map(|c| (c.index, c)).collect();
     let topo = |c: i32| cats.get(&c).map_or(topology::STATE, |c| c.topology);
     let (from, to) = (sum.from, sum.to);
@@ -351,7 +419,15 @@ fn draw(
     used.extend(sum.arrows.iter().map(|a| a.category));
     used.retain(|c| *c >= 0);
     let legend_cols = ((width - LEFT) / 220.0).floor().max(1.0) as usize;
-    let legend_rows = used.len().div_ceil(legend_cols);
+    let wait_patterns = match layers {
+        Some(l) if l.hatch => waits::used(sum),
+        _ => Vec::new(),
+    };
+    let wait_legend = match layers {
+        Some(l) => waits::legend(&wait_patterns, l.path),
+        None => Vec::new(),
+    };
+    let legend_rows = (used.len() + wait_legend.len()).div_ceil(legend_cols);
     let ticks_line = messages::legend(sum);
     let height = TOP
         + plot_h
@@ -366,10 +442,14 @@ fn draw(
         w = n(width),
         h = n(height)
     );
-    let _ = writeln!(
+    let _ = write!(
         s,
-        r##"<defs><marker id="head" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#ffffff"/></marker></defs>"##
+        r##"<defs><marker id="head" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#ffffff"/></marker>"##
     );
+    if layers.is_some() {
+        waits::defs(&mut s, &wait_patterns, sum.rows.len(), rh, plot);
+    }
+    let _ = writeln!(s, "</defs>");
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
     let title = map.map_or("Timelines".into(), |m| m.title.text());
     let _ = writeln!(
@@ -506,6 +586,12 @@ fn draw(
         flush(&mut s, &run, sum.columns as usize);
     }
     let _ = writeln!(s, "</g>");
+    // The waiting part of each cell, hatched (never over a middle line).
+    if layers.is_some_and(|l| l.hatch) {
+        let _ = writeln!(s, r#"<g class="waits" mask="url(#middles)">"#);
+        waits::hatch(&mut s, sum, rh);
+        let _ = writeln!(s, "</g>");
+    }
 
     // Messages (lines, or ticks at the rows' edges), then events on top (at
     // the top of their row, so that the middle of the row keeps the states'
@@ -551,6 +637,19 @@ fn draw(
                 cx = n(cx)
             );
         }
+    }
+
+    // The causes of the worst waits and the critical path, over everything
+    // but the middle lines.
+    if let Some(l) = layers {
+        let _ = writeln!(s, r#"<g class="critical" mask="url(#middles)">"#);
+        if l.causes {
+            waits::causes(&mut s, sum, worst, rh, &x);
+        }
+        if l.path {
+            waits::path(&mut s, sum, rh);
+        }
+        let _ = writeln!(s, "</g>");
     }
 
     // Time axis.
@@ -614,6 +713,20 @@ fn draw(
             n(lx + 16.0),
             n(ly + 11.0),
             escape(&name)
+        );
+    }
+    for (k, (fill, text)) in wait_legend.iter().enumerate() {
+        let i = used.len() + k;
+        let (col, row) = (i % legend_cols, i / legend_cols);
+        let lx = LEFT + 220.0 * col as f64;
+        let ly = axis_y + AXIS + LEGEND_ROW * row as f64;
+        let _ = writeln!(
+            s,
+            r##"<rect x="{}" y="{}" width="12" height="12" fill="{fill}" stroke="#000000"/><text x="{}" y="{}">{text}</text>"##,
+            n(lx),
+            n(ly),
+            n(lx + 16.0),
+            n(ly + 11.0),
         );
     }
     if let Some(text) = ticks_line {

@@ -4,7 +4,19 @@
 //!
 //! Endpoints (other tools may use them; the names are stable):
 //! - `GET /` — the viewer page (plain HTML, CSS and JavaScript embedded in
-//!   the binary; no network at run time).
+//!   the binary; no network at run time); with [`Service::comparing`]
+//!   (`serve A B --compare`) the page of two runs compared.
+//! - `GET /viewer[?file=K][&embed=1]` — the viewer page of file K, always
+//!   (`embed=1`: without its file chooser, as the page of two runs shows it).
+//! - `GET /compare` — the page of two runs compared (files 0 and 1), always
+//!   when two files or more are served.
+//! - `GET /api/compare?a_from=T0&a_to=T1&b_from=T2&b_to=T3[&pixels=W][&a=K][&b=L][&limit=N]`
+//!   — the state categories of file K (default 0) over `[T0, T1]` and of file
+//!   L (default 1) over `[T2, T3]` per timeline, compared as `mpelog stats
+//!   A --compare B` compares them, largest change first
+//!   ([`crate::compare::summaries`] of the windows read `W` pixels wide, as
+//!   `/api/window` reads them; `exact` when no shadow went in), the first N
+//!   rows of each table (default [`DEFAULT_COMPARE_ROWS`]).
 //! - `GET /api/info[?file=K][&pixels=W][&view=V][&rows=A-B]` — the file's time range,
 //!   views (line-ID maps with their rows), legend (index, name, topology,
 //!   colour), the names of the files served, and the whole trace's summary
@@ -26,6 +38,14 @@
 //!   the primitive of C starting at T with that end and line, ties included:
 //!   [`crate::search::find_after`]) with its row's values in view V, or
 //!   `null`.
+//! - `GET /api/window?…&waits=1` — with the file's wait index
+//!   ([`Service::with_waits`]) the summary also carries the waits and the
+//!   critical path (spec/queries.md §6.7; binary form version 3).
+//! - `GET /api/waits?from=T0&to=T1[&file=K][&instances=N][&line=L]` — where
+//!   time is lost in the window: the wait-state patterns ranked by their
+//!   seconds in it (each with its sub-patterns, per timeline, as `mpelog
+//!   analyze --from T0 --to T1 --json`), and the N worst waits overlapping it
+//!   (with L: timeline L's, in time order).
 //! - `GET /api/export?from=T0&to=T1[&file=K]` — the window as a Perfetto trace.
 //! - `GET /trace[?file=K]` — the file's bytes, with HTTP Range requests (`206`
 //!   answers; `416` for a range outside the file).
@@ -40,7 +60,12 @@
 //! same over HTTPS.
 
 mod access;
+mod compare;
 pub mod tls;
+mod waits;
+
+pub use compare::{DEFAULT_COMPARE_ROWS, MAX_COMPARE_ROWS};
+pub use waits::{DEFAULT_INSTANCES, MAX_INSTANCES};
 
 pub use access::{Access, Decision, Head, Token, TOKEN_PARAM, TOKEN_VAR};
 
@@ -61,6 +86,10 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 
 /// The viewer page.
 pub const PAGE: &str = include_str!("serve/page.html");
+
+/// The page of two runs compared: two viewers ([`PAGE`]) stacked, zoomed and
+/// panned together, and the table of `/api/compare`.
+pub const COMPARE_PAGE: &str = include_str!("serve/compare.html");
 
 /// A response body.
 #[derive(Debug)]
@@ -107,6 +136,13 @@ impl Response {
             "application/json",
             crate::json_text::to_string(v).into_bytes(),
         )
+    }
+
+    /// A page of the viewer, never cached (a new server may serve another).
+    fn page(html: &'static str) -> Response {
+        let mut r = Response::bytes(200, "text/html; charset=utf-8", html.as_bytes().to_vec());
+        r.headers.push(("Cache-Control".into(), "no-store".into()));
+        r
     }
 
     fn error(status: u16, message: &str) -> Response {
@@ -246,6 +282,8 @@ struct Served {
     readers: Mutex<Vec<Slog2Reader<BufReader<File>>>>,
     /// Its decompressed nodes (a compressed file's), shared by its readers.
     nodes: Arc<NodeCache>,
+    /// Its wait index ([`Service::with_waits`]).
+    waits: Option<crate::waits::WaitIndex>,
 }
 
 /// What `mpelog serve` serves.
@@ -254,6 +292,8 @@ pub struct Service {
     /// Window buffers kept between picture requests: a buffer grown once is
     /// not allocated, copied and zeroed again for every answer.
     bufs: Mutex<Vec<slog2_format::WindowBuf>>,
+    /// Whether `/` is the page of two runs compared ([`COMPARE_PAGE`]).
+    comparing: bool,
 }
 
 impl std::fmt::Debug for Service {
@@ -442,12 +482,43 @@ impl Service {
                 len,
                 readers: Mutex::new(vec![r]),
                 nodes,
+                waits: None,
             });
         }
         Ok(Service {
             files,
             bufs: Mutex::new(Vec::new()),
+            comparing: false,
         })
+    }
+
+    /// The same service with the page of two runs compared at `/` (`mpelog
+    /// serve A B --compare`): its first two files stacked, zoomed and panned
+    /// together, with the table of `/api/compare`; the one-run viewer stays at
+    /// `/viewer`.
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("t.slog2");
+    /// # std::fs::write(&path, out.into_inner())?;
+    /// use mpelog::serve::{Service, COMPARE_PAGE, PAGE};
+    /// let s = Service::new(&[path.clone(), path])?.comparing();
+    /// assert_eq!(s.handle("GET", "/", None).read_body()?, COMPARE_PAGE.as_bytes());
+    /// assert_eq!(s.handle("GET", "/viewer?file=1", None).read_body()?, PAGE.as_bytes());
+    /// let c = s.handle("GET", "/api/compare?a_from=0&a_to=0.1&b_from=0&b_to=0.1&pixels=100", None);
+    /// let v: serde_json::Value = serde_json::from_slice(&c.read_body()?)?;
+    /// // The same file twice: nothing changed.
+    /// assert!(v["timelines"].as_array().unwrap().iter().all(|r| r["a"] == r["b"]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn comparing(mut self) -> Service {
+        self.comparing = true;
+        self
     }
 
     /// Runs `f` with a reader of file `k` from the pool (or a new one).
@@ -520,10 +591,17 @@ impl Service {
             return Response::error(400, "malformed query");
         };
         let known: &[&str] = match path {
-            "/" | "/index.html" => &[],
+            "/" | "/index.html" | "/compare" => &[],
+            "/viewer" => &["file", "embed"],
+            "/api/compare" => &[
+                "a", "b", "a_from", "a_to", "b_from", "b_to", "pixels", "limit",
+            ],
             "/api/info" => &["file", "pixels", "view", "rows"],
             "/trace" => &["file"],
-            "/api/window" => &["file", "from", "to", "pixels", "view", "rows", "format"],
+            "/api/window" => &[
+                "file", "from", "to", "pixels", "view", "rows", "format", "waits",
+            ],
+            "/api/waits" => &["file", "from", "to", "instances", "line"],
             "/api/search" => &["file", "view", "category", "t", "dir", "end", "line"],
             "/api/export" => &["file", "from", "to"],
             _ => return Response::error(404, "no such page: the viewer is at /"),
@@ -544,12 +622,15 @@ impl Service {
             "/api/search" => self.search(file, &q),
             "/api/export" => self.export(file, &q),
             "/trace" => self.trace(file, range),
-            _ => {
-                let mut r =
-                    Response::bytes(200, "text/html; charset=utf-8", PAGE.as_bytes().to_vec());
-                r.headers.push(("Cache-Control".into(), "no-store".into()));
-                r
+            "/api/compare" => self.compare(&q),
+            "/api/waits" => self.waits(file, &q),
+            "/compare" if self.files.len() < 2 => {
+                Response::error(404, "one file served: nothing to compare it with")
             }
+            "/compare" => Response::page(COMPARE_PAGE),
+            "/viewer" => Response::page(PAGE),
+            _ if self.comparing => Response::page(COMPARE_PAGE),
+            _ => Response::page(PAGE),
         }
     }
 
@@ -619,6 +700,8 @@ impl Service {
             serde_json::json!({
                 "files": names,
                 "file": k,
+                "waits": self.files[k].waits.is_some(),
+                "patterns": waits::patterns_json(),
                 "summary": summary,
                 "bytes": self.files[k].len,
                 "time_min": root.map(|e| e.earliest),
@@ -649,6 +732,12 @@ impl Service {
             Some("bin") => true,
             Some(_) => return Response::error(400, "format: json or bin"),
         };
+        // With `waits=1`, the file's waits (spec/queries.md §6.7), if it has them.
+        let waits = match q.get("waits").map(String::as_str) {
+            None | Some("0") => None,
+            Some("1") => self.files[k].waits.as_ref(),
+            Some(_) => return Response::error(400, "waits: 0 or 1"),
+        };
         let answer = self.with_reader(k, |r| -> slog2_format::Result<Vec<u8>> {
             let started = Instant::now();
             let before = r.counters();
@@ -656,7 +745,7 @@ impl Service {
             let map = r
                 .line_id_maps()
                 .and_then(|m| m.value.maps.get(view).cloned());
-            let s = self.with_buf(|buf| {
+            let mut s = self.with_buf(|buf| {
                 crate::summary::query(r, buf, from, to, pixels)?;
                 Ok::<_, slog2_format::Error>(Summary::of_window_rows(
                     buf,
@@ -668,6 +757,9 @@ impl Service {
                     rows,
                 ))
             })?;
+            if let Some(index) = waits {
+                s.add_waits(index);
+            }
             let after = r.counters();
             let mut out = Vec::with_capacity(1 << 16);
             if binary {

@@ -376,7 +376,10 @@ fn load_imbalance_per_category() {
     assert_eq!(s.visitors, 1);
 }
 
-/// Only the wait states whose waiting call enters in the window count.
+/// A wait state counts its part inside the window (spec/analysis.md §8):
+/// the barrier waits [1, 9) and [4, 9) ms count 6 and 5 ms in [3, 20) ms.
+/// (Until issue 44 a wait counted whole when its call entered in the
+/// window: 5 ms here.)
 #[test]
 fn the_window_decides_what_counts() {
     let mut t = Trace::new(3);
@@ -389,8 +392,22 @@ fn the_window_decides_what_counts() {
         &t,
         &Options::default().window(Some(3.0 * MS), Some(20.0 * MS)),
     );
-    close(r.seconds(Pattern::WaitAtBarrier), 5.0 * MS, "rank 1 only");
+    close(r.seconds(Pattern::WaitAtBarrier), 11.0 * MS, "clipped");
+    let p = r.pattern(Pattern::WaitAtBarrier).unwrap();
+    close(p.per_timeline[&0], 6.0 * MS, "rank 0's part in the window");
+    close(p.per_timeline[&1], 5.0 * MS, "rank 1 whole");
+    // Listed when they overlap the window, with their whole interval.
+    let i = &p.instances[0];
+    assert_eq!((i.timeline, i.start, i.end), (0, 1.0 * MS, 9.0 * MS));
+    close(
+        i.seconds,
+        6.0 * MS,
+        "the worst instance's part in the window",
+    );
+    // A window of the barrier's last millisecond: every wait ends at 9 ms.
     close(r.to - r.from, 17.0 * MS, "the window");
+    let r = analyze(&t, &Options::default().window(Some(9.0 * MS), None));
+    assert_eq!(r.seconds(Pattern::WaitAtBarrier), 0.0);
 }
 
 /// A rank missing from the last barrier (a cut trace) and a send never

@@ -273,9 +273,9 @@ fn otf2_init_and_finalize_match_the_exported_times() {
     assert_eq!(v["counts"]["messages"], 16);
 }
 
-/// `--from/--to` is a time window: only the wait states whose waiting call
-/// enters in it count (the late receive enters at 5 ms, the barrier at 41, 44
-/// and 49 ms).
+/// `--from/--to` is a time window: a wait state counts its part inside it
+/// (the late receive waits from 5 ms, before the window; the barrier is
+/// entered at 41, 44 and 49 ms, inside it).
 #[test]
 fn the_window_selects_wait_states() {
     let tmp = tempfile::tempdir().unwrap();

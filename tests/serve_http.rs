@@ -21,8 +21,9 @@ impl Drop for Child {
     }
 }
 
-/// `mpelog serve FILE` on a free loopback port (bind one, read it, let it go,
-/// start the server on it), and that port.
+/// `mpelog serve FILE --no-waits` on a free loopback port (bind one, read it,
+/// let it go, start the server on it), and that port: without waits, as the
+/// services the tests make (whose answers they compare) are.
 fn serve(file: &std::path::Path) -> (Child, u16) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -30,7 +31,13 @@ fn serve(file: &std::path::Path) -> (Child, u16) {
         .unwrap()
         .port();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
-        .args(["serve", file.to_str().unwrap(), "--port", &port.to_string()])
+        .args([
+            "serve",
+            file.to_str().unwrap(),
+            "--no-waits",
+            "--port",
+            &port.to_string(),
+        ])
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();

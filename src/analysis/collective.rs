@@ -36,8 +36,6 @@ pub(crate) struct Collectives {
     pool: Vec<Vec<Part>>,
     /// The root's rank in its communicator for rooted collectives.
     root: i32,
-    from: f64,
-    to: f64,
     pub instances: u64,
     pub incomplete: u64,
     pub mismatched: u64,
@@ -51,8 +49,6 @@ impl Collectives {
         sizes: FxHashMap<i32, usize>,
         default_size: Option<usize>,
         root: i32,
-        from: f64,
-        to: f64,
     ) -> Collectives {
         Collectives {
             seq: FxHashMap::default(),
@@ -61,8 +57,6 @@ impl Collectives {
             default_size,
             pool: Vec::new(),
             root,
-            from,
-            to,
             instances: 0,
             incomplete: 0,
             mismatched: 0,
@@ -138,23 +132,28 @@ impl Collectives {
         }
     }
 
-    fn counts(&self, t: f64) -> bool {
-        t >= self.from && t < self.to
-    }
-
-    fn add(&self, pats: &mut Patterns, pat: Pattern, p: &Part, partner: i32, seconds: f64) {
-        if self.counts(p.enter) {
-            pats.add(
-                pat,
-                RawInstance {
-                    time: p.enter,
-                    timeline: p.timeline,
-                    partner: Some(partner),
-                    seconds,
-                    category: p.category,
-                    path: p.path,
-                },
+    /// The wait `[start, end)` of participant `p`, caused by `partner` at
+    /// `cause`: counted by its part inside the window (spec/analysis.md §8).
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &self,
+        pats: &mut Patterns,
+        pat: Pattern,
+        p: &Part,
+        (start, end): (f64, f64),
+        partner: i32,
+        cause: f64,
+    ) {
+        if end > start {
+            let i = RawInstance::new(
+                p.timeline,
+                (p.enter, p.category, p.path),
+                start,
+                end,
+                partner,
+                cause,
             );
+            pats.add_wait(pat, i);
         }
     }
 
@@ -205,10 +204,12 @@ impl Collectives {
             if let Some(w) = wait {
                 let idle = latest_begin - p.enter;
                 pats.jump(idle, latest_begin, p.timeline, latest.timeline);
-                self.add(pats, w, p, latest.timeline, idle);
+                let span = (p.enter, latest_begin);
+                self.add(pats, w, p, span, latest.timeline, latest.enter);
             }
             if let Some(c) = completion {
-                self.add(pats, c, p, first_out.timeline, p.leave - earliest_end);
+                let span = (earliest_end, p.leave);
+                self.add(pats, c, p, span, first_out.timeline, first_out.leave);
             }
         }
     }
@@ -223,9 +224,18 @@ impl Collectives {
             if root.enter > p.leave {
                 self.clock_violations += 1;
             }
-            let idle = root.enter.min(p.leave) - p.enter;
+            let end = root.enter.min(p.leave);
+            let idle = end - p.enter;
             pats.jump(idle, p.enter + idle, p.timeline, root.timeline);
-            self.add(pats, Pattern::LateBroadcast, p, root.timeline, idle);
+            let span = (p.enter, end);
+            self.add(
+                pats,
+                Pattern::LateBroadcast,
+                p,
+                span,
+                root.timeline,
+                root.enter,
+            );
         }
     }
 
@@ -245,9 +255,18 @@ impl Collectives {
         if last.enter > root.leave {
             self.clock_violations += 1;
         }
-        let idle = last.enter.min(root.leave) - root.enter;
+        let end = last.enter.min(root.leave);
+        let idle = end - root.enter;
         pats.jump(idle, root.enter + idle, root.timeline, last.timeline);
-        self.add(pats, Pattern::EarlyReduce, root, last.timeline, idle);
+        let span = (root.enter, end);
+        self.add(
+            pats,
+            Pattern::EarlyReduce,
+            root,
+            span,
+            last.timeline,
+            last.enter,
+        );
     }
 
     /// Rank n of a scan entering before the last of ranks 0..n.
@@ -266,9 +285,11 @@ impl Collectives {
                     if l.enter > p.leave {
                         self.clock_violations += 1;
                     }
-                    let idle = l.enter.min(p.leave) - p.enter;
+                    let end = l.enter.min(p.leave);
+                    let idle = end - p.enter;
                     pats.jump(idle, p.enter + idle, p.timeline, l.timeline);
-                    self.add(pats, Pattern::EarlyScan, p, l.timeline, idle);
+                    let span = (p.enter, end);
+                    self.add(pats, Pattern::EarlyScan, p, span, l.timeline, l.enter);
                 }
                 j += 1;
             }

@@ -91,6 +91,8 @@ struct Lane {
     profile: Vec<f64>,
     /// The latest end of its states.
     last: f64,
+    /// The earliest start of its states (its clock starts there).
+    first: f64,
 }
 
 /// The critical-path pass.
@@ -105,6 +107,9 @@ pub(crate) struct Cp {
     seq: u64,
     from: f64,
     to: f64,
+    /// The jumps taken, in the order taken (time, then arrival), when the
+    /// path's segments are wanted: (time, waiter lane, cause lane).
+    taken: Option<Vec<(f64, usize, usize)>>,
 }
 
 impl Cp {
@@ -124,7 +129,14 @@ impl Cp {
             seq: 0,
             from,
             to,
+            taken: None,
         }
+    }
+
+    /// Keeps the jumps taken, for [`finish`](Self::finish) to give the
+    /// path's segments.
+    pub fn record(&mut self) {
+        self.taken = Some(Vec::new());
     }
 
     /// The slot of time outside every state.
@@ -141,6 +153,7 @@ impl Cp {
         self.loc_ids.push(loc);
         self.lanes.push(Lane {
             last: f64::NEG_INFINITY,
+            first: f64::INFINITY,
             ..Lane::default()
         });
         i
@@ -167,6 +180,7 @@ impl Cp {
         let lane = &mut self.lanes[i];
         lane.queue.push_back((start, end, c));
         lane.last = lane.last.max(end);
+        lane.first = lane.first.min(start);
     }
 
     /// The end of a wait state of `waiter` at `time`, caused by `cause`.
@@ -191,6 +205,9 @@ impl Cp {
                 break;
             }
             self.jumps.pop();
+            if let Some(t) = self.taken.as_mut() {
+                t.push((j.time, j.waiter, j.cause));
+            }
             self.advance(j.waiter, j.time);
             self.advance(j.cause, j.time);
             let n = self.lanes[j.waiter]
@@ -267,20 +284,25 @@ impl Cp {
     }
 
     /// The path: everything swept to the end of each timeline, the profile
-    /// of the timeline that ends last.
+    /// of the timeline that ends last; and, when recording, its segments
+    /// (of the whole trace) in time order.
     pub fn finish(
         mut self,
         name: impl Fn(i32) -> String,
         mean: impl Fn(i32) -> f64,
-    ) -> CriticalPath {
-        self.step(f64::INFINITY);
-        for i in 0..self.lanes.len() {
-            let last = self.lanes[i].last;
-            if last.is_finite() {
-                self.advance(i, last);
-            }
-        }
-        let Some(end) = (0..self.lanes.len())
+    ) -> (CriticalPath, Option<Vec<crate::waits::Segment>>) {
+        let profile = self.profile(name, mean);
+        let segments = match (&profile.end_timeline, &self.taken) {
+            (Some(_), Some(_)) => Some(self.segments()),
+            (None, Some(_)) => Some(Vec::new()),
+            _ => None,
+        };
+        (profile, segments)
+    }
+
+    /// The lane that ends last (ties: the smaller timeline).
+    fn end_lane(&self) -> Option<usize> {
+        (0..self.lanes.len())
             .filter(|&i| self.lanes[i].last.is_finite())
             .max_by(|&a, &b| {
                 self.lanes[a]
@@ -288,7 +310,72 @@ impl Cp {
                     .total_cmp(&self.lanes[b].last)
                     .then(self.loc_ids[b].cmp(&self.loc_ids[a]))
             })
-        else {
+    }
+
+    /// The path walked backwards from the end of the last timeline: on a
+    /// timeline back to the latest jump into it taken before the current
+    /// one (or to its first state), then over to that jump's cause. The
+    /// segments of the whole trace (whatever the window), in time order,
+    /// empty ones left out and neighbours on one timeline joined.
+    fn segments(&self) -> Vec<crate::waits::Segment> {
+        use crate::waits::Segment;
+        let Some(mut lane) = self.end_lane() else {
+            return Vec::new();
+        };
+        let taken = self.taken.as_deref().unwrap_or(&[]);
+        // Per lane, the indexes of the jumps into it, in the order taken.
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); self.lanes.len()];
+        for (k, &(_, w, _)) in taken.iter().enumerate() {
+            into[w].push(k);
+        }
+        let mut out: Vec<Segment> = Vec::new();
+        let mut push = |timeline: i32, a: f64, b: f64| {
+            if b <= a {
+                return;
+            }
+            match out.last_mut() {
+                Some(last) if last.timeline == timeline && last.start <= b => {
+                    last.start = last.start.min(a)
+                }
+                _ => out.push(Segment {
+                    timeline,
+                    start: a,
+                    end: b,
+                }),
+            }
+        };
+        let (mut at, mut before) = (self.lanes[lane].last, taken.len());
+        loop {
+            let first = self.lanes[lane].first;
+            let list = &into[lane];
+            let n = list.partition_point(|&k| k < before);
+            match n.checked_sub(1).map(|i| list[i]) {
+                Some(k) => {
+                    let (time, _, cause) = taken[k];
+                    push(self.loc_ids[lane], time.max(first), at);
+                    at = time;
+                    before = k;
+                    lane = cause;
+                }
+                None => {
+                    push(self.loc_ids[lane], first, at);
+                    break;
+                }
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    fn profile(&mut self, name: impl Fn(i32) -> String, mean: impl Fn(i32) -> f64) -> CriticalPath {
+        self.step(f64::INFINITY);
+        for i in 0..self.lanes.len() {
+            let last = self.lanes[i].last;
+            if last.is_finite() {
+                self.advance(i, last);
+            }
+        }
+        let Some(end) = self.end_lane() else {
             return CriticalPath::default();
         };
         let p = &self.lanes[end].profile;

@@ -67,8 +67,8 @@ const SWEEP_EVERY: u64 = 4096;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Options {
-    /// Start of the window (inclusive): wait states whose waiting call enters
-    /// before it are not counted; `None`: the trace's start.
+    /// Start of the window (inclusive): a wait state counts the part of it
+    /// after this; `None`: the trace's start.
     pub from: Option<f64>,
     /// End of the window (exclusive); `None`: the trace's end.
     pub to: Option<f64>,
@@ -79,6 +79,9 @@ pub struct Options {
     pub instances: usize,
     /// What the reading of the input dropped, when known (from the conversion).
     pub dropped: Option<(u64, u64)>,
+    /// Whether to record every wait state and the critical path's segments
+    /// ([`Report::recorded`], for [`crate::waits::WaitIndex`]).
+    pub record: bool,
     /// Drawables between two sweeps of the critical path.
     sweep: u64,
 }
@@ -91,14 +94,15 @@ impl Default for Options {
             root: 0,
             instances: 10,
             dropped: None,
+            record: false,
             sweep: SWEEP_EVERY,
         }
     }
 }
 
 impl Options {
-    /// Counts only the wait states whose waiting call enters in `[from, to)`
-    /// (a missing bound: the trace's start or end); times are clipped to it.
+    /// Counts the part of each wait state inside `[from, to)` (a missing
+    /// bound: the trace's start or end), as every other time is clipped to it.
     ///
     /// ```
     /// let o = mpelog::analysis::Options::default().window(Some(1.0), None);
@@ -140,6 +144,17 @@ impl Options {
     #[doc(hidden)]
     pub fn sweep_every(mut self, n: u64) -> Options {
         self.sweep = n.max(1);
+        self
+    }
+
+    /// Records every wait state and the critical path's segments
+    /// ([`Report::recorded`]).
+    ///
+    /// ```
+    /// assert!(mpelog::analysis::Options::default().record(true).record);
+    /// ```
+    pub fn record(mut self, on: bool) -> Options {
+        self.record = on;
         self
     }
 
@@ -302,6 +317,25 @@ pub struct Analyzer {
     pats: Patterns,
     mpi_calls: u64,
     pieces: u64,
+    recorded: Option<Recorded>,
+}
+
+/// What an [`Analyzer`] asked to [`record`](Analyzer::record) keeps: every
+/// wait state (spec/waits.md §2) and the critical path as segments.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Recorded {
+    /// Every wait state with positive seconds, of its most specific pattern,
+    /// in the order found.
+    pub waits: Vec<crate::waits::Wait>,
+    /// The critical path of the whole trace, in time order.
+    pub path: Vec<crate::waits::Segment>,
+    /// The names of the MPI calls' categories (index, name).
+    pub calls: Vec<(i32, String)>,
+    /// The root rank of rooted collectives the analysis used.
+    pub root: i32,
+    /// The trace's first enter and last leave (whatever the window).
+    pub span: (f64, f64),
 }
 
 impl Analyzer {
@@ -337,7 +371,7 @@ impl Analyzer {
         let from = opts.from.unwrap_or(f64::NEG_INFINITY);
         let to = opts.to.unwrap_or(f64::INFINITY);
         let lines = Lines::of(maps);
-        let mut coll = Collectives::new(lines.sizes.clone(), lines.world, opts.root, from, to);
+        let mut coll = Collectives::new(lines.sizes.clone(), lines.world, opts.root);
         coll.names = legend.iter().map(|(&i, l)| (i, l.name.clone())).collect();
         let mut states: Vec<i32> = categories
             .iter()
@@ -345,8 +379,8 @@ impl Analyzer {
             .map(|c| c.index)
             .collect();
         states.sort_unstable();
-        Analyzer {
-            pats: Patterns::new(opts.instances),
+        let mut a = Analyzer {
+            pats: Patterns::new(opts.instances, from, to),
             from,
             to,
             seen: (f64::INFINITY, f64::NEG_INFINITY),
@@ -357,13 +391,18 @@ impl Analyzer {
             path_ids: FxHashMap::default(),
             exclusive: imbalance::Exclusive::default(),
             timelines: BTreeSet::new(),
-            p2p: p2p::P2p::new(from, to),
+            p2p: p2p::P2p::new(),
             coll,
             cp: critical_path::Cp::new(&states, from, to),
             mpi_calls: 0,
             pieces: 0,
+            recorded: None,
             opts,
+        };
+        if a.opts.record {
+            a.record();
         }
+        a
     }
 
     fn clipped(&self, a: f64, b: f64) -> f64 {
@@ -503,13 +542,51 @@ impl Analyzer {
         parts
     }
 
-    /// The report.
+    /// Records every wait state and the critical path's segments into
+    /// [`Report::recorded`] (memory grows with the number of wait states:
+    /// for [`crate::waits::WaitIndex`]). [`Options::record`] does the same.
     ///
     /// ```
-    /// let r = mpelog::analysis::Analyzer::new(&[], &[], Default::default()).finish();
+    /// let mut a = mpelog::analysis::Analyzer::new(&[], &[], Default::default());
+    /// a.record();
+    /// let rec = a.finish().recorded.unwrap();
+    /// assert!(rec.waits.is_empty() && rec.path.is_empty());
+    /// ```
+    pub fn record(&mut self) {
+        self.pats.log = Some(Vec::new());
+        self.cp.record();
+    }
+
+    /// The report (with [`Report::recorded`] when [`record`](Self::record)
+    /// was called).
+    ///
+    /// ```
+    /// use mpelog::analysis::{Analyzer, Options, Pattern};
+    /// use mpelog::slices::Piece;
+    /// use slog2_format::types::{topology, Category, JStr};
+    /// let state = |index, name: &str| Category { index, name: JStr::new(name), topology: topology::STATE, ..slog2_format::convert::arrow_category() };
+    /// let cats = [slog2_format::convert::arrow_category(), state(1, "MPI_Barrier")];
+    /// let mut a = Analyzer::new(&cats, &[], Options::default());
+    /// a.record();
+    /// for (line, enter) in [(0, 1e-3), (1, 4e-3), (2, 9e-3)] {
+    ///     a.push_piece(Piece { category: 1, first: (enter, line), last: (10e-3, line), start: enter, end: 10e-3, info: &[] });
+    /// }
+    /// let rec = a.finish().recorded.unwrap();
+    /// // Timelines 0 and 1 wait from their enter to the last enter (9 ms).
+    /// let w: Vec<_> = rec.waits.iter().map(|w| (w.timeline, w.start, w.end, w.partner, w.cause)).collect();
+    /// assert_eq!(w, [(0, 1e-3, 9e-3, Some(2), 9e-3), (1, 4e-3, 9e-3, Some(2), 9e-3)]);
+    /// assert_eq!(rec.waits[0].pattern, Pattern::WaitAtBarrier);
+    /// let r = Analyzer::new(&[], &[], Default::default()).finish();
     /// assert_eq!(r.total_seconds, 0.0);
+    /// assert!(r.recorded.is_none());
     /// ```
     pub fn finish(mut self) -> Report {
+        let mut r = self.finish_inner();
+        r.recorded = self.recorded.take();
+        r
+    }
+
+    fn finish_inner(&mut self) -> Report {
         for (tl, stack) in std::mem::take(&mut self.stacks) {
             for o in stack {
                 self.exclusive.add(o.category, tl, o.exclusive);
@@ -528,6 +605,16 @@ impl Analyzer {
         } else {
             from
         });
+        let from_seen = if self.seen.0.is_finite() {
+            self.seen.0
+        } else {
+            0.0
+        };
+        let to_seen = if self.seen.1.is_finite() {
+            self.seen.1
+        } else {
+            from_seen
+        };
         let timelines: Vec<i32> = self.timelines.iter().copied().collect();
         let total = (to - from).max(0.0) * timelines.len() as f64;
         let share = |s: f64| if total > 0.0 { s / total } else { 0.0 };
@@ -583,6 +670,8 @@ impl Analyzer {
                         .iter()
                         .map(|i| Instance {
                             time: i.time,
+                            start: i.start,
+                            end: i.end,
                             timeline: i.timeline,
                             partner: i.partner,
                             seconds: i.seconds,
@@ -614,7 +703,19 @@ impl Analyzer {
         let mean = |c: i32| means.get(&name_of(c)).copied().unwrap_or(0.0);
         let name = |c: i32| name_of(c);
         let cp = std::mem::replace(&mut self.cp, critical_path::Cp::new(&[], from, to));
-        let critical_path = cp.finish(name, mean);
+        let (critical_path, segments) = cp.finish(name, mean);
+        self.recorded = self.pats.log.take().map(|waits| Recorded {
+            waits,
+            path: segments.unwrap_or_default(),
+            calls: self
+                .legend
+                .iter()
+                .filter(|(_, l)| l.call.is_some())
+                .map(|(&i, l)| (i, l.name.clone()))
+                .collect(),
+            root: self.opts.root,
+            span: (from_seen, to_seen),
+        });
         let (dropped_sends, dropped_receives) = match self.opts.dropped {
             Some((s, r)) => (Some(s), Some(r)),
             None => (None, None),
@@ -637,6 +738,7 @@ impl Analyzer {
                 mismatched_collectives: self.coll.mismatched,
                 collective_examples: std::mem::take(&mut self.coll.examples),
             },
+            recorded: None,
             counts: Counts {
                 mpi_calls: self.mpi_calls,
                 messages: self.p2p.messages,

@@ -58,6 +58,8 @@ struct LsEntry {
     send_time: f64,
     sender: i32,
     inst: RawInstance,
+    /// Its index among the recorded waits, when recording.
+    logged: Option<usize>,
 }
 
 #[derive(Debug, Default)]
@@ -128,31 +130,22 @@ pub(crate) struct P2p {
     ends: BinaryHeap<Reverse<EndKey>>,
     msgs: Vec<Msg>,
     free: Vec<u32>,
-    /// Waits are counted when the waiting call enters in `[from, to)`.
-    from: f64,
-    to: f64,
     pub messages: u64,
     pub outside: u64,
     pub clock_violations: u64,
 }
 
 impl P2p {
-    pub fn new(from: f64, to: f64) -> P2p {
+    pub fn new() -> P2p {
         P2p {
             locs: FxHashMap::default(),
             ends: BinaryHeap::new(),
             msgs: Vec::new(),
             free: Vec::new(),
-            from,
-            to,
             messages: 0,
             outside: 0,
             clock_violations: 0,
         }
-    }
-
-    fn counts(&self, t: f64) -> bool {
-        t >= self.from && t < self.to
     }
 
     /// A call of timeline `loc` that starts at the stream's time `cur`.
@@ -325,8 +318,6 @@ impl P2p {
         if m.send_time > m.recv_time {
             self.clock_violations += 1;
         }
-        let (from, to) = (self.from, self.to);
-        let counts = |t: f64| t >= from && t < to;
         // Wrong order: buffered late senders whose message was sent after this one.
         let send_time = m.send_time;
         l.ls.retain(|e| {
@@ -338,6 +329,8 @@ impl P2p {
                     Pattern::LswoDifferentSource
                 };
                 pats.add(sub, e.inst);
+                // The recorded wait is of its most specific pattern.
+                pats.relabel(e.logged, sub);
                 false
             } else {
                 true
@@ -355,15 +348,19 @@ impl P2p {
                     c.jump = Some((idle, r_enter + idle, m.sender));
                 }
             }
-            if idle > 0.0 && counts(r_enter) {
-                let inst = RawInstance {
-                    time: r_enter,
-                    timeline: m.receiver,
-                    partner: Some(m.sender),
-                    seconds: idle,
-                    category: r_cat,
-                    path: r_path,
-                };
+            // The wait [r_enter, r_enter + idle) counts its part inside the
+            // window; every one enters the wrong-order buffer, so that the
+            // window only clips what the whole trace finds.
+            let end = s_enter.min(r_leave);
+            if idle > 0.0 {
+                let inst = RawInstance::new(
+                    m.receiver,
+                    (r_enter, r_cat, r_path),
+                    r_enter,
+                    end,
+                    m.sender,
+                    s_enter,
+                );
                 if r_call == Call::WaitMany {
                     let c = &mut l.calls[idx];
                     if c.best.is_none_or(|b| idle > b.0.seconds) {
@@ -383,20 +380,19 @@ impl P2p {
                 r_enter - s_enter
             };
             pats.jump(idle, r_enter, m.sender, m.receiver);
-            if !self.counts(s_enter) {
-                return;
+            if idle > 0.0 {
+                pats.add_wait(
+                    Pattern::LateReceiver,
+                    RawInstance::new(
+                        m.sender,
+                        (s_enter, s_cat, s_path),
+                        s_enter,
+                        r_enter,
+                        m.receiver,
+                        r_enter,
+                    ),
+                );
             }
-            pats.add(
-                Pattern::LateReceiver,
-                RawInstance {
-                    time: s_enter,
-                    timeline: m.sender,
-                    partner: Some(m.receiver),
-                    seconds: idle,
-                    category: s_cat,
-                    path: s_path,
-                },
-            );
         }
     }
 }
@@ -428,7 +424,7 @@ fn late_sender(
     send_time: f64,
     sender: i32,
 ) {
-    pats.add(Pattern::LateSender, inst);
+    let logged = pats.add_wait(Pattern::LateSender, inst);
     if l.ls.len() == LS_BUFFER {
         l.ls.pop_front();
     }
@@ -436,5 +432,6 @@ fn late_sender(
         send_time,
         sender,
         inst,
+        logged,
     });
 }

@@ -148,6 +148,24 @@ impl Pattern {
     pub(crate) fn index(self) -> usize {
         self as usize
     }
+
+    /// Its code in a wait index and in summaries (spec/waits.md §3): its
+    /// position in [`Pattern::ALL`].
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// assert_eq!(Pattern::LateSender.code(), 0);
+    /// assert_eq!(Pattern::InitCompletion.code(), 13);
+    /// assert_eq!(Pattern::from_code(5), Some(Pattern::WaitAtBarrier));
+    /// ```
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The pattern of code `c` (`None` past the last).
+    pub fn from_code(c: u8) -> Option<Pattern> {
+        Pattern::ALL.get(usize::from(c)).copied()
+    }
 }
 
 /// One wait state: where a user goes to see it.
@@ -155,12 +173,18 @@ impl Pattern {
 pub struct Instance {
     /// The enter time of the waiting call.
     pub time: f64,
+    /// Where the wait starts on the waiting timeline (spec/waits.md §2: the
+    /// part of the call the pattern's seconds measure is `[start, end)`).
+    pub start: f64,
+    /// Where the wait ends.
+    pub end: f64,
     /// The timeline that waits.
     pub timeline: i32,
     /// The timeline it waits for (the sender, the receiver, the last to enter,
     /// the root), when known.
     pub partner: Option<i32>,
-    /// The waiting time, in seconds.
+    /// The waiting time inside the window, in seconds (`end − start` when
+    /// the window holds the whole wait).
     pub seconds: f64,
     /// The waiting call (its state's name).
     pub call: String,
@@ -324,6 +348,11 @@ pub struct Report {
     pub unmatched: Unmatched,
     /// MPI calls recognised, messages matched, collective instances analysed.
     pub counts: Counts,
+    /// Every wait state and the critical path's segments, when
+    /// [`Options::record`](super::Options::record) asked for them (not in
+    /// the JSON or CSV forms).
+    #[serde(skip)]
+    pub recorded: Option<super::Recorded>,
 }
 
 /// How much the analysis saw.
@@ -361,15 +390,46 @@ impl Report {
     }
 }
 
-/// An instance before names are resolved.
+/// An instance before names are resolved: the wait `[start, end)` of the
+/// call entered at `time`, caused by `partner` at `cause`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct RawInstance {
     pub time: f64,
+    pub start: f64,
+    pub end: f64,
+    pub cause: f64,
     pub timeline: i32,
     pub partner: Option<i32>,
+    /// Seconds inside the window (set by [`Patterns::add`]).
     pub seconds: f64,
     pub category: i32,
     pub path: u32,
+}
+
+impl RawInstance {
+    /// The wait `[start, end)` of the call `(time, category, path)` on
+    /// `timeline`, caused by `partner` at `cause`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        timeline: i32,
+        (time, category, path): (f64, i32, u32),
+        start: f64,
+        end: f64,
+        partner: i32,
+        cause: f64,
+    ) -> RawInstance {
+        RawInstance {
+            time,
+            start,
+            end,
+            cause,
+            timeline,
+            partner: Some(partner),
+            seconds: end - start,
+            category,
+            path,
+        }
+    }
 }
 
 /// One pattern's sums.
@@ -391,15 +451,53 @@ pub(crate) struct Patterns {
     pub keep: usize,
     /// Ends of wait states for the critical path: (time, waiter, cause).
     pub jumps: Vec<(f64, i32, i32)>,
+    /// The window `[from, to)`: a wait counts its part inside it.
+    from: f64,
+    to: f64,
+    /// Every wait state, when recorded (the most specific pattern each).
+    pub log: Option<Vec<crate::waits::Wait>>,
 }
 
 impl Patterns {
-    pub fn new(keep: usize) -> Patterns {
+    pub fn new(keep: usize, from: f64, to: f64) -> Patterns {
         Patterns {
             acc: Pattern::ALL.iter().map(|_| PatternAcc::default()).collect(),
             keep,
             jumps: Vec::new(),
+            from,
+            to,
+            log: None,
         }
+    }
+
+    /// Changes the pattern of the recorded wait `k` to the more specific `p`.
+    pub fn relabel(&mut self, k: Option<usize>, p: Pattern) {
+        if let (Some(log), Some(k)) = (self.log.as_mut(), k) {
+            if let Some(w) = log.get_mut(k) {
+                w.pattern = p;
+            }
+        }
+    }
+
+    /// Adds the wait `i` to pattern `p` as [`add`](Self::add) does, and
+    /// records it (when recording) as a wait of `p`: its index in the log.
+    pub fn add_wait(&mut self, p: Pattern, i: RawInstance) -> Option<usize> {
+        let whole = i.end - i.start;
+        self.add(p, i);
+        let log = self.log.as_mut()?;
+        if whole.is_nan() || whole <= 0.0 {
+            return None;
+        }
+        log.push(crate::waits::Wait {
+            timeline: i.timeline,
+            start: i.start,
+            end: i.end,
+            pattern: p,
+            partner: i.partner,
+            cause: i.cause,
+            call: i.category,
+        });
+        Some(log.len() - 1)
     }
 
     /// A wait state of `waiter` that ended at `time` when `cause` released it
@@ -410,9 +508,11 @@ impl Patterns {
         }
     }
 
-    /// Adds the wait state `i` to pattern `p` (only a positive one).
-    pub fn add(&mut self, p: Pattern, i: RawInstance) {
-        if i.seconds <= 0.0 || i.seconds.is_nan() {
+    /// Adds the part of the wait state `i` inside the window to pattern `p`
+    /// (only a positive one).
+    pub fn add(&mut self, p: Pattern, mut i: RawInstance) {
+        i.seconds = i.end.min(self.to) - i.start.max(self.from);
+        if i.seconds.is_nan() || i.seconds <= 0.0 {
             return;
         }
         let a = &mut self.acc[p.index()];

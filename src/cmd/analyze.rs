@@ -8,6 +8,7 @@ use super::Input;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use mpelog::analysis::{self, Options, PatternReport, Report};
+use mpelog::waits::{index_path, Binding, WaitIndex};
 use std::io::Write;
 use std::path::Path;
 
@@ -30,10 +31,49 @@ pub fn run(
     style: Style,
     cube: Option<&Path>,
 ) -> CliResult {
-    let r = match super::input(path)? {
-        Input::Remote(mut r, _) => analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?,
-        Input::Local(path, format) => local(&path, format, trace, opts)?,
+    // With --write-index (`opts.record`): the file the index binds to, read
+    // before the analysis so that a trace changed meanwhile is not bound.
+    let mut bound = None;
+    let mut r = match super::input(path)? {
+        Input::Remote(mut r, _) => {
+            if opts.record {
+                return Err(CliError::Usage(format!(
+                    "{}: --write-index writes beside a local trace",
+                    crate::input::shown(path)
+                )));
+            }
+            analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?
+        }
+        Input::Local(local_path, format) => {
+            if opts.record {
+                let traced = match format {
+                    Format::Annotation => super::annotation::open(&local_path, trace)?.1,
+                    _ => local_path.clone(),
+                };
+                let b = Binding::of(&traced).map_err(CliError::Waits)?;
+                bound = Some((traced, b));
+            }
+            local(&local_path, format, trace, opts)?
+        }
     };
+    if let Some((traced, binding)) = bound {
+        let ix = WaitIndex::from_report(&mut r)
+            .unwrap_or_else(|| {
+                WaitIndex::new(vec![], vec![], vec![], (r.from, r.to), opts.root, 64)
+            })
+            .bound(binding);
+        let out = index_path(&traced);
+        let mut inputs = vec![path, traced.as_path()];
+        inputs.extend(trace);
+        ix.write_file(&out, &inputs).map_err(CliError::Waits)?;
+        eprintln!(
+            "wrote the wait index {}: {} waits on {} timelines, {} critical-path segments",
+            crate::input::shown(&out),
+            ix.len(),
+            ix.timelines().len(),
+            ix.path().len()
+        );
+    }
     if let Some(out) = cube {
         // Never over the trace (or the annotation's trace): `write_file`
         // refuses its inputs, writes a temporary file and renames it.

@@ -6,7 +6,8 @@ use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
-use mpelog::render::{svg, Error, Options};
+use mpelog::render::{svg_with, Error, Options};
+use mpelog::waits::{index_path, WaitIndex};
 use std::io::Write;
 use std::path::Path;
 
@@ -31,7 +32,17 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
     let (input, format) = match super::input(input)? {
         // A remote SLOG-2 file, read with Range requests.
         Input::Remote(mut r, _) => {
-            let (text, drawn) = svg(&mut r, opts).map_err(|e| match e {
+            let index = match opts.waits {
+                Some(_) => {
+                    eprintln!(
+                        "render --waits: {} is remote: analysing it in one pass",
+                        shown(input)
+                    );
+                    Some(analyse(&mut r, input)?)
+                }
+                None => None,
+            };
+            let (text, drawn) = svg_with(&mut r, opts, index.as_ref()).map_err(|e| match e {
                 Error::Slog2(e) => CliError::slog2(input)(e),
                 e => CliError::Render(e),
             })?;
@@ -41,6 +52,8 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
     };
     let input = &input;
     let dir;
+    // The trace a wait index beside it would be of.
+    let mut traced = input.to_path_buf();
     let slog2 = match format {
         Format::Slog2 | Format::Slog2Compressed => input.to_path_buf(),
         format => {
@@ -51,6 +64,7 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
                 Format::Annotation => super::annotation::open(input, None)?.1,
                 _ => input.to_path_buf(),
             };
+            traced = trace.clone();
             dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
             super::convert::to_temp_slog2(&trace, dir.path(), "converted.slog2")?
         }
@@ -58,7 +72,20 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
     let (file, _) = super::open(&slog2)?;
     let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
         .map_err(CliError::slog2(&slog2))?;
-    let (text, drawn) = svg(&mut r, opts).map_err(|e| match e {
+    let index = match opts.waits {
+        Some(_) => Some(beside(&traced).map_or_else(
+            |why| {
+                eprintln!(
+                    "render --waits: {why}: analysing {} in one pass",
+                    shown(&traced)
+                );
+                analyse(&mut r, &slog2)
+            },
+            Ok,
+        )?),
+        None => None,
+    };
+    let (text, drawn) = svg_with(&mut r, opts, index.as_ref()).map_err(|e| match e {
         Error::Slog2(e) => CliError::slog2(&slog2)(e),
         e => CliError::Render(e),
     })?;
@@ -94,4 +121,32 @@ fn write(
         drawn.summarised
     );
     Ok(())
+}
+
+/// The fresh wait index beside `trace`, or why there is none to use.
+fn beside(trace: &Path) -> Result<WaitIndex, String> {
+    let path = index_path(trace);
+    match WaitIndex::open_fresh(&path, trace) {
+        Ok(ix) => {
+            eprintln!("render --waits: using the wait index {}", shown(&path));
+            Ok(ix)
+        }
+        Err(mpelog::waits::Error::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            Err(format!("no wait index {}", shown(&path)))
+        }
+        Err(e) => Err(format!("{} not used ({e})", shown(&path))),
+    }
+}
+
+/// The wait index of a SLOG-2 file, from one pass of the analysis.
+fn analyse<R: std::io::Read + std::io::Seek>(
+    r: &mut slog2_format::Slog2Reader<R>,
+    path: &Path,
+) -> CliResult<WaitIndex> {
+    let opts = mpelog::analysis::Options::default().record(true);
+    let mut report = mpelog::analysis::slog2(r, &opts).map_err(CliError::slog2(path))?;
+    Ok(WaitIndex::from_report(&mut report)
+        .unwrap_or_else(|| WaitIndex::new(vec![], vec![], vec![], (report.from, report.to), 0, 64)))
 }

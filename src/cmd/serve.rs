@@ -26,14 +26,30 @@ pub struct Options {
     pub no_token: bool,
     /// The certificate chain and key files of HTTPS.
     pub tls: Option<(PathBuf, PathBuf)>,
+    /// Two runs compared (`--compare`): the page of two runs at `/`.
+    pub compare: bool,
+    /// No waits in the viewer (`--no-waits`): no index read, no analysis.
+    pub no_waits: bool,
 }
+
+/// The largest served file `serve` analyses at start for its waits when no
+/// fresh index lies beside the trace (a larger one: `analyze --write-index`).
+const ANALYSE_AT_START: u64 = 512 << 20;
 
 /// Runs `mpelog serve` until interrupted.
 pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
+    if o.compare && files.len() != 2 {
+        return Err(CliError::Usage(format!(
+            "--compare: two traces (serve A B --compare), not {}",
+            files.len()
+        )));
+    }
     let tmp = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
     let mut served = Vec::new();
+    let mut originals = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let (f, format) = super::local_input(f)?;
+        originals.push(f.clone());
         match format {
             Format::Slog2 | Format::Slog2Compressed => served.push((f.clone(), display_name(&f))),
             Format::Annotation => {
@@ -50,7 +66,17 @@ pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
             }
         }
     }
-    let service = Service::named(&served).map_err(|e| CliError::slog2(&e.path)(e.source))?;
+    let mut service = Service::named(&served).map_err(|e| CliError::slog2(&e.path)(e.source))?;
+    if o.compare {
+        service = service.comparing();
+    }
+    if !o.no_waits {
+        for (k, (original, (slog2, _))) in originals.iter().zip(&served).enumerate() {
+            if let Some(index) = waits_of(original, slog2) {
+                service = service.with_waits(k, index);
+            }
+        }
+    }
     let loopback = is_loopback(&o.bind);
     let token = token(o, loopback)?;
     let tls = match &o.tls {
@@ -106,6 +132,48 @@ pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
         let _ = w.join();
     }
     Ok(())
+}
+
+/// The wait index of a served trace: the fresh one beside `original`
+/// (`analyze --write-index`), else the analysis of the served SLOG-2 file
+/// when it is at most [`ANALYSE_AT_START`] bytes; `None` (said on stderr)
+/// when neither.
+fn waits_of(original: &Path, slog2: &Path) -> Option<mpelog::waits::WaitIndex> {
+    use mpelog::waits::{index_path, WaitIndex};
+    let beside = index_path(original);
+    if beside.exists() {
+        match WaitIndex::open_fresh(&beside, original) {
+            Ok(ix) => return Some(ix),
+            Err(e) => eprintln!("{}: not used ({e}); analysing instead", shown(&beside)),
+        }
+    }
+    let len = std::fs::metadata(slog2).map_or(u64::MAX, |m| m.len());
+    if len > ANALYSE_AT_START {
+        eprintln!(
+            "{}: no waits in the viewer (mpelog analyze {} --write-index writes them beside it)",
+            shown(original),
+            shown(original)
+        );
+        return None;
+    }
+    eprintln!("analysing {} for the viewer's waits ...", shown(original));
+    let opts = mpelog::analysis::Options::default().record(true);
+    let report = std::fs::File::open(slog2)
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(f))
+                .map_err(|e| e.to_string())?;
+            mpelog::analysis::slog2(&mut r, &opts).map_err(|e| e.to_string())
+        });
+    match report {
+        Ok(mut report) => Some(WaitIndex::from_report(&mut report).unwrap_or_else(|| {
+            WaitIndex::new(vec![], vec![], vec![], (report.from, report.to), 0, 64)
+        })),
+        Err(e) => {
+            eprintln!("{}: no waits in the viewer ({e})", shown(original));
+            None
+        }
+    }
 }
 
 /// Whether `bind` is a loopback address or `localhost`.
@@ -167,7 +235,7 @@ fn start_line(
         .iter()
         .map(|f| shown(f))
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(if o.compare { " compared with " } else { ", " });
     let who = if loopback {
         "loopback only: use an SSH tunnel to reach it from another machine".to_string()
     } else if token.is_none() {

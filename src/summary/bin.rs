@@ -8,8 +8,13 @@ use super::*;
 pub const BIN_MAGIC: &[u8; 4] = b"MPLS";
 
 /// The version of [`Summary::write_bin`]'s form, its fifth byte (2: with the
-/// arrow style and the ticks).
+/// arrow style and the ticks), for a summary without waits.
 pub const BIN_VERSION: u8 = 2;
+
+/// The version of a summary with [`Summary::waits`]: version 2's form and,
+/// after the ticks, the waits, the critical path and its jumps
+/// (spec/queries.md §6.7).
+pub const BIN_VERSION_WAITS: u8 = 3;
 
 impl Summary {
     /// The summary in the compact binary form the viewer reads
@@ -48,7 +53,12 @@ impl Summary {
         }
         out.extend_from_slice(BIN_MAGIC);
         let style = u8::from(self.arrow_style == ArrowStyle::Ticks);
-        out.extend_from_slice(&[BIN_VERSION, style, 0, 0]);
+        let version = if self.waits.is_some() {
+            BIN_VERSION_WAITS
+        } else {
+            BIN_VERSION
+        };
+        out.extend_from_slice(&[version, style, 0, 0]);
         out.extend_from_slice(&self.from.to_le_bytes());
         out.extend_from_slice(&self.to.to_le_bytes());
         u32_(out, self.columns as usize);
@@ -167,6 +177,57 @@ impl Summary {
             body.push(0);
             u32_(&mut body, t.sent.min(u64::from(u32::MAX)) as usize);
             u32_(&mut body, t.received.min(u64::from(u32::MAX)) as usize);
+        }
+        if let Some(waits) = &self.waits {
+            // Shares in 1/250 of the column, by pattern code.
+            let units = |x: f64| round(x / w * 250.0).clamp(0.0, 255.0) as u8;
+            let mut runs = 0usize;
+            let mut cells = Vec::new();
+            self.for_each_wait_run(
+                |shares| {
+                    shares
+                        .iter()
+                        .map(|s| (s.pattern.index() as u8, units(s.seconds)))
+                        .filter(|s| s.1 > 0)
+                        .collect::<Vec<_>>()
+                },
+                |r, c, len, shares| {
+                    if shares.is_empty() {
+                        return;
+                    }
+                    runs += 1;
+                    u16_(&mut cells, r as usize);
+                    u16_(&mut cells, c as usize);
+                    u16_(&mut cells, len as usize);
+                    cells.push(shares.len() as u8);
+                    cells.push(0);
+                    for (k, f) in shares {
+                        cells.extend_from_slice(&[*k, *f]);
+                    }
+                },
+            );
+            u32_(&mut body, runs);
+            body.extend_from_slice(&cells);
+            let (mut runs, mut cells) = (0usize, Vec::new());
+            self.for_each_path_run(units, |r, c, len, f| {
+                if *f == 0 {
+                    return;
+                }
+                runs += 1;
+                u16_(&mut cells, r as usize);
+                u16_(&mut cells, c as usize);
+                u16_(&mut cells, len as usize);
+                cells.extend_from_slice(&[*f, 0]);
+            });
+            u32_(&mut body, runs);
+            body.extend_from_slice(&cells);
+            u32_(&mut body, waits.jumps.len());
+            for j in &waits.jumps {
+                u16_(&mut body, j.column as usize);
+                u16_(&mut body, j.from_row as usize);
+                u16_(&mut body, j.to_row as usize);
+                u16_(&mut body, 0);
+            }
         }
         u32_(out, table.len());
         for c in &table {

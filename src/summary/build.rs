@@ -604,6 +604,7 @@ impl Summary {
             ticks: marks.ticks,
             drawables,
             shadows,
+            waits: None,
         }
     }
 }

@@ -197,12 +197,77 @@ impl Summary {
         });
         let _ = write!(
             out,
-            "],\"arrow_columns\":{},\"arrow_style\":\"{}\",\"drawables\":{},\"shadows\":{}}}",
+            "],\"arrow_columns\":{},\"arrow_style\":\"{}\",\"drawables\":{},\"shadows\":{}",
             self.arrow_columns,
             self.arrow_style.name(),
             self.drawables,
             self.shadows
         );
+        self.write_json_waits(out);
+        out.push(b'}');
+    }
+
+    /// With [`Summary::waits`], the keys of spec/queries.md §6.7:
+    /// `wait_patterns` (the patterns' ids by code), `waits` as runs `[row,
+    /// column, length, code, share, …]` (shares in 1/10000 of the column),
+    /// `critical_path` as runs `[row, column, length, share]` and `jumps`
+    /// `[column, from_row, to_row, time]`.
+    fn write_json_waits(&self, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        let Some(w) = &self.waits else {
+            return;
+        };
+        let cw = self.column_width();
+        let units = |x: f64| round(x / cw * 1e4).clamp(0.0, 1e9) as u32;
+        out.extend_from_slice(b",\"wait_patterns\":[");
+        for (i, p) in crate::analysis::Pattern::ALL.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let _ = write!(out, "\"{}\"", p.id());
+        }
+        out.extend_from_slice(b"],\"waits\":[");
+        let mut first = true;
+        self.for_each_wait_run(
+            |shares| {
+                shares
+                    .iter()
+                    .map(|s| (s.pattern.index() as u8, units(s.seconds)))
+                    .filter(|s| s.1 > 0)
+                    .collect::<Vec<_>>()
+            },
+            |r, c, len, shares| {
+                if shares.is_empty() {
+                    return;
+                }
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                let _ = write!(out, "[{r},{c},{len}");
+                for (k, f) in shares {
+                    let _ = write!(out, ",{k},{f}");
+                }
+                out.push(b']');
+            },
+        );
+        out.extend_from_slice(b"],\"critical_path\":[");
+        let mut first = true;
+        self.for_each_path_run(units, |r, c, len, f| {
+            if *f == 0 {
+                return;
+            }
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            let _ = write!(out, "[{r},{c},{len},{f}]");
+        });
+        json_rows(out, b"],\"jumps\":[", &w.jumps, |out, j| {
+            let _ = write!(out, "{},{},{},", j.column, j.from_row, j.to_row);
+            time(out, j.time);
+        });
+        out.push(b']');
     }
 }
 

@@ -193,15 +193,20 @@ pub struct Summary {
     pub drawables: u64,
     /// Shadows that went in.
     pub shadows: u64,
+    /// The wait states and the critical path per cell, when a wait index was
+    /// given ([`Summary::add_waits`], spec/queries.md §6.7).
+    pub waits: Option<Waits>,
 }
 
 mod arrows;
 pub use arrows::{ArrowStyle, TickMark, LINE_COLUMNS};
 mod bin;
-pub use bin::{BIN_MAGIC, BIN_VERSION};
+pub use bin::{BIN_MAGIC, BIN_VERSION, BIN_VERSION_WAITS};
 mod build;
 mod json;
 mod sweep;
+mod waits;
+pub use waits::{JumpMark, PathMark, WaitShare, Waits};
 
 impl Summary {
     /// The cell of `row` and `column` (`None` outside the summary).

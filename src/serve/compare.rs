@@ -1,0 +1,111 @@
+//! `/api/compare` of `mpelog serve A B --compare`: two served files' state
+//! categories per timeline over a window of each ([`crate::compare::summaries`]),
+//! read as `/api/window` reads the windows, so that it costs what the two
+//! pictures cost (spec/queries.md §7.2).
+
+use super::{picture_params, Response, Service};
+use crate::summary::Summary;
+use slog2_format::Category;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// The most rows of each table `/api/compare` writes (`limit`).
+pub const MAX_COMPARE_ROWS: usize = 10_000;
+
+/// The rows of each table `/api/compare` writes without `limit`.
+pub const DEFAULT_COMPARE_ROWS: usize = 200;
+
+/// One run's side: its summary (a row per line ID, one column), its legend,
+/// and what reading it cost (nodes, bytes).
+type Side = (Summary, Vec<Category>, u64, u64);
+
+impl Service {
+    /// `/api/compare`: run A (file `a`, default 0) over `[a_from, a_to]` and
+    /// run B (file `b`, default 1) over `[b_from, b_to]`, each read `pixels`
+    /// wide as `/api/window` reads it.
+    pub(super) fn compare(&self, q: &HashMap<String, String>) -> Response {
+        let num = |key: &str| q.get(key).map(|v| v.parse::<f64>());
+        let window = |from: &str, to: &str| match (num(from), num(to)) {
+            (Some(Ok(a)), Some(Ok(b))) if a.is_finite() && b.is_finite() && a < b => Some((a, b)),
+            _ => None,
+        };
+        let (Some(wa), Some(wb)) = (window("a_from", "a_to"), window("b_from", "b_to")) else {
+            return Response::error(
+                400,
+                "a_from, a_to, b_from, b_to: finite seconds, a_from < a_to, b_from < b_to",
+            );
+        };
+        let file = |key: &str, default: usize| match q.get(key).map(|v| v.parse::<usize>()) {
+            None if default < self.files.len() => Some(default),
+            Some(Ok(k)) if k < self.files.len() => Some(k),
+            _ => None,
+        };
+        let (Some(a), Some(b)) = (file("a", 0), file("b", 1)) else {
+            return Response::error(400, "a and b: the indexes of two served files");
+        };
+        let (pixels, _, _) = match picture_params(q, 1600) {
+            Ok(p) => p,
+            Err(r) => return r,
+        };
+        let limit = match q.get("limit").map(|v| v.parse::<usize>()) {
+            None => DEFAULT_COMPARE_ROWS,
+            Some(Ok(n)) if (1..=MAX_COMPARE_ROWS).contains(&n) => n,
+            _ => return Response::error(400, "limit: 1 to 10000 rows"),
+        };
+        let started = Instant::now();
+        let (sa, sb) = match (self.side(a, wa, pixels), self.side(b, wb, pixels)) {
+            (Ok(Ok(x)), Ok(Ok(y))) => (x, y),
+            (Ok(Err(e)), _) | (_, Ok(Err(e))) | (Err(e), _) | (_, Err(e)) => {
+                return Response::error(422, &e.to_string())
+            }
+        };
+        let c = crate::compare::summaries(&sa.0, &sa.1, &sb.0, &sb.1);
+        let (totals, timelines) = (c.totals.len(), c.timelines.len());
+        let cut = |rows: &[crate::compare::Row]| rows[..rows.len().min(limit)].to_vec();
+        let v = serde_json::json!({
+            "a": a,
+            "b": b,
+            "files": [self.files[a].name, self.files[b].name],
+            "a_window": c.a_window,
+            "b_window": c.b_window,
+            "totals": cut(&c.totals),
+            "timelines": cut(&c.timelines),
+            "totals_count": totals,
+            "timelines_count": timelines,
+            "shadows": [sa.0.shadows, sb.0.shadows],
+            "exact": sa.0.shadows == 0 && sb.0.shadows == 0,
+            "cost": {
+                "nodes_read": sa.2 + sb.2,
+                "bytes_read": sa.3 + sb.3,
+                "micros": started.elapsed().as_micros() as u64,
+            },
+        });
+        Response::json(&v)
+    }
+
+    /// File `k`'s window `[from, to]` read `pixels` wide, summarised in one
+    /// column per line ID.
+    fn side(
+        &self,
+        k: usize,
+        (from, to): (f64, f64),
+        pixels: u32,
+    ) -> slog2_format::Result<slog2_format::Result<Side>> {
+        self.with_reader(k, |r| {
+            let before = r.counters();
+            let legend: Vec<Category> = r.category_list().to_vec();
+            let s = self.with_buf(|buf| {
+                crate::summary::query(r, buf, from, to, pixels)?;
+                // A row's seconds do not depend on the columns: one is enough.
+                Ok::<_, slog2_format::Error>(Summary::of_window(buf, &legend, None, from, to, 1))
+            })?;
+            let after = r.counters();
+            Ok((
+                s,
+                legend,
+                after.nodes_read - before.nodes_read,
+                after.bytes_read - before.bytes_read,
+            ))
+        })
+    }
+}

@@ -1,0 +1,594 @@
+//! The bytes of a wait index (spec/waits.md §3): written whole, read back
+//! totally (any bytes give an index or an [`Error`] with the offset of the
+//! first byte that is wrong), bound to its trace by size, mtime and a CRC-32
+//! of its first and last 64 KiB ([`Binding`]).
+
+use super::{directory, Lane, Segment, Wait, WaitIndex, PATTERNS};
+use crate::analysis::Pattern;
+use crate::names::shown;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The first 8 bytes of a wait index.
+pub const MAGIC: &[u8; 8] = b"MPWAITS\0";
+
+/// The version this library writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The largest block (waits per directory entry) a file may declare.
+pub const MAX_BLOCK: usize = 65_536;
+
+/// How many bytes of each end of the trace its CRC covers.
+pub const BOUND_BYTES: u64 = 65_536;
+
+const HEADER: usize = 80;
+const WAIT: usize = 36;
+const BLOCK_ENTRY: usize = 24 + 8 * PATTERNS;
+const SEGMENT: usize = 24;
+
+/// `TRACE.waits`: where `mpelog analyze TRACE --write-index` writes the
+/// index of `trace`, and where `render --waits` looks for it.
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(mpelog::waits::index_path(Path::new("run/a.clog2")), Path::new("run/a.clog2.waits"));
+/// ```
+pub fn index_path(trace: &Path) -> PathBuf {
+    let mut s = trace.as_os_str().to_os_string();
+    s.push(".waits");
+    PathBuf::from(s)
+}
+
+/// What binds an index to its trace: the trace's size, modification time and
+/// the CRC-32 of its first and last [`BOUND_BYTES`] bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime_ns: i64,
+    /// CRC-32 (IEEE) of the first `min(size, 65536)` bytes followed by the
+    /// last `min(size, 65536)`.
+    pub crc: u32,
+}
+
+impl Binding {
+    /// The binding of the file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when it cannot be read.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let p = dir.path().join("t.clog2");
+    /// std::fs::write(&p, b"trace bytes").unwrap();
+    /// let b = mpelog::waits::Binding::of(&p)?;
+    /// assert_eq!(b.size, 11);
+    /// assert_eq!(b, mpelog::waits::Binding::of(&p)?);
+    /// # Ok::<(), mpelog::waits::Error>(())
+    /// ```
+    pub fn of(path: &Path) -> Result<Binding, Error> {
+        let io = |source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut f = std::fs::File::open(path).map_err(io)?;
+        let meta = f.metadata().map_err(io)?;
+        let size = meta.len();
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+        let mut crc = flate2::Crc::new();
+        let n = size.min(BOUND_BYTES);
+        let mut head = vec![0u8; n as usize];
+        f.read_exact(&mut head).map_err(io)?;
+        crc.update(&head);
+        use std::io::Seek;
+        f.seek(std::io::SeekFrom::Start(size - n)).map_err(io)?;
+        f.read_exact(&mut head).map_err(io)?;
+        crc.update(&head);
+        Ok(Binding {
+            size,
+            mtime_ns,
+            crc: crc.sum(),
+        })
+    }
+
+    /// How `self` (the index's) differs from `now` (the trace's), if it does.
+    ///
+    /// ```
+    /// use mpelog::waits::{Binding, Stale};
+    /// let a = Binding { size: 10, mtime_ns: 5, crc: 7 };
+    /// assert_eq!(a.differs(&a), None);
+    /// assert_eq!(a.differs(&Binding { size: 11, ..a }), Some(Stale::Size));
+    /// assert_eq!(a.differs(&Binding { crc: 8, ..a }), Some(Stale::Bytes));
+    /// ```
+    pub fn differs(&self, now: &Binding) -> Option<Stale> {
+        if self.size != now.size {
+            Some(Stale::Size)
+        } else if self.mtime_ns != now.mtime_ns {
+            Some(Stale::Mtime)
+        } else if self.crc != now.crc {
+            Some(Stale::Bytes)
+        } else {
+            None
+        }
+    }
+}
+
+/// How a trace changed since its index was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stale {
+    /// Its size.
+    Size,
+    /// Its modification time.
+    Mtime,
+    /// The bytes at its ends.
+    Bytes,
+    /// The index records no trace.
+    Unbound,
+}
+
+impl std::fmt::Display for Stale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stale::Size => "the trace's size changed",
+            Stale::Mtime => "the trace's modification time changed",
+            Stale::Bytes => "the trace's bytes changed",
+            Stale::Unbound => "the index names no trace",
+        })
+    }
+}
+
+/// What is wrong with the bytes of an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// Not a wait index (its first 8 bytes).
+    Magic,
+    /// A version this library does not read.
+    Version,
+    /// The bytes end before what they declare.
+    Truncated,
+    /// Bytes after the end.
+    Trailing,
+    /// A block size of 0 or above [`MAX_BLOCK`], or a pattern count not
+    /// [`PATTERNS`].
+    Layout,
+    /// A call name that is not UTF-8.
+    Name,
+    /// Timelines not strictly ascending.
+    TimelineOrder,
+    /// A time that is not finite, or a wait or segment that does not end
+    /// after it starts.
+    Time,
+    /// Waits or segments not in time order.
+    Order,
+    /// A pattern code past the last pattern.
+    Pattern,
+    /// A directory entry that is not what the waits give.
+    Directory,
+    /// The CRC-32 at the end does not match the bytes.
+    Checksum,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Problem::Magic => "not a wait index",
+            Problem::Version => "a version this mpelog does not read",
+            Problem::Truncated => "the file ends early",
+            Problem::Trailing => "bytes after the end",
+            Problem::Layout => "a bad block size or pattern count",
+            Problem::Name => "a call name that is not UTF-8",
+            Problem::TimelineOrder => "timelines out of order",
+            Problem::Time => "a time that is not finite or an empty interval",
+            Problem::Order => "intervals out of time order",
+            Problem::Pattern => "an unknown pattern",
+            Problem::Directory => "a directory entry that disagrees with its waits",
+            Problem::Checksum => "the checksum does not match",
+        })
+    }
+}
+
+/// Why a wait index could not be read or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file could not be read.
+    #[error("{}: {source}", shown(.path))]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The bytes are not a wait index of this version.
+    #[error("wait index: {problem} at byte {offset}")]
+    Format {
+        /// Offset of the first wrong byte.
+        offset: u64,
+        /// What is wrong.
+        problem: Problem,
+    },
+    /// The trace changed since the index was written.
+    #[error("stale wait index: {0}")]
+    Stale(Stale),
+    /// The index could not be written (the output rules, mpelog::output).
+    #[error(transparent)]
+    Output(#[from] crate::output::Error),
+}
+
+impl Error {
+    /// The offset of the first wrong byte, for a [`Error::Format`].
+    ///
+    /// ```
+    /// let e = mpelog::waits::WaitIndex::from_bytes(b"MPWAITS").unwrap_err();
+    /// assert_eq!(e.offset(), Some(0));
+    /// ```
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::Format { offset, .. } => Some(*offset),
+            _ => None,
+        }
+    }
+}
+
+/// A little-endian cursor that fails with the offset of what is missing.
+struct Cur<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cur<'a> {
+    fn err(&self, at: usize, problem: Problem) -> Error {
+        Error::Format {
+            offset: at as u64,
+            problem,
+        }
+    }
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+        match self.at.checked_add(n) {
+            Some(end) if end <= self.b.len() => {
+                let s = &self.b[self.at..end];
+                self.at = end;
+                Ok(s)
+            }
+            _ => Err(self.err(self.at, Problem::Truncated)),
+        }
+    }
+    /// That `count` records of `size` bytes are there (before allocating).
+    fn room(&self, count: u64, size: usize) -> Result<usize, Error> {
+        let need = count.checked_mul(size as u64);
+        match need {
+            Some(n) if n <= (self.b.len() - self.at) as u64 => Ok(count as usize),
+            _ => Err(self.err(self.at, Problem::Truncated)),
+        }
+    }
+    fn u8(&mut self) -> Result<u8, Error> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, Error> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2")))
+    }
+    fn u32(&mut self) -> Result<u32, Error> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4")))
+    }
+    fn i32(&mut self) -> Result<i32, Error> {
+        Ok(i32::from_le_bytes(self.take(4)?.try_into().expect("4")))
+    }
+    fn u64(&mut self) -> Result<u64, Error> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8")))
+    }
+    fn i64(&mut self) -> Result<i64, Error> {
+        Ok(i64::from_le_bytes(self.take(8)?.try_into().expect("8")))
+    }
+    fn f64(&mut self) -> Result<f64, Error> {
+        Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8")))
+    }
+}
+
+impl WaitIndex {
+    /// The index's bytes (spec/waits.md §3).
+    ///
+    /// ```
+    /// let ix = mpelog::waits::WaitIndex::new(vec![], vec![], vec![], (0.0, 1.0), 0, 64);
+    /// let b = ix.to_bytes();
+    /// assert_eq!(&b[..8], mpelog::waits::MAGIC);
+    /// assert_eq!(b.len(), 80 + 4); // header and checksum
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut o = Vec::with_capacity(
+            HEADER + self.len() * WAIT + self.path.len() * SEGMENT + self.lanes.len() * 8 + 4,
+        );
+        let b = self.binding.unwrap_or(Binding {
+            size: 0,
+            mtime_ns: 0,
+            crc: 0,
+        });
+        o.extend_from_slice(MAGIC);
+        o.extend_from_slice(&VERSION.to_le_bytes());
+        o.extend_from_slice(&(self.block as u32).to_le_bytes());
+        o.extend_from_slice(&b.size.to_le_bytes());
+        o.extend_from_slice(&b.mtime_ns.to_le_bytes());
+        o.extend_from_slice(&b.crc.to_le_bytes());
+        o.extend_from_slice(&self.root.to_le_bytes());
+        o.extend_from_slice(&self.from.to_le_bytes());
+        o.extend_from_slice(&self.to.to_le_bytes());
+        o.extend_from_slice(&(PATTERNS as u32).to_le_bytes());
+        o.extend_from_slice(&(self.calls.len() as u32).to_le_bytes());
+        o.extend_from_slice(&(self.lanes.len() as u32).to_le_bytes());
+        o.extend_from_slice(&u32::from(self.binding.is_some()).to_le_bytes());
+        o.extend_from_slice(&(self.path.len() as u64).to_le_bytes());
+        debug_assert_eq!(o.len(), HEADER);
+        for (c, name) in &self.calls {
+            let name = &name.as_bytes()[..name.len().min(u16::MAX as usize)];
+            o.extend_from_slice(&c.to_le_bytes());
+            o.extend_from_slice(&(name.len() as u16).to_le_bytes());
+            o.extend_from_slice(name);
+        }
+        for l in &self.lanes {
+            o.extend_from_slice(&l.timeline.to_le_bytes());
+            o.extend_from_slice(&(l.waits.len() as u32).to_le_bytes());
+        }
+        for l in &self.lanes {
+            for d in &l.dir {
+                for x in [d.first, d.reach, d.longest].iter().chain(&d.before) {
+                    o.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+            for w in &l.waits {
+                o.extend_from_slice(&w.start.to_le_bytes());
+                o.extend_from_slice(&w.end.to_le_bytes());
+                o.extend_from_slice(&w.cause.to_le_bytes());
+                o.extend_from_slice(&w.partner.unwrap_or(i32::MIN).to_le_bytes());
+                o.extend_from_slice(&w.call.to_le_bytes());
+                o.extend_from_slice(&[w.pattern.index() as u8, 0, 0, 0]);
+            }
+        }
+        for s in &self.path {
+            o.extend_from_slice(&s.timeline.to_le_bytes());
+            o.extend_from_slice(&0u32.to_le_bytes());
+            o.extend_from_slice(&s.start.to_le_bytes());
+            o.extend_from_slice(&s.end.to_le_bytes());
+        }
+        let mut crc = flate2::Crc::new();
+        crc.update(&o);
+        o.extend_from_slice(&crc.sum().to_le_bytes());
+        o
+    }
+
+    /// Reads an index from its bytes, checking every rule of spec/waits.md
+    /// §3 (any bytes: an index or an error with the offset).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Format`] with the offset of the first wrong byte.
+    ///
+    /// ```
+    /// use mpelog::waits::{Problem, WaitIndex, Error};
+    /// let ix = WaitIndex::new(vec![], vec![], vec![(3, "MPI_Recv".into())], (0.0, 1.0), 0, 64);
+    /// let mut b = ix.to_bytes();
+    /// assert_eq!(WaitIndex::from_bytes(&b)?, ix);
+    /// b[8] = 9; // the version
+    /// assert!(matches!(WaitIndex::from_bytes(&b), Err(Error::Format { offset: 8, problem: Problem::Version })));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<WaitIndex, Error> {
+        let mut c = Cur { b: bytes, at: 0 };
+        if c.take(8).ok() != Some(&MAGIC[..]) {
+            return Err(c.err(0, Problem::Magic));
+        }
+        if c.u32()? != VERSION {
+            return Err(c.err(8, Problem::Version));
+        }
+        let block = c.u32()? as usize;
+        if block == 0 || block > MAX_BLOCK {
+            return Err(c.err(12, Problem::Layout));
+        }
+        let binding = Binding {
+            size: c.u64()?,
+            mtime_ns: c.i64()?,
+            crc: c.u32()?,
+        };
+        let root = c.i32()?;
+        let (from, to) = (c.f64()?, c.f64()?);
+        if c.u32()? as usize != PATTERNS {
+            return Err(c.err(56, Problem::Layout));
+        }
+        let ncalls = c.u32()?;
+        let nlanes = c.u32()?;
+        let bound = c.u32()?;
+        if bound > 1 {
+            return Err(c.err(68, Problem::Layout));
+        }
+        let nseg = c.u64()?;
+        // The checksum first: damage is reported as damage.
+        let body = bytes.len().saturating_sub(4);
+        if bytes.len() < HEADER + 4 {
+            return Err(c.err(bytes.len(), Problem::Truncated));
+        }
+        let mut crc = flate2::Crc::new();
+        crc.update(&bytes[..body]);
+        if crc.sum().to_le_bytes() != bytes[body..] {
+            return Err(c.err(body, Problem::Checksum));
+        }
+        let mut c = Cur {
+            b: &bytes[..body],
+            at: HEADER,
+        };
+        let mut calls = Vec::with_capacity(c.room(u64::from(ncalls), 6)?);
+        for _ in 0..ncalls {
+            let at = c.at;
+            let cat = c.i32()?;
+            let n = c.u16()? as usize;
+            let name = std::str::from_utf8(c.take(n)?).map_err(|_| c.err(at + 6, Problem::Name))?;
+            calls.push((cat, name.to_string()));
+        }
+        let mut heads = Vec::with_capacity(c.room(u64::from(nlanes), 8)?);
+        for _ in 0..nlanes {
+            let at = c.at;
+            let t = c.i32()?;
+            if heads.last().is_some_and(|&(p, _): &(i32, u32)| p >= t) {
+                return Err(c.err(at, Problem::TimelineOrder));
+            }
+            heads.push((t, c.u32()?));
+        }
+        let mut lanes = Vec::with_capacity(heads.len());
+        for (timeline, n) in heads {
+            let nb = u64::from(n).div_ceil(block as u64);
+            let dir_at = c.at;
+            c.room(nb, BLOCK_ENTRY)?;
+            let dir_bytes = c.take(nb as usize * BLOCK_ENTRY)?;
+            let mut waits = Vec::with_capacity(c.room(u64::from(n), WAIT)?);
+            for _ in 0..n {
+                let at = c.at;
+                let (start, end, cause) = (c.f64()?, c.f64()?, c.f64()?);
+                if !(start.is_finite() && end.is_finite() && cause.is_finite() && end > start) {
+                    return Err(c.err(at, Problem::Time));
+                }
+                if waits.last().is_some_and(|w: &Wait| {
+                    (w.start, w.end).partial_cmp(&(start, end)) == Some(std::cmp::Ordering::Greater)
+                }) {
+                    return Err(c.err(at, Problem::Order));
+                }
+                let partner = c.i32()?;
+                let call = c.i32()?;
+                let p = c.u8()?;
+                let Some(&pattern) = Pattern::ALL.get(p as usize) else {
+                    return Err(c.err(at + 32, Problem::Pattern));
+                };
+                c.take(3)?;
+                waits.push(Wait {
+                    timeline,
+                    start,
+                    end,
+                    pattern,
+                    partner: (partner != i32::MIN).then_some(partner),
+                    cause,
+                    call,
+                });
+            }
+            // The directory must be what the waits give, to the bit.
+            let dir = directory(&waits, block);
+            for (k, d) in dir.iter().enumerate() {
+                let mut e = Vec::with_capacity(BLOCK_ENTRY);
+                for x in [d.first, d.reach, d.longest].iter().chain(&d.before) {
+                    e.extend_from_slice(&x.to_le_bytes());
+                }
+                let have = &dir_bytes[k * BLOCK_ENTRY..(k + 1) * BLOCK_ENTRY];
+                if let Some(i) = (0..BLOCK_ENTRY).find(|&i| e[i] != have[i]) {
+                    return Err(c.err(dir_at + k * BLOCK_ENTRY + i, Problem::Directory));
+                }
+            }
+            lanes.push(Lane {
+                timeline,
+                waits,
+                dir,
+            });
+        }
+        let mut path = Vec::with_capacity(c.room(nseg, SEGMENT)?);
+        for _ in 0..nseg {
+            let at = c.at;
+            let timeline = c.i32()?;
+            c.u32()?;
+            let (start, end) = (c.f64()?, c.f64()?);
+            if !(start.is_finite() && end.is_finite() && end > start) {
+                return Err(c.err(at, Problem::Time));
+            }
+            if path.last().is_some_and(|s: &Segment| s.end > start) {
+                return Err(c.err(at, Problem::Order));
+            }
+            path.push(Segment {
+                timeline,
+                start,
+                end,
+            });
+        }
+        if c.at != body {
+            return Err(c.err(c.at, Problem::Trailing));
+        }
+        calls.sort();
+        calls.dedup_by_key(|c| c.0);
+        Ok(WaitIndex {
+            from,
+            to,
+            root,
+            binding: (bound == 1).then_some(binding),
+            block,
+            calls,
+            lanes,
+            path,
+        })
+    }
+
+    /// Reads the index at `path`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when it cannot be read, [`Error::Format`] as
+    /// [`from_bytes`](Self::from_bytes).
+    pub fn read_file(path: &Path) -> Result<WaitIndex, Error> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        WaitIndex::from_bytes(&bytes)
+    }
+
+    /// Reads the index of `trace` at `index` when it is fresh: bound to the
+    /// trace as it is now.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Stale`] when the trace changed since (or the index names no
+    /// trace), and the errors of [`read_file`](Self::read_file) and
+    /// [`Binding::of`].
+    ///
+    /// ```
+    /// use mpelog::waits::{Binding, Error, Stale, WaitIndex};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let trace = dir.path().join("t.clog2");
+    /// std::fs::write(&trace, b"trace bytes").unwrap();
+    /// let ix = WaitIndex::new(vec![], vec![], vec![], (0.0, 1.0), 0, 64).bound(Binding::of(&trace)?);
+    /// let path = mpelog::waits::index_path(&trace);
+    /// ix.write_file(&path, &[&trace])?;
+    /// assert_eq!(WaitIndex::open_fresh(&path, &trace)?, ix);
+    /// std::fs::write(&trace, b"other bytes, longer").unwrap();
+    /// assert!(matches!(WaitIndex::open_fresh(&path, &trace), Err(Error::Stale(Stale::Size))));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn open_fresh(index: &Path, trace: &Path) -> Result<WaitIndex, Error> {
+        let ix = WaitIndex::read_file(index)?;
+        let now = Binding::of(trace)?;
+        match ix.binding.map(|b| b.differs(&now)) {
+            None => Err(Error::Stale(Stale::Unbound)),
+            Some(Some(s)) => Err(Error::Stale(s)),
+            Some(None) => Ok(ix),
+        }
+    }
+
+    /// Writes the index to `path` by the output rules ([`crate::output`]:
+    /// never over one of `inputs`, a temporary file renamed at the end).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Output`] when it cannot be written.
+    pub fn write_file(&self, path: &Path, inputs: &[&Path]) -> Result<(), Error> {
+        use std::io::Write;
+        let out = crate::output::Output::create(path, inputs, false)?;
+        let mut w = out.writer()?;
+        w.write_all(&self.to_bytes())
+            .map_err(|source| crate::output::Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        out.finish(w)?;
+        Ok(())
+    }
+}

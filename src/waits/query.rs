@@ -1,0 +1,361 @@
+//! Window queries on a [`WaitIndex`]: per row, column and pattern seconds,
+//! the worst instances, the critical path (spec/waits.md §4).
+
+use super::{Jump, Lane, Segment, Wait, WaitIndex, PATTERNS};
+use crate::analysis::Pattern;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// The seconds of one pattern in one column of a row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellWait {
+    /// The column (0: the window's first).
+    pub column: u32,
+    /// The pattern (most specific).
+    pub pattern: Pattern,
+    /// Seconds of the column in that pattern's waits.
+    pub seconds: f64,
+}
+
+/// One timeline's cells: the columns with a wait, by column then pattern.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowCells {
+    /// The timeline.
+    pub timeline: i32,
+    /// Its non-empty cells, by column, then pattern.
+    pub cells: Vec<CellWait>,
+}
+
+/// Per timeline, column and pattern, the seconds of the waits in a window
+/// ([`WaitIndex::cells`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cells {
+    /// Start of the window.
+    pub from: f64,
+    /// End of the window.
+    pub to: f64,
+    /// How many columns (of `(to − from) / columns` seconds each).
+    pub columns: u32,
+    /// The timelines asked for that have waits, ascending.
+    pub rows: Vec<RowCells>,
+}
+
+impl Cells {
+    /// Per pattern, the seconds of `timeline` summed over the columns.
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// use mpelog::waits::{Wait, WaitIndex};
+    /// let w = Wait { timeline: 0, start: 1.0, end: 3.0, pattern: Pattern::LateSender, partner: Some(1), cause: 3.0, call: 1 };
+    /// let ix = WaitIndex::new(vec![w], vec![], vec![], (0.0, 4.0), 0, 64);
+    /// let c = ix.cells(0.0, 2.0, 10);
+    /// assert!((c.of_timeline(0)[&Pattern::LateSender] - 1.0).abs() < 1e-12);
+    /// ```
+    pub fn of_timeline(&self, timeline: i32) -> std::collections::BTreeMap<Pattern, f64> {
+        let mut out = std::collections::BTreeMap::new();
+        if let Some(r) = self.rows.iter().find(|r| r.timeline == timeline) {
+            for c in &r.cells {
+                *out.entry(c.pattern).or_insert(0.0) += c.seconds;
+            }
+        }
+        out
+    }
+}
+
+/// The critical path in a window ([`WaitIndex::critical_path`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Path {
+    /// Its segments clipped to the window, in time order.
+    pub segments: Vec<Segment>,
+    /// Where it moves between timelines inside the window.
+    pub jumps: Vec<Jump>,
+}
+
+/// The seconds of each pattern of `lane`'s waits before `t`
+/// (`Σ |[start, end) ∩ (−∞, t)|`), into `out`: the directory's sums before
+/// the block that holds `t`, that block's waits, less what waits of earlier
+/// blocks reach past `t`.
+fn before(lane: &Lane, block: usize, t: f64, out: &mut [f64; PATTERNS]) {
+    let nb = lane.dir.partition_point(|b| b.first < t);
+    let Some(b) = nb.checked_sub(1) else {
+        *out = [0.0; PATTERNS];
+        return;
+    };
+    *out = lane.dir[b].before;
+    let lo = b * block;
+    for w in &lane.waits[lo..(lo + block).min(lane.waits.len())] {
+        if w.start >= t {
+            break;
+        }
+        out[w.pattern.index()] += w.end.min(t) - w.start;
+    }
+    // Waits of earlier blocks that end after t (none when waits are
+    // disjoint): their part after t is not before t.
+    let mut k = b;
+    while k > 0 && lane.dir[k - 1].reach > t {
+        k -= 1;
+        let lo = k * block;
+        for w in &lane.waits[lo..(lo + block).min(lane.waits.len())] {
+            if w.end > t {
+                out[w.pattern.index()] -= w.end - t;
+            }
+        }
+    }
+}
+
+/// The index of the first wait of `lane` that may overlap `[t, …)`: the
+/// first of the earliest block whose reach passes `t`.
+fn first_reaching(lane: &Lane, block: usize, t: f64) -> usize {
+    lane.dir.partition_point(|b| b.reach <= t) * block
+}
+
+/// The index of the first wait of `lane` starting at or after `t`.
+fn first_from(lane: &Lane, block: usize, t: f64) -> usize {
+    let nb = lane.dir.partition_point(|b| b.first < t);
+    let Some(b) = nb.checked_sub(1) else {
+        return 0;
+    };
+    let lo = b * block;
+    let hi = (lo + block).min(lane.waits.len());
+    lo + lane.waits[lo..hi].partition_point(|w| w.start < t)
+}
+
+/// A wait ranked by its seconds inside the window (then earlier, then the
+/// smaller timeline first).
+#[derive(Debug, Clone, Copy)]
+struct Ranked(f64, Wait);
+
+impl PartialEq for Ranked {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ranked {
+    /// The better-ranked is the greater... reversed, so that a max-heap's top
+    /// is the worst kept.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0)
+            .then(self.1.start.total_cmp(&o.1.start))
+            .then(self.1.timeline.cmp(&o.1.timeline))
+    }
+}
+
+impl WaitIndex {
+    /// Per timeline, pixel column and pattern, the seconds of the waits in
+    /// `[from, to)` cut in `columns` equal columns (at least 1).
+    ///
+    /// A timeline whose waits in the window are few (at most twice the
+    /// columns) has them spread over the columns one by one; else each of
+    /// the `columns + 1` boundaries costs a binary search of the directory
+    /// and one block: `O(timelines × columns × (log n + block))` at most.
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// use mpelog::waits::{Wait, WaitIndex};
+    /// let w = |start, end, pattern| Wait { timeline: 0, start, end, pattern, partner: Some(1), cause: end, call: 1 };
+    /// let ix = WaitIndex::new(vec![w(1.0, 3.0, Pattern::LateSender), w(3.5, 4.0, Pattern::WaitAtBarrier)], vec![], vec![], (0.0, 4.0), 0, 64);
+    /// let c = ix.cells(0.0, 4.0, 4);
+    /// let cells: Vec<_> = c.rows[0].cells.iter().map(|c| (c.column, c.pattern, c.seconds)).collect();
+    /// assert_eq!(cells, [(1, Pattern::LateSender, 1.0), (2, Pattern::LateSender, 1.0), (3, Pattern::WaitAtBarrier, 0.5)]);
+    /// ```
+    pub fn cells(&self, from: f64, to: f64, columns: u32) -> Cells {
+        self.cells_of(from, to, columns, None)
+    }
+
+    /// [`cells`](Self::cells) of the timelines `only` (every one: `None`).
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// use mpelog::waits::{Wait, WaitIndex};
+    /// let w = |timeline| Wait { timeline, start: 1.0, end: 2.0, pattern: Pattern::LateSender, partner: Some(9), cause: 2.0, call: 1 };
+    /// let ix = WaitIndex::new(vec![w(0), w(1), w(2)], vec![], vec![], (0.0, 4.0), 0, 64);
+    /// let c = ix.cells_of(0.0, 4.0, 8, Some(&[2, 5]));
+    /// assert_eq!(c.rows.iter().map(|r| r.timeline).collect::<Vec<_>>(), [2]);
+    /// ```
+    pub fn cells_of(&self, from: f64, to: f64, columns: u32, only: Option<&[i32]>) -> Cells {
+        let columns = columns.clamp(1, crate::summary::MAX_COLUMNS);
+        let mut out = Cells {
+            from,
+            to,
+            columns,
+            rows: Vec::new(),
+        };
+        if !(from.is_finite() && to.is_finite() && to > from) {
+            return out;
+        }
+        let n = columns as usize;
+        let w = (to - from) / f64::from(columns);
+        let edge = |c: usize| if c == n { to } else { from + c as f64 * w };
+        // Per column: the seconds of each pattern and which are set.
+        let mut acc = vec![[0.0f64; PATTERNS]; n];
+        let mut set = vec![0u16; n];
+        let (mut lo_f, mut hi_f) = ([0.0; PATTERNS], [0.0; PATTERNS]);
+        for lane in &self.lanes {
+            if only.is_some_and(|o| !o.contains(&lane.timeline)) {
+                continue;
+            }
+            let a = first_reaching(lane, self.block, from);
+            let b = first_from(lane, self.block, to);
+            if b <= a {
+                continue;
+            }
+            let (mut c_lo, mut c_hi) = (n, 0);
+            if b - a <= 2 * n {
+                for wt in &lane.waits[a..b] {
+                    let (s, e) = (wt.start.max(from), wt.end.min(to));
+                    if e <= s {
+                        continue;
+                    }
+                    let p = wt.pattern.index();
+                    let c0 = (((s - from) / w) as usize).min(n - 1);
+                    let mut c = c0;
+                    loop {
+                        let (x0, x1) = (edge(c), edge(c + 1));
+                        let part = e.min(x1) - s.max(x0);
+                        if part > 0.0 {
+                            acc[c][p] += part;
+                            set[c] |= 1 << p;
+                            c_lo = c_lo.min(c);
+                            c_hi = c_hi.max(c + 1);
+                        }
+                        c += 1;
+                        if c >= n || edge(c) >= e {
+                            break;
+                        }
+                    }
+                }
+            } else {
+                before(lane, self.block, from, &mut lo_f);
+                for c in 0..n {
+                    before(lane, self.block, edge(c + 1), &mut hi_f);
+                    for p in 0..PATTERNS {
+                        let d = hi_f[p] - lo_f[p];
+                        if d > 0.0 {
+                            acc[c][p] = d;
+                            set[c] |= 1 << p;
+                            c_lo = c_lo.min(c);
+                            c_hi = c_hi.max(c + 1);
+                        }
+                    }
+                    lo_f = hi_f;
+                }
+            }
+            let mut row = RowCells {
+                timeline: lane.timeline,
+                cells: Vec::with_capacity(c_hi.saturating_sub(c_lo)),
+            };
+            for c in c_lo..c_hi {
+                let mut bits = set[c];
+                while bits != 0 {
+                    let p = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    row.cells.push(CellWait {
+                        column: c as u32,
+                        pattern: Pattern::ALL[p],
+                        seconds: acc[c][p],
+                    });
+                    acc[c][p] = 0.0;
+                }
+                set[c] = 0;
+            }
+            if !row.cells.is_empty() {
+                out.rows.push(row);
+            }
+        }
+        out
+    }
+
+    /// The `n` worst waits overlapping `[from, to)`, ranked by their seconds
+    /// inside it (ties: the earlier, then the smaller timeline first), each
+    /// with those seconds. Blocks whose longest wait cannot enter the list
+    /// are skipped unread.
+    ///
+    /// ```
+    /// use mpelog::analysis::Pattern;
+    /// use mpelog::waits::{Wait, WaitIndex};
+    /// let w = |timeline, start, end| Wait { timeline, start, end, pattern: Pattern::LateSender, partner: Some(9), cause: end, call: 1 };
+    /// let ix = WaitIndex::new(vec![w(0, 1.0, 2.0), w(1, 0.0, 3.0), w(2, 5.0, 9.0)], vec![], vec![], (0.0, 9.0), 0, 64);
+    /// let worst = ix.instances(0.0, 6.0, 2);
+    /// assert_eq!(worst.iter().map(|(s, w)| (*s, w.timeline)).collect::<Vec<_>>(), [(3.0, 1), (1.0, 0)]);
+    /// ```
+    pub fn instances(&self, from: f64, to: f64, n: usize) -> Vec<(f64, Wait)> {
+        let mut heap: BinaryHeap<Ranked> = BinaryHeap::new();
+        if n == 0 || to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
+            return Vec::new();
+        }
+        for lane in &self.lanes {
+            let a = first_reaching(lane, self.block, from);
+            let b = first_from(lane, self.block, to);
+            let mut i = a;
+            while i < b {
+                let k = i / self.block;
+                let block_end = ((k + 1) * self.block).min(b);
+                if heap.len() == n && heap.peek().is_some_and(|m| lane.dir[k].longest < m.0) {
+                    i = block_end;
+                    continue;
+                }
+                for wt in &lane.waits[i..block_end] {
+                    let s = wt.end.min(to) - wt.start.max(from);
+                    if s > 0.0 {
+                        heap.push(Ranked(s, *wt));
+                        if heap.len() > n {
+                            heap.pop();
+                        }
+                    }
+                }
+                i = block_end;
+            }
+        }
+        let mut v: Vec<Ranked> = heap.into_vec();
+        v.sort();
+        v.into_iter().map(|r| (r.0, r.1)).collect()
+    }
+
+    /// The critical path's segments in `[from, to)` (clipped to it) and its
+    /// jumps between timelines inside it (`from ≤ time < to`).
+    ///
+    /// ```
+    /// use mpelog::waits::{Segment, WaitIndex};
+    /// let seg = |timeline, start, end| Segment { timeline, start, end };
+    /// let ix = WaitIndex::new(vec![], vec![seg(0, 0.0, 2.0), seg(1, 2.0, 5.0)], vec![], (0.0, 5.0), 0, 64);
+    /// let p = ix.critical_path(1.0, 3.0);
+    /// assert_eq!(p.segments, [seg(0, 1.0, 2.0), seg(1, 2.0, 3.0)]);
+    /// assert_eq!((p.jumps[0].time, p.jumps[0].from, p.jumps[0].to), (2.0, 0, 1));
+    /// ```
+    pub fn critical_path(&self, from: f64, to: f64) -> Path {
+        let mut out = Path::default();
+        if to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
+            return out;
+        }
+        let a = self.path.partition_point(|s| s.end <= from);
+        let b = self.path.partition_point(|s| s.start < to);
+        for i in a..b.max(a) {
+            let s = self.path[i];
+            let (x, y) = (s.start.max(from), s.end.min(to));
+            if y > x {
+                out.segments.push(Segment {
+                    timeline: s.timeline,
+                    start: x,
+                    end: y,
+                });
+            }
+            if i > 0 {
+                let p = self.path[i - 1];
+                if p.timeline != s.timeline && s.start >= from && s.start < to {
+                    out.jumps.push(Jump {
+                        time: s.start,
+                        from: p.timeline,
+                        to: s.timeline,
+                    });
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,223 @@
+//! The summary with waits (spec/queries.md §6.7): per row the picture's wait
+//! seconds equal `analyze --from --to`'s per timeline, within 1% of the
+//! row's time, zoomed out and in, on generated runs with planted late
+//! senders and barrier skew and on corpus files; the JSON and binary forms
+//! carry them.
+
+mod common;
+
+use clog2_format::synth::{self, Plant};
+use mpelog::analysis::{self, Options, Report};
+use mpelog::summary::{Summary, BIN_VERSION, BIN_VERSION_WAITS};
+use mpelog::waits::WaitIndex;
+use slog2_format::{Slog2Reader, WindowBuf};
+use std::io::Cursor;
+
+fn slog2_of(clog2: &[u8]) -> Vec<u8> {
+    let mut reader = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
+    let (out, _) = slog2_format::convert::clog2_to_slog2(
+        &mut reader,
+        Cursor::new(Vec::new()),
+        Default::default(),
+        |_| {},
+    )
+    .unwrap();
+    out.into_inner()
+}
+
+fn analyse(slog2: &[u8], opts: &Options) -> Report {
+    let mut r = Slog2Reader::new(Cursor::new(slog2)).unwrap();
+    analysis::slog2(&mut r, opts).unwrap()
+}
+
+fn summary(slog2: &[u8], from: f64, to: f64, px: u32, ix: &WaitIndex) -> Summary {
+    let mut r = Slog2Reader::new(Cursor::new(slog2)).unwrap();
+    let legend = r.category_list().to_vec();
+    let view = r.line_id_maps().and_then(|m| m.value.maps.first().cloned());
+    let mut buf = WindowBuf::new();
+    mpelog::summary::query(&mut r, &mut buf, from, to, px).unwrap();
+    let mut s = Summary::of_window(&buf, &legend, view.as_ref(), from, to, px);
+    s.add_waits(ix);
+    s
+}
+
+fn planted(plant: Plant) -> Vec<u8> {
+    let opts = synth::Options::default()
+        .ranks(4)
+        .events(4000)
+        .seed(11)
+        .plant(plant);
+    synth::generate(Cursor::new(Vec::new()), &opts)
+        .unwrap()
+        .0
+        .into_inner()
+}
+
+/// Per row, the summary's wait seconds against the windowed analysis's per
+/// timeline (top-level patterns), whole and zoomed; returns the waits seen.
+fn check(name: &str, clog2: &[u8]) -> f64 {
+    let slog2 = slog2_of(clog2);
+    let mut whole = analyse(&slog2, &Options::default().record(true));
+    let ix = WaitIndex::from_report(&mut whole).unwrap();
+    let (a, b) = (whole.from, whole.to);
+    let span = b - a;
+    let mut seen = 0.0;
+    for (from, to, px) in [
+        (a, b, 1100),
+        (a, b, 300),
+        (a + 0.2 * span, a + 0.3 * span, 1100),
+        (a + 0.61 * span, a + 0.6102 * span, 800),
+    ] {
+        let r = analyse(&slog2, &Options::default().window(Some(from), Some(to)));
+        let s = summary(&slog2, from, to, px, &ix);
+        let waits = s.waits.as_ref().unwrap();
+        for (row, rr) in s.rows.iter().enumerate() {
+            let got: f64 = waits.of_row(row as u32).values().sum();
+            let want: f64 = r
+                .patterns
+                .iter()
+                .filter(|p| p.parent.is_none())
+                .filter_map(|p| rr.lines.iter().find_map(|l| p.per_timeline.get(l)))
+                .sum();
+            assert!(
+                (got - want).abs() <= 0.01 * (to - from),
+                "{name} [{from}, {to}] x {px}, row {row}: {got} != {want}"
+            );
+            seen += got;
+            // Never more waiting than the column holds.
+            let w = s.column_width();
+            for sh in waits.shares.iter().filter(|x| x.row == row as u32) {
+                assert!(sh.seconds <= w * (1.0 + 1e-9));
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn summary_waits_equal_analyze_on_planted_runs() {
+    let ls = check(
+        "late sender",
+        &planted(Plant {
+            late_sender_ns: 3_000_000,
+            ..Plant::default()
+        }),
+    );
+    assert!(ls > 0.0);
+    let skew = check(
+        "barrier skew",
+        &planted(Plant {
+            barrier_skew_ns: 1_000_000,
+            ..Plant::default()
+        }),
+    );
+    assert!(skew > 0.0);
+}
+
+#[test]
+fn summary_waits_equal_analyze_on_the_corpus() {
+    let Some(dir) = common::corpus() else {
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return;
+    };
+    for f in ["mpe/p2p_n4.clog2", "mpe/colls_n4.clog2"] {
+        let path = common::corpus_file(&dir, f);
+        let seen = check(f, &std::fs::read(path).unwrap());
+        assert!(seen > 0.0, "{f} has waits");
+    }
+}
+
+/// The JSON and binary forms hold the waits at their resolution: the
+/// binary form is version 2's with version 3 and the waits after the ticks.
+#[test]
+fn json_and_binary_forms_carry_the_waits() {
+    let clog2 = planted(Plant {
+        late_sender_ns: 3_000_000,
+        barrier_skew_ns: 1_000_000,
+        ..Plant::default()
+    });
+    let slog2 = slog2_of(&clog2);
+    let mut whole = analyse(&slog2, &Options::default().record(true));
+    let ix = WaitIndex::from_report(&mut whole).unwrap();
+    let (a, b) = (whole.from, whole.to);
+    let s = summary(&slog2, a, a + 0.3 * (b - a), 600, &ix);
+    let w = s.column_width();
+    let mut plain = s.clone();
+    plain.waits = None;
+    let (mut bin, mut old) = (Vec::new(), Vec::new());
+    s.write_bin(&mut bin);
+    plain.write_bin(&mut old);
+    assert_eq!((bin[4], old[4]), (BIN_VERSION_WAITS, BIN_VERSION));
+    assert_eq!(bin[5..old.len()], old[5..]);
+    // Decode the tail as spec/queries.md §6.7 says.
+    let rd = |b: &[u8], p: &mut usize, n: usize| -> u64 {
+        let mut v = 0u64;
+        for i in 0..n {
+            v |= u64::from(b[*p + i]) << (8 * i);
+        }
+        *p += n;
+        v
+    };
+    let mut p = old.len();
+    let mut from_bin = std::collections::BTreeMap::new();
+    for _ in 0..rd(&bin, &mut p, 4) {
+        let (row, col, len) = (
+            rd(&bin, &mut p, 2),
+            rd(&bin, &mut p, 2),
+            rd(&bin, &mut p, 2),
+        );
+        let n = rd(&bin, &mut p, 1);
+        rd(&bin, &mut p, 1);
+        for _ in 0..n {
+            let (k, f) = (rd(&bin, &mut p, 1), rd(&bin, &mut p, 1));
+            for c in col..col + len {
+                *from_bin.entry((row, c, k)).or_insert(0) += f;
+            }
+        }
+    }
+    let npath = rd(&bin, &mut p, 4);
+    p += npath as usize * 8;
+    let njumps = rd(&bin, &mut p, 4);
+    p += njumps as usize * 8;
+    assert_eq!(p, bin.len(), "nothing after the jumps");
+    assert!(npath > 0);
+    // Against the library's shares, at 1/250 of the column.
+    let mut want = std::collections::BTreeMap::new();
+    for sh in &s.waits.as_ref().unwrap().shares {
+        let u = (sh.seconds / w * 250.0).round() as u64;
+        if u > 0 {
+            want.insert(
+                (
+                    u64::from(sh.row),
+                    u64::from(sh.column),
+                    u64::from(sh.pattern.code()),
+                ),
+                u,
+            );
+        }
+    }
+    assert_eq!(from_bin, want);
+    // JSON: runs in 1/10000 of the column.
+    let mut json = Vec::new();
+    s.write_json(&mut json);
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(v["wait_patterns"][0], "mpi_latesender");
+    let mut total = 0.0;
+    for run in v["waits"].as_array().unwrap() {
+        let r = run.as_array().unwrap();
+        let len = r[2].as_f64().unwrap();
+        for pair in r[3..].chunks(2) {
+            total += len * pair[1].as_f64().unwrap() / 1e4 * w;
+        }
+    }
+    let lib: f64 = s
+        .waits
+        .as_ref()
+        .unwrap()
+        .shares
+        .iter()
+        .map(|x| x.seconds)
+        .sum();
+    assert!((total - lib).abs() <= 1e-4 * w * s.waits.as_ref().unwrap().shares.len() as f64);
+    assert!(!v["critical_path"].as_array().unwrap().is_empty());
+}
