@@ -89,7 +89,7 @@ fn python_package_installs_and_passes_pytest() {
     assert!(ok, "pip install ./python failed:\n{out}");
     let mut pytest = Command::new(bin.join("python"));
     pytest
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .args(["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"])
         .arg(root.join("python/tests"))
         .current_dir(dir.path())
         .env("MPELOG_BIN", env!("CARGO_BIN_EXE_mpelog"))

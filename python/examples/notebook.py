@@ -40,6 +40,15 @@ t1 = t0 + (info["end"] - info["start"]) / 100
 window = t.window(t0, t1).to_pandas()
 print(window.groupby("name")["duration"].agg(["count", "sum"]).sort_values("sum", ascending=False).head())
 
+# %% Why the run was slow: Scalasca's wait states (mpelog analyze), the worst
+# first, the timeline that waited most in each, and the critical path.
+a = t.analyze()
+waits = a["pattern_timelines"].sort_values("seconds", ascending=False).drop_duplicates("pattern")
+print(a["patterns"][["name", "seconds", "share", "count"]].merge(
+    waits[["pattern", "timeline"]], left_on="name", right_on="pattern").drop(columns="pattern").head().to_string(index=False))
+print(f"critical path {a['critical_path_seconds']:.3f} s, mostly in:",
+      ", ".join(a["critical_path"]["category"].head(3)))
+
 # %% Time per category, as a bar chart written to a PNG.
 import matplotlib  # noqa: E402
 

@@ -79,7 +79,9 @@ class Trace:
 
     def info(self) -> Dict[str, Any]:
         """Format, time range (``start``, ``end``, seconds), legend
-        (``categories``: index, name, topology) and views. A format without a
+        (``categories``: index, name, topology), views (their titles, the
+        default first) and ``lines``: each line ID with its row in the
+        default view (``[line, [rank, ...]]`` in MPE's process view). A format without a
         tree (CLOG2, old CLOG, ALOG, SLOG-1, OTF2) is converted once to a
         temporary SLOG-2 file, kept while the Trace lives."""
         return _json.loads(self._t.info_json())

@@ -373,8 +373,16 @@ impl ArrowBatch {
         let (array, schema) =
             arrow_array::ffi::to_ffi(&data).map_err(|e| MpelogError::new_err(e.to_string()))?;
         Ok((
-            PyCapsule::new(py, schema, Some(CString::new("arrow_schema").expect("no NUL")))?,
-            PyCapsule::new(py, array, Some(CString::new("arrow_array").expect("no NUL")))?,
+            PyCapsule::new(
+                py,
+                schema,
+                Some(CString::new("arrow_schema").expect("no NUL")),
+            )?,
+            PyCapsule::new(
+                py,
+                array,
+                Some(CString::new("arrow_array").expect("no NUL")),
+            )?,
         ))
     }
 }
