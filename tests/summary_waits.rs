@@ -221,3 +221,153 @@ fn json_and_binary_forms_carry_the_waits() {
     assert!((total - lib).abs() <= 1e-4 * w * s.waits.as_ref().unwrap().shares.len() as f64);
     assert!(!v["critical_path"].as_array().unwrap().is_empty());
 }
+
+/// The critical path per cell and its jumps (one pass over the segments in
+/// `add_waits`) equal a plain reference: every segment of
+/// `critical_path(from, to)` spread over the columns it covers, summed per
+/// row and column; the first jump per column and pair of rows. Whole and
+/// zoomed windows, the jumps' columns included.
+#[test]
+fn critical_path_marks_equal_the_segments_per_cell() {
+    let slog2 = slog2_of(&planted(Plant {
+        late_sender_ns: 3_000_000,
+        barrier_skew_ns: 1_000_000,
+        ..Plant::default()
+    }));
+    let mut whole = analyse(&slog2, &Options::default().record(true));
+    let ix = WaitIndex::from_report(&mut whole).unwrap();
+    let (a, b) = (whole.from, whole.to);
+    let mut checked = 0;
+    for (f0, f1, px) in [(0.0, 1.0, 300), (0.1, 0.4, 600), (0.5, 0.52, 1600)] {
+        let (from, to) = (a + f0 * (b - a), a + f1 * (b - a));
+        let s = summary(&slog2, from, to, px, &ix);
+        let waits = s.waits.as_ref().unwrap();
+        let row_of = |t: i32| s.rows.iter().position(|r| r.lines.contains(&t)).unwrap() as u32;
+        let w = s.column_width();
+        let n = px as usize;
+        let edge = |c: usize| if c == n { to } else { from + c as f64 * w };
+        let mut want = std::collections::BTreeMap::new();
+        let path = ix.critical_path(from, to);
+        for seg in &path.segments {
+            for c in 0..n {
+                let part = seg.end.min(edge(c + 1)) - seg.start.max(edge(c));
+                if part > 0.0 {
+                    *want.entry((row_of(seg.timeline), c as u32)).or_insert(0.0) += part;
+                }
+            }
+        }
+        let got: Vec<_> = waits.path.iter().map(|m| (m.row, m.column)).collect();
+        assert_eq!(got, want.keys().copied().collect::<Vec<_>>(), "{px}: cells");
+        for (m, (_, v)) in waits.path.iter().zip(&want) {
+            assert!((m.seconds - v).abs() <= 1e-12 * (b - a), "{px}: {m:?} against {v}");
+        }
+        let mut jumps = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for j in &path.jumps {
+            let c = (((j.time - from) / w).max(0.0) as u32).min(px - 1);
+            let (r0, r1) = (row_of(j.from), row_of(j.to));
+            if seen.insert((c, r0, r1)) {
+                jumps.push((c, r0, r1, j.time));
+            }
+        }
+        jumps.sort_by(|x, y| (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)));
+        let got: Vec<_> = waits
+            .jumps
+            .iter()
+            .map(|j| (j.column, j.from_row, j.to_row, j.time))
+            .collect();
+        assert_eq!(got, jumps, "{px}: jumps");
+        checked += want.len() + jumps.len();
+    }
+    assert!(checked > 100, "{checked} marks and jumps checked");
+}
+
+/// A crowded cell (8 patterns) is written with its 4 largest patterns and
+/// one share of code 255 summing the rest (spec/queries.md §6.7), in both
+/// forms; no run has more than 5 shares, and the written area is the
+/// library's within rounding, so the answer is bounded by rows × columns.
+#[test]
+fn crowded_cells_keep_four_patterns_and_the_rest_summed() {
+    use mpelog::analysis::Pattern;
+    use mpelog::summary::{OTHER_WAITS, WAIT_SHARES};
+    use mpelog::waits::Wait;
+    let slog2 = slog2_of(&planted(Plant {
+        late_sender_ns: 3_000_000,
+        barrier_skew_ns: 1_000_000,
+        ..Plant::default()
+    }));
+    let whole = analyse(&slog2, &Options::default());
+    let (from, to, px) = (whole.from, whole.to, 400u32);
+    let w = (to - from) / f64::from(px);
+    // In every column of every timeline, 8 disjoint waits of 8 patterns,
+    // the k-th (k+1)/80 of the column long.
+    let mut all = Vec::new();
+    for timeline in 0..4 {
+        for c in 0..px {
+            for k in 0..8usize {
+                let start = from + f64::from(c) * w + k as f64 * w / 8.0 + w / 100.0;
+                all.push(Wait {
+                    timeline,
+                    start,
+                    end: start + (k + 1) as f64 * w / 80.0,
+                    pattern: Pattern::ALL[k],
+                    partner: Some((timeline + 1) % 4),
+                    cause: start,
+                    call: 1,
+                });
+            }
+        }
+    }
+    let ix = WaitIndex::new(all, vec![], vec![], (from, to), 0, 64);
+    let s = summary(&slog2, from, to, px, &ix);
+    let rows = s.waits.as_ref().unwrap().shares.iter().map(|x| x.row).max().unwrap() + 1;
+    assert_eq!(rows, 4);
+    // JSON: every cell the same, so one run per row.
+    let mut json = Vec::new();
+    s.write_json(&mut json);
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let runs = v["waits"].as_array().unwrap();
+    assert_eq!(runs.len(), 4, "one run per row: {runs:?}");
+    let unit = |k: f64| (k / 80.0 * 1e4).round();
+    for r in runs {
+        let r: Vec<f64> = r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        assert_eq!((r[1], r[2]), (0.0, f64::from(px)));
+        let pairs: Vec<(f64, f64)> = r[3..].chunks(2).map(|p| (p[0], p[1])).collect();
+        assert_eq!(pairs.len(), WAIT_SHARES + 1);
+        let code = |k: usize| f64::from(Pattern::ALL[k].code());
+        assert_eq!(
+            pairs,
+            [
+                (code(4), unit(5.0)),
+                (code(5), unit(6.0)),
+                (code(6), unit(7.0)),
+                (code(7), unit(8.0)),
+                (f64::from(OTHER_WAITS), unit(1.0 + 2.0 + 3.0 + 4.0)),
+            ]
+        );
+    }
+    // Binary: the wait runs after the version-2 bytes, n ≤ 5, area kept.
+    let (mut bin, mut old) = (Vec::new(), Vec::new());
+    s.write_bin(&mut bin);
+    let mut plain = s.clone();
+    plain.waits = None;
+    plain.write_bin(&mut old);
+    let mut p = old.len();
+    let u32_at = |p: usize| u32::from_le_bytes(bin[p..p + 4].try_into().unwrap());
+    let nruns = u32_at(p);
+    p += 4;
+    let mut area = 0.0;
+    for _ in 0..nruns {
+        let len = u16::from_le_bytes([bin[p + 4], bin[p + 5]]);
+        let n = bin[p + 6] as usize;
+        assert!(n <= WAIT_SHARES + 1);
+        assert_eq!(bin[p + 8 + 2 * (n - 1)], OTHER_WAITS);
+        for i in 0..n {
+            area += f64::from(len) * f64::from(bin[p + 9 + 2 * i]) / 250.0 * w;
+        }
+        p += 8 + 2 * n;
+    }
+    assert_eq!(nruns, 4);
+    let exact: f64 = s.waits.as_ref().unwrap().shares.iter().map(|x| x.seconds).sum();
+    assert!((area - exact).abs() <= 0.01 * 4.0 * (to - from), "{area} against {exact}");
+}

@@ -184,14 +184,9 @@ impl Summary {
             let mut runs = 0usize;
             let mut cells = Vec::new();
             self.for_each_wait_run(
-                |shares| {
-                    shares
-                        .iter()
-                        .map(|s| (s.pattern.index() as u8, units(s.seconds)))
-                        .filter(|s| s.1 > 0)
-                        .collect::<Vec<_>>()
-                },
-                |r, c, len, shares| {
+                |shares| super::waits::wait_key(shares, |x| u32::from(units(x))),
+                |r, c, len, (shares, n)| {
+                    let shares = &shares[..*n];
                     if shares.is_empty() {
                         return;
                     }
@@ -202,7 +197,7 @@ impl Summary {
                     cells.push(shares.len() as u8);
                     cells.push(0);
                     for (k, f) in shares {
-                        cells.extend_from_slice(&[*k, *f]);
+                        cells.extend_from_slice(&[*k, *f as u8]);
                     }
                 },
             );

@@ -229,14 +229,9 @@ impl Summary {
         out.extend_from_slice(b"],\"waits\":[");
         let mut first = true;
         self.for_each_wait_run(
-            |shares| {
-                shares
-                    .iter()
-                    .map(|s| (s.pattern.index() as u8, units(s.seconds)))
-                    .filter(|s| s.1 > 0)
-                    .collect::<Vec<_>>()
-            },
-            |r, c, len, shares| {
+            |shares| super::waits::wait_key(shares, units),
+            |r, c, len, (shares, n)| {
+                let shares = &shares[..*n];
                 if shares.is_empty() {
                     return;
                 }

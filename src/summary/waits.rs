@@ -58,6 +58,70 @@ pub struct Waits {
     pub jumps: Vec<JumpMark>,
 }
 
+/// A cell's wait shares as [`Summary::write_json`] and
+/// [`Summary::write_bin`] write them (spec/queries.md §6.7): at most
+/// [`WAIT_SHARES`] patterns, the largest, by code ascending, then the rest
+/// summed as one share of code [`OTHER_WAITS`]; each share in the format's
+/// units, rounded, and left out when it rounds to 0.
+pub const WAIT_SHARES: usize = 4;
+
+/// The code of the share that sums a cell's smaller patterns past the
+/// [`WAIT_SHARES`] largest (no pattern: drawn in a neutral hatch).
+pub const OTHER_WAITS: u8 = 255;
+
+/// A cell's encoded wait shares: `(code, units)` pairs, how many are set.
+pub(super) type WaitKey = ([(u8, u32); WAIT_SHARES + 1], usize);
+
+/// The [`WaitKey`] of one cell's `shares` (sorted by pattern), `units`
+/// converting seconds to the format's rounded units: the [`WAIT_SHARES`]
+/// largest (ties: the smaller code) kept, the others summed as one share of
+/// [`OTHER_WAITS`] (when there are more than `WAIT_SHARES + 1`); no
+/// allocation, so that a run of cells costs no heap.
+pub(super) fn wait_key(shares: &[WaitShare], units: impl Fn(f64) -> u32) -> WaitKey {
+    let mut out: WaitKey = ([(0, 0); WAIT_SHARES + 1], 0);
+    let push = |out: &mut WaitKey, code: u8, seconds: f64| {
+        let u = units(seconds);
+        if u > 0 {
+            out.0[out.1] = (code, u);
+            out.1 += 1;
+        }
+    };
+    if shares.len() <= WAIT_SHARES + 1 {
+        for s in shares {
+            push(&mut out, s.pattern.index() as u8, s.seconds);
+        }
+        return out;
+    }
+    // The WAIT_SHARES largest, by a partial selection over at most
+    // PATTERNS shares.
+    let mut top: [usize; WAIT_SHARES] = [usize::MAX; WAIT_SHARES];
+    for i in 0..shares.len() {
+        let mut k = i;
+        for slot in top.iter_mut() {
+            if *slot == usize::MAX {
+                *slot = k;
+                break;
+            }
+            if shares[k].seconds > shares[*slot].seconds {
+                std::mem::swap(slot, &mut k);
+            }
+        }
+    }
+    top.sort_unstable();
+    let mut rest = 0.0;
+    let mut t = 0;
+    for (i, s) in shares.iter().enumerate() {
+        if t < WAIT_SHARES && top[t] == i {
+            t += 1;
+            push(&mut out, s.pattern.index() as u8, s.seconds);
+        } else {
+            rest += s.seconds;
+        }
+    }
+    push(&mut out, OTHER_WAITS, rest);
+    out
+}
+
 impl Waits {
     /// Per pattern, the seconds of `row` summed over its columns.
     ///
@@ -140,7 +204,11 @@ impl Summary {
         }
         out.shares
             .sort_by_key(|s| (s.row, s.column, s.pattern.index()));
-        // The critical path per cell.
+        // The critical path per cell, in one pass over its segments in the
+        // window (sorted by start and disjoint, so their columns never go
+        // back): the current column's marks, one per row it visits, are
+        // kept in a short list and flushed when the column moves on. No
+        // segment is copied and nothing is hashed per segment.
         let n = self.columns as usize;
         let w = self.column_width();
         let edge = |c: usize| {
@@ -150,51 +218,85 @@ impl Summary {
                 self.from + c as f64 * w
             }
         };
-        let path = index.critical_path(self.from, self.to);
-        let mut marks: FxHashMap<(u32, u32), f64> = FxHashMap::default();
-        for s in &path.segments {
-            let Some(&row) = rows.get(&s.timeline) else {
+        let column_of = |t: f64| (((t - self.from) / w).max(0.0) as usize).min(n - 1);
+        let segs = index.path();
+        let a = segs.partition_point(|s| s.end <= self.from);
+        let b = segs.partition_point(|s| s.start < self.to).max(a);
+        // The row of a timeline, the last one looked up kept.
+        let mut last: Option<(i32, Option<u32>)> = None;
+        let mut row_of = |t: i32| match last {
+            Some((l, r)) if l == t => r,
+            _ => {
+                let r = rows.get(&t).copied();
+                last = Some((t, r));
+                r
+            }
+        };
+        let (mut col, mut here): (usize, Vec<(u32, f64)>) = (0, Vec::new());
+        let flush = |col: usize, here: &mut Vec<(u32, f64)>, path: &mut Vec<PathMark>| {
+            path.extend(here.drain(..).map(|(row, seconds)| PathMark {
+                row,
+                column: col as u32,
+                seconds,
+            }));
+        };
+        // Jumps: the first per column and pair of rows (time order, so
+        // the columns never go back either).
+        let (mut jcol, mut jseen): (u32, Vec<(u32, u32)>) = (0, Vec::new());
+        for i in a..b {
+            let s = segs[i];
+            if i > 0 {
+                let p = segs[i - 1];
+                if p.timeline != s.timeline && s.start >= self.from && s.start < self.to {
+                    if let (Some(ra), Some(rb)) = (rows.get(&p.timeline), rows.get(&s.timeline)) {
+                        let column = column_of(s.start) as u32;
+                        if column != jcol {
+                            jcol = column;
+                            jseen.clear();
+                        }
+                        if !jseen.contains(&(*ra, *rb)) {
+                            jseen.push((*ra, *rb));
+                            out.jumps.push(JumpMark {
+                                column,
+                                from_row: *ra,
+                                to_row: *rb,
+                                time: s.start,
+                            });
+                        }
+                    }
+                }
+            }
+            let Some(row) = row_of(s.timeline) else {
                 continue;
             };
             if !shown.contains(&(row as usize)) {
                 continue;
             }
-            let mut c = (((s.start - self.from) / w).max(0.0) as usize).min(n - 1);
+            let (x, y) = (s.start.max(self.from), s.end.min(self.to));
+            if y <= x {
+                continue;
+            }
+            let mut c = column_of(x);
             loop {
-                let part = s.end.min(edge(c + 1)) - s.start.max(edge(c));
+                let part = y.min(edge(c + 1)) - x.max(edge(c));
                 if part > 0.0 {
-                    *marks.entry((row, c as u32)).or_insert(0.0) += part;
+                    if c != col {
+                        flush(col, &mut here, &mut out.path);
+                        col = c;
+                    }
+                    match here.iter_mut().find(|m| m.0 == row) {
+                        Some(m) => m.1 += part,
+                        None => here.push((row, part)),
+                    }
                 }
                 c += 1;
-                if c >= n || edge(c) >= s.end {
+                if c >= n || edge(c) >= y {
                     break;
                 }
             }
         }
-        out.path = marks
-            .into_iter()
-            .map(|((row, column), seconds)| PathMark {
-                row,
-                column,
-                seconds,
-            })
-            .collect();
+        flush(col, &mut here, &mut out.path);
         out.path.sort_by_key(|m| (m.row, m.column));
-        let mut seen: FxHashMap<(u32, u32, u32), ()> = FxHashMap::default();
-        for j in &path.jumps {
-            let (Some(&a), Some(&b)) = (rows.get(&j.from), rows.get(&j.to)) else {
-                continue;
-            };
-            let column = (((j.time - self.from) / w).max(0.0) as u32).min(self.columns - 1);
-            if seen.insert((column, a, b), ()).is_none() {
-                out.jumps.push(JumpMark {
-                    column,
-                    from_row: a,
-                    to_row: b,
-                    time: j.time,
-                });
-            }
-        }
         out.jumps.sort_by(|x, y| {
             (x.column, x.from_row, x.to_row).cmp(&(y.column, y.from_row, y.to_row))
         });
@@ -206,7 +308,7 @@ impl Summary {
     /// ascending (cells without waits make no run).
     pub(super) fn for_each_wait_run<K: PartialEq>(
         &self,
-        key: impl Fn(&[WaitShare]) -> K,
+        mut key: impl FnMut(&[WaitShare]) -> K,
         mut run: impl FnMut(u32, u32, u32, &K),
     ) {
         let Some(w) = &self.waits else {

@@ -7,7 +7,8 @@
 //! keeps them per timeline, sorted by start, in blocks whose directory carries
 //! the seconds of each pattern before the block, so that the seconds of each
 //! pattern in every pixel column of a window ([`WaitIndex::cells`]) cost a
-//! binary search and one block per column boundary, not a pass over the trace.
+//! short gallop over the directory and one block per column boundary, not a
+//! pass over the trace.
 //! It is built in memory from one analysis ([`WaitIndex::from_report`]),
 //! written beside the trace (`mpelog analyze TRACE --write-index` writes
 //! `TRACE.waits`, [`index_path`]) and read back, bound to the trace's size,

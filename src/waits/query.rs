@@ -71,12 +71,39 @@ pub struct Path {
     pub jumps: Vec<Jump>,
 }
 
+/// The number of `lane`'s blocks that start before `t` (the directory's
+/// `partition_point(first < t)`), found from `from`, a count known to start
+/// before `t` (a cursor over increasing `t`): galloping forward from it, so
+/// that a walk over a row's column boundaries costs `O(log gap)` each, not a
+/// search of the whole directory.
+fn blocks_before(lane: &Lane, from: usize, t: f64) -> usize {
+    let dir = &lane.dir;
+    let len = dir.len();
+    let mut lo = from.min(len);
+    if lo == len || dir[lo].first >= t {
+        return lo;
+    }
+    // dir[lo].first < t: gallop until a block starts at or after t.
+    let mut step = 1;
+    let mut hi = lo + 1;
+    while hi < len && dir[hi].first < t {
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    let hi = hi.min(len);
+    lo + 1 + dir[lo + 1..hi].partition_point(|b| b.first < t)
+}
+
 /// The seconds of each pattern of `lane`'s waits before `t`
 /// (`Σ |[start, end) ∩ (−∞, t)|`), into `out`: the directory's sums before
 /// the block that holds `t`, that block's waits, less what waits of earlier
-/// blocks reach past `t`.
-fn before(lane: &Lane, block: usize, t: f64, out: &mut [f64; PATTERNS]) {
-    let nb = lane.dir.partition_point(|b| b.first < t);
+/// blocks reach past `t`. `cursor` is a count of blocks that start before
+/// `t` ([`blocks_before`]; 0 when nothing is known), moved to the count for
+/// `t`, so that increasing `t`s cost a short gallop each.
+fn before(lane: &Lane, block: usize, t: f64, cursor: &mut usize, out: &mut [f64; PATTERNS]) {
+    let nb = blocks_before(lane, *cursor, t);
+    *cursor = nb;
     let Some(b) = nb.checked_sub(1) else {
         *out = [0.0; PATTERNS];
         return;
@@ -151,9 +178,12 @@ impl WaitIndex {
     /// `[from, to)` cut in `columns` equal columns (at least 1).
     ///
     /// A timeline whose waits in the window are few (at most twice the
-    /// columns) has them spread over the columns one by one; else each of
-    /// the `columns + 1` boundaries costs a binary search of the directory
-    /// and one block: `O(timelines × columns × (log n + block))` at most.
+    /// columns) has them spread over the columns one by one; else the
+    /// `columns + 1` boundaries are walked in order with a cursor over the
+    /// directory (a gallop from the previous boundary's block, so a column
+    /// spanning many blocks costs `O(log blocks)`, not a read of them) and
+    /// one block read per boundary: `O(timelines × columns × block)` at
+    /// most, whatever the number of waits in the window.
     ///
     /// ```
     /// use mpelog::analysis::Pattern;
@@ -231,9 +261,10 @@ impl WaitIndex {
                     }
                 }
             } else {
-                before(lane, self.block, from, &mut lo_f);
+                let mut cursor = 0;
+                before(lane, self.block, from, &mut cursor, &mut lo_f);
                 for c in 0..n {
-                    before(lane, self.block, edge(c + 1), &mut hi_f);
+                    before(lane, self.block, edge(c + 1), &mut cursor, &mut hi_f);
                     for p in 0..PATTERNS {
                         let d = hi_f[p] - lo_f[p];
                         if d > 0.0 {
