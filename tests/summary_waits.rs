@@ -229,16 +229,31 @@ fn json_and_binary_forms_carry_the_waits() {
 /// zoomed windows, the jumps' columns included.
 #[test]
 fn critical_path_marks_equal_the_segments_per_cell() {
+    use mpelog::waits::Segment;
     let slog2 = slog2_of(&planted(Plant {
         late_sender_ns: 3_000_000,
         barrier_skew_ns: 1_000_000,
         ..Plant::default()
     }));
-    let mut whole = analyse(&slog2, &Options::default().record(true));
-    let ix = WaitIndex::from_report(&mut whole).unwrap();
+    let whole = analyse(&slog2, &Options::default());
     let (a, b) = (whole.from, whole.to);
+    // A path that moves between the 4 timelines 3,000 times, in segments
+    // of uneven lengths (several per column and several columns long).
+    let mut segs = Vec::new();
+    let mut t = a;
+    for i in 0..3000u32 {
+        let len = (b - a) / 3000.0 * f64::from(1 + (i * 7) % 5) / 3.0;
+        let end = (t + len).min(b);
+        segs.push(Segment {
+            timeline: ((i * 5 + i / 3) % 4) as i32,
+            start: t,
+            end,
+        });
+        t = end;
+    }
+    let ix = WaitIndex::new(vec![], segs, vec![], (a, b), 0, 64);
     let mut checked = 0;
-    for (f0, f1, px) in [(0.0, 1.0, 300), (0.1, 0.4, 600), (0.5, 0.52, 1600)] {
+    for (f0, f1, px) in [(0.0, 1.0, 3), (0.0, 1.0, 300), (0.1, 0.4, 600), (0.5, 0.52, 1600)] {
         let (from, to) = (a + f0 * (b - a), a + f1 * (b - a));
         let s = summary(&slog2, from, to, px, &ix);
         let waits = s.waits.as_ref().unwrap();
