@@ -252,7 +252,7 @@ fn critical_path_marks_equal_the_segments_per_cell() {
         t = end;
     }
     let ix = WaitIndex::new(vec![], segs, vec![], (a, b), 0, 64);
-    let mut checked = 0;
+    let (mut checked, mut fews) = (0, Vec::new());
     for (f0, f1, px) in [(0.0, 1.0, 3), (0.0, 1.0, 300), (0.1, 0.4, 600), (0.5, 0.52, 1600)] {
         let (from, to) = (a + f0 * (b - a), a + f1 * (b - a));
         let s = summary(&slog2, from, to, px, &ix);
@@ -292,9 +292,18 @@ fn critical_path_marks_equal_the_segments_per_cell() {
             .map(|j| (j.column, j.from_row, j.to_row, j.time))
             .collect();
         assert_eq!(got, jumps, "{px}: jumps");
+        // Written (JSON) only while at most one per 8 columns.
+        let mut json = Vec::new();
+        s.write_json(&mut json);
+        let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let written = v["jumps"].as_array().unwrap().len();
+        let few = jumps.len() <= px as usize / mpelog::summary::JUMP_COLUMNS;
+        assert_eq!(written, if few { jumps.len() } else { 0 }, "{px}: written jumps");
+        fews.push(few && !jumps.is_empty());
         checked += want.len() + jumps.len();
     }
     assert!(checked > 100, "{checked} marks and jumps checked");
+    assert!(fews.contains(&true) && fews.contains(&false), "{fews:?}");
 }
 
 /// A crowded cell (8 patterns) is written with its 4 largest patterns and

@@ -178,7 +178,7 @@ impl Summary {
             u32_(&mut body, t.sent.min(u64::from(u32::MAX)) as usize);
             u32_(&mut body, t.received.min(u64::from(u32::MAX)) as usize);
         }
-        if let Some(waits) = &self.waits {
+        if self.waits.is_some() {
             // Shares in 1/250 of the column, by pattern code.
             let units = |x: f64| round(x / w * 250.0).clamp(0.0, 255.0) as u8;
             let mut runs = 0usize;
@@ -216,8 +216,9 @@ impl Summary {
             });
             u32_(&mut body, runs);
             body.extend_from_slice(&cells);
-            u32_(&mut body, waits.jumps.len());
-            for j in &waits.jumps {
+            let jumps = self.written_jumps();
+            u32_(&mut body, jumps.len());
+            for j in jumps {
                 u16_(&mut body, j.column as usize);
                 u16_(&mut body, j.from_row as usize);
                 u16_(&mut body, j.to_row as usize);

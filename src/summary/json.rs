@@ -214,9 +214,9 @@ impl Summary {
     /// `[column, from_row, to_row, time]`.
     fn write_json_waits(&self, out: &mut Vec<u8>) {
         use std::io::Write as _;
-        let Some(w) = &self.waits else {
+        if self.waits.is_none() {
             return;
-        };
+        }
         let cw = self.column_width();
         let units = |x: f64| round(x / cw * 1e4).clamp(0.0, 1e9) as u32;
         out.extend_from_slice(b",\"wait_patterns\":[");
@@ -258,7 +258,7 @@ impl Summary {
             first = false;
             let _ = write!(out, "[{r},{c},{len},{f}]");
         });
-        json_rows(out, b"],\"jumps\":[", &w.jumps, |out, j| {
+        json_rows(out, b"],\"jumps\":[", self.written_jumps(), |out, j| {
             let _ = write!(out, "{},{},{},", j.column, j.from_row, j.to_row);
             time(out, j.time);
         });

@@ -206,7 +206,7 @@ mod build;
 mod json;
 mod sweep;
 mod waits;
-pub use waits::{JumpMark, PathMark, WaitShare, Waits, OTHER_WAITS, WAIT_SHARES};
+pub use waits::{JumpMark, PathMark, WaitShare, Waits, JUMP_COLUMNS, OTHER_WAITS, WAIT_SHARES};
 
 impl Summary {
     /// The cell of `row` and `column` (`None` outside the summary).

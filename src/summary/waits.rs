@@ -69,6 +69,10 @@ pub const WAIT_SHARES: usize = 4;
 /// [`WAIT_SHARES`] largest (no pattern: drawn in a neutral hatch).
 pub const OTHER_WAITS: u8 = 255;
 
+/// The JSON and binary forms write a window's jumps only while there are at
+/// most one per this many columns ([`Summary`]'s `written_jumps`).
+pub const JUMP_COLUMNS: usize = 8;
+
 /// A cell's encoded wait shares: `(code, units)` pairs, how many are set.
 pub(super) type WaitKey = ([(u8, u32); WAIT_SHARES + 1], usize);
 
@@ -337,6 +341,18 @@ impl Summary {
         }
         if let Some((r, c, len, kk)) = open {
             run(r, c, len, &kk);
+        }
+    }
+
+    /// The jumps that the JSON and binary forms write (spec/queries.md
+    /// §6.7): all of them while there are at most one per [`JUMP_COLUMNS`]
+    /// columns, else none (a client draws connectors only while they are
+    /// that few, as it draws messages' lines, §6.4: more could not be told
+    /// apart), so that a crowded window's answer does not carry them.
+    pub(super) fn written_jumps(&self) -> &[JumpMark] {
+        match &self.waits {
+            Some(w) if w.jumps.len() <= self.columns as usize / JUMP_COLUMNS => &w.jumps,
+            _ => &[],
         }
     }
 
