@@ -206,8 +206,12 @@ impl Summary {
                 seconds: c.seconds,
             }));
         }
-        out.shares
-            .sort_by_key(|s| (s.row, s.column, s.pattern.index()));
+        // Already in order when rows follow the timelines (the Process
+        // View): then no sort.
+        let key = |s: &WaitShare| (s.row, s.column, s.pattern.index());
+        if !out.shares.is_sorted_by_key(key) {
+            out.shares.sort_by_key(key);
+        }
         // The critical path per cell, in one pass over its segments in the
         // window (sorted by start and disjoint, so their columns never go
         // back): the current column's marks, one per row it visits, are
