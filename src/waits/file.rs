@@ -488,6 +488,7 @@ impl WaitIndex {
             }
             lanes.push(Lane {
                 timeline,
+                disjoint: super::disjoint(&waits),
                 waits,
                 dir,
             });
