@@ -488,7 +488,6 @@ impl WaitIndex {
             }
             lanes.push(Lane {
                 timeline,
-                disjoint: super::disjoint(&waits),
                 waits,
                 dir,
             });

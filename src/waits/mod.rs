@@ -129,9 +129,6 @@ pub(crate) struct Lane {
     pub timeline: i32,
     pub waits: Vec<Wait>,
     pub dir: Vec<Block>,
-    /// Whether no wait ends after the next one starts (then a column
-    /// boundary's seconds may be read from either end of its block).
-    pub disjoint: bool,
 }
 
 impl Lane {
@@ -141,17 +138,10 @@ impl Lane {
         let dir = directory(&waits, block);
         Lane {
             timeline,
-            disjoint: disjoint(&waits),
             waits,
             dir,
         }
     }
-}
-
-/// Whether each of `waits` (sorted by start) ends at or before the next
-/// one's start.
-pub(crate) fn disjoint(waits: &[Wait]) -> bool {
-    waits.windows(2).all(|p| p[0].end <= p[1].start)
 }
 
 /// The directory of `waits` (sorted by start) in blocks of `block`.

@@ -108,34 +108,9 @@ fn before(lane: &Lane, block: usize, t: f64, cursor: &mut usize, out: &mut [f64;
         *out = [0.0; PATTERNS];
         return;
     };
-    let lo = b * block;
-    let hi = (lo + block).min(lane.waits.len());
-    if lane.disjoint && b + 1 < lane.dir.len() {
-        // Disjoint waits: only the wait just before `t` may reach past it,
-        // and none of an earlier block. Read the shorter side of the block:
-        // from its start up to `t`, or back from the next block's sums.
-        let ws = &lane.waits[lo..hi];
-        let k = ws.partition_point(|w| w.start < t);
-        if k <= ws.len() / 2 {
-            *out = lane.dir[b].before;
-            for w in &ws[..k] {
-                out[w.pattern.index()] += w.end.min(t) - w.start;
-            }
-        } else {
-            *out = lane.dir[b + 1].before;
-            for w in &ws[k..] {
-                out[w.pattern.index()] -= w.end - w.start;
-            }
-            if let Some(w) = k.checked_sub(1).map(|j| ws[j]) {
-                if w.end > t {
-                    out[w.pattern.index()] -= w.end - t;
-                }
-            }
-        }
-        return;
-    }
     *out = lane.dir[b].before;
-    for w in &lane.waits[lo..hi] {
+    let lo = b * block;
+    for w in &lane.waits[lo..(lo + block).min(lane.waits.len())] {
         if w.start >= t {
             break;
         }
