@@ -253,7 +253,12 @@ fn critical_path_marks_equal_the_segments_per_cell() {
     }
     let ix = WaitIndex::new(vec![], segs, vec![], (a, b), 0, 64);
     let (mut checked, mut fews) = (0, Vec::new());
-    for (f0, f1, px) in [(0.0, 1.0, 3), (0.0, 1.0, 300), (0.1, 0.4, 600), (0.5, 0.52, 1600)] {
+    for (f0, f1, px) in [
+        (0.0, 1.0, 3),
+        (0.0, 1.0, 300),
+        (0.1, 0.4, 600),
+        (0.5, 0.52, 1600),
+    ] {
         let (from, to) = (a + f0 * (b - a), a + f1 * (b - a));
         let s = summary(&slog2, from, to, px, &ix);
         let waits = s.waits.as_ref().unwrap();
@@ -274,7 +279,10 @@ fn critical_path_marks_equal_the_segments_per_cell() {
         let got: Vec<_> = waits.path.iter().map(|m| (m.row, m.column)).collect();
         assert_eq!(got, want.keys().copied().collect::<Vec<_>>(), "{px}: cells");
         for (m, (_, v)) in waits.path.iter().zip(&want) {
-            assert!((m.seconds - v).abs() <= 1e-12 * (b - a), "{px}: {m:?} against {v}");
+            assert!(
+                (m.seconds - v).abs() <= 1e-12 * (b - a),
+                "{px}: {m:?} against {v}"
+            );
         }
         let mut jumps = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
@@ -285,7 +293,7 @@ fn critical_path_marks_equal_the_segments_per_cell() {
                 jumps.push((c, r0, r1, j.time));
             }
         }
-        jumps.sort_by(|x, y| (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)));
+        jumps.sort_by_key(|x| (x.0, x.1, x.2));
         let got: Vec<_> = waits
             .jumps
             .iter()
@@ -298,7 +306,11 @@ fn critical_path_marks_equal_the_segments_per_cell() {
         let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
         let written = v["jumps"].as_array().unwrap().len();
         let few = jumps.len() <= px as usize / mpelog::summary::JUMP_COLUMNS;
-        assert_eq!(written, if few { jumps.len() } else { 0 }, "{px}: written jumps");
+        assert_eq!(
+            written,
+            if few { jumps.len() } else { 0 },
+            "{px}: written jumps"
+        );
         fews.push(few && !jumps.is_empty());
         checked += want.len() + jumps.len();
     }
@@ -344,7 +356,16 @@ fn crowded_cells_keep_four_patterns_and_the_rest_summed() {
     }
     let ix = WaitIndex::new(all, vec![], vec![], (from, to), 0, 64);
     let s = summary(&slog2, from, to, px, &ix);
-    let rows = s.waits.as_ref().unwrap().shares.iter().map(|x| x.row).max().unwrap() + 1;
+    let rows = s
+        .waits
+        .as_ref()
+        .unwrap()
+        .shares
+        .iter()
+        .map(|x| x.row)
+        .max()
+        .unwrap()
+        + 1;
     assert_eq!(rows, 4);
     // JSON: every cell the same, so one run per row.
     let mut json = Vec::new();
@@ -354,7 +375,12 @@ fn crowded_cells_keep_four_patterns_and_the_rest_summed() {
     assert_eq!(runs.len(), 4, "one run per row: {runs:?}");
     let unit = |k: f64| (k / 80.0 * 1e4).round();
     for r in runs {
-        let r: Vec<f64> = r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let r: Vec<f64> = r
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
         assert_eq!((r[1], r[2]), (0.0, f64::from(px)));
         let pairs: Vec<(f64, f64)> = r[3..].chunks(2).map(|p| (p[0], p[1])).collect();
         assert_eq!(pairs.len(), WAIT_SHARES + 1);
@@ -392,6 +418,16 @@ fn crowded_cells_keep_four_patterns_and_the_rest_summed() {
         p += 8 + 2 * n;
     }
     assert_eq!(nruns, 4);
-    let exact: f64 = s.waits.as_ref().unwrap().shares.iter().map(|x| x.seconds).sum();
-    assert!((area - exact).abs() <= 0.01 * 4.0 * (to - from), "{area} against {exact}");
+    let exact: f64 = s
+        .waits
+        .as_ref()
+        .unwrap()
+        .shares
+        .iter()
+        .map(|x| x.seconds)
+        .sum();
+    assert!(
+        (area - exact).abs() <= 0.01 * 4.0 * (to - from),
+        "{area} against {exact}"
+    );
 }
