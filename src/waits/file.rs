@@ -40,7 +40,7 @@ pub fn index_path(trace: &Path) -> PathBuf {
 }
 
 /// What binds an index to its trace: the trace's size, modification time and
-/// the CRC-32 of its first and last [`BOUND_BYTES`] bytes.
+/// the CRC-32 of its first and last 64 KiB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Binding {
     /// Size in bytes.
@@ -156,7 +156,7 @@ pub enum Problem {
     Truncated,
     /// Bytes after the end.
     Trailing,
-    /// A block size of 0 or above [`MAX_BLOCK`], a pattern count not
+    /// A block size of 0 or above 65,536, a pattern count not
     /// [`PATTERNS`], binding fields of an unbound index or reserved bytes
     /// that are not 0.
     Layout,
