@@ -40,7 +40,7 @@ pub fn index_path(trace: &Path) -> PathBuf {
 }
 
 /// What binds an index to its trace: the trace's size, modification time and
-/// the CRC-32 of its first and last [`BOUND_BYTES`] bytes.
+/// the CRC-32 of its first and last 64 KiB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Binding {
     /// Size in bytes.
@@ -156,8 +156,9 @@ pub enum Problem {
     Truncated,
     /// Bytes after the end.
     Trailing,
-    /// A block size of 0 or above [`MAX_BLOCK`], or a pattern count not
-    /// [`PATTERNS`].
+    /// A block size of 0 or above 65,536, a pattern count not
+    /// [`PATTERNS`], binding fields of an unbound index or reserved bytes
+    /// that are not 0.
     Layout,
     /// A call name that is not UTF-8.
     Name,
@@ -166,7 +167,8 @@ pub enum Problem {
     /// A time that is not finite, or a wait or segment that does not end
     /// after it starts.
     Time,
-    /// Waits or segments not in time order.
+    /// Waits or segments not in time order, or calls not in ascending
+    /// category order.
     Order,
     /// A pattern code past the last pattern.
     Pattern,
@@ -408,6 +410,9 @@ impl WaitIndex {
             return Err(c.err(68, Problem::Layout));
         }
         let nseg = c.u64()?;
+        if bound == 0 && (binding.size, binding.mtime_ns, binding.crc) != (0, 0, 0) {
+            return Err(c.err(16, Problem::Layout));
+        }
         // The checksum first: damage is reported as damage.
         let body = bytes.len().saturating_sub(4);
         if bytes.len() < HEADER + 4 {
@@ -426,6 +431,9 @@ impl WaitIndex {
         for _ in 0..ncalls {
             let at = c.at;
             let cat = c.i32()?;
+            if calls.last().is_some_and(|&(p, _): &(i32, String)| p >= cat) {
+                return Err(c.err(at, Problem::Order));
+            }
             let n = c.u16()? as usize;
             let name = std::str::from_utf8(c.take(n)?).map_err(|_| c.err(at + 6, Problem::Name))?;
             calls.push((cat, name.to_string()));
@@ -463,7 +471,9 @@ impl WaitIndex {
                 let Some(&pattern) = Pattern::ALL.get(p as usize) else {
                     return Err(c.err(at + 32, Problem::Pattern));
                 };
-                c.take(3)?;
+                if c.take(3)? != [0, 0, 0] {
+                    return Err(c.err(at + 33, Problem::Layout));
+                }
                 waits.push(Wait {
                     timeline,
                     start,
@@ -496,7 +506,9 @@ impl WaitIndex {
         for _ in 0..nseg {
             let at = c.at;
             let timeline = c.i32()?;
-            c.u32()?;
+            if c.u32()? != 0 {
+                return Err(c.err(at + 4, Problem::Layout));
+            }
             let (start, end) = (c.f64()?, c.f64()?);
             if !(start.is_finite() && end.is_finite() && end > start) {
                 return Err(c.err(at, Problem::Time));
@@ -513,8 +525,6 @@ impl WaitIndex {
         if c.at != body {
             return Err(c.err(c.at, Problem::Trailing));
         }
-        calls.sort();
-        calls.dedup_by_key(|c| c.0);
         Ok(WaitIndex {
             from,
             to,
