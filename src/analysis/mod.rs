@@ -584,6 +584,25 @@ impl Analyzer {
     }
 
     /// The names of the states of call path `path`, outer first.
+    /// The seconds per (call path, timeline) as report cells, by call path
+    /// then timeline.
+    fn sorted_cells(&self, seconds: &FxHashMap<(u32, i32), f64>) -> Vec<Cell> {
+        let mut cells: Vec<Cell> = seconds
+            .iter()
+            .map(|(&(path, timeline), &seconds)| Cell {
+                call_path: self.path_parts(path),
+                timeline,
+                seconds,
+            })
+            .collect();
+        cells.sort_by(|x, y| {
+            x.call_path
+                .cmp(&y.call_path)
+                .then(x.timeline.cmp(&y.timeline))
+        });
+        cells
+    }
+
     fn path_parts(&self, mut path: u32) -> Vec<String> {
         let mut parts = Vec::new();
         while path != 0 {
@@ -700,20 +719,7 @@ impl Analyzer {
                         .then(x.time.total_cmp(&y.time))
                         .then(x.timeline.cmp(&y.timeline))
                 });
-                let mut cells: Vec<Cell> = a
-                    .cells
-                    .iter()
-                    .map(|(&(path, timeline), &seconds)| Cell {
-                        call_path: self.path_parts(path),
-                        timeline,
-                        seconds,
-                    })
-                    .collect();
-                cells.sort_by(|x, y| {
-                    x.call_path
-                        .cmp(&y.call_path)
-                        .then(x.timeline.cmp(&y.timeline))
-                });
+                let cells = self.sorted_cells(&a.cells);
                 PatternReport {
                     name: p.name(),
                     id: p.id(),
@@ -777,20 +783,7 @@ impl Analyzer {
             Some((s, r)) => (Some(s), Some(r)),
             None => (None, None),
         };
-        let mut time: Vec<Cell> = self
-            .time
-            .iter()
-            .map(|(&(path, timeline), &seconds)| Cell {
-                call_path: self.path_parts(path),
-                timeline,
-                seconds,
-            })
-            .collect();
-        time.sort_by(|x, y| {
-            x.call_path
-                .cmp(&y.call_path)
-                .then(x.timeline.cmp(&y.timeline))
-        });
+        let time = self.sorted_cells(&self.time);
         Report {
             from,
             to,
