@@ -7,6 +7,7 @@ use slog2_format::types::{Primitive, TreeDirEntry};
 use slog2_format::write::Prim;
 use slog2_format::{PrimitiveRef, Slog2Reader, TimeWindow, WindowBuf};
 use std::io::{Read, Seek};
+use std::ops::ControlFlow;
 
 /// Leaves per slice.
 const SLICE: usize = 64;
@@ -220,6 +221,43 @@ pub fn visit_pieces<T: Tree>(
     span: Span,
     mut f: impl FnMut(Piece<'_>),
 ) -> Result<(), T::Error> {
+    visit_refs(tree, span, Order::Start, |p| {
+        f(Piece::of(p));
+        ControlFlow::Continue(())
+    })
+}
+
+/// [`visit_pieces`] that stops, reading no further, once `f` breaks.
+///
+/// # Errors
+///
+/// As [`visit_pieces`].
+///
+/// ```
+/// # use slog2_format::convert::clog2_to_slog2;
+/// # use slog2_format::Slog2Reader;
+/// # use std::io::Cursor;
+/// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+/// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+/// # let bytes = out.into_inner();
+/// use mpelog::slices::{span, visit_pieces_while};
+/// use std::ops::ControlFlow;
+/// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+/// let s = span(&r.tree_dir().unwrap().value.entries, None, None);
+/// let mut n = 0;
+/// visit_pieces_while(&mut r, s, |_| {
+///     n += 1;
+///     if n == 10 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+/// })?;
+/// assert_eq!(n, 10);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn visit_pieces_while<T: Tree>(
+    tree: &mut T,
+    span: Span,
+    mut f: impl FnMut(Piece<'_>) -> ControlFlow<()>,
+) -> Result<(), T::Error> {
     visit_refs(tree, span, Order::Start, |p| f(Piece::of(p)))
 }
 
@@ -392,16 +430,20 @@ pub fn visit_in<T: Tree>(
     order: Order,
     mut f: impl FnMut(&Primitive),
 ) -> Result<(), T::Error> {
-    visit_refs(tree, span, order, |p| f(&p.to_owned()))
+    visit_refs(tree, span, order, |p| {
+        f(&p.to_owned());
+        ControlFlow::Continue(())
+    })
 }
 
 /// [`visit_in`] with borrowed primitives: a slice's primitives are sorted as
-/// references into the query's buffer.
+/// references into the query's buffer. Stops, reading no further slice, once
+/// `f` breaks.
 fn visit_refs<T: Tree>(
     tree: &mut T,
     span: Span,
     by: Order,
-    mut f: impl FnMut(&PrimitiveRef<'_>),
+    mut f: impl FnMut(&PrimitiveRef<'_>) -> ControlFlow<()>,
 ) -> Result<(), T::Error> {
     let entries = tree.entries();
     if entries.is_empty() {
@@ -457,7 +499,11 @@ fn visit_refs<T: Tree>(
                     .then(order(&x.0, &y.0))
             }),
         }
-        slice.iter().for_each(|(_, p)| f(p));
+        for (_, p) in &slice {
+            if f(p).is_break() {
+                return Ok(());
+            }
+        }
     }
     Ok(())
 }

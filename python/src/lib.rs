@@ -3,24 +3,23 @@
 //! with the GIL released; drawables reach pyarrow through the Arrow C stream
 //! interface (a PyCapsule `arrow_array_stream`, `__arrow_c_stream__`).
 
-use arrow_array::builder::{Float64Builder, Int32Builder, Int64Builder, StringBuilder};
 use arrow_array::ffi::FFI_ArrowSchema;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchReader};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use mpelog::export::info_columns::{fills, info_columns, InfoColumn, InfoType};
-use mpelog::export::{ArgRef, Cat};
+use arrow_array::{Array, RecordBatch, RecordBatchReader};
+use arrow_schema::SchemaRef;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::cell::RefCell;
 use std::ffi::CString;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+
+mod rows;
+use rows::{Chunk, Rows};
 
 create_exception!(
     mpelog,
@@ -116,211 +115,6 @@ fn py_err(e: mpelog::trace::Error) -> PyErr {
     err
 }
 
-/// A typed info column being built.
-enum Typed {
-    Int(Int64Builder),
-    Float(Float64Builder),
-    Text(StringBuilder),
-}
-
-impl Typed {
-    fn new(kind: InfoType) -> Typed {
-        match kind {
-            InfoType::Int => Typed::Int(Int64Builder::new()),
-            InfoType::Float => Typed::Float(Float64Builder::new()),
-            InfoType::Text => Typed::Text(StringBuilder::new()),
-        }
-    }
-
-    /// Appends `v` if it has the column's type; returns whether it did.
-    fn push(&mut self, v: &ArgRef<'_>) -> bool {
-        match (self, v) {
-            (Typed::Int(b), ArgRef::Int(x)) => b.append_value(*x),
-            (Typed::Float(b), ArgRef::Float(x)) => b.append_value(*x),
-            (Typed::Text(b), ArgRef::Text(x)) => b.append_value(x),
-            _ => return false,
-        }
-        true
-    }
-
-    fn push_null(&mut self) {
-        match self {
-            Typed::Int(b) => b.append_null(),
-            Typed::Float(b) => b.append_null(),
-            Typed::Text(b) => b.append_null(),
-        }
-    }
-
-    fn finish(&mut self) -> ArrayRef {
-        match self {
-            Typed::Int(b) => Arc::new(b.finish()),
-            Typed::Float(b) => Arc::new(b.finish()),
-            Typed::Text(b) => Arc::new(b.finish()),
-        }
-    }
-}
-
-/// A category as the rows use it: its legend entry, `kind` cell, and the
-/// typed columns each of its info values fills.
-struct CatRow {
-    cat: Cat,
-    kind: &'static str,
-    by_arg: Vec<Vec<usize>>,
-}
-
-/// The columns of `mpelog export --to parquet` (spec/export.md section 7),
-/// the typed info columns `columns` included.
-fn schema(columns: &[InfoColumn]) -> SchemaRef {
-    let mut fields = vec![
-        Field::new("kind", DataType::Utf8, false),
-        Field::new("category", DataType::Int32, false),
-        Field::new("name", DataType::Utf8, false),
-        Field::new("start", DataType::Float64, false),
-        Field::new("end", DataType::Float64, false),
-        Field::new("duration", DataType::Float64, false),
-        Field::new("start_line", DataType::Int32, false),
-        Field::new("end_line", DataType::Int32, false),
-        Field::new("info", DataType::Utf8, true),
-    ];
-    for c in columns {
-        let t = match c.kind {
-            InfoType::Int => DataType::Int64,
-            InfoType::Float => DataType::Float64,
-            InfoType::Text => DataType::Utf8,
-        };
-        fields.push(Field::new(&c.name, t, true));
-    }
-    Arc::new(Schema::new(fields))
-}
-
-/// Rows being gathered into one record batch.
-struct Rows {
-    schema: SchemaRef,
-    kind: StringBuilder,
-    category: Int32Builder,
-    name: StringBuilder,
-    start: Float64Builder,
-    end: Float64Builder,
-    duration: Float64Builder,
-    start_line: Int32Builder,
-    end_line: Int32Builder,
-    info: StringBuilder,
-    typed: Vec<Typed>,
-    /// Which typed columns the row being added filled (reused).
-    stored: Vec<bool>,
-    len: usize,
-    /// The legend, and the typed columns: as the Parquet writer plans them.
-    cats: HashMap<i32, CatRow>,
-    columns: Vec<InfoColumn>,
-    text: String,
-}
-
-impl Rows {
-    fn new(legend: &[slog2_format::Category]) -> Rows {
-        let columns = info_columns(legend);
-        let cats = legend
-            .iter()
-            .map(|c| {
-                let kind = match c.topology {
-                    0 => "event",
-                    2 => "arrow",
-                    _ => "state",
-                };
-                let cat = Cat::of(c);
-                let by_arg = fills(&cat, &columns);
-                (c.index, CatRow { cat, kind, by_arg })
-            })
-            .collect();
-        Rows {
-            schema: schema(&columns),
-            kind: StringBuilder::new(),
-            category: Int32Builder::new(),
-            name: StringBuilder::new(),
-            start: Float64Builder::new(),
-            end: Float64Builder::new(),
-            duration: Float64Builder::new(),
-            start_line: Int32Builder::new(),
-            end_line: Int32Builder::new(),
-            info: StringBuilder::new(),
-            typed: columns.iter().map(|c| Typed::new(c.kind)).collect(),
-            stored: vec![false; columns.len()],
-            len: 0,
-            cats,
-            columns,
-            text: String::new(),
-        }
-    }
-
-    /// Adds the row of `p` (as src/export/parquet.rs writes it).
-    fn push(&mut self, p: mpelog::slices::Piece<'_>) {
-        let columns = &self.columns;
-        let row = self.cats.entry(p.category).or_insert_with(|| {
-            let cat = Cat::unknown(p.category);
-            let by_arg = fills(&cat, columns);
-            CatRow {
-                cat,
-                kind: "state",
-                by_arg,
-            }
-        });
-        self.kind.append_value(row.kind);
-        self.category.append_value(p.category);
-        self.name.append_value(&row.cat.name);
-        self.start.append_value(p.start);
-        self.end.append_value(p.end);
-        self.duration.append_value(p.end - p.start);
-        self.start_line.append_value(p.first.1);
-        self.end_line.append_value(p.last.1);
-        let (text, typed, stored) = (&mut self.text, &mut self.typed, &mut self.stored);
-        text.clear();
-        stored.iter_mut().for_each(|s| *s = false);
-        let mut n = 0;
-        row.cat.each_arg(p.info, |k, v| {
-            if n > 0 {
-                text.push_str(", ");
-            }
-            let _ = match &v {
-                ArgRef::Int(x) => write!(text, "{k}={x}"),
-                ArgRef::Float(x) => write!(text, "{k}={x}"),
-                ArgRef::Text(x) => write!(text, "{k}={x}"),
-            };
-            for &col in row.by_arg.get(n).map_or(&[][..], |c| &c[..]) {
-                stored[col] = typed[col].push(&v);
-            }
-            n += 1;
-        });
-        if n == 0 {
-            self.info.append_null();
-        } else {
-            self.info.append_value(&self.text);
-        }
-        for (c, &s) in self.typed.iter_mut().zip(self.stored.iter()) {
-            if !s {
-                c.push_null();
-            }
-        }
-        self.len += 1;
-    }
-
-    /// The rows gathered as a record batch; the builders start again.
-    fn batch(&mut self) -> RecordBatch {
-        let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(self.kind.finish()),
-            Arc::new(self.category.finish()),
-            Arc::new(self.name.finish()),
-            Arc::new(self.start.finish()),
-            Arc::new(self.end.finish()),
-            Arc::new(self.duration.finish()),
-            Arc::new(self.start_line.finish()),
-            Arc::new(self.end_line.finish()),
-            Arc::new(self.info.finish()),
-        ];
-        columns.extend(self.typed.iter_mut().map(Typed::finish));
-        self.len = 0;
-        RecordBatch::try_new(self.schema.clone(), columns).expect("columns of the schema")
-    }
-}
-
 /// What the reading thread of [`Trace::stream`] sends: the legend's table
 /// layout first, then batches, or the error that stopped it.
 enum Message {
@@ -328,6 +122,20 @@ enum Message {
     Batch(RecordBatch),
     Failed(mpelog::trace::Error),
 }
+
+/// What the reading thread of [`Trace::stream`] hands the building thread:
+/// the legend first, then the pieces in chunks, or the error that stopped it.
+enum Feed {
+    Legend(Vec<slog2_format::Category>),
+    Chunk(Chunk),
+    Failed(mpelog::trace::Error),
+}
+
+/// Pieces to a chunk handed from the reading to the building thread.
+const CHUNK: usize = 4096;
+
+/// Chunks the reading thread may be ahead of the building thread.
+const CHUNKS_AHEAD: usize = 4;
 
 /// The schema of a table, for pyarrow (`pyarrow.schema(x)`: the Arrow
 /// PyCapsule interface).
@@ -421,6 +229,14 @@ impl ArrowStream {
 struct BatchStream {
     rx: Mutex<Option<Receiver<Message>>>,
     schema: Mutex<Option<SchemaRef>>,
+    /// Set when the stream ends: the reading thread stops.
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for BatchStream {
+    fn drop(&mut self) {
+        self.close();
+    }
 }
 
 impl BatchStream {
@@ -435,8 +251,10 @@ impl BatchStream {
         })
     }
 
-    /// Ends the stream (the reading thread stops at its next batch).
+    /// Ends the stream: the reading thread stops at its next piece (or, while
+    /// it reads and sorts a format without a tree, its next primitive).
     fn close(&self) {
+        self.stop.store(true, Ordering::Relaxed);
         if let Ok(mut rx) = self.rx.lock() {
             rx.take();
         }
@@ -608,10 +426,12 @@ impl Trace {
         })
     }
 
-    /// The drawables of `[from_, to)` in batches of `rows`, read on a thread
-    /// of their own while the consumer takes them (at most one batch ahead).
-    /// The thread reads its own [`mpelog::Trace::reopen`] of the input, so
-    /// that the trace stays free for other calls while the stream is taken.
+    /// The drawables of `[from_, to)` in batches of `rows`, read while the
+    /// consumer takes them, on two threads of their own: one reads (its own
+    /// [`mpelog::Trace::reopen`] of the input, so that the trace stays free
+    /// for other calls) and hands the pieces over in chunks, the other builds
+    /// the batches (at most one ahead of the consumer). When the consumer
+    /// goes away (the stream closed or dropped) both end, reading no further.
     #[pyo3(signature = (from_ = None, to = None, rows = 65536))]
     fn stream(
         &self,
@@ -623,42 +443,78 @@ impl Trace {
         mpelog::trace::check_window(from_, to).map_err(py_err)?;
         let rows = rows.max(1);
         let (tx, rx) = sync_channel::<Message>(1);
+        let (feed_tx, feed_rx) = sync_channel::<Feed>(CHUNKS_AHEAD);
+        let stop = Arc::new(AtomicBool::new(false));
         let t = self.inner.clone();
         let mut own = py.detach(move || lock(&t).reopen().map_err(py_err))?;
+        let reader_stop = stop.clone();
         std::thread::spawn(move || {
-            let b: RefCell<Option<Rows>> = RefCell::new(None);
-            let open = Cell::new(true);
-            let res = own.scan(
+            let stop = reader_stop;
+            let mut chunk = Chunk::with_capacity(CHUNK);
+            // A failed send: the builder is gone, so is the consumer.
+            let gone = || stop.store(true, Ordering::Relaxed);
+            let res = own.scan_until(
                 &window(from_, to),
+                &stop,
                 &mut |legend| {
-                    let r = Rows::new(legend);
-                    open.set(tx.send(Message::Schema(r.schema.clone())).is_ok());
-                    *b.borrow_mut() = Some(r);
+                    if feed_tx.send(Feed::Legend(legend.to_vec())).is_err() {
+                        gone();
+                    }
                 },
                 &mut |p| {
-                    let mut b = b.borrow_mut();
-                    let Some(b) = b.as_mut().filter(|_| open.get()) else {
-                        return;
-                    };
-                    b.push(p);
-                    if b.len >= rows {
-                        open.set(tx.send(Message::Batch(b.batch())).is_ok());
+                    chunk.push(p);
+                    if chunk.len() >= CHUNK {
+                        let full = std::mem::replace(&mut chunk, Chunk::with_capacity(CHUNK));
+                        if feed_tx.send(Feed::Chunk(full)).is_err() {
+                            gone();
+                        }
                     }
                 },
             );
-            let (mut b, open) = (b.into_inner(), open.get());
-            let last = match (res, b.as_mut()) {
-                (Ok(_), Some(b)) if b.len > 0 => Some(Message::Batch(b.batch())),
-                (Ok(_), _) => None,
-                (Err(e), _) => Some(Message::Failed(e)),
+            let _ = feed_tx.send(match res {
+                Ok(_) => Feed::Chunk(chunk),
+                Err(e) => Feed::Failed(e),
+            });
+        });
+        let builder_stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut b: Option<Rows> = None;
+            let send = |m: Message| {
+                let sent = tx.send(m).is_ok();
+                if !sent {
+                    builder_stop.store(true, Ordering::Relaxed);
+                }
+                sent
             };
-            if let (true, Some(last)) = (open, last) {
-                let _ = tx.send(last);
+            for feed in feed_rx {
+                match feed {
+                    Feed::Legend(legend) => {
+                        let r = Rows::with_rows(&legend, rows);
+                        if !send(Message::Schema(r.schema.clone())) {
+                            return;
+                        }
+                        b = Some(r);
+                    }
+                    Feed::Chunk(chunk) => {
+                        let Some(b) = b.as_mut() else { continue };
+                        if !b.push_chunk(&chunk, &mut |batch| send(Message::Batch(batch))) {
+                            return;
+                        }
+                    }
+                    Feed::Failed(e) => {
+                        send(Message::Failed(e));
+                        return;
+                    }
+                }
+            }
+            if let Some(b) = b.as_mut().filter(|b| b.len > 0) {
+                send(Message::Batch(b.batch()));
             }
         });
         Ok(BatchStream {
             rx: Mutex::new(Some(rx)),
             schema: Mutex::new(None),
+            stop,
         })
     }
 

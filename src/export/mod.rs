@@ -1078,6 +1078,45 @@ pub trait Ordered {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> Result<(), Self::Error>;
+
+    /// As [`Ordered::pieces`], but stops once `f` breaks, reading no
+    /// further (what an abandoned reader needs). The default reads on to the
+    /// end, calling `f` no more.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ordered::pieces`].
+    ///
+    /// ```
+    /// # use slog2_format::convert::clog2_to_slog2;
+    /// # use slog2_format::Slog2Reader;
+    /// # use std::io::Cursor;
+    /// # let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// # let mut trace = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let (out, _) = clog2_to_slog2(&mut trace, Cursor::new(Vec::new()), Default::default(), |_| {})?;
+    /// # let bytes = out.into_inner();
+    /// use mpelog::export::Ordered;
+    /// use std::ops::ControlFlow;
+    /// let mut r = Slog2Reader::new(Cursor::new(&bytes))?;
+    /// let span = r.span(None, None);
+    /// let mut n = 0;
+    /// r.pieces_while(span, &mut |_| {
+    ///     n += 1;
+    ///     if n < 5 { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+    /// })?;
+    /// assert_eq!(n, 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn pieces_while(
+        &mut self,
+        span: Span,
+        f: &mut dyn FnMut(Piece<'_>) -> std::ops::ControlFlow<()>,
+    ) -> Result<(), Self::Error> {
+        let mut go = true;
+        self.pieces(span, &mut |p| {
+            go = go && f(p).is_continue();
+        })
+    }
 }
 
 impl<T: Tree> Ordered for T {
@@ -1087,6 +1126,13 @@ impl<T: Tree> Ordered for T {
     }
     fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> Result<(), T::Error> {
         slices::visit_pieces(self, span, f)
+    }
+    fn pieces_while(
+        &mut self,
+        span: Span,
+        f: &mut dyn FnMut(Piece<'_>) -> std::ops::ControlFlow<()>,
+    ) -> Result<(), T::Error> {
+        slices::visit_pieces_while(self, span, f)
     }
 }
 

@@ -23,8 +23,11 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
 
 /// The default memory for primitives waiting in [`StartOrder`]'s buffer.
 pub const DEFAULT_MEMORY: usize = 64 << 20;
@@ -76,6 +79,8 @@ pub struct StartOrder {
     /// The line IDs primitives use, and the previous primitive's.
     lines: FxHashSet<i32>,
     last_lines: Option<[i32; 2]>,
+    /// Once set, [`PrimSink::add`] fails: the conversion ends early.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for StartOrder {
@@ -111,7 +116,32 @@ impl StartOrder {
             last_category: None,
             lines: FxHashSet::default(),
             last_lines: None,
+            stop: None,
         }
+    }
+
+    /// Ends the conversion early once `flag` is set: the next primitive added
+    /// fails with an [`io::ErrorKind::Interrupted`] error (the sink's error,
+    /// [`slog2_format::Error::Sink`]), and the converter reads no further.
+    ///
+    /// ```
+    /// use mpelog::export::sorted::StartOrder;
+    /// use std::sync::{atomic::AtomicBool, Arc};
+    /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let sink = StartOrder::new().stop_when(Arc::new(AtomicBool::new(true)));
+    /// match slog2_format::convert::clog2_into(&mut reader, sink, |_| {}) {
+    ///     Err(slog2_format::Error::Sink(e)) => {
+    ///         let io = e.downcast_ref::<std::io::Error>().unwrap();
+    ///         assert_eq!(io.kind(), std::io::ErrorKind::Interrupted);
+    ///     }
+    ///     other => panic!("expected the stop, got {other:?}"),
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stop_when(mut self, flag: Arc<AtomicBool>) -> StartOrder {
+        self.stop = Some(flag);
+        self
     }
 
     /// Keeps only the primitives that meet `[from, to)` (a missing bound: no
@@ -372,6 +402,12 @@ impl PrimSink for StartOrder {
     type Output = Sorted;
 
     fn add(&mut self, p: Prim) -> slog2_format::Result<()> {
+        if self.stop.as_ref().is_some_and(|s| s.load(AtomicOrdering::Relaxed)) {
+            return Err(slog2_format::Error::Sink(Box::new(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "the conversion was stopped by its reader",
+            ))));
+        }
         let (start, end) = (p.earliest(), p.latest());
         if self.last_category != Some(p.category) {
             self.last_category = Some(p.category);
@@ -651,6 +687,17 @@ impl Ordered for Sorted {
     }
 
     fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> io::Result<()> {
+        self.pieces_while(span, &mut |p| {
+            f(p);
+            ControlFlow::Continue(())
+        })
+    }
+
+    fn pieces_while(
+        &mut self,
+        span: Span,
+        f: &mut dyn FnMut(Piece<'_>) -> ControlFlow<()>,
+    ) -> io::Result<()> {
         let window = if span.clipped {
             TimeWindow::new(span.from, span.to)
         } else {
@@ -658,13 +705,17 @@ impl Ordered for Sorted {
         };
         let mut give = |p: &Prim| {
             if window.meets(p.earliest(), p.latest()) {
-                f(Piece::of_prim(p));
+                f(Piece::of_prim(p))
+            } else {
+                ControlFlow::Continue(())
             }
         };
         let Some(file) = &self.file else {
-            self.order
-                .iter()
-                .for_each(|&(_, _, i)| give(&self.memory[i as usize]));
+            for &(_, _, i) in &self.order {
+                if give(&self.memory[i as usize]).is_break() {
+                    break;
+                }
+            }
             return Ok(());
         };
         let chunk = (self.buffer_bytes / self.runs.len().max(1)).clamp(16 << 10, 4 << 20);
@@ -689,7 +740,9 @@ impl Ordered for Sorted {
         // smallest), instead of a pop and a push.
         while let Some(mut top) = heap.peek_mut() {
             let Reverse(Head(_, p, i)) = &*top;
-            give(p);
+            if give(p).is_break() {
+                break;
+            }
             let i = *i;
             match readers[i].next(file, chunk)? {
                 Some(q) => *top = Reverse(Head::new(q, i)),

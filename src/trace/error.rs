@@ -125,6 +125,13 @@ pub enum Error {
         /// The trace's views.
         known: String,
     },
+    /// The read was stopped by its caller (the flag of
+    /// [`Trace::scan_until`](super::Trace::scan_until)) before its end.
+    #[error("{}: the read was stopped before its end", .path.display())]
+    Stopped {
+        /// The input.
+        path: PathBuf,
+    },
 }
 
 impl Error {
@@ -184,6 +191,7 @@ impl Error {
             Error::BadWindow { .. } => "bad_window",
             Error::NoView { .. } => "no_view",
             Error::Unsupported { .. } => "unsupported",
+            Error::Stopped { .. } => "stopped",
         }
     }
 

@@ -7,6 +7,32 @@ use super::{annotation_error, read, Trace, Tree};
 use crate::export::Ordered;
 use crate::slices::Piece;
 use slog2_format::Category;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Calls `f` with each piece of `tree` in the window until `stop` is set,
+/// and returns how many (`None`: stopped).
+fn visit_until<T: Ordered>(
+    tree: &mut T,
+    opts: &crate::export::Options,
+    stop: &AtomicBool,
+    f: &mut dyn FnMut(Piece<'_>),
+) -> std::result::Result<Option<u64>, T::Error> {
+    let span = tree.span(opts.from, opts.to);
+    let mut n = 0u64;
+    let mut stopped = false;
+    tree.pieces_while(span, &mut |p| {
+        if stop.load(Ordering::Relaxed) {
+            stopped = true;
+            return ControlFlow::Break(());
+        }
+        n += 1;
+        f(p);
+        ControlFlow::Continue(())
+    })?;
+    Ok((!stopped).then_some(n))
+}
 
 /// Calls `f` with each piece of `tree` in the window, and returns how many.
 fn visit<T: Ordered>(
@@ -108,5 +134,66 @@ impl Trace {
                 visit(&mut sorted, opts, f).map_err(Error::io(&std::env::temp_dir()))
             }
         }
+    }
+
+    /// As [`Trace::scan`], but ends early, reading no further, once `stop`
+    /// is set (checked before each piece, and before each primitive while a
+    /// format without a tree is read and sorted): what a reader on another
+    /// thread needs when its consumer goes away.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::scan`]; [`Error::Stopped`] once stopped.
+    ///
+    /// ```
+    /// use std::sync::{atomic::{AtomicBool, Ordering}, Arc};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let stop = Arc::new(AtomicBool::new(false));
+    /// let mut n = 0;
+    /// let e = t.scan_until(&Default::default(), &stop, &mut |_| {}, &mut |_| {
+    ///     n += 1;
+    ///     if n == 100 {
+    ///         stop.store(true, Ordering::Relaxed); // the consumer went away
+    ///     }
+    /// }).unwrap_err();
+    /// assert_eq!((e.kind(), n), ("stopped", 100));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn scan_until(
+        &mut self,
+        opts: &crate::export::Options,
+        stop: &Arc<AtomicBool>,
+        legend: &mut dyn FnMut(&[Category]),
+        f: &mut dyn FnMut(Piece<'_>),
+    ) -> Result<u64> {
+        super::check_window(opts.from, opts.to)?;
+        let given = self.given.clone();
+        let stopped = || Error::Stopped {
+            path: given.clone(),
+        };
+        let n = match self.own_tree() {
+            Some(Tree::Slog2(r)) => {
+                legend(r.category_list());
+                visit_until(r.as_mut(), opts, stop, f).map_err(|source| Error::Slog2 {
+                    path: given.clone(),
+                    source,
+                })?
+            }
+            Some(Tree::Annotation(a, trace)) => {
+                legend(&a.categories().categories);
+                visit_until(a.as_mut(), opts, stop, f)
+                    .map_err(|e| annotation_error(&given, trace, e))?
+            }
+            None => {
+                let local = self.local()?;
+                let mut sorted = read::sorted_until(&local, self.format, opts, stop)?;
+                legend(sorted.categories());
+                visit_until(&mut sorted, opts, stop, f).map_err(Error::io(&std::env::temp_dir()))?
+            }
+        };
+        n.ok_or_else(stopped)
     }
 }

@@ -7,6 +7,8 @@ use super::error::{Error, Result};
 use crate::export::sorted::Sorted;
 use mpelog_conformance::Format;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Largest unpacked `.Z` ALOG input accepted (as the CLI).
 const MAX_UNPACKED: usize = 1 << 30;
@@ -48,6 +50,22 @@ pub(crate) fn sorted(path: &Path, format: Format, opts: &crate::export::Options)
     Ok(sorted_counted(path, format, opts)?.0)
 }
 
+/// [`sorted`], ending early with [`Error::Stopped`] once `stop` is set.
+pub(crate) fn sorted_until(
+    path: &Path,
+    format: Format,
+    opts: &crate::export::Options,
+    stop: &Arc<AtomicBool>,
+) -> Result<Sorted> {
+    let sink = opts.start_order().stop_when(stop.clone());
+    match sorted_into(path, format, sink) {
+        Err(_) if stop.load(Ordering::Relaxed) => Err(Error::Stopped {
+            path: path.to_path_buf(),
+        }),
+        r => Ok(r?.0),
+    }
+}
+
 /// [`sorted`], with what the pairing dropped (sends and receives without
 /// their other end: what `mpelog analyze` reports as dropped).
 pub(crate) fn sorted_counted(
@@ -55,7 +73,15 @@ pub(crate) fn sorted_counted(
     format: Format,
     opts: &crate::export::Options,
 ) -> Result<(Sorted, slog2_format::convert::Unmatched)> {
-    let sink = opts.start_order();
+    sorted_into(path, format, opts.start_order())
+}
+
+/// The primitives of the trace at `path`, paired into `sink`.
+fn sorted_into(
+    path: &Path,
+    format: Format,
+    sink: crate::export::sorted::StartOrder,
+) -> Result<(Sorted, slog2_format::convert::Unmatched)> {
     let conv = |e| Error::conversion(path, e);
     let sorted = match format {
         Format::Clog2 => {
