@@ -34,6 +34,13 @@ def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def cpu_secs():
+    """User and system CPU seconds of this process, all its threads: on a
+    shared machine, what the work cost whatever the wall time."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def child(mode, *args):
     """Runs this script as `mode` in a fresh process; returns its JSON line."""
     out = subprocess.run(
@@ -87,6 +94,7 @@ def run_child(mode, args):
         out["secs"] = (time.perf_counter() - start) / reps
     out.setdefault("secs", time.perf_counter() - start)
     out["peak_rss_mb"] = peak_mb()
+    out["cpu"] = cpu_secs()
     print(json.dumps(out))
 
 
@@ -96,7 +104,7 @@ def main(trace, archive, mpelog_bin):
     b = child("batches", trace)
     print(
         f"t.batches() {trace}: {mb:.0f} MB, {b['rows']} rows in {b['secs']:.1f} s: "
-        f"{mb / b['secs']:.0f} MB/s, {b['rows'] / b['secs'] / 1e6:.2f} M rows/s; peak RSS {b['peak_rss_mb']:.0f} MB"
+        f"{mb / b['secs']:.0f} MB/s, {b['rows'] / b['secs'] / 1e6:.2f} M rows/s; CPU {b['cpu']:.1f} s; peak RSS {b['peak_rss_mb']:.0f} MB"
     )
     tmp = tempfile.mkdtemp(prefix="mpelog-bench-")
     try:
@@ -106,17 +114,20 @@ def main(trace, archive, mpelog_bin):
         print(
             f"pandas read_csv of the pipit CSV ({size_of(csv) / 1e6:.0f} MB, {c['rows']} rows) in {c['secs']:.1f} s: "
             f"{mb / c['secs']:.0f} MB/s of the CLOG2; t.batches() is {c['secs'] / b['secs']:.1f}x faster; "
-            f"peak RSS {c['peak_rss_mb']:.0f} MB"
+            f"CPU {c['cpu']:.1f} s; peak RSS {c['peak_rss_mb']:.0f} MB"
         )
         os.remove(csv)
         amb = size_of(os.path.dirname(archive)) / 1e6
         a = child("batches", archive)
-        print(f"t.batches() OTF2 {amb:.0f} MB: {a['rows']} rows in {a['secs']:.1f} s: {amb / a['secs']:.0f} MB/s")
+        print(
+            f"t.batches() OTF2 {amb:.0f} MB: {a['rows']} rows in {a['secs']:.1f} s: {amb / a['secs']:.0f} MB/s; "
+            f"CPU {a['cpu']:.1f} s; peak RSS {a['peak_rss_mb']:.0f} MB"
+        )
         o = child("otf2", archive)
         print(
             f"otf2 package reader, every event: {o['events']} events in {o['secs']:.1f} s: "
             f"{amb / o['secs']:.1f} MB/s; t.batches() is {o['secs'] / a['secs']:.0f}x faster; "
-            f"peak RSS {o['peak_rss_mb']:.0f} MB"
+            f"CPU {o['cpu']:.1f} s; peak RSS {o['peak_rss_mb']:.0f} MB"
         )
         slog2 = os.path.join(tmp, "x.slog2")
         subprocess.run([mpelog_bin, "convert", trace, "-o", slog2], check=True, capture_output=True)

@@ -102,10 +102,11 @@ class Trace:
     ) -> _pa.RecordBatchReader:
         """The drawables of ``[t0, t1)`` (default: the whole trace) as a
         ``pyarrow.RecordBatchReader`` of batches of ``rows`` rows, read while
-        they are taken on a thread of their own, at most one batch ahead:
-        memory stays bounded by the batch size (a format without a tree is
-        sorted through temporary files beyond 64 MB). The columns are those of
-        :meth:`window`.
+        they are taken, on two threads of their own (one reads, one builds the
+        batches), at most one batch ahead: memory stays bounded by the batch
+        size (a format without a tree is sorted through temporary files beyond
+        64 MB). The columns are those of :meth:`window`. A reader dropped
+        part-way stops reading: its threads end, the rest of the file unread.
 
         The input's errors are raised typed (a subclass of
         :class:`MpelogError`, with ``kind``, ``path`` and ``offset``): here,

@@ -14,8 +14,8 @@ use pyo3::types::PyCapsule;
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::path::PathBuf;
-use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
 mod rows;

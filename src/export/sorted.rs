@@ -402,7 +402,11 @@ impl PrimSink for StartOrder {
     type Output = Sorted;
 
     fn add(&mut self, p: Prim) -> slog2_format::Result<()> {
-        if self.stop.as_ref().is_some_and(|s| s.load(AtomicOrdering::Relaxed)) {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(AtomicOrdering::Relaxed))
+        {
             return Err(slog2_format::Error::Sink(Box::new(io::Error::new(
                 io::ErrorKind::Interrupted,
                 "the conversion was stopped by its reader",

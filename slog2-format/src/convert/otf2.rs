@@ -30,7 +30,10 @@ use crate::types::{topology, Category, JStr, LineIdMap, LineIdRow};
 use crate::write::{Prim, PrimSink, TreeOptions, TreeWriter};
 use otf2_format::defs::{Definitions, Ranks};
 use otf2_format::{Archive, Event, EventKind, Value};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
+// Fx, not SipHash: the maps are looked up per event (a line per location, the
+// pending sends and receives), and SipHash was 5% of reading an archive.
+use rustc_hash::FxHashMap as HashMap;
 use std::io::{Seek, Write};
 
 /// Index of the arrow category (`message`).
@@ -202,15 +205,15 @@ impl<'a> Otf2Drawables<'a> {
         Otf2Drawables {
             defs,
             lines,
-            comms: defs.comm_ranks(),
-            comm_members: HashMap::new(),
+            comms: defs.comm_ranks().into_iter().collect(),
+            comm_members: HashMap::default(),
             stacks: vec![Vec::new(); n],
             open_collectives: vec![None; n],
-            sends: HashMap::new(),
-            recvs: HashMap::new(),
-            region_cats: HashMap::new(),
-            collective_cats: HashMap::new(),
-            metric_cats: HashMap::new(),
+            sends: HashMap::default(),
+            recvs: HashMap::default(),
+            region_cats: HashMap::default(),
+            collective_cats: HashMap::default(),
+            metric_cats: HashMap::default(),
             cats: vec![arrow],
             unmatched: Unmatched::default(),
             counts: Otf2Counts::default(),
@@ -275,9 +278,9 @@ impl<'a> Otf2Drawables<'a> {
             .comm_members
             .entry(comm)
             .or_insert_with(|| match ranks {
-                Ranks::SelfComm => HashMap::new(),
+                Ranks::SelfComm => HashMap::default(),
                 Ranks::List(l) => {
-                    let mut m = HashMap::with_capacity(l.len());
+                    let mut m = HashMap::with_capacity_and_hasher(l.len(), Default::default());
                     for (i, &loc) in l.iter().enumerate() {
                         m.entry(loc).or_insert(i32::try_from(i).unwrap_or(i32::MAX));
                     }
@@ -603,7 +606,7 @@ fn line_maps(defs: &Definitions) -> Vec<LineIdMap> {
         .enumerate()
         .map(|(i, g)| (*g, i))
         .collect();
-    let mut within: HashMap<u32, i32> = HashMap::new();
+    let mut within: HashMap<u32, i32> = HashMap::default();
     let rows = defs
         .locations
         .iter()
