@@ -232,6 +232,40 @@ impl CliError {
     }
 }
 
+impl From<mpelog::trace::Error> for CliError {
+    /// The CLI's error, with the CLI's message, for a [`mpelog::Trace`]'s.
+    fn from(e: mpelog::trace::Error) -> CliError {
+        use mpelog::trace::Error as E;
+        match e {
+            E::Io { path, source } => CliError::from_io(&path, source),
+            E::Unrecognized { path, message } => CliError::Unrecognized { path, message },
+            E::Remote(e) => CliError::Remote(e),
+            E::Clog2 { path, source } => CliError::clog2(&path)(source),
+            E::Slog2 { path, source } => CliError::slog2(&path)(source),
+            E::Slog1 { path, source } => CliError::slog1(&path)(source),
+            E::Alog { path, source } => CliError::BadAlog { path, source },
+            E::Otf2 { path, source } => CliError::BadOtf2 { path, source },
+            E::Annotation { path, source } => CliError::BadAnnotation { path, source },
+            E::NoTrace { annotation, .. } if annotation.extension().is_none_or(|e| e != "idx") => {
+                CliError::Usage(format!(
+                    "{}: cannot tell which trace this annotation belongs to: name it TRACE.clog2.idx or give --trace TRACE.clog2",
+                    annotation.display()
+                ))
+            }
+            E::NoTrace { annotation, trace } => CliError::Usage(format!(
+                "{}: the trace it annotates should be {}, which does not exist; give --trace TRACE.clog2",
+                annotation.display(),
+                trace.display()
+            )),
+            E::BadWindow { from, to } => CliError::Usage(format!(
+                "window: --from {from} must be less than --to {to} (the window is [FROM, TO))"
+            )),
+            E::NoView { asked, known } => CliError::NoView { asked, known },
+            e => CliError::Usage(e.to_string()),
+        }
+    }
+}
+
 /// Result of a command.
 pub type CliResult<T = ()> = Result<T, CliError>;
 

@@ -41,6 +41,34 @@ pub fn open_http(url: &str) -> CliResult<mpelog::remote::HttpFile> {
     Ok(mpelog::remote::HttpFile::open(url)?)
 }
 
+/// Opens the input `path` (a path, `-` or a URL; `trace` names the trace of
+/// an annotation not named after it) as a [`mpelog::Trace`]: the one
+/// detection and opening of the command line. A one-pass read shows a
+/// progress bar on a terminal.
+pub fn trace(path: &Path, trace: Option<&Path>) -> CliResult<mpelog::Trace> {
+    let mut t = mpelog::Trace::open_with_trace(path, trace).map_err(CliError::from)?;
+    let bar = crate::progress::bytes_bar(0, "reading");
+    t.set_progress(Box::new(move |at, total| {
+        bar.set_length(total);
+        bar.set_position(at);
+        if at >= total {
+            bar.finish_and_clear();
+        }
+    }));
+    Ok(t)
+}
+
+/// The CLI's error for an error of `trace` (`format`'s: an old CLOG file's
+/// errors never suggest `mpelog repair`, which reads CLOG2).
+pub fn failed(format: crate::detect::Format) -> impl FnOnce(mpelog::trace::Error) -> CliError {
+    move |e| match (format, e) {
+        (crate::detect::Format::Clog, mpelog::trace::Error::Clog2 { path, source }) => {
+            CliError::input(&path)(source)
+        }
+        (_, e) => CliError::from(e),
+    }
+}
+
 /// An input, opened: where every command starts ([`input`], [`local_input`]).
 pub enum Input {
     /// A SLOG-2 file at a URL, read where it is with HTTP Range requests, and

@@ -3,8 +3,6 @@
 //! or CSV.
 
 use super::compare_text::{Form, Rows};
-use super::Input;
-use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use mpelog::stats::{self, Durations, Options, Stats};
 use std::collections::HashMap;
@@ -57,38 +55,10 @@ pub fn compare(
     super::compare_text::print(&c, Rows::Categories, a, b, form)
 }
 
-/// The statistics of any input `stats` reads.
+/// The statistics of any input `stats` reads ([`mpelog::Trace::stats`]).
 fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Stats> {
-    Ok(match super::input(path)? {
-        // A remote SLOG-2 file, read with Range requests.
-        Input::Remote(mut r, _) => stats::slog2(&mut r, opts).map_err(CliError::slog2(path))?,
-        Input::Local(path, format) => local(&path, format, trace, opts)?,
-    })
-}
-
-/// The statistics of a local file.
-fn local(
-    path: &Path,
-    format: Format,
-    trace: Option<&Path>,
-    opts: &Options,
-) -> CliResult<stats::Stats> {
-    Ok(match format {
-        Format::Slog2 | Format::Slog2Compressed => of_slog2(path, opts)?,
-        Format::Annotation => {
-            let (mut ann, trace) = super::annotation::open(path, trace)?;
-            stats::annotation(&mut ann, opts)
-                .map_err(|e| super::annotation::error(path, &trace, e))?
-        }
-        format => {
-            // Any other trace: read once, its events paired as `convert` pairs
-            // them and the drawables put in start order (no SLOG-2 file).
-            let window = mpelog::export::Options::default().window(opts.from, opts.to);
-            let mut sorted = super::export::sorted_input(path, format, &window)?;
-            stats::one_pass(&mut sorted, opts)
-                .map_err(CliError::io(Path::new("<temporary run file>")))?
-        }
-    })
+    let mut t = super::trace(path, trace)?;
+    t.stats(opts).map_err(super::failed(t.format()))
 }
 
 /// Prints the statistics in `style`.
@@ -106,13 +76,6 @@ fn print(s: &stats::Stats, by: By, style: Style) -> CliResult {
         Style::Text => text(s, by, &mut out).map_err(o)?,
     }
     out.flush().map_err(CliError::io(Path::new("<stdout>")))
-}
-
-fn of_slog2(path: &Path, opts: &Options) -> CliResult<Stats> {
-    let (file, _) = super::open(path)?;
-    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-        .map_err(CliError::slog2(path))?;
-    stats::slog2(&mut r, opts).map_err(CliError::slog2(path))
 }
 
 /// A number as the shortest text that reads back to it.

@@ -41,7 +41,7 @@ pub use detect::detect;
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
-pub use window::{check_window, Window};
+pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
 use slog2_format::{Category, Slog2Reader};
@@ -49,11 +49,27 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// A source a SLOG-2 reader reads: a local file or a remote one.
-trait ReadSeek: std::io::Read + std::io::Seek + Send {}
+pub trait ReadSeek: std::io::Read + std::io::Seek + Send {}
 impl<T: std::io::Read + std::io::Seek + Send> ReadSeek for T {}
 
-/// A SLOG-2 reader over a local or a remote file.
-type Reader = Slog2Reader<Box<dyn ReadSeek>>;
+/// A SLOG-2 reader over a local or a remote file (what [`TreeMut::Slog2`]
+/// lends).
+pub type Reader = Slog2Reader<Box<dyn ReadSeek>>;
+
+/// The tree of a trace, lent for the queries [`Trace`] does not make itself
+/// (previews, depths, summaries, lenient reading, the reader's counters):
+/// what [`Trace::tree_mut`] returns.
+#[non_exhaustive]
+pub enum TreeMut<'a> {
+    /// A SLOG-2 file (local, remote, or the conversion of another format).
+    Slog2(&'a mut Reader),
+    /// An annotation, and the path of the trace it annotates.
+    Annotation(&'a mut mpelog_annotate::Annotation<File, File>, &'a Path),
+}
+
+/// What [`Trace::set_progress`] calls as a one-pass read goes on: the bytes
+/// of the input read so far, and its size.
+pub type Progress = Box<dyn FnMut(u64, u64) + Send>;
 
 /// The tree a window query reads.
 enum Tree {
@@ -83,6 +99,10 @@ pub struct Trace {
     tree: Option<Tree>,
     /// The temporary directory of the conversion to SLOG-2, if made.
     converted: Option<tempfile::TempDir>,
+    /// The request counts of a SLOG-2 file read where it is.
+    requests: Option<crate::remote::Counts>,
+    /// Told how far a one-pass read has come.
+    progress: Option<Progress>,
 }
 
 impl std::fmt::Debug for Trace {
@@ -126,10 +146,31 @@ impl Trace {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(path_or_url: impl AsRef<Path>) -> Result<Trace> {
+        Self::open_with_trace(path_or_url, None)
+    }
+
+    /// As [`Trace::open`], but an annotation is read with the trace `trace`
+    /// when given (an annotation not named after its trace); `trace` is not
+    /// used for any other input.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::open`].
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let t = mpelog::Trace::open_with_trace(&path, Some(std::path::Path::new("unused")))?;
+    /// assert_eq!(t.format().name(), "CLOG2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_with_trace(path_or_url: impl AsRef<Path>, trace: Option<&Path>) -> Result<Trace> {
         let given = path_or_url.as_ref();
         let local = match url(given) {
             Some(u) => {
                 let f = crate::remote::HttpFile::open(u)?;
+                let requests = f.counts();
                 let source: Box<dyn ReadSeek> = Box::new(f);
                 match Slog2Reader::new(source) {
                     Ok(r) => {
@@ -139,6 +180,8 @@ impl Trace {
                             format: Format::Slog2,
                             tree: Some(Tree::Slog2(Box::new(r))),
                             converted: None,
+                            requests: Some(requests),
+                            progress: None,
                         })
                     }
                     Err(slog2_format::Error::NotSlog2 { .. }) => crate::input::download(u)?,
@@ -158,7 +201,7 @@ impl Trace {
                 },
             })?,
         };
-        Self::open_local(given, local, None)
+        Self::open_local(given, local, trace)
     }
 
     /// Opens the annotation `idx` of the trace `trace` (for an annotation
@@ -210,6 +253,8 @@ impl Trace {
             format,
             tree,
             converted: None,
+            requests: None,
+            progress: None,
         })
     }
 
@@ -289,6 +334,120 @@ impl Trace {
     /// ```
     pub fn is_converted(&self) -> bool {
         self.converted.is_some()
+    }
+
+    /// The counts of the HTTP requests made so far, for a SLOG-2 file read
+    /// where it is (at a URL); `None` for any other input.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert!(mpelog::Trace::open(&path)?.requests().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn requests(&self) -> Option<crate::remote::Counts> {
+        self.requests.clone()
+    }
+
+    /// The trace an annotation annotates; `None` for any other input.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert!(mpelog::Trace::open(&path)?.annotated().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn annotated(&self) -> Option<&Path> {
+        match (&self.tree, &self.converted) {
+            (Some(Tree::Annotation(_, trace)), None) => Some(trace),
+            _ => None,
+        }
+    }
+
+    /// Has `f` told how far each one-pass read of a format without a tree
+    /// has come (the bytes read of the input, and its size), as the CLI's
+    /// progress bar shows it.
+    ///
+    /// ```
+    /// use std::sync::{atomic::{AtomicU64, Ordering}, Arc};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let seen = Arc::new(AtomicU64::new(0));
+    /// let s = seen.clone();
+    /// t.set_progress(Box::new(move |at, _| s.store(at, Ordering::Relaxed)));
+    /// t.stats(&Default::default())?;
+    /// assert!(seen.load(Ordering::Relaxed) > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_progress(&mut self, f: Progress) {
+        self.progress = Some(f);
+    }
+
+    /// The tree window queries read (the input's, or that of its one-time
+    /// conversion to a temporary SLOG-2 file), lent for the queries this
+    /// type does not make itself.
+    ///
+    /// # Errors
+    ///
+    /// The conversion's error, for a format without a tree.
+    ///
+    /// ```
+    /// use mpelog::trace::TreeMut;
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let TreeMut::Slog2(r) = t.tree_mut()? else { panic!("converted to SLOG-2") };
+    /// assert!(r.window_preview(0.0, 1.0, 100)?.shadows.len() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tree_mut(&mut self) -> Result<TreeMut<'_>> {
+        Ok(match self.tree()? {
+            Tree::Slog2(r) => TreeMut::Slog2(r),
+            Tree::Annotation(a, trace) => TreeMut::Annotation(a, trace),
+        })
+    }
+
+    /// The time box of the tree (its root's earliest and latest times), the
+    /// input's or its conversion's; `None` for a tree without entries.
+    ///
+    /// # Errors
+    ///
+    /// The conversion's error, for a format without a tree.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let (start, end) = mpelog::Trace::open(&path)?.time_box()?.unwrap();
+    /// assert!(start < end);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn time_box(&mut self) -> Result<Option<(f64, f64)>> {
+        Ok(self.tree()?.time_box())
+    }
+
+    /// The local file to read for the input: itself, the copy of standard
+    /// input, or of a URL (downloaded now, once, for a SLOG-2 file read
+    /// where it is).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Remote`] when the download fails.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert_eq!(mpelog::Trace::open(&path)?.local_path()?, path);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn local_path(&mut self) -> Result<PathBuf> {
+        self.local()
     }
 
     /// The local file of the input, downloaded first for a remote one.
@@ -384,7 +543,7 @@ impl Trace {
             None => {
                 let local = self.local()?;
                 let window = crate::export::Options::default().window(opts.from, opts.to);
-                let mut sorted = read::sorted(&local, self.format, &window)?;
+                let mut sorted = read::sorted(&local, self.format, &window, &mut self.progress)?;
                 crate::stats::one_pass(&mut sorted, opts).map_err(Error::io(&std::env::temp_dir()))
             }
         }
@@ -445,7 +604,7 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
-                let mut sorted = read::sorted(&local, self.format, opts)?;
+                let mut sorted = read::sorted(&local, self.format, opts, &mut self.progress)?;
                 crate::export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
                     E::Read(source) => Error::Io {
                         path: std::env::temp_dir(),

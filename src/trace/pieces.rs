@@ -103,7 +103,7 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
-                let mut sorted = read::sorted(&local, self.format, opts)?;
+                let mut sorted = read::sorted(&local, self.format, opts, &mut self.progress)?;
                 legend(sorted.categories());
                 visit(&mut sorted, opts, f).map_err(Error::io(&std::env::temp_dir()))
             }
