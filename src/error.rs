@@ -194,20 +194,6 @@ impl CliError {
 }
 
 impl CliError {
-    /// An export's error: a read error as `read` wraps it, a write error on the
-    /// output, a missing view as [`CliError::NoView`].
-    pub fn export<E: std::error::Error + 'static>(
-        read: impl FnOnce(E) -> CliError,
-    ) -> impl FnOnce(mpelog::export::Error<E>) -> CliError {
-        use mpelog::export::Error;
-        move |e| match e {
-            Error::Read(e) => read(e),
-            Error::Write(e) => CliError::io(Path::new("<output>"))(e),
-            Error::NoView { asked, known } => CliError::NoView { asked, known },
-            e => CliError::Usage(e.to_string()),
-        }
-    }
-
     /// Wraps a SLOG-1 codec error on `path`.
     pub fn slog1(path: &Path) -> impl FnOnce(slog2_format::slog1::Error) -> CliError + '_ {
         move |source| match source {

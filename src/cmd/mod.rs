@@ -22,6 +22,7 @@ pub mod synth;
 pub mod window;
 
 use crate::error::{CliError, CliResult};
+use mpelog::trace::Step;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -48,12 +49,20 @@ pub fn open_http(url: &str) -> CliResult<mpelog::remote::HttpFile> {
 pub fn trace(path: &Path, trace: Option<&Path>) -> CliResult<mpelog::Trace> {
     let mut t = mpelog::Trace::open_with_trace(path, trace).map_err(CliError::from)?;
     let bar = crate::progress::bytes_bar(0, "reading");
-    t.set_progress(Box::new(move |at, total| {
-        bar.set_length(total);
-        bar.set_position(at);
-        if at >= total {
-            bar.finish_and_clear();
+    t.set_progress(Box::new(move |step| match step {
+        Step::Read { at, total } => {
+            bar.set_length(total);
+            bar.set_position(at);
         }
+        Step::Sorted { drawables, runs } => {
+            bar.finish_and_clear();
+            if runs > 0 {
+                eprintln!(
+                    "put {drawables} drawables in time order through {runs} sorted runs in a temporary file (--sort-memory)"
+                );
+            }
+        }
+        _ => {}
     }));
     Ok(t)
 }

@@ -40,6 +40,7 @@ pub use analyze::WaitSource;
 pub use detect::detect;
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
+pub use pieces::InOrder;
 pub use mpelog_conformance::Format;
 pub use window::{bounds, check_window, Window};
 
@@ -67,9 +68,36 @@ pub enum TreeMut<'a> {
     Annotation(&'a mut mpelog_annotate::Annotation<File, File>, &'a Path),
 }
 
-/// What [`Trace::set_progress`] calls as a one-pass read goes on: the bytes
-/// of the input read so far, and its size.
-pub type Progress = Box<dyn FnMut(u64, u64) + Send>;
+/// What [`Trace::set_progress`] calls as a one-pass read goes on.
+pub type Progress = Box<dyn FnMut(Step) + Send>;
+
+/// How far a one-pass read of a format without a tree has come: what
+/// [`Trace::set_progress`] is told.
+///
+/// ```
+/// let s = mpelog::trace::Step::Read { at: 10, total: 100 };
+/// assert!(matches!(s, mpelog::trace::Step::Read { at: 10, .. }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Step {
+    /// `at` bytes of the input's `total` have been read.
+    Read {
+        /// The bytes read so far.
+        at: u64,
+        /// The input's size.
+        total: u64,
+    },
+    /// The input has been read and its drawables put in time order, through
+    /// `runs` sorted runs in a temporary file (none when they fit in the
+    /// sort memory).
+    Sorted {
+        /// The drawables kept (those that meet the window).
+        drawables: u64,
+        /// The sorted runs written.
+        runs: usize,
+    },
+}
 
 /// The tree a window query reads.
 enum Tree {
@@ -367,8 +395,8 @@ impl Trace {
     }
 
     /// Has `f` told how far each one-pass read of a format without a tree
-    /// has come (the bytes read of the input, and its size), as the CLI's
-    /// progress bar shows it.
+    /// has come ([`Step`]: the bytes read of the input, then the sort), as
+    /// the CLI's progress bar and its note on sorted runs show it.
     ///
     /// ```
     /// use std::sync::{atomic::{AtomicU64, Ordering}, Arc};
@@ -378,7 +406,11 @@ impl Trace {
     /// let mut t = mpelog::Trace::open(&path)?;
     /// let seen = Arc::new(AtomicU64::new(0));
     /// let s = seen.clone();
-    /// t.set_progress(Box::new(move |at, _| s.store(at, Ordering::Relaxed)));
+    /// t.set_progress(Box::new(move |step| {
+    ///     if let mpelog::trace::Step::Read { at, .. } = step {
+    ///         s.store(at, Ordering::Relaxed)
+    ///     }
+    /// }));
     /// t.stats(&Default::default())?;
     /// assert!(seen.load(Ordering::Relaxed) > 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -68,7 +68,7 @@ pub(crate) fn sorted_counted(
     };
     let mut tell = |at: u64| {
         if let Some(p) = progress.as_mut() {
-            p(at, total)
+            p(super::Step::Read { at, total })
         }
     };
     let conv = |e| Error::conversion(path, e);
@@ -100,6 +100,12 @@ pub(crate) fn sorted_counted(
         // SLOG-2 and annotations have a tree: never sorted.
         _ => unreachable!("a format with a tree is read through it"),
     };
+    if let Some(p) = progress.as_mut() {
+        p(super::Step::Sorted {
+            drawables: sorted.0.len(),
+            runs: sorted.0.runs(),
+        })
+    }
     Ok((sorted.0, sorted.1.unmatched))
 }
 
