@@ -55,13 +55,13 @@ pub fn run(
 ) -> CliResult {
     let (to, gz) = target(output, format)?;
     // A remote SLOG-2 file has no local path to keep the output away from.
-    let remote = super::url(input).is_some();
+    let remote = mpelog::trace::url(input).is_some();
     let local = [input];
     let out = Output::create(output, if remote { &[] } else { &local[..] }, false)?;
     let input = &if remote {
         input.to_path_buf()
     } else {
-        super::local(input)?
+        mpelog::trace::local_copy(input)?
     };
     let started = std::time::Instant::now();
     let w = out.writer()?;
@@ -238,13 +238,13 @@ pub fn dataset(
             shown(output)
         )));
     }
-    let remote = super::url(input).is_some();
+    let remote = mpelog::trace::url(input).is_some();
     let local = [input];
     let target = crate::output::Dataset::create(output, if remote { &[] } else { &local[..] })?;
     let input = &if remote {
         input.to_path_buf()
     } else {
-        super::local(input)?
+        mpelog::trace::local_copy(input)?
     };
     let started = std::time::Instant::now();
     let mut t = super::trace(input, trace)?;

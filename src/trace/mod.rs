@@ -37,7 +37,7 @@ mod read;
 mod window;
 
 pub use analyze::WaitSource;
-pub use detect::detect;
+pub use detect::{detect, local_copy, locate};
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
 pub use pieces::InOrder;
@@ -143,8 +143,15 @@ impl std::fmt::Debug for Trace {
     }
 }
 
-/// The URL of a remote file (`http://` or `https://`), if `path` is one.
-fn url(path: &Path) -> Option<&str> {
+/// The URL of a remote file (`http://` or `https://`), if `path` is one:
+/// an input [`Trace::open`] reads over HTTP.
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(mpelog::trace::url(Path::new("HTTPS://x/t.slog2")), Some("HTTPS://x/t.slog2"));
+/// assert_eq!(mpelog::trace::url(Path::new("t.slog2")), None);
+/// ```
+pub fn url(path: &Path) -> Option<&str> {
     path.to_str().filter(|p| {
         let p = p.get(..8).unwrap_or(p).to_ascii_lowercase();
         p.starts_with("http://") || p.starts_with("https://")
@@ -212,7 +219,7 @@ impl Trace {
                             progress: None,
                         })
                     }
-                    Err(slog2_format::Error::NotSlog2 { .. }) => crate::input::download(u)?,
+                    Err(slog2_format::Error::NotSlog2 { .. }) => local_copy(given)?,
                     Err(source) => {
                         return Err(Error::Slog2 {
                             path: given.to_path_buf(),
@@ -221,13 +228,7 @@ impl Trace {
                     }
                 }
             }
-            None => crate::input::resolve(given).map_err(|e| match e {
-                crate::output::Error::Io { path, source } => Error::Io { path, source },
-                e => Error::Io {
-                    path: given.to_path_buf(),
-                    source: std::io::Error::other(e.to_string()),
-                },
-            })?,
+            None => local_copy(given)?,
         };
         Self::open_local(given, local, trace)
     }
@@ -487,8 +488,7 @@ impl Trace {
         if let Some(p) = &self.local {
             return Ok(p.clone());
         }
-        let u = url(&self.given).unwrap_or_default().to_string();
-        let p = crate::input::download(&u)?;
+        let p = local_copy(&self.given)?;
         self.local = Some(p.clone());
         Ok(p)
     }
