@@ -3,30 +3,19 @@
 //! With `-o REPORT.cubex`, the same [`Report`] is also written as CUBE4
 //! ([`analysis::to_cube`]).
 
-use super::compare_text::{Form, Rows};
+use super::form::Form;
 use crate::error::{CliError, CliResult};
 use mpelog::analysis::{self, Options, PatternReport, Report};
 use mpelog::waits::{index_path, Binding, WaitIndex};
 use std::io::Write;
 use std::path::Path;
 
-/// How to print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// A report for people.
-    Text,
-    /// One JSON object.
-    Json,
-    /// CSV rows with a `table` column.
-    Csv,
-}
-
 /// Runs `mpelog analyze`; with `cube`, also writes the report there as CUBE4.
 pub fn run(
     path: &Path,
     trace: Option<&Path>,
     opts: &Options,
-    style: Style,
+    form: Form,
     cube: Option<&Path>,
 ) -> CliResult {
     let mut t = super::trace(path, trace)?;
@@ -81,23 +70,7 @@ pub fn run(
         inputs.extend(default_trace.as_deref());
         analysis::to_cube(&r)?.write_file(out, &inputs)?;
     }
-    print(&r, style)
-}
-
-fn print(r: &Report, style: Style) -> CliResult {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let o = CliError::io(Path::new("<stdout>"));
-    match style {
-        Style::Json => {
-            mpelog::json_text::to_writer_pretty(&mut out, r)
-                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
-            writeln!(out).map_err(o)?;
-        }
-        Style::Csv => csv(r, &mut out).map_err(o)?,
-        Style::Text => text(r, &mut out).map_err(o)?,
-    }
-    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+    super::form::print(&r, form, |out| csv(&r, out), |out| text(&r, out))
 }
 
 /// A time for people: seconds in fixed point to the microsecond.
@@ -390,24 +363,9 @@ pub fn csv<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Runs `mpelog analyze A --compare B`: both runs' patterns per timeline, the
-/// largest change first ([`mpelog::compare::analyses`]).
-pub fn compare(
-    a: &Path,
-    trace: Option<&Path>,
-    b: &Path,
-    opts: &Options,
-    style: Style,
-) -> CliResult {
-    let of = |path: &Path, trace: Option<&Path>| -> CliResult<Report> {
-        let mut t = super::trace(path, trace)?;
-        t.analyze(opts).map_err(super::failed(t.format()))
-    };
-    let c = mpelog::compare::analyses(&of(a, trace)?, &of(b, None)?);
-    let form = match style {
-        Style::Json => Form::Json,
-        Style::Csv => Form::Csv,
-        Style::Text => Form::Text,
-    };
-    super::compare_text::print(&c, Rows::Patterns, a, b, form)
+/// The analysis of any input `analyze` reads ([`mpelog::Trace::analyze`]):
+/// each run of `analyze A --compare B`.
+pub fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Report> {
+    let mut t = super::trace(path, trace)?;
+    t.analyze(opts).map_err(super::failed(t.format()))
 }

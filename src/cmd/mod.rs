@@ -9,6 +9,7 @@ pub mod compare_text;
 pub mod convert;
 pub mod export;
 pub mod filter;
+pub mod form;
 pub mod info;
 pub mod otf2;
 pub mod print;

@@ -2,9 +2,9 @@
 //! matrix, message sizes and a time histogram ([`mpelog::stats`]), as text, JSON
 //! or CSV.
 
-use super::compare_text::{Form, Rows};
-use crate::error::{CliError, CliResult};
-use mpelog::stats::{self, Durations, Options, Stats};
+use super::form::Form;
+use crate::error::CliResult;
+use mpelog::stats::{Durations, Options, Stats};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
@@ -20,62 +20,16 @@ pub enum By {
     Both,
 }
 
-/// How to print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// Aligned tables.
-    Text,
-    /// One JSON object.
-    Json,
-    /// CSV rows with a `table` column.
-    Csv,
-}
-
 /// Runs `mpelog stats`.
-pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Style) -> CliResult {
-    print(&of(path, trace, opts)?, by, style)
-}
-
-/// Runs `mpelog stats A --compare B`: both runs' state categories per
-/// timeline, the largest change first ([`mpelog::compare`]).
-pub fn compare(
-    a: &Path,
-    trace: Option<&Path>,
-    b: &Path,
-    opts: &Options,
-    style: Style,
-) -> CliResult {
-    let (sa, sb) = (of(a, trace, opts)?, of(b, None, opts)?);
-    let c = mpelog::compare::stats(&sa, &sb);
-    let form = match style {
-        Style::Json => Form::Json,
-        Style::Csv => Form::Csv,
-        Style::Text => Form::Text,
-    };
-    super::compare_text::print(&c, Rows::Categories, a, b, form)
+pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, form: Form) -> CliResult {
+    let s = of(path, trace, opts)?;
+    super::form::print(&s, form, |out| csv(&s, by, out), |out| text(&s, by, out))
 }
 
 /// The statistics of any input `stats` reads ([`mpelog::Trace::stats`]).
-fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Stats> {
+pub fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Stats> {
     let mut t = super::trace(path, trace)?;
     t.stats(opts).map_err(super::failed(t.format()))
-}
-
-/// Prints the statistics in `style`.
-fn print(s: &stats::Stats, by: By, style: Style) -> CliResult {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let o = CliError::io(Path::new("<stdout>"));
-    match style {
-        Style::Json => {
-            mpelog::json_text::to_writer_pretty(&mut out, s)
-                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
-            writeln!(out).map_err(o)?;
-        }
-        Style::Csv => csv(s, by, &mut out).map_err(o)?,
-        Style::Text => text(s, by, &mut out).map_err(o)?,
-    }
-    out.flush().map_err(CliError::io(Path::new("<stdout>")))
 }
 
 /// A number as the shortest text that reads back to it.
