@@ -14,7 +14,6 @@ mod common;
 
 use common::{mpelog, stdout, synth};
 use mpelog::serve::Service;
-use mpelog::waits::WaitIndex;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -45,16 +44,7 @@ fn run(dir: &Path) -> (String, PathBuf) {
 /// The service of `slog2` with its wait index (the analysis of the file, as
 /// `mpelog serve` makes it without an index beside the trace).
 fn service(slog2: &Path) -> Service {
-    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(
-        std::fs::File::open(slog2).unwrap(),
-    ))
-    .unwrap();
-    let opts = mpelog::analysis::Options::default().record(true);
-    let mut report = mpelog::analysis::slog2(&mut r, &opts).unwrap();
-    let index = WaitIndex::from_report(&mut report).unwrap();
-    Service::new(&[slog2.to_path_buf()])
-        .unwrap()
-        .with_waits(0, index)
+    common::service_with_waits(&[slog2.to_path_buf()])
 }
 
 /// (name → (seconds, per timeline)) of a JSON `patterns` list.
@@ -234,14 +224,7 @@ fn causes_are_those_render_marks_and_the_palette_is_renders() {
         &format!("/api/waits?from={from}&to={to}&pixels={px}"),
     );
     let causes = v["causes"].as_array().unwrap();
-    let ix = {
-        let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(
-            std::fs::File::open(&slog2).unwrap(),
-        ))
-        .unwrap();
-        let opts = mpelog::analysis::Options::default().record(true);
-        WaitIndex::from_report(&mut mpelog::analysis::slog2(&mut r, &opts).unwrap()).unwrap()
-    };
+    let ix = common::wait_index(&slog2);
     let marked = mpelog::render::marked_causes(&ix, from, to, px);
     assert!(!marked.is_empty() && marked.len() <= mpelog::render::CAUSES);
     assert_eq!(causes.len(), marked.len());

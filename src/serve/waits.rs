@@ -44,6 +44,33 @@ pub(super) fn palette_json() -> serde_json::Value {
     })
 }
 
+/// Per pattern (with its sub-patterns, as `analyze` counts a parent) its
+/// seconds inside `[from, to)` and per timeline, the most seconds first
+/// (ties: by code); patterns without seconds left out.
+pub(super) fn pattern_seconds(
+    index: &WaitIndex,
+    from: f64,
+    to: f64,
+) -> Vec<(Pattern, f64, BTreeMap<i32, f64>)> {
+    let mut per: BTreeMap<Pattern, BTreeMap<i32, f64>> = BTreeMap::new();
+    for row in &index.cells(from, to, 1).rows {
+        for c in &row.cells {
+            let mut p = Some(c.pattern);
+            while let Some(q) = p {
+                *per.entry(q).or_default().entry(row.timeline).or_insert(0.0) += c.seconds;
+                p = q.parent();
+            }
+        }
+    }
+    let mut patterns: Vec<(Pattern, f64, BTreeMap<i32, f64>)> = per
+        .into_iter()
+        .map(|(p, t)| (p, t.values().sum(), t))
+        .filter(|(_, s, _)| *s > 0.0)
+        .collect();
+    patterns.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    patterns
+}
+
 impl Service {
     /// The same service with `index` as the wait index of file `k`
     /// (`mpelog serve` reads the index beside each trace, or analyses it):
@@ -106,24 +133,7 @@ impl Service {
             Some(Ok(l)) => Some(l),
             Some(Err(_)) => return Response::error(400, "line: a line ID"),
         };
-        // Per pattern (with its sub-patterns, as analyze counts a parent)
-        // and timeline, the seconds inside the window.
-        let mut per: BTreeMap<Pattern, BTreeMap<i32, f64>> = BTreeMap::new();
-        for row in &index.cells(from, to, 1).rows {
-            for c in &row.cells {
-                let mut p = Some(c.pattern);
-                while let Some(q) = p {
-                    *per.entry(q).or_default().entry(row.timeline).or_insert(0.0) += c.seconds;
-                    p = q.parent();
-                }
-            }
-        }
-        let mut patterns: Vec<(Pattern, f64, BTreeMap<i32, f64>)> = per
-            .into_iter()
-            .map(|(p, t)| (p, t.values().sum(), t))
-            .filter(|(_, s, _)| *s > 0.0)
-            .collect();
-        patterns.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let patterns = pattern_seconds(index, from, to);
         let instances: Vec<(f64, Wait)> = match line {
             None => index.instances(from, to, n),
             Some(l) => {
