@@ -9,7 +9,7 @@
 use super::palette::{leans_right, pattern_colour, PATH_COLOUR};
 use super::{escape, n, LEFT, TOP};
 use crate::analysis::Pattern;
-use crate::summary::Summary;
+use crate::summary::{Summary, JUMP_COLUMNS};
 use crate::waits::{Wait, WaitIndex};
 use std::fmt::Write as _;
 
@@ -272,9 +272,9 @@ pub(super) fn causes(
 }
 
 /// The critical path: a bar 3 pixels tall at the bottom of each row (inside
-/// its 2-pixel margin) in
-/// the columns where it spends time there, and a connector along each
-/// jump's column between the two rows' bars.
+/// its 2-pixel margin) in the columns where it spends time there, and a
+/// connector along each jump's column between the two rows' bars while
+/// there are at most one per [`JUMP_COLUMNS`] columns (else none).
 pub(super) fn path(s: &mut String, sum: &Summary, rh: f64) {
     let Some(w) = &sum.waits else {
         return;
@@ -299,6 +299,12 @@ pub(super) fn path(s: &mut String, sum: &Summary, rh: f64) {
             j - i
         );
         i = j;
+    }
+    // Connectors only while few (at most one per JUMP_COLUMNS columns, as
+    // the summary's forms write them, §6.7): more could not be told apart
+    // and would cover the rows; the bars above still say where it runs.
+    if w.jumps.len() > sum.columns as usize / JUMP_COLUMNS {
+        return;
     }
     for j in &w.jumps {
         let cx = LEFT + f64::from(j.column) + 0.5;
