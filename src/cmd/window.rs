@@ -127,7 +127,7 @@ pub fn run(file: &Path, trace: Option<&Path>, ask: Args) -> CliResult {
             "window: --pixels must be at least 1".into(),
         ));
     }
-    let mut t = super::trace(file, trace)?;
+    let mut t = super::open_trace(file, trace)?;
     if t.format() == Format::Annotation && (pixels.is_some() || detail.depth.is_some()) {
         return Err(CliError::Usage(
             "window: --pixels and --depth need a SLOG-2 file (an annotation has no shadows)".into(),
