@@ -460,7 +460,10 @@ fn a_cut_clog2_shows_what_it_could_read_and_how_to_repair() {
     let o = mpelog(&["window", s(&t), "--from", "0", "--to", "0.001"]);
     assert!(o.status.success(), "{}", err(&o));
     let said = err(&o);
-    let note = format!("converted {} (CLOG2) to a temporary SLOG-2 file\ndrawables ", s(&t));
+    let note = format!(
+        "converted {} (CLOG2) to a temporary SLOG-2 file\ndrawables ",
+        s(&t)
+    );
     assert!(said.starts_with(&note), "{said}");
     assert!(said.contains("\nunmatched events: none dropped"), "{said}");
     // A bad preamble cannot be repaired: no such advice.

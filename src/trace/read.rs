@@ -150,18 +150,9 @@ pub(crate) fn write_slog2(
                 .and_then(|records| c::clog_to_slog2(records, w, opts, |_| {}))
                 .map_err(conv)?
         }
-        Format::Alog => {
-            c::alog_to_slog2(&alog(path)?, w, opts, |_| {})
-                .map_err(conv)?
-        }
-        Format::Slog1 => {
-            c::slog1::slog1_to_slog2(&slog1(path)?, w, opts, |_| {})
-                .map_err(conv)?
-        }
-        Format::Otf2 => {
-            c::otf2::otf2_to_slog2(&otf2(path)?, w, opts, |_| {})
-                .map_err(conv)?
-        }
+        Format::Alog => c::alog_to_slog2(&alog(path)?, w, opts, |_| {}).map_err(conv)?,
+        Format::Slog1 => c::slog1::slog1_to_slog2(&slog1(path)?, w, opts, |_| {}).map_err(conv)?,
+        Format::Otf2 => c::otf2::otf2_to_slog2(&otf2(path)?, w, opts, |_| {}).map_err(conv)?,
         _ => unreachable!("a format with a tree is read through it"),
     };
     w.flush().map_err(Error::io(&out))?;
