@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The URL of a remote file (`http://` or `https://`), if `path` is one:
-/// an input [`Trace::open`] reads over HTTP.
+/// an input [`Trace::open`](super::Trace::open) reads over HTTP.
 ///
 /// ```
 /// use std::path::Path;
