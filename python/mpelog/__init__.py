@@ -125,7 +125,7 @@ class Trace:
         plus the window ``from``/``to``."""
         import pandas as pd
 
-        s = _json.loads(self._t.stats_tables_json(t0, t1, bins))
+        s = _json.loads(self._t.stats_json(t0, t1, bins, True))
         out: Dict[str, Any] = {"from": s["from"], "to": s["to"]}
 
         def flat(rows: Any) -> "pd.DataFrame":

@@ -526,14 +526,17 @@ impl Trace {
         })
     }
 
-    /// The statistics as the CLI's JSON text.
-    #[pyo3(signature = (from_ = None, to = None, bins = 0))]
+    /// The statistics as the CLI's JSON text; with `tables`, also the table
+    /// per category and timeline (`category_timelines`) the CLI's JSON leaves
+    /// out.
+    #[pyo3(signature = (from_ = None, to = None, bins = 0, tables = false))]
     fn stats_json(
         &self,
         py: Python<'_>,
         from_: Option<f64>,
         to: Option<f64>,
         bins: usize,
+        tables: bool,
     ) -> PyResult<String> {
         let t = self.inner.clone();
         py.detach(move || {
@@ -541,7 +544,12 @@ impl Trace {
                 .window(from_, to)
                 .bins(bins);
             let s = lock(&t).stats(&opts).map_err(py_err)?;
-            Ok(mpelog::json_text::to_string(&s))
+            if !tables {
+                return Ok(mpelog::json_text::to_string(&s));
+            }
+            let mut v = serde_json::to_value(&s).expect("JSON");
+            v["category_timelines"] = serde_json::to_value(&s.category_timelines).expect("JSON");
+            Ok(v.to_string())
         })
     }
 
@@ -563,28 +571,6 @@ impl Trace {
                 .instances(instances);
             let r = lock(&t).analyze(&opts).map_err(py_err)?;
             Ok(mpelog::json_text::to_string(&r))
-        })
-    }
-
-    /// The statistics as the CLI's JSON text, with the table per category and
-    /// timeline (`category_timelines`) the CLI's JSON leaves out.
-    #[pyo3(signature = (from_ = None, to = None, bins = 0))]
-    fn stats_tables_json(
-        &self,
-        py: Python<'_>,
-        from_: Option<f64>,
-        to: Option<f64>,
-        bins: usize,
-    ) -> PyResult<String> {
-        let t = self.inner.clone();
-        py.detach(move || {
-            let opts = mpelog::stats::Options::default()
-                .window(from_, to)
-                .bins(bins);
-            let s = lock(&t).stats(&opts).map_err(py_err)?;
-            let mut v = serde_json::to_value(&s).expect("JSON");
-            v["category_timelines"] = serde_json::to_value(&s.category_timelines).expect("JSON");
-            Ok(v.to_string())
         })
     }
 

@@ -18,7 +18,7 @@ pub fn run(
     form: Form,
     cube: Option<&Path>,
 ) -> CliResult {
-    let mut t = super::trace(path, trace)?;
+    let mut t = super::open_trace(path, trace)?;
     // With --write-index (`opts.record`): the file the index binds to, read
     // before the analysis so that a trace changed meanwhile is not bound.
     let bound = match (opts.record, t.requests()) {
@@ -366,6 +366,6 @@ pub fn csv<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
 /// The analysis of any input `analyze` reads ([`mpelog::Trace::analyze`]):
 /// each run of `analyze A --compare B`.
 pub fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Report> {
-    let mut t = super::trace(path, trace)?;
+    let mut t = super::open_trace(path, trace)?;
     t.analyze(opts).map_err(super::failed(t.format()))
 }

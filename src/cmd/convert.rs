@@ -404,7 +404,8 @@ fn to_slog2(
     })
 }
 
-fn tree_line(t: &slog2_format::write::TreeStats) -> String {
+/// The tree line of a conversion's summary: drawables, nodes, depth, largest block.
+pub fn tree_line(t: &slog2_format::write::TreeStats) -> String {
     format!(
         "drawables {}; tree: {} nodes, depth {}, largest block {} bytes",
         t.drawables, t.nodes, t.depth, t.max_block

@@ -134,7 +134,7 @@ fn write_here<S: Sink>(
 ) -> CliResult<Counts> {
     // Any trace without a tree: its events paired as `convert` pairs them,
     // the primitives put in start order (no SLOG-2 file in between).
-    let mut t = super::trace(input, trace)?;
+    let mut t = super::open_trace(input, trace)?;
     t.drawables(opts, sink).map_err(super::failed(t.format()))
 }
 
@@ -185,7 +185,7 @@ fn parquet(
     w: crate::output::OutWriter,
     output: &Path,
 ) -> CliResult<(crate::output::OutWriter, Counts)> {
-    let mut t = super::trace(input, trace)?;
+    let mut t = super::open_trace(input, trace)?;
     let format = t.format();
     let opened = t.in_order(opts).map_err(super::failed(format))?;
     let (rows, w) = with_tree!(opened, input, output, |tree, cats| {
@@ -247,7 +247,7 @@ pub fn dataset(
         mpelog::trace::local_copy(input)?
     };
     let started = std::time::Instant::now();
-    let mut t = super::trace(input, trace)?;
+    let mut t = super::open_trace(input, trace)?;
     let format = t.format();
     let opened = t.in_order(opts).map_err(super::failed(format))?;
     let dir = target.path().to_path_buf();

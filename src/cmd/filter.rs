@@ -2,11 +2,11 @@
 //! SLOG-2 file ([`mpelog::filter`]), written atomically.
 
 use crate::detect::Format;
-use mpelog::trace::TreeMut;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
 use mpelog::filter::{filter, Error, Options};
+use mpelog::trace::TreeMut;
 use std::path::Path;
 
 /// What `mpelog filter` was asked.
@@ -59,7 +59,7 @@ fn categories(asked: &[String], legend: &[slog2_format::types::Category]) -> Cli
 pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
     let tree = super::convert::tree_options(&args.tree)?;
     let out = Output::create(output, &[input], false)?;
-    let mut t = super::trace(input, None)?;
+    let mut t = super::open_trace(input, None)?;
     let format = t.format();
     // Messages name the input as given (a copy of `-` or of a URL by its name).
     let input = &t.local_path().map_err(super::failed(format))?;

@@ -31,8 +31,9 @@ use std::path::Path;
 /// an annotation not named after it) as a [`mpelog::Trace`]: the one
 /// detection and opening of the command line. A one-pass read shows a
 /// progress bar on a terminal.
-pub fn trace(path: &Path, trace: Option<&Path>) -> CliResult<mpelog::Trace> {
-    let mut t = mpelog::Trace::open_with_trace(path, trace).map_err(CliError::from)?;
+pub fn open_trace(path: &Path, trace: Option<&Path>) -> CliResult<mpelog::Trace> {
+    let mut t = mpelog::Trace::open_with_trace(path, trace)?;
+    let (given, format) = (path.to_path_buf(), t.format());
     let bar = crate::progress::bytes_bar(0, "reading");
     t.set_progress(Box::new(move |step| match step {
         Step::Read { at, total } => {
@@ -47,9 +48,27 @@ pub fn trace(path: &Path, trace: Option<&Path>) -> CliResult<mpelog::Trace> {
                 );
             }
         }
+        Step::Converted(stats) => {
+            eprintln!(
+                "converted {} ({}) to a temporary SLOG-2 file",
+                crate::input::shown(&given),
+                format.name()
+            );
+            eprintln!("{}", convert::tree_line(&stats.tree));
+            eprintln!("{}", convert::unmatched_line(&stats.unmatched, java(format)));
+        }
         _ => {}
     }));
     Ok(t)
+}
+
+/// The name of the Java converter of MPE for `format` (what the unmatched
+/// line compares its count with).
+fn java(format: crate::detect::Format) -> &'static str {
+    match format {
+        crate::detect::Format::Clog => "clogTOslog2",
+        _ => "clog2TOslog2",
+    }
 }
 
 /// The CLI's error for an error of `trace` (`format`'s: an old CLOG file's

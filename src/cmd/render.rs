@@ -1,11 +1,11 @@
 //! `mpelog render`: a picture of a time window ([`mpelog::render`]) as SVG, or
 //! as PNG rasterised from the same SVG, written atomically.
 
-use mpelog::trace::TreeMut;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
 use mpelog::render::{svg_with, Error, Options};
+use mpelog::trace::TreeMut;
 use mpelog::waits::{index_path, WaitIndex};
 use std::io::Write;
 use std::path::Path;
@@ -28,13 +28,13 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
         &local[..]
     };
     let out = Output::create(output, inputs, false)?;
-    let mut opened = super::trace(input, None)?;
+    let mut opened = super::open_trace(input, None)?;
     let remote = opened.requests().is_some();
     // An annotation is drawn as the trace it annotates (opened with it, so a
     // stale one is refused); any trace but SLOG-2 is converted once into a
     // temporary SLOG-2 file.
     let mut annotated = match opened.annotated() {
-        Some(trace) => Some(super::trace(trace, None)?),
+        Some(trace) => Some(super::open_trace(trace, None)?),
         None => None,
     };
     // The input as messages name it, and the trace a wait index beside it

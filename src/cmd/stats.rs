@@ -28,7 +28,7 @@ pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, form: Form
 
 /// The statistics of any input `stats` reads ([`mpelog::Trace::stats`]).
 pub fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Stats> {
-    let mut t = super::trace(path, trace)?;
+    let mut t = super::open_trace(path, trace)?;
     t.stats(opts).map_err(super::failed(t.format()))
 }
 

@@ -9,6 +9,21 @@ use mpelog_conformance::Format;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// The URL of a remote file (`http://` or `https://`), if `path` is one:
+/// an input [`Trace::open`](super::Trace::open) reads over HTTP.
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(mpelog::trace::url(Path::new("HTTPS://x/t.slog2")), Some("HTTPS://x/t.slog2"));
+/// assert_eq!(mpelog::trace::url(Path::new("t.slog2")), None);
+/// ```
+pub fn url(path: &Path) -> Option<&str> {
+    path.to_str().filter(|p| {
+        let p = p.get(..8).unwrap_or(p).to_ascii_lowercase();
+        p.starts_with("http://") || p.starts_with("https://")
+    })
+}
+
 /// The local file to read for the input `path_or_url`: itself, a copy of
 /// standard input for `-`, or a downloaded copy of a URL (made once, removed
 /// by [`crate::input::cleanup`]; messages name the input as given).
@@ -25,7 +40,7 @@ use std::path::{Path, PathBuf};
 /// ```
 pub fn local_copy(path_or_url: impl AsRef<Path>) -> Result<PathBuf> {
     let given = path_or_url.as_ref();
-    match super::url(given) {
+    match url(given) {
         Some(u) => Ok(crate::input::download(u)?),
         None => crate::input::resolve(given).map_err(|e| match e {
             crate::output::Error::Io { path, source } => Error::Io { path, source },

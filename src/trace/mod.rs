@@ -37,11 +37,11 @@ mod read;
 mod window;
 
 pub use analyze::WaitSource;
-pub use detect::{detect, local_copy, locate};
+pub use detect::{detect, local_copy, locate, url};
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
-pub use pieces::InOrder;
 pub use mpelog_conformance::Format;
+pub use pieces::InOrder;
 pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
@@ -71,14 +71,14 @@ pub enum TreeMut<'a> {
 /// What [`Trace::set_progress`] calls as a one-pass read goes on.
 pub type Progress = Box<dyn FnMut(Step) + Send>;
 
-/// How far a one-pass read of a format without a tree has come: what
-/// [`Trace::set_progress`] is told.
+/// How far a read of a format without a tree has come (a one-pass read, or
+/// the one-time conversion to SLOG-2): what [`Trace::set_progress`] is told.
 ///
 /// ```
 /// let s = mpelog::trace::Step::Read { at: 10, total: 100 };
 /// assert!(matches!(s, mpelog::trace::Step::Read { at: 10, .. }));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Step {
     /// `at` bytes of the input's `total` have been read.
@@ -97,6 +97,10 @@ pub enum Step {
         /// The sorted runs written.
         runs: usize,
     },
+    /// The input has been converted to a temporary SLOG-2 file (for a
+    /// window query or the tree): what the conversion did, and what it
+    /// could not pair.
+    Converted(Box<slog2_format::convert::ConvertStats>),
 }
 
 /// The tree a window query reads.
@@ -141,21 +145,6 @@ impl std::fmt::Debug for Trace {
             .field("converted", &self.converted.is_some())
             .finish()
     }
-}
-
-/// The URL of a remote file (`http://` or `https://`), if `path` is one:
-/// an input [`Trace::open`] reads over HTTP.
-///
-/// ```
-/// use std::path::Path;
-/// assert_eq!(mpelog::trace::url(Path::new("HTTPS://x/t.slog2")), Some("HTTPS://x/t.slog2"));
-/// assert_eq!(mpelog::trace::url(Path::new("t.slog2")), None);
-/// ```
-pub fn url(path: &Path) -> Option<&str> {
-    path.to_str().filter(|p| {
-        let p = p.get(..8).unwrap_or(p).to_ascii_lowercase();
-        p.starts_with("http://") || p.starts_with("https://")
-    })
 }
 
 impl Trace {
@@ -510,7 +499,10 @@ impl Trace {
         if self.tree.is_none() {
             let local = self.local()?;
             let dir = tempfile::tempdir().map_err(Error::io(&std::env::temp_dir()))?;
-            let slog2 = read::to_slog2(&local, self.format, dir.path())?;
+            let (slog2, stats) = read::to_slog2(&local, self.format, dir.path())?;
+            if let Some(p) = self.progress.as_mut() {
+                p(Step::Converted(Box::new(stats)))
+            }
             let file = File::open(&slog2).map_err(Error::io(&slog2))?;
             let source: Box<dyn ReadSeek> = Box::new(file);
             let r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
@@ -683,7 +675,7 @@ impl Trace {
             }
             format => {
                 let local = self.local()?;
-                read::write_slog2(&local, format, out)
+                read::write_slog2(&local, format, out).map(drop)
             }
         }
     }

@@ -111,29 +111,37 @@ pub(crate) fn sorted_counted(
 
 /// Converts the trace at `path` to the SLOG-2 file `DIR/converted.slog2`
 /// with the default tree, as `mpelog convert` does, and returns its path.
-pub(crate) fn to_slog2(path: &Path, format: Format, dir: &Path) -> Result<PathBuf> {
+pub(crate) fn to_slog2(
+    path: &Path,
+    format: Format,
+    dir: &Path,
+) -> Result<(PathBuf, slog2_format::convert::ConvertStats)> {
     let out = dir.join("converted.slog2");
-    write_slog2(path, format, &out)?;
-    Ok(out)
+    let stats = write_slog2(path, format, &out)?;
+    Ok((out, stats))
 }
 
 /// Converts the trace at `path` to the SLOG-2 file `out` with the default
-/// tree, as `mpelog convert` does.
-pub(crate) fn write_slog2(path: &Path, format: Format, out: &Path) -> Result<()> {
+/// tree, as `mpelog convert` does, and returns what the conversion did.
+pub(crate) fn write_slog2(
+    path: &Path,
+    format: Format,
+    out: &Path,
+) -> Result<slog2_format::convert::ConvertStats> {
     use slog2_format::convert as c;
     use std::io::Write as _;
     let out = out.to_path_buf();
     let opts = slog2_format::write::TreeOptions::default();
     let w = std::io::BufWriter::new(std::fs::File::create(&out).map_err(Error::io(&out))?);
     let conv = |e| Error::conversion(path, e);
-    let mut w = match format {
+    let (mut w, stats) = match format {
         Format::Clog2 => {
             let file = std::fs::File::open(path).map_err(Error::io(path))?;
             let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
                 path: path.to_path_buf(),
                 source,
             })?;
-            c::clog2_to_slog2(&mut r, w, opts, |_| {}).map_err(conv)?.0
+            c::clog2_to_slog2(&mut r, w, opts, |_| {}).map_err(conv)?
         }
         Format::Clog => {
             let data = std::fs::read(path).map_err(Error::io(path))?;
@@ -141,25 +149,12 @@ pub(crate) fn write_slog2(path: &Path, format: Format, out: &Path) -> Result<()>
                 .map_err(slog2_format::Error::from)
                 .and_then(|records| c::clog_to_slog2(records, w, opts, |_| {}))
                 .map_err(conv)?
-                .0
         }
-        Format::Alog => {
-            c::alog_to_slog2(&alog(path)?, w, opts, |_| {})
-                .map_err(conv)?
-                .0
-        }
-        Format::Slog1 => {
-            c::slog1::slog1_to_slog2(&slog1(path)?, w, opts, |_| {})
-                .map_err(conv)?
-                .0
-        }
-        Format::Otf2 => {
-            c::otf2::otf2_to_slog2(&otf2(path)?, w, opts, |_| {})
-                .map_err(conv)?
-                .0
-        }
+        Format::Alog => c::alog_to_slog2(&alog(path)?, w, opts, |_| {}).map_err(conv)?,
+        Format::Slog1 => c::slog1::slog1_to_slog2(&slog1(path)?, w, opts, |_| {}).map_err(conv)?,
+        Format::Otf2 => c::otf2::otf2_to_slog2(&otf2(path)?, w, opts, |_| {}).map_err(conv)?,
         _ => unreachable!("a format with a tree is read through it"),
     };
     w.flush().map_err(Error::io(&out))?;
-    Ok(())
+    Ok(stats)
 }
