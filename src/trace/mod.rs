@@ -40,8 +40,8 @@ pub use analyze::WaitSource;
 pub use detect::{detect, local_copy, locate};
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
-pub use pieces::InOrder;
 pub use mpelog_conformance::Format;
+pub use pieces::InOrder;
 pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
