@@ -21,8 +21,7 @@ mod common;
 #[path = "common/webdriver.rs"]
 mod webdriver;
 
-use common::{mpelog, stdout, synth};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::path::Path;
 use webdriver::{programs_or_skip, serve, settled, Browser};
 
@@ -61,16 +60,7 @@ fn panel(b: &Browser) -> ((f64, f64), Vec<(String, f64)>) {
 
 /// The panel equals `analyze --from --to --json`'s patterns, in its order.
 fn assert_panel_is_analyze(trace: &str, (from, to): (f64, f64), rows: &[(String, f64)]) {
-    let v: Value = serde_json::from_str(&stdout(&mpelog(&[
-        "analyze",
-        trace,
-        "--from",
-        &from.to_string(),
-        "--to",
-        &to.to_string(),
-        "--json",
-    ])))
-    .unwrap();
+    let v = common::window_json(&["analyze", trace], (from, to));
     let mut theirs: Vec<(String, f64)> = v["patterns"]
         .as_array()
         .unwrap()
@@ -102,22 +92,7 @@ fn the_panel_equals_analyze_and_a_wait_is_zoomed_to_and_explained() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let trace = synth(
-        dir.path(),
-        "ls.clog2",
-        &[
-            "--ranks",
-            "4",
-            "--events",
-            "3000",
-            "--seed",
-            "3",
-            "--plant-late-sender",
-            "0.002",
-            "--plant-barrier-skew",
-            "0.001",
-        ],
-    );
+    let trace = common::late_sender_run(dir.path());
     let server = serve(Path::new(&trace));
     let b = Browser::start(&driver, &chromium, (1400, 800));
     b.goto(&format!("http://127.0.0.1:{}/", server.port));
@@ -137,18 +112,14 @@ fn the_panel_equals_analyze_and_a_wait_is_zoomed_to_and_explained() {
     shot(&b, "waits-whole");
 
     // Zoomed in twice: the panel of the new window.
-    let seq = b
-        .js("return window.mpelog.state.seq;", json!([]))
-        .as_u64()
-        .unwrap();
-    b.click("#zoomin");
-    settled(&b, seq);
-    let seq = b
-        .js("return window.mpelog.state.seq;", json!([]))
-        .as_u64()
-        .unwrap();
-    b.click("#zoomin");
-    settled(&b, seq);
+    for _ in 0..2 {
+        let seq = b
+            .js("return window.mpelog.state.seq;", json!([]))
+            .as_u64()
+            .unwrap();
+        b.click("#zoomin");
+        settled(&b, seq);
+    }
     let (zoomed, rows) = panel(&b);
     assert!((zoomed.1 - zoomed.0) < 0.3 * (whole.1 - whole.0));
     assert_panel_is_analyze(&trace, zoomed, &rows);
