@@ -12,9 +12,10 @@ of one SLOG-2 file read by
   ``Trace::window`` and ``Slog2Reader::window_into``), ``--rust BINARY``.
 
 Each reader opens the file once and reads every window afresh, ``--reps``
-passes after ``--warmup`` passes; per window the median and the 95th
-percentile. Ratios are Java's median over ours. The machine's load is printed
-with the numbers (the machine may be shared).
+passes after ``--warmup`` passes, and the readers take ``--rounds`` turns so
+that a shared machine's changing load falls on all of them alike; per window
+the median and the 95th percentile of the pooled samples. Ratios are Java's
+over ``t.window()``'s. The machine's load is printed with the numbers.
 
     python benches/window_vs_java.py FILE.slog2 WINDOWS.txt \\
         --rust target/release/examples/window_side --java /path/to/classes
@@ -24,6 +25,7 @@ with the numbers (the machine may be shared).
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -31,12 +33,13 @@ import time
 
 
 def quantile(v, q):
+    """The `q`-quantile of `v` (nearest rank)."""
     v = sorted(v)
-    i = max(1, min(len(v), -(-int(q * len(v) * 1000) // 1000))) - 1
-    return v[i]
+    return v[max(1, min(len(v), math.ceil(q * len(v)))) - 1]
 
 
 def python_side(path, windows, reps, warmup):
+    """Samples (ms) and rows per window of `t.window()`."""
     import mpelog
 
     t = mpelog.open(path)
@@ -51,13 +54,11 @@ def python_side(path, windows, reps, warmup):
             del table
             if rep >= warmup:
                 ms[i].append(took)
-    return [
-        {"rows": rows[i], "median_ms": statistics.median(v), "p95_ms": quantile(v, 0.95)}
-        for i, v in enumerate(ms)
-    ]
+    return {"t.window": [(rows[i], ms[i]) for i in range(len(windows))]}
 
 
 def java_side(classpath, path, windows_file, reps, warmup, mode, jvm):
+    """Samples and rows per window of the Java reader (WindowTiming)."""
     cmd = ["java", *jvm.split(), "-cp", classpath, "WindowTiming", path, windows_file]
     out = subprocess.run(
         cmd + [str(reps), str(warmup), mode], capture_output=True, text=True, check=True
@@ -65,12 +66,13 @@ def java_side(classpath, path, windows_file, reps, warmup, mode, jvm):
     res = []
     for line in out.splitlines():
         f = line.split()
-        if len(f) == 7:
-            res.append({"rows": int(f[3]), "median_ms": float(f[4]), "p95_ms": float(f[5])})
-    return res
+        if len(f) >= 7:
+            res.append((int(f[3]), [float(x) for x in f[7:]]))
+    return {f"java {mode}": res}
 
 
 def rust_side(binary, path, windows_file, reps, warmup):
+    """Samples and rows per window of each way of the Rust API."""
     out = subprocess.run(
         [binary, path, windows_file, str(reps), str(warmup)],
         capture_output=True,
@@ -80,7 +82,7 @@ def rust_side(binary, path, windows_file, reps, warmup):
     res = {}
     for line in out.splitlines():
         r = json.loads(line)
-        res.setdefault(r["way"], []).append(r)
+        res.setdefault(f"rust {r['way']}", []).append((r["rows"], r["samples_ms"]))
     return res
 
 
@@ -88,8 +90,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("slog2")
     ap.add_argument("windows")
-    ap.add_argument("--reps", type=int, default=30)
-    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--reps", type=int, default=10, help="passes per round")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of every reader, in turn")
+    ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--rust", help="the window_side example binary")
     ap.add_argument("--java", help="classpath of the slog2sdk classes and WindowTiming")
     ap.add_argument("--java-mode", default="fresh", choices=["fresh", "scroll"])
@@ -101,28 +104,53 @@ def main():
             p = line.split()
             if len(p) >= 2:
                 windows.append((float(p[0]), float(p[1])))
-    cols = {}
-    print(f"load before: {os.getloadavg()}")
-    if a.java:
-        cols["java"] = java_side(a.java, a.slog2, a.windows, a.reps, a.warmup, a.java_mode, a.jvm)
-    cols["t.window"] = python_side(a.slog2, windows, a.reps, a.warmup)
-    if a.rust:
-        for way, v in rust_side(a.rust, a.slog2, a.windows, a.reps, a.warmup).items():
-            cols[way] = v
-    print(f"load after: {os.getloadavg()}")
-    names = list(cols)
-    print("window  rows   " + "  ".join(f"{n:>20}" for n in names) + "   java/t.window")
-    for i, (a_, b_) in enumerate(windows):
-        cells = []
+    # Every reader in turn, `rounds` times, so that all of them meet the
+    # machine's load alike; the samples of the rounds pooled.
+    samples = {}
+    rows = {}
+
+    def add(res):
+        for way, per_window in res.items():
+            s = samples.setdefault(way, [[] for _ in windows])
+            for i, (n, v) in enumerate(per_window):
+                s[i].extend(v)
+                rows.setdefault(way, [0] * len(windows))[i] = n
+
+    loads = [os.getloadavg()[0]]
+    for _ in range(a.rounds):
+        if a.java:
+            add(java_side(a.java, a.slog2, a.windows, a.reps, a.warmup, a.java_mode, a.jvm))
+        add(python_side(a.slog2, windows, a.reps, a.warmup))
+        if a.rust:
+            add(rust_side(a.rust, a.slog2, a.windows, a.reps, a.warmup))
+        loads.append(os.getloadavg()[0])
+    names = list(samples)
+    print(f"load (1 min) before and after each round: {loads}")
+    print(f"{a.rounds} rounds x {a.reps} passes; per window: median (p95) ms")
+    java = next((n for n in names if n.startswith("java")), None)
+    print("window   rows " + "".join(f"{n:>22}" for n in names) + ("   java/t.window median, p95" if java else ""))
+    ratios = []
+    for i in range(len(windows)):
+        cells = [f"{statistics.median(samples[n][i]):10.3f} ({quantile(samples[n][i], 0.95):8.3f})" for n in names]
+        line = f"{i:6d} {rows['t.window'][i]:6d} " + "".join(f"{c:>22}" for c in cells)
+        if java:
+            m = statistics.median(samples[java][i]) / statistics.median(samples["t.window"][i])
+            p = quantile(samples[java][i], 0.95) / quantile(samples["t.window"][i], 0.95)
+            ratios.append((rows["t.window"][i], m, p))
+            line += f"   {m:5.1f}x {p:5.1f}x"
         for n in names:
-            r = cols[n][i]
-            cells.append(f"{r['median_ms']:8.3f} ({r['p95_ms']:8.3f})")
-        ratio = ""
-        if "java" in cols:
-            ratio = f"{cols['java'][i]['median_ms'] / cols['t.window'][i]['median_ms']:6.1f}x"
-            ratio += f" p95 {cols['java'][i]['p95_ms'] / cols['t.window'][i]['p95_ms']:5.1f}x"
-        print(f"{i:6d} {cols['t.window'][i]['rows']:6d}  " + "  ".join(cells) + "   " + ratio)
-    print(json.dumps({"windows": windows, "results": cols}))
+            if rows[n][i] != rows["t.window"][i]:
+                line += f"  [{n}: {rows[n][i]} rows]"
+        print(line)
+    if ratios:
+        for lo, hi in [(0, 3000), (3000, 30000), (30000, 10**9)]:
+            r = [x for x in ratios if lo <= x[0] < hi]
+            if r:
+                print(
+                    f"windows of {lo}..{hi} rows: java/t.window median of ratios "
+                    f"{statistics.median(x[1] for x in r):.2f}x (p95 {statistics.median(x[2] for x in r):.2f}x)"
+                )
+    print(json.dumps({"windows": windows, "rows": rows, "samples_ms": samples, "load": loads}))
 
 
 if __name__ == "__main__":

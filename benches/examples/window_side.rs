@@ -11,7 +11,8 @@
 //!
 //! `cargo run --release -p mpelog-benches --example window_side -- FILE.slog2
 //! WINDOWS.txt [REPS [WARMUP]]`; `WINDOWS.txt` holds `t0 t1` per line. Prints
-//! one JSON object per window and way: `rows`, `median_ms`, `p95_ms`, `min_ms`.
+//! one JSON object per window and way: `rows`, `median_ms`, `p95_ms`, `min_ms`
+//! and every sample (`samples_ms`).
 
 use slog2_format::{Slog2Reader, WindowBuf};
 use std::time::Instant;
@@ -68,12 +69,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (w, way) in WAYS.iter().enumerate() {
             let v = &mut ms[i][w];
             v.sort_by(f64::total_cmp);
+            let samples: Vec<String> = v.iter().map(|x| format!("{x:.4}")).collect();
             println!(
-                "{{\"window\":{i},\"from\":{a},\"to\":{b},\"way\":\"{way}\",\"rows\":{},\"median_ms\":{:.4},\"p95_ms\":{:.4},\"min_ms\":{:.4}}}",
+                "{{\"window\":{i},\"from\":{a},\"to\":{b},\"way\":\"{way}\",\"rows\":{},\"median_ms\":{:.4},\"p95_ms\":{:.4},\"min_ms\":{:.4},\"samples_ms\":[{}]}}",
                 rows[i][w],
                 quantile(v, 0.5),
                 quantile(v, 0.95),
-                v.first().copied().unwrap_or(f64::NAN)
+                v.first().copied().unwrap_or(f64::NAN),
+                samples.join(",")
             );
         }
     }

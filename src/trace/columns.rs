@@ -407,7 +407,8 @@ impl<'p> Builder<'p> {
         c.start_line.push(p.first.1);
         c.end_line.push(p.last.1);
         if p.info.is_empty() {
-            c.info.push_nulls(1);
+            fits &= c.info.push(None);
+            self.fits &= fits;
             return;
         }
         let (text, typed) = (&mut self.text, &mut c.typed);
@@ -490,10 +491,8 @@ fn each_piece<'b>(buf: &'b WindowBuf, window: &TimeWindow, mut f: impl FnMut(Pie
 /// sorted.
 fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
     let buf = std::mem::take(&mut plan.buf);
-    let rows: usize = buf
-        .drawables()
-        .map(|d| if d.primitive().is_some() { 1 } else { d.parts().count() })
-        .sum();
+    // A row per drawable (a composite's parts beyond one grow the columns).
+    let rows = buf.drawables_len();
     let mut b = Builder::new(plan, rows);
     let mut prev: Option<Piece<'_>> = None;
     let mut in_order = true;
