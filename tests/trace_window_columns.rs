@@ -24,7 +24,11 @@ fn rows_of_columns(t: &mut Trace, from: f64, to: f64) -> Vec<Row> {
             mpelog::trace::TypedColumn::Text(t) => (t.offsets.len() - 1, t.valid.bits.len()),
             _ => unreachable!(),
         };
-        assert_eq!(n, (c.len(), c.len().div_ceil(8)), "every typed column has every row");
+        assert_eq!(
+            n,
+            (c.len(), c.len().div_ceil(8)),
+            "every typed column has every row"
+        );
     }
     (0..c.len())
         .map(|i| {
@@ -71,10 +75,16 @@ fn rows_of_pieces(t: &mut Trace, from: f64, to: f64) -> Vec<Row> {
 fn windows(t: &mut Trace) -> Vec<(f64, f64)> {
     let info = t.info().unwrap();
     let (a, b) = (info.start, info.end);
-    let mut w: Vec<(f64, f64)> = [(0.0, 1.01), (0.5, 0.0001), (0.1, 0.05), (0.97, 0.2), (0.33, 0.3)]
-        .iter()
-        .map(|&(x, width)| (a + (b - a) * x, a + (b - a) * (x + width)))
-        .collect();
+    let mut w: Vec<(f64, f64)> = [
+        (0.0, 1.01),
+        (0.5, 0.0001),
+        (0.1, 0.05),
+        (0.97, 0.2),
+        (0.33, 0.3),
+    ]
+    .iter()
+    .map(|&(x, width)| (a + (b - a) * x, a + (b - a) * (x + width)))
+    .collect();
     w.push((a - 1.0, a - 0.5)); // before the start: no rows
     let back: Vec<_> = w.iter().rev().copied().collect();
     w.extend(back);
@@ -118,7 +128,11 @@ fn a_bad_window_is_refused() {
     let path = dir.path().join("g.slog2");
     std::fs::write(&path, common::generated_slog2(3, 2000, 65536)).unwrap();
     let mut t = Trace::open(&path).unwrap();
-    for (from, to) in [(Some(1.0), Some(1.0)), (Some(f64::NAN), None), (None, Some(f64::INFINITY))] {
+    for (from, to) in [
+        (Some(1.0), Some(1.0)),
+        (Some(f64::NAN), None),
+        (None, Some(f64::INFINITY)),
+    ] {
         let e = t.window_columns(from, to).unwrap_err();
         assert!(matches!(e, mpelog::trace::Error::BadWindow { .. }), "{e}");
     }

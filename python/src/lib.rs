@@ -5,11 +5,11 @@
 //! their buffers handed over, not copied.
 
 use arrow_array::builder::{Float64Builder, Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::ffi::FFI_ArrowSchema;
 use arrow_array::types::{Float64Type, Int32Type, Int64Type};
+use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_array::{PrimitiveArray, StringArray};
 use arrow_schema::ArrowError;
-use arrow_array::ffi::FFI_ArrowSchema;
-use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use mpelog::export::info_columns::{fills, info_columns, InfoColumn, InfoType};
 use mpelog::export::{ArgRef, Cat};
@@ -329,7 +329,8 @@ impl Rows {
 /// bitmap is handed over, not copied.
 fn nulls(valid: Validity, len: usize) -> Option<arrow_buffer::NullBuffer> {
     (valid.nulls > 0).then(|| {
-        let bits = arrow_buffer::BooleanBuffer::new(arrow_buffer::Buffer::from_vec(valid.bits), 0, len);
+        let bits =
+            arrow_buffer::BooleanBuffer::new(arrow_buffer::Buffer::from_vec(valid.bits), 0, len);
         // SAFETY-free: the count is checked against the bitmap by Arrow.
         arrow_buffer::NullBuffer::new(bits)
     })
@@ -341,7 +342,11 @@ fn text_array(c: TextColumn) -> Result<ArrayRef, ArrowError> {
     let len = c.offsets.len().saturating_sub(1);
     let offsets = arrow_buffer::OffsetBuffer::new(arrow_buffer::ScalarBuffer::from(c.offsets));
     let values = arrow_buffer::Buffer::from_vec(c.bytes);
-    Ok(Arc::new(StringArray::try_new(offsets, values, nulls(c.valid, len))?))
+    Ok(Arc::new(StringArray::try_new(
+        offsets,
+        values,
+        nulls(c.valid, len),
+    )?))
 }
 
 /// The record batch of a window's columns: every column's memory moved into
@@ -362,7 +367,9 @@ fn columns_batch(c: Columns) -> Result<RecordBatch, ArrowError> {
     ];
     for (_, t) in c.typed {
         arrays.push(match t {
-            TypedColumn::Int(v, ok) => Arc::new(PrimitiveArray::<Int64Type>::new(v.into(), nulls(ok, len))),
+            TypedColumn::Int(v, ok) => {
+                Arc::new(PrimitiveArray::<Int64Type>::new(v.into(), nulls(ok, len)))
+            }
             TypedColumn::Float(v, ok) => {
                 Arc::new(PrimitiveArray::<Float64Type>::new(v.into(), nulls(ok, len)))
             }
@@ -691,7 +698,12 @@ impl Trace {
     /// tree straight into column buffers that Arrow takes over without a
     /// copy (`mpelog::Trace::window_columns`).
     #[pyo3(signature = (from_ = None, to = None))]
-    fn window_batch(&self, py: Python<'_>, from_: Option<f64>, to: Option<f64>) -> PyResult<ArrowBatch> {
+    fn window_batch(
+        &self,
+        py: Python<'_>,
+        from_: Option<f64>,
+        to: Option<f64>,
+    ) -> PyResult<ArrowBatch> {
         let t = self.inner.clone();
         let batch = py.detach(move || {
             let cols = lock(&t).window_columns(from_, to).map_err(py_err)?;

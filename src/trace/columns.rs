@@ -161,7 +161,9 @@ pub enum TypedColumn {
 impl TypedColumn {
     fn new(kind: InfoType, rows: usize) -> TypedColumn {
         match kind {
-            InfoType::Int => TypedColumn::Int(Vec::with_capacity(rows), Validity::with_capacity(rows)),
+            InfoType::Int => {
+                TypedColumn::Int(Vec::with_capacity(rows), Validity::with_capacity(rows))
+            }
             InfoType::Float => {
                 TypedColumn::Float(Vec::with_capacity(rows), Validity::with_capacity(rows))
             }
@@ -341,7 +343,12 @@ struct Builder<'p> {
 
 impl<'p> Builder<'p> {
     fn new(plan: &'p mut Plan, rows: usize) -> Builder<'p> {
-        let names: usize = plan.cats.iter().map(|c| c.cat.name.len()).max().unwrap_or(0);
+        let names: usize = plan
+            .cats
+            .iter()
+            .map(|c| c.cat.name.len())
+            .max()
+            .unwrap_or(0);
         let cols = Columns {
             kind: TextColumn::with_capacity(rows, rows * 5),
             category: Vec::with_capacity(rows),
@@ -568,12 +575,13 @@ impl Trace {
                 };
                 let plan = plan.get_or_insert_with(|| Box::new(Plan::new(legend)));
                 let queried = match tree {
-                    Tree::Slog2(r) => r
-                        .query(&mut plan.buf, lo, hi)
-                        .map_err(|source| Error::Slog2 {
-                            path: given.clone(),
-                            source,
-                        }),
+                    Tree::Slog2(r) => {
+                        r.query(&mut plan.buf, lo, hi)
+                            .map_err(|source| Error::Slog2 {
+                                path: given.clone(),
+                                source,
+                            })
+                    }
                     Tree::Annotation(a, trace) => a
                         .query(&mut plan.buf, lo, hi)
                         .map_err(|e| annotation_error(&given, trace, e)),

@@ -158,7 +158,7 @@ impl Trace {
                             tree: Some(Tree::Slog2(Box::new(r))),
                             converted: None,
                             plan: None,
-                        })
+                        });
                     }
                     Err(slog2_format::Error::NotSlog2 { .. }) => crate::input::download(u)?,
                     Err(source) => {
