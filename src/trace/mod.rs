@@ -29,6 +29,7 @@
 //! ```
 
 mod analyze;
+mod columns;
 mod detect;
 mod error;
 mod info;
@@ -37,6 +38,7 @@ mod read;
 mod window;
 
 pub use analyze::WaitSource;
+pub use columns::{Columns, TextColumn, TypedColumn, Validity};
 pub use detect::{detect, local_copy, locate, url};
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
@@ -131,6 +133,9 @@ pub struct Trace {
     tree: Option<Tree>,
     /// The temporary directory of the conversion to SLOG-2, if made.
     converted: Option<tempfile::TempDir>,
+    /// The legend's row plan and the query buffer of
+    /// [`window_columns`](Trace::window_columns), kept for the next query.
+    plan: Option<Box<columns::Plan>>,
     /// The request counts of a SLOG-2 file read where it is.
     requests: Option<crate::remote::Counts>,
     /// Told how far a one-pass read has come.
@@ -145,6 +150,18 @@ impl std::fmt::Debug for Trace {
             .field("converted", &self.converted.is_some())
             .finish()
     }
+}
+
+/// The bytes of decompressed tree nodes a SLOG-2 reader of a [`Trace`]
+/// keeps between window queries (a plain file's nodes are not kept: the
+/// page cache has them; what is kept of them is what each upper node's scan
+/// found, a few hundred bytes a node).
+const NODE_CACHE_BYTES: usize = 32 << 20;
+
+/// The node cache of a SLOG-2 reader of a [`Trace`]: a window query reads
+/// only what it shows of an upper node an earlier query scanned.
+fn node_cache() -> std::sync::Arc<slog2_format::NodeCache> {
+    std::sync::Arc::new(slog2_format::NodeCache::new(NODE_CACHE_BYTES))
 }
 
 impl Trace {
@@ -197,13 +214,15 @@ impl Trace {
                 let requests = f.counts();
                 let source: Box<dyn ReadSeek> = Box::new(f);
                 match Slog2Reader::new(source) {
-                    Ok(r) => {
+                    Ok(mut r) => {
+                        r.set_node_cache(node_cache());
                         return Ok(Trace {
                             given: given.to_path_buf(),
                             local: None,
                             format: Format::Slog2,
                             tree: Some(Tree::Slog2(Box::new(r))),
                             converted: None,
+                            plan: None,
                             requests: Some(requests),
                             progress: None,
                         })
@@ -256,10 +275,11 @@ impl Trace {
                 // No read buffer: the reader reads each block with one read.
                 let file = File::open(&local).map_err(Error::io(&local))?;
                 let source: Box<dyn ReadSeek> = Box::new(file);
-                let r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
+                let mut r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
                     path: given.to_path_buf(),
                     source,
                 })?;
+                r.set_node_cache(node_cache());
                 Some(Tree::Slog2(Box::new(r)))
             }
             Format::Annotation => Some(open_annotation(&local, trace)?),
@@ -271,6 +291,7 @@ impl Trace {
             format,
             tree,
             converted: None,
+            plan: None,
             requests: None,
             progress: None,
         })
@@ -505,10 +526,11 @@ impl Trace {
             }
             let file = File::open(&slog2).map_err(Error::io(&slog2))?;
             let source: Box<dyn ReadSeek> = Box::new(file);
-            let r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
+            let mut r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
                 path: slog2.clone(),
                 source,
             })?;
+            r.set_node_cache(node_cache());
             self.tree = Some(Tree::Slog2(Box::new(r)));
             self.converted = Some(dir);
         }
