@@ -30,22 +30,16 @@ fn patterns(v: &J) -> Patterns {
         .unwrap()
         .iter()
         .map(|p| {
-            let per = p["per_timeline"]
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(t, s)| (t.clone(), s.as_f64().unwrap()))
-                .collect();
             (
                 p["id"].as_str().unwrap().to_string(),
-                (p["count"].as_u64().unwrap(), per),
+                (p["count"].as_u64().unwrap(), common::per_timeline(p)),
             )
         })
         .collect()
 }
 
 fn analyze(file: &str) -> J {
-    serde_json::from_str(&stdout(&mpelog(&["analyze", file, "--json"]))).unwrap()
+    common::json_of(&["analyze", file, "--json"])
 }
 
 /// The OTF2 conversion of `clog2` (in `dir`), or `None` when the `otf2`

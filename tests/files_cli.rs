@@ -443,6 +443,29 @@ fn a_cut_clog2_shows_what_it_could_read_and_how_to_repair() {
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains(&repair), "{}", err(&o));
     assert!(!d.join("cut.slog2").exists());
+    // The commands that read through `mpelog::Trace` say the same.
+    let json = d.join("cut.json");
+    for args in [
+        vec!["stats", s(&cut)],
+        vec!["analyze", s(&cut)],
+        vec!["window", s(&cut)],
+        vec!["export", s(&cut), "-o", s(&json)],
+    ] {
+        let o = mpelog(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(err(&o).contains(&repair), "{args:?}: {}", err(&o));
+    }
+    assert!(!json.exists());
+    // The whole file: a window converts it once and says what it drew.
+    let o = mpelog(&["window", s(&t), "--from", "0", "--to", "0.001"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let said = err(&o);
+    let note = format!(
+        "converted {} (CLOG2) to a temporary SLOG-2 file\ndrawables ",
+        s(&t)
+    );
+    assert!(said.starts_with(&note), "{said}");
+    assert!(said.contains("\nunmatched events: none dropped"), "{said}");
     // A bad preamble cannot be repaired: no such advice.
     std::fs::write(&cut, &full[..500]).unwrap();
     let o = mpelog(&["info", s(&cut)]);

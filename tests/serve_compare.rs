@@ -11,29 +11,27 @@
 
 mod common;
 
-use common::{mpelog, stdout, synth};
+use common::{mpelog, synth};
 use mpelog::serve::{Service, COMPARE_PAGE, PAGE};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The two runs of `events` events as SLOG-2 with leaves of `leaf` bytes.
-fn runs(dir: &Path, events: &str, leaf: &str) -> (PathBuf, PathBuf) {
-    let one = |name: &str, imbalance: &str| {
-        let clog2 = synth(
-            dir,
-            &format!("{name}.clog2"),
-            &[
-                "--ranks",
-                "4",
-                "--events",
-                events,
-                "--seed",
-                "7",
-                "--plant-imbalance",
-                imbalance,
-            ],
-        );
+/// Runs A and B of `synth --ranks 4 --events EVENTS --seed 7 PLANT SECS`
+/// (`secs` A's and B's) in `dir`, as CLOG2 and as SLOG-2 with leaves of
+/// `leaf` bytes.
+fn planted_runs(
+    dir: &Path,
+    events: &str,
+    leaf: &str,
+    plant: &str,
+    secs: [&str; 2],
+) -> [(String, PathBuf); 2] {
+    let one = |name: &str, secs: &str| {
+        let args = [
+            "--ranks", "4", "--events", events, "--seed", "7", plant, secs,
+        ];
+        let clog2 = synth(dir, &format!("{name}.clog2"), &args);
         let slog2 = dir.join(format!("{name}.slog2"));
         let o = mpelog(&[
             "convert",
@@ -44,9 +42,15 @@ fn runs(dir: &Path, events: &str, leaf: &str) -> (PathBuf, PathBuf) {
             leaf,
         ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        slog2
+        (clog2, slog2)
     };
-    (one("a", "0.001"), one("b", "0.004"))
+    [one("a", secs[0]), one("b", secs[1])]
+}
+
+/// The two runs of `events` events as SLOG-2 with leaves of `leaf` bytes.
+fn runs(dir: &Path, events: &str, leaf: &str) -> (PathBuf, PathBuf) {
+    let [(_, a), (_, b)] = planted_runs(dir, events, leaf, "--plant-imbalance", ["0.001", "0.004"]);
+    (a, b)
 }
 
 /// A comparison's rows of `table` by (name, timeline): (a, b, a_share,
@@ -111,6 +115,19 @@ fn time_range(s: &Service, file: usize) -> (f64, f64) {
     )
 }
 
+/// `mpelog stats A --compare B --from --to --json` for one window of both.
+fn stats_compare(a: &Path, b: &Path, window: (f64, f64)) -> Value {
+    common::window_json(
+        &[
+            "stats",
+            a.to_str().unwrap(),
+            "--compare",
+            b.to_str().unwrap(),
+        ],
+        window,
+    )
+}
+
 fn compare_url(a: (f64, f64), b: (f64, f64), pixels: u32) -> String {
     format!(
         "/api/compare?a_from={}&a_to={}&b_from={}&b_to={}&pixels={pixels}&limit=10000",
@@ -133,18 +150,7 @@ fn the_same_windows_equal_stats_compare_and_the_planted_slowdown_is_first() {
             "no shadow at 16384 pixels: {}",
             v["shadows"]
         );
-        let cli: Value = serde_json::from_str(&stdout(&mpelog(&[
-            "stats",
-            a.to_str().unwrap(),
-            "--compare",
-            b.to_str().unwrap(),
-            "--from",
-            &from.to_string(),
-            "--to",
-            &to.to_string(),
-            "--json",
-        ])))
-        .unwrap();
+        let cli = stats_compare(&a, &b, (from, to));
         let what = format!("[{from}, {to}]");
         assert_rows_equal(
             &rows(&v, "timelines"),
@@ -240,31 +246,9 @@ fn zoomed_out_the_shadows_stay_within_one_percent_of_the_row_time() {
         "200 pixels over 60000 events read shadows"
     );
     assert!(v["shadows"][0].as_u64().unwrap() > 0);
-    let cli: Value = serde_json::from_str(&stdout(&mpelog(&[
-        "stats",
-        a.to_str().unwrap(),
-        "--compare",
-        b.to_str().unwrap(),
-        "--from",
-        &a_min.to_string(),
-        "--to",
-        &a_max.to_string(),
-        "--json",
-    ])))
-    .unwrap();
+    let cli = stats_compare(&a, &b, (a_min, a_max));
     // Run B's window is another: its own stats.
-    let b_stats: Value = serde_json::from_str(&stdout(&mpelog(&[
-        "stats",
-        b.to_str().unwrap(),
-        "--compare",
-        b.to_str().unwrap(),
-        "--from",
-        &b_min.to_string(),
-        "--to",
-        &b_max.to_string(),
-        "--json",
-    ])))
-    .unwrap();
+    let b_stats = stats_compare(&b, &b, (b_min, b_max));
     let (ours, a_exact, b_exact) = (
         rows(&v, "timelines"),
         rows(&cli, "timelines"),
@@ -352,4 +336,64 @@ fn serve_compare_needs_two_traces() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("--compare: two traces"), "{err}");
     }
+}
+
+/// The runs of the patterns' comparison: `synth --ranks 4 --events 3000
+/// --seed 7 --plant-late-sender SECS` (rank 0's send to rank 1 enters SECS
+/// after rank 1's receive each iteration), A 1 ms, B 4 ms: B − A is a Late
+/// Sender of +3 ms per iteration on timeline 1.
+fn late_sender_runs(dir: &Path) -> (String, String, PathBuf, PathBuf) {
+    let [(ca, sa), (cb, sb)] = planted_runs(
+        dir,
+        "3000",
+        "64k",
+        "--plant-late-sender",
+        ["0.001", "0.004"],
+    );
+    (ca, cb, sa, sb)
+}
+
+#[test]
+fn patterns_equal_analyze_compare_and_the_planted_late_sender_is_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ca, cb, a, b) = late_sender_runs(dir.path());
+    let cli = common::json_of(&["analyze", &ca, "--compare", &cb, "--json"]);
+    // The windows of analyze's reports, each run's whole.
+    let window = |k: &str| (cli[k][0].as_f64().unwrap(), cli[k][1].as_f64().unwrap());
+    let s = common::service_with_waits(&[a.clone(), b.clone()]);
+    let v = common::served_json(
+        &s,
+        &compare_url(window("a_window"), window("b_window"), 1600),
+    );
+    let p = &v["patterns"];
+    for table in ["timelines", "totals"] {
+        assert_rows_equal(&rows(p, table), &rows(&cli, table), 1e-9, table);
+        assert_sorted(p, table);
+    }
+    let first = &p["timelines"][0];
+    assert_eq!(
+        (&first["name"], &first["timeline"]),
+        (&Value::from("Late Sender"), &Value::from(1)),
+        "{p}"
+    );
+    assert!(first["b"].as_f64().unwrap() > first["a"].as_f64().unwrap() + 0.1);
+    assert_eq!(p["totals"][0]["name"], "Late Sender");
+    assert_eq!(
+        p["timelines_count"].as_u64().unwrap() as usize,
+        rows(&cli, "timelines").len()
+    );
+    // Cut at `limit` as the categories are; without wait indexes, none.
+    let cut = common::served_json(
+        &s,
+        &format!(
+            "{}&limit=1",
+            compare_url((0.0, 1.0), (0.0, 1.0), 100).replace("&limit=10000", "")
+        ),
+    );
+    assert_eq!(cut["patterns"]["timelines"].as_array().unwrap().len(), 1);
+    let plain = Service::new(&[a, b]).unwrap();
+    assert!(
+        common::served_json(&plain, &compare_url((0.0, 1.0), (0.0, 1.0), 100))["patterns"]
+            .is_null()
+    );
 }

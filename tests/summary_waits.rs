@@ -14,15 +14,7 @@ use slog2_format::{Slog2Reader, WindowBuf};
 use std::io::Cursor;
 
 fn slog2_of(clog2: &[u8]) -> Vec<u8> {
-    let mut reader = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let (out, _) = slog2_format::convert::clog2_to_slog2(
-        &mut reader,
-        Cursor::new(Vec::new()),
-        Default::default(),
-        |_| {},
-    )
-    .unwrap();
-    out.into_inner()
+    common::slog2_bytes(clog2)
 }
 
 fn analyse(slog2: &[u8], opts: &Options) -> Report {
@@ -51,6 +43,16 @@ fn planted(plant: Plant) -> Vec<u8> {
         .unwrap()
         .0
         .into_inner()
+}
+
+/// The run with both plants: a Late Sender of 3 ms and a barrier skew of
+/// 1 ms per iteration.
+fn both_planted() -> Vec<u8> {
+    planted(Plant {
+        late_sender_ns: 3_000_000,
+        barrier_skew_ns: 1_000_000,
+        ..Plant::default()
+    })
 }
 
 /// Per row, the summary's wait seconds against the windowed analysis's per
@@ -96,22 +98,17 @@ fn check(name: &str, clog2: &[u8]) -> f64 {
 
 #[test]
 fn summary_waits_equal_analyze_on_planted_runs() {
-    let ls = check(
-        "late sender",
-        &planted(Plant {
-            late_sender_ns: 3_000_000,
-            ..Plant::default()
-        }),
-    );
-    assert!(ls > 0.0);
-    let skew = check(
-        "barrier skew",
-        &planted(Plant {
-            barrier_skew_ns: 1_000_000,
-            ..Plant::default()
-        }),
-    );
-    assert!(skew > 0.0);
+    let late_sender = Plant {
+        late_sender_ns: 3_000_000,
+        ..Plant::default()
+    };
+    let barrier_skew = Plant {
+        barrier_skew_ns: 1_000_000,
+        ..Plant::default()
+    };
+    for (what, plant) in [("late sender", late_sender), ("barrier skew", barrier_skew)] {
+        assert!(check(what, &planted(plant)) > 0.0, "{what}");
+    }
 }
 
 #[test]
@@ -131,11 +128,7 @@ fn summary_waits_equal_analyze_on_the_corpus() {
 /// binary form is version 2's with version 3 and the waits after the ticks.
 #[test]
 fn json_and_binary_forms_carry_the_waits() {
-    let clog2 = planted(Plant {
-        late_sender_ns: 3_000_000,
-        barrier_skew_ns: 1_000_000,
-        ..Plant::default()
-    });
+    let clog2 = both_planted();
     let slog2 = slog2_of(&clog2);
     let mut whole = analyse(&slog2, &Options::default().record(true));
     let ix = WaitIndex::from_report(&mut whole).unwrap();
@@ -230,11 +223,7 @@ fn json_and_binary_forms_carry_the_waits() {
 #[test]
 fn critical_path_marks_equal_the_segments_per_cell() {
     use mpelog::waits::Segment;
-    let slog2 = slog2_of(&planted(Plant {
-        late_sender_ns: 3_000_000,
-        barrier_skew_ns: 1_000_000,
-        ..Plant::default()
-    }));
+    let slog2 = slog2_of(&both_planted());
     let whole = analyse(&slog2, &Options::default());
     let (a, b) = (whole.from, whole.to);
     // A path that moves between the 4 timelines 3,000 times, in segments
@@ -327,11 +316,7 @@ fn crowded_cells_keep_four_patterns_and_the_rest_summed() {
     use mpelog::analysis::Pattern;
     use mpelog::summary::{OTHER_WAITS, WAIT_SHARES};
     use mpelog::waits::Wait;
-    let slog2 = slog2_of(&planted(Plant {
-        late_sender_ns: 3_000_000,
-        barrier_skew_ns: 1_000_000,
-        ..Plant::default()
-    }));
+    let slog2 = slog2_of(&both_planted());
     let whole = analyse(&slog2, &Options::default());
     let (from, to, px) = (whole.from, whole.to, 400u32);
     let w = (to - from) / f64::from(px);

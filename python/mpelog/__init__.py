@@ -93,9 +93,11 @@ class Trace:
         end_line, info, and one typed column per info label of the legend
         (``info_msg_tag``, ``info_msg_size``, ...: int64, double or string;
         null where a drawable's category has no such value), as the Parquet
-        export has them."""
-        stream = self._t.window_stream(t0, t1)
-        return _pa.RecordBatchReader.from_stream(stream).read_all()
+        export has them.
+
+        The columns are decoded from the trace straight into buffers that
+        pyarrow takes over through the Arrow C data interface, not copied."""
+        return _pa.Table.from_batches([_pa.record_batch(self._t.window_batch(t0, t1))])
 
     def batches(
         self, t0: Optional[float] = None, t1: Optional[float] = None, rows: int = 65536
@@ -126,7 +128,7 @@ class Trace:
         plus the window ``from``/``to``."""
         import pandas as pd
 
-        s = _json.loads(self._t.stats_tables_json(t0, t1, bins))
+        s = _json.loads(self._t.stats_json(t0, t1, bins, True))
         out: Dict[str, Any] = {"from": s["from"], "to": s["to"]}
 
         def flat(rows: Any) -> "pd.DataFrame":

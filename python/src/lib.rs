@@ -1,17 +1,21 @@
 //! `mpelog._mpelog`: the extension module under the Python package `mpelog`
 //! (python/mpelog/__init__.py wraps it). Reads go through [`mpelog::Trace`]
-//! with the GIL released; drawables reach pyarrow through the Arrow C stream
-//! interface (a PyCapsule `arrow_array_stream`, `__arrow_c_stream__`).
+//! with the GIL released; drawables reach pyarrow through the Arrow C data
+//! interface (PyCapsules `arrow_schema` and `arrow_array`, `__arrow_c_array__`),
+//! their buffers handed over, not copied.
 
 use arrow_array::ffi::FFI_ArrowSchema;
-use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{Array, RecordBatch, RecordBatchReader};
+use arrow_array::types::{Float64Type, Int32Type, Int64Type};
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_array::{PrimitiveArray, StringArray};
+use arrow_schema::ArrowError;
 use arrow_schema::SchemaRef;
+use mpelog::export::info_columns::InfoColumn;
+use mpelog::trace::{Columns, TextColumn, TypedColumn, Validity};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
-use std::cell::RefCell;
 use std::ffi::CString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +23,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
 mod rows;
-use rows::{Chunk, Rows};
+use rows::{schema, Chunk, Rows};
 
 create_exception!(
     mpelog,
@@ -115,6 +119,61 @@ fn py_err(e: mpelog::trace::Error) -> PyErr {
     err
 }
 
+/// Arrow's null buffer of `valid` over `len` rows (none without nulls); the
+/// bitmap is handed over, not copied.
+fn nulls(valid: Validity, len: usize) -> Option<arrow_buffer::NullBuffer> {
+    (valid.nulls > 0).then(|| {
+        let bits =
+            arrow_buffer::BooleanBuffer::new(arrow_buffer::Buffer::from_vec(valid.bits), 0, len);
+        // SAFETY-free: the count is checked against the bitmap by Arrow.
+        arrow_buffer::NullBuffer::new(bits)
+    })
+}
+
+/// A UTF-8 array over the column's own buffers (no copy; the text is
+/// checked to be UTF-8 once, by Arrow).
+fn text_array(c: TextColumn) -> Result<ArrayRef, ArrowError> {
+    let len = c.offsets.len().saturating_sub(1);
+    let offsets = arrow_buffer::OffsetBuffer::new(arrow_buffer::ScalarBuffer::from(c.offsets));
+    let values = arrow_buffer::Buffer::from_vec(c.bytes);
+    Ok(Arc::new(StringArray::try_new(
+        offsets,
+        values,
+        nulls(c.valid, len),
+    )?))
+}
+
+/// The record batch of a window's columns: every column's memory moved into
+/// Arrow's buffers as it is, none copied.
+fn columns_batch(c: Columns) -> Result<RecordBatch, ArrowError> {
+    let len = c.len();
+    let infos: Vec<InfoColumn> = c.typed.iter().map(|(col, _)| col.clone()).collect();
+    let mut arrays: Vec<ArrayRef> = vec![
+        text_array(c.kind)?,
+        Arc::new(PrimitiveArray::<Int32Type>::new(c.category.into(), None)),
+        text_array(c.name)?,
+        Arc::new(PrimitiveArray::<Float64Type>::new(c.start.into(), None)),
+        Arc::new(PrimitiveArray::<Float64Type>::new(c.end.into(), None)),
+        Arc::new(PrimitiveArray::<Float64Type>::new(c.duration.into(), None)),
+        Arc::new(PrimitiveArray::<Int32Type>::new(c.start_line.into(), None)),
+        Arc::new(PrimitiveArray::<Int32Type>::new(c.end_line.into(), None)),
+        text_array(c.info)?,
+    ];
+    for (_, t) in c.typed {
+        arrays.push(match t {
+            TypedColumn::Int(v, ok) => {
+                Arc::new(PrimitiveArray::<Int64Type>::new(v.into(), nulls(ok, len)))
+            }
+            TypedColumn::Float(v, ok) => {
+                Arc::new(PrimitiveArray::<Float64Type>::new(v.into(), nulls(ok, len)))
+            }
+            TypedColumn::Text(t) => text_array(t)?,
+            _ => return Err(ArrowError::NotYetImplemented("a new typed column".into())),
+        });
+    }
+    RecordBatch::try_new(schema(&infos), arrays)
+}
+
 /// What the reading thread of [`Trace::stream`] sends: the legend's table
 /// layout first, then batches, or the error that stopped it.
 enum Message {
@@ -192,33 +251,6 @@ impl ArrowBatch {
                 Some(CString::new("arrow_array").expect("no NUL")),
             )?,
         ))
-    }
-}
-
-/// A stream of record batches pyarrow takes (`pyarrow.RecordBatchReader.from_stream`).
-#[pyclass(module = "mpelog._mpelog")]
-struct ArrowStream {
-    stream: Mutex<Option<FFI_ArrowArrayStream>>,
-}
-
-#[pymethods]
-impl ArrowStream {
-    /// The Arrow PyCapsule interface: the stream, once.
-    #[pyo3(signature = (requested_schema = None))]
-    fn __arrow_c_stream__<'py>(
-        &self,
-        py: Python<'py>,
-        requested_schema: Option<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyCapsule>> {
-        let _ = requested_schema;
-        let stream = self
-            .stream
-            .lock()
-            .map_err(|_| MpelogError::new_err("stream poisoned"))?
-            .take()
-            .ok_or_else(|| MpelogError::new_err("this stream was already read"))?;
-        let name = CString::new("arrow_array_stream").expect("no NUL");
-        PyCapsule::new(py, stream, Some(name))
     }
 }
 
@@ -344,14 +376,17 @@ impl Trace {
         })
     }
 
-    /// The statistics as the CLI's JSON text.
-    #[pyo3(signature = (from_ = None, to = None, bins = 0))]
+    /// The statistics as the CLI's JSON text; with `tables`, also the table
+    /// per category and timeline (`category_timelines`) the CLI's JSON leaves
+    /// out.
+    #[pyo3(signature = (from_ = None, to = None, bins = 0, tables = false))]
     fn stats_json(
         &self,
         py: Python<'_>,
         from_: Option<f64>,
         to: Option<f64>,
         bins: usize,
+        tables: bool,
     ) -> PyResult<String> {
         let t = self.inner.clone();
         py.detach(move || {
@@ -359,7 +394,12 @@ impl Trace {
                 .window(from_, to)
                 .bins(bins);
             let s = lock(&t).stats(&opts).map_err(py_err)?;
-            Ok(mpelog::json_text::to_string(&s))
+            if !tables {
+                return Ok(mpelog::json_text::to_string(&s));
+            }
+            let mut v = serde_json::to_value(&s).expect("JSON");
+            v["category_timelines"] = serde_json::to_value(&s.category_timelines).expect("JSON");
+            Ok(v.to_string())
         })
     }
 
@@ -381,28 +421,6 @@ impl Trace {
                 .instances(instances);
             let r = lock(&t).analyze(&opts).map_err(py_err)?;
             Ok(mpelog::json_text::to_string(&r))
-        })
-    }
-
-    /// The statistics as the CLI's JSON text, with the table per category and
-    /// timeline (`category_timelines`) the CLI's JSON leaves out.
-    #[pyo3(signature = (from_ = None, to = None, bins = 0))]
-    fn stats_tables_json(
-        &self,
-        py: Python<'_>,
-        from_: Option<f64>,
-        to: Option<f64>,
-        bins: usize,
-    ) -> PyResult<String> {
-        let t = self.inner.clone();
-        py.detach(move || {
-            let opts = mpelog::stats::Options::default()
-                .window(from_, to)
-                .bins(bins);
-            let s = lock(&t).stats(&opts).map_err(py_err)?;
-            let mut v = serde_json::to_value(&s).expect("JSON");
-            v["category_timelines"] = serde_json::to_value(&s.category_timelines).expect("JSON");
-            Ok(v.to_string())
         })
     }
 
@@ -518,45 +536,23 @@ impl Trace {
         })
     }
 
-    /// The drawables of `[from_, to)` in batches of `rows`, all read before
-    /// this returns (errors are raised here, typed).
-    #[pyo3(signature = (from_ = None, to = None, rows = 65536))]
-    fn window_stream(
+    /// The drawables of `[from_, to)` as one record batch, decoded from the
+    /// tree straight into column buffers that Arrow takes over without a
+    /// copy (`mpelog::Trace::window_columns`).
+    #[pyo3(signature = (from_ = None, to = None))]
+    fn window_batch(
         &self,
         py: Python<'_>,
         from_: Option<f64>,
         to: Option<f64>,
-        rows: usize,
-    ) -> PyResult<ArrowStream> {
-        let rows = rows.max(1);
+    ) -> PyResult<ArrowBatch> {
         let t = self.inner.clone();
-        let (batches, schema) = py.detach(move || {
-            let b: RefCell<Option<Rows>> = RefCell::new(None);
-            let mut out = Vec::new();
-            lock(&t)
-                .scan(
-                    &window(from_, to),
-                    &mut |legend| *b.borrow_mut() = Some(Rows::new(legend)),
-                    &mut |p| {
-                        let mut b = b.borrow_mut();
-                        let Some(b) = b.as_mut() else { return };
-                        b.push(p);
-                        if b.len >= rows {
-                            out.push(Ok(b.batch()));
-                        }
-                    },
-                )
-                .map_err(py_err)?;
-            let mut b = b.into_inner().unwrap_or_else(|| Rows::new(&[]));
-            if b.len > 0 || out.is_empty() {
-                out.push(Ok(b.batch()));
-            }
-            Ok::<_, PyErr>((out, b.schema.clone()))
+        let batch = py.detach(move || {
+            let cols = lock(&t).window_columns(from_, to).map_err(py_err)?;
+            columns_batch(cols).map_err(|e| MpelogError::new_err(e.to_string()))
         })?;
-        let reader = arrow_array::RecordBatchIterator::new(batches, schema);
-        let reader: Box<dyn RecordBatchReader + Send> = Box::new(reader);
-        Ok(ArrowStream {
-            stream: Mutex::new(Some(FFI_ArrowArrayStream::new(reader))),
+        Ok(ArrowBatch {
+            batch: Mutex::new(Some(batch)),
         })
     }
 
@@ -608,7 +604,6 @@ fn _mpelog(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_class::<Trace>()?;
-    m.add_class::<ArrowStream>()?;
     m.add_class::<ArrowSchema>()?;
     m.add_class::<ArrowBatch>()?;
     m.add_class::<BatchStream>()?;

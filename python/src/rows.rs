@@ -204,7 +204,7 @@ const DENSE: i32 = 1 << 16;
 
 /// The columns of `mpelog export --to parquet` (spec/export.md section 7),
 /// the typed info columns `columns` included.
-fn schema(columns: &[InfoColumn]) -> SchemaRef {
+pub(crate) fn schema(columns: &[InfoColumn]) -> SchemaRef {
     let mut fields = vec![
         Field::new("kind", DataType::Utf8, false),
         Field::new("category", DataType::Int32, false),
@@ -254,12 +254,6 @@ pub(crate) struct Rows {
 }
 
 impl Rows {
-    /// Rows of the legend `legend`, as many to a batch as [`Rows::batch`] is
-    /// called for (or `rows`, for [`Rows::is_full`]: see [`Rows::rows`]).
-    pub(crate) fn new(legend: &[slog2_format::Category]) -> Rows {
-        Rows::with_rows(legend, usize::MAX)
-    }
-
     /// Rows of the legend `legend`, `rows` to a full batch.
     pub(crate) fn with_rows(legend: &[slog2_format::Category], rows: usize) -> Rows {
         let columns = info_columns(legend);
@@ -336,11 +330,6 @@ impl Rows {
             || self.typed.iter().any(|t| t.text_bytes() > TEXT_LIMIT)
     }
 
-    /// Adds the row of `p` (as src/export/parquet.rs writes it).
-    pub(crate) fn push(&mut self, p: Piece<'_>) {
-        self.push_row(p.category, p.first.1, p.last.1, p.start, p.end, p.info);
-    }
-
     /// Adds the rows of `chunk`, handing each full batch to `full`; stops
     /// (returning false) when `full` does.
     pub(crate) fn push_chunk(
@@ -359,6 +348,7 @@ impl Rows {
         true
     }
 
+    /// Adds one row (as src/export/parquet.rs writes it).
     fn push_row(
         &mut self,
         category: i32,

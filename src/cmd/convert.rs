@@ -70,7 +70,7 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     // Options are checked before anything is read or written.
     let opts = tree_options(&tree)?;
     let out = Output::create(output, &[input], false)?;
-    let (input, source) = super::local_input(input)?;
+    let (input, source) = mpelog::trace::locate(input)?;
     if source == Format::Otf2 {
         return super::otf2::convert(&input, out, target, opts);
     }
@@ -404,7 +404,8 @@ fn to_slog2(
     })
 }
 
-fn tree_line(t: &slog2_format::write::TreeStats) -> String {
+/// The tree line of a conversion's summary: drawables, nodes, depth, largest block.
+pub fn tree_line(t: &slog2_format::write::TreeStats) -> String {
     format!(
         "drawables {}; tree: {} nodes, depth {}, largest block {} bytes",
         t.drawables, t.nodes, t.depth, t.max_block

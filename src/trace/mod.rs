@@ -29,6 +29,7 @@
 //! ```
 
 mod analyze;
+mod columns;
 mod detect;
 mod error;
 mod info;
@@ -37,11 +38,13 @@ mod read;
 mod window;
 
 pub use analyze::WaitSource;
-pub use detect::detect;
+pub use columns::{Columns, TextColumn, TypedColumn, Validity};
+pub use detect::{detect, local_copy, locate, url};
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
-pub use window::{check_window, Window};
+pub use pieces::InOrder;
+pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
 use slog2_format::{Category, Slog2Reader};
@@ -49,11 +52,58 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// A source a SLOG-2 reader reads: a local file or a remote one.
-trait ReadSeek: std::io::Read + std::io::Seek + Send {}
+pub trait ReadSeek: std::io::Read + std::io::Seek + Send {}
 impl<T: std::io::Read + std::io::Seek + Send> ReadSeek for T {}
 
-/// A SLOG-2 reader over a local or a remote file.
-type Reader = Slog2Reader<Box<dyn ReadSeek>>;
+/// A SLOG-2 reader over a local or a remote file (what [`TreeMut::Slog2`]
+/// lends).
+pub type Reader = Slog2Reader<Box<dyn ReadSeek>>;
+
+/// The tree of a trace, lent for the queries [`Trace`] does not make itself
+/// (previews, depths, summaries, lenient reading, the reader's counters):
+/// what [`Trace::tree_mut`] returns.
+#[non_exhaustive]
+pub enum TreeMut<'a> {
+    /// A SLOG-2 file (local, remote, or the conversion of another format).
+    Slog2(&'a mut Reader),
+    /// An annotation, and the path of the trace it annotates.
+    Annotation(&'a mut mpelog_annotate::Annotation<File, File>, &'a Path),
+}
+
+/// What [`Trace::set_progress`] calls as a one-pass read goes on.
+pub type Progress = Box<dyn FnMut(Step) + Send>;
+
+/// How far a read of a format without a tree has come (a one-pass read, or
+/// the one-time conversion to SLOG-2): what [`Trace::set_progress`] is told.
+///
+/// ```
+/// let s = mpelog::trace::Step::Read { at: 10, total: 100 };
+/// assert!(matches!(s, mpelog::trace::Step::Read { at: 10, .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Step {
+    /// `at` bytes of the input's `total` have been read.
+    Read {
+        /// The bytes read so far.
+        at: u64,
+        /// The input's size.
+        total: u64,
+    },
+    /// The input has been read and its drawables put in time order, through
+    /// `runs` sorted runs in a temporary file (none when they fit in the
+    /// sort memory).
+    Sorted {
+        /// The drawables kept (those that meet the window).
+        drawables: u64,
+        /// The sorted runs written.
+        runs: usize,
+    },
+    /// The input has been converted to a temporary SLOG-2 file (for a
+    /// window query or the tree): what the conversion did, and what it
+    /// could not pair.
+    Converted(Box<slog2_format::convert::ConvertStats>),
+}
 
 /// The tree a window query reads.
 enum Tree {
@@ -83,6 +133,13 @@ pub struct Trace {
     tree: Option<Tree>,
     /// The temporary directory of the conversion to SLOG-2, if made.
     converted: Option<tempfile::TempDir>,
+    /// The legend's row plan and the query buffer of
+    /// [`window_columns`](Trace::window_columns), kept for the next query.
+    plan: Option<Box<columns::Plan>>,
+    /// The request counts of a SLOG-2 file read where it is.
+    requests: Option<crate::remote::Counts>,
+    /// Told how far a one-pass read has come.
+    progress: Option<Progress>,
 }
 
 impl std::fmt::Debug for Trace {
@@ -95,12 +152,16 @@ impl std::fmt::Debug for Trace {
     }
 }
 
-/// The URL of a remote file (`http://` or `https://`), if `path` is one.
-fn url(path: &Path) -> Option<&str> {
-    path.to_str().filter(|p| {
-        let p = p.get(..8).unwrap_or(p).to_ascii_lowercase();
-        p.starts_with("http://") || p.starts_with("https://")
-    })
+/// The bytes of decompressed tree nodes a SLOG-2 reader of a [`Trace`]
+/// keeps between window queries (a plain file's nodes are not kept: the
+/// page cache has them; what is kept of them is what each upper node's scan
+/// found, a few hundred bytes a node).
+const NODE_CACHE_BYTES: usize = 32 << 20;
+
+/// The node cache of a SLOG-2 reader of a [`Trace`]: a window query reads
+/// only what it shows of an upper node an earlier query scanned.
+fn node_cache() -> std::sync::Arc<slog2_format::NodeCache> {
+    std::sync::Arc::new(slog2_format::NodeCache::new(NODE_CACHE_BYTES))
 }
 
 impl Trace {
@@ -126,22 +187,47 @@ impl Trace {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(path_or_url: impl AsRef<Path>) -> Result<Trace> {
+        Self::open_with_trace(path_or_url, None)
+    }
+
+    /// As [`Trace::open`], but an annotation is read with the trace `trace`
+    /// when given (an annotation not named after its trace); `trace` is not
+    /// used for any other input.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::open`].
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let t = mpelog::Trace::open_with_trace(&path, Some(std::path::Path::new("unused")))?;
+    /// assert_eq!(t.format().name(), "CLOG2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_with_trace(path_or_url: impl AsRef<Path>, trace: Option<&Path>) -> Result<Trace> {
         let given = path_or_url.as_ref();
         let local = match url(given) {
             Some(u) => {
                 let f = crate::remote::HttpFile::open(u)?;
+                let requests = f.counts();
                 let source: Box<dyn ReadSeek> = Box::new(f);
                 match Slog2Reader::new(source) {
-                    Ok(r) => {
+                    Ok(mut r) => {
+                        r.set_node_cache(node_cache());
                         return Ok(Trace {
                             given: given.to_path_buf(),
                             local: None,
                             format: Format::Slog2,
                             tree: Some(Tree::Slog2(Box::new(r))),
                             converted: None,
-                        })
+                            plan: None,
+                            requests: Some(requests),
+                            progress: None,
+                        });
                     }
-                    Err(slog2_format::Error::NotSlog2 { .. }) => crate::input::download(u)?,
+                    Err(slog2_format::Error::NotSlog2 { .. }) => local_copy(given)?,
                     Err(source) => {
                         return Err(Error::Slog2 {
                             path: given.to_path_buf(),
@@ -150,15 +236,9 @@ impl Trace {
                     }
                 }
             }
-            None => crate::input::resolve(given).map_err(|e| match e {
-                crate::output::Error::Io { path, source } => Error::Io { path, source },
-                e => Error::Io {
-                    path: given.to_path_buf(),
-                    source: std::io::Error::other(e.to_string()),
-                },
-            })?,
+            None => local_copy(given)?,
         };
-        Self::open_local(given, local, None)
+        Self::open_local(given, local, trace)
     }
 
     /// Opens the annotation `idx` of the trace `trace` (for an annotation
@@ -195,10 +275,11 @@ impl Trace {
                 // No read buffer: the reader reads each block with one read.
                 let file = File::open(&local).map_err(Error::io(&local))?;
                 let source: Box<dyn ReadSeek> = Box::new(file);
-                let r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
+                let mut r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
                     path: given.to_path_buf(),
                     source,
                 })?;
+                r.set_node_cache(node_cache());
                 Some(Tree::Slog2(Box::new(r)))
             }
             Format::Annotation => Some(open_annotation(&local, trace)?),
@@ -210,6 +291,9 @@ impl Trace {
             format,
             tree,
             converted: None,
+            plan: None,
+            requests: None,
+            progress: None,
         })
     }
 
@@ -291,13 +375,131 @@ impl Trace {
         self.converted.is_some()
     }
 
+    /// The counts of the HTTP requests made so far, for a SLOG-2 file read
+    /// where it is (at a URL); `None` for any other input.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert!(mpelog::Trace::open(&path)?.requests().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn requests(&self) -> Option<crate::remote::Counts> {
+        self.requests.clone()
+    }
+
+    /// The trace an annotation annotates; `None` for any other input.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert!(mpelog::Trace::open(&path)?.annotated().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn annotated(&self) -> Option<&Path> {
+        match (&self.tree, &self.converted) {
+            (Some(Tree::Annotation(_, trace)), None) => Some(trace),
+            _ => None,
+        }
+    }
+
+    /// Has `f` told how far each one-pass read of a format without a tree
+    /// has come ([`Step`]: the bytes read of the input, then the sort), as
+    /// the CLI's progress bar and its note on sorted runs show it.
+    ///
+    /// ```
+    /// use std::sync::{atomic::{AtomicU64, Ordering}, Arc};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let seen = Arc::new(AtomicU64::new(0));
+    /// let s = seen.clone();
+    /// t.set_progress(Box::new(move |step| {
+    ///     if let mpelog::trace::Step::Read { at, .. } = step {
+    ///         s.store(at, Ordering::Relaxed)
+    ///     }
+    /// }));
+    /// t.stats(&Default::default())?;
+    /// assert!(seen.load(Ordering::Relaxed) > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_progress(&mut self, f: Progress) {
+        self.progress = Some(f);
+    }
+
+    /// The tree window queries read (the input's, or that of its one-time
+    /// conversion to a temporary SLOG-2 file), lent for the queries this
+    /// type does not make itself.
+    ///
+    /// # Errors
+    ///
+    /// The conversion's error, for a format without a tree.
+    ///
+    /// ```
+    /// use mpelog::trace::TreeMut;
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let TreeMut::Slog2(r) = t.tree_mut()? else { panic!("converted to SLOG-2") };
+    /// let a = r.window_preview(0.0, 1.0, 100)?;
+    /// assert!(!a.drawables.is_empty() || !a.shadows.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tree_mut(&mut self) -> Result<TreeMut<'_>> {
+        Ok(match self.tree()? {
+            Tree::Slog2(r) => TreeMut::Slog2(r),
+            Tree::Annotation(a, trace) => TreeMut::Annotation(a, trace),
+        })
+    }
+
+    /// The time box of the tree (its root's earliest and latest times), the
+    /// input's or its conversion's; `None` for a tree without entries.
+    ///
+    /// # Errors
+    ///
+    /// The conversion's error, for a format without a tree.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let (start, end) = mpelog::Trace::open(&path)?.time_box()?.unwrap();
+    /// assert!(start < end);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn time_box(&mut self) -> Result<Option<(f64, f64)>> {
+        Ok(self.tree()?.time_box())
+    }
+
+    /// The local file to read for the input: itself, the copy of standard
+    /// input, or of a URL (downloaded now, once, for a SLOG-2 file read
+    /// where it is).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Remote`] when the download fails.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert_eq!(mpelog::Trace::open(&path)?.local_path()?, path);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn local_path(&mut self) -> Result<PathBuf> {
+        self.local()
+    }
+
     /// The local file of the input, downloaded first for a remote one.
     fn local(&mut self) -> Result<PathBuf> {
         if let Some(p) = &self.local {
             return Ok(p.clone());
         }
-        let u = url(&self.given).unwrap_or_default().to_string();
-        let p = crate::input::download(&u)?;
+        let p = local_copy(&self.given)?;
         self.local = Some(p.clone());
         Ok(p)
     }
@@ -318,13 +520,17 @@ impl Trace {
         if self.tree.is_none() {
             let local = self.local()?;
             let dir = tempfile::tempdir().map_err(Error::io(&std::env::temp_dir()))?;
-            let slog2 = read::to_slog2(&local, self.format, dir.path())?;
+            let (slog2, stats) = read::to_slog2(&local, self.format, dir.path())?;
+            if let Some(p) = self.progress.as_mut() {
+                p(Step::Converted(Box::new(stats)))
+            }
             let file = File::open(&slog2).map_err(Error::io(&slog2))?;
             let source: Box<dyn ReadSeek> = Box::new(file);
-            let r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
+            let mut r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
                 path: slog2.clone(),
                 source,
             })?;
+            r.set_node_cache(node_cache());
             self.tree = Some(Tree::Slog2(Box::new(r)));
             self.converted = Some(dir);
         }
@@ -384,7 +590,7 @@ impl Trace {
             None => {
                 let local = self.local()?;
                 let window = crate::export::Options::default().window(opts.from, opts.to);
-                let mut sorted = read::sorted(&local, self.format, &window)?;
+                let mut sorted = read::sorted(&local, self.format, &window, &mut self.progress)?;
                 crate::stats::one_pass(&mut sorted, opts).map_err(Error::io(&std::env::temp_dir()))
             }
         }
@@ -445,7 +651,7 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
-                let mut sorted = read::sorted(&local, self.format, opts)?;
+                let mut sorted = read::sorted(&local, self.format, opts, &mut self.progress)?;
                 crate::export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
                     E::Read(source) => Error::Io {
                         path: std::env::temp_dir(),
@@ -491,7 +697,7 @@ impl Trace {
             }
             format => {
                 let local = self.local()?;
-                read::write_slog2(&local, format, out)
+                read::write_slog2(&local, format, out).map(drop)
             }
         }
     }

@@ -46,8 +46,24 @@ pub(crate) fn otf2(path: &Path) -> Result<otf2_format::Archive> {
 /// The primitives of a CLOG2, old CLOG, ALOG, SLOG-1 or OTF2 trace that meet
 /// the window of `opts`, paired as `convert` pairs them and put in start
 /// order with bounded memory (what `mpelog export` and `stats` read).
-pub(crate) fn sorted(path: &Path, format: Format, opts: &crate::export::Options) -> Result<Sorted> {
-    Ok(sorted_counted(path, format, opts)?.0)
+pub(crate) fn sorted(
+    path: &Path,
+    format: Format,
+    opts: &crate::export::Options,
+    progress: &mut Option<super::Progress>,
+) -> Result<Sorted> {
+    Ok(sorted_counted(path, format, opts, progress)?.0)
+}
+
+/// [`sorted`], with what the pairing dropped (sends and receives without
+/// their other end: what `mpelog analyze` reports as dropped).
+pub(crate) fn sorted_counted(
+    path: &Path,
+    format: Format,
+    opts: &crate::export::Options,
+    progress: &mut Option<super::Progress>,
+) -> Result<(Sorted, slog2_format::convert::Unmatched)> {
+    sorted_into(path, format, opts.start_order(), progress)
 }
 
 /// [`sorted`], ending early with [`Error::Stopped`] once `stop` is set.
@@ -58,7 +74,7 @@ pub(crate) fn sorted_until(
     stop: &Arc<AtomicBool>,
 ) -> Result<Sorted> {
     let sink = opts.start_order().stop_when(stop.clone());
-    match sorted_into(path, format, sink) {
+    match sorted_into(path, format, sink, &mut None) {
         Err(_) if stop.load(Ordering::Relaxed) => Err(Error::Stopped {
             path: path.to_path_buf(),
         }),
@@ -66,22 +82,22 @@ pub(crate) fn sorted_until(
     }
 }
 
-/// [`sorted`], with what the pairing dropped (sends and receives without
-/// their other end: what `mpelog analyze` reports as dropped).
-pub(crate) fn sorted_counted(
-    path: &Path,
-    format: Format,
-    opts: &crate::export::Options,
-) -> Result<(Sorted, slog2_format::convert::Unmatched)> {
-    sorted_into(path, format, opts.start_order())
-}
-
 /// The primitives of the trace at `path`, paired into `sink`.
 fn sorted_into(
     path: &Path,
     format: Format,
     sink: crate::export::sorted::StartOrder,
+    progress: &mut Option<super::Progress>,
 ) -> Result<(Sorted, slog2_format::convert::Unmatched)> {
+    let total = match progress {
+        Some(_) => std::fs::metadata(path).map_or(0, |m| m.len()),
+        None => 0,
+    };
+    let mut tell = |at: u64| {
+        if let Some(p) = progress.as_mut() {
+            p(super::Step::Read { at, total })
+        }
+    };
     let conv = |e| Error::conversion(path, e);
     let sorted = match format {
         Format::Clog2 => {
@@ -90,13 +106,13 @@ fn sorted_into(
                 path: path.to_path_buf(),
                 source,
             })?;
-            slog2_format::convert::clog2_into(&mut r, sink, |_| {}).map_err(conv)?
+            slog2_format::convert::clog2_into(&mut r, sink, &mut tell).map_err(conv)?
         }
         Format::Clog => {
             let data = std::fs::read(path).map_err(Error::io(path))?;
             clog2_format::clog::ClogRecords::new(&data)
                 .map_err(slog2_format::Error::from)
-                .and_then(|records| slog2_format::convert::clog_into(records, sink, |_| {}))
+                .and_then(|records| slog2_format::convert::clog_into(records, sink, &mut tell))
                 .map_err(conv)?
         }
         Format::Alog => {
@@ -111,34 +127,48 @@ fn sorted_into(
         // SLOG-2 and annotations have a tree: never sorted.
         _ => unreachable!("a format with a tree is read through it"),
     };
+    if let Some(p) = progress.as_mut() {
+        p(super::Step::Sorted {
+            drawables: sorted.0.len(),
+            runs: sorted.0.runs(),
+        })
+    }
     Ok((sorted.0, sorted.1.unmatched))
 }
 
 /// Converts the trace at `path` to the SLOG-2 file `DIR/converted.slog2`
 /// with the default tree, as `mpelog convert` does, and returns its path.
-pub(crate) fn to_slog2(path: &Path, format: Format, dir: &Path) -> Result<PathBuf> {
+pub(crate) fn to_slog2(
+    path: &Path,
+    format: Format,
+    dir: &Path,
+) -> Result<(PathBuf, slog2_format::convert::ConvertStats)> {
     let out = dir.join("converted.slog2");
-    write_slog2(path, format, &out)?;
-    Ok(out)
+    let stats = write_slog2(path, format, &out)?;
+    Ok((out, stats))
 }
 
 /// Converts the trace at `path` to the SLOG-2 file `out` with the default
-/// tree, as `mpelog convert` does.
-pub(crate) fn write_slog2(path: &Path, format: Format, out: &Path) -> Result<()> {
+/// tree, as `mpelog convert` does, and returns what the conversion did.
+pub(crate) fn write_slog2(
+    path: &Path,
+    format: Format,
+    out: &Path,
+) -> Result<slog2_format::convert::ConvertStats> {
     use slog2_format::convert as c;
     use std::io::Write as _;
     let out = out.to_path_buf();
     let opts = slog2_format::write::TreeOptions::default();
     let w = std::io::BufWriter::new(std::fs::File::create(&out).map_err(Error::io(&out))?);
     let conv = |e| Error::conversion(path, e);
-    let mut w = match format {
+    let (mut w, stats) = match format {
         Format::Clog2 => {
             let file = std::fs::File::open(path).map_err(Error::io(path))?;
             let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
                 path: path.to_path_buf(),
                 source,
             })?;
-            c::clog2_to_slog2(&mut r, w, opts, |_| {}).map_err(conv)?.0
+            c::clog2_to_slog2(&mut r, w, opts, |_| {}).map_err(conv)?
         }
         Format::Clog => {
             let data = std::fs::read(path).map_err(Error::io(path))?;
@@ -146,25 +176,12 @@ pub(crate) fn write_slog2(path: &Path, format: Format, out: &Path) -> Result<()>
                 .map_err(slog2_format::Error::from)
                 .and_then(|records| c::clog_to_slog2(records, w, opts, |_| {}))
                 .map_err(conv)?
-                .0
         }
-        Format::Alog => {
-            c::alog_to_slog2(&alog(path)?, w, opts, |_| {})
-                .map_err(conv)?
-                .0
-        }
-        Format::Slog1 => {
-            c::slog1::slog1_to_slog2(&slog1(path)?, w, opts, |_| {})
-                .map_err(conv)?
-                .0
-        }
-        Format::Otf2 => {
-            c::otf2::otf2_to_slog2(&otf2(path)?, w, opts, |_| {})
-                .map_err(conv)?
-                .0
-        }
+        Format::Alog => c::alog_to_slog2(&alog(path)?, w, opts, |_| {}).map_err(conv)?,
+        Format::Slog1 => c::slog1::slog1_to_slog2(&slog1(path)?, w, opts, |_| {}).map_err(conv)?,
+        Format::Otf2 => c::otf2::otf2_to_slog2(&otf2(path)?, w, opts, |_| {}).map_err(conv)?,
         _ => unreachable!("a format with a tree is read through it"),
     };
     w.flush().map_err(Error::io(&out))?;
-    Ok(())
+    Ok(stats)
 }

@@ -44,6 +44,69 @@ pub fn synth(dir: &Path, name: &str, args: &[&str]) -> String {
     out_s
 }
 
+/// The JSON that `mpelog ARGS` prints (it must succeed).
+pub fn json_of(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(&mpelog(args))).unwrap()
+}
+
+/// The JSON of `mpelog ARGS --from FROM --to TO --json` (`analyze`, `stats`,
+/// with or without `--compare`) for the window `(from, to)`.
+pub fn window_json(args: &[&str], (from, to): (f64, f64)) -> serde_json::Value {
+    let (a, b) = (from.to_string(), to.to_string());
+    let mut all = args.to_vec();
+    all.extend(["--from", &a, "--to", &b, "--json"]);
+    json_of(&all)
+}
+
+/// A pattern's `per_timeline` (line ID → seconds) of `analyze --json` or
+/// `/api/waits`.
+pub fn per_timeline(pattern: &serde_json::Value) -> std::collections::BTreeMap<String, f64> {
+    pattern["per_timeline"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(t, s)| (t.clone(), s.as_f64().unwrap()))
+        .collect()
+}
+
+/// The run with planted waits of the viewer's tests, `ls.clog2` in `dir`:
+/// `mpelog synth --ranks 4 --events 3000 --seed 3 --plant-late-sender 0.002
+/// --plant-barrier-skew 0.001`. Every iteration rank 0's send to rank 1
+/// enters 2 ms after rank 1's receive (a Late Sender of 2 ms on timeline 1,
+/// partner 0), and rank r enters the barrier r ms after rank 0 (Wait at
+/// Barrier of (3 − r) ms on rank r, partner 3).
+pub fn late_sender_run(dir: &Path) -> String {
+    synth(
+        dir,
+        "ls.clog2",
+        &[
+            "--ranks",
+            "4",
+            "--events",
+            "3000",
+            "--seed",
+            "3",
+            "--plant-late-sender",
+            "0.002",
+            "--plant-barrier-skew",
+            "0.001",
+        ],
+    )
+}
+
+/// A CLOG2 trace's SLOG-2 conversion, in memory.
+pub fn slog2_bytes(clog2: &[u8]) -> Vec<u8> {
+    let mut reader = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
+    let (out, _) = slog2_format::convert::clog2_to_slog2(
+        &mut reader,
+        std::io::Cursor::new(Vec::new()),
+        Default::default(),
+        |_| {},
+    )
+    .unwrap();
+    out.into_inner()
+}
+
 /// Temporary files (`.NAME.mpelog-PID-XXXXXX.tmp`, or any other `.mpelog-`
 /// file) left in `dir`.
 pub fn leftovers(dir: &Path) -> usize {
@@ -128,6 +191,27 @@ pub fn served_json(s: &mpelog::serve::Service, url: &str) -> serde_json::Value {
     let body = r.read_body().unwrap();
     assert_eq!(r.status, 200, "{url}: {}", String::from_utf8_lossy(&body));
     serde_json::from_slice(&body).unwrap()
+}
+
+/// The wait index of a SLOG-2 file: its analysis, as `mpelog serve` makes
+/// it when no index lies beside the trace.
+pub fn wait_index(slog2: &Path) -> mpelog::waits::WaitIndex {
+    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(
+        std::fs::File::open(slog2).unwrap(),
+    ))
+    .unwrap();
+    let opts = mpelog::analysis::Options::default().record(true);
+    let mut report = mpelog::analysis::slog2(&mut r, &opts).unwrap();
+    mpelog::waits::WaitIndex::from_report(&mut report).unwrap()
+}
+
+/// `serve`'s service of the SLOG-2 `files`, each with its wait index.
+pub fn service_with_waits(files: &[PathBuf]) -> mpelog::serve::Service {
+    let mut s = mpelog::serve::Service::new(files).unwrap();
+    for (k, f) in files.iter().enumerate() {
+        s = s.with_waits(k, wait_index(f));
+    }
+    s
 }
 
 /// The number an SVG element (one line of `render`'s output) gives its
