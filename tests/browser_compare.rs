@@ -206,8 +206,18 @@ fn the_planted_slowdown_is_listed_first_and_the_runs_move_together() {
         let change = x["b"].as_f64().unwrap() - x["a"].as_f64().unwrap();
         assert!((r[2].as_f64().unwrap() - change).abs() < 1e-12);
     }
-    assert_eq!((&shown[0][0], &shown[0][1]), (&json!("Late Sender"), &json!("1")), "{p}");
-    assert!(p["swatch"].as_str().unwrap().contains("repeating-linear-gradient"), "{p}");
+    assert_eq!(
+        (&shown[0][0], &shown[0][1]),
+        (&json!("Late Sender"), &json!("1")),
+        "{p}"
+    );
+    assert!(
+        p["swatch"]
+            .as_str()
+            .unwrap()
+            .contains("repeating-linear-gradient"),
+        "{p}"
+    );
 
     // Shift-drag over run A from 5% to 20% of its window (a range zoom, in
     // the part where run A has states): run B follows, the table anew.

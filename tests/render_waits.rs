@@ -258,7 +258,9 @@ fn connector_pixels(pic: &Png, plain: &Png) -> usize {
             }
             for c in 0..COLUMNS {
                 let x = LEFT + c;
-                n += usize::from(pic.at(x, y) == [255, 255, 255] && plain.at(x, y) != [255, 255, 255]);
+                n += usize::from(
+                    pic.at(x, y) == [255, 255, 255] && plain.at(x, y) != [255, 255, 255],
+                );
             }
         }
     }
@@ -290,13 +292,21 @@ fn jumps_are_drawn_only_while_at_most_one_per_8_columns() {
     assert!(jumps.len() > 2 * COLUMNS / 8, "{}", jumps.len());
     let (plain, _) = run.render("plain.png", whole, &[]);
     let (path, _) = run.render("path.png", whole, &["--waits=path"]);
-    assert_eq!(connector_pixels(&path, &plain), 0, "no connector when crowded");
+    assert_eq!(
+        connector_pixels(&path, &plain),
+        0,
+        "no connector when crowded"
+    );
     let w = (whole.1 - whole.0) / COLUMNS as f64;
     let mut on = 0;
     for (&(row, c), &s) in &bars {
         if s >= 0.5 * w {
             let y = TOP + ROW * (row + 1) - 4;
-            assert_eq!(path.at(LEFT + c, y), [255, 255, 255], "bar on row {row} at {c}");
+            assert_eq!(
+                path.at(LEFT + c, y),
+                [255, 255, 255],
+                "bar on row {row} at {c}"
+            );
             on += 1;
         }
     }
@@ -304,8 +314,15 @@ fn jumps_are_drawn_only_while_at_most_one_per_8_columns() {
     // Zoomed in to a 30th of it: a few jumps, each a connector.
     let few = (t0 + 0.5 * (t1 - t0), t0 + (0.5 + 1.0 / 30.0) * (t1 - t0));
     let (_, _, jumps) = layout(&ix, few);
-    assert!(!jumps.is_empty() && jumps.len() <= COLUMNS / 16, "{}", jumps.len());
+    assert!(
+        !jumps.is_empty() && jumps.len() <= COLUMNS / 16,
+        "{}",
+        jumps.len()
+    );
     let (plain, _) = run.render("plain.png", few, &[]);
     let (path, _) = run.render("path.png", few, &["--waits=path"]);
-    assert!(connector_pixels(&path, &plain) > 0, "the connectors of few jumps");
+    assert!(
+        connector_pixels(&path, &plain) > 0,
+        "the connectors of few jumps"
+    );
 }

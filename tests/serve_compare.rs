@@ -363,7 +363,16 @@ fn late_sender_runs(dir: &Path) -> (String, String, PathBuf, PathBuf) {
         let clog2 = synth(
             dir,
             &format!("{name}.clog2"),
-            &["--ranks", "4", "--events", "3000", "--seed", "7", "--plant-late-sender", late],
+            &[
+                "--ranks",
+                "4",
+                "--events",
+                "3000",
+                "--seed",
+                "7",
+                "--plant-late-sender",
+                late,
+            ],
         );
         let slog2 = dir.join(format!("{name}.slog2"));
         let o = mpelog(&["convert", &clog2, "-o", slog2.to_str().unwrap()]);
@@ -378,13 +387,21 @@ fn late_sender_runs(dir: &Path) -> (String, String, PathBuf, PathBuf) {
 fn patterns_equal_analyze_compare_and_the_planted_late_sender_is_first() {
     let dir = tempfile::tempdir().unwrap();
     let (ca, cb, a, b) = late_sender_runs(dir.path());
-    let cli: Value =
-        serde_json::from_str(&stdout(&mpelog(&["analyze", &ca, "--compare", &cb, "--json"])))
-            .unwrap();
+    let cli: Value = serde_json::from_str(&stdout(&mpelog(&[
+        "analyze",
+        &ca,
+        "--compare",
+        &cb,
+        "--json",
+    ])))
+    .unwrap();
     // The windows of analyze's reports, each run's whole.
     let window = |k: &str| (cli[k][0].as_f64().unwrap(), cli[k][1].as_f64().unwrap());
     let s = common::service_with_waits(&[a.clone(), b.clone()]);
-    let v = common::served_json(&s, &compare_url(window("a_window"), window("b_window"), 1600));
+    let v = common::served_json(
+        &s,
+        &compare_url(window("a_window"), window("b_window"), 1600),
+    );
     let p = &v["patterns"];
     for table in ["timelines", "totals"] {
         assert_rows_equal(&rows(p, table), &rows(&cli, table), 1e-9, table);
@@ -403,8 +420,17 @@ fn patterns_equal_analyze_compare_and_the_planted_late_sender_is_first() {
         rows(&cli, "timelines").len()
     );
     // Cut at `limit` as the categories are; without wait indexes, none.
-    let cut = common::served_json(&s, &format!("{}&limit=1", compare_url((0.0, 1.0), (0.0, 1.0), 100).replace("&limit=10000", "")));
+    let cut = common::served_json(
+        &s,
+        &format!(
+            "{}&limit=1",
+            compare_url((0.0, 1.0), (0.0, 1.0), 100).replace("&limit=10000", "")
+        ),
+    );
     assert_eq!(cut["patterns"]["timelines"].as_array().unwrap().len(), 1);
     let plain = Service::new(&[a, b]).unwrap();
-    assert!(common::served_json(&plain, &compare_url((0.0, 1.0), (0.0, 1.0), 100))["patterns"].is_null());
+    assert!(
+        common::served_json(&plain, &compare_url((0.0, 1.0), (0.0, 1.0), 100))["patterns"]
+            .is_null()
+    );
 }

@@ -219,10 +219,7 @@ fn causes_are_those_render_marks_and_the_palette_is_renders() {
         .is_none());
     // Three iterations: every wait a column wide, each with its cause.
     let (from, to, px) = (0.1, 0.115, 1000);
-    let v = common::served_json(
-        &s,
-        &format!("/api/waits?from={from}&to={to}&pixels={px}"),
-    );
+    let v = common::served_json(&s, &format!("/api/waits?from={from}&to={to}&pixels={px}"));
     let causes = v["causes"].as_array().unwrap();
     let ix = common::wait_index(&slog2);
     let marked = mpelog::render::marked_causes(&ix, from, to, px);
@@ -235,14 +232,27 @@ fn causes_are_those_render_marks_and_the_palette_is_renders() {
         assert_eq!(c["cause"].as_f64().unwrap(), w.cause);
         assert_eq!(c["code"], w.pattern.code());
     }
-    let names: Vec<&str> = causes.iter().map(|c| c["pattern"].as_str().unwrap()).collect();
-    assert!(names.contains(&"Late Sender") && names.contains(&"Wait at Barrier"), "{names:?}");
+    let names: Vec<&str> = causes
+        .iter()
+        .map(|c| c["pattern"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"Late Sender") && names.contains(&"Wait at Barrier"),
+        "{names:?}"
+    );
     // The palette: render's, pattern by pattern.
     let info = common::served_json(&s, "/api/info");
     for p in info["patterns"].as_array().unwrap() {
         let pat = mpelog::analysis::Pattern::from_code(p["code"].as_u64().unwrap() as u8).unwrap();
         assert_eq!(p["colour"], mpelog::render::pattern_colour(pat));
-        assert_eq!(p["lean"], if mpelog::render::leans_right(pat) { "right" } else { "left" });
+        assert_eq!(
+            p["lean"],
+            if mpelog::render::leans_right(pat) {
+                "right"
+            } else {
+                "left"
+            }
+        );
     }
     assert_eq!(info["palette"]["path"], mpelog::render::PATH_COLOUR);
     for bad in ["pixels=0", "pixels=16385", "pixels=x"] {

@@ -43,7 +43,12 @@ pub fn run<T>(
 
 /// Prints the comparison of runs `a` and `b` to standard output in `form`.
 fn print(c: &Comparison, rows: Rows, a: &Path, b: &Path, form: Form) -> CliResult {
-    super::form::print(c, form, |out| csv(c, rows, out), |out| text(c, rows, a, b, out))
+    super::form::print(
+        c,
+        form,
+        |out| csv(c, rows, out),
+        |out| text(c, rows, a, b, out),
+    )
 }
 
 /// The aligned tables: per category (pattern) on all timelines, then per

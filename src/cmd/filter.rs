@@ -2,11 +2,11 @@
 //! SLOG-2 file ([`mpelog::filter`]), written atomically.
 
 use crate::detect::Format;
-use mpelog::trace::TreeMut;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
 use mpelog::filter::{filter, Error, Options};
+use mpelog::trace::TreeMut;
 use std::path::Path;
 
 /// What `mpelog filter` was asked.

@@ -1,11 +1,11 @@
 //! `mpelog render`: a picture of a time window ([`mpelog::render`]) as SVG, or
 //! as PNG rasterised from the same SVG, written atomically.
 
-use mpelog::trace::TreeMut;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
 use mpelog::render::{svg_with, Error, Options};
+use mpelog::trace::TreeMut;
 use mpelog::waits::{index_path, WaitIndex};
 use std::io::Write;
 use std::path::Path;

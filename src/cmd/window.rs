@@ -22,10 +22,10 @@
 //! `parts` for composites, `num_real_objs` and `weights` for shadows); the last line
 //! stays as in text mode, and there is no `shadows=` line.
 
-use mpelog::trace::TreeMut;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use mpelog::items::Lines;
+use mpelog::trace::TreeMut;
 use slog2_format::window::{Located, WindowAnswer};
 use slog2_format::{Category, Drawable, Slog2Reader};
 use std::collections::HashMap;
@@ -137,9 +137,14 @@ pub fn run(file: &Path, trace: Option<&Path>, ask: Args) -> CliResult {
     // bytes received.
     let requests = t.requests();
     let received = || {
-        requests.as_ref().map_or([("requests", None), ("bytes_received", None)], |c| {
-            [("requests", Some(c.requests())), ("bytes_received", Some(c.bytes()))]
-        })
+        requests
+            .as_ref()
+            .map_or([("requests", None), ("bytes_received", None)], |c| {
+                [
+                    ("requests", Some(c.requests())),
+                    ("bytes_received", Some(c.bytes())),
+                ]
+            })
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -179,7 +184,11 @@ fn query<R: std::io::Read + std::io::Seek>(
 }
 
 /// The window to query ([`mpelog::trace::bounds`]).
-fn window_bounds(from: Option<f64>, to: Option<f64>, root: Option<(f64, f64)>) -> CliResult<(f64, f64)> {
+fn window_bounds(
+    from: Option<f64>,
+    to: Option<f64>,
+    root: Option<(f64, f64)>,
+) -> CliResult<(f64, f64)> {
     Ok(mpelog::trace::bounds(from, to, root)?)
 }
 

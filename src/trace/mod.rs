@@ -42,8 +42,8 @@ pub use columns::{Columns, TextColumn, TypedColumn, Validity};
 pub use detect::{detect, local_copy, locate};
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
-pub use pieces::InOrder;
 pub use mpelog_conformance::Format;
+pub use pieces::InOrder;
 pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
@@ -236,7 +236,7 @@ impl Trace {
                             plan: None,
                             requests: Some(requests),
                             progress: None,
-                        })
+                        });
                     }
                     Err(slog2_format::Error::NotSlog2 { .. }) => local_copy(given)?,
                     Err(source) => {
