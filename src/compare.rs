@@ -10,7 +10,7 @@
 //! category over all timelines, as `mpelog stats` gives it: up to the number
 //! of timelines × 100%).
 
-use crate::analysis::Report;
+use crate::analysis::{Pattern, Report};
 use crate::stats::Stats;
 use crate::summary::Summary;
 use rustc_hash::FxHashMap;
@@ -139,6 +139,35 @@ pub fn analyses(a: &Report, b: &Report) -> Comparison {
             .collect::<Vec<_>>()
     };
     compare((a.from, a.to), seconds(a), (b.from, b.to), seconds(b))
+}
+
+/// Compares the wait-state patterns of run A over `window_a` with run B's
+/// over `window_b`, given as `(pattern, timeline, seconds)` (a parent with
+/// its sub-patterns' seconds, as [`analyses`] counts it): what `mpelog serve
+/// A B --compare` shows from the runs' wait indexes, the same rows as
+/// [`analyses`] when the windows are the reports'.
+///
+/// ```
+/// use mpelog::analysis::Pattern;
+/// let a = [(Pattern::LateSender, 1, 0.2), (Pattern::WaitAtBarrier, 0, 0.5)];
+/// let b = [(Pattern::LateSender, 1, 0.6), (Pattern::WaitAtBarrier, 0, 0.5)];
+/// let c = mpelog::compare::patterns((0.0, 1.0), &a, (0.0, 2.0), &b);
+/// let first = &c.timelines[0];
+/// assert_eq!((first.name.as_str(), first.timeline), ("Late Sender", Some(1)));
+/// assert!((first.change() - 0.4).abs() < 1e-12 && (first.b_share - 0.3).abs() < 1e-12);
+/// ```
+pub fn patterns(
+    window_a: (f64, f64),
+    a: &[(Pattern, i32, f64)],
+    window_b: (f64, f64),
+    b: &[(Pattern, i32, f64)],
+) -> Comparison {
+    let named = |x: &[(Pattern, i32, f64)]| {
+        x.iter()
+            .map(|&(p, line, s)| (p.name(), line, s))
+            .collect::<Vec<_>>()
+    };
+    compare(window_a, named(a), window_b, named(b))
 }
 
 /// Compares the state categories of two windows' [`Summary`]s (run A's with

@@ -1,9 +1,6 @@
-//! Detecting a trace's format from its first bytes: the one format enum and
-//! detection of the workspace ([`mpelog_conformance::Format`],
-//! [`mpelog_conformance::detect`]), with the CLI's names and messages.
-
-use crate::error::{CliError, CliResult};
-use std::path::Path;
+//! The formats' names on the command line: the one format enum of the
+//! workspace ([`mpelog_conformance::Format`]; detection is
+//! [`mpelog::trace::detect`]) and the names `--format` and extensions give it.
 
 pub use mpelog_conformance::Format;
 
@@ -18,17 +15,4 @@ pub fn named(s: &str) -> Option<Format> {
         "slog" | "slog1" => Some(Format::Slog1),
         _ => None,
     }
-}
-
-/// Reads the start of `path` and names its format: the library's
-/// [`mpelog::trace::detect`] (a directory is an OTF2 archive's when it holds an
-/// anchor file), its errors as the CLI's.
-pub fn detect(path: &Path) -> CliResult<Format> {
-    mpelog::trace::detect(path).map_err(|e| match e {
-        mpelog::trace::Error::Io { source, .. } => CliError::io(path)(source),
-        mpelog::trace::Error::Unrecognized { path, message } => {
-            CliError::Unrecognized { path, message }
-        }
-        other => CliError::Usage(other.to_string()),
-    })
 }

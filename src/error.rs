@@ -194,20 +194,6 @@ impl CliError {
 }
 
 impl CliError {
-    /// An export's error: a read error as `read` wraps it, a write error on the
-    /// output, a missing view as [`CliError::NoView`].
-    pub fn export<E: std::error::Error + 'static>(
-        read: impl FnOnce(E) -> CliError,
-    ) -> impl FnOnce(mpelog::export::Error<E>) -> CliError {
-        use mpelog::export::Error;
-        move |e| match e {
-            Error::Read(e) => read(e),
-            Error::Write(e) => CliError::io(Path::new("<output>"))(e),
-            Error::NoView { asked, known } => CliError::NoView { asked, known },
-            e => CliError::Usage(e.to_string()),
-        }
-    }
-
     /// Wraps a SLOG-1 codec error on `path`.
     pub fn slog1(path: &Path) -> impl FnOnce(slog2_format::slog1::Error) -> CliError + '_ {
         move |source| match source {
@@ -228,6 +214,40 @@ impl CliError {
                 path: path.to_path_buf(),
                 source,
             },
+        }
+    }
+}
+
+impl From<mpelog::trace::Error> for CliError {
+    /// The CLI's error, with the CLI's message, for a [`mpelog::Trace`]'s.
+    fn from(e: mpelog::trace::Error) -> CliError {
+        use mpelog::trace::Error as E;
+        match e {
+            E::Io { path, source } => CliError::from_io(&path, source),
+            E::Unrecognized { path, message } => CliError::Unrecognized { path, message },
+            E::Remote(e) => CliError::Remote(e),
+            E::Clog2 { path, source } => CliError::clog2(&path)(source),
+            E::Slog2 { path, source } => CliError::slog2(&path)(source),
+            E::Slog1 { path, source } => CliError::slog1(&path)(source),
+            E::Alog { path, source } => CliError::BadAlog { path, source },
+            E::Otf2 { path, source } => CliError::BadOtf2 { path, source },
+            E::Annotation { path, source } => CliError::BadAnnotation { path, source },
+            E::NoTrace { annotation, .. } if annotation.extension().is_none_or(|e| e != "idx") => {
+                CliError::Usage(format!(
+                    "{}: cannot tell which trace this annotation belongs to: name it TRACE.clog2.idx or give --trace TRACE.clog2",
+                    annotation.display()
+                ))
+            }
+            E::NoTrace { annotation, trace } => CliError::Usage(format!(
+                "{}: the trace it annotates should be {}, which does not exist; give --trace TRACE.clog2",
+                annotation.display(),
+                trace.display()
+            )),
+            E::BadWindow { from, to } => CliError::Usage(format!(
+                "window: --from {from} must be less than --to {to} (the window is [FROM, TO))"
+            )),
+            E::NoView { asked, known } => CliError::NoView { asked, known },
+            e => CliError::Usage(e.to_string()),
         }
     }
 }

@@ -837,17 +837,19 @@ fn run(cli: Cli) -> error::CliResult {
             csv,
             compare,
         } => {
-            let style = match (json, csv) {
-                (true, _) => cmd::stats::Style::Json,
-                (_, true) => cmd::stats::Style::Csv,
-                _ => cmd::stats::Style::Text,
-            };
+            let form = cmd::form::Form::of(json, csv);
             let opts = mpelog::stats::Options::default()
                 .window(from, to)
                 .bins(bins as usize);
             match compare {
-                Some(b) => cmd::stats::compare(&file, trace.as_deref(), &b, &opts, style),
-                None => cmd::stats::run(&file, trace.as_deref(), &opts, by, style),
+                Some(b) => cmd::compare_text::run(
+                    (&file, trace.as_deref(), &b),
+                    cmd::compare_text::Rows::Categories,
+                    form,
+                    |p, t| cmd::stats::of(p, t, &opts),
+                    mpelog::compare::stats,
+                ),
+                None => cmd::stats::run(&file, trace.as_deref(), &opts, by, form),
             }
         }
         Command::Analyze {
@@ -862,11 +864,7 @@ fn run(cli: Cli) -> error::CliResult {
             compare,
             write_index,
         } => {
-            let style = match (json, csv) {
-                (true, _) => cmd::analyze::Style::Json,
-                (_, true) => cmd::analyze::Style::Csv,
-                _ => cmd::analyze::Style::Text,
-            };
+            let form = cmd::form::Form::of(json, csv);
             let root = i32::try_from(root)
                 .map_err(|_| error::CliError::Usage(format!("--root {root}: too large")))?;
             let opts = mpelog::analysis::Options::default()
@@ -875,8 +873,14 @@ fn run(cli: Cli) -> error::CliResult {
                 .instances(instances)
                 .record(write_index);
             match compare {
-                Some(b) => cmd::analyze::compare(&file, trace.as_deref(), &b, &opts, style),
-                None => cmd::analyze::run(&file, trace.as_deref(), &opts, style, output.as_deref()),
+                Some(b) => cmd::compare_text::run(
+                    (&file, trace.as_deref(), &b),
+                    cmd::compare_text::Rows::Patterns,
+                    form,
+                    |p, t| cmd::analyze::of(p, t, &opts),
+                    mpelog::compare::analyses,
+                ),
+                None => cmd::analyze::run(&file, trace.as_deref(), &opts, form, output.as_deref()),
             }
         }
         Command::Synth {

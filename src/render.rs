@@ -32,9 +32,11 @@ use std::fmt::Write as _;
 use std::io::{Read, Seek};
 
 mod messages;
+mod palette;
 mod waits;
 pub use messages::{tick_height, tick_reach};
-pub use waits::{pattern_colour, WaitLayers, CAUSES, PATH_COLOUR};
+pub use palette::{leans_right, pattern_colour, OTHER_PATTERNS_COLOUR, PATH_COLOUR};
+pub use waits::{marked_causes, WaitLayers, CAUSES};
 
 /// What to draw.
 ///
@@ -330,14 +332,7 @@ pub fn svg_with<R: Read + Seek>(
     if let (Some(ix), Some(layers)) = (index, opts.waits) {
         s.add_waits(ix);
         if layers.causes {
-            // Marked only while they are few enough to tell apart: at most
-            // CAUSES waits a column wide or more in the window.
-            let cw = s.column_width();
-            worst = ix.instances(s.from, s.to, CAUSES + 1);
-            worst.retain(|(secs, _)| *secs >= cw);
-            if worst.len() > CAUSES {
-                worst.clear();
-            }
+            worst = waits::marked_causes(ix, s.from, s.to, s.columns);
         }
     }
     Ok(draw(&s, &categories, map.as_ref(), opts, &worst))
@@ -720,6 +715,16 @@ fn draw(
         let (col, row) = (i % legend_cols, i / legend_cols);
         let lx = LEFT + 220.0 * col as f64;
         let ly = axis_y + AXIS + LEGEND_ROW * row as f64;
+        // A pattern's swatch is hatched on black, as the plot draws it, so
+        // that it is never taken for a category's plain swatch.
+        if fill.starts_with("url(") {
+            let _ = write!(
+                s,
+                r##"<rect x="{}" y="{}" width="12" height="12" fill="#000000"/>"##,
+                n(lx),
+                n(ly)
+            );
+        }
         let _ = writeln!(
             s,
             r##"<rect x="{}" y="{}" width="12" height="12" fill="{fill}" stroke="#000000"/><text x="{}" y="{}">{text}</text>"##,

@@ -41,11 +41,12 @@
 //! - `GET /api/window?…&waits=1` — with the file's wait index
 //!   ([`Service::with_waits`]) the summary also carries the waits and the
 //!   critical path (spec/queries.md §6.7; binary form version 3).
-//! - `GET /api/waits?from=T0&to=T1[&file=K][&instances=N][&line=L]` — where
-//!   time is lost in the window: the wait-state patterns ranked by their
-//!   seconds in it (each with its sub-patterns, per timeline, as `mpelog
-//!   analyze --from T0 --to T1 --json`), and the N worst waits overlapping it
-//!   (with L: timeline L's, in time order).
+//! - `GET /api/waits?from=T0&to=T1[&file=K][&instances=N][&line=L][&pixels=W]`
+//!   — where time is lost in the window: the wait-state patterns ranked by
+//!   their seconds in it (each with its sub-patterns, per timeline, as
+//!   `mpelog analyze --from T0 --to T1 --json`), and the N worst waits
+//!   overlapping it (with L: timeline L's, in time order); with W, the waits
+//!   whose causes a picture W columns wide marks (at most 64, as `render`).
 //! - `GET /api/export?from=T0&to=T1[&file=K]` — the window as a Perfetto trace.
 //! - `GET /trace[?file=K]` — the file's bytes, with HTTP Range requests (`206`
 //!   answers; `416` for a range outside the file).
@@ -601,7 +602,7 @@ impl Service {
             "/api/window" => &[
                 "file", "from", "to", "pixels", "view", "rows", "format", "waits",
             ],
-            "/api/waits" => &["file", "from", "to", "instances", "line"],
+            "/api/waits" => &["file", "from", "to", "instances", "line", "pixels"],
             "/api/search" => &["file", "view", "category", "t", "dir", "end", "line"],
             "/api/export" => &["file", "from", "to"],
             _ => return Response::error(404, "no such page: the viewer is at /"),
@@ -702,6 +703,7 @@ impl Service {
                 "file": k,
                 "waits": self.files[k].waits.is_some(),
                 "patterns": waits::patterns_json(),
+                "palette": waits::palette_json(),
                 "summary": summary,
                 "bytes": self.files[k].len,
                 "time_min": root.map(|e| e.earliest),

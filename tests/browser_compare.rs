@@ -10,7 +10,10 @@
 //! 4 --seed 7`, one seed so both have the same iterations; run A plants
 //! `--plant-imbalance 0.001` (rank 3 spends 1 ms longer in `Inner` per
 //! iteration than the other ranks), run B `0.004`: B − A is `Inner` on
-//! timeline 3, +3 ms per iteration, and nothing else.
+//! timeline 3, +3 ms per iteration; both plant `--plant-late-sender` (rank 0's
+//! send to rank 1 enters late each iteration), A 1 ms, B 2 ms: B − A is also
+//! `MPI_Recv` on timeline 1, +1 ms per iteration, and so the first of the
+//! wait-state patterns' table is Late Sender on timeline 1.
 //!
 //! Without `chromedriver` and `chromium` the test says it skipped, unless `CI`
 //! is set: then it fails. `MPELOG_SHOTS_DIR=DIR` saves screenshots.
@@ -108,7 +111,7 @@ fn the_planted_slowdown_is_listed_first_and_the_runs_move_together() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let run = |name: &str, imbalance: &str| {
+    let run = |name: &str, imbalance: &str, late: &str| {
         synth(
             dir.path(),
             name,
@@ -121,10 +124,15 @@ fn the_planted_slowdown_is_listed_first_and_the_runs_move_together() {
                 "7",
                 "--plant-imbalance",
                 imbalance,
+                "--plant-late-sender",
+                late,
             ],
         )
     };
-    let (a, b) = (run("a.clog2", "0.001"), run("b.clog2", "0.004"));
+    let (a, b) = (
+        run("a.clog2", "0.001", "0.001"),
+        run("b.clog2", "0.004", "0.002"),
+    );
     let port = free_port();
     let _server = Killed(
         std::process::Command::new(env!("CARGO_BIN_EXE_mpelog"))
@@ -177,6 +185,39 @@ fn the_planted_slowdown_is_listed_first_and_the_runs_move_together() {
         first["change"]
     );
     assert!(change > 0.0);
+
+    // The wait-state patterns, as /api/compare gives them: the later send
+    // of B first (Late Sender on timeline 1), each swatch hatched (a
+    // gradient, not a plain colour).
+    let p = br.js(
+        "const rows = [...document.querySelectorAll('#ptimelines tr[data-name]')]; \
+         return { shown: document.getElementById('patternsbox').style.display, \
+                  rows: rows.map(r => [r.dataset.name, r.dataset.timeline, Number(r.dataset.change)]), \
+                  swatch: rows.length ? rows[0].querySelector('.swatch').style.background : '' };",
+        json!([]),
+    );
+    let api = &st["answer"]["patterns"]["timelines"];
+    let shown = p["rows"].as_array().unwrap();
+    assert_eq!(p["shown"], "", "the patterns' tables are shown: {p}");
+    assert_eq!(shown.len(), api.as_array().unwrap().len(), "{p}");
+    for (r, x) in shown.iter().zip(api.as_array().unwrap()) {
+        assert_eq!(r[0], x["name"]);
+        assert_eq!(r[1].as_str().unwrap(), x["timeline"].to_string());
+        let change = x["b"].as_f64().unwrap() - x["a"].as_f64().unwrap();
+        assert!((r[2].as_f64().unwrap() - change).abs() < 1e-12);
+    }
+    assert_eq!(
+        (&shown[0][0], &shown[0][1]),
+        (&json!("Late Sender"), &json!("1")),
+        "{p}"
+    );
+    assert!(
+        p["swatch"]
+            .as_str()
+            .unwrap()
+            .contains("repeating-linear-gradient"),
+        "{p}"
+    );
 
     // Shift-drag over run A from 5% to 20% of its window (a range zoom, in
     // the part where run A has states): run B follows, the table anew.

@@ -2,8 +2,11 @@
 //! §7.3): the "where time is lost" panel equals `mpelog analyze --from --to
 //! --json` for the window shown, zoomed out and in; a click on the worst wait
 //! zooms to it and outlines it; its hatch lies over the waiting call and
-//! leaves the row's middle line to the state's colour; the popup of the
-//! clicked call gives its wait seconds and the partner that caused them.
+//! leaves the row's middle line to the state's colour; the causes of the
+//! window's waits are marked (a triangle at a barrier's latest arrival, a dot
+//! beside the late sender's middle line) in their patterns' colours, which
+//! the page takes from the server; the popup of the clicked call gives its
+//! wait seconds and the partner that caused them.
 //!
 //! The run: `mpelog synth --ranks 4 --events 3000 --seed 3
 //! --plant-late-sender 0.002 --plant-barrier-skew 0.001` (CLOG2: `serve`
@@ -119,6 +122,15 @@ fn the_panel_equals_analyze_and_a_wait_is_zoomed_to_and_explained() {
     let b = Browser::start(&driver, &chromium, (1400, 800));
     b.goto(&format!("http://127.0.0.1:{}/", server.port));
     settled(&b, 0);
+    // One palette: the page's pattern colours are render's.
+    let colours = b.js("return window.mpelog.PATTERN_COLORS;", json!([]));
+    for p in mpelog::analysis::Pattern::ALL {
+        assert_eq!(
+            colours[p.code().to_string()],
+            mpelog::render::pattern_colour(p),
+            "{p:?}"
+        );
+    }
     let (whole, rows) = panel(&b);
     assert_eq!(rows[0].0, "Wait at Barrier", "{rows:?}");
     assert_panel_is_analyze(&trace, whole, &rows);
@@ -191,6 +203,40 @@ fn the_panel_equals_analyze_and_a_wait_is_zoomed_to_and_explained() {
     );
     assert_eq!(px["middle"], 0, "no hatch on the middle line: {px}");
     assert_eq!(px["off"], 0, "none with waits off: {px}");
+
+    // The causes of the window's waits (at most 64, each at least a column
+    // wide): a triangle at the top of the last rank's row at the barrier's
+    // latest arrival, a dot beside the late sender's middle line; each pixel
+    // in the pattern's colour with waits on, another with waits off.
+    panel(&b);
+    let marks = b.js(
+        "const m = window.mpelog, s = m.state, L = m.layout(), a = s.answer; \
+         const c = document.getElementById('canvas'), g = c.getContext('2d'); \
+         const hex = k => [1, 3, 5].map(i => parseInt(k.slice(i, i + 2), 16)); \
+         const rowOf = t => { const r = a.rows.findIndex(x => x.lines.includes(t)); return L.r.index.get(a.rows[r].key.join(',')); }; \
+         const spots = s.lost.causes.map(w => { const by = rowOf(w.partner), me = rowOf(w.timeline), top = m.TOP + L.rh * by - L.scroll; \
+           const y = m.PATTERN_LEAN[w.code] === 'right' ? top + L.rh / 2 + (me >= by ? 6 : -6) : top + 3; \
+           return { x: Math.floor(m.xOf(w.cause, L)), y: Math.floor(y), want: hex(m.PATTERN_COLORS[w.code]), code: w.code }; }) \
+           .filter(p => p.x >= m.LEFT && p.x < m.LEFT + L.plot); \
+         const hits = () => spots.map(p => { const d = g.getImageData(p.x, p.y, 1, 1).data; return d[0] === p.want[0] && d[1] === p.want[1] && d[2] === p.want[2]; }); \
+         const on = hits(); \
+         document.getElementById('waitsbox').click(); const off = hits(); document.getElementById('waitsbox').click(); \
+         return { n: s.lost.causes.length, codes: spots.map(p => p.code), on, off };",
+        json!([]),
+    );
+    let on = marks["on"].as_array().unwrap();
+    let codes = marks["codes"].as_array().unwrap();
+    assert!(
+        codes.contains(&json!(0)) && codes.contains(&json!(5)),
+        "a Late Sender's and a barrier's causes in the window: {marks}"
+    );
+    assert!(marks["n"].as_u64().unwrap() <= 64, "{marks}");
+    assert!(on.iter().all(|h| h == true), "every cause marked: {marks}");
+    assert!(
+        marks["off"].as_array().unwrap().iter().all(|h| h == false),
+        "no marks with waits off: {marks}"
+    );
+    shot(&b, "waits-causes");
 
     // The popup of the waiting call: its wait seconds and the partner.
     let (x, y) = (

@@ -244,3 +244,85 @@ fn every_layer_keeps_the_middle_lines_and_the_path_is_a_bar_where_it_runs() {
     }
     assert!(on > COLUMNS / 2, "the path runs through the window: {on}");
 }
+
+/// The pixels of the plot that `pic` has white and `plain` has not, outside
+/// the critical path's bars (from 5 to 2 pixels above each row's lower edge):
+/// the connectors of its jumps.
+fn connector_pixels(pic: &Png, plain: &Png) -> usize {
+    let mut n = 0;
+    for row in 0..4 {
+        let bar = TOP + ROW * (row + 1) - 5..TOP + ROW * (row + 1) - 1;
+        for y in TOP + ROW * row..TOP + ROW * (row + 1) {
+            if bar.contains(&y) {
+                continue;
+            }
+            for c in 0..COLUMNS {
+                let x = LEFT + c;
+                n += usize::from(
+                    pic.at(x, y) == [255, 255, 255] && plain.at(x, y) != [255, 255, 255],
+                );
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn jumps_are_drawn_only_while_at_most_one_per_8_columns() {
+    // A dense run: every rank in MPI_Sendrecv with its neighbours nearly all
+    // the time, so the critical path moves between the timelines hundreds of
+    // times in a few milliseconds.
+    let dir = tempfile::tempdir().unwrap();
+    let trace = common::synth(
+        dir.path(),
+        "dense.clog2",
+        &["--ranks", "4", "--events", "8000", "--dense"],
+    );
+    let run = Run { dir, trace };
+    let o = mpelog(&["analyze", &run.trace, "--write-index"]);
+    assert!(o.status.success());
+    let ix = WaitIndex::read_file(&mpelog::waits::index_path(Path::new(&run.trace))).unwrap();
+    let p = ix.critical_path(0.0, 1.0);
+    let (t0, t1) = (p.segments[0].start, p.segments.last().unwrap().end);
+    // The whole path: more than twice one jump per 8 columns (the summary
+    // keeps the first of a column's for each pair of rows): no connector,
+    // the bars alone, still where the path runs.
+    let whole = (t0, t1);
+    let (_, bars, jumps) = layout(&ix, whole);
+    assert!(jumps.len() > 2 * COLUMNS / 8, "{}", jumps.len());
+    let (plain, _) = run.render("plain.png", whole, &[]);
+    let (path, _) = run.render("path.png", whole, &["--waits=path"]);
+    assert_eq!(
+        connector_pixels(&path, &plain),
+        0,
+        "no connector when crowded"
+    );
+    let w = (whole.1 - whole.0) / COLUMNS as f64;
+    let mut on = 0;
+    for (&(row, c), &s) in &bars {
+        if s >= 0.5 * w {
+            let y = TOP + ROW * (row + 1) - 4;
+            assert_eq!(
+                path.at(LEFT + c, y),
+                [255, 255, 255],
+                "bar on row {row} at {c}"
+            );
+            on += 1;
+        }
+    }
+    assert!(on > 0);
+    // Zoomed in to a 30th of it: a few jumps, each a connector.
+    let few = (t0 + 0.5 * (t1 - t0), t0 + (0.5 + 1.0 / 30.0) * (t1 - t0));
+    let (_, _, jumps) = layout(&ix, few);
+    assert!(
+        !jumps.is_empty() && jumps.len() <= COLUMNS / 16,
+        "{}",
+        jumps.len()
+    );
+    let (plain, _) = run.render("plain.png", few, &[]);
+    let (path, _) = run.render("path.png", few, &["--waits=path"]);
+    assert!(
+        connector_pixels(&path, &plain) > 0,
+        "the connectors of few jumps"
+    );
+}

@@ -388,3 +388,84 @@ fn rows_compare_those_timelines_only() {
     let none = common::served_json(&s, &format!("{url}&rows=9-12"));
     assert_eq!(none["timelines_count"], 0);
 }
+
+/// The runs of the patterns' comparison: `synth --ranks 4 --events 3000
+/// --seed 7 --plant-late-sender SECS` (rank 0's send to rank 1 enters SECS
+/// after rank 1's receive each iteration), A 1 ms, B 4 ms: B − A is a Late
+/// Sender of +3 ms per iteration on timeline 1.
+fn late_sender_runs(dir: &Path) -> (String, String, PathBuf, PathBuf) {
+    let one = |name: &str, late: &str| {
+        let clog2 = synth(
+            dir,
+            &format!("{name}.clog2"),
+            &[
+                "--ranks",
+                "4",
+                "--events",
+                "3000",
+                "--seed",
+                "7",
+                "--plant-late-sender",
+                late,
+            ],
+        );
+        let slog2 = dir.join(format!("{name}.slog2"));
+        let o = mpelog(&["convert", &clog2, "-o", slog2.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (clog2, slog2)
+    };
+    let ((ca, sa), (cb, sb)) = (one("a", "0.001"), one("b", "0.004"));
+    (ca, cb, sa, sb)
+}
+
+#[test]
+fn patterns_equal_analyze_compare_and_the_planted_late_sender_is_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ca, cb, a, b) = late_sender_runs(dir.path());
+    let cli: Value = serde_json::from_str(&stdout(&mpelog(&[
+        "analyze",
+        &ca,
+        "--compare",
+        &cb,
+        "--json",
+    ])))
+    .unwrap();
+    // The windows of analyze's reports, each run's whole.
+    let window = |k: &str| (cli[k][0].as_f64().unwrap(), cli[k][1].as_f64().unwrap());
+    let s = common::service_with_waits(&[a.clone(), b.clone()]);
+    let v = common::served_json(
+        &s,
+        &compare_url(window("a_window"), window("b_window"), 1600),
+    );
+    let p = &v["patterns"];
+    for table in ["timelines", "totals"] {
+        assert_rows_equal(&rows(p, table), &rows(&cli, table), 1e-9, table);
+        assert_sorted(p, table);
+    }
+    let first = &p["timelines"][0];
+    assert_eq!(
+        (&first["name"], &first["timeline"]),
+        (&Value::from("Late Sender"), &Value::from(1)),
+        "{p}"
+    );
+    assert!(first["b"].as_f64().unwrap() > first["a"].as_f64().unwrap() + 0.1);
+    assert_eq!(p["totals"][0]["name"], "Late Sender");
+    assert_eq!(
+        p["timelines_count"].as_u64().unwrap() as usize,
+        rows(&cli, "timelines").len()
+    );
+    // Cut at `limit` as the categories are; without wait indexes, none.
+    let cut = common::served_json(
+        &s,
+        &format!(
+            "{}&limit=1",
+            compare_url((0.0, 1.0), (0.0, 1.0), 100).replace("&limit=10000", "")
+        ),
+    );
+    assert_eq!(cut["patterns"]["timelines"].as_array().unwrap().len(), 1);
+    let plain = Service::new(&[a, b]).unwrap();
+    assert!(
+        common::served_json(&plain, &compare_url((0.0, 1.0), (0.0, 1.0), 100))["patterns"]
+            .is_null()
+    );
+}

@@ -14,7 +14,6 @@ mod common;
 
 use common::{mpelog, stdout, synth};
 use mpelog::serve::Service;
-use mpelog::waits::WaitIndex;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -45,16 +44,7 @@ fn run(dir: &Path) -> (String, PathBuf) {
 /// The service of `slog2` with its wait index (the analysis of the file, as
 /// `mpelog serve` makes it without an index beside the trace).
 fn service(slog2: &Path) -> Service {
-    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(
-        std::fs::File::open(slog2).unwrap(),
-    ))
-    .unwrap();
-    let opts = mpelog::analysis::Options::default().record(true);
-    let mut report = mpelog::analysis::slog2(&mut r, &opts).unwrap();
-    let index = WaitIndex::from_report(&mut report).unwrap();
-    Service::new(&[slog2.to_path_buf()])
-        .unwrap()
-        .with_waits(0, index)
+    common::service_with_waits(&[slog2.to_path_buf()])
 }
 
 /// (name → (seconds, per timeline)) of a JSON `patterns` list.
@@ -213,5 +203,60 @@ fn window_answers_carry_waits_only_when_asked_and_indexed() {
         "/api/window?from=0&to=1&waits=2",
     ] {
         assert_eq!(with.handle("GET", bad, None).status, 400, "{bad}");
+    }
+}
+
+#[test]
+fn causes_are_those_render_marks_and_the_palette_is_renders() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, slog2) = run(dir.path());
+    let s = service(&slog2);
+    // Zoomed out: hundreds of waits a column wide, too many to tell apart.
+    let v = common::served_json(&s, "/api/waits?from=0&to=1&pixels=1000");
+    assert_eq!(v["causes"], serde_json::json!([]), "none on the whole run");
+    assert!(common::served_json(&s, "/api/waits?from=0&to=1")
+        .get("causes")
+        .is_none());
+    // Three iterations: every wait a column wide, each with its cause.
+    let (from, to, px) = (0.1, 0.115, 1000);
+    let v = common::served_json(&s, &format!("/api/waits?from={from}&to={to}&pixels={px}"));
+    let causes = v["causes"].as_array().unwrap();
+    let ix = common::wait_index(&slog2);
+    let marked = mpelog::render::marked_causes(&ix, from, to, px);
+    assert!(!marked.is_empty() && marked.len() <= mpelog::render::CAUSES);
+    assert_eq!(causes.len(), marked.len());
+    for (c, (secs, w)) in causes.iter().zip(&marked) {
+        assert!(*secs >= (to - from) / f64::from(px));
+        assert_eq!(c["timeline"], w.timeline);
+        assert_eq!(c["partner"], serde_json::json!(w.partner));
+        assert_eq!(c["cause"].as_f64().unwrap(), w.cause);
+        assert_eq!(c["code"], w.pattern.code());
+    }
+    let names: Vec<&str> = causes
+        .iter()
+        .map(|c| c["pattern"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"Late Sender") && names.contains(&"Wait at Barrier"),
+        "{names:?}"
+    );
+    // The palette: render's, pattern by pattern.
+    let info = common::served_json(&s, "/api/info");
+    for p in info["patterns"].as_array().unwrap() {
+        let pat = mpelog::analysis::Pattern::from_code(p["code"].as_u64().unwrap() as u8).unwrap();
+        assert_eq!(p["colour"], mpelog::render::pattern_colour(pat));
+        assert_eq!(
+            p["lean"],
+            if mpelog::render::leans_right(pat) {
+                "right"
+            } else {
+                "left"
+            }
+        );
+    }
+    assert_eq!(info["palette"]["path"], mpelog::render::PATH_COLOUR);
+    for bad in ["pixels=0", "pixels=16385", "pixels=x"] {
+        let u = format!("/api/waits?from=0&to=1&{bad}");
+        assert_eq!(s.handle("GET", &u, None).status, 400, "{bad}");
     }
 }

@@ -3,59 +3,42 @@
 //! With `-o REPORT.cubex`, the same [`Report`] is also written as CUBE4
 //! ([`analysis::to_cube`]).
 
-use super::compare_text::{Form, Rows};
-use super::Input;
-use crate::detect::Format;
+use super::form::Form;
 use crate::error::{CliError, CliResult};
 use mpelog::analysis::{self, Options, PatternReport, Report};
 use mpelog::waits::{index_path, Binding, WaitIndex};
 use std::io::Write;
 use std::path::Path;
 
-/// How to print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// A report for people.
-    Text,
-    /// One JSON object.
-    Json,
-    /// CSV rows with a `table` column.
-    Csv,
-}
-
 /// Runs `mpelog analyze`; with `cube`, also writes the report there as CUBE4.
 pub fn run(
     path: &Path,
     trace: Option<&Path>,
     opts: &Options,
-    style: Style,
+    form: Form,
     cube: Option<&Path>,
 ) -> CliResult {
+    let mut t = super::trace(path, trace)?;
     // With --write-index (`opts.record`): the file the index binds to, read
     // before the analysis so that a trace changed meanwhile is not bound.
-    let mut bound = None;
-    let mut r = match super::input(path)? {
-        Input::Remote(mut r, _) => {
-            if opts.record {
-                return Err(CliError::Usage(format!(
-                    "{}: --write-index writes beside a local trace",
-                    crate::input::shown(path)
-                )));
-            }
-            analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?
+    let bound = match (opts.record, t.requests()) {
+        (false, _) => None,
+        (true, Some(_)) => {
+            return Err(CliError::Usage(format!(
+                "{}: --write-index writes beside a local trace",
+                crate::input::shown(path)
+            )))
         }
-        Input::Local(local_path, format) => {
-            if opts.record {
-                let traced = match format {
-                    Format::Annotation => super::annotation::open(&local_path, trace)?.1,
-                    _ => local_path.clone(),
-                };
-                let b = Binding::of(&traced).map_err(CliError::Waits)?;
-                bound = Some((traced, b));
-            }
-            local(&local_path, format, trace, opts)?
+        (true, None) => {
+            let traced = match t.annotated() {
+                Some(annotated) => annotated.to_path_buf(),
+                None => t.local_path()?,
+            };
+            let b = Binding::of(&traced).map_err(CliError::Waits)?;
+            Some((traced, b))
         }
     };
+    let mut r = t.analyze(opts).map_err(super::failed(t.format()))?;
     if let Some((traced, binding)) = bound {
         let ix = WaitIndex::from_report(&mut r)
             .unwrap_or_else(|| {
@@ -87,48 +70,7 @@ pub fn run(
         inputs.extend(default_trace.as_deref());
         analysis::to_cube(&r)?.write_file(out, &inputs)?;
     }
-    print(&r, style)
-}
-
-/// The analysis of a local file (the whole trace is read: matching needs the
-/// whole call order; the window decides what is counted).
-fn local(path: &Path, format: Format, trace: Option<&Path>, opts: &Options) -> CliResult<Report> {
-    Ok(match format {
-        Format::Slog2 | Format::Slog2Compressed => {
-            let (file, _) = super::open(path)?;
-            let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-                .map_err(CliError::slog2(path))?;
-            analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?
-        }
-        Format::Annotation => {
-            let (mut ann, trace) = super::annotation::open(path, trace)?;
-            analysis::annotation(&mut ann, opts)
-                .map_err(|e| super::annotation::error(path, &trace, e))?
-        }
-        format => {
-            let whole = mpelog::export::Options::default();
-            let (mut sorted, dropped) = super::export::sorted_input_counted(path, format, &whole)?;
-            let opts = opts.clone().dropped(dropped.sends, dropped.recvs);
-            analysis::one_pass(&mut sorted, &opts)
-                .map_err(CliError::io(Path::new("<temporary run file>")))?
-        }
-    })
-}
-
-fn print(r: &Report, style: Style) -> CliResult {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let o = CliError::io(Path::new("<stdout>"));
-    match style {
-        Style::Json => {
-            mpelog::json_text::to_writer_pretty(&mut out, r)
-                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
-            writeln!(out).map_err(o)?;
-        }
-        Style::Csv => csv(r, &mut out).map_err(o)?,
-        Style::Text => text(r, &mut out).map_err(o)?,
-    }
-    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+    super::form::print(&r, form, |out| csv(&r, out), |out| text(&r, out))
 }
 
 /// A time for people: seconds in fixed point to the microsecond.
@@ -421,28 +363,9 @@ pub fn csv<W: Write>(r: &Report, out: &mut W) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Runs `mpelog analyze A --compare B`: both runs' patterns per timeline, the
-/// largest change first ([`mpelog::compare::analyses`]).
-pub fn compare(
-    a: &Path,
-    trace: Option<&Path>,
-    b: &Path,
-    opts: &Options,
-    style: Style,
-) -> CliResult {
-    let of = |path: &Path, trace: Option<&Path>| -> CliResult<Report> {
-        Ok(match super::input(path)? {
-            Input::Remote(mut r, _) => {
-                analysis::slog2(&mut r, opts).map_err(CliError::slog2(path))?
-            }
-            Input::Local(path, format) => local(&path, format, trace, opts)?,
-        })
-    };
-    let c = mpelog::compare::analyses(&of(a, trace)?, &of(b, None)?);
-    let form = match style {
-        Style::Json => Form::Json,
-        Style::Csv => Form::Csv,
-        Style::Text => Form::Text,
-    };
-    super::compare_text::print(&c, Rows::Patterns, a, b, form)
+/// The analysis of any input `analyze` reads ([`mpelog::Trace::analyze`]):
+/// each run of `analyze A --compare B`.
+pub fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Report> {
+    let mut t = super::trace(path, trace)?;
+    t.analyze(opts).map_err(super::failed(t.format()))
 }

@@ -20,10 +20,10 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
     if leaf_bytes == 0 {
         return Err(CliError::Usage("--leaf-bytes must be at least 1".into()));
     }
-    if crate::output::is_dash(trace) || super::url(trace).is_some() {
+    if crate::output::is_dash(trace) || mpelog::trace::url(trace).is_some() {
         return Err(CliError::Usage(format!(
             "annotate: {} is not a local file; annotate indexes a local CLOG2 trace, which the annotation names by path",
-            super::url(trace).map_or_else(|| "-".to_string(), mpelog::remote::shown_url)
+            mpelog::trace::url(trace).map_or_else(|| "-".to_string(), mpelog::remote::shown_url)
         )));
     }
     let output: PathBuf = match output {
@@ -36,7 +36,7 @@ pub fn run(trace: &Path, output: Option<&Path>, leaf_bytes: u32, children: u16) 
     };
     // The trace is opened read-only and never written; it can never be the output.
     let out = Output::create(&output, &[trace], false)?;
-    match super::local_input(trace)?.1 {
+    match mpelog::trace::locate(trace)?.1 {
         Format::Clog2 => {}
         other => {
             return Err(CliError::Unrecognized {

@@ -106,7 +106,7 @@ pub fn run(files: &[PathBuf], json: bool, limit: usize, trace: Option<PathBuf>) 
     let opts = Options::default().limit(limit).trace(trace);
     let mut bad = 0;
     for path in files {
-        let path = &super::local(path)?;
+        let path = &mpelog::trace::local_copy(path)?;
         let r = check_path(path, &opts).map_err(CliError::io(path))?;
         if !r.passes() {
             bad += 1;

@@ -1,7 +1,8 @@
 //! How `--compare` prints two runs side by side ([`mpelog::compare`]): aligned
 //! tables, largest change first, or CSV rows with a `table` column.
 
-use crate::error::{CliError, CliResult};
+use super::form::Form;
+use crate::error::CliResult;
 use crate::input::shown;
 use mpelog::compare::{Comparison, Row};
 use std::io::Write;
@@ -25,32 +26,29 @@ impl Rows {
     }
 }
 
-/// How to print a comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    /// Aligned tables.
-    Text,
-    /// One JSON object.
-    Json,
-    /// CSV rows with a `table` column.
-    Csv,
+/// Runs `mpelog stats A --compare B` or `mpelog analyze A --compare B`: reads
+/// each run with `of` (`a` with `trace`, the annotated trace if it is an
+/// annotation), compares them with `compare` ([`mpelog::compare`]: the
+/// largest change first) and prints the comparison in `form`.
+pub fn run<T>(
+    (a, trace, b): (&Path, Option<&Path>, &Path),
+    rows: Rows,
+    form: Form,
+    of: impl Fn(&Path, Option<&Path>) -> CliResult<T>,
+    compare: impl FnOnce(&T, &T) -> Comparison,
+) -> CliResult {
+    let c = compare(&of(a, trace)?, &of(b, None)?);
+    print(&c, rows, a, b, form)
 }
 
 /// Prints the comparison of runs `a` and `b` to standard output in `form`.
-pub fn print(c: &Comparison, rows: Rows, a: &Path, b: &Path, form: Form) -> CliResult {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let o = CliError::io(Path::new("<stdout>"));
-    match form {
-        Form::Json => {
-            mpelog::json_text::to_writer_pretty(&mut out, c)
-                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
-            writeln!(out).map_err(o)?;
-        }
-        Form::Csv => csv(c, rows, &mut out).map_err(o)?,
-        Form::Text => text(c, rows, a, b, &mut out).map_err(o)?,
-    }
-    out.flush().map_err(CliError::io(Path::new("<stdout>")))
+fn print(c: &Comparison, rows: Rows, a: &Path, b: &Path, form: Form) -> CliResult {
+    super::form::print(
+        c,
+        form,
+        |out| csv(c, rows, out),
+        |out| text(c, rows, a, b, out),
+    )
 }
 
 /// The aligned tables: per category (pattern) on all timelines, then per

@@ -70,7 +70,7 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     // Options are checked before anything is read or written.
     let opts = tree_options(&tree)?;
     let out = Output::create(output, &[input], false)?;
-    let (input, source) = super::local_input(input)?;
+    let (input, source) = mpelog::trace::locate(input)?;
     if source == Format::Otf2 {
         return super::otf2::convert(&input, out, target, opts);
     }

@@ -1,16 +1,12 @@
 //! `mpelog export`: a trace as a Perfetto trace, Chrome trace-event JSON or
 //! pipit's CSV ([`mpelog::export`]), written atomically.
 
-use super::Input;
-use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
-use mpelog::export::sorted::Sorted;
 use mpelog::export::{
     self, chrome::ChromeJson, perfetto::PerfettoTrace, pipit::PipitCsv, Counts, Options, Sink,
 };
-use slog2_format::convert;
 use std::path::Path;
 
 /// The output formats.
@@ -59,13 +55,13 @@ pub fn run(
 ) -> CliResult {
     let (to, gz) = target(output, format)?;
     // A remote SLOG-2 file has no local path to keep the output away from.
-    let remote = super::url(input).is_some();
+    let remote = mpelog::trace::url(input).is_some();
     let local = [input];
     let out = Output::create(output, if remote { &[] } else { &local[..] }, false)?;
     let input = &if remote {
         input.to_path_buf()
     } else {
-        super::local(input)?
+        mpelog::trace::local_copy(input)?
     };
     let started = std::time::Instant::now();
     let w = out.writer()?;
@@ -136,177 +132,10 @@ fn write_here<S: Sink>(
     opts: &Options,
     sink: &mut S,
 ) -> CliResult<Counts> {
-    let (input, format) = match super::input(input)? {
-        Input::Remote(mut r, _) => {
-            return export::slog2(&mut r, opts, sink)
-                .map_err(CliError::export(CliError::slog2(input)))
-        }
-        Input::Local(path, format) => (path, format),
-    };
-    let input = &input;
-    match format {
-        Format::Slog2 | Format::Slog2Compressed => slog2(input, opts, sink),
-        Format::Annotation => {
-            let (mut ann, trace) = super::annotation::open(input, trace)?;
-            export::annotation(&mut ann, opts, sink).map_err(CliError::export(|e| {
-                super::annotation::error(input, &trace, e)
-            }))
-        }
-        format => {
-            // Any other trace: its events paired as `convert` pairs them, the
-            // primitives put in start order (no SLOG-2 file in between).
-            let mut sorted = sorted_input(input, format, opts)?;
-            export::one_pass(&mut sorted, opts, sink).map_err(CliError::export(CliError::io(
-                Path::new("<temporary run file>"),
-            )))
-        }
-    }
-}
-
-/// The primitives of a CLOG2, old CLOG, ALOG, SLOG-1 or OTF2 trace that meet the
-/// window of `opts`, paired with the converters' code and put in start order
-/// with bounded memory ([`mpelog::export::sorted::StartOrder`]), with a
-/// progress bar while the input
-/// is read.
-pub fn sorted_input(input: &Path, format: Format, opts: &Options) -> CliResult<Sorted> {
-    sorted_input_counted(input, format, opts).map(|(sorted, _)| sorted)
-}
-
-/// [`sorted_input`], with what the pairing could not match (sends without a
-/// receive, receives without a send: `analyze` reports them).
-pub fn sorted_input_counted(
-    input: &Path,
-    format: Format,
-    opts: &Options,
-) -> CliResult<(Sorted, convert::Unmatched)> {
-    let sink = opts.start_order();
-    let (file, len) = super::open(input)?;
-    let bar = crate::progress::bytes_bar(len, "reading");
-    let progress = |at: u64| bar.set_position(at);
-    let slog2_err = |clog2: bool| {
-        move |e: slog2_format::Error| match e {
-            slog2_format::Error::Clog2(e) if clog2 => CliError::clog2(input)(*e),
-            slog2_format::Error::Clog2(e) => CliError::input(input)(*e),
-            // The sorter's runs: named after the temporary directory.
-            slog2_format::Error::Sink(e) => match e.downcast::<std::io::Error>() {
-                Ok(e) => CliError::io(&std::env::temp_dir())(*e),
-                Err(e) => CliError::slog2(input)(slog2_format::Error::Sink(e)),
-            },
-            e => CliError::slog2(input)(e),
-        }
-    };
-    let (sorted, stats) = match format {
-        Format::Clog2 => {
-            let mut r = clog2_format::Clog2Reader::new(file).map_err(CliError::clog2(input))?;
-            convert::clog2_into(&mut r, sink, progress).map_err(slog2_err(true))?
-        }
-        Format::Clog => {
-            drop(file);
-            let data = std::fs::read(input).map_err(CliError::io(input))?;
-            clog2_format::clog::ClogRecords::new(&data)
-                .map_err(slog2_format::Error::from)
-                .and_then(|records| convert::clog_into(records, sink, progress))
-                .map_err(slog2_err(false))?
-        }
-        Format::Alog => {
-            let (f, _) = super::alog::read(input)?;
-            convert::alog_into(&f, sink, |_| {}).map_err(slog2_err(false))?
-        }
-        Format::Slog1 => {
-            let (f, _) = super::slog1::read(input)?;
-            convert::slog1_into(&f, sink, |_| {}).map_err(slog2_err(false))?
-        }
-        Format::Otf2 => {
-            drop(file);
-            let archive = super::otf2::open(input)?;
-            let (sorted, stats) =
-                convert::otf2::otf2_into(&archive, sink, |_| {}).map_err(|e| match e {
-                    slog2_format::Error::Otf2(_) => super::otf2::conversion_error(input)(e),
-                    e => slog2_err(false)(e),
-                })?;
-            (sorted, stats)
-        }
-        other => {
-            return Err(CliError::Usage(format!(
-                "{}: cannot export a {} file",
-                shown(input),
-                other.name()
-            )))
-        }
-    };
-    bar.finish_and_clear();
-    if sorted.runs() > 0 {
-        eprintln!(
-            "put {} drawables in time order through {} sorted runs in a temporary file (--sort-memory)",
-            sorted.len(),
-            sorted.runs()
-        );
-    }
-    Ok((sorted, stats.unmatched))
-}
-
-fn slog2<S: Sink>(path: &Path, opts: &Options, sink: &mut S) -> CliResult<Counts> {
-    let (file, _) = super::open(path)?;
-    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-        .map_err(CliError::slog2(path))?;
-    export::slog2(&mut r, opts, sink).map_err(CliError::export(CliError::slog2(path)))
-}
-
-/// A Parquet export's input, open: an annotation with its trace, a SLOG-2
-/// reader, or a conversion in start order.
-#[cfg(feature = "parquet")]
-enum ParquetInput {
-    Annotation(
-        Box<mpelog_annotate::Annotation<std::fs::File, std::fs::File>>,
-        std::path::PathBuf,
-    ),
-    /// A local or a remote SLOG-2 file.
-    Slog2(
-        Box<slog2_format::Slog2Reader<Box<dyn ReadSeek>>>,
-        std::path::PathBuf,
-    ),
-    Sorted(Box<Sorted>),
-}
-
-/// A source a SLOG-2 reader reads: a local file or a remote one.
-#[cfg(feature = "parquet")]
-trait ReadSeek: std::io::Read + std::io::Seek {}
-#[cfg(feature = "parquet")]
-impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
-
-#[cfg(feature = "parquet")]
-fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<ParquetInput> {
-    let slog2 = |source: Box<dyn ReadSeek>| -> CliResult<ParquetInput> {
-        let r = slog2_format::Slog2Reader::new(source).map_err(CliError::slog2(input))?;
-        Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf()))
-    };
-    let (input, format) = match super::url(input) {
-        // A remote SLOG-2 file is read with Range requests, any other trace
-        // at a URL through a local copy.
-        Some(url) => {
-            let f: Box<dyn ReadSeek> = Box::new(super::open_http(url)?);
-            match slog2_format::Slog2Reader::new(f) {
-                Ok(r) => return Ok(ParquetInput::Slog2(Box::new(r), input.to_path_buf())),
-                Err(slog2_format::Error::NotSlog2 { .. }) => super::local_input(input)?,
-                Err(e) => return Err(CliError::slog2(input)(e)),
-            }
-        }
-        None => super::local_input(input)?,
-    };
-    let input = &input;
-    match format {
-        Format::Annotation => {
-            let (ann, trace) = super::annotation::open(input, trace)?;
-            Ok(ParquetInput::Annotation(Box::new(ann), trace))
-        }
-        Format::Slog2 | Format::Slog2Compressed => {
-            let (file, _) = super::open(input)?;
-            slog2(Box::new(std::io::BufReader::new(file)))
-        }
-        format => Ok(ParquetInput::Sorted(Box::new(sorted_input(
-            input, format, opts,
-        )?))),
-    }
+    // Any trace without a tree: its events paired as `convert` pairs them,
+    // the primitives put in start order (no SLOG-2 file in between).
+    let mut t = super::trace(input, trace)?;
+    t.drawables(opts, sink).map_err(super::failed(t.format()))
 }
 
 /// Runs `$body` with `$tree` the open input and `$cats` its legend, mapping
@@ -315,24 +144,25 @@ fn parquet_input(input: &Path, trace: Option<&Path>, opts: &Options) -> CliResul
 macro_rules! with_tree {
     ($opened:expr, $input:expr, $output:expr, |$tree:ident, $cats:ident| $body:expr) => {{
         use mpelog::export::parquet::Error;
+        use mpelog::trace::InOrder;
         match $opened {
-            ParquetInput::Annotation(mut ann, trace) => {
+            InOrder::Annotation(ann, trace) => {
                 let $cats = ann.categories().categories.clone();
-                let $tree = &mut *ann;
+                let $tree = ann;
                 $body.map_err(|e| match e {
-                    Error::Read(e) => super::annotation::error($input, &trace, e),
+                    Error::Read(e) => super::annotation::error($input, trace, e),
                     e => CliError::io($output)(std::io::Error::other(e)),
                 })
             }
-            ParquetInput::Slog2(mut r, path) => {
+            InOrder::Slog2(r) => {
                 let $cats = r.category_list().to_vec();
-                let $tree = &mut *r;
+                let $tree = r;
                 $body.map_err(|e| match e {
-                    Error::Read(e) => CliError::slog2(&path)(e),
+                    Error::Read(e) => CliError::slog2($input)(e),
                     e => CliError::io($output)(std::io::Error::other(e)),
                 })
             }
-            ParquetInput::Sorted(mut sorted) => {
+            InOrder::Sorted(mut sorted) => {
                 let $cats = sorted.categories().to_vec();
                 let $tree = &mut *sorted;
                 $body.map_err(|e| match e {
@@ -340,6 +170,7 @@ macro_rules! with_tree {
                     e => CliError::io($output)(std::io::Error::other(e)),
                 })
             }
+            _ => unreachable!("a trace is read through a tree or sorted"),
         }
     }};
 }
@@ -354,7 +185,9 @@ fn parquet(
     w: crate::output::OutWriter,
     output: &Path,
 ) -> CliResult<(crate::output::OutWriter, Counts)> {
-    let opened = parquet_input(input, trace, opts)?;
+    let mut t = super::trace(input, trace)?;
+    let format = t.format();
+    let opened = t.in_order(opts).map_err(super::failed(format))?;
     let (rows, w) = with_tree!(opened, input, output, |tree, cats| {
         mpelog::export::parquet::export(tree, &cats, opts, w)
     })?;
@@ -405,16 +238,18 @@ pub fn dataset(
             shown(output)
         )));
     }
-    let remote = super::url(input).is_some();
+    let remote = mpelog::trace::url(input).is_some();
     let local = [input];
     let target = crate::output::Dataset::create(output, if remote { &[] } else { &local[..] })?;
     let input = &if remote {
         input.to_path_buf()
     } else {
-        super::local(input)?
+        mpelog::trace::local_copy(input)?
     };
     let started = std::time::Instant::now();
-    let opened = parquet_input(input, trace, opts)?;
+    let mut t = super::trace(input, trace)?;
+    let format = t.format();
+    let opened = t.in_order(opts).map_err(super::failed(format))?;
     let dir = target.path().to_path_buf();
     let mut parts = 0usize;
     let rows = with_tree!(opened, input, output, |tree, cats| {

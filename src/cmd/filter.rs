@@ -6,6 +6,7 @@ use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
 use mpelog::filter::{filter, Error, Options};
+use mpelog::trace::TreeMut;
 use std::path::Path;
 
 /// What `mpelog filter` was asked.
@@ -58,28 +59,23 @@ fn categories(asked: &[String], legend: &[slog2_format::types::Category]) -> Cli
 pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
     let tree = super::convert::tree_options(&args.tree)?;
     let out = Output::create(output, &[input], false)?;
-    let (input, format) = super::local_input(input)?;
-    let input = &input;
+    let mut t = super::trace(input, None)?;
+    let format = t.format();
+    // Messages name the input as given (a copy of `-` or of a URL by its name).
+    let input = &t.local_path().map_err(super::failed(format))?;
+    if format == Format::Annotation {
+        return Err(CliError::Usage(format!(
+            "{}: this is an mpelog annotation file; filter the trace it annotates",
+            shown(input)
+        )));
+    }
     let started = std::time::Instant::now();
-    let dir;
-    let slog2 = match format {
-        Format::Slog2 | Format::Slog2Compressed => input.clone(),
-        Format::Annotation => {
-            return Err(CliError::Usage(format!(
-                "{}: this is an mpelog annotation file; filter the trace it annotates",
-                shown(input)
-            )))
-        }
-        _ => {
-            // Any other trace: converted once into a temporary SLOG-2 file
-            // (removed at exit), which is then filtered.
-            dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            super::convert::to_temp_slog2(input, dir.path(), "converted.slog2")?
-        }
+    // Any other trace than SLOG-2: converted once into a temporary SLOG-2
+    // file (removed with `t`), which is then filtered.
+    let r = match t.tree_mut().map_err(super::failed(format))? {
+        TreeMut::Slog2(r) => r,
+        _ => unreachable!("an annotation was refused above"),
     };
-    let (file, _) = super::open(&slog2)?;
-    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-        .map_err(CliError::slog2(input))?;
     let legend = r.category_list().to_vec();
     let mut opts = Options::default()
         .remove(categories(&args.remove, &legend)?)
@@ -89,7 +85,7 @@ pub fn run(input: &Path, output: &Path, args: Args) -> CliResult {
         opts = opts.keep(categories(k, &legend)?);
     }
     let w = out.writer()?;
-    let (w, stats) = filter(&mut r, w, &opts).map_err(|e| match e {
+    let (w, stats) = filter(r, w, &opts).map_err(|e| match e {
         Error::Slog2(e) => CliError::slog2(input)(e),
         source => CliError::Filter {
             path: input.to_path_buf(),

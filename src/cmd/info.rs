@@ -115,7 +115,7 @@ pub struct TreeSummary {
 
 /// Runs `mpelog info`.
 pub fn run(path: &Path, json: bool) -> CliResult {
-    let (path, format) = super::local_input(path)?;
+    let (path, format) = mpelog::trace::locate(path)?;
     if format == Format::Otf2 {
         return super::otf2::info(&path, json);
     }

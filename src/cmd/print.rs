@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// Runs `mpelog print`, writing to stdout; `tree` is `--tree`'s lowest depth.
 pub fn run(path: &Path, tree: Option<i16>) -> CliResult {
-    let (path, format) = super::local_input(path)?;
+    let (path, format) = mpelog::trace::locate(path)?;
     let path = &path;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());

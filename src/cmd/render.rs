@@ -1,12 +1,11 @@
 //! `mpelog render`: a picture of a time window ([`mpelog::render`]) as SVG, or
 //! as PNG rasterised from the same SVG, written atomically.
 
-use super::Input;
-use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
 use mpelog::render::{svg_with, Error, Options};
+use mpelog::trace::TreeMut;
 use mpelog::waits::{index_path, WaitIndex};
 use std::io::Write;
 use std::path::Path;
@@ -23,73 +22,62 @@ pub fn run(input: &Path, output: &Path, opts: &Options) -> CliResult {
     }
     // The output is checked against a local input before anything is read.
     let local = [input];
-    let inputs = if super::url(input).is_some() {
+    let inputs = if mpelog::trace::url(input).is_some() {
         &[][..]
     } else {
         &local[..]
     };
     let out = Output::create(output, inputs, false)?;
-    let (input, format) = match super::input(input)? {
-        // A remote SLOG-2 file, read with Range requests.
-        Input::Remote(mut r, _) => {
-            let index = match opts.waits {
-                Some(_) => {
-                    eprintln!(
-                        "render --waits: {} is remote: analysing it in one pass",
-                        shown(input)
-                    );
-                    Some(analyse(&mut r, input)?)
-                }
-                None => None,
-            };
-            let (text, drawn) = svg_with(&mut r, opts, index.as_ref()).map_err(|e| match e {
-                Error::Slog2(e) => CliError::slog2(input)(e),
-                e => CliError::Render(e),
-            })?;
-            return write(out, output, png, text, drawn, input);
-        }
-        Input::Local(path, format) => (path, format),
+    let mut opened = super::trace(input, None)?;
+    let remote = opened.requests().is_some();
+    // An annotation is drawn as the trace it annotates (opened with it, so a
+    // stale one is refused); any trace but SLOG-2 is converted once into a
+    // temporary SLOG-2 file.
+    let mut annotated = match opened.annotated() {
+        Some(trace) => Some(super::trace(trace, None)?),
+        None => None,
     };
-    let input = &input;
-    let dir;
-    // The trace a wait index beside it would be of.
-    let mut traced = input.to_path_buf();
-    let slog2 = match format {
-        Format::Slog2 | Format::Slog2Compressed => input.to_path_buf(),
-        format => {
-            // An annotation is drawn as the trace it annotates (opened with it,
-            // so a stale one is refused); any trace is converted once into a
-            // temporary SLOG-2 file.
-            let trace = match format {
-                Format::Annotation => super::annotation::open(input, None)?.1,
-                _ => input.to_path_buf(),
-            };
-            traced = trace.clone();
-            dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            super::convert::to_temp_slog2(&trace, dir.path(), "converted.slog2")?
-        }
+    // The input as messages name it, and the trace a wait index beside it
+    // would be of (none for a remote file).
+    let named = match remote {
+        true => input.to_path_buf(),
+        false => opened.local_path()?,
     };
-    let (file, _) = super::open(&slog2)?;
-    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-        .map_err(CliError::slog2(&slog2))?;
-    let index = match opts.waits {
-        Some(_) => Some(beside(&traced).map_or_else(
+    let t = annotated.as_mut().unwrap_or(&mut opened);
+    let traced = match remote {
+        true => None,
+        false => Some(t.local_path()?),
+    };
+    let format = t.format();
+    let r = match t.tree_mut().map_err(super::failed(format))? {
+        TreeMut::Slog2(r) => r,
+        _ => unreachable!("an annotation's trace has no annotation tree"),
+    };
+    let index = match (opts.waits, &traced) {
+        (None, _) => None,
+        (Some(_), None) => {
+            eprintln!(
+                "render --waits: {} is remote: analysing it in one pass",
+                shown(input)
+            );
+            Some(analyse(r, input)?)
+        }
+        (Some(_), Some(traced)) => Some(beside(traced).map_or_else(
             |why| {
                 eprintln!(
                     "render --waits: {why}: analysing {} in one pass",
-                    shown(&traced)
+                    shown(traced)
                 );
-                analyse(&mut r, &slog2)
+                analyse(r, &named)
             },
             Ok,
         )?),
-        None => None,
     };
-    let (text, drawn) = svg_with(&mut r, opts, index.as_ref()).map_err(|e| match e {
-        Error::Slog2(e) => CliError::slog2(&slog2)(e),
+    let (text, drawn) = svg_with(r, opts, index.as_ref()).map_err(|e| match e {
+        Error::Slog2(e) => CliError::slog2(&named)(e),
         e => CliError::Render(e),
     })?;
-    write(out, output, png, text, drawn, input)
+    write(out, output, png, text, drawn, &named)
 }
 
 /// Writes the picture (`text` as SVG, or rasterised to PNG) and says what it

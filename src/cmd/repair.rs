@@ -13,7 +13,7 @@ pub fn run(input: &Path, output: &Path) -> CliResult {
     // first, and the repaired file replaces it by a rename only once complete, so
     // a crash at any moment leaves either the old file or the new one whole.
     let out = Output::create(output, &[input], true)?;
-    let input = &super::local(input)?;
+    let input = &mpelog::trace::local_copy(input)?;
     let data = std::fs::read(input).map_err(CliError::io(input))?;
     let mut w = out.writer()?;
     let report = repair_to(&data, &mut w).map_err(|e| match e {

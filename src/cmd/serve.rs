@@ -48,7 +48,7 @@ pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
     let mut served = Vec::new();
     let mut originals = Vec::new();
     for (i, f) in files.iter().enumerate() {
-        let (f, format) = super::local_input(f)?;
+        let (f, format) = mpelog::trace::locate(f)?;
         originals.push(f.clone());
         match format {
             Format::Slog2 | Format::Slog2Compressed => served.push((f.clone(), display_name(&f))),

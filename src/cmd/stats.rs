@@ -2,11 +2,9 @@
 //! matrix, message sizes and a time histogram ([`mpelog::stats`]), as text, JSON
 //! or CSV.
 
-use super::compare_text::{Form, Rows};
-use super::Input;
-use crate::detect::Format;
-use crate::error::{CliError, CliResult};
-use mpelog::stats::{self, Durations, Options, Stats};
+use super::form::Form;
+use crate::error::CliResult;
+use mpelog::stats::{Durations, Options, Stats};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
@@ -22,97 +20,16 @@ pub enum By {
     Both,
 }
 
-/// How to print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// Aligned tables.
-    Text,
-    /// One JSON object.
-    Json,
-    /// CSV rows with a `table` column.
-    Csv,
-}
-
 /// Runs `mpelog stats`.
-pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, style: Style) -> CliResult {
-    print(&of(path, trace, opts)?, by, style)
+pub fn run(path: &Path, trace: Option<&Path>, opts: &Options, by: By, form: Form) -> CliResult {
+    let s = of(path, trace, opts)?;
+    super::form::print(&s, form, |out| csv(&s, by, out), |out| text(&s, by, out))
 }
 
-/// Runs `mpelog stats A --compare B`: both runs' state categories per
-/// timeline, the largest change first ([`mpelog::compare`]).
-pub fn compare(
-    a: &Path,
-    trace: Option<&Path>,
-    b: &Path,
-    opts: &Options,
-    style: Style,
-) -> CliResult {
-    let (sa, sb) = (of(a, trace, opts)?, of(b, None, opts)?);
-    let c = mpelog::compare::stats(&sa, &sb);
-    let form = match style {
-        Style::Json => Form::Json,
-        Style::Csv => Form::Csv,
-        Style::Text => Form::Text,
-    };
-    super::compare_text::print(&c, Rows::Categories, a, b, form)
-}
-
-/// The statistics of any input `stats` reads.
-fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Stats> {
-    Ok(match super::input(path)? {
-        // A remote SLOG-2 file, read with Range requests.
-        Input::Remote(mut r, _) => stats::slog2(&mut r, opts).map_err(CliError::slog2(path))?,
-        Input::Local(path, format) => local(&path, format, trace, opts)?,
-    })
-}
-
-/// The statistics of a local file.
-fn local(
-    path: &Path,
-    format: Format,
-    trace: Option<&Path>,
-    opts: &Options,
-) -> CliResult<stats::Stats> {
-    Ok(match format {
-        Format::Slog2 | Format::Slog2Compressed => of_slog2(path, opts)?,
-        Format::Annotation => {
-            let (mut ann, trace) = super::annotation::open(path, trace)?;
-            stats::annotation(&mut ann, opts)
-                .map_err(|e| super::annotation::error(path, &trace, e))?
-        }
-        format => {
-            // Any other trace: read once, its events paired as `convert` pairs
-            // them and the drawables put in start order (no SLOG-2 file).
-            let window = mpelog::export::Options::default().window(opts.from, opts.to);
-            let mut sorted = super::export::sorted_input(path, format, &window)?;
-            stats::one_pass(&mut sorted, opts)
-                .map_err(CliError::io(Path::new("<temporary run file>")))?
-        }
-    })
-}
-
-/// Prints the statistics in `style`.
-fn print(s: &stats::Stats, by: By, style: Style) -> CliResult {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let o = CliError::io(Path::new("<stdout>"));
-    match style {
-        Style::Json => {
-            mpelog::json_text::to_writer_pretty(&mut out, s)
-                .map_err(|e| CliError::io(Path::new("<stdout>"))(e.into()))?;
-            writeln!(out).map_err(o)?;
-        }
-        Style::Csv => csv(s, by, &mut out).map_err(o)?,
-        Style::Text => text(s, by, &mut out).map_err(o)?,
-    }
-    out.flush().map_err(CliError::io(Path::new("<stdout>")))
-}
-
-fn of_slog2(path: &Path, opts: &Options) -> CliResult<Stats> {
-    let (file, _) = super::open(path)?;
-    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(file))
-        .map_err(CliError::slog2(path))?;
-    stats::slog2(&mut r, opts).map_err(CliError::slog2(path))
+/// The statistics of any input `stats` reads ([`mpelog::Trace::stats`]).
+pub fn of(path: &Path, trace: Option<&Path>, opts: &Options) -> CliResult<Stats> {
+    let mut t = super::trace(path, trace)?;
+    t.stats(opts).map_err(super::failed(t.format()))
 }
 
 /// A number as the shortest text that reads back to it.

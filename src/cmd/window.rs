@@ -22,11 +22,10 @@
 //! `parts` for composites, `num_real_objs` and `weights` for shadows); the last line
 //! stays as in text mode, and there is no `shadows=` line.
 
-use super::Input;
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use mpelog::items::Lines;
-use mpelog::slices::next_up;
+use mpelog::trace::TreeMut;
 use slog2_format::window::{Located, WindowAnswer};
 use slog2_format::{Category, Drawable, Slog2Reader};
 use std::collections::HashMap;
@@ -66,12 +65,11 @@ pub struct Args {
 fn write_summary<R: std::io::Read + std::io::Seek>(
     r: &mut Slog2Reader<R>,
     path: &Path,
-    from: Option<f64>,
-    to: Option<f64>,
+    root: Option<(f64, f64)>,
+    (from, to): (Option<f64>, Option<f64>),
     pixels: u32,
 ) -> CliResult {
-    let (start, end) =
-        root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())).unwrap_or((0.0, 0.0));
+    let (start, end) = root.unwrap_or((0.0, 0.0));
     let (from, to) = (from.unwrap_or(start), to.unwrap_or(end));
     if pixels > mpelog::summary::MAX_COLUMNS {
         return Err(CliError::Usage(format!(
@@ -129,31 +127,37 @@ pub fn run(file: &Path, trace: Option<&Path>, ask: Args) -> CliResult {
             "window: --pixels must be at least 1".into(),
         ));
     }
-    let (file, format) = match super::input(file)? {
-        Input::Remote(r, counts) => return write_remote_window((*r, counts), file, ask),
-        Input::Local(path, format) => (path, format),
+    let mut t = super::trace(file, trace)?;
+    if t.format() == Format::Annotation && (pixels.is_some() || detail.depth.is_some()) {
+        return Err(CliError::Usage(
+            "window: --pixels and --depth need a SLOG-2 file (an annotation has no shadows)".into(),
+        ));
+    }
+    // A SLOG-2 file at a URL: the last line adds the requests made and the
+    // bytes received.
+    let requests = t.requests();
+    let received = || {
+        requests
+            .as_ref()
+            .map_or([("requests", None), ("bytes_received", None)], |c| {
+                [
+                    ("requests", Some(c.requests())),
+                    ("bytes_received", Some(c.bytes())),
+                ]
+            })
     };
-    let file = &file;
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let dir;
-    let res = match format {
-        Format::Annotation => {
-            if pixels.is_some() || detail.depth.is_some() {
-                return Err(CliError::Usage(
-                    "window: --pixels and --depth need a SLOG-2 file (an annotation has no shadows)".into(),
-                ));
-            }
-            write_annotation_window(file, trace, from, to, ask.json, &mut out)
+    // Any other format than SLOG-2 and annotations: converted once into a
+    // temporary SLOG-2 file (removed with `t`), whose tree the window reads.
+    let format = t.format();
+    let root = t.time_box().map_err(super::failed(format))?;
+    let res = match t.tree_mut().map_err(super::failed(format))? {
+        TreeMut::Annotation(a, trace) => {
+            write_annotation_window(a, file, trace, root, ask, &mut out)
         }
-        Format::Slog2 | Format::Slog2Compressed => write_window(file, ask, &mut out),
-        _ => {
-            // Any other trace: converted once into a temporary SLOG-2 file
-            // (removed at exit), whose tree the window then reads.
-            dir = tempfile::tempdir().map_err(CliError::io(Path::new("TMPDIR")))?;
-            let slog2 = super::convert::to_temp_slog2(file, dir.path(), "converted.slog2")?;
-            write_window(&slog2, ask, &mut out)
-        }
+        TreeMut::Slog2(r) => write_reader_window(r, file, root, ask, received, &mut out),
+        _ => unreachable!("a trace's tree is SLOG-2 or an annotation"),
     }
     .and_then(|()| out.flush().map_err(CliError::io(Path::new("<stdout>"))));
     match res {
@@ -163,28 +167,6 @@ pub fn run(file: &Path, trace: Option<&Path>, ask: Args) -> CliResult {
         }
         other => other,
     }
-}
-
-/// A window of a remote SLOG-2 file read with HTTP Range requests; the last
-/// line adds the requests made and the bytes received.
-fn write_remote_window(
-    (mut r, counts): (
-        Slog2Reader<mpelog::remote::HttpFile>,
-        mpelog::remote::Counts,
-    ),
-    path: &Path,
-    ask: Args,
-) -> CliResult {
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let received = || {
-        [
-            ("requests", counts.requests()),
-            ("bytes_received", counts.bytes()),
-        ]
-    };
-    write_reader_window(&mut r, path, ask, received, &mut out)?;
-    out.flush().map_err(CliError::io(Path::new("<stdout>")))
 }
 
 /// The query `detail` asks for.
@@ -201,6 +183,15 @@ fn query<R: std::io::Read + std::io::Seek>(
     }
 }
 
+/// The window to query ([`mpelog::trace::bounds`]).
+fn window_bounds(
+    from: Option<f64>,
+    to: Option<f64>,
+    root: Option<(f64, f64)>,
+) -> CliResult<(f64, f64)> {
+    Ok(mpelog::trace::bounds(from, to, root)?)
+}
+
 fn check_order(from: f64, to: f64) -> CliResult {
     if from >= to {
         return Err(CliError::Usage(format!(
@@ -210,49 +201,15 @@ fn check_order(from: f64, to: f64) -> CliResult {
     Ok(())
 }
 
-/// The window to query: the given bounds, the file's start for a missing
-/// `--from`, and just after the file's end for a missing `--to`, so that the
-/// whole file is `[start, next_up(end))`. `root` is the tree root's time box.
-fn window_bounds(
-    from: Option<f64>,
-    to: Option<f64>,
-    root: Option<(f64, f64)>,
-) -> CliResult<(f64, f64)> {
-    let (start, end) = root
-        .filter(|(a, b)| a.is_finite() && b.is_finite() && a <= b)
-        .unwrap_or((0.0, 0.0));
-    let from = from.unwrap_or(start);
-    let to = to.unwrap_or_else(|| next_up(end.max(from)));
-    check_order(from, to)?;
-    Ok((from, to))
-}
-
-/// The box of the root, the deepest TreeDir entry.
-fn root_box<'a>(
-    entries: impl Iterator<Item = &'a slog2_format::TreeDirEntry>,
-) -> Option<(f64, f64)> {
-    entries
-        .max_by_key(|e| (e.id.depth, std::cmp::Reverse(e.id.xpos)))
-        .map(|e| (e.earliest, e.latest))
-}
-
-/// Runs the query on `path` and writes its lines to `out`.
-pub fn write_window<W: Write>(path: &Path, ask: Args, out: &mut W) -> CliResult {
-    let (file, _) = super::open(path)?;
-    // No read buffer: the reader reads each block with one read of exactly its
-    // bytes, so the counters are what was read from the file.
-    let mut r = Slog2Reader::new(file).map_err(CliError::slog2(path))?;
-    write_reader_window(&mut r, path, ask, || [], out)
-}
-
 /// Runs the query on the opened `r` (of `path`) and writes its lines to
 /// `out`: the drawables (and shadows), then the cost, with `extra()`'s
 /// fields last.
 fn write_reader_window<R: std::io::Read + std::io::Seek, W: Write, const N: usize>(
     r: &mut Slog2Reader<R>,
     path: &Path,
+    root: Option<(f64, f64)>,
     ask: Args,
-    extra: impl Fn() -> [(&'static str, u64); N],
+    extra: impl Fn() -> [(&'static str, Option<u64>); N],
     out: &mut W,
 ) -> CliResult {
     let Args {
@@ -264,13 +221,9 @@ fn write_reader_window<R: std::io::Read + std::io::Seek, W: Write, const N: usiz
     } = ask;
     r.set_lenient(lenient);
     if let (true, Some(p)) = (detail.summary, detail.pixels) {
-        return write_summary(r, path, from, to, p);
+        return write_summary(r, path, root, (from, to), p);
     }
-    let (from, to) = window_bounds(
-        from,
-        to,
-        root_box(r.tree_dir().iter().flat_map(|t| t.value.entries.iter())),
-    )?;
+    let (from, to) = window_bounds(from, to, root)?;
     let answer = query(r, from, to, detail).map_err(CliError::slog2(path))?;
     let pixels = detail.pixels.or(detail.depth.map(|_| 0));
     let categories: HashMap<i32, &Category> = r
@@ -303,7 +256,7 @@ fn write_reader_window<R: std::io::Read + std::io::Seek, W: Write, const N: usiz
                 writeln!(out, "shadows={}", answer.shadows.len())?;
             }
         }
-        cost.extend(extra());
+        cost.extend(extra().into_iter().filter_map(|(k, v)| Some((k, v?))));
         write_cost(out, json, &cost)
     })()
     .map_err(o)
@@ -311,19 +264,18 @@ fn write_reader_window<R: std::io::Read + std::io::Seek, W: Write, const N: usiz
 
 /// Runs the query through the annotation `idx` (and its trace) and writes its
 /// lines to `out`; `bytes_read` counts the annotation's and the trace's bytes.
-pub fn write_annotation_window<W: Write>(
+fn write_annotation_window<W: Write>(
+    a: &mut mpelog_annotate::Annotation<std::fs::File, std::fs::File>,
     idx: &Path,
-    trace: Option<&Path>,
-    from: Option<f64>,
-    to: Option<f64>,
-    json: bool,
+    trace: &Path,
+    root: Option<(f64, f64)>,
+    Args { from, to, json, .. }: Args,
     out: &mut W,
 ) -> CliResult {
-    let (mut a, trace) = super::annotation::open(idx, trace)?;
-    let (from, to) = window_bounds(from, to, root_box(a.tree_dir().entries.iter()))?;
+    let (from, to) = window_bounds(from, to, root)?;
     let answer = a
         .window(from, to)
-        .map_err(|e| super::annotation::error(idx, &trace, e))?;
+        .map_err(|e| super::annotation::error(idx, trace, e))?;
     let categories: HashMap<i32, &Category> = a
         .categories()
         .categories

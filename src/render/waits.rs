@@ -6,10 +6,11 @@
 //! pixels around each row's middle line, so that line keeps its states'
 //! colours.
 
+use super::palette::{leans_right, pattern_colour, PATH_COLOUR};
 use super::{escape, n, LEFT, TOP};
 use crate::analysis::Pattern;
-use crate::summary::Summary;
-use crate::waits::Wait;
+use crate::summary::{Summary, JUMP_COLUMNS};
+use crate::waits::{Wait, WaitIndex};
 use std::fmt::Write as _;
 
 /// Which parts of the waits a picture draws (`render --waits=hatch,causes,path`).
@@ -76,43 +77,30 @@ impl WaitLayers {
 /// and none is marked: they would not be told apart).
 pub const CAUSES: usize = 64;
 
-/// The colour of the critical path.
-pub const PATH_COLOUR: &str = "#ffffff";
-
-/// The colour of a pattern's hatch (spec/queries.md §6.7).
+/// The waits whose causes a picture of `[from, to)` drawn `columns` wide
+/// marks (spec/queries.md §6.7), worst first with their seconds inside the
+/// window: those at least a column wide while there are at most [`CAUSES`]
+/// of them, else none (they could not be told apart). `render --waits` and
+/// the viewer (`/api/waits?…&pixels=W`) mark the same.
 ///
 /// ```
 /// use mpelog::analysis::Pattern;
-/// assert_eq!(mpelog::render::pattern_colour(Pattern::LateSender), "#ff2020");
+/// use mpelog::waits::{Wait, WaitIndex};
+/// let w = |start: f64| Wait { timeline: 1, start, end: start + 0.01, pattern: Pattern::LateSender, partner: Some(0), cause: start + 0.01, call: 0 };
+/// let index = WaitIndex::new((0..100).map(|i| w(f64::from(i) * 0.02)).collect(), vec![], vec![], (0.0, 2.0), 0, 64);
+/// // 100 waits of a column or more on the whole run: none marked.
+/// assert!(mpelog::render::marked_causes(&index, 0.0, 2.0, 100).is_empty());
+/// // Zoomed in to 10 of them: each marked.
+/// assert_eq!(mpelog::render::marked_causes(&index, 0.0, 0.2, 100).len(), 10);
 /// ```
-pub fn pattern_colour(p: Pattern) -> &'static str {
-    match p {
-        Pattern::LateSender => "#ff2020",
-        Pattern::LateSenderWrongOrder | Pattern::LswoDifferentSource => "#ff8c00",
-        Pattern::LswoSameSource => "#ffd700",
-        Pattern::LateReceiver => "#00e5ff",
-        Pattern::WaitAtBarrier => "#ff00ff",
-        Pattern::BarrierCompletion => "#b060ff",
-        Pattern::WaitAtNxN => "#ff66b2",
-        Pattern::NxNCompletion => "#9966ff",
-        Pattern::LateBroadcast => "#00ff66",
-        Pattern::EarlyReduce => "#a0ff00",
-        Pattern::EarlyScan => "#00ffcc",
-        Pattern::WaitAtFinalize => "#c0c0ff",
-        Pattern::InitCompletion => "#e0e0e0",
+pub fn marked_causes(index: &WaitIndex, from: f64, to: f64, columns: u32) -> Vec<(f64, Wait)> {
+    let cw = (to - from) / f64::from(columns.max(1));
+    let mut worst = index.instances(from, to, CAUSES + 1);
+    worst.retain(|(secs, _)| *secs >= cw);
+    if worst.len() > CAUSES {
+        worst.clear();
     }
-}
-
-/// A point-to-point pattern (its cause is a message).
-fn is_p2p(p: Pattern) -> bool {
-    matches!(
-        p,
-        Pattern::LateSender
-            | Pattern::LateSenderWrongOrder
-            | Pattern::LswoDifferentSource
-            | Pattern::LswoSameSource
-            | Pattern::LateReceiver
-    )
+    worst
 }
 
 /// The patterns the summary's waits use, by code.
@@ -134,7 +122,7 @@ pub(super) fn used(sum: &Summary) -> Vec<Pattern> {
 pub(super) fn defs(s: &mut String, patterns: &[Pattern], rows: usize, rh: f64, plot: f64) {
     for p in patterns {
         // Point-to-point patterns lean one way, collective ones the other.
-        let angle = if is_p2p(*p) { 45 } else { -45 };
+        let angle = if leans_right(*p) { 45 } else { -45 };
         let _ = writeln!(
             s,
             r#"<pattern id="w{}" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate({angle})"><rect width="2" height="4" fill="{}"/></pattern>"#,
@@ -253,7 +241,7 @@ pub(super) fn causes(
             continue;
         };
         let colour = pattern_colour(w.pattern);
-        if is_p2p(w.pattern) {
+        if leans_right(w.pattern) {
             // The dot at the partner's end sits beside its middle line, on
             // the side of the waiting row (the middle stays the states').
             let side = if me >= partner { 6.0 } else { -6.0 };
@@ -284,9 +272,9 @@ pub(super) fn causes(
 }
 
 /// The critical path: a bar 3 pixels tall at the bottom of each row (inside
-/// its 2-pixel margin) in
-/// the columns where it spends time there, and a connector along each
-/// jump's column between the two rows' bars.
+/// its 2-pixel margin) in the columns where it spends time there, and a
+/// connector along each jump's column between the two rows' bars while
+/// there are at most one per [`JUMP_COLUMNS`] columns (else none).
 pub(super) fn path(s: &mut String, sum: &Summary, rh: f64) {
     let Some(w) = &sum.waits else {
         return;
@@ -311,6 +299,12 @@ pub(super) fn path(s: &mut String, sum: &Summary, rh: f64) {
             j - i
         );
         i = j;
+    }
+    // Connectors only while few (at most one per JUMP_COLUMNS columns, as
+    // the summary's forms write them, §6.7): more could not be told apart
+    // and would cover the rows; the bars above still say where it runs.
+    if w.jumps.len() > sum.columns as usize / JUMP_COLUMNS {
+        return;
     }
     for j in &w.jumps {
         let cx = LEFT + f64::from(j.column) + 0.5;

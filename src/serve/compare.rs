@@ -1,7 +1,9 @@
 //! `/api/compare` of `mpelog serve A B --compare`: two served files' state
 //! categories per timeline over a window of each ([`crate::compare::summaries`]),
 //! read as `/api/window` reads the windows, so that it costs what the two
-//! pictures cost (spec/queries.md §7.2).
+//! pictures cost, and their wait-state patterns from their wait indexes
+//! ([`crate::compare::patterns`], as `mpelog analyze A --compare B`)
+//! (spec/queries.md §7.2).
 
 use super::{picture_params, Response, Service};
 use crate::summary::Summary;
@@ -72,6 +74,40 @@ impl Service {
         let c = crate::compare::summaries(&sa.0, &sa.1, &sb.0, &sb.1);
         let (totals, timelines) = (c.totals.len(), c.timelines.len());
         let cut = |rows: &[crate::compare::Row]| rows[..rows.len().min(limit)].to_vec();
+        // The wait-state patterns, when both runs have a wait index.
+        let patterns = match (&self.files[a].waits, &self.files[b].waits) {
+            (Some(ia), Some(ib)) => {
+                // With `rows`, the timelines of those rows only.
+                let shown = |s: &Summary| -> Option<Vec<i32>> {
+                    rows.map(|(x, y)| {
+                        let (x, y) = (x as usize, (y as usize + 1).min(s.rows.len()));
+                        s.rows[x.min(y)..y]
+                            .iter()
+                            .filter_map(|r| r.lines.first().copied())
+                            .collect()
+                    })
+                };
+                let flat = |ix, (from, to), only: Option<Vec<i32>>| {
+                    super::waits::pattern_seconds(ix, from, to, only.as_deref())
+                        .into_iter()
+                        .flat_map(|(p, _, per)| per.into_iter().map(move |(t, s)| (p, t, s)))
+                        .collect::<Vec<_>>()
+                };
+                let p = crate::compare::patterns(
+                    wa,
+                    &flat(ia, wa, shown(&sa.0)),
+                    wb,
+                    &flat(ib, wb, shown(&sb.0)),
+                );
+                serde_json::json!({
+                    "totals": cut(&p.totals),
+                    "timelines": cut(&p.timelines),
+                    "totals_count": p.totals.len(),
+                    "timelines_count": p.timelines.len(),
+                })
+            }
+            _ => serde_json::Value::Null,
+        };
         let v = serde_json::json!({
             "a": a,
             "b": b,
@@ -84,6 +120,7 @@ impl Service {
             "timelines_count": timelines,
             "shadows": [sa.0.shadows, sb.0.shadows],
             "exact": sa.0.shadows == 0 && sb.0.shadows == 0,
+            "patterns": patterns,
             "cost": {
                 "nodes_read": sa.2 + sb.2,
                 "bytes_read": sa.3 + sb.3,

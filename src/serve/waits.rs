@@ -6,6 +6,7 @@
 
 use super::{Response, Service};
 use crate::analysis::Pattern;
+use crate::render;
 use crate::waits::{Wait, WaitIndex};
 use std::collections::{BTreeMap, HashMap};
 
@@ -15,7 +16,9 @@ pub const MAX_INSTANCES: usize = 1000;
 /// The waits `/api/waits` lists without `instances`.
 pub const DEFAULT_INSTANCES: usize = 10;
 
-/// Every pattern: code, name, id and parent's code, for `/api/info`.
+/// Every pattern: code, name, id, parent's code, and how it is drawn (its
+/// `colour`, stripes that `lean` `"right"` or `"left"`: the palette of
+/// `render`, [`crate::render::pattern_colour`]), for `/api/info`.
 pub(super) fn patterns_json() -> serde_json::Value {
     Pattern::ALL
         .iter()
@@ -25,9 +28,49 @@ pub(super) fn patterns_json() -> serde_json::Value {
                 "name": p.name(),
                 "id": p.id(),
                 "parent": p.parent().map(Pattern::code),
+                "colour": render::pattern_colour(*p),
+                "lean": if render::leans_right(*p) { "right" } else { "left" },
             })
         })
         .collect()
+}
+
+/// The rest of the waits' palette for `/api/info`: the critical path's
+/// colour and that of the other patterns (code 255).
+pub(super) fn palette_json() -> serde_json::Value {
+    serde_json::json!({
+        "path": render::PATH_COLOUR,
+        "other": render::OTHER_PATTERNS_COLOUR,
+    })
+}
+
+/// Per pattern (with its sub-patterns, as `analyze` counts a parent) its
+/// seconds inside `[from, to)` and per timeline, the most seconds first
+/// (ties: by code); patterns without seconds left out. Of the timelines
+/// `only` (every one: `None`).
+pub(super) fn pattern_seconds(
+    index: &WaitIndex,
+    from: f64,
+    to: f64,
+    only: Option<&[i32]>,
+) -> Vec<(Pattern, f64, BTreeMap<i32, f64>)> {
+    let mut per: BTreeMap<Pattern, BTreeMap<i32, f64>> = BTreeMap::new();
+    for row in &index.cells_of(from, to, 1, only).rows {
+        for c in &row.cells {
+            let mut p = Some(c.pattern);
+            while let Some(q) = p {
+                *per.entry(q).or_default().entry(row.timeline).or_insert(0.0) += c.seconds;
+                p = q.parent();
+            }
+        }
+    }
+    let mut patterns: Vec<(Pattern, f64, BTreeMap<i32, f64>)> = per
+        .into_iter()
+        .map(|(p, t)| (p, t.values().sum(), t))
+        .filter(|(_, s, _)| *s > 0.0)
+        .collect();
+    patterns.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    patterns
 }
 
 impl Service {
@@ -82,29 +125,17 @@ impl Service {
             Some(Ok(n)) if n <= MAX_INSTANCES => n,
             _ => return Response::error(400, "instances: 0 to 1000"),
         };
+        let pixels = match q.get("pixels").map(|v| v.parse::<u32>()) {
+            None => None,
+            Some(Ok(p)) if (1..=super::MAX_PIXELS).contains(&p) => Some(p),
+            _ => return Response::error(400, "pixels: 1 to 16384"),
+        };
         let line = match q.get("line").map(|v| v.parse::<i32>()) {
             None => None,
             Some(Ok(l)) => Some(l),
             Some(Err(_)) => return Response::error(400, "line: a line ID"),
         };
-        // Per pattern (with its sub-patterns, as analyze counts a parent)
-        // and timeline, the seconds inside the window.
-        let mut per: BTreeMap<Pattern, BTreeMap<i32, f64>> = BTreeMap::new();
-        for row in &index.cells(from, to, 1).rows {
-            for c in &row.cells {
-                let mut p = Some(c.pattern);
-                while let Some(q) = p {
-                    *per.entry(q).or_default().entry(row.timeline).or_insert(0.0) += c.seconds;
-                    p = q.parent();
-                }
-            }
-        }
-        let mut patterns: Vec<(Pattern, f64, BTreeMap<i32, f64>)> = per
-            .into_iter()
-            .map(|(p, t)| (p, t.values().sum(), t))
-            .filter(|(_, s, _)| *s > 0.0)
-            .collect();
-        patterns.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let patterns = pattern_seconds(index, from, to, None);
         let instances: Vec<(f64, Wait)> = match line {
             None => index.instances(from, to, n),
             Some(l) => {
@@ -124,7 +155,20 @@ impl Service {
                     .collect()
             }
         };
-        let v = serde_json::json!({
+        let wait_json = |(s, w): &(f64, Wait)| {
+            serde_json::json!({
+                "pattern": w.pattern.name(),
+                "code": w.pattern.code(),
+                "timeline": w.timeline,
+                "start": w.start,
+                "end": w.end,
+                "seconds": s,
+                "partner": w.partner,
+                "cause": w.cause,
+                "call": index.call_name(w.call),
+            })
+        };
+        let mut v = serde_json::json!({
             "file": k,
             "from": from,
             "to": to,
@@ -136,18 +180,16 @@ impl Service {
                 "seconds": s,
                 "per_timeline": t,
             })).collect::<Vec<_>>(),
-            "instances": instances.iter().map(|(s, w)| serde_json::json!({
-                "pattern": w.pattern.name(),
-                "code": w.pattern.code(),
-                "timeline": w.timeline,
-                "start": w.start,
-                "end": w.end,
-                "seconds": s,
-                "partner": w.partner,
-                "cause": w.cause,
-                "call": index.call_name(w.call),
-            })).collect::<Vec<_>>(),
+            "instances": instances.iter().map(wait_json).collect::<Vec<_>>(),
         });
+        // The waits whose causes a picture `pixels` wide marks, as `render`
+        // marks them (at most CAUSES).
+        if let Some(p) = pixels {
+            v["causes"] = render::marked_causes(index, from, to, p)
+                .iter()
+                .map(wait_json)
+                .collect();
+        }
         Response::json(&v)
     }
 }

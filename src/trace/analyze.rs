@@ -51,7 +51,8 @@ impl Trace {
             None => {
                 let local = self.local()?;
                 let whole = crate::export::Options::default();
-                let (mut sorted, dropped) = read::sorted_counted(&local, self.format, &whole)?;
+                let (mut sorted, dropped) =
+                    read::sorted_counted(&local, self.format, &whole, &mut self.progress)?;
                 let opts = opts.clone().dropped(dropped.sends, dropped.recvs);
                 crate::analysis::one_pass(&mut sorted, &opts)
                     .map_err(Error::io(&std::env::temp_dir()))

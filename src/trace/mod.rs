@@ -37,11 +37,12 @@ mod read;
 mod window;
 
 pub use analyze::WaitSource;
-pub use detect::detect;
+pub use detect::{detect, local_copy, locate};
 pub use error::{Error, Result};
 pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
-pub use window::{check_window, Window};
+pub use pieces::InOrder;
+pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
 use slog2_format::{Category, Slog2Reader};
@@ -49,11 +50,54 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// A source a SLOG-2 reader reads: a local file or a remote one.
-trait ReadSeek: std::io::Read + std::io::Seek + Send {}
+pub trait ReadSeek: std::io::Read + std::io::Seek + Send {}
 impl<T: std::io::Read + std::io::Seek + Send> ReadSeek for T {}
 
-/// A SLOG-2 reader over a local or a remote file.
-type Reader = Slog2Reader<Box<dyn ReadSeek>>;
+/// A SLOG-2 reader over a local or a remote file (what [`TreeMut::Slog2`]
+/// lends).
+pub type Reader = Slog2Reader<Box<dyn ReadSeek>>;
+
+/// The tree of a trace, lent for the queries [`Trace`] does not make itself
+/// (previews, depths, summaries, lenient reading, the reader's counters):
+/// what [`Trace::tree_mut`] returns.
+#[non_exhaustive]
+pub enum TreeMut<'a> {
+    /// A SLOG-2 file (local, remote, or the conversion of another format).
+    Slog2(&'a mut Reader),
+    /// An annotation, and the path of the trace it annotates.
+    Annotation(&'a mut mpelog_annotate::Annotation<File, File>, &'a Path),
+}
+
+/// What [`Trace::set_progress`] calls as a one-pass read goes on.
+pub type Progress = Box<dyn FnMut(Step) + Send>;
+
+/// How far a one-pass read of a format without a tree has come: what
+/// [`Trace::set_progress`] is told.
+///
+/// ```
+/// let s = mpelog::trace::Step::Read { at: 10, total: 100 };
+/// assert!(matches!(s, mpelog::trace::Step::Read { at: 10, .. }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Step {
+    /// `at` bytes of the input's `total` have been read.
+    Read {
+        /// The bytes read so far.
+        at: u64,
+        /// The input's size.
+        total: u64,
+    },
+    /// The input has been read and its drawables put in time order, through
+    /// `runs` sorted runs in a temporary file (none when they fit in the
+    /// sort memory).
+    Sorted {
+        /// The drawables kept (those that meet the window).
+        drawables: u64,
+        /// The sorted runs written.
+        runs: usize,
+    },
+}
 
 /// The tree a window query reads.
 enum Tree {
@@ -83,6 +127,10 @@ pub struct Trace {
     tree: Option<Tree>,
     /// The temporary directory of the conversion to SLOG-2, if made.
     converted: Option<tempfile::TempDir>,
+    /// The request counts of a SLOG-2 file read where it is.
+    requests: Option<crate::remote::Counts>,
+    /// Told how far a one-pass read has come.
+    progress: Option<Progress>,
 }
 
 impl std::fmt::Debug for Trace {
@@ -95,8 +143,15 @@ impl std::fmt::Debug for Trace {
     }
 }
 
-/// The URL of a remote file (`http://` or `https://`), if `path` is one.
-fn url(path: &Path) -> Option<&str> {
+/// The URL of a remote file (`http://` or `https://`), if `path` is one:
+/// an input [`Trace::open`] reads over HTTP.
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(mpelog::trace::url(Path::new("HTTPS://x/t.slog2")), Some("HTTPS://x/t.slog2"));
+/// assert_eq!(mpelog::trace::url(Path::new("t.slog2")), None);
+/// ```
+pub fn url(path: &Path) -> Option<&str> {
     path.to_str().filter(|p| {
         let p = p.get(..8).unwrap_or(p).to_ascii_lowercase();
         p.starts_with("http://") || p.starts_with("https://")
@@ -126,10 +181,31 @@ impl Trace {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(path_or_url: impl AsRef<Path>) -> Result<Trace> {
+        Self::open_with_trace(path_or_url, None)
+    }
+
+    /// As [`Trace::open`], but an annotation is read with the trace `trace`
+    /// when given (an annotation not named after its trace); `trace` is not
+    /// used for any other input.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trace::open`].
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let t = mpelog::Trace::open_with_trace(&path, Some(std::path::Path::new("unused")))?;
+    /// assert_eq!(t.format().name(), "CLOG2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_with_trace(path_or_url: impl AsRef<Path>, trace: Option<&Path>) -> Result<Trace> {
         let given = path_or_url.as_ref();
         let local = match url(given) {
             Some(u) => {
                 let f = crate::remote::HttpFile::open(u)?;
+                let requests = f.counts();
                 let source: Box<dyn ReadSeek> = Box::new(f);
                 match Slog2Reader::new(source) {
                     Ok(r) => {
@@ -139,9 +215,11 @@ impl Trace {
                             format: Format::Slog2,
                             tree: Some(Tree::Slog2(Box::new(r))),
                             converted: None,
+                            requests: Some(requests),
+                            progress: None,
                         })
                     }
-                    Err(slog2_format::Error::NotSlog2 { .. }) => crate::input::download(u)?,
+                    Err(slog2_format::Error::NotSlog2 { .. }) => local_copy(given)?,
                     Err(source) => {
                         return Err(Error::Slog2 {
                             path: given.to_path_buf(),
@@ -150,15 +228,9 @@ impl Trace {
                     }
                 }
             }
-            None => crate::input::resolve(given).map_err(|e| match e {
-                crate::output::Error::Io { path, source } => Error::Io { path, source },
-                e => Error::Io {
-                    path: given.to_path_buf(),
-                    source: std::io::Error::other(e.to_string()),
-                },
-            })?,
+            None => local_copy(given)?,
         };
-        Self::open_local(given, local, None)
+        Self::open_local(given, local, trace)
     }
 
     /// Opens the annotation `idx` of the trace `trace` (for an annotation
@@ -210,6 +282,8 @@ impl Trace {
             format,
             tree,
             converted: None,
+            requests: None,
+            progress: None,
         })
     }
 
@@ -291,13 +365,130 @@ impl Trace {
         self.converted.is_some()
     }
 
+    /// The counts of the HTTP requests made so far, for a SLOG-2 file read
+    /// where it is (at a URL); `None` for any other input.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert!(mpelog::Trace::open(&path)?.requests().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn requests(&self) -> Option<crate::remote::Counts> {
+        self.requests.clone()
+    }
+
+    /// The trace an annotation annotates; `None` for any other input.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert!(mpelog::Trace::open(&path)?.annotated().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn annotated(&self) -> Option<&Path> {
+        match (&self.tree, &self.converted) {
+            (Some(Tree::Annotation(_, trace)), None) => Some(trace),
+            _ => None,
+        }
+    }
+
+    /// Has `f` told how far each one-pass read of a format without a tree
+    /// has come ([`Step`]: the bytes read of the input, then the sort), as
+    /// the CLI's progress bar and its note on sorted runs show it.
+    ///
+    /// ```
+    /// use std::sync::{atomic::{AtomicU64, Ordering}, Arc};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let seen = Arc::new(AtomicU64::new(0));
+    /// let s = seen.clone();
+    /// t.set_progress(Box::new(move |step| {
+    ///     if let mpelog::trace::Step::Read { at, .. } = step {
+    ///         s.store(at, Ordering::Relaxed)
+    ///     }
+    /// }));
+    /// t.stats(&Default::default())?;
+    /// assert!(seen.load(Ordering::Relaxed) > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_progress(&mut self, f: Progress) {
+        self.progress = Some(f);
+    }
+
+    /// The tree window queries read (the input's, or that of its one-time
+    /// conversion to a temporary SLOG-2 file), lent for the queries this
+    /// type does not make itself.
+    ///
+    /// # Errors
+    ///
+    /// The conversion's error, for a format without a tree.
+    ///
+    /// ```
+    /// use mpelog::trace::TreeMut;
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let TreeMut::Slog2(r) = t.tree_mut()? else { panic!("converted to SLOG-2") };
+    /// assert!(r.window_preview(0.0, 1.0, 100)?.shadows.len() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tree_mut(&mut self) -> Result<TreeMut<'_>> {
+        Ok(match self.tree()? {
+            Tree::Slog2(r) => TreeMut::Slog2(r),
+            Tree::Annotation(a, trace) => TreeMut::Annotation(a, trace),
+        })
+    }
+
+    /// The time box of the tree (its root's earliest and latest times), the
+    /// input's or its conversion's; `None` for a tree without entries.
+    ///
+    /// # Errors
+    ///
+    /// The conversion's error, for a format without a tree.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let (start, end) = mpelog::Trace::open(&path)?.time_box()?.unwrap();
+    /// assert!(start < end);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn time_box(&mut self) -> Result<Option<(f64, f64)>> {
+        Ok(self.tree()?.time_box())
+    }
+
+    /// The local file to read for the input: itself, the copy of standard
+    /// input, or of a URL (downloaded now, once, for a SLOG-2 file read
+    /// where it is).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Remote`] when the download fails.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// assert_eq!(mpelog::Trace::open(&path)?.local_path()?, path);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn local_path(&mut self) -> Result<PathBuf> {
+        self.local()
+    }
+
     /// The local file of the input, downloaded first for a remote one.
     fn local(&mut self) -> Result<PathBuf> {
         if let Some(p) = &self.local {
             return Ok(p.clone());
         }
-        let u = url(&self.given).unwrap_or_default().to_string();
-        let p = crate::input::download(&u)?;
+        let p = local_copy(&self.given)?;
         self.local = Some(p.clone());
         Ok(p)
     }
@@ -384,7 +575,7 @@ impl Trace {
             None => {
                 let local = self.local()?;
                 let window = crate::export::Options::default().window(opts.from, opts.to);
-                let mut sorted = read::sorted(&local, self.format, &window)?;
+                let mut sorted = read::sorted(&local, self.format, &window, &mut self.progress)?;
                 crate::stats::one_pass(&mut sorted, opts).map_err(Error::io(&std::env::temp_dir()))
             }
         }
@@ -445,7 +636,7 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
-                let mut sorted = read::sorted(&local, self.format, opts)?;
+                let mut sorted = read::sorted(&local, self.format, opts, &mut self.progress)?;
                 crate::export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
                     E::Read(source) => Error::Io {
                         path: std::env::temp_dir(),

@@ -87,26 +87,73 @@ impl Trace {
         legend: &mut dyn FnMut(&[Category]),
         f: &mut dyn FnMut(Piece<'_>),
     ) -> Result<u64> {
-        super::check_window(opts.from, opts.to)?;
         let given = self.given.clone();
-        match self.own_tree() {
-            Some(Tree::Slog2(r)) => {
+        match self.in_order(opts)? {
+            InOrder::Slog2(r) => {
                 legend(r.category_list());
-                visit(r.as_mut(), opts, f).map_err(|source| Error::Slog2 {
+                visit(r, opts, f).map_err(|source| Error::Slog2 {
                     path: given,
                     source,
                 })
             }
-            Some(Tree::Annotation(a, trace)) => {
+            InOrder::Annotation(a, trace) => {
                 legend(&a.categories().categories);
-                visit(a.as_mut(), opts, f).map_err(|e| annotation_error(&given, trace, e))
+                visit(a, opts, f).map_err(|e| annotation_error(&given, trace, e))
             }
-            None => {
-                let local = self.local()?;
-                let mut sorted = read::sorted(&local, self.format, opts)?;
+            InOrder::Sorted(mut sorted) => {
                 legend(sorted.categories());
-                visit(&mut sorted, opts, f).map_err(Error::io(&std::env::temp_dir()))
+                visit(sorted.as_mut(), opts, f).map_err(Error::io(&std::env::temp_dir()))
             }
         }
     }
+
+    /// The input's drawables in start order, for any [`Ordered`] reader
+    /// (the Parquet export's): the input's own tree, or for a format without
+    /// one the drawables that meet the window of `opts`, read in one pass and
+    /// sorted with bounded memory (`opts.sort_memory`), never converted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadWindow`] for bounds that are not finite or not in order,
+    /// the format's error where the input is bad, [`Error::Io`] when the
+    /// sorter's temporary runs fail.
+    ///
+    /// ```
+    /// use mpelog::trace::InOrder;
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let InOrder::Sorted(sorted) = t.in_order(&Default::default())? else { panic!("no tree") };
+    /// assert!(sorted.len() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn in_order(&mut self, opts: &crate::export::Options) -> Result<InOrder<'_>> {
+        super::check_window(opts.from, opts.to)?;
+        if self.own_tree().is_none() {
+            let local = self.local()?;
+            let sorted = read::sorted(&local, self.format, opts, &mut self.progress)?;
+            return Ok(InOrder::Sorted(Box::new(sorted)));
+        }
+        Ok(match self.own_tree() {
+            Some(Tree::Slog2(r)) => InOrder::Slog2(r),
+            Some(Tree::Annotation(a, trace)) => InOrder::Annotation(a, trace),
+            None => unreachable!("read above"),
+        })
+    }
+}
+
+/// A trace's drawables in start order, as [`Trace::in_order`] lends them:
+/// each arm an [`Ordered`] reader.
+#[non_exhaustive]
+pub enum InOrder<'a> {
+    /// A SLOG-2 file's tree.
+    Slog2(&'a mut super::Reader),
+    /// An annotation's tree, and the path of the trace it annotates.
+    Annotation(
+        &'a mut mpelog_annotate::Annotation<std::fs::File, std::fs::File>,
+        &'a std::path::Path,
+    ),
+    /// A format without a tree, read in one pass and sorted.
+    Sorted(Box<crate::export::sorted::Sorted>),
 }

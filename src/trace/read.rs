@@ -44,8 +44,13 @@ pub(crate) fn otf2(path: &Path) -> Result<otf2_format::Archive> {
 /// The primitives of a CLOG2, old CLOG, ALOG, SLOG-1 or OTF2 trace that meet
 /// the window of `opts`, paired as `convert` pairs them and put in start
 /// order with bounded memory (what `mpelog export` and `stats` read).
-pub(crate) fn sorted(path: &Path, format: Format, opts: &crate::export::Options) -> Result<Sorted> {
-    Ok(sorted_counted(path, format, opts)?.0)
+pub(crate) fn sorted(
+    path: &Path,
+    format: Format,
+    opts: &crate::export::Options,
+    progress: &mut Option<super::Progress>,
+) -> Result<Sorted> {
+    Ok(sorted_counted(path, format, opts, progress)?.0)
 }
 
 /// [`sorted`], with what the pairing dropped (sends and receives without
@@ -54,8 +59,18 @@ pub(crate) fn sorted_counted(
     path: &Path,
     format: Format,
     opts: &crate::export::Options,
+    progress: &mut Option<super::Progress>,
 ) -> Result<(Sorted, slog2_format::convert::Unmatched)> {
     let sink = opts.start_order();
+    let total = match progress {
+        Some(_) => std::fs::metadata(path).map_or(0, |m| m.len()),
+        None => 0,
+    };
+    let mut tell = |at: u64| {
+        if let Some(p) = progress.as_mut() {
+            p(super::Step::Read { at, total })
+        }
+    };
     let conv = |e| Error::conversion(path, e);
     let sorted = match format {
         Format::Clog2 => {
@@ -64,13 +79,13 @@ pub(crate) fn sorted_counted(
                 path: path.to_path_buf(),
                 source,
             })?;
-            slog2_format::convert::clog2_into(&mut r, sink, |_| {}).map_err(conv)?
+            slog2_format::convert::clog2_into(&mut r, sink, &mut tell).map_err(conv)?
         }
         Format::Clog => {
             let data = std::fs::read(path).map_err(Error::io(path))?;
             clog2_format::clog::ClogRecords::new(&data)
                 .map_err(slog2_format::Error::from)
-                .and_then(|records| slog2_format::convert::clog_into(records, sink, |_| {}))
+                .and_then(|records| slog2_format::convert::clog_into(records, sink, &mut tell))
                 .map_err(conv)?
         }
         Format::Alog => {
@@ -85,6 +100,12 @@ pub(crate) fn sorted_counted(
         // SLOG-2 and annotations have a tree: never sorted.
         _ => unreachable!("a format with a tree is read through it"),
     };
+    if let Some(p) = progress.as_mut() {
+        p(super::Step::Sorted {
+            drawables: sorted.0.len(),
+            runs: sorted.0.runs(),
+        })
+    }
     Ok((sorted.0, sorted.1.unmatched))
 }
 

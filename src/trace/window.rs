@@ -44,8 +44,23 @@ fn root_box<'a>(entries: impl Iterator<Item = &'a TreeDirEntry>) -> Option<(f64,
 }
 
 /// The window to query, as `mpelog window` takes it: a missing `from` is the
-/// trace's start, a missing `to` just after its end.
-fn bounds(from: Option<f64>, to: Option<f64>, root: Option<(f64, f64)>) -> Result<(f64, f64)> {
+/// trace's start, a missing `to` just after its end, where `root` is the
+/// tree's time box ([`Trace::time_box`]), so that the whole trace is
+/// `[start, next_up(end))`.
+///
+/// # Errors
+///
+/// [`Error::BadWindow`] unless `from < to`, both finite.
+///
+/// ```
+/// use mpelog::trace::bounds;
+/// assert_eq!(bounds(None, Some(2.0), Some((1.0, 3.0)))?, (1.0, 2.0));
+/// let (from, to) = bounds(None, None, Some((1.0, 3.0)))?;
+/// assert!(from == 1.0 && to > 3.0);
+/// assert!(bounds(Some(4.0), Some(2.0), None).is_err());
+/// # Ok::<(), mpelog::trace::Error>(())
+/// ```
+pub fn bounds(from: Option<f64>, to: Option<f64>, root: Option<(f64, f64)>) -> Result<(f64, f64)> {
     let (start, end) = root
         .filter(|(a, b)| a.is_finite() && b.is_finite() && a <= b)
         .unwrap_or((0.0, 0.0));

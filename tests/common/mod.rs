@@ -130,6 +130,27 @@ pub fn served_json(s: &mpelog::serve::Service, url: &str) -> serde_json::Value {
     serde_json::from_slice(&body).unwrap()
 }
 
+/// The wait index of a SLOG-2 file: its analysis, as `mpelog serve` makes
+/// it when no index lies beside the trace.
+pub fn wait_index(slog2: &Path) -> mpelog::waits::WaitIndex {
+    let mut r = slog2_format::Slog2Reader::new(std::io::BufReader::new(
+        std::fs::File::open(slog2).unwrap(),
+    ))
+    .unwrap();
+    let opts = mpelog::analysis::Options::default().record(true);
+    let mut report = mpelog::analysis::slog2(&mut r, &opts).unwrap();
+    mpelog::waits::WaitIndex::from_report(&mut report).unwrap()
+}
+
+/// `serve`'s service of the SLOG-2 `files`, each with its wait index.
+pub fn service_with_waits(files: &[PathBuf]) -> mpelog::serve::Service {
+    let mut s = mpelog::serve::Service::new(files).unwrap();
+    for (k, f) in files.iter().enumerate() {
+        s = s.with_waits(k, wait_index(f));
+    }
+    s
+}
+
 /// The number an SVG element (one line of `render`'s output) gives its
 /// `attribute`.
 pub fn svg_number(element: &str, attribute: &str) -> f64 {
