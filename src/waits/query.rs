@@ -315,7 +315,7 @@ impl WaitIndex {
         else {
             return;
         };
-        if n == 0 || !(to > from) {
+        if n == 0 || to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
             return;
         }
         let lane = &self.path_lanes[k];
