@@ -12,7 +12,8 @@
 //! - p50/p95/p99 of `GET /api/compare` (`mpelog serve F F --compare`, the
 //!   file compared with itself) for the same walk, the two windows moved
 //!   apart by a tenth of the window as after aligning at chosen events: the
-//!   page's table, asked after every zoom or pan.
+//!   page's table, asked after every zoom or pan (for the rows
+//!   `MPELOG_BENCH_ROWS` when set).
 //!
 //! - With `MPELOG_BENCH_WAITS=1` (a fresh wait index beside the file:
 //!   `mpelog analyze FILE --write-index`), every `/api/window` asks for the
@@ -20,6 +21,8 @@
 //!   "where time is lost" panel) is measured over the same walk.
 //!
 //! `MPELOG_BENCH_SLOG2=FILE` measures that file instead of generating one;
+//! `MPELOG_BENCH_BIN=PATH` serves with that `mpelog` binary (say, a copy of
+//! the one before a change, measured in the same run as the new one);
 //! `MPELOG_BROWSER_MB` sizes the generated file (default 1000);
 //! `MPELOG_BENCH_REQUESTS` the number of windows asked (default 1000);
 //! `MPELOG_BENCH_ROWS=FIRST-LAST` asks those rows only, as the page does for a
@@ -35,7 +38,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mpelog");
+const BUILT: &str = env!("CARGO_BIN_EXE_mpelog");
+
+/// The `mpelog` binary served: `MPELOG_BENCH_BIN`, else the one built.
+fn bin() -> String {
+    std::env::var("MPELOG_BENCH_BIN").unwrap_or_else(|_| BUILT.to_string())
+}
 
 /// The trace measured, and the directory to delete afterwards.
 fn trace() -> (PathBuf, Option<tempfile::TempDir>) {
@@ -51,7 +59,7 @@ fn trace() -> (PathBuf, Option<tempfile::TempDir>) {
     // About 30 bytes of SLOG-2 per record; `synth | convert`, no CLOG2 on disk.
     let events = (mb * 1_000_000 / 30).to_string();
     let t = Instant::now();
-    let mut synth = Command::new(BIN)
+    let mut synth = Command::new(bin())
         .args([
             "synth", "-o", "-", "--ranks", "16", "--events", &events, "--seed", "18",
         ])
@@ -59,7 +67,7 @@ fn trace() -> (PathBuf, Option<tempfile::TempDir>) {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let convert = Command::new(BIN)
+    let convert = Command::new(bin())
         .args(["convert", "-", "-o", slog2.to_str().unwrap()])
         .stdin(synth.stdout.take().unwrap())
         .output()
@@ -86,7 +94,7 @@ fn start_server(files: &[&Path], compare: bool, port: u16) -> Server {
     }
     args.extend(["--port".into(), port.to_string()]);
     Server(
-        Command::new(BIN)
+        Command::new(bin())
             .args(&args)
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -393,6 +401,10 @@ fn waits_walk(file: &Path, asked: &[(f64, f64)], full: f64, classes: &[(f64, f64
 /// a tenth of the window later), at 1,600 pixels: client times per width
 /// class, the server's `cost.micros`, answer sizes.
 fn compare_walk(file: &Path, asked: &[(f64, f64)], full: f64, classes: &[(f64, f64, &str)]) {
+    // The rows the page shows (`MPELOG_BENCH_ROWS`), as for the windows.
+    let rows = std::env::var("MPELOG_BENCH_ROWS")
+        .map(|r| format!("&rows={r}"))
+        .unwrap_or_default();
     let port = webdriver::free_port();
     let server = start_server(&[file, file], true, port);
     wait_up(port);
@@ -403,7 +415,7 @@ fn compare_walk(file: &Path, asked: &[(f64, f64)], full: f64, classes: &[(f64, f
     for &(from, to) in asked {
         let d = (to - from) / 10.0;
         let url = format!(
-            "/api/compare?a_from={from}&a_to={to}&b_from={}&b_to={}&pixels=1600&limit=25",
+            "/api/compare?a_from={from}&a_to={to}&b_from={}&b_to={}&pixels=1600&limit=25{rows}",
             from + d,
             to + d
         );

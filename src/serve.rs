@@ -595,7 +595,7 @@ impl Service {
             "/" | "/index.html" | "/compare" => &[],
             "/viewer" => &["file", "embed"],
             "/api/compare" => &[
-                "a", "b", "a_from", "a_to", "b_from", "b_to", "pixels", "limit",
+                "a", "b", "a_from", "a_to", "b_from", "b_to", "pixels", "limit", "rows",
             ],
             "/api/info" => &["file", "pixels", "view", "rows"],
             "/trace" => &["file"],

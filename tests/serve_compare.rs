@@ -338,6 +338,41 @@ fn serve_compare_needs_two_traces() {
     }
 }
 
+/// `rows=A-B` compares the timelines of those rows only (line IDs in
+/// ascending order, spec/queries.md §7.2 step 5): their rows are those of the
+/// whole comparison, and the totals sum them alone (the page showing some of
+/// many timelines asks for its rows, at the cost of those rows).
+#[test]
+fn rows_compare_those_timelines_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = runs(dir.path(), "4000", "64k");
+    let s = Service::new(&[a, b]).unwrap();
+    let (a_min, a_max) = time_range(&s, 0);
+    let url = compare_url((a_min, a_max), (a_min, a_max), 1600);
+    let all = rows(&common::served_json(&s, &url), "timelines");
+    let some = common::served_json(&s, &format!("{url}&rows=2-3"));
+    let part = rows(&some, "timelines");
+    let want: Rows = all
+        .iter()
+        .filter(|((_, t), _)| matches!(t, Some(2 | 3)))
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    assert!(!want.is_empty());
+    assert_rows_equal(&part, &want, 1e-12, "rows 2-3");
+    // Totals: per name, the sum of the two timelines' seconds.
+    for r in some["totals"].as_array().unwrap() {
+        let name = r["name"].as_str().unwrap().to_string();
+        let sum: f64 = want
+            .iter()
+            .filter(|((n, _), _)| *n == name)
+            .map(|(_, v)| v[0])
+            .sum();
+        assert!((r["a"].as_f64().unwrap() - sum).abs() < 1e-9, "{name}");
+    }
+    let none = common::served_json(&s, &format!("{url}&rows=9-12"));
+    assert_eq!(none["timelines_count"], 0);
+}
+
 /// The runs of the patterns' comparison: `synth --ranks 4 --events 3000
 /// --seed 7 --plant-late-sender SECS` (rank 0's send to rank 1 enters SECS
 /// after rank 1's receive each iteration), A 1 ms, B 4 ms: B − A is a Late

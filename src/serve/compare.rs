@@ -24,7 +24,8 @@ type Side = (Summary, Vec<Category>, u64, u64);
 impl Service {
     /// `/api/compare`: run A (file `a`, default 0) over `[a_from, a_to]` and
     /// run B (file `b`, default 1) over `[b_from, b_to]`, each read `pixels`
-    /// wide as `/api/window` reads it.
+    /// wide as `/api/window` reads it; with `rows=FIRST-LAST`, the timelines
+    /// of those rows (line IDs in ascending order) only.
     pub(super) fn compare(&self, q: &HashMap<String, String>) -> Response {
         let num = |key: &str| q.get(key).map(|v| v.parse::<f64>());
         let window = |from: &str, to: &str| match (num(from), num(to)) {
@@ -45,7 +46,7 @@ impl Service {
         let (Some(a), Some(b)) = (file("a", 0), file("b", 1)) else {
             return Response::error(400, "a and b: the indexes of two served files");
         };
-        let (pixels, _, _) = match picture_params(q, 1600) {
+        let (pixels, _, rows) = match picture_params(q, 1600) {
             Ok(p) => p,
             Err(r) => return r,
         };
@@ -57,8 +58,8 @@ impl Service {
         let started = Instant::now();
         // The two runs at once (each reads and summarises its own window).
         let (ra, rb) = std::thread::scope(|scope| {
-            let other = scope.spawn(|| self.side(b, wb, pixels));
-            let this = self.side(a, wa, pixels);
+            let other = scope.spawn(|| self.side(b, wb, pixels, rows));
+            let this = self.side(a, wa, pixels, rows);
             (this, other.join())
         });
         let Ok(rb) = rb else {
@@ -76,13 +77,28 @@ impl Service {
         // The wait-state patterns, when both runs have a wait index.
         let patterns = match (&self.files[a].waits, &self.files[b].waits) {
             (Some(ia), Some(ib)) => {
-                let flat = |ix, (from, to)| {
-                    super::waits::pattern_seconds(ix, from, to)
+                // With `rows`, the timelines of those rows only.
+                let shown = |s: &Summary| -> Option<Vec<i32>> {
+                    rows.map(|(x, y)| {
+                        let (x, y) = (x as usize, (y as usize + 1).min(s.rows.len()));
+                        s.rows[x.min(y)..y]
+                            .iter()
+                            .filter_map(|r| r.lines.first().copied())
+                            .collect()
+                    })
+                };
+                let flat = |ix, (from, to), only: Option<Vec<i32>>| {
+                    super::waits::pattern_seconds(ix, from, to, only.as_deref())
                         .into_iter()
                         .flat_map(|(p, _, per)| per.into_iter().map(move |(t, s)| (p, t, s)))
                         .collect::<Vec<_>>()
                 };
-                let p = crate::compare::patterns(wa, &flat(ia, wa), wb, &flat(ib, wb));
+                let p = crate::compare::patterns(
+                    wa,
+                    &flat(ia, wa, shown(&sa.0)),
+                    wb,
+                    &flat(ib, wb, shown(&sb.0)),
+                );
                 serde_json::json!({
                     "totals": cut(&p.totals),
                     "timelines": cut(&p.timelines),
@@ -115,12 +131,14 @@ impl Service {
     }
 
     /// File `k`'s window `[from, to]` read `pixels` wide, summarised in one
-    /// column per line ID.
+    /// column per line ID (the rows `rows` only, in line-ID order: what they
+    /// show costs what they hold, not every timeline's states).
     fn side(
         &self,
         k: usize,
         (from, to): (f64, f64),
         pixels: u32,
+        rows: Option<(u32, u32)>,
     ) -> slog2_format::Result<slog2_format::Result<Side>> {
         self.with_reader(k, |r| {
             let before = r.counters();
@@ -128,7 +146,9 @@ impl Service {
             let s = self.with_buf(|buf| {
                 crate::summary::query(r, buf, from, to, pixels)?;
                 // A row's seconds do not depend on the columns: one is enough.
-                Ok::<_, slog2_format::Error>(Summary::of_window(buf, &legend, None, from, to, 1))
+                Ok::<_, slog2_format::Error>(Summary::of_window_rows(
+                    buf, &legend, None, from, to, 1, rows,
+                ))
             })?;
             let after = r.counters();
             Ok((

@@ -46,14 +46,16 @@ pub(super) fn palette_json() -> serde_json::Value {
 
 /// Per pattern (with its sub-patterns, as `analyze` counts a parent) its
 /// seconds inside `[from, to)` and per timeline, the most seconds first
-/// (ties: by code); patterns without seconds left out.
+/// (ties: by code); patterns without seconds left out. Of the timelines
+/// `only` (every one: `None`).
 pub(super) fn pattern_seconds(
     index: &WaitIndex,
     from: f64,
     to: f64,
+    only: Option<&[i32]>,
 ) -> Vec<(Pattern, f64, BTreeMap<i32, f64>)> {
     let mut per: BTreeMap<Pattern, BTreeMap<i32, f64>> = BTreeMap::new();
-    for row in &index.cells(from, to, 1).rows {
+    for row in &index.cells_of(from, to, 1, only).rows {
         for c in &row.cells {
             let mut p = Some(c.pattern);
             while let Some(q) = p {
@@ -133,7 +135,7 @@ impl Service {
             Some(Ok(l)) => Some(l),
             Some(Err(_)) => return Response::error(400, "line: a line ID"),
         };
-        let patterns = pattern_seconds(index, from, to);
+        let patterns = pattern_seconds(index, from, to, None);
         let instances: Vec<(f64, Wait)> = match line {
             None => index.instances(from, to, n),
             Some(l) => {

@@ -42,6 +42,11 @@ impl ArrowStyle {
 /// messages are ticks, which ink none.
 pub const LINE_COLUMNS: u32 = 8;
 
+/// In the ticks style, the bins of [`Summary::ticks`](super::Summary) widen
+/// (by doubling `arrow_columns`) until the rows with cells hold at most this
+/// many ticks per column (both edges of every bin): 16 rows' at 4 columns.
+pub const MAX_TICKS_PER_COLUMN: u64 = 8;
+
 /// The messages with an end in one row, on one edge of it, in one bin of
 /// [`Summary::arrow_columns`] columns: a tick of a picture whose
 /// [`Summary::arrow_style`] is [`ArrowStyle::Ticks`].
@@ -201,6 +206,21 @@ pub(super) fn marks(arrows: Vec<RawArrow>, l: &Layout<'_>) -> Marks {
     } else {
         ArrowStyle::Ticks
     };
+    // Ticks: bins of `arrow_columns` columns, doubled while the rows shown
+    // would hold more than MAX_TICKS_PER_COLUMN × columns of them (both
+    // edges of every bin), so that ticks cost what 16 rows' do at 4 columns
+    // whatever the rows (arrow marks, not written in this style, bin alike).
+    let arrow_columns = if style == ArrowStyle::Ticks {
+        let rows = (0..l.rows as u32).filter(|&r| (l.shown)(r)).count() as u64;
+        let budget = MAX_TICKS_PER_COLUMN * u64::from(l.columns);
+        let mut bin = arrow_columns;
+        while rows * 2 * u64::from(l.columns.div_ceil(bin)) > budget && bin < l.columns {
+            bin *= 2;
+        }
+        bin
+    } else {
+        arrow_columns
+    };
     let mut ar: FxHashMap<(u32, u32, u32, u32), ArrowMark> = FxHashMap::default();
     let mut ticks: FxHashMap<(u32, bool, u32), (u64, u64)> = FxHashMap::default();
     for (from_row, to_row, a) in &kept {
@@ -263,5 +283,17 @@ pub(super) fn marks(arrows: Vec<RawArrow>, l: &Layout<'_>) -> Marks {
         arrow_columns,
         style,
         ticks,
+    }
+}
+
+impl super::Summary {
+    /// The arrow marks that the JSON and binary forms write (spec/queries.md
+    /// §6.3): all of them in the `lines` style, none in the `ticks` style,
+    /// where no line is drawn and the ticks count every message.
+    pub(super) fn written_arrows(&self) -> &[ArrowMark] {
+        match self.arrow_style {
+            ArrowStyle::Lines => &self.arrows,
+            _ => &[],
+        }
     }
 }

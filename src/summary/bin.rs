@@ -155,8 +155,9 @@ impl Summary {
             u32_(&mut body, e.count as usize);
             u32_(&mut body, e.top as usize);
         }
-        u32_(&mut body, self.arrows.len());
-        for a in &self.arrows {
+        let arrows = self.written_arrows();
+        u32_(&mut body, arrows.len());
+        for a in arrows {
             u16_(&mut body, a.from_row as usize);
             u16_(&mut body, a.to_row as usize);
             let k = slot_of(a.category, &mut table);

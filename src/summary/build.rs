@@ -532,6 +532,57 @@ impl Summary {
                 .then(p.row.cmp(&q.row))
                 .then(p.depth.cmp(&q.depth))
         });
+        // At most max(MAX_STATES_PER_COLUMN × columns, MIN_STATES) wide
+        // states: past that the narrowest (ties: the deeper, then the later)
+        // are summarised as a narrow state is (their exclusive time is in
+        // the cells already), and the covering depths are those of the
+        // states left (spec/queries.md §6.2).
+        let cap = (MAX_STATES_PER_COLUMN * n).max(MIN_STATES);
+        if states.len() > cap {
+            let width = |s: &WideState| pos(s.end) - pos(s.start);
+            let mut order: Vec<usize> = (0..states.len()).collect();
+            order.sort_unstable_by(|&i, &j| {
+                let (p, q) = (&states[i], &states[j]);
+                width(p)
+                    .total_cmp(&width(q))
+                    .then(q.depth.cmp(&p.depth))
+                    .then(q.start.total_cmp(&p.start))
+                    .then(j.cmp(&i))
+            });
+            let mut drop = vec![false; states.len()];
+            for &i in &order[..states.len() - cap] {
+                drop[i] = true;
+            }
+            for v in covered.iter_mut() {
+                *v = 0;
+            }
+            for (s, &dropped) in states.iter().zip(&drop) {
+                let r = s.row as usize;
+                if !cell_rows.contains(&r) {
+                    continue;
+                }
+                let at = (r - cell_rows.start) * n;
+                let (a, b) = (pos(s.start), pos(s.end));
+                if dropped {
+                    let first = (a as usize).min(n - 1);
+                    let end = (b.ceil() as usize).clamp(first + 1, n);
+                    for v in &mut summarised[at + first..at + end] {
+                        *v = true;
+                    }
+                } else {
+                    let first = a.ceil().max(0.0) as usize;
+                    let end = (b.floor().max(0.0) as usize).min(n);
+                    for v in &mut covered[at + first.min(end)..at + end] {
+                        *v = (*v).max(s.depth + 1);
+                    }
+                }
+            }
+            let mut k = 0;
+            states.retain(|_| {
+                k += 1;
+                !drop[k - 1]
+            });
+        }
 
         // Events: one mark per row and column, in the category with the most
         // events there (ties: the lower index), counting them all.

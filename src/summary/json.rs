@@ -177,7 +177,7 @@ impl Summary {
             time(out, e.time);
             let _ = write!(out, ",{},{},{}", e.count, e.top, u8::from(e.summary));
         });
-        json_rows(out, b"],\"arrows\":[", &self.arrows, |out, a| {
+        json_rows(out, b"],\"arrows\":[", self.written_arrows(), |out, a| {
             let _ = write!(out, "{},{},", a.from_row, a.to_row);
             time(out, a.start);
             out.push(b',');

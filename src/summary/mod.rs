@@ -51,6 +51,15 @@ pub const MAX_COLUMNS: u32 = 16_384;
 /// States at least this many columns wide are kept as drawables.
 pub const WIDE: f64 = 3.0;
 
+/// A summary keeps at most this many wide states per column (all rows
+/// together), and at least [`MIN_STATES`]: past that the narrowest are
+/// summarised in their cells as narrower states are (spec/queries.md §6.2),
+/// so that an answer's states are bounded by its width, not by its rows.
+pub const MAX_STATES_PER_COLUMN: usize = 4;
+
+/// The wide states a summary may keep however few its columns.
+pub const MIN_STATES: usize = 4096;
+
 /// [`Summary::write_json`] writes at least this many of a cell's shares…
 pub const JSON_SHARES: usize = 4;
 
@@ -199,14 +208,16 @@ pub struct Summary {
 }
 
 mod arrows;
-pub use arrows::{ArrowStyle, TickMark, LINE_COLUMNS};
+pub use arrows::{ArrowStyle, TickMark, LINE_COLUMNS, MAX_TICKS_PER_COLUMN};
 mod bin;
 pub use bin::{BIN_MAGIC, BIN_VERSION, BIN_VERSION_WAITS};
 mod build;
 mod json;
 mod sweep;
 mod waits;
-pub use waits::{JumpMark, PathMark, WaitShare, Waits, JUMP_COLUMNS, OTHER_WAITS, WAIT_SHARES};
+pub use waits::{
+    JumpMark, PathMark, WaitShare, Waits, JUMP_COLUMNS, OTHER_WAITS, WAIT_ROWS, WAIT_SHARES,
+};
 
 impl Summary {
     /// The cell of `row` and `column` (`None` outside the summary).

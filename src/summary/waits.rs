@@ -5,7 +5,7 @@
 
 use super::Summary;
 use crate::analysis::Pattern;
-use crate::waits::WaitIndex;
+use crate::waits::{WaitIndex, PATTERNS};
 use rustc_hash::FxHashMap;
 
 /// The seconds of one wait-state pattern in one cell.
@@ -54,7 +54,8 @@ pub struct Waits {
     pub shares: Vec<WaitShare>,
     /// The critical path: by row then column.
     pub path: Vec<PathMark>,
-    /// Its jumps, by column then rows.
+    /// Its jumps, by column then rows: none when there are more than one
+    /// per [`JUMP_COLUMNS`] columns (too many to tell apart).
     pub jumps: Vec<JumpMark>,
 }
 
@@ -69,9 +70,79 @@ pub const WAIT_SHARES: usize = 4;
 /// [`WAIT_SHARES`] largest (no pattern: drawn in a neutral hatch).
 pub const OTHER_WAITS: u8 = 255;
 
-/// The JSON and binary forms write a window's jumps only while there are at
-/// most one per this many columns ([`Summary`]'s `written_jumps`).
+/// A summary keeps (and the JSON and binary forms write, `render` draws) a
+/// window's jumps only while there are at most one per this many columns.
 pub const JUMP_COLUMNS: usize = 8;
+
+/// With more rows with cells than this, a summary's wait shares and critical
+/// path are averaged over bins of columns (spec/queries.md §6.7).
+pub const WAIT_ROWS: usize = 16;
+
+/// The columns per bin of the waits of a summary of `rows` rows with cells
+/// and `columns` columns: 1 up to [`WAIT_ROWS`] rows, else the least power of
+/// two at least `rows / WAIT_ROWS` (at most `columns`).
+pub(super) fn wait_bin(rows: usize, columns: usize) -> usize {
+    let mut bin = 1;
+    while rows > WAIT_ROWS * bin && bin < columns {
+        bin *= 2;
+    }
+    bin
+}
+
+/// `shares` (by row, column, pattern) averaged over bins of `bin` columns:
+/// each column of a bin (of the `columns`) holds, per pattern, the bin's
+/// seconds divided by its columns, so that the area is kept and equal
+/// neighbours make one run.
+fn binned_shares(shares: &[WaitShare], bin: usize, columns: usize) -> Vec<WaitShare> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < shares.len() {
+        let (row, b) = (shares[i].row, shares[i].column as usize / bin);
+        let mut sums = [0.0f64; PATTERNS];
+        while i < shares.len() && shares[i].row == row && shares[i].column as usize / bin == b {
+            sums[shares[i].pattern.index()] += shares[i].seconds;
+            i += 1;
+        }
+        let (lo, hi) = (b * bin, ((b + 1) * bin).min(columns));
+        let k = (hi - lo) as f64;
+        for c in lo..hi {
+            for (p, &x) in sums.iter().enumerate() {
+                if x > 0.0 {
+                    out.push(WaitShare {
+                        row,
+                        column: c as u32,
+                        pattern: Pattern::ALL[p],
+                        seconds: x / k,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `path` (by row then column) averaged over bins of `bin` columns, as
+/// [`binned_shares`].
+fn binned_path(path: &[PathMark], bin: usize, columns: usize) -> Vec<PathMark> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < path.len() {
+        let (row, b) = (path[i].row, path[i].column as usize / bin);
+        let mut sum = 0.0;
+        while i < path.len() && path[i].row == row && path[i].column as usize / bin == b {
+            sum += path[i].seconds;
+            i += 1;
+        }
+        let (lo, hi) = (b * bin, ((b + 1) * bin).min(columns));
+        let k = (hi - lo) as f64;
+        out.extend((lo..hi).map(|c| PathMark {
+            row,
+            column: c as u32,
+            seconds: sum / k,
+        }));
+    }
+    out
+}
 
 /// A cell's encoded wait shares: `(code, units)` pairs, how many are set.
 pub(super) type WaitKey = ([(u8, u32); WAIT_SHARES + 1], usize);
@@ -212,102 +283,94 @@ impl Summary {
         if !out.shares.is_sorted_by_key(key) {
             out.shares.sort_by_key(key);
         }
-        // The critical path per cell, in one pass over its segments in the
-        // window (sorted by start and disjoint, so their columns never go
-        // back): the current column's marks, one per row it visits, are
-        // kept in a short list and flushed when the column moves on. No
-        // segment is copied and nothing is hashed per segment.
+        // The critical path per cell: per shown row, the columns of each
+        // of its timelines' segments (the index's per-timeline cumulative
+        // seconds: O(columns) per row however many segments the window
+        // holds), into one dense row of columns.
         let n = self.columns as usize;
         let w = self.column_width();
-        let edge = |c: usize| {
-            if c == n {
-                self.to
-            } else {
-                self.from + c as f64 * w
-            }
-        };
         let column_of = |t: f64| (((t - self.from) / w).max(0.0) as usize).min(n - 1);
+        let mut by_row: Vec<(u32, i32)> = index
+            .path_timelines()
+            .filter_map(|t| rows.get(&t).map(|&r| (r, t)))
+            .filter(|(r, _)| shown.contains(&(*r as usize)))
+            .collect();
+        by_row.sort_unstable();
+        let mut acc = vec![0.0f64; if by_row.is_empty() { 0 } else { n }];
+        let mut i = 0;
+        while i < by_row.len() {
+            let row = by_row[i].0;
+            while i < by_row.len() && by_row[i].0 == row {
+                index.add_path_columns(by_row[i].1, self.from, self.to, &mut acc);
+                i += 1;
+            }
+            for (c, a) in acc.iter_mut().enumerate() {
+                if *a > 0.0 {
+                    out.path.push(PathMark {
+                        row,
+                        column: c as u32,
+                        seconds: *a,
+                    });
+                }
+                *a = 0.0;
+            }
+        }
+        // Jumps: the first per column and pair of rows, in one pass over
+        // the segments in the window (time order, so the columns never go
+        // back); the row of a timeline looked up only when it changes. More
+        // than one per JUMP_COLUMNS columns, and none is kept (nor drawn):
+        // the pass stops there, so a window of a path that moves often costs
+        // a few hundred segments, not all of them.
         let segs = index.path();
         let a = segs.partition_point(|s| s.end <= self.from);
         let b = segs.partition_point(|s| s.start < self.to).max(a);
-        // The row of a timeline, the last one looked up kept.
-        let mut last: Option<(i32, Option<u32>)> = None;
-        let mut row_of = |t: i32| match last {
-            Some((l, r)) if l == t => r,
-            _ => {
-                let r = rows.get(&t).copied();
-                last = Some((t, r));
-                r
-            }
-        };
-        let (mut col, mut here): (usize, Vec<(u32, f64)>) = (0, Vec::new());
-        let flush = |col: usize, here: &mut Vec<(u32, f64)>, path: &mut Vec<PathMark>| {
-            path.extend(here.drain(..).map(|(row, seconds)| PathMark {
-                row,
-                column: col as u32,
-                seconds,
-            }));
-        };
-        // Jumps: the first per column and pair of rows (time order, so
-        // the columns never go back either).
+        let jump_cap = n / JUMP_COLUMNS;
         let (mut jcol, mut jseen): (u32, Vec<(u32, u32)>) = (0, Vec::new());
-        for i in a..b {
-            let s = segs[i];
-            if i > 0 {
-                let p = segs[i - 1];
-                if p.timeline != s.timeline && s.start >= self.from && s.start < self.to {
-                    if let (Some(ra), Some(rb)) = (rows.get(&p.timeline), rows.get(&s.timeline)) {
+        let mut prev: Option<(i32, Option<u32>)> = a
+            .checked_sub(1)
+            .map(|i| (segs[i].timeline, rows.get(&segs[i].timeline).copied()));
+        for s in &segs[a..b] {
+            let here = match prev {
+                Some((t, r)) if t == s.timeline => r,
+                _ => rows.get(&s.timeline).copied(),
+            };
+            if let Some((pt, Some(ra))) = prev {
+                if pt != s.timeline && s.start >= self.from && s.start < self.to {
+                    if let Some(rb) = here {
                         let column = column_of(s.start) as u32;
                         if column != jcol {
                             jcol = column;
                             jseen.clear();
                         }
-                        if !jseen.contains(&(*ra, *rb)) {
-                            jseen.push((*ra, *rb));
+                        if !jseen.contains(&(ra, rb)) {
+                            jseen.push((ra, rb));
+                            if out.jumps.len() == jump_cap {
+                                out.jumps.clear();
+                                break;
+                            }
                             out.jumps.push(JumpMark {
                                 column,
-                                from_row: *ra,
-                                to_row: *rb,
+                                from_row: ra,
+                                to_row: rb,
                                 time: s.start,
                             });
                         }
                     }
                 }
             }
-            let Some(row) = row_of(s.timeline) else {
-                continue;
-            };
-            if !shown.contains(&(row as usize)) {
-                continue;
-            }
-            let (x, y) = (s.start.max(self.from), s.end.min(self.to));
-            if y <= x {
-                continue;
-            }
-            let mut c = column_of(x);
-            loop {
-                let part = y.min(edge(c + 1)) - x.max(edge(c));
-                if part > 0.0 {
-                    if c != col {
-                        flush(col, &mut here, &mut out.path);
-                        col = c;
-                    }
-                    match here.iter_mut().find(|m| m.0 == row) {
-                        Some(m) => m.1 += part,
-                        None => here.push((row, part)),
-                    }
-                }
-                c += 1;
-                if c >= n || edge(c) >= y {
-                    break;
-                }
-            }
+            prev = Some((s.timeline, here));
         }
-        flush(col, &mut here, &mut out.path);
         out.path.sort_by_key(|m| (m.row, m.column));
         out.jumps.sort_by(|x, y| {
             (x.column, x.from_row, x.to_row).cmp(&(y.column, y.from_row, y.to_row))
         });
+        // More rows than WAIT_ROWS: the shares and the path averaged over
+        // bins of columns, so that they cost what WAIT_ROWS rows' do.
+        let bin = wait_bin(shown.len(), n);
+        if bin > 1 {
+            out.shares = binned_shares(&out.shares, bin, n);
+            out.path = binned_path(&out.path, bin, n);
+        }
         self.waits = Some(out);
     }
 

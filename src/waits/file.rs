@@ -496,10 +496,12 @@ impl WaitIndex {
                     return Err(c.err(dir_at + k * BLOCK_ENTRY + i, Problem::Directory));
                 }
             }
+            let fine = super::fine::Fine::new(&waits);
             lanes.push(Lane {
                 timeline,
                 waits,
                 dir,
+                fine,
             });
         }
         let mut path = Vec::with_capacity(c.room(nseg, SEGMENT)?);
@@ -533,6 +535,7 @@ impl WaitIndex {
             block,
             calls,
             lanes,
+            path_lanes: super::fine::path_lanes(&path),
             path,
         })
     }

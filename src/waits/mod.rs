@@ -38,6 +38,7 @@
 //! ```
 
 mod file;
+mod fine;
 mod query;
 
 pub use file::{index_path, Binding, Error, Problem, Stale, MAGIC, VERSION};
@@ -123,12 +124,14 @@ pub(crate) struct Block {
     pub before: [f64; PATTERNS],
 }
 
-/// One timeline's waits, sorted by start (then end), and their blocks.
+/// One timeline's waits, sorted by start (then end), their blocks, and
+/// the finer level the queries walk (computed from the waits, not stored).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Lane {
     pub timeline: i32,
     pub waits: Vec<Wait>,
     pub dir: Vec<Block>,
+    pub fine: fine::Fine,
 }
 
 impl Lane {
@@ -136,10 +139,12 @@ impl Lane {
     pub(crate) fn new(timeline: i32, mut waits: Vec<Wait>, block: usize) -> Lane {
         waits.sort_by(|a, b| a.start.total_cmp(&b.start).then(a.end.total_cmp(&b.end)));
         let dir = directory(&waits, block);
+        let fine = fine::Fine::new(&waits);
         Lane {
             timeline,
             waits,
             dir,
+            fine,
         }
     }
 }
@@ -188,6 +193,8 @@ pub struct WaitIndex {
     pub(crate) lanes: Vec<Lane>,
     /// The critical path, in time order.
     pub(crate) path: Vec<Segment>,
+    /// The path split per timeline, with cumulative seconds (from `path`).
+    pub(crate) path_lanes: Vec<fine::PathLane>,
 }
 
 impl WaitIndex {
@@ -234,6 +241,7 @@ impl WaitIndex {
         calls.dedup_by_key(|c| c.0);
         path.retain(|s| s.start.is_finite() && s.end.is_finite() && s.end > s.start);
         path.sort_by(|a, b| a.start.total_cmp(&b.start));
+        let path_lanes = fine::path_lanes(&path);
         WaitIndex {
             from,
             to,
@@ -243,6 +251,7 @@ impl WaitIndex {
             calls,
             lanes,
             path,
+            path_lanes,
         }
     }
 
@@ -276,6 +285,11 @@ impl WaitIndex {
     /// The critical path's segments, in time order.
     pub fn path(&self) -> &[Segment] {
         &self.path
+    }
+
+    /// The timelines the critical path runs on, ascending.
+    pub(crate) fn path_timelines(&self) -> impl Iterator<Item = i32> + '_ {
+        self.path_lanes.iter().map(|l| l.timeline)
     }
 
     /// The name of the call of category `call` (`None`: not in the index).

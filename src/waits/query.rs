@@ -1,6 +1,7 @@
 //! Window queries on a [`WaitIndex`]: per row, column and pattern seconds,
 //! the worst instances, the critical path (spec/waits.md §4).
 
+use super::fine::{gallop, FINE};
 use super::{Jump, Lane, Segment, Wait, WaitIndex, PATTERNS};
 use crate::analysis::Pattern;
 use std::cmp::Ordering;
@@ -71,60 +72,36 @@ pub struct Path {
     pub jumps: Vec<Jump>,
 }
 
-/// The number of `lane`'s blocks that start before `t` (the directory's
-/// `partition_point(first < t)`), found from `from`, a count known to start
-/// before `t` (a cursor over increasing `t`): galloping forward from it, so
-/// that a walk over a row's column boundaries costs `O(log gap)` each, not a
-/// search of the whole directory.
-fn blocks_before(lane: &Lane, from: usize, t: f64) -> usize {
-    let dir = &lane.dir;
-    let len = dir.len();
-    let mut lo = from.min(len);
-    if lo == len || dir[lo].first >= t {
-        return lo;
-    }
-    // dir[lo].first < t: gallop until a block starts at or after t.
-    let mut step = 1;
-    let mut hi = lo + 1;
-    while hi < len && dir[hi].first < t {
-        lo = hi;
-        step *= 2;
-        hi = lo + step;
-    }
-    let hi = hi.min(len);
-    lo + 1 + dir[lo + 1..hi].partition_point(|b| b.first < t)
-}
-
 /// The seconds of each pattern of `lane`'s waits before `t`
-/// (`Σ |[start, end) ∩ (−∞, t)|`), into `out`: the directory's sums before
-/// the block that holds `t`, that block's waits, less what waits of earlier
-/// blocks reach past `t`. `cursor` is a count of blocks that start before
-/// `t` ([`blocks_before`]; 0 when nothing is known), moved to the count for
-/// `t`, so that increasing `t`s cost a short gallop each.
-fn before(lane: &Lane, block: usize, t: f64, cursor: &mut usize, out: &mut [f64; PATTERNS]) {
-    let nb = blocks_before(lane, *cursor, t);
-    *cursor = nb;
+/// (`Σ |[start, end) ∩ (−∞, t)|`) into `out`, one per pattern of the lane's
+/// fine level (`fine.patterns`), given `nb`, the number of fine entries that
+/// start before `t`: the fine level's sums before the entry that holds `t`,
+/// that entry's waits (at most [`FINE`]), less what waits of earlier entries
+/// reach past `t`.
+fn before(lane: &Lane, nb: usize, t: f64, out: &mut [f64]) {
+    let f = &lane.fine;
     let Some(b) = nb.checked_sub(1) else {
-        *out = [0.0; PATTERNS];
+        out.fill(0.0);
         return;
     };
-    *out = lane.dir[b].before;
-    let lo = b * block;
-    for w in &lane.waits[lo..(lo + block).min(lane.waits.len())] {
+    let np = f.patterns.len();
+    out.copy_from_slice(&f.before[b * np..(b + 1) * np]);
+    let lo = b * FINE;
+    for w in &lane.waits[lo..(lo + FINE).min(lane.waits.len())] {
         if w.start >= t {
             break;
         }
-        out[w.pattern.index()] += w.end.min(t) - w.start;
+        out[f.slot[w.pattern.index()] as usize] += w.end.min(t) - w.start;
     }
-    // Waits of earlier blocks that end after t (none when waits are
+    // Waits of earlier entries that end after t (none when waits are
     // disjoint): their part after t is not before t.
     let mut k = b;
-    while k > 0 && lane.dir[k - 1].reach > t {
+    while k > 0 && f.reach[k - 1] > t {
         k -= 1;
-        let lo = k * block;
-        for w in &lane.waits[lo..(lo + block).min(lane.waits.len())] {
+        let lo = k * FINE;
+        for w in &lane.waits[lo..(lo + FINE).min(lane.waits.len())] {
             if w.end > t {
-                out[w.pattern.index()] -= w.end - t;
+                out[f.slot[w.pattern.index()] as usize] -= w.end - t;
             }
         }
     }
@@ -180,10 +157,11 @@ impl WaitIndex {
     /// A timeline whose waits in the window are few (at most twice the
     /// columns) has them spread over the columns one by one; else the
     /// `columns + 1` boundaries are walked in order with a cursor over the
-    /// directory (a gallop from the previous boundary's block, so a column
-    /// spanning many blocks costs `O(log blocks)`, not a read of them) and
-    /// one block read per boundary: `O(timelines × columns × block)` at
-    /// most, whatever the number of waits in the window.
+    /// fine level's starts (one entry per 8 waits, computed when the index
+    /// is built or read: a gallop from the previous boundary's entry, so a
+    /// column spanning many waits costs `O(log waits)`, not a read of them)
+    /// and at most 8 waits read per boundary: `O(timelines × columns)`,
+    /// whatever the number of waits in the window.
     ///
     /// ```
     /// use mpelog::analysis::Pattern;
@@ -225,7 +203,9 @@ impl WaitIndex {
         // Per column: the seconds of each pattern and which are set.
         let mut acc = vec![[0.0f64; PATTERNS]; n];
         let mut set = vec![0u16; n];
-        let (mut lo_f, mut hi_f) = ([0.0; PATTERNS], [0.0; PATTERNS]);
+        // Per boundary: its fine entry, and the seconds before it per
+        // pattern of the lane (reused from lane to lane).
+        let (mut entries, mut sums) = (Vec::with_capacity(n + 1), Vec::new());
         for lane in &self.lanes {
             if only.is_some_and(|o| !o.contains(&lane.timeline)) {
                 continue;
@@ -261,12 +241,32 @@ impl WaitIndex {
                     }
                 }
             } else {
+                // Three passes, so that the loads of the second (the
+                // fine level's sums and at most 8 waits per boundary, cold
+                // in a large index) do not wait on each other: each
+                // boundary's entry, found by a gallop over the dense
+                // starts; the seconds before each boundary; their
+                // differences.
+                let np = lane.fine.patterns.len();
+                entries.clear();
                 let mut cursor = 0;
-                before(lane, self.block, from, &mut cursor, &mut lo_f);
+                for c in 0..=n {
+                    cursor = gallop(&lane.fine.first, cursor, edge(c));
+                    entries.push(cursor);
+                }
+                sums.clear();
+                sums.resize((n + 1) * np, 0.0);
+                for (c, (&nb, out)) in entries.iter().zip(sums.chunks_exact_mut(np)).enumerate() {
+                    before(lane, nb, edge(c), out);
+                }
                 for c in 0..n {
-                    before(lane, self.block, edge(c + 1), &mut cursor, &mut hi_f);
-                    for p in 0..PATTERNS {
-                        let d = hi_f[p] - lo_f[p];
+                    let (lo, hi) = (
+                        &sums[c * np..(c + 1) * np],
+                        &sums[(c + 1) * np..(c + 2) * np],
+                    );
+                    for (j, &p) in lane.fine.patterns.iter().enumerate() {
+                        let p = p as usize;
+                        let d = hi[j] - lo[j];
                         if d > 0.0 {
                             acc[c][p] = d;
                             set[c] |= 1 << p;
@@ -274,7 +274,6 @@ impl WaitIndex {
                             c_hi = c_hi.max(c + 1);
                         }
                     }
-                    lo_f = hi_f;
                 }
             }
             let mut row = RowCells {
@@ -300,6 +299,58 @@ impl WaitIndex {
             }
         }
         out
+    }
+
+    /// Adds to `acc[c]` the seconds the critical path spends on `timeline`
+    /// in column `c` of `[from, to)` cut in `acc.len()` equal columns (the
+    /// last one ending at `to`). A timeline with few segments in the window
+    /// (at most twice the columns) has them spread one by one; else the
+    /// column boundaries are walked with a cursor over its segments'
+    /// cumulative seconds: `O(columns)`, whatever the number of segments.
+    pub(crate) fn add_path_columns(&self, timeline: i32, from: f64, to: f64, acc: &mut [f64]) {
+        let n = acc.len();
+        let Ok(k) = self
+            .path_lanes
+            .binary_search_by_key(&timeline, |l| l.timeline)
+        else {
+            return;
+        };
+        if n == 0 || to.partial_cmp(&from) != Some(std::cmp::Ordering::Greater) {
+            return;
+        }
+        let lane = &self.path_lanes[k];
+        let w = (to - from) / n as f64;
+        let edge = |c: usize| if c == n { to } else { from + c as f64 * w };
+        let r = lane.within(from, to);
+        if r.len() <= 2 * n {
+            for i in r {
+                let (x, y) = (lane.start[i].max(from), lane.end[i].min(to));
+                if y <= x {
+                    continue;
+                }
+                let mut c = (((x - from) / w).max(0.0) as usize).min(n - 1);
+                loop {
+                    let part = y.min(edge(c + 1)) - x.max(edge(c));
+                    if part > 0.0 {
+                        acc[c] += part;
+                    }
+                    c += 1;
+                    if c >= n || edge(c) >= y {
+                        break;
+                    }
+                }
+            }
+            return;
+        }
+        let mut cursor = r.start;
+        let mut lo = lane.before(from, &mut cursor);
+        for (c, a) in acc.iter_mut().enumerate() {
+            let hi = lane.before(edge(c + 1), &mut cursor);
+            if hi > lo {
+                *a += hi - lo;
+            }
+            lo = hi;
+        }
     }
 
     /// The `n` worst waits overlapping `[from, to)`, ranked by their seconds
