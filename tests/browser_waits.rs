@@ -109,6 +109,19 @@ fn the_panel_equals_analyze_and_a_wait_is_zoomed_to_and_explained() {
     let (whole, rows) = panel(&b);
     assert_eq!(rows[0].0, "Wait at Barrier", "{rows:?}");
     assert_panel_is_analyze(&trace, whole, &rows);
+    // The legend's last entry: the critical path, in its colour (render's).
+    let path = b.js(
+        "const r = [...document.querySelectorAll('#lost tr')].pop(); \
+         return [r.dataset.path !== undefined, r.children[1].textContent, r.querySelector('.hatch').style.background];",
+        json!([]),
+    );
+    assert_eq!(path[0], true, "{path}");
+    assert_eq!(path[1], "critical path");
+    assert_eq!(mpelog::render::PATH_COLOUR, "#ffffff");
+    assert!(
+        path[2].as_str().unwrap().contains("rgb(255, 255, 255) 3px, rgb(0, 0, 0) 3px"),
+        "{path}"
+    );
     shot(&b, "waits-whole");
 
     // Zoomed in twice: the panel of the new window.

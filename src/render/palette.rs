@@ -17,6 +17,10 @@ use crate::analysis::Pattern;
 /// The colour of the critical path (bars and connectors).
 pub const PATH_COLOUR: &str = "#ffffff";
 
+/// The colour of the 1-pixel edges on both sides of every hatch stripe
+/// (§6.7): a stripe shows over any state, one of its own colour too.
+pub const STRIPE_EDGE: &str = "#000000";
+
 /// The colour of a cell's "other patterns" share (code 255, §6.7): a
 /// neutral grey.
 pub const OTHER_PATTERNS_COLOUR: &str = "#9e9e9e";

@@ -6,7 +6,7 @@
 //! pixels around each row's middle line, so that line keeps its states'
 //! colours.
 
-use super::palette::{leans_right, pattern_colour, PATH_COLOUR};
+use super::palette::{leans_right, pattern_colour, PATH_COLOUR, STRIPE_EDGE};
 use super::{escape, n, LEFT, TOP};
 use crate::analysis::Pattern;
 use crate::summary::{Summary, JUMP_COLUMNS};
@@ -122,10 +122,13 @@ pub(super) fn used(sum: &Summary) -> Vec<Pattern> {
 pub(super) fn defs(s: &mut String, patterns: &[Pattern], rows: usize, rh: f64, plot: f64) {
     for p in patterns {
         // Point-to-point patterns lean one way, collective ones the other.
+        // Every 6 pixels a stripe of 2 between dark edges of 1, so that it
+        // shows over a state of its own colour (Late Receiver's #00e5ff over
+        // MPI_Ssend's #00bfff); 2 pixels of the state between stripes.
         let angle = if leans_right(*p) { 45 } else { -45 };
         let _ = writeln!(
             s,
-            r#"<pattern id="w{}" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate({angle})"><rect width="2" height="4" fill="{}"/></pattern>"#,
+            r##"<pattern id="w{}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate({angle})"><rect width="4" height="6" fill="{STRIPE_EDGE}"/><rect x="1" width="2" height="6" fill="{}"/></pattern>"##,
             p.code(),
             pattern_colour(*p)
         );

@@ -36,11 +36,13 @@ pub(super) fn patterns_json() -> serde_json::Value {
 }
 
 /// The rest of the waits' palette for `/api/info`: the critical path's
-/// colour and that of the other patterns (code 255).
+/// colour, that of the other patterns (code 255) and that of the stripes'
+/// dark edges.
 pub(super) fn palette_json() -> serde_json::Value {
     serde_json::json!({
         "path": render::PATH_COLOUR,
         "other": render::OTHER_PATTERNS_COLOUR,
+        "edge": render::STRIPE_EDGE,
     })
 }
 
