@@ -35,9 +35,7 @@ mod messages;
 mod palette;
 mod waits;
 pub use messages::{tick_height, tick_reach};
-pub use palette::{
-    leans_right, pattern_colour, OTHER_PATTERNS_COLOUR, PATH_COLOUR, STRIPE_EDGE,
-};
+pub use palette::{leans_right, pattern_colour, OTHER_PATTERNS_COLOUR, PATH_COLOUR, STRIPE_EDGE};
 pub use waits::{marked_causes, WaitLayers, CAUSES};
 
 /// What to draw.

@@ -119,7 +119,10 @@ fn the_panel_equals_analyze_and_a_wait_is_zoomed_to_and_explained() {
     assert_eq!(path[1], "critical path");
     assert_eq!(mpelog::render::PATH_COLOUR, "#ffffff");
     assert!(
-        path[2].as_str().unwrap().contains("rgb(255, 255, 255) 3px, rgb(0, 0, 0) 3px"),
+        path[2]
+            .as_str()
+            .unwrap()
+            .contains("rgb(255, 255, 255) 3px, rgb(0, 0, 0) 3px"),
         "{path}"
     );
     shot(&b, "waits-whole");

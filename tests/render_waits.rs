@@ -326,3 +326,42 @@ fn jumps_are_drawn_only_while_at_most_one_per_8_columns() {
         "the connectors of few jumps"
     );
 }
+
+/// Every stripe between dark edges (§6.7), so that a hatch shows over a
+/// state of its own colour: in the bands of the columns that wait all
+/// through, a good part of the pixels is near black where the plain picture
+/// has a state's colour.
+#[test]
+fn hatch_stripes_have_dark_edges_over_any_state() {
+    let run = Run::new();
+    let o = mpelog(&["analyze", &run.trace, "--write-index"]);
+    assert!(o.status.success());
+    let ix = WaitIndex::read_file(&mpelog::waits::index_path(Path::new(&run.trace))).unwrap();
+    let window = (0.1, 0.16);
+    let (plain, _) = run.render("plain.png", window, &[]);
+    let (hatch, _) = run.render("hatch.png", window, &["--waits=hatch"]);
+    let (waits, _, _) = layout(&ix, window);
+    let w = (window.1 - window.0) / COLUMNS as f64;
+    let dark = |p: [u8; 3]| p.iter().map(|&v| u32::from(v)).sum::<u32>() < 120;
+    let (mut band, mut edges) = (0, 0);
+    for (&(row, c), &s) in &waits {
+        if s < 0.9 * w || row >= 4 {
+            continue;
+        }
+        // The top band's first pixels (it is 16 tall in such a column).
+        for y in TOP + ROW * row + 4..TOP + ROW * row + 10 {
+            let x = LEFT + c;
+            if dark(plain.at(x, y)) {
+                continue;
+            }
+            band += 1;
+            edges += usize::from(dark(hatch.at(x, y)));
+        }
+    }
+    eprintln!("{edges} of {band} band pixels dark");
+    assert!(band > 100, "{band} band pixels");
+    assert!(
+        edges * 8 >= band,
+        "{edges} of {band} band pixels dark: stripes without edges"
+    );
+}
