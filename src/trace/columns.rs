@@ -46,6 +46,27 @@ impl Validity {
         }
     }
 
+    /// `rows` rows, all of them holding a value.
+    fn all(rows: usize) -> Validity {
+        let mut bits = vec![0xff; rows / 8];
+        if rows % 8 > 0 {
+            bits.push((1u8 << (rows % 8)) - 1);
+        }
+        Validity {
+            bits,
+            nulls: 0,
+            len: rows,
+        }
+    }
+
+    /// Whether row `i` holds a value.
+    #[inline(always)]
+    fn get(&self, i: usize) -> bool {
+        self.bits
+            .get(i / 8)
+            .is_some_and(|b| b & (1 << (i % 8)) != 0)
+    }
+
     /// Appends `n` null rows (their bits are 0).
     #[inline(always)]
     fn push_nulls(&mut self, n: usize) {
@@ -129,6 +150,42 @@ impl TextColumn {
         self.valid.push_nulls(n);
     }
 
+    /// Appends a row of a column that is never null, leaving its validity
+    /// to [`Validity::all`] at the end; `false` when the offsets would pass
+    /// `i32::MAX`.
+    #[inline(always)]
+    fn push_required(&mut self, text: &str) -> bool {
+        self.bytes.extend_from_slice(text.as_bytes());
+        match i32::try_from(self.bytes.len()) {
+            Ok(end) => {
+                self.offsets.push(end);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Appends a copy of row `from` (null if that is null or not there).
+    #[inline(always)]
+    fn repeat(&mut self, from: usize) -> bool {
+        let (a, b) = match (self.offsets.get(from), self.offsets.get(from + 1)) {
+            (Some(&a), Some(&b)) if self.valid.get(from) && a <= b => (a as usize, b as usize),
+            _ => return self.push(None),
+        };
+        if b > self.bytes.len() {
+            return self.push(None);
+        }
+        self.bytes.extend_from_within(a..b);
+        self.valid.push(true);
+        match i32::try_from(self.bytes.len()) {
+            Ok(end) => {
+                self.offsets.push(end);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     /// Appends a row; `false` when the offsets would pass `i32::MAX`.
     #[inline(always)]
     fn push(&mut self, text: Option<&str>) -> bool {
@@ -188,6 +245,32 @@ impl TypedColumn {
             _ => return (false, true),
         }
         (true, true)
+    }
+
+    /// Appends a copy of row `from` when it holds a value (else nothing: the
+    /// row is padded with a null later); whether text offsets stayed in range.
+    #[inline(always)]
+    fn repeat(&mut self, from: usize) -> bool {
+        match self {
+            TypedColumn::Int(c, ok) => {
+                if let (true, Some(&x)) = (ok.get(from), c.get(from)) {
+                    c.push(x);
+                    ok.push(true);
+                }
+            }
+            TypedColumn::Float(c, ok) => {
+                if let (true, Some(&x)) = (ok.get(from), c.get(from)) {
+                    c.push(x);
+                    ok.push(true);
+                }
+            }
+            TypedColumn::Text(c) => {
+                if c.valid.get(from) {
+                    return c.repeat(from);
+                }
+            }
+        }
+        true
     }
 
     /// The number of rows the column has.
@@ -327,8 +410,11 @@ impl Plan {
     }
 }
 
+/// No row yet (in [`Builder::memo`]).
+const NO_ROW: u32 = u32::MAX;
+
 /// Rows being put into [`Columns`].
-struct Builder<'p> {
+struct Builder<'p, 'b> {
     cols: Columns,
     cats: &'p mut Vec<CatRow>,
     at: &'p mut FxHashMap<i32, usize>,
@@ -337,12 +423,17 @@ struct Builder<'p> {
     text: String,
     /// The last category looked up, and where its row is.
     last: Option<(i32, usize)>,
+    /// Per category row: the info bytes of its last row with info, and that
+    /// row ([`NO_ROW`]: none yet). A row whose bytes are the same gets the
+    /// same info cells, copied instead of decoded and formatted again (the
+    /// ranks of one phase log the same values).
+    memo: Vec<(&'b [u8], u32)>,
     /// False once a text column passed 2 GiB.
     fits: bool,
 }
 
-impl<'p> Builder<'p> {
-    fn new(plan: &'p mut Plan, rows: usize) -> Builder<'p> {
+impl<'p, 'b> Builder<'p, 'b> {
+    fn new(plan: &'p mut Plan, rows: usize) -> Builder<'p, 'b> {
         let names: usize = plan
             .cats
             .iter()
@@ -365,6 +456,7 @@ impl<'p> Builder<'p> {
                 .map(|c| (c.clone(), TypedColumn::new(c.kind, rows)))
                 .collect(),
         };
+        let memo = vec![(&[][..], NO_ROW); plan.cats.len()];
         Builder {
             cols,
             cats: &mut plan.cats,
@@ -372,6 +464,7 @@ impl<'p> Builder<'p> {
             columns: &plan.columns,
             text: String::new(),
             last: None,
+            memo,
             fits: true,
         }
     }
@@ -395,18 +488,21 @@ impl<'p> Builder<'p> {
                 i
             }
         };
+        if self.memo.len() <= i {
+            self.memo.resize(i + 1, (&[][..], NO_ROW));
+        }
         self.last = Some((category, i));
         i
     }
 
     /// Adds the row of `p` (as src/export/parquet.rs writes it).
     #[inline]
-    fn push(&mut self, p: &Piece<'_>) {
+    fn push(&mut self, p: &Piece<'b>) {
         let i = self.row(p.category);
         let row = &self.cats[i];
         let c = &mut self.cols;
         let r = c.category.len();
-        let mut fits = c.kind.push(Some(row.kind)) & c.name.push(Some(&row.cat.name));
+        let mut fits = c.kind.push_required(row.kind) & c.name.push_required(&row.cat.name);
         c.category.push(p.category);
         c.start.push(p.start);
         c.end.push(p.end);
@@ -418,7 +514,23 @@ impl<'p> Builder<'p> {
             self.fits &= fits;
             return;
         }
-        let (text, typed) = (&mut self.text, &mut c.typed);
+        let typed = &mut c.typed;
+        // The same info as this category's last row with info: its cells again.
+        if let Some(&(bytes, from)) = self.memo.get(i) {
+            if from != NO_ROW && bytes == p.info {
+                let from = from as usize;
+                fits &= c.info.repeat(from);
+                for &col in row.by_arg.iter().flatten() {
+                    if let Some((_, t)) = typed.get_mut(col) {
+                        t.pad(r);
+                        fits &= t.repeat(from);
+                    }
+                }
+                self.fits &= fits;
+                return;
+            }
+        }
+        let text = &mut self.text;
         text.clear();
         let mut n = 0;
         row.cat.each_arg(p.info, |k, v| {
@@ -429,9 +541,7 @@ impl<'p> Builder<'p> {
             text.push('=');
             match &v {
                 ArgRef::Int(x) => push_int(text, *x),
-                ArgRef::Float(x) => {
-                    let _ = write!(text, "{x}");
-                }
+                ArgRef::Float(x) => push_float(text, *x),
                 ArgRef::Text(x) => text.push_str(x),
             }
             for &col in row.by_arg.get(n).map_or(&[][..], |c| &c[..]) {
@@ -446,6 +556,9 @@ impl<'p> Builder<'p> {
             n += 1;
         });
         fits &= c.info.push((n > 0).then_some(text.as_str()));
+        if let (Some(m), Ok(r)) = (self.memo.get_mut(i), u32::try_from(r)) {
+            *m = (p.info, r);
+        }
         self.fits &= fits;
     }
 
@@ -453,6 +566,8 @@ impl<'p> Builder<'p> {
     fn finish(mut self) -> (Columns, bool) {
         let rows = self.cols.len();
         self.cols.typed.iter_mut().for_each(|(_, t)| t.pad(rows));
+        self.cols.kind.valid = Validity::all(rows);
+        self.cols.name.valid = Validity::all(rows);
         (self.cols, self.fits)
     }
 }
@@ -475,6 +590,118 @@ fn push_int(s: &mut String, x: i64) {
         s.push('-');
     }
     s.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// Whether finite `x` lies halfway between two `n`-digit decimals (its
+/// exact value has `n + 1` significant digits, the last a 5), where shortest
+/// formatters may break the tie apart; or is an integer past 2^53 (taken as
+/// one such, as those are rare).
+fn may_tie(x: f64, n: usize) -> bool {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (mut m, mut e) = match exp {
+        0 => (frac, -1074),
+        _ => (frac | (1u64 << 52), exp - 1075),
+    };
+    if m == 0 {
+        return false;
+    }
+    let tz = m.trailing_zeros();
+    m >>= tz;
+    e += tz as i32;
+    if e >= 0 {
+        return x.abs() >= 9_007_199_254_740_992.0;
+    }
+    // x = m·5^k / 10^k: its significant digits are those of m·5^k, more
+    // than 18 past k = 32 (and n is at most 17).
+    let k = e.unsigned_abs();
+    if k > 32 {
+        return false;
+    }
+    let exact = u128::from(m) * 5u128.pow(k);
+    exact.checked_ilog10().map_or(0, |d| d as usize + 1) == n + 1
+}
+
+/// Appends `x` as `{x}` formats it (the shortest digits that read back as
+/// `x`, never an exponent): the digits from `zmij`, laid out in place.
+#[inline]
+fn push_float(s: &mut String, x: f64) {
+    if !x.is_finite() {
+        let _ = write!(s, "{x}");
+        return;
+    }
+    let mut buf = zmij::Buffer::new();
+    let t = buf.format_finite(x).as_bytes();
+    let (neg, t) = match t.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, t),
+    };
+    // `t` is `D.DDD`, `D.DDDe±X` or `De±X` (any of them read alike here).
+    let (mant, exp) = match t.iter().position(|&c| c == b'e' || c == b'E') {
+        Some(e) => {
+            let (m, rest) = t.split_at(e);
+            let e = std::str::from_utf8(rest.get(1..).unwrap_or_default())
+                .ok()
+                .and_then(|e| e.trim_start_matches('+').parse::<i32>().ok());
+            match e {
+                Some(e) => (m, e),
+                None => {
+                    let _ = write!(s, "{x}");
+                    return;
+                }
+            }
+        }
+        None => (t, 0),
+    };
+    // The digits, and how many of them come before the point.
+    let mut digits = [0u8; 32];
+    let (mut n, mut point) = (0usize, None);
+    for &c in mant {
+        match c {
+            b'.' => point = Some(n),
+            b'0'..=b'9' if n < digits.len() => {
+                digits[n] = c;
+                n += 1;
+            }
+            _ => {
+                let _ = write!(s, "{x}");
+                return;
+            }
+        }
+    }
+    let mut point = point.unwrap_or(n) as i64 + i64::from(exp);
+    let lead = digits[..n].iter().take_while(|&&c| c == b'0').count();
+    point -= lead as i64;
+    let end = n - digits[lead..n]
+        .iter()
+        .rev()
+        .take_while(|&&c| c == b'0')
+        .count();
+    let d = std::str::from_utf8(&digits[lead..end]).unwrap_or_default();
+    if may_tie(x, d.len()) {
+        // Two shortest digit strings as near: `{x}` picks its own.
+        let _ = write!(s, "{x}");
+        return;
+    }
+    if neg {
+        s.push('-');
+    }
+    if d.is_empty() {
+        s.push('0');
+    } else if point <= 0 {
+        s.push_str("0.");
+        (0..-point).for_each(|_| s.push('0'));
+        s.push_str(d);
+    } else if point as usize >= d.len() {
+        s.push_str(d);
+        (0..point as usize - d.len()).for_each(|_| s.push('0'));
+    } else {
+        let (a, b) = d.split_at(point as usize);
+        s.push_str(a);
+        s.push('.');
+        s.push_str(b);
+    }
 }
 
 /// The pieces of the drawables of `buf` that meet `window`, in the query's
@@ -700,6 +927,133 @@ mod tests {
             ["Outer", "Inner", "Outer"]
         );
         assert_eq!(c.duration, [0.5 - 0.2, 0.6 - 0.5, 1.0]);
+    }
+
+    /// The info text's floats are `{x}` to the byte: edge values, and many
+    /// bit patterns of every exponent.
+    #[test]
+    fn floats_are_formatted_as_display() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.1 + 0.2,
+            1.8426136131753845e-5,
+            123456789.0,
+            1e21,
+            1e22,
+            1.5e-7,
+            5e-324,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::MIN,
+            f64::EPSILON,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            17.15703176825012,
+            -0.77042085,
+        ];
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            // xorshift64*: bit patterns over every exponent and sign.
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            let bits = x.wrapping_mul(0x2545_f491_4f6c_dd1d);
+            values.push(f64::from_bits(bits));
+            // And values of a trace's size: short decimals, integers.
+            values.push((bits % 1_000_000) as f64 / 1000.0);
+            values.push((bits % 100_000) as f64);
+            values.push(f64::from(f32::from_bits(bits as u32)));
+        }
+        let mut s = String::new();
+        for v in values {
+            s.clear();
+            push_float(&mut s, v);
+            assert_eq!(s, format!("{v}"), "{:#x}", v.to_bits());
+        }
+    }
+
+    /// Rows whose info bytes repeat an earlier row's of the same category
+    /// get that row's cells (text and typed), others their own, and the
+    /// typed cells a category does not fill stay null.
+    #[test]
+    fn repeated_info_gets_the_same_cells() {
+        let mut with_info = category(1, "Phase", 1);
+        with_info.keys = vec![JStr::new("iter="), JStr::new(" val="), JStr::new("")];
+        with_info.types = b"dE".to_vec();
+        let mut plan = Plan::new(&[with_info, category(2, "Bare", 1)]);
+        let node = NodeId { depth: 0, xpos: 0 };
+        let info = |iter: i32, val: f64| {
+            let mut b = iter.to_be_bytes().to_vec();
+            b.extend_from_slice(&val.to_be_bytes());
+            JStr {
+                len: b.len() as i16,
+                bytes: b,
+            }
+        };
+        let rows = [
+            (1, 0.0, info(7, 0.5)),
+            (1, 1.0, info(7, 0.5)),
+            (2, 2.0, JStr::new("")),
+            (1, 3.0, info(7, 0.5)),
+            (1, 4.0, info(8, 1.5e-7)),
+            (1, 5.0, info(7, 0.5)),
+        ];
+        plan.buf.clear(TimeWindow::new(0.0, 10.0));
+        for (cat, at, info) in &rows {
+            let p = Primitive {
+                info: info.clone(),
+                ..state(*cat, *at, at + 0.5)
+            };
+            plan.buf
+                .push_drawable(node, &Drawable::Primitive(p))
+                .unwrap();
+        }
+        plan.buf.sort();
+        let (c, fits) = rows_of(&mut plan, &TimeWindow::new(0.0, 10.0));
+        assert!(fits);
+        let info: Vec<_> = (0..6).map(|i| c.info.get(i)).collect();
+        let a = Some("iter=7, val=0.5");
+        assert_eq!(
+            info,
+            [a, a, None, a, Some("iter=8, val=0.00000015"), a],
+            "{:?}",
+            c.info
+        );
+        let typed: Vec<_> = c
+            .typed
+            .iter()
+            .map(|(col, t)| (col.name.clone(), t))
+            .collect();
+        assert_eq!(typed.len(), 2, "{typed:?}");
+        let ints = |t: &TypedColumn| match t {
+            TypedColumn::Int(v, ok) => (0..6).map(|i| ok.get(i).then_some(v[i])).collect(),
+            other => panic!("{other:?}"),
+        };
+        let floats = |t: &TypedColumn| match t {
+            TypedColumn::Float(v, ok) => (0..6).map(|i| ok.get(i).then_some(v[i])).collect(),
+            other => panic!("{other:?}"),
+        };
+        let iters: Vec<Option<i64>> = ints(typed[0].1);
+        assert_eq!(iters, [Some(7), Some(7), None, Some(7), Some(8), Some(7)]);
+        let vals: Vec<Option<f64>> = floats(typed[1].1);
+        assert_eq!(
+            vals,
+            [
+                Some(0.5),
+                Some(0.5),
+                None,
+                Some(0.5),
+                Some(1.5e-7),
+                Some(0.5)
+            ]
+        );
+        assert_eq!(c.kind.valid, Validity::all(6));
+        assert_eq!(c.name.get(2), Some("Bare"));
     }
 
     /// Null rows are unset bits, counted; the text of the others is theirs.

@@ -1,0 +1,52 @@
+//! A driver for profiling `t.window()`'s Rust side (issue 45) under `perf
+//! record` or `valgrind --tool=callgrind`: the windows of `WINDOWS.txt` (`t0
+//! t1` per line) of one SLOG-2 file, `N` passes, one way:
+//!
+//! - `columns`: [`mpelog::Trace::window_columns`] (the rows `t.window()` hands
+//!   to Arrow);
+//! - `buffer`: [`slog2_format::Slog2Reader::window_into`] into one reused
+//!   [`slog2_format::WindowBuf`] (the tree query alone).
+//!
+//! `cargo run --release -p mpelog-benches --example columns_prof -- FILE.slog2
+//! WINDOWS.txt MODE N`; prints the rows read and the CPU time per window.
+
+use slog2_format::{Slog2Reader, WindowBuf};
+use std::time::Instant;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: columns_prof FILE.slog2 WINDOWS.txt columns|buffer N";
+    let path = args.get(1).ok_or(usage)?;
+    let windows: Vec<(f64, f64)> = std::fs::read_to_string(args.get(2).ok_or(usage)?)?
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace().map(str::parse::<f64>);
+            match (w.next(), w.next()) {
+                (Some(Ok(a)), Some(Ok(b))) => Some((a, b)),
+                _ => None,
+            }
+        })
+        .collect();
+    let mode = args.get(3).map(String::as_str).unwrap_or("columns");
+    let n: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let mut t = mpelog::Trace::open(path)?;
+    let mut r = Slog2Reader::new(std::fs::File::open(path)?)?;
+    let mut buf = WindowBuf::new();
+    let mut rows = 0usize;
+    let clock = Instant::now();
+    for _ in 0..n {
+        for &(a, b) in &windows {
+            rows += match mode {
+                "columns" => t.window_columns(Some(a), Some(b))?.len(),
+                "buffer" => {
+                    r.window_into(&mut buf, a, b)?;
+                    buf.drawables_len()
+                }
+                _ => return Err(usage.into()),
+            };
+        }
+    }
+    let per = clock.elapsed().as_secs_f64() * 1e3 / (n * windows.len()).max(1) as f64;
+    println!("{mode}: {rows} rows, {per:.4} ms per window (wall)");
+    Ok(())
+}
