@@ -7,7 +7,11 @@
 //!   package's `t.window()` (before Arrow takes the buffers over);
 //! - `owned`: [`mpelog::Trace::window`], owned drawables;
 //! - `buffer`: [`slog2_format::Slog2Reader::window_into`] into one reused
-//!   [`slog2_format::WindowBuf`] (the decoding alone, read through views).
+//!   [`slog2_format::WindowBuf`] (the decoding alone, read through views);
+//! - `cold`: `window_columns` of a [`mpelog::Trace`] opened just before (not
+//!   timed) for this one window: no node scan cached, no buffer grown (the
+//!   file's pages are in the operating system's cache, as for Java's fresh
+//!   `TreeTrunk`).
 //!
 //! `cargo run --release -p mpelog-benches --example window_side -- FILE.slog2
 //! WINDOWS.txt [REPS [WARMUP]]`; `WINDOWS.txt` holds `t0 t1` per line. Prints
@@ -42,16 +46,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut t = mpelog::Trace::open(path)?;
     let mut r = Slog2Reader::new(std::fs::File::open(path)?)?;
     let mut buf = WindowBuf::new();
-    const WAYS: [&str; 3] = ["columns", "owned", "buffer"];
-    let mut ms = vec![[Vec::new(), Vec::new(), Vec::new()]; windows.len()];
-    let mut rows = vec![[0usize; 3]; windows.len()];
+    const WAYS: [&str; 4] = ["columns", "owned", "buffer", "cold"];
+    let mut ms = vec![[Vec::new(), Vec::new(), Vec::new(), Vec::new()]; windows.len()];
+    let mut rows = vec![[0usize; 4]; windows.len()];
     for pass in 0..warmup + reps {
         for (i, &(a, b)) in windows.iter().enumerate() {
             for (w, way) in WAYS.iter().enumerate() {
+                let mut fresh = match *way {
+                    "cold" => Some(mpelog::Trace::open(path)?),
+                    _ => None,
+                };
                 let clock = Instant::now();
-                let n = match *way {
-                    "columns" => t.window_columns(Some(a), Some(b))?.len(),
-                    "owned" => t.window(Some(a), Some(b))?.drawables.len(),
+                let n = match (*way, &mut fresh) {
+                    ("columns", _) => t.window_columns(Some(a), Some(b))?.len(),
+                    ("owned", _) => t.window(Some(a), Some(b))?.drawables.len(),
+                    ("cold", Some(t)) => t.window_columns(Some(a), Some(b))?.len(),
                     _ => {
                         r.window_into(&mut buf, a, b)?;
                         buf.drawables_len()

@@ -1052,7 +1052,12 @@ mod tests {
                 Some(0.5)
             ]
         );
-        assert_eq!(c.kind.valid, Validity::all(6));
+        // The never-null text columns: every bit set, none counted null.
+        assert_eq!(
+            (&c.kind.valid.bits[..], c.kind.valid.nulls),
+            (&[0b11_1111][..], 0)
+        );
+        assert_eq!(Validity::all(17).bits, [0xff, 0xff, 1]);
         assert_eq!(c.name.get(2), Some("Bare"));
     }
 
