@@ -5,7 +5,9 @@
 //! - `columns`: [`mpelog::Trace::window_columns`] (the rows `t.window()` hands
 //!   to Arrow);
 //! - `buffer`: [`slog2_format::Slog2Reader::window_into`] into one reused
-//!   [`slog2_format::WindowBuf`] (the tree query alone).
+//!   [`slog2_format::WindowBuf`] (the tree query alone);
+//! - `cold`: `window_columns` of a `Trace` opened afresh for each window;
+//! - `open`: the opening alone.
 //!
 //! `cargo run --release -p mpelog-benches --example columns_prof -- FILE.slog2
 //! WINDOWS.txt MODE N`; prints the rows read and the CPU time per window.
@@ -15,7 +17,7 @@ use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: columns_prof FILE.slog2 WINDOWS.txt columns|buffer N";
+    let usage = "usage: columns_prof FILE.slog2 WINDOWS.txt columns|buffer|cold|open N";
     let path = args.get(1).ok_or(usage)?;
     let windows: Vec<(f64, f64)> = std::fs::read_to_string(args.get(2).ok_or(usage)?)?
         .lines()
@@ -38,6 +40,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for &(a, b) in &windows {
             rows += match mode {
                 "columns" => t.window_columns(Some(a), Some(b))?.len(),
+                "cold" => mpelog::Trace::open(path)?
+                    .window_columns(Some(a), Some(b))?
+                    .len(),
+                "open" => mpelog::Trace::open(path).map(|_| 1)?,
                 "buffer" => {
                     r.window_into(&mut buf, a, b)?;
                     buf.drawables_len()
