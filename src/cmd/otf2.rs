@@ -10,7 +10,6 @@ use crate::input::shown;
 use crate::output::Output;
 use otf2_format::Archive;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -86,35 +85,4 @@ fn counted(m: &BTreeMap<String, u64>) -> String {
         .map(|(k, v)| format!("{v} {k}"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// `mpelog print ARCHIVE`: the dump of spec/otf2.md §10 ([`otf2_format::dump`]),
-/// the anchor as `# ` comment lines, the definitions, then the events in
-/// time order.
-pub fn print<W: Write>(path: &Path, out: &mut W) -> CliResult {
-    let a = open(path)?;
-    let bad = |source| CliError::BadOtf2 {
-        path: path.to_path_buf(),
-        source,
-    };
-    let o = |e| CliError::io(Path::new("<stdout>"))(e);
-    let d = otf2_format::dump::Dumper::new(&a.defs);
-    let (v0, v1, v2) = a.anchor.version;
-    let head = format!(
-        "# OTF2 archive {}: libotf2 {v0}.{v1}.{v2}, creator {:?}, {} locations\n",
-        shown(a.anchor_path()),
-        a.anchor.creator,
-        a.defs.locations.len()
-    );
-    out.write_all(head.as_bytes()).map_err(o)?;
-    out.write_all(b"=== Global Definitions ===\n").map_err(o)?;
-    for l in d.definitions() {
-        writeln!(out, "{l}").map_err(o)?;
-    }
-    writeln!(out, "=== Events ===\n{}", otf2_format::dump::EVENTS_HEADER).map_err(o)?;
-    let mut events = a.events().map_err(bad)?;
-    while let Some(e) = events.next_event().map_err(bad)? {
-        writeln!(out, "{}", d.event(&e)).map_err(o)?;
-    }
-    Ok(())
 }

@@ -2,7 +2,8 @@
 //! ALOG, SLOG-1, SLOG-2 plain or compressed, annotations, OTF2 archives, and
 //! SLOG-2 files at `http(s)://` URLs), with what a tool needs of it: its
 //! [`info`](Trace::info), its file's own facts ([`file_info`](Trace::file_info),
-//! what `mpelog info` prints), [window queries](Trace::window), a one-pass
+//! what `mpelog info` prints), its records as they are in the file
+//! ([`print`](Trace::print)), [window queries](Trace::window), a one-pass
 //! time-ordered stream of its drawables ([`drawables`](Trace::drawables)),
 //! its [`stats`](Trace::stats), its [`analysis`](Trace::analyze) and its
 //! [`check`](Trace::check).
@@ -36,6 +37,7 @@ mod error;
 mod file_info;
 mod info;
 mod pieces;
+mod print;
 mod read;
 mod window;
 
@@ -47,6 +49,7 @@ pub use file_info::{Damage, FileInfo, MpeFileInfo, Otf2FileInfo, TreeFacts};
 pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
 pub use pieces::InOrder;
+pub use print::OUTPUT;
 pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
