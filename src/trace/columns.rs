@@ -6,7 +6,10 @@
 //! The tree query fills a [`WindowBuf`] the [`Trace`] keeps for its next
 //! query; the rows go from it into [`Columns`], each column one `Vec`
 //! allocated once per query at the size of the answer: nothing is allocated
-//! per row.
+//! per row. A row whose info bytes are those of its category's last row with
+//! info gets that row's info cells copied (the ranks of one phase log the
+//! same values); floats are written as `{x}` writes them, from `zmij`'s
+//! shortest digits.
 
 use super::error::{Error, Result};
 use super::{annotation_error, Trace, Tree};
