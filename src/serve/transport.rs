@@ -63,7 +63,7 @@ pub enum Listener {
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// use mpelog::serve::transport::{self, Listener};
 /// use mpelog::serve::{Access, Service};
-/// let service = Service::new(&["run.slog2".into()])?;
+/// let service = Service::new(&[std::path::PathBuf::from("run.slog2")])?;
 /// let listener = std::net::TcpListener::bind("127.0.0.1:8080")?;
 /// transport::run(Listener::Tcp(listener), service, Access::new("127.0.0.1", 8080))?;
 /// # Ok(()) }
@@ -302,7 +302,11 @@ impl hyper::body::Body for Answer {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
         match self.get_mut() {
-            Answer::Bytes(b) => Poll::Ready(b.take().filter(|b| !b.is_empty()).map(|b| Ok(Frame::data(b)))),
+            Answer::Bytes(b) => Poll::Ready(
+                b.take()
+                    .filter(|b| !b.is_empty())
+                    .map(|b| Ok(Frame::data(b))),
+            ),
             Answer::File { file, left, buf } => {
                 if *left == 0 {
                     return Poll::Ready(None);
