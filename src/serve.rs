@@ -63,6 +63,7 @@
 mod access;
 mod compare;
 pub mod tls;
+pub mod transport;
 mod waits;
 
 pub use compare::{DEFAULT_COMPARE_ROWS, MAX_COMPARE_ROWS};

@@ -1,16 +1,13 @@
 //! `mpelog serve`: the viewer page and its API over HTTP ([`mpelog::serve`]),
-//! on a few worker threads over tiny_http.
+//! through [`mpelog::serve::transport`].
 
 use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use mpelog::serve::tls::Terminator;
-use mpelog::serve::{Access, Body, Decision, Head, Service, Token};
+use mpelog::serve::transport::{self, Listener};
+use mpelog::serve::{Access, Service, Token};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-/// Worker threads answering requests.
-const WORKERS: usize = 8;
 
 /// How `mpelog serve` listens and whom it answers.
 pub struct Options {
@@ -92,7 +89,6 @@ pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
     };
     let listener = std::net::TcpListener::bind(&addr)
         .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
-    no_delay(&listener);
     let port = listener.local_addr().map_or(o.port, |a| a.port());
     let mut access = Access::new(&o.bind, port)
         .token(token.clone())
@@ -102,36 +98,19 @@ pub fn run(files: &[PathBuf], o: &Options) -> CliResult {
     }
     let cannot =
         |e: &dyn std::fmt::Display| CliError::Usage(format!("cannot listen on {addr}: {e}"));
-    let server = match tls {
-        None => tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?,
+    let listener = match tls {
+        None => Listener::Tcp(listener),
         Some(tls) => {
             // The HTTP server on a Unix socket in the private temporary
             // directory; rustls in front of it on the network socket.
             let socket = tmp.path().join("http.sock");
             let unix = std::os::unix::net::UnixListener::bind(&socket).map_err(|e| cannot(&e))?;
             std::thread::spawn(move || tls.run(listener, socket));
-            tiny_http::Server::from_listener(unix, None).map_err(|e| cannot(&e))?
+            Listener::Unix(unix)
         }
     };
     eprintln!("{}", start_line(files, o, port, token.as_ref(), loopback));
-    let (server, service, access) = (Arc::new(server), Arc::new(service), Arc::new(access));
-    let workers: Vec<_> = (0..WORKERS)
-        .map(|_| {
-            let (server, service, access) = (
-                Arc::clone(&server),
-                Arc::clone(&service),
-                Arc::clone(&access),
-            );
-            std::thread::spawn(move || loop {
-                let Ok(req) = server.recv() else { return };
-                answer(&service, &access, req);
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
-    Ok(())
+    transport::run(listener, service, access).map_err(|e| cannot(&e))
 }
 
 /// The wait index of a served trace: the fresh one beside `original`
@@ -259,104 +238,4 @@ fn start_line(
 fn display_name(f: &Path) -> String {
     f.file_name()
         .map_or_else(|| shown(f), |n| n.to_string_lossy().into_owned())
-}
-
-/// Sets TCP_NODELAY on the listening socket; Linux gives it to every accepted
-/// connection. Without it a keep-alive client waits out its delayed ACK
-/// (40 ms) on most answers, since tiny_http writes the head and the body apart.
-fn no_delay(listener: &std::net::TcpListener) {
-    use std::os::fd::AsRawFd;
-    let one: libc::c_int = 1;
-    // SAFETY: a valid socket descriptor and a c_int option of the given size.
-    let _ = unsafe {
-        libc::setsockopt(
-            listener.as_raw_fd(),
-            libc::IPPROTO_TCP,
-            libc::TCP_NODELAY,
-            (&one as *const libc::c_int).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    };
-}
-
-fn answer(service: &Service, access: &Access, req: tiny_http::Request) {
-    let header_bytes: usize = req
-        .headers()
-        .iter()
-        .map(|h| h.field.as_str().as_str().len() + h.value.as_str().len() + 4)
-        .sum();
-    if header_bytes > mpelog::serve::MAX_HEADER_BYTES {
-        let _ignored = req.respond(tiny_http::Response::empty(431));
-        return;
-    }
-    let header = |name: &'static str| {
-        req.headers()
-            .iter()
-            .find(|h| h.field.equiv(name))
-            .map(|h| h.value.as_str().to_string())
-    };
-    let (host, origin, authorization, cookie) = (
-        header("Host"),
-        header("Origin"),
-        header("Authorization"),
-        header("Cookie"),
-    );
-    let head = Head::new(req.url())
-        .host(host.as_deref())
-        .origin(origin.as_deref())
-        .authorization(authorization.as_deref())
-        .cookie(cookie.as_deref());
-    let r = match access.check(&head) {
-        Decision::Serve(extra) => {
-            let range = header("Range");
-            let method = req.method().as_str().to_string();
-            let mut r = service.handle(&method, req.url(), range.as_deref());
-            r.headers.extend(extra);
-            r
-        }
-        Decision::Answer(r) => r,
-    };
-    respond(req, r);
-}
-
-/// Sends `r` as the answer to `req`.
-fn respond(req: tiny_http::Request, r: mpelog::serve::Response) {
-    let mut headers =
-        vec![tiny_http::Header::from_bytes("Content-Type", r.content_type).expect("ascii")];
-    for (k, v) in &r.headers {
-        if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
-            headers.push(h);
-        }
-    }
-    let status = tiny_http::StatusCode(r.status);
-    // A client that went away is not the server's problem.
-    let _ignored = match r.body {
-        Body::Bytes(b) => {
-            let len = b.len();
-            // With its length, not chunked: every answer is in memory already.
-            req.respond(
-                tiny_http::Response::new(status, headers, std::io::Cursor::new(b), Some(len), None)
-                    .with_chunked_threshold(usize::MAX),
-            )
-        }
-        Body::File { path, offset, len } => {
-            use std::io::{Read, Seek, SeekFrom};
-            match std::fs::File::open(&path)
-                .and_then(|mut f| f.seek(SeekFrom::Start(offset)).map(|_| f))
-            {
-                // With its length, not chunked: range clients read Content-Length.
-                Ok(f) => req.respond(
-                    tiny_http::Response::new(
-                        status,
-                        headers,
-                        f.take(len),
-                        Some(len as usize),
-                        None,
-                    )
-                    .with_chunked_threshold(usize::MAX),
-                ),
-                Err(_) => req.respond(tiny_http::Response::empty(500)),
-            }
-        }
-    };
 }

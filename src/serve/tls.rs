@@ -1,7 +1,7 @@
 //! HTTPS for `mpelog serve` (`--tls-cert FILE --tls-key FILE`): rustls in
 //! front of the plain HTTP server.
 //!
-//! The HTTP server (tiny_http) then listens on a Unix socket in a directory
+//! The HTTP server ([`super::transport`]) then listens on a Unix socket in a directory
 //! only the user can enter, and a [`Terminator`] accepts the TLS connections on
 //! the network socket: each is decrypted by rustls (the TLS library the remote
 //! reader already uses) and its bytes pumped to a connection of its own to the
