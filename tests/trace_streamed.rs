@@ -112,16 +112,19 @@ fn a_trace_in_time_order_streams_the_sorted_rows() {
 fn a_state_open_all_along_falls_back_and_keeps_the_order() {
     let dir = tempfile::tempdir().unwrap();
     let path = long_open(dir.path(), 3000);
-    for opts in [
-        Options::default(),
-        // 3000 states cannot wait in a heap of about 40.
-        Options::default().sort_memory(4 << 10),
-        Options::default()
-            .sort_memory(4 << 10)
-            .window(Some(100.0), Some(200.0)),
+    for (opts, least) in [
+        (Options::default(), 3000),
+        // 3000 states cannot wait among about 40 held.
+        (Options::default().sort_memory(4 << 10), 3000),
+        (
+            Options::default()
+                .sort_memory(4 << 10)
+                .window(Some(100.0), Some(200.0)),
+            200,
+        ),
     ] {
         let (old, new) = both(&path, &opts);
-        assert!(old.0.len() > 3000, "{opts:?}: {}", old.0.len());
+        assert!(old.0.len() > least, "{opts:?}: {}", old.0.len());
         assert_eq!(old.1, new.1, "legend, {opts:?}");
         assert!(old.0 == new.0, "rows differ, {opts:?}");
     }
@@ -151,4 +154,33 @@ fn an_abandoned_stream_stops() {
         .unwrap_err();
     assert_eq!((e.kind(), seen), ("stopped", 100));
     assert!(total > 50_000, "{total}");
+}
+
+#[test]
+fn records_out_of_time_order_are_sorted_whole() {
+    // Rank 0's 3000 short states, then rank 1's start at 0.1 (a record
+    // earlier than those before it: the converter takes it, as the ends stay
+    // in order), ended last. Streamed pieces would have left before it: the
+    // first pass sees the records out of order and the sorted path is taken.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("late.clog2");
+    let mut w = Clog2Writer::new(
+        std::io::Cursor::new(Vec::new()),
+        PreambleInfo::mpe_default(2),
+    )
+    .unwrap();
+    let mut t = 1.0;
+    for _ in 0..3000 {
+        w.push(&Record::bare(t, 0, 0)).unwrap();
+        w.push(&Record::bare(t + 0.25, 0, 1)).unwrap();
+        t += 0.5;
+    }
+    w.push(&Record::bare(0.1, 1, 0)).unwrap();
+    w.push(&Record::bare(t, 1, 1)).unwrap();
+    let (out, _) = w.finish(None).unwrap();
+    std::fs::write(&path, out.into_inner()).unwrap();
+    let (old, new) = both(&path, &Options::default());
+    assert_eq!(old.0.len(), 3001);
+    assert_eq!(old.0[0].1, 0.1f64.to_bits(), "rank 1's state first");
+    assert!(old.0 == new.0, "rows differ");
 }
