@@ -26,8 +26,11 @@ fn row(p: mpelog::slices::Piece<'_>) -> Row {
     )
 }
 
+/// The rows of one path, and its legend's names.
+type Read = (Vec<Row>, Vec<String>);
+
 /// The rows of the sorted path and of the streamed one, and the legends.
-fn both(path: &Path, opts: &Options) -> ((Vec<Row>, Vec<String>), (Vec<Row>, Vec<String>)) {
+fn both(path: &Path, opts: &Options) -> (Read, Read) {
     let names = |l: &[slog2_format::Category]| l.iter().map(|c| c.name.text()).collect();
     let mut t = Trace::open(path).unwrap();
     let (mut old, mut old_legend) = (Vec::new(), Vec::new());

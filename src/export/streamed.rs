@@ -126,6 +126,33 @@ impl<'f> Streamed<'f> {
         true
     }
 
+    /// Hands out the held primitives that `pick` takes, in start order;
+    /// returns how many it took (all handed out unless the consumer stopped).
+    fn give_sorted(&mut self, pick: impl Fn(&Prim) -> bool) -> usize {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys.extend(
+            self.held
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| pick(p))
+                .map(|(i, p)| {
+                    let (a, b) = held_key(p);
+                    (a, b, i as u32)
+                }),
+        );
+        sort_keys(&self.held, &mut keys);
+        for &(_, _, i) in &keys {
+            let p = self.held[i as usize];
+            if !self.give(&p) {
+                break;
+            }
+        }
+        let n = keys.len();
+        self.keys = keys;
+        n
+    }
+
     /// The consumer went away: the converter's next call fails and it stops.
     fn stopped() -> slog2_format::Error {
         slog2_format::Error::Sink(Box::new(io::Error::new(
@@ -167,36 +194,14 @@ impl PrimSink for Streamed<'_> {
             return Ok(());
         }
         // Only what starts strictly before the mark (a NaN never does).
-        self.keys.clear();
-        self.keys.extend(
-            self.held
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| leaves(p, time))
-                .map(|(i, p)| {
-                    let (a, b) = held_key(p);
-                    (a, b, i as u32)
-                }),
-        );
-        if self.keys.is_empty() {
-            return Ok(());
-        }
-        let mut keys = std::mem::take(&mut self.keys);
-        sort_keys(&self.held, &mut keys);
-        let all = keys.len() == self.held.len();
-        let mut going = true;
-        for &(_, _, i) in &keys {
-            let p = self.held[i as usize];
-            if !self.give(&p) {
-                going = false;
-                break;
-            }
-        }
-        self.keys = keys;
-        if !going {
+        let n = self.give_sorted(|p| leaves(p, time));
+        if self.out.stopped {
             return Err(Self::stopped());
         }
-        if all {
+        if n == 0 {
+            return Ok(());
+        }
+        if n == self.held.len() {
             self.held.clear();
         } else {
             self.held.retain(|p| !leaves(p, time));
@@ -211,19 +216,7 @@ impl PrimSink for Streamed<'_> {
     ) -> slog2_format::Result<Outcome> {
         match self.fallback.take() {
             None => {
-                let mut keys = std::mem::take(&mut self.keys);
-                keys.clear();
-                keys.extend(self.held.iter().enumerate().map(|(i, p)| {
-                    let (a, b) = held_key(p);
-                    (a, b, i as u32)
-                }));
-                sort_keys(&self.held, &mut keys);
-                for &(_, _, i) in &keys {
-                    let p = self.held[i as usize];
-                    if !self.give(&p) {
-                        break;
-                    }
-                }
+                self.give_sorted(|_| true);
             }
             Some(f) => {
                 let mut sorted = f.finish(categories, maps)?;
