@@ -58,32 +58,6 @@ fn settled(b: &Browser, after: u64) -> Value {
     )
 }
 
-/// A real mouse drag from viewport point `a` to `b` with Shift held (the
-/// viewer's range zoom).
-fn shift_drag(b: &Browser, from: (i64, i64), to: (i64, i64)) {
-    const SHIFT: &str = "\u{E008}";
-    let actions = json!({"actions": [
-        {"type": "key", "id": "keyboard", "actions": [
-            {"type": "keyDown", "value": SHIFT},
-            {"type": "pause", "duration": 0},
-            {"type": "pause", "duration": 0},
-            {"type": "pause", "duration": 0},
-            {"type": "pause", "duration": 0},
-            {"type": "keyUp", "value": SHIFT},
-        ]},
-        {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
-            {"type": "pause", "duration": 0},
-            {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": from.0, "y": from.1},
-            {"type": "pointerDown", "button": 0},
-            {"type": "pointerMove", "duration": 100, "origin": "viewport", "x": to.0, "y": to.1},
-            {"type": "pointerUp", "button": 0},
-            {"type": "pause", "duration": 0},
-        ]},
-    ]});
-    b.cmd("POST", "/actions", Some(actions));
-    b.cmd("DELETE", "/actions", None);
-}
-
 fn pair(v: &Value) -> (f64, f64) {
     (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
 }
@@ -231,7 +205,7 @@ fn the_planted_slowdown_is_listed_first_and_the_runs_move_together() {
     };
     let (x0, x1) = (at(from + 0.05 * (to - from)), at(from + 0.2 * (to - from)));
     let xy = |v: &Value| (v[0].as_i64().unwrap(), v[1].as_i64().unwrap());
-    shift_drag(&br, xy(&x0), xy(&x1));
+    br.shift_drag(xy(&x0), xy(&x1));
     let zoomed = settled(&br, st["seq"].as_u64().unwrap());
     assert_coupled(&zoomed);
     let (z0, z1) = pair(&zoomed["b"]);

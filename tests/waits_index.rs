@@ -280,10 +280,7 @@ fn bytes_round_trip_and_damage_is_refused() {
     let mut d = b.clone();
     let at = 80 + ix.timelines().len() * 8 + calls_len(&b) + 8; // first block's `reach`
     d[at] ^= 1;
-    let body = d.len() - 4;
-    let mut crc = flate2::Crc::new();
-    crc.update(&d[..body]);
-    d[body..].copy_from_slice(&crc.sum().to_le_bytes());
+    recrc(&mut d);
     match WaitIndex::from_bytes(&d) {
         Err(Error::Format {
             offset,
@@ -304,10 +301,7 @@ fn reserved_bytes_must_be_zero() {
     let blocks = lane0.div_ceil(64);
     let at = 80 + calls_len(&d) + ix.timelines().len() * 8 + blocks * (24 + 8 * 14) + 33;
     d[at] = 255;
-    let body = d.len() - 4;
-    let mut crc = flate2::Crc::new();
-    crc.update(&d[..body]);
-    d[body..].copy_from_slice(&crc.sum().to_le_bytes());
+    recrc(&mut d);
     match WaitIndex::from_bytes(&d) {
         Err(Error::Format {
             offset,
@@ -315,6 +309,14 @@ fn reserved_bytes_must_be_zero() {
         }) => assert_eq!(offset, at as u64),
         other => panic!("{other:?}"),
     }
+}
+
+/// Makes the index's trailing checksum right again after a planted change.
+fn recrc(d: &mut [u8]) {
+    let body = d.len() - 4;
+    let mut crc = flate2::Crc::new();
+    crc.update(&d[..body]);
+    d[body..].copy_from_slice(&crc.sum().to_le_bytes());
 }
 
 /// The bytes of the call table (header's count of calls, each 6 + name).

@@ -86,6 +86,16 @@ class Trace:
         temporary SLOG-2 file, kept while the Trace lives."""
         return _json.loads(self._t.info_json())
 
+    def file_info(self) -> Dict[str, Any]:
+        """The file's own facts, as ``mpelog info --json`` gives them, read
+        in one pass over the file as it is (never converted): format,
+        version, byte order, size, blocks, ranks, records per type and time
+        range (``time_min``, ``time_max``) of a CLOG2; the tree of a SLOG-2;
+        anchor, definitions and events by kind of an OTF2 archive. A CLOG2
+        damaged after a point gives the facts of what comes before it, with
+        ``damaged`` (offset, message, repair)."""
+        return _json.loads(self._t.file_info_json())
+
     def window(self, t0: Optional[float] = None, t1: Optional[float] = None) -> _pa.Table:
         """The drawables that meet ``[t0, t1)`` (a missing bound: the trace's
         start or end) as a ``pyarrow.Table``, one row per drawable in start

@@ -376,6 +376,16 @@ impl Trace {
         })
     }
 
+    /// The file's own facts as `mpelog info --json` gives them (read as the
+    /// file is, never converted).
+    fn file_info_json(&self, py: Python<'_>) -> PyResult<String> {
+        let t = self.inner.clone();
+        py.detach(move || {
+            let info = lock(&t).file_info().map_err(py_err)?;
+            Ok(mpelog::json_text::to_string(&info))
+        })
+    }
+
     /// The statistics as the CLI's JSON text; with `tables`, also the table
     /// per category and timeline (`category_timelines`) the CLI's JSON leaves
     /// out.

@@ -4,6 +4,7 @@ pipit CSV export; typed exceptions carry the byte offset."""
 
 import io
 import json
+from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
@@ -79,6 +80,20 @@ def test_info(generated):
     assert info["start"] < info["end"]
     assert any(c["name"] == "MPI_Send" and c["topology"] == "state" for c in info["categories"])
     assert "Process View" in info["views"]
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=str)
+def test_file_info_is_the_clis(cli, path):
+    """`t.file_info()` is `mpelog info --json` of the same file."""
+    assert mpelog.open(path).file_info() == json.loads(cli("info", "--json", path))
+
+
+def test_file_info_of_a_damaged_clog2(cli, generated, tmp_path):
+    cut = tmp_path / "cut.clog2"
+    cut.write_bytes(Path(generated["clog2"]).read_bytes()[:30000])
+    facts = mpelog.open(cut).file_info()
+    assert facts["damaged"]["offset"] == 30000
+    assert facts["damaged"]["repair"].startswith("mpelog repair ")
 
 
 def test_batches_are_bounded_and_whole(generated):

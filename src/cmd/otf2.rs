@@ -8,9 +8,8 @@ use crate::detect::Format;
 use crate::error::{CliError, CliResult};
 use crate::input::shown;
 use crate::output::Output;
-use otf2_format::{Archive, EventKind};
+use otf2_format::Archive;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -86,122 +85,4 @@ fn counted(m: &BTreeMap<String, u64>) -> String {
         .map(|(k, v)| format!("{v} {k}"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// `mpelog print ARCHIVE`: the dump of spec/otf2.md §10 ([`otf2_format::dump`]),
-/// the anchor as `# ` comment lines, the definitions, then the events in
-/// time order.
-pub fn print<W: Write>(path: &Path, out: &mut W) -> CliResult {
-    let a = open(path)?;
-    let bad = |source| CliError::BadOtf2 {
-        path: path.to_path_buf(),
-        source,
-    };
-    let o = |e| CliError::io(Path::new("<stdout>"))(e);
-    let d = otf2_format::dump::Dumper::new(&a.defs);
-    let (v0, v1, v2) = a.anchor.version;
-    let head = format!(
-        "# OTF2 archive {}: libotf2 {v0}.{v1}.{v2}, creator {:?}, {} locations\n",
-        shown(a.anchor_path()),
-        a.anchor.creator,
-        a.defs.locations.len()
-    );
-    out.write_all(head.as_bytes()).map_err(o)?;
-    out.write_all(b"=== Global Definitions ===\n").map_err(o)?;
-    for l in d.definitions() {
-        writeln!(out, "{l}").map_err(o)?;
-    }
-    writeln!(out, "=== Events ===\n{}", otf2_format::dump::EVENTS_HEADER).map_err(o)?;
-    let mut events = a.events().map_err(bad)?;
-    while let Some(e) = events.next_event().map_err(bad)? {
-        writeln!(out, "{}", d.event(&e)).map_err(o)?;
-    }
-    Ok(())
-}
-
-/// `mpelog info ARCHIVE [--json]`: the anchor, the definitions counted, the
-/// events by kind and the time range (reads every event once).
-pub fn info(path: &Path, json: bool) -> CliResult {
-    let a = open(path)?;
-    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
-    let (mut first, mut last) = (u64::MAX, 0u64);
-    let mut events = a.events().map_err(|source| CliError::BadOtf2 {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    while let Some(e) = events.next_event().map_err(|source| CliError::BadOtf2 {
-        path: path.to_path_buf(),
-        source,
-    })? {
-        first = first.min(e.time);
-        last = last.max(e.time);
-        let k = match e.kind {
-            EventKind::Other { record_type } => format!("type {record_type}"),
-            k => format!("{k:?}")
-                .split([' ', '{'])
-                .next()
-                .unwrap_or("")
-                .to_string(),
-        };
-        *kinds.entry(k).or_insert(0) += 1;
-    }
-    let d = &a.defs;
-    let res = d.clock.timer_resolution.max(1) as f64;
-    let secs = |t: u64| (i128::from(t) - i128::from(d.clock.global_offset)) as f64 / res;
-    let total: u64 = kinds.values().sum();
-    let (v0, v1, v2) = a.anchor.version;
-    let text = if json {
-        let v = serde_json::json!({
-            "format": "OTF2",
-            "path": a.anchor_path(),
-            "version": format!("{v0}.{v1}.{v2}"),
-            "creator": a.anchor.creator,
-            "chunk_size_events": a.anchor.chunk_size_events,
-            "chunk_size_defs": a.anchor.chunk_size_defs,
-            "timer_resolution": d.clock.timer_resolution,
-            "locations": d.locations.len(),
-            "location_groups": d.location_groups.len(),
-            "regions": d.regions.len(),
-            "strings": d.strings.len(),
-            "comms": d.comms.len(),
-            "metrics": d.metrics.len(),
-            "definition_records": d.records,
-            "events": total,
-            "events_by_kind": kinds,
-            "time_range": if total > 0 { serde_json::json!([secs(first), secs(last)]) } else { serde_json::Value::Null },
-        });
-        format!("{v}\n")
-    } else {
-        let mut t = format!(
-            "format: OTF2 (libotf2 {v0}.{v1}.{v2}, written by {:?})\nanchor: {}\nchunk sizes: events {} bytes, definitions {} bytes\ntimer resolution: {} ticks/s\nlocations: {} in {} groups\nregions: {}, strings: {}, communicators: {}, metrics: {}, definition records: {}\nevents: {total}\n",
-            a.anchor.creator,
-            shown(a.anchor_path()),
-            a.anchor.chunk_size_events,
-            a.anchor.chunk_size_defs,
-            d.clock.timer_resolution,
-            d.locations.len(),
-            d.location_groups.len(),
-            d.regions.len(),
-            d.strings.len(),
-            d.comms.len(),
-            d.metrics.len(),
-            d.records,
-        );
-        for (k, n) in &kinds {
-            t.push_str(&format!("  {k}: {n}\n"));
-        }
-        if total > 0 {
-            t.push_str(&format!(
-                "time range: {:.9} .. {:.9} s\n",
-                secs(first),
-                secs(last)
-            ));
-        }
-        t
-    };
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r.map_err(CliError::io(Path::new("<stdout>"))),
-    }
 }

@@ -1,7 +1,9 @@
 //! [`Trace`]: the one way to open any input mpelog reads (CLOG2, old CLOG,
 //! ALOG, SLOG-1, SLOG-2 plain or compressed, annotations, OTF2 archives, and
 //! SLOG-2 files at `http(s)://` URLs), with what a tool needs of it: its
-//! [`info`](Trace::info), [window queries](Trace::window), a one-pass
+//! [`info`](Trace::info), its file's own facts ([`file_info`](Trace::file_info),
+//! what `mpelog info` prints), its records as they are in the file
+//! ([`print`](Trace::print)), [window queries](Trace::window), a one-pass
 //! time-ordered stream of its drawables ([`drawables`](Trace::drawables)),
 //! its [`stats`](Trace::stats), its [`analysis`](Trace::analyze) and its
 //! [`check`](Trace::check).
@@ -32,8 +34,10 @@ mod analyze;
 mod columns;
 mod detect;
 mod error;
+mod file_info;
 mod info;
 mod pieces;
+mod print;
 mod read;
 mod window;
 
@@ -41,9 +45,11 @@ pub use analyze::WaitSource;
 pub use columns::{Columns, TextColumn, TypedColumn, Validity};
 pub use detect::{detect, local_copy, locate, url};
 pub use error::{Error, Result};
+pub use file_info::{Damage, FileInfo, MpeFileInfo, Otf2FileInfo, TreeFacts};
 pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
 pub use pieces::InOrder;
+pub use print::OUTPUT;
 pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};

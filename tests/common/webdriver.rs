@@ -338,15 +338,27 @@ impl Browser {
 
     /// A real mouse drag from viewport point `a` to `b` with the Alt key held.
     pub fn alt_drag(&self, a: (i64, i64), b: (i64, i64)) {
-        const ALT: &str = "\u{E00A}";
+        self.drag_with("\u{E00A}", a, b);
+    }
+
+    /// A real mouse drag from viewport point `a` to `b` with the Shift key
+    /// held.
+    #[allow(dead_code)] // not every test binary drags with Shift
+    pub fn shift_drag(&self, a: (i64, i64), b: (i64, i64)) {
+        self.drag_with("\u{E008}", a, b);
+    }
+
+    /// A real mouse drag from viewport point `a` to `b` with `key` (a
+    /// WebDriver key code) held.
+    fn drag_with(&self, key: &str, a: (i64, i64), b: (i64, i64)) {
         let actions = json!({"actions": [
             {"type": "key", "id": "keyboard", "actions": [
-                {"type": "keyDown", "value": ALT},
+                {"type": "keyDown", "value": key},
                 {"type": "pause", "duration": 0},
                 {"type": "pause", "duration": 0},
                 {"type": "pause", "duration": 0},
                 {"type": "pause", "duration": 0},
-                {"type": "keyUp", "value": ALT},
+                {"type": "keyUp", "value": key},
             ]},
             {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
                 {"type": "pause", "duration": 0},
