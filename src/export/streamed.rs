@@ -180,7 +180,8 @@ impl PrimSink for Streamed<'_> {
         if self.held.len() > self.limit {
             // Something stays open too long: the rest is sorted in runs.
             let mut f = (self.spill)();
-            for q in self.held.drain(..) {
+            // The held primitives' memory goes back before the runs take theirs.
+            for q in std::mem::take(&mut self.held) {
                 f.add(q)?;
             }
             self.fallback = Some(f);
