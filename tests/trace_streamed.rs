@@ -187,3 +187,33 @@ fn records_out_of_time_order_are_sorted_whole() {
     assert_eq!(old.0[0].1, 0.1f64.to_bits(), "rank 1's state first");
     assert!(old.0 == new.0, "rows differ");
 }
+
+#[test]
+fn every_corpus_clog2_streams_the_sorted_rows() {
+    let Some(root) = mpelog_conformance::corpus::root() else {
+        return;
+    };
+    let dir = root.join("mpe");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "clog2"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "corpus CLOG2 files missing: {files:?}");
+    for path in &files {
+        let mut t = Trace::open(path).unwrap();
+        let Ok(Some((a, b))) = t.time_box() else {
+            continue;
+        };
+        let mid = |f: f64| a + (b - a) * f;
+        for opts in [
+            Options::default(),
+            Options::default().window(Some(mid(0.4)), Some(mid(0.6))),
+        ] {
+            let (old, new) = both(path, &opts);
+            assert_eq!(old.1, new.1, "{}: legend", path.display());
+            assert!(old.0 == new.0, "{}: rows differ, {opts:?}", path.display());
+        }
+    }
+}
