@@ -12,22 +12,10 @@
 //! (default modes: `streamed sorted`). The pieces' start times are summed so
 //! that nothing is optimised away. A driver for `perf record` too.
 
+use mpelog_benches::cpu;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// CPU time of the whole process so far (user and system, every thread).
-fn cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<u64> = rest
-        .split_whitespace()
-        .skip(11)
-        .take(2)
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    Duration::from_millis(f.iter().sum::<u64>() * 10)
-}
+use std::time::Instant;
 
 /// Peak resident set of the process so far, MB.
 fn peak_mb() -> u64 {

@@ -248,39 +248,41 @@ mod tests {
         Prim::two(1, topology::STATE, (start, 0), (end, 0), &[])
     }
 
-    fn all() -> Span {
-        Span {
-            from: 0.0,
-            to: 0.0,
-            clipped: false,
-        }
-    }
-
-    #[test]
-    fn pieces_leave_at_the_low_water_mark_not_before() {
+    /// Feeds a sink holding at most `held` (falling back to a 1 KiB sorter)
+    /// with `feed`; returns the starts handed out, in order, and the outcome.
+    fn run(held: usize, feed: impl FnOnce(&mut Streamed<'_>)) -> (Vec<f64>, Outcome) {
         let mut starts = Vec::new();
         let mut emit = |p: Piece<'_>| {
             starts.push(p.start);
             ControlFlow::Continue(())
         };
+        let all = Span {
+            from: 0.0,
+            to: 0.0,
+            clipped: false,
+        };
         let stop = Arc::new(AtomicBool::new(false));
-        let mut s = Streamed::new(
-            (None, None),
-            all(),
-            Box::new(StartOrder::new),
-            stop,
-            &mut emit,
-        );
-        // In end order: (1, 2), (0.5, 3), (2.5, 3.5).
-        for p in [state(1.0, 2.0), state(0.5, 3.0), state(2.5, 3.5)] {
-            s.add(p).unwrap();
-        }
-        s.low_water(1.0).unwrap(); // 0.5 starts before: it leaves
-        s.low_water(2.5).unwrap(); // 1.0 leaves, 2.5 does not (not strictly before)
-        s.low_water(f64::NAN).unwrap(); // nothing leaves on a NaN
-        s.low_water(f64::NEG_INFINITY).unwrap();
-        let held = s.held.len();
+        let spill = Box::new(|| StartOrder::new().memory(1 << 10));
+        let mut s = Streamed::new((None, None), all, spill, stop, &mut emit).held(held);
+        feed(&mut s);
         let out = s.finish(&[], vec![]).unwrap();
+        (starts, out)
+    }
+
+    #[test]
+    fn pieces_leave_at_the_low_water_mark_not_before() {
+        let mut held = 0;
+        let (starts, out) = run(1000, |s| {
+            // In end order: (1, 2), (0.5, 3), (2.5, 3.5).
+            for p in [state(1.0, 2.0), state(0.5, 3.0), state(2.5, 3.5)] {
+                s.add(p).unwrap();
+            }
+            s.low_water(1.0).unwrap(); // 0.5 starts before: it leaves
+            s.low_water(2.5).unwrap(); // 1.0 leaves, 2.5 does not (not strictly before)
+            s.low_water(f64::NAN).unwrap(); // nothing leaves on a NaN
+            s.low_water(f64::NEG_INFINITY).unwrap();
+            held = s.held.len();
+        });
         assert_eq!(held, 1);
         assert!(!out.fell_back);
         assert_eq!(out.pieces, 3);
@@ -289,26 +291,13 @@ mod tests {
 
     #[test]
     fn too_many_held_fall_back_to_sorted_runs_in_order() {
-        let mut starts = Vec::new();
-        let mut emit = |p: Piece<'_>| {
-            starts.push(p.start);
-            ControlFlow::Continue(())
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut s = Streamed::new(
-            (None, None),
-            all(),
-            Box::new(|| StartOrder::new().memory(1 << 10)),
-            stop,
-            &mut emit,
-        )
-        .held(4);
-        s.add(state(0.0, 0.5)).unwrap();
-        s.low_water(0.25).unwrap(); // 0.0 leaves
-        for i in (1..100).rev() {
-            s.add(state(f64::from(i), 1000.0)).unwrap();
-        }
-        let out = s.finish(&[], vec![]).unwrap();
+        let (starts, out) = run(4, |s| {
+            s.add(state(0.0, 0.5)).unwrap();
+            s.low_water(0.25).unwrap(); // 0.0 leaves
+            for i in (1..100).rev() {
+                s.add(state(f64::from(i), 1000.0)).unwrap();
+            }
+        });
         assert!(out.fell_back);
         assert_eq!(out.pieces, 100);
         let want: Vec<f64> = (0..100).map(f64::from).collect();
