@@ -7,26 +7,12 @@
 //! `cargo run --release -p mpelog-benches --example convert_prof -- MB N [CODEC]`,
 //! CODEC as `Compression::parse` reads it (default `none`).
 
+use mpelog_benches::cpu;
 use slog2_format::convert::clog2_to_slog2;
 use slog2_format::frame::Compression;
 use slog2_format::write::TreeOptions;
 use std::io::Cursor;
-use std::time::{Duration, Instant};
-
-/// CPU time of the whole process so far (user and system, every thread).
-fn cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name (which ends with ')'): utime is the 14th
-    // field of the line, stime the 15th, in clock ticks (100 per second here).
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<u64> = rest
-        .split_whitespace()
-        .skip(11)
-        .take(2)
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    Duration::from_millis(f.iter().sum::<u64>() * 10)
-}
+use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -129,3 +129,27 @@ pub fn window_starts(t0: f64, t1: f64, width: f64, n: usize) -> Vec<f64> {
         })
         .collect()
 }
+
+/// CPU time of the whole process so far (user and system, every thread),
+/// from `/proc/self/stat` (zero where there is none): on a shared machine,
+/// what a run cost whatever its wall time.
+///
+/// ```
+/// let before = mpelog_benches::cpu();
+/// let mut x = 0u64;
+/// for i in 0..10_000_000u64 { x = x.wrapping_add(i * i); }
+/// assert!(mpelog_benches::cpu() >= before && x > 0);
+/// ```
+pub fn cpu() -> std::time::Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which ends with ')'): utime is the 14th
+    // field of the line, stime the 15th, in clock ticks (100 per second here).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    std::time::Duration::from_millis(f.iter().sum::<u64>() * 10)
+}

@@ -116,14 +116,17 @@ class Trace:
         ``pyarrow.RecordBatchReader`` of batches of ``rows`` rows, read while
         they are taken, on two threads of their own (one reads, one builds the
         batches), at most one batch ahead: memory stays bounded by the batch
-        size (a format without a tree is sorted through temporary files beyond
-        64 MB). The columns are those of :meth:`window`. A reader dropped
-        part-way stops reading: its threads end, the rest of the file unread.
+        size. A CLOG2 trace is read twice: a first pass learns its legend (MPE
+        writes the definitions at the end), the second hands the rows out in
+        order while it reads (spec/export.md section 2); other formats without
+        a tree are read whole and sorted, through temporary files beyond 64 MB.
+        The columns are those of :meth:`window`. A reader dropped part-way
+        stops reading: its threads end, the rest of the file unread.
 
         The input's errors are raised typed (a subclass of
         :class:`MpelogError`, with ``kind``, ``path`` and ``offset``): here,
         when met before the first batch (a format without a tree is read
-        whole and sorted before it), or by the iteration where it stops."""
+        whole once before it), or by the iteration where it stops."""
         s = self._t.stream(t0, t1, rows)
         schema = _pa.schema(s.schema())
         return _pa.RecordBatchReader.from_batches(schema, (_pa.record_batch(b) for b in s))

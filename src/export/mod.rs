@@ -32,6 +32,7 @@ pub mod parquet;
 pub mod perfetto;
 pub mod pipit;
 pub mod sorted;
+pub(crate) mod streamed;
 #[cfg(test)]
 mod tests;
 pub mod threaded;

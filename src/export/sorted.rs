@@ -81,6 +81,9 @@ pub struct StartOrder {
     last_lines: Option<[i32; 2]>,
     /// Once set, [`PrimSink::add`] fails: the conversion ends early.
     stop: Option<Arc<AtomicBool>>,
+    /// Whether the converter told a low-water mark of `-∞` (its records left
+    /// time order): then no primitive may leave before the end.
+    out_of_time_order: bool,
 }
 
 impl Default for StartOrder {
@@ -117,7 +120,25 @@ impl StartOrder {
             lines: FxHashSet::default(),
             last_lines: None,
             stop: None,
+            out_of_time_order: false,
         }
+    }
+
+    /// A sink that keeps no primitive but learns what the conversion's
+    /// legend, line-ID maps and time box are, and whether its records came
+    /// in time order: the first pass before primitives are streamed.
+    ///
+    /// ```
+    /// use mpelog::export::sorted::StartOrder;
+    /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (survey, _) = slog2_format::convert::clog2_into(&mut reader, StartOrder::survey(), |_| {})?;
+    /// assert!(survey.is_empty() && survey.time_box().is_some());
+    /// assert!(survey.in_time_order() && !survey.categories().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn survey() -> StartOrder {
+        StartOrder::new().window(None, Some(f64::NEG_INFINITY))
     }
 
     /// Ends the conversion early once `flag` is set: the next primitive added
@@ -260,6 +281,11 @@ fn time_key(t: f64) -> i64 {
     b ^ (((b >> 63) as u64) >> 1) as i64
 }
 
+/// The start order's integer keys of `p`: its start, its end reversed.
+pub(crate) fn held_key(p: &Prim) -> (i64, i64) {
+    (time_key(p.earliest()), !time_key(p.latest()))
+}
+
 /// Fills `keys` with the start order of `v`: `(start, reversed end, index)`,
 /// sorted by [`order`] (integer keys first; equal ones by the whole order).
 fn sort(v: &[Prim], keys: &mut Vec<(i64, i64, u32)>) {
@@ -269,6 +295,14 @@ fn sort(v: &[Prim], keys: &mut Vec<(i64, i64, u32)>) {
             .enumerate()
             .map(|(i, p)| (time_key(p.earliest()), !time_key(p.latest()), i as u32)),
     );
+    sort_keys(v, keys);
+}
+
+/// Sorts `keys` (`(start, reversed end, index)` of primitives of `v`, as
+/// [`held_key`] and the index give them) into the start order [`order`]:
+/// integer keys first, equal ones by the whole order, equal primitives by
+/// their index.
+pub(crate) fn sort_keys(v: &[Prim], keys: &mut [(i64, i64, u32)]) {
     keys.sort_unstable();
     // Runs of equal times: by the rest of the order.
     let mut at = 0;
@@ -436,6 +470,11 @@ impl PrimSink for StartOrder {
         Ok(())
     }
 
+    fn low_water(&mut self, time: f64) -> slog2_format::Result<()> {
+        self.out_of_time_order |= time == f64::NEG_INFINITY;
+        Ok(())
+    }
+
     fn finish(
         mut self,
         categories: &[Category],
@@ -479,6 +518,7 @@ impl PrimSink for StartOrder {
             time_box: self.time_box,
             buffer_bytes: self.limit * HELD,
             kept: self.kept,
+            in_time_order: !self.out_of_time_order,
         })
     }
 }
@@ -507,6 +547,7 @@ pub struct Sorted {
     kept: u64,
     /// The buffer memory the merge may use for reading runs.
     buffer_bytes: usize,
+    in_time_order: bool,
 }
 
 impl Sorted {
@@ -611,6 +652,21 @@ impl Sorted {
     /// ```
     pub fn time_box(&self) -> Option<(f64, f64)> {
         self.time_box
+    }
+
+    /// Whether the converter's records came in time order, as far as it
+    /// told ([`PrimSink::low_water`]; a converter that tells nothing: true).
+    ///
+    /// ```
+    /// # let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(3000))?;
+    /// # let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// # let sink = mpelog::export::sorted::StartOrder::new();
+    /// # let (sorted, _) = slog2_format::convert::clog2_into(&mut reader, sink, |_| {})?;
+    /// assert!(sorted.in_time_order()); // MPE's merged files are
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn in_time_order(&self) -> bool {
+        self.in_time_order
     }
 }
 

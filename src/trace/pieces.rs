@@ -186,6 +186,10 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
+                if let Some(out) = read::streamed_until(&local, self.format, opts, stop, legend, f)?
+                {
+                    return Ok(out.pieces);
+                }
                 let mut sorted = read::sorted_until(&local, self.format, opts, stop)?;
                 legend(sorted.categories());
                 visit_until(&mut sorted, opts, stop, f).map_err(Error::io(&std::env::temp_dir()))?

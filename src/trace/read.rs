@@ -82,6 +82,85 @@ pub(crate) fn sorted_until(
     }
 }
 
+/// What [`streamed_until`] did: the pieces handed out, or `None` when the
+/// input cannot be streamed (its records are not in time order, or its
+/// format tells no low-water mark) and nothing was handed out.
+pub(crate) type Streamed = Option<crate::export::streamed::Outcome>;
+
+/// The pieces of the CLOG2 trace at `path` meeting the window of `opts`,
+/// handed to `f` in start order while the input is read (the legend to
+/// `legend` first), as [`sorted_until`] and a merge of its runs give them;
+/// ends with [`Error::Stopped`] once `stop` is set. Two passes: the first
+/// keeps nothing and learns the legend, the time box and whether the records
+/// are in time order; the second hands out each piece once no piece still to
+/// come can start before it ([`crate::export::streamed`]).
+pub(crate) fn streamed_until(
+    path: &Path,
+    format: Format,
+    opts: &crate::export::Options,
+    stop: &Arc<AtomicBool>,
+    legend: &mut dyn FnMut(&[slog2_format::Category]),
+    f: &mut dyn FnMut(crate::slices::Piece<'_>),
+) -> Result<Streamed> {
+    use crate::export::streamed::Streamed as Sink;
+    use crate::export::Ordered as _;
+    if format != Format::Clog2 {
+        return Ok(None);
+    }
+    fn stopped<T>(r: Result<T>, stop: &AtomicBool, path: &Path) -> Result<T> {
+        match r {
+            Err(_) if stop.load(Ordering::Relaxed) => Err(Error::Stopped {
+                path: path.to_path_buf(),
+            }),
+            r => r,
+        }
+    }
+    let survey = stopped(
+        sorted_into(
+            path,
+            format,
+            crate::export::sorted::StartOrder::survey().stop_when(stop.clone()),
+            &mut None,
+        )
+        .map(|s| s.0),
+        stop,
+        path,
+    )?;
+    if !survey.in_time_order() {
+        return Ok(None);
+    }
+    legend(survey.categories());
+    let span = survey.span(opts.from, opts.to);
+    let spill = {
+        let opts = opts.clone();
+        Box::new(move || opts.start_order())
+    };
+    let mut emit = |p: crate::slices::Piece<'_>| {
+        f(p);
+        std::ops::ControlFlow::Continue(())
+    };
+    let sink = Sink::new((opts.from, opts.to), span, spill, stop.clone(), &mut emit)
+        .held(crate::export::streamed::held_for(opts.sort_memory));
+    let file = std::fs::File::open(path).map_err(Error::io(path))?;
+    let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let out = stopped(
+        slog2_format::convert::clog2_into(&mut r, sink, |_| {})
+            .map_err(|e| Error::conversion(path, e)),
+        stop,
+        path,
+    )?
+    .0;
+    if out.stopped {
+        return Err(Error::Stopped {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(Some(out))
+}
+
 /// The primitives of the trace at `path`, paired into `sink`.
 fn sorted_into(
     path: &Path,

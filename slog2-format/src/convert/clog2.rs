@@ -9,6 +9,7 @@ use crate::error::{Error, Result, Worker, WriteProblem};
 use crate::write::prim::Prim;
 use crate::write::prim_sink::PrimSink;
 use crate::write::tree::TreeOptions;
+use clog2_format::record::rectype;
 use clog2_format::{Clog2Reader, Source};
 use events::Clog2Drawables;
 use std::io::{Seek, Write};
@@ -21,9 +22,10 @@ const BATCH: usize = 2048;
 /// Batches in flight between the two threads before the pairing thread waits.
 const IN_FLIGHT: usize = 4;
 
-/// A batch of primitives in end-time order, and the input offset after the
-/// records that made them.
-type Batch = (Vec<Prim>, u64);
+/// A batch of primitives in end-time order, the input offset after the
+/// records that made them, and the low-water mark after them (no primitive of
+/// a later batch starts before it; `-∞` once the records left time order).
+type Batch = (Vec<Prim>, u64, f64);
 
 /// What the pairing thread hands back at the end: the pairing state, records
 /// read, input offset after them.
@@ -103,10 +105,11 @@ pub fn clog2_into<S: Source + Send, P: PrimSink>(
         // and it returns.
         let building = (|| -> Result<()> {
             for msg in full_rx {
-                let (mut batch, after) = msg?;
+                let (mut batch, after, low) = msg?;
                 for p in batch.drain(..) {
                     sink.add(p)?;
                 }
+                sink.low_water(low)?;
                 progress(after);
                 // The pairing thread may be gone already.
                 let _ = empty_tx.send(batch);
@@ -157,9 +160,21 @@ fn pair<S: Source>(
     }
     let mut records = 0u64;
     let mut last_end = f64::NEG_INFINITY;
+    // The latest time of an event record so far, and whether they all came
+    // in time order (what the low-water mark rests on).
+    let mut last_time = f64::NEG_INFINITY;
+    let mut in_time_order = true;
     let mut batch = Vec::with_capacity(BATCH);
     let read = reader.for_each_ref(|rec, at| {
         records += 1;
+        if matches!(
+            rec.rectype,
+            rectype::BAREEVT | rectype::CARGOEVT | rectype::MSGEVT
+        ) {
+            // NaN fails the test too.
+            in_time_order &= rec.time >= last_time;
+            last_time = rec.time;
+        }
         if let Some(p) = events.push_ref(rec) {
             if let Err(e) = in_end_order(&p, &mut last_end, at, rec.time) {
                 return ControlFlow::Break(Stop::Order(e));
@@ -170,8 +185,14 @@ fn pair<S: Source>(
                     .try_recv()
                     .unwrap_or_else(|_| Vec::with_capacity(BATCH));
                 let full = std::mem::replace(&mut batch, next);
+                // Later records come no earlier than this one (in time order).
+                let low = if in_time_order {
+                    events.low_water().min(rec.time)
+                } else {
+                    f64::NEG_INFINITY
+                };
                 // Progress: the offset of the record that completed the batch.
-                if full_tx.send(Ok((full, at))).is_err() {
+                if full_tx.send(Ok((full, at, low))).is_err() {
                     return ControlFlow::Break(Stop::Gone);
                 }
             }
@@ -193,6 +214,12 @@ fn pair<S: Source>(
         }
     }
     let offset = reader.offset();
-    full_tx.send(Ok((batch, offset))).ok()?;
+    // Nothing comes after the last batch but what the sink's end gives.
+    let low = if in_time_order {
+        events.low_water()
+    } else {
+        f64::NEG_INFINITY
+    };
+    full_tx.send(Ok((batch, offset, low))).ok()?;
     Some((events, records, offset))
 }

@@ -78,6 +78,39 @@ pub trait PrimSink {
     /// # Ok::<(), slog2_format::Error>(())
     /// ```
     fn finish(self, categories: &[Category], maps: Vec<LineIdMap>) -> Result<Self::Output>;
+
+    /// Told now and then, between primitives, that no primitive added from
+    /// now on starts before `time` (`-∞`: nothing is known, as when the input's
+    /// records are not in time order). A sink that gives primitives back in
+    /// start order may hand out those starting before `time`. The converters
+    /// that know it call it ([`crate::convert::clog2_into`]); the others never
+    /// do, and the default ignores it.
+    ///
+    /// # Errors
+    ///
+    /// The sink's own, as for [`add`](PrimSink::add).
+    ///
+    /// ```
+    /// use slog2_format::write::{Prim, PrimSink};
+    /// use slog2_format::types::{Category, LineIdMap};
+    /// /// The lowest mark told.
+    /// struct Marks(Vec<f64>);
+    /// impl PrimSink for Marks {
+    ///     type Output = Vec<f64>;
+    ///     fn add(&mut self, _p: Prim) -> slog2_format::Result<()> { Ok(()) }
+    ///     fn finish(self, _: &[Category], _: Vec<LineIdMap>) -> slog2_format::Result<Vec<f64>> { Ok(self.0) }
+    ///     fn low_water(&mut self, t: f64) -> slog2_format::Result<()> { self.0.push(t); Ok(()) }
+    /// }
+    /// let clog2 = clog2_format::synth::generate_vec(&clog2_format::synth::Options::default().events(20_000))?;
+    /// let mut reader = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let (marks, _) = slog2_format::convert::clog2_into(&mut reader, Marks(vec![]), |_| {})?;
+    /// assert!(marks.len() > 1 && marks.windows(2).all(|w| w[0] <= w[1]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn low_water(&mut self, time: f64) -> Result<()> {
+        let _ = time;
+        Ok(())
+    }
 }
 
 /// The tree writer as a sink: its output is the writer and its figures.

@@ -642,6 +642,37 @@ impl Clog2Drawables {
     pub fn unmatched(&self) -> Unmatched {
         self.unmatched
     }
+
+    /// The earliest time of anything still waiting for its other end: open
+    /// states' starts, sends and receives not yet matched (`+∞` when nothing
+    /// waits). A primitive completed later starts no earlier than this or than
+    /// the record that completes it: when records come in time order, no
+    /// primitive still to come starts before `min(low_water, time of the next
+    /// record)`. Costs one look at each waiting item.
+    ///
+    /// ```
+    /// use clog2_format::{record::Record, PreambleInfo};
+    /// let mut d = slog2_format::convert::Clog2Drawables::new(&PreambleInfo::mpe_default(2));
+    /// assert_eq!(d.low_water(), f64::INFINITY);
+    /// // Events 0 and 1 start and end the preamble's first state placeholder.
+    /// d.push(&Record::bare(0.5, 0, 0));
+    /// d.push(&Record::bare(0.7, 1, 0));
+    /// assert_eq!(d.low_water(), 0.5); // the oldest open start
+    /// d.push(&Record::bare(1.5, 0, 1));
+    /// assert_eq!(d.low_water(), 0.7);
+    /// d.push(&Record::bare(1.6, 1, 1));
+    /// assert_eq!(d.low_water(), f64::INFINITY);
+    /// ```
+    pub fn low_water(&self) -> f64 {
+        let states = self.states.values().flat_map(Queue::iter).map(|s| s.0);
+        let halves = self
+            .sends
+            .values()
+            .chain(self.recvs.values())
+            .flat_map(Queue::iter)
+            .map(|w| w.time);
+        states.chain(halves).fold(f64::INFINITY, f64::min)
+    }
 }
 
 impl<K: std::hash::Hash + Eq, V> Waiting<K, V> for HashMap<K, Queue<V>> {

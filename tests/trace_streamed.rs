@@ -1,0 +1,219 @@
+//! `Trace::scan_until` hands a CLOG2 trace's pieces out while it reads
+//! (issue 45): the same pieces, in the same order, as the sorted path
+//! (`Trace::scan`: read whole, sorted in runs, merged), whether the pieces
+//! leave at once (a trace in time order with short states), or a state stays
+//! open so long that the reorder heap falls back to sorted runs.
+
+use clog2_format::record::Record;
+use clog2_format::{Clog2Writer, PreambleInfo};
+use mpelog::export::Options;
+use mpelog::Trace;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// A piece as a row: what the Arrow and Parquet tables hold of it.
+type Row = (i32, u64, u64, i32, i32, Vec<u8>);
+
+fn row(p: mpelog::slices::Piece<'_>) -> Row {
+    (
+        p.category,
+        p.start.to_bits(),
+        p.end.to_bits(),
+        p.first.1,
+        p.last.1,
+        p.info.to_vec(),
+    )
+}
+
+/// The rows of one path, and its legend's names.
+type Read = (Vec<Row>, Vec<String>);
+
+/// The rows of the sorted path and of the streamed one, and the legends.
+fn both(path: &Path, opts: &Options) -> (Read, Read) {
+    let names = |l: &[slog2_format::Category]| l.iter().map(|c| c.name.text()).collect();
+    let mut t = Trace::open(path).unwrap();
+    let (mut old, mut old_legend) = (Vec::new(), Vec::new());
+    t.scan(opts, &mut |l| old_legend = names(l), &mut |p| {
+        old.push(row(p))
+    })
+    .unwrap();
+    let (mut new, mut new_legend) = (Vec::new(), Vec::new());
+    let stop = Arc::new(AtomicBool::new(false));
+    let n = t
+        .scan_until(opts, &stop, &mut |l| new_legend = names(l), &mut |p| {
+            new.push(row(p))
+        })
+        .unwrap();
+    assert_eq!(n as usize, new.len());
+    ((old, old_legend), (new, new_legend))
+}
+
+fn generated(dir: &Path, opts: clog2_format::synth::Options) -> PathBuf {
+    let path = dir.join("g.clog2");
+    std::fs::write(&path, clog2_format::synth::generate_vec(&opts).unwrap()).unwrap();
+    path
+}
+
+/// Two ranks: rank 0 in one state from the first record to the last (the
+/// preamble's first placeholder: events 0 and 1), rank 1 in `n` short states
+/// under it, some starting at the same time as others end, two of them
+/// nested ones of the same start.
+fn long_open(dir: &Path, n: usize) -> PathBuf {
+    let path = dir.join("long.clog2");
+    let mut w = Clog2Writer::new(
+        std::io::Cursor::new(Vec::new()),
+        PreambleInfo::mpe_default(2),
+    )
+    .unwrap();
+    w.push(&Record::bare(0.0, 0, 0)).unwrap();
+    let mut t = 0.0;
+    for i in 0..n {
+        t += 0.25;
+        w.push(&Record::bare(t, 1, 0)).unwrap();
+        if i % 7 == 0 {
+            // A second state of the same start, ending first.
+            w.push(&Record::bare(t, 1, 0)).unwrap();
+            w.push(&Record::bare(t + 0.125, 1, 1)).unwrap();
+        }
+        t += 0.25;
+        w.push(&Record::bare(t, 1, 1)).unwrap();
+    }
+    w.push(&Record::bare(t + 1.0, 0, 1)).unwrap();
+    let (out, _) = w.finish(None).unwrap();
+    std::fs::write(&path, out.into_inner()).unwrap();
+    path
+}
+
+#[test]
+fn a_trace_in_time_order_streams_the_sorted_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = clog2_format::synth::Options::default()
+        .ranks(4)
+        .events(30_000);
+    let path = generated(dir.path(), opts);
+    let mut t = Trace::open(&path).unwrap();
+    let (a, b) = t.time_box().unwrap().unwrap();
+    let mid = |f: f64| a + (b - a) * f;
+    for window in [
+        Options::default(),
+        Options::default().window(Some(mid(0.4)), Some(mid(0.6))),
+        Options::default().window(Some(mid(0.7)), None),
+        Options::default().window(None, Some(mid(0.1))),
+        // A tiny heap: the streamed path falls back to sorted runs.
+        Options::default().sort_memory(4 << 10),
+    ] {
+        let (old, new) = both(&path, &window);
+        assert!(!old.0.is_empty(), "{window:?}");
+        assert_eq!(old.1, new.1, "legend, {window:?}");
+        assert_eq!(old.0.len(), new.0.len(), "{window:?}");
+        assert!(old.0 == new.0, "rows differ, {window:?}");
+    }
+}
+
+#[test]
+fn a_state_open_all_along_falls_back_and_keeps_the_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = long_open(dir.path(), 3000);
+    for (opts, least) in [
+        (Options::default(), 3000),
+        // 3000 states cannot wait among about 40 held.
+        (Options::default().sort_memory(4 << 10), 3000),
+        (
+            Options::default()
+                .sort_memory(4 << 10)
+                .window(Some(100.0), Some(200.0)),
+            200,
+        ),
+    ] {
+        let (old, new) = both(&path, &opts);
+        assert!(old.0.len() > least, "{opts:?}: {}", old.0.len());
+        assert_eq!(old.1, new.1, "legend, {opts:?}");
+        assert!(old.0 == new.0, "rows differ, {opts:?}");
+    }
+}
+
+#[test]
+fn an_abandoned_stream_stops() {
+    // Stopped after 100 pieces: no 101st, and the error says stopped.
+    let dir = tempfile::tempdir().unwrap();
+    let opts = clog2_format::synth::Options::default()
+        .ranks(4)
+        .events(200_000);
+    let path = generated(dir.path(), opts);
+    let mut t = Trace::open(&path).unwrap();
+    let total = t
+        .scan(&Default::default(), &mut |_| {}, &mut |_| {})
+        .unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut seen = 0u64;
+    let e = t
+        .scan_until(&Default::default(), &stop, &mut |_| {}, &mut |_| {
+            seen += 1;
+            if seen == 100 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+        .unwrap_err();
+    assert_eq!((e.kind(), seen), ("stopped", 100));
+    assert!(total > 50_000, "{total}");
+}
+
+#[test]
+fn records_out_of_time_order_are_sorted_whole() {
+    // Rank 0's 3000 short states, then rank 1's start at 0.1 (a record
+    // earlier than those before it: the converter takes it, as the ends stay
+    // in order), ended last. Streamed pieces would have left before it: the
+    // first pass sees the records out of order and the sorted path is taken.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("late.clog2");
+    let mut w = Clog2Writer::new(
+        std::io::Cursor::new(Vec::new()),
+        PreambleInfo::mpe_default(2),
+    )
+    .unwrap();
+    let mut t = 1.0;
+    for _ in 0..3000 {
+        w.push(&Record::bare(t, 0, 0)).unwrap();
+        w.push(&Record::bare(t + 0.25, 0, 1)).unwrap();
+        t += 0.5;
+    }
+    w.push(&Record::bare(0.1, 1, 0)).unwrap();
+    w.push(&Record::bare(t, 1, 1)).unwrap();
+    let (out, _) = w.finish(None).unwrap();
+    std::fs::write(&path, out.into_inner()).unwrap();
+    let (old, new) = both(&path, &Options::default());
+    assert_eq!(old.0.len(), 3001);
+    assert_eq!(old.0[0].1, 0.1f64.to_bits(), "rank 1's state first");
+    assert!(old.0 == new.0, "rows differ");
+}
+
+#[test]
+fn every_corpus_clog2_streams_the_sorted_rows() {
+    let Some(root) = mpelog_conformance::corpus::root() else {
+        return;
+    };
+    let dir = root.join("mpe");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "clog2"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "corpus CLOG2 files missing: {files:?}");
+    for path in &files {
+        let mut t = Trace::open(path).unwrap();
+        let Ok(Some((a, b))) = t.time_box() else {
+            continue;
+        };
+        let mid = |f: f64| a + (b - a) * f;
+        for opts in [
+            Options::default(),
+            Options::default().window(Some(mid(0.4)), Some(mid(0.6))),
+        ] {
+            let (old, new) = both(path, &opts);
+            assert_eq!(old.1, new.1, "{}: legend", path.display());
+            assert!(old.0 == new.0, "{}: rows differ, {opts:?}", path.display());
+        }
+    }
+}
