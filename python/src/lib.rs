@@ -23,7 +23,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
 mod rows;
-use rows::{schema, Chunk, Rows};
+use rows::{schema, Chunk, Rows, TooLong};
 
 create_exception!(
     mpelog,
@@ -143,9 +143,17 @@ fn text_array(c: TextColumn) -> Result<ArrayRef, ArrowError> {
     )?))
 }
 
+/// The error of a row whose text passes 2 GiB in one column.
+fn too_long(path: &std::path::Path) -> mpelog::trace::Error {
+    mpelog::trace::Error::Unsupported {
+        path: path.to_path_buf(),
+        what: "a drawable with more than 2 GiB of text in one column".into(),
+    }
+}
+
 /// The record batch of a window's columns: every column's memory moved into
 /// Arrow's buffers as it is, none copied.
-fn columns_batch(c: Columns) -> Result<RecordBatch, ArrowError> {
+pub(crate) fn columns_batch(c: Columns) -> Result<RecordBatch, ArrowError> {
     let len = c.len();
     let infos: Vec<InfoColumn> = c.typed.iter().map(|(col, _)| col.clone()).collect();
     let mut arrays: Vec<ArrayRef> = vec![
@@ -475,6 +483,7 @@ impl Trace {
         let stop = Arc::new(AtomicBool::new(false));
         let t = self.inner.clone();
         let mut own = py.detach(move || lock(&t).reopen().map_err(py_err))?;
+        let path = own.path().to_path_buf();
         let reader_stop = stop.clone();
         std::thread::spawn(move || {
             let stop = reader_stop;
@@ -525,8 +534,13 @@ impl Trace {
                     }
                     Feed::Chunk(chunk) => {
                         let Some(b) = b.as_mut() else { continue };
-                        if !b.push_chunk(&chunk, &mut |batch| send(Message::Batch(batch))) {
-                            return;
+                        match b.push_chunk(&chunk, &mut |batch| send(Message::Batch(batch))) {
+                            Ok(true) => {}
+                            Ok(false) => return,
+                            Err(TooLong) => {
+                                send(Message::Failed(too_long(&path)));
+                                return;
+                            }
                         }
                     }
                     Feed::Failed(e) => {
@@ -535,8 +549,10 @@ impl Trace {
                     }
                 }
             }
-            if let Some(b) = b.as_mut().filter(|b| b.len > 0) {
-                send(Message::Batch(b.batch()));
+            if let Some(b) = b.as_mut().filter(|b| b.len() > 0) {
+                if let Err(TooLong) = b.finish(&mut |batch| send(Message::Batch(batch))) {
+                    send(Message::Failed(too_long(&path)));
+                }
             }
         });
         Ok(BatchStream {

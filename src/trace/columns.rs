@@ -758,6 +758,65 @@ fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
     done
 }
 
+/// Builds [`Columns`] batch after batch from pieces of one legend (the
+/// rows [`Trace::window_columns`] makes, for a stream of pieces: the Python
+/// package's `t.batches()`). Every batch has the same columns, the typed
+/// ones those the legend calls for.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("demo.clog2");
+/// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+/// let mut t = mpelog::Trace::open(&path)?;
+/// let whole = t.window_columns(None, None)?;
+/// let (mut legend, mut infos, mut pieces) = (Vec::new(), Vec::new(), Vec::new());
+/// t.scan(&Default::default(), &mut |l| legend = l.to_vec(), &mut |p| {
+///     infos.push(p.info.to_vec());
+///     pieces.push(mpelog::slices::Piece { info: &[], ..p });
+/// })?;
+/// let pieces: Vec<_> = pieces.iter().zip(&infos).map(|(p, i)| mpelog::slices::Piece { info: i, ..*p }).collect();
+/// let mut b = mpelog::trace::ColumnsBuilder::new(&legend);
+/// let (a, rest) = pieces.split_at(pieces.len() / 2);
+/// let (first, second) = (b.columns(a).expect("fits"), b.columns(rest).expect("fits"));
+/// assert_eq!(first.len() + second.len(), whole.len());
+/// assert_eq!(second.info.get(0), whole.info.get(a.len()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct ColumnsBuilder {
+    plan: Plan,
+}
+
+impl ColumnsBuilder {
+    /// A builder for the pieces of `legend`.
+    pub fn new(legend: &[Category]) -> ColumnsBuilder {
+        ColumnsBuilder {
+            plan: Plan::new(legend),
+        }
+    }
+
+    /// The typed info columns every batch has, in order.
+    ///
+    /// ```
+    /// let b = mpelog::trace::ColumnsBuilder::new(&[]);
+    /// assert!(b.info_columns().is_empty());
+    /// ```
+    pub fn info_columns(&self) -> &[InfoColumn] {
+        &self.plan.columns
+    }
+
+    /// The columns of `pieces`, in their order; `None` when a text column
+    /// would pass 2 GiB (Arrow's 32-bit offsets: build fewer pieces at once).
+    pub fn columns(&mut self, pieces: &[Piece<'_>]) -> Option<Columns> {
+        let mut b = Builder::new(&mut self.plan, pieces.len());
+        for p in pieces {
+            b.push(p);
+        }
+        let (cols, fits) = b.finish();
+        fits.then_some(cols)
+    }
+}
+
 impl Trace {
     /// The rows of the window `[from, to)` (a missing bound: the trace's
     /// start, or just after its end; neither: the whole trace) as columns,

@@ -42,7 +42,7 @@ mod read;
 mod window;
 
 pub use analyze::WaitSource;
-pub use columns::{Columns, TextColumn, TypedColumn, Validity};
+pub use columns::{Columns, ColumnsBuilder, TextColumn, TypedColumn, Validity};
 pub use detect::{detect, local_copy, locate, url};
 pub use error::{Error, Result};
 pub use file_info::{Damage, FileInfo, MpeFileInfo, Otf2FileInfo, TreeFacts};
