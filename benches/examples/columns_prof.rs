@@ -19,16 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: columns_prof FILE.slog2 WINDOWS.txt columns|buffer|cold|open N";
     let path = args.get(1).ok_or(usage)?;
-    let windows: Vec<(f64, f64)> = std::fs::read_to_string(args.get(2).ok_or(usage)?)?
-        .lines()
-        .filter_map(|l| {
-            let mut w = l.split_whitespace().map(str::parse::<f64>);
-            match (w.next(), w.next()) {
-                (Some(Ok(a)), Some(Ok(b))) => Some((a, b)),
-                _ => None,
-            }
-        })
-        .collect();
+    let windows = mpelog_benches::windows_of(args.get(2).ok_or(usage)?)?;
     let mode = args.get(3).map(String::as_str).unwrap_or("columns");
     let n: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
     let mut t = mpelog::Trace::open(path)?;

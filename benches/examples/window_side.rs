@@ -31,16 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: window_side FILE.slog2 WINDOWS.txt [REPS [WARMUP]]";
     let path = args.get(1).ok_or(usage)?;
-    let windows: Vec<(f64, f64)> = std::fs::read_to_string(args.get(2).ok_or(usage)?)?
-        .lines()
-        .filter_map(|l| {
-            let mut w = l.split_whitespace().map(str::parse::<f64>);
-            match (w.next(), w.next()) {
-                (Some(Ok(a)), Some(Ok(b))) => Some((a, b)),
-                _ => None,
-            }
-        })
-        .collect();
+    let windows = mpelog_benches::windows_of(args.get(2).ok_or(usage)?)?;
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(30);
     let warmup: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(5);
     let mut t = mpelog::Trace::open(path)?;

@@ -153,3 +153,25 @@ pub fn cpu() -> std::time::Duration {
         .collect();
     std::time::Duration::from_millis(f.iter().sum::<u64>() * 10)
 }
+
+/// The windows of a text file of `t0 t1` lines (seconds; other lines
+/// skipped), as the window benches take them.
+///
+/// ```
+/// let p = std::env::temp_dir().join(format!("windows-{}.txt", std::process::id()));
+/// std::fs::write(&p, "1 2\n# note\n3.5 4\n").unwrap();
+/// assert_eq!(mpelog_benches::windows_of(&p).unwrap(), vec![(1.0, 2.0), (3.5, 4.0)]);
+/// std::fs::remove_file(&p).unwrap();
+/// ```
+pub fn windows_of(path: impl AsRef<std::path::Path>) -> std::io::Result<Vec<(f64, f64)>> {
+    Ok(std::fs::read_to_string(path)?
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace().map(str::parse::<f64>);
+            match (w.next(), w.next()) {
+                (Some(Ok(a)), Some(Ok(b))) => Some((a, b)),
+                _ => None,
+            }
+        })
+        .collect())
+}

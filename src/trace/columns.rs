@@ -153,12 +153,10 @@ impl TextColumn {
         self.valid.push_nulls(n);
     }
 
-    /// Appends a row of a column that is never null, leaving its validity
-    /// to [`Validity::all`] at the end; `false` when the offsets would pass
-    /// `i32::MAX`.
+    /// Ends the row whose bytes were appended; `false` when the offsets
+    /// would pass `i32::MAX`.
     #[inline(always)]
-    fn push_required(&mut self, text: &str) -> bool {
-        self.bytes.extend_from_slice(text.as_bytes());
+    fn end_row(&mut self) -> bool {
         match i32::try_from(self.bytes.len()) {
             Ok(end) => {
                 self.offsets.push(end);
@@ -166,6 +164,15 @@ impl TextColumn {
             }
             Err(_) => false,
         }
+    }
+
+    /// Appends a row of a column that is never null, leaving its validity
+    /// to [`Validity::all`] at the end; `false` when the offsets would pass
+    /// `i32::MAX`.
+    #[inline(always)]
+    fn push_required(&mut self, text: &str) -> bool {
+        self.bytes.extend_from_slice(text.as_bytes());
+        self.end_row()
     }
 
     /// Appends a copy of row `from` (null if that is null or not there).
@@ -180,13 +187,7 @@ impl TextColumn {
         }
         self.bytes.extend_from_within(a..b);
         self.valid.push(true);
-        match i32::try_from(self.bytes.len()) {
-            Ok(end) => {
-                self.offsets.push(end);
-                true
-            }
-            Err(_) => false,
-        }
+        self.end_row()
     }
 
     /// Appends a row; `false` when the offsets would pass `i32::MAX`.
@@ -196,13 +197,7 @@ impl TextColumn {
             self.bytes.extend_from_slice(t.as_bytes());
         }
         self.valid.push(text.is_some());
-        match i32::try_from(self.bytes.len()) {
-            Ok(end) => {
-                self.offsets.push(end);
-                true
-            }
-            Err(_) => false,
-        }
+        self.end_row()
     }
 }
 
