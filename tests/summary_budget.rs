@@ -19,18 +19,6 @@ use std::io::Cursor;
 const PX: u32 = 1600;
 const ROWS: u32 = 64;
 
-fn slog2_of(clog2: &[u8]) -> Vec<u8> {
-    let mut reader = clog2_format::Clog2Reader::from_slice(clog2).unwrap();
-    let (out, _) = slog2_format::convert::clog2_to_slog2(
-        &mut reader,
-        Cursor::new(Vec::new()),
-        Default::default(),
-        |_| {},
-    )
-    .unwrap();
-    out.into_inner()
-}
-
 /// The summary `/api/window` answers for `[from, to]`, 64 rows, with waits.
 fn answer(slog2: &[u8], from: f64, to: f64, ix: &WaitIndex) -> Summary {
     let mut r = Slog2Reader::new(Cursor::new(slog2)).unwrap();
@@ -60,7 +48,7 @@ fn answers_at_64_rows_stay_under_a_megabyte() {
             .seed(44),
     )
     .unwrap();
-    let slog2 = slog2_of(&clog2);
+    let slog2 = common::slog2_bytes(&clog2);
     let mut r = Slog2Reader::new(Cursor::new(&slog2[..])).unwrap();
     let mut report = analysis::slog2(&mut r, &Options::default().record(true)).unwrap();
     let ix = WaitIndex::from_report(&mut report).unwrap();
