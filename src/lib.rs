@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod compare;
+pub mod convert;
 pub mod cube;
 pub mod export;
 pub mod filter;
