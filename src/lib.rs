@@ -23,6 +23,7 @@ pub mod output;
 pub mod remote;
 pub mod render;
 pub mod search;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod signals;
 pub mod slices;
