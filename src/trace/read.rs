@@ -114,18 +114,21 @@ pub(crate) fn survey(
     path: &Path,
     format: Format,
     stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(u64),
 ) -> Result<Option<Survey>> {
     if format != Format::Clog2 {
         return Ok(None);
     }
+    let file = std::fs::File::open(path).map_err(Error::io(path))?;
+    let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let sink = crate::export::sorted::StartOrder::survey().stop_when(stop.clone());
     let survey = stopped(
-        sorted_into(
-            path,
-            format,
-            crate::export::sorted::StartOrder::survey().stop_when(stop.clone()),
-            &mut None,
-        )
-        .map(|s| s.0),
+        slog2_format::convert::clog2_into(&mut r, sink, progress)
+            .map(|s| s.0)
+            .map_err(|e| Error::conversion(path, e)),
         stop,
         path,
     )?;
@@ -147,6 +150,7 @@ pub(crate) fn stream(
     span: crate::slices::Span,
     opts: &crate::export::Options,
     stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(u64),
     f: &mut dyn FnMut(crate::slices::Piece<'_>) -> std::ops::ControlFlow<()>,
 ) -> Result<crate::export::streamed::Outcome> {
     use crate::export::streamed::Streamed as Sink;
@@ -162,7 +166,7 @@ pub(crate) fn stream(
         source,
     })?;
     let out = stopped(
-        slog2_format::convert::clog2_into(&mut r, sink, |_| {})
+        slog2_format::convert::clog2_into(&mut r, sink, progress)
             .map_err(|e| Error::conversion(path, e)),
         stop,
         path,
@@ -192,7 +196,7 @@ pub(crate) fn streamed_until(
     legend: &mut dyn FnMut(&[slog2_format::Category]),
     f: &mut dyn FnMut(crate::slices::Piece<'_>),
 ) -> Result<Streamed> {
-    let Some(survey) = survey(path, format, stop)? else {
+    let Some(survey) = survey(path, format, stop, &mut |_| {})? else {
         return Ok(None);
     };
     if !survey.in_time_order {
@@ -204,7 +208,7 @@ pub(crate) fn streamed_until(
         f(p);
         std::ops::ControlFlow::Continue(())
     };
-    let out = stream(path, span, opts, stop, &mut emit)?;
+    let out = stream(path, span, opts, stop, &mut |_| {}, &mut emit)?;
     if out.stopped {
         return Err(Error::Stopped {
             path: path.to_path_buf(),

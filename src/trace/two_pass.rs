@@ -33,30 +33,49 @@ use std::sync::Arc;
 /// assert!(!starts.is_empty() && starts.windows(2).all(|w| w[0] <= w[1]));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct TwoPass {
+pub struct TwoPass<'a> {
     path: PathBuf,
     opts: crate::export::Options,
     survey: Survey,
     stop: Arc<AtomicBool>,
+    /// The trace's progress: the bytes read by both passes, of twice the
+    /// file's size.
+    progress: &'a mut Option<super::Progress>,
+    len: u64,
 }
 
-impl TwoPass {
-    /// The trace at `path` after its first pass, or `None` when it cannot be
-    /// read in two passes (not CLOG2, or its records not in time order).
+/// Tells `progress` that `at` bytes of the `total` of a two-pass read are read.
+fn tell(progress: &mut Option<super::Progress>, at: u64, total: u64) {
+    if let Some(p) = progress.as_mut() {
+        p(super::Step::Read { at, total })
+    }
+}
+
+impl<'a> TwoPass<'a> {
+    /// The CLOG2 trace at `path` after its first pass (telling `progress`
+    /// how far it is), or `progress` back when its records are not in time
+    /// order.
     pub(crate) fn open(
         path: &Path,
-        format: super::Format,
         opts: &crate::export::Options,
-    ) -> Result<Option<TwoPass>> {
+        progress: &'a mut Option<super::Progress>,
+    ) -> Result<std::result::Result<TwoPass<'a>, &'a mut Option<super::Progress>>> {
         let stop = Arc::new(AtomicBool::new(false));
-        Ok(read::survey(path, format, &stop)?
-            .filter(|s| s.in_time_order)
-            .map(|survey| TwoPass {
+        let len = std::fs::metadata(path).map_or(0, |m| m.len());
+        let survey = read::survey(path, super::Format::Clog2, &stop, &mut |at| {
+            tell(progress, at, 2 * len)
+        })?;
+        Ok(match survey {
+            Some(survey) if survey.in_time_order => Ok(TwoPass {
                 path: path.to_path_buf(),
                 opts: opts.clone(),
                 survey,
                 stop,
-            }))
+                progress,
+                len,
+            }),
+            _ => Err(progress),
+        })
     }
 
     /// The legend (as the conversion's, and the sorted path's, is).
@@ -70,7 +89,7 @@ impl TwoPass {
     }
 }
 
-impl Ordered for TwoPass {
+impl Ordered for TwoPass<'_> {
     type Error = Error;
 
     fn span(&self, from: Option<f64>, to: Option<f64>) -> Span {
@@ -89,6 +108,8 @@ impl Ordered for TwoPass {
         span: Span,
         f: &mut dyn FnMut(Piece<'_>) -> ControlFlow<()>,
     ) -> Result<()> {
-        read::stream(&self.path, span, &self.opts, &self.stop, f).map(drop)
+        let (len, progress) = (self.len, &mut *self.progress);
+        let mut told = |at| tell(progress, len + at, 2 * len);
+        read::stream(&self.path, span, &self.opts, &self.stop, &mut told, f).map(drop)
     }
 }
