@@ -103,7 +103,6 @@ pub(crate) fn streamed_until(
     f: &mut dyn FnMut(crate::slices::Piece<'_>),
 ) -> Result<Streamed> {
     use crate::export::streamed::Streamed as Sink;
-    use crate::export::Ordered as _;
     if format != Format::Clog2 {
         return Ok(None);
     }
@@ -115,22 +114,24 @@ pub(crate) fn streamed_until(
             r => r,
         }
     }
-    let survey = stopped(
-        sorted_into(
-            path,
-            format,
-            crate::export::sorted::StartOrder::survey().stop_when(stop.clone()),
-            &mut None,
-        )
-        .map(|s| s.0),
-        stop,
-        path,
-    )?;
-    if !survey.in_time_order() {
+    let survey = {
+        let file = std::fs::File::open(path).map_err(Error::io(path))?;
+        let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        slog2_format::convert::clog2_survey(&mut r, stop).map_err(|e| Error::conversion(path, e))?
+    };
+    let Some(survey) = survey else {
+        return Err(Error::Stopped {
+            path: path.to_path_buf(),
+        });
+    };
+    if !survey.in_time_order {
         return Ok(None);
     }
-    legend(survey.categories());
-    let span = survey.span(opts.from, opts.to);
+    legend(&survey.categories);
+    let span = crate::slices::span_of(survey.time_box, opts.from, opts.to);
     let spill = {
         let opts = opts.clone();
         Box::new(move || opts.start_order())
