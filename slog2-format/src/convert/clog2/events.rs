@@ -17,16 +17,14 @@ use crate::write::prim::Prim;
 use clog2_format::record::{rectype, Body, Record};
 use clog2_format::{PreambleInfo, RecordRef};
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, VecDeque};
 
 mod legend;
 pub use legend::*;
 
 mod carry;
 pub use carry::*;
-
-mod waits;
-use waits::Waits;
 
 /// What could not be paired or placed, per kind. Nothing here stops a conversion.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -122,6 +120,37 @@ struct Hdr {
     thread: i32,
 }
 
+/// The waiting items of one pairing key, oldest first. The oldest is stored
+/// inline: most keys have one item waiting, so pairing allocates nothing.
+#[derive(Debug, Clone)]
+struct Queue<V> {
+    head: V,
+    rest: VecDeque<V>,
+}
+
+impl<V> Queue<V> {
+    fn len(&self) -> usize {
+        1 + self.rest.len()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &V> {
+        std::iter::once(&self.head).chain(self.rest.iter())
+    }
+}
+
+/// Appends `v` to the queue of `key`.
+fn push_back<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, Queue<V>>, key: K, v: V) {
+    match map.entry(key) {
+        Entry::Occupied(mut e) => e.get_mut().rest.push_back(v),
+        Entry::Vacant(e) => {
+            e.insert(Queue {
+                head: v,
+                rest: VecDeque::new(),
+            });
+        }
+    }
+}
+
 /// Slots of the event-ID cache (a power of two).
 const HANDLER_CACHE: usize = 64;
 /// Slots of the cache of timelines already marked used (a power of two).
@@ -150,10 +179,10 @@ pub struct Clog2Drawables {
     cats: BTreeMap<i32, CatDef>,
     fallback: colors::Fallback,
     /// Open states per (category, line), oldest first.
-    states: Waits<(i32, i32), OpenState>,
+    states: HashMap<(i32, i32), Queue<OpenState>>,
     /// Pending sends and receives per (tag, sender process line, receiver process line).
-    sends: Waits<(i32, i32, i32), HalfArrow>,
-    recvs: Waits<(i32, i32, i32), HalfArrow>,
+    sends: HashMap<(i32, i32, i32), Queue<HalfArrow>>,
+    recvs: HashMap<(i32, i32, i32), Queue<HalfArrow>>,
     timelines: HashMap<i32, Timeline>,
     /// Recent event-ID lookups by `etype mod HANDLER_CACHE` (cleared by every
     /// definition, the only records that change what an ID means).
@@ -220,9 +249,9 @@ impl Clog2Drawables {
             ids: EventIds::new(pre),
             cats,
             fallback: colors::Fallback::default(),
-            states: Waits::default(),
-            sends: Waits::default(),
-            recvs: Waits::default(),
+            states: HashMap::default(),
+            sends: HashMap::default(),
+            recvs: HashMap::default(),
             timelines: HashMap::default(),
             handler_cache: [None; HANDLER_CACHE],
             line_cache: [0; LINE_CACHE],
@@ -635,14 +664,37 @@ impl Clog2Drawables {
     /// assert_eq!(d.low_water(), f64::INFINITY);
     /// ```
     pub fn low_water(&self) -> f64 {
-        let states = self.states.queues().flatten().map(|s| s.0);
+        let states = self.states.values().flat_map(Queue::iter).map(|s| s.0);
         let halves = self
             .sends
-            .queues()
-            .chain(self.recvs.queues())
-            .flatten()
+            .values()
+            .chain(self.recvs.values())
+            .flat_map(Queue::iter)
             .map(|w| w.time);
         states.chain(halves).fold(f64::INFINITY, f64::min)
+    }
+}
+
+impl<K: std::hash::Hash + Eq, V> Waiting<K, V> for HashMap<K, Queue<V>> {
+    fn push(&mut self, key: K, v: V) {
+        push_back(self, key, v);
+    }
+
+    fn pop(&mut self, key: K) -> Option<V> {
+        pop_oldest(self, key)
+    }
+}
+
+/// Takes the oldest waiting item of `key`, dropping the key once its queue is
+/// empty (so the maps hold only keys with waiting events, however many distinct
+/// tags and lines a long trace uses).
+fn pop_oldest<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, Queue<V>>, key: K) -> Option<V> {
+    match map.entry(key) {
+        Entry::Occupied(mut e) => match e.get_mut().rest.pop_front() {
+            Some(next) => Some(std::mem::replace(&mut e.get_mut().head, next)),
+            None => Some(e.remove().head),
+        },
+        Entry::Vacant(_) => None,
     }
 }
 

@@ -66,10 +66,10 @@ impl Clog2Drawables {
     /// ```
     pub fn partials(&self) -> Vec<Partial> {
         let mut out = Vec::new();
-        let mut keys: Vec<_> = self.states.waiting().map(|(k, _)| *k).collect();
+        let mut keys: Vec<_> = self.states.keys().copied().collect();
         keys.sort_unstable();
         for k in keys {
-            for &(_, prim, origin) in self.states.get(&k) {
+            for &(_, prim, origin) in self.states[&k].iter() {
                 out.push(Partial::State { prim, origin });
             }
         }
@@ -77,10 +77,10 @@ impl Clog2Drawables {
             (&self.sends, Partial::Send as fn(WaitingMessage) -> Partial),
             (&self.recvs, Partial::Recv),
         ] {
-            let mut keys: Vec<_> = map.waiting().map(|(k, _)| *k).collect();
+            let mut keys: Vec<_> = map.keys().copied().collect();
             keys.sort_unstable();
             for k in keys {
-                for h in map.get(&k) {
+                for h in map[&k].iter() {
                     out.push(end(WaitingMessage {
                         key: [k.0, k.1, k.2],
                         time: h.time,
@@ -116,7 +116,7 @@ impl Clog2Drawables {
         for p in partials {
             let (map, m) = match *p {
                 Partial::State { prim, origin } => {
-                    Waiting::push(
+                    push_back(
                         &mut self.states,
                         (prim.category, prim.lines[0]),
                         (prim.times[0], prim, origin),
@@ -132,7 +132,7 @@ impl Clog2Drawables {
                 size: m.size,
                 keep: m.origin,
             };
-            Waiting::push(map, (m.key[0], m.key[1], m.key[2]), half);
+            push_back(map, (m.key[0], m.key[1], m.key[2]), half);
         }
     }
 }

@@ -135,17 +135,17 @@ impl Clog2Drawables {
     /// ```
     pub fn finish(mut self) -> (Vec<Category>, Vec<LineIdMap>, Unmatched) {
         let mut u = self.unmatched;
-        u.state_starts = self.states.queues().map(|q| q.len() as u64).sum();
+        u.state_starts = self.states.values().map(|q| q.len() as u64).sum();
         // Java counts open objects of the categories it was told about.
         let defined = |c: &i32| self.cats.get(c).is_some_and(|d| d.defined);
         u.java_count += self
             .states
-            .waiting()
+            .iter()
             .filter(|((c, _), _)| defined(c))
             .map(|(_, q)| q.len() as u64)
             .sum::<u64>();
-        u.sends = self.sends.queues().map(|q| q.len() as u64).sum();
-        u.recvs = self.recvs.queues().map(|q| q.len() as u64).sum();
+        u.sends = self.sends.values().map(|q| q.len() as u64).sum();
+        u.recvs = self.recvs.values().map(|q| q.len() as u64).sum();
         u.java_count += u.sends + u.recvs;
 
         let cats = std::mem::take(&mut self.cats)
