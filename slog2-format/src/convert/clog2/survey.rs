@@ -41,7 +41,7 @@ pub struct Clog2Survey {
 /// Pairs the events of `reader` as [`clog2_into`](super::clog2_into) does and
 /// keeps only what the legend, the time box and the record order need: one
 /// thread, no primitive leaves the pairing. `Ok(None)` once `stop` is set
-/// (looked at every 65,536 records).
+/// (looked at before the first record and every 65,536 records, and at the end).
 ///
 /// # Errors
 ///
@@ -65,6 +65,9 @@ pub struct Clog2Survey {
 /// assert_eq!(s.stats, pairs);
 /// assert_eq!(Some(stats.time_range), s.time_box);
 /// # let _ = out;
+/// // Stopped: nothing learnt.
+/// let mut r = clog2_format::Clog2Reader::from_slice(&clog2)?;
+/// assert!(clog2_survey(&mut r, &AtomicBool::new(true))?.is_none());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn clog2_survey<S: Source>(
@@ -86,10 +89,11 @@ pub fn clog2_survey<S: Source>(
     let mut last_category = None;
     let mut time_box: Option<(f64, f64)> = None;
     let read = reader.for_each_ref(|rec, at| {
-        records += 1;
+        // The first record, then every STOP_EVERY.
         if records % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
             return ControlFlow::Break(Early::Stopped);
         }
+        records += 1;
         if matches!(
             rec.rectype,
             rectype::BAREEVT | rectype::CARGOEVT | rectype::MSGEVT
@@ -115,6 +119,7 @@ pub fn clog2_survey<S: Source>(
         ControlFlow::Continue(())
     });
     match read {
+        Ok(None) if stop.load(Ordering::Relaxed) => return Ok(None),
         Ok(None) => {}
         Ok(Some(Early::Stopped)) => return Ok(None),
         Ok(Some(Early::Order(e))) => return Err(e),
