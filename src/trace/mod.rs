@@ -39,6 +39,7 @@ mod info;
 mod pieces;
 mod print;
 pub(crate) mod read;
+mod two_pass;
 mod window;
 
 pub use analyze::WaitSource;
@@ -50,6 +51,7 @@ pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
 pub use pieces::InOrder;
 pub use print::OUTPUT;
+pub use two_pass::TwoPass;
 pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
@@ -596,6 +598,10 @@ impl Trace {
             None => {
                 let local = self.local()?;
                 let window = crate::export::Options::default().window(opts.from, opts.to);
+                if let Some(mut two) = TwoPass::open(&local, self.format, &window)? {
+                    let categories = two.categories().to_vec();
+                    return crate::stats::of_tree(&mut two, &categories, opts);
+                }
                 let mut sorted = read::sorted(&local, self.format, &window, &mut self.progress)?;
                 crate::stats::one_pass(&mut sorted, opts).map_err(Error::io(&std::env::temp_dir()))
             }
@@ -657,6 +663,15 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
+                if let Some(mut two) = TwoPass::open(&local, self.format, opts)? {
+                    let (categories, maps) = (two.categories().to_vec(), two.maps().to_vec());
+                    return crate::export::export(&mut two, &categories, &maps, opts, sink)
+                        .map_err(|e| match e {
+                            E::Read(e) => e,
+                            E::Write(e) => common(E::Write(e)),
+                            E::NoView { asked, known } => common(E::NoView { asked, known }),
+                        });
+                }
                 let mut sorted = read::sorted(&local, self.format, opts, &mut self.progress)?;
                 crate::export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
                     E::Read(source) => Error::Io {

@@ -130,6 +130,10 @@ impl Trace {
                 legend(sorted.categories());
                 visit(sorted.as_mut(), opts, f).map_err(Error::io(&std::env::temp_dir()))
             }
+            InOrder::TwoPass(mut two) => {
+                legend(two.categories());
+                visit(two.as_mut(), opts, f)
+            }
         }
     }
 
@@ -223,6 +227,9 @@ impl Trace {
         super::check_window(opts.from, opts.to)?;
         if self.own_tree().is_none() {
             let local = self.local()?;
+            if let Some(two) = super::TwoPass::open(&local, self.format, opts)? {
+                return Ok(InOrder::TwoPass(Box::new(two)));
+            }
             let sorted = read::sorted(&local, self.format, opts, &mut self.progress)?;
             return Ok(InOrder::Sorted(Box::new(sorted)));
         }
@@ -247,4 +254,7 @@ pub enum InOrder<'a> {
     ),
     /// A format without a tree, read in one pass and sorted.
     Sorted(Box<crate::export::sorted::Sorted>),
+    /// A CLOG2 trace whose records are in time order, read in two passes
+    /// (no sorted runs).
+    TwoPass(Box<super::TwoPass>),
 }

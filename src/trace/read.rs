@@ -87,60 +87,80 @@ pub(crate) fn sorted_until(
 /// format tells no low-water mark) and nothing was handed out.
 pub(crate) type Streamed = Option<crate::export::streamed::Outcome>;
 
-/// The pieces of the CLOG2 trace at `path` meeting the window of `opts`,
-/// handed to `f` in start order while the input is read (the legend to
-/// `legend` first), as [`sorted_until`] and a merge of its runs give them;
-/// ends with [`Error::Stopped`] once `stop` is set. Two passes: the first
-/// keeps nothing and learns the legend, the time box and whether the records
-/// are in time order; the second hands out each piece once no piece still to
-/// come can start before it ([`crate::export::streamed`]).
-pub(crate) fn streamed_until(
+/// What the first pass of a streamed read learns: the legend, the line-ID
+/// maps and the time box of the whole conversion, and whether its records
+/// came in time order.
+pub(crate) struct Survey {
+    pub(crate) categories: Vec<slog2_format::Category>,
+    pub(crate) maps: Vec<slog2_format::types::LineIdMap>,
+    pub(crate) time_box: Option<(f64, f64)>,
+    pub(crate) in_time_order: bool,
+}
+
+/// `Error::Stopped` for a read that failed because `stop` was set.
+fn stopped<T>(r: Result<T>, stop: &AtomicBool, path: &Path) -> Result<T> {
+    match r {
+        Err(_) if stop.load(Ordering::Relaxed) => Err(Error::Stopped {
+            path: path.to_path_buf(),
+        }),
+        r => r,
+    }
+}
+
+/// The first pass of a streamed read of the trace at `path` (keeping
+/// nothing), or `None` for a format that cannot be streamed (only CLOG2
+/// can: its pairing tells a low-water mark).
+pub(crate) fn survey(
     path: &Path,
     format: Format,
-    opts: &crate::export::Options,
     stop: &Arc<AtomicBool>,
-    legend: &mut dyn FnMut(&[slog2_format::Category]),
-    f: &mut dyn FnMut(crate::slices::Piece<'_>),
-) -> Result<Streamed> {
-    use crate::export::streamed::Streamed as Sink;
+) -> Result<Option<Survey>> {
     if format != Format::Clog2 {
         return Ok(None);
     }
-    fn stopped<T>(r: Result<T>, stop: &AtomicBool, path: &Path) -> Result<T> {
-        match r {
-            Err(_) if stop.load(Ordering::Relaxed) => Err(Error::Stopped {
-                path: path.to_path_buf(),
-            }),
-            r => r,
-        }
-    }
-    let survey = {
-        let file = std::fs::File::open(path).map_err(Error::io(path))?;
-        let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        slog2_format::convert::clog2_survey(&mut r, stop).map_err(|e| Error::conversion(path, e))?
-    };
+    let file = std::fs::File::open(path).map_err(Error::io(path))?;
+    let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    // The pairing alone, on this thread: no primitive is kept, sorted or
+    // handed to another thread.
+    let survey = stopped(
+        slog2_format::convert::clog2_survey(&mut r, stop).map_err(|e| Error::conversion(path, e)),
+        stop,
+        path,
+    )?;
     let Some(survey) = survey else {
         return Err(Error::Stopped {
             path: path.to_path_buf(),
         });
     };
-    if !survey.in_time_order {
-        return Ok(None);
-    }
-    legend(&survey.categories);
-    let span = crate::slices::span_of(survey.time_box, opts.from, opts.to);
+    Ok(Some(Survey {
+        categories: survey.categories,
+        maps: survey.maps,
+        time_box: survey.time_box,
+        in_time_order: survey.in_time_order,
+    }))
+}
+
+/// The second pass of a streamed read: the pieces of the CLOG2 trace at
+/// `path` (in time order, as `survey` found it) meeting the window of `opts`
+/// and `span`, handed to `f` in start order while the input is read; `f`
+/// may stop the read by breaking, and so may `stop` (then
+/// [`Error::Stopped`]).
+pub(crate) fn stream(
+    path: &Path,
+    span: crate::slices::Span,
+    opts: &crate::export::Options,
+    stop: &Arc<AtomicBool>,
+    f: &mut dyn FnMut(crate::slices::Piece<'_>) -> std::ops::ControlFlow<()>,
+) -> Result<crate::export::streamed::Outcome> {
+    use crate::export::streamed::Streamed as Sink;
     let spill = {
         let opts = opts.clone();
         Box::new(move || opts.start_order())
     };
-    let mut emit = |p: crate::slices::Piece<'_>| {
-        f(p);
-        std::ops::ControlFlow::Continue(())
-    };
-    let sink = Sink::new((opts.from, opts.to), span, spill, stop.clone(), &mut emit)
+    let sink = Sink::new((opts.from, opts.to), span, spill, stop.clone(), f)
         .held(crate::export::streamed::held_for(opts.sort_memory));
     let file = std::fs::File::open(path).map_err(Error::io(path))?;
     let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
@@ -154,6 +174,43 @@ pub(crate) fn streamed_until(
         path,
     )?
     .0;
+    if out.stopped && stop.load(Ordering::Relaxed) {
+        return Err(Error::Stopped {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(out)
+}
+
+/// The pieces of the CLOG2 trace at `path` meeting the window of `opts`,
+/// handed to `f` in start order while the input is read (the legend to
+/// `legend` first), as [`sorted_until`] and a merge of its runs give them;
+/// ends with [`Error::Stopped`] once `stop` is set. Two passes: the first
+/// keeps nothing and learns the legend, the time box and whether the records
+/// are in time order ([`survey`]); the second hands out each piece once no
+/// piece still to come can start before it ([`stream`],
+/// [`crate::export::streamed`]).
+pub(crate) fn streamed_until(
+    path: &Path,
+    format: Format,
+    opts: &crate::export::Options,
+    stop: &Arc<AtomicBool>,
+    legend: &mut dyn FnMut(&[slog2_format::Category]),
+    f: &mut dyn FnMut(crate::slices::Piece<'_>),
+) -> Result<Streamed> {
+    let Some(survey) = survey(path, format, stop)? else {
+        return Ok(None);
+    };
+    if !survey.in_time_order {
+        return Ok(None);
+    }
+    legend(&survey.categories);
+    let span = crate::slices::span_of(survey.time_box, opts.from, opts.to);
+    let mut emit = |p: crate::slices::Piece<'_>| {
+        f(p);
+        std::ops::ControlFlow::Continue(())
+    };
+    let out = stream(path, span, opts, stop, &mut emit)?;
     if out.stopped {
         return Err(Error::Stopped {
             path: path.to_path_buf(),

@@ -23,7 +23,9 @@ pub struct Clog2Survey {
     /// The legend as a converted file has it: the categories primitives use,
     /// in the converter's order.
     pub categories: Vec<Category>,
-    /// The converter's line-ID maps (as [`PrimSink::finish`] gets them).
+    /// The line-ID maps as a converted file has them: the converter's (as
+    /// [`PrimSink::finish`] gets them), then the identity map of the lines
+    /// primitives use.
     ///
     /// [`PrimSink::finish`]: crate::write::PrimSink::finish
     pub maps: Vec<LineIdMap>,
@@ -88,6 +90,9 @@ pub fn clog2_survey<S: Source>(
     let mut used = rustc_hash::FxHashSet::default();
     let mut last_category = None;
     let mut time_box: Option<(f64, f64)> = None;
+    // Lines used, and the previous primitive's (most repeat them).
+    let mut lines = rustc_hash::FxHashSet::default();
+    let mut last_lines = None;
     let read = reader.for_each_ref(|rec, at| {
         // The first record, then every STOP_EVERY.
         if records % STOP_EVERY == 0 && stop.load(Ordering::Relaxed) {
@@ -110,6 +115,10 @@ pub fn clog2_survey<S: Source>(
                 last_category = Some(p.category);
                 used.insert(p.category);
             }
+            if last_lines != Some(p.lines) {
+                last_lines = Some(p.lines);
+                lines.extend(&p.lines[..usize::from(p.nv.clamp(1, 2))]);
+            }
             let (start, end) = (p.earliest(), p.latest());
             time_box = Some(match time_box {
                 None => (start, end),
@@ -126,7 +135,8 @@ pub fn clog2_survey<S: Source>(
         Err(e) => return Err(Error::Clog2(Box::new(e))),
     }
     let input_bytes = reader.offset();
-    let (categories, maps, unmatched) = events.finish();
+    let (categories, mut maps, unmatched) = events.finish();
+    maps.push(crate::write::tree::identity_map(lines));
     Ok(Some(Clog2Survey {
         categories: categories
             .into_iter()
