@@ -123,3 +123,42 @@ pub fn cleanup() {
         signals::unregister(&p);
     }
 }
+
+/// A reader that tells `progress` how many bytes it has given so far.
+///
+/// ```
+/// use std::io::Read;
+/// let mut seen = 0;
+/// let mut told = |at| seen = at;
+/// let mut r = mpelog::input::Counted::new(&b"hello"[..], &mut told);
+/// let mut s = String::new();
+/// r.read_to_string(&mut s)?;
+/// drop(r);
+/// assert_eq!(seen, 5);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct Counted<'a, R> {
+    inner: R,
+    at: u64,
+    progress: &'a mut dyn FnMut(u64),
+}
+
+impl<'a, R> Counted<'a, R> {
+    /// `inner`, telling `progress` the bytes read after each read.
+    pub fn new(inner: R, progress: &'a mut dyn FnMut(u64)) -> Counted<'a, R> {
+        Counted {
+            inner,
+            at: 0,
+            progress,
+        }
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.at += n as u64;
+        (self.progress)(self.at);
+        Ok(n)
+    }
+}

@@ -26,12 +26,12 @@ fn row(p: mpelog::slices::Piece<'_>) -> Row {
     )
 }
 
-/// The rows of one path, and its legend's names.
+/// The rows of one path, and its legend (every field of every category).
 type Read = (Vec<Row>, Vec<String>);
 
 /// The rows of the sorted path and of the streamed one, and the legends.
 fn both(path: &Path, opts: &Options) -> (Read, Read) {
-    let names = |l: &[slog2_format::Category]| l.iter().map(|c| c.name.text()).collect();
+    let names = |l: &[slog2_format::Category]| l.iter().map(|c| format!("{c:?}")).collect();
     let mut t = Trace::open(path).unwrap();
     let (mut old, mut old_legend) = (Vec::new(), Vec::new());
     t.scan(opts, &mut |l| old_legend = names(l), &mut |p| {
@@ -182,6 +182,7 @@ fn records_out_of_time_order_are_sorted_whole() {
     w.push(&Record::bare(t, 1, 1)).unwrap();
     let (out, _) = w.finish(None).unwrap();
     std::fs::write(&path, out.into_inner()).unwrap();
+    survey_agrees(&path);
     let (old, new) = both(&path, &Options::default());
     assert_eq!(old.0.len(), 3001);
     assert_eq!(old.0[0].1, 0.1f64.to_bits(), "rank 1's state first");
@@ -215,5 +216,91 @@ fn every_corpus_clog2_streams_the_sorted_rows() {
             assert_eq!(old.1, new.1, "{}: legend", path.display());
             assert!(old.0 == new.0, "{}: rows differ, {opts:?}", path.display());
         }
+    }
+}
+
+/// The first pass of a streamed read (`clog2_survey`: the pairing alone, on
+/// one thread, no primitive kept) learns what the whole pairing into the
+/// sorted path's sink learns: the legend (every field), the converter's maps,
+/// the time box, the record order and the pairing's figures, or the same
+/// error.
+fn survey_agrees(path: &Path) {
+    use slog2_format::convert::{clog2_into, clog2_survey};
+    let bytes = std::fs::read(path).unwrap();
+    let reader = || clog2_format::Clog2Reader::from_slice(&bytes).unwrap();
+    let old = clog2_into(
+        &mut reader(),
+        mpelog::export::sorted::StartOrder::survey(),
+        |_| {},
+    );
+    let new = clog2_survey(&mut reader(), &AtomicBool::new(false));
+    let at = path.display();
+    match (old, new) {
+        (Ok((sorted, pairs)), Ok(Some(s))) => {
+            assert_eq!(sorted.categories(), &s.categories[..], "{at}: legend");
+            assert_eq!(sorted.maps(), &s.maps[..], "{at}: maps");
+            let bits = |b: Option<(f64, f64)>| b.map(|(a, b)| (a.to_bits(), b.to_bits()));
+            assert_eq!(bits(sorted.time_box()), bits(s.time_box), "{at}: time box");
+            assert_eq!(sorted.in_time_order(), s.in_time_order, "{at}: order");
+            assert_eq!(pairs, s.stats, "{at}: pairing figures");
+        }
+        (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{at}"),
+        (a, b) => panic!("{at}: the sorted path gave {a:?}, the survey {b:?}"),
+    }
+}
+
+#[test]
+fn the_first_pass_learns_what_the_whole_pairing_does() {
+    let dir = tempfile::tempdir().unwrap();
+    survey_agrees(&long_open(dir.path(), 500));
+    let synth = clog2_format::synth::Options::default;
+    for opts in [
+        synth().ranks(4).events(30_000),
+        synth().ranks(7).events(20_000).seed(5).dense(true),
+        synth().ranks(3).events(5_000).seed(9).block_size(1024),
+        synth()
+            .ranks(5)
+            .events(20_000)
+            .seed(3)
+            .plant(clog2_format::synth::Plant {
+                late_sender_ns: 25_000_000,
+                barrier_skew_ns: 1_000_000,
+                imbalance_ns: 3_000_000,
+            }),
+    ] {
+        survey_agrees(&generated(dir.path(), opts));
+    }
+    // Only starts (nothing drawn: no legend, no time box), a final with
+    // nothing open, an ID nothing declares.
+    let path = dir.path().join("open.clog2");
+    let mut w = Clog2Writer::new(
+        std::io::Cursor::new(Vec::new()),
+        PreambleInfo::mpe_default(2),
+    )
+    .unwrap();
+    w.push(&Record::bare(0.5, 0, 0)).unwrap();
+    w.push(&Record::bare(0.6, 1, 1)).unwrap();
+    w.push(&Record::bare(0.7, 1, 9999)).unwrap();
+    let (out, _) = w.finish(None).unwrap();
+    std::fs::write(&path, out.into_inner()).unwrap();
+    survey_agrees(&path);
+}
+
+#[test]
+fn the_first_pass_agrees_on_every_corpus_clog2() {
+    let Some(root) = mpelog_conformance::corpus::root() else {
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return;
+    };
+    let dir = root.join("mpe");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "clog2"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "corpus CLOG2 files missing: {files:?}");
+    for path in &files {
+        survey_agrees(path);
     }
 }

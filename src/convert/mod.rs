@@ -303,23 +303,3 @@ fn size(path: &Path) -> Result<u64> {
         .map(|m| m.len())
         .map_err(Error::io(path))
 }
-
-/// A reader that tells `progress` how many of `total` bytes it has given.
-struct Counted<'a, R> {
-    inner: R,
-    at: u64,
-    total: u64,
-    progress: &'a mut dyn FnMut(Step),
-}
-
-impl<R: std::io::Read> std::io::Read for Counted<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.at += n as u64;
-        (self.progress)(Step::Read {
-            at: self.at,
-            total: self.total,
-        });
-        Ok(n)
-    }
-}

@@ -2,9 +2,7 @@
 //! through their models, SLOG-2 through the codec (updated from 2.0.5, its
 //! nodes stored anew, or every drawable put into a new tree).
 
-use super::{
-    done, finish, identical_or_not, size, slog2_name, write_all, writer, Counted, Summary,
-};
+use super::{done, finish, identical_or_not, size, slog2_name, write_all, writer, Summary};
 use crate::output::Output;
 use crate::trace::{Error, Result, Step};
 use clog2_format::{BlockWriter, Clog2Reader};
@@ -15,12 +13,8 @@ use std::path::Path;
 pub(super) fn clog2(input: &Path, out: &Output, progress: &mut dyn FnMut(Step)) -> Result<Summary> {
     let len = size(input)?;
     let file = std::fs::File::open(input).map_err(Error::io(input))?;
-    let counted = Counted {
-        inner: file,
-        at: 0,
-        total: len,
-        progress,
-    };
+    let mut told = |at| progress(Step::Read { at, total: len });
+    let counted = crate::input::Counted::new(file, &mut told);
     let bad_input = |source| Error::Clog2 {
         path: input.to_path_buf(),
         source,

@@ -120,23 +120,28 @@ pub(crate) fn survey(
         return Ok(None);
     }
     let file = std::fs::File::open(path).map_err(Error::io(path))?;
+    let file = crate::input::Counted::new(file, progress);
     let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
         path: path.to_path_buf(),
         source,
     })?;
-    let sink = crate::export::sorted::StartOrder::survey().stop_when(stop.clone());
+    // The pairing alone, on this thread: no primitive is kept, sorted or
+    // handed to another thread.
     let survey = stopped(
-        slog2_format::convert::clog2_into(&mut r, sink, progress)
-            .map(|s| s.0)
-            .map_err(|e| Error::conversion(path, e)),
+        slog2_format::convert::clog2_survey(&mut r, stop).map_err(|e| Error::conversion(path, e)),
         stop,
         path,
     )?;
+    let Some(survey) = survey else {
+        return Err(Error::Stopped {
+            path: path.to_path_buf(),
+        });
+    };
     Ok(Some(Survey {
-        categories: survey.categories().to_vec(),
-        maps: survey.maps().to_vec(),
-        time_box: survey.time_box(),
-        in_time_order: survey.in_time_order(),
+        categories: survey.categories,
+        maps: survey.maps,
+        time_box: survey.time_box,
+        in_time_order: survey.in_time_order,
     }))
 }
 

@@ -3,6 +3,9 @@
 
 pub mod event_ids;
 pub mod events;
+mod survey;
+
+pub use survey::{clog2_survey, Clog2Survey};
 
 use crate::convert::stats::{in_end_order, into_tree, ConvertStats, PairStats};
 use crate::error::{Error, Result, Worker, WriteProblem};

@@ -48,7 +48,7 @@ pub use clog::{clog_into, clog_to_slog2};
 pub use clog2::events::{
     arrow_category, Clog2Drawables, Partial, Unmatched, WaitingMessage, ARROW_CATEGORY,
 };
-pub use clog2::{clog2_into, clog2_to_slog2};
+pub use clog2::{clog2_into, clog2_survey, clog2_to_slog2, Clog2Survey};
 pub use otf2::{otf2_into, otf2_to_slog2};
 pub use slog1::{slog1_into, slog1_to_slog2};
 pub use stats::{ConvertStats, PairStats};
