@@ -146,6 +146,21 @@ impl TextColumn {
         valid.then(|| std::str::from_utf8(text).ok()).flatten()
     }
 
+    /// The number of rows.
+    #[inline(always)]
+    fn rows(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Appends null rows up to `rows` rows.
+    #[inline(always)]
+    fn pad(&mut self, rows: usize) {
+        let n = rows.saturating_sub(self.rows());
+        if n > 0 {
+            self.push_nulls(n);
+        }
+    }
+
     /// Appends `n` null rows.
     fn push_nulls(&mut self, n: usize) {
         let end = self.offsets.last().copied().unwrap_or(0);
@@ -213,92 +228,140 @@ pub enum TypedColumn {
     Text(TextColumn),
 }
 
-impl TypedColumn {
-    fn new(kind: InfoType, rows: usize) -> TypedColumn {
+/// A typed info column being built. An integer or float column is
+/// allocated zeroed at the answer's size (`vec![0; n]`: `calloc`, whose
+/// fresh pages cost nothing until written) and only its values and their
+/// validity bits are written, by row, so that a mostly-null column's null
+/// rows are never touched one by one; a text column is appended to, its
+/// null rows padded in bulk.
+#[derive(Debug)]
+enum TypedBuild {
+    /// Values (0 in null rows, at least as many as rows), the validity bits
+    /// (as many bytes as they need), and how many rows hold a value.
+    Int(Vec<i64>, Vec<u8>, usize),
+    /// As `Int`.
+    Float(Vec<f64>, Vec<u8>, usize),
+    /// Text.
+    Text(TextColumn),
+}
+
+/// Sets bit `r` of `bits` (growing it zeroed); `false` if it was set.
+#[inline(always)]
+fn set_bit(bits: &mut Vec<u8>, r: usize) -> bool {
+    let byte = r / 8;
+    if byte >= bits.len() {
+        bits.resize((byte + 1).max(bits.len() * 2), 0);
+    }
+    match bits.get_mut(byte) {
+        Some(b) if *b & (1 << (r % 8)) == 0 => {
+            *b |= 1 << (r % 8);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether bit `r` of `bits` is set.
+#[inline(always)]
+fn bit(bits: &[u8], r: usize) -> bool {
+    bits.get(r / 8).is_some_and(|b| b & (1 << (r % 8)) != 0)
+}
+
+/// Puts `x` at row `r` of `v` (growing it zeroed) unless row `r` holds a
+/// value already (the first value of a row wins); counts it in `set`.
+#[inline(always)]
+fn put<T: Copy + Default>(v: &mut Vec<T>, bits: &mut Vec<u8>, set: &mut usize, r: usize, x: T) {
+    if !set_bit(bits, r) {
+        return;
+    }
+    if r >= v.len() {
+        v.resize((r + 1).max(v.len() * 2), T::default());
+    }
+    if let Some(slot) = v.get_mut(r) {
+        *slot = x;
+    }
+    *set += 1;
+}
+
+impl TypedBuild {
+    fn new(kind: InfoType, rows: usize) -> TypedBuild {
+        let bits = rows.div_ceil(8);
         match kind {
-            InfoType::Int => {
-                TypedColumn::Int(Vec::with_capacity(rows), Validity::with_capacity(rows))
-            }
-            InfoType::Float => {
-                TypedColumn::Float(Vec::with_capacity(rows), Validity::with_capacity(rows))
-            }
-            InfoType::Text => TypedColumn::Text(TextColumn::with_capacity(rows, 0)),
+            InfoType::Int => TypedBuild::Int(vec![0; rows], vec![0; bits], 0),
+            InfoType::Float => TypedBuild::Float(vec![0.0; rows], vec![0; bits], 0),
+            InfoType::Text => TypedBuild::Text(TextColumn::with_capacity(rows, 0)),
         }
     }
 
-    /// Appends `v` if it has the column's type; returns whether it did (and
-    /// whether text offsets stayed in range).
+    /// Puts `v` at row `r` if it has the column's type and the row holds no
+    /// value yet; whether text offsets stayed in range.
     #[inline(always)]
-    fn push(&mut self, v: &ArgRef<'_>) -> (bool, bool) {
+    fn push(&mut self, r: usize, v: &ArgRef<'_>) -> bool {
         match (self, v) {
-            (TypedColumn::Int(c, ok), ArgRef::Int(x)) => {
-                c.push(*x);
-                ok.push(true);
+            (TypedBuild::Int(c, bits, set), ArgRef::Int(x)) => put(c, bits, set, r, *x),
+            (TypedBuild::Float(c, bits, set), ArgRef::Float(x)) => put(c, bits, set, r, *x),
+            (TypedBuild::Text(c), ArgRef::Text(x)) => {
+                // Rows before this one that stored no value: nulls.
+                c.pad(r);
+                if c.rows() == r {
+                    return c.push(Some(x));
+                }
             }
-            (TypedColumn::Float(c, ok), ArgRef::Float(x)) => {
-                c.push(*x);
-                ok.push(true);
-            }
-            (TypedColumn::Text(c), ArgRef::Text(x)) => return (true, c.push(Some(x))),
-            _ => return (false, true),
+            _ => {}
         }
-        (true, true)
+        true
     }
 
-    /// Appends a copy of row `from` when it holds a value (else nothing: the
-    /// row is padded with a null later); whether text offsets stayed in range.
+    /// Puts a copy of row `from` at row `r` when it holds a value (else
+    /// nothing: the row stays null); whether text offsets stayed in range.
     #[inline(always)]
-    fn repeat(&mut self, from: usize) -> bool {
+    fn repeat(&mut self, r: usize, from: usize) -> bool {
         match self {
-            TypedColumn::Int(c, ok) => {
-                if let (true, Some(&x)) = (ok.get(from), c.get(from)) {
-                    c.push(x);
-                    ok.push(true);
+            TypedBuild::Int(c, bits, set) => {
+                if let (true, Some(&x)) = (bit(bits, from), c.get(from)) {
+                    put(c, bits, set, r, x);
                 }
             }
-            TypedColumn::Float(c, ok) => {
-                if let (true, Some(&x)) = (ok.get(from), c.get(from)) {
-                    c.push(x);
-                    ok.push(true);
+            TypedBuild::Float(c, bits, set) => {
+                if let (true, Some(&x)) = (bit(bits, from), c.get(from)) {
+                    put(c, bits, set, r, x);
                 }
             }
-            TypedColumn::Text(c) => {
+            TypedBuild::Text(c) => {
                 if c.valid.get(from) {
-                    return c.repeat(from);
+                    c.pad(r);
+                    if c.rows() == r {
+                        return c.repeat(from);
+                    }
                 }
             }
         }
         true
     }
 
-    /// The number of rows the column has.
-    #[inline(always)]
-    fn len(&self) -> usize {
-        match self {
-            TypedColumn::Int(c, _) => c.len(),
-            TypedColumn::Float(c, _) => c.len(),
-            TypedColumn::Text(c) => c.offsets.len().saturating_sub(1),
-        }
-    }
-
-    /// Appends null rows up to `rows` rows (the rows no value was stored in
-    /// are filled in bulk, when a later row stores one or at the end).
-    #[inline(always)]
-    fn pad(&mut self, rows: usize) {
-        let n = rows.saturating_sub(self.len());
-        if n == 0 {
-            return;
-        }
-        match self {
-            TypedColumn::Int(c, ok) => {
-                c.resize(rows, 0);
-                ok.push_nulls(n);
+    /// The column of `rows` rows.
+    fn finish(self, rows: usize) -> TypedColumn {
+        let validity = |mut bits: Vec<u8>, set: usize| {
+            bits.resize(rows.div_ceil(8), 0);
+            Validity {
+                bits,
+                nulls: rows.saturating_sub(set),
+                len: rows,
             }
-            TypedColumn::Float(c, ok) => {
-                c.resize(rows, 0.0);
-                ok.push_nulls(n);
+        };
+        match self {
+            TypedBuild::Int(mut v, bits, set) => {
+                v.resize(rows, 0);
+                TypedColumn::Int(v, validity(bits, set))
             }
-            TypedColumn::Text(c) => c.push_nulls(n),
+            TypedBuild::Float(mut v, bits, set) => {
+                v.resize(rows, 0.0);
+                TypedColumn::Float(v, validity(bits, set))
+            }
+            TypedBuild::Text(mut c) => {
+                c.pad(rows);
+                TypedColumn::Text(c)
+            }
         }
     }
 }
@@ -414,6 +477,8 @@ const NO_ROW: u32 = u32::MAX;
 /// Rows being put into [`Columns`].
 struct Builder<'p, 'b> {
     cols: Columns,
+    /// The typed info columns (put into `cols` by [`Builder::finish`]).
+    typed: Vec<TypedBuild>,
     cats: &'p mut Vec<CatRow>,
     at: &'p mut FxHashMap<i32, usize>,
     columns: &'p [InfoColumn],
@@ -448,15 +513,17 @@ impl<'p, 'b> Builder<'p, 'b> {
             start_line: Vec::with_capacity(rows),
             end_line: Vec::with_capacity(rows),
             info: TextColumn::with_capacity(rows, 0),
-            typed: plan
-                .columns
-                .iter()
-                .map(|c| (c.clone(), TypedColumn::new(c.kind, rows)))
-                .collect(),
+            typed: Vec::new(),
         };
+        let typed = plan
+            .columns
+            .iter()
+            .map(|c| TypedBuild::new(c.kind, rows))
+            .collect();
         let memo = vec![(&[][..], NO_ROW); plan.cats.len()];
         Builder {
             cols,
+            typed,
             cats: &mut plan.cats,
             at: &mut plan.at,
             columns: &plan.columns,
@@ -512,16 +579,15 @@ impl<'p, 'b> Builder<'p, 'b> {
             self.fits &= fits;
             return;
         }
-        let typed = &mut c.typed;
+        let typed = &mut self.typed;
         // The same info as this category's last row with info: its cells again.
         if let Some(&(bytes, from)) = self.memo.get(i) {
             if from != NO_ROW && bytes == p.info {
                 let from = from as usize;
                 fits &= c.info.repeat(from);
                 for &col in row.by_arg.iter().flatten() {
-                    if let Some((_, t)) = typed.get_mut(col) {
-                        t.pad(r);
-                        fits &= t.repeat(from);
+                    if let Some(t) = typed.get_mut(col) {
+                        fits &= t.repeat(r, from);
                     }
                 }
                 self.fits &= fits;
@@ -543,12 +609,8 @@ impl<'p, 'b> Builder<'p, 'b> {
                 ArgRef::Text(x) => text.push_str(x),
             }
             for &col in row.by_arg.get(n).map_or(&[][..], |c| &c[..]) {
-                if let Some((_, t)) = typed.get_mut(col) {
-                    // Rows before this one that stored no value: nulls.
-                    t.pad(r);
-                    if t.len() == r {
-                        fits &= t.push(&v).1;
-                    }
+                if let Some(t) = typed.get_mut(col) {
+                    fits &= t.push(r, &v);
                 }
             }
             n += 1;
@@ -560,10 +622,15 @@ impl<'p, 'b> Builder<'p, 'b> {
         self.fits &= fits;
     }
 
-    /// The columns made, the typed ones padded with nulls to the last row.
+    /// The columns made, the typed ones null in the rows they got no value.
     fn finish(mut self) -> (Columns, bool) {
         let rows = self.cols.len();
-        self.cols.typed.iter_mut().for_each(|(_, t)| t.pad(rows));
+        self.cols.typed = self
+            .columns
+            .iter()
+            .zip(self.typed)
+            .map(|(c, t)| (c.clone(), t.finish(rows)))
+            .collect();
         self.cols.kind.valid = Validity::all(rows);
         self.cols.name.valid = Validity::all(rows);
         (self.cols, self.fits)

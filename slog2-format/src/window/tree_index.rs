@@ -5,9 +5,60 @@
 use crate::error::FileRuleError;
 use crate::types::*;
 use crate::window::WindowBuf;
-// Fx hashing: the index of a 16,755-node TreeDir took a millisecond with
-// SipHash, at the first window of every file opened.
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+/// The entries of `entries` sorted by node ID, one per ID: the last of the
+/// TreeDir's with that ID, as a map filled in TreeDir order keeps it. A
+/// TreeDir is written in ID order, so the sort (stable, run-adaptive) is a
+/// pass over it; the first window of every file opened pays for it (a
+/// B-tree map and two hash maps of a 16,755-node TreeDir cost about 2 ms).
+pub(crate) fn by_id(entries: &[TreeDirEntry]) -> Vec<TreeDirEntry> {
+    let mut v = entries.to_vec();
+    if !v.is_sorted_by_key(|e| e.id) {
+        v.sort_by_key(|e| e.id);
+    }
+    // `dedup_by` keeps the first of equal neighbours: give it the later's value.
+    v.dedup_by(|later, kept| {
+        let same = later.id == kept.id;
+        if same {
+            *kept = *later;
+        }
+        same
+    });
+    v
+}
+
+/// The TreeDir entries by node ID: sorted, looked up by binary search.
+#[derive(Debug, Default)]
+pub(crate) struct DirById(Vec<TreeDirEntry>);
+
+impl DirById {
+    /// The entry of node `id`.
+    pub(crate) fn get(&self, id: &NodeId) -> Option<&TreeDirEntry> {
+        let i = self.0.binary_search_by_key(id, |e| e.id).ok()?;
+        self.0.get(i)
+    }
+
+    /// Whether the TreeDir has no entries.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The entries, in ID order.
+    pub(crate) fn values(&self) -> impl Iterator<Item = &TreeDirEntry> {
+        self.0.iter()
+    }
+}
+
+/// The block pointers of the TreeDir entries: sorted, without repeats.
+#[derive(Debug, Default)]
+pub(crate) struct Blocks(Vec<FileBlockPtr>);
+
+impl Blocks {
+    /// Whether `p` is the pointer of a TreeDir entry.
+    pub(crate) fn contains(&self, p: &FileBlockPtr) -> bool {
+        self.0.binary_search(p).is_ok()
+    }
+}
 
 /// The TreeDir by node ID and by block pointer, and the first error the
 /// file-level rules of `check` find in the header, the maps or the TreeDir:
@@ -15,11 +66,11 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 #[derive(Debug)]
 pub(crate) struct TreeIndex {
     /// The TreeDir entries by node ID.
-    pub(crate) dir: HashMap<NodeId, TreeDirEntry>,
+    pub(crate) dir: DirById,
     /// The TreeDir's root entry (deepest, then lowest xpos), if any.
     pub(crate) root: Option<NodeId>,
     /// The block pointers of the TreeDir entries.
-    pub(crate) blocks: HashSet<FileBlockPtr>,
+    pub(crate) blocks: Blocks,
     /// The first error-severity file rule broken, if any.
     pub(crate) file_error: Option<FileRuleError>,
 }
@@ -29,10 +80,13 @@ impl TreeIndex {
     /// file-level error.
     pub(crate) fn new(tree_dir: Option<&TreeDir>, file_error: Option<FileRuleError>) -> TreeIndex {
         let entries = tree_dir.map_or(&[][..], |t| &t.entries[..]);
+        let mut blocks: Vec<FileBlockPtr> = entries.iter().map(|e| e.ptr).collect();
+        blocks.sort();
+        blocks.dedup();
         TreeIndex {
-            dir: entries.iter().map(|e| (e.id, *e)).collect(),
+            dir: DirById(by_id(entries)),
             root: tree_dir.and_then(|t| t.root().map(|e| e.id)),
-            blocks: entries.iter().map(|e| e.ptr).collect(),
+            blocks: Blocks(blocks),
             file_error,
         }
     }
