@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap;
 use slog2_format::window::TimeWindow;
 use slog2_format::{Category, WindowBuf};
 use std::cmp::Ordering;
-use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// Which rows of a nullable column hold a value: Arrow's validity bitmap
 /// (row `i` is bit `i % 8` of byte `i / 8`, set when it holds a value) and
@@ -436,12 +436,52 @@ impl CatRow {
     }
 }
 
+/// Where each category's row is: by index in a table for the small indexes
+/// a legend has (a row per drawable looks its category up), hashed beyond.
+#[derive(Debug, Default)]
+struct CatIndex {
+    /// Row + 1 of category `i` (0: none), for `0 <= i < DENSE`.
+    dense: Vec<u32>,
+    /// The rows of the other categories.
+    sparse: FxHashMap<i32, usize>,
+}
+
+/// The categories [`CatIndex`] keeps in its table.
+const DENSE: usize = 4096;
+
+impl CatIndex {
+    #[inline(always)]
+    fn get(&self, category: i32) -> Option<usize> {
+        let c = usize::try_from(category).ok().filter(|&c| c < DENSE);
+        match c.and_then(|c| self.dense.get(c)) {
+            Some(&r) if r > 0 => Some(r as usize - 1),
+            _ => self.sparse.get(&category).copied(),
+        }
+    }
+
+    fn insert(&mut self, category: i32, row: usize) {
+        match (usize::try_from(category), u32::try_from(row + 1)) {
+            (Ok(c), Ok(r)) if c < DENSE => {
+                if self.dense.len() <= c {
+                    self.dense.resize(c + 1, 0);
+                }
+                if let Some(slot) = self.dense.get_mut(c) {
+                    *slot = r;
+                }
+            }
+            _ => {
+                self.sparse.insert(category, row);
+            }
+        }
+    }
+}
+
 /// What the rows of one legend are made with: kept by the [`Trace`]
 /// between queries with the reused query buffer.
 #[derive(Debug)]
 pub(super) struct Plan {
     cats: Vec<CatRow>,
-    at: FxHashMap<i32, usize>,
+    at: CatIndex,
     columns: Vec<InfoColumn>,
     /// The tree query's buffer, reused by the next query.
     buf: WindowBuf,
@@ -451,7 +491,7 @@ impl Plan {
     fn new(legend: &[Category]) -> Plan {
         let columns = info_columns(legend);
         let mut cats = Vec::with_capacity(legend.len());
-        let mut at = FxHashMap::default();
+        let mut at = CatIndex::default();
         for c in legend {
             let kind = match c.topology {
                 0 => "event",
@@ -480,10 +520,8 @@ struct Builder<'p, 'b> {
     /// The typed info columns (put into `cols` by [`Builder::finish`]).
     typed: Vec<TypedBuild>,
     cats: &'p mut Vec<CatRow>,
-    at: &'p mut FxHashMap<i32, usize>,
+    at: &'p mut CatIndex,
     columns: &'p [InfoColumn],
-    /// The info text of the row being added (reused).
-    text: String,
     /// The last category looked up, and where its row is.
     last: Option<(i32, usize)>,
     /// Per category row: the info bytes of its last row with info, and that
@@ -527,7 +565,6 @@ impl<'p, 'b> Builder<'p, 'b> {
             cats: &mut plan.cats,
             at: &mut plan.at,
             columns: &plan.columns,
-            text: String::new(),
             last: None,
             memo,
             fits: true,
@@ -542,8 +579,8 @@ impl<'p, 'b> Builder<'p, 'b> {
                 return i;
             }
         }
-        let i = match self.at.get(&category) {
-            Some(&i) => i,
+        let i = match self.at.get(category) {
+            Some(i) => i,
             None => {
                 let i = self.cats.len();
                 let kind = "state";
@@ -594,19 +631,21 @@ impl<'p, 'b> Builder<'p, 'b> {
                 return;
             }
         }
-        let text = &mut self.text;
-        text.clear();
+        // The text is written straight into the info column.
+        let info = &mut c.info;
+        let at = info.bytes.len();
+        let text = &mut info.bytes;
         let mut n = 0;
         row.cat.each_arg(p.info, |k, v| {
             if n > 0 {
-                text.push_str(", ");
+                text.extend_from_slice(b", ");
             }
-            text.push_str(k);
-            text.push('=');
+            text.extend_from_slice(k.as_bytes());
+            text.push(b'=');
             match &v {
                 ArgRef::Int(x) => push_int(text, *x),
                 ArgRef::Float(x) => push_float(text, *x),
-                ArgRef::Text(x) => text.push_str(x),
+                ArgRef::Text(x) => text.extend_from_slice(x.as_bytes()),
             }
             for &col in row.by_arg.get(n).map_or(&[][..], |c| &c[..]) {
                 if let Some(t) = typed.get_mut(col) {
@@ -615,7 +654,13 @@ impl<'p, 'b> Builder<'p, 'b> {
             }
             n += 1;
         });
-        fits &= c.info.push((n > 0).then_some(text.as_str()));
+        if n > 0 {
+            info.valid.push(true);
+            fits &= info.end_row();
+        } else {
+            info.bytes.truncate(at);
+            fits &= info.push(None);
+        }
         if let (Some(m), Ok(r)) = (self.memo.get_mut(i), u32::try_from(r)) {
             *m = (p.info, r);
         }
@@ -639,7 +684,7 @@ impl<'p, 'b> Builder<'p, 'b> {
 
 /// Appends the decimal digits of `x` (as `{x}` formats it).
 #[inline(always)]
-fn push_int(s: &mut String, x: i64) {
+fn push_int(s: &mut Vec<u8>, x: i64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut u = x.unsigned_abs();
@@ -652,9 +697,9 @@ fn push_int(s: &mut String, x: i64) {
         }
     }
     if x < 0 {
-        s.push('-');
+        s.push(b'-');
     }
-    s.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    s.extend_from_slice(digits.get(at..).unwrap_or_default());
 }
 
 /// Whether finite `x` lies halfway between two `n`-digit decimals (its
@@ -691,7 +736,7 @@ fn may_tie(x: f64, n: usize) -> bool {
 /// Appends `x` as `{x}` formats it (the shortest digits that read back as
 /// `x`, never an exponent): the digits from `zmij`, laid out in place.
 #[inline]
-fn push_float(s: &mut String, x: f64) {
+fn push_float(s: &mut Vec<u8>, x: f64) {
     if !x.is_finite() {
         let _ = write!(s, "{x}");
         return;
@@ -743,29 +788,29 @@ fn push_float(s: &mut String, x: f64) {
         .rev()
         .take_while(|&&c| c == b'0')
         .count();
-    let d = std::str::from_utf8(&digits[lead..end]).unwrap_or_default();
+    let d = digits.get(lead..end).unwrap_or_default();
     if may_tie(x, d.len()) {
         // Two shortest digit strings as near: `{x}` picks its own.
         let _ = write!(s, "{x}");
         return;
     }
     if neg {
-        s.push('-');
+        s.push(b'-');
     }
     if d.is_empty() {
-        s.push('0');
+        s.push(b'0');
     } else if point <= 0 {
-        s.push_str("0.");
-        (0..-point).for_each(|_| s.push('0'));
-        s.push_str(d);
+        s.extend_from_slice(b"0.");
+        (0..-point).for_each(|_| s.push(b'0'));
+        s.extend_from_slice(d);
     } else if point as usize >= d.len() {
-        s.push_str(d);
-        (0..point as usize - d.len()).for_each(|_| s.push('0'));
+        s.extend_from_slice(d);
+        (0..point as usize - d.len()).for_each(|_| s.push(b'0'));
     } else {
         let (a, b) = d.split_at(point as usize);
-        s.push_str(a);
-        s.push('.');
-        s.push_str(b);
+        s.extend_from_slice(a);
+        s.push(b'.');
+        s.extend_from_slice(b);
     }
 }
 
@@ -776,9 +821,20 @@ fn each_piece<'b>(buf: &'b WindowBuf, window: &TimeWindow, mut f: impl FnMut(Pie
         if !window.meets(d.earliest(), d.latest()) {
             continue;
         }
-        for p in d.primitive().into_iter().chain(d.parts()) {
-            if !f(Piece::of(&p)) {
-                return;
+        // A primitive (the usual case) apart from a composite's parts: no
+        // chained iterator per drawable.
+        match d.primitive() {
+            Some(p) => {
+                if !f(Piece::of(&p)) {
+                    return;
+                }
+            }
+            None => {
+                for p in d.parts() {
+                    if !f(Piece::of(&p)) {
+                        return;
+                    }
+                }
             }
         }
     }
@@ -914,7 +970,13 @@ impl Trace {
         let mut plan = self.plan.take();
         let answer = match self.own_tree() {
             Some(tree) => {
-                let span = span_of(tree.time_box(), from, to);
+                // The trace's box only where a bound is missing (finding the
+                // root is a pass over the TreeDir).
+                let time_box = match (from, to) {
+                    (Some(_), Some(_)) => None,
+                    _ => tree.time_box(),
+                };
+                let span = span_of(time_box, from, to);
                 let (lo, hi) = if span.clipped {
                     (span.from, span.to)
                 } else {
@@ -1093,11 +1155,16 @@ mod tests {
             values.push((bits % 100_000) as f64);
             values.push(f64::from(f32::from_bits(bits as u32)));
         }
-        let mut s = String::new();
+        let mut s = Vec::new();
         for v in values {
             s.clear();
             push_float(&mut s, v);
-            assert_eq!(s, format!("{v}"), "{:#x}", v.to_bits());
+            assert_eq!(
+                std::str::from_utf8(&s),
+                Ok(format!("{v}").as_str()),
+                "{:#x}",
+                v.to_bits()
+            );
         }
     }
 
