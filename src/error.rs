@@ -226,7 +226,16 @@ impl From<mpelog::trace::Error> for CliError {
             E::Io { path, source } => CliError::from_io(&path, source),
             E::Unrecognized { path, message } => CliError::Unrecognized { path, message },
             E::Remote(e) => CliError::Remote(e),
-            E::Clog2 { path, source } => CliError::clog2(&path)(source),
+            // Only a CLOG2 input is one `mpelog repair` recovers (not an old
+            // CLOG input, nor an output).
+            E::Clog2 { path, source }
+                if mpelog::trace::detect(&path).is_ok_and(|f| f == mpelog::trace::Format::Clog2) =>
+            {
+                CliError::clog2(&path)(source)
+            }
+            E::Clog2 { path, source } => CliError::input(&path)(source),
+            E::Output(e) => CliError::File(e),
+            E::Filter { path, source } => CliError::Filter { path, source },
             E::Slog2 { path, source } => CliError::slog2(&path)(source),
             E::Slog1 { path, source } => CliError::slog1(&path)(source),
             E::Alog { path, source } => CliError::BadAlog { path, source },

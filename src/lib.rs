@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod compare;
+pub mod convert;
 pub mod cube;
 pub mod export;
 pub mod filter;
@@ -22,6 +23,7 @@ pub mod output;
 pub mod remote;
 pub mod render;
 pub mod search;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod signals;
 pub mod slices;

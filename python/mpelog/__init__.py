@@ -32,11 +32,13 @@ from ._mpelog import (
     NoTraceError,
     NoViewError,
     Otf2Error,
+    OutputError,
     RemoteError,
     Slog1Error,
     Slog2Error,
     TraceIOError,
     UnrecognizedError,
+    UnsupportedError,
 )
 
 __all__ = [
@@ -57,6 +59,8 @@ __all__ = [
     "NoTraceError",
     "BadWindowError",
     "NoViewError",
+    "OutputError",
+    "UnsupportedError",
 ]
 
 PathLike = Union[str, "_os.PathLike[str]"]
@@ -313,7 +317,20 @@ def check(path_or_url: PathLike) -> Dict[str, Any]:
     return open(path_or_url).check()
 
 
-def convert(path_or_url: PathLike, output: PathLike) -> None:
-    """Converts a CLOG2, old CLOG, ALOG, SLOG-1 or OTF2 trace to the SLOG-2
-    file ``output`` (``mpelog convert``'s default tree)."""
-    open(path_or_url)._t.convert_to_slog2(_os.fspath(output))
+def convert(
+    path_or_url: PathLike, output: PathLike, format: Optional[str] = None
+) -> Dict[str, Any]:
+    """Converts a trace as ``mpelog convert`` does: any format (or URL) to
+    SLOG-2 with the default tree, or an MPE format to itself (rewritten
+    through the codec, byte-identical for a canonical file). The output's
+    format is ``format`` (``clog2``, ``clog``, ``slog2``, ``alog``,
+    ``slog``) or else its extension's. The output is never one of the
+    inputs (:class:`OutputError`) and appears whole or not at all.
+
+    Returns the summary: ``verb``, ``input``, ``source``, ``input_bytes``,
+    ``records``, ``output_format``, ``output_bytes``, ``details`` (the
+    lines ``mpelog convert`` prints after its first). Raises
+    :class:`UnsupportedError` for a pair that does not convert."""
+    return _json.loads(
+        _mpelog.convert(_os.fspath(path_or_url), _os.fspath(output), format)
+    )

@@ -79,6 +79,19 @@ create_exception!(
     "A view the trace does not have."
 );
 
+create_exception!(
+    mpelog,
+    OutputError,
+    MpelogError,
+    "An output that cannot be written: one of the inputs, a directory, or refused by the file system."
+);
+create_exception!(
+    mpelog,
+    UnsupportedError,
+    MpelogError,
+    "Something this input cannot do (say, a conversion between two formats that does not exist)."
+);
+
 /// The Python exception of a library error, with `kind`, `path` and `offset`.
 fn py_err(e: mpelog::trace::Error) -> PyErr {
     use mpelog::trace::Error as E;
@@ -96,6 +109,8 @@ fn py_err(e: mpelog::trace::Error) -> PyErr {
         E::NoTrace { .. } => NoTraceError::new_err(msg),
         E::BadWindow { .. } => BadWindowError::new_err(msg),
         E::NoView { .. } => NoViewError::new_err(msg),
+        E::Output(_) => OutputError::new_err(msg),
+        E::Unsupported { .. } => UnsupportedError::new_err(msg),
         _ => MpelogError::new_err(msg),
     };
     let path = match &e {
@@ -581,13 +596,6 @@ impl Trace {
             batch: Mutex::new(Some(batch)),
         })
     }
-
-    /// Converts the trace to a SLOG-2 file at `output` (mpelog convert's default tree).
-    fn convert_to_slog2(&self, py: Python<'_>, output: PathBuf) -> PyResult<()> {
-        let t = self.inner.clone();
-        py.detach(move || lock(&t).write_slog2(&output).map_err(py_err))
-    }
-
     /// `check()`'s report as JSON text.
     fn check_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
@@ -616,6 +624,57 @@ impl Trace {
     }
 }
 
+/// Converts or rewrites a trace (see `mpelog.convert`); returns the
+/// summary as JSON text.
+#[pyfunction]
+#[pyo3(signature = (input, output, format=None))]
+fn convert(
+    py: Python<'_>,
+    input: PathBuf,
+    output: PathBuf,
+    format: Option<String>,
+) -> PyResult<String> {
+    let name = format
+        .clone()
+        .or_else(|| {
+            output
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    let target = mpelog::convert::format_named(&name).ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(match format {
+            Some(f) => format!("format {f:?}: unknown output format (known: clog2, clog, slog2, alog, slog)"),
+            None => format!(
+                "cannot tell the output format from {}: give format= clog2, clog, slog2, alog or slog, or use that extension",
+                output.display()
+            ),
+        })
+    })?;
+    py.detach(move || {
+        let run = || -> mpelog::trace::Result<mpelog::convert::Summary> {
+            let out = mpelog::output::Output::create(&output, &[&input], false)?;
+            let done =
+                mpelog::convert::convert(&input, target, &out, &Default::default(), &mut |_| {})?;
+            out.commit()?;
+            Ok(done)
+        };
+        let d = run().map_err(py_err)?;
+        Ok(serde_json::json!({
+            "verb": d.verb,
+            "input": d.input.display().to_string(),
+            "source": d.source.name(),
+            "input_bytes": d.input_bytes,
+            "records": d.records,
+            "output_format": d.output_format,
+            "output_bytes": d.output_bytes,
+            "details": d.details,
+        })
+        .to_string())
+    })
+}
+
 /// Opens a trace of any format, or a URL (see `mpelog.open`).
 #[pyfunction]
 fn open(py: Python<'_>, path: PathBuf) -> PyResult<Trace> {
@@ -629,6 +688,7 @@ fn open(py: Python<'_>, path: PathBuf) -> PyResult<Trace> {
 fn _mpelog(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_class::<Trace>()?;
     m.add_class::<ArrowSchema>()?;
     m.add_class::<ArrowBatch>()?;
@@ -647,6 +707,8 @@ fn _mpelog(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ("NoTraceError", py.get_type::<NoTraceError>()),
         ("BadWindowError", py.get_type::<BadWindowError>()),
         ("NoViewError", py.get_type::<NoViewError>()),
+        ("OutputError", py.get_type::<OutputError>()),
+        ("UnsupportedError", py.get_type::<UnsupportedError>()),
     ] {
         m.add(name, e)?;
     }

@@ -4,6 +4,7 @@ pipit CSV export; typed exceptions carry the byte offset."""
 
 import io
 import json
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -12,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import mpelog
-from conftest import corpus_files
+from conftest import _cli, corpus_files
 
 COLUMNS = ["kind", "category", "name", "start", "end", "duration", "start_line", "end_line", "info"]
 
@@ -120,14 +121,41 @@ def test_events_in_pipits_layout(generated):
     assert {"Enter", "Leave", "Instant"} <= set(df["Event Type"])
 
 
-def test_convert_and_check(generated, tmp_path):
+def test_convert_and_check(generated, tmp_path, cli):
     out = tmp_path / "c.slog2"
-    mpelog.convert(generated["clog2"], out)
+    done = mpelog.convert(generated["clog2"], out)
     assert mpelog.check(out)["passes"]
     assert mpelog.open(out).window().equals(mpelog.open(generated["clog2"]).window())
-    with pytest.raises(mpelog.MpelogError) as e:
-        mpelog.convert(out, tmp_path / "again.slog2")
+    assert (done["verb"], done["source"], done["output_format"]) == ("converted", "CLOG2", "SLOG 2.0.6")
+    assert done["output_bytes"] == out.stat().st_size
+    # The summary's lines are the CLI's, for the same conversion.
+    r = subprocess.run([_cli(), "convert", str(generated["clog2"]), "-o", str(tmp_path / "cli.slog2")],
+                       capture_output=True, check=True)
+    assert r.stderr.decode().splitlines()[1:] == done["details"]
+    assert (tmp_path / "cli.slog2").read_bytes() == out.read_bytes()
+    # A SLOG-2 file rewritten to SLOG-2 is byte-identical; each MPE format to itself.
+    again = mpelog.convert(out, tmp_path / "again.slog2")
+    assert again["verb"] == "rewrote" and (tmp_path / "again.slog2").read_bytes() == out.read_bytes()
+    mpelog.convert(generated["clog2"], tmp_path / "x.dat", format="clog2")
+    assert (tmp_path / "x.dat").read_bytes() == generated["clog2"].read_bytes()
+
+
+def test_convert_refuses(generated, tmp_path):
+    with pytest.raises(mpelog.UnsupportedError) as e:
+        mpelog.convert(generated["clog2"], tmp_path / "x.alog")
     assert e.value.kind == "unsupported"
+    assert not (tmp_path / "x.alog").exists()
+    # The output is never the input: the trace stays as it was.
+    copy = tmp_path / "same.clog2"
+    copy.write_bytes(generated["clog2"].read_bytes())
+    with pytest.raises(mpelog.OutputError) as e:
+        mpelog.convert(copy, copy)
+    assert e.value.kind == "output"
+    assert copy.read_bytes() == generated["clog2"].read_bytes()
+    with pytest.raises(ValueError):
+        mpelog.convert(generated["clog2"], tmp_path / "x.txt")
+    with pytest.raises(ValueError):
+        mpelog.convert(generated["clog2"], tmp_path / "x.slog2", format="otf2")
 
 
 def test_typed_errors(generated, tmp_path):

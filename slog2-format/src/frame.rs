@@ -66,6 +66,27 @@ pub enum Compression {
     Columns(u32),
 }
 
+/// The compression's name as [`Compression::parse`] takes it back: `none`,
+/// `stored`, `deflate:LEVEL` (the column form) or `raw-deflate:LEVEL`.
+///
+/// ```
+/// use slog2_format::frame::Compression;
+/// for c in [Compression::None, Compression::Stored, Compression::Deflate(9), Compression::Columns(2)] {
+///     assert_eq!(Compression::parse(&c.to_string()), Ok(c));
+/// }
+/// assert_eq!(Compression::parse("deflate").unwrap().to_string(), "deflate:2");
+/// ```
+impl std::fmt::Display for Compression {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Compression::None => f.write_str("none"),
+            Compression::Stored => f.write_str("stored"),
+            Compression::Deflate(l) => write!(f, "raw-deflate:{l}"),
+            Compression::Columns(l) => write!(f, "deflate:{l}"),
+        }
+    }
+}
+
 impl Compression {
     /// Parses `none`, `stored`, `deflate[:LEVEL]` (the column form where the node
     /// follows the grammar, else plain deflate; level 2 by default: on generated

@@ -1,6 +1,5 @@
 //! One module per subcommand.
 
-pub mod alog;
 pub mod analyze;
 pub mod annotate;
 pub mod annotation;
@@ -11,13 +10,11 @@ pub mod export;
 pub mod filter;
 pub mod form;
 pub mod info;
-pub mod otf2;
 pub mod print;
 pub mod raster;
 pub mod render;
 pub mod repair;
 pub mod serve;
-pub mod slog1;
 pub mod stats;
 pub mod synth;
 pub mod window;
@@ -54,8 +51,8 @@ pub fn open_trace(path: &Path, trace: Option<&Path>) -> CliResult<mpelog::Trace>
                 crate::input::shown(&given),
                 format.name()
             );
-            eprintln!("{}", convert::tree_line(&stats.tree));
-            eprintln!("{}", convert::unmatched_line(&stats.unmatched, java(format)));
+            eprintln!("{}", mpelog::convert::tree_line(&stats.tree));
+            eprintln!("{}", mpelog::convert::unmatched_line(&stats.unmatched, java(format)));
         }
         _ => {}
     }));

@@ -125,6 +125,20 @@ pub enum Error {
         /// The trace's views.
         known: String,
     },
+    /// An output that cannot be written: it is one of the inputs, a
+    /// directory, or the file system refused it (the rules of
+    /// [`crate::output`]).
+    #[error(transparent)]
+    Output(#[from] crate::output::Error),
+    /// A SLOG-2 file whose drawables cannot be put into a new tree.
+    #[error("{}: {source}", .path.display())]
+    Filter {
+        /// The input.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: crate::filter::Error,
+    },
     /// The read was stopped by its caller (the flag of
     /// [`Trace::scan_until`](super::Trace::scan_until)) before its end.
     #[error("{}: the read was stopped before its end", .path.display())]
@@ -170,7 +184,7 @@ impl Error {
     /// The kind of error as one word (what the Python package names its
     /// exceptions after): `io`, `unrecognized`, `remote`, `clog2`, `slog2`,
     /// `slog1`, `alog`, `otf2`, `annotation`, `no_trace`, `bad_window`,
-    /// `unsupported`, `no_view`.
+    /// `unsupported`, `no_view`, `stopped`, `output`, `filter`.
     ///
     /// ```
     /// let e = mpelog::trace::Error::BadWindow { from: 1.0, to: 0.0 };
@@ -192,6 +206,8 @@ impl Error {
             Error::NoView { .. } => "no_view",
             Error::Unsupported { .. } => "unsupported",
             Error::Stopped { .. } => "stopped",
+            Error::Output(_) => "output",
+            Error::Filter { .. } => "filter",
         }
     }
 

@@ -38,7 +38,7 @@ mod file_info;
 mod info;
 mod pieces;
 mod print;
-mod read;
+pub(crate) mod read;
 mod window;
 
 pub use analyze::WaitSource;
@@ -671,13 +671,16 @@ impl Trace {
     }
 
     /// Writes the trace as a SLOG-2 file at `out`, converted with `mpelog
-    /// convert`'s default tree (64 KiB leaves, 2 children, plain nodes).
+    /// convert`'s default tree (64 KiB leaves, 2 children, plain nodes),
+    /// by the rules of [`crate::output`]: `out` is never the input, and
+    /// appears whole or not at all ([`crate::convert`] for the other
+    /// conversions and their summary).
     ///
     /// # Errors
     ///
     /// [`Error::Unsupported`] for a SLOG-2 file or an annotation (`mpelog
     /// convert` rewrites those), the format's error where the input is bad,
-    /// [`Error::Io`] when `out` cannot be written.
+    /// [`Error::Output`] when `out` is the input or cannot be written.
     ///
     /// ```
     /// let dir = tempfile::tempdir()?;
@@ -688,6 +691,9 @@ impl Trace {
     /// let mut s = mpelog::Trace::open(&out)?;
     /// assert_eq!(s.format(), mpelog::trace::Format::Slog2);
     /// assert_eq!(s.write_slog2(&dir.path().join("again.slog2")).unwrap_err().kind(), "unsupported");
+    /// // The input is never overwritten.
+    /// assert_eq!(mpelog::Trace::open(&path)?.write_slog2(&path).unwrap_err().kind(), "output");
+    /// assert!(clog2_format::Clog2Reader::from_slice(&std::fs::read(&path)?).is_ok());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write_slog2(&mut self, out: &Path) -> Result<()> {
@@ -701,9 +707,17 @@ impl Trace {
                     ),
                 })
             }
-            format => {
+            _ => {
                 let local = self.local()?;
-                read::write_slog2(&local, format, out).map(drop)
+                let out = crate::output::Output::create(out, &[&local], false)?;
+                crate::convert::convert(
+                    &local,
+                    Format::Slog2,
+                    &out,
+                    &Default::default(),
+                    &mut |_| {},
+                )?;
+                Ok(out.commit()?)
             }
         }
     }
