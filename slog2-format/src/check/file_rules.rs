@@ -137,8 +137,8 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
         }
     }
     let entries: &[TreeDirEntry] = r.tree_dir.map_or(&[][..], |t| &t.value.entries[..]);
-    // The entries by ID, one per ID (the last of the TreeDir's with that ID):
-    // a sort of indexes, near free as a TreeDir is written in ID order.
+    // The entries by ID, one per ID (the last of the TreeDir's with that ID),
+    // in ID order: a copy of a TreeDir in Java's order, its depths reversed.
     let by_id = crate::window::tree_index::by_id(entries);
     let dir_at = (h.treedir.offset.max(0) as u64).saturating_add(4);
     if by_id.len() != entries.len() {
