@@ -713,7 +713,7 @@ pub fn one_pass(src: &mut crate::export::sorted::Sorted, opts: &Options) -> std:
     of_tree(src, &categories, opts)
 }
 
-fn of_tree<T: Ordered>(
+pub(crate) fn of_tree<T: Ordered>(
     tree: &mut T,
     categories: &[Category],
     opts: &Options,

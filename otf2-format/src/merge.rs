@@ -105,11 +105,22 @@ impl<S: Source> Merged<S> {
                 self.fill(i)?;
             }
         }
-        let Some(Reverse((_, i))) = self.heap.pop() else {
+        // The earliest location's event leaves; its next event takes its
+        // place at the top and sinks once (one sift, not a pop and a push).
+        let Some(mut top) = self.heap.peek_mut() else {
             return Ok(None);
         };
+        let i = top.0 .1;
         let e = self.heads[i].take();
-        self.fill(i)?;
+        match self.readers[i].next_event()? {
+            Some(next) => {
+                *top = Reverse((next.time, i));
+                self.heads[i] = Some(next);
+            }
+            None => {
+                std::collections::binary_heap::PeekMut::pop(top);
+            }
+        }
         Ok(e)
     }
 }

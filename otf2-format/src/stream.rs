@@ -79,8 +79,8 @@ pub(crate) struct RecordStream<S: Source> {
     win_start: u64,
     pos: u64,
     window: usize,
-    /// Payload of the last record.
-    pub rec: Vec<u8>,
+    /// Where the last record's payload is in `win`.
+    rec: std::ops::Range<usize>,
     /// Chunks entered so far.
     pub chunks: u64,
 }
@@ -103,7 +103,7 @@ impl<S: Source> RecordStream<S> {
             win_start: 0,
             pos: 0,
             window: window.max(64),
-            rec: Vec::new(),
+            rec: 0..0,
             chunks: 0,
         }
     }
@@ -227,8 +227,9 @@ impl<S: Source> RecordStream<S> {
                     self.ensure(len, "record")?;
                     let offset = self.pos;
                     let s = (self.pos - self.win_start) as usize;
-                    self.rec.clear();
-                    self.rec.extend_from_slice(&self.win[s..s + len as usize]);
+                    // The record stays in the window (nothing moves it before
+                    // the next call): the cursor reads it there.
+                    self.rec = s..s + len as usize;
                     self.pos += len;
                     return Ok(Raw::Record { rtype: t, offset });
                 }
@@ -238,6 +239,6 @@ impl<S: Source> RecordStream<S> {
 
     /// A cursor over the last record's payload.
     pub fn cursor(&self, offset: u64) -> Cur<'_> {
-        Cur::new(&self.rec, offset, self.endian, &self.file)
+        Cur::new(&self.win[self.rec.clone()], offset, self.endian, &self.file)
     }
 }

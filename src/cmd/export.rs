@@ -170,7 +170,15 @@ macro_rules! with_tree {
                     e => CliError::io($output)(std::io::Error::other(e)),
                 })
             }
-            _ => unreachable!("a trace is read through a tree or sorted"),
+            InOrder::TwoPass(mut two) => {
+                let $cats = two.categories().to_vec();
+                let $tree = &mut *two;
+                $body.map_err(|e| match e {
+                    Error::Read(e) => CliError::from(e),
+                    e => CliError::io($output)(std::io::Error::other(e)),
+                })
+            }
+            _ => unreachable!("a trace is read through a tree, sorted or in two passes"),
         }
     }};
 }

@@ -39,6 +39,7 @@ mod info;
 mod pieces;
 mod print;
 pub(crate) mod read;
+mod two_pass;
 mod window;
 
 pub use analyze::WaitSource;
@@ -50,6 +51,7 @@ pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
 pub use pieces::InOrder;
 pub use print::OUTPUT;
+pub use two_pass::TwoPass;
 pub use window::{bounds, check_window, Window};
 
 use crate::export::{Counts, Sink};
@@ -411,9 +413,11 @@ impl Trace {
         }
     }
 
-    /// Has `f` told how far each one-pass read of a format without a tree
-    /// has come ([`Step`]: the bytes read of the input, then the sort), as
-    /// the CLI's progress bar and its note on sorted runs show it.
+    /// Has `f` told how far each read of a format without a tree has come
+    /// ([`Step`]: the bytes read of the input, then the sort; a CLOG2 trace
+    /// read in two passes ([`TwoPass`]) counts the bytes of both, of twice
+    /// its size), as the CLI's progress bar and its note on sorted runs show
+    /// it.
     ///
     /// ```
     /// use std::sync::{atomic::{AtomicU64, Ordering}, Arc};
@@ -596,7 +600,17 @@ impl Trace {
             None => {
                 let local = self.local()?;
                 let window = crate::export::Options::default().window(opts.from, opts.to);
-                let mut sorted = read::sorted(&local, self.format, &window, &mut self.progress)?;
+                let mut progress = &mut self.progress;
+                if self.format == Format::Clog2 {
+                    match TwoPass::open(&local, &window, progress)? {
+                        Ok(mut two) => {
+                            let categories = two.categories().to_vec();
+                            return crate::stats::of_tree(&mut two, &categories, opts);
+                        }
+                        Err(back) => progress = back,
+                    }
+                }
+                let mut sorted = read::sorted(&local, self.format, &window, progress)?;
                 crate::stats::one_pass(&mut sorted, opts).map_err(Error::io(&std::env::temp_dir()))
             }
         }
@@ -657,7 +671,25 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
-                let mut sorted = read::sorted(&local, self.format, opts, &mut self.progress)?;
+                let mut progress = &mut self.progress;
+                if self.format == Format::Clog2 {
+                    match TwoPass::open(&local, opts, progress)? {
+                        Ok(mut two) => {
+                            let (categories, maps) =
+                                (two.categories().to_vec(), two.maps().to_vec());
+                            return crate::export::export(&mut two, &categories, &maps, opts, sink)
+                                .map_err(|e| match e {
+                                    E::Read(e) => e,
+                                    E::Write(e) => common(E::Write(e)),
+                                    E::NoView { asked, known } => {
+                                        common(E::NoView { asked, known })
+                                    }
+                                });
+                        }
+                        Err(back) => progress = back,
+                    }
+                }
+                let mut sorted = read::sorted(&local, self.format, opts, progress)?;
                 crate::export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
                     E::Read(source) => Error::Io {
                         path: std::env::temp_dir(),

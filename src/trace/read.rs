@@ -87,13 +87,107 @@ pub(crate) fn sorted_until(
 /// format tells no low-water mark) and nothing was handed out.
 pub(crate) type Streamed = Option<crate::export::streamed::Outcome>;
 
+/// What the first pass of a streamed read learns: the legend, the line-ID
+/// maps and the time box of the whole conversion, and whether its records
+/// came in time order.
+pub(crate) struct Survey {
+    pub(crate) categories: Vec<slog2_format::Category>,
+    pub(crate) maps: Vec<slog2_format::types::LineIdMap>,
+    pub(crate) time_box: Option<(f64, f64)>,
+    pub(crate) in_time_order: bool,
+}
+
+/// `Error::Stopped` for a read that failed because `stop` was set.
+fn stopped<T>(r: Result<T>, stop: &AtomicBool, path: &Path) -> Result<T> {
+    match r {
+        Err(_) if stop.load(Ordering::Relaxed) => Err(Error::Stopped {
+            path: path.to_path_buf(),
+        }),
+        r => r,
+    }
+}
+
+/// The first pass of a streamed read of the trace at `path` (keeping
+/// nothing), or `None` for a format that cannot be streamed (only CLOG2
+/// can: its pairing tells a low-water mark).
+pub(crate) fn survey(
+    path: &Path,
+    format: Format,
+    stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Option<Survey>> {
+    if format != Format::Clog2 {
+        return Ok(None);
+    }
+    let file = std::fs::File::open(path).map_err(Error::io(path))?;
+    let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let sink = crate::export::sorted::StartOrder::survey().stop_when(stop.clone());
+    let survey = stopped(
+        slog2_format::convert::clog2_into(&mut r, sink, progress)
+            .map(|s| s.0)
+            .map_err(|e| Error::conversion(path, e)),
+        stop,
+        path,
+    )?;
+    Ok(Some(Survey {
+        categories: survey.categories().to_vec(),
+        maps: survey.maps().to_vec(),
+        time_box: survey.time_box(),
+        in_time_order: survey.in_time_order(),
+    }))
+}
+
+/// The second pass of a streamed read: the pieces of the CLOG2 trace at
+/// `path` (in time order, as `survey` found it) meeting the window of `opts`
+/// and `span`, handed to `f` in start order while the input is read; `f`
+/// may stop the read by breaking, and so may `stop` (then
+/// [`Error::Stopped`]).
+pub(crate) fn stream(
+    path: &Path,
+    span: crate::slices::Span,
+    opts: &crate::export::Options,
+    stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(u64),
+    f: &mut dyn FnMut(crate::slices::Piece<'_>) -> std::ops::ControlFlow<()>,
+) -> Result<crate::export::streamed::Outcome> {
+    use crate::export::streamed::Streamed as Sink;
+    let spill = {
+        let opts = opts.clone();
+        Box::new(move || opts.start_order())
+    };
+    let sink = Sink::new((opts.from, opts.to), span, spill, stop.clone(), f)
+        .held(crate::export::streamed::held_for(opts.sort_memory));
+    let file = std::fs::File::open(path).map_err(Error::io(path))?;
+    let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let out = stopped(
+        slog2_format::convert::clog2_into(&mut r, sink, progress)
+            .map_err(|e| Error::conversion(path, e)),
+        stop,
+        path,
+    )?
+    .0;
+    if out.stopped && stop.load(Ordering::Relaxed) {
+        return Err(Error::Stopped {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(out)
+}
+
 /// The pieces of the CLOG2 trace at `path` meeting the window of `opts`,
 /// handed to `f` in start order while the input is read (the legend to
 /// `legend` first), as [`sorted_until`] and a merge of its runs give them;
 /// ends with [`Error::Stopped`] once `stop` is set. Two passes: the first
 /// keeps nothing and learns the legend, the time box and whether the records
-/// are in time order; the second hands out each piece once no piece still to
-/// come can start before it ([`crate::export::streamed`]).
+/// are in time order ([`survey`]); the second hands out each piece once no
+/// piece still to come can start before it ([`stream`],
+/// [`crate::export::streamed`]).
 pub(crate) fn streamed_until(
     path: &Path,
     format: Format,
@@ -102,57 +196,19 @@ pub(crate) fn streamed_until(
     legend: &mut dyn FnMut(&[slog2_format::Category]),
     f: &mut dyn FnMut(crate::slices::Piece<'_>),
 ) -> Result<Streamed> {
-    use crate::export::streamed::Streamed as Sink;
-    use crate::export::Ordered as _;
-    if format != Format::Clog2 {
+    let Some(survey) = survey(path, format, stop, &mut |_| {})? else {
         return Ok(None);
-    }
-    fn stopped<T>(r: Result<T>, stop: &AtomicBool, path: &Path) -> Result<T> {
-        match r {
-            Err(_) if stop.load(Ordering::Relaxed) => Err(Error::Stopped {
-                path: path.to_path_buf(),
-            }),
-            r => r,
-        }
-    }
-    let survey = stopped(
-        sorted_into(
-            path,
-            format,
-            crate::export::sorted::StartOrder::survey().stop_when(stop.clone()),
-            &mut None,
-        )
-        .map(|s| s.0),
-        stop,
-        path,
-    )?;
-    if !survey.in_time_order() {
-        return Ok(None);
-    }
-    legend(survey.categories());
-    let span = survey.span(opts.from, opts.to);
-    let spill = {
-        let opts = opts.clone();
-        Box::new(move || opts.start_order())
     };
+    if !survey.in_time_order {
+        return Ok(None);
+    }
+    legend(&survey.categories);
+    let span = crate::slices::span_of(survey.time_box, opts.from, opts.to);
     let mut emit = |p: crate::slices::Piece<'_>| {
         f(p);
         std::ops::ControlFlow::Continue(())
     };
-    let sink = Sink::new((opts.from, opts.to), span, spill, stop.clone(), &mut emit)
-        .held(crate::export::streamed::held_for(opts.sort_memory));
-    let file = std::fs::File::open(path).map_err(Error::io(path))?;
-    let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let out = stopped(
-        slog2_format::convert::clog2_into(&mut r, sink, |_| {})
-            .map_err(|e| Error::conversion(path, e)),
-        stop,
-        path,
-    )?
-    .0;
+    let out = stream(path, span, opts, stop, &mut |_| {}, &mut emit)?;
     if out.stopped {
         return Err(Error::Stopped {
             path: path.to_path_buf(),

@@ -124,8 +124,10 @@ pub fn otf2_into<P: PrimSink>(
     let otf2 = |e: otf2_format::Error| Error::Otf2(Box::new(e));
     let mut d = Otf2Drawables::new(&archive.defs);
     let mut events = archive.events().map_err(otf2)?;
+    let mut prims = Vec::new();
     while let Some(e) = events.next_event().map_err(otf2)? {
-        for p in d.push(&e) {
+        d.push_into(&e, &mut prims);
+        for p in prims.drain(..) {
             sink.add(p)?;
         }
         if d.counts.events % 65536 == 0 {
@@ -264,8 +266,13 @@ impl<'a> Otf2Drawables<'a> {
         c
     }
 
-    fn count(&mut self, what: String) {
-        *self.counts.counted.entry(what).or_insert(0) += 1;
+    fn count(&mut self, what: &str) {
+        match self.counts.counted.get_mut(what) {
+            Some(n) => *n += 1,
+            None => {
+                self.counts.counted.insert(what.to_string(), 1);
+            }
+        }
     }
 
     /// The rank of location `me` in `comm` and the communicator's size
@@ -353,14 +360,35 @@ impl<'a> Otf2Drawables<'a> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn push(&mut self, e: &Event) -> Vec<Prim> {
+        let mut out = Vec::new();
+        self.push_into(e, &mut out);
+        out
+    }
+
+    /// As [`Otf2Drawables::push`], appending the drawables to `out` (no
+    /// allocation per event once `out` has room).
+    ///
+    /// ```
+    /// use slog2_format::convert::otf2::Otf2Drawables;
+    /// let archive = otf2_format::Archive::open(concat!(
+    ///     env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny"))?;
+    /// let mut d = Otf2Drawables::new(&archive.defs);
+    /// let mut events = archive.events()?;
+    /// let mut prims = Vec::new();
+    /// while let Some(e) = events.next_event()? {
+    ///     d.push_into(&e, &mut prims);
+    /// }
+    /// assert_eq!(prims.len(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn push_into(&mut self, e: &Event, out: &mut Vec<Prim>) {
         self.counts.events += 1;
         let Some(&line) = self.lines.get(&e.location) else {
-            self.count("event of an undefined location".into());
-            return Vec::new();
+            self.count("event of an undefined location");
+            return;
         };
         let li = line as usize;
         let t = self.seconds(e.time);
-        let mut out = Vec::new();
         match &e.kind {
             EventKind::Enter { region } => {
                 let c = self.region_category(*region);
@@ -391,7 +419,7 @@ impl<'a> Otf2Drawables<'a> {
                 e.location,
                 (*comm, *partner, *tag, *length),
                 (t, line),
-                &mut out,
+                out,
             ),
             EventKind::MpiRecv {
                 sender: partner,
@@ -410,7 +438,7 @@ impl<'a> Otf2Drawables<'a> {
                 e.location,
                 (*comm, *partner, *tag, *length),
                 (t, line),
-                &mut out,
+                out,
             ),
             EventKind::MpiCollectiveBegin => {
                 if self.open_collectives[li].replace(t).is_some() {
@@ -446,29 +474,29 @@ impl<'a> Otf2Drawables<'a> {
                 None => self.unmatched.state_finals += 1,
             },
             EventKind::Metric { metric, values } => {
-                let (c, types) = self.metric_category(*metric, values);
-                let mut info = Vec::with_capacity(32);
+                let c = self.metric_category(*metric, values);
+                let types = &self.metric_cats[metric].1;
+                let mut info = [0u8; 8 * METRIC_VALUES];
+                let mut n = 0;
                 for ((_, v), ty) in values.iter().zip(types.iter()) {
-                    match (ty, v) {
-                        (b'E', Value::Float(f)) => info.extend(f.to_be_bytes()),
-                        (b'E', Value::Signed(i)) => info.extend((*i as f64).to_be_bytes()),
-                        (b'E', Value::Unsigned(u) | Value::Ref(u)) => {
-                            info.extend((*u as f64).to_be_bytes())
-                        }
-                        (_, Value::Float(f)) => info.extend((*f as i64).to_be_bytes()),
-                        (_, Value::Signed(i)) => info.extend(i.to_be_bytes()),
-                        (_, Value::Unsigned(u) | Value::Ref(u)) => {
-                            info.extend((*u as i64).to_be_bytes())
-                        }
-                    }
+                    let bytes = match (ty, v) {
+                        (b'E', Value::Float(f)) => f.to_be_bytes(),
+                        (b'E', Value::Signed(i)) => (*i as f64).to_be_bytes(),
+                        (b'E', Value::Unsigned(u) | Value::Ref(u)) => (*u as f64).to_be_bytes(),
+                        (_, Value::Float(f)) => (*f as i64).to_be_bytes(),
+                        (_, Value::Signed(i)) => i.to_be_bytes(),
+                        (_, Value::Unsigned(u) | Value::Ref(u)) => (*u as i64).to_be_bytes(),
+                    };
+                    info[n..n + 8].copy_from_slice(&bytes);
+                    n += 8;
                 }
-                out.push(Prim::event(c, t, line, &info));
+                let info = &info[..n];
+                out.push(Prim::event(c, t, line, info));
                 self.counts.metrics += 1;
             }
-            EventKind::Other { record_type } => self.count(format!("type {record_type}")),
-            other => self.count(other.name().to_string()),
+            EventKind::Other { record_type } => self.count(&format!("type {record_type}")),
+            other => self.count(other.name()),
         }
-        out
     }
 
     fn collective_category(&mut self, op: u8) -> i32 {
@@ -485,9 +513,9 @@ impl<'a> Otf2Drawables<'a> {
         c
     }
 
-    fn metric_category(&mut self, metric: u32, values: &[(u8, Value)]) -> (i32, Vec<u8>) {
+    fn metric_category(&mut self, metric: u32, values: &[(u8, Value)]) -> i32 {
         if let Some(c) = self.metric_cats.get(&metric) {
-            return c.clone();
+            return c.0;
         }
         let members = self.defs.metric_members_of(metric);
         let mut names = Vec::new();
@@ -513,8 +541,8 @@ impl<'a> Otf2Drawables<'a> {
         }
         let name = format!("metric {}", names.join(", "));
         let c = self.category(&name, topology::EVENT, [255, 255, 0], &format);
-        self.metric_cats.insert(metric, (c, types.clone()));
-        (c, types)
+        self.metric_cats.insert(metric, (c, types));
+        c
     }
 
     /// Closes what is still open at the end: states close at the last time
