@@ -65,7 +65,7 @@ use std::cmp::Ordering;
 mod buf;
 pub(crate) mod node_scan;
 pub(crate) mod scan;
-mod tree_index;
+pub(crate) mod tree_index;
 pub use buf::{DrawableRef, NotStorable, PrimitiveRef, ShadowRef, WindowBuf};
 pub(crate) use tree_index::{TreeIndex, WindowCache};
 

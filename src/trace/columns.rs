@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap;
 use slog2_format::window::TimeWindow;
 use slog2_format::{Category, WindowBuf};
 use std::cmp::Ordering;
-use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// Which rows of a nullable column hold a value: Arrow's validity bitmap
 /// (row `i` is bit `i % 8` of byte `i / 8`, set when it holds a value) and
@@ -146,6 +146,21 @@ impl TextColumn {
         valid.then(|| std::str::from_utf8(text).ok()).flatten()
     }
 
+    /// The number of rows.
+    #[inline(always)]
+    fn rows(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Appends null rows up to `rows` rows.
+    #[inline(always)]
+    fn pad(&mut self, rows: usize) {
+        let n = rows.saturating_sub(self.rows());
+        if n > 0 {
+            self.push_nulls(n);
+        }
+    }
+
     /// Appends `n` null rows.
     fn push_nulls(&mut self, n: usize) {
         let end = self.offsets.last().copied().unwrap_or(0);
@@ -213,92 +228,140 @@ pub enum TypedColumn {
     Text(TextColumn),
 }
 
-impl TypedColumn {
-    fn new(kind: InfoType, rows: usize) -> TypedColumn {
+/// A typed info column being built. An integer or float column is
+/// allocated zeroed at the answer's size (`vec![0; n]`: `calloc`, whose
+/// fresh pages cost nothing until written) and only its values and their
+/// validity bits are written, by row, so that a mostly-null column's null
+/// rows are never touched one by one; a text column is appended to, its
+/// null rows padded in bulk.
+#[derive(Debug)]
+enum TypedBuild {
+    /// Values (0 in null rows, at least as many as rows), the validity bits
+    /// (as many bytes as they need), and how many rows hold a value.
+    Int(Vec<i64>, Vec<u8>, usize),
+    /// As `Int`.
+    Float(Vec<f64>, Vec<u8>, usize),
+    /// Text.
+    Text(TextColumn),
+}
+
+/// Sets bit `r` of `bits` (growing it zeroed); `false` if it was set.
+#[inline(always)]
+fn set_bit(bits: &mut Vec<u8>, r: usize) -> bool {
+    let byte = r / 8;
+    if byte >= bits.len() {
+        bits.resize((byte + 1).max(bits.len() * 2), 0);
+    }
+    match bits.get_mut(byte) {
+        Some(b) if *b & (1 << (r % 8)) == 0 => {
+            *b |= 1 << (r % 8);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether bit `r` of `bits` is set.
+#[inline(always)]
+fn bit(bits: &[u8], r: usize) -> bool {
+    bits.get(r / 8).is_some_and(|b| b & (1 << (r % 8)) != 0)
+}
+
+/// Puts `x` at row `r` of `v` (growing it zeroed) unless row `r` holds a
+/// value already (the first value of a row wins); counts it in `set`.
+#[inline(always)]
+fn put<T: Copy + Default>(v: &mut Vec<T>, bits: &mut Vec<u8>, set: &mut usize, r: usize, x: T) {
+    if !set_bit(bits, r) {
+        return;
+    }
+    if r >= v.len() {
+        v.resize((r + 1).max(v.len() * 2), T::default());
+    }
+    if let Some(slot) = v.get_mut(r) {
+        *slot = x;
+    }
+    *set += 1;
+}
+
+impl TypedBuild {
+    fn new(kind: InfoType, rows: usize) -> TypedBuild {
+        let bits = rows.div_ceil(8);
         match kind {
-            InfoType::Int => {
-                TypedColumn::Int(Vec::with_capacity(rows), Validity::with_capacity(rows))
-            }
-            InfoType::Float => {
-                TypedColumn::Float(Vec::with_capacity(rows), Validity::with_capacity(rows))
-            }
-            InfoType::Text => TypedColumn::Text(TextColumn::with_capacity(rows, 0)),
+            InfoType::Int => TypedBuild::Int(vec![0; rows], vec![0; bits], 0),
+            InfoType::Float => TypedBuild::Float(vec![0.0; rows], vec![0; bits], 0),
+            InfoType::Text => TypedBuild::Text(TextColumn::with_capacity(rows, 0)),
         }
     }
 
-    /// Appends `v` if it has the column's type; returns whether it did (and
-    /// whether text offsets stayed in range).
+    /// Puts `v` at row `r` if it has the column's type and the row holds no
+    /// value yet; whether text offsets stayed in range.
     #[inline(always)]
-    fn push(&mut self, v: &ArgRef<'_>) -> (bool, bool) {
+    fn push(&mut self, r: usize, v: &ArgRef<'_>) -> bool {
         match (self, v) {
-            (TypedColumn::Int(c, ok), ArgRef::Int(x)) => {
-                c.push(*x);
-                ok.push(true);
+            (TypedBuild::Int(c, bits, set), ArgRef::Int(x)) => put(c, bits, set, r, *x),
+            (TypedBuild::Float(c, bits, set), ArgRef::Float(x)) => put(c, bits, set, r, *x),
+            (TypedBuild::Text(c), ArgRef::Text(x)) => {
+                // Rows before this one that stored no value: nulls.
+                c.pad(r);
+                if c.rows() == r {
+                    return c.push(Some(x));
+                }
             }
-            (TypedColumn::Float(c, ok), ArgRef::Float(x)) => {
-                c.push(*x);
-                ok.push(true);
-            }
-            (TypedColumn::Text(c), ArgRef::Text(x)) => return (true, c.push(Some(x))),
-            _ => return (false, true),
+            _ => {}
         }
-        (true, true)
+        true
     }
 
-    /// Appends a copy of row `from` when it holds a value (else nothing: the
-    /// row is padded with a null later); whether text offsets stayed in range.
+    /// Puts a copy of row `from` at row `r` when it holds a value (else
+    /// nothing: the row stays null); whether text offsets stayed in range.
     #[inline(always)]
-    fn repeat(&mut self, from: usize) -> bool {
+    fn repeat(&mut self, r: usize, from: usize) -> bool {
         match self {
-            TypedColumn::Int(c, ok) => {
-                if let (true, Some(&x)) = (ok.get(from), c.get(from)) {
-                    c.push(x);
-                    ok.push(true);
+            TypedBuild::Int(c, bits, set) => {
+                if let (true, Some(&x)) = (bit(bits, from), c.get(from)) {
+                    put(c, bits, set, r, x);
                 }
             }
-            TypedColumn::Float(c, ok) => {
-                if let (true, Some(&x)) = (ok.get(from), c.get(from)) {
-                    c.push(x);
-                    ok.push(true);
+            TypedBuild::Float(c, bits, set) => {
+                if let (true, Some(&x)) = (bit(bits, from), c.get(from)) {
+                    put(c, bits, set, r, x);
                 }
             }
-            TypedColumn::Text(c) => {
+            TypedBuild::Text(c) => {
                 if c.valid.get(from) {
-                    return c.repeat(from);
+                    c.pad(r);
+                    if c.rows() == r {
+                        return c.repeat(from);
+                    }
                 }
             }
         }
         true
     }
 
-    /// The number of rows the column has.
-    #[inline(always)]
-    fn len(&self) -> usize {
-        match self {
-            TypedColumn::Int(c, _) => c.len(),
-            TypedColumn::Float(c, _) => c.len(),
-            TypedColumn::Text(c) => c.offsets.len().saturating_sub(1),
-        }
-    }
-
-    /// Appends null rows up to `rows` rows (the rows no value was stored in
-    /// are filled in bulk, when a later row stores one or at the end).
-    #[inline(always)]
-    fn pad(&mut self, rows: usize) {
-        let n = rows.saturating_sub(self.len());
-        if n == 0 {
-            return;
-        }
-        match self {
-            TypedColumn::Int(c, ok) => {
-                c.resize(rows, 0);
-                ok.push_nulls(n);
+    /// The column of `rows` rows.
+    fn finish(self, rows: usize) -> TypedColumn {
+        let validity = |mut bits: Vec<u8>, set: usize| {
+            bits.resize(rows.div_ceil(8), 0);
+            Validity {
+                bits,
+                nulls: rows.saturating_sub(set),
+                len: rows,
             }
-            TypedColumn::Float(c, ok) => {
-                c.resize(rows, 0.0);
-                ok.push_nulls(n);
+        };
+        match self {
+            TypedBuild::Int(mut v, bits, set) => {
+                v.resize(rows, 0);
+                TypedColumn::Int(v, validity(bits, set))
             }
-            TypedColumn::Text(c) => c.push_nulls(n),
+            TypedBuild::Float(mut v, bits, set) => {
+                v.resize(rows, 0.0);
+                TypedColumn::Float(v, validity(bits, set))
+            }
+            TypedBuild::Text(mut c) => {
+                c.pad(rows);
+                TypedColumn::Text(c)
+            }
         }
     }
 }
@@ -373,12 +436,52 @@ impl CatRow {
     }
 }
 
+/// Where each category's row is: by index in a table for the small indexes
+/// a legend has (a row per drawable looks its category up), hashed beyond.
+#[derive(Debug, Default)]
+struct CatIndex {
+    /// Row + 1 of category `i` (0: none), for `0 <= i < DENSE`.
+    dense: Vec<u32>,
+    /// The rows of the other categories.
+    sparse: FxHashMap<i32, usize>,
+}
+
+/// The categories [`CatIndex`] keeps in its table.
+const DENSE: usize = 4096;
+
+impl CatIndex {
+    #[inline(always)]
+    fn get(&self, category: i32) -> Option<usize> {
+        let c = usize::try_from(category).ok().filter(|&c| c < DENSE);
+        match c.and_then(|c| self.dense.get(c)) {
+            Some(&r) if r > 0 => Some(r as usize - 1),
+            _ => self.sparse.get(&category).copied(),
+        }
+    }
+
+    fn insert(&mut self, category: i32, row: usize) {
+        match (usize::try_from(category), u32::try_from(row + 1)) {
+            (Ok(c), Ok(r)) if c < DENSE => {
+                if self.dense.len() <= c {
+                    self.dense.resize(c + 1, 0);
+                }
+                if let Some(slot) = self.dense.get_mut(c) {
+                    *slot = r;
+                }
+            }
+            _ => {
+                self.sparse.insert(category, row);
+            }
+        }
+    }
+}
+
 /// What the rows of one legend are made with: kept by the [`Trace`]
 /// between queries with the reused query buffer.
 #[derive(Debug)]
 pub(super) struct Plan {
     cats: Vec<CatRow>,
-    at: FxHashMap<i32, usize>,
+    at: CatIndex,
     columns: Vec<InfoColumn>,
     /// The tree query's buffer, reused by the next query.
     buf: WindowBuf,
@@ -388,7 +491,7 @@ impl Plan {
     fn new(legend: &[Category]) -> Plan {
         let columns = info_columns(legend);
         let mut cats = Vec::with_capacity(legend.len());
-        let mut at = FxHashMap::default();
+        let mut at = CatIndex::default();
         for c in legend {
             let kind = match c.topology {
                 0 => "event",
@@ -414,11 +517,11 @@ const NO_ROW: u32 = u32::MAX;
 /// Rows being put into [`Columns`].
 struct Builder<'p, 'b> {
     cols: Columns,
+    /// The typed info columns (put into `cols` by [`Builder::finish`]).
+    typed: Vec<TypedBuild>,
     cats: &'p mut Vec<CatRow>,
-    at: &'p mut FxHashMap<i32, usize>,
+    at: &'p mut CatIndex,
     columns: &'p [InfoColumn],
-    /// The info text of the row being added (reused).
-    text: String,
     /// The last category looked up, and where its row is.
     last: Option<(i32, usize)>,
     /// Per category row: the info bytes of its last row with info, and that
@@ -448,19 +551,20 @@ impl<'p, 'b> Builder<'p, 'b> {
             start_line: Vec::with_capacity(rows),
             end_line: Vec::with_capacity(rows),
             info: TextColumn::with_capacity(rows, 0),
-            typed: plan
-                .columns
-                .iter()
-                .map(|c| (c.clone(), TypedColumn::new(c.kind, rows)))
-                .collect(),
+            typed: Vec::new(),
         };
+        let typed = plan
+            .columns
+            .iter()
+            .map(|c| TypedBuild::new(c.kind, rows))
+            .collect();
         let memo = vec![(&[][..], NO_ROW); plan.cats.len()];
         Builder {
             cols,
+            typed,
             cats: &mut plan.cats,
             at: &mut plan.at,
             columns: &plan.columns,
-            text: String::new(),
             last: None,
             memo,
             fits: true,
@@ -475,8 +579,8 @@ impl<'p, 'b> Builder<'p, 'b> {
                 return i;
             }
         }
-        let i = match self.at.get(&category) {
-            Some(&i) => i,
+        let i = match self.at.get(category) {
+            Some(i) => i,
             None => {
                 let i = self.cats.len();
                 let kind = "state";
@@ -512,58 +616,66 @@ impl<'p, 'b> Builder<'p, 'b> {
             self.fits &= fits;
             return;
         }
-        let typed = &mut c.typed;
+        let typed = &mut self.typed;
         // The same info as this category's last row with info: its cells again.
         if let Some(&(bytes, from)) = self.memo.get(i) {
             if from != NO_ROW && bytes == p.info {
                 let from = from as usize;
                 fits &= c.info.repeat(from);
                 for &col in row.by_arg.iter().flatten() {
-                    if let Some((_, t)) = typed.get_mut(col) {
-                        t.pad(r);
-                        fits &= t.repeat(from);
+                    if let Some(t) = typed.get_mut(col) {
+                        fits &= t.repeat(r, from);
                     }
                 }
                 self.fits &= fits;
                 return;
             }
         }
-        let text = &mut self.text;
-        text.clear();
+        // The text is written straight into the info column.
+        let info = &mut c.info;
+        let at = info.bytes.len();
+        let text = &mut info.bytes;
         let mut n = 0;
         row.cat.each_arg(p.info, |k, v| {
             if n > 0 {
-                text.push_str(", ");
+                text.extend_from_slice(b", ");
             }
-            text.push_str(k);
-            text.push('=');
+            text.extend_from_slice(k.as_bytes());
+            text.push(b'=');
             match &v {
                 ArgRef::Int(x) => push_int(text, *x),
                 ArgRef::Float(x) => push_float(text, *x),
-                ArgRef::Text(x) => text.push_str(x),
+                ArgRef::Text(x) => text.extend_from_slice(x.as_bytes()),
             }
             for &col in row.by_arg.get(n).map_or(&[][..], |c| &c[..]) {
-                if let Some((_, t)) = typed.get_mut(col) {
-                    // Rows before this one that stored no value: nulls.
-                    t.pad(r);
-                    if t.len() == r {
-                        fits &= t.push(&v).1;
-                    }
+                if let Some(t) = typed.get_mut(col) {
+                    fits &= t.push(r, &v);
                 }
             }
             n += 1;
         });
-        fits &= c.info.push((n > 0).then_some(text.as_str()));
+        if n > 0 {
+            info.valid.push(true);
+            fits &= info.end_row();
+        } else {
+            info.bytes.truncate(at);
+            fits &= info.push(None);
+        }
         if let (Some(m), Ok(r)) = (self.memo.get_mut(i), u32::try_from(r)) {
             *m = (p.info, r);
         }
         self.fits &= fits;
     }
 
-    /// The columns made, the typed ones padded with nulls to the last row.
+    /// The columns made, the typed ones null in the rows they got no value.
     fn finish(mut self) -> (Columns, bool) {
         let rows = self.cols.len();
-        self.cols.typed.iter_mut().for_each(|(_, t)| t.pad(rows));
+        self.cols.typed = self
+            .columns
+            .iter()
+            .zip(self.typed)
+            .map(|(c, t)| (c.clone(), t.finish(rows)))
+            .collect();
         self.cols.kind.valid = Validity::all(rows);
         self.cols.name.valid = Validity::all(rows);
         (self.cols, self.fits)
@@ -572,7 +684,7 @@ impl<'p, 'b> Builder<'p, 'b> {
 
 /// Appends the decimal digits of `x` (as `{x}` formats it).
 #[inline(always)]
-fn push_int(s: &mut String, x: i64) {
+fn push_int(s: &mut Vec<u8>, x: i64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut u = x.unsigned_abs();
@@ -585,9 +697,9 @@ fn push_int(s: &mut String, x: i64) {
         }
     }
     if x < 0 {
-        s.push('-');
+        s.push(b'-');
     }
-    s.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    s.extend_from_slice(digits.get(at..).unwrap_or_default());
 }
 
 /// Whether finite `x` lies halfway between two `n`-digit decimals (its
@@ -624,7 +736,7 @@ fn may_tie(x: f64, n: usize) -> bool {
 /// Appends `x` as `{x}` formats it (the shortest digits that read back as
 /// `x`, never an exponent): the digits from `zmij`, laid out in place.
 #[inline]
-fn push_float(s: &mut String, x: f64) {
+fn push_float(s: &mut Vec<u8>, x: f64) {
     if !x.is_finite() {
         let _ = write!(s, "{x}");
         return;
@@ -676,29 +788,29 @@ fn push_float(s: &mut String, x: f64) {
         .rev()
         .take_while(|&&c| c == b'0')
         .count();
-    let d = std::str::from_utf8(&digits[lead..end]).unwrap_or_default();
+    let d = digits.get(lead..end).unwrap_or_default();
     if may_tie(x, d.len()) {
         // Two shortest digit strings as near: `{x}` picks its own.
         let _ = write!(s, "{x}");
         return;
     }
     if neg {
-        s.push('-');
+        s.push(b'-');
     }
     if d.is_empty() {
-        s.push('0');
+        s.push(b'0');
     } else if point <= 0 {
-        s.push_str("0.");
-        (0..-point).for_each(|_| s.push('0'));
-        s.push_str(d);
+        s.extend_from_slice(b"0.");
+        (0..-point).for_each(|_| s.push(b'0'));
+        s.extend_from_slice(d);
     } else if point as usize >= d.len() {
-        s.push_str(d);
-        (0..point as usize - d.len()).for_each(|_| s.push('0'));
+        s.extend_from_slice(d);
+        (0..point as usize - d.len()).for_each(|_| s.push(b'0'));
     } else {
         let (a, b) = d.split_at(point as usize);
-        s.push_str(a);
-        s.push('.');
-        s.push_str(b);
+        s.extend_from_slice(a);
+        s.push(b'.');
+        s.extend_from_slice(b);
     }
 }
 
@@ -709,9 +821,20 @@ fn each_piece<'b>(buf: &'b WindowBuf, window: &TimeWindow, mut f: impl FnMut(Pie
         if !window.meets(d.earliest(), d.latest()) {
             continue;
         }
-        for p in d.primitive().into_iter().chain(d.parts()) {
-            if !f(Piece::of(&p)) {
-                return;
+        // A primitive (the usual case) apart from a composite's parts: no
+        // chained iterator per drawable.
+        match d.primitive() {
+            Some(p) => {
+                if !f(Piece::of(&p)) {
+                    return;
+                }
+            }
+            None => {
+                for p in d.parts() {
+                    if !f(Piece::of(&p)) {
+                        return;
+                    }
+                }
             }
         }
     }
@@ -847,7 +970,13 @@ impl Trace {
         let mut plan = self.plan.take();
         let answer = match self.own_tree() {
             Some(tree) => {
-                let span = span_of(tree.time_box(), from, to);
+                // The trace's box only where a bound is missing (finding the
+                // root is a pass over the TreeDir).
+                let time_box = match (from, to) {
+                    (Some(_), Some(_)) => None,
+                    _ => tree.time_box(),
+                };
+                let span = span_of(time_box, from, to);
                 let (lo, hi) = if span.clipped {
                     (span.from, span.to)
                 } else {
@@ -1026,11 +1155,16 @@ mod tests {
             values.push((bits % 100_000) as f64);
             values.push(f64::from(f32::from_bits(bits as u32)));
         }
-        let mut s = String::new();
+        let mut s = Vec::new();
         for v in values {
             s.clear();
             push_float(&mut s, v);
-            assert_eq!(s, format!("{v}"), "{:#x}", v.to_bits());
+            assert_eq!(
+                std::str::from_utf8(&s),
+                Ok(format!("{v}").as_str()),
+                "{:#x}",
+                v.to_bits()
+            );
         }
     }
 

@@ -136,7 +136,13 @@ impl Trace {
     pub fn window(&mut self, from: Option<f64>, to: Option<f64>) -> Result<Window> {
         let given = self.given.clone();
         let tree = self.tree()?;
-        let (from, to) = bounds(from, to, tree.time_box())?;
+        // The trace's box only where a bound is missing (finding the root is
+        // a pass over the TreeDir).
+        let time_box = match (from, to) {
+            (Some(_), Some(_)) => None,
+            _ => tree.time_box(),
+        };
+        let (from, to) = bounds(from, to, time_box)?;
         match tree {
             Tree::Slog2(r) => {
                 let answer = r.window(from, to).map_err(|source| Error::Slog2 {

@@ -136,11 +136,10 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
             }
         }
     }
-    let entries: Vec<TreeDirEntry> = r
-        .tree_dir
-        .map(|t| t.value.entries.clone())
-        .unwrap_or_default();
-    let by_id: BTreeMap<NodeId, TreeDirEntry> = entries.iter().map(|e| (e.id, *e)).collect();
+    let entries: &[TreeDirEntry] = r.tree_dir.map_or(&[][..], |t| &t.value.entries[..]);
+    // The entries by ID, one per ID (the last of the TreeDir's with that ID),
+    // in ID order: a copy of a TreeDir in Java's order, its depths reversed.
+    let by_id = crate::window::tree_index::by_id(entries);
     let dir_at = (h.treedir.offset.max(0) as u64).saturating_add(4);
     if by_id.len() != entries.len() {
         cx.add(
@@ -180,7 +179,9 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
             blocks.push((start, start.saturating_add(p.size as u64), None));
         }
     }
-    blocks.sort_unstable();
+    // Stable (the same order: equal tuples are alike), and near linear over
+    // the few ascending runs of a TreeDir's pointers.
+    blocks.sort();
     let mut reach: Option<(u64, Option<usize>)> = None;
     for &(start, end, entry) in &blocks {
         if let Some((until, holder)) = reach.filter(|r| start < r.0) {
@@ -235,7 +236,7 @@ pub(super) fn file_rules(r: &FileParts, cx: &mut Ctx) {
     }
     // Same-depth nodes: xpos in time order, no overlap.
     let mut prev: Option<&TreeDirEntry> = None;
-    for (i, e) in by_id.values().enumerate() {
+    for (i, e) in by_id.iter().enumerate() {
         if let Some(p) = prev.filter(|p| p.id.depth == e.id.depth) {
             if e.earliest < p.latest || e.earliest < p.earliest {
                 let at =

@@ -171,7 +171,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     },
                 ));
             }
-            if !dir.contains_key(&sid) {
+            if dir.get(&sid).is_none() {
                 return Err(bad(at + 16, TreeProblem::NotInTreeDir { stub: sid }));
             }
             // The pointer of a stub not followed is not looked at (a query reads
