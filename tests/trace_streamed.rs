@@ -304,3 +304,71 @@ fn the_first_pass_agrees_on_every_corpus_clog2() {
         survey_agrees(path);
     }
 }
+
+/// An opened CLOG2 trace keeps its first pass: a second read (another
+/// window, another kind of read) reads the file once, not twice, and gives
+/// what a freshly opened trace gives.
+#[test]
+fn a_trace_keeps_its_first_pass_for_the_next_read() {
+    use std::sync::Mutex;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kept.clog2");
+    let opts = clog2_format::synth::Options::default().events(20_000);
+    std::fs::write(&path, clog2_format::synth::generate_vec(&opts).unwrap()).unwrap();
+    let len = std::fs::metadata(&path).unwrap().len();
+    let least = Arc::new(Mutex::new(u64::MAX));
+    let seen = least.clone();
+    let mut t = Trace::open(&path).unwrap();
+    t.set_progress(Box::new(move |step| {
+        if let mpelog::trace::Step::Read { at, total } = step {
+            assert_eq!(total, 2 * len);
+            let mut l = seen.lock().unwrap();
+            *l = (*l).min(at);
+        }
+    }));
+    let whole = t.stats(&Default::default()).unwrap();
+    assert!(
+        *least.lock().unwrap() < len,
+        "the first read makes the first pass"
+    );
+    *least.lock().unwrap() = u64::MAX;
+    let (a, b) = (whole.from, whole.to);
+    let mid =
+        mpelog::stats::Options::default().window(Some(a + (b - a) / 3.0), Some(b - (b - a) / 3.0));
+    let again = t.stats(&mid).unwrap();
+    assert!(
+        *least.lock().unwrap() >= len,
+        "the second read skips the first pass"
+    );
+    let fresh = Trace::open(&path).unwrap().stats(&mid).unwrap();
+    assert_eq!(format!("{again:?}"), format!("{fresh:?}"));
+    // A trace reopened from it (what t.batches() reads on) shares the pass.
+    let mut r = t.reopen().unwrap();
+    let seen = least.clone();
+    *least.lock().unwrap() = u64::MAX;
+    r.set_progress(Box::new(move |step| {
+        if let mpelog::trace::Step::Read { at, .. } = step {
+            let mut l = seen.lock().unwrap();
+            *l = (*l).min(at);
+        }
+    }));
+    r.stats(&mid).unwrap();
+    assert!(
+        *least.lock().unwrap() >= len,
+        "a reopened trace skips the first pass"
+    );
+    // And t.batches()'s read (scan_until) takes the kept pass too.
+    let (mut kept, mut new) = (Vec::new(), Vec::new());
+    let stop = Arc::new(AtomicBool::new(false));
+    t.scan_until(&Options::default(), &stop, &mut |_| {}, &mut |p| {
+        kept.push(row(p))
+    })
+    .unwrap();
+    Trace::open(&path)
+        .unwrap()
+        .scan_until(&Options::default(), &stop, &mut |_| {}, &mut |p| {
+            new.push(row(p))
+        })
+        .unwrap();
+    assert!(!kept.is_empty() && kept == new);
+}

@@ -148,6 +148,10 @@ pub struct Trace {
     requests: Option<crate::remote::Counts>,
     /// Told how far a one-pass read has come.
     progress: Option<Progress>,
+    /// A CLOG2 trace's first pass (legend, maps, time box, time order), kept
+    /// from the first two-pass read for the next ones, and shared with the
+    /// traces [`Trace::reopen`] makes.
+    survey: read::Kept,
 }
 
 impl std::fmt::Debug for Trace {
@@ -233,6 +237,7 @@ impl Trace {
                             plan: None,
                             requests: Some(requests),
                             progress: None,
+                            survey: Default::default(),
                         });
                     }
                     Err(slog2_format::Error::NotSlog2 { .. }) => local_copy(given)?,
@@ -302,6 +307,7 @@ impl Trace {
             plan: None,
             requests: None,
             progress: None,
+            survey: Default::default(),
         })
     }
 
@@ -309,6 +315,8 @@ impl Trace {
     /// reader on another thread takes, so that this one stays free for other
     /// queries meanwhile. Standard input or a URL is not copied again (the
     /// local copy is opened anew); a conversion to SLOG-2 is not carried over.
+    /// A CLOG2 trace's first pass of a two-pass read ([`TwoPass`]) is shared:
+    /// whichever of the two makes it first, the other reads the file once.
     ///
     /// # Errors
     ///
@@ -334,7 +342,9 @@ impl Trace {
                     (Some(Tree::Annotation(_, trace)), None) => Some(trace.clone()),
                     _ => None,
                 };
-                Self::open_local(&self.given, local.clone(), trace.as_deref())
+                let mut t = Self::open_local(&self.given, local.clone(), trace.as_deref())?;
+                t.survey = self.survey.clone();
+                Ok(t)
             }
         }
     }
@@ -602,7 +612,7 @@ impl Trace {
                 let window = crate::export::Options::default().window(opts.from, opts.to);
                 let mut progress = &mut self.progress;
                 if self.format == Format::Clog2 {
-                    match TwoPass::open(&local, &window, progress)? {
+                    match TwoPass::open(&local, &window, progress, &self.survey)? {
                         Ok(mut two) => {
                             let categories = two.categories().to_vec();
                             return crate::stats::of_tree(&mut two, &categories, opts);
@@ -673,7 +683,7 @@ impl Trace {
                 let local = self.local()?;
                 let mut progress = &mut self.progress;
                 if self.format == Format::Clog2 {
-                    match TwoPass::open(&local, opts, progress)? {
+                    match TwoPass::open(&local, opts, progress, &self.survey)? {
                         Ok(mut two) => {
                             let (categories, maps) =
                                 (two.categories().to_vec(), two.maps().to_vec());

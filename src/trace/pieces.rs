@@ -190,7 +190,8 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
-                if let Some(out) = read::streamed_until(&local, self.format, opts, stop, legend, f)?
+                if let Some(out) =
+                    read::streamed_until(&local, self.format, opts, stop, &self.survey, legend, f)?
                 {
                     return Ok(out.pieces);
                 }
@@ -230,7 +231,7 @@ impl Trace {
             let local = self.local()?;
             let mut progress = &mut self.progress;
             if self.format == super::Format::Clog2 {
-                match super::TwoPass::open(&local, opts, progress)? {
+                match super::TwoPass::open(&local, opts, progress, &self.survey)? {
                     Ok(two) => return Ok(InOrder::TwoPass(Box::new(two))),
                     Err(back) => progress = back,
                 }

@@ -89,7 +89,8 @@ pub(crate) type Streamed = Option<crate::export::streamed::Outcome>;
 
 /// What the first pass of a streamed read learns: the legend, the line-ID
 /// maps and the time box of the whole conversion, and whether its records
-/// came in time order.
+/// came in time order. It does not depend on a window: a [`super::Trace`]
+/// keeps it for its next reads ([`survey_kept`]).
 pub(crate) struct Survey {
     pub(crate) categories: Vec<slog2_format::Category>,
     pub(crate) maps: Vec<slog2_format::types::LineIdMap>,
@@ -145,6 +146,26 @@ pub(crate) fn survey(
     }))
 }
 
+/// The first pass of the CLOG2 trace at `path`, as [`survey`] makes it, or
+/// the one `kept` from an earlier read of the same opened trace (then
+/// nothing is read); a finished pass is kept there.
+pub(crate) fn survey_kept(
+    kept: &Kept,
+    path: &Path,
+    stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Arc<Survey>> {
+    if let Some(s) = kept.get() {
+        return Ok(s.clone());
+    }
+    let s = Arc::new(survey(path, Format::Clog2, stop, progress)?.expect("a CLOG2 is surveyed"));
+    Ok(kept.get_or_init(|| s).clone())
+}
+
+/// Where an opened trace keeps its first pass, shared with the traces
+/// [`super::Trace::reopen`] makes of it (the same file).
+pub(crate) type Kept = Arc<std::sync::OnceLock<Arc<Survey>>>;
+
 /// The second pass of a streamed read: the pieces of the CLOG2 trace at
 /// `path` (in time order, as `survey` found it) meeting the window of `opts`
 /// and `span`, handed to `f` in start order while the input is read; `f`
@@ -198,12 +219,14 @@ pub(crate) fn streamed_until(
     format: Format,
     opts: &crate::export::Options,
     stop: &Arc<AtomicBool>,
+    kept: &Kept,
     legend: &mut dyn FnMut(&[slog2_format::Category]),
     f: &mut dyn FnMut(crate::slices::Piece<'_>),
 ) -> Result<Streamed> {
-    let Some(survey) = survey(path, format, stop, &mut |_| {})? else {
+    if format != Format::Clog2 {
         return Ok(None);
-    };
+    }
+    let survey = survey_kept(kept, path, stop, &mut |_| {})?;
     if !survey.in_time_order {
         return Ok(None);
     }

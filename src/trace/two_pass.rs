@@ -36,7 +36,7 @@ use std::sync::Arc;
 pub struct TwoPass<'a> {
     path: PathBuf,
     opts: crate::export::Options,
-    survey: Survey,
+    survey: Arc<Survey>,
     stop: Arc<AtomicBool>,
     /// The trace's progress: the bytes read by both passes, of twice the
     /// file's size.
@@ -53,20 +53,19 @@ fn tell(progress: &mut Option<super::Progress>, at: u64, total: u64) {
 
 impl<'a> TwoPass<'a> {
     /// The CLOG2 trace at `path` after its first pass (telling `progress`
-    /// how far it is), or `progress` back when its records are not in time
-    /// order.
+    /// how far it is; none when the trace `kept` it from an earlier read),
+    /// or `progress` back when its records are not in time order.
     pub(crate) fn open(
         path: &Path,
         opts: &crate::export::Options,
         progress: &'a mut Option<super::Progress>,
+        kept: &read::Kept,
     ) -> Result<std::result::Result<TwoPass<'a>, &'a mut Option<super::Progress>>> {
         let stop = Arc::new(AtomicBool::new(false));
         let len = std::fs::metadata(path).map_or(0, |m| m.len());
-        let survey = read::survey(path, super::Format::Clog2, &stop, &mut |at| {
-            tell(progress, at, 2 * len)
-        })?;
+        let survey = read::survey_kept(kept, path, &stop, &mut |at| tell(progress, at, 2 * len))?;
         Ok(match survey {
-            Some(survey) if survey.in_time_order => Ok(TwoPass {
+            survey if survey.in_time_order => Ok(TwoPass {
                 path: path.to_path_buf(),
                 opts: opts.clone(),
                 survey,
