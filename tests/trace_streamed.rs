@@ -189,10 +189,12 @@ fn records_out_of_time_order_are_sorted_whole() {
     assert!(old.0 == new.0, "rows differ");
 }
 
-#[test]
-fn every_corpus_clog2_streams_the_sorted_rows() {
+/// The corpus's CLOG2 files written by MPE (at least 20), or `None` (and a
+/// line saying so) when `MPELOG_CORPUS` is not set.
+fn corpus_clog2s() -> Option<Vec<PathBuf>> {
     let Some(root) = mpelog_conformance::corpus::root() else {
-        return;
+        eprintln!("skipped: MPELOG_CORPUS is not set");
+        return None;
     };
     let dir = root.join("mpe");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -202,6 +204,14 @@ fn every_corpus_clog2_streams_the_sorted_rows() {
         .collect();
     files.sort();
     assert!(files.len() >= 20, "corpus CLOG2 files missing: {files:?}");
+    Some(files)
+}
+
+#[test]
+fn every_corpus_clog2_streams_the_sorted_rows() {
+    let Some(files) = corpus_clog2s() else {
+        return;
+    };
     for path in &files {
         let mut t = Trace::open(path).unwrap();
         let Ok(Some((a, b))) = t.time_box() else {
@@ -288,18 +298,9 @@ fn the_first_pass_learns_what_the_whole_pairing_does() {
 
 #[test]
 fn the_first_pass_agrees_on_every_corpus_clog2() {
-    let Some(root) = mpelog_conformance::corpus::root() else {
-        eprintln!("skipped: MPELOG_CORPUS is not set");
+    let Some(files) = corpus_clog2s() else {
         return;
     };
-    let dir = root.join("mpe");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "clog2"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 20, "corpus CLOG2 files missing: {files:?}");
     for path in &files {
         survey_agrees(path);
     }

@@ -1120,6 +1120,17 @@ pub trait Ordered {
     }
 }
 
+/// `f` as a visitor of [`Ordered::pieces_while`] that never stops: how a
+/// reader whose own way is `pieces_while` gives [`Ordered::pieces`].
+pub(crate) fn never_stopping<'a>(
+    f: &'a mut dyn FnMut(Piece<'_>),
+) -> impl FnMut(Piece<'_>) -> std::ops::ControlFlow<()> + 'a {
+    move |p| {
+        f(p);
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
 impl<T: Tree> Ordered for T {
     type Error = T::Error;
     fn span(&self, from: Option<f64>, to: Option<f64>) -> Span {

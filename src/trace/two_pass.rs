@@ -96,10 +96,7 @@ impl Ordered for TwoPass<'_> {
     }
 
     fn pieces(&mut self, span: Span, f: &mut dyn FnMut(Piece<'_>)) -> Result<()> {
-        self.pieces_while(span, &mut |p| {
-            f(p);
-            ControlFlow::Continue(())
-        })
+        self.pieces_while(span, &mut crate::export::never_stopping(f))
     }
 
     fn pieces_while(

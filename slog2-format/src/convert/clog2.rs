@@ -165,19 +165,11 @@ fn pair<S: Source>(
     let mut last_end = f64::NEG_INFINITY;
     // The latest time of an event record so far, and whether they all came
     // in time order (what the low-water mark rests on).
-    let mut last_time = f64::NEG_INFINITY;
-    let mut in_time_order = true;
+    let mut order = EventOrder::default();
     let mut batch = Vec::with_capacity(BATCH);
     let read = reader.for_each_ref(|rec, at| {
         records += 1;
-        if matches!(
-            rec.rectype,
-            rectype::BAREEVT | rectype::CARGOEVT | rectype::MSGEVT
-        ) {
-            // NaN fails the test too.
-            in_time_order &= rec.time >= last_time;
-            last_time = rec.time;
-        }
+        order.see(rec);
         if let Some(p) = events.push_ref(rec) {
             if let Err(e) = in_end_order(&p, &mut last_end, at, rec.time) {
                 return ControlFlow::Break(Stop::Order(e));
@@ -189,7 +181,7 @@ fn pair<S: Source>(
                     .unwrap_or_else(|_| Vec::with_capacity(BATCH));
                 let full = std::mem::replace(&mut batch, next);
                 // Later records come no earlier than this one (in time order).
-                let low = if in_time_order {
+                let low = if order.in_order {
                     events.low_water().min(rec.time)
                 } else {
                     f64::NEG_INFINITY
@@ -218,11 +210,42 @@ fn pair<S: Source>(
     }
     let offset = reader.offset();
     // Nothing comes after the last batch but what the sink's end gives.
-    let low = if in_time_order {
+    let low = if order.in_order {
         events.low_water()
     } else {
         f64::NEG_INFINITY
     };
     full_tx.send(Ok((batch, offset, low))).ok()?;
     Some((events, records, offset))
+}
+
+/// Whether a CLOG2 trace's event records (BAREEVT, CARGOEVT, MSGEVT) come
+/// in non-decreasing time order, as far as they have been seen: what the
+/// low-water mark of a streamed read rests on (a NaN time breaks it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EventOrder {
+    last: f64,
+    pub(crate) in_order: bool,
+}
+
+impl Default for EventOrder {
+    fn default() -> EventOrder {
+        EventOrder {
+            last: f64::NEG_INFINITY,
+            in_order: true,
+        }
+    }
+}
+
+impl EventOrder {
+    /// Takes the next record.
+    pub(crate) fn see(&mut self, rec: &clog2_format::RecordRef<'_>) {
+        if matches!(
+            rec.rectype,
+            rectype::BAREEVT | rectype::CARGOEVT | rectype::MSGEVT
+        ) {
+            self.in_order &= rec.time >= self.last;
+            self.last = rec.time;
+        }
+    }
 }

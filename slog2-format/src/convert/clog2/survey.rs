@@ -6,7 +6,6 @@ use super::events::Clog2Drawables;
 use crate::convert::stats::{in_end_order, PairStats};
 use crate::error::{Error, Result};
 use crate::types::{Category, LineIdMap};
-use clog2_format::record::rectype;
 use clog2_format::{Clog2Reader, Source};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,8 +83,7 @@ pub fn clog2_survey<S: Source>(
     let mut events = Clog2Drawables::new(reader.preamble().info());
     let mut records = 0u64;
     let mut last_end = f64::NEG_INFINITY;
-    let mut last_time = f64::NEG_INFINITY;
-    let mut in_time_order = true;
+    let mut order = super::EventOrder::default();
     // Categories used, by index (most primitives repeat the last one's).
     let mut used = rustc_hash::FxHashSet::default();
     let mut last_category = None;
@@ -99,14 +97,7 @@ pub fn clog2_survey<S: Source>(
             return ControlFlow::Break(Early::Stopped);
         }
         records += 1;
-        if matches!(
-            rec.rectype,
-            rectype::BAREEVT | rectype::CARGOEVT | rectype::MSGEVT
-        ) {
-            // NaN fails the test too.
-            in_time_order &= rec.time >= last_time;
-            last_time = rec.time;
-        }
+        order.see(rec);
         if let Some(p) = events.push_ref(rec) {
             if let Err(e) = in_end_order(&p, &mut last_end, at, rec.time) {
                 return ControlFlow::Break(Early::Order(e));
@@ -144,7 +135,7 @@ pub fn clog2_survey<S: Source>(
             .collect(),
         maps,
         time_box,
-        in_time_order,
+        in_time_order: order.in_order,
         stats: PairStats {
             records,
             input_bytes,
