@@ -627,8 +627,8 @@ impl Trace {
     }
 
     /// Streams the drawables that meet the window of `opts` to `sink`, in
-    /// time order and in one pass over the input, with bounded memory (a
-    /// format without a tree is paired and sorted as `mpelog export` does,
+    /// time order, with bounded memory (a CLOG2 trace in time order in two
+    /// passes, [`TwoPass`]; another format without a tree paired and sorted,
     /// through temporary sorted runs when it does not fit in
     /// `opts.sort_memory`): what every `mpelog export` writer is fed.
     ///

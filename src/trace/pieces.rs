@@ -53,8 +53,9 @@ impl Trace {
     /// Calls `f` with every primitive that meets the window of `opts`, in
     /// start order (the rows of `mpelog export --to parquet`, one per call),
     /// and the legend its category indexes; returns how many. A format
-    /// without a tree is read in one pass and put in order with bounded
-    /// memory (`opts.sort_memory`), never converted.
+    /// without a tree is put in order with bounded memory, never converted:
+    /// a CLOG2 trace in time order in two passes ([`super::TwoPass`]), any
+    /// other in one pass and sorted (`opts.sort_memory`).
     ///
     /// # Errors
     ///
@@ -205,8 +206,10 @@ impl Trace {
 
     /// The input's drawables in start order, for any [`Ordered`] reader
     /// (the Parquet export's): the input's own tree, or for a format without
-    /// one the drawables that meet the window of `opts`, read in one pass and
-    /// sorted with bounded memory (`opts.sort_memory`), never converted.
+    /// one the drawables that meet the window of `opts`, never converted: a
+    /// CLOG2 trace in time order read in two passes ([`InOrder::TwoPass`]),
+    /// any other read in one pass and sorted with bounded memory
+    /// (`opts.sort_memory`).
     ///
     /// # Errors
     ///

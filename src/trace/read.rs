@@ -108,18 +108,9 @@ fn stopped<T>(r: Result<T>, stop: &AtomicBool, path: &Path) -> Result<T> {
     }
 }
 
-/// The first pass of a streamed read of the trace at `path` (keeping
-/// nothing), or `None` for a format that cannot be streamed (only CLOG2
-/// can: its pairing tells a low-water mark).
-pub(crate) fn survey(
-    path: &Path,
-    format: Format,
-    stop: &Arc<AtomicBool>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<Option<Survey>> {
-    if format != Format::Clog2 {
-        return Ok(None);
-    }
+/// The first pass of a streamed read of the CLOG2 trace at `path`, keeping
+/// nothing (only CLOG2 is streamed: its pairing tells a low-water mark).
+fn survey(path: &Path, stop: &Arc<AtomicBool>, progress: &mut dyn FnMut(u64)) -> Result<Survey> {
     let file = std::fs::File::open(path).map_err(Error::io(path))?;
     let file = crate::input::Counted::new(file, progress);
     let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
@@ -138,12 +129,12 @@ pub(crate) fn survey(
             path: path.to_path_buf(),
         });
     };
-    Ok(Some(Survey {
+    Ok(Survey {
         categories: survey.categories,
         maps: survey.maps,
         time_box: survey.time_box,
         in_time_order: survey.in_time_order,
-    }))
+    })
 }
 
 /// The first pass of the CLOG2 trace at `path`, as [`survey`] makes it, or
@@ -158,7 +149,7 @@ pub(crate) fn survey_kept(
     if let Some(s) = kept.get() {
         return Ok(s.clone());
     }
-    let s = Arc::new(survey(path, Format::Clog2, stop, progress)?.expect("a CLOG2 is surveyed"));
+    let s = Arc::new(survey(path, stop, progress)?);
     Ok(kept.get_or_init(|| s).clone())
 }
 
