@@ -549,7 +549,7 @@ impl Trace {
                     }
                     Feed::Chunk(chunk) => {
                         let Some(b) = b.as_mut() else { continue };
-                        match b.push_chunk(&chunk, &mut |batch| send(Message::Batch(batch))) {
+                        match b.push_chunk(chunk, &mut |batch| send(Message::Batch(batch))) {
                             Ok(true) => {}
                             Ok(false) => return,
                             Err(TooLong) => {

@@ -58,33 +58,18 @@ impl Chunk {
         self.recs.len()
     }
 
-    /// Copies the pieces of `other` in after these.
-    fn extend(&mut self, other: &Chunk) {
-        let base = self.info.len() as u32;
-        self.info.extend_from_slice(&other.info);
-        self.recs.extend(other.recs.iter().map(|r| Rec {
-            info: (r.info.0 + base, r.info.1),
-            ..*r
-        }));
-    }
-
-    /// The pieces, lent (their vertices' times are their start and end:
-    /// the columns take only the vertices' lines).
-    fn pieces(&self) -> Vec<Piece<'_>> {
-        self.recs
-            .iter()
-            .map(|r| {
-                let (at, n) = (r.info.0 as usize, r.info.1 as usize);
-                Piece {
-                    category: r.category,
-                    first: (r.start, r.start_line),
-                    last: (r.end, r.end_line),
-                    start: r.start,
-                    end: r.end,
-                    info: self.info.get(at..at + n).unwrap_or_default(),
-                }
-            })
-            .collect()
+    /// The piece of `r` (one of these pieces): its vertices' times are its
+    /// start and end, as the columns take only the vertices' lines.
+    fn piece<'c>(&'c self, r: &Rec) -> Piece<'c> {
+        let (at, n) = (r.info.0 as usize, r.info.1 as usize);
+        Piece {
+            category: r.category,
+            first: (r.start, r.start_line),
+            last: (r.end, r.end_line),
+            start: r.start,
+            end: r.end,
+            info: self.info.get(at..at + n).unwrap_or_default(),
+        }
     }
 }
 
@@ -113,14 +98,19 @@ pub(crate) fn schema(columns: &[InfoColumn]) -> SchemaRef {
     Arc::new(Schema::new(fields))
 }
 
-/// Rows being gathered into record batches of a given size.
+/// Rows being gathered into record batches of a given size: the chunks as
+/// they came, each piece built into its batch's columns from where it lies.
 pub(crate) struct Rows {
     pub(crate) schema: SchemaRef,
     /// Rows of a full batch.
     rows: usize,
     builder: ColumnsBuilder,
+    /// The chunks with pieces not in a batch yet.
+    pending: std::collections::VecDeque<Chunk>,
+    /// The pieces of the first pending chunk already in a batch.
+    taken: usize,
     /// The pieces not in a batch yet.
-    pending: Chunk,
+    waiting: usize,
 }
 
 impl Rows {
@@ -131,13 +121,15 @@ impl Rows {
             schema: schema(builder.info_columns()),
             rows,
             builder,
-            pending: Chunk::default(),
+            pending: Default::default(),
+            taken: 0,
+            waiting: 0,
         }
     }
 
     /// The pieces not in a batch yet.
     pub(crate) fn len(&self) -> usize {
-        self.pending.len()
+        self.waiting
     }
 
     /// Adds the rows of `chunk`, handing each full batch to `full`; stops
@@ -148,32 +140,21 @@ impl Rows {
     /// [`TooLong`] for a row whose text no batch can hold.
     pub(crate) fn push_chunk(
         &mut self,
-        chunk: &Chunk,
+        chunk: Chunk,
         full: &mut dyn FnMut(RecordBatch) -> bool,
     ) -> Result<bool, TooLong> {
-        self.pending.extend(chunk);
-        if self.pending.len() < self.rows {
-            return Ok(true);
-        }
-        let pending = std::mem::take(&mut self.pending);
-        let pieces = pending.pieces();
-        let mut batches = pieces.chunks_exact(self.rows);
-        for b in batches.by_ref() {
-            if !self.batches(b, full)? {
+        self.waiting += chunk.len();
+        self.pending.push_back(chunk);
+        while self.waiting >= self.rows {
+            if !self.batch(self.rows, full)? {
                 return Ok(false);
             }
         }
-        let rest = batches.remainder().len();
-        let mut left = Chunk::with_capacity(rest);
-        for p in &pieces[pieces.len() - rest..] {
-            left.push(*p);
-        }
-        self.pending = left;
         Ok(true)
     }
 
-    /// The pieces gathered as record batches (one, unless a text column
-    /// would pass 2 GiB); the pieces start again.
+    /// The pieces not in a batch yet as record batches (one, unless a text
+    /// column would pass 2 GiB).
     ///
     /// # Errors
     ///
@@ -182,27 +163,72 @@ impl Rows {
         &mut self,
         full: &mut dyn FnMut(RecordBatch) -> bool,
     ) -> Result<bool, TooLong> {
-        let pending = std::mem::take(&mut self.pending);
-        self.batches(&pending.pieces(), full)
+        self.batch(self.waiting, full)
     }
 
-    /// The batch of `pieces`, halved until every text column fits Arrow's
-    /// 32-bit offsets.
-    fn batches(
+    /// The next `n` pieces waiting (at most as many as wait) as a batch,
+    /// then out of the pending chunks.
+    fn batch(
         &mut self,
-        pieces: &[Piece<'_>],
+        n: usize,
         full: &mut dyn FnMut(RecordBatch) -> bool,
     ) -> Result<bool, TooLong> {
-        match self.builder.columns(pieces) {
+        let n = n.min(self.waiting);
+        let (pending, taken) = (&self.pending, self.taken);
+        let pieces = || {
+            pending
+                .iter()
+                .enumerate()
+                .flat_map(move |(k, c)| {
+                    let from = if k == 0 { taken } else { 0 };
+                    c.recs
+                        .get(from..)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(move |r| c.piece(r))
+                })
+                .take(n)
+        };
+        let done = match self.builder.columns_of(n, pieces()) {
             Some(c) => Ok(full(
                 crate::columns_batch(c).expect("columns of the schema"),
             )),
-            None if pieces.len() > 1 => {
-                let (a, b) = pieces.split_at(pieces.len() / 2);
-                Ok(self.batches(a, full)? && self.batches(b, full)?)
+            // A text column past 2 GiB: in halves (rare).
+            None => halves(&mut self.builder, &pieces().collect::<Vec<_>>(), full),
+        };
+        // The pieces taken: out of the chunks.
+        let mut left = n;
+        while let Some(c) = self.pending.front() {
+            let here = c.len() - self.taken;
+            if here > left {
+                self.taken += left;
+                break;
             }
-            None => Err(TooLong),
+            left -= here;
+            self.pending.pop_front();
+            self.taken = 0;
         }
+        self.waiting -= n;
+        done
+    }
+}
+
+/// The batch of `pieces`, halved until every text column fits Arrow's
+/// 32-bit offsets.
+fn halves(
+    builder: &mut ColumnsBuilder,
+    pieces: &[Piece<'_>],
+    full: &mut dyn FnMut(RecordBatch) -> bool,
+) -> Result<bool, TooLong> {
+    match builder.columns(pieces) {
+        Some(c) => Ok(full(
+            crate::columns_batch(c).expect("columns of the schema"),
+        )),
+        None if pieces.len() > 1 => {
+            let (a, b) = pieces.split_at(pieces.len() / 2);
+            Ok(halves(builder, a, full)? && halves(builder, b, full)?)
+        }
+        None => Err(TooLong),
     }
 }
 

@@ -926,9 +926,37 @@ impl ColumnsBuilder {
     /// The columns of `pieces`, in their order; `None` when a text column
     /// would pass 2 GiB (Arrow's 32-bit offsets: build fewer pieces at once).
     pub fn columns(&mut self, pieces: &[Piece<'_>]) -> Option<Columns> {
-        let mut b = Builder::new(&mut self.plan, pieces.len());
+        self.columns_of(pieces.len(), pieces.iter().copied())
+    }
+
+    /// As [`ColumnsBuilder::columns`], of the pieces `pieces` gives (`rows`
+    /// of them, or about: the columns are allocated for that many), taken
+    /// where they lie, not gathered first.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("demo.clog2");
+    /// # std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// # let mut t = mpelog::Trace::open(&path)?;
+    /// let (mut legend, mut infos, mut pieces) = (Vec::new(), Vec::new(), Vec::new());
+    /// t.scan(&Default::default(), &mut |l| legend = l.to_vec(), &mut |p| {
+    ///     infos.push(p.info.to_vec());
+    ///     pieces.push(mpelog::slices::Piece { info: &[], ..p });
+    /// })?;
+    /// let pieces: Vec<_> = pieces.iter().zip(&infos).map(|(p, i)| mpelog::slices::Piece { info: i, ..*p }).collect();
+    /// let mut b = mpelog::trace::ColumnsBuilder::new(&legend);
+    /// let gathered = b.columns(&pieces).expect("fits");
+    /// assert_eq!(b.columns_of(pieces.len(), pieces.iter().copied()), Some(gathered));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn columns_of<'b>(
+        &mut self,
+        rows: usize,
+        pieces: impl IntoIterator<Item = Piece<'b>>,
+    ) -> Option<Columns> {
+        let mut b = Builder::new(&mut self.plan, rows);
         for p in pieces {
-            b.push(p);
+            b.push(&p);
         }
         let (cols, fits) = b.finish();
         fits.then_some(cols)
