@@ -17,7 +17,7 @@ use crate::export::info_columns::{fills, info_columns, InfoColumn, InfoType};
 use crate::export::{ArgRef, Cat};
 use crate::slices::{order, span_of, Piece, Tree as _};
 use rustc_hash::FxHashMap;
-use slog2_format::window::TimeWindow;
+use slog2_format::window::{RawPrimitive, RawWindowBuf, TimeWindow};
 use slog2_format::{Category, WindowBuf};
 use std::cmp::Ordering;
 use std::io::Write as _;
@@ -485,6 +485,9 @@ pub(super) struct Plan {
     columns: Vec<InfoColumn>,
     /// The tree query's buffer, reused by the next query.
     buf: WindowBuf,
+    /// The SLOG-2 query's buffer (drawables left in the nodes' bytes),
+    /// reused by the next query.
+    raw: RawWindowBuf,
 }
 
 impl Plan {
@@ -507,6 +510,7 @@ impl Plan {
             at,
             columns,
             buf: WindowBuf::new(),
+            raw: RawWindowBuf::new(),
         }
     }
 }
@@ -840,18 +844,97 @@ fn each_piece<'b>(buf: &'b WindowBuf, window: &TimeWindow, mut f: impl FnMut(Pie
     }
 }
 
-/// The rows of the pieces of `buf` that meet `window`, in [`order`]: as the
-/// query gives them when they are in that order already (the usual case:
-/// the tree's start order is the same but for ties and composites), else
-/// sorted.
+/// The rows of the pieces of `buf` that meet `window`, in [`order`] (see
+/// [`rows_in_order`]).
 fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
     let buf = std::mem::take(&mut plan.buf);
     // A row per drawable (a composite's parts beyond one grow the columns).
     let rows = buf.drawables_len();
+    let done = rows_in_order(plan, rows, |f| each_piece(&buf, window, f));
+    plan.buf = buf;
+    done
+}
+
+/// The piece of a primitive read from a node's bytes, as [`Piece::of`]
+/// makes it of the same primitive decoded.
+#[inline(always)]
+fn raw_piece<'b>(p: &RawPrimitive<'b>) -> Piece<'b> {
+    let (first, last) = match (p.first(), p.last()) {
+        (Some(a), Some(b)) => ((a.time, a.line_id), (b.time, b.line_id)),
+        _ => ((0.0, 0), (0.0, 0)),
+    };
+    let (mut start, mut end) = (first.0, first.0);
+    if p.vertex_count() == 2 {
+        // A state or an arrow: its two ends.
+        start = start.min(last.0);
+        end = end.max(last.0);
+    } else {
+        for c in p.vertices() {
+            start = start.min(c.time);
+            end = end.max(c.time);
+        }
+    }
+    Piece {
+        category: p.category(),
+        first,
+        last,
+        start,
+        end,
+        info: p.info(),
+    }
+}
+
+/// The pieces of the drawables of a raw answer that meet `window`, in the
+/// query's order, to `f`; stops at the first that `f` refuses.
+fn each_raw_piece<'b>(
+    buf: &'b RawWindowBuf,
+    window: &TimeWindow,
+    mut f: impl FnMut(Piece<'b>) -> bool,
+) {
+    for d in buf.drawables() {
+        if !window.meets(d.earliest(), d.latest()) {
+            continue;
+        }
+        match d.primitive() {
+            Some(p) => {
+                if !f(raw_piece(&p)) {
+                    return;
+                }
+            }
+            None => {
+                for p in d.parts() {
+                    if !f(raw_piece(&p)) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The rows of the pieces of the raw answer in `plan` that meet `window`,
+/// in [`order`] (see [`rows_in_order`]).
+fn rows_of_raw(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
+    let buf = std::mem::take(&mut plan.raw);
+    let rows = buf.len();
+    let done = rows_in_order(plan, rows, |f| each_raw_piece(&buf, window, f));
+    plan.raw = buf;
+    done
+}
+
+/// The rows of the pieces `each` gives (about `rows` of them), in
+/// [`order`]: as `each` gives them when they are in that order already (the
+/// usual case: the tree's start order is the same but for ties and
+/// composites), else sorted, stably.
+fn rows_in_order<'b>(
+    plan: &mut Plan,
+    rows: usize,
+    each: impl Fn(&mut dyn FnMut(Piece<'b>) -> bool),
+) -> (Columns, bool) {
     let mut b = Builder::new(plan, rows);
     let mut prev: Option<Piece<'_>> = None;
     let mut in_order = true;
-    each_piece(&buf, window, |p| {
+    each(&mut |p| {
         if prev.is_some_and(|q| order(&q, &p) == Ordering::Greater) {
             in_order = false;
             return false;
@@ -862,7 +945,7 @@ fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
     });
     if !in_order {
         let mut pieces = Vec::with_capacity(rows);
-        each_piece(&buf, window, |p| {
+        each(&mut |p| {
             pieces.push(p);
             true
         });
@@ -871,9 +954,7 @@ fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
         b = Builder::new(plan, rows);
         pieces.iter().for_each(|p| b.push(p));
     }
-    let done = b.finish();
-    plan.buf = buf;
-    done
+    b.finish()
 }
 
 /// Builds [`Columns`] batch after batch from pieces of one legend (the
@@ -987,19 +1068,21 @@ impl Trace {
                     Tree::Annotation(a, _) => &a.categories().categories[..],
                 };
                 let plan = plan.get_or_insert_with(|| Box::new(Plan::new(legend)));
-                let queried = match tree {
-                    Tree::Slog2(r) => {
-                        r.query(&mut plan.buf, lo, hi)
-                            .map_err(|source| Error::Slog2 {
-                                path: given.clone(),
-                                source,
-                            })
-                    }
+                let window = TimeWindow::new(lo, hi);
+                match tree {
+                    // Rows straight from the nodes' bytes.
+                    Tree::Slog2(r) => r
+                        .window_raw_into(&mut plan.raw, lo, hi)
+                        .map_err(|source| Error::Slog2 {
+                            path: given.clone(),
+                            source,
+                        })
+                        .map(|()| rows_of_raw(plan, &window)),
                     Tree::Annotation(a, trace) => a
                         .query(&mut plan.buf, lo, hi)
-                        .map_err(|e| annotation_error(&given, trace, e)),
-                };
-                queried.map(|()| rows_of(plan, &TimeWindow::new(lo, hi)))
+                        .map_err(|e| annotation_error(&given, trace, e))
+                        .map(|()| rows_of(plan, &window)),
+                }
             }
             None => {
                 let opts = crate::export::Options::default().window(from, to);
