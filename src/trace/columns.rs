@@ -190,6 +190,21 @@ impl TextColumn {
         self.end_row()
     }
 
+    /// [`push_required`](Self::push_required) of `text`, written from its
+    /// padded `cell` where it has one.
+    #[inline(always)]
+    fn push_cell<const N: usize>(&mut self, cell: &Cell<N>, text: &str) -> bool {
+        match &cell.0 {
+            Some((pad, len)) => {
+                let at = self.bytes.len();
+                self.bytes.extend_from_slice(pad);
+                self.bytes.truncate(at + len);
+                self.end_row()
+            }
+            None => self.push_required(text),
+        }
+    }
+
     /// Appends a copy of row `from` (null if that is null or not there).
     #[inline(always)]
     fn repeat(&mut self, from: usize) -> bool {
@@ -427,12 +442,41 @@ struct CatRow {
     cat: Cat,
     kind: &'static str,
     by_arg: Vec<Vec<usize>>,
+    /// The `kind` and `name` cells, each written with one copy of fixed size.
+    kind_cell: Cell<8>,
+    name_cell: Cell<32>,
 }
 
 impl CatRow {
     fn new(cat: Cat, kind: &'static str, columns: &[InfoColumn]) -> CatRow {
         let by_arg = fills(&cat, columns);
-        CatRow { cat, kind, by_arg }
+        CatRow {
+            kind_cell: Cell::of(kind),
+            name_cell: Cell::of(&cat.name),
+            cat,
+            kind,
+            by_arg,
+        }
+    }
+}
+
+/// A short text zero-padded to `N` bytes (`None` past `N`): a row writes its
+/// `N` bytes in one copy whose size the compiler knows, then cuts the column
+/// back to the text's end, instead of a copy of a length known only then.
+#[derive(Debug, Clone, Copy)]
+struct Cell<const N: usize>(Option<([u8; N], usize)>);
+
+impl<const N: usize> Cell<N> {
+    fn of(text: &str) -> Cell<N> {
+        let b = text.as_bytes();
+        let mut pad = [0u8; N];
+        match pad.get_mut(..b.len()) {
+            Some(head) => {
+                head.copy_from_slice(b);
+                Cell(Some((pad, b.len())))
+            }
+            None => Cell(None),
+        }
     }
 }
 
@@ -608,7 +652,8 @@ impl<'p, 'b> Builder<'p, 'b> {
         let row = &self.cats[i];
         let c = &mut self.cols;
         let r = c.category.len();
-        let mut fits = c.kind.push_required(row.kind) & c.name.push_required(&row.cat.name);
+        let mut fits =
+            c.kind.push_cell(&row.kind_cell, row.kind) & c.name.push_cell(&row.name_cell, &row.cat.name);
         c.category.push(p.category);
         c.start.push(p.start);
         c.end.push(p.end);
@@ -850,7 +895,7 @@ fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
     let buf = std::mem::take(&mut plan.buf);
     // A row per drawable (a composite's parts beyond one grow the columns).
     let rows = buf.drawables_len();
-    let done = rows_in_order(plan, rows, |f| each_piece(&buf, window, f));
+    let done = rows_in_order(plan, rows, &Source::Buf(&buf, window));
     plan.buf = buf;
     done
 }
@@ -884,17 +929,11 @@ fn raw_piece<'b>(p: &RawPrimitive<'b>) -> Piece<'b> {
     }
 }
 
-/// The pieces of the drawables of a raw answer that meet `window`, in the
-/// query's order, to `f`; stops at the first that `f` refuses.
-fn each_raw_piece<'b>(
-    buf: &'b RawWindowBuf,
-    window: &TimeWindow,
-    mut f: impl FnMut(Piece<'b>) -> bool,
-) {
+/// The pieces of the drawables of a raw answer, in the query's order, to
+/// `f`; stops at the first that `f` refuses. (The query kept only the
+/// drawables that meet its window, the one [`each_piece`] checks again.)
+fn each_raw_piece<'b>(buf: &'b RawWindowBuf, mut f: impl FnMut(Piece<'b>) -> bool) {
     for d in buf.drawables() {
-        if !window.meets(d.earliest(), d.latest()) {
-            continue;
-        }
         match d.primitive() {
             Some(p) => {
                 if !f(raw_piece(&p)) {
@@ -912,29 +951,43 @@ fn each_raw_piece<'b>(
     }
 }
 
-/// The rows of the pieces of the raw answer in `plan` that meet `window`,
-/// in [`order`] (see [`rows_in_order`]).
-fn rows_of_raw(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
+/// The rows of the pieces of the raw answer in `plan`, in [`order`] (see
+/// [`rows_in_order`]).
+fn rows_of_raw(plan: &mut Plan) -> (Columns, bool) {
     let buf = std::mem::take(&mut plan.raw);
     let rows = buf.len();
-    let done = rows_in_order(plan, rows, |f| each_raw_piece(&buf, window, f));
+    let done = rows_in_order(plan, rows, &Source::Raw(&buf));
     plan.raw = buf;
     done
 }
 
-/// The rows of the pieces `each` gives (about `rows` of them), in
-/// [`order`]: as `each` gives them when they are in that order already (the
-/// usual case: the tree's start order is the same but for ties and
-/// composites), else sorted, stably.
-fn rows_in_order<'b>(
-    plan: &mut Plan,
-    rows: usize,
-    each: impl Fn(&mut dyn FnMut(Piece<'b>) -> bool),
-) -> (Columns, bool) {
+/// Where [`rows_in_order`] reads the pieces that meet a window: a query's
+/// buffer, or a raw answer.
+enum Source<'b, 'w> {
+    Buf(&'b WindowBuf, &'w TimeWindow),
+    Raw(&'b RawWindowBuf),
+}
+
+impl<'b> Source<'b, '_> {
+    /// The pieces, in the query's order, to `f` (see [`each_piece`]).
+    #[inline(always)]
+    fn each(&self, f: impl FnMut(Piece<'b>) -> bool) {
+        match *self {
+            Source::Buf(buf, w) => each_piece(buf, w, f),
+            Source::Raw(buf) => each_raw_piece(buf, f),
+        }
+    }
+}
+
+/// The rows of the pieces of `each` (about `rows` of them), in [`order`]:
+/// as `each` gives them when they are in that order already (the usual
+/// case: the tree's start order is the same but for ties and composites),
+/// else sorted, stably.
+fn rows_in_order<'b>(plan: &mut Plan, rows: usize, each: &Source<'b, '_>) -> (Columns, bool) {
     let mut b = Builder::new(plan, rows);
     let mut prev: Option<Piece<'_>> = None;
     let mut in_order = true;
-    each(&mut |p| {
+    each.each(|p| {
         if prev.is_some_and(|q| order(&q, &p) == Ordering::Greater) {
             in_order = false;
             return false;
@@ -945,7 +998,7 @@ fn rows_in_order<'b>(
     });
     if !in_order {
         let mut pieces = Vec::with_capacity(rows);
-        each(&mut |p| {
+        each.each(|p| {
             pieces.push(p);
             true
         });
@@ -1077,7 +1130,7 @@ impl Trace {
                             path: given.clone(),
                             source,
                         })
-                        .map(|()| rows_of_raw(plan, &window)),
+                        .map(|()| rows_of_raw(plan)),
                     Tree::Annotation(a, trace) => a
                         .query(&mut plan.buf, lo, hi)
                         .map_err(|e| annotation_error(&given, trace, e))
