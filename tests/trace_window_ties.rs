@@ -3,9 +3,10 @@
 //! order, drawables whose keys tie (the same box, category and lines, told
 //! apart by their first vertex's time or their info bytes, or not at all),
 //! events on the leaves' edges, backward arrows, and long states in the root.
-//! Every window's rows are those of `Trace::window`'s drawables split into
-//! their parts and put in `slices::order` (stably), and those `Trace::pieces`
-//! gives (the Parquet export's rows): row for row, info values included.
+//! Every window's rows are those of the whole trace's drawables that meet the
+//! window, split into their parts and put in `slices::order` (stably), and
+//! those `Trace::pieces` gives (the Parquet export's rows): row for row, info
+//! values included.
 
 use mpelog::slices::{order, Piece};
 use mpelog::trace::TypedColumn;
@@ -353,12 +354,15 @@ fn row_of(p: &Piece<'_>) -> Row {
     )
 }
 
-/// `Trace::window`'s drawables split into parts, in `order` (stably).
+/// The drawables of the whole trace (`Trace::window` of no bounds) whose
+/// box meets `[from, to)` by the rule written out (spec/queries.md §2.1),
+/// split into parts, in `order` (stably).
 fn rows_of_window(t: &mut Trace, from: f64, to: f64) -> Vec<Row> {
-    let w = t.window(Some(from), Some(to)).unwrap();
+    let w = t.window(None, None).unwrap();
     let prims: Vec<&Primitive> = w
         .drawables
         .iter()
+        .filter(|d| d.value.earliest() < to && d.value.latest() >= from)
         .flat_map(|d| match &d.value {
             Drawable::Primitive(p) => std::slice::from_ref(p),
             Drawable::Composite(c) => &c.primitives[..],
