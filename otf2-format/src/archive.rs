@@ -162,6 +162,32 @@ impl Archive {
         &self.anchor_path
     }
 
+    /// The archive's size in bytes: its anchor file, its global definitions,
+    /// and the definition and event files of its locations (those there are;
+    /// a file that cannot be looked at counts 0).
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny");
+    /// let a = otf2_format::Archive::open(dir)?;
+    /// let evt = std::fs::metadata(a.location_file(1, "evt"))?.len();
+    /// let anchor = std::fs::metadata(a.anchor_path())?.len();
+    /// assert!(a.bytes() >= anchor + evt);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bytes(&self) -> u64 {
+        let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        let files = [
+            self.anchor_path.clone(),
+            self.dir.join(format!("{}.def", self.name)),
+        ];
+        let locations = self
+            .defs
+            .locations
+            .iter()
+            .flat_map(|(id, _)| ["def", "evt"].map(|ext| self.location_file(*id, ext)));
+        files.iter().map(|p| size(p)).sum::<u64>() + locations.map(|p| size(&p)).sum::<u64>()
+    }
+
     /// Path of a location's file with extension `ext` (`def` or `evt`).
     ///
     /// ```

@@ -140,6 +140,24 @@ def test_convert_and_check(generated, tmp_path, cli):
     assert (tmp_path / "x.dat").read_bytes() == generated["clog2"].read_bytes()
 
 
+@pytest.mark.parametrize("archive", [p for p in corpus_files() if p.suffix == ".otf2"], ids=str)
+def test_convert_otf2_summary(archive, tmp_path):
+    """An OTF2 conversion's summary: the archive's bytes (anchor, global
+    definitions, every location's files, counted here by hand) and the
+    CLI's figures, line for line."""
+    done = mpelog.convert(archive, tmp_path / "o.slog2")
+    d = archive.parent
+    files = [archive, d / "traces.def", *(d / "traces").glob("*.def"), *(d / "traces").glob("*.evt")]
+    assert done["input_bytes"] == sum(f.stat().st_size for f in files if f.exists())
+    assert done["source"] == "OTF2" and done["records"] > 0
+    r = subprocess.run([_cli(), "convert", str(archive), "-o", str(tmp_path / "cli.slog2")],
+                       capture_output=True, check=True)
+    line = r.stderr.decode().splitlines()[0]
+    assert line.split(" s: ", 1)[1] == "; ".join(done["details"])
+    assert done["details"][0].endswith("metric events") and done["details"][2].startswith("not drawn: ")
+    assert (tmp_path / "cli.slog2").read_bytes() == (tmp_path / "o.slog2").read_bytes()
+
+
 def test_convert_refuses(generated, tmp_path):
     with pytest.raises(mpelog.UnsupportedError) as e:
         mpelog.convert(generated["clog2"], tmp_path / "x.alog")

@@ -88,23 +88,14 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     out.commit()?;
     let secs = started.elapsed().as_secs_f64();
     if let Some(counts) = done.stats.as_ref().and_then(|s| s.otf2.as_ref()) {
-        let u = &done.stats.as_ref().expect("OTF2 stats").unmatched;
         eprintln!(
-            "converted {} (OTF2, {} events) to {} (SLOG-2, {} bytes) in {:.2} s: {} states, {} arrows, {} collectives, {} metric events; unmatched: {} leaves, {} sends, {} receives, {} states closed at the end; not drawn: {}",
+            "converted {} (OTF2, {} events) to {} (SLOG-2, {} bytes) in {:.2} s: {}",
             shown(&done.input),
             counts.events,
             shown_out,
             output_bytes,
             secs,
-            counts.states,
-            counts.arrows,
-            counts.collectives,
-            counts.metrics,
-            u.state_finals,
-            u.sends,
-            u.recvs,
-            u.states_closed_at_end,
-            counted(&counts.counted)
+            done.details.join("; ")
         );
         return Ok(());
     }
@@ -127,17 +118,6 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
         eprintln!("{line}");
     }
     Ok(())
-}
-
-/// The events an OTF2 conversion neither drew nor paired, by name.
-fn counted(m: &std::collections::BTreeMap<String, u64>) -> String {
-    if m.is_empty() {
-        return "none".into();
-    }
-    m.iter()
-        .map(|(k, v)| format!("{v} {k}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The library's tree options, checked (bad ones are a usage error).

@@ -14,6 +14,42 @@ pub fn tree_line(t: &slog2_format::write::TreeStats) -> String {
     )
 }
 
+/// The lines of an OTF2 conversion (spec/otf2.md §9): what was drawn, what
+/// was left unmatched, and the events neither drawn nor paired, by name.
+///
+/// ```
+/// let c = slog2_format::convert::otf2::Otf2Counts::default();
+/// let u = slog2_format::convert::Unmatched::default();
+/// let lines = mpelog::convert::otf2_lines(&c, &u);
+/// assert_eq!(lines[0], "0 states, 0 arrows, 0 collectives, 0 metric events");
+/// assert_eq!(lines[2], "not drawn: none");
+/// ```
+pub fn otf2_lines(
+    c: &slog2_format::convert::otf2::Otf2Counts,
+    u: &slog2_format::convert::Unmatched,
+) -> Vec<String> {
+    let not_drawn = if c.counted.is_empty() {
+        "none".to_string()
+    } else {
+        c.counted
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    vec![
+        format!(
+            "{} states, {} arrows, {} collectives, {} metric events",
+            c.states, c.arrows, c.collectives, c.metrics
+        ),
+        format!(
+            "unmatched: {} leaves, {} sends, {} receives, {} states closed at the end",
+            u.state_finals, u.sends, u.recvs, u.states_closed_at_end
+        ),
+        format!("not drawn: {not_drawn}"),
+    ]
+}
+
 /// The unmatched-event line of a CLOG2 or old-CLOG conversion: what was
 /// dropped, and how it relates to the number MPE's Java converter `java`
 /// (clog2TOslog2, clogTOslog2) prints.

@@ -32,7 +32,7 @@ mod lines;
 mod rewrite;
 mod to_slog2;
 
-pub use lines::{tree_line, unmatched_line};
+pub use lines::{otf2_lines, tree_line, unmatched_line};
 
 use crate::output::{OutWriter, Output};
 use crate::trace::{Error, Format, Result, Step};

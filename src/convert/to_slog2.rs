@@ -151,7 +151,9 @@ pub(super) fn slog1(input: &Path, out: &Output, opts: TreeOptions) -> Result<Sum
 }
 
 /// An OTF2 archive (its anchor file or directory) to SLOG-2 in one pass
-/// (spec/otf2.md §9). Its summary's numbers are in [`Summary::stats`].
+/// (spec/otf2.md §9). Its summary's numbers are in [`Summary::stats`], and
+/// told in its details ([`otf2_lines`](super::otf2_lines)); its input bytes
+/// are the archive's ([`otf2_format::Archive::bytes`]).
 pub(super) fn otf2(input: &Path, out: &Output, opts: TreeOptions) -> Result<Summary> {
     let archive = crate::trace::read::otf2(input)?;
     let (w, stats) =
@@ -169,8 +171,20 @@ pub(super) fn otf2(input: &Path, out: &Output, opts: TreeOptions) -> Result<Summ
         )?;
     let output_bytes = finish(w, out)?;
     let records = stats.otf2.as_ref().map(|c| c.events);
+    let details = stats
+        .otf2
+        .as_ref()
+        .map(|c| super::otf2_lines(c, &stats.unmatched))
+        .unwrap_or_default();
     Ok(Summary {
         stats: Some(stats),
-        ..done("converted", 0, records, "SLOG-2", output_bytes, Vec::new())
+        ..done(
+            "converted",
+            archive.bytes(),
+            records,
+            "SLOG-2",
+            output_bytes,
+            details,
+        )
     })
 }
