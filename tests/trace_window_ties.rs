@@ -264,16 +264,12 @@ fn built(leaves: usize, seed: u64) -> Vec<u8> {
     };
     for (i, node) in nodes.into_iter().enumerate() {
         let ptr = placeholder(i as i64);
-        f.blocks.insert(
-            ptr.offset as u64,
-            FileBlock::Node(parsed(node, ptr)),
-        );
+        f.blocks
+            .insert(ptr.offset as u64, FileBlock::Node(parsed(node, ptr)));
     }
     let at = |i: i64| (1000 + i) as u64;
-    f.blocks.insert(
-        at(n),
-        FileBlock::Categories(parsed(cats, placeholder(n))),
-    );
+    f.blocks
+        .insert(at(n), FileBlock::Categories(parsed(cats, placeholder(n))));
     f.blocks.insert(
         at(n + 1),
         FileBlock::LineIdMaps(parsed(maps, placeholder(n + 1))),

@@ -652,8 +652,8 @@ impl<'p, 'b> Builder<'p, 'b> {
         let row = &self.cats[i];
         let c = &mut self.cols;
         let r = c.category.len();
-        let mut fits =
-            c.kind.push_cell(&row.kind_cell, row.kind) & c.name.push_cell(&row.name_cell, &row.cat.name);
+        let mut fits = c.kind.push_cell(&row.kind_cell, row.kind)
+            & c.name.push_cell(&row.name_cell, &row.cat.name);
         c.category.push(p.category);
         c.start.push(p.start);
         c.end.push(p.end);

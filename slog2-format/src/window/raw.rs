@@ -483,14 +483,12 @@ impl<'a> RawPrimitive<'a> {
     /// Its vertices, decoded.
     #[inline(always)]
     pub fn vertices(&self) -> impl ExactSizeIterator<Item = Coord> + 'a {
-        self.vertices
-            .chunks_exact(12)
-            .map(|v| {
-                coord(v).unwrap_or(Coord {
-                    time: 0.0,
-                    line_id: 0,
-                })
+        self.vertices.chunks_exact(12).map(|v| {
+            coord(v).unwrap_or(Coord {
+                time: 0.0,
+                line_id: 0,
             })
+        })
     }
 
     /// The primitive as an owned value.

@@ -212,7 +212,10 @@ pub fn check_raw(raw: &window::RawWindowBuf, want: &WindowAnswer, what: &str) {
                 assert_eq!(primitive_bits(&rp.to_owned()), primitive_bits(p), "{what}");
                 assert_eq!(rp.vertex_count(), p.vertices.len(), "{what}");
                 let ends = (rp.first(), rp.last());
-                assert_eq!(ends, (p.vertices.first().copied(), p.vertices.last().copied()));
+                assert_eq!(
+                    ends,
+                    (p.vertices.first().copied(), p.vertices.last().copied())
+                );
                 assert_eq!(rp.info_len(), p.info.len, "{what}");
             }
             Drawable::Composite(c) => {
