@@ -15,9 +15,12 @@
 //! # Ok::<(), mpelog::output::Error>(())
 //! ```
 
+mod read_ahead;
+
 pub use crate::names::shown;
 use crate::output::{io, Error, Result};
 use crate::signals;
+pub use read_ahead::ReadAhead;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 

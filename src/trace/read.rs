@@ -112,8 +112,8 @@ fn stopped<T>(r: Result<T>, stop: &AtomicBool, path: &Path) -> Result<T> {
 /// nothing (only CLOG2 is streamed: its pairing tells a low-water mark).
 fn survey(path: &Path, stop: &Arc<AtomicBool>, progress: &mut dyn FnMut(u64)) -> Result<Survey> {
     let file = std::fs::File::open(path).map_err(Error::io(path))?;
-    let file = crate::input::Counted::new(file, progress);
-    let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
+    let source = crate::input::ReadAhead::new(file, progress);
+    let mut r = clog2_format::Clog2Reader::with_source(source).map_err(|source| Error::Clog2 {
         path: path.to_path_buf(),
         source,
     })?;
