@@ -154,6 +154,38 @@ impl<R: Read + Seek> Slog2Reader<R> {
         self.walk_into(buf, TimeWindow::new(start, end), Stop::default())
     }
 
+    /// [`window_into`](Self::window_into) leaving the drawables in the
+    /// nodes' bytes ([`RawWindowBuf`]): the same drawables, nodes and
+    /// counters, in the same order, with the same checks and errors, read
+    /// through [`RawDrawable`](crate::window::RawDrawable) views of the bytes
+    /// as the file holds them. A query decodes no vertex and copies no
+    /// drawable of a leaf: what a column builder reads once costs one pass.
+    /// After an error `buf` holds an empty answer.
+    ///
+    /// # Errors
+    ///
+    /// As [`window`](Self::window).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # fn main() -> slog2_format::Result<()> {
+    /// use slog2_format::{window::RawWindowBuf, Slog2Reader};
+    ///
+    /// let mut r = Slog2Reader::new(std::fs::File::open("trace.slog2").unwrap())?;
+    /// let mut buf = RawWindowBuf::new();
+    /// r.window_raw_into(&mut buf, 0.5, 0.6)?;
+    /// for d in buf.drawables() {
+    ///     if let Some(p) = d.primitive() {
+    ///         println!("{} from {:?}", p.category(), p.first());
+    ///     }
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn window_raw_into(&mut self, buf: &mut RawWindowBuf, start: f64, end: f64) -> Result<()> {
+        self.walk_raw_into(buf, TimeWindow::new(start, end), Stop::default())
+    }
+
     /// Like [`window`](Self::window), reading no node below depth `lowest`
     /// (slog2navigator's `d=`; 0 reads down to the leaves): the nodes at depth
     /// `lowest` are read, and their children meeting the window are shown by

@@ -64,9 +64,12 @@ use std::cmp::Ordering;
 
 mod buf;
 pub(crate) mod node_scan;
+pub(crate) mod raw;
 pub(crate) mod scan;
 pub(crate) mod tree_index;
 pub use buf::{DrawableRef, NotStorable, PrimitiveRef, ShadowRef, WindowBuf};
+pub(crate) use raw::RawStore;
+pub use raw::{RawDrawable, RawParts, RawPrimitive, RawWindowBuf};
 pub(crate) use tree_index::{TreeIndex, WindowCache};
 
 /// A half-open time window `[start, end)`.

@@ -88,6 +88,8 @@ struct Loaded {
     /// the owned one, so that a buffer reused after larger or smaller answers
     /// keeps nothing of them).
     buf: std::cell::RefCell<WindowBuf>,
+    /// As `buf`, for the queries that leave the drawables in the nodes' bytes.
+    raw: std::cell::RefCell<window::RawWindowBuf>,
 }
 
 impl Loaded {
@@ -119,6 +121,7 @@ impl Loaded {
             sizes,
             boxes,
             buf: Default::default(),
+            raw: Default::default(),
         }
     }
 
@@ -221,6 +224,25 @@ impl Loaded {
             .window_into(&mut buf, t0, t1)
             .unwrap_or_else(|e| panic!("{}: [{t0:?},{t1:?}) into: {e}", self.name));
         views::check_views(&buf, &a, &format!("{}: [{t0:?},{t1:?})", self.name));
+        // And left in the nodes' bytes, with and without a node cache (whose
+        // upper nodes a second query reads in parts).
+        let mut raw = self.raw.borrow_mut();
+        let mut r = self.reader();
+        r.window_raw_into(&mut raw, t0, t1)
+            .unwrap_or_else(|e| panic!("{}: [{t0:?},{t1:?}) raw: {e}", self.name));
+        views::check_raw(&raw, &a, &format!("{}: [{t0:?},{t1:?}) raw", self.name));
+        let mut r = self.reader();
+        r.set_node_cache(std::sync::Arc::new(NodeCache::new(1 << 20)));
+        // The first query scans the upper nodes for the cache (and keeps them
+        // in place, as without a cache); the second reads the parts it shows.
+        for _ in 0..2 {
+            r.window_raw_into(&mut raw, t0, t1)
+                .unwrap_or_else(|e| panic!("{}: [{t0:?},{t1:?}) raw: {e}", self.name));
+        }
+        let mut want = a.clone();
+        want.counters = raw.counters();
+        let what = format!("{}: [{t0:?},{t1:?}) raw cached", self.name);
+        views::check_raw(&raw, &want, &what);
         let d = a.drawables.len() as u64;
         let bound = node_read_bound(self.k, self.depth, d);
         assert!(

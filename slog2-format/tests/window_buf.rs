@@ -127,6 +127,7 @@ fn windows(t0: f64, t1: f64, random: usize, seed: u64) -> Vec<(f64, f64)> {
 fn check_file(name: &str, bytes: &[u8], wins: &[(f64, f64)], buf: &mut WindowBuf) -> usize {
     let f = Slog2File::parse(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
+    let mut raw = window::RawWindowBuf::new();
     let mut found = 0;
     for (i, &(t0, t1)) in wins.iter().enumerate() {
         r.window_into(buf, t0, t1)
@@ -134,6 +135,9 @@ fn check_file(name: &str, bytes: &[u8], wins: &[(f64, f64)], buf: &mut WindowBuf
         let want = model_answer(&f, t0, t1, None);
         views::check_views(buf, &want, &format!("{name}: [{t0:?},{t1:?})"));
         found += buf.drawables_len();
+        r.window_raw_into(&mut raw, t0, t1)
+            .unwrap_or_else(|e| panic!("{name}: [{t0:?},{t1:?}) raw: {e}"));
+        views::check_raw(&raw, &want, &format!("{name}: [{t0:?},{t1:?}) raw"));
         let pixels: &[u32] = if i % 3 == 0 { &[0, 16, 1600] } else { &[200] };
         for &px in pixels {
             r.window_preview_into(buf, t0, t1, px)
@@ -227,6 +231,7 @@ fn every_corpus_slog2_file_answers_like_the_model() {
 /// The buffer API and the owned API agree on every window of a file that may be
 /// damaged: the same answer, or errors at the same offset (with an empty buffer).
 fn same_outcome(name: &str, bytes: &[u8], buf: &mut WindowBuf) {
+    same_raw_outcome(name, bytes);
     let Ok(mut owned) = Slog2Reader::new(Cursor::new(bytes)) else {
         return;
     };
@@ -258,6 +263,43 @@ fn same_outcome(name: &str, bytes: &[u8], buf: &mut WindowBuf) {
                 assert!(buf.nodes().is_empty(), "{name}: left after an error");
             }
             (want, got) => panic!("{name}: [{a:?},{b:?}): owned {want:?}, buffer {got:?}"),
+        }
+    }
+}
+
+/// The raw query and the owned one agree on every window of a file that may
+/// be damaged, read strictly, leniently (a node the fast path refuses is
+/// decoded the ordinary way, its drawables written back as bytes) and
+/// unchecked: the same answer, or errors at the same offset (with an empty
+/// raw answer).
+fn same_raw_outcome(name: &str, bytes: &[u8]) {
+    let Ok(mut owned) = Slog2Reader::new(Cursor::new(bytes)) else {
+        return;
+    };
+    let (t0, t1) = match owned.tree_dir().and_then(|t| t.value.entries.first()) {
+        Some(e) => (e.earliest, e.latest),
+        None => (0.0, 1.0),
+    };
+    let mut raw = window::RawWindowBuf::new();
+    for v in [Validation::Strict, Validation::Lenient, Validation::Off] {
+        owned.set_validation(v);
+        let mut r = Slog2Reader::new(Cursor::new(bytes)).unwrap();
+        r.set_validation(v);
+        for (a, b) in windows(t0, t1, 4, 5) {
+            let what = format!("{name}: {v:?} [{a:?},{b:?}) raw");
+            match (owned.window(a, b), r.window_raw_into(&mut raw, a, b)) {
+                (Ok(want), Ok(())) => views::check_raw(&raw, &want, &what),
+                (Err(e), Err(g)) => {
+                    assert_eq!(e.offset(), g.offset(), "{what}: {e} / {g}");
+                    assert_eq!(
+                        std::mem::discriminant(&e),
+                        std::mem::discriminant(&g),
+                        "{what}: {e} / {g}"
+                    );
+                    assert!(raw.is_empty() && raw.nodes().is_empty(), "{what}: left");
+                }
+                (want, got) => panic!("{what}: owned {want:?}, raw {got:?}"),
+            }
         }
     }
 }

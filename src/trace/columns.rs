@@ -17,7 +17,7 @@ use crate::export::info_columns::{fills, info_columns, InfoColumn, InfoType};
 use crate::export::{ArgRef, Cat};
 use crate::slices::{order, span_of, Piece, Tree as _};
 use rustc_hash::FxHashMap;
-use slog2_format::window::TimeWindow;
+use slog2_format::window::{RawPrimitive, RawWindowBuf, TimeWindow};
 use slog2_format::{Category, WindowBuf};
 use std::cmp::Ordering;
 use std::io::Write as _;
@@ -188,6 +188,21 @@ impl TextColumn {
     fn push_required(&mut self, text: &str) -> bool {
         self.bytes.extend_from_slice(text.as_bytes());
         self.end_row()
+    }
+
+    /// [`push_required`](Self::push_required) of `text`, written from its
+    /// padded `cell` where it has one.
+    #[inline(always)]
+    fn push_cell<const N: usize>(&mut self, cell: &Cell<N>, text: &str) -> bool {
+        match &cell.0 {
+            Some((pad, len)) => {
+                let at = self.bytes.len();
+                self.bytes.extend_from_slice(pad);
+                self.bytes.truncate(at + len);
+                self.end_row()
+            }
+            None => self.push_required(text),
+        }
     }
 
     /// Appends a copy of row `from` (null if that is null or not there).
@@ -427,12 +442,41 @@ struct CatRow {
     cat: Cat,
     kind: &'static str,
     by_arg: Vec<Vec<usize>>,
+    /// The `kind` and `name` cells, each written with one copy of fixed size.
+    kind_cell: Cell<8>,
+    name_cell: Cell<32>,
 }
 
 impl CatRow {
     fn new(cat: Cat, kind: &'static str, columns: &[InfoColumn]) -> CatRow {
         let by_arg = fills(&cat, columns);
-        CatRow { cat, kind, by_arg }
+        CatRow {
+            kind_cell: Cell::of(kind),
+            name_cell: Cell::of(&cat.name),
+            cat,
+            kind,
+            by_arg,
+        }
+    }
+}
+
+/// A short text zero-padded to `N` bytes (`None` past `N`): a row writes its
+/// `N` bytes in one copy whose size the compiler knows, then cuts the column
+/// back to the text's end, instead of a copy of a length known only then.
+#[derive(Debug, Clone, Copy)]
+struct Cell<const N: usize>(Option<([u8; N], usize)>);
+
+impl<const N: usize> Cell<N> {
+    fn of(text: &str) -> Cell<N> {
+        let b = text.as_bytes();
+        let mut pad = [0u8; N];
+        match pad.get_mut(..b.len()) {
+            Some(head) => {
+                head.copy_from_slice(b);
+                Cell(Some((pad, b.len())))
+            }
+            None => Cell(None),
+        }
     }
 }
 
@@ -485,6 +529,9 @@ pub(super) struct Plan {
     columns: Vec<InfoColumn>,
     /// The tree query's buffer, reused by the next query.
     buf: WindowBuf,
+    /// The SLOG-2 query's buffer (drawables left in the nodes' bytes),
+    /// reused by the next query.
+    raw: RawWindowBuf,
 }
 
 impl Plan {
@@ -507,6 +554,7 @@ impl Plan {
             at,
             columns,
             buf: WindowBuf::new(),
+            raw: RawWindowBuf::new(),
         }
     }
 }
@@ -604,7 +652,8 @@ impl<'p, 'b> Builder<'p, 'b> {
         let row = &self.cats[i];
         let c = &mut self.cols;
         let r = c.category.len();
-        let mut fits = c.kind.push_required(row.kind) & c.name.push_required(&row.cat.name);
+        let mut fits = c.kind.push_cell(&row.kind_cell, row.kind)
+            & c.name.push_cell(&row.name_cell, &row.cat.name);
         c.category.push(p.category);
         c.start.push(p.start);
         c.end.push(p.end);
@@ -840,18 +889,105 @@ fn each_piece<'b>(buf: &'b WindowBuf, window: &TimeWindow, mut f: impl FnMut(Pie
     }
 }
 
-/// The rows of the pieces of `buf` that meet `window`, in [`order`]: as the
-/// query gives them when they are in that order already (the usual case:
-/// the tree's start order is the same but for ties and composites), else
-/// sorted.
+/// The rows of the pieces of `buf` that meet `window`, in [`order`] (see
+/// [`rows_in_order`]).
 fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
     let buf = std::mem::take(&mut plan.buf);
     // A row per drawable (a composite's parts beyond one grow the columns).
     let rows = buf.drawables_len();
+    let done = rows_in_order(plan, rows, &Source::Buf(&buf, window));
+    plan.buf = buf;
+    done
+}
+
+/// The piece of a primitive read from a node's bytes, as [`Piece::of`]
+/// makes it of the same primitive decoded.
+#[inline(always)]
+fn raw_piece<'b>(p: &RawPrimitive<'b>) -> Piece<'b> {
+    let (first, last) = match (p.first(), p.last()) {
+        (Some(a), Some(b)) => ((a.time, a.line_id), (b.time, b.line_id)),
+        _ => ((0.0, 0), (0.0, 0)),
+    };
+    let (mut start, mut end) = (first.0, first.0);
+    if p.vertex_count() == 2 {
+        // A state or an arrow: its two ends.
+        start = start.min(last.0);
+        end = end.max(last.0);
+    } else {
+        for c in p.vertices() {
+            start = start.min(c.time);
+            end = end.max(c.time);
+        }
+    }
+    Piece {
+        category: p.category(),
+        first,
+        last,
+        start,
+        end,
+        info: p.info(),
+    }
+}
+
+/// The pieces of the drawables of a raw answer, in the query's order, to
+/// `f`; stops at the first that `f` refuses. (The query kept only the
+/// drawables that meet its window, the one [`each_piece`] checks again.)
+fn each_raw_piece<'b>(buf: &'b RawWindowBuf, mut f: impl FnMut(Piece<'b>) -> bool) {
+    for d in buf.drawables() {
+        match d.primitive() {
+            Some(p) => {
+                if !f(raw_piece(&p)) {
+                    return;
+                }
+            }
+            None => {
+                for p in d.parts() {
+                    if !f(raw_piece(&p)) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The rows of the pieces of the raw answer in `plan`, in [`order`] (see
+/// [`rows_in_order`]).
+fn rows_of_raw(plan: &mut Plan) -> (Columns, bool) {
+    let buf = std::mem::take(&mut plan.raw);
+    let rows = buf.len();
+    let done = rows_in_order(plan, rows, &Source::Raw(&buf));
+    plan.raw = buf;
+    done
+}
+
+/// Where [`rows_in_order`] reads the pieces that meet a window: a query's
+/// buffer, or a raw answer.
+enum Source<'b, 'w> {
+    Buf(&'b WindowBuf, &'w TimeWindow),
+    Raw(&'b RawWindowBuf),
+}
+
+impl<'b> Source<'b, '_> {
+    /// The pieces, in the query's order, to `f` (see [`each_piece`]).
+    #[inline(always)]
+    fn each(&self, f: impl FnMut(Piece<'b>) -> bool) {
+        match *self {
+            Source::Buf(buf, w) => each_piece(buf, w, f),
+            Source::Raw(buf) => each_raw_piece(buf, f),
+        }
+    }
+}
+
+/// The rows of the pieces of `each` (about `rows` of them), in [`order`]:
+/// as `each` gives them when they are in that order already (the usual
+/// case: the tree's start order is the same but for ties and composites),
+/// else sorted, stably.
+fn rows_in_order<'b>(plan: &mut Plan, rows: usize, each: &Source<'b, '_>) -> (Columns, bool) {
     let mut b = Builder::new(plan, rows);
     let mut prev: Option<Piece<'_>> = None;
     let mut in_order = true;
-    each_piece(&buf, window, |p| {
+    each.each(|p| {
         if prev.is_some_and(|q| order(&q, &p) == Ordering::Greater) {
             in_order = false;
             return false;
@@ -862,7 +998,7 @@ fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
     });
     if !in_order {
         let mut pieces = Vec::with_capacity(rows);
-        each_piece(&buf, window, |p| {
+        each.each(|p| {
             pieces.push(p);
             true
         });
@@ -871,9 +1007,7 @@ fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
         b = Builder::new(plan, rows);
         pieces.iter().for_each(|p| b.push(p));
     }
-    let done = b.finish();
-    plan.buf = buf;
-    done
+    b.finish()
 }
 
 /// Builds [`Columns`] batch after batch from pieces of one legend (the
@@ -1015,19 +1149,21 @@ impl Trace {
                     Tree::Annotation(a, _) => &a.categories().categories[..],
                 };
                 let plan = plan.get_or_insert_with(|| Box::new(Plan::new(legend)));
-                let queried = match tree {
-                    Tree::Slog2(r) => {
-                        r.query(&mut plan.buf, lo, hi)
-                            .map_err(|source| Error::Slog2 {
-                                path: given.clone(),
-                                source,
-                            })
-                    }
+                let window = TimeWindow::new(lo, hi);
+                match tree {
+                    // Rows straight from the nodes' bytes.
+                    Tree::Slog2(r) => r
+                        .window_raw_into(&mut plan.raw, lo, hi)
+                        .map_err(|source| Error::Slog2 {
+                            path: given.clone(),
+                            source,
+                        })
+                        .map(|()| rows_of_raw(plan)),
                     Tree::Annotation(a, trace) => a
                         .query(&mut plan.buf, lo, hi)
-                        .map_err(|e| annotation_error(&given, trace, e)),
-                };
-                queried.map(|()| rows_of(plan, &TimeWindow::new(lo, hi)))
+                        .map_err(|e| annotation_error(&given, trace, e))
+                        .map(|()| rows_of(plan, &window)),
+                }
             }
             None => {
                 let opts = crate::export::Options::default().window(from, to);

@@ -6,6 +6,7 @@ use super::*;
 use crate::error::{Part, ValueProblem};
 use crate::size::{drawable_key, shadow_key};
 use crate::window::node_scan::{NodeScan, ScannedStub};
+use crate::window::{RawStore, RawWindowBuf};
 use std::sync::Arc;
 
 /// What every node of one walk is read with: whether the file is 2.0.6, whether
@@ -20,13 +21,15 @@ struct Walk {
     ctx: Ctx,
 }
 
-/// One node's step of a walk: the pointer it was read through (`p`), the walk, where the children to follow go, and
-/// the buffer the parts of a scanned node are read into.
+/// One node's step of a walk: the pointer it was read through (`p`), the walk, where the children to follow go,
+/// the buffer the parts of a scanned node are read into, and (a raw query)
+/// where the drawables go instead of `buf`'s store.
 struct Step<'a> {
     p: &'a Pending,
     q: Walk,
     stack: &'a mut Vec<Pending>,
     part: &'a mut Vec<u8>,
+    raw: Option<&'a mut RawStore>,
 }
 
 impl<R: Read + Seek> Slog2Reader<R> {
@@ -37,14 +40,38 @@ impl<R: Read + Seek> Slog2Reader<R> {
         w: TimeWindow,
         stop: Stop,
     ) -> Result<()> {
-        let found = self.walk(buf, w, stop);
+        let found = self.walk(buf, None, w, stop);
         if found.is_err() {
             buf.clear(w);
         }
         found
     }
 
-    fn walk(&mut self, buf: &mut WindowBuf, window: TimeWindow, stop: Stop) -> Result<()> {
+    /// [`walk_into`](Self::walk_into) leaving the drawables in the nodes'
+    /// bytes (`raw`) instead of `raw.buf`'s store.
+    pub(super) fn walk_raw_into(
+        &mut self,
+        raw: &mut RawWindowBuf,
+        w: TimeWindow,
+        stop: Stop,
+    ) -> Result<()> {
+        let found = self.walk(&mut raw.buf, Some(&mut raw.raw), w, stop);
+        if found.is_err() {
+            raw.buf.clear(w);
+            raw.raw.clear();
+        }
+        found
+    }
+
+    /// The walk; with `raw`, the drawables go there (the nodes' bytes kept
+    /// in it) instead of into `buf`'s store.
+    fn walk(
+        &mut self,
+        buf: &mut WindowBuf,
+        mut raw: Option<&mut RawStore>,
+        window: TimeWindow,
+        stop: Stop,
+    ) -> Result<()> {
         let before = self.counters();
         let v206 = self.version().is_v206();
         let validation = self.validation();
@@ -52,7 +79,15 @@ impl<R: Read + Seek> Slog2Reader<R> {
         let k = i32::from(self.header().num_children_per_node.max(1));
         buf.clear(window);
         buf.seen.clear();
-        let mut bytes = std::mem::take(&mut buf.node_bytes);
+        // A raw query reads every node into its store's bytes, one after
+        // the other: what a node shows stays there.
+        let mut bytes = match raw.as_deref_mut() {
+            Some(r) => {
+                r.clear();
+                std::mem::take(&mut r.bytes)
+            }
+            None => std::mem::take(&mut buf.node_bytes),
+        };
         let mut part = std::mem::take(&mut self.window_cache().part);
         let cache = self.node_cache().cloned();
         let level = match validation {
@@ -104,11 +139,13 @@ impl<R: Read + Seek> Slog2Reader<R> {
             }
             // An upper node scanned by an earlier query: only what this one
             // shows of it is read.
+            let used = raw.as_deref().map_or(0, |r| r.used);
             let at = Step {
                 p: &p,
                 q,
                 stack: &mut stack,
                 part: &mut part,
+                raw: raw.as_deref_mut(),
             };
             if let Some(scan) = cache.as_ref().and_then(|c| c.get_scan(p.ptr.offset, level)) {
                 let step = self.walk_scanned(buf, &scan, None, at);
@@ -118,7 +155,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 }
                 continue;
             }
-            let read = self.read_node_bytes(p.ptr, ptr_at, &mut bytes, 0);
+            let read = self.read_node_bytes(p.ptr, ptr_at, &mut bytes, used);
             let len = match read {
                 Ok(len) => len,
                 Err(e) => {
@@ -133,7 +170,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
                 (Some(_), Some((_, child))) => child.depth > 0,
                 (None, _) => false,
             }
-            .then(|| self.scan_whole(&bytes[..len], v206, validation))
+            .then(|| self.scan_whole(&bytes[used..used + len], v206, validation))
             .flatten();
             let step = match scan {
                 Some(scan) => {
@@ -141,17 +178,24 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     if let Some(c) = &cache {
                         c.put_scan(p.ptr.offset, level, Arc::clone(&scan));
                     }
-                    let whole = Some(&bytes[..len]);
+                    let whole = Some(&bytes[used..used + len]);
                     self.walk_scanned(buf, &scan, whole, at)
                 }
-                None => self.walk_node(buf, &bytes[..len], at),
+                None => self.walk_node(buf, &bytes[used..used + len], at),
             };
             if let Err(e) = step {
                 found = Err(e);
                 break;
             }
+            // The node's bytes up to its last drawable shown are kept.
+            if let Some(r) = raw.as_deref_mut() {
+                r.used = r.node_end;
+            }
         }
-        buf.node_bytes = bytes;
+        match raw.as_deref_mut() {
+            Some(r) => r.bytes = bytes,
+            None => buf.node_bytes = bytes,
+        }
         self.window_cache().part = part;
         found?;
         // The header and TreeDir rules last, so that a node that cannot be read is
@@ -164,10 +208,12 @@ impl<R: Read + Seek> Slog2Reader<R> {
         // A stable sort: within one node, file order (nestless before nestable).
         // The lists of a node are in start order already, so this merges runs.
         // A picture's summary orders what it needs itself.
-        if stop.dense {
-            buf.store.in_read_order();
-        } else {
-            buf.store.sort();
+        match raw {
+            Some(r) => {
+                r.finish().ok_or_else(|| too_large(0))?;
+            }
+            None if stop.dense => buf.store.in_read_order(),
+            None => buf.store.sort(),
         }
         let after = self.counters();
         buf.counters = after.since(before);
@@ -178,14 +224,18 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// says. Adds its visible drawables (and, in a preview, the visible shadows
     /// of the stubs not followed) to `buf`, and the children to follow to
     /// `s.stack`.
-    fn walk_node(&mut self, buf: &mut WindowBuf, bytes: &[u8], s: Step) -> Result<()> {
+    fn walk_node(&mut self, buf: &mut WindowBuf, bytes: &[u8], mut s: Step) -> Result<()> {
         let p = s.p;
         let Walk { window, ctx, .. } = s.q;
         let (v206, checked, validation, k) = ctx;
         let ptr_at = p.ptr_at;
         let base = p.ptr.offset as u64;
         let too_large = || too_large(base);
-        if !buf.store.fits(bytes.len()) {
+        let fits = match s.raw.as_deref() {
+            Some(r) => r.fits(bytes.len()),
+            None => buf.store.fits(bytes.len()),
+        };
+        if !fits {
             return Err(too_large());
         }
         let checks = match validation {
@@ -212,7 +262,11 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     self.node_found(&sc.header, p, (stubs, sc.count_at), (checked, k))?;
                 // Upper nodes' drawables apart, so that the leaves' (read in
                 // time order) make one long run for the final sort.
-                push_entries(buf, bytes, sc.nestless, id.depth > 0)
+                let to = match s.raw.as_deref_mut() {
+                    Some(r) => Keep::InPlace(r),
+                    None => Keep::Store,
+                };
+                push_entries(buf, to, bytes, sc.nestless, id.depth > 0)
                     .map_err(|at| undecodable(base + u64::from(at)))?;
                 let stubs: Vec<(NodeHeader, u64, StubShadows)> = buf
                     .stubs
@@ -251,9 +305,12 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     // The sort key once per drawable (its box decides visibility).
                     let key = drawable_key(d);
                     if window.meets(key.0, key.1) {
-                        buf.store
-                            .push_drawable(SortKey::new(key, id), d)
-                            .map_err(|_| too_large())?;
+                        let key = SortKey::new(key, id);
+                        match s.raw.as_deref_mut() {
+                            Some(r) => r.push_owned(key, d),
+                            None => buf.store.push_drawable(key, d),
+                        }
+                        .map_err(|_| too_large())?;
                     }
                 }
                 let stubs: Vec<(NodeHeader, u64, StubShadows)> = node
@@ -279,13 +336,17 @@ impl<R: Read + Seek> Slog2Reader<R> {
         buf: &mut WindowBuf,
         scan: &NodeScan,
         whole: Option<&[u8]>,
-        s: Step,
+        mut s: Step,
     ) -> Result<()> {
         let p = s.p;
         let Walk { window, ctx, .. } = s.q;
         let (_, checked, _, k) = ctx;
         let base = p.ptr.offset as u64;
-        if !buf.store.fits(scan.len) {
+        let fits = match s.raw.as_deref() {
+            Some(r) => r.fits(scan.len),
+            None => buf.store.fits(scan.len),
+        };
+        if !fits {
             return Err(too_large(base));
         }
         let id = scan.header.id;
@@ -316,7 +377,14 @@ impl<R: Read + Seek> Slog2Reader<R> {
                     *e = e.shifted(shift as u32);
                 }
             }
-            push_entries(buf, bytes, nestless, id.depth > 0)
+            // Only the drawables' bytes of a node whose bytes are not all
+            // kept: copied apart.
+            let to = match (s.raw.as_deref_mut(), whole.is_some()) {
+                (Some(r), true) => Keep::InPlace(r),
+                (Some(r), false) => Keep::Spilled(r),
+                (None, _) => Keep::Store,
+            };
+            push_entries(buf, to, bytes, nestless, id.depth > 0)
                 .map_err(|at| undecodable(base + (shift + at as usize) as u64))?;
         }
         let stubs = scan
@@ -468,14 +536,75 @@ impl<R: Read + Seek> Slog2Reader<R> {
     }
 }
 
+/// Where [`push_entries`] puts a node's drawables: decoded into `buf`'s
+/// store, or left in the node's bytes of a raw query (in place where the
+/// node lies in its bytes, else copied apart).
+enum Keep<'a> {
+    Store,
+    InPlace(&'a mut RawStore),
+    Spilled(&'a mut RawStore),
+}
+
 /// The entries in `buf.entries` (the first `nestless` of the nestless list),
-/// decoded from the node's `bytes` into the answer; `upper` for a node above
-/// the leaves. `Err` with the offset of one that does not decode.
+/// decoded from the node's `bytes` into the answer (or kept as `to` says);
+/// `upper` for a node above the leaves. `Err` with the offset of one that
+/// does not decode.
 fn push_entries(
+    buf: &mut WindowBuf,
+    to: Keep,
+    bytes: &[u8],
+    nestless: usize,
+    upper: bool,
+) -> Result<(), u32> {
+    let (a, b) = buf.entries.split_at(nestless.min(buf.entries.len()));
+    let merged = a.is_sorted_by_key(|e| e.key) && b.is_sorted_by_key(|e| e.key);
+    let r = match to {
+        Keep::Store => return push_decoded(buf, bytes, nestless, upper, merged),
+        Keep::InPlace(r) => (r, false),
+        Keep::Spilled(r) => (r, true),
+    };
+    let (r, spill) = r;
+    // The same entries in the same order as the store gets them.
+    let mut keep = |e: &window_scan::Entry| -> Result<(), u32> {
+        if e.composite && !crate::window::raw::composite_parses(bytes, e.at as usize) {
+            return Err(e.at);
+        }
+        match spill {
+            true => r.push_spilled(bytes, e, upper),
+            false => r.push_in_place(e, upper),
+        }
+        .ok_or(e.at)
+    };
+    if merged {
+        let (mut i, mut j) = (0, 0);
+        while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+            let e = if y.key < x.key {
+                j += 1;
+                y
+            } else {
+                i += 1;
+                x
+            };
+            keep(e)?;
+        }
+        a.get(i..)
+            .unwrap_or_default()
+            .iter()
+            .chain(b.get(j..).unwrap_or_default())
+            .try_for_each(keep)
+    } else {
+        buf.entries.iter().try_for_each(keep)
+    }
+}
+
+/// [`push_entries`] into `buf`'s store; `merged` when both lists are in
+/// order.
+fn push_decoded(
     buf: &mut WindowBuf,
     bytes: &[u8],
     nestless: usize,
     upper: bool,
+    merged: bool,
 ) -> Result<(), u32> {
     // Upper nodes' drawables apart, so that the leaves' (read in time order)
     // make one long run for the final sort.
@@ -483,7 +612,7 @@ fn push_entries(
         buf.store.swap_upper();
     }
     let (a, b) = buf.entries.split_at(nestless.min(buf.entries.len()));
-    let decoded = if a.is_sorted_by_key(|e| e.key) && b.is_sorted_by_key(|e| e.key) {
+    let decoded = if merged {
         // Both lists in order: decoded merged (ties nestless first, as the
         // stable sort would put them), one sorted run per node.
         window_scan::push_merged(bytes, a, b, &mut buf.store)

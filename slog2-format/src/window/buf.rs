@@ -369,34 +369,51 @@ impl Store {
         // The drawables stay where they are; `order` lists them sorted.
         let leaves = self.items.len();
         self.items.append(&mut self.upper);
-        let items = &self.items;
-        self.order.clear();
-        let (a, b) = items.split_at(leaves);
-        if a.is_sorted_by_key(|i| i.key) {
-            // The leaves' drawables are one sorted run (the usual case: leaves
-            // are read in time order, each node's lists merged as decoded): the
-            // few of upper nodes are sorted and merged in. No key is equal across
-            // the two but for nodes of one ID read twice (damage that only an
-            // unchecked reader reads): then the leaves' first.
-            let mut upper: Vec<u32> = std::mem::take(&mut self.scratch);
-            upper.clear();
-            upper.extend((leaves..items.len()).map(|i| i as u32));
-            upper.sort_by_key(|&i| b[i as usize - leaves].key);
-            let mut i = 0usize;
-            for &u in &upper {
-                let uk = &items[u as usize].key;
-                let n = a[i..].partition_point(|x| x.key <= *uk);
-                self.order.extend((i..i + n).map(|x| x as u32));
-                self.order.push(u);
-                i += n;
-            }
-            self.order.extend((i..leaves).map(|x| x as u32));
-            self.scratch = upper;
-        } else {
-            self.order.extend((0..items.len()).map(|i| i as u32));
-            self.order.sort_by_key(|&i| items[i as usize].key);
-        }
+        sorted_order(
+            &self.items,
+            leaves,
+            |i| i.key,
+            &mut self.order,
+            &mut self.scratch,
+        );
         self.shadows.sort_by_key(|s| s.key);
+    }
+}
+
+/// The order of `items` (the first `leaves` of them the leaves', then the
+/// upper nodes') sorted by `key`, stably (ties keep their place), into
+/// `order` as indexes; `scratch` is reused.
+pub(crate) fn sorted_order<T>(
+    items: &[T],
+    leaves: usize,
+    key: impl Fn(&T) -> SortKey,
+    order: &mut Vec<u32>,
+    scratch: &mut Vec<u32>,
+) {
+    order.clear();
+    let (a, b) = items.split_at(leaves.min(items.len()));
+    if a.is_sorted_by_key(&key) {
+        // The leaves' drawables are one sorted run (the usual case: leaves
+        // are read in time order, each node's lists merged as decoded): the
+        // few of upper nodes are sorted and merged in. No key is equal across
+        // the two but for nodes of one ID read twice (damage that only an
+        // unchecked reader reads): then the leaves' first.
+        let upper = scratch;
+        upper.clear();
+        upper.extend((leaves..items.len()).map(|i| i as u32));
+        upper.sort_by_key(|&i| key(&b[i as usize - leaves]));
+        let mut i = 0usize;
+        for &u in upper.iter() {
+            let uk = key(&items[u as usize]);
+            let n = a[i..].partition_point(|x| key(x) <= uk);
+            order.extend((i..i + n).map(|x| x as u32));
+            order.push(u);
+            i += n;
+        }
+        order.extend((i..leaves).map(|x| x as u32));
+    } else {
+        order.extend((0..items.len()).map(|i| i as u32));
+        order.sort_by_key(|&i| key(&items[i as usize]));
     }
 }
 
@@ -634,7 +651,7 @@ impl SortKey {
     fn latest(&self) -> f64 {
         unordered(!self.latest)
     }
-    fn node(&self) -> NodeId {
+    pub(crate) fn node(&self) -> NodeId {
         NodeId {
             // The negated depth of an `i16`: its negation wraps back exactly.
             depth: self.depth.wrapping_neg() as i16,

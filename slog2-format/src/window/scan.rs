@@ -148,8 +148,8 @@ pub(crate) struct Entry {
     /// Where the drawable ends (the offset after its last byte).
     pub(crate) end: u32,
     /// A primitive's info bytes (`max(info_len, 0)` of them) and vertices.
-    loc: Loc,
-    composite: bool,
+    pub(crate) loc: Loc,
+    pub(crate) composite: bool,
 }
 
 impl Entry {
@@ -164,15 +164,29 @@ impl Entry {
         }
         self
     }
+
+    /// The entry with its offsets `by` bytes higher (for a node's bytes put
+    /// at byte `by` of a larger buffer); `None` past `u32::MAX`.
+    #[inline(always)]
+    pub(crate) fn moved(mut self, by: usize) -> Option<Entry> {
+        let by = u32::try_from(by).ok()?;
+        self.at = self.at.checked_add(by)?;
+        self.end = self.end.checked_add(by)?;
+        if !self.composite {
+            self.loc.info_at = self.loc.info_at.checked_add(by)?;
+            self.loc.vert_at = self.loc.vert_at.checked_add(by)?;
+        }
+        Some(self)
+    }
 }
 
 /// Where a primitive's info bytes and vertices are in a node's bytes.
 #[derive(Debug, Clone, Copy, Default)]
-struct Loc {
-    info_at: u32,
-    vert_at: u32,
-    n: u16,
-    info_len: i16,
+pub(crate) struct Loc {
+    pub(crate) info_at: u32,
+    pub(crate) vert_at: u32,
+    pub(crate) n: u16,
+    pub(crate) info_len: i16,
 }
 
 /// How the scan checks what it decodes (see [`crate::validate::Validation`]).

@@ -182,3 +182,50 @@ fn drawable_bits(d: &Drawable) -> (bool, i32, JStr, Vec<(i32, JStr, Vec<(u64, i3
         ),
     }
 }
+
+/// `raw` holds exactly the drawables, nodes and counters of `want`, in its
+/// order: every view agrees with the owned value (times by bits), a
+/// primitive's parts are none and a composite's are its primitives, and
+/// `to_owned` gives the value back.
+#[allow(dead_code)]
+pub fn check_raw(raw: &window::RawWindowBuf, want: &WindowAnswer, what: &str) {
+    assert_eq!(raw.nodes(), &want.nodes[..], "{what}: raw nodes");
+    assert_eq!(raw.counters(), want.counters, "{what}: raw counters");
+    assert_eq!(raw.len(), want.drawables.len(), "{what}: raw drawables");
+    assert_eq!(raw.drawables().len(), want.drawables.len(), "{what}");
+    for (i, (v, d)) in raw.drawables().zip(&want.drawables).enumerate() {
+        let what = format!("{what}: raw drawable {i}");
+        assert_eq!(v.node(), d.node, "{what}");
+        assert_eq!(v.category(), d.value.category(), "{what}");
+        assert_eq!(
+            (v.earliest().to_bits(), v.latest().to_bits()),
+            (d.value.earliest().to_bits(), d.value.latest().to_bits()),
+            "{what}"
+        );
+        assert_eq!(v.end_lines(), d.value.end_lines(), "{what}");
+        let owned = v.to_owned().expect("parses");
+        assert_eq!(drawable_bits(&owned), drawable_bits(&d.value), "{what}");
+        match &d.value {
+            Drawable::Primitive(p) => {
+                assert!(!v.is_composite() && v.parts().next().is_none(), "{what}");
+                let rp = v.primitive().expect("a primitive");
+                assert_eq!(primitive_bits(&rp.to_owned()), primitive_bits(p), "{what}");
+                assert_eq!(rp.vertex_count(), p.vertices.len(), "{what}");
+                let ends = (rp.first(), rp.last());
+                assert_eq!(
+                    ends,
+                    (p.vertices.first().copied(), p.vertices.last().copied())
+                );
+                assert_eq!(rp.info_len(), p.info.len, "{what}");
+            }
+            Drawable::Composite(c) => {
+                assert!(v.is_composite() && v.primitive().is_none(), "{what}");
+                let parts: Vec<_> = v.parts().map(|p| primitive_bits(&p.to_owned())).collect();
+                let want: Vec<_> = c.primitives.iter().map(primitive_bits).collect();
+                assert_eq!(parts, want, "{what}");
+            }
+        }
+        assert!(raw.drawable(i).is_some(), "{what}");
+    }
+    assert!(raw.drawable(want.drawables.len()).is_none(), "{what}");
+}
