@@ -311,23 +311,42 @@ impl<'a> Piece<'a> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn of(p: &PrimitiveRef<'a>) -> Piece<'a> {
-        let v = p.vertices();
-        let (first, last) = match (v.first(), v.last()) {
-            (Some(a), Some(b)) => ((a.time, a.line_id), (b.time, b.line_id)),
-            _ => ((0.0, 0), (0.0, 0)),
-        };
-        let (mut start, mut end) = (first.0, first.0);
+        let v = p.vertices().iter().map(|c| (c.time, c.line_id));
+        Piece::of_vertices(p.category(), p.info(), v)
+    }
+
+    /// The piece of a primitive of `category` and `info` whose vertices
+    /// (time, line ID) are `vertices`: the first and the last as they are,
+    /// the start and end the least and greatest of their times (all of it 0
+    /// without vertices).
+    ///
+    /// ```
+    /// use mpelog::slices::Piece;
+    /// let p = Piece::of_vertices(3, b"", [(2.0, 1), (0.5, 4), (1.0, 2)]);
+    /// assert_eq!((p.first, p.last, p.start, p.end), ((2.0, 1), (1.0, 2), 0.5, 2.0));
+    /// assert_eq!(Piece::of_vertices(3, b"", []).first, (0.0, 0));
+    /// ```
+    #[inline(always)]
+    pub fn of_vertices(
+        category: i32,
+        info: &'a [u8],
+        vertices: impl IntoIterator<Item = (f64, i32)>,
+    ) -> Piece<'a> {
+        let mut v = vertices.into_iter();
+        let first = v.next().unwrap_or((0.0, 0));
+        let (mut last, mut start, mut end) = (first, first.0, first.0);
         for c in v {
-            start = start.min(c.time);
-            end = end.max(c.time);
+            last = c;
+            start = start.min(c.0);
+            end = end.max(c.0);
         }
         Piece {
-            category: p.category(),
+            category,
             first,
             last,
             start,
             end,
-            info: p.info(),
+            info,
         }
     }
 

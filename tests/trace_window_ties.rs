@@ -8,12 +8,14 @@
 //! those `Trace::pieces` gives (the Parquet export's rows): row for row, info
 //! values included.
 
+mod common;
+
+use common::built::{category, file, header, prim};
 use mpelog::slices::{order, Piece};
 use mpelog::trace::TypedColumn;
 use mpelog::Trace;
 use proptest::prelude::*;
 use slog2_format::window::drawable_order;
-use slog2_format::write::update::relayout;
 use slog2_format::*;
 
 /// A row: category, start, end, start line, end line (times as bits), info
@@ -41,36 +43,6 @@ impl Rng {
     /// A time in `[a, b]` on a grid of eighths, so that times meet and tie.
     fn time(&mut self, a: f64, b: f64) -> f64 {
         a + (b - a) * self.below(9) as f64 / 8.0
-    }
-}
-
-fn prim(category: i32, info: &[u8], v: &[(f64, i32)]) -> Primitive {
-    Primitive {
-        category,
-        info: JStr {
-            len: info.len() as i16,
-            bytes: info.to_vec(),
-        },
-        vertices: v
-            .iter()
-            .map(|&(time, line_id)| Coord { time, line_id })
-            .collect(),
-    }
-}
-
-fn placeholder(i: i64) -> FileBlockPtr {
-    FileBlockPtr {
-        offset: 1000 + i,
-        size: 1,
-    }
-}
-
-fn header(depth: i16, xpos: i32, earliest: f64, latest: f64, i: i64) -> NodeHeader {
-    NodeHeader {
-        earliest,
-        latest,
-        id: NodeId { depth, xpos },
-        ptr: placeholder(i),
     }
 }
 
@@ -189,106 +161,17 @@ fn built(leaves: usize, seed: u64) -> Vec<u8> {
         stubs,
     };
     nodes.push(root);
-    let cat = |index: i32, name: &str, topology: i32, keys: &[&str], types: &[u8]| Category {
-        index,
-        name: JStr::new(name),
-        topology,
-        argb: [255, 0, 0, 255],
-        modifiable: 1,
-        width: 1,
-        keys: keys.iter().map(|k| JStr::new(k)).collect(),
-        types: types.to_vec(),
-        methods: vec![],
-        summary: Some(CategorySummary {
-            incl: 0.0,
-            excl: 0.0,
-            count: 0,
-        }),
-    };
-    let cats = CategoryMap {
-        categories: vec![
-            cat(ARROW, "message", 2, &["msg_tag=", ", msg_size=", ""], b"dd"),
-            cat(STATE, "Compute", 1, &[], b""),
-            cat(LONG, "Phase", 1, &[], b""),
-            cat(TICK, "Tick", 0, &["tick=", ""], b"d"),
-            cat(GROUP, "Group", 1, &[], b""),
-            cat(-1, "Preview_Event", 0, &[], b""),
-            cat(-2, "Preview_Arrow", 2, &[], b""),
-            cat(-3, "Preview_State", 1, &[], b""),
-        ],
-    };
-    let maps = LineIdMapList {
-        maps: vec![LineIdMap {
-            title: JStr::new("Identity Map"),
-            ncols: 1,
-            labels: vec![JStr::new("LineID")],
-            rows: (0..3)
-                .map(|l| LineIdRow {
-                    line_id: l,
-                    values: vec![l],
-                })
-                .collect(),
-            methods: vec![],
-        }],
-    };
-    let dir = TreeDir {
-        entries: nodes
-            .iter()
-            .map(|n| TreeDirEntry {
-                id: n.header.id,
-                earliest: n.header.earliest,
-                latest: n.header.latest,
-                ptr: n.header.ptr,
-            })
-            .collect(),
-    };
-    let n = nodes.len() as i64;
-    let mut f = Slog2File {
-        header: Header {
-            version: JStr::new("SLOG 2.0.6"),
-            num_children_per_node: leaves.max(2) as i16,
-            treeleaf_bytesize: 65536,
-            max_treedepth: 1,
-            max_buffer_bytesize: 0,
-            categories: placeholder(n),
-            methoddefs: FileBlockPtr::NULL,
-            lineidmaps: placeholder(n + 1),
-            treeroot: placeholder(root_at),
-            treedir: placeholder(n + 2),
-            annotations: FileBlockPtr::NULL,
-            postamble: FileBlockPtr::NULL,
-        },
-        version: Version::V206,
-        blocks: Default::default(),
-        gaps: Default::default(),
-    };
-    for (i, node) in nodes.into_iter().enumerate() {
-        let ptr = placeholder(i as i64);
-        f.blocks
-            .insert(ptr.offset as u64, FileBlock::Node(parsed(node, ptr)));
-    }
-    let at = |i: i64| (1000 + i) as u64;
-    f.blocks
-        .insert(at(n), FileBlock::Categories(parsed(cats, placeholder(n))));
-    f.blocks.insert(
-        at(n + 1),
-        FileBlock::LineIdMaps(parsed(maps, placeholder(n + 1))),
-    );
-    f.blocks.insert(
-        at(n + 2),
-        FileBlock::TreeDir(parsed(dir, placeholder(n + 2))),
-    );
-    relayout(&mut f).unwrap();
-    f.to_bytes().unwrap()
-}
-
-/// A block's value read from `ptr`.
-fn parsed<T>(value: T, ptr: FileBlockPtr) -> Parsed<T> {
-    Parsed {
-        value,
-        ptr,
-        trailing: vec![],
-    }
+    let categories = vec![
+        category(ARROW, "message", 2, &["msg_tag=", ", msg_size=", ""], b"dd"),
+        category(STATE, "Compute", 1, &[], b""),
+        category(LONG, "Phase", 1, &[], b""),
+        category(TICK, "Tick", 0, &["tick=", ""], b"d"),
+        category(GROUP, "Group", 1, &[], b""),
+        category(-1, "Preview_Event", 0, &[], b""),
+        category(-2, "Preview_Arrow", 2, &[], b""),
+        category(-3, "Preview_State", 1, &[], b""),
+    ];
+    file(nodes, root_at, categories, 3, leaves.max(2) as i16, 65536)
 }
 
 /// The `info_tick` cells of the columns.

@@ -2,10 +2,10 @@
 //! (insta), the last line `nodes_read=N bytes_read=B drawables=D`, and the exit
 //! statuses for wrong usage and bad input.
 
-use slog2_format::write::update::relayout;
 use slog2_format::*;
 mod common;
 
+use common::built::{category, file, header, prim};
 use common::*;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -63,36 +63,6 @@ fn items(text: &str) -> (Vec<&str>, Vec<&str>, Option<u64>) {
 
 // ---------------------------------------------------------------------------------
 // A two-leaf file built here, laid out by the codec.
-
-fn prim(category: i32, info: &[u8], v: &[(f64, i32)]) -> Primitive {
-    Primitive {
-        category,
-        info: JStr {
-            len: info.len() as i16,
-            bytes: info.to_vec(),
-        },
-        vertices: v
-            .iter()
-            .map(|&(time, line_id)| Coord { time, line_id })
-            .collect(),
-    }
-}
-
-fn placeholder(i: i64) -> FileBlockPtr {
-    FileBlockPtr {
-        offset: 1000 + i,
-        size: 1,
-    }
-}
-
-fn header(depth: i16, xpos: i32, earliest: f64, latest: f64, i: i64) -> NodeHeader {
-    NodeHeader {
-        earliest,
-        latest,
-        id: NodeId { depth, xpos },
-        ptr: placeholder(i),
-    }
-}
 
 fn shadow(category: i32, e: f64, l: f64, n: i64, of: i32) -> Shadow {
     Shadow {
@@ -171,114 +141,18 @@ fn built_with(odd: i32) -> Vec<u8> {
             },
         ],
     };
-    let cat = |index: i32, name: &str, topology: i32, keys: &[&str], types: &[u8]| Category {
-        index,
-        name: JStr::new(name),
-        topology,
-        argb: [255, 0, 0, 255],
-        modifiable: 1,
-        width: 1,
-        keys: keys.iter().map(|k| JStr::new(k)).collect(),
-        types: types.to_vec(),
-        methods: vec![],
-        summary: Some(CategorySummary {
-            incl: 0.0,
-            excl: 0.0,
-            count: 0,
-        }),
-    };
-    let cats = CategoryMap {
-        categories: vec![
-            cat(0, "message", 2, &["msg_tag=", ", msg_size=", ""], b"dd"),
-            cat(1, "Compute", 1, &[], b""),
-            cat(2, "Phase", 1, &[], b""),
-            cat(3, "Tick", 0, &["tick ", ""], b"d"),
-            cat(4, "Odd", 0, &["odd ", ""], b"d"),
-            cat(10, "Group", 1, &[], b""),
-            cat(-1, "Preview_Event", 0, &[], b""),
-            cat(-2, "Preview_Arrow", 2, &[], b""),
-            cat(-3, "Preview_State", 1, &[], b""),
-        ],
-    };
-    let maps = LineIdMapList {
-        maps: vec![LineIdMap {
-            title: JStr::new("Identity Map"),
-            ncols: 1,
-            labels: vec![JStr::new("LineID")],
-            rows: (0..2)
-                .map(|l| LineIdRow {
-                    line_id: l,
-                    values: vec![l],
-                })
-                .collect(),
-            methods: vec![],
-        }],
-    };
-    let dir = TreeDir {
-        entries: [&root, &leaf0, &leaf1]
-            .iter()
-            .map(|n| TreeDirEntry {
-                id: n.header.id,
-                earliest: n.header.earliest,
-                latest: n.header.latest,
-                ptr: n.header.ptr,
-            })
-            .collect(),
-    };
-    let parsed = |value, i: i64| Parsed {
-        value,
-        ptr: placeholder(i),
-        trailing: vec![],
-    };
-    let mut f = Slog2File {
-        header: Header {
-            version: JStr::new("SLOG 2.0.6"),
-            num_children_per_node: 2,
-            treeleaf_bytesize: 4096,
-            max_treedepth: 1,
-            max_buffer_bytesize: 0,
-            categories: placeholder(3),
-            methoddefs: FileBlockPtr::NULL,
-            lineidmaps: placeholder(4),
-            treeroot: placeholder(2),
-            treedir: placeholder(5),
-            annotations: FileBlockPtr::NULL,
-            postamble: FileBlockPtr::NULL,
-        },
-        version: Version::V206,
-        blocks: Default::default(),
-        gaps: Default::default(),
-    };
-    for (i, n) in [(0, leaf0), (1, leaf1), (2, root)] {
-        f.blocks
-            .insert(1000 + i as u64, FileBlock::Node(parsed(n, i)));
-    }
-    f.blocks.insert(
-        1003,
-        FileBlock::Categories(Parsed {
-            value: cats,
-            ptr: placeholder(3),
-            trailing: vec![],
-        }),
-    );
-    f.blocks.insert(
-        1004,
-        FileBlock::LineIdMaps(Parsed {
-            value: maps,
-            ptr: placeholder(4),
-            trailing: vec![],
-        }),
-    );
-    f.blocks.insert(
-        1005,
-        FileBlock::TreeDir(Parsed {
-            value: dir,
-            ptr: placeholder(5),
-            trailing: vec![],
-        }),
-    );
-    relayout(&mut f).unwrap();
-    f.to_bytes().unwrap()
+    let categories = vec![
+        category(0, "message", 2, &["msg_tag=", ", msg_size=", ""], b"dd"),
+        category(1, "Compute", 1, &[], b""),
+        category(2, "Phase", 1, &[], b""),
+        category(3, "Tick", 0, &["tick ", ""], b"d"),
+        category(4, "Odd", 0, &["odd ", ""], b"d"),
+        category(10, "Group", 1, &[], b""),
+        category(-1, "Preview_Event", 0, &[], b""),
+        category(-2, "Preview_Arrow", 2, &[], b""),
+        category(-3, "Preview_State", 1, &[], b""),
+    ];
+    file(vec![leaf0, leaf1, root], 2, categories, 2, 2, 4096)
 }
 
 fn built_file(dir: &Path) -> (String, u64) {

@@ -904,29 +904,8 @@ fn rows_of(plan: &mut Plan, window: &TimeWindow) -> (Columns, bool) {
 /// makes it of the same primitive decoded.
 #[inline(always)]
 fn raw_piece<'b>(p: &RawPrimitive<'b>) -> Piece<'b> {
-    let (first, last) = match (p.first(), p.last()) {
-        (Some(a), Some(b)) => ((a.time, a.line_id), (b.time, b.line_id)),
-        _ => ((0.0, 0), (0.0, 0)),
-    };
-    let (mut start, mut end) = (first.0, first.0);
-    if p.vertex_count() == 2 {
-        // A state or an arrow: its two ends.
-        start = start.min(last.0);
-        end = end.max(last.0);
-    } else {
-        for c in p.vertices() {
-            start = start.min(c.time);
-            end = end.max(c.time);
-        }
-    }
-    Piece {
-        category: p.category(),
-        first,
-        last,
-        start,
-        end,
-        info: p.info(),
-    }
+    let v = p.vertices().map(|c| (c.time, c.line_id));
+    Piece::of_vertices(p.category(), p.info(), v)
 }
 
 /// The pieces of the drawables of a raw answer, in the query's order, to

@@ -2,6 +2,7 @@
 //! make generated traces.
 #![allow(dead_code)]
 
+pub mod built;
 pub mod http;
 
 use std::path::{Path, PathBuf};

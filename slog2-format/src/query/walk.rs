@@ -565,7 +565,7 @@ fn push_entries(
     };
     let (r, spill) = r;
     // The same entries in the same order as the store gets them.
-    let mut keep = |e: &window_scan::Entry| -> Result<(), u32> {
+    let keep = |e: &window_scan::Entry| -> Result<(), u32> {
         if e.composite && !crate::window::raw::composite_parses(bytes, e.at as usize) {
             return Err(e.at);
         }
@@ -576,22 +576,7 @@ fn push_entries(
         .ok_or(e.at)
     };
     if merged {
-        let (mut i, mut j) = (0, 0);
-        while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
-            let e = if y.key < x.key {
-                j += 1;
-                y
-            } else {
-                i += 1;
-                x
-            };
-            keep(e)?;
-        }
-        a.get(i..)
-            .unwrap_or_default()
-            .iter()
-            .chain(b.get(j..).unwrap_or_default())
-            .try_for_each(keep)
+        window_scan::each_merged(a, b, keep)
     } else {
         buf.entries.iter().try_for_each(keep)
     }

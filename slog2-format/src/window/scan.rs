@@ -646,6 +646,16 @@ pub(crate) fn push_merged(
     b: &[Entry],
     store: &mut Store,
 ) -> Result<(), u32> {
+    each_merged(a, b, |e| push_entry(bytes, e, store))
+}
+
+/// Hands `f` the entries of two lists sorted by key, merged (on equal keys,
+/// `a` first); stops at `f`'s first error.
+pub(crate) fn each_merged<E>(
+    a: &[Entry],
+    b: &[Entry],
+    mut f: impl FnMut(&Entry) -> Result<(), E>,
+) -> Result<(), E> {
     let (mut i, mut j) = (0, 0);
     while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
         let e = if y.key < x.key {
@@ -655,8 +665,11 @@ pub(crate) fn push_merged(
             i += 1;
             x
         };
-        push_entry(bytes, e, store)?;
+        f(e)?;
     }
-    push_all(bytes, a.get(i..).unwrap_or_default(), store)?;
-    push_all(bytes, b.get(j..).unwrap_or_default(), store)
+    a.get(i..)
+        .unwrap_or_default()
+        .iter()
+        .chain(b.get(j..).unwrap_or_default())
+        .try_for_each(f)
 }
