@@ -157,7 +157,7 @@ impl<R: Read + Seek> Slog2Reader<R> {
     /// [`window_into`](Self::window_into) leaving the drawables in the
     /// nodes' bytes ([`RawWindowBuf`]): the same drawables, nodes and
     /// counters, in the same order, with the same checks and errors, read
-    /// through [`RawDrawable`](crate::window::RawDrawable) views of the bytes
+    /// through [`crate::window::RawDrawable`] views of the bytes
     /// as the file holds them. A query decodes no vertex and copies no
     /// drawable of a leaf: what a column builder reads once costs one pass.
     /// After an error `buf` holds an empty answer.

@@ -13,7 +13,7 @@ const CHUNK: usize = 4 << 20;
 const AHEAD: usize = 2;
 
 /// A [`clog2_format::Source`] over a reader read ahead by a
-/// thread of its own, [`CHUNK`] bytes at a time, at most two chunks ahead
+/// thread of its own, 4 MB at a time, at most two chunks ahead
 /// (bounded memory, whatever the input's size): a load within one chunk is
 /// lent from it without a copy. `progress` is told the bytes loaded so far
 /// after each load. The thread ends at the end of the input, at its first

@@ -504,8 +504,8 @@ impl<'a> RawPrimitive<'a> {
     }
 }
 
-/// A reusable answer of a window query left in the nodes' bytes (see the
-/// [module](self)): the drawables of
+/// A reusable answer of a window query left in the nodes' bytes: the
+/// drawables of
 /// [`Slog2Reader::window_raw_into`](crate::Slog2Reader::window_raw_into),
 /// the same, in the same order, as
 /// [`window_into`](crate::Slog2Reader::window_into) gives them, read through
