@@ -4,10 +4,12 @@
 //! so followed. A query that succeeds on a strict reader returns only drawables
 //! whose categories the file defines. A reader with a node cache (asked twice,
 //! so that the second time finds the upper nodes scanned) answers as one
-//! without.
+//! without. The raw query (drawables left in the nodes' bytes) answers as the
+//! owned one: the same nodes and drawables, or an error at the same offset.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use slog2_format::window::RawWindowBuf;
 use slog2_format::{NodeCache, Slog2Reader, WindowAnswer};
 use std::io::Cursor;
 use std::sync::Arc;
@@ -48,6 +50,20 @@ fuzz_target!(|data: &[u8]| {
         }
         for e in answers.iter().filter_map(|w| w.as_ref().err()) {
             assert!(e.offset().is_some(), "{e}");
+        }
+        let mut raw = RawWindowBuf::new();
+        let got = r.window_raw_into(&mut raw, a, b).map(|()| {
+            let drawables: Vec<_> = raw.drawables().map(|d| d.to_owned()).collect();
+            format!("{:?} {:?}", raw.nodes(), drawables)
+        });
+        let want = answers[0].as_ref().map(|w| {
+            let drawables: Vec<_> = w.drawables.iter().map(|d| Some(d.value.clone())).collect();
+            format!("{:?} {:?}", w.nodes, drawables)
+        });
+        match (got, want) {
+            (Ok(g), Ok(w)) => assert_eq!(g, w),
+            (Err(g), Err(w)) => assert_eq!(g.offset(), w.offset()),
+            (g, w) => panic!("raw {g:?}, owned {w:?}"),
         }
         let Ok(mut cached) = Slog2Reader::new(Cursor::new(file)) else {
             return;
