@@ -243,10 +243,26 @@ mod tests {
         assert_eq!(r.load(1).unwrap(), 0);
     }
 
+    /// Endless input that tells, by dropping its sender, that the reading
+    /// thread (its owner) ended.
+    struct Endless(std::sync::mpsc::Sender<()>);
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(1);
+            Ok(buf.len())
+        }
+    }
+
     #[test]
     fn dropped_early_the_thread_ends() {
-        // Endless input: only the dropped receiver ends the reading thread.
-        let r = ReadAhead::with_chunk(std::io::repeat(1), 1 << 16, |_| {});
+        use std::sync::mpsc::{channel, RecvTimeoutError};
+        let (alive, ended) = channel();
+        let mut r = ReadAhead::with_chunk(Endless(alive), 1 << 16, |_| {});
+        assert_eq!(r.load(10).unwrap(), 10);
+        // Only the dropped reader can end the thread of an endless input.
         drop(r);
+        let waited = ended.recv_timeout(std::time::Duration::from_secs(30));
+        assert_eq!(waited, Err(RecvTimeoutError::Disconnected));
     }
 }
