@@ -245,7 +245,9 @@ mod tests {
 
     /// Endless input that tells, by dropping its sender, that the reading
     /// thread (its owner) ended.
-    struct Endless(std::sync::mpsc::Sender<()>);
+    struct Endless {
+        _alive: std::sync::mpsc::Sender<()>,
+    }
 
     impl Read for Endless {
         fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -258,7 +260,7 @@ mod tests {
     fn dropped_early_the_thread_ends() {
         use std::sync::mpsc::{channel, RecvTimeoutError};
         let (alive, ended) = channel();
-        let mut r = ReadAhead::with_chunk(Endless(alive), 1 << 16, |_| {});
+        let mut r = ReadAhead::with_chunk(Endless { _alive: alive }, 1 << 16, |_| {});
         assert_eq!(r.load(10).unwrap(), 10);
         // Only the dropped reader can end the thread of an endless input.
         drop(r);
