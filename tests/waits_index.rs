@@ -483,3 +483,38 @@ fn corpus_patterns_per_timeline() {
         }
     }
 }
+
+/// Waits that tie in (start, end) on a timeline, the rest of them apart, in
+/// the order found and reversed: the same bytes, whatever the order the
+/// analysis found them in (the index sorts by every field). More than 64 KiB
+/// of them, so that the writer's checksum runs over several pieces; read
+/// back equal, from memory and from a file.
+#[test]
+fn bytes_do_not_depend_on_the_order_found() {
+    use mpelog::waits::Wait;
+    let mut waits = Vec::new();
+    for k in 0..6000u32 {
+        let start = f64::from(k / 4) * 1e-3;
+        waits.push(Wait {
+            timeline: (k % 3) as i32,
+            start,
+            end: start + 5e-4,
+            pattern: Pattern::ALL[(k as usize / 3) % Pattern::ALL.len()],
+            partner: (k % 5 != 0).then_some((k % 7) as i32),
+            cause: start - 1e-4 * f64::from(k % 2),
+            call: (k % 4) as i32,
+        });
+    }
+    let found = WaitIndex::new(waits.clone(), vec![], vec![], (0.0, 2.0), 0, 64);
+    waits.reverse();
+    let reversed = WaitIndex::new(waits, vec![], vec![], (0.0, 2.0), 0, 64);
+    let b = found.to_bytes();
+    assert!(b.len() > 3 << 16, "{} bytes", b.len());
+    assert!(b == reversed.to_bytes(), "the bytes follow the order found");
+    assert_eq!(WaitIndex::from_bytes(&b).unwrap(), found);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.waits");
+    found.write_file(&path, &[]).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b);
+    assert_eq!(WaitIndex::read_file(&path).unwrap(), found);
+}

@@ -295,6 +295,37 @@ impl<'a> Cur<'a> {
     }
 }
 
+/// A writer of an index's bytes that sums them (the trailing CRC-32) and
+/// hands them on in pieces of 64 KiB.
+struct Summed<W> {
+    w: W,
+    crc: flate2::Crc,
+    buf: Vec<u8>,
+}
+
+impl<W: std::io::Write> Summed<W> {
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.buf.extend_from_slice(b);
+        if self.buf.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.crc.update(&self.buf);
+        self.w.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// The rest, then the checksum of every byte before it.
+    fn finish(mut self) -> std::io::Result<()> {
+        self.flush()?;
+        self.w.write_all(&self.crc.sum().to_le_bytes())
+    }
+}
+
 impl WaitIndex {
     /// The index's bytes (spec/waits.md §3).
     ///
@@ -308,61 +339,82 @@ impl WaitIndex {
         let mut o = Vec::with_capacity(
             HEADER + self.len() * WAIT + self.path.len() * SEGMENT + self.lanes.len() * 8 + 4,
         );
+        self.write_to(&mut o).expect("a Vec takes every write");
+        o
+    }
+
+    /// Writes the index's bytes ([`to_bytes`](Self::to_bytes)) to `w` as
+    /// they are made, the checksum last: no copy of the whole index in
+    /// memory (an index of millions of waits is hundreds of MB).
+    ///
+    /// ```
+    /// let ix = mpelog::waits::WaitIndex::new(vec![], vec![], vec![], (0.0, 1.0), 0, 64);
+    /// let mut out = Vec::new();
+    /// ix.write_to(&mut out)?;
+    /// assert_eq!(out, ix.to_bytes());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first error of `w`.
+    pub fn write_to<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
+        let mut o = Summed {
+            w,
+            crc: flate2::Crc::new(),
+            buf: Vec::with_capacity(1 << 16),
+        };
         let b = self.binding.unwrap_or(Binding {
             size: 0,
             mtime_ns: 0,
             crc: 0,
         });
-        o.extend_from_slice(MAGIC);
-        o.extend_from_slice(&VERSION.to_le_bytes());
-        o.extend_from_slice(&(self.block as u32).to_le_bytes());
-        o.extend_from_slice(&b.size.to_le_bytes());
-        o.extend_from_slice(&b.mtime_ns.to_le_bytes());
-        o.extend_from_slice(&b.crc.to_le_bytes());
-        o.extend_from_slice(&self.root.to_le_bytes());
-        o.extend_from_slice(&self.from.to_le_bytes());
-        o.extend_from_slice(&self.to.to_le_bytes());
-        o.extend_from_slice(&(PATTERNS as u32).to_le_bytes());
-        o.extend_from_slice(&(self.calls.len() as u32).to_le_bytes());
-        o.extend_from_slice(&(self.lanes.len() as u32).to_le_bytes());
-        o.extend_from_slice(&u32::from(self.binding.is_some()).to_le_bytes());
-        o.extend_from_slice(&(self.path.len() as u64).to_le_bytes());
-        debug_assert_eq!(o.len(), HEADER);
+        o.put(MAGIC)?;
+        o.put(&VERSION.to_le_bytes())?;
+        o.put(&(self.block as u32).to_le_bytes())?;
+        o.put(&b.size.to_le_bytes())?;
+        o.put(&b.mtime_ns.to_le_bytes())?;
+        o.put(&b.crc.to_le_bytes())?;
+        o.put(&self.root.to_le_bytes())?;
+        o.put(&self.from.to_le_bytes())?;
+        o.put(&self.to.to_le_bytes())?;
+        o.put(&(PATTERNS as u32).to_le_bytes())?;
+        o.put(&(self.calls.len() as u32).to_le_bytes())?;
+        o.put(&(self.lanes.len() as u32).to_le_bytes())?;
+        o.put(&u32::from(self.binding.is_some()).to_le_bytes())?;
+        o.put(&(self.path.len() as u64).to_le_bytes())?;
         for (c, name) in &self.calls {
             let name = &name.as_bytes()[..name.len().min(u16::MAX as usize)];
-            o.extend_from_slice(&c.to_le_bytes());
-            o.extend_from_slice(&(name.len() as u16).to_le_bytes());
-            o.extend_from_slice(name);
+            o.put(&c.to_le_bytes())?;
+            o.put(&(name.len() as u16).to_le_bytes())?;
+            o.put(name)?;
         }
         for l in &self.lanes {
-            o.extend_from_slice(&l.timeline.to_le_bytes());
-            o.extend_from_slice(&(l.waits.len() as u32).to_le_bytes());
+            o.put(&l.timeline.to_le_bytes())?;
+            o.put(&(l.waits.len() as u32).to_le_bytes())?;
         }
         for l in &self.lanes {
             for d in &l.dir {
                 for x in [d.first, d.reach, d.longest].iter().chain(&d.before) {
-                    o.extend_from_slice(&x.to_le_bytes());
+                    o.put(&x.to_le_bytes())?;
                 }
             }
             for w in &l.waits {
-                o.extend_from_slice(&w.start.to_le_bytes());
-                o.extend_from_slice(&w.end.to_le_bytes());
-                o.extend_from_slice(&w.cause.to_le_bytes());
-                o.extend_from_slice(&w.partner.unwrap_or(i32::MIN).to_le_bytes());
-                o.extend_from_slice(&w.call.to_le_bytes());
-                o.extend_from_slice(&[w.pattern.index() as u8, 0, 0, 0]);
+                o.put(&w.start.to_le_bytes())?;
+                o.put(&w.end.to_le_bytes())?;
+                o.put(&w.cause.to_le_bytes())?;
+                o.put(&w.partner.unwrap_or(i32::MIN).to_le_bytes())?;
+                o.put(&w.call.to_le_bytes())?;
+                o.put(&[w.pattern.index() as u8, 0, 0, 0])?;
             }
         }
         for s in &self.path {
-            o.extend_from_slice(&s.timeline.to_le_bytes());
-            o.extend_from_slice(&0u32.to_le_bytes());
-            o.extend_from_slice(&s.start.to_le_bytes());
-            o.extend_from_slice(&s.end.to_le_bytes());
+            o.put(&s.timeline.to_le_bytes())?;
+            o.put(&0u32.to_le_bytes())?;
+            o.put(&s.start.to_le_bytes())?;
+            o.put(&s.end.to_le_bytes())?;
         }
-        let mut crc = flate2::Crc::new();
-        crc.update(&o);
-        o.extend_from_slice(&crc.sum().to_le_bytes());
-        o
+        o.finish()
     }
 
     /// Reads an index from its bytes, checking every rule of spec/waits.md
@@ -593,10 +645,9 @@ impl WaitIndex {
     ///
     /// [`Error::Output`] when it cannot be written.
     pub fn write_file(&self, path: &Path, inputs: &[&Path]) -> Result<(), Error> {
-        use std::io::Write;
         let out = crate::output::Output::create(path, inputs, false)?;
         let mut w = out.writer()?;
-        w.write_all(&self.to_bytes())
+        self.write_to(&mut w)
             .map_err(|source| crate::output::Error::Io {
                 path: path.to_path_buf(),
                 source,

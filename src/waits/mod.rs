@@ -86,6 +86,19 @@ impl Wait {
     pub fn seconds(&self) -> f64 {
         self.end - self.start
     }
+
+    /// The order of an index's waits: timeline, start, end, then every other
+    /// field, so that two waits tie only when they are alike.
+    fn total_order(a: &Wait, b: &Wait) -> std::cmp::Ordering {
+        a.timeline
+            .cmp(&b.timeline)
+            .then(a.start.total_cmp(&b.start))
+            .then(a.end.total_cmp(&b.end))
+            .then(a.cause.total_cmp(&b.cause))
+            .then(a.partner.cmp(&b.partner))
+            .then(a.call.cmp(&b.call))
+            .then(a.pattern.index().cmp(&b.pattern.index()))
+    }
 }
 
 /// A stretch of the critical path on one timeline.
@@ -137,7 +150,11 @@ pub(crate) struct Lane {
 impl Lane {
     /// The lane of `waits` (sorted here) in blocks of `block`.
     pub(crate) fn new(timeline: i32, mut waits: Vec<Wait>, block: usize) -> Lane {
-        waits.sort_by(|a, b| a.start.total_cmp(&b.start).then(a.end.total_cmp(&b.end)));
+        let by_time =
+            |a: &Wait, b: &Wait| a.start.total_cmp(&b.start).then(a.end.total_cmp(&b.end));
+        if !waits.is_sorted_by(|a, b| by_time(a, b).is_le()) {
+            waits.sort_by(by_time);
+        }
         let dir = directory(&waits, block);
         let fine = fine::Fine::new(&waits);
         Lane {
@@ -229,14 +246,21 @@ impl WaitIndex {
     ) -> WaitIndex {
         let block = block.clamp(1, file::MAX_BLOCK);
         waits.retain(|w| w.start.is_finite() && w.end.is_finite() && w.end > w.start);
-        waits.sort_by_key(|w| w.timeline);
+        // In place (no room for a stable sort's scratch, half the waits
+        // again): by timeline, start and end, then the rest of each wait, so
+        // that only waits alike in every field are left in a tie and the
+        // order, and the bytes, do not depend on the order found.
+        waits.sort_unstable_by(Wait::total_order);
+        // The lanes from the last: each taken off the end, and the room it
+        // held given back, so that the lanes replace the waits instead of
+        // doubling them (the largest lane is the most held twice).
         let mut lanes = Vec::new();
-        let mut rest = &waits[..];
-        while let Some(first) = rest.first() {
-            let n = rest.partition_point(|w| w.timeline == first.timeline);
-            lanes.push(Lane::new(first.timeline, rest[..n].to_vec(), block));
-            rest = &rest[n..];
+        while let Some(timeline) = waits.last().map(|w| w.timeline) {
+            let lane = waits.split_off(waits.partition_point(|w| w.timeline < timeline));
+            waits.shrink_to_fit();
+            lanes.push(Lane::new(timeline, lane, block));
         }
+        lanes.reverse();
         calls.sort();
         calls.dedup_by_key(|c| c.0);
         path.retain(|s| s.start.is_finite() && s.end.is_finite() && s.end > s.start);
