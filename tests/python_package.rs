@@ -61,9 +61,10 @@ fn python_package_installs_and_passes_pytest() {
             .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
             .args(args))
     };
-    let (ok, out) = pip(&["maturin>=1.5,<2", "pyarrow>=15", "pandas", "pytest"]);
+    // mypy: its stubtest holds the type stubs against the module.
+    let (ok, out) = pip(&["maturin>=1.5,<2", "pyarrow>=15", "pandas", "pytest", "mypy"]);
     if !ok {
-        skip_or_fail!("pip could not install maturin, pyarrow, pandas and pytest: {out}");
+        skip_or_fail!("pip could not install maturin, pyarrow, pandas, pytest and mypy: {out}");
     }
     // The extension in the dev profile (quick to build; the tests read small
     // traces), in a target directory of its own kept between runs.

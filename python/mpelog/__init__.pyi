@@ -1,12 +1,34 @@
 """Type stubs of the mpelog package."""
 
 import os
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, Optional, Union
 
 import pandas
 import pyarrow
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+__all__ = [
+    "open",
+    "check",
+    "convert",
+    "Trace",
+    "MpelogError",
+    "TraceIOError",
+    "UnrecognizedError",
+    "RemoteError",
+    "Clog2Error",
+    "Slog2Error",
+    "Slog1Error",
+    "AlogError",
+    "Otf2Error",
+    "AnnotationError",
+    "NoTraceError",
+    "BadWindowError",
+    "NoViewError",
+    "OutputError",
+    "UnsupportedError",
+]
 
 class MpelogError(Exception):
     kind: str
@@ -30,6 +52,8 @@ class UnsupportedError(MpelogError): ...
 
 class Trace:
     path: str
+    # Made by open(), not by hand.
+    def __init__(self, inner: Any, path: str) -> None: ...
     @property
     def format(self) -> str: ...
     def info(self) -> Dict[str, Any]: ...
@@ -61,4 +85,3 @@ def convert(
     path_or_url: PathLike, output: PathLike, format: Optional[str] = ...
 ) -> Dict[str, Any]: ...
 
-__all__: List[str]
