@@ -7,7 +7,9 @@ of one SLOG-2 file read by
   timing class ``WindowTiming`` taking ``FILE WINDOWS REPS WARMUP MODE`` and
   printing ``index t0 t1 drawables median_ms p95_ms min_ms`` per window; the
   build is a developer's, never part of this repository);
-- the Python package's ``t.window()`` (pyarrow tables), in this process;
+- the Python package's ``t.window()`` (pyarrow tables), in this process,
+  whole and without its info columns (``t.window(columns=...)``: the
+  columns Java's reader gives, the info values left undecoded);
 - the Rust API (``benches/examples/window_side.rs``: ``Trace::window_columns``,
   ``Trace::window`` and ``Slog2Reader::window_into``), ``--rust BINARY``.
 
@@ -44,7 +46,9 @@ def python_side(path, windows, reps, warmup):
 
     t = mpelog.open(path)
     ms = [[] for _ in windows]
+    bare_ms = [[] for _ in windows]
     cold = [[] for _ in windows]
+    bare = ["kind", "category", "name", "start", "end", "duration", "start_line", "end_line"]
     rows = [0] * len(windows)
     for rep in range(warmup + reps):
         for i, (a, b) in enumerate(windows):
@@ -52,6 +56,10 @@ def python_side(path, windows, reps, warmup):
             table = t.window(a, b)
             took = (time.perf_counter_ns() - start) / 1e6
             rows[i] = table.num_rows
+            del table
+            start = time.perf_counter_ns()
+            table = t.window(a, b, columns=bare)
+            took_bare = (time.perf_counter_ns() - start) / 1e6
             del table
             # Cold: the first window of a trace opened just before (not timed).
             fresh = mpelog.open(path)
@@ -61,9 +69,11 @@ def python_side(path, windows, reps, warmup):
             del table, fresh
             if rep >= warmup:
                 ms[i].append(took)
+                bare_ms[i].append(took_bare)
                 cold[i].append(took_cold)
     return {
         "t.window": [(rows[i], ms[i]) for i in range(len(windows))],
+        "t.window no info": [(rows[i], bare_ms[i]) for i in range(len(windows))],
         "t.window cold": [(rows[i], cold[i]) for i in range(len(windows))],
     }
 
@@ -153,6 +163,12 @@ def main():
             if rows[n][i] != rows["t.window"][i]:
                 line += f"  [{n}: {rows[n][i]} rows]"
         print(line)
+    bare_ratios = []
+    if java and "t.window no info" in samples:
+        for i in range(len(windows)):
+            bare_ratios.append(
+                (rows["t.window"][i], statistics.median(samples[java][i]) / statistics.median(samples["t.window no info"][i]))
+            )
     for lo, hi in [(0, 3000), (3000, 30000), (30000, 10**9)]:
         group = [i for i in range(len(windows)) if lo <= rows["t.window"][i] < hi]
         if group:
@@ -170,6 +186,9 @@ def main():
                     f"windows of {lo}..{hi} rows: java/t.window median of ratios "
                     f"{statistics.median(x[1] for x in r):.2f}x (p95 {statistics.median(x[2] for x in r):.2f}x)"
                 )
+            b = [x[1] for x in bare_ratios if lo <= x[0] < hi]
+            if b:
+                print(f"windows of {lo}..{hi} rows: java/t.window(no info) median of ratios {statistics.median(b):.2f}x")
     print(json.dumps({"windows": windows, "rows": rows, "samples_ms": samples, "load": loads}))
 
 

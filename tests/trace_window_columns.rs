@@ -137,3 +137,67 @@ fn a_bad_window_is_refused() {
         assert!(matches!(e, mpelog::trace::Error::BadWindow { .. }), "{e}");
     }
 }
+
+/// Columns of a selection ([`mpelog::trace::Select`]) are the full columns
+/// less those left out: the same rows, `info` null throughout without it,
+/// the typed columns asked for and no other; selections changing from query
+/// to query of one `Trace`.
+fn selected_are_the_full_columns(path: &Path) {
+    use mpelog::trace::Select;
+    let selects = [
+        Select::default().info(false),
+        Select::default().typed::<&str>([]),
+        Select::default()
+            .info(false)
+            .typed(["info_msg_size", "no such column"]),
+        Select::default().typed(["info_msg_tag", "info_msg_size"]),
+        Select::default(),
+    ];
+    let mut full = Trace::open(path).unwrap();
+    let mut t = Trace::open(path).unwrap();
+    let (mut typed_seen, mut info_seen) = (0, 0);
+    for (k, (from, to)) in windows(&mut full).into_iter().enumerate() {
+        let select = &selects[k % selects.len()];
+        let all = full.window_columns(Some(from), Some(to)).unwrap();
+        let got = t.window_columns_with(Some(from), Some(to), select).unwrap();
+        let at = format!("{} [{from}, {to}) {select:?}", path.display());
+        assert_eq!(
+            (&got.kind, &got.category, &got.name, &got.start, &got.end),
+            (&all.kind, &all.category, &all.name, &all.start, &all.end),
+            "{at}"
+        );
+        assert_eq!(
+            (&got.duration, &got.start_line, &got.end_line),
+            (&all.duration, &all.start_line, &all.end_line),
+            "{at}"
+        );
+        if select.makes_info() {
+            assert_eq!(got.info, all.info, "{at}");
+            info_seen += (0..all.len())
+                .filter(|&i| all.info.get(i).is_some())
+                .count();
+        } else {
+            assert_eq!(got.info.offsets, vec![0; got.len() + 1], "{at}");
+            assert_eq!(got.info.valid.nulls, got.len(), "{at}");
+        }
+        let want: Vec<_> = all
+            .typed
+            .iter()
+            .filter(|(c, _)| select.makes_typed(&c.name))
+            .cloned()
+            .collect();
+        assert!(got.typed == want, "{at}: typed columns differ");
+        typed_seen += want.len() * got.len();
+    }
+    assert!(typed_seen > 0 && info_seen > 0, "nothing compared");
+}
+
+#[test]
+fn a_selection_gives_the_full_columns_it_keeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.slog2");
+    std::fs::write(&path, common::generated_slog2(11, 20_000, 2048)).unwrap();
+    selected_are_the_full_columns(&path);
+    let clog2 = common::synth(dir.path(), "s.clog2", &["--events", "8000"]);
+    selected_are_the_full_columns(Path::new(&clog2));
+}

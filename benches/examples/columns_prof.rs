@@ -4,6 +4,8 @@
 //!
 //! - `columns`: [`mpelog::Trace::window_columns`] (the rows `t.window()` hands
 //!   to Arrow);
+//! - `bare`: the same rows without the info columns
+//!   ([`mpelog::Trace::window_columns_with`], `t.window(columns=...)`);
 //! - `buffer`: [`slog2_format::Slog2Reader::window_into`] into one reused
 //!   [`slog2_format::WindowBuf`] (the tree query alone);
 //! - `raw`: [`slog2_format::Slog2Reader::window_raw_into`] into one reused
@@ -21,7 +23,7 @@ use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: columns_prof FILE.slog2 WINDOWS.txt columns|buffer|raw|cold|open N";
+    let usage = "usage: columns_prof FILE.slog2 WINDOWS.txt columns|bare|buffer|raw|cold|open N";
     let path = args.get(1).ok_or(usage)?;
     let windows = mpelog_benches::windows_of(args.get(2).ok_or(usage)?)?;
     let mode = args.get(3).map(String::as_str).unwrap_or("columns");
@@ -30,6 +32,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut r = Slog2Reader::new(std::fs::File::open(path)?)?;
     let mut buf = WindowBuf::new();
     let mut raw = slog2_format::window::RawWindowBuf::new();
+    let bare = mpelog::trace::Select::default()
+        .info(false)
+        .typed::<&str>([]);
     let mut rows = 0usize;
     let cpu0 = cpu_ns();
     let clock = Instant::now();
@@ -37,6 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for &(a, b) in &windows {
             rows += match mode {
                 "columns" => t.window_columns(Some(a), Some(b))?.len(),
+                "bare" => t.window_columns_with(Some(a), Some(b), &bare)?.len(),
                 "cold" => mpelog::Trace::open(path)?
                     .window_columns(Some(a), Some(b))?
                     .len(),

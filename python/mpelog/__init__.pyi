@@ -1,7 +1,7 @@
 """Type stubs of the mpelog package."""
 
 import os
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Sequence, Union
 
 import pandas
 import pyarrow
@@ -58,9 +58,19 @@ class Trace:
     def format(self) -> str: ...
     def info(self) -> Dict[str, Any]: ...
     def file_info(self) -> Dict[str, Any]: ...
-    def window(self, t0: Optional[float] = ..., t1: Optional[float] = ...) -> pyarrow.Table: ...
+    def schema(self) -> pyarrow.Schema: ...
+    def window(
+        self,
+        t0: Optional[float] = ...,
+        t1: Optional[float] = ...,
+        columns: Optional[Sequence[str]] = ...,
+    ) -> pyarrow.Table: ...
     def batches(
-        self, t0: Optional[float] = ..., t1: Optional[float] = ..., rows: int = ...
+        self,
+        t0: Optional[float] = ...,
+        t1: Optional[float] = ...,
+        rows: int = ...,
+        columns: Optional[Sequence[str]] = ...,
     ) -> pyarrow.RecordBatchReader: ...
     def stats(
         self, t0: Optional[float] = ..., t1: Optional[float] = ..., bins: int = ...

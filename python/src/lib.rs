@@ -11,7 +11,7 @@ use arrow_array::{PrimitiveArray, StringArray};
 use arrow_schema::ArrowError;
 use arrow_schema::SchemaRef;
 use mpelog::export::info_columns::InfoColumn;
-use mpelog::trace::{Columns, TextColumn, TypedColumn, Validity};
+use mpelog::trace::{Columns, Select, TextColumn, TypedColumn, Validity};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -195,6 +195,16 @@ pub(crate) fn columns_batch(c: Columns) -> Result<RecordBatch, ArrowError> {
         });
     }
     RecordBatch::try_new(schema(&infos), arrays)
+}
+
+/// The info columns to make: the `info` text if `info`, the typed columns
+/// named in `typed` (`None`: every one).
+fn select(info: bool, typed: Option<Vec<String>>) -> Select {
+    let s = Select::default().info(info);
+    match typed {
+        Some(names) => s.typed(names),
+        None => s,
+    }
 }
 
 /// What the reading thread of [`Trace::stream`] sends: the legend's table
@@ -483,14 +493,18 @@ impl Trace {
     /// for other calls) and hands the pieces over in chunks, the other builds
     /// the batches (at most one ahead of the consumer). When the consumer
     /// goes away (the stream closed or dropped) both end, reading no further.
-    #[pyo3(signature = (from_ = None, to = None, rows = 65536))]
+    /// `info` and `typed`: the info columns made (see [`select`]).
+    #[pyo3(signature = (from_ = None, to = None, rows = 65536, info = true, typed = None))]
     fn stream(
         &self,
         py: Python<'_>,
         from_: Option<f64>,
         to: Option<f64>,
         rows: usize,
+        info: bool,
+        typed: Option<Vec<String>>,
     ) -> PyResult<BatchStream> {
+        let select = select(info, typed);
         mpelog::trace::check_window(from_, to).map_err(py_err)?;
         let rows = rows.max(1);
         let (tx, rx) = sync_channel::<Message>(1);
@@ -541,7 +555,7 @@ impl Trace {
             for feed in feed_rx {
                 match feed {
                     Feed::Legend(legend) => {
-                        let r = Rows::with_rows(&legend, rows);
+                        let r = Rows::with_rows(&legend, rows, &select);
                         if !send(Message::Schema(r.schema.clone())) {
                             return;
                         }
@@ -580,22 +594,41 @@ impl Trace {
     /// The drawables of `[from_, to)` as one record batch, decoded from the
     /// tree straight into column buffers that Arrow takes over without a
     /// copy (`mpelog::Trace::window_columns`).
-    #[pyo3(signature = (from_ = None, to = None))]
+    /// `info` and `typed`: the info columns made (see [`select`]).
+    #[pyo3(signature = (from_ = None, to = None, info = true, typed = None))]
     fn window_batch(
         &self,
         py: Python<'_>,
         from_: Option<f64>,
         to: Option<f64>,
+        info: bool,
+        typed: Option<Vec<String>>,
     ) -> PyResult<ArrowBatch> {
         let t = self.inner.clone();
+        let select = select(info, typed);
         let batch = py.detach(move || {
-            let cols = lock(&t).window_columns(from_, to).map_err(py_err)?;
+            let cols = lock(&t)
+                .window_columns_with(from_, to, &select)
+                .map_err(py_err)?;
             columns_batch(cols).map_err(|e| MpelogError::new_err(e.to_string()))
         })?;
         Ok(ArrowBatch {
             batch: Mutex::new(Some(batch)),
         })
     }
+    /// The schema of every table of the trace (`window`, `batches`): the
+    /// Parquet export's columns, a typed one per info label of the legend.
+    fn schema(&self, py: Python<'_>) -> PyResult<ArrowSchema> {
+        let t = self.inner.clone();
+        py.detach(move || {
+            let legend = lock(&t).scan_legend().map_err(py_err)?;
+            let columns = mpelog::export::info_columns::info_columns(&legend);
+            Ok(ArrowSchema {
+                schema: rows::schema(&columns),
+            })
+        })
+    }
+
     /// `check()`'s report as JSON text.
     fn check_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();

@@ -115,8 +115,12 @@ pub(crate) struct Rows {
 
 impl Rows {
     /// Rows of the legend `legend`, `rows` to a full batch.
-    pub(crate) fn with_rows(legend: &[slog2_format::Category], rows: usize) -> Rows {
-        let builder = ColumnsBuilder::new(legend);
+    pub(crate) fn with_rows(
+        legend: &[slog2_format::Category],
+        rows: usize,
+        select: &mpelog::trace::Select,
+    ) -> Rows {
+        let builder = ColumnsBuilder::with_select(legend, select);
         Rows {
             schema: schema(builder.info_columns()),
             rows,

@@ -22,6 +22,9 @@ use slog2_format::{Category, WindowBuf};
 use std::cmp::Ordering;
 use std::io::Write as _;
 
+mod select;
+pub use select::Select;
+
 /// Which rows of a nullable column hold a value: Arrow's validity bitmap
 /// (row `i` is bit `i % 8` of byte `i / 8`, set when it holds a value) and
 /// the number of null rows.
@@ -527,6 +530,8 @@ pub(super) struct Plan {
     cats: Vec<CatRow>,
     at: CatIndex,
     columns: Vec<InfoColumn>,
+    /// The columns made (`columns` holds the typed ones selected).
+    select: Select,
     /// The tree query's buffer, reused by the next query.
     buf: WindowBuf,
     /// The SLOG-2 query's buffer (drawables left in the nodes' bytes),
@@ -535,8 +540,13 @@ pub(super) struct Plan {
 }
 
 impl Plan {
+    #[cfg(test)]
     fn new(legend: &[Category]) -> Plan {
-        let columns = info_columns(legend);
+        Plan::with_select(legend, &Select::default())
+    }
+
+    fn with_select(legend: &[Category], select: &Select) -> Plan {
+        let columns = select.of(info_columns(legend));
         let mut cats = Vec::with_capacity(legend.len());
         let mut at = CatIndex::default();
         for c in legend {
@@ -553,6 +563,7 @@ impl Plan {
             cats,
             at,
             columns,
+            select: select.clone(),
             buf: WindowBuf::new(),
             raw: RawWindowBuf::new(),
         }
@@ -579,6 +590,12 @@ struct Builder<'p, 'b> {
     memo: Vec<(&'b [u8], u32)>,
     /// False once a text column passed 2 GiB.
     fits: bool,
+    /// Whether the `info` text is made (else the column is null throughout,
+    /// made at the end).
+    info: bool,
+    /// Whether a row's info values are decoded at all (the text, or a typed
+    /// column, is made).
+    args: bool,
 }
 
 impl<'p, 'b> Builder<'p, 'b> {
@@ -616,6 +633,8 @@ impl<'p, 'b> Builder<'p, 'b> {
             last: None,
             memo,
             fits: true,
+            info: plan.select.makes_info(),
+            args: plan.select.makes_info() || !plan.columns.is_empty(),
         }
     }
 
@@ -660,8 +679,10 @@ impl<'p, 'b> Builder<'p, 'b> {
         c.duration.push(p.end - p.start);
         c.start_line.push(p.first.1);
         c.end_line.push(p.last.1);
-        if p.info.is_empty() {
-            fits &= c.info.push(None);
+        if p.info.is_empty() || !self.args {
+            if self.info {
+                fits &= c.info.push(None);
+            }
             self.fits &= fits;
             return;
         }
@@ -670,7 +691,9 @@ impl<'p, 'b> Builder<'p, 'b> {
         if let Some(&(bytes, from)) = self.memo.get(i) {
             if from != NO_ROW && bytes == p.info {
                 let from = from as usize;
-                fits &= c.info.repeat(from);
+                if self.info {
+                    fits &= c.info.repeat(from);
+                }
                 for &col in row.by_arg.iter().flatten() {
                     if let Some(t) = typed.get_mut(col) {
                         fits &= t.repeat(r, from);
@@ -681,20 +704,23 @@ impl<'p, 'b> Builder<'p, 'b> {
             }
         }
         // The text is written straight into the info column.
+        let make_text = self.info;
         let info = &mut c.info;
         let at = info.bytes.len();
         let text = &mut info.bytes;
         let mut n = 0;
         row.cat.each_arg(p.info, |k, v| {
-            if n > 0 {
-                text.extend_from_slice(b", ");
-            }
-            text.extend_from_slice(k.as_bytes());
-            text.push(b'=');
-            match &v {
-                ArgRef::Int(x) => push_int(text, *x),
-                ArgRef::Float(x) => push_float(text, *x),
-                ArgRef::Text(x) => text.extend_from_slice(x.as_bytes()),
+            if make_text {
+                if n > 0 {
+                    text.extend_from_slice(b", ");
+                }
+                text.extend_from_slice(k.as_bytes());
+                text.push(b'=');
+                match &v {
+                    ArgRef::Int(x) => push_int(text, *x),
+                    ArgRef::Float(x) => push_float(text, *x),
+                    ArgRef::Text(x) => text.extend_from_slice(x.as_bytes()),
+                }
             }
             for &col in row.by_arg.get(n).map_or(&[][..], |c| &c[..]) {
                 if let Some(t) = typed.get_mut(col) {
@@ -703,10 +729,10 @@ impl<'p, 'b> Builder<'p, 'b> {
             }
             n += 1;
         });
-        if n > 0 {
+        if make_text && n > 0 {
             info.valid.push(true);
             fits &= info.end_row();
-        } else {
+        } else if make_text {
             info.bytes.truncate(at);
             fits &= info.push(None);
         }
@@ -727,6 +753,9 @@ impl<'p, 'b> Builder<'p, 'b> {
             .collect();
         self.cols.kind.valid = Validity::all(rows);
         self.cols.name.valid = Validity::all(rows);
+        if !self.info {
+            self.cols.info.push_nulls(rows);
+        }
         (self.cols, self.fits)
     }
 }
@@ -1021,8 +1050,27 @@ pub struct ColumnsBuilder {
 impl ColumnsBuilder {
     /// A builder for the pieces of `legend`.
     pub fn new(legend: &[Category]) -> ColumnsBuilder {
+        ColumnsBuilder::with_select(legend, &Select::default())
+    }
+
+    /// A builder for the pieces of `legend` that makes the info columns
+    /// `select` asks for ([`ColumnsBuilder::info_columns`]: the typed ones).
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// # let path = dir.path().join("demo.clog2");
+    /// # std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// # let mut t = mpelog::Trace::open(&path)?;
+    /// use mpelog::trace::{ColumnsBuilder, Select};
+    /// let legend = t.legend()?;
+    /// let b = ColumnsBuilder::with_select(&legend, &Select::default().typed(["info_msg_size"]));
+    /// assert_eq!(b.info_columns().len(), 1);
+    /// assert!(ColumnsBuilder::with_select(&legend, &Select::default().typed::<&str>([])).info_columns().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_select(legend: &[Category], select: &Select) -> ColumnsBuilder {
         ColumnsBuilder {
-            plan: Plan::new(legend),
+            plan: Plan::with_select(legend, select),
         }
     }
 
@@ -1106,9 +1154,55 @@ impl Trace {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn window_columns(&mut self, from: Option<f64>, to: Option<f64>) -> Result<Columns> {
+        self.window_columns_with(from, to, &Select::default())
+    }
+
+    /// [`window_columns`](Self::window_columns) with the info columns
+    /// `select` asks for: `info` null in every row without it, and the typed
+    /// columns it names only. The rows are the same; leaving the info
+    /// columns out leaves their values undecoded.
+    ///
+    /// # Errors
+    ///
+    /// As [`window_columns`](Self::window_columns).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let all = t.window_columns(None, None)?;
+    /// let bare = t.window_columns_with(None, None, &mpelog::trace::Select::default().info(false).typed::<&str>([]))?;
+    /// assert_eq!((bare.start, bare.category), (all.start, all.category));
+    /// assert!(bare.typed.is_empty() && bare.info.get(0).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn window_columns_with(
+        &mut self,
+        from: Option<f64>,
+        to: Option<f64>,
+        select: &Select,
+    ) -> Result<Columns> {
         super::check_window(from, to)?;
         let given = self.given.clone();
         let mut plan = self.plan.take();
+        // A plan made for another selection: made again, its buffers kept.
+        if let Some(p) = plan.as_mut().filter(|p| p.select != *select) {
+            let legend = match self.own_tree() {
+                Some(Tree::Slog2(r)) => Some(r.category_list().to_vec()),
+                Some(Tree::Annotation(a, _)) => Some(a.categories().categories.clone()),
+                None => None,
+            };
+            match legend {
+                Some(l) => {
+                    let mut fresh = Plan::with_select(&l, select);
+                    fresh.buf = std::mem::take(&mut p.buf);
+                    fresh.raw = std::mem::take(&mut p.raw);
+                    **p = fresh;
+                }
+                None => plan = None,
+            }
+        }
         let answer = match self.own_tree() {
             Some(tree) => {
                 // The trace's box only where a bound is missing (finding the
@@ -1127,7 +1221,7 @@ impl Trace {
                     Tree::Slog2(r) => r.category_list(),
                     Tree::Annotation(a, _) => &a.categories().categories[..],
                 };
-                let plan = plan.get_or_insert_with(|| Box::new(Plan::new(legend)));
+                let plan = plan.get_or_insert_with(|| Box::new(Plan::with_select(legend, select)));
                 let window = TimeWindow::new(lo, hi);
                 match tree {
                     // Rows straight from the nodes' bytes.
@@ -1152,7 +1246,9 @@ impl Trace {
                 let mut infos: Vec<u8> = Vec::new();
                 self.scan(
                     &opts,
-                    &mut |l| *legend_plan.borrow_mut() = Some(Box::new(Plan::new(l))),
+                    &mut |l| {
+                        *legend_plan.borrow_mut() = Some(Box::new(Plan::with_select(l, select)))
+                    },
                     &mut |p| {
                         let at = infos.len();
                         infos.extend_from_slice(p.info);
@@ -1170,7 +1266,7 @@ impl Trace {
                 .map(|_| {
                     let mut plan = legend_plan
                         .into_inner()
-                        .unwrap_or_else(|| Box::new(Plan::new(&[])));
+                        .unwrap_or_else(|| Box::new(Plan::with_select(&[], select)));
                     let pieces = pieces.into_inner();
                     let mut b = Builder::new(&mut plan, pieces.len());
                     for (p, at, len) in pieces {

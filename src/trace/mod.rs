@@ -43,7 +43,7 @@ mod two_pass;
 mod window;
 
 pub use analyze::WaitSource;
-pub use columns::{Columns, ColumnsBuilder, TextColumn, TypedColumn, Validity};
+pub use columns::{Columns, ColumnsBuilder, Select, TextColumn, TypedColumn, Validity};
 pub use detect::{detect, local_copy, locate, url};
 pub use error::{Error, Result};
 pub use file_info::{Damage, FileInfo, MpeFileInfo, Otf2FileInfo, TreeFacts};

@@ -138,6 +138,51 @@ impl Trace {
         }
     }
 
+    /// The legend the pieces of [`scan`](Self::scan) come with (and the rows
+    /// of [`window_columns`](Self::window_columns) are made with), read no
+    /// further than it takes: a tree's at once; a CLOG2 trace's after its
+    /// first pass (kept for the next read); a format read whole and sorted,
+    /// after that read. Unlike [`legend`](Self::legend), never a conversion.
+    ///
+    /// # Errors
+    ///
+    /// As [`scan`](Self::scan).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// let mut seen = Vec::new();
+    /// t.scan(&Default::default(), &mut |l| seen = l.to_vec(), &mut |_| {})?;
+    /// assert_eq!(t.scan_legend()?, seen);
+    /// assert!(!t.is_converted());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn scan_legend(&mut self) -> Result<Vec<Category>> {
+        match self.own_tree() {
+            Some(Tree::Slog2(r)) => return Ok(r.category_list().to_vec()),
+            Some(Tree::Annotation(a, _)) => return Ok(a.categories().categories.clone()),
+            None => {}
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut legend = None;
+        let r = self.scan_until(
+            &Default::default(),
+            &stop,
+            &mut |l| {
+                legend = Some(l.to_vec());
+                stop.store(true, Ordering::Relaxed);
+            },
+            &mut |_| {},
+        );
+        match (legend, r) {
+            (Some(l), Ok(_) | Err(Error::Stopped { .. })) => Ok(l),
+            (_, Err(e)) => Err(e),
+            (None, Ok(_)) => Ok(Vec::new()),
+        }
+    }
+
     /// As [`Trace::scan`], but ends early, reading no further, once `stop`
     /// is set (checked before each piece, and before each primitive while a
     /// format without a tree is read and sorted): what a reader on another
