@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
+mod events;
 mod rows;
 use rows::{schema, Chunk, Rows, TooLong};
 
@@ -465,6 +466,27 @@ impl Trace {
             let r = lock(&t).analyze(&opts).map_err(py_err)?;
             Ok(mpelog::json_text::to_string(&r))
         })
+    }
+
+    /// The events in pipit's layout as columns (see [`events::frame_columns`]):
+    /// read with the GIL released, made into Python objects with it.
+    #[pyo3(signature = (from_ = None, to = None, view = None))]
+    fn events_columns<'py>(
+        &self,
+        py: Python<'py>,
+        from_: Option<f64>,
+        to: Option<f64>,
+        view: Option<String>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        let t = self.inner.clone();
+        let cols = py.detach(move || {
+            let mut cols = mpelog::export::pipit_columns::PipitColumns::default();
+            lock(&t)
+                .drawables(&window(from_, to).view(view), &mut cols)
+                .map_err(py_err)?;
+            Ok::<_, PyErr>(cols)
+        })?;
+        events::frame_columns(py, &cols)
     }
 
     /// The events in pipit's CSV layout, as `mpelog export --to csv` writes them.

@@ -31,6 +31,7 @@ pub mod info_columns;
 pub mod parquet;
 pub mod perfetto;
 pub mod pipit;
+pub mod pipit_columns;
 pub mod sorted;
 pub(crate) mod streamed;
 #[cfg(test)]

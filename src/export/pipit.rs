@@ -119,16 +119,7 @@ impl<W: Write> PipitCsv<W> {
 /// text output (`\\`, `\u00XX`; spec/README.md §3, strings in text output), then quoted (with `"`
 /// doubled) when it holds a comma or a quote.
 fn quote(out: &mut String, s: &str) {
-    let mut e = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => e.push_str("\\\\"),
-            c if clog2_format::escape::is_control(c) => {
-                let _ = clog2_format::escape::write_control(&mut e, c as u8);
-            }
-            c => e.push(c),
-        }
-    }
+    let e = escaped(s);
     if e.contains([',', '"']) {
         out.push('"');
         for (i, part) in e.split('"').enumerate() {
@@ -143,6 +134,28 @@ fn quote(out: &mut String, s: &str) {
     }
 }
 
+/// `s` with `\` and control characters escaped as in every text output
+/// (`\\`, `\u00XX`): a CSV field's text before its quoting.
+fn escaped(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s
+        .chars()
+        .any(|c| c == '\\' || clog2_format::escape::is_control(c))
+    {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut e = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' => e.push_str("\\\\"),
+            c if clog2_format::escape::is_control(c) => {
+                let _ = clog2_format::escape::write_control(&mut e, c as u8);
+            }
+            c => e.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(e)
+}
+
 fn or_null(out: &mut String, v: Option<i64>) {
     match v {
         Some(v) => {
@@ -152,7 +165,7 @@ fn or_null(out: &mut String, v: Option<i64>) {
     }
 }
 
-fn process(t: &Track) -> i64 {
+pub(super) fn process(t: &Track) -> i64 {
     t.row.first().map_or(0, |&v| i64::from(v))
 }
 
@@ -165,7 +178,7 @@ fn holds(k: &str, word: &str) -> bool {
 
 /// The message's size and tag from an arrow's info (`msg_size`, `msg_tag` in
 /// MPE's traces).
-fn message(cat: &Cat, info: &[u8]) -> (Option<i64>, Option<i64>) {
+pub(super) fn message(cat: &Cat, info: &[u8]) -> (Option<i64>, Option<i64>) {
     let mut size = None;
     let mut tag = None;
     cat.each_arg(info, |k, v| {
