@@ -102,13 +102,7 @@ impl PipitColumns {
 
     /// The index of the name `text`.
     fn name_id(&mut self, text: &str) -> u32 {
-        if let Some(&i) = self.name_of_text.get(text) {
-            return i;
-        }
-        let i = self.names.len() as u32;
-        self.names.push(text.to_string());
-        self.name_of_text.insert(text.to_string(), i);
-        i
+        intern(&mut self.names, &mut self.name_of_text, text)
     }
 
     fn category_name(&mut self, cat: &Cat) -> u32 {
@@ -121,13 +115,7 @@ impl PipitColumns {
     }
 
     fn key(&mut self, k: &str) -> u32 {
-        if let Some(&i) = self.key_at.get(k) {
-            return i;
-        }
-        let i = self.keys.len() as u32;
-        self.keys.push(k.to_string());
-        self.key_at.insert(k.to_string(), i);
-        i
+        intern(&mut self.keys, &mut self.key_at, k)
     }
 
     fn push_text(&mut self, t: &str) -> AttrValue {
@@ -194,6 +182,18 @@ impl PipitColumns {
         let name = self.name_id(name);
         self.row(f.time, 2, name, f.track, attrs);
     }
+}
+
+/// The index of `text` in `table` (added at its end the first time), `at`
+/// finding it.
+fn intern(table: &mut Vec<String>, at: &mut FxHashMap<String, u32>, text: &str) -> u32 {
+    if let Some(&i) = at.get(text) {
+        return i;
+    }
+    let i = table.len() as u32;
+    table.push(text.to_string());
+    at.insert(text.to_string(), i);
+    i
 }
 
 impl Sink for PipitColumns {
