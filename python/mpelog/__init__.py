@@ -15,10 +15,9 @@ Arrow C data interface, in the columns of ``mpelog export --to parquet``
 
 from __future__ import annotations
 
-import io as _io
 import json as _json
 import os as _os
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import pyarrow as _pa
 
@@ -359,6 +358,8 @@ class Trace:
         ``mpelog export --view``; by default the first (MPE's process view,
         where a rank's communicator timelines share its process; the
         ``Identity Map`` keeps each line ID apart, as ``stats`` does).
+        ``Event Type`` and ``Name`` are categoricals, as pipit's own readers
+        make them.
 
         The values are those of the CSV read back (its fields unescaped,
         spec/export.md section 6, the attributes' JSON read), made in Rust
@@ -366,18 +367,29 @@ class Trace:
         import numpy as np
         import pandas as pd
 
-        ts, kinds, names, thread, process, attrs = self._t.events_columns(t0, t1, view)
-        if not kinds:
-            # No rows: the columns and types of an empty CSV read back.
-            df = pd.read_csv(_io.StringIO(",".join(_EVENT_COLUMNS) + "\n"), keep_default_na=False)
-            df["Attributes"] = [None for _ in df["Attributes"]]
-            return df
+        cols = self._t.events_columns(t0, t1, view)
+        ts, kind_codes, kinds, name_codes, names, thread, process, attrs = cols
 
-        def ints(b: bytes) -> Any:
-            return np.frombuffer(b, dtype=np.int64).copy()
+        def ints(b: bytes, dtype: Any = np.int64) -> Any:
+            return np.frombuffer(b, dtype=dtype).copy()
+
+        def categorical(codes: bytes, dtype: Any, categories: List[str]) -> Any:
+            return pd.Categorical.from_codes(ints(codes, dtype), categories=categories)
 
         return pd.DataFrame(
-            dict(zip(_EVENT_COLUMNS, [ints(ts), kinds, names, ints(thread), ints(process), attrs]))
+            dict(
+                zip(
+                    _EVENT_COLUMNS,
+                    [
+                        ints(ts),
+                        categorical(kind_codes, np.int8, kinds),
+                        categorical(name_codes, np.int32, names),
+                        ints(thread),
+                        ints(process),
+                        pd.Series(attrs, dtype=object),
+                    ],
+                )
+            )
         )
 
     def check(self) -> Dict[str, Any]:
