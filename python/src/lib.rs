@@ -489,26 +489,6 @@ impl Trace {
         events::frame_columns(py, &cols)
     }
 
-    /// The events in pipit's CSV layout, as `mpelog export --to csv` writes them.
-    /// `view`: the view whose rows are the processes (default: the first).
-    #[pyo3(signature = (from_ = None, to = None, view = None))]
-    fn pipit_csv(
-        &self,
-        py: Python<'_>,
-        from_: Option<f64>,
-        to: Option<f64>,
-        view: Option<String>,
-    ) -> PyResult<Vec<u8>> {
-        let t = self.inner.clone();
-        py.detach(move || {
-            let mut csv = mpelog::export::pipit::PipitCsv::new(Vec::new());
-            lock(&t)
-                .drawables(&window(from_, to).view(view), &mut csv)
-                .map_err(py_err)?;
-            Ok(csv.into_inner())
-        })
-    }
-
     /// The drawables of `[from_, to)` in batches of `rows`, read while the
     /// consumer takes them, on two threads of their own: one reads (its own
     /// [`mpelog::Trace::reopen`] of the input, so that the trace stays free
