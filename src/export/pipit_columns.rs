@@ -10,6 +10,10 @@ use rustc_hash::FxHashMap;
 use std::io;
 
 /// The `Event Type` texts, by the codes of [`PipitColumns::event_type`].
+///
+/// ```
+/// assert_eq!(mpelog::export::pipit_columns::EVENT_TYPES[1], "Leave");
+/// ```
 pub const EVENT_TYPES: [&str; 3] = ["Enter", "Leave", "Instant"];
 
 /// An attribute's value, as `json.loads` reads it from the CSV's
@@ -85,16 +89,41 @@ pub struct PipitColumns {
 
 impl PipitColumns {
     /// The number of rows.
+    ///
+    /// ```
+    /// assert_eq!(mpelog::export::pipit_columns::PipitColumns::default().len(), 0);
+    /// ```
     pub fn len(&self) -> usize {
         self.timestamp.len()
     }
 
     /// Whether there are no rows.
+    ///
+    /// ```
+    /// assert!(mpelog::export::pipit_columns::PipitColumns::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.timestamp.is_empty()
     }
 
-    /// The text of a [`AttrValue::Text`] value.
+    /// The text of a [`AttrValue::Text`] value (empty for a range outside
+    /// [`text`](Self::text)).
+    ///
+    /// ```
+    /// use mpelog::export::pipit_columns::{AttrValue, PipitColumns};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut cols = PipitColumns::default();
+    /// mpelog::Trace::open(&path)?.drawables(&Default::default(), &mut cols)?;
+    /// let texts: Vec<&str> = cols.attributes.iter().filter_map(|&(_, v)| match v {
+    ///     AttrValue::Text(s, n) => Some(cols.text_of(s, n)),
+    ///     _ => None,
+    /// }).collect();
+    /// assert!(!texts.is_empty() && texts.iter().all(|t| cols.text.contains(t)));
+    /// assert_eq!(cols.text_of(u32::MAX, 1), "");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn text_of(&self, start: u32, len: u32) -> &str {
         let (a, b) = (start as usize, start as usize + len as usize);
         self.text.get(a..b).unwrap_or_default()

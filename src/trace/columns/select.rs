@@ -36,6 +36,10 @@ impl Default for Select {
 impl Select {
     /// Whether to make the `info` text column (without it, `info` is null
     /// in every row).
+    ///
+    /// ```
+    /// assert!(!mpelog::trace::Select::default().info(false).makes_info());
+    /// ```
     pub fn info(mut self, on: bool) -> Select {
         self.info = on;
         self
@@ -44,17 +48,31 @@ impl Select {
     /// The typed info columns to make, by name (`info_msg_size`, ...), in
     /// the legend's order whatever the order here; a name the legend does
     /// not call for is no column. Without this call: every one.
+    ///
+    /// ```
+    /// let s = mpelog::trace::Select::default().typed(["info_msg_tag"]);
+    /// assert!(s.makes_typed("info_msg_tag") && !s.makes_typed("info_msg_size"));
+    /// ```
     pub fn typed<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Select {
         self.typed = Some(names.into_iter().map(Into::into).collect());
         self
     }
 
     /// Whether the `info` text column is made.
+    ///
+    /// ```
+    /// assert!(mpelog::trace::Select::default().makes_info());
+    /// ```
     pub fn makes_info(&self) -> bool {
         self.info
     }
 
     /// Whether the typed column `name` is made (if the legend calls for it).
+    ///
+    /// ```
+    /// let none = mpelog::trace::Select::default().typed::<&str>([]);
+    /// assert!(!none.makes_typed("info_msg_tag"));
+    /// ```
     pub fn makes_typed(&self, name: &str) -> bool {
         self.typed
             .as_ref()
