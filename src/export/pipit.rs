@@ -58,7 +58,7 @@ impl<W: Write> PipitCsv<W> {
     }
 
     fn ns(&self, t: f64) -> i64 {
-        ((t - self.from) * 1e9).round() as i64
+        nanos(self.from, t)
     }
 
     /// Writes a row whose attributes are in `self.attrs`.
@@ -154,6 +154,11 @@ fn escaped(s: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(e)
+}
+
+/// `Timestamp (ns)` of time `t`: whole nanoseconds after `from`.
+pub(super) fn nanos(from: f64, t: f64) -> i64 {
+    ((t - from) * 1e9).round() as i64
 }
 
 fn or_null(out: &mut String, v: Option<i64>) {

@@ -4,7 +4,7 @@
 //! attributes' JSON read): the Python package's `t.events()` builds its
 //! DataFrame from them, with no text in between.
 
-use super::pipit::{message, process};
+use super::pipit::{message, nanos, process};
 use super::{ArgRef, Cat, Flow, Sink, Track};
 use rustc_hash::FxHashMap;
 use std::io;
@@ -85,6 +85,9 @@ pub struct PipitColumns {
     name_of_category: FxHashMap<i32, u32>,
     name_of_text: FxHashMap<String, u32>,
     key_at: FxHashMap<String, u32>,
+    /// Set when a position passed `u32::MAX` (4 GiB of text, 4 G
+    /// attributes): the sink refuses the row, rather than lose a value.
+    full: bool,
 }
 
 impl PipitColumns {
@@ -152,13 +155,25 @@ impl PipitColumns {
         self.text.push_str(t);
         match (u32::try_from(start), u32::try_from(t.len())) {
             (Ok(s), Ok(n)) => AttrValue::Text(s, n),
-            _ => AttrValue::Null,
+            _ => {
+                self.full = true;
+                AttrValue::Null
+            }
+        }
+    }
+
+    /// An error once a position passed `u32::MAX` (`full`).
+    fn fits(&self) -> io::Result<()> {
+        match self.full {
+            false => Ok(()),
+            true => Err(io::Error::other(
+                "pipit columns: more than 4 GiB of attribute text or 4 G attributes",
+            )),
         }
     }
 
     fn row(&mut self, time: f64, kind: u8, name: u32, t: &Track, attrs: Option<(u32, u32)>) {
-        self.timestamp
-            .push(((time - self.from) * 1e9).round() as i64);
+        self.timestamp.push(nanos(self.from, time));
         self.event_type.push(kind);
         self.name.push(name);
         self.thread.push(i64::from(t.id));
@@ -167,13 +182,26 @@ impl PipitColumns {
     }
 
     /// The attributes pushed since `start`, as a row's range.
-    fn since(&self, start: usize) -> Option<(u32, u32)> {
+    fn since(&mut self, start: usize) -> Option<(u32, u32)> {
         let n = self.attributes.len() - start;
-        Some((u32::try_from(start).ok()?, u32::try_from(n).ok()?))
+        match (u32::try_from(start), u32::try_from(n)) {
+            (Ok(s), Ok(n)) => Some((s, n)),
+            _ => {
+                self.full = true;
+                None
+            }
+        }
     }
 
     /// A row whose attributes are the info values (none for no info).
-    fn with_info(&mut self, time: f64, kind: u8, t: &Track, cat: &Cat, info: &[u8]) {
+    fn with_info(
+        &mut self,
+        time: f64,
+        kind: u8,
+        t: &Track,
+        cat: &Cat,
+        info: &[u8],
+    ) -> io::Result<()> {
         let name = self.category_name(cat);
         let attrs = if info.is_empty() {
             None
@@ -191,11 +219,13 @@ impl PipitColumns {
             });
             self.since(start)
         };
+        self.fits()?;
         self.row(time, kind, name, t, attrs);
+        Ok(())
     }
 
     /// An `MpiSend` (`partner` = `receiver`) or `MpiRecv` (`sender`) row.
-    fn message(&mut self, f: &Flow<'_>, name: &str, partner: &str) {
+    fn message(&mut self, f: &Flow<'_>, name: &str, partner: &str) -> io::Result<()> {
         let (size, tag) = message(f.cat, f.info);
         let start = self.attributes.len();
         let or_null = |v: Option<i64>| v.map_or(AttrValue::Null, AttrValue::Int);
@@ -208,8 +238,10 @@ impl PipitColumns {
             self.attributes.push((key, v));
         }
         let attrs = self.since(start);
+        self.fits()?;
         let name = self.name_id(name);
         self.row(f.time, 2, name, f.track, attrs);
+        Ok(())
     }
 }
 
@@ -236,8 +268,7 @@ impl Sink for PipitColumns {
     }
 
     fn enter(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
-        self.with_info(time, 0, t, cat, info);
-        Ok(())
+        self.with_info(time, 0, t, cat, info)
     }
 
     fn leave(&mut self, time: f64, t: &Track, cat: &Cat) -> io::Result<()> {
@@ -247,18 +278,15 @@ impl Sink for PipitColumns {
     }
 
     fn instant(&mut self, time: f64, t: &Track, cat: &Cat, info: &[u8]) -> io::Result<()> {
-        self.with_info(time, 2, t, cat, info);
-        Ok(())
+        self.with_info(time, 2, t, cat, info)
     }
 
     fn send(&mut self, f: &Flow<'_>) -> io::Result<()> {
-        self.message(f, "MpiSend", "receiver");
-        Ok(())
+        self.message(f, "MpiSend", "receiver")
     }
 
     fn receive(&mut self, f: &Flow<'_>) -> io::Result<()> {
-        self.message(f, "MpiRecv", "sender");
-        Ok(())
+        self.message(f, "MpiRecv", "sender")
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -310,6 +338,20 @@ mod tests {
             c.attributes_of[2].is_some(),
             "info bytes: an object, as the CSV's"
         );
+    }
+
+    /// Past 4 GiB of text (or 4 G attributes) a row is refused with an
+    /// error, not written with a value lost.
+    #[test]
+    fn a_full_sink_refuses_rows() {
+        let t = rank_track(0, 0, 0);
+        let cat = compute(&["x="], b"E");
+        let mut c = PipitColumns::default();
+        c.start(0.0, 1.0, 0.0).unwrap();
+        c.enter(0.5, &t, &cat, &1.5f64.to_be_bytes()).unwrap();
+        c.full = true;
+        assert!(c.enter(0.6, &t, &cat, &1.5f64.to_be_bytes()).is_err());
+        assert_eq!(c.len(), 1, "the refused row is not there");
     }
 
     /// A message's partner, size and tag; `null` for what it lacks.
