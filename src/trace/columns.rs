@@ -445,6 +445,8 @@ struct CatRow {
     cat: Cat,
     kind: &'static str,
     by_arg: Vec<Vec<usize>>,
+    /// Whether any of its info values fills a typed column.
+    fills_any: bool,
     /// The `kind` and `name` cells, each written with one copy of fixed size.
     kind_cell: Cell<8>,
     name_cell: Cell<32>,
@@ -454,6 +456,7 @@ impl CatRow {
     fn new(cat: Cat, kind: &'static str, columns: &[InfoColumn]) -> CatRow {
         let by_arg = fills(&cat, columns);
         CatRow {
+            fills_any: by_arg.iter().any(|c| !c.is_empty()),
             kind_cell: Cell::of(kind),
             name_cell: Cell::of(&cat.name),
             cat,
@@ -679,7 +682,9 @@ impl<'p, 'b> Builder<'p, 'b> {
         c.duration.push(p.end - p.start);
         c.start_line.push(p.first.1);
         c.end_line.push(p.last.1);
-        if p.info.is_empty() || !self.args {
+        // No info text, and no typed column this category fills: the values
+        // are not decoded.
+        if p.info.is_empty() || !self.args || (!self.info && !row.fills_any) {
             if self.info {
                 fits &= c.info.push(None);
             }
