@@ -50,7 +50,7 @@ def test_window_columns_are_the_whole_tables(generated, name):
     assert len(schema.names) > 9, "the generated trace has typed info columns"
 
 
-def test_window_columns_of_the_corpus(generated):
+def test_window_columns_of_the_corpus():
     for p in corpus_files():
         same_as_selected(p)
 
