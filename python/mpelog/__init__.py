@@ -100,6 +100,29 @@ class Trace:
         """The input's format: ``CLOG2``, ``SLOG-2``, ``OTF2``, ..."""
         return self._t.format
 
+    def close(self) -> None:
+        """Lets go of the trace now: its file, its caches and, for an input
+        converted to SLOG-2 (:meth:`info`), the temporary file, removed here
+        rather than when the object is collected. Every call after it raises
+        ``ValueError``, as a closed Python file does; batches already begun
+        (:meth:`batches`) read on to their end. Closing twice is allowed.
+
+        >>> with mpelog.open("run.clog2") as t:   # doctest: +SKIP
+        ...     t.window(0.5, 0.6).num_rows
+        """
+        self._t.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (or the ``with`` block left)."""
+        return bool(self._t.closed)
+
+    def __enter__(self) -> "Trace":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
     def info(self) -> Dict[str, Any]:
         """Format, time range (``start``, ``end``, seconds), legend
         (``categories``: index, name, topology), views (their titles, the
@@ -180,7 +203,7 @@ class Trace:
         ``pyarrow.RecordBatchReader`` of batches of ``rows`` rows, read while
         they are taken, on two threads of their own (one reads, one builds the
         batches), at most one batch ahead: memory stays bounded by the batch
-        size. A CLOG2 trace is read twice: a first pass learns its legend (MPE
+        size (``rows`` of at least 1; else ``ValueError``). A CLOG2 trace is read twice: a first pass learns its legend (MPE
         writes the definitions at the end), the second hands the rows out in
         order while it reads (spec/export.md section 2); other formats without
         a tree are read whole and sorted, through temporary files beyond 64 MB.
@@ -192,6 +215,8 @@ class Trace:
         :class:`MpelogError`, with ``kind``, ``path`` and ``offset``): here,
         when met before the first batch (a format without a tree is read
         whole once before it), or by the iteration where it stops."""
+        if isinstance(rows, bool) or not isinstance(rows, int) or rows < 1:
+            raise ValueError(f"rows: a batch holds at least 1 row, not {rows!r}")
         sel = self._select(columns)
         s = self._t.stream(t0, t1, rows, **sel)
         schema = _pa.schema(s.schema())

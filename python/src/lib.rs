@@ -381,11 +381,25 @@ impl BatchStream {
 /// An opened trace (see the Python class `mpelog.Trace`).
 #[pyclass(module = "mpelog._mpelog")]
 struct Trace {
-    inner: Arc<Mutex<mpelog::Trace>>,
+    /// `None` once closed.
+    inner: Arc<Mutex<Option<mpelog::Trace>>>,
+    /// The format's name (kept for `repr` after `close`).
+    format: &'static str,
 }
 
-fn lock(t: &Mutex<mpelog::Trace>) -> std::sync::MutexGuard<'_, mpelog::Trace> {
-    t.lock().unwrap_or_else(|e| e.into_inner())
+/// `f` of the trace in `t`, or `ValueError` when it was closed (as Python's
+/// own files answer once closed).
+fn with<R>(
+    t: &Mutex<Option<mpelog::Trace>>,
+    f: impl FnOnce(&mut mpelog::Trace) -> PyResult<R>,
+) -> PyResult<R> {
+    let mut g = t.lock().unwrap_or_else(|e| e.into_inner());
+    match g.as_mut() {
+        Some(t) => f(t),
+        None => Err(pyo3::exceptions::PyValueError::new_err(
+            "this trace is closed (Trace.close)",
+        )),
+    }
 }
 
 /// Export options for a window.
@@ -398,14 +412,35 @@ impl Trace {
     /// The format's name.
     #[getter]
     fn format(&self) -> &'static str {
-        lock(&self.inner).format().name()
+        self.format
+    }
+
+    /// Whether `close` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.inner
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_none()
+    }
+
+    /// Lets go of the trace: its file, its caches and the temporary SLOG-2
+    /// file of a converted input (removed now, not when the object is
+    /// collected). Streams already begun read on, from their own handle.
+    /// Closing twice is allowed.
+    fn close(&self, py: Python<'_>) {
+        let t = self.inner.clone();
+        py.detach(move || {
+            let gone = t.lock().unwrap_or_else(|e| e.into_inner()).take();
+            drop(gone);
+        });
     }
 
     /// `Trace.info()` as JSON text.
     fn info_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
         py.detach(move || {
-            let info = lock(&t).info().map_err(py_err)?;
+            let info = with(&t, |t| t.info().map_err(py_err))?;
             Ok(serde_json::to_string(&info).expect("JSON"))
         })
     }
@@ -415,7 +450,7 @@ impl Trace {
     fn file_info_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
         py.detach(move || {
-            let info = lock(&t).file_info().map_err(py_err)?;
+            let info = with(&t, |t| t.file_info().map_err(py_err))?;
             Ok(mpelog::json_text::to_string(&info))
         })
     }
@@ -437,7 +472,7 @@ impl Trace {
             let opts = mpelog::stats::Options::default()
                 .window(from_, to)
                 .bins(bins);
-            let s = lock(&t).stats(&opts).map_err(py_err)?;
+            let s = with(&t, |t| t.stats(&opts).map_err(py_err))?;
             if !tables {
                 return Ok(mpelog::json_text::to_string(&s));
             }
@@ -463,7 +498,7 @@ impl Trace {
                 .window(from_, to)
                 .root(root)
                 .instances(instances);
-            let r = lock(&t).analyze(&opts).map_err(py_err)?;
+            let r = with(&t, |t| t.analyze(&opts).map_err(py_err))?;
             Ok(mpelog::json_text::to_string(&r))
         })
     }
@@ -481,9 +516,10 @@ impl Trace {
         let t = self.inner.clone();
         let cols = py.detach(move || {
             let mut cols = mpelog::export::pipit_columns::PipitColumns::default();
-            lock(&t)
-                .drawables(&window(from_, to).view(view), &mut cols)
-                .map_err(py_err)?;
+            with(&t, |t| {
+                t.drawables(&window(from_, to).view(view), &mut cols)
+                    .map_err(py_err)
+            })?;
             Ok::<_, PyErr>(cols)
         })?;
         events::frame_columns(py, &cols)
@@ -508,12 +544,16 @@ impl Trace {
     ) -> PyResult<BatchStream> {
         let select = select(info, typed);
         mpelog::trace::check_window(from_, to).map_err(py_err)?;
-        let rows = rows.max(1);
+        if rows == 0 {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "rows: a batch holds at least 1 row",
+            ));
+        }
         let (tx, rx) = sync_channel::<Message>(1);
         let (feed_tx, feed_rx) = sync_channel::<Feed>(CHUNKS_AHEAD);
         let stop = Arc::new(AtomicBool::new(false));
         let t = self.inner.clone();
-        let mut own = py.detach(move || lock(&t).reopen().map_err(py_err))?;
+        let mut own = py.detach(move || with(&t, |t| t.reopen().map_err(py_err)))?;
         let path = own.path().to_path_buf();
         let reader_stop = stop.clone();
         std::thread::spawn(move || {
@@ -609,9 +649,9 @@ impl Trace {
         let t = self.inner.clone();
         let select = select(info, typed);
         let batch = py.detach(move || {
-            let cols = lock(&t)
-                .window_columns_with(from_, to, &select)
-                .map_err(py_err)?;
+            let cols = with(&t, |t| {
+                t.window_columns_with(from_, to, &select).map_err(py_err)
+            })?;
             columns_batch(cols).map_err(|e| MpelogError::new_err(e.to_string()))
         })?;
         Ok(ArrowBatch {
@@ -623,7 +663,7 @@ impl Trace {
     fn schema(&self, py: Python<'_>) -> PyResult<ArrowSchema> {
         let t = self.inner.clone();
         py.detach(move || {
-            let legend = lock(&t).scan_legend().map_err(py_err)?;
+            let legend = with(&t, |t| t.scan_legend().map_err(py_err))?;
             let columns = mpelog::export::info_columns::info_columns(&legend);
             Ok(ArrowSchema {
                 schema: rows::schema(&columns),
@@ -635,7 +675,7 @@ impl Trace {
     fn check_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
         py.detach(move || {
-            let r = lock(&t).check(&Default::default()).map_err(py_err)?;
+            let r = with(&t, |t| t.check(&Default::default()).map_err(py_err))?;
             let findings: Vec<serde_json::Value> = r
                 .findings
                 .iter()
@@ -715,7 +755,8 @@ fn convert(
 fn open(py: Python<'_>, path: PathBuf) -> PyResult<Trace> {
     let t = py.detach(move || mpelog::Trace::open(&path).map_err(py_err))?;
     Ok(Trace {
-        inner: Arc::new(Mutex::new(t)),
+        format: t.format().name(),
+        inner: Arc::new(Mutex::new(Some(t))),
     })
 }
 

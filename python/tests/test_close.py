@@ -1,0 +1,72 @@
+"""`Trace.close()` and `with mpelog.open(...) as t`: the trace let go of at
+once (a converted input's temporary SLOG-2 file removed there), every later
+call refused with `ValueError` as a closed Python file refuses it, streams
+already begun read on; and `batches(rows=)` below 1 refused."""
+
+import os
+
+import pytest
+
+import mpelog
+
+
+def _calls(t):
+    """One call of every method that reads the trace."""
+    return {
+        "info": lambda: t.info(),
+        "file_info": lambda: t.file_info(),
+        "window": lambda: t.window(),
+        "batches": lambda: t.batches(),
+        "stats": lambda: t.stats(),
+        "analyze": lambda: t.analyze(),
+        "events": lambda: t.events(),
+        "check": lambda: t.check(),
+        "schema": lambda: t.schema(),
+    }
+
+
+@pytest.mark.parametrize("kind", ["clog2", "slog2", "annotation"])
+def test_a_closed_trace_refuses_every_call(generated, kind):
+    with mpelog.open(generated[kind]) as t:
+        assert not t.closed
+        rows = t.window().num_rows
+        assert rows > 0
+    assert t.closed
+    for name, call in _calls(t).items():
+        with pytest.raises(ValueError, match="closed"):
+            call()
+    # What needs no reading still answers; closing again is allowed.
+    assert t.format in repr(t)
+    t.close()
+    assert t.closed
+
+
+def test_close_removes_the_converted_file(generated, tmp_path, monkeypatch):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    t = mpelog.open(generated["clog2"])
+    t.window(0.0, 0.01)  # converts the CLOG2 to a temporary SLOG-2 file
+    assert t.info()["converted"]
+    made = [f for _, _, fs in os.walk(tmp) for f in fs]
+    assert made, "the conversion wrote no temporary file under TMPDIR"
+    t.close()
+    assert list(tmp.iterdir()) == [], "close left the converted file behind"
+
+
+def test_batches_begun_read_on_after_close(generated):
+    t = mpelog.open(generated["clog2"])
+    whole = t.window().num_rows
+    reader = t.batches(rows=1000)
+    first = reader.read_next_batch().num_rows
+    t.close()
+    rest = sum(b.num_rows for b in reader)
+    assert first + rest == whole
+
+
+@pytest.mark.parametrize("rows", [0, -1, True, 2.5])
+def test_batches_of_fewer_than_one_row_are_refused(generated, rows):
+    t = mpelog.open(generated["slog2"])
+    with pytest.raises(ValueError, match="at least 1 row"):
+        t.batches(rows=rows)
+    assert sum(b.num_rows for b in t.batches(rows=1)) == t.window().num_rows
