@@ -94,3 +94,13 @@ if command -v "$M" >/dev/null 2>&1; then
     done
     rm -rf "$t"
 fi
+# trace_columns: a file of each format mpelog detects, then the window [0, 1e9)
+# with every column selected, and the window [0, 0.5) with the info text and
+# every other typed column.
+mkdir -p corpus/trace_columns
+for f in $small_slog2 $small_clog2 $old_clog "$C/mpich1/alog/cpilog.alog" "$C/mpich1/slog1/sample.slog"; do
+    [ -f "$f" ] || continue
+    b=$(basename "$f")
+    { cat "$f"; printf '\0\0\0\0\0\0\0\0\101\315\315\145\0\0\0\0\377'; } > "corpus/trace_columns/$b.all"
+    { cat "$f"; printf '\0\0\0\0\0\0\0\0\77\340\0\0\0\0\0\0\125'; } > "corpus/trace_columns/$b.half"
+done

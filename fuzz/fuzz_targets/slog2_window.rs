@@ -9,6 +9,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+
+#[path = "shared/query.rs"]
+mod query;
 use slog2_format::window::RawWindowBuf;
 use slog2_format::{NodeCache, Slog2Reader, WindowAnswer};
 use std::io::Cursor;
@@ -23,12 +26,9 @@ fn found(a: &slog2_format::Result<WindowAnswer>) -> Result<String, Option<u64>> 
 }
 
 fuzz_target!(|data: &[u8]| {
-    if data.len() < 17 {
+    let Some((file, a, b, q)) = query::file_and_query(data) else {
         return;
-    }
-    let (file, q) = data.split_at(data.len() - 17);
-    let a = f64::from_be_bytes(q[0..8].try_into().unwrap());
-    let b = f64::from_be_bytes(q[8..16].try_into().unwrap());
+    };
     let Ok(mut r) = Slog2Reader::new(Cursor::new(file)) else {
         return;
     };
@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
         let answers = [
             r.window(a, b),
             r.window(f64::NEG_INFINITY, f64::INFINITY),
-            r.window_preview(a, b, q[16] as u32),
+            r.window_preview(a, b, q as u32),
         ];
         for w in answers.iter().flatten() {
             for d in &w.drawables {
@@ -74,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
             let again = [
                 cached.window(a, b),
                 cached.window(f64::NEG_INFINITY, f64::INFINITY),
-                cached.window_preview(a, b, q[16] as u32),
+                cached.window_preview(a, b, q as u32),
             ];
             for (x, y) in answers.iter().zip(&again) {
                 assert_eq!(found(x), found(y));
