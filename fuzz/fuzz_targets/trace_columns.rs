@@ -8,8 +8,10 @@
 //! out. The input is a file of any format mpelog detects, followed by 17
 //! bytes: the window (two big-endian f64) and the selection (bit 0: the
 //! `info` text; the other bits: which typed columns, in turn). `seed.sh`
-//! seeds it with real files so followed. pipit's event columns
-//! (`PipitColumns`, `t.events()`) are made of the same file too.
+//! seeds it with real files so followed. The batches of the stream
+//! (`ColumnsBuilder` over `Trace::scan`, `t.batches()`, in batches of a size
+//! the selection byte chooses) are valid Arrow too, and pipit's event
+//! columns (`PipitColumns`, `t.events()`) are made of the same file.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -124,9 +126,24 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(some.typed.iter().collect::<Vec<_>>(), kept);
     // The whole answer again, after the selection: the plan made again.
     assert_eq!(t.window_columns(Some(a), Some(b)).ok().as_ref(), Some(&all));
+    // The stream `t.batches()` builds its batches of: every batch valid.
+    let (mut legend, mut pieces, mut infos) = (Vec::new(), Vec::new(), Vec::new());
+    let window = mpelog::export::Options::default().window(Some(a), Some(b));
+    let streamed = t.scan(&window, &mut |l| legend = l.to_vec(), &mut |p| {
+        infos.push(p.info.to_vec());
+        pieces.push(mpelog::slices::Piece { info: &[], ..p });
+    });
+    if streamed.is_ok() {
+        let pieces: Vec<_> = pieces
+            .iter()
+            .zip(&infos)
+            .map(|(p, i)| mpelog::slices::Piece { info: i, ..*p })
+            .collect();
+        let mut batches = mpelog::trace::ColumnsBuilder::with_select(&legend, &select);
+        for chunk in pieces.chunks(1 + usize::from(q) * 4) {
+            valid(&batches.columns(chunk).expect("a small batch fits"));
+        }
+    }
     let mut events = mpelog::export::pipit_columns::PipitColumns::default();
-    let _ = t.drawables(
-        &mpelog::export::Options::default().window(Some(a), Some(b)),
-        &mut events,
-    );
+    let _ = t.drawables(&window, &mut events);
 });
