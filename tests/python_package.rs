@@ -61,10 +61,20 @@ fn python_package_installs_and_passes_pytest() {
             .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
             .args(args))
     };
-    // mypy: its stubtest holds the type stubs against the module.
-    let (ok, out) = pip(&["maturin>=1.5,<2", "pyarrow>=15", "pandas", "pytest", "mypy"]);
+    // mypy: its stubtest holds the type stubs against the module;
+    // matplotlib: python/examples/notebook.py draws with it.
+    let (ok, out) = pip(&[
+        "maturin>=1.5,<2",
+        "pyarrow>=15",
+        "pandas",
+        "pytest",
+        "mypy",
+        "matplotlib",
+    ]);
     if !ok {
-        skip_or_fail!("pip could not install maturin, pyarrow, pandas, pytest and mypy: {out}");
+        skip_or_fail!(
+            "pip could not install maturin, pyarrow, pandas, pytest, mypy and matplotlib: {out}"
+        );
     }
     // The extension in the dev profile (quick to build; the tests read small
     // traces), in a target directory of its own kept between runs.
