@@ -120,6 +120,15 @@ class Trace:
     def __enter__(self) -> "Trace":
         return self
 
+    def __reduce__(self) -> Any:
+        """Pickled as its path: unpickled (in a worker process of
+        ``multiprocessing`` or ``concurrent.futures``, say) it is the trace
+        opened again there, with caches and temporary files of its own. A
+        closed trace is not pickled (``ValueError``)."""
+        if self.closed:
+            raise ValueError("this trace is closed (Trace.close): nothing to pickle")
+        return (open, (self.path,))
+
     def __exit__(self, *exc: Any) -> None:
         self.close()
 

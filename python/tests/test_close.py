@@ -1,7 +1,8 @@
 """`Trace.close()` and `with mpelog.open(...) as t`: the trace let go of at
 once (a converted input's temporary SLOG-2 file removed there), every later
 call refused with `ValueError` as a closed Python file refuses it, streams
-already begun read on; and `batches(rows=)` below 1 refused."""
+already begun read on; and `batches(rows=)` below 1 refused. A trace
+pickles as its path, so worker processes take it (opened again there)."""
 
 import os
 
@@ -70,3 +71,35 @@ def test_batches_of_fewer_than_one_row_are_refused(generated, rows):
     with pytest.raises(ValueError, match="at least 1 row"):
         t.batches(rows=rows)
     assert sum(b.num_rows for b in t.batches(rows=1)) == t.window().num_rows
+
+
+def _rows(args):
+    """The rows of a window of a trace handed to a worker process."""
+    t, a, b = args
+    return t.window(a, b).num_rows
+
+
+@pytest.mark.parametrize("kind", ["clog2", "slog2", "annotation"])
+def test_a_trace_pickles_as_its_path(generated, kind):
+    import pickle
+
+    t = mpelog.open(generated[kind])
+    again = pickle.loads(pickle.dumps(t))
+    assert again.path == t.path and again.format == t.format
+    assert again.window(0.0, 0.5).equals(t.window(0.0, 0.5))
+    t.close()
+    with pytest.raises(ValueError, match="closed"):
+        pickle.dumps(t)
+
+
+def test_worker_processes_take_a_trace(generated):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    t = mpelog.open(generated["slog2"])
+    info = t.info()
+    edges = [info["start"] + k * (info["end"] - info["start"]) / 4 for k in range(5)]
+    jobs = [(t, a, b) for a, b in zip(edges, edges[1:])]
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=ctx) as pool:
+        assert list(pool.map(_rows, jobs)) == [_rows(j) for j in jobs]
