@@ -87,9 +87,10 @@ _EVENT_COLUMNS = ("Timestamp (ns)", "Event Type", "Name", "Thread", "Process", "
 class Trace:
     """An opened trace of any format (made by :func:`open`)."""
 
-    def __init__(self, inner: Any, path: str) -> None:
+    def __init__(self, inner: Any, path: str, trace: Optional[str] = None) -> None:
         self._t = inner
         self.path = path
+        self._trace = trace
         self._schema: Optional[_pa.Schema] = None
 
     def __repr__(self) -> str:
@@ -127,7 +128,7 @@ class Trace:
         closed trace is not pickled (``ValueError``)."""
         if self.closed:
             raise ValueError("this trace is closed (Trace.close): nothing to pickle")
-        return (open, (self.path,))
+        return (open, (self.path, self._trace))
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
@@ -431,12 +432,16 @@ class Trace:
         return _json.loads(self._t.check_json())
 
 
-def open(path_or_url: PathLike) -> Trace:  # noqa: A001 (mirrors the built-in)
+def open(path_or_url: PathLike, trace: Optional[PathLike] = None) -> Trace:  # noqa: A001 (mirrors the built-in)
     """Opens a trace of any format mpelog reads, or a SLOG-2 file at an
-    ``http(s)://`` URL (read with Range requests). Raises a subclass of
-    :class:`MpelogError` (``kind``, ``path``, ``offset`` attributes)."""
+    ``http(s)://`` URL (read with Range requests). An annotation
+    (``TRACE.clog2.idx``) reads the trace named after it, or ``trace`` when
+    given (as ``mpelog window --trace``); ``trace`` is not used for any other
+    input. Raises a subclass of :class:`MpelogError` (``kind``, ``path``,
+    ``offset`` attributes)."""
     p = _os.fspath(path_or_url)
-    return Trace(_mpelog.open(p), p)
+    tr = None if trace is None else _os.fspath(trace)
+    return Trace(_mpelog.open(p, tr), p, tr)
 
 
 def check(path_or_url: PathLike) -> Dict[str, Any]:

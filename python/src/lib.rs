@@ -750,10 +750,13 @@ fn convert(
     })
 }
 
-/// Opens a trace of any format, or a URL (see `mpelog.open`).
+/// Opens a trace of any format, or a URL (see `mpelog.open`); an
+/// annotation with the trace `trace` when given.
 #[pyfunction]
-fn open(py: Python<'_>, path: PathBuf) -> PyResult<Trace> {
-    let t = py.detach(move || mpelog::Trace::open(&path).map_err(py_err))?;
+#[pyo3(signature = (path, trace = None))]
+fn open(py: Python<'_>, path: PathBuf, trace: Option<PathBuf>) -> PyResult<Trace> {
+    let t =
+        py.detach(move || mpelog::Trace::open_with_trace(&path, trace.as_deref()).map_err(py_err))?;
     Ok(Trace {
         format: t.format().name(),
         inner: Arc::new(Mutex::new(Some(t))),

@@ -103,3 +103,21 @@ def test_worker_processes_take_a_trace(generated):
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(2, mp_context=ctx) as pool:
         assert list(pool.map(_rows, jobs)) == [_rows(j) for j in jobs]
+
+
+def test_an_annotation_not_named_after_its_trace(generated, tmp_path):
+    import pickle
+    import shutil
+
+    idx = tmp_path / "elsewhere.idx"
+    shutil.copy(generated["annotation"], idx)
+    trace = generated["annotation"].with_suffix("")  # a.clog2
+    # Named after no trace: refused, typed.
+    with pytest.raises(mpelog.MpelogError):
+        mpelog.open(idx).window()
+    t = mpelog.open(idx, trace=trace)
+    assert t.format == mpelog.open(generated["annotation"]).format
+    want = mpelog.open(generated["annotation"]).window()
+    assert t.window().equals(want)
+    # Pickled with its trace.
+    assert pickle.loads(pickle.dumps(t)).window().equals(want)
