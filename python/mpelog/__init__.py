@@ -121,6 +121,9 @@ class Trace:
     def __enter__(self) -> "Trace":
         return self
 
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
     def __reduce__(self) -> Any:
         """Pickled as its path: unpickled (in a worker process of
         ``multiprocessing`` or ``concurrent.futures``, say) it is the trace
@@ -129,9 +132,6 @@ class Trace:
         if self.closed:
             raise ValueError("this trace is closed (Trace.close): nothing to pickle")
         return (open, (self.path, self._trace))
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     def info(self) -> Dict[str, Any]:
         """Format, time range (``start``, ``end``, seconds), legend
@@ -157,7 +157,7 @@ class Trace:
         :meth:`batches`): kind, category, name, start, end, duration,
         start_line, end_line, info, and one typed column per info label of
         the legend, as the Parquet export has them."""
-        if self._schema is None:
+        if self._schema is None or self.closed:  # closed: ValueError
             self._schema = _pa.schema(self._t.schema())
         return self._schema
 
@@ -213,8 +213,9 @@ class Trace:
         ``pyarrow.RecordBatchReader`` of batches of ``rows`` rows, read while
         they are taken, on two threads of their own (one reads, one builds the
         batches), at most one batch ahead: memory stays bounded by the batch
-        size (``rows`` of at least 1; else ``ValueError``). A CLOG2 trace is read twice: a first pass learns its legend (MPE
-        writes the definitions at the end), the second hands the rows out in
+        size (``rows`` of at least 1; else ``ValueError``). A CLOG2 trace is
+        read twice: a first pass learns its legend (MPE writes the
+        definitions at the end), the second hands the rows out in
         order while it reads (spec/export.md section 2); other formats without
         a tree are read whole and sorted, through temporary files beyond 64 MB.
         The columns are those of :meth:`window`, ``columns`` as there. A
