@@ -248,3 +248,31 @@ fn urls_give_what_local_files_give() {
         );
     }
 }
+
+/// An annotation opened with a trace not named after it is checked with that
+/// trace, as `mpelog check IDX --trace TRACE` checks it (with `check --json`'s
+/// findings), and without it finds no trace.
+#[test]
+fn an_annotation_is_checked_with_the_trace_it_was_opened_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let clog2 = common::synth(d, "g.clog2", &["--ranks", "2", "--events", "2000"]);
+    stdout(&mpelog(&["annotate", &clog2]));
+    let idx = d.join("elsewhere.idx");
+    std::fs::rename(d.join("g.clog2.idx"), &idx).unwrap();
+    let mut t = Trace::open_with_trace(&idx, Some(Path::new(&clog2))).unwrap();
+    let ours = t.check(&Default::default()).unwrap();
+    assert!(ours.passes(), "{:?}", ours.findings);
+    let cli = common::json_of(&["check", "--json", idx.to_str().unwrap(), "--trace", &clog2]);
+    assert_eq!(cli["errors"], serde_json::json!(0), "{cli}");
+    assert_eq!(
+        cli["findings"].as_array().map(Vec::len),
+        Some(ours.findings.len())
+    );
+    // Another trace named in the options wins, and finds the annotation stale.
+    let other = common::synth(d, "other.clog2", &["--ranks", "3", "--events", "500"]);
+    let opts = mpelog_conformance::Options::default().trace(Some(other.into()));
+    assert!(!t.check(&opts).unwrap().passes());
+    // The annotation alone names no trace.
+    assert!(Trace::open(&idx).is_err());
+}

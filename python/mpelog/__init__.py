@@ -445,10 +445,11 @@ def open(path_or_url: PathLike, trace: Optional[PathLike] = None) -> Trace:  # n
     return Trace(_mpelog.open(p, tr), p, tr)
 
 
-def check(path_or_url: PathLike) -> Dict[str, Any]:
+def check(path_or_url: PathLike, trace: Optional[PathLike] = None) -> Dict[str, Any]:
     """Checks a trace against the rules of the format specifications, as
-    ``mpelog check``: ``{"format", "passes", "findings": [...]}``."""
-    return open(path_or_url).check()
+    ``mpelog check``: ``{"format", "passes", "findings": [...]}``; an
+    annotation with the trace ``trace`` when given (as :func:`open`)."""
+    return open(path_or_url, trace).check()
 
 
 def convert(

@@ -122,3 +122,6 @@ def test_an_annotation_not_named_after_its_trace(generated, tmp_path):
     assert t.window().equals(want)
     # Pickled with its trace.
     assert pickle.loads(pickle.dumps(t)).window().equals(want)
+    # Checked with it, as `mpelog check --trace`.
+    assert mpelog.check(idx, trace=trace) == mpelog.check(generated["annotation"])
+    assert mpelog.check(idx, trace=trace)["passes"]

@@ -765,7 +765,9 @@ impl Trace {
     }
 
     /// Checks the input against the rules of the format specifications, as
-    /// `mpelog check` does (a remote file is downloaded first).
+    /// `mpelog check` does (a remote file is downloaded first). An annotation
+    /// is checked with the trace it was opened with ([`Trace::annotated`])
+    /// unless `opts` names another.
     ///
     /// # Errors
     ///
@@ -786,6 +788,14 @@ impl Trace {
         opts: &mpelog_conformance::Options,
     ) -> Result<mpelog_conformance::Report> {
         let local = self.local()?;
+        let with_trace;
+        let opts = match (self.annotated(), &opts.trace) {
+            (Some(trace), None) => {
+                with_trace = opts.clone().trace(Some(trace.to_path_buf()));
+                &with_trace
+            }
+            _ => opts,
+        };
         mpelog_conformance::check_path(&local, opts).map_err(Error::io(&self.given))
     }
 }
