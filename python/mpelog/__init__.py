@@ -8,8 +8,10 @@ URLs) as Arrow tables and pandas DataFrames.
 'CLOG2'
 >>> t.window(0.5, 0.6).to_pandas()            # doctest: +SKIP
 
-Reads run in Rust with the GIL released. Drawables reach pyarrow through the
-Arrow C data interface, in the columns of ``mpelog export --to parquet``
+Reads run in Rust with the GIL released; Ctrl-C interrupts a long one at
+once (``KeyboardInterrupt``), the read itself ending in the background.
+Drawables reach pyarrow through the Arrow C data interface, in the columns
+of ``mpelog export --to parquet``
 (spec/export.md section 7), its typed ``info_*`` columns included.
 """
 

@@ -19,11 +19,13 @@ use pyo3::types::PyCapsule;
 use std::ffi::CString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 
 mod events;
+mod interrupt;
 mod rows;
+use interrupt::interruptible;
 use rows::{schema, Chunk, Rows, TooLong};
 
 create_exception!(
@@ -309,12 +311,25 @@ impl BatchStream {
     /// The next message, waited for without the GIL (`None`: the end).
     fn next_message(&self, py: Python<'_>) -> PyResult<Option<Message>> {
         let slot = &self.rx;
-        py.detach(|| {
-            let rx = slot
-                .lock()
-                .map_err(|_| MpelogError::new_err("stream poisoned"))?;
-            Ok(rx.as_ref().and_then(|rx| rx.recv().ok()))
-        })
+        loop {
+            // `None`: nothing yet; an interrupt is looked for, then again.
+            let got = py.detach(|| {
+                let rx = slot
+                    .lock()
+                    .map_err(|_| MpelogError::new_err("stream poisoned"))?;
+                Ok::<_, PyErr>(
+                    match rx.as_ref().map(|rx| rx.recv_timeout(interrupt::POLL)) {
+                        None | Some(Err(RecvTimeoutError::Disconnected)) => Some(None),
+                        Some(Ok(m)) => Some(Some(m)),
+                        Some(Err(RecvTimeoutError::Timeout)) => None,
+                    },
+                )
+            })?;
+            match got {
+                Some(m) => return Ok(m),
+                None => interrupt::check(py)?,
+            }
+        }
     }
 
     /// Ends the stream: the reading thread stops at its next piece (or, while
@@ -383,6 +398,9 @@ impl BatchStream {
 struct Trace {
     /// `None` once closed.
     inner: Arc<Mutex<Option<mpelog::Trace>>>,
+    /// Set by `close` before it waits for the trace (which an interrupted
+    /// read may still hold), so that `closed` never waits.
+    closed: AtomicBool,
     /// The format's name (kept for `repr` after `close`).
     format: &'static str,
 }
@@ -402,6 +420,17 @@ fn with<R>(
     }
 }
 
+/// Whether a window query of `t` would first convert it to SLOG-2 (a format
+/// without a tree, not converted yet).
+fn converts(t: &mpelog::Trace) -> bool {
+    use mpelog::trace::Format;
+    let tree = matches!(
+        t.format(),
+        Format::Slog2 | Format::Slog2Compressed | Format::Annotation
+    );
+    !tree && !t.is_converted()
+}
+
 /// Export options for a window.
 fn window(from: Option<f64>, to: Option<f64>) -> mpelog::export::Options {
     mpelog::export::Options::default().window(from, to)
@@ -418,28 +447,27 @@ impl Trace {
     /// Whether `close` was called.
     #[getter]
     fn closed(&self) -> bool {
-        self.inner
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_none()
+        self.closed.load(Ordering::Relaxed)
     }
 
     /// Lets go of the trace: its file, its caches and the temporary SLOG-2
     /// file of a converted input (removed now, not when the object is
     /// collected). Streams already begun read on, from their own handle.
     /// Closing twice is allowed.
-    fn close(&self, py: Python<'_>) {
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        self.closed.store(true, Ordering::Relaxed);
         let t = self.inner.clone();
-        py.detach(move || {
+        interruptible(py, move || {
             let gone = t.lock().unwrap_or_else(|e| e.into_inner()).take();
             drop(gone);
-        });
+            Ok(())
+        })
     }
 
     /// `Trace.info()` as JSON text.
     fn info_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
-        py.detach(move || {
+        interruptible(py, move || {
             let info = with(&t, |t| t.info().map_err(py_err))?;
             Ok(serde_json::to_string(&info).expect("JSON"))
         })
@@ -449,7 +477,7 @@ impl Trace {
     /// file is, never converted).
     fn file_info_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
-        py.detach(move || {
+        interruptible(py, move || {
             let info = with(&t, |t| t.file_info().map_err(py_err))?;
             Ok(mpelog::json_text::to_string(&info))
         })
@@ -468,7 +496,7 @@ impl Trace {
         tables: bool,
     ) -> PyResult<String> {
         let t = self.inner.clone();
-        py.detach(move || {
+        interruptible(py, move || {
             let opts = mpelog::stats::Options::default()
                 .window(from_, to)
                 .bins(bins);
@@ -493,7 +521,7 @@ impl Trace {
         instances: usize,
     ) -> PyResult<String> {
         let t = self.inner.clone();
-        py.detach(move || {
+        interruptible(py, move || {
             let opts = mpelog::analysis::Options::default()
                 .window(from_, to)
                 .root(root)
@@ -514,7 +542,7 @@ impl Trace {
         view: Option<String>,
     ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         let t = self.inner.clone();
-        let cols = py.detach(move || {
+        let cols = interruptible(py, move || {
             let mut cols = mpelog::export::pipit_columns::PipitColumns::default();
             with(&t, |t| {
                 t.drawables(&window(from_, to).view(view), &mut cols)
@@ -553,7 +581,7 @@ impl Trace {
         let (feed_tx, feed_rx) = sync_channel::<Feed>(CHUNKS_AHEAD);
         let stop = Arc::new(AtomicBool::new(false));
         let t = self.inner.clone();
-        let mut own = py.detach(move || with(&t, |t| t.reopen().map_err(py_err)))?;
+        let mut own = interruptible(py, move || with(&t, |t| t.reopen().map_err(py_err)))?;
         let path = own.path().to_path_buf();
         let reader_stop = stop.clone();
         std::thread::spawn(move || {
@@ -648,12 +676,24 @@ impl Trace {
     ) -> PyResult<ArrowBatch> {
         let t = self.inner.clone();
         let select = select(info, typed);
-        let batch = py.detach(move || {
+        let query = move || {
             let cols = with(&t, |t| {
                 t.window_columns_with(from_, to, &select).map_err(py_err)
             })?;
             columns_batch(cols).map_err(|e| MpelogError::new_err(e.to_string()))
-        })?;
+        };
+        // The first window of a format without a tree converts it (long),
+        // and a trace busy with another call may keep this one waiting: then
+        // the query runs interruptibly. The others cost what they show, too
+        // little for a thread of their own.
+        let quick = match self.inner.try_lock() {
+            Ok(g) => g.as_ref().is_some_and(|t| !converts(t)),
+            Err(_) => false,
+        };
+        let batch = match quick {
+            true => py.detach(query)?,
+            false => interruptible(py, query)?,
+        };
         Ok(ArrowBatch {
             batch: Mutex::new(Some(batch)),
         })
@@ -662,7 +702,7 @@ impl Trace {
     /// Parquet export's columns, a typed one per info label of the legend.
     fn schema(&self, py: Python<'_>) -> PyResult<ArrowSchema> {
         let t = self.inner.clone();
-        py.detach(move || {
+        interruptible(py, move || {
             let legend = with(&t, |t| t.scan_legend().map_err(py_err))?;
             let columns = mpelog::export::info_columns::info_columns(&legend);
             Ok(ArrowSchema {
@@ -674,7 +714,7 @@ impl Trace {
     /// `check()`'s report as JSON text.
     fn check_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
-        py.detach(move || {
+        interruptible(py, move || {
             let r = with(&t, |t| t.check(&Default::default()).map_err(py_err))?;
             let findings: Vec<serde_json::Value> = r
                 .findings
@@ -727,7 +767,7 @@ fn convert(
             ),
         })
     })?;
-    py.detach(move || {
+    interruptible(py, move || {
         let run = || -> mpelog::trace::Result<mpelog::convert::Summary> {
             let out = mpelog::output::Output::create(&output, &[&input], false)?;
             let done =
@@ -755,11 +795,13 @@ fn convert(
 #[pyfunction]
 #[pyo3(signature = (path, trace = None))]
 fn open(py: Python<'_>, path: PathBuf, trace: Option<PathBuf>) -> PyResult<Trace> {
-    let t =
-        py.detach(move || mpelog::Trace::open_with_trace(&path, trace.as_deref()).map_err(py_err))?;
+    let t = interruptible(py, move || {
+        mpelog::Trace::open_with_trace(&path, trace.as_deref()).map_err(py_err)
+    })?;
     Ok(Trace {
         format: t.format().name(),
         inner: Arc::new(Mutex::new(Some(t))),
+        closed: AtomicBool::new(false),
     })
 }
 
@@ -768,6 +810,7 @@ fn _mpelog(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt::_abandoned, m)?)?;
     m.add_class::<Trace>()?;
     m.add_class::<ArrowSchema>()?;
     m.add_class::<ArrowBatch>()?;

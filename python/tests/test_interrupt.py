@@ -1,0 +1,114 @@
+"""Ctrl-C (SIGINT) interrupts a long call at once: the read runs on a thread
+of its own while the caller waits with the GIL released and runs Python's
+signal handlers every 50 ms, so the handler's exception (KeyboardInterrupt by
+default) is raised in the middle of the read, not after it. The read goes on
+to its end in the background and the trace answers the next call as before.
+Without this, a notebook's interrupt waited for the end of a whole `stats()`
+or conversion."""
+
+import os
+import signal
+import threading
+
+import pytest
+
+import mpelog
+from mpelog import _mpelog
+
+
+class Interrupted(Exception):
+    """What the test's SIGINT handler raises (not KeyboardInterrupt, which
+    would stop pytest itself if it landed outside the test's `except`)."""
+
+
+@pytest.fixture
+def handler():
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers run on the main thread only")
+
+    def raise_interrupted(signum, frame):
+        raise Interrupted()
+
+    old = signal.signal(signal.SIGINT, raise_interrupted)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+@pytest.fixture(scope="module")
+def long_clog2(cli, tmp_path_factory):
+    """A CLOG2 trace of 1M events (39 MB): a check reads all of it."""
+    p = tmp_path_factory.mktemp("int") / "long.clog2"
+    cli("synth", "-o", p, "--ranks", "4", "--events", "1000000")
+    return p
+
+
+def _interrupt_mid_call(call):
+    """Sends SIGINT while `call` runs, again and again, until one lands in
+    the middle of the call (the count of cut-short waits grows); how many
+    tries it took."""
+    call()  # once whole first: the imports it makes (pandas) are not cut
+    for attempt in range(1, 21):
+        before = _mpelog._abandoned()
+        timer = threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            while True:
+                call()
+        except Interrupted:
+            pass
+        finally:
+            timer.join()
+        if _mpelog._abandoned() > before:
+            return attempt
+    raise AssertionError("no SIGINT landed inside the call in 20 tries")
+
+
+@pytest.mark.parametrize("what", ["check", "stats", "first window"])
+def test_sigint_interrupts_a_long_call(handler, long_clog2, what):
+    t = mpelog.open(long_clog2)
+    calls = {
+        "check": t.check,
+        "stats": t.stats,
+        # The first window converts the trace to SLOG-2: a fresh trace each time.
+        "first window": lambda: mpelog.open(long_clog2).window(0.0, 0.001),
+    }
+    _interrupt_mid_call(calls[what])
+    # The trace answers again (after the abandoned read ends), as before.
+    assert t.check()["passes"]
+    assert t.window(0.0, 0.001).num_rows > 0
+
+
+def test_sigint_interrupts_the_wait_for_a_batch(handler, long_clog2):
+    # A CLOG2 trace's first batch waits for the pass that learns its legend.
+    _interrupt_mid_call(lambda: mpelog.open(long_clog2).batches().read_next_batch())
+
+
+def _sigint_during(call, after=0.02):
+    """`call` with SIGINT sent `after` seconds in: whether the signal cut
+    the call's wait short (its exception raised from inside the call)."""
+    before = _mpelog._abandoned()
+    timer = threading.Timer(after, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        call()
+        # Finished before the signal: the handler raises here, in Python.
+        timer.join()
+    except Interrupted:
+        pass
+    finally:
+        timer.join()
+    return _mpelog._abandoned() > before
+
+
+def test_a_call_waiting_for_a_busy_trace_is_interrupted(handler, long_clog2):
+    # An interrupted conversion goes on in the background, holding the trace:
+    # a window asked meanwhile waits for it, and that wait is interrupted too;
+    # `closed` answers without waiting.
+    for _ in range(20):
+        t = mpelog.open(long_clog2)
+        if not _sigint_during(lambda: t.window(0.0, 0.001)):
+            continue
+        assert not t.closed
+        if _sigint_during(lambda: t.window(0.0, 0.001)):
+            return
+    raise AssertionError("no wait for a busy trace was cut short in 20 tries")
