@@ -918,10 +918,14 @@ fn one_pass_export_equals_the_export_of_the_converted_file() {
             }
         }
     }
-    assert!(
-        spilled >= 8,
-        "a 1 KiB sort memory spills ({spilled} exports did)"
-    );
+    // The generated trace is in time order, read in two passes and never
+    // sorted: the corpus's older formats are what spill.
+    if inputs.len() > 1 {
+        assert!(
+            spilled >= 8,
+            "a 1 KiB sort memory spills ({spilled} exports did)"
+        );
+    }
     // The same trace as a compressed SLOG-2 file and through its annotation.
     let (trace, plain) = (&inputs[0], dir.path().join("c0.slog2"));
     let z = dir.path().join("z.slog2");
