@@ -1,14 +1,22 @@
-//! `Trace::scan_until` ends a read once its flag is set, reading no further:
+//! A read ends once its flag is set, reading no further. `Trace::scan_until`:
 //! while a format without a tree is read and sorted (the legend never comes),
 //! and between the pieces of a tree; until then it gives what `scan` gives.
+//! `Trace::set_stop`: a two-pass read in its first pass, a one-pass read, the
+//! conversion of a first window, a tree's next node; a fresh flag then reads
+//! as if nothing had been stopped.
 
 use mpelog::Trace;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 fn generated(dir: &std::path::Path) -> std::path::PathBuf {
+    generated_with(dir, 20_000)
+}
+
+/// A generated CLOG2 trace of `events` events in `dir`.
+fn generated_with(dir: &std::path::Path, events: u64) -> std::path::PathBuf {
     let path = dir.join("g.clog2");
-    let opts = clog2_format::synth::Options::default().events(20_000);
+    let opts = clog2_format::synth::Options::default().events(events);
     std::fs::write(&path, clog2_format::synth::generate_vec(&opts).unwrap()).unwrap();
     path
 }
@@ -66,4 +74,171 @@ fn a_stop_midway_ends_a_tree_read_and_unset_reads_it_all() {
             .unwrap_err();
         assert_eq!((e.kind(), seen), ("stopped", 10), "{}", path.display());
     }
+}
+
+/// `mpelog stats --json`'s text of `t`'s statistics.
+fn stats_text(t: &mut Trace) -> mpelog::trace::Result<String> {
+    Ok(mpelog::json_text::to_string(&t.stats(&Default::default())?))
+}
+
+/// A flag not set, given to `t`.
+fn fresh(t: &mut Trace) -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    t.set_stop(flag.clone());
+    flag
+}
+
+/// What [`stop_at_a_quarter`] saw: the offset read when it set the flag,
+/// and the furthest read at all.
+#[derive(Default)]
+struct Seen {
+    set_at: std::sync::atomic::AtomicU64,
+    furthest: std::sync::atomic::AtomicU64,
+}
+
+impl Seen {
+    /// The bytes read after the flag was set.
+    fn after(&self) -> u64 {
+        let set_at = self.set_at.load(Ordering::Relaxed);
+        assert!(set_at > 0, "the flag was never set");
+        self.furthest.load(Ordering::Relaxed) - set_at
+    }
+
+    fn clear(&self) {
+        self.set_at.store(0, Ordering::Relaxed);
+        self.furthest.store(0, Ordering::Relaxed);
+    }
+}
+
+/// A flag given to `t` that its read's own progress sets a quarter of the
+/// way in, and what the progress saw.
+fn stop_at_a_quarter(t: &mut Trace) -> (Arc<AtomicBool>, Arc<Seen>) {
+    let flag = fresh(t);
+    let seen = Arc::new(Seen::default());
+    let (f, s) = (flag.clone(), seen.clone());
+    t.set_progress(Box::new(move |step| {
+        if let mpelog::trace::Step::Read { at, total } = step {
+            s.furthest.fetch_max(at, Ordering::Relaxed);
+            if at > total / 4 && !f.swap(true, Ordering::Relaxed) {
+                s.set_at.store(at, Ordering::Relaxed);
+            }
+        }
+    }));
+    (flag, seen)
+}
+
+#[test]
+fn set_stop_ends_a_one_pass_read_or_a_conversion_midway_and_a_fresh_flag_reads_it_all() {
+    let dir = tempfile::tempdir().unwrap();
+    // Large enough for the first pass of the statistics' two, which looks at
+    // the flag every 65,536 records (about 2.6 MB), to stop before its end.
+    let clog2 = generated_with(dir.path(), 250_000);
+    let len = std::fs::metadata(&clog2).unwrap().len();
+    let want_stats = stats_text(&mut Trace::open(&clog2).unwrap()).unwrap();
+    let want_analysis = mpelog::json_text::to_string(
+        &Trace::open(&clog2)
+            .unwrap()
+            .analyze(&Default::default())
+            .unwrap(),
+    );
+    let mut t = Trace::open(&clog2).unwrap();
+    let (flag, seen) = stop_at_a_quarter(&mut t);
+    // Statistics: the two-pass read stops in its first pass (the flag is
+    // set halfway through it), not at the start of the second: within the
+    // 2.6 MB it reads between two looks at the flag.
+    let e = t.stats(&Default::default()).unwrap_err();
+    assert!(matches!(e, mpelog::trace::Error::Stopped { .. }), "{e}");
+    assert!(
+        seen.after() < len * 2 / 5,
+        "{} of {len} bytes read after the stop",
+        seen.after()
+    );
+    // A fresh flag: the same statistics as a trace never stopped.
+    fresh(&mut t);
+    assert_eq!(stats_text(&mut t).unwrap(), want_stats);
+    // The analysis (paired and sorted in one pass) stops the same way.
+    flag.store(false, Ordering::Relaxed);
+    seen.clear();
+    t.set_stop(flag.clone());
+    let e = t.analyze(&Default::default()).unwrap_err();
+    assert_eq!(e.kind(), "stopped", "{e}");
+    assert!(
+        seen.after() < len / 8,
+        "{} of {len} bytes read after the stop",
+        seen.after()
+    );
+    fresh(&mut t);
+    let again = mpelog::json_text::to_string(&t.analyze(&Default::default()).unwrap());
+    assert_eq!(again, want_analysis);
+    // A CLOG2 trace's first window converts it: stopped midway, nothing is
+    // kept.
+    let mut c = Trace::open(&clog2).unwrap();
+    let (_, seen) = stop_at_a_quarter(&mut c);
+    assert_eq!(c.window(None, None).unwrap_err().kind(), "stopped");
+    assert!(!c.is_converted());
+    assert!(
+        seen.after() < len / 8,
+        "{} of {len} bytes read after the stop",
+        seen.after()
+    );
+    fresh(&mut c);
+    let got = c.window(None, None).unwrap().drawables.len();
+    let want = Trace::open(&clog2)
+        .unwrap()
+        .window(None, None)
+        .unwrap()
+        .drawables
+        .len();
+    assert_eq!(got, want);
+    assert!(got > 0);
+}
+
+#[test]
+fn set_stop_ends_a_tree_read_at_its_next_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = generated(dir.path());
+    // Small leaves: more than one slice of 64 leaves (what an export reads
+    // before it hands out their pieces).
+    let slog2 = dir.path().join("g.slog2");
+    let bytes = std::fs::read(&clog2).unwrap();
+    let mut r = clog2_format::Clog2Reader::from_slice(&bytes).unwrap();
+    let opts = slog2_format::write::TreeOptions::default().leaf_bytes(2048);
+    let (out, _) = slog2_format::convert::clog2_to_slog2(
+        &mut r,
+        std::io::Cursor::new(Vec::new()),
+        opts,
+        |_| {},
+    )
+    .unwrap();
+    std::fs::write(&slog2, out.into_inner()).unwrap();
+    let mut t = Trace::open(&slog2).unwrap();
+    let all = t
+        .scan(&Default::default(), &mut |_| {}, &mut |_| {})
+        .unwrap();
+    // Set after the 10th piece: the pieces of the leaf in hand still come,
+    // the next leaf is never read.
+    let flag = fresh(&mut t);
+    let mut seen = 0;
+    let e = t
+        .scan(&Default::default(), &mut |_| {}, &mut |_| {
+            seen += 1;
+            if seen == 10 {
+                flag.store(true, Ordering::Relaxed);
+            }
+        })
+        .unwrap_err();
+    assert_eq!(e.kind(), "stopped", "{e}");
+    assert!(10 <= seen && seen < all, "{seen} of {all}");
+    // Every query of the tree stops while the flag is set, and reads as
+    // before once another is given.
+    let want_stats = stats_text(&mut Trace::open(&slog2).unwrap()).unwrap();
+    assert_eq!(stats_text(&mut t).unwrap_err().kind(), "stopped");
+    assert_eq!(t.window(None, None).unwrap_err().kind(), "stopped");
+    fresh(&mut t);
+    assert_eq!(stats_text(&mut t).unwrap(), want_stats);
+    assert_eq!(
+        t.scan(&Default::default(), &mut |_| {}, &mut |_| {})
+            .unwrap(),
+        all
+    );
 }

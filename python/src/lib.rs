@@ -406,18 +406,30 @@ struct Trace {
 }
 
 /// `f` of the trace in `t`, or `ValueError` when it was closed (as Python's
-/// own files answer once closed).
+/// own files answer once closed). The trace's reads stop once `stop` is set
+/// (an interrupt, [`interruptible`]); one set before the trace was free
+/// stops the call before it begins.
 fn with<R>(
     t: &Mutex<Option<mpelog::Trace>>,
+    stop: &Arc<AtomicBool>,
     f: impl FnOnce(&mut mpelog::Trace) -> PyResult<R>,
 ) -> PyResult<R> {
     let mut g = t.lock().unwrap_or_else(|e| e.into_inner());
-    match g.as_mut() {
-        Some(t) => f(t),
-        None => Err(pyo3::exceptions::PyValueError::new_err(
+    let Some(t) = g.as_mut() else {
+        return Err(pyo3::exceptions::PyValueError::new_err(
             "this trace is closed (Trace.close)",
-        )),
+        ));
+    };
+    if stop.load(Ordering::Relaxed) {
+        interrupt::count_stopped();
+        return Err(MpelogError::new_err("interrupted before it began"));
     }
+    t.set_stop(stop.clone());
+    let r = f(t);
+    if r.is_err() && stop.load(Ordering::Relaxed) {
+        interrupt::count_stopped();
+    }
+    r
 }
 
 /// Whether a window query of `t` would first convert it to SLOG-2 (a format
@@ -457,7 +469,7 @@ impl Trace {
     fn close(&self, py: Python<'_>) -> PyResult<()> {
         self.closed.store(true, Ordering::Relaxed);
         let t = self.inner.clone();
-        interruptible(py, move || {
+        interruptible(py, move |_stop| {
             let gone = t.lock().unwrap_or_else(|e| e.into_inner()).take();
             drop(gone);
             Ok(())
@@ -467,8 +479,8 @@ impl Trace {
     /// `Trace.info()` as JSON text.
     fn info_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
-        interruptible(py, move || {
-            let info = with(&t, |t| t.info().map_err(py_err))?;
+        interruptible(py, move |stop| {
+            let info = with(&t, stop, |t| t.info().map_err(py_err))?;
             Ok(serde_json::to_string(&info).expect("JSON"))
         })
     }
@@ -477,8 +489,8 @@ impl Trace {
     /// file is, never converted).
     fn file_info_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
-        interruptible(py, move || {
-            let info = with(&t, |t| t.file_info().map_err(py_err))?;
+        interruptible(py, move |stop| {
+            let info = with(&t, stop, |t| t.file_info().map_err(py_err))?;
             Ok(mpelog::json_text::to_string(&info))
         })
     }
@@ -496,11 +508,11 @@ impl Trace {
         tables: bool,
     ) -> PyResult<String> {
         let t = self.inner.clone();
-        interruptible(py, move || {
+        interruptible(py, move |stop| {
             let opts = mpelog::stats::Options::default()
                 .window(from_, to)
                 .bins(bins);
-            let s = with(&t, |t| t.stats(&opts).map_err(py_err))?;
+            let s = with(&t, stop, |t| t.stats(&opts).map_err(py_err))?;
             if !tables {
                 return Ok(mpelog::json_text::to_string(&s));
             }
@@ -521,12 +533,12 @@ impl Trace {
         instances: usize,
     ) -> PyResult<String> {
         let t = self.inner.clone();
-        interruptible(py, move || {
+        interruptible(py, move |stop| {
             let opts = mpelog::analysis::Options::default()
                 .window(from_, to)
                 .root(root)
                 .instances(instances);
-            let r = with(&t, |t| t.analyze(&opts).map_err(py_err))?;
+            let r = with(&t, stop, |t| t.analyze(&opts).map_err(py_err))?;
             Ok(mpelog::json_text::to_string(&r))
         })
     }
@@ -542,9 +554,9 @@ impl Trace {
         view: Option<String>,
     ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         let t = self.inner.clone();
-        let cols = interruptible(py, move || {
+        let cols = interruptible(py, move |stop| {
             let mut cols = mpelog::export::pipit_columns::PipitColumns::default();
-            with(&t, |t| {
+            with(&t, stop, |t| {
                 t.drawables(&window(from_, to).view(view), &mut cols)
                     .map_err(py_err)
             })?;
@@ -581,7 +593,9 @@ impl Trace {
         let (feed_tx, feed_rx) = sync_channel::<Feed>(CHUNKS_AHEAD);
         let stop = Arc::new(AtomicBool::new(false));
         let t = self.inner.clone();
-        let mut own = interruptible(py, move || with(&t, |t| t.reopen().map_err(py_err)))?;
+        let mut own = interruptible(py, move |stop| {
+            with(&t, stop, |t| t.reopen().map_err(py_err))
+        })?;
         let path = own.path().to_path_buf();
         let reader_stop = stop.clone();
         std::thread::spawn(move || {
@@ -676,8 +690,8 @@ impl Trace {
     ) -> PyResult<ArrowBatch> {
         let t = self.inner.clone();
         let select = select(info, typed);
-        let query = move || {
-            let cols = with(&t, |t| {
+        let query = move |stop: &Arc<AtomicBool>| {
+            let cols = with(&t, stop, |t| {
                 t.window_columns_with(from_, to, &select).map_err(py_err)
             })?;
             columns_batch(cols).map_err(|e| MpelogError::new_err(e.to_string()))
@@ -691,7 +705,7 @@ impl Trace {
             Err(_) => false,
         };
         let batch = match quick {
-            true => py.detach(query)?,
+            true => py.detach(|| query(&Arc::new(AtomicBool::new(false))))?,
             false => interruptible(py, query)?,
         };
         Ok(ArrowBatch {
@@ -702,8 +716,8 @@ impl Trace {
     /// Parquet export's columns, a typed one per info label of the legend.
     fn schema(&self, py: Python<'_>) -> PyResult<ArrowSchema> {
         let t = self.inner.clone();
-        interruptible(py, move || {
-            let legend = with(&t, |t| t.scan_legend().map_err(py_err))?;
+        interruptible(py, move |stop| {
+            let legend = with(&t, stop, |t| t.scan_legend().map_err(py_err))?;
             let columns = mpelog::export::info_columns::info_columns(&legend);
             Ok(ArrowSchema {
                 schema: rows::schema(&columns),
@@ -714,8 +728,8 @@ impl Trace {
     /// `check()`'s report as JSON text.
     fn check_json(&self, py: Python<'_>) -> PyResult<String> {
         let t = self.inner.clone();
-        interruptible(py, move || {
-            let r = with(&t, |t| t.check(&Default::default()).map_err(py_err))?;
+        interruptible(py, move |stop| {
+            let r = with(&t, stop, |t| t.check(&Default::default()).map_err(py_err))?;
             let findings: Vec<serde_json::Value> = r
                 .findings
                 .iter()
@@ -767,7 +781,7 @@ fn convert(
             ),
         })
     })?;
-    interruptible(py, move || {
+    interruptible(py, move |_stop| {
         let run = || -> mpelog::trace::Result<mpelog::convert::Summary> {
             let out = mpelog::output::Output::create(&output, &[&input], false)?;
             let done =
@@ -795,7 +809,7 @@ fn convert(
 #[pyfunction]
 #[pyo3(signature = (path, trace = None))]
 fn open(py: Python<'_>, path: PathBuf, trace: Option<PathBuf>) -> PyResult<Trace> {
-    let t = interruptible(py, move || {
+    let t = interruptible(py, move |_stop| {
         mpelog::Trace::open_with_trace(&path, trace.as_deref()).map_err(py_err)
     })?;
     Ok(Trace {
@@ -811,6 +825,7 @@ fn _mpelog(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(interrupt::_abandoned, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt::_stopped, m)?)?;
     m.add_class::<Trace>()?;
     m.add_class::<ArrowSchema>()?;
     m.add_class::<ArrowBatch>()?;

@@ -1,10 +1,14 @@
 """Ctrl-C (SIGINT) interrupts a long call at once: the read runs on a thread
 of its own while the caller waits with the GIL released and runs Python's
 signal handlers every 50 ms, so the handler's exception (KeyboardInterrupt by
-default) is raised in the middle of the read, not after it. The read goes on
-to its end in the background and the trace answers the next call as before.
-Without this, a notebook's interrupt waited for the end of a whole `stats()`
-or conversion."""
+default) is raised in the middle of the read, not after it. The interrupt
+also sets the read's stop flag (`mpelog::Trace::set_stop`): statistics, an
+analysis, a conversion and a tree's reads end at their next look at it, in the
+background; a read that does not look (a check) goes on to its end. Either
+way the trace answers the next call as before. Without this, a notebook's
+interrupt waited for the end of a whole `stats()` or conversion."""
+
+import time
 
 import os
 import signal
@@ -39,6 +43,14 @@ def long_clog2(cli, tmp_path_factory):
     """A CLOG2 trace of 1M events (39 MB): a check reads all of it."""
     p = tmp_path_factory.mktemp("int") / "long.clog2"
     cli("synth", "-o", p, "--ranks", "4", "--events", "1000000")
+    return p
+
+
+@pytest.fixture(scope="module")
+def long_slog2(cli, long_clog2):
+    """Its SLOG-2 conversion, in small leaves (many slices to read)."""
+    p = long_clog2.with_suffix(".slog2")
+    cli("convert", long_clog2, "-o", p, "--leaf-bytes", "4k")
     return p
 
 
@@ -78,6 +90,40 @@ def test_sigint_interrupts_a_long_call(handler, long_clog2, what):
     assert t.window(0.0, 0.001).num_rows > 0
 
 
+def _stopped_after(before, timeout=60.0):
+    """Whether a read ends stopped (the count of reads a stop flag ended
+    grows past `before`) within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _mpelog._stopped() > before:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.mark.parametrize(
+    "what", ["stats (two passes)", "analyze (one pass)", "first window", "stats (tree)"]
+)
+def test_an_interrupt_stops_the_read_it_cuts_short(handler, long_clog2, long_slog2, what):
+    t = mpelog.open(long_clog2)
+    s = mpelog.open(long_slog2)
+    calls = {
+        "stats (two passes)": t.stats,
+        "analyze (one pass)": t.analyze,
+        # A fresh trace each time: the first window converts it.
+        "first window": lambda: mpelog.open(long_clog2).window(0.0, 0.001),
+        "stats (tree)": s.stats,
+    }
+    before = _mpelog._stopped()
+    _interrupt_mid_call(calls[what])
+    # The read the interrupt cut short ends with the stop, not at its end
+    # (a read that ran on to its end is not counted).
+    assert _stopped_after(before), f"the interrupted {what} ran to its end"
+    # The next call reads the whole trace again.
+    assert t.stats_json() == mpelog.open(long_clog2).stats_json()
+    assert s.window(0.0, 0.001).num_rows > 0
+
+
 def test_sigint_interrupts_the_wait_for_a_batch(handler, long_clog2):
     # A CLOG2 trace's first batch waits for the pass that learns its legend.
     _interrupt_mid_call(lambda: mpelog.open(long_clog2).batches().read_next_batch())
@@ -101,12 +147,12 @@ def _sigint_during(call, after=0.02):
 
 
 def test_a_call_waiting_for_a_busy_trace_is_interrupted(handler, long_clog2):
-    # An interrupted conversion goes on in the background, holding the trace:
-    # a window asked meanwhile waits for it, and that wait is interrupted too;
-    # `closed` answers without waiting.
+    # An interrupted check (which no stop flag ends) goes on in the
+    # background, holding the trace: a window asked meanwhile waits for it,
+    # and that wait is interrupted too; `closed` answers without waiting.
     for _ in range(20):
         t = mpelog.open(long_clog2)
-        if not _sigint_during(lambda: t.window(0.0, 0.001)):
+        if not _sigint_during(t.check):
             continue
         assert not t.closed
         if _sigint_during(lambda: t.window(0.0, 0.001)):

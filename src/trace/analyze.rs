@@ -36,6 +36,11 @@ impl Trace {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn analyze(&mut self, opts: &Options) -> Result<Report> {
+        let r = self.analyze_unstopped(opts);
+        self.stopped(r)
+    }
+
+    fn analyze_unstopped(&mut self, opts: &Options) -> Result<Report> {
         super::check_window(opts.from, opts.to)?;
         let given = self.given.clone();
         match self.own_tree() {
@@ -51,8 +56,13 @@ impl Trace {
             None => {
                 let local = self.local()?;
                 let whole = crate::export::Options::default();
-                let (mut sorted, dropped) =
-                    read::sorted_counted(&local, self.format, &whole, &mut self.progress)?;
+                let (mut sorted, dropped) = read::sorted_counted(
+                    &local,
+                    self.format,
+                    &whole,
+                    &self.stop.flag(),
+                    &mut self.progress,
+                )?;
                 let opts = opts.clone().dropped(dropped.sends, dropped.recvs);
                 crate::analysis::one_pass(&mut sorted, &opts)
                     .map_err(Error::io(&std::env::temp_dir()))

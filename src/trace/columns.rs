@@ -1188,6 +1188,16 @@ impl Trace {
         to: Option<f64>,
         select: &Select,
     ) -> Result<Columns> {
+        let r = self.window_columns_unstopped(from, to, select);
+        self.stopped(r)
+    }
+
+    fn window_columns_unstopped(
+        &mut self,
+        from: Option<f64>,
+        to: Option<f64>,
+        select: &Select,
+    ) -> Result<Columns> {
         super::check_window(from, to)?;
         let given = self.given.clone();
         let mut plan = self.plan.take();

@@ -140,7 +140,8 @@ pub enum Error {
         source: crate::filter::Error,
     },
     /// The read was stopped by its caller (the flag of
-    /// [`Trace::scan_until`](super::Trace::scan_until)) before its end.
+    /// [`Trace::scan_until`](super::Trace::scan_until) or
+    /// [`Trace::set_stop`](super::Trace::set_stop)) before its end.
     #[error("{}: the read was stopped before its end", .path.display())]
     Stopped {
         /// The input.

@@ -39,6 +39,7 @@ mod info;
 mod pieces;
 mod print;
 pub(crate) mod read;
+mod stop;
 mod two_pass;
 mod window;
 
@@ -152,6 +153,9 @@ pub struct Trace {
     /// from the first two-pass read for the next ones, and shared with the
     /// traces [`Trace::reopen`] makes.
     survey: read::Kept,
+    /// The flag that stops its reads ([`Trace::set_stop`]), shared with its
+    /// SLOG-2 reader's source.
+    stop: stop::StopSlot,
 }
 
 impl std::fmt::Debug for Trace {
@@ -224,7 +228,8 @@ impl Trace {
             Some(u) => {
                 let f = crate::remote::HttpFile::open(u)?;
                 let requests = f.counts();
-                let source: Box<dyn ReadSeek> = Box::new(f);
+                let stop = stop::StopSlot::default();
+                let source: Box<dyn ReadSeek> = Box::new(stop::Stoppable::new(f, stop.clone()));
                 match Slog2Reader::new(source) {
                     Ok(mut r) => {
                         r.set_node_cache(node_cache());
@@ -238,6 +243,7 @@ impl Trace {
                             requests: Some(requests),
                             progress: None,
                             survey: Default::default(),
+                            stop,
                         });
                     }
                     Err(slog2_format::Error::NotSlog2 { .. }) => local_copy(given)?,
@@ -283,11 +289,12 @@ impl Trace {
 
     fn open_local(given: &Path, local: PathBuf, trace: Option<&Path>) -> Result<Trace> {
         let format = detect(&local)?;
+        let stop = stop::StopSlot::default();
         let tree = match format {
             Format::Slog2 | Format::Slog2Compressed => {
                 // No read buffer: the reader reads each block with one read.
                 let file = File::open(&local).map_err(Error::io(&local))?;
-                let source: Box<dyn ReadSeek> = Box::new(file);
+                let source: Box<dyn ReadSeek> = Box::new(stop::Stoppable::new(file, stop.clone()));
                 let mut r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
                     path: given.to_path_buf(),
                     source,
@@ -308,6 +315,7 @@ impl Trace {
             requests: None,
             progress: None,
             survey: Default::default(),
+            stop,
         })
     }
 
@@ -450,6 +458,41 @@ impl Trace {
         self.progress = Some(f);
     }
 
+    /// Stops this trace's reads once `flag` is set: the read in progress
+    /// (on another thread) ends with [`Error::Stopped`], as does every later
+    /// one until another flag is given. What stops: the statistics, the
+    /// analysis and the drawable stream of any input but an annotation, the
+    /// one-time conversion of a CLOG2 trace, and every read of a SLOG-2
+    /// file's tree (window queries too); the others end in their own time
+    /// (an annotation's reads, another format's conversion, a check). A read stopped leaves the trace as it was: the
+    /// next call with a flag not set reads as if none had been stopped.
+    ///
+    /// ```
+    /// use std::sync::{atomic::AtomicBool, Arc};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("demo.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let mut t = mpelog::Trace::open(&path)?;
+    /// t.set_stop(Arc::new(AtomicBool::new(true)));
+    /// assert_eq!(t.stats(&Default::default()).unwrap_err().kind(), "stopped");
+    /// t.set_stop(Arc::new(AtomicBool::new(false)));
+    /// assert!(!t.stats(&Default::default())?.messages.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_stop(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.stop.set(flag);
+    }
+
+    /// `r`, as [`Error::Stopped`] when it failed with the stop flag set.
+    fn stopped<T>(&self, r: Result<T>) -> Result<T> {
+        match r {
+            Err(_) if self.stop.is_set() => Err(Error::Stopped {
+                path: self.given.clone(),
+            }),
+            r => r,
+        }
+    }
+
     /// The tree window queries read (the input's, or that of its one-time
     /// conversion to a temporary SLOG-2 file), lent for the queries this
     /// type does not make itself.
@@ -540,12 +583,21 @@ impl Trace {
         if self.tree.is_none() {
             let local = self.local()?;
             let dir = tempfile::tempdir().map_err(Error::io(&std::env::temp_dir()))?;
-            let (slog2, stats) = read::to_slog2(&local, self.format, dir.path())?;
+            let total = std::fs::metadata(&local).map_or(0, |m| m.len());
+            let progress = &mut self.progress;
+            let mut tell = |at| {
+                if let Some(p) = progress.as_mut() {
+                    p(Step::Read { at, total })
+                }
+            };
+            let stop = self.stop.flag();
+            let converted = read::to_slog2(&local, self.format, dir.path(), &stop, &mut tell);
+            let (slog2, stats) = self.stopped(converted)?;
             if let Some(p) = self.progress.as_mut() {
                 p(Step::Converted(Box::new(stats)))
             }
             let file = File::open(&slog2).map_err(Error::io(&slog2))?;
-            let source: Box<dyn ReadSeek> = Box::new(file);
+            let source: Box<dyn ReadSeek> = Box::new(stop::Stoppable::new(file, self.stop.clone()));
             let mut r = Slog2Reader::new(source).map_err(|source| Error::Slog2 {
                 path: slog2.clone(),
                 source,
@@ -598,6 +650,11 @@ impl Trace {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stats(&mut self, opts: &crate::stats::Options) -> Result<crate::stats::Stats> {
+        let r = self.stats_unstopped(opts);
+        self.stopped(r)
+    }
+
+    fn stats_unstopped(&mut self, opts: &crate::stats::Options) -> Result<crate::stats::Stats> {
         let given = self.given.clone();
         match self.own_tree() {
             Some(Tree::Slog2(r)) => crate::stats::slog2(r, opts).map_err(|source| Error::Slog2 {
@@ -610,9 +667,10 @@ impl Trace {
             None => {
                 let local = self.local()?;
                 let window = crate::export::Options::default().window(opts.from, opts.to);
+                let stop = self.stop.flag();
                 let mut progress = &mut self.progress;
                 if self.format == Format::Clog2 {
-                    match TwoPass::open(&local, &window, progress, &self.survey)? {
+                    match TwoPass::open(&local, &window, stop.clone(), progress, &self.survey)? {
                         Ok(mut two) => {
                             let categories = two.categories().to_vec();
                             return crate::stats::of_tree(&mut two, &categories, opts);
@@ -620,7 +678,7 @@ impl Trace {
                         Err(back) => progress = back,
                     }
                 }
-                let mut sorted = read::sorted(&local, self.format, &window, progress)?;
+                let mut sorted = read::sorted(&local, self.format, &window, &stop, progress)?;
                 crate::stats::one_pass(&mut sorted, opts).map_err(Error::io(&std::env::temp_dir()))
             }
         }
@@ -653,6 +711,15 @@ impl Trace {
         opts: &crate::export::Options,
         sink: &mut S,
     ) -> Result<Counts> {
+        let r = self.drawables_unstopped(opts, sink);
+        self.stopped(r)
+    }
+
+    fn drawables_unstopped<S: Sink>(
+        &mut self,
+        opts: &crate::export::Options,
+        sink: &mut S,
+    ) -> Result<Counts> {
         use crate::export::Error as E;
         let given = self.given.clone();
         let common = |e: E<std::convert::Infallible>| match e {
@@ -681,9 +748,10 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
+                let stop = self.stop.flag();
                 let mut progress = &mut self.progress;
                 if self.format == Format::Clog2 {
-                    match TwoPass::open(&local, opts, progress, &self.survey)? {
+                    match TwoPass::open(&local, opts, stop.clone(), progress, &self.survey)? {
                         Ok(mut two) => {
                             let (categories, maps) =
                                 (two.categories().to_vec(), two.maps().to_vec());
@@ -699,7 +767,7 @@ impl Trace {
                         Err(back) => progress = back,
                     }
                 }
-                let mut sorted = read::sorted(&local, self.format, opts, progress)?;
+                let mut sorted = read::sorted(&local, self.format, opts, &stop, progress)?;
                 crate::export::one_pass(&mut sorted, opts, sink).map_err(|e| match e {
                     E::Read(source) => Error::Io {
                         path: std::env::temp_dir(),

@@ -114,6 +114,16 @@ impl Trace {
         legend: &mut dyn FnMut(&[Category]),
         f: &mut dyn FnMut(Piece<'_>),
     ) -> Result<u64> {
+        let r = self.scan_unstopped(opts, legend, f);
+        self.stopped(r)
+    }
+
+    fn scan_unstopped(
+        &mut self,
+        opts: &crate::export::Options,
+        legend: &mut dyn FnMut(&[Category]),
+        f: &mut dyn FnMut(Piece<'_>),
+    ) -> Result<u64> {
         let given = self.given.clone();
         match self.in_order(opts)? {
             InOrder::Slog2(r) => {
@@ -241,7 +251,7 @@ impl Trace {
                 {
                     return Ok(out.pieces);
                 }
-                let mut sorted = read::sorted_until(&local, self.format, opts, stop)?;
+                let mut sorted = read::sorted(&local, self.format, opts, stop, &mut None)?;
                 legend(sorted.categories());
                 visit_until(&mut sorted, opts, stop, f).map_err(Error::io(&std::env::temp_dir()))?
             }
@@ -277,14 +287,15 @@ impl Trace {
         super::check_window(opts.from, opts.to)?;
         if self.own_tree().is_none() {
             let local = self.local()?;
+            let stop = self.stop.flag();
             let mut progress = &mut self.progress;
             if self.format == super::Format::Clog2 {
-                match super::TwoPass::open(&local, opts, progress, &self.survey)? {
+                match super::TwoPass::open(&local, opts, stop.clone(), progress, &self.survey)? {
                     Ok(two) => return Ok(InOrder::TwoPass(Box::new(two))),
                     Err(back) => progress = back,
                 }
             }
-            let sorted = read::sorted(&local, self.format, opts, progress)?;
+            let sorted = read::sorted(&local, self.format, opts, &stop, progress)?;
             return Ok(InOrder::Sorted(Box::new(sorted)));
         }
         Ok(match self.own_tree() {

@@ -45,14 +45,16 @@ pub(crate) fn otf2(path: &Path) -> Result<otf2_format::Archive> {
 
 /// The primitives of a CLOG2, old CLOG, ALOG, SLOG-1 or OTF2 trace that meet
 /// the window of `opts`, paired as `convert` pairs them and put in start
-/// order with bounded memory (what `mpelog export` and `stats` read).
+/// order with bounded memory (what `mpelog export` and `stats` read); ends
+/// with [`Error::Stopped`] once `stop` is set.
 pub(crate) fn sorted(
     path: &Path,
     format: Format,
     opts: &crate::export::Options,
+    stop: &Arc<AtomicBool>,
     progress: &mut Option<super::Progress>,
 ) -> Result<Sorted> {
-    Ok(sorted_counted(path, format, opts, progress)?.0)
+    Ok(sorted_counted(path, format, opts, stop, progress)?.0)
 }
 
 /// [`sorted`], with what the pairing dropped (sends and receives without
@@ -61,25 +63,11 @@ pub(crate) fn sorted_counted(
     path: &Path,
     format: Format,
     opts: &crate::export::Options,
+    stop: &Arc<AtomicBool>,
     progress: &mut Option<super::Progress>,
 ) -> Result<(Sorted, slog2_format::convert::Unmatched)> {
-    sorted_into(path, format, opts.start_order(), progress)
-}
-
-/// [`sorted`], ending early with [`Error::Stopped`] once `stop` is set.
-pub(crate) fn sorted_until(
-    path: &Path,
-    format: Format,
-    opts: &crate::export::Options,
-    stop: &Arc<AtomicBool>,
-) -> Result<Sorted> {
     let sink = opts.start_order().stop_when(stop.clone());
-    match sorted_into(path, format, sink, &mut None) {
-        Err(_) if stop.load(Ordering::Relaxed) => Err(Error::Stopped {
-            path: path.to_path_buf(),
-        }),
-        r => Ok(r?.0),
-    }
+    stopped(sorted_into(path, format, sink, progress), stop, path)
 }
 
 /// What [`streamed_until`] did: the pieces handed out, or `None` when the
@@ -199,7 +187,7 @@ pub(crate) fn stream(
 
 /// The pieces of the CLOG2 trace at `path` meeting the window of `opts`,
 /// handed to `f` in start order while the input is read (the legend to
-/// `legend` first), as [`sorted_until`] and a merge of its runs give them;
+/// `legend` first), as [`sorted`] and a merge of its runs give them;
 /// ends with [`Error::Stopped`] once `stop` is set. Two passes: the first
 /// keeps nothing and learns the legend, the time box and whether the records
 /// are in time order ([`survey`]); the second hands out each piece once no
@@ -296,18 +284,24 @@ pub(crate) fn to_slog2(
     path: &Path,
     format: Format,
     dir: &Path,
+    stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(u64),
 ) -> Result<(PathBuf, slog2_format::convert::ConvertStats)> {
     let out = dir.join("converted.slog2");
-    let stats = write_slog2(path, format, &out)?;
+    let stats = write_slog2(path, format, &out, stop, progress)?;
     Ok((out, stats))
 }
 
 /// Converts the trace at `path` to the SLOG-2 file `out` with the default
-/// tree, as `mpelog convert` does, and returns what the conversion did.
+/// tree, as `mpelog convert` does, and returns what the conversion did; a
+/// CLOG2 trace's conversion ends with a read error once `stop` is set.
+/// `progress` is told the input bytes read of a CLOG2 or old CLOG trace.
 pub(crate) fn write_slog2(
     path: &Path,
     format: Format,
     out: &Path,
+    stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(u64),
 ) -> Result<slog2_format::convert::ConvertStats> {
     use slog2_format::convert as c;
     use std::io::Write as _;
@@ -318,17 +312,18 @@ pub(crate) fn write_slog2(
     let (mut w, stats) = match format {
         Format::Clog2 => {
             let file = std::fs::File::open(path).map_err(Error::io(path))?;
+            let file = super::stop::Stoppable::new(file, super::stop::StopSlot::new(stop.clone()));
             let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
                 path: path.to_path_buf(),
                 source,
             })?;
-            c::clog2_to_slog2(&mut r, w, opts, |_| {}).map_err(conv)?
+            c::clog2_to_slog2(&mut r, w, opts, progress).map_err(conv)?
         }
         Format::Clog => {
             let data = std::fs::read(path).map_err(Error::io(path))?;
             clog2_format::clog::ClogRecords::new(&data)
                 .map_err(slog2_format::Error::from)
-                .and_then(|records| c::clog_to_slog2(records, w, opts, |_| {}))
+                .and_then(|records| c::clog_to_slog2(records, w, opts, progress))
                 .map_err(conv)?
         }
         Format::Alog => c::alog_to_slog2(&alog(path)?, w, opts, |_| {}).map_err(conv)?,

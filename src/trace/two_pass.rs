@@ -54,14 +54,15 @@ fn tell(progress: &mut Option<super::Progress>, at: u64, total: u64) {
 impl<'a> TwoPass<'a> {
     /// The CLOG2 trace at `path` after its first pass (telling `progress`
     /// how far it is; none when the trace `kept` it from an earlier read),
-    /// or `progress` back when its records are not in time order.
+    /// or `progress` back when its records are not in time order. Both
+    /// passes end with [`Error::Stopped`] once `stop` is set.
     pub(crate) fn open(
         path: &Path,
         opts: &crate::export::Options,
+        stop: Arc<AtomicBool>,
         progress: &'a mut Option<super::Progress>,
         kept: &read::Kept,
     ) -> Result<std::result::Result<TwoPass<'a>, &'a mut Option<super::Progress>>> {
-        let stop = Arc::new(AtomicBool::new(false));
         let len = std::fs::metadata(path).map_or(0, |m| m.len());
         let survey = read::survey_kept(kept, path, &stop, &mut |at| tell(progress, at, 2 * len))?;
         Ok(match survey {

@@ -134,6 +134,11 @@ impl Trace {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn window(&mut self, from: Option<f64>, to: Option<f64>) -> Result<Window> {
+        let r = self.window_unstopped(from, to);
+        self.stopped(r)
+    }
+
+    fn window_unstopped(&mut self, from: Option<f64>, to: Option<f64>) -> Result<Window> {
         let given = self.given.clone();
         let tree = self.tree()?;
         // The trace's box only where a bound is missing (finding the root is
