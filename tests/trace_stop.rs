@@ -242,3 +242,24 @@ fn set_stop_ends_a_tree_read_at_its_next_node() {
         all
     );
 }
+
+#[test]
+fn set_stop_ends_a_check_and_a_fresh_flag_checks_it_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = generated(dir.path());
+    let slog2 = dir.path().join("g.slog2");
+    Trace::open(&clog2).unwrap().write_slog2(&slog2).unwrap();
+    for path in [&clog2, &slog2] {
+        let mut t = Trace::open(path).unwrap();
+        t.set_stop(Arc::new(AtomicBool::new(true)));
+        let e = t.check(&Default::default()).unwrap_err();
+        assert_eq!(e.kind(), "stopped", "{}: {e}", path.display());
+        fresh(&mut t);
+        let r = t.check(&Default::default()).unwrap();
+        assert!(r.passes(), "{}: {:?}", path.display(), r.rule_ids());
+        // A flag of the check's own wins over the trace's.
+        let own =
+            mpelog_conformance::Options::default().stop(Some(Arc::new(AtomicBool::new(true))));
+        assert_eq!(t.check(&own).unwrap_err().kind(), "stopped");
+    }
+}

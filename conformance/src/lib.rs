@@ -360,10 +360,7 @@ pub fn exercise(format: Format, bytes: &[u8]) -> Outcome {
         Format::Slog1 => slog1(bytes),
         Format::Otf2 => otf2(bytes),
     };
-    let opts = Options {
-        limit: CHECK_LIMIT,
-        trace: None,
-    };
+    let opts = Options::default().limit(CHECK_LIMIT);
     out.record(
         "check::check_format",
         first_error(check_format(format, bytes, &opts)),
@@ -408,10 +405,7 @@ pub fn exercise_annotation(annotation: &[u8], trace: &[u8]) -> Outcome {
         let r = a.window(t0 + span * 0.375, t0 + span * 0.625);
         out.record("Annotation::window(middle quarter)", r);
     }
-    let opts = Options {
-        limit: CHECK_LIMIT,
-        trace: None,
-    };
+    let opts = Options::default().limit(CHECK_LIMIT);
     let r = check_annotation(Cursor::new(annotation), Cursor::new(trace), &opts);
     out.record("check::check_annotation", first_error(r));
     out

@@ -3,9 +3,8 @@ of its own while the caller waits with the GIL released and runs Python's
 signal handlers every 50 ms, so the handler's exception (KeyboardInterrupt by
 default) is raised in the middle of the read, not after it. The interrupt
 also sets the read's stop flag (`mpelog::Trace::set_stop`): statistics, an
-analysis, a conversion and a tree's reads end at their next look at it, in the
-background; a read that does not look (a check) goes on to its end. Either
-way the trace answers the next call as before. Without this, a notebook's
+analysis, a check, a conversion and a tree's reads end at their next look at
+it, in the background. The trace answers the next call as before. Without this, a notebook's
 interrupt waited for the end of a whole `stats()` or conversion."""
 
 import time
@@ -102,7 +101,8 @@ def _stopped_after(before, timeout=60.0):
 
 
 @pytest.mark.parametrize(
-    "what", ["stats (two passes)", "analyze (one pass)", "first window", "stats (tree)"]
+    "what",
+    ["stats (two passes)", "analyze (one pass)", "first window", "stats (tree)", "check"],
 )
 def test_an_interrupt_stops_the_read_it_cuts_short(handler, long_clog2, long_slog2, what):
     t = mpelog.open(long_clog2)
@@ -113,6 +113,7 @@ def test_an_interrupt_stops_the_read_it_cuts_short(handler, long_clog2, long_slo
         # A fresh trace each time: the first window converts it.
         "first window": lambda: mpelog.open(long_clog2).window(0.0, 0.001),
         "stats (tree)": s.stats,
+        "check": t.check,
     }
     before = _mpelog._stopped()
     _interrupt_mid_call(calls[what])
@@ -147,14 +148,19 @@ def _sigint_during(call, after=0.02):
 
 
 def test_a_call_waiting_for_a_busy_trace_is_interrupted(handler, long_clog2):
-    # An interrupted check (which no stop flag ends) goes on in the
-    # background, holding the trace: a window asked meanwhile waits for it,
-    # and that wait is interrupted too; `closed` answers without waiting.
+    # Another thread's long call holds the trace: a window asked meanwhile
+    # waits for it, and that wait is interrupted; `closed` answers without
+    # waiting.
     for _ in range(20):
         t = mpelog.open(long_clog2)
-        if not _sigint_during(t.check):
-            continue
-        assert not t.closed
-        if _sigint_during(lambda: t.window(0.0, 0.001)):
+        busy = threading.Thread(target=t.check)
+        busy.start()
+        time.sleep(0.005)
+        try:
+            cut = _sigint_during(lambda: t.window(0.0, 0.001))
+            assert not t.closed
+        finally:
+            busy.join()
+        if cut:
             return
     raise AssertionError("no wait for a busy trace was cut short in 20 tries")

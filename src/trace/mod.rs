@@ -462,9 +462,10 @@ impl Trace {
     /// (on another thread) ends with [`Error::Stopped`], as does every later
     /// one until another flag is given. What stops: the statistics, the
     /// analysis and the drawable stream of any input but an annotation, the
-    /// one-time conversion of a CLOG2 trace, and every read of a SLOG-2
-    /// file's tree (window queries too); the others end in their own time
-    /// (an annotation's reads, another format's conversion, a check). A read stopped leaves the trace as it was: the
+    /// one-time conversion of a CLOG2 trace, every read of a SLOG-2 file's
+    /// tree (window queries too), and the check of any file but an OTF2
+    /// archive; the others end in their own time (an annotation's reads,
+    /// another format's conversion). A read stopped leaves the trace as it was: the
     /// next call with a flag not set reads as if none had been stopped.
     ///
     /// ```
@@ -835,7 +836,8 @@ impl Trace {
     /// Checks the input against the rules of the format specifications, as
     /// `mpelog check` does (a remote file is downloaded first). An annotation
     /// is checked with the trace it was opened with ([`Trace::annotated`])
-    /// unless `opts` names another.
+    /// unless `opts` names another; the check stops at the trace's flag
+    /// ([`Trace::set_stop`]) unless `opts` gives one of its own.
     ///
     /// # Errors
     ///
@@ -856,15 +858,18 @@ impl Trace {
         opts: &mpelog_conformance::Options,
     ) -> Result<mpelog_conformance::Report> {
         let local = self.local()?;
-        let with_trace;
-        let opts = match (self.annotated(), &opts.trace) {
-            (Some(trace), None) => {
-                with_trace = opts.clone().trace(Some(trace.to_path_buf()));
-                &with_trace
-            }
-            _ => opts,
-        };
-        mpelog_conformance::check_path(&local, opts).map_err(Error::io(&self.given))
+        let mut opts = opts.clone();
+        if let (Some(trace), None) = (self.annotated(), &opts.trace) {
+            opts = opts.trace(Some(trace.to_path_buf()));
+        }
+        let stop = opts.stop.clone().unwrap_or_else(|| self.stop.flag());
+        let opts = opts.stop(Some(stop.clone()));
+        match mpelog_conformance::check_path(&local, &opts) {
+            Err(_) if stop.load(std::sync::atomic::Ordering::Relaxed) => Err(Error::Stopped {
+                path: self.given.clone(),
+            }),
+            r => r.map_err(Error::io(&self.given)),
+        }
     }
 }
 

@@ -32,6 +32,8 @@ use crate::{detect, Format};
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// How to check.
 #[derive(Debug, Clone)]
@@ -42,6 +44,10 @@ pub struct Options {
     /// For an annotation file: the trace it annotates. When `None`,
     /// [`check_path`] takes the annotation's name without `.idx`.
     pub trace: Option<PathBuf>,
+    /// A flag that stops [`check_path`] once set: it reads no further and
+    /// returns an error of kind `Interrupted` (an OTF2 archive's files are
+    /// read on to their end).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Options {
@@ -49,6 +55,7 @@ impl Default for Options {
         Options {
             limit: 20,
             trace: None,
+            stop: None,
         }
     }
 }
@@ -79,6 +86,52 @@ impl Options {
     pub fn trace(mut self, trace: Option<PathBuf>) -> Self {
         self.trace = trace;
         self
+    }
+
+    /// Sets `stop` (see the field).
+    ///
+    /// ```
+    /// use mpelog_conformance::{check_path, Options};
+    /// use std::sync::{atomic::AtomicBool, Arc};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("run.clog2");
+    /// std::fs::write(&path, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let stopped = Options::default().stop(Some(Arc::new(AtomicBool::new(true))));
+    /// let e = check_path(&path, &stopped).unwrap_err();
+    /// assert_eq!(e.kind(), std::io::ErrorKind::Interrupted);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stop(mut self, stop: Option<Arc<AtomicBool>>) -> Self {
+        self.stop = stop;
+        self
+    }
+}
+
+/// A file [`check_path`] reads: its reads fail once the flag of
+/// [`Options::stop`] is set.
+struct Stoppable<R> {
+    inner: R,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl<R> Stoppable<R> {
+    fn stopped(stop: &Option<Arc<AtomicBool>>) -> bool {
+        stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+impl<R: Read> Read for Stoppable<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if Self::stopped(&self.stop) {
+            return Err(io::Error::other("the check was stopped"));
+        }
+        self.inner.read(buf)
+    }
+}
+
+impl<R: Seek> Seek for Stoppable<R> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
     }
 }
 
@@ -195,6 +248,17 @@ where
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
+    let report = check_path_unstopped(path, opts);
+    if Stoppable::<File>::stopped(&opts.stop) {
+        return Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "the check was stopped (Options::stop)",
+        ));
+    }
+    report
+}
+
+fn check_path_unstopped(path: &Path, opts: &Options) -> io::Result<Report> {
     if path.is_dir() {
         let mut c = Collector::new(Format::Otf2, opts.limit);
         otf2::check_archive(path, &mut c);
@@ -207,11 +271,15 @@ pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
     let Some(format) = detect(&head) else {
         return Ok(unrecognized(f.metadata()?.len() as usize));
     };
+    let stoppable = |inner| Stoppable {
+        inner,
+        stop: opts.stop.clone(),
+    };
     let mut c = Collector::new(format, opts.limit);
     match format {
-        Format::Clog2 => clog2::check(BufReader::with_capacity(1 << 16, f), &mut c),
+        Format::Clog2 => clog2::check(BufReader::with_capacity(1 << 16, stoppable(f)), &mut c),
         Format::Slog2 | Format::Slog2Compressed => {
-            slog2::check(BufReader::with_capacity(1 << 16, f), &mut c)
+            slog2::check(BufReader::with_capacity(1 << 16, stoppable(f)), &mut c)
         }
         Format::Otf2 => otf2::check_archive(path, &mut c),
         Format::Annotation => {
@@ -220,16 +288,20 @@ pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
                 None => trace_of(path),
             };
             match File::open(&trace) {
-                Ok(t) => annotation::check(BufReader::new(f), Some(BufReader::new(t)), &mut c),
+                Ok(t) => annotation::check(
+                    BufReader::new(stoppable(f)),
+                    Some(BufReader::new(stoppable(t))),
+                    &mut c,
+                ),
                 Err(e) => {
                     annotation::no_trace(&trace, e, &mut c);
-                    annotation::check(BufReader::new(f), None::<File>, &mut c);
+                    annotation::check(BufReader::new(stoppable(f)), None::<File>, &mut c);
                 }
             }
         }
         _ => {
             let mut bytes = Vec::new();
-            f.read_to_end(&mut bytes)?;
+            stoppable(f).read_to_end(&mut bytes)?;
             return Ok(check_format(format, &bytes, opts));
         }
     }
