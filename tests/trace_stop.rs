@@ -5,12 +5,22 @@
 //! conversion of a first window, a tree's next node; a fresh flag then reads
 //! as if nothing had been stopped.
 
+mod common;
+
 use mpelog::Trace;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 fn generated(dir: &std::path::Path) -> std::path::PathBuf {
     generated_with(dir, 20_000)
+}
+
+/// The generated trace in `dir` and its SLOG-2 conversion.
+fn generated_pair(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let clog2 = generated(dir);
+    let slog2 = dir.join("g.slog2");
+    Trace::open(&clog2).unwrap().write_slog2(&slog2).unwrap();
+    (clog2, slog2)
 }
 
 /// A generated CLOG2 trace of `events` events in `dir`.
@@ -44,9 +54,7 @@ fn a_stop_before_the_sort_ends_it_before_the_legend() {
 #[test]
 fn a_stop_midway_ends_a_tree_read_and_unset_reads_it_all() {
     let dir = tempfile::tempdir().unwrap();
-    let clog2 = generated(dir.path());
-    let slog2 = dir.path().join("g.slog2");
-    Trace::open(&clog2).unwrap().write_slog2(&slog2).unwrap();
+    let (clog2, slog2) = generated_pair(dir.path());
     for path in [&clog2, &slog2] {
         let mut t = Trace::open(path).unwrap();
         let mut all = Vec::new();
@@ -196,21 +204,10 @@ fn set_stop_ends_a_one_pass_read_or_a_conversion_midway_and_a_fresh_flag_reads_i
 #[test]
 fn set_stop_ends_a_tree_read_at_its_next_node() {
     let dir = tempfile::tempdir().unwrap();
-    let clog2 = generated(dir.path());
     // Small leaves: more than one slice of 64 leaves (what an export reads
     // before it hands out their pieces).
     let slog2 = dir.path().join("g.slog2");
-    let bytes = std::fs::read(&clog2).unwrap();
-    let mut r = clog2_format::Clog2Reader::from_slice(&bytes).unwrap();
-    let opts = slog2_format::write::TreeOptions::default().leaf_bytes(2048);
-    let (out, _) = slog2_format::convert::clog2_to_slog2(
-        &mut r,
-        std::io::Cursor::new(Vec::new()),
-        opts,
-        |_| {},
-    )
-    .unwrap();
-    std::fs::write(&slog2, out.into_inner()).unwrap();
+    std::fs::write(&slog2, common::generated_slog2(1, 20_000, 2048)).unwrap();
     let mut t = Trace::open(&slog2).unwrap();
     let all = t
         .scan(&Default::default(), &mut |_| {}, &mut |_| {})
@@ -246,9 +243,7 @@ fn set_stop_ends_a_tree_read_at_its_next_node() {
 #[test]
 fn set_stop_ends_a_check_and_a_fresh_flag_checks_it_all() {
     let dir = tempfile::tempdir().unwrap();
-    let clog2 = generated(dir.path());
-    let slog2 = dir.path().join("g.slog2");
-    Trace::open(&clog2).unwrap().write_slog2(&slog2).unwrap();
+    let (clog2, slog2) = generated_pair(dir.path());
     for path in [&clog2, &slog2] {
         let mut t = Trace::open(path).unwrap();
         t.set_stop(Arc::new(AtomicBool::new(true)));
