@@ -258,3 +258,30 @@ fn set_stop_ends_a_check_and_a_fresh_flag_checks_it_all() {
         assert_eq!(t.check(&own).unwrap_err().kind(), "stopped");
     }
 }
+
+#[test]
+fn set_stop_ends_an_annotations_reads_and_a_fresh_flag_reads_it_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = generated(dir.path());
+    let idx = format!("{}.idx", clog2.display());
+    assert!(
+        common::mpelog(&["annotate", clog2.to_str().unwrap(), "-o", &idx])
+            .status
+            .success()
+    );
+    let want = stats_text(&mut Trace::open(&idx).unwrap()).unwrap();
+    let mut t = Trace::open(&idx).unwrap();
+    assert_eq!(t.format().name(), "annotation");
+    t.set_stop(Arc::new(AtomicBool::new(true)));
+    let answers = [
+        stats_text(&mut t).map(drop),
+        t.window(None, None).map(drop),
+        t.analyze(&Default::default()).map(drop),
+    ];
+    for a in answers {
+        assert_eq!(a.unwrap_err().kind(), "stopped");
+    }
+    fresh(&mut t);
+    assert_eq!(stats_text(&mut t).unwrap(), want);
+    assert!(!t.window(None, None).unwrap().drawables.is_empty());
+}

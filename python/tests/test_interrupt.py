@@ -3,15 +3,15 @@ of its own while the caller waits with the GIL released and runs Python's
 signal handlers every 50 ms, so the handler's exception (KeyboardInterrupt by
 default) is raised in the middle of the read, not after it. The interrupt
 also sets the read's stop flag (`mpelog::Trace::set_stop`): statistics, an
-analysis, a check, a conversion and a tree's reads end at their next look at
-it, in the background. The trace answers the next call as before. Without this, a notebook's
-interrupt waited for the end of a whole `stats()` or conversion."""
-
-import time
+analysis, a check, a conversion and the reads of a SLOG-2 file's or an
+annotation's tree end at their next look at it, in the background. The
+trace answers the next call as before. Without this, a notebook's interrupt
+waited for the end of a whole `stats()` or conversion."""
 
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -100,11 +100,28 @@ def _stopped_after(before, timeout=60.0):
     return False
 
 
+@pytest.fixture(scope="module")
+def long_idx(cli, long_clog2):
+    """Its annotation."""
+    p = long_clog2.with_name(long_clog2.name + ".idx")
+    cli("annotate", long_clog2, "-o", p)
+    return p
+
+
 @pytest.mark.parametrize(
     "what",
-    ["stats (two passes)", "analyze (one pass)", "first window", "stats (tree)", "check"],
+    [
+        "stats (two passes)",
+        "analyze (one pass)",
+        "first window",
+        "stats (tree)",
+        "stats (annotation)",
+        "check",
+    ],
 )
-def test_an_interrupt_stops_the_read_it_cuts_short(handler, long_clog2, long_slog2, what):
+def test_an_interrupt_stops_the_read_it_cuts_short(
+    handler, long_clog2, long_slog2, long_idx, what
+):
     t = mpelog.open(long_clog2)
     s = mpelog.open(long_slog2)
     calls = {
@@ -113,6 +130,7 @@ def test_an_interrupt_stops_the_read_it_cuts_short(handler, long_clog2, long_slo
         # A fresh trace each time: the first window converts it.
         "first window": lambda: mpelog.open(long_clog2).window(0.0, 0.001),
         "stats (tree)": s.stats,
+        "stats (annotation)": mpelog.open(long_idx).stats,
         "check": t.check,
     }
     before = _mpelog._stopped()

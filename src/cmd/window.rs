@@ -265,7 +265,7 @@ fn write_reader_window<R: std::io::Read + std::io::Seek, W: Write, const N: usiz
 /// Runs the query through the annotation `idx` (and its trace) and writes its
 /// lines to `out`; `bytes_read` counts the annotation's and the trace's bytes.
 fn write_annotation_window<W: Write>(
-    a: &mut mpelog_annotate::Annotation<std::fs::File, std::fs::File>,
+    a: &mut mpelog::trace::AnnotationReader,
     idx: &Path,
     trace: &Path,
     root: Option<(f64, f64)>,

@@ -52,6 +52,7 @@ pub use info::{CategoryInfo, Info};
 pub use mpelog_conformance::Format;
 pub use pieces::InOrder;
 pub use print::OUTPUT;
+pub use stop::{AnnotationReader, Stoppable};
 pub use two_pass::TwoPass;
 pub use window::{bounds, check_window, Window};
 
@@ -76,7 +77,7 @@ pub enum TreeMut<'a> {
     /// A SLOG-2 file (local, remote, or the conversion of another format).
     Slog2(&'a mut Reader),
     /// An annotation, and the path of the trace it annotates.
-    Annotation(&'a mut mpelog_annotate::Annotation<File, File>, &'a Path),
+    Annotation(&'a mut AnnotationReader, &'a Path),
 }
 
 /// What [`Trace::set_progress`] calls as a one-pass read goes on.
@@ -119,7 +120,7 @@ enum Tree {
     /// A SLOG-2 file (local, remote, or the conversion of another format).
     Slog2(Box<Reader>),
     /// An annotation, and the path of the trace it annotates.
-    Annotation(Box<mpelog_annotate::Annotation<File, File>>, PathBuf),
+    Annotation(Box<AnnotationReader>, PathBuf),
 }
 
 /// An opened trace of any format (see the [module documentation](self)).
@@ -302,7 +303,7 @@ impl Trace {
                 r.set_node_cache(node_cache());
                 Some(Tree::Slog2(Box::new(r)))
             }
-            Format::Annotation => Some(open_annotation(&local, trace)?),
+            Format::Annotation => Some(open_annotation(&local, trace, &stop)?),
             _ => None,
         };
         Ok(Trace {
@@ -461,11 +462,10 @@ impl Trace {
     /// Stops this trace's reads once `flag` is set: the read in progress
     /// (on another thread) ends with [`Error::Stopped`], as does every later
     /// one until another flag is given. What stops: the statistics, the
-    /// analysis and the drawable stream of any input but an annotation, the
-    /// one-time conversion of a CLOG2 trace, every read of a SLOG-2 file's
-    /// tree (window queries too), and the check of any file but an OTF2
-    /// archive; the others end in their own time (an annotation's reads,
-    /// another format's conversion). A read stopped leaves the trace as it was: the
+    /// analysis and the drawable stream of any input, the one-time
+    /// conversion of a CLOG2 trace, every read of a SLOG-2 file's or an
+    /// annotation's tree (window queries too), and the check of any file but
+    /// an OTF2 archive; another format's conversion ends in its own time. A read stopped leaves the trace as it was: the
     /// next call with a flag not set reads as if none had been stopped.
     ///
     /// ```
@@ -875,7 +875,7 @@ impl Trace {
 
 /// Opens the annotation `idx` and the trace it annotates (`trace`, or the
 /// annotation's path without `.idx`), unbuffered as the CLI reads them.
-fn open_annotation(idx: &Path, trace: Option<&Path>) -> Result<Tree> {
+fn open_annotation(idx: &Path, trace: Option<&Path>, stop: &stop::StopSlot) -> Result<Tree> {
     let trace =
         match (trace, idx.extension()) {
             (Some(t), _) => t.to_path_buf(),
@@ -898,6 +898,10 @@ fn open_annotation(idx: &Path, trace: Option<&Path>) -> Result<Tree> {
         };
     let a = File::open(idx).map_err(Error::io(idx))?;
     let t = File::open(&trace).map_err(Error::io(&trace))?;
+    let (a, t) = (
+        stop::Stoppable::new(a, stop.clone()),
+        stop::Stoppable::new(t, stop.clone()),
+    );
     let ann =
         mpelog_annotate::Annotation::new(a, t).map_err(|e| annotation_error(idx, &trace, e))?;
     Ok(Tree::Annotation(Box::new(ann), trace))

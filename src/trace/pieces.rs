@@ -313,10 +313,7 @@ pub enum InOrder<'a> {
     /// A SLOG-2 file's tree.
     Slog2(&'a mut super::Reader),
     /// An annotation's tree, and the path of the trace it annotates.
-    Annotation(
-        &'a mut mpelog_annotate::Annotation<std::fs::File, std::fs::File>,
-        &'a std::path::Path,
-    ),
+    Annotation(&'a mut super::AnnotationReader, &'a std::path::Path),
     /// A format without a tree, read in one pass and sorted.
     Sorted(Box<crate::export::sorted::Sorted>),
     /// A CLOG2 trace whose records are in time order, read in two passes

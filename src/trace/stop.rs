@@ -2,6 +2,7 @@
 //! ([`Trace::set_stop`](super::Trace::set_stop)): the flag of the call in
 //! progress, which the trace's readers look at before each read.
 
+use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,15 +38,27 @@ impl StopSlot {
     }
 }
 
+/// An annotation and its trace as a [`Trace`](super::Trace) reads them
+/// (what [`TreeMut::Annotation`](super::TreeMut::Annotation) lends).
+pub type AnnotationReader = mpelog_annotate::Annotation<Stoppable<File>, Stoppable<File>>;
+
 /// The I/O error a [`Stoppable`] read gives once its flag is set (kind
 /// `Other`: an `Interrupted` one would be retried by `read_exact`).
 #[derive(Debug, thiserror::Error)]
 #[error("the read was stopped")]
 pub(crate) struct StoppedRead;
 
-/// A reader that fails each read once the flag in its slot is set (its seeks
-/// go through).
-pub(crate) struct Stoppable<R> {
+/// A file of a [`Trace`](super::Trace) that fails each read once the trace's
+/// stop flag is set ([`Trace::set_stop`](super::Trace::set_stop)); its seeks
+/// go through. What an annotation is read through ([`AnnotationReader`]).
+///
+/// ```
+/// use mpelog::trace::{AnnotationReader, Stoppable};
+/// fn is_read_seek<R: std::io::Read + std::io::Seek>() {}
+/// is_read_seek::<Stoppable<std::fs::File>>();
+/// # let _: Option<&AnnotationReader> = None;
+/// ```
+pub struct Stoppable<R> {
     inner: R,
     stop: StopSlot,
 }
