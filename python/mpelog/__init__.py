@@ -9,7 +9,9 @@ URLs) as Arrow tables and pandas DataFrames.
 >>> t.window(0.5, 0.6).to_pandas()            # doctest: +SKIP
 
 Reads run in Rust with the GIL released; Ctrl-C interrupts a long one at
-once (``KeyboardInterrupt``), the read itself ending in the background.
+once (``KeyboardInterrupt``) and stops the read itself in the background
+(``convert``, and a first window's conversion of a format other than CLOG2,
+run on to their end).
 Drawables reach pyarrow through the Arrow C data interface, in the columns
 of ``mpelog export --to parquet``
 (spec/export.md section 7), its typed ``info_*`` columns included.
