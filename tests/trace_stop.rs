@@ -285,3 +285,45 @@ fn set_stop_ends_an_annotations_reads_and_a_fresh_flag_reads_it_all() {
     assert_eq!(stats_text(&mut t).unwrap(), want);
     assert!(!t.window(None, None).unwrap().drawables.is_empty());
 }
+
+#[test]
+fn a_stopped_conversion_reads_no_further_and_leaves_no_output() {
+    use mpelog::{convert::convert, output::Output, trace::Format};
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = generated_with(dir.path(), 250_000);
+    let len = std::fs::metadata(&clog2).unwrap().len();
+    let path = dir.path().join("g.slog2");
+    let flag = Arc::new(AtomicBool::new(false));
+    let seen = Seen::default();
+    let mut progress = |step| {
+        if let mpelog::trace::Step::Read { at, total } = step {
+            seen.furthest.fetch_max(at, Ordering::Relaxed);
+            if at > total / 4 && !flag.swap(true, Ordering::Relaxed) {
+                seen.set_at.store(at, Ordering::Relaxed);
+            }
+        }
+    };
+    let out = Output::create(&path, &[&clog2], false).unwrap();
+    let opts = mpelog::convert::Options::default().stop(flag.clone());
+    let e = convert(&clog2, Format::Slog2, &out, &opts, &mut progress).unwrap_err();
+    assert_eq!(e.kind(), "stopped", "{e}");
+    assert!(
+        seen.after() < len / 8,
+        "{} of {len} bytes read after the stop",
+        seen.after()
+    );
+    drop(out);
+    // Nothing but the input is left: no output, no temporary file.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // Not set, the flag changes nothing.
+    let out = Output::create(&path, &[&clog2], false).unwrap();
+    let opts = mpelog::convert::Options::default().stop(Arc::new(AtomicBool::new(false)));
+    convert(&clog2, Format::Slog2, &out, &opts, &mut |_| {}).unwrap();
+    out.commit().unwrap();
+    assert!(!Trace::open(&path)
+        .unwrap()
+        .window(None, None)
+        .unwrap()
+        .drawables
+        .is_empty());
+}

@@ -781,15 +781,22 @@ fn convert(
             ),
         })
     })?;
-    interruptible(py, move |_stop| {
+    interruptible(py, move |stop| {
         let run = || -> mpelog::trace::Result<mpelog::convert::Summary> {
             let out = mpelog::output::Output::create(&output, &[&input], false)?;
-            let done =
-                mpelog::convert::convert(&input, target, &out, &Default::default(), &mut |_| {})?;
+            let opts = mpelog::convert::Options::default().stop(stop.clone());
+            // Stopped (interrupted): `out` is dropped, not committed.
+            let done = mpelog::convert::convert(&input, target, &out, &opts, &mut |_| {})?;
             out.commit()?;
             Ok(done)
         };
-        let d = run().map_err(py_err)?;
+        let d = run()
+            .inspect_err(|_| {
+                if stop.load(Ordering::Relaxed) {
+                    interrupt::count_stopped();
+                }
+            })
+            .map_err(py_err)?;
         Ok(serde_json::json!({
             "verb": d.verb,
             "input": d.input.display().to_string(),

@@ -143,6 +143,21 @@ def test_an_interrupt_stops_the_read_it_cuts_short(
     assert s.window(0.0, 0.001).num_rows > 0
 
 
+def test_an_interrupted_convert_is_stopped_and_leaves_no_output(handler, long_clog2, tmp_path):
+    made = []
+
+    def convert():
+        made.append(tmp_path / f"out{len(made)}.slog2")
+        mpelog.convert(long_clog2, made[-1])
+
+    before = _mpelog._stopped()
+    _interrupt_mid_call(convert)
+    assert _stopped_after(before), "the interrupted conversion ran to its end"
+    # The conversions that finished are there; of the interrupted one,
+    # neither its output nor a temporary file.
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in made[:-1])
+
+
 def test_sigint_interrupts_the_wait_for_a_batch(handler, long_clog2):
     # A CLOG2 trace's first batch waits for the pass that learns its legend.
     _interrupt_mid_call(lambda: mpelog.open(long_clog2).batches().read_next_batch())

@@ -54,6 +54,7 @@ use std::path::{Path, PathBuf};
 pub struct Options {
     tree: TreeOptions,
     retree: bool,
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Options {
@@ -101,6 +102,31 @@ impl Options {
     /// ```
     pub fn retrees(&self) -> bool {
         self.retree
+    }
+
+    /// A flag that stops the conversion: a conversion during which it was
+    /// set ends with [`Error::Stopped`], and
+    /// its output must not be committed. A CLOG2 input is read no further
+    /// once it is set; the other conversions run on to their end first.
+    ///
+    /// ```
+    /// use mpelog::{convert::{convert, Options}, output::Output, trace::Format};
+    /// use std::sync::{atomic::AtomicBool, Arc};
+    /// let dir = tempfile::tempdir()?;
+    /// let input = dir.path().join("demo.clog2");
+    /// std::fs::write(&input, clog2_format::synth::generate_vec(&Default::default())?)?;
+    /// let path = dir.path().join("demo.slog2");
+    /// let out = Output::create(&path, &[&input], false)?;
+    /// let opts = Options::default().stop(Arc::new(AtomicBool::new(true)));
+    /// let e = convert(&input, Format::Slog2, &out, &opts, &mut |_| {}).unwrap_err();
+    /// assert_eq!(e.kind(), "stopped");
+    /// drop(out); // not committed: nothing is left
+    /// assert!(!path.exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stop(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Options {
+        self.stop = Some(flag);
+        self
     }
 }
 
@@ -190,6 +216,23 @@ pub fn convert(
     opts: &Options,
     progress: &mut dyn FnMut(Step),
 ) -> Result<Summary> {
+    let input = input.as_ref();
+    let r = convert_unstopped(input, target, out, opts, progress);
+    match &opts.stop {
+        Some(stop) if stop.load(std::sync::atomic::Ordering::Relaxed) => Err(Error::Stopped {
+            path: input.to_path_buf(),
+        }),
+        _ => r,
+    }
+}
+
+fn convert_unstopped(
+    input: &Path,
+    target: Format,
+    out: &Output,
+    opts: &Options,
+    progress: &mut dyn FnMut(Step),
+) -> Result<Summary> {
     let (input, source) = crate::trace::locate(input)?;
     let input = input.as_path();
     let tree = opts.tree;
@@ -204,7 +247,9 @@ pub fn convert(
         }
         (Format::Slog1, Format::Slog1) => rewrite::slog1(input, out)?,
         (Format::Alog, Format::Alog) => rewrite::alog(input, out)?,
-        (Format::Clog2, Format::Slog2) => to_slog2::clog2(input, out, tree, progress)?,
+        (Format::Clog2, Format::Slog2) => {
+            to_slog2::clog2(input, out, tree, opts.stop.as_ref(), progress)?
+        }
         (Format::Clog, Format::Slog2) => to_slog2::clog(input, out, tree, progress)?,
         (Format::Alog, Format::Slog2) => to_slog2::alog(input, out, tree)?,
         (Format::Slog1, Format::Slog2) => to_slog2::slog1(input, out, tree)?,

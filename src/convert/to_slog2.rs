@@ -10,15 +10,20 @@ use slog2_format::convert::ConvertStats;
 use slog2_format::write::TreeOptions;
 use std::path::Path;
 
-/// CLOG2 to SLOG-2 in one pass (what clog2TOslog2 does).
+/// CLOG2 to SLOG-2 in one pass (what clog2TOslog2 does), reading no further
+/// once `stop` is set.
 pub(super) fn clog2(
     input: &Path,
     out: &Output,
     opts: TreeOptions,
+    stop: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<Summary> {
+    use crate::trace::stop::{StopSlot, Stoppable};
     let len = size(input)?;
     let file = std::fs::File::open(input).map_err(Error::io(input))?;
+    let slot = stop.map_or_else(StopSlot::default, |s| StopSlot::new(s.clone()));
+    let file = Stoppable::new(file, slot);
     let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
         path: input.to_path_buf(),
         source,

@@ -39,7 +39,7 @@ mod info;
 mod pieces;
 mod print;
 pub(crate) mod read;
-mod stop;
+pub(crate) mod stop;
 mod two_pass;
 mod window;
 
