@@ -40,6 +40,23 @@ impl StopSlot {
 
 /// An annotation and its trace as a [`Trace`](super::Trace) reads them
 /// (what [`TreeMut::Annotation`](super::TreeMut::Annotation) lends).
+///
+/// ```
+/// use mpelog::trace::{AnnotationReader, TreeMut};
+/// use mpelog_annotate::{annotate, AnnotateOptions};
+/// let dir = tempfile::tempdir()?;
+/// let trace = clog2_format::synth::generate_vec(&Default::default())?;
+/// std::fs::write(dir.path().join("demo.clog2"), &trace)?;
+/// let mut r = clog2_format::Clog2Reader::from_slice(&trace)?;
+/// let opts = AnnotateOptions::default().trace(trace.len() as u64, &trace[..1024]);
+/// let (idx, _) = annotate(&mut r, std::io::Cursor::new(Vec::new()), opts, |_| {})?;
+/// std::fs::write(dir.path().join("demo.clog2.idx"), idx.into_inner())?;
+/// let mut t = mpelog::Trace::open(dir.path().join("demo.clog2.idx"))?;
+/// let TreeMut::Annotation(a, _) = t.tree_mut()? else { panic!("an annotation") };
+/// let a: &mut AnnotationReader = a;
+/// assert!(!a.categories().categories.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub type AnnotationReader = mpelog_annotate::Annotation<Stoppable<File>, Stoppable<File>>;
 
 /// The I/O error a [`Stoppable`] read gives once its flag is set (kind
