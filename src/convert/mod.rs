@@ -105,9 +105,9 @@ impl Options {
     }
 
     /// A flag that stops the conversion: a conversion during which it was
-    /// set ends with [`Error::Stopped`], and
-    /// its output must not be committed. A CLOG2 input is read no further
-    /// once it is set; the other conversions run on to their end first.
+    /// set ends with [`Error::Stopped`], and its output must not be
+    /// committed. A CLOG2 trace converted to SLOG-2 is read no further once
+    /// it is set; the other conversions run on to their end first.
     ///
     /// ```
     /// use mpelog::{convert::{convert, Options}, output::Output, trace::Format};

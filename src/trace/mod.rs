@@ -154,8 +154,8 @@ pub struct Trace {
     /// from the first two-pass read for the next ones, and shared with the
     /// traces [`Trace::reopen`] makes.
     survey: read::Kept,
-    /// The flag that stops its reads ([`Trace::set_stop`]), shared with its
-    /// SLOG-2 reader's source.
+    /// The flag that stops its reads ([`Trace::set_stop`]), shared with the
+    /// files its tree is read from.
     stop: stop::StopSlot,
 }
 
@@ -465,8 +465,9 @@ impl Trace {
     /// analysis and the drawable stream of any input, the one-time
     /// conversion of a CLOG2 trace, every read of a SLOG-2 file's or an
     /// annotation's tree (window queries too), and the check of any file but
-    /// an OTF2 archive; another format's conversion ends in its own time. A read stopped leaves the trace as it was: the
-    /// next call with a flag not set reads as if none had been stopped.
+    /// an OTF2 archive; another format's conversion ends in its own time. A
+    /// read stopped leaves the trace as it was: the next call with a flag
+    /// not set reads as if none had been stopped.
     ///
     /// ```
     /// use std::sync::{atomic::AtomicBool, Arc};
