@@ -9,8 +9,8 @@
 //! stop flag (`mpelog::Trace::set_stop`, given to the trace by `with`): the
 //! read ends at its next look at the flag, its answer dropped, and the trace
 //! (whose lock it holds) answers the next call after it. A read that does not
-//! look at the flag (a check, a conversion by `mpelog.convert`) goes on to its
-//! end in the background.
+//! look at the flag (the conversion of a format other than CLOG2) goes on to
+//! its end in the background; an interrupted `mpelog.convert` commits nothing.
 
 use crate::MpelogError;
 use pyo3::prelude::*;
