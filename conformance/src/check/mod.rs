@@ -114,15 +114,14 @@ struct Stoppable<R> {
     stop: Option<Arc<AtomicBool>>,
 }
 
-impl<R> Stoppable<R> {
-    fn stopped(stop: &Option<Arc<AtomicBool>>) -> bool {
-        stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
-    }
+/// Whether the flag of [`Options::stop`] is given and set.
+fn stopped(stop: &Option<Arc<AtomicBool>>) -> bool {
+    stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
 }
 
 impl<R: Read> Read for Stoppable<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if Self::stopped(&self.stop) {
+        if stopped(&self.stop) {
             return Err(io::Error::other("the check was stopped"));
         }
         self.inner.read(buf)
@@ -249,7 +248,7 @@ where
 /// ```
 pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
     let report = check_path_unstopped(path, opts);
-    if Stoppable::<File>::stopped(&opts.stop) {
+    if stopped(&opts.stop) {
         return Err(io::Error::new(
             io::ErrorKind::Interrupted,
             "the check was stopped (Options::stop)",
