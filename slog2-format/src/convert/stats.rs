@@ -44,8 +44,23 @@ pub struct PairStats {
 }
 
 impl PairStats {
-    /// The conversion's figures with the tree writer's.
-    pub(crate) fn with_tree(self, tree: TreeStats) -> ConvertStats {
+    /// The conversion's figures with the tree writer's: what an `X_to_slog2`
+    /// gives, for a caller that fed the tree writer through a sink of its
+    /// own (one that stops or counts, say) with `X_into`.
+    ///
+    /// ```
+    /// use slog2_format::write::{TreeOptions, TreeWriter};
+    /// let clog2 = clog2_format::synth::generate_vec(&Default::default())?;
+    /// let mut r = clog2_format::Clog2Reader::from_slice(&clog2)?;
+    /// let tree = TreeWriter::new(std::io::Cursor::new(Vec::new()), TreeOptions::default())?;
+    /// let ((_, tree), pair) = slog2_format::convert::clog2_into(&mut r, tree, |_| {})?;
+    /// let records = pair.records;
+    /// let stats = pair.with_tree(tree);
+    /// assert_eq!(stats.records, records);
+    /// assert!(stats.tree.drawables > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_tree(self, tree: TreeStats) -> ConvertStats {
         ConvertStats {
             records: self.records,
             input_bytes: self.input_bytes,
