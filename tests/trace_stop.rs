@@ -327,3 +327,173 @@ fn a_stopped_conversion_reads_no_further_and_leaves_no_output() {
         .drawables
         .is_empty());
 }
+
+/// Whether libotf2's Python package is importable: without it the OTF2 tests
+/// skip with a message, unless `CI` is set (then they fail).
+fn have_otf2() -> bool {
+    let found = std::process::Command::new("python3")
+        .args(["-c", "import otf2"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but `python3 -c 'import otf2'` fails: pip install otf2"
+        );
+        eprintln!("skipped: python3 cannot import otf2 (pip install otf2)");
+    }
+    found
+}
+
+/// A random archive of `events` events written by libotf2 (otf2-format's
+/// oracle script) in `dir`: its anchor file.
+fn otf2_archive(dir: &std::path::Path, events: u32) -> std::path::PathBuf {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("otf2-format/tests/oracle/otf2_oracle.py");
+    let path = dir.join("archive");
+    let o = std::process::Command::new("python3")
+        .arg(script)
+        .args(["write", "7"])
+        .arg(&path)
+        .arg(events.to_string())
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    path.join("traces.otf2")
+}
+
+/// A progress that sets `flag` at the first count of events it is told, and
+/// counts those it is told.
+fn stop_at_the_first_count(
+    flag: Arc<AtomicBool>,
+    counts: Arc<std::sync::atomic::AtomicU64>,
+) -> impl FnMut(mpelog::trace::Step) + Send + 'static {
+    move |step| {
+        if let mpelog::trace::Step::Events { .. } = step {
+            counts.fetch_add(1, Ordering::Relaxed);
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+#[test]
+fn an_otf2_archives_conversion_stops_at_its_next_drawable() {
+    if !have_otf2() {
+        return;
+    }
+    use mpelog::{convert::convert, output::Output, trace::Format};
+    let dir = tempfile::tempdir().unwrap();
+    // Events are counted every 65,536: this archive is told at least 4 times.
+    let archive = otf2_archive(dir.path(), 300_000);
+    let counts = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    // Unstopped, the conversion of its first window is told each count.
+    let mut t = Trace::open(&archive).unwrap();
+    let flag = Arc::new(AtomicBool::new(false));
+    let c = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let told = stop_at_the_first_count(Arc::new(AtomicBool::new(false)), c.clone());
+    t.set_progress(Box::new(told));
+    let want = t.window(None, None).unwrap().drawables.len();
+    let all: u64 = c.load(Ordering::Relaxed);
+    assert!(all >= 4, "told {all} counts");
+    // Stopped at the first count, it makes no further drawable: no count
+    // after the first.
+    let mut t = Trace::open(&archive).unwrap();
+    t.set_stop(flag.clone());
+    t.set_progress(Box::new(stop_at_the_first_count(flag, counts.clone())));
+    assert_eq!(t.window(None, None).unwrap_err().kind(), "stopped");
+    assert_eq!(counts.load(Ordering::Relaxed), 1);
+    assert!(!t.is_converted());
+    fresh(&mut t);
+    assert_eq!(t.window(None, None).unwrap().drawables.len(), want);
+    // `convert` the same way, and it leaves no output.
+    let path = dir.path().join("a.slog2");
+    let out = Output::create(&path, &[&archive], false).unwrap();
+    let flag = Arc::new(AtomicBool::new(false));
+    let counts = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let opts = mpelog::convert::Options::default().stop(flag.clone());
+    let mut progress = stop_at_the_first_count(flag, counts.clone());
+    let e = convert(&archive, Format::Slog2, &out, &opts, &mut progress).unwrap_err();
+    assert_eq!(e.kind(), "stopped", "{e}");
+    assert_eq!(counts.load(Ordering::Relaxed), 1);
+    drop(out);
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_stopped_rewrite_reads_no_further_and_leaves_no_output() {
+    use mpelog::{convert::convert, output::Output, trace::Format};
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = generated_with(dir.path(), 250_000);
+    let len = std::fs::metadata(&clog2).unwrap().len();
+    let path = dir.path().join("again.clog2");
+    let flag = Arc::new(AtomicBool::new(false));
+    let seen = Seen::default();
+    let mut progress = |step| {
+        if let mpelog::trace::Step::Read { at, total } = step {
+            seen.furthest.fetch_max(at, Ordering::Relaxed);
+            if at > total / 4 && !flag.swap(true, Ordering::Relaxed) {
+                seen.set_at.store(at, Ordering::Relaxed);
+            }
+        }
+    };
+    let out = Output::create(&path, &[&clog2], false).unwrap();
+    let opts = mpelog::convert::Options::default().stop(flag.clone());
+    let e = convert(&clog2, Format::Clog2, &out, &opts, &mut progress).unwrap_err();
+    assert_eq!(e.kind(), "stopped", "{e}");
+    assert!(
+        seen.after() < len / 8,
+        "{} of {len} bytes read after the stop",
+        seen.after()
+    );
+    drop(out);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_scan_without_a_tree_stops_at_the_traces_flag_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = generated(dir.path());
+    let mut t = Trace::open(&clog2).unwrap();
+    // The trace's flag, set before the first pass: the legend is never
+    // learnt, and the scan (whose own flag is not set) hands out nothing.
+    fresh(&mut t).store(true, Ordering::Relaxed);
+    assert_eq!(t.scan_legend().unwrap_err().kind(), "stopped");
+    let mut pieces = 0;
+    let own = Arc::new(AtomicBool::new(false));
+    let e = t
+        .scan_until(&Default::default(), &own, &mut |_| {}, &mut |_| pieces += 1)
+        .unwrap_err();
+    assert_eq!((e.kind(), pieces), ("stopped", 0));
+    // A fresh flag: the legend and every piece.
+    fresh(&mut t);
+    assert!(!t.scan_legend().unwrap().is_empty());
+    let n = t
+        .scan_until(&Default::default(), &own, &mut |_| {}, &mut |_| {})
+        .unwrap();
+    assert!(n > 0);
+}
+
+#[test]
+fn set_stop_ends_write_slog2_midway_and_leaves_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let clog2 = generated_with(dir.path(), 250_000);
+    let len = std::fs::metadata(&clog2).unwrap().len();
+    let out = dir.path().join("g.slog2");
+    let mut t = Trace::open(&clog2).unwrap();
+    let (_, seen) = stop_at_a_quarter(&mut t);
+    assert_eq!(t.write_slog2(&out).unwrap_err().kind(), "stopped");
+    assert!(
+        seen.after() < len / 8,
+        "{} of {len} bytes read after the stop",
+        seen.after()
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    fresh(&mut t);
+    t.write_slog2(&out).unwrap();
+    assert!(!Trace::open(&out)
+        .unwrap()
+        .window(None, None)
+        .unwrap()
+        .drawables
+        .is_empty());
+}

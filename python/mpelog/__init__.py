@@ -10,8 +10,8 @@ URLs) as Arrow tables and pandas DataFrames.
 
 Reads run in Rust with the GIL released; Ctrl-C interrupts a long one at
 once (``KeyboardInterrupt``) and stops the read itself in the background
-(the conversion of a format other than CLOG2 runs on to its end; an
-interrupted ``convert`` leaves no output).
+(an ALOG, SLOG-1 or old CLOG file is parsed whole first, and that parse runs
+on to its end; an interrupted ``convert`` leaves no output).
 Drawables reach pyarrow through the Arrow C data interface, in the columns
 of ``mpelog export --to parquet``
 (spec/export.md section 7), its typed ``info_*`` columns included.

@@ -8,9 +8,10 @@
 //! [`POLL`]: an interrupt raises at once. The interrupt also sets the read's
 //! stop flag (`mpelog::Trace::set_stop`, given to the trace by `with`): the
 //! read ends at its next look at the flag, its answer dropped, and the trace
-//! (whose lock it holds) answers the next call after it. A read that does not
-//! look at the flag (the conversion of a format other than CLOG2) goes on to
-//! its end in the background; an interrupted `mpelog.convert` commits nothing.
+//! (whose lock it holds) answers the next call after it. What does not look
+//! at the flag (the parse of an ALOG, SLOG-1 or old CLOG file, read whole
+//! before it is converted) goes on to its end in the background; an
+//! interrupted `mpelog.convert` commits nothing.
 
 use crate::MpelogError;
 use pyo3::prelude::*;

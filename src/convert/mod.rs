@@ -106,8 +106,11 @@ impl Options {
 
     /// A flag that stops the conversion: a conversion during which it was
     /// set ends with [`Error::Stopped`], and its output must not be
-    /// committed. A CLOG2 trace converted to SLOG-2 is read no further once
-    /// it is set; the other conversions run on to their end first.
+    /// committed. Once it is set, a conversion that reads its input as it
+    /// goes (CLOG2, SLOG-2) reads no further, and one that reads it whole
+    /// first (ALOG, SLOG-1, old CLOG) or through its codec (an OTF2 archive)
+    /// makes no further drawable. The rewrites of ALOG, SLOG-1 and old CLOG
+    /// into themselves, made in memory, run on to their end.
     ///
     /// ```
     /// use mpelog::{convert::{convert, Options}, output::Output, trace::Format};
@@ -236,24 +239,23 @@ fn convert_unstopped(
     let (input, source) = crate::trace::locate(input)?;
     let input = input.as_path();
     let tree = opts.tree;
+    let stop = &opts.stop.clone().unwrap_or_default();
     let done = match (source, target) {
-        (Format::Clog2, Format::Clog2) => rewrite::clog2(input, out, progress)?,
+        (Format::Clog2, Format::Clog2) => rewrite::clog2(input, out, stop, progress)?,
         (Format::Clog, Format::Clog) => rewrite::clog(input, out)?,
         (Format::Slog2 | Format::Slog2Compressed, Format::Slog2) if opts.retree => {
-            rewrite::retree_slog2(input, out, tree)?
+            rewrite::retree_slog2(input, out, tree, stop)?
         }
         (Format::Slog2 | Format::Slog2Compressed, Format::Slog2) => {
-            rewrite::slog2(input, out, tree, progress)?
+            rewrite::slog2(input, out, tree, stop, progress)?
         }
         (Format::Slog1, Format::Slog1) => rewrite::slog1(input, out)?,
         (Format::Alog, Format::Alog) => rewrite::alog(input, out)?,
-        (Format::Clog2, Format::Slog2) => {
-            to_slog2::clog2(input, out, tree, opts.stop.as_ref(), progress)?
-        }
-        (Format::Clog, Format::Slog2) => to_slog2::clog(input, out, tree, progress)?,
-        (Format::Alog, Format::Slog2) => to_slog2::alog(input, out, tree)?,
-        (Format::Slog1, Format::Slog2) => to_slog2::slog1(input, out, tree)?,
-        (Format::Otf2, Format::Slog2) => to_slog2::otf2(input, out, tree)?,
+        (Format::Clog2, Format::Slog2) => to_slog2::clog2(input, out, tree, stop, progress)?,
+        (Format::Clog, Format::Slog2) => to_slog2::clog(input, out, tree, stop, progress)?,
+        (Format::Alog, Format::Slog2) => to_slog2::alog(input, out, tree, stop)?,
+        (Format::Slog1, Format::Slog2) => to_slog2::slog1(input, out, tree, stop)?,
+        (Format::Otf2, Format::Slog2) => to_slog2::otf2(input, out, tree, stop, progress)?,
         (Format::Otf2, t) => {
             return Err(Error::Unsupported {
                 path: input.to_path_buf(),

@@ -2,17 +2,26 @@
 //! through their models, SLOG-2 through the codec (updated from 2.0.5, its
 //! nodes stored anew, or every drawable put into a new tree).
 
+use super::to_slog2::stoppable;
 use super::{done, finish, identical_or_not, size, slog2_name, write_all, writer, Summary};
 use crate::output::Output;
 use crate::trace::{Error, Result, Step};
 use clog2_format::{BlockWriter, Clog2Reader};
 use slog2_format::write::TreeOptions;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-/// CLOG2 streamed block by block through the parser and the block writer.
-pub(super) fn clog2(input: &Path, out: &Output, progress: &mut dyn FnMut(Step)) -> Result<Summary> {
+/// CLOG2 streamed block by block through the parser and the block writer,
+/// reading no further once `stop` is set.
+pub(super) fn clog2(
+    input: &Path,
+    out: &Output,
+    stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(Step),
+) -> Result<Summary> {
     let len = size(input)?;
-    let file = std::fs::File::open(input).map_err(Error::io(input))?;
+    let file = stoppable(input, stop)?;
     let mut told = |at| progress(Step::Read { at, total: len });
     let counted = crate::input::Counted::new(file, &mut told);
     let bad_input = |source| Error::Clog2 {
@@ -109,11 +118,13 @@ pub(super) fn slog1(input: &Path, out: &Output) -> Result<Summary> {
 /// SLOG-2 to SLOG-2: a 2.0.5 file is updated to 2.0.6 (weight counts and
 /// category summaries computed, pointers laid out again); a plain 2.0.6 file
 /// is rewritten through the codec, byte for byte; with a compression, or from
-/// a compressed file, the nodes are stored anew (`write::reframe`).
+/// a compressed file, the nodes are stored anew (`write::reframe`). Reads no
+/// further once `stop` is set.
 pub(super) fn slog2(
     input: &Path,
     out: &Output,
     opts: TreeOptions,
+    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<Summary> {
     use slog2_format::write::update;
@@ -128,10 +139,10 @@ pub(super) fn slog2(
     };
     let compression = opts.compression;
     let len = size(input)?;
-    let file = std::fs::File::open(input).map_err(Error::io(input))?;
-    let version = slog2_format::Slog2Reader::new(std::io::BufReader::new(&file))
+    let version = slog2_format::Slog2Reader::new(std::io::BufReader::new(stoppable(input, stop)?))
         .map_err(bad_input)?
         .version();
+    let file = stoppable(input, stop)?;
     if compression.is_framed() || version.is_compressed() {
         let (w, stats) = slog2_format::write::reframe(
             std::io::BufReader::new(file),
@@ -182,10 +193,16 @@ pub(super) fn slog2(
 }
 
 /// SLOG-2 to SLOG-2 with a new tree: every drawable into it
-/// ([`crate::filter`] with nothing removed).
-pub(super) fn retree_slog2(input: &Path, out: &Output, opts: TreeOptions) -> Result<Summary> {
+/// ([`crate::filter`] with nothing removed), reading no further once `stop`
+/// is set.
+pub(super) fn retree_slog2(
+    input: &Path,
+    out: &Output,
+    opts: TreeOptions,
+    stop: &Arc<AtomicBool>,
+) -> Result<Summary> {
     let len = size(input)?;
-    let file = std::fs::File::open(input).map_err(Error::io(input))?;
+    let file = stoppable(input, stop)?;
     let bad_input = |source| Error::Slog2 {
         path: input.to_path_buf(),
         source,

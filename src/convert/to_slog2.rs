@@ -5,10 +5,13 @@
 use super::lines::{alog_unmatched_line, tree_line, unmatched_line};
 use super::{done, finish, size, slog2_name, writer, Summary};
 use crate::output::{OutWriter, Output};
+use crate::trace::stop::{into_stopping_tree, StopSlot, Stoppable};
 use crate::trace::{Error, Result, Step};
 use slog2_format::convert::ConvertStats;
 use slog2_format::write::TreeOptions;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// CLOG2 to SLOG-2 in one pass (what clog2TOslog2 does), reading no further
 /// once `stop` is set.
@@ -16,14 +19,11 @@ pub(super) fn clog2(
     input: &Path,
     out: &Output,
     opts: TreeOptions,
-    stop: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<Summary> {
-    use crate::trace::stop::{StopSlot, Stoppable};
     let len = size(input)?;
-    let file = std::fs::File::open(input).map_err(Error::io(input))?;
-    let slot = stop.map_or_else(StopSlot::default, |s| StopSlot::new(s.clone()));
-    let file = Stoppable::new(file, slot);
+    let file = stoppable(input, stop)?;
     let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
         path: input.to_path_buf(),
         source,
@@ -35,21 +35,31 @@ pub(super) fn clog2(
     })
 }
 
-/// Old CLOG (MPE1) to SLOG-2 (what clogTOslog2 does).
+/// Old CLOG (MPE1) to SLOG-2 (what clogTOslog2 does), ending at the next
+/// drawable once `stop` is set.
 pub(super) fn clog(
     input: &Path,
     out: &Output,
     opts: TreeOptions,
+    stop: &Arc<AtomicBool>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<Summary> {
     let data = std::fs::read(input).map_err(Error::io(input))?;
     let len = data.len() as u64;
     paired(input, out, len, "clogTOslog2", opts, |w| {
         let records = clog2_format::clog::ClogRecords::new(&data)?;
-        slog2_format::convert::clog_to_slog2(records, w, opts, |at| {
-            progress(Step::Read { at, total: len })
+        into_stopping_tree(w, opts, stop, |t| {
+            slog2_format::convert::clog_into(records, t, |at| {
+                progress(Step::Read { at, total: len })
+            })
         })
     })
+}
+
+/// The file `input`, read no further once `stop` is set.
+pub(super) fn stoppable(input: &Path, stop: &Arc<AtomicBool>) -> Result<Stoppable<std::fs::File>> {
+    let file = std::fs::File::open(input).map_err(Error::io(input))?;
+    Ok(Stoppable::new(file, StopSlot::new(stop.clone())))
 }
 
 /// A CLOG2 or old-CLOG conversion: the reader's errors are the input's, the
@@ -99,12 +109,20 @@ fn bad_input(input: &Path) -> impl Fn(slog2_format::Error) -> Error + '_ {
     }
 }
 
-/// ALOG to SLOG-2 through the one-pass tree writer (spec/conversion.md §6).
-pub(super) fn alog(input: &Path, out: &Output, opts: TreeOptions) -> Result<Summary> {
+/// ALOG to SLOG-2 through the one-pass tree writer (spec/conversion.md §6),
+/// ending at the next drawable once `stop` is set.
+pub(super) fn alog(
+    input: &Path,
+    out: &Output,
+    opts: TreeOptions,
+    stop: &Arc<AtomicBool>,
+) -> Result<Summary> {
     let len = size(input)?;
     let f = crate::trace::read::alog(input)?;
-    let (w, stats) = slog2_format::convert::alog_to_slog2(&f, writer(out)?, opts, |_| {})
-        .map_err(bad_input(input))?;
+    let (w, stats) = into_stopping_tree(writer(out)?, opts, stop, |t| {
+        slog2_format::convert::alog_into(&f, t, |_| {})
+    })
+    .map_err(bad_input(input))?;
     let output_bytes = finish(w, out)?;
     let details = vec![
         tree_line(&stats.tree),
@@ -123,8 +141,14 @@ pub(super) fn alog(input: &Path, out: &Output, opts: TreeOptions) -> Result<Summ
     })
 }
 
-/// SLOG-1 to SLOG-2: each interval once, as a state or arrow (spec/slog1.md).
-pub(super) fn slog1(input: &Path, out: &Output, opts: TreeOptions) -> Result<Summary> {
+/// SLOG-1 to SLOG-2: each interval once, as a state or arrow (spec/slog1.md),
+/// ending at the next drawable once `stop` is set.
+pub(super) fn slog1(
+    input: &Path,
+    out: &Output,
+    opts: TreeOptions,
+    stop: &Arc<AtomicBool>,
+) -> Result<Summary> {
     let len = size(input)?;
     let f = crate::trace::read::slog1(input)?;
     let mut details = Vec::new();
@@ -137,8 +161,10 @@ pub(super) fn slog1(input: &Path, out: &Output, opts: TreeOptions) -> Result<Sum
             w.what
         ));
     }
-    let (w, stats) = slog2_format::convert::slog1::slog1_to_slog2(&f, writer(out)?, opts, |_| {})
-        .map_err(bad_input(input))?;
+    let (w, stats) = into_stopping_tree(writer(out)?, opts, stop, |t| {
+        slog2_format::convert::slog1_into(&f, t, |_| {})
+    })
+    .map_err(bad_input(input))?;
     let output_bytes = finish(w, out)?;
     details.insert(0, tree_line(&stats.tree));
     let records = slog2_format::slog1::dump::summary(&f).records;
@@ -158,22 +184,29 @@ pub(super) fn slog1(input: &Path, out: &Output, opts: TreeOptions) -> Result<Sum
 /// An OTF2 archive (its anchor file or directory) to SLOG-2 in one pass
 /// (spec/otf2.md §9). Its summary's numbers are in [`Summary::stats`], and
 /// told in its details ([`otf2_lines`](super::otf2_lines)); its input bytes
-/// are the archive's ([`otf2_format::Archive::bytes`]).
-pub(super) fn otf2(input: &Path, out: &Output, opts: TreeOptions) -> Result<Summary> {
+/// are the archive's ([`otf2_format::Archive::bytes`]). It tells
+/// [`Step::Events`] and ends at the next drawable once `stop` is set.
+pub(super) fn otf2(
+    input: &Path,
+    out: &Output,
+    opts: TreeOptions,
+    stop: &Arc<AtomicBool>,
+    progress: &mut dyn FnMut(Step),
+) -> Result<Summary> {
     let archive = crate::trace::read::otf2(input)?;
-    let (w, stats) =
-        slog2_format::convert::otf2::otf2_to_slog2(&archive, writer(out)?, opts, |_| {}).map_err(
-            |e| match e {
-                slog2_format::Error::Otf2(source) => Error::Otf2 {
-                    path: input.to_path_buf(),
-                    source: *source,
-                },
-                source => Error::Slog2 {
-                    path: input.to_path_buf(),
-                    source,
-                },
-            },
-        )?;
+    let (w, stats) = into_stopping_tree(writer(out)?, opts, stop, |t| {
+        slog2_format::convert::otf2_into(&archive, t, |at| progress(Step::Events { at }))
+    })
+    .map_err(|e| match e {
+        slog2_format::Error::Otf2(source) => Error::Otf2 {
+            path: input.to_path_buf(),
+            source: *source,
+        },
+        source => Error::Slog2 {
+            path: input.to_path_buf(),
+            source,
+        },
+    })?;
     let output_bytes = finish(w, out)?;
     let records = stats.otf2.as_ref().map(|c| c.events);
     let details = stats

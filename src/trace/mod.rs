@@ -100,6 +100,13 @@ pub enum Step {
         /// The input's size.
         total: u64,
     },
+    /// `at` events of an OTF2 archive have been read (its conversion counts
+    /// events: an archive's locations are read side by side, so no one byte
+    /// position tells how far it has come).
+    Events {
+        /// The events read so far.
+        at: u64,
+    },
     /// The input has been read and its drawables put in time order, through
     /// `runs` sorted runs in a temporary file (none when they fit in the
     /// sort memory).
@@ -462,12 +469,14 @@ impl Trace {
     /// Stops this trace's reads once `flag` is set: the read in progress
     /// (on another thread) ends with [`Error::Stopped`], as does every later
     /// one until another flag is given. What stops: the statistics, the
-    /// analysis and the drawable stream of any input, the one-time
-    /// conversion of a CLOG2 trace, every read of a SLOG-2 file's or an
-    /// annotation's tree (window queries too), and the check of any file but
-    /// an OTF2 archive; another format's conversion ends in its own time. A
-    /// read stopped leaves the trace as it was: the next call with a flag
-    /// not set reads as if none had been stopped.
+    /// analysis and the drawable stream of any input, its conversion to
+    /// SLOG-2 (the one-time conversion of a window query, and
+    /// [`write_slog2`](Self::write_slog2)), every read of a SLOG-2 file's or
+    /// an annotation's tree (window queries too), and the check. Only the
+    /// parse of an ALOG, SLOG-1 or old CLOG file, read whole before it is
+    /// converted, ends in its own time. A read stopped leaves the trace as it
+    /// was: the next call with a flag not set reads as if none had been
+    /// stopped.
     ///
     /// ```
     /// use std::sync::{atomic::AtomicBool, Arc};
@@ -585,11 +594,10 @@ impl Trace {
         if self.tree.is_none() {
             let local = self.local()?;
             let dir = tempfile::tempdir().map_err(Error::io(&std::env::temp_dir()))?;
-            let total = std::fs::metadata(&local).map_or(0, |m| m.len());
             let progress = &mut self.progress;
-            let mut tell = |at| {
+            let mut tell = |step| {
                 if let Some(p) = progress.as_mut() {
-                    p(Step::Read { at, total })
+                    p(step)
                 }
             };
             let stop = self.stop.flag();
@@ -792,7 +800,11 @@ impl Trace {
     ///
     /// [`Error::Unsupported`] for a SLOG-2 file or an annotation (`mpelog
     /// convert` rewrites those), the format's error where the input is bad,
-    /// [`Error::Output`] when `out` is the input or cannot be written.
+    /// [`Error::Output`] when `out` is the input or cannot be written,
+    /// [`Error::Stopped`] once the trace's flag is set
+    /// ([`set_stop`](Self::set_stop); then nothing is written). The
+    /// conversion's progress goes where [`set_progress`](Self::set_progress)
+    /// says.
     ///
     /// ```
     /// let dir = tempfile::tempdir()?;
@@ -822,13 +834,16 @@ impl Trace {
             _ => {
                 let local = self.local()?;
                 let out = crate::output::Output::create(out, &[&local], false)?;
-                crate::convert::convert(
-                    &local,
-                    Format::Slog2,
-                    &out,
-                    &Default::default(),
-                    &mut |_| {},
-                )?;
+                let opts = crate::convert::Options::default().stop(self.stop.flag());
+                let progress = &mut self.progress;
+                let mut tell = |step| {
+                    if let Some(p) = progress.as_mut() {
+                        p(step)
+                    }
+                };
+                let done = crate::convert::convert(&local, Format::Slog2, &out, &opts, &mut tell);
+                // Stopped, `out` is dropped: nothing is left.
+                self.stopped(done)?;
                 Ok(out.commit()?)
             }
         }

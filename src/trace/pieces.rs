@@ -246,14 +246,40 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
-                if let Some(out) =
-                    read::streamed_until(&local, self.format, opts, stop, &self.survey, legend, f)?
-                {
+                // The reads without a tree stop at one flag: `both`, set
+                // once the caller's or the trace's is, as the reads'
+                // progress and the callbacks find it.
+                let either = Either::new(stop.clone(), self.stop.flag());
+                let both = &either.both.clone();
+                let e = either.clone();
+                let mut told: Option<super::Progress> = Some(Box::new(move |_| e.look()));
+                // Looked at after each call, so that a flag the callback
+                // sets stops the read before its next piece.
+                let mut legend = |l: &[Category]| {
+                    legend(l);
+                    either.look();
+                };
+                let mut f = |p: Piece<'_>| {
+                    f(p);
+                    either.look();
+                };
+                let streamed = read::streamed_until(
+                    &local,
+                    self.format,
+                    opts,
+                    both,
+                    &self.survey,
+                    &mut |_| either.look(),
+                    &mut legend,
+                    &mut f,
+                );
+                if let Some(out) = streamed? {
                     return Ok(out.pieces);
                 }
-                let mut sorted = read::sorted(&local, self.format, opts, stop, &mut None)?;
+                let mut sorted = read::sorted(&local, self.format, opts, both, &mut told)?;
                 legend(sorted.categories());
-                visit_until(&mut sorted, opts, stop, f).map_err(Error::io(&std::env::temp_dir()))?
+                visit_until(&mut sorted, opts, both, &mut f)
+                    .map_err(Error::io(&std::env::temp_dir()))?
             }
         };
         n.ok_or_else(stopped)
@@ -319,4 +345,34 @@ pub enum InOrder<'a> {
     /// A CLOG2 trace whose records are in time order, read in two passes
     /// (no sorted runs).
     TwoPass(Box<super::TwoPass<'a>>),
+}
+
+/// Two stop flags a read without a tree stops at (the caller's of
+/// [`Trace::scan_until`] and the trace's, [`Trace::set_stop`]), as the one
+/// flag `both` it is given: set, by [`look`](Either::look), once either is.
+#[derive(Clone)]
+struct Either {
+    caller: Arc<AtomicBool>,
+    trace: Arc<AtomicBool>,
+    both: Arc<AtomicBool>,
+}
+
+impl Either {
+    fn new(caller: Arc<AtomicBool>, trace: Arc<AtomicBool>) -> Either {
+        let both = Arc::new(AtomicBool::new(false));
+        let e = Either {
+            caller,
+            trace,
+            both,
+        };
+        e.look();
+        e
+    }
+
+    /// Sets `both` when the caller's flag or the trace's is set.
+    fn look(&self) {
+        if self.caller.load(Ordering::Relaxed) || self.trace.load(Ordering::Relaxed) {
+            self.both.store(true, Ordering::Relaxed);
+        }
+    }
 }

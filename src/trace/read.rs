@@ -192,20 +192,23 @@ pub(crate) fn stream(
 /// keeps nothing and learns the legend, the time box and whether the records
 /// are in time order ([`survey`]); the second hands out each piece once no
 /// piece still to come can start before it ([`stream`],
-/// [`crate::export::streamed`]).
+/// [`crate::export::streamed`]). `progress` is told the bytes read in each
+/// pass.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn streamed_until(
     path: &Path,
     format: Format,
     opts: &crate::export::Options,
     stop: &Arc<AtomicBool>,
     kept: &Kept,
+    progress: &mut dyn FnMut(u64),
     legend: &mut dyn FnMut(&[slog2_format::Category]),
     f: &mut dyn FnMut(crate::slices::Piece<'_>),
 ) -> Result<Streamed> {
     if format != Format::Clog2 {
         return Ok(None);
     }
-    let survey = survey_kept(kept, path, stop, &mut |_| {})?;
+    let survey = survey_kept(kept, path, stop, progress)?;
     if !survey.in_time_order {
         return Ok(None);
     }
@@ -215,7 +218,7 @@ pub(crate) fn streamed_until(
         f(p);
         std::ops::ControlFlow::Continue(())
     };
-    let out = stream(path, span, opts, stop, &mut |_| {}, &mut emit)?;
+    let out = stream(path, span, opts, stop, progress, &mut emit)?;
     if out.stopped {
         return Err(Error::Stopped {
             path: path.to_path_buf(),
@@ -285,7 +288,7 @@ pub(crate) fn to_slog2(
     format: Format,
     dir: &Path,
     stop: &Arc<AtomicBool>,
-    progress: &mut dyn FnMut(u64),
+    progress: &mut dyn FnMut(super::Step),
 ) -> Result<(PathBuf, slog2_format::convert::ConvertStats)> {
     let out = dir.join("converted.slog2");
     let stats = write_slog2(path, format, &out, stop, progress)?;
@@ -293,22 +296,28 @@ pub(crate) fn to_slog2(
 }
 
 /// Converts the trace at `path` to the SLOG-2 file `out` with the default
-/// tree, as `mpelog convert` does, and returns what the conversion did; a
-/// CLOG2 trace's conversion ends with a read error once `stop` is set.
-/// `progress` is told the input bytes read of a CLOG2 or old CLOG trace.
+/// tree, as `mpelog convert` does, and returns what the conversion did. Once
+/// `stop` is set it ends with an error: a CLOG2 trace's at its next read, the
+/// others' at their next drawable. `progress` is told the input bytes read of
+/// a CLOG2 or old CLOG trace ([`Step::Read`](super::Step::Read)), the
+/// events read of an OTF2 archive ([`Step::Events`](super::Step::Events)).
 pub(crate) fn write_slog2(
     path: &Path,
     format: Format,
     out: &Path,
     stop: &Arc<AtomicBool>,
-    progress: &mut dyn FnMut(u64),
+    progress: &mut dyn FnMut(super::Step),
 ) -> Result<slog2_format::convert::ConvertStats> {
+    use super::stop::into_stopping_tree;
+    use super::Step;
     use slog2_format::convert as c;
     use std::io::Write as _;
     let out = out.to_path_buf();
     let opts = slog2_format::write::TreeOptions::default();
     let w = std::io::BufWriter::new(std::fs::File::create(&out).map_err(Error::io(&out))?);
     let conv = |e| Error::conversion(path, e);
+    let total = std::fs::metadata(path).map_or(0, |m| m.len());
+    let mut read = |at| progress(Step::Read { at, total });
     let (mut w, stats) = match format {
         Format::Clog2 => {
             let file = std::fs::File::open(path).map_err(Error::io(path))?;
@@ -317,18 +326,32 @@ pub(crate) fn write_slog2(
                 path: path.to_path_buf(),
                 source,
             })?;
-            c::clog2_to_slog2(&mut r, w, opts, progress).map_err(conv)?
+            c::clog2_to_slog2(&mut r, w, opts, read).map_err(conv)?
         }
         Format::Clog => {
             let data = std::fs::read(path).map_err(Error::io(path))?;
             clog2_format::clog::ClogRecords::new(&data)
                 .map_err(slog2_format::Error::from)
-                .and_then(|records| c::clog_to_slog2(records, w, opts, progress))
+                .and_then(|records| {
+                    into_stopping_tree(w, opts, stop, |t| c::clog_into(records, t, &mut read))
+                })
                 .map_err(conv)?
         }
-        Format::Alog => c::alog_to_slog2(&alog(path)?, w, opts, |_| {}).map_err(conv)?,
-        Format::Slog1 => c::slog1::slog1_to_slog2(&slog1(path)?, w, opts, |_| {}).map_err(conv)?,
-        Format::Otf2 => c::otf2::otf2_to_slog2(&otf2(path)?, w, opts, |_| {}).map_err(conv)?,
+        Format::Alog => {
+            let f = alog(path)?;
+            into_stopping_tree(w, opts, stop, |t| c::alog_into(&f, t, |_| {})).map_err(conv)?
+        }
+        Format::Slog1 => {
+            let f = slog1(path)?;
+            into_stopping_tree(w, opts, stop, |t| c::slog1::slog1_into(&f, t, |_| {}))
+                .map_err(conv)?
+        }
+        Format::Otf2 => {
+            let archive = otf2(path)?;
+            let events = |at| progress(Step::Events { at });
+            into_stopping_tree(w, opts, stop, |t| c::otf2_into(&archive, t, events))
+                .map_err(conv)?
+        }
         _ => unreachable!("a format with a tree is read through it"),
     };
     w.flush().map_err(Error::io(&out))?;

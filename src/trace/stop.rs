@@ -2,8 +2,11 @@
 //! ([`Trace::set_stop`](super::Trace::set_stop)): the flag of the call in
 //! progress, which the trace's readers look at before each read.
 
+use slog2_format::convert::{ConvertStats, PairStats};
+use slog2_format::types::{Category, LineIdMap};
+use slog2_format::write::{Prim, PrimSink, TreeOptions, TreeStats, TreeWriter};
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -102,9 +105,123 @@ impl<R: Seek> Seek for Stoppable<R> {
     }
 }
 
+/// The error a [`Stopping`] sink gives once its flag is set: the sink's own,
+/// an `Interrupted` I/O error (as [`StartOrder`]'s stop).
+///
+/// [`StartOrder`]: crate::export::sorted::StartOrder
+fn stopped_sink() -> slog2_format::Error {
+    slog2_format::Error::Sink(Box::new(io::Error::new(
+        io::ErrorKind::Interrupted,
+        "the conversion was stopped by its reader",
+    )))
+}
+
+/// A sink that hands each primitive on to `inner` until `stop` is set, then
+/// fails: what stops a conversion whose input was read whole (ALOG, SLOG-1,
+/// old CLOG) or whose reads are the codec's own (an OTF2 archive's) at its
+/// next primitive.
+pub(crate) struct Stopping<P> {
+    inner: P,
+    stop: Arc<AtomicBool>,
+}
+
+impl<P: PrimSink> PrimSink for Stopping<P> {
+    type Output = P::Output;
+
+    fn add(&mut self, p: Prim) -> slog2_format::Result<()> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(stopped_sink());
+        }
+        self.inner.add(p)
+    }
+
+    fn finish(
+        self,
+        categories: &[Category],
+        maps: Vec<LineIdMap>,
+    ) -> slog2_format::Result<P::Output> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(stopped_sink());
+        }
+        self.inner.finish(categories, maps)
+    }
+
+    fn low_water(&mut self, time: f64) -> slog2_format::Result<()> {
+        self.inner.low_water(time)
+    }
+}
+
+/// A conversion into a SLOG-2 file over `out` (an `X_to_slog2` of
+/// [`slog2_format::convert`]) whose tree writer takes the primitives of
+/// `pair` (the format's `X_into`) through a [`Stopping`] sink, so that it
+/// ends at the next primitive once `stop` is set.
+pub(crate) fn into_stopping_tree<W: Write + Seek>(
+    out: W,
+    opts: TreeOptions,
+    stop: &Arc<AtomicBool>,
+    pair: impl FnOnce(Stopping<TreeWriter<W>>) -> slog2_format::Result<((W, TreeStats), PairStats)>,
+) -> slog2_format::Result<(W, ConvertStats)> {
+    let inner = TreeWriter::new(out, opts)?;
+    let ((out, tree), stats) = pair(Stopping {
+        inner,
+        stop: stop.clone(),
+    })?;
+    Ok((out, stats.with_tree(tree)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counts what it takes in `taken`, and sets `stop` at the `at`-th
+    /// primitive.
+    struct SetsAt {
+        taken: Arc<std::sync::atomic::AtomicU64>,
+        at: u64,
+        stop: Arc<AtomicBool>,
+    }
+
+    impl PrimSink for SetsAt {
+        type Output = ();
+        fn add(&mut self, _: Prim) -> slog2_format::Result<()> {
+            if self.taken.fetch_add(1, Ordering::Relaxed) + 1 == self.at {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            Ok(())
+        }
+        fn finish(self, _: &[Category], _: Vec<LineIdMap>) -> slog2_format::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_stopping_sink_ends_an_otf2_conversion_at_the_next_primitive() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/otf2-format/tests/data/tiny");
+        let archive = otf2_format::Archive::open(dir).unwrap();
+        let sets_at = |at, stop| SetsAt {
+            taken: Arc::default(),
+            at,
+            stop,
+        };
+        let all = sets_at(0, Arc::default());
+        let taken = all.taken.clone();
+        slog2_format::convert::otf2_into(&archive, all, |_| {}).unwrap();
+        assert!(
+            taken.load(Ordering::Relaxed) > 2,
+            "the tiny archive draws {taken:?}"
+        );
+        let stop = Arc::new(AtomicBool::new(false));
+        let inner = sets_at(2, stop.clone());
+        let taken = inner.taken.clone();
+        let e = slog2_format::convert::otf2_into(&archive, Stopping { inner, stop }, |_| {})
+            .unwrap_err();
+        let slog2_format::Error::Sink(e) = e else {
+            panic!("the sink's error, not {e:?}")
+        };
+        let io = e.downcast_ref::<io::Error>().expect("an I/O error");
+        assert_eq!(io.kind(), io::ErrorKind::Interrupted);
+        assert_eq!(taken.load(Ordering::Relaxed), 2, "none after the stop");
+    }
 
     #[test]
     fn a_set_flag_fails_the_next_read_and_a_new_flag_lets_it_read() {
