@@ -1,6 +1,7 @@
-//! `Options::stop`: a check whose flag is set reads no further into the file
-//! (Linux's `/proc/self/io` counts the bytes read; one test, so that no
-//! other test of this process reads meanwhile).
+//! `Options::stop`: a check whose flag is set reads no further into the file,
+//! or into an OTF2 archive's event files (Linux's `/proc/self/io` counts the
+//! bytes read; one test, so that no other test of this process reads
+//! meanwhile).
 
 use mpelog_conformance::{check_path, Options};
 use std::sync::atomic::AtomicBool;
@@ -38,4 +39,50 @@ fn a_stopped_check_reads_no_further_and_an_unset_flag_checks_it_all() {
     let report = check_path(&path, &unset).unwrap();
     assert!(bytes_read().unwrap() - before >= size);
     assert!(report.passes(), "{:?}", report.rule_ids());
+    otf2_archive_stops();
+}
+
+/// An OTF2 archive's check, stopped, reads its definitions and no event
+/// (its event files are most of it); not set, the flag changes nothing.
+fn otf2_archive_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("archive");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../otf2-format/tests/oracle/otf2_oracle.py");
+    let o = std::process::Command::new("python3")
+        .arg(script)
+        .args(["write", "3"])
+        .arg(&path)
+        .arg("200000")
+        .output()
+        .expect("python3 runs");
+    if !o.status.success() && String::from_utf8_lossy(&o.stderr).contains("No module named") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but the otf2 package is missing: pip install otf2"
+        );
+        eprintln!("skipped the OTF2 part: python3 cannot import otf2 (pip install otf2)");
+        return;
+    }
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let events: u64 = std::fs::read_dir(path.join("traces"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "evt"))
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    let anchor = path.join("traces.otf2");
+    let stopped = Options::default().stop(Some(Arc::new(AtomicBool::new(true))));
+    let before = bytes_read().unwrap();
+    let e = check_path(&anchor, &stopped).unwrap_err();
+    let read = bytes_read().unwrap() - before;
+    assert_eq!(e.kind(), std::io::ErrorKind::Interrupted);
+    assert!(
+        read < events / 4,
+        "read {read} bytes; its events are {events}"
+    );
+    let unset = Options::default().stop(Some(Arc::new(AtomicBool::new(false))));
+    let before = bytes_read().unwrap();
+    check_path(&anchor, &unset).unwrap();
+    assert!(bytes_read().unwrap() - before >= events);
 }

@@ -44,9 +44,9 @@ pub struct Options {
     /// For an annotation file: the trace it annotates. When `None`,
     /// [`check_path`] takes the annotation's name without `.idx`.
     pub trace: Option<PathBuf>,
-    /// A flag that stops [`check_path`] once set: it reads no further and
-    /// returns an error of kind `Interrupted` (an OTF2 archive's files are
-    /// read on to their end).
+    /// A flag that stops [`check_path`] once set: it reads no further (an
+    /// OTF2 archive: no further event) and returns an error of kind
+    /// `Interrupted`.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
@@ -260,7 +260,7 @@ pub fn check_path(path: &Path, opts: &Options) -> io::Result<Report> {
 fn check_path_unstopped(path: &Path, opts: &Options) -> io::Result<Report> {
     if path.is_dir() {
         let mut c = Collector::new(Format::Otf2, opts.limit);
-        otf2::check_archive(path, &mut c);
+        otf2::check_archive_until(path, &mut c, &opts.stop.clone().unwrap_or_default());
         return Ok(c.finish());
     }
     let mut f = File::open(path)?;
@@ -280,7 +280,9 @@ fn check_path_unstopped(path: &Path, opts: &Options) -> io::Result<Report> {
         Format::Slog2 | Format::Slog2Compressed => {
             slog2::check(BufReader::with_capacity(1 << 16, stoppable(f)), &mut c)
         }
-        Format::Otf2 => otf2::check_archive(path, &mut c),
+        Format::Otf2 => {
+            otf2::check_archive_until(path, &mut c, &opts.stop.clone().unwrap_or_default())
+        }
         Format::Annotation => {
             let trace = match &opts.trace {
                 Some(t) => t.clone(),

@@ -11,6 +11,7 @@ use otf2_format::defs::Ranks;
 use otf2_format::{Archive, Event, EventKind};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 crate::rule::rule_table! {
     Some(crate::Format::Otf2);
@@ -248,6 +249,24 @@ impl Rules<'_> {
 /// assert_eq!(c.finish().rule_ids(), ["OTF2-READ-001"]); // no such file
 /// ```
 pub fn check_archive(path: &Path, c: &mut Collector) {
+    check_archive_until(path, c, &AtomicBool::new(false));
+}
+
+/// [`check_archive`], ending before the next event once `stop` is set (what
+/// [`check_path`](super::check_path) does for [`Options::stop`](super::Options::stop)):
+/// the findings so far are kept, and none that needs the whole archive (a
+/// region left open, a message without its partner) is added.
+///
+/// ```
+/// use mpelog_conformance::check::otf2::check_archive_until;
+/// use mpelog_conformance::{report::Collector, Format};
+/// use std::sync::atomic::AtomicBool;
+/// let tiny = concat!(env!("CARGO_MANIFEST_DIR"), "/../otf2-format/tests/data/tiny");
+/// let mut c = Collector::new(Format::Otf2, 10);
+/// check_archive_until(std::path::Path::new(tiny), &mut c, &AtomicBool::new(true));
+/// assert!(c.finish().rule_ids().is_empty());
+/// ```
+pub fn check_archive_until(path: &Path, c: &mut Collector, stop: &AtomicBool) {
     let dir = otf2_format::archive::find_anchor(path)
         .and_then(|a| a.parent().map(Path::to_path_buf))
         .unwrap_or_default();
@@ -273,6 +292,9 @@ pub fn check_archive(path: &Path, c: &mut Collector) {
         };
         let (mut stack, mut last) = (Vec::new(), None);
         let read = loop {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
             match events.next_event() {
                 Ok(Some(e)) => {
                     let at = (file.as_path(), events.offset());
