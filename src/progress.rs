@@ -15,3 +15,16 @@ pub fn bytes_bar(total: u64, what: &str) -> ProgressBar {
     bar.set_message(what.to_string());
     bar
 }
+
+/// Turns `bar` (a [`bytes_bar`]) into a count of events without a total:
+/// how an OTF2 archive's conversion tells its progress
+/// ([`mpelog::trace::Step::Events`]).
+pub fn count_events(bar: &ProgressBar, at: u64) {
+    if bar.length().is_some() {
+        bar.set_style(
+            ProgressStyle::with_template("{msg}: {human_pos} events").expect("valid template"),
+        );
+        bar.unset_length();
+    }
+    bar.set_position(at);
+}

@@ -276,6 +276,14 @@ fn every_command_takes_a_libotf2_archive() {
     // The directory and the anchor file alike.
     commands_agree(&archive, dir.path());
     commands_agree(&archive.join("traces.otf2"), dir.path());
+    // A window converts it first, and says so with `convert`'s lines for an
+    // archive, not a count of MPE's Java converter's (which reads no OTF2).
+    let o = run(&[Path::new("window"), &archive]);
+    assert!(o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(said.contains("(OTF2) to a temporary SLOG-2 file"), "{said}");
+    assert!(said.contains("\nnot drawn: "), "{said}");
+    assert!(!said.contains("clog2TOslog2"), "{said}");
 }
 
 #[test]

@@ -71,11 +71,13 @@ pub fn run(input: &Path, output: &Path, format: Option<&str>, tree: TreeOptions)
     let out = Output::create(output, &[input], false)?;
     let started = Instant::now();
     let bar = bytes_bar(0, "converting");
-    let done = mpelog::convert::convert(input, target, &out, &opts, &mut |step| {
-        if let mpelog::trace::Step::Read { at, total } = step {
+    let done = mpelog::convert::convert(input, target, &out, &opts, &mut |step| match step {
+        mpelog::trace::Step::Read { at, total } => {
             bar.set_length(total);
             bar.set_position(at);
         }
+        mpelog::trace::Step::Events { at } => crate::progress::count_events(&bar, at),
+        _ => {}
     });
     bar.finish_and_clear();
     let done = match done {

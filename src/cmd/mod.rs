@@ -37,6 +37,7 @@ pub fn open_trace(path: &Path, trace: Option<&Path>) -> CliResult<mpelog::Trace>
             bar.set_length(total);
             bar.set_position(at);
         }
+        Step::Events { at } => crate::progress::count_events(&bar, at),
         Step::Sorted { drawables, runs } => {
             bar.finish_and_clear();
             if runs > 0 {
@@ -52,7 +53,19 @@ pub fn open_trace(path: &Path, trace: Option<&Path>) -> CliResult<mpelog::Trace>
                 format.name()
             );
             eprintln!("{}", mpelog::convert::tree_line(&stats.tree));
-            eprintln!("{}", mpelog::convert::unmatched_line(&stats.unmatched, java(format)));
+            // An OTF2 archive's lines, as `convert` prints them; the others'
+            // dropped events against MPE's Java converter's count.
+            match &stats.otf2 {
+                Some(counts) => {
+                    for line in mpelog::convert::otf2_lines(counts, &stats.unmatched) {
+                        eprintln!("{line}");
+                    }
+                }
+                None => eprintln!(
+                    "{}",
+                    mpelog::convert::unmatched_line(&stats.unmatched, java(format))
+                ),
+            }
         }
         _ => {}
     }));
