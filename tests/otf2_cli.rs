@@ -6,6 +6,9 @@
 //! message when `import otf2` fails, unless `CI` is set) and the corpus's
 //! Score-P archives (`MPELOG_CORPUS`).
 
+mod common;
+
+use common::{have_otf2, python_archive};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -115,42 +118,6 @@ fn ok(args: &[&Path]) -> Vec<u8> {
         String::from_utf8_lossy(&o.stderr)
     );
     o.stdout
-}
-
-/// Whether libotf2's Python package is importable: without it the tests that
-/// write archives skip with a message, unless `CI` is set (then they fail).
-fn have_otf2() -> bool {
-    let found = Command::new("python3")
-        .args(["-c", "import otf2"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but `python3 -c 'import otf2'` fails: pip install otf2"
-        );
-        eprintln!("skipped: python3 cannot import otf2 (pip install otf2)");
-    }
-    found
-}
-
-/// A random archive written by libotf2 (the oracle script of otf2-format's
-/// tests) into `dir/name`: locations, nested regions, messages on two
-/// communicators, collectives, metrics, attributes.
-fn python_archive(dir: &Path, name: &str, seed: u64, events: u32) -> PathBuf {
-    let path = dir.join(name);
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("otf2-format/tests/oracle/otf2_oracle.py");
-    let o = Command::new("python3")
-        .arg(script)
-        .arg("write")
-        .arg(seed.to_string())
-        .arg(&path)
-        .arg(events.to_string())
-        .output()
-        .expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    path
 }
 
 /// The corpus's two Score-P archives, or `None` when `MPELOG_CORPUS` is unset.

@@ -118,21 +118,59 @@ impl Seen {
     }
 }
 
+/// A progress that sets `flag` once a quarter of the input is read, and
+/// tells `seen` what it saw.
+fn a_quarter_in(
+    flag: Arc<AtomicBool>,
+    seen: Arc<Seen>,
+) -> impl FnMut(mpelog::trace::Step) + Send + 'static {
+    move |step| {
+        if let mpelog::trace::Step::Read { at, total } = step {
+            seen.furthest.fetch_max(at, Ordering::Relaxed);
+            if at > total / 4 && !flag.swap(true, Ordering::Relaxed) {
+                seen.set_at.store(at, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
 /// A flag given to `t` that its read's own progress sets a quarter of the
 /// way in, and what the progress saw.
 fn stop_at_a_quarter(t: &mut Trace) -> (Arc<AtomicBool>, Arc<Seen>) {
     let flag = fresh(t);
     let seen = Arc::new(Seen::default());
-    let (f, s) = (flag.clone(), seen.clone());
-    t.set_progress(Box::new(move |step| {
-        if let mpelog::trace::Step::Read { at, total } = step {
-            s.furthest.fetch_max(at, Ordering::Relaxed);
-            if at > total / 4 && !f.swap(true, Ordering::Relaxed) {
-                s.set_at.store(at, Ordering::Relaxed);
-            }
-        }
-    }));
+    t.set_progress(Box::new(a_quarter_in(flag.clone(), seen.clone())));
     (flag, seen)
+}
+
+/// `convert` of a generated CLOG2 trace to `target` in `dir`, stopped a
+/// quarter of the way in: it reads little further and leaves nothing but
+/// the input. Gives the input and the output's path.
+fn convert_stopped_at_a_quarter(
+    dir: &std::path::Path,
+    target: mpelog::trace::Format,
+    name: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    use mpelog::{convert::convert, output::Output};
+    let clog2 = generated_with(dir, 250_000);
+    let len = std::fs::metadata(&clog2).unwrap().len();
+    let path = dir.join(name);
+    let flag = Arc::new(AtomicBool::new(false));
+    let seen = Arc::new(Seen::default());
+    let mut progress = a_quarter_in(flag.clone(), seen.clone());
+    let out = Output::create(&path, &[&clog2], false).unwrap();
+    let opts = mpelog::convert::Options::default().stop(flag);
+    let e = convert(&clog2, target, &out, &opts, &mut progress).unwrap_err();
+    assert_eq!(e.kind(), "stopped", "{e}");
+    assert!(
+        seen.after() < len / 8,
+        "{} of {len} bytes read after the stop",
+        seen.after()
+    );
+    drop(out);
+    // Nothing but the input is left: no output, no temporary file.
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 1);
+    (clog2, path)
 }
 
 #[test]
@@ -290,31 +328,7 @@ fn set_stop_ends_an_annotations_reads_and_a_fresh_flag_reads_it_all() {
 fn a_stopped_conversion_reads_no_further_and_leaves_no_output() {
     use mpelog::{convert::convert, output::Output, trace::Format};
     let dir = tempfile::tempdir().unwrap();
-    let clog2 = generated_with(dir.path(), 250_000);
-    let len = std::fs::metadata(&clog2).unwrap().len();
-    let path = dir.path().join("g.slog2");
-    let flag = Arc::new(AtomicBool::new(false));
-    let seen = Seen::default();
-    let mut progress = |step| {
-        if let mpelog::trace::Step::Read { at, total } = step {
-            seen.furthest.fetch_max(at, Ordering::Relaxed);
-            if at > total / 4 && !flag.swap(true, Ordering::Relaxed) {
-                seen.set_at.store(at, Ordering::Relaxed);
-            }
-        }
-    };
-    let out = Output::create(&path, &[&clog2], false).unwrap();
-    let opts = mpelog::convert::Options::default().stop(flag.clone());
-    let e = convert(&clog2, Format::Slog2, &out, &opts, &mut progress).unwrap_err();
-    assert_eq!(e.kind(), "stopped", "{e}");
-    assert!(
-        seen.after() < len / 8,
-        "{} of {len} bytes read after the stop",
-        seen.after()
-    );
-    drop(out);
-    // Nothing but the input is left: no output, no temporary file.
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    let (clog2, path) = convert_stopped_at_a_quarter(dir.path(), Format::Slog2, "g.slog2");
     // Not set, the flag changes nothing.
     let out = Output::create(&path, &[&clog2], false).unwrap();
     let opts = mpelog::convert::Options::default().stop(Arc::new(AtomicBool::new(false)));
@@ -326,40 +340,6 @@ fn a_stopped_conversion_reads_no_further_and_leaves_no_output() {
         .unwrap()
         .drawables
         .is_empty());
-}
-
-/// Whether libotf2's Python package is importable: without it the OTF2 tests
-/// skip with a message, unless `CI` is set (then they fail).
-fn have_otf2() -> bool {
-    let found = std::process::Command::new("python3")
-        .args(["-c", "import otf2"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but `python3 -c 'import otf2'` fails: pip install otf2"
-        );
-        eprintln!("skipped: python3 cannot import otf2 (pip install otf2)");
-    }
-    found
-}
-
-/// A random archive of `events` events written by libotf2 (otf2-format's
-/// oracle script) in `dir`: its anchor file.
-fn otf2_archive(dir: &std::path::Path, events: u32) -> std::path::PathBuf {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("otf2-format/tests/oracle/otf2_oracle.py");
-    let path = dir.join("archive");
-    let o = std::process::Command::new("python3")
-        .arg(script)
-        .args(["write", "7"])
-        .arg(&path)
-        .arg(events.to_string())
-        .output()
-        .expect("python3 runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    path.join("traces.otf2")
 }
 
 /// A progress that sets `flag` at the first count of events it is told, and
@@ -378,13 +358,13 @@ fn stop_at_the_first_count(
 
 #[test]
 fn an_otf2_archives_conversion_stops_at_its_next_drawable() {
-    if !have_otf2() {
+    if !common::have_otf2() {
         return;
     }
     use mpelog::{convert::convert, output::Output, trace::Format};
     let dir = tempfile::tempdir().unwrap();
     // Events are counted every 65,536: this archive is told at least 4 times.
-    let archive = otf2_archive(dir.path(), 300_000);
+    let archive = common::python_archive(dir.path(), "archive", 7, 300_000).join("traces.otf2");
     let counts = Arc::new(std::sync::atomic::AtomicU64::new(0));
     // Unstopped, the conversion of its first window is told each count.
     let mut t = Trace::open(&archive).unwrap();
@@ -421,32 +401,8 @@ fn an_otf2_archives_conversion_stops_at_its_next_drawable() {
 
 #[test]
 fn a_stopped_rewrite_reads_no_further_and_leaves_no_output() {
-    use mpelog::{convert::convert, output::Output, trace::Format};
     let dir = tempfile::tempdir().unwrap();
-    let clog2 = generated_with(dir.path(), 250_000);
-    let len = std::fs::metadata(&clog2).unwrap().len();
-    let path = dir.path().join("again.clog2");
-    let flag = Arc::new(AtomicBool::new(false));
-    let seen = Seen::default();
-    let mut progress = |step| {
-        if let mpelog::trace::Step::Read { at, total } = step {
-            seen.furthest.fetch_max(at, Ordering::Relaxed);
-            if at > total / 4 && !flag.swap(true, Ordering::Relaxed) {
-                seen.set_at.store(at, Ordering::Relaxed);
-            }
-        }
-    };
-    let out = Output::create(&path, &[&clog2], false).unwrap();
-    let opts = mpelog::convert::Options::default().stop(flag.clone());
-    let e = convert(&clog2, Format::Clog2, &out, &opts, &mut progress).unwrap_err();
-    assert_eq!(e.kind(), "stopped", "{e}");
-    assert!(
-        seen.after() < len / 8,
-        "{} of {len} bytes read after the stop",
-        seen.after()
-    );
-    drop(out);
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    convert_stopped_at_a_quarter(dir.path(), mpelog::trace::Format::Clog2, "again.clog2");
 }
 
 #[test]
