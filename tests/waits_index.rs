@@ -518,3 +518,75 @@ fn bytes_do_not_depend_on_the_order_found() {
     assert_eq!(std::fs::read(&path).unwrap(), b);
     assert_eq!(WaitIndex::read_file(&path).unwrap(), found);
 }
+
+/// Rank 2 receives from rank 1 first, then from rank 0, whose message was
+/// sent earlier: its first wait is relabelled Late Sender, wrong order, when
+/// the second receive is matched, after more waits were found in between.
+fn wrong_order() -> Vec<u8> {
+    const MS: f64 = 1e-3;
+    let mut t = Trace::new(3);
+    t.state(0, "MPI_Send", 1.0 * MS, 1.2 * MS)
+        .message(0, 1.1 * MS, 2, 11.2 * MS, 1)
+        .state(1, "MPI_Send", 10.0 * MS, 10.2 * MS)
+        .message(1, 10.1 * MS, 2, 10.4 * MS, 1)
+        .state(2, "MPI_Recv", 2.0 * MS, 10.5 * MS)
+        .collective(
+            "MPI_Barrier",
+            &[10.6 * MS, 10.7 * MS, 10.8 * MS],
+            &[10.9 * MS; 3],
+        )
+        .state(2, "MPI_Recv", 11.0 * MS, 11.3 * MS);
+    t.bytes()
+}
+
+#[test]
+fn an_index_written_from_spilled_waits_is_the_index_built_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let wait_bytes = std::mem::size_of::<mpelog::waits::Wait>();
+    for (name, bytes) in [
+        ("planted", planted()),
+        ("solver", solver()),
+        ("wrong order", wrong_order()),
+    ] {
+        let (_, want) = index(&bytes);
+        assert!(want.len() > 2, "{name}: {} waits", want.len());
+        for held in [1, 2, 7, 1000] {
+            let opts = Options::default()
+                .record(true)
+                .record_memory(held * wait_bytes);
+            let mut r = of_clog2(&bytes, &opts);
+            let rec = r.recorded.as_ref().unwrap();
+            let spilled = rec.spilled.as_ref().map_or(0, |s| s.len());
+            assert_eq!(
+                spilled > 0,
+                held < want.len(),
+                "{name}, {held} held: {spilled} spilled"
+            );
+            let path = dir.path().join(format!("{name}-{held}.waits"));
+            let written =
+                mpelog::waits::write_recorded(r.recorded.clone().unwrap(), None, &path, &[])
+                    .unwrap();
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                want.to_bytes(),
+                "{name}, {held} held"
+            );
+            assert_eq!(
+                (written.waits as usize, written.timelines, written.segments),
+                (want.len(), want.timelines().len(), want.path().len())
+            );
+            // Read back into memory, the same index.
+            assert_eq!(
+                WaitIndex::from_report(&mut r).unwrap(),
+                want,
+                "{name}, {held} held"
+            );
+        }
+    }
+    // The relabel reached the wait spilled before it.
+    let (_, ix) = index(&wrong_order());
+    assert!(ix
+        .waits(2)
+        .iter()
+        .any(|w| w.pattern == Pattern::LswoDifferentSource));
+}

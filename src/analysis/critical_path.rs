@@ -109,7 +109,7 @@ pub(crate) struct Cp {
     to: f64,
     /// The jumps taken, in the order taken (time, then arrival), when the
     /// path's segments are wanted: (time, waiter lane, cause lane).
-    taken: Option<Vec<(f64, usize, usize)>>,
+    taken: Option<super::taken::Taken>,
 }
 
 impl Cp {
@@ -140,9 +140,10 @@ impl Cp {
     }
 
     /// Keeps the jumps taken, for [`finish`](Self::finish) to give the
-    /// path's segments.
-    pub fn record(&mut self) {
-        self.taken = Some(Vec::new());
+    /// path's segments: `held` of them in memory, the earlier ones in a
+    /// temporary file.
+    pub fn record(&mut self, held: usize) {
+        self.taken = Some(super::taken::Taken::new(held));
     }
 
     /// The slot of time outside every state.
@@ -212,7 +213,8 @@ impl Cp {
             }
             self.jumps.pop();
             if let Some(t) = self.taken.as_mut() {
-                t.push((j.time, j.waiter, j.cause));
+                // Lanes are counted in u32 (a timeline each).
+                t.push((j.time, j.waiter as u32, j.cause as u32));
             }
             self.advance(j.waiter, j.time);
             self.advance(j.cause, j.time);
@@ -322,18 +324,18 @@ impl Cp {
     /// timeline back to the latest jump into it taken before the current
     /// one (or to its first state), then over to that jump's cause. The
     /// segments of the whole trace (whatever the window), in time order,
-    /// empty ones left out and neighbours on one timeline joined.
+    /// empty ones left out and neighbours on one timeline joined. The walk
+    /// reads the jumps taken once, from the last to the first (a read of
+    /// the spilled ones that fails ends it there).
     fn segments(&self) -> Vec<crate::waits::Segment> {
         use crate::waits::Segment;
         let Some(mut lane) = self.end_lane() else {
             return Vec::new();
         };
-        let taken = self.taken.as_deref().unwrap_or(&[]);
-        // Per lane, the indexes of the jumps into it, in the order taken.
-        let mut into: Vec<Vec<usize>> = vec![Vec::new(); self.lanes.len()];
-        for (k, &(_, w, _)) in taken.iter().enumerate() {
-            into[w].push(k);
-        }
+        let Some(taken) = self.taken.as_ref() else {
+            return Vec::new();
+        };
+        let mut back = taken.backward();
         let mut out: Vec<Segment> = Vec::new();
         let mut push = |timeline: i32, a: f64, b: f64| {
             if b <= a {
@@ -350,17 +352,23 @@ impl Cp {
                 }),
             }
         };
-        let (mut at, mut before) = (self.lanes[lane].last, taken.len());
+        let mut at = self.lanes[lane].last;
         loop {
             let first = self.lanes[lane].first;
-            let list = &into[lane];
-            let n = list.partition_point(|&k| k < before);
-            match n.checked_sub(1).map(|i| list[i]) {
-                Some(k) => {
-                    let (time, _, cause) = taken[k];
+            // The latest jump into `lane` before the one that left it.
+            let into = loop {
+                match back.next() {
+                    Ok(Some((time, waiter, cause))) if waiter as usize == lane => {
+                        break Some((time, cause as usize))
+                    }
+                    Ok(Some(_)) => {}
+                    Ok(None) | Err(_) => break None,
+                }
+            };
+            match into {
+                Some((time, cause)) => {
                     push(self.loc_ids[lane], time.max(first), at);
                     at = time;
-                    before = k;
                     lane = cause;
                 }
                 None => {

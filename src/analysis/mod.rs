@@ -37,6 +37,7 @@ mod cubex;
 mod imbalance;
 mod p2p;
 mod report;
+mod taken;
 
 pub use calls::Call;
 pub use critical_path::{CriticalCategory, CriticalPath};
@@ -83,6 +84,10 @@ pub struct Options {
     /// Whether to record every wait state and the critical path's segments
     /// ([`Report::recorded`], for [`crate::waits::WaitIndex`]).
     pub record: bool,
+    /// When recording, how many bytes of wait states to hold in memory; the
+    /// ones found before are spilled, sorted, to a temporary file
+    /// ([`Recorded::spilled`]). `None`: all are held.
+    pub record_memory: Option<usize>,
     /// Drawables between two sweeps of the critical path.
     sweep: u64,
 }
@@ -96,6 +101,7 @@ impl Default for Options {
             instances: 10,
             dropped: None,
             record: false,
+            record_memory: None,
             sweep: SWEEP_EVERY,
         }
     }
@@ -156,6 +162,20 @@ impl Options {
     /// ```
     pub fn record(mut self, on: bool) -> Options {
         self.record = on;
+        self
+    }
+
+    /// When recording, holds at most `bytes` of wait states in memory and
+    /// spills the ones found before, sorted, to a temporary file
+    /// ([`Recorded::spilled`]; [`crate::waits::write_recorded`] writes an
+    /// index from them without holding it).
+    ///
+    /// ```
+    /// let o = mpelog::analysis::Options::default().record(true).record_memory(64 << 20);
+    /// assert_eq!(o.record_memory, Some(64 << 20));
+    /// ```
+    pub fn record_memory(mut self, bytes: usize) -> Options {
+        self.record_memory = Some(bytes);
         self
     }
 
@@ -332,8 +352,11 @@ pub struct Analyzer {
 #[non_exhaustive]
 pub struct Recorded {
     /// Every wait state with positive seconds, of its most specific pattern,
-    /// in the order found.
+    /// in the order found; when some were spilled
+    /// ([`Options::record_memory`]), those found after the last spill.
     pub waits: Vec<crate::waits::Wait>,
+    /// The wait states found before the last spill, when some were.
+    pub spilled: Option<crate::waits::Spilled>,
     /// The critical path of the whole trace, in time order.
     pub path: Vec<crate::waits::Segment>,
     /// The names of the MPI calls' categories (index, name).
@@ -615,8 +638,9 @@ impl Analyzer {
     }
 
     /// Records every wait state and the critical path's segments into
-    /// [`Report::recorded`] (memory grows with the number of wait states:
-    /// for [`crate::waits::WaitIndex`]). [`Options::record`] does the same.
+    /// [`Report::recorded`], for [`crate::waits::WaitIndex`]: memory grows
+    /// with the number of wait states, unless [`Options::record_memory`]
+    /// bounds it. [`Options::record`] does the same.
     ///
     /// ```
     /// let mut a = mpelog::analysis::Analyzer::new(&[], &[], Default::default());
@@ -625,8 +649,14 @@ impl Analyzer {
     /// assert!(rec.waits.is_empty() && rec.path.is_empty());
     /// ```
     pub fn record(&mut self) {
-        self.pats.log = Some(Vec::new());
-        self.cp.record();
+        let limit = self.opts.record_memory.map_or(usize::MAX, |b| {
+            b / std::mem::size_of::<crate::waits::Wait>()
+        });
+        self.pats.log = Some(crate::waits::log::Log::new(limit));
+        // The jumps of the critical path, 16 bytes each, in a quarter as
+        // much.
+        let jumps = self.opts.record_memory.map_or(usize::MAX, |b| b / 64);
+        self.cp.record(jumps);
     }
 
     /// The report (with [`Report::recorded`] when [`record`](Self::record)
@@ -767,8 +797,11 @@ impl Analyzer {
         let name = |c: i32| name_of(c);
         let cp = std::mem::replace(&mut self.cp, critical_path::Cp::new(&[], from, to));
         let (critical_path, segments) = cp.finish(name, mean);
-        self.recorded = self.pats.log.take().map(|waits| Recorded {
-            waits,
+        self.recorded = self.pats.log.take().map(|log| Recorded {
+            waits: log.mem,
+            spilled: log
+                .spilled
+                .map(|r| crate::waits::Spilled(std::sync::Arc::new(r))),
             path: segments.unwrap_or_default(),
             calls: self
                 .legend

@@ -459,7 +459,7 @@ pub(crate) struct Patterns {
     from: f64,
     to: f64,
     /// Every wait state, when recorded (the most specific pattern each).
-    pub log: Option<Vec<crate::waits::Wait>>,
+    pub log: Option<crate::waits::log::Log>,
 }
 
 impl Patterns {
@@ -477,9 +477,7 @@ impl Patterns {
     /// Changes the pattern of the recorded wait `k` to the more specific `p`.
     pub fn relabel(&mut self, k: Option<usize>, p: Pattern) {
         if let (Some(log), Some(k)) = (self.log.as_mut(), k) {
-            if let Some(w) = log.get_mut(k) {
-                w.pattern = p;
-            }
+            log.relabel(k, p);
         }
     }
 
@@ -492,7 +490,7 @@ impl Patterns {
         if whole.is_nan() || whole <= 0.0 {
             return None;
         }
-        log.push(crate::waits::Wait {
+        Some(log.push(crate::waits::Wait {
             timeline: i.timeline,
             start: i.start,
             end: i.end,
@@ -500,8 +498,7 @@ impl Patterns {
             partner: i.partner,
             cause: i.cause,
             call: i.category,
-        });
-        Some(log.len() - 1)
+        }))
     }
 
     /// A wait state of `waiter` that ended at `time` when `cause` released it

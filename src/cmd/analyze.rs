@@ -6,7 +6,10 @@
 use super::form::Form;
 use crate::error::{CliError, CliResult};
 use mpelog::analysis::{self, Options, PatternReport, Report};
-use mpelog::waits::{index_path, Binding, WaitIndex};
+use mpelog::waits::{index_path, write_recorded, Binding, WaitIndex, Written};
+
+/// The bytes of wait states `analyze --write-index` holds in memory.
+const RECORD_MEMORY: usize = 64 << 20;
 use std::io::Write;
 use std::path::Path;
 
@@ -38,23 +41,29 @@ pub fn run(
             Some((traced, b))
         }
     };
+    // The waits beyond 64 MiB wait in sorted runs in a temporary file, and
+    // the index is written from them: memory bounded whatever the trace.
+    let opts = &opts.clone().record_memory(RECORD_MEMORY);
     let mut r = t.analyze(opts).map_err(super::failed(t.format()))?;
     if let Some((traced, binding)) = bound {
-        let ix = WaitIndex::from_report(&mut r)
-            .unwrap_or_else(|| {
-                WaitIndex::new(vec![], vec![], vec![], (r.from, r.to), opts.root, 64)
-            })
-            .bound(binding);
         let out = index_path(&traced);
         let mut inputs = vec![path, traced.as_path()];
         inputs.extend(trace);
-        ix.write_file(&out, &inputs).map_err(CliError::Waits)?;
+        let written = match r.recorded.take() {
+            Some(rec) => write_recorded(rec, Some(binding), &out, &inputs),
+            None => {
+                let ix = WaitIndex::new(vec![], vec![], vec![], (r.from, r.to), opts.root, 64)
+                    .bound(binding);
+                ix.write_file(&out, &inputs).map(|()| Written::default())
+            }
+        }
+        .map_err(CliError::Waits)?;
         eprintln!(
             "wrote the wait index {}: {} waits on {} timelines, {} critical-path segments",
             crate::input::shown(&out),
-            ix.len(),
-            ix.timelines().len(),
-            ix.path().len()
+            written.waits,
+            written.timelines,
+            written.segments
         );
     }
     if let Some(out) = cube {

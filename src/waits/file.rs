@@ -3,7 +3,7 @@
 //! first byte that is wrong), bound to its trace by size, mtime and a CRC-32
 //! of its first and last 64 KiB ([`Binding`]).
 
-use super::{directory, Lane, Segment, Wait, WaitIndex, PATTERNS};
+use super::{directory, Block, Lane, Segment, Wait, WaitIndex, PATTERNS};
 use crate::analysis::Pattern;
 use crate::names::shown;
 use std::io::Read;
@@ -296,14 +296,40 @@ impl<'a> Cur<'a> {
 }
 
 /// A writer of an index's bytes that sums them (the trailing CRC-32) and
-/// hands them on in pieces of 64 KiB.
-struct Summed<W> {
+/// hands them on in pieces of 64 KiB: its parts in the order of
+/// spec/waits.md §3 ([`head`](Summed::head), then per lane
+/// [`dir`](Summed::dir) and [`wait`](Summed::wait)s, then
+/// [`path`](Summed::path)), and [`finish`](Summed::finish).
+pub(crate) struct Summed<W> {
     w: W,
     crc: flate2::Crc,
     buf: Vec<u8>,
 }
 
+/// What an index's bytes hold before its lanes' directories.
+pub(crate) struct Head<'a> {
+    pub block: usize,
+    pub binding: Option<Binding>,
+    pub root: i32,
+    pub from: f64,
+    pub to: f64,
+    /// The calls, sorted and without a repeated index.
+    pub calls: &'a [(i32, String)],
+    /// Per lane, ascending: its timeline and how many waits it holds.
+    pub lanes: &'a [(i32, u32)],
+    /// How many critical-path segments follow the lanes.
+    pub segments: u64,
+}
+
 impl<W: std::io::Write> Summed<W> {
+    pub(crate) fn new(w: W) -> Summed<W> {
+        Summed {
+            w,
+            crc: flate2::Crc::new(),
+            buf: Vec::with_capacity(1 << 16),
+        }
+    }
+
     fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
         self.buf.extend_from_slice(b);
         if self.buf.len() >= 1 << 16 {
@@ -319,8 +345,73 @@ impl<W: std::io::Write> Summed<W> {
         Ok(())
     }
 
+    /// The header, the calls and the lane table.
+    pub(crate) fn head(&mut self, h: &Head<'_>) -> std::io::Result<()> {
+        let b = h.binding.unwrap_or(Binding {
+            size: 0,
+            mtime_ns: 0,
+            crc: 0,
+        });
+        self.put(MAGIC)?;
+        self.put(&VERSION.to_le_bytes())?;
+        self.put(&(h.block as u32).to_le_bytes())?;
+        self.put(&b.size.to_le_bytes())?;
+        self.put(&b.mtime_ns.to_le_bytes())?;
+        self.put(&b.crc.to_le_bytes())?;
+        self.put(&h.root.to_le_bytes())?;
+        self.put(&h.from.to_le_bytes())?;
+        self.put(&h.to.to_le_bytes())?;
+        self.put(&(PATTERNS as u32).to_le_bytes())?;
+        self.put(&(h.calls.len() as u32).to_le_bytes())?;
+        self.put(&(h.lanes.len() as u32).to_le_bytes())?;
+        self.put(&u32::from(h.binding.is_some()).to_le_bytes())?;
+        self.put(&h.segments.to_le_bytes())?;
+        for (c, name) in h.calls {
+            let name = &name.as_bytes()[..name.len().min(u16::MAX as usize)];
+            self.put(&c.to_le_bytes())?;
+            self.put(&(name.len() as u16).to_le_bytes())?;
+            self.put(name)?;
+        }
+        for (timeline, waits) in h.lanes {
+            self.put(&timeline.to_le_bytes())?;
+            self.put(&waits.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// A lane's directory.
+    pub(crate) fn dir(&mut self, dir: &[Block]) -> std::io::Result<()> {
+        for d in dir {
+            for x in [d.first, d.reach, d.longest].iter().chain(&d.before) {
+                self.put(&x.to_le_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One wait of a lane (after its directory).
+    pub(crate) fn wait(&mut self, w: &Wait) -> std::io::Result<()> {
+        self.put(&w.start.to_le_bytes())?;
+        self.put(&w.end.to_le_bytes())?;
+        self.put(&w.cause.to_le_bytes())?;
+        self.put(&w.partner.unwrap_or(i32::MIN).to_le_bytes())?;
+        self.put(&w.call.to_le_bytes())?;
+        self.put(&[w.pattern.index() as u8, 0, 0, 0])
+    }
+
+    /// The critical path's segments (after the lanes).
+    pub(crate) fn path(&mut self, path: &[Segment]) -> std::io::Result<()> {
+        for s in path {
+            self.put(&s.timeline.to_le_bytes())?;
+            self.put(&0u32.to_le_bytes())?;
+            self.put(&s.start.to_le_bytes())?;
+            self.put(&s.end.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
     /// The rest, then the checksum of every byte before it.
-    fn finish(mut self) -> std::io::Result<()> {
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
         self.flush()?;
         self.w.write_all(&self.crc.sum().to_le_bytes())
     }
@@ -359,61 +450,29 @@ impl WaitIndex {
     ///
     /// The first error of `w`.
     pub fn write_to<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
-        let mut o = Summed {
-            w,
-            crc: flate2::Crc::new(),
-            buf: Vec::with_capacity(1 << 16),
-        };
-        let b = self.binding.unwrap_or(Binding {
-            size: 0,
-            mtime_ns: 0,
-            crc: 0,
-        });
-        o.put(MAGIC)?;
-        o.put(&VERSION.to_le_bytes())?;
-        o.put(&(self.block as u32).to_le_bytes())?;
-        o.put(&b.size.to_le_bytes())?;
-        o.put(&b.mtime_ns.to_le_bytes())?;
-        o.put(&b.crc.to_le_bytes())?;
-        o.put(&self.root.to_le_bytes())?;
-        o.put(&self.from.to_le_bytes())?;
-        o.put(&self.to.to_le_bytes())?;
-        o.put(&(PATTERNS as u32).to_le_bytes())?;
-        o.put(&(self.calls.len() as u32).to_le_bytes())?;
-        o.put(&(self.lanes.len() as u32).to_le_bytes())?;
-        o.put(&u32::from(self.binding.is_some()).to_le_bytes())?;
-        o.put(&(self.path.len() as u64).to_le_bytes())?;
-        for (c, name) in &self.calls {
-            let name = &name.as_bytes()[..name.len().min(u16::MAX as usize)];
-            o.put(&c.to_le_bytes())?;
-            o.put(&(name.len() as u16).to_le_bytes())?;
-            o.put(name)?;
-        }
+        let mut o = Summed::new(w);
+        let lanes: Vec<(i32, u32)> = self
+            .lanes
+            .iter()
+            .map(|l| (l.timeline, l.waits.len() as u32))
+            .collect();
+        o.head(&Head {
+            block: self.block,
+            binding: self.binding,
+            root: self.root,
+            from: self.from,
+            to: self.to,
+            calls: &self.calls,
+            lanes: &lanes,
+            segments: self.path.len() as u64,
+        })?;
         for l in &self.lanes {
-            o.put(&l.timeline.to_le_bytes())?;
-            o.put(&(l.waits.len() as u32).to_le_bytes())?;
-        }
-        for l in &self.lanes {
-            for d in &l.dir {
-                for x in [d.first, d.reach, d.longest].iter().chain(&d.before) {
-                    o.put(&x.to_le_bytes())?;
-                }
-            }
+            o.dir(&l.dir)?;
             for w in &l.waits {
-                o.put(&w.start.to_le_bytes())?;
-                o.put(&w.end.to_le_bytes())?;
-                o.put(&w.cause.to_le_bytes())?;
-                o.put(&w.partner.unwrap_or(i32::MIN).to_le_bytes())?;
-                o.put(&w.call.to_le_bytes())?;
-                o.put(&[w.pattern.index() as u8, 0, 0, 0])?;
+                o.wait(w)?;
             }
         }
-        for s in &self.path {
-            o.put(&s.timeline.to_le_bytes())?;
-            o.put(&0u32.to_le_bytes())?;
-            o.put(&s.start.to_le_bytes())?;
-            o.put(&s.end.to_le_bytes())?;
-        }
+        o.path(&self.path)?;
         o.finish()
     }
 

@@ -39,10 +39,14 @@
 
 mod file;
 mod fine;
+pub(crate) mod log;
 mod query;
+mod write;
 
 pub use file::{index_path, Binding, Error, Problem, Stale, MAGIC, VERSION};
+pub use log::Spilled;
 pub use query::{CellWait, Cells, Path, RowCells};
+pub use write::{write_recorded, Written};
 
 use crate::analysis::{Pattern, Report};
 
@@ -89,7 +93,7 @@ impl Wait {
 
     /// The order of an index's waits: timeline, start, end, then every other
     /// field, so that two waits tie only when they are alike.
-    fn total_order(a: &Wait, b: &Wait) -> std::cmp::Ordering {
+    pub(crate) fn total_order(a: &Wait, b: &Wait) -> std::cmp::Ordering {
         a.timeline
             .cmp(&b.timeline)
             .then(a.start.total_cmp(&b.start))
@@ -218,10 +222,24 @@ impl WaitIndex {
     /// The index of the waits and the critical path an analysis recorded
     /// ([`crate::analysis::Options::record`]); `None` when it recorded
     /// nothing. Takes them out of the report (they can be large).
+    /// Spilled waits ([`crate::analysis::Options::record_memory`]) are read
+    /// back into memory (an error reading them leaves them out);
+    /// [`write_recorded`] writes an index without holding it.
     pub fn from_report(report: &mut Report) -> Option<WaitIndex> {
-        let rec = report.recorded.take()?;
+        let mut rec = report.recorded.take()?;
+        let waits = match rec.spilled.take() {
+            None => rec.waits,
+            Some(spilled) => {
+                let mut all = Vec::with_capacity(spilled.len() + rec.waits.len());
+                let _ = log::merged(&mut rec.waits, Some(&spilled.0), &mut |w| {
+                    all.push(*w);
+                    Ok(())
+                });
+                all
+            }
+        };
         Some(WaitIndex::new(
-            rec.waits, rec.path, rec.calls, rec.span, rec.root, BLOCK,
+            waits, rec.path, rec.calls, rec.span, rec.root, BLOCK,
         ))
     }
 
