@@ -649,8 +649,10 @@ impl Analyzer {
     /// assert!(rec.waits.is_empty() && rec.path.is_empty());
     /// ```
     pub fn record(&mut self) {
+        // A wait held costs its own bytes and, while its run is sorted, a
+        // 16-byte key.
         let limit = self.opts.record_memory.map_or(usize::MAX, |b| {
-            b / std::mem::size_of::<crate::waits::Wait>()
+            b / (std::mem::size_of::<crate::waits::Wait>() + 16)
         });
         self.pats.log = Some(crate::waits::log::Log::new(limit));
         // The jumps of the critical path, 16 bytes each, in a quarter as

@@ -85,9 +85,19 @@ impl Log {
     fn spill(&mut self) {
         let s = self.spilled.get_or_insert_with(Runs::new);
         let mem = &self.mem;
-        let mut order: Vec<u32> = (0..mem.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| Wait::total_order(&mem[a as usize], &mem[b as usize]));
-        s.write_run(self.base, mem, &order);
+        // Sorted by timeline and start in place, each with its place; the
+        // rest of the order (rare ties) looked up.
+        let mut keys: Vec<(i32, f64, u32)> = mem
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w.timeline, w.start, i as u32))
+            .collect();
+        keys.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(a.1.total_cmp(&b.1))
+                .then_with(|| Wait::total_order(&mem[a.2 as usize], &mem[b.2 as usize]))
+        });
+        s.write_run(self.base, mem, keys.iter().map(|k| k.2));
         self.base += mem.len();
         self.mem.clear();
     }
@@ -171,7 +181,7 @@ impl Runs {
 
     /// Writes `held[i]` (of index `base + i` in the log) for each `i` of
     /// `order`, as one run.
-    fn write_run(&mut self, base: usize, held: &[Wait], order: &[u32]) {
+    fn write_run(&mut self, base: usize, held: &[Wait], order: impl Iterator<Item = u32>) {
         if self.error.is_some() {
             return;
         }
@@ -186,7 +196,7 @@ impl Runs {
             Ok(())
         };
         let mut r = Ok(());
-        for &i in order {
+        for i in order {
             encode(base + i as usize, &held[i as usize], &mut buf);
             r = r.and_then(|_| put(&mut buf, f, false));
         }
