@@ -453,3 +453,39 @@ fn set_stop_ends_write_slog2_midway_and_leaves_no_output() {
         .drawables
         .is_empty());
 }
+
+#[test]
+fn a_sorted_scan_stops_at_the_callers_flag_or_the_traces() {
+    // An OTF2 archive is read whole and sorted before its first piece.
+    let tiny = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("otf2-format/tests/data/tiny");
+    for traces in [false, true] {
+        let mut t = Trace::open(&tiny).unwrap();
+        let own = Arc::new(AtomicBool::new(!traces));
+        fresh(&mut t).store(traces, Ordering::Relaxed);
+        let (mut legends, mut pieces) = (0, 0);
+        let e = t
+            .scan_until(
+                &Default::default(),
+                &own,
+                &mut |_| legends += 1,
+                &mut |_| pieces += 1,
+            )
+            .unwrap_err();
+        assert_eq!(
+            (e.kind(), legends, pieces),
+            ("stopped", 0, 0),
+            "the trace's flag: {traces}"
+        );
+        // Neither set: every piece.
+        fresh(&mut t);
+        let n = t
+            .scan_until(
+                &Default::default(),
+                &Arc::default(),
+                &mut |_| {},
+                &mut |_| {},
+            )
+            .unwrap();
+        assert!(n > 0);
+    }
+}

@@ -7,11 +7,11 @@ use super::form::Form;
 use crate::error::{CliError, CliResult};
 use mpelog::analysis::{self, Options, PatternReport, Report};
 use mpelog::waits::{index_path, write_recorded, Binding, WaitIndex, Written};
+use std::io::Write;
+use std::path::Path;
 
 /// The bytes of wait states `analyze --write-index` holds in memory.
 const RECORD_MEMORY: usize = 64 << 20;
-use std::io::Write;
-use std::path::Path;
 
 /// Runs `mpelog analyze`; with `cube`, also writes the report there as CUBE4.
 pub fn run(
@@ -41,8 +41,9 @@ pub fn run(
             Some((traced, b))
         }
     };
-    // The waits beyond 64 MiB wait in sorted runs in a temporary file, and
-    // the index is written from them: memory bounded whatever the trace.
+    // With --write-index, the waits beyond 64 MiB go to sorted runs in a
+    // temporary file and the index is written from them: memory bounded
+    // whatever the trace.
     let opts = &opts.clone().record_memory(RECORD_MEMORY);
     let mut r = t.analyze(opts).map_err(super::failed(t.format()))?;
     if let Some((traced, binding)) = bound {

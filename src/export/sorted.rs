@@ -80,7 +80,7 @@ pub struct StartOrder {
     lines: FxHashSet<i32>,
     last_lines: Option<[i32; 2]>,
     /// Once set, [`PrimSink::add`] fails: the conversion ends early.
-    stop: Option<Arc<AtomicBool>>,
+    stops: Vec<Arc<AtomicBool>>,
     /// Whether the converter told a low-water mark of `-∞` (its records left
     /// time order): then no primitive may leave before the end.
     out_of_time_order: bool,
@@ -119,7 +119,7 @@ impl StartOrder {
             last_category: None,
             lines: FxHashSet::default(),
             last_lines: None,
-            stop: None,
+            stops: Vec::new(),
             out_of_time_order: false,
         }
     }
@@ -144,6 +144,7 @@ impl StartOrder {
     /// Ends the conversion early once `flag` is set: the next primitive added
     /// fails with an [`io::ErrorKind::Interrupted`] error (the sink's error,
     /// [`slog2_format::Error::Sink`]), and the converter reads no further.
+    /// Given more than once, it ends at the first flag set.
     ///
     /// ```
     /// use mpelog::export::sorted::StartOrder;
@@ -161,7 +162,7 @@ impl StartOrder {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop_when(mut self, flag: Arc<AtomicBool>) -> StartOrder {
-        self.stop = Some(flag);
+        self.stops.push(flag);
         self
     }
 
@@ -436,11 +437,7 @@ impl PrimSink for StartOrder {
     type Output = Sorted;
 
     fn add(&mut self, p: Prim) -> slog2_format::Result<()> {
-        if self
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(AtomicOrdering::Relaxed))
-        {
+        if self.stops.iter().any(|s| s.load(AtomicOrdering::Relaxed)) {
             return Err(slog2_format::Error::Sink(Box::new(io::Error::new(
                 io::ErrorKind::Interrupted,
                 "the conversion was stopped by its reader",

@@ -246,13 +246,13 @@ impl Trace {
             }
             None => {
                 let local = self.local()?;
-                // The reads without a tree stop at one flag: `both`, set
-                // once the caller's or the trace's is, as the reads'
-                // progress and the callbacks find it.
-                let either = Either::new(stop.clone(), self.stop.flag());
+                // The reads without a tree stop at the caller's flag and the
+                // trace's: a sorted read at either, a streamed one at
+                // `both`, set once either is, as its progress and the
+                // callbacks find it.
+                let trace_stop = self.stop.flag();
+                let either = Either::new(stop.clone(), trace_stop.clone());
                 let both = &either.both.clone();
-                let e = either.clone();
-                let mut told: Option<super::Progress> = Some(Box::new(move |_| e.look()));
                 // Looked at after each call, so that a flag the callback
                 // sets stops the read before its next piece.
                 let mut legend = |l: &[Category]| {
@@ -276,7 +276,8 @@ impl Trace {
                 if let Some(out) = streamed? {
                     return Ok(out.pieces);
                 }
-                let mut sorted = read::sorted(&local, self.format, opts, both, &mut told)?;
+                let flags = (stop, &trace_stop);
+                let mut sorted = read::sorted_either(&local, self.format, opts, flags, &mut None)?;
                 legend(sorted.categories());
                 visit_until(&mut sorted, opts, both, &mut f)
                     .map_err(Error::io(&std::env::temp_dir()))?

@@ -70,6 +70,23 @@ pub(crate) fn sorted_counted(
     stopped(sorted_into(path, format, sink, progress), stop, path)
 }
 
+/// [`sorted`], ending once `stop` or `also` is set (a caller's flag and
+/// its trace's).
+pub(crate) fn sorted_either(
+    path: &Path,
+    format: Format,
+    opts: &crate::export::Options,
+    (stop, also): (&Arc<AtomicBool>, &Arc<AtomicBool>),
+    progress: &mut Option<super::Progress>,
+) -> Result<Sorted> {
+    let sink = opts
+        .start_order()
+        .stop_when(stop.clone())
+        .stop_when(also.clone());
+    let r = stopped(sorted_into(path, format, sink, progress), stop, path);
+    Ok(stopped(r, also, path)?.0)
+}
+
 /// What [`streamed_until`] did: the pieces handed out, or `None` when the
 /// input cannot be streamed (its records are not in time order, or its
 /// format tells no low-water mark) and nothing was handed out.

@@ -52,9 +52,10 @@ impl Log {
     pub(crate) fn push(&mut self, w: Wait) -> usize {
         let k = self.base + self.mem.len();
         if self.mem.capacity() == 0 && self.limit != usize::MAX {
-            // The room of a run at once: grown by doubling, the log would
-            // hold up to twice its bound while it copies.
-            self.mem.reserve_exact(self.limit);
+            // The room of a run at once (up to 4 Mi waits, 192 MiB): grown
+            // by doubling, the log would hold up to twice its bound while it
+            // copies.
+            self.mem.reserve_exact(self.limit.min(1 << 22));
         }
         self.mem.push(w);
         if self.mem.len() >= self.limit {
@@ -79,9 +80,9 @@ impl Log {
         }
     }
 
-    /// The waits held, written as one more run in their sorted order (an
-    /// order of their places, not a sorted copy of them), and their room
-    /// kept for the next ones.
+    /// The waits held, written as one more run in the index's order (their
+    /// 16-byte keys sorted, not the waits themselves), and their room kept
+    /// for the next ones.
     fn spill(&mut self) {
         let s = self.spilled.get_or_insert_with(Runs::new);
         let mem = &self.mem;
