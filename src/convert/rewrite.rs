@@ -2,9 +2,9 @@
 //! through their models, SLOG-2 through the codec (updated from 2.0.5, its
 //! nodes stored anew, or every drawable put into a new tree).
 
-use super::to_slog2::stoppable;
 use super::{done, finish, identical_or_not, size, slog2_name, write_all, writer, Summary};
 use crate::output::Output;
+use crate::trace::stop::open as stoppable;
 use crate::trace::{Error, Result, Step};
 use clog2_format::{BlockWriter, Clog2Reader};
 use slog2_format::write::TreeOptions;

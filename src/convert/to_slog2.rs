@@ -5,7 +5,7 @@
 use super::lines::{alog_unmatched_line, tree_line, unmatched_line};
 use super::{done, finish, size, slog2_name, writer, Summary};
 use crate::output::{OutWriter, Output};
-use crate::trace::stop::{into_stopping_tree, StopSlot, Stoppable};
+use crate::trace::stop::{into_stopping_tree, open as stoppable};
 use crate::trace::{Error, Result, Step};
 use slog2_format::convert::ConvertStats;
 use slog2_format::write::TreeOptions;
@@ -54,12 +54,6 @@ pub(super) fn clog(
             })
         })
     })
-}
-
-/// The file `input`, read no further once `stop` is set.
-pub(super) fn stoppable(input: &Path, stop: &Arc<AtomicBool>) -> Result<Stoppable<std::fs::File>> {
-    let file = std::fs::File::open(input).map_err(Error::io(input))?;
-    Ok(Stoppable::new(file, StopSlot::new(stop.clone())))
 }
 
 /// A CLOG2 or old-CLOG conversion: the reader's errors are the input's, the

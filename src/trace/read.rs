@@ -337,8 +337,7 @@ pub(crate) fn write_slog2(
     let mut read = |at| progress(Step::Read { at, total });
     let (mut w, stats) = match format {
         Format::Clog2 => {
-            let file = std::fs::File::open(path).map_err(Error::io(path))?;
-            let file = super::stop::Stoppable::new(file, super::stop::StopSlot::new(stop.clone()));
+            let file = super::stop::open(path, stop)?;
             let mut r = clog2_format::Clog2Reader::new(file).map_err(|source| Error::Clog2 {
                 path: path.to_path_buf(),
                 source,

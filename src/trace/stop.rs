@@ -90,6 +90,16 @@ impl<R> Stoppable<R> {
     }
 }
 
+/// The file at `path`, read no further once `stop` is set (the input of a
+/// conversion or rewrite, whose flag does not change while it runs).
+pub(crate) fn open(
+    path: &std::path::Path,
+    stop: &Arc<AtomicBool>,
+) -> super::Result<Stoppable<File>> {
+    let file = File::open(path).map_err(super::Error::io(path))?;
+    Ok(Stoppable::new(file, StopSlot::new(stop.clone())))
+}
+
 impl<R: Read> Read for Stoppable<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.stop.is_set() {

@@ -13,7 +13,12 @@ use super::{Binding, Block, Error, Segment, Wait, BLOCK, PATTERNS};
 use crate::analysis::Recorded;
 use std::path::Path;
 
-/// What [`write_recorded`] wrote.
+/// What [`write_recorded`] wrote (what `analyze --write-index` tells).
+///
+/// ```
+/// let w = mpelog::waits::Written::default();
+/// assert_eq!((w.waits, w.timelines, w.segments), (0, 0, 0));
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Written {
