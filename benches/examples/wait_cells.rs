@@ -1,8 +1,9 @@
 //! The cost of window queries on a wait index (spec/waits.md §4): reads
-//! `TRACE.waits`, then asks `cells` for windows of the whole trace and of
-//! 1/10, 1/100 and 1/1000 of it at spread positions, 2000 columns wide (the
-//! viewer's widest plot), and prints p50/p95/max per width; then the worst
-//! 10 instances and the critical path of the same windows.
+//! `TRACE.waits` as `render --waits` and `serve` do (`read_file`), then asks
+//! `cells` for windows of the whole trace and of 1/10, 1/100 and 1/1000 of
+//! it at spread positions, 2000 columns wide (the viewer's widest plot), and
+//! prints p50/p95/max per width; then the worst 10 instances and the
+//! critical path of the same windows.
 //!
 //! `cargo run --release -p mpelog-benches --example wait_cells -- INDEX [COLUMNS] [N]`
 
@@ -21,11 +22,11 @@ fn main() {
     let columns: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let n: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(40);
     let t = Instant::now();
-    let bytes = std::fs::read(path).unwrap();
-    let ix = WaitIndex::from_bytes(&bytes).unwrap();
+    let ix = WaitIndex::read_file(std::path::Path::new(path)).unwrap();
+    let size = std::fs::metadata(path).unwrap().len();
     println!(
         "{path}: {} bytes, {} waits on {} timelines, {} path segments; read in {:.1} ms",
-        bytes.len(),
+        size,
         ix.len(),
         ix.timelines().len(),
         ix.path().len(),

@@ -1,10 +1,8 @@
-//! The bytes of a wait index (spec/waits.md §3): written whole, read back
-//! totally (any bytes give an index or an [`Error`] with the offset of the
-//! first byte that is wrong), bound to its trace by size, mtime and a CRC-32
+//! The bytes of a wait index (spec/waits.md §3): its errors, and its writer
+//! (the reader is `read.rs`); bound to its trace by size, mtime and a CRC-32
 //! of its first and last 64 KiB ([`Binding`]).
 
-use super::{directory, Block, Lane, Segment, Wait, WaitIndex, PATTERNS};
-use crate::analysis::Pattern;
+use super::{Block, Segment, Wait, WaitIndex, PATTERNS};
 use crate::names::shown;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -21,10 +19,14 @@ pub const MAX_BLOCK: usize = 65_536;
 /// How many bytes of each end of the trace its CRC covers.
 pub const BOUND_BYTES: u64 = 65_536;
 
-const HEADER: usize = 80;
-const WAIT: usize = 36;
-const BLOCK_ENTRY: usize = 24 + 8 * PATTERNS;
-const SEGMENT: usize = 24;
+/// Bytes of the header.
+pub(super) const HEADER: usize = 80;
+/// Bytes of one wait.
+pub(super) const WAIT: usize = 36;
+/// Bytes of one directory entry.
+pub(super) const BLOCK_ENTRY: usize = 24 + 8 * PATTERNS;
+/// Bytes of one critical-path segment.
+pub(super) const SEGMENT: usize = 24;
 
 /// `TRACE.waits`: where `mpelog analyze TRACE --write-index` writes the
 /// index of `trace`, and where `render --waits` looks for it.
@@ -241,60 +243,6 @@ impl Error {
     }
 }
 
-/// A little-endian cursor that fails with the offset of what is missing.
-struct Cur<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Cur<'a> {
-    fn err(&self, at: usize, problem: Problem) -> Error {
-        Error::Format {
-            offset: at as u64,
-            problem,
-        }
-    }
-    fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
-        match self.at.checked_add(n) {
-            Some(end) if end <= self.b.len() => {
-                let s = &self.b[self.at..end];
-                self.at = end;
-                Ok(s)
-            }
-            _ => Err(self.err(self.at, Problem::Truncated)),
-        }
-    }
-    /// That `count` records of `size` bytes are there (before allocating).
-    fn room(&self, count: u64, size: usize) -> Result<usize, Error> {
-        let need = count.checked_mul(size as u64);
-        match need {
-            Some(n) if n <= (self.b.len() - self.at) as u64 => Ok(count as usize),
-            _ => Err(self.err(self.at, Problem::Truncated)),
-        }
-    }
-    fn u8(&mut self) -> Result<u8, Error> {
-        Ok(self.take(1)?[0])
-    }
-    fn u16(&mut self) -> Result<u16, Error> {
-        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2")))
-    }
-    fn u32(&mut self) -> Result<u32, Error> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4")))
-    }
-    fn i32(&mut self) -> Result<i32, Error> {
-        Ok(i32::from_le_bytes(self.take(4)?.try_into().expect("4")))
-    }
-    fn u64(&mut self) -> Result<u64, Error> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8")))
-    }
-    fn i64(&mut self) -> Result<i64, Error> {
-        Ok(i64::from_le_bytes(self.take(8)?.try_into().expect("8")))
-    }
-    fn f64(&mut self) -> Result<f64, Error> {
-        Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8")))
-    }
-}
-
 /// A writer of an index's bytes that sums them (the trailing CRC-32) and
 /// hands them on in pieces of 64 KiB: its parts in the order of
 /// spec/waits.md §3 ([`head`](Summed::head), then per lane
@@ -474,227 +422,6 @@ impl WaitIndex {
         }
         o.path(&self.path)?;
         o.finish()
-    }
-
-    /// Reads an index from its bytes, checking every rule of spec/waits.md
-    /// §3 (any bytes: an index or an error with the offset).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Format`] with the offset of the first wrong byte.
-    ///
-    /// ```
-    /// use mpelog::waits::{Problem, WaitIndex, Error};
-    /// let ix = WaitIndex::new(vec![], vec![], vec![(3, "MPI_Recv".into())], (0.0, 1.0), 0, 64);
-    /// let mut b = ix.to_bytes();
-    /// assert_eq!(WaitIndex::from_bytes(&b)?, ix);
-    /// b[8] = 9; // the version
-    /// assert!(matches!(WaitIndex::from_bytes(&b), Err(Error::Format { offset: 8, problem: Problem::Version })));
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn from_bytes(bytes: &[u8]) -> Result<WaitIndex, Error> {
-        let mut c = Cur { b: bytes, at: 0 };
-        if c.take(8).ok() != Some(&MAGIC[..]) {
-            return Err(c.err(0, Problem::Magic));
-        }
-        if c.u32()? != VERSION {
-            return Err(c.err(8, Problem::Version));
-        }
-        let block = c.u32()? as usize;
-        if block == 0 || block > MAX_BLOCK {
-            return Err(c.err(12, Problem::Layout));
-        }
-        let binding = Binding {
-            size: c.u64()?,
-            mtime_ns: c.i64()?,
-            crc: c.u32()?,
-        };
-        let root = c.i32()?;
-        let (from, to) = (c.f64()?, c.f64()?);
-        if c.u32()? as usize != PATTERNS {
-            return Err(c.err(56, Problem::Layout));
-        }
-        let ncalls = c.u32()?;
-        let nlanes = c.u32()?;
-        let bound = c.u32()?;
-        if bound > 1 {
-            return Err(c.err(68, Problem::Layout));
-        }
-        let nseg = c.u64()?;
-        if bound == 0 && (binding.size, binding.mtime_ns, binding.crc) != (0, 0, 0) {
-            return Err(c.err(16, Problem::Layout));
-        }
-        // The checksum first: damage is reported as damage.
-        let body = bytes.len().saturating_sub(4);
-        if bytes.len() < HEADER + 4 {
-            return Err(c.err(bytes.len(), Problem::Truncated));
-        }
-        let mut crc = flate2::Crc::new();
-        crc.update(&bytes[..body]);
-        if crc.sum().to_le_bytes() != bytes[body..] {
-            return Err(c.err(body, Problem::Checksum));
-        }
-        let mut c = Cur {
-            b: &bytes[..body],
-            at: HEADER,
-        };
-        let mut calls = Vec::with_capacity(c.room(u64::from(ncalls), 6)?);
-        for _ in 0..ncalls {
-            let at = c.at;
-            let cat = c.i32()?;
-            if calls.last().is_some_and(|&(p, _): &(i32, String)| p >= cat) {
-                return Err(c.err(at, Problem::Order));
-            }
-            let n = c.u16()? as usize;
-            let name = std::str::from_utf8(c.take(n)?).map_err(|_| c.err(at + 6, Problem::Name))?;
-            calls.push((cat, name.to_string()));
-        }
-        let mut heads = Vec::with_capacity(c.room(u64::from(nlanes), 8)?);
-        for _ in 0..nlanes {
-            let at = c.at;
-            let t = c.i32()?;
-            if heads.last().is_some_and(|&(p, _): &(i32, u32)| p >= t) {
-                return Err(c.err(at, Problem::TimelineOrder));
-            }
-            heads.push((t, c.u32()?));
-        }
-        let mut lanes = Vec::with_capacity(heads.len());
-        for (timeline, n) in heads {
-            let nb = u64::from(n).div_ceil(block as u64);
-            let dir_at = c.at;
-            c.room(nb, BLOCK_ENTRY)?;
-            let dir_bytes = c.take(nb as usize * BLOCK_ENTRY)?;
-            let mut waits = Vec::with_capacity(c.room(u64::from(n), WAIT)?);
-            for _ in 0..n {
-                let at = c.at;
-                let (start, end, cause) = (c.f64()?, c.f64()?, c.f64()?);
-                if !(start.is_finite() && end.is_finite() && cause.is_finite() && end > start) {
-                    return Err(c.err(at, Problem::Time));
-                }
-                if waits.last().is_some_and(|w: &Wait| {
-                    (w.start, w.end).partial_cmp(&(start, end)) == Some(std::cmp::Ordering::Greater)
-                }) {
-                    return Err(c.err(at, Problem::Order));
-                }
-                let partner = c.i32()?;
-                let call = c.i32()?;
-                let p = c.u8()?;
-                let Some(&pattern) = Pattern::ALL.get(p as usize) else {
-                    return Err(c.err(at + 32, Problem::Pattern));
-                };
-                if c.take(3)? != [0, 0, 0] {
-                    return Err(c.err(at + 33, Problem::Layout));
-                }
-                waits.push(Wait {
-                    timeline,
-                    start,
-                    end,
-                    pattern,
-                    partner: (partner != i32::MIN).then_some(partner),
-                    cause,
-                    call,
-                });
-            }
-            // The directory must be what the waits give, to the bit.
-            let dir = directory(&waits, block);
-            for (k, d) in dir.iter().enumerate() {
-                let mut e = Vec::with_capacity(BLOCK_ENTRY);
-                for x in [d.first, d.reach, d.longest].iter().chain(&d.before) {
-                    e.extend_from_slice(&x.to_le_bytes());
-                }
-                let have = &dir_bytes[k * BLOCK_ENTRY..(k + 1) * BLOCK_ENTRY];
-                if let Some(i) = (0..BLOCK_ENTRY).find(|&i| e[i] != have[i]) {
-                    return Err(c.err(dir_at + k * BLOCK_ENTRY + i, Problem::Directory));
-                }
-            }
-            let fine = super::fine::Fine::new(&waits);
-            lanes.push(Lane {
-                timeline,
-                waits,
-                dir,
-                fine,
-            });
-        }
-        let mut path = Vec::with_capacity(c.room(nseg, SEGMENT)?);
-        for _ in 0..nseg {
-            let at = c.at;
-            let timeline = c.i32()?;
-            if c.u32()? != 0 {
-                return Err(c.err(at + 4, Problem::Layout));
-            }
-            let (start, end) = (c.f64()?, c.f64()?);
-            if !(start.is_finite() && end.is_finite() && end > start) {
-                return Err(c.err(at, Problem::Time));
-            }
-            if path.last().is_some_and(|s: &Segment| s.end > start) {
-                return Err(c.err(at, Problem::Order));
-            }
-            path.push(Segment {
-                timeline,
-                start,
-                end,
-            });
-        }
-        if c.at != body {
-            return Err(c.err(c.at, Problem::Trailing));
-        }
-        Ok(WaitIndex {
-            from,
-            to,
-            root,
-            binding: (bound == 1).then_some(binding),
-            block,
-            calls,
-            lanes,
-            path_lanes: super::fine::path_lanes(&path),
-            path,
-        })
-    }
-
-    /// Reads the index at `path`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Io`] when it cannot be read, [`Error::Format`] as
-    /// [`from_bytes`](Self::from_bytes).
-    pub fn read_file(path: &Path) -> Result<WaitIndex, Error> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        WaitIndex::from_bytes(&bytes)
-    }
-
-    /// Reads the index of `trace` at `index` when it is fresh: bound to the
-    /// trace as it is now.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Stale`] when the trace changed since (or the index names no
-    /// trace), and the errors of [`read_file`](Self::read_file) and
-    /// [`Binding::of`].
-    ///
-    /// ```
-    /// use mpelog::waits::{Binding, Error, Stale, WaitIndex};
-    /// let dir = tempfile::tempdir().unwrap();
-    /// let trace = dir.path().join("t.clog2");
-    /// std::fs::write(&trace, b"trace bytes").unwrap();
-    /// let ix = WaitIndex::new(vec![], vec![], vec![], (0.0, 1.0), 0, 64).bound(Binding::of(&trace)?);
-    /// let path = mpelog::waits::index_path(&trace);
-    /// ix.write_file(&path, &[&trace])?;
-    /// assert_eq!(WaitIndex::open_fresh(&path, &trace)?, ix);
-    /// std::fs::write(&trace, b"other bytes, longer").unwrap();
-    /// assert!(matches!(WaitIndex::open_fresh(&path, &trace), Err(Error::Stale(Stale::Size))));
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn open_fresh(index: &Path, trace: &Path) -> Result<WaitIndex, Error> {
-        let ix = WaitIndex::read_file(index)?;
-        let now = Binding::of(trace)?;
-        match ix.binding.map(|b| b.differs(&now)) {
-            None => Err(Error::Stale(Stale::Unbound)),
-            Some(Some(s)) => Err(Error::Stale(s)),
-            Some(None) => Ok(ix),
-        }
     }
 
     /// Writes the index to `path` by the output rules ([`crate::output`]:

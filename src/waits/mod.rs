@@ -41,6 +41,7 @@ mod file;
 mod fine;
 pub(crate) mod log;
 mod query;
+mod read;
 mod write;
 
 pub use file::{index_path, Binding, Error, Problem, Stale, MAGIC, VERSION};
