@@ -71,20 +71,31 @@ pub fn type_name(t: u8) -> String {
 }
 
 /// The record name of an event kind, as `otf2-print` writes it: its
-/// [`EventKind::name`] in upper case, words joined by `_` (`MPI_ISEND_COMPLETE`;
-/// `OTHER <type>` for a record type this crate skips).
+/// [`EventKind::label`] in upper case, words joined by `_` (`MPI_ISEND_COMPLETE`,
+/// and `THREAD_TEAM_BEGIN` for a record type this crate skips, but
+/// `PARAMETER_INT64` and `PARAMETER_UINT64` for ParameterInt and
+/// ParameterUnsignedInt; `OTHER <type>` for a type OTF2 does not define).
 ///
 /// ```
 /// use otf2_format::{dump::record_name, EventKind};
 /// assert_eq!(record_name(&EventKind::MpiCollectiveBegin), "MPI_COLLECTIVE_BEGIN");
 /// assert_eq!(record_name(&EventKind::Enter { region: 0 }), "ENTER");
+/// assert_eq!(record_name(&EventKind::Other { record_type: 50 }), "RMA_OP_COMPLETE_NON_BLOCKING");
+/// assert_eq!(record_name(&EventKind::Other { record_type: 99 }), "OTHER 99");
 /// ```
 pub fn record_name(kind: &EventKind) -> String {
-    if let EventKind::Other { record_type } = kind {
-        return format!("OTHER {record_type}");
-    }
+    let name = match kind {
+        // The two records otf2-print names by their value's type.
+        EventKind::Other { record_type: 33 } => return "PARAMETER_INT64".into(),
+        EventKind::Other { record_type: 34 } => return "PARAMETER_UINT64".into(),
+        EventKind::Other { record_type } => match crate::event::event_type::name(*record_type) {
+            Some(n) => n,
+            None => return format!("OTHER {record_type}"),
+        },
+        k => k.name(),
+    };
     let mut out = String::new();
-    for (i, c) in kind.name().char_indices() {
+    for (i, c) in name.char_indices() {
         if i > 0 && c.is_ascii_uppercase() {
             out.push('_');
         }

@@ -36,6 +36,107 @@ pub mod event_type {
     pub const PROGRAM_BEGIN: u8 = 83;
     /// ProgramEnd.
     pub const PROGRAM_END: u8 = 84;
+
+    /// The first record type of an event.
+    pub const FIRST: u8 = 10;
+
+    /// OTF2's name of the event record type `record_type` (`ThreadTeamBegin`
+    /// for 55), for every type OTF2 3.x defines (10 to 84), whether this
+    /// crate decodes it or skips it (spec/otf2.md §7.3); `None` for any
+    /// other.
+    ///
+    /// ```
+    /// use otf2_format::event::event_type;
+    /// assert_eq!(event_type::name(event_type::ENTER), Some("Enter"));
+    /// assert_eq!(event_type::name(55), Some("ThreadTeamBegin"));
+    /// assert_eq!(event_type::name(9), None);
+    /// assert_eq!(event_type::name(85), None);
+    /// ```
+    pub fn name(record_type: u8) -> Option<&'static str> {
+        NAMES
+            .get(usize::from(record_type.checked_sub(FIRST)?))
+            .copied()
+    }
+
+    /// The names of record types 10, 11, … 84, as OTF2's event records are
+    /// named (`OTF2_EVENT_*` of libotf2's sources, in CamelCase).
+    const NAMES: [&str; 75] = [
+        "BufferFlush",
+        "MeasurementOnOff",
+        "Enter",
+        "Leave",
+        "MpiSend",
+        "MpiIsend",
+        "MpiIsendComplete",
+        "MpiIrecvRequest",
+        "MpiRecv",
+        "MpiIrecv",
+        "MpiRequestTest",
+        "MpiRequestCancelled",
+        "MpiCollectiveBegin",
+        "MpiCollectiveEnd",
+        "OmpFork",
+        "OmpJoin",
+        "OmpAcquireLock",
+        "OmpReleaseLock",
+        "OmpTaskCreate",
+        "OmpTaskSwitch",
+        "OmpTaskComplete",
+        "Metric",
+        "ParameterString",
+        "ParameterInt",
+        "ParameterUnsignedInt",
+        "RmaWinCreate",
+        "RmaWinDestroy",
+        "RmaCollectiveBegin",
+        "RmaCollectiveEnd",
+        "RmaGroupSync",
+        "RmaRequestLock",
+        "RmaAcquireLock",
+        "RmaTryLock",
+        "RmaReleaseLock",
+        "RmaSync",
+        "RmaWaitChange",
+        "RmaPut",
+        "RmaGet",
+        "RmaAtomic",
+        "RmaOpCompleteBlocking",
+        "RmaOpCompleteNonBlocking",
+        "RmaOpTest",
+        "RmaOpCompleteRemote",
+        "ThreadFork",
+        "ThreadJoin",
+        "ThreadTeamBegin",
+        "ThreadTeamEnd",
+        "ThreadAcquireLock",
+        "ThreadReleaseLock",
+        "ThreadTaskCreate",
+        "ThreadTaskSwitch",
+        "ThreadTaskComplete",
+        "ThreadCreate",
+        "ThreadBegin",
+        "ThreadWait",
+        "ThreadEnd",
+        "CallingContextEnter",
+        "CallingContextLeave",
+        "CallingContextSample",
+        "IoCreateHandle",
+        "IoDestroyHandle",
+        "IoDuplicateHandle",
+        "IoSeek",
+        "IoChangeStatusFlags",
+        "IoDeleteFile",
+        "IoOperationBegin",
+        "IoOperationTest",
+        "IoOperationIssued",
+        "IoOperationComplete",
+        "IoOperationCancelled",
+        "IoAcquireLock",
+        "IoReleaseLock",
+        "IoTryLock",
+        "ProgramBegin",
+        "ProgramEnd",
+    ];
 }
 
 /// Collective operation names by OTF2 code.
@@ -268,6 +369,26 @@ impl EventKind {
             EventKind::ProgramBegin { .. } => "ProgramBegin",
             EventKind::ProgramEnd { .. } => "ProgramEnd",
             EventKind::Other { .. } => "Other",
+        }
+    }
+
+    /// What tools call the kind: its [`name`](Self::name), or for a record
+    /// type this crate skips, OTF2's name of it (`ThreadTeamBegin`;
+    /// `type 85` for a type OTF2 does not define).
+    ///
+    /// ```
+    /// use otf2_format::EventKind;
+    /// assert_eq!(EventKind::Enter { region: 3 }.label(), "Enter");
+    /// assert_eq!(EventKind::Other { record_type: 46 }.label(), "RmaPut");
+    /// assert_eq!(EventKind::Other { record_type: 200 }.label(), "type 200");
+    /// ```
+    pub fn label(&self) -> std::borrow::Cow<'static, str> {
+        match self {
+            EventKind::Other { record_type } => match event_type::name(*record_type) {
+                Some(n) => n.into(),
+                None => format!("type {record_type}").into(),
+            },
+            k => k.name().into(),
         }
     }
 }

@@ -4,6 +4,8 @@ archives and reads archives into a canonical JSON dump that the Rust test
 builds the same way from our reader.
 
     otf2_oracle.py write SEED DIR [EVENTS]   write a random archive into DIR
+    otf2_oracle.py hybrid DIR                write a small MPI + OpenMP archive into DIR,
+                                             with RMA, I/O and measurement records
     otf2_oracle.py dump ANCHOR               print the canonical dump
 """
 import json
@@ -13,7 +15,9 @@ import sys
 import otf2
 from otf2.enums import (CollectiveOp, GroupType, LocationType, MetricMode, MetricType,
                         Paradigm, RegionRole, Type, Base, MetricOccurrence, RecorderKind,
-                        ParameterType)
+                        ParameterType, IoParadigmClass, IoParadigmFlag, IoHandleFlag,
+                        IoAccessMode, IoCreationFlag, IoStatusFlag, IoOperationMode,
+                        IoOperationFlag, MeasurementMode, RmaSyncType)
 
 
 def write(seed, path, events_per_location):
@@ -124,6 +128,109 @@ def write(seed, path, events_per_location):
             while stack:
                 time += 1
                 w.leave(time, stack.pop())
+
+
+def hybrid(path):
+    """Two ranks of two threads each, as Score-P records a hybrid MPI +
+    OpenMP run: a parallel region on both threads (fork, thread team, loop,
+    implicit barrier, join), a late send from rank 0 to rank 1, an RMA put,
+    a POSIX write, measurement switched off and on, a buffer flush, a
+    barrier and MPI_Finalize, between ProgramBegin and ProgramEnd. Times in
+    ns from 1000."""
+    with otf2.writer.open(path, timer_resolution=10**9) as trace:
+        d = trace.definitions
+        root = d.system_tree_node("machine")
+        ranks = []
+        for p in range(2):
+            lg = d.location_group("Rank %d" % p, system_tree_parent=root)
+            ranks.append((d.location("Master thread", group=lg, type=LocationType.CPU_THREAD),
+                          d.location("OMP thread 1", group=lg, type=LocationType.CPU_THREAD)))
+        masters = [m for m, _ in ranks]
+        d.group("world locations", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI,
+                members=masters)
+        world = d.comm("MPI_COMM_WORLD",
+                       group=d.group("world", group_type=GroupType.COMM_GROUP,
+                                     paradigm=Paradigm.MPI, members=masters))
+        d.group("omp locations", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.OPENMP,
+                members=[l for r in ranks for l in r])
+        teams = [d.comm("team %d" % p,
+                        group=d.group("team %d" % p, group_type=GroupType.COMM_GROUP,
+                                      paradigm=Paradigm.OPENMP, members=list(r)))
+                 for p, r in enumerate(ranks)]
+
+        def region(name, paradigm, role=RegionRole.FUNCTION):
+            return d.region(name, paradigm=paradigm, region_role=role)
+
+        main = region("main", Paradigm.USER)
+        init = region("MPI_Init", Paradigm.MPI)
+        send = region("MPI_Send", Paradigm.MPI, RegionRole.POINT2POINT)
+        recv = region("MPI_Recv", Paradigm.MPI, RegionRole.POINT2POINT)
+        barrier = region("MPI_Barrier", Paradigm.MPI, RegionRole.BARRIER)
+        finalize = region("MPI_Finalize", Paradigm.MPI)
+        parallel = region("!$omp parallel @x.c:10", Paradigm.OPENMP, RegionRole.PARALLEL)
+        loop = region("!$omp for @x.c:12", Paradigm.OPENMP, RegionRole.LOOP)
+        implicit = region("!$omp implicit barrier @x.c:20", Paradigm.OPENMP,
+                          RegionRole.IMPLICIT_BARRIER)
+        fwrite = region("fwrite", Paradigm.USER)
+        put = region("MPI_Put", Paradigm.MPI, RegionRole.RMA)
+        win = d.rma_win("win", world)
+        posix = d.io_paradigm("POSIX", "POSIX I/O", IoParadigmClass.SERIAL, IoParadigmFlag.NONE)
+        handle = d.io_handle("out.dat", file=d.io_regular_file("out.dat", scope=root),
+                             io_paradigm=posix, io_handle_flags=IoHandleFlag.NONE, comm=None,
+                             parent=None)
+        for p, (master, worker) in enumerate(ranks):
+            w = trace.event_writer_from_location(master)
+            x = trace.event_writer_from_location(worker)
+            w.program_begin(1000, "a.out", [])
+            w.enter(1000, main)
+            w.enter(1100, init)
+            w.leave(1600, init)
+            w.omp_fork(1610, 2)
+            w.thread_fork(1610, Paradigm.OPENMP, 2)
+            for thread, t in ((w, 1615), (x, 1618)):
+                thread.thread_team_begin(t, teams[p])
+                thread.enter(t + 1, parallel)
+                thread.enter(t + 2, loop)
+                thread.leave(t + 300 + 50 * p, loop)
+                thread.enter(t + 301 + 50 * p, implicit)
+                thread.leave(t + 400, implicit)
+                thread.leave(t + 401, parallel)
+                thread.thread_team_end(t + 402, teams[p])
+            w.omp_join(2025)
+            w.thread_join(2025, Paradigm.OPENMP)
+            if p == 0:
+                w.enter(2430, send)
+                w.mpi_send(2431, 1, world, 7, 1024)
+                w.leave(2450, send)
+            else:
+                w.enter(2030, recv)
+                w.mpi_recv(2460, 0, world, 7, 1024)
+                w.leave(2470, recv)
+            w.rma_win_create(2500, win)
+            w.enter(2501, put)
+            w.rma_put(2502, win, 1 - p, 64, 5)
+            w.rma_op_complete_blocking(2503, win, 5)
+            w.leave(2504, put)
+            w.rma_sync(2505, win, 1 - p, RmaSyncType.MEMORY)
+            w.rma_win_destroy(2506, win)
+            w.enter(2600, fwrite)
+            w.io_create_handle(2601, handle, IoAccessMode.WRITE_ONLY, IoCreationFlag.CREATE,
+                               IoStatusFlag.NONE)
+            w.io_operation_begin(2602, handle, IoOperationMode.WRITE, IoOperationFlag.NONE, 4096, 3)
+            w.io_operation_complete(2609, handle, 4096, 3)
+            w.io_destroy_handle(2610, handle)
+            w.leave(2611, fwrite)
+            w.measurement_on_off(2700, MeasurementMode.OFF)
+            w.measurement_on_off(2750, MeasurementMode.ON)
+            w.buffer_flush(2760, 2770)
+            w.enter(2800 + 100 * p, barrier)
+            w.mpi_collective_begin(2801 + 100 * p)
+            w.mpi_collective_end(3000, CollectiveOp.BARRIER, world, 2**32 - 1, 0, 0)
+            w.leave(3001, barrier)
+            w.enter(3100, finalize)
+            w.leave(3200, finalize)
+            w.leave(3300, main)
+            w.program_end(3300, 0)
 
 
 def ref(x):
@@ -240,5 +347,7 @@ def dump(anchor):
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3000)
+    elif sys.argv[1] == "hybrid":
+        hybrid(sys.argv[2])
     else:
         dump(sys.argv[2])

@@ -494,8 +494,7 @@ impl<'a> Otf2Drawables<'a> {
                 out.push(Prim::event(c, t, line, info));
                 self.counts.metrics += 1;
             }
-            EventKind::Other { record_type } => self.count(&format!("type {record_type}")),
-            other => self.count(other.name()),
+            other => self.count(&other.label()),
         }
     }
 
