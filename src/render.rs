@@ -31,6 +31,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::io::{Read, Seek};
 
+mod legend;
 mod messages;
 mod palette;
 mod waits;
@@ -413,7 +414,6 @@ fn draw(
     used.extend(sum.events.iter().map(|e| e.category));
     used.extend(sum.arrows.iter().map(|a| a.category));
     used.retain(|c| *c >= 0);
-    let legend_cols = ((width - LEFT) / 220.0).floor().max(1.0) as usize;
     let wait_patterns = match layers {
         Some(l) if l.hatch => waits::used(sum),
         _ => Vec::new(),
@@ -422,6 +422,27 @@ fn draw(
         Some(l) => waits::legend(&wait_patterns, l.path),
         None => Vec::new(),
     };
+    // Each category's entry: its name and kind.
+    let entries: Vec<String> = used
+        .iter()
+        .map(|c| {
+            let cat = cats.get(c).copied();
+            let kind = match topo(*c) {
+                topology::EVENT => "event",
+                topology::ARROW => "arrow",
+                _ => "state",
+            };
+            let name = cat.map_or(format!("category {c}"), |c| c.name.text());
+            format!("{name} ({kind})")
+        })
+        .collect();
+    let (legend_w, legend_cols) = legend::columns(
+        entries
+            .iter()
+            .map(String::as_str)
+            .chain(wait_legend.iter().map(|(_, t)| t.as_str())),
+        width - LEFT,
+    );
     let legend_rows = (used.len() + wait_legend.len()).div_ceil(legend_cols);
     let ticks_line = messages::legend(sum);
     let height = TOP
@@ -688,32 +709,25 @@ fn draw(
     );
 
     // Legend.
-    for (i, c) in used.iter().enumerate() {
+    for (i, (c, entry)) in used.iter().zip(&entries).enumerate() {
         let (col, row) = (i % legend_cols, i / legend_cols);
-        let lx = LEFT + 220.0 * col as f64;
+        let lx = LEFT + legend_w * col as f64;
         let ly = axis_y + AXIS + LEGEND_ROW * row as f64;
-        let cat = cats.get(c).copied();
-        let kind = match topo(*c) {
-            topology::EVENT => "event",
-            topology::ARROW => "arrow",
-            _ => "state",
-        };
-        let name = cat.map_or(format!("category {c}"), |c| c.name.text());
         let _ = writeln!(
             s,
-            r##"<rect x="{}" y="{}" width="12" height="12" fill="{}" stroke="#000000"/><text x="{}" y="{}">{} ({kind})</text>"##,
+            r##"<rect x="{}" y="{}" width="12" height="12" fill="{}" stroke="#000000"/><text x="{}" y="{}">{}</text>"##,
             n(lx),
             n(ly),
-            color(cat),
+            color(cats.get(c).copied()),
             n(lx + 16.0),
             n(ly + 11.0),
-            escape(&name)
+            escape(&legend::fit(entry, legend_w))
         );
     }
     for (k, (fill, text)) in wait_legend.iter().enumerate() {
         let i = used.len() + k;
         let (col, row) = (i % legend_cols, i / legend_cols);
-        let lx = LEFT + 220.0 * col as f64;
+        let lx = LEFT + legend_w * col as f64;
         let ly = axis_y + AXIS + LEGEND_ROW * row as f64;
         // A pattern's swatch is hatched on black, as the plot draws it, so
         // that it is never taken for a category's plain swatch.

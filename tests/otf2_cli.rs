@@ -535,6 +535,34 @@ fn a_hybrid_archive_is_read_and_its_records_are_named() {
         a.push(&archive);
         ok(&a);
     }
+    // The picture's legend gives the long OpenMP region name room: the
+    // next entry of its row starts past its text, which DejaVu Sans draws
+    // 214 pixels wide (measured in the PNG).
+    let svg = dir.path().join("hybrid.svg");
+    ok(&[Path::new("render"), &archive, Path::new("-o"), &svg]);
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    let entry = |text: &str| -> (f64, f64) {
+        let at = svg.find(&format!(">{text}</text>")).unwrap();
+        let tag = &svg[svg[..at].rfind("<text x=\"").unwrap() + 9..at];
+        let mut xy = tag.split('"').filter_map(|v| v.parse::<f64>().ok());
+        (xy.next().unwrap(), xy.next().unwrap())
+    };
+    let (x, y) = entry("!$omp implicit barrier @x.c:20 (state)");
+    let next = svg
+        .match_indices("<text x=\"")
+        .filter_map(|(i, _)| {
+            let mut xy = svg[i + 9..]
+                .split('"')
+                .filter_map(|v| v.parse::<f64>().ok());
+            Some((xy.next()?, xy.next()?))
+        })
+        .filter(|&(nx, ny)| ny == y && nx > x)
+        .map(|(nx, _)| nx)
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        next - 16.0 > x + 214.0,
+        "next legend entry at {next}, text at {x}"
+    );
 }
 
 #[test]
