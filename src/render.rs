@@ -512,11 +512,23 @@ fn draw(
         );
     }
     if !labels.is_empty() {
+        // Over the row labels, ending where they end, so that it never runs
+        // into the title (which starts at LEFT); smaller when it would not
+        // fit in the margin (`process,thread`, `commID,comm_rank`).
+        let header = labels.join(",");
+        let room = LEFT - 10.0;
+        let wide = legend::text_width(&header);
+        let size = if wide > room {
+            format!(r#" font-size="{}""#, n((12.0 * room / wide).max(7.0)))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            r#"<text x="4" y="{}">{}</text>"#,
+            r#"<text x="{}" y="{}" text-anchor="end"{size}>{}</text>"#,
+            n(LEFT - 6.0),
             n(TOP - 6.0),
-            escape(&labels.join(","))
+            escape(&header)
         );
     }
 

@@ -19,7 +19,7 @@ const GAP: f64 = 12.0;
 /// wide of the mark: per character, DejaVu Sans's advance (the font the
 /// PNG is drawn with) rounded up by class. An entry measured at 214 pixels
 /// (`!$omp implicit barrier @x.c:20 (state)`) is taken as 229.
-fn text_width(text: &str) -> f64 {
+pub(super) fn text_width(text: &str) -> f64 {
     text.chars()
         .map(|c| match c {
             'i' | 'l' | 'j' | 'I' | '.' | ':' | ',' | ';' | '!' | '|' | '\'' => 3.5,

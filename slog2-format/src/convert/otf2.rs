@@ -618,15 +618,13 @@ fn arrow(from: (f64, i32), to: (f64, i32), tag: u32, size: u64, comm: u32) -> Pr
     Prim::two(ARROW_CATEGORY, topology::ARROW, from, to, &info)
 }
 
-/// Two views: one row per location ("Location View"), and the location's
-/// group and its place in it ("Process View": process, thread).
+/// Two views: the location's group and its place in it ("Process View":
+/// process, thread), first, so that every tool's default view, as MPE's
+/// first, has the processes in its first column (an export's `Process`, a
+/// Perfetto process: a rank, its threads within it); and one row per
+/// location ("Location View").
 fn line_maps(defs: &Definitions) -> Vec<LineIdMap> {
     let n = defs.locations.len() as i32;
-    let mut views = vec![crate::write::one_column_map(
-        "Location View",
-        "location",
-        0..n,
-    )];
     let groups: BTreeMap<u32, usize> = defs
         .location_groups
         .keys()
@@ -649,14 +647,16 @@ fn line_maps(defs: &Definitions) -> Vec<LineIdMap> {
             }
         })
         .collect();
-    views.push(LineIdMap {
-        title: JStr::new("Process View"),
-        ncols: 2,
-        labels: vec![JStr::new("process"), JStr::new("thread")],
-        rows,
-        methods: Vec::new(),
-    });
-    views
+    vec![
+        LineIdMap {
+            title: JStr::new("Process View"),
+            ncols: 2,
+            labels: vec![JStr::new("process"), JStr::new("thread")],
+            rows,
+            methods: Vec::new(),
+        },
+        crate::write::one_column_map("Location View", "location", 0..n),
+    ]
 }
 
 /// A region's colour: a hue from its paradigm's band, placed in the band (and
