@@ -278,8 +278,9 @@ enum Command {
         csv: bool,
         /// Also write the analysis as a CUBE4 report (REPORT.cubex) for the CUBE
         /// GUI: Scalasca's metric tree, the call tree of the state nesting under
-        /// one root, a process per timeline. Written to a temporary file and
-        /// renamed at the end; never over the input.
+        /// one root, a process per rank with its timelines (threads) in it.
+        /// Written to a temporary file and renamed at the end; never over the
+        /// input.
         #[arg(short, long, value_name = "REPORT.cubex")]
         output: Option<PathBuf>,
         /// Compare with a second run (any trace `analyze` reads): each pattern's

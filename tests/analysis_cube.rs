@@ -2,8 +2,8 @@
 //! tests/pycubexr/dump_cubex.py) reads the cube back, and its values equal
 //! `analyze --json` of the same run: each pattern's total, its seconds per
 //! timeline and per call path; the call tree has one root and the system
-//! tree a process per timeline. On a hand-worked CLOG2 trace and on corpus
-//! files. Without python3 or pycubexr the read is skipped with a message,
+//! tree a location per timeline, in its process. On a hand-worked CLOG2
+//! trace, on corpus files and on a hybrid MPI + OpenMP archive. Without python3 or pycubexr the read is skipped with a message,
 //! unless `CI` is set. The output rules (never over the input) are checked
 //! without Python.
 
@@ -73,12 +73,24 @@ fn assert_cube_is_json(json: &J, dump: &J, what: &str) -> usize {
     assert_eq!(roots.len(), 1, "{what}: one root call node");
     let mut paths = BTreeMap::new();
     cnode_paths(&roots[0], None, &mut paths);
-    // Columns: the locations in the dump's order, each a timeline.
+    // Columns: the locations in the dump's order, each a timeline (named
+    // `timeline N`), in a process of the process view (a rank: these
+    // traces have one timeline per rank).
     let timelines: Vec<i64> = dump["locations"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|l| l["process_rank"].as_i64().unwrap())
+        .map(|l| {
+            let name = l["name"].as_str().unwrap();
+            let t: i64 = name.strip_prefix("timeline ").unwrap().parse().unwrap();
+            assert_eq!(
+                l["process_rank"].as_i64(),
+                Some(t),
+                "{what}: {name}'s process"
+            );
+            assert_eq!(l["process"].as_str(), Some(format!("process {t}").as_str()));
+            t
+        })
         .collect();
     let want_timelines: Vec<i64> = json["timelines"]
         .as_array()
@@ -86,7 +98,7 @@ fn assert_cube_is_json(json: &J, dump: &J, what: &str) -> usize {
         .iter()
         .map(|t| t.as_i64().unwrap())
         .collect();
-    assert_eq!(timelines, want_timelines, "{what}: a process per timeline");
+    assert_eq!(timelines, want_timelines, "{what}: a location per timeline");
     let mut nonzero = 0;
     let patterns = json["patterns"].as_array().unwrap();
     assert!(!patterns.is_empty(), "{what}: patterns to compare");
@@ -424,4 +436,50 @@ fn an_otf2_archives_collective_records_fold_into_their_calls() {
         let id = p["id"].as_str().unwrap();
         close(total(&dump, id), p["seconds"].as_f64().unwrap(), id);
     }
+}
+
+/// A hybrid MPI + OpenMP archive (two ranks of two threads): the cube has a
+/// process per rank, its threads its locations, as Scalasca's has them;
+/// rank 1's Late Sender (400 ns, worked out in the oracle script's
+/// `hybrid`) on rank 1's master thread.
+#[test]
+fn a_hybrid_archives_threads_are_locations_of_their_rank() {
+    if !have_otf2() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let archive = hybrid_archive(dir.path());
+    let out = dir.path().join("h.cubex");
+    let Some((json, dump)) = run(archive.to_str().unwrap(), &out) else {
+        return;
+    };
+    let locs: Vec<(String, i64, String, i64)> = dump["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_string(),
+                l["rank"].as_i64().unwrap(),
+                l["process"].as_str().unwrap().to_string(),
+                l["process_rank"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("timeline 0", 0, "process 0", 0),
+        ("timeline 1", 1, "process 0", 0),
+        ("timeline 2", 0, "process 1", 1),
+        ("timeline 3", 1, "process 1", 1),
+    ]
+    .map(|(n, r, p, pr)| (n.to_string(), r, p.to_string(), pr));
+    assert_eq!(locs, want);
+    let ls: f64 = dump["values"]["mpi_latesender"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|row| row.as_array().unwrap()[2].as_f64().unwrap())
+        .sum();
+    assert!((ls - 400e-9).abs() < 1e-12, "{ls}");
+    assert_eq!(json["timelines"], serde_json::json!([0, 1, 2, 3]));
 }

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{have_otf2, python_archive};
+use common::{have_otf2, hybrid_archive, python_archive};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -491,16 +491,7 @@ fn a_hybrid_archive_is_read_and_its_records_are_named() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("hybrid");
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("otf2-format/tests/oracle/otf2_oracle.py");
-    let o = Command::new("python3")
-        .arg(script)
-        .arg("hybrid")
-        .arg(&archive)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let archive = hybrid_archive(dir.path());
     if have_otf2_print() {
         let (events, other) = compare_with_otf2_print(&archive);
         assert_eq!((events, other), (102, 40));

@@ -61,7 +61,31 @@ pub fn to_cube(r: &Report) -> crate::cube::Result<Cube> {
     let machine = cube.add_system_node(None, "mpelog", "machine")?;
     let node = cube.add_system_node(Some(machine), "timelines", "node")?;
     let mut locations: FxHashMap<i32, LocationId> = FxHashMap::default();
-    for &t in &r.timelines {
+    // A process per process of the process view, its timelines its threads
+    // (a rank and its OpenMP threads), by process then thread; then a
+    // process of its own for each timeline the view lacks.
+    let mut placed: Vec<((i32, i32), i32)> = Vec::new();
+    let mut alone = Vec::new();
+    for (i, &t) in r.timelines.iter().enumerate() {
+        match r.places.get(i).copied().flatten() {
+            Some(place) => placed.push((place, t)),
+            None => alone.push(t),
+        }
+    }
+    placed.sort_unstable();
+    let mut process: Option<(i32, crate::cube::ProcessId)> = None;
+    for ((p, thread), t) in placed {
+        let id = match process {
+            Some((q, id)) if q == p => id,
+            _ => {
+                let id = cube.add_process(node, &format!("process {p}"), p)?;
+                process = Some((p, id));
+                id
+            }
+        };
+        locations.insert(t, cube.add_location(id, &format!("timeline {t}"), thread)?);
+    }
+    for t in alone {
         let p = cube.add_process(node, &format!("timeline {t}"), t)?;
         locations.insert(t, cube.add_location(p, &format!("timeline {t}"), 0)?);
     }

@@ -206,6 +206,9 @@ struct Lines {
     lines: FxHashMap<i32, LineInfo>,
     sizes: FxHashMap<i32, usize>,
     world: Option<usize>,
+    /// Per timeline, its process and thread in the process view (its first
+    /// two values; thread 0 for a view of one column).
+    places: FxHashMap<i32, (i32, i32)>,
 }
 
 fn titled<'m>(maps: &'m [LineIdMap], prefix: &str) -> Option<&'m LineIdMap> {
@@ -233,6 +236,10 @@ impl Lines {
             }
             for r in &m.rows {
                 let timeline = first.get(&r.values[..]).copied().unwrap_or(r.line_id);
+                if let Some(&process) = r.values.first().filter(|&&p| p >= 0) {
+                    let thread = r.values.get(1).copied().unwrap_or(0);
+                    l.places.insert(timeline, (process, thread));
+                }
                 l.lines.insert(
                     r.line_id,
                     LineInfo {
@@ -819,9 +826,14 @@ impl Analyzer {
             None => (None, None),
         };
         let time = self.sorted_cells(&self.time);
+        let places = timelines
+            .iter()
+            .map(|t| self.lines.places.get(t).copied())
+            .collect();
         Report {
             from,
             to,
+            places,
             timelines,
             time,
             total_seconds: total,

@@ -336,6 +336,11 @@ pub struct Report {
     pub to: f64,
     /// The timelines (locations: a world rank and thread), ascending.
     pub timelines: Vec<i32>,
+    /// Per timeline (as [`timelines`](Self::timelines)), its process and
+    /// thread in the process view (spec/analysis.md §3.1), `None` for one the
+    /// view lacks: where the CUBE report puts it ([`super::to_cube`]).
+    #[serde(skip)]
+    pub places: Vec<Option<(i32, i32)>>,
     /// The window's width times the number of timelines: what shares are of.
     pub total_seconds: f64,
     /// Exclusive seconds per call path and timeline (spec/analysis.md §4, §7:

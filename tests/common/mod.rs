@@ -303,3 +303,20 @@ pub fn python_archive(dir: &Path, name: &str, seed: u64, events: u32) -> PathBuf
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     path
 }
+
+/// The oracle script's hybrid MPI + OpenMP archive (two ranks of two
+/// threads, with RMA, I/O and measurement records; libotf2 writes it) in
+/// `dir/hybrid`: its directory. Call after [`have_otf2`].
+pub fn hybrid_archive(dir: &Path) -> PathBuf {
+    let path = dir.join("hybrid");
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("otf2-format/tests/oracle/otf2_oracle.py");
+    let o = Command::new("python3")
+        .arg(script)
+        .arg("hybrid")
+        .arg(&path)
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    path
+}
