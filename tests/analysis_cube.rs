@@ -453,26 +453,17 @@ fn a_hybrid_archives_threads_are_locations_of_their_rank() {
     let Some((json, dump)) = run(archive.to_str().unwrap(), &out) else {
         return;
     };
-    let locs: Vec<(String, i64, String, i64)> = dump["locations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            (
-                l["name"].as_str().unwrap().to_string(),
-                l["rank"].as_i64().unwrap(),
-                l["process"].as_str().unwrap().to_string(),
-                l["process_rank"].as_i64().unwrap(),
-            )
-        })
-        .collect();
+    let locs = cube_locations(&dump);
     let want = [
         ("timeline 0", 0, "process 0", 0),
         ("timeline 1", 1, "process 0", 0),
         ("timeline 2", 0, "process 1", 1),
         ("timeline 3", 1, "process 1", 1),
     ]
-    .map(|(n, r, p, pr)| (n.to_string(), r, p.to_string(), pr));
+    .map(|(n, r, p, pr)| {
+        let system = r#"["mpelog","timelines"]"#.to_string();
+        (n.to_string(), r, p.to_string(), pr, system)
+    });
     assert_eq!(locs, want);
     let ls: f64 = dump["values"]["mpi_latesender"]
         .as_object()

@@ -261,20 +261,7 @@ fn pycubexr_reads_every_value_and_tree_as_written() {
 
     // The system tree: locations in tree order (processes in the order
     // added, each one's locations in the order added), with their processes.
-    let locs: Vec<(String, i64, String, i64, String)> = dump["locations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            (
-                l["name"].as_str().unwrap().to_string(),
-                l["rank"].as_i64().unwrap(),
-                l["process"].as_str().unwrap().to_string(),
-                l["process_rank"].as_i64().unwrap(),
-                l["system"].to_string(),
-            )
-        })
-        .collect();
+    let locs = common::cube_locations(&dump);
     let want: Vec<(String, i64, String, i64, String)> = [
         ("r0.t1", 1, "rank 0", 0, r#"["cluster","n0"]"#),
         ("r0.t0", 0, "rank 0", 0, r#"["cluster","n0"]"#),

@@ -320,3 +320,23 @@ pub fn hybrid_archive(dir: &Path) -> PathBuf {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     path
 }
+
+/// The locations of a pycubexr dump (tests/pycubexr/dump_cubex.py), in
+/// tree order: name, rank, process name, process rank, and the system-tree
+/// path as JSON text.
+pub fn cube_locations(dump: &serde_json::Value) -> Vec<(String, i64, String, i64, String)> {
+    dump["locations"]
+        .as_array()
+        .expect("a dump's locations")
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_string(),
+                l["rank"].as_i64().unwrap(),
+                l["process"].as_str().unwrap().to_string(),
+                l["process_rank"].as_i64().unwrap(),
+                l["system"].to_string(),
+            )
+        })
+        .collect()
+}
